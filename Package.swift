@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "ICTKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "ICTKit", targets: ["PropertyList"]),
+        .executable(name: "ict", targets: ["ICTCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "PropertyList",
+            dependencies: [
+                "CLibXML2",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "ICTCommand",
+            dependencies: [
+                "PropertyList",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "ICTCommandTests",
+            dependencies: ["PropertyList"]
+        ),
+    ]
+)

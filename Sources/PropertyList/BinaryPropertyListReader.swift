@@ -1,0 +1,351 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OrderedCollections
+
+/// Reads binary property lists (`bplist00`), as CoreFoundation writes them.
+///
+/// Every object kind Apple writes is read: integers of 1 to 16 bytes, 32- and
+/// 64-bit reals, dates, data, ASCII and UTF-16 strings (with surrogate
+/// pairs), UIDs, arrays, sets (read as arrays) and dictionaries, with 1- to
+/// 8-byte offsets and references. Objects shared by several references are
+/// decoded once; cycles and over-deep nesting are errors, not crashes.
+public struct BinaryPropertyListReader: Sendable {
+    /// The limits applied to the input.
+    public var limits: PropertyListLimits
+
+    /// Makes a reader with the given limits.
+    public init(limits: PropertyListLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes the whole property list in `bytes`.
+    ///
+    /// - Throws: `PropertyListError` with the byte offset of the problem and the
+    ///   key path of the value being read.
+    public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+        let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
+        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+        return try decoder.decode(scanner.topObject, depth: 0)
+    }
+
+    /// Decodes the whole property list in `data`.
+    ///
+    /// - Throws: `PropertyListError`, as `read(_:)` on bytes.
+    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { buffer in
+            Result { () throws(PropertyListError) in try read(buffer) }
+        }
+        return try result.get()
+    }
+}
+
+/// The decoding state of one read: which objects are shared, and the values
+/// of shared objects already decoded.
+struct BinaryPropertyListDecoder {
+    private struct SharedObject {
+        var value: PropertyListValue
+        var producedCount: Int
+    }
+
+    private enum SharedState {
+        case notStarted
+        case inProgress
+        case done(SharedObject)
+    }
+
+    let scanner: BinaryPropertyListScanner
+    let limits: PropertyListLimits
+    /// For each object, its slot in `shared` when it is referenced more than once, else -1.
+    private var sharedSlot: [Int32]
+    private var shared: [SharedState]
+    private(set) var producedCount = 0
+
+    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits) {
+        self.scanner = scanner
+        self.limits = limits
+        (sharedSlot, shared) = Self.findSharedObjects(scanner)
+    }
+
+    /// Counts the references to each object (the top object counts as one) and
+    /// gives a cache slot to every object referenced more than once. Every
+    /// cycle passes through such an object, so marking those in progress is
+    /// enough to find cycles; and each object is then decoded at most once.
+    private static func findSharedObjects(_ scanner: BinaryPropertyListScanner) -> ([Int32], [SharedState]) {
+        var counts = [UInt8](repeating: 0, count: scanner.objectCount)
+        counts[scanner.topObject] = 1
+        let bytes = scanner.bytes
+        for object in 0..<scanner.objectCount {
+            let offset = scanner.offset(ofObject: object)
+            let kind = bytes[offset] >> 4
+            guard kind == 0xA || kind == 0xB || kind == 0xC || kind == 0xD,
+                  let header = try? scanner.header(at: offset)
+            else { continue }
+            let references = kind == 0xD ? header.length &* 2 : header.length
+            guard (try? scanner.checkExtent(payload: header.payload, count: references, itemSize: scanner.referenceSize,
+                                            objectOffset: offset, what: "")) != nil
+            else { continue }
+            var position = header.payload
+            for _ in 0..<references {
+                let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: scanner.referenceSize)
+                if target < UInt64(scanner.objectCount), counts[Int(target)] < 2 { counts[Int(target)] += 1 }
+                position &+= scanner.referenceSize  // Safe: checkExtent covered all references.
+            }
+        }
+        var slots = [Int32](repeating: -1, count: scanner.objectCount)
+        var next: Int32 = 0
+        for object in 0..<scanner.objectCount where counts[object] >= 2 {
+            slots[object] = next
+            next += 1
+        }
+        return (slots, [SharedState](repeating: .notStarted, count: Int(next)))
+    }
+
+    mutating func decode(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        let slot = Int(sharedSlot[object])
+        if slot >= 0 {
+            switch shared[slot] {
+            case .done(let sharedObject):
+                try countProduced(sharedObject.producedCount, object: object)
+                return sharedObject.value
+            case .inProgress:
+                throw PropertyListError(.cycle, at: .byteOffset(scanner.offset(ofObject: object)),
+                                        "object \(object) contains itself")
+            case .notStarted:
+                shared[slot] = .inProgress
+                let before = producedCount
+                let value = try decodeUnshared(object, depth: depth)
+                shared[slot] = .done(SharedObject(value: value, producedCount: producedCount - before))
+                return value
+            }
+        }
+        return try decodeUnshared(object, depth: depth)
+    }
+
+    private mutating func countProduced(_ count: Int, object: Int) throws(PropertyListError) {
+        producedCount += count
+        guard producedCount <= limits.maximumObjectCount else {
+            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(scanner.offset(ofObject: object)),
+                                    "the property list expands to more than \(limits.maximumObjectCount) values")
+        }
+    }
+
+    private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        try countProduced(1, object: object)
+        let offset = scanner.offset(ofObject: object)
+        let bytes = scanner.bytes
+        let marker = bytes[offset]
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default:
+                throw PropertyListError(.invalidObject, at: .byteOffset(offset),
+                                        "marker 0x\(hex(marker)) (null or fill) is not a value a property list can hold")
+            }
+        case 0x1:
+            return .integer(try readInteger(marker: marker, at: offset))
+        case 0x2:
+            let size = 1 << Int(marker & 0x0F)
+            try needBytes(size, after: offset, what: "real")
+            let bits = BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: min(size, 8))
+            switch size {
+            case 4: return .real32(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
+            case 8: return .real(Double(bitPattern: bits))
+            default:
+                throw PropertyListError(.invalidObject, at: .byteOffset(offset), "a real of \(size) bytes; only 4 and 8 are valid")
+            }
+        case 0x3:
+            guard marker == 0x33 else {
+                throw PropertyListError(.invalidObject, at: .byteOffset(offset), "marker 0x\(hex(marker)) is not a valid date")
+            }
+            try needBytes(8, after: offset, what: "date")
+            let seconds = Double(bitPattern: BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: 8))
+            guard seconds.isFinite else {
+                throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the date is \(seconds), not a finite time")
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let header = try scanner.header(at: offset)
+            try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "data")
+            return .data(Data(UnsafeRawBufferPointer(rebasing: bytes[header.payload..<(header.payload + header.length)])))
+        case 0x5:
+            let header = try scanner.header(at: offset)
+            try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string")
+            return .string(try asciiString(header.payload, count: header.length, objectOffset: offset))
+        case 0x6:
+            let header = try scanner.header(at: offset)
+            try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 2, objectOffset: offset, what: "string")
+            return .string(try utf16String(header.payload, count: header.length, objectOffset: offset))
+        case 0x8:
+            let size = Int(marker & 0x0F) + 1
+            try needBytes(size, after: offset, what: "UID")
+            guard size <= 8 else {
+                for index in (offset + 1)..<(offset + 1 + size - 8) where bytes[index] != 0 {
+                    throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the UID does not fit in 64 bits")
+                }
+                return .uid(BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1 + size - 8, size: 8))
+            }
+            return .uid(BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: size))
+        case 0xA, 0xB, 0xC:
+            return .array(try decodeArray(at: offset, depth: depth))
+        case 0xD:
+            return .dictionary(try decodeDictionary(at: offset, depth: depth))
+        default:
+            throw PropertyListError(.invalidObject, at: .byteOffset(offset), "unknown object marker 0x\(hex(marker))")
+        }
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    private func needBytes(_ count: Int, after offset: Int, what: String) throws(PropertyListError) {
+        guard count <= scanner.objectsEnd - offset - 1 else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset), "the \(what) needs \(count) bytes after its marker; the object area ends first")
+        }
+    }
+
+    private func readInteger(marker: UInt8, at offset: Int) throws(PropertyListError) -> PropertyListInteger {
+        let bytes = scanner.bytes
+        let size = 1 << Int(marker & 0x0F)
+        guard size <= 16 else {
+            throw PropertyListError(.invalidObject, at: .byteOffset(offset), "an integer of \(size) bytes; at most 16 are valid")
+        }
+        try needBytes(size, after: offset, what: "integer")
+        switch size {
+        case 1, 2, 4:
+            return PropertyListInteger(BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: size))
+        case 8:
+            return PropertyListInteger(Int64(bitPattern: BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: 8)))
+        default:
+            // 16 bytes: CoreFoundation writes values above Int64.max this way, the
+            // high half zero. A high half of all ones is a negative 64-bit value.
+            let high = BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: 8)
+            let low = BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 9, size: 8)
+            if high == 0 { return PropertyListInteger(low) }
+            if high == UInt64.max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
+            throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the 128-bit integer is outside Int64.min ... UInt64.max")
+        }
+    }
+
+    private func asciiString(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
+        let raw = UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<(start + count)])
+        for (index, byte) in raw.enumerated() where byte >= 0x80 {
+            throw PropertyListError(.invalidString, at: .byteOffset(start + index),
+                                    "byte 0x\(hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
+        }
+        return String(decoding: raw, as: UTF8.self)
+    }
+
+    private func utf16String(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
+        let bytes = scanner.bytes
+        var failure: Int?
+        let string = String(unsafeUninitializedCapacity: count * 3) { utf8 in
+            var written = 0
+            var index = 0
+            @inline(__always) func unit(_ i: Int) -> UInt32 {
+                UInt32(bytes[start + 2 * i]) << 8 | UInt32(bytes[start + 2 * i + 1])
+            }
+            while index < count {
+                var scalar = unit(index)
+                index += 1
+                if scalar & 0xF800 == 0xD800 {
+                    guard scalar < 0xDC00, index < count else { failure = index - 1; return 0 }
+                    let low = unit(index)
+                    guard low & 0xFC00 == 0xDC00 else { failure = index - 1; return 0 }
+                    index += 1
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                // Each UTF-16 unit yields at most 3 UTF-8 bytes and a pair at most 4,
+                // so `written` stays within `count * 3`.
+                if scalar < 0x80 {
+                    utf8[written] = UInt8(scalar); written += 1
+                } else if scalar < 0x800 {
+                    utf8[written] = UInt8(0xC0 | (scalar >> 6))
+                    utf8[written + 1] = UInt8(0x80 | (scalar & 0x3F)); written += 2
+                } else if scalar < 0x10000 {
+                    utf8[written] = UInt8(0xE0 | (scalar >> 12))
+                    utf8[written + 1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    utf8[written + 2] = UInt8(0x80 | (scalar & 0x3F)); written += 3
+                } else {
+                    utf8[written] = UInt8(0xF0 | (scalar >> 18))
+                    utf8[written + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+                    utf8[written + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    utf8[written + 3] = UInt8(0x80 | (scalar & 0x3F)); written += 4
+                }
+            }
+            return written
+        }
+        if let failure {
+            throw PropertyListError(.invalidString, at: .byteOffset(start + 2 * failure),
+                                    "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
+        }
+        return string
+    }
+
+    private mutating func decodeArray(at offset: Int, depth: Int) throws(PropertyListError) -> [PropertyListValue] {
+        let header = try scanner.header(at: offset)
+        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+                                objectOffset: offset, what: "array")
+        guard depth < limits.maximumDepth else { throw depthError(offset) }
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(header.length)  // Bounded: checkExtent proved the references are in the file.
+        var position = header.payload
+        for index in 0..<header.length {
+            do {
+                let child = try scanner.reference(at: position)
+                elements.append(try decode(child, depth: depth + 1))
+            } catch {
+                throw error.prefixed(by: .index(index))
+            }
+            position &+= scanner.referenceSize  // Safe: checkExtent covered all references.
+        }
+        return elements
+    }
+
+    private mutating func decodeDictionary(at offset: Int, depth: Int) throws(PropertyListError) -> OrderedDictionary<String, PropertyListValue> {
+        let header = try scanner.header(at: offset)
+        let count = header.length
+        try scanner.checkExtent(payload: header.payload, count: count, itemSize: 2 * scanner.referenceSize,
+                                objectOffset: offset, what: "dictionary")
+        guard depth < limits.maximumDepth else { throw depthError(offset) }
+        var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
+        let valuesStart = header.payload + count * scanner.referenceSize
+        for index in 0..<count {
+            let keyPosition = header.payload + index * scanner.referenceSize
+            let keyObject = try scanner.reference(at: keyPosition)
+            let keyValue = try decode(keyObject, depth: depth + 1)
+            guard case .string(let key) = keyValue else {
+                throw PropertyListError(.invalidKey, at: .byteOffset(scanner.offset(ofObject: keyObject)),
+                                        "dictionary key \(index) is a \(keyValue.kindName), not a string")
+            }
+            do {
+                let valueObject = try scanner.reference(at: valuesStart + index * scanner.referenceSize)
+                dictionary[key] = try decode(valueObject, depth: depth + 1)
+            } catch {
+                throw error.prefixed(by: .key(key))
+            }
+        }
+        return dictionary
+    }
+
+    private func depthError(_ offset: Int) -> PropertyListError {
+        PropertyListError(.limitExceeded(.depth), at: .byteOffset(offset),
+                          "containers nest more than \(limits.maximumDepth) deep")
+    }
+}
+
+extension PropertyListError {
+    /// This error with `component` put in front of its key path, as an error
+    /// travels out of the container that holds the failing value.
+    func prefixed(by component: PropertyListPathComponent) -> PropertyListError {
+        var copy = self
+        copy.keyPath.components.insert(component, at: 0)
+        return copy
+    }
+}

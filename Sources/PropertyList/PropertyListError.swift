@@ -1,0 +1,185 @@
+/// Where in the input a problem was found.
+public enum PropertyListLocation: Hashable, Sendable, CustomStringConvertible {
+    /// A byte offset from the start of the input (binary property lists).
+    case byteOffset(Int)
+    /// A 1-based line and column (XML and OpenStep property lists).
+    case lineColumn(line: Int, column: Int)
+    /// The problem is not tied to one place in the input (a writer's error, say).
+    case none
+
+    public var description: String {
+        switch self {
+        case .byteOffset(let offset): "byte \(offset)"
+        case .lineColumn(let line, let column): "\(line):\(column)"
+        case .none: ""
+        }
+    }
+}
+
+/// One step of a path into a property list: a dictionary key or an array index.
+public enum PropertyListPathComponent: Hashable, Sendable {
+    case key(String)
+    case index(Int)
+}
+
+/// A path from the root of a property list to one value, written
+/// `aDict.deeperDict.c[2]` in messages.
+public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible,
+    ExpressibleByArrayLiteral
+{
+    /// The steps from the root, outermost first.
+    public var components: [PropertyListPathComponent]
+
+    /// Makes a path from its steps.
+    public init(_ components: [PropertyListPathComponent] = []) { self.components = components }
+
+    public init(arrayLiteral elements: PropertyListPathComponent...) { components = elements }
+
+    /// Parses `a.b[3].c`: keys separated by dots, array indexes in brackets.
+    /// A key holding a dot or a bracket can be given with `components` instead.
+    public init(parsing text: String) {
+        var result: [PropertyListPathComponent] = []
+        var key = ""
+        var index: String?
+        var hadKey = false
+        for character in text {
+            if var digits = index {
+                if character == "]" {
+                    if let number = Int(digits) { result.append(.index(number)) } else { result.append(.key("[\(digits)]")) }
+                    index = nil
+                } else {
+                    digits.append(character)
+                    index = digits
+                }
+                continue
+            }
+            switch character {
+            case ".":
+                if hadKey || !key.isEmpty { result.append(.key(key)) }
+                key = ""; hadKey = false
+            case "[":
+                if !key.isEmpty { result.append(.key(key)) }
+                key = ""; hadKey = false
+                index = ""
+            default:
+                key.append(character); hadKey = true
+            }
+        }
+        if let digits = index { result.append(.key("[" + digits)) }
+        if hadKey { result.append(.key(key)) }
+        components = result
+    }
+
+    /// This path with one more step.
+    public func appending(_ component: PropertyListPathComponent) -> PropertyListKeyPath {
+        PropertyListKeyPath(components + [component])
+    }
+
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !text.isEmpty { text += "." }
+                text += key
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
+
+/// A limit that protects readers from hostile input.
+public enum PropertyListLimit: String, Hashable, Sendable {
+    /// `PropertyListLimits.maximumDepth`.
+    case depth
+    /// `PropertyListLimits.maximumObjectCount`.
+    case objectCount
+    /// `PropertyListLimits.maximumInputSize`.
+    case inputSize
+}
+
+/// The limits a reader enforces on untrusted input; each is reported by name
+/// when hit.
+public struct PropertyListLimits: Hashable, Sendable {
+    /// How deeply arrays and dictionaries may nest. Stops stack overflows.
+    public var maximumDepth: Int
+    /// How many values (counting each use of a shared object) one read may
+    /// produce. Stops allocation bombs built from shared references.
+    public var maximumObjectCount: Int
+    /// The largest input accepted, in bytes.
+    public var maximumInputSize: Int
+
+    /// Makes a set of limits.
+    public init(maximumDepth: Int = 512, maximumObjectCount: Int = 32_000_000, maximumInputSize: Int = 1 << 31) {
+        self.maximumDepth = maximumDepth
+        self.maximumObjectCount = maximumObjectCount
+        self.maximumInputSize = maximumInputSize
+    }
+
+    /// The defaults: depth 512, 32 million values, 2 GiB of input.
+    public static let `default` = PropertyListLimits()
+}
+
+/// An error reading or writing a property list, saying what went wrong and where.
+public struct PropertyListError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Hashable, Sendable {
+        /// The input ends before a value it announces.
+        case truncated
+        /// The input is not of the expected format at all (wrong magic, not XML, …).
+        case unrecognizedFormat
+        /// The binary trailer or offset table is inconsistent.
+        case invalidTrailer
+        /// An object reference or offset points outside the object table.
+        case invalidReference
+        /// An object's bytes are not a valid encoding of its kind.
+        case invalidObject
+        /// A string is not valid in its declared encoding.
+        case invalidString
+        /// An element, tag or token is not allowed where it stands.
+        case unexpectedElement
+        /// A value's text is not valid for its type (an integer, real, date, data).
+        case invalidValue
+        /// A dictionary key is not a string, or a key has no value.
+        case invalidKey
+        /// Objects refer to themselves (a cycle).
+        case cycle
+        /// A limit was hit.
+        case limitExceeded(PropertyListLimit)
+        /// XML the parser rejected (not well-formed, an entity, a DTD problem).
+        case malformedXML
+        /// The value cannot be written in the requested format.
+        case unsupportedValue
+        /// Reading or writing a file failed.
+        case io
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// Where in the input.
+    public var location: PropertyListLocation
+    /// The path from the root to the value concerned, when known.
+    public var keyPath: PropertyListKeyPath
+    /// A sentence for people.
+    public var message: String
+
+    /// Makes an error.
+    public init(_ kind: Kind, at location: PropertyListLocation, keyPath: PropertyListKeyPath = [], _ message: String) {
+        self.kind = kind
+        self.location = location
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    /// `byte 42: message (at aDict.b)`.
+    public var description: String {
+        var text = ""
+        let place = location.description
+        if !place.isEmpty { text = place + ": " }
+        text += message
+        if !keyPath.components.isEmpty { text += " (at \(keyPath))" }
+        return text
+    }
+}

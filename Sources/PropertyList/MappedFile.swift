@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file's bytes, read-only and memory-mapped, so a large file can be read
+/// piecewise without loading it whole.
+///
+/// The mapping is private: later writes to the file by other processes may or
+/// may not show; readers that need a stable view should copy what they keep.
+public final class MappedFile: @unchecked Sendable {
+    /// The path the file was opened at.
+    public let path: String
+    /// The file's bytes; valid while this object lives.
+    public let bytes: UnsafeRawBufferPointer
+
+    /// Maps the regular file at `path`.
+    ///
+    /// - Throws: `PropertyListError` of kind `.io` when the file cannot be
+    ///   opened, is not a regular file, or cannot be mapped; the message names
+    ///   the system's reason.
+    public init(path: String) throws(PropertyListError) {
+        self.path = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of", path) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw PropertyListError(.io, at: .none, "\(path) is not a regular file")
+        }
+        let size = Int(status.st_size)
+        if size == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return
+        }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            throw Self.systemError("cannot map", path)
+        }
+        bytes = UnsafeRawBufferPointer(start: address, count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress {
+            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+        }
+    }
+
+    private static func systemError(_ action: String, _ path: String) -> PropertyListError {
+        let reason = String(cString: strerror(errno))
+        return PropertyListError(.io, at: .none, "\(action) \(path): \(reason)")
+    }
+}

@@ -63,10 +63,18 @@ struct BinaryPropertyListDecoder {
     private var shared: [SharedState]
     private(set) var producedCount = 0
 
-    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits) {
+    /// Makes a decoder. With `findingSharedObjects` false, the decoder skips
+    /// the pass over all objects that a whole-file read needs; shared objects
+    /// are then decoded at each use (still bounded by the object-count limit)
+    /// and cycles end at the depth limit. Reading one value by path does that.
+    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, findingSharedObjects: Bool = true) {
         self.scanner = scanner
         self.limits = limits
-        (sharedSlot, shared) = Self.findSharedObjects(scanner)
+        if findingSharedObjects {
+            (sharedSlot, shared) = Self.findSharedObjects(scanner)
+        } else {
+            (sharedSlot, shared) = ([], [])
+        }
     }
 
     /// Counts the references to each object (the top object counts as one) and
@@ -104,7 +112,7 @@ struct BinaryPropertyListDecoder {
     }
 
     mutating func decode(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        let slot = Int(sharedSlot[object])
+        let slot = sharedSlot.isEmpty ? -1 : Int(sharedSlot[object])
         if slot >= 0 {
             switch shared[slot] {
             case .done(let sharedObject):

@@ -1,0 +1,122 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A binary property list opened for random access: one value can be read by
+/// its key path without decoding the rest of the file.
+///
+/// Opening checks the header, the trailer and the offset table (one pass over
+/// the table, no object decoded). `value(at:)` then walks from the top object
+/// through the dictionaries and arrays the path names, decoding only the keys
+/// it compares and the value it returns.
+public struct BinaryPropertyListDocument: @unchecked Sendable {
+    private let owner: AnyObject
+    private let scanner: BinaryPropertyListScanner
+    /// The limits applied when decoding.
+    public let limits: PropertyListLimits
+
+    /// Opens the mapped file for random access.
+    ///
+    /// - Throws: `PropertyListError` when the header, trailer or offset table is invalid.
+    public init(file: MappedFile, limits: PropertyListLimits = .default) throws(PropertyListError) {
+        owner = file
+        scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
+        self.limits = limits
+    }
+
+    /// Opens a copy of `data` for random access.
+    ///
+    /// - Throws: `PropertyListError` when the header, trailer or offset table is invalid.
+    public init(data: Data, limits: PropertyListLimits = .default) throws(PropertyListError) {
+        let copy = OwnedBytes(data)
+        owner = copy
+        scanner = try BinaryPropertyListScanner(UnsafeRawBufferPointer(rebasing: copy.bytes[0..<data.count]), limits: limits)
+        self.limits = limits
+    }
+
+    /// Decodes the whole property list.
+    ///
+    /// - Throws: `PropertyListError`, as `BinaryPropertyListReader.read(_:)`.
+    public func decode() throws(PropertyListError) -> PropertyListValue {
+        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+        return try withExtendedLifetime(owner) { () throws(PropertyListError) in
+            try decoder.decode(scanner.topObject, depth: 0)
+        }
+    }
+
+    /// The value at `keyPath`, or nil when a key along the path is absent or
+    /// an index is out of range. Only the keys compared on the way and the
+    /// returned value are decoded.
+    ///
+    /// - Throws: `PropertyListError` when the path runs through a value that
+    ///   is not a container of the right kind, or the bytes on the way are invalid.
+    public func value(at keyPath: PropertyListKeyPath) throws(PropertyListError) -> PropertyListValue? {
+        try withExtendedLifetime(owner) { () throws(PropertyListError) -> PropertyListValue? in
+            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, findingSharedObjects: false)
+            var object = scanner.topObject
+            var walked = PropertyListKeyPath()
+            for component in keyPath.components {
+                let offset = scanner.offset(ofObject: object)
+                let kind = scanner.bytes[offset] >> 4
+                switch component {
+                case .key(let wanted):
+                    guard kind == 0xD else { throw notAContainer(offset, walked, expected: "dictionary") }
+                    guard let next = try childOfDictionary(at: offset, key: wanted, decoder: &decoder, walked: walked) else { return nil }
+                    object = next
+                case .index(let wanted):
+                    guard kind == 0xA || kind == 0xB || kind == 0xC else { throw notAContainer(offset, walked, expected: "array") }
+                    let header = try scanner.header(at: offset)
+                    try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+                                            objectOffset: offset, what: "array")
+                    guard wanted >= 0, wanted < header.length else { return nil }
+                    object = try scanner.reference(at: header.payload + wanted * scanner.referenceSize)
+                }
+                walked = walked.appending(component)
+            }
+            do throws(PropertyListError) {
+                return try decoder.decode(object, depth: walked.components.count)
+            } catch {
+                var located = error
+                located.keyPath.components.insert(contentsOf: walked.components, at: 0)
+                throw located
+            }
+        }
+    }
+
+    private func childOfDictionary(at offset: Int, key wanted: String, decoder: inout BinaryPropertyListDecoder,
+                                   walked: PropertyListKeyPath) throws(PropertyListError) -> Int? {
+        let header = try scanner.header(at: offset)
+        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 2 * scanner.referenceSize,
+                                objectOffset: offset, what: "dictionary")
+        var found: Int?
+        for index in 0..<header.length {
+            let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
+            // A dictionary key is a string: decoding it reads no other object.
+            if case .string(let key) = try decoder.decode(keyObject, depth: 0), key == wanted {
+                // Later duplicates win, as when the whole file is read.
+                found = try scanner.reference(at: header.payload + (header.length + index) * scanner.referenceSize)
+            }
+        }
+        return found
+    }
+
+    private func notAContainer(_ offset: Int, _ walked: PropertyListKeyPath, expected: String) -> PropertyListError {
+        let marker = scanner.bytes[offset]
+        return PropertyListError(.unexpectedElement, at: .byteOffset(offset), keyPath: walked,
+                                 "the value here (marker 0x\(String(marker, radix: 16))) is not a \(expected)")
+    }
+}
+
+/// A private copy of some bytes, freed with its owner.
+private final class OwnedBytes {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(_ data: Data) {
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
+        data.copyBytes(to: bytes)
+    }
+
+    deinit { bytes.deallocate() }
+}

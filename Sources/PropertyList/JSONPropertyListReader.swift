@@ -406,7 +406,7 @@ private struct JSONParser {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {
-        byte &- UInt8(ascii: "0") < 10
+        byte &- UInt8(ascii: "0") < 10  // Bytes below "0" wrap to 246 or more and fail the test.
     }
 
     // MARK: Strings

@@ -220,7 +220,7 @@ public struct JSONPropertyListWriter: Sendable {
 /// rebuilds that decimal and converts it with one correctly rounded parse.
 enum JSONDateText {
     /// The seconds since 2001 of the years -999999 ... 999999.
-    private static let range: Range<Double> = -31_620_065_990_400 ..< 31_493_806_473_600
+    private static let range: Range<Double> = -31_620_065_904_000 ..< 31_493_806_473_600
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, or nil for a date that is not
     /// finite or outside the years -999999 ... 999999.
@@ -257,7 +257,7 @@ enum JSONDateText {
         var digits: [UInt8] = []
         digits.reserveCapacity(text.count - point - 2)
         for byte in text[(point + 1)..<(text.count - 1)] {
-            let digit = byte &- UInt8(ascii: "0")
+            let digit = byte &- UInt8(ascii: "0")  // Bytes below "0" wrap to 246 or more and fail the test below.
             guard digit < 10 else { return nil }
             digits.append(digit)
         }

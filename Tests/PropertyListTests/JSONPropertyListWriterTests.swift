@@ -91,6 +91,17 @@ struct JSONPropertyListWriterTests {
         #expect(try compact(date(252_423_993_599.125)) == #"{"$date":"9999-12-31T23:59:59.125Z"}"#)
     }
 
+    @Test func writesYearsBeforeZeroAsXMLPropertyListsDo() throws {
+        #expect(try compact(date(-94_702_435_200)) == #"{"$date":"-1000-01-01T00:00:00Z"}"#)
+        #expect(try compact(date(-63_303_292_800)) == #"{"$date":"-005-01-01T00:00:00Z"}"#)
+        let thousandBC = try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(date(-94_702_435_200))))
+        #expect(thousandBC == date(-94_702_435_200))
+        withKnownIssue("PropertyListDateFormat.parse wants four year digits after '-', but format writes \"-005\"") {
+            let fiveBC = try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(date(-63_303_292_800))))
+            #expect(fiveBC == date(-63_303_292_800))
+        }
+    }
+
     @Test func wrapsDictionariesWithDollarKeys() throws {
         #expect(try compact(["$a": 1]) == #"{"$dict":{"$a":1}}"#)
         #expect(try compact(["x": 1, "$data": "AA=="]) == #"{"$dict":{"x":1,"$data":"AA=="}}"#)
@@ -124,6 +135,10 @@ struct JSONPropertyListWriterTests {
             #expect(error.keyPath == PropertyListKeyPath([.key("d"), .index(1)]))
             #expect(error.message == "the date 1e+300 s after 2001 is outside the years -999999 to 999999 JSON dates can hold")
         }
+        #expect(try compact(date(-31_620_065_904_000)) == #"{"$date":"-999999-01-01T00:00:00Z"}"#)
+        #expect(try compact(date(31_493_806_473_599.5)) == #"{"$date":"999999-12-31T23:59:59.5Z"}"#)
+        #expect(throws: PropertyListError.self) { try compact(date(-31_620_065_904_000.5)) }
+        #expect(throws: PropertyListError.self) { try compact(date(31_493_806_473_600)) }
         #expect(throws: PropertyListError.self) { try compact(date(.nan)) }
         #expect(throws: PropertyListError.self) { try compact(date(-.infinity)) }
     }

@@ -156,6 +156,13 @@ struct XMLTextReader: ~Copyable {
         guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
         return subset.pointee.entities != nil || subset.pointee.pentities != nil
     }
+
+    /// True when the document's internal subset (`<!DOCTYPE plist [ … ]>`)
+    /// declares anything. Reads the `intSubset` of `xmlTextReaderCurrentDoc`.
+    func documentHasInternalSubsetDeclarations() -> Bool {
+        guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
+        return subset.pointee.children != nil
+    }
 }
 
 /// True when the NUL-terminated `name` is `expected`. The corresponding C function is `xmlStrEqual`.

@@ -45,7 +45,8 @@ public enum PropertyListDateFormat {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ`, with optional fractional seconds
-    /// (`…:SS.123Z`) and an optional `-` before the year; nil for anything
+    /// (`…:SS.123Z`) and an optional `-` before the year (then three digits
+    /// are enough, as `format` writes them); nil for anything
     /// else, including out-of-range fields such as month 13 or February 30.
     public static func parse(_ text: some StringProtocol) -> Date? {
         var copy = String(text)
@@ -56,7 +57,8 @@ public enum PropertyListDateFormat {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var scanner = DigitScanner(bytes: bytes)
         let negativeYear = scanner.skip(UInt8(ascii: "-"))
-        guard let yearDigits = scanner.number(minimumDigits: 4, maximumDigits: 9),
+        // `format` pads to four characters with the sign counted: -044, 0044.
+        guard let yearDigits = scanner.number(minimumDigits: negativeYear ? 3 : 4, maximumDigits: 9),
               scanner.skip(UInt8(ascii: "-")), let month = scanner.number(minimumDigits: 2, maximumDigits: 2),
               scanner.skip(UInt8(ascii: "-")), let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
               scanner.skip(UInt8(ascii: "T")), let hour = scanner.number(minimumDigits: 2, maximumDigits: 2),

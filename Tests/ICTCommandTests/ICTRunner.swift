@@ -49,11 +49,23 @@ enum ICTRunner {
         posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        // glibc's posix_spawn shares this (large) test process's memory until
+        // the child execs, and Linux then counts that in the child's peak.
+        // GNU time forks from its own small process, so its figure is the
+        // command's own; Darwin's wait4 figure is right as it is.
+        #if canImport(Glibc)
+        let memoryPath = scratch.appendingPathComponent("memory").path
+        let program = "/usr/bin/time"
+        let fullArguments = [program, "-f", "%M", "-o", memoryPath, executable.path] + arguments
+        #else
+        let program = executable.path
+        let fullArguments = [program] + arguments
+        #endif
+        let argv = fullArguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
         var usage = rusage()
@@ -61,10 +73,11 @@ enum ICTRunner {
         let elapsed = start.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        #if canImport(Darwin)
-        let peak = Int(usage.ru_maxrss)  // Bytes on Darwin.
+        #if canImport(Glibc)
+        let reported = (try? String(contentsOfFile: memoryPath, encoding: .utf8)) ?? ""
+        let peak = (Int(reported.split(separator: "\n").last.map(String.init) ?? "") ?? Int.max / 2048) * 1024  // Kilobytes.
         #else
-        let peak = Int(usage.ru_maxrss) * 1024  // Kilobytes on Linux.
+        let peak = Int(usage.ru_maxrss)  // Bytes on Darwin.
         #endif
         return ICTRun(status: exitStatus,
                       stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",

@@ -2580,8 +2580,6 @@ extension TypeDeclarationSet {
 				<key>public.filename-extension</key>
 				<array>
 					<string>aifc</string>
-					<string>aiff</string>
-					<string>aif</string>
 				</array>
 				<key>public.mime-type</key>
 				<array>

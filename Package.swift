@@ -40,7 +40,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTCommandTests",
-            dependencies: ["PropertyList"]
+            dependencies: ["ICTCommand", "PropertyList"]
         ),
     ]
 )

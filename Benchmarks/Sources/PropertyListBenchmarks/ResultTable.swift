@@ -8,12 +8,15 @@ enum Target {
     case atMostSlower(by: Double)
     /// Extra peak memory at most this many times the file's size: ours ÷ size ≤ factor.
     case memoryAtMost(timesFileSize: Double)
+    /// ICTKit's wall time at most this many milliseconds, whatever the peer's (shown for scale).
+    case atMost(milliseconds: Double)
 
     var description: String {
         switch self {
         case .faster(let factor): "≥ \(format(factor, decimals: 0))× faster"
         case .atMostSlower(let factor): "≤ \(format(factor, decimals: 0))× peer's time"
         case .memoryAtMost(let factor): "≤ \(format(factor, decimals: 0))× file size"
+        case .atMost(let budget): "≤ \(milliseconds(budget))"
         }
     }
 }
@@ -44,6 +47,9 @@ struct Row {
         case .atMostSlower(let factor):
             ratio = "\(format(ourTime / theirTime))× peer's time"
             met = ourTime / theirTime <= factor
+        case .atMost(let budget):
+            ratio = "\(format(ourTime / theirTime))× peer's time"
+            met = ourTime <= budget
         case .memoryAtMost:
             preconditionFailure("a timed row has a time target")
         }

@@ -20,10 +20,12 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .target(name: "CPropertyListSupport"),
         .target(
             name: "PropertyList",
             dependencies: [
                 "CLibXML2",
+                "CPropertyListSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PropertyList
 
 extension Ict {
@@ -42,30 +47,61 @@ extension Ict {
                 Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
                 throw ExitCode.failure
             }
-            let bytes: [UInt8]
+            let value: PropertyListValue
             do {
                 let file = try InputFile(path: input)
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
-                let value = try file.withBytes { bytes throws(PropertyListError) in
+                value = try file.withBytes { bytes throws(PropertyListError) in
                     try PropertyListReader().read(bytes, format: hint).value
                 }
-                do {
-                    let encoded = try PropertyListWriter().encode(value, format: format.propertyListFormat)
-                    // A JSON text file ends with a newline, as XML property lists do.
-                    bytes = format == .json ? encoded + [UInt8(ascii: "\n")] : encoded
-                } catch {
-                    Diagnostics.printError(Diagnostics.line(file: destination == "-" ? "<stdout>" : destination, error))
-                    throw ExitCode.failure
-                }
-            } catch let error as PropertyListError {
+            } catch {
                 Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
                 throw ExitCode.failure
             }
             do {
-                try OutputFile.write(bytes, to: destination)
-            } catch {
-                Diagnostics.printError("ict: \(error.description)")
+                let sink = try OutputFile(path: destination)
+                do {
+                    try write(value, to: sink)
+                } catch {
+                    sink.abandon()
+                    Diagnostics.printError(Diagnostics.line(file: destination == "-" ? "<stdout>" : destination, error))
+                    throw ExitCode.failure
+                }
+                try sink.commit()
+            } catch let failure as OutputFile.Failure {
+                Diagnostics.printError("ict: \(failure.description)")
                 throw ExitCode.failure
+            }
+            // The value may be a tree of millions of nodes: leave freeing it to
+            // the system rather than walking it once more on the way out.
+            #if canImport(Glibc)
+            Glibc.exit(EXIT_SUCCESS)
+            #else
+            Darwin.exit(EXIT_SUCCESS)
+            #endif
+        }
+
+        /// Encodes `value` in the chosen form into `sink`: XML in pieces as
+        /// it is produced, the other forms whole.
+        private func write(_ value: PropertyListValue, to sink: OutputFile) throws(PropertyListError) {
+            func put(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
+                do {
+                    try sink.write(bytes)
+                } catch {
+                    throw PropertyListError(.io, at: .none, error.description)
+                }
+            }
+            switch format {
+            case .xml1:
+                try XMLPropertyListWriter().encode(value, to: put)
+            case .binary1, .json:
+                var bytes = try PropertyListWriter().encode(value, format: format.propertyListFormat)
+                // A JSON text file ends with a newline, as XML property lists do.
+                if format == .json { bytes.append(UInt8(ascii: "\n")) }
+                let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
+                    Result { () throws(PropertyListError) in try put(buffer) }
+                }
+                try result.get()
             }
         }
     }

@@ -11,13 +11,19 @@ private let systemWrite = Darwin.write
 /// `-` is standard output. A path naming a device, pipe or socket (say
 /// `/dev/stdout` or `/dev/null`) is written directly, never replaced. Any
 /// other path gets a new regular file written beside it under a temporary
-/// name, flushed, and renamed over it in one step, keeping an existing file's
-/// permissions; if anything fails, the temporary file is removed and the old
-/// file is untouched.
-enum OutputFile {
+/// name, flushed, and renamed over it in one step by `commit()`, keeping an
+/// existing file's permissions; if anything fails before that, the temporary
+/// file is removed and the old file is untouched.
+final class OutputFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
+
+    private let path: String
+    private let descriptor: Int32
+    /// The temporary file and the file it will replace, for a regular-file target.
+    private let replacement: (temporary: String, target: String)?
+    private var finished = false
 
     /// True when `path` is `-` or names a terminal.
     static func isTerminal(_ path: String) -> Bool {
@@ -28,22 +34,89 @@ enum OutputFile {
         return isatty(descriptor) == 1
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    /// Opens the destination named `path`: standard output, a device or pipe
+    /// as it is, or a new temporary file beside a regular file's path.
+    init(path: String) throws(Failure) {
+        self.path = path
         if path == "-" {
-            try writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
+            descriptor = STDOUT_FILENO
+            replacement = nil
             return
         }
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
             guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "\(path) is a directory") }
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw systemFailure("cannot open", path) }
-            defer { close(descriptor) }
-            try writeAll(bytes, to: descriptor, path: path)
+            descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Self.systemFailure("cannot open", path) }
+            replacement = nil
             return
         }
-        try replaceAtomically(path: resolvedPath(path), with: bytes)
+        let target = Self.resolvedPath(path)
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).ict-XXXXXX".utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Self.systemFailure("cannot create a temporary file beside", path) }
+        replacement = (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), target)
     }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    /// Appends `bytes`; on failure the destination is abandoned.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        var written = 0
+        while written < bytes.count {
+            let count = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count < 0 {
+                if errno == EINTR { continue }
+                let failure = Self.systemFailure("cannot write", replacement?.temporary ?? displayName)
+                abandon()
+                throw failure
+            }
+            written += count
+        }
+    }
+
+    /// Finishes: for a regular file, sets the old file's permissions (or the
+    /// defaults), flushes, and renames the temporary file over the target.
+    func commit() throws(Failure) {
+        finished = true
+        guard let (temporary, target) = replacement else {
+            if descriptor != STDOUT_FILENO { close(descriptor) }
+            return
+        }
+        defer { close(descriptor) }
+        var existing = stat()
+        let mode: mode_t
+        if stat(target, &existing) == 0 {
+            mode = existing.st_mode & 0o7777
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        guard fchmod(descriptor, mode) == 0 else { throw abandoning(Self.systemFailure("cannot set the permissions of", temporary)) }
+        guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush", temporary)) }
+        guard rename(temporary, target) == 0 else { throw abandoning(Self.systemFailure("cannot replace", path)) }
+    }
+
+    /// Removes the temporary file, leaving any old file as it was.
+    func abandon() {
+        finished = true
+        guard let (temporary, _) = replacement else { return }
+        close(descriptor)
+        unlink(temporary)
+    }
+
+    private func abandoning(_ failure: Failure) -> Failure {
+        unlink(replacement?.temporary ?? "")
+        return failure
+    }
+
+    private var displayName: String { path == "-" ? "standard output" : path }
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.
     private static func resolvedPath(_ path: String) -> String {
@@ -53,53 +126,6 @@ enum OutputFile {
         else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    private static func replaceAtomically(path: String, with bytes: [UInt8]) throws(Failure) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).ict-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw systemFailure("cannot create a temporary file beside", path) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        try fill(descriptor, temporary: temporary, replacing: path, with: bytes)
-        guard rename(temporary, path) == 0 else { throw systemFailure("cannot replace", path) }
-        renamed = true
-    }
-
-    /// Writes the temporary file, gives it the permissions of the file it
-    /// replaces (or the defaults for a new file), flushes it and closes it.
-    private static func fill(_ descriptor: Int32, temporary: String, replacing path: String, with bytes: [UInt8]) throws(Failure) {
-        defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, path: temporary)
-        var existing = stat()
-        let mode: mode_t
-        if stat(path, &existing) == 0 {
-            mode = existing.st_mode & 0o7777
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            mode = 0o666 & ~mask
-        }
-        guard fchmod(descriptor, mode) == 0 else { throw systemFailure("cannot set the permissions of", temporary) }
-        guard fsync(descriptor) == 0 else { throw systemFailure("cannot flush", temporary) }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw systemFailure("cannot write", path)
-            }
-            written += count
-        }
     }
 
     private static func systemFailure(_ action: String, _ path: String) -> Failure {

@@ -7,10 +7,11 @@ import Foundation
 /// A binary property list opened for random access: one value can be read by
 /// its key path without decoding the rest of the file.
 ///
-/// Opening checks the header, the trailer and the offset table (one pass over
-/// the table, no object decoded). `value(at:)` then walks from the top object
-/// through the dictionaries and arrays the path names, decoding only the keys
-/// it compares and the value it returns.
+/// Opening checks the header and the trailer only: each offset-table entry
+/// is checked when it is used, so opening costs the same for any file size.
+/// `value(at:)` then walks from the top object through the dictionaries and
+/// arrays the path names, comparing keys in place and decoding only the
+/// value it returns.
 public struct BinaryPropertyListDocument: @unchecked Sendable {
     private let owner: AnyObject
     private let scanner: BinaryPropertyListScanner
@@ -19,30 +20,30 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
 
     /// Opens the mapped file for random access.
     ///
-    /// - Throws: `PropertyListError` when the header, trailer or offset table is invalid.
+    /// - Throws: `PropertyListError` when the header or trailer is invalid.
     public init(file: MappedFile, limits: PropertyListLimits = .default) throws(PropertyListError) {
         owner = file
-        scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
+        scanner = try BinaryPropertyListScanner(file.bytes, limits: limits, checkingAllOffsets: false)
         self.limits = limits
     }
 
     /// Opens a copy of `data` for random access.
     ///
-    /// - Throws: `PropertyListError` when the header, trailer or offset table is invalid.
+    /// - Throws: `PropertyListError` when the header or trailer is invalid.
     public init(data: Data, limits: PropertyListLimits = .default) throws(PropertyListError) {
         let copy = OwnedBytes(data)
         owner = copy
-        scanner = try BinaryPropertyListScanner(UnsafeRawBufferPointer(rebasing: copy.bytes[0..<data.count]), limits: limits)
+        scanner = try BinaryPropertyListScanner(UnsafeRawBufferPointer(rebasing: copy.bytes[0..<data.count]), limits: limits,
+                                                checkingAllOffsets: false)
         self.limits = limits
     }
 
-    /// Decodes the whole property list.
+    /// Decodes the whole property list, checking the whole offset table first.
     ///
     /// - Throws: `PropertyListError`, as `BinaryPropertyListReader.read(_:)`.
     public func decode() throws(PropertyListError) -> PropertyListValue {
-        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
-        return try withExtendedLifetime(owner) { () throws(PropertyListError) in
-            try decoder.decode(scanner.topObject, depth: 0)
+        try withExtendedLifetime(owner) { () throws(PropertyListError) in
+            try BinaryPropertyListReader(limits: limits).read(scanner.bytes)
         }
     }
 
@@ -58,7 +59,7 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
             var object = scanner.topObject
             var walked = PropertyListKeyPath()
             for component in keyPath.components {
-                let offset = scanner.offset(ofObject: object)
+                let offset = try scanner.offset(ofObject: object)
                 let kind = scanner.bytes[offset] >> 4
                 switch component {
                 case .key(let wanted):
@@ -90,16 +91,37 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
         let header = try scanner.header(at: offset)
         try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 2 * scanner.referenceSize,
                                 objectOffset: offset, what: "dictionary")
+        var wantedBytes = wanted
+        let wantedIsASCII = wantedBytes.utf8.allSatisfy { $0 < 0x80 }
         var found: Int?
         for index in 0..<header.length {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
-            // A dictionary key is a string: decoding it reads no other object.
-            if case .string(let key) = try decoder.decode(keyObject, depth: 0), key == wanted {
+            let matches: Bool
+            if wantedIsASCII, let ascii = try asciiKey(keyObject) {
+                // The common case: an ASCII key compared as bytes where it lies.
+                matches = wantedBytes.withUTF8 { $0.count == ascii.count && $0.elementsEqual(ascii) }
+            } else if case .string(let key) = try decoder.decode(keyObject, depth: 0) {
+                // A dictionary key is a string: decoding it reads no other object.
+                matches = key == wanted
+            } else {
+                matches = false
+            }
+            if matches {
                 // Later duplicates win, as when the whole file is read.
                 found = try scanner.reference(at: header.payload + (header.length + index) * scanner.referenceSize)
             }
         }
         return found
+    }
+
+    /// The bytes of object `object` when it is an ASCII string (marker 0x5),
+    /// checked to lie in the object area; nil for any other kind.
+    private func asciiKey(_ object: Int) throws(PropertyListError) -> UnsafeRawBufferPointer? {
+        let offset = try scanner.offset(ofObject: object)
+        guard scanner.bytes[offset] >> 4 == 0x5 else { return nil }
+        let header = try scanner.header(at: offset)
+        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string")
+        return UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)])
     }
 
     private func notAContainer(_ offset: Int, _ walked: PropertyListKeyPath, expected: String) -> PropertyListError {

@@ -58,8 +58,11 @@ struct BinaryPropertyListDecoder {
 
     let scanner: BinaryPropertyListScanner
     let limits: PropertyListLimits
-    /// For each object, its slot in `shared` when it is referenced more than once, else -1.
-    private var sharedSlot: [Int32]
+    /// One bit per object: set when the object is referenced more than once.
+    private var sharedBits: [UInt64]
+    /// For each 64-object word of `sharedBits`, the shared objects before it:
+    /// an object's slot in `shared` is that count plus the set bits below it.
+    private var sharedBefore: [UInt32]
     private var shared: [SharedState]
     private(set) var producedCount = 0
 
@@ -70,56 +73,77 @@ struct BinaryPropertyListDecoder {
     init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, findingSharedObjects: Bool = true) {
         self.scanner = scanner
         self.limits = limits
-        if findingSharedObjects {
-            (sharedSlot, shared) = Self.findSharedObjects(scanner)
-        } else {
-            (sharedSlot, shared) = ([], [])
-        }
+        sharedBits = []
+        sharedBefore = []
+        shared = []
+        if findingSharedObjects { findSharedObjects() }
     }
 
     /// Counts the references to each object (the top object counts as one) and
     /// gives a cache slot to every object referenced more than once. Every
     /// cycle passes through such an object, so marking those in progress is
     /// enough to find cycles; and each object is then decoded at most once.
-    private static func findSharedObjects(_ scanner: BinaryPropertyListScanner) -> ([Int32], [SharedState]) {
-        var counts = [UInt8](repeating: 0, count: scanner.objectCount)
-        counts[scanner.topObject] = 1
+    /// Needs a scanner that checked all offsets.
+    private mutating func findSharedObjects() {
+        let objectCount = scanner.objectCount
+        let words = (objectCount + 63) / 64
+        var seen = [UInt64](repeating: 0, count: words)
+        var twice = [UInt64](repeating: 0, count: words)
+        @inline(__always) func mark(_ target: Int) {
+            let word = target &>> 6, bit = UInt64(1) &<< UInt64(target & 63)
+            twice[word] |= seen[word] & bit
+            seen[word] |= bit
+        }
+        mark(scanner.topObject)
         let bytes = scanner.bytes
-        for object in 0..<scanner.objectCount {
-            let offset = scanner.offset(ofObject: object)
+        let referenceSize = scanner.referenceSize
+        for object in 0..<objectCount {
+            let offset = scanner.rawOffset(ofObject: object)
             let kind = bytes[offset] >> 4
             guard kind == 0xA || kind == 0xB || kind == 0xC || kind == 0xD,
                   let header = try? scanner.header(at: offset)
             else { continue }
             let references = kind == 0xD ? header.length &* 2 : header.length
-            guard (try? scanner.checkExtent(payload: header.payload, count: references, itemSize: scanner.referenceSize,
+            guard (try? scanner.checkExtent(payload: header.payload, count: references, itemSize: referenceSize,
                                             objectOffset: offset, what: "")) != nil
             else { continue }
             var position = header.payload
             for _ in 0..<references {
-                let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: scanner.referenceSize)
-                if target < UInt64(scanner.objectCount), counts[Int(target)] < 2 { counts[Int(target)] += 1 }
-                position &+= scanner.referenceSize  // Safe: checkExtent covered all references.
+                let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: referenceSize)
+                if target < UInt64(objectCount) { mark(Int(target)) }
+                position &+= referenceSize  // Safe: checkExtent covered all references.
             }
         }
-        var slots = [Int32](repeating: -1, count: scanner.objectCount)
-        var next: Int32 = 0
-        for object in 0..<scanner.objectCount where counts[object] >= 2 {
-            slots[object] = next
-            next += 1
+        var before = [UInt32](repeating: 0, count: words)
+        var total: UInt32 = 0
+        for word in 0..<words {
+            before[word] = total
+            total &+= UInt32(twice[word].nonzeroBitCount)  // At most objectCount, which fits: it came from the file.
         }
-        return (slots, [SharedState](repeating: .notStarted, count: Int(next)))
+        sharedBits = twice
+        sharedBefore = before
+        shared = [SharedState](repeating: .notStarted, count: Int(total))
+    }
+
+    /// The cache slot of `object`, or nil when it is referenced once.
+    @inline(__always)
+    private func sharedSlot(_ object: Int) -> Int? {
+        guard !sharedBits.isEmpty else { return nil }
+        let word = object &>> 6
+        let bit = UInt64(1) &<< UInt64(object & 63)
+        let bits = sharedBits[word]
+        guard bits & bit != 0 else { return nil }
+        return Int(sharedBefore[word]) &+ (bits & (bit &- 1)).nonzeroBitCount
     }
 
     mutating func decode(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        let slot = sharedSlot.isEmpty ? -1 : Int(sharedSlot[object])
-        if slot >= 0 {
+        if let slot = sharedSlot(object) {
             switch shared[slot] {
             case .done(let sharedObject):
                 try countProduced(sharedObject.producedCount, object: object)
                 return sharedObject.value
             case .inProgress:
-                throw PropertyListError(.cycle, at: .byteOffset(scanner.offset(ofObject: object)),
+                throw PropertyListError(.cycle, at: .byteOffset(scanner.rawOffset(ofObject: object)),
                                         "object \(object) contains itself")
             case .notStarted:
                 shared[slot] = .inProgress
@@ -135,14 +159,14 @@ struct BinaryPropertyListDecoder {
     private mutating func countProduced(_ count: Int, object: Int) throws(PropertyListError) {
         producedCount += count
         guard producedCount <= limits.maximumObjectCount else {
-            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(scanner.offset(ofObject: object)),
+            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(scanner.rawOffset(ofObject: object)),
                                     "the property list expands to more than \(limits.maximumObjectCount) values")
         }
     }
 
     private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         try countProduced(1, object: object)
-        let offset = scanner.offset(ofObject: object)
+        let offset = try scanner.offset(ofObject: object)
         let bytes = scanner.bytes
         let marker = bytes[offset]
         switch marker >> 4 {
@@ -322,24 +346,49 @@ struct BinaryPropertyListDecoder {
         try scanner.checkExtent(payload: header.payload, count: count, itemSize: 2 * scanner.referenceSize,
                                 objectOffset: offset, what: "dictionary")
         guard depth < limits.maximumDepth else { throw depthError(offset) }
-        var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
-        let valuesStart = header.payload + count * scanner.referenceSize
+        var keys: [String] = []
+        keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
         for index in 0..<count {
-            let keyPosition = header.payload + index * scanner.referenceSize
-            let keyObject = try scanner.reference(at: keyPosition)
+            let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decode(keyObject, depth: depth + 1)
             guard case .string(let key) = keyValue else {
-                throw PropertyListError(.invalidKey, at: .byteOffset(scanner.offset(ofObject: keyObject)),
+                throw PropertyListError(.invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
                                         "dictionary key \(index) is a \(keyValue.kindName), not a string")
             }
+            keys.append(key)
+        }
+        var values: [PropertyListValue] = []
+        values.reserveCapacity(count)
+        let valuesStart = header.payload + count * scanner.referenceSize
+        for index in 0..<count {
             do {
                 let valueObject = try scanner.reference(at: valuesStart + index * scanner.referenceSize)
-                dictionary[key] = try decode(valueObject, depth: depth + 1)
+                values.append(try decode(valueObject, depth: depth + 1))
             } catch {
-                throw error.prefixed(by: .key(key))
+                throw error.prefixed(by: .key(keys[index]))
             }
         }
-        return dictionary
+        if Self.hasDuplicate(keys) {
+            // Later duplicates win, as CoreFoundation keeps the last value set.
+            var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
+            for (key, value) in zip(keys, values) { dictionary[key] = value }
+            return dictionary
+        }
+        return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+    }
+
+    /// True when two keys are equal: pairwise for the small dictionaries that
+    /// are most of any file (no hashing), through a set for larger ones.
+    private static func hasDuplicate(_ keys: [String]) -> Bool {
+        if keys.count <= 16 {
+            for index in keys.indices.dropFirst() {
+                for earlier in 0..<index where keys[earlier] == keys[index] { return true }
+            }
+            return false
+        }
+        var seen = Set<String>(minimumCapacity: keys.count)
+        for key in keys where !seen.insert(key).inserted { return true }
+        return false
     }
 
     private func depthError(_ offset: Int) -> PropertyListError {

@@ -1,8 +1,10 @@
 /// The validated layout of a binary property list (`bplist00`) in memory.
 ///
-/// `init` checks the header, the trailer and every entry of the offset table
-/// once, with overflow-checked arithmetic. After that, object offsets and
-/// references can be read without further bounds checks on the table itself.
+/// `init` checks the header and the trailer with overflow-checked arithmetic
+/// and, for a whole-file read, every entry of the offset table once. After
+/// that, object offsets can be read without further checks. A scanner made
+/// for random access skips the table pass and checks each offset when it
+/// is used, so opening a large file costs the same as opening a small one.
 struct BinaryPropertyListScanner {
     static let headerSize = 8
     static let trailerSize = 32
@@ -13,17 +15,19 @@ struct BinaryPropertyListScanner {
     let objectCount: Int
     let topObject: Int
     let offsetTableOffset: Int
+    /// True when `init` checked every offset, so `offset(ofObject:)` need not.
+    let offsetsChecked: Bool
 
     /// The end of the object area: objects must lie before the offset table.
     var objectsEnd: Int { offsetTableOffset }
 
-    init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws(PropertyListError) {
+    init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, checkingAllOffsets: Bool = true) throws(PropertyListError) {
         self.bytes = bytes
         guard bytes.count <= limits.maximumInputSize else {
             throw PropertyListError(.limitExceeded(.inputSize), at: .byteOffset(0),
                                     "the input is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize)")
         }
-        guard bytes.count >= 8, Self.hasBinaryHeader(bytes) else {
+        guard Self.hasBinaryHeader(bytes) else {
             throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
         }
         guard bytes.count >= Self.headerSize + 1 + 1 + Self.trailerSize else {
@@ -66,25 +70,35 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 16),
                                     "the top object \(declaredTop) is not one of the \(count) objects")
         }
-        // Every offset must point into the object area, after the header.
-        var position = tableOffset
-        for index in 0..<count {
-            let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
-            guard offset >= UInt64(Self.headerSize), offset < declaredTableOffset else {
-                throw PropertyListError(.invalidReference, at: .byteOffset(position),
-                                        "object \(index) has offset \(offset), outside the object area 8..<\(tableOffset)")
-            }
-            position &+= offsetSize  // Safe: the table was checked to fit before the trailer.
-        }
         self.offsetSize = offsetSize
         self.referenceSize = referenceSize
         self.objectCount = count
         self.topObject = Int(declaredTop)
         self.offsetTableOffset = tableOffset
+        self.offsetsChecked = checkingAllOffsets
+        if checkingAllOffsets { try checkOffsetTable() }
     }
 
-    /// True when `bytes` start with `bplist0` and a version byte: as
-    /// CoreFoundation does, any `bplist0?` version is read as `bplist00`.
+    /// Checks that every offset points into the object area, after the header:
+    /// the smallest and largest offsets first, in one tight pass; only when
+    /// they are out of range is the first bad entry looked for, to name it.
+    private func checkOffsetTable() throws(PropertyListError) {
+        var smallest = UInt64.max
+        var largest: UInt64 = 0
+        var position = offsetTableOffset
+        // Safe: init checked that the table fits before the trailer.
+        for _ in 0..<objectCount {
+            let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
+            smallest = min(smallest, offset)
+            largest = max(largest, offset)
+            position &+= offsetSize
+        }
+        guard smallest < UInt64(Self.headerSize) || largest >= UInt64(offsetTableOffset) else { return }
+        for index in 0..<objectCount {
+            _ = try checkedOffset(ofObject: index)
+        }
+    }
+
     static func hasBinaryHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 8 && bytes.starts(with: "bplist0".utf8)
     }
@@ -93,18 +107,46 @@ struct BinaryPropertyListScanner {
     /// has checked that the bytes are there.
     @inline(__always)
     static func readBigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset..<(offset + size) {
-            value = (value << 8) | UInt64(bytes[index])
+        switch size {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for index in offset..<(offset + size) {
+                value = (value << 8) | UInt64(bytes[index])
+            }
+            return value
         }
-        return value
     }
 
-    /// The offset of object `index`, which the caller has checked is below `objectCount`.
+    /// The offset of object `index`, which the caller has checked is below
+    /// `objectCount`, as the table says it: checked already when
+    /// `offsetsChecked`, else only by `checkedOffset(ofObject:)`.
     @inline(__always)
-    func offset(ofObject index: Int) -> Int {
-        // Safe: `init` checked that every table entry is inside the object area.
+    func rawOffset(ofObject index: Int) -> Int {
+        // Safe: init checked that the table fits before the trailer and index < objectCount.
         Int(truncatingIfNeeded: Self.readBigEndian(bytes, at: offsetTableOffset &+ index &* offsetSize, size: offsetSize))
+    }
+
+    /// The offset of object `index` (below `objectCount`), checked to lie in
+    /// the object area unless `init` checked the whole table already.
+    @inline(__always)
+    func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+        let offset = rawOffset(ofObject: index)
+        if offsetsChecked { return offset }
+        return try checkedOffset(ofObject: index)
+    }
+
+    func checkedOffset(ofObject index: Int) throws(PropertyListError) -> Int {
+        let position = offsetTableOffset + index * offsetSize
+        let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
+        guard offset >= UInt64(Self.headerSize), offset < UInt64(offsetTableOffset) else {
+            throw PropertyListError(.invalidReference, at: .byteOffset(position),
+                                    "object \(index) has offset \(offset), outside the object area 8..<\(offsetTableOffset)")
+        }
+        return Int(offset)
     }
 
     /// The object reference stored at `position`, checked against the object count.

@@ -3,13 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPropertyListSupport
 
 /// Writes XML property lists byte for byte as CoreFoundation formats them.
 ///
@@ -47,11 +41,28 @@ public struct XMLPropertyListWriter: Sendable {
     ///   path, for a string holding a control character XML cannot carry or a
     ///   date too far from 1970 to format.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        var encoder = XMLPropertyListEncoder()
+        var encoder = XMLPropertyListEncoder(sink: nil)
         encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
         try encoder.append(value, indent: 0)
         encoder.output.append(contentsOf: "</plist>\n".utf8)
         return encoder.output
+    }
+
+    /// Serialises `value` as `encode(_:)` does, handing the document to
+    /// `sink` in pieces of about `chunkSize` bytes instead of building it whole,
+    /// so a large document needs no large buffer.
+    ///
+    /// - Throws: `PropertyListError`, as `encode(_:)`, or whatever `sink` throws;
+    ///   the pieces handed over before then are a prefix of the document.
+    public func encode(_ value: PropertyListValue, chunkSize: Int = 1 << 20,
+                       to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void) throws(PropertyListError) {
+        try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
+            var encoder = XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize)
+            encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
+            try encoder.append(value, indent: 0)
+            encoder.output.append(contentsOf: "</plist>\n".utf8)
+            try encoder.flush()
+        }
     }
 }
 
@@ -66,12 +77,28 @@ private struct XMLPropertyListEncoder {
 
     var output: [UInt8] = []
     var path: [PropertyListPathComponent] = []
+    /// Where finished pieces go, when the document is streamed.
+    private let sink: ((UnsafeRawBufferPointer) throws(PropertyListError) -> Void)?
+    private let chunkSize: Int
 
-    init() {
-        output.reserveCapacity(4096)
+    init(sink: ((UnsafeRawBufferPointer) throws(PropertyListError) -> Void)?, chunkSize: Int = 0) {
+        self.sink = sink
+        self.chunkSize = chunkSize
+        output.reserveCapacity(sink == nil ? 4096 : chunkSize + 4096)
+    }
+
+    /// Hands what is written so far to the sink, if there is one.
+    mutating func flush() throws(PropertyListError) {
+        guard let sink else { return }
+        let result: Result<Void, PropertyListError> = output.withUnsafeBytes { bytes in
+            Result { () throws(PropertyListError) in try sink(bytes) }
+        }
+        try result.get()
+        output.removeAll(keepingCapacity: true)
     }
 
     mutating func append(_ value: PropertyListValue, indent: Int) throws(PropertyListError) {
+        if sink != nil, output.count >= chunkSize { try flush() }
         appendIndent(indent)
         switch value {
         case .string(let string):
@@ -200,7 +227,7 @@ private struct XMLPropertyListEncoder {
             append("0.0")
         } else {
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-                let length = withVaList([real]) { vsnprintf(buffer.baseAddress, 32, "%.17g", $0) }
+                let length = ictkit_format_real(real, buffer.baseAddress, 32)
                 buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: 32) { bytes in
                     output.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
                 }

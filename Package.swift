@@ -6,7 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
-        .library(name: "ICTKit", targets: ["PropertyList"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -26,10 +27,18 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "KeyedArchive",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
                 "PropertyList",
+                "KeyedArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -37,6 +46,10 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "KeyedArchiveTests",
+            dependencies: ["KeyedArchive", "PropertyList"]
         ),
         .testTarget(
             name: "ICTCommandTests",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyedArchive
 import OrderedCollections
 import PropertyList
 
@@ -10,6 +11,9 @@ extension Ict {
             discussion: """
                 Binary, XML, OpenStep and JSON property lists are read in full; XML \
                 is also checked against the property-list DTD (Schemas/PropertyList-1.0.dtd). \
+                A keyed archive is also checked as one: $archiver, $version, $top, \
+                $objects with $null first, dangling UIDs, $class references and class \
+                chains, each problem with its key path and object index. \
                 Each problem prints as file:location: message on standard error. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
@@ -50,10 +54,12 @@ extension Ict {
         struct FileReport {
             var path: String
             var format: PropertyListFormat?
+            var isKeyedArchive = false
             var findings: [PropertyListError]
 
             var formatName: String {
-                switch format {
+                if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
+                return switch format {
                 case .binary: "binary property list"
                 case .xml: "XML property list"
                 case .openStep: "OpenStep property list"
@@ -69,7 +75,14 @@ extension Ict {
                 let file = try InputFile(path: path)
                 try file.withBytes { bytes throws(PropertyListError) in
                     let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
-                    report.format = try PropertyListReader().read(bytes, format: hint).format
+                    let (value, format) = try PropertyListReader().read(bytes, format: hint)
+                    report.format = format
+                    if KeyedArchive.looksLikeArchive(value) {
+                        report.isKeyedArchive = true
+                        var validator = KeyedArchiveValidator()
+                        _ = validator.check(value)
+                        report.findings += validator.problems.map(Self.finding)
+                    }
                     if report.format == .xml {
                         report.findings += try XMLPropertyListValidator.propertyListDTD().validate(bytes)
                     }
@@ -80,6 +93,12 @@ extension Ict {
             return report
         }
 
+        /// An archive's problem in the form findings are printed in.
+        private static func finding(_ problem: KeyedArchiveError) -> PropertyListError {
+            let message = problem.objectIndex.map { "\(problem.message) (object \($0))" } ?? problem.message
+            return PropertyListError(.invalidObject, at: .none, keyPath: problem.keyPath, message)
+        }
+
         private func printJSON(_ reports: [FileReport]) throws {
             let entries: [PropertyListValue] = reports.map { report in
                 var entry: OrderedDictionary<String, PropertyListValue> = [
@@ -87,6 +106,7 @@ extension Ict {
                     "valid": .bool(report.findings.isEmpty),
                 ]
                 if let format = report.format { entry["format"] = .string(format.rawValue) }
+                if report.isKeyedArchive { entry["keyedArchive"] = true }
                 entry["findings"] = .array(report.findings.map(Self.findingValue))
                 return .dictionary(entry)
             }

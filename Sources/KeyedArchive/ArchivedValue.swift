@@ -274,6 +274,10 @@ struct ArchivedValueDecoder {
         case "NSValue":
             return .nsValue(try decodeNSValue(instance, path: path, depth: depth, fail: fail))
         default:
+            // A private subclass of NSString (PyObjC's OC_PythonUnicode, say) archived with NS.string.
+            if instance.classDescription.chain.contains("NSString"), case .string(let string)? = field("NS.string") {
+                return .string(string)
+            }
             var decodedFields = OrderedDictionary<String, ArchivedValue>()
             decodedFields.reserveCapacity(fields.count)
             for (key, value) in fields {

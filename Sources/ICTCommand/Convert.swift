@@ -77,8 +77,9 @@ extension Ict {
             case .xml1: return try PropertyListWriter().encode(value, format: .xml)
             case .binary1: return try PropertyListWriter().encode(value, format: .binary)
             case .json:
-                guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) }
-                return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm)
+                // A JSON text file ends with a newline, as XML property lists do.
+                guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
+                return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
             case .keyedArchive, .keyedArchiveXML:
                 let archive: KeyedArchive
                 if KeyedArchive.looksLikeJSONForm(value) {

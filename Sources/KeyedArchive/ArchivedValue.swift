@@ -136,13 +136,19 @@ struct ArchivedValueDecoder {
     let archive: KeyedArchive
     let allowedClassNames: Set<String>?
     let maximumDepth: Int
-    private var decoded: [Int: ArchivedValue] = [:]
-    private var inProgress: Set<Int> = []
+    /// Each object's value once decoded, by index.
+    private var decoded: [ArchivedValue?]
+    /// Which objects are being decoded, by index (a reference to one is a cycle).
+    private var inProgress: [Bool]
+    /// Class descriptions already read, by index.
+    private var classes: [Int: KeyedArchiveClass] = [:]
 
     init(archive: KeyedArchive, allowedClassNames: Set<String>?, maximumDepth: Int) {
         self.archive = archive
         self.allowedClassNames = allowedClassNames
         self.maximumDepth = maximumDepth
+        decoded = Array(repeating: nil, count: archive.objects.count)
+        inProgress = Array(repeating: false, count: archive.objects.count)
     }
 
     /// A field's value: a reference, a plain scalar, or an array of those.
@@ -182,12 +188,12 @@ struct ArchivedValueDecoder {
     mutating func decodeObject(_ index: Int, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
         if index == 0 { return .null }
         if let known = decoded[index] { return known }
-        if inProgress.contains(index) { return .cycle(index) }
+        if inProgress[index] { return .cycle(index) }
         guard depth < maximumDepth else {
             throw KeyedArchiveError(.depthLimitExceeded, at: path, object: index, "objects nest more than \(maximumDepth) deep")
         }
         let result: ArchivedValue
-        switch archive.object(at: index) {
+        switch classify(index) {
         case .null: result = .null
         case .value(let value):
             if let allowedClassNames, !allowedClassNames.contains(Self.impliedClassName(value)) {
@@ -202,12 +208,25 @@ struct ArchivedValueDecoder {
             if let allowedClassNames, !allowedClassNames.contains(name) {
                 throw KeyedArchiveError(.disallowedClass, at: path, object: index, "class \(name) is not among the allowed classes")
             }
-            inProgress.insert(index)
-            defer { inProgress.remove(index) }
+            inProgress[index] = true
+            defer { inProgress[index] = false }
             result = try decodeInstance(instance, path: path, depth: depth)
         }
         decoded[index] = result
         return result
+    }
+
+    /// `KeyedArchive.object(at:)` without copying the fields (they keep `$class`) and with class descriptions cached.
+    private mutating func classify(_ index: Int) -> KeyedArchiveObject {
+        guard case .dictionary(let fields) = archive.objects[index], fields["$classname"] == nil,
+              case .uid(let classUID)? = fields["$class"], classUID < UInt64(archive.objects.count)
+        else { return archive.object(at: index) }
+        let classIndex = Int(classUID)
+        if classes[classIndex] == nil, case .classDescription(let description) = archive.object(at: classIndex) {
+            classes[classIndex] = description
+        }
+        guard let description = classes[classIndex] else { return archive.object(at: index) }
+        return .instance(KeyedArchiveInstance(index: index, classIndex: classIndex, classDescription: description, fields: fields))
     }
 
     /// `NSString` for a plain string, and so on: the class a plain value stands for.
@@ -280,7 +299,7 @@ struct ArchivedValueDecoder {
             }
             var decodedFields = OrderedDictionary<String, ArchivedValue>()
             decodedFields.reserveCapacity(fields.count)
-            for (key, value) in fields {
+            for (key, value) in fields where key != "$class" {
                 decodedFields[key] = try decodeField(value, path: path.appending(.key(key)), depth: depth + 1)
             }
             return .object(ArchivedObject(index: instance.index, classDescription: instance.classDescription, fields: decodedFields))

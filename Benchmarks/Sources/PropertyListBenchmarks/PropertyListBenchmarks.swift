@@ -54,7 +54,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdef")
+    var only = Set("abcdefghi")
     /// Log every timed run, not only the medians.
     var verbose = false
 

@@ -4,16 +4,21 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KeyedArchive
 import PropertyList
 
 extension Ict {
     /// `ict convert`: one form of property list to another.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a property list to XML, binary or JSON.",
+            abstract: "Convert a property list to XML, binary or JSON, or a keyed archive to and from JSON.",
             discussion: """
                 The input is read in whatever form it is (binary, XML, OpenStep or \
-                JSON) and never modified unless -o names it. A regular output file \
+                JSON) and never modified unless -o names it. A keyed archive converted \
+                to json is written in the keyed-archive JSON form \
+                (Schemas/keyed-archive.schema.json); keyed-archive and keyed-archive-xml \
+                write an archive (from that JSON form or from an archive) laid out as \
+                NSKeyedArchiver lays it out, binary or XML. A regular output file \
                 is replaced in one step (written beside it, then renamed); a device \
                 or pipe such as /dev/stdout is written directly.
                 """
@@ -31,19 +36,15 @@ extension Ict {
 
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case xml1, binary1, json
+            case keyedArchive = "keyed-archive"
+            case keyedArchiveXML = "keyed-archive-xml"
 
-            var propertyListFormat: PropertyListFormat {
-                switch self {
-                case .xml1: .xml
-                case .binary1: .binary
-                case .json: .json
-                }
-            }
+            var isBinary: Bool { self == .binary1 || self == .keyedArchive }
         }
 
         func run() throws {
             let destination = output ?? "-"
-            if format == .binary1, output == nil, OutputFile.isTerminal("-") {
+            if format.isBinary, output == nil, OutputFile.isTerminal("-") {
                 Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
                 throw ExitCode.failure
             }
@@ -62,7 +63,11 @@ extension Ict {
                 let sink = try OutputFile(path: destination)
                 do {
                     try write(value, to: sink)
-                } catch {
+                } catch let error as KeyedArchiveError {
+                    sink.abandon()
+                    Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
+                    throw ExitCode.failure
+                } catch let error as PropertyListError {
                     sink.abandon()
                     Diagnostics.printError(Diagnostics.line(file: destination == "-" ? "<stdout>" : destination, error))
                     throw ExitCode.failure
@@ -81,9 +86,12 @@ extension Ict {
             #endif
         }
 
-        /// Encodes `value` in the chosen form into `sink`: XML in pieces as
-        /// it is produced, the other forms whole.
-        private func write(_ value: PropertyListValue, to sink: OutputFile) throws(PropertyListError) {
+        /// Encodes `value` in the chosen form into `sink`: a property list as
+        /// XML in pieces as it is produced, everything else whole.
+        ///
+        /// - Throws: `PropertyListError` for the output (or an I/O failure),
+        ///   `KeyedArchiveError` for an input that is not the archive asked for.
+        private func write(_ value: PropertyListValue, to sink: OutputFile) throws {
             func put(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
                 do {
                     try sink.write(bytes)
@@ -91,17 +99,34 @@ extension Ict {
                     throw PropertyListError(.io, at: .none, error.description)
                 }
             }
-            switch format {
-            case .xml1:
+            if format == .xml1 {
                 try XMLPropertyListWriter().encode(value, to: put)
-            case .binary1, .json:
-                var bytes = try PropertyListWriter().encode(value, format: format.propertyListFormat)
+                return
+            }
+            let bytes = try encode(value)
+            let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
+                Result { () throws(PropertyListError) in try put(buffer) }
+            }
+            try result.get()
+        }
+
+        /// The output bytes: a property list, an archive's JSON form, or an archive.
+        private func encode(_ value: PropertyListValue) throws -> [UInt8] {
+            switch format {
+            case .xml1: return try PropertyListWriter().encode(value, format: .xml)
+            case .binary1: return try PropertyListWriter().encode(value, format: .binary)
+            case .json:
                 // A JSON text file ends with a newline, as XML property lists do.
-                if format == .json { bytes.append(UInt8(ascii: "\n")) }
-                let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
-                    Result { () throws(PropertyListError) in try put(buffer) }
+                guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
+                return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
+            case .keyedArchive, .keyedArchiveXML:
+                let archive: KeyedArchive
+                if KeyedArchive.looksLikeJSONForm(value) {
+                    archive = try KeyedArchive(jsonForm: value)
+                } else {
+                    archive = try KeyedArchive(propertyList: value)
                 }
-                try result.get()
+                return try KeyedArchiveWriter(format: format == .keyedArchive ? .binary : .xml).encode(archive)
             }
         }
     }

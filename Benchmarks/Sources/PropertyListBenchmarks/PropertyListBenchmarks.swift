@@ -2,7 +2,7 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefgh] [--verbose]` prints one table comparing ICTKit's
+/// [--repetitions N] [--warm-up N] [--only abcdefghijk] [--verbose]` prints one table comparing ICTKit's
 /// property-list layer with its peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
@@ -54,7 +54,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefgh")
+    var only = Set("abcdefghijk")
     /// Log every timed run, not only the medians.
     var verbose = false
 

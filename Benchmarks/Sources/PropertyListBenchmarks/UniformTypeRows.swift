@@ -9,9 +9,9 @@ extension Suite {
     static let freedesktopXML = "/usr/share/mime/packages/freedesktop.org.xml"
 
     mutating func uniformTypeRows() -> [Row] {
-        let loadName = "g. load system types + freedesktop.org.xml"
+        let loadName = "j. load system types + freedesktop.org.xml"
         let loadPeer = "xmlTextReader loop over the same XML, nothing built"
-        let queryName = "h. 1,000,000 conformance queries, random pairs"
+        let queryName = "k. 1,000,000 conformance queries, random pairs"
         let queryPeer = "the same pairs by identifier string"
         guard let xml = FileManager.default.contents(atPath: Self.freedesktopXML) else {
             let reason = "\(Self.freedesktopXML) is missing: apt-get install shared-mime-info"
@@ -21,15 +21,15 @@ extension Suite {
         var rows: [Row] = []
         do {
             let registry = try Self.loadRegistry(xml)
-            if only.contains("g") {
-                log("g. uniform types: load vs a bare libxml2 pass")
+            if only.contains("j") {
+                log("j. uniform types: load vs a bare libxml2 pass")
                 let (ours, bare) = try stopwatch.compare({ try Self.loadRegistry(xml) }, { xml.withUnsafeBytes(bareXMLTextReaderPass) })
                 var row = Row.timed(loadName, ours: ours, peer: loadPeer, peerTime: bare, target: .atMost(milliseconds: 50))
                 row.note = "parses the built-in Schemas/system-types.plist text, builds the registry, reads the "
                     + "\(megabytes(xml.count)) XML (bytes in memory) and merges its \(registry.count) types; conformance closure included"
                 rows.append(row)
             }
-            if only.contains("h") { rows.append(try conformanceQueries(registry, name: queryName, peer: queryPeer)) }
+            if only.contains("k") { rows.append(try conformanceQueries(registry, name: queryName, peer: queryPeer)) }
         } catch {
             rows.append(.notMeasured(loadName, peer: loadPeer, target: .atMost(milliseconds: 50), reason: "\(error)"))
         }
@@ -64,7 +64,7 @@ extension Suite {
         let byName = namedPairs.prefix(10_000).reduce(0) { $0 + (registry.conforms($1.0, to: $1.1) ? 1 : 0) }
         let byIndex = pairs.prefix(10_000).reduce(0) { $0 + (registry.conforms($1.0, to: $1.1) ? 1 : 0) }
         try expect(byName == byIndex, "conformance by index and by identifier disagree")
-        log("h. uniform types: 1M conformance queries by index vs by identifier")
+        log("k. uniform types: 1M conformance queries by index vs by identifier")
         let (ours, strings) = try stopwatch.compare(
             { pairs.reduce(0) { $0 + (registry.conforms($1.0, to: $1.1) ? 1 : 0) } },
             { namedPairs.reduce(0) { $0 + (registry.conforms($1.0, to: $1.1) ? 1 : 0) } })

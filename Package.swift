@@ -6,12 +6,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
-        .library(name: "ICTKit", targets: ["PropertyList"]),
+        .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "DocumentPackage"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +28,18 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .systemLibrary(name: "CFileSystem"),
+        .target(
+            name: "DocumentPackage",
+            dependencies: [
+                "CFileSystem",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .executableTarget(
+            name: "PackageSaveStress",
+            dependencies: ["DocumentPackage"]
+        ),
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
@@ -36,6 +50,14 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "DocumentPackageTests",
+            dependencies: [
+                "DocumentPackage",
+                "PackageSaveStress",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .testTarget(
             name: "ICTCommandTests",

@@ -45,6 +45,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         .testTarget(

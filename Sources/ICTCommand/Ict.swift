@@ -4,6 +4,11 @@ import ArgumentParser
 struct Ict: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ict",
-        abstract: "Inspect, validate and convert property lists and .ict document packages."
+        abstract: "Look inside, check and convert property lists and .ict document packages.",
+        discussion: """
+            Exit status: 0 on success (or all inputs valid), 1 when an input is \
+            invalid or an operation failed, 64 on a usage error.
+            """,
+        subcommands: [Inspect.self, Convert.self, Validate.self]
     )
 }

@@ -1,0 +1,110 @@
+import Foundation
+import PropertyList
+
+/// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
+/// [--repetitions N] [--warm-up N]` prints one table comparing ICTKit's
+/// property-list layer with its peers, all measured in this run.
+///
+/// The same executable is re-run in a child mode (`ChildMode`) to measure
+/// peak memory apart from this process.
+@main
+struct PropertyListBenchmarks {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, let mode = ChildMode(rawValue: first) {
+            arguments.removeFirst()
+            exit(mode.run(arguments))
+        }
+        do {
+            let options = try Options(parsing: arguments)
+            let inputs = try Inputs.load(from: options.dataDirectory)
+            var suite = Suite(
+                inputs: inputs,
+                stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                ict: options.ict,
+                plistutil: options.plistutil
+            )
+            let rows = try suite.run()
+            let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up; "
+                + "in-process rows read from the same bytes in memory; results are freed after the clock stops, on both sides"
+            print(render(rows, notes: suite.notes + [method]))
+        } catch {
+            log("error: \(error)")
+            exit(1)
+        }
+    }
+}
+
+/// The command line of a benchmark run.
+struct Options {
+    var ict: String?
+    var plistutil = "plistutil"
+    var dataDirectory = Inputs.benchmarksDirectory.appendingPathComponent(".data")
+    var repetitions = 7
+    var warmUpRuns = 1
+
+    init(parsing arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(for option: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw BenchmarkFailure("\(option) needs a value") }
+            return value
+        }
+        func count(for option: String, minimum: Int) throws -> Int {
+            let text = try value(for: option)
+            guard let count = Int(text), count >= minimum else {
+                throw BenchmarkFailure("\(option) needs a whole number of at least \(minimum), not \(text)")
+            }
+            return count
+        }
+        while let option = remaining.popFirst() {
+            switch option {
+            case "--ict": ict = try value(for: option)
+            case "--plistutil": plistutil = try value(for: option)
+            case "--data": dataDirectory = URL(fileURLWithPath: try value(for: option))
+            case "--repetitions": repetitions = try count(for: option, minimum: 1)
+            case "--warm-up": warmUpRuns = try count(for: option, minimum: 0)
+            default: throw BenchmarkFailure("unknown argument \(option)")
+            }
+        }
+    }
+}
+
+/// What this executable does when re-run as a child.
+enum ChildMode: String {
+    /// Starts and exits: the baseline for peak memory.
+    case start = "child-start"
+    /// Maps the binary file named next and decodes it whole.
+    case decode = "child-decode"
+    /// Runs the command line that follows and prints its peak RSS in bytes.
+    case measure = "child-measure"
+
+    func run(_ arguments: [String]) -> Int32 {
+        switch self {
+        case .start:
+            return 0
+        case .decode:
+            guard arguments.count == 1 else { return 64 }
+            do {
+                let file = try MappedFile(path: arguments[0])
+                keep(try BinaryPropertyListReader().read(file.bytes))
+                keep(file)
+                return 0
+            } catch {
+                log("error: \(error)")
+                return 1
+            }
+        case .measure:
+            guard !arguments.isEmpty else { return 64 }
+            do {
+                let outcome = try runChild(arguments, standardOutput: "/dev/null", standardError: nil)
+                guard outcome.exitStatus == 0 else { return 1 }
+                print(outcome.peakResidentBytes)
+                return 0
+            } catch {
+                log("error: \(error)")
+                return 1
+            }
+        }
+    }
+}

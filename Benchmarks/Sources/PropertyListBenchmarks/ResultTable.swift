@@ -1,0 +1,100 @@
+import Foundation
+
+/// What a row must reach to pass.
+enum Target {
+    /// ICTKit at least this many times faster than the peer: peer ÷ ours ≥ factor.
+    case faster(by: Double)
+    /// ICTKit at most this many times the peer's time: ours ÷ peer ≤ factor.
+    case atMostSlower(by: Double)
+    /// Extra peak memory at most this many times the file's size: ours ÷ size ≤ factor.
+    case memoryAtMost(timesFileSize: Double)
+
+    var description: String {
+        switch self {
+        case .faster(let factor): "≥ \(format(factor, decimals: 0))× faster"
+        case .atMostSlower(let factor): "≤ \(format(factor, decimals: 0))× peer's time"
+        case .memoryAtMost(let factor): "≤ \(format(factor, decimals: 0))× file size"
+        }
+    }
+}
+
+/// One line of the table.
+struct Row {
+    var benchmark: String
+    var ours: String
+    var peer: String
+    var peerMeasurement: String
+    var ratio: String
+    var target: Target
+    /// nil when the row could not be measured; it then counts as not met.
+    var met: Bool?
+    var note: String?
+
+    /// A row comparing two wall times.
+    static func timed(_ benchmark: String, ours: Timing, peer: String, peerTime: Timing, target: Target) -> Row {
+        let ourTime = ours.median.milliseconds, theirTime = peerTime.median.milliseconds
+        let ratio: String
+        let met: Bool
+        switch target {
+        case .faster(let factor):
+            ratio = "\(format(theirTime / ourTime))× faster"
+            met = theirTime / ourTime >= factor
+        case .atMostSlower(let factor):
+            ratio = "\(format(ourTime / theirTime))× peer's time"
+            met = ourTime / theirTime <= factor
+        case .memoryAtMost:
+            preconditionFailure("a timed row has a time target")
+        }
+        return Row(benchmark: benchmark, ours: milliseconds(ourTime) + ours.fewerRunsThanAsked, peer: peer,
+                   peerMeasurement: milliseconds(theirTime) + peerTime.fewerRunsThanAsked, ratio: ratio, target: target, met: met)
+    }
+
+    /// A row that could not be measured, with the reason.
+    static func notMeasured(_ benchmark: String, peer: String, target: Target, reason: String) -> Row {
+        Row(benchmark: benchmark, ours: "–", peer: peer, peerMeasurement: "–", ratio: "–",
+            target: target, met: nil, note: reason)
+    }
+
+    var result: String {
+        switch met {
+        case true?: "PASS"
+        case false?: "FAIL"
+        case nil: "FAIL (not measured)"
+        }
+    }
+}
+
+/// The table, then the notes its rows carry, then the summary line.
+func render(_ rows: [Row], notes: [String]) -> String {
+    let header = ["benchmark", "ICTKit", "peer", "peer time", "ratio", "target", "result"]
+    let cells = rows.map { [$0.benchmark, $0.ours, $0.peer, $0.peerMeasurement, $0.ratio, $0.target.description, $0.result] }
+    let widths = header.indices.map { column in
+        ([header] + cells).map { $0[column].count }.max()!
+    }
+    func line(_ values: [String]) -> String {
+        "| " + zip(values, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ") + " |"
+    }
+    var output = [line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+    output += cells.map(line)
+    let rowNotes = rows.compactMap { row in row.note.map { "- \(row.benchmark): \($0)" } }
+    if !rowNotes.isEmpty || !notes.isEmpty {
+        output.append("")
+        output += rowNotes + notes.map { "- " + $0 }
+    }
+    output.append("")
+    output.append("\(rows.filter { $0.met == true }.count) of \(rows.count) targets met")
+    return output.joined(separator: "\n")
+}
+
+func milliseconds(_ value: Double) -> String {
+    value >= 100 ? "\(format(value, decimals: 0)) ms" : "\(format(value, decimals: value >= 10 ? 1 : 2)) ms"
+}
+
+func megabytes(_ bytes: Int) -> String {
+    "\(format(Double(bytes) / 1_000_000, decimals: 1)) MB"
+}
+
+/// `value` with `decimals` decimals.
+func format(_ value: Double, decimals: Int = 1) -> String {
+    String(format: "%.\(decimals)f", value)
+}

@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PropertyList
+
+/// Prints a property list as an indented tree for people, in the manner of
+/// `plutil -p`: dictionaries in braces with `"key" => value`, arrays in
+/// brackets with `index => value`, data as its length and first bytes.
+struct TreePrinter {
+    private(set) var output = StandardOutput()
+
+    mutating func print(_ value: PropertyListValue) {
+        write(value, indent: 0)
+        output.write("\n")
+        output.flush()
+    }
+
+    private mutating func write(_ value: PropertyListValue, indent: Int) {
+        switch value {
+        case .dictionary(let dictionary):
+            if dictionary.isEmpty { output.write("{}"); return }
+            output.write("{\n")
+            for (key, element) in dictionary {
+                output.write(String(repeating: "  ", count: indent + 1))
+                output.write(Self.quoted(key))
+                output.write(" => ")
+                write(element, indent: indent + 1)
+                output.write("\n")
+            }
+            output.write(String(repeating: "  ", count: indent) + "}")
+        case .array(let elements):
+            if elements.isEmpty { output.write("[]"); return }
+            output.write("[\n")
+            for (index, element) in elements.enumerated() {
+                output.write(String(repeating: "  ", count: indent + 1))
+                output.write("\(index) => ")
+                write(element, indent: indent + 1)
+                output.write("\n")
+            }
+            output.write(String(repeating: "  ", count: indent) + "]")
+        default:
+            output.write(Self.scalar(value))
+        }
+    }
+
+    /// The one-line form of a value that is not a container.
+    static func scalar(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let string): quoted(string)
+        case .integer(let integer): integer.description
+        case .real(let real): real.description
+        case .real32(let real): real.description
+        case .bool(let bool): bool ? "true" : "false"
+        case .date(let date): PropertyListDateFormat.format(date)
+        case .data(let data): dataSummary(data)
+        case .uid(let uid): "UID(\(uid))"
+        case .array(let elements): "[\(elements.count) elements]"
+        case .dictionary(let dictionary): "{\(dictionary.count) keys}"
+        }
+    }
+
+    static func dataSummary(_ data: Data) -> String {
+        let shown = data.prefix(16).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+        return "{length = \(data.count), bytes = 0x\(shown)\(data.count > 16 ? "..." : "")}"
+    }
+
+    /// A string in double quotes, with quotes, backslashes and control characters escaped.
+    static func quoted(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            case "\r": text += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    text += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return text + "\""
+    }
+}

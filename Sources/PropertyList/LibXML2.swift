@@ -1,0 +1,235 @@
+import CLibXML2
+
+// Every libxml2 call the property-list module makes goes through this file,
+// each behind one small internal function, so no C type reaches the public
+// API and the rest of the module reads as Swift.
+
+/// Parser options for the documents this module reads.
+struct XMLParseOptions: OptionSet {
+    let rawValue: Int32
+
+    /// Never fetch anything over the network. The corresponding C constant is `XML_PARSE_NONET`.
+    static let noNetwork = XMLParseOptions(rawValue: Int32(XML_PARSE_NONET.rawValue))
+    /// Store small text nodes inline. The corresponding C constant is `XML_PARSE_COMPACT`.
+    static let compact = XMLParseOptions(rawValue: Int32(XML_PARSE_COMPACT.rawValue))
+    /// Ignore the encoding the XML declaration names (for input already
+    /// transcoded). The corresponding C constant is `XML_PARSE_IGNORE_ENC`.
+    static let ignoreDeclaredEncoding = XMLParseOptions(rawValue: Int32(XML_PARSE_IGNORE_ENC.rawValue))
+    /// Keep line numbers above 65535. The corresponding C constant is `XML_PARSE_BIG_LINES`.
+    static let bigLines = XMLParseOptions(rawValue: Int32(XML_PARSE_BIG_LINES.rawValue))
+
+    /// What untrusted property lists are read with: no network, no entity
+    /// substitution, no DTD loading, no lifting of libxml2's size limits.
+    static let untrusted: XMLParseOptions = [.noNetwork, .compact, .bigLines]
+}
+
+/// The node kinds `xmlTextReaderNodeType` reports, as used by the reader.
+enum XMLNodeType: Int32 {
+    case element = 1
+    case text = 3
+    case cdata = 4
+    case entityReference = 5
+    case processingInstruction = 7
+    case comment = 8
+    case documentType = 10
+    case whitespace = 13
+    case significantWhitespace = 14
+    case endElement = 15
+}
+
+/// One problem libxml2 reported.
+struct XMLDiagnostic {
+    /// The 1-based line, or 0 when libxml2 gave none.
+    var line: Int
+    /// The 1-based column, or 0 when libxml2 gave none.
+    var column: Int
+    /// libxml2's message, trimmed.
+    var message: String
+    /// True for errors; false for warnings.
+    var isError: Bool
+    /// True when libxml2 stopped because the elements nest deeper than it allows.
+    var isDepthLimit: Bool
+}
+
+/// Collects the problems libxml2 reports through a structured error handler.
+final class XMLDiagnosticCollector {
+    /// At most this many are kept; hostile input can raise thousands.
+    static let maximumKept = 100
+    private(set) var diagnostics: [XMLDiagnostic] = []
+
+    /// The first error, if any.
+    var firstError: XMLDiagnostic? { diagnostics.first { $0.isError } }
+
+    fileprivate func record(_ error: xmlError) {
+        guard diagnostics.count < Self.maximumKept else { return }
+        var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
+        while let last = message.unicodeScalars.last, last == "\n" || last == " " || last == "\r" {
+            message.unicodeScalars.removeLast()
+        }
+        let isDepthLimit = message.hasPrefix("Excessive depth in document")
+        diagnostics.append(XMLDiagnostic(line: Int(error.line), column: Int(error.int2), message: message,
+                                         isError: error.level.rawValue >= XML_ERR_ERROR.rawValue,
+                                         isDepthLimit: isDepthLimit))
+    }
+
+    /// The context pointer handed to libxml2; valid while `self` lives.
+    var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+}
+
+/// The C callback that forwards libxml2's structured errors to a collector.
+private let collectXMLError: xmlStructuredErrorFunc = { context, error in
+    guard let context, let error else { return }
+    Unmanaged<XMLDiagnosticCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+}
+
+/// libxml2 needs one process-wide initialisation before use from several threads.
+private let libxml2Initialized: Void = xmlInitParser()
+
+/// Makes sure libxml2 is initialised. The corresponding C function is `xmlInitParser`.
+func initializeLibXML2() {
+    _ = libxml2Initialized
+}
+
+/// A streaming `xmlTextReader` over a buffer in memory, with its error collector.
+///
+/// The buffer must outlive the reader.
+struct XMLTextReader: ~Copyable {
+    private let handle: xmlTextReaderPtr
+    let diagnostics = XMLDiagnosticCollector()
+
+    /// Opens a reader over `bytes`, which is not copied.
+    /// The corresponding C function is `xmlReaderForMemory`.
+    init?(bytes: UnsafeRawBufferPointer, options: XMLParseOptions) {
+        initializeLibXML2()
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
+              let created = xmlReaderForMemory(base, Int32(bytes.count), nil, nil, options.rawValue)
+        else { return nil }
+        handle = created
+        xmlTextReaderSetStructuredErrorHandler(handle, collectXMLError, diagnostics.opaque)
+    }
+
+    deinit { xmlFreeTextReader(handle) }
+
+    /// Moves to the next node: 1 when there is one, 0 at the end, -1 on error.
+    /// The corresponding C function is `xmlTextReaderRead`.
+    func read() -> Int32 { xmlTextReaderRead(handle) }
+
+    /// The current node's kind (see `XMLNodeType`). The corresponding C function is `xmlTextReaderNodeType`.
+    func nodeType() -> Int32 { xmlTextReaderNodeType(handle) }
+
+    /// The current node's qualified name, interned in the reader's dictionary.
+    /// The corresponding C function is `xmlTextReaderConstName`.
+    func name() -> UnsafePointer<UInt8>? { xmlTextReaderConstName(handle) }
+
+    /// The current text node's content, valid until the next `read()`.
+    /// The corresponding C functions are `xmlTextReaderConstValue` and `xmlStrlen`.
+    func value() -> UnsafeBufferPointer<UInt8>? {
+        guard let content = xmlTextReaderConstValue(handle) else { return nil }
+        return UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content)))
+    }
+
+    /// True when the current element is written `<name/>`. The corresponding C function is `xmlTextReaderIsEmptyElement`.
+    func isEmptyElement() -> Bool { xmlTextReaderIsEmptyElement(handle) == 1 }
+
+    /// `text` interned in the reader's dictionary, so names can be compared by pointer.
+    /// The corresponding C function is `xmlTextReaderConstString`.
+    func intern(_ text: StaticString) -> UnsafePointer<UInt8>? {
+        xmlTextReaderConstString(handle, text.utf8Start)
+    }
+
+    /// Where the parser is (which may be ahead of the current node).
+    /// The corresponding C functions are `xmlTextReaderGetParserLineNumber` and `…ColumnNumber`.
+    func parserPosition() -> (line: Int, column: Int) {
+        (Int(xmlTextReaderGetParserLineNumber(handle)), Int(xmlTextReaderGetParserColumnNumber(handle)))
+    }
+
+    /// The line of the current node. The corresponding C function is `xmlGetLineNo`.
+    func nodeLine() -> Int? {
+        guard let node = xmlTextReaderCurrentNode(handle) else { return nil }
+        let line = xmlGetLineNo(node)
+        return line > 0 ? Int(line) : nil
+    }
+
+    /// True when the document read so far declares general or parameter
+    /// entities in its internal subset. Reads the `intSubset` of
+    /// `xmlTextReaderCurrentDoc`.
+    func documentDeclaresEntities() -> Bool {
+        guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
+        return subset.pointee.entities != nil || subset.pointee.pentities != nil
+    }
+}
+
+/// True when the NUL-terminated `name` is `expected`. The corresponding C function is `xmlStrEqual`.
+func xmlNamesEqual(_ name: UnsafePointer<UInt8>, _ expected: StaticString) -> Bool {
+    xmlStrEqual(name, expected.utf8Start) == 1
+}
+
+/// Installs `collector` as this thread's structured error handler for the
+/// duration of `body`, then restores the handler that was there.
+/// The corresponding C function is `xmlSetStructuredErrorFunc`.
+func withXMLErrors<T>(collectedBy collector: XMLDiagnosticCollector, _ body: () -> T) -> T {
+    initializeLibXML2()
+    let previousHandler = __xmlStructuredError().pointee
+    let previousContext = __xmlStructuredErrorContext().pointee
+    xmlSetStructuredErrorFunc(collector.opaque, collectXMLError)
+    defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
+    return withExtendedLifetime(collector) { body() }
+}
+
+/// A DTD parsed into libxml2's form, freed with this object.
+final class XMLDocumentTypeDefinition {
+    fileprivate let handle: xmlDtdPtr
+
+    /// Parses the DTD in `bytes`; nil when libxml2 rejects it (the collector
+    /// installed by `withXMLErrors` receives why).
+    /// The corresponding C functions are `xmlParserInputBufferCreateMem` and `xmlIOParseDTD`.
+    init?(parsing bytes: UnsafeRawBufferPointer) {
+        initializeLibXML2()
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
+              let input = xmlParserInputBufferCreateMem(base, Int32(bytes.count), XML_CHAR_ENCODING_NONE)
+        else { return nil }
+        // xmlIOParseDTD takes ownership of `input`, freeing it even on failure.
+        guard let dtd = xmlIOParseDTD(nil, input, XML_CHAR_ENCODING_NONE) else { return nil }
+        handle = dtd
+    }
+
+    deinit { xmlFreeDtd(handle) }
+}
+
+/// A whole document parsed into a libxml2 tree, freed with this value.
+struct XMLDocument: ~Copyable {
+    private let handle: xmlDocPtr
+
+    /// Parses `bytes` into a tree; nil when the document is not well-formed
+    /// (the collector installed by `withXMLErrors` receives why).
+    /// The corresponding C function is `xmlReadMemory`.
+    init?(parsing bytes: UnsafeRawBufferPointer, options: XMLParseOptions) {
+        initializeLibXML2()
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
+              let doc = xmlReadMemory(base, Int32(bytes.count), nil, nil, options.rawValue)
+        else { return nil }
+        handle = doc
+    }
+
+    deinit { xmlFreeDoc(handle) }
+
+    /// The root element's name and line. The corresponding C function is `xmlDocGetRootElement`.
+    func rootElement() -> (name: String, line: Int)? {
+        guard let root = xmlDocGetRootElement(handle), let name = root.pointee.name else { return nil }
+        return (String(cString: name), Int(xmlGetLineNo(root)))
+    }
+
+    /// True when the document's internal subset declares entities.
+    func declaresEntities() -> Bool {
+        guard let subset = handle.pointee.intSubset else { return false }
+        return subset.pointee.entities != nil || subset.pointee.pentities != nil
+    }
+
+    /// Validates the document against `dtd`; the problems go to the collector
+    /// installed by `withXMLErrors`. The corresponding C function is `xmlValidateDtd`.
+    func validate(against dtd: XMLDocumentTypeDefinition) -> Bool {
+        guard let context = xmlNewValidCtxt() else { return false }
+        defer { xmlFreeValidCtxt(context) }
+        return xmlValidateDtd(context, handle, dtd.handle) == 1
+    }
+}

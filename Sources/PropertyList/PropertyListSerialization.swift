@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The serialised forms of a property list.
+public enum PropertyListFormat: String, Sendable, CaseIterable {
+    /// `bplist00`, CoreFoundation's binary form.
+    case binary
+    /// Apple's XML form (`<plist version="1.0">`).
+    case xml
+    /// The old NeXT/OpenStep ASCII form, read only.
+    case openStep
+    /// ICTKit's lossless JSON form (see `JSONPropertyListWriter`).
+    case json
+
+    /// Guesses the form of `bytes` from their first bytes: `bplist00` is
+    /// binary; `<` (after any byte-order mark and white space, in UTF-8,
+    /// UTF-16 or UTF-32) is XML; `{` or `[` may be JSON or OpenStep and is
+    /// reported as JSON, which `PropertyListReader` then tries first; anything
+    /// else is OpenStep.
+    public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
+        if BinaryPropertyListScanner.hasBinaryHeader(bytes) { return .binary }
+        // The first character that is not white space or a BOM, ignoring the
+        // zero bytes of UTF-16 and UTF-32 encodings.
+        for byte in bytes.prefix(4096) {
+            switch byte {
+            case 0x00, 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF, 0xFE, 0xFF: continue
+            case UInt8(ascii: "<"): return .xml
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+            default: return .openStep
+            }
+        }
+        return .openStep
+    }
+}
+
+/// Reads a property list in any form, detecting which.
+public struct PropertyListReader: Sendable {
+    /// The limits applied to the input.
+    public var limits: PropertyListLimits
+
+    /// Makes a reader with the given limits.
+    public init(limits: PropertyListLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes `bytes`, in `format` when given, else in the detected form.
+    /// Text that starts with `{` or `[` is read as JSON when it is valid JSON,
+    /// else as OpenStep.
+    ///
+    /// - Returns: the value and the form it was read in.
+    /// - Throws: `PropertyListError` from the reader of that form.
+    public func read(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil) throws(PropertyListError)
+        -> (value: PropertyListValue, format: PropertyListFormat)
+    {
+        let chosen = format ?? PropertyListFormat.detect(bytes)
+        switch chosen {
+        case .binary: return (try BinaryPropertyListReader(limits: limits).read(bytes), .binary)
+        case .xml: return (try XMLPropertyListReader(limits: limits).read(bytes), .xml)
+        case .openStep: return (try OpenStepPropertyListReader(limits: limits).read(bytes), .openStep)
+        case .json:
+            if format == .json { return (try JSONPropertyListReader(limits: limits).read(bytes), .json) }
+            do throws(PropertyListError) {
+                return (try JSONPropertyListReader(limits: limits).read(bytes), .json)
+            } catch {
+                return (try OpenStepPropertyListReader(limits: limits).read(bytes), .openStep)
+            }
+        }
+    }
+
+    /// Decodes `data`, as `read(_:format:)` on bytes.
+    ///
+    /// - Throws: `PropertyListError` from the reader of the form.
+    public func read(_ data: Data, format: PropertyListFormat? = nil) throws(PropertyListError)
+        -> (value: PropertyListValue, format: PropertyListFormat)
+    {
+        let result: Result<(value: PropertyListValue, format: PropertyListFormat), PropertyListError> = data.withUnsafeBytes { buffer in
+            Result { () throws(PropertyListError) in try read(buffer, format: format) }
+        }
+        return try result.get()
+    }
+}
+
+/// Writes a property list in a chosen form.
+public struct PropertyListWriter: Sendable {
+    /// Makes a writer.
+    public init() {}
+
+    /// Encodes `value` in `format`.
+    ///
+    /// - Throws: `PropertyListError` of kind `.unsupportedValue` for the
+    ///   OpenStep form, which is read only, or when the value cannot be
+    ///   written in that form; `.limitExceeded(.depth)` for over-deep values.
+    public func encode(_ value: PropertyListValue, format: PropertyListFormat) throws(PropertyListError) -> [UInt8] {
+        switch format {
+        case .binary: return try BinaryPropertyListWriter().encode(value)
+        case .xml: return try XMLPropertyListWriter().encode(value)
+        case .json: return try JSONPropertyListWriter().encode(value)
+        case .openStep:
+            throw PropertyListError(.unsupportedValue, at: .none, "the OpenStep form is read only; write xml, binary or json")
+        }
+    }
+}

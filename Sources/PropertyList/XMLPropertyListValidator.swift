@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Checks XML property-list documents against a DTD, such as
+/// `Schemas/PropertyList-1.0.dtd`, with libxml2's validator.
+///
+/// The DTD given here is used whatever the document's `DOCTYPE` names: the
+/// document's external DTD is never loaded, the network is never used and
+/// entities are not expanded. A document declaring entities gets a finding
+/// for that, as `XMLPropertyListReader` refuses such documents.
+///
+/// A validator is not `Sendable`: libxml2 gives no promise that one parsed
+/// DTD may be used by several threads at once.
+public struct XMLPropertyListValidator {
+    private let definition: XMLDocumentTypeDefinition
+
+    /// Parses the DTD in `dtd`.
+    ///
+    /// - Throws: `PropertyListError` of kind `.malformedXML`, with libxml2's
+    ///   message and the line and column in the DTD, when it cannot be parsed.
+    public init(dtd: UnsafeRawBufferPointer) throws(PropertyListError) {
+        let collector = XMLDiagnosticCollector()
+        let parsed = withXMLErrors(collectedBy: collector) { XMLDocumentTypeDefinition(parsing: dtd) }
+        if let parsed, collector.firstError == nil {
+            definition = parsed
+            return
+        }
+        let diagnostic = collector.firstError
+        throw PropertyListError(.malformedXML,
+                                at: .lineColumn(line: max(diagnostic?.line ?? 1, 1), column: max(diagnostic?.column ?? 1, 1)),
+                                "the DTD cannot be parsed: \(diagnostic?.message ?? "libxml2 gave no reason")")
+    }
+
+    /// Parses the DTD in `dtd`.
+    ///
+    /// - Throws: `PropertyListError`, as `init(dtd:)` on bytes.
+    public init(dtd: Data) throws(PropertyListError) {
+        let result: Result<XMLDocumentTypeDefinition, PropertyListError> = dtd.withUnsafeBytes { buffer in
+            Result { () throws(PropertyListError) in try XMLPropertyListValidator(dtd: buffer).definition }
+        }
+        definition = try result.get()
+    }
+
+    /// Validates the document in `bytes`, returning every problem found;
+    /// empty when the document is valid.
+    ///
+    /// Each finding is a `PropertyListError` of kind `.malformedXML` with the
+    /// line (and column, when libxml2 knows it; validity findings name only
+    /// the element's line and give column 1) and libxml2's message. At most
+    /// 100 findings are returned. Parses the whole document into a tree.
+    public func validate(_ bytes: UnsafeRawBufferPointer) -> [PropertyListError] {
+        let collector = XMLDiagnosticCollector()
+        var findings: [PropertyListError] = []
+        withXMLErrors(collectedBy: collector) {
+            guard let document = XMLDocument(parsing: bytes, options: .untrusted) else { return }
+            if document.declaresEntities() {
+                findings.append(PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1),
+                                                  "entity declarations/references are not supported"))
+            }
+            if let root = document.rootElement(), root.name != "plist" {
+                findings.append(PropertyListError(.malformedXML, at: .lineColumn(line: max(root.line, 1), column: 1),
+                                                  "the root element is <\(root.name)>, not <plist>"))
+            }
+            _ = document.validate(against: definition)
+        }
+        let libxml2Findings = collector.diagnostics.filter(\.isError).map { diagnostic in
+            PropertyListError(.malformedXML, at: .lineColumn(line: max(diagnostic.line, 1), column: max(diagnostic.column, 1)),
+                              diagnostic.message)
+        }
+        return findings + libxml2Findings
+    }
+
+    /// Validates the document in `data`, as `validate(_:)` on bytes.
+    public func validate(_ data: Data) -> [PropertyListError] {
+        data.withUnsafeBytes { validate($0) }
+    }
+}

@@ -1,0 +1,211 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes XML property lists byte for byte as CoreFoundation formats them.
+///
+/// The layout is Apple's: the XML declaration and `DOCTYPE`, `<plist
+/// version="1.0">`, one element per line indented with tabs, `<key>` lines
+/// before their values, `<true/>`/`<false/>`, `<array/>` and `<dict/>` when
+/// empty, `<data>` as base64 lines of 76 characters less 8 per indent level
+/// (at most 8 levels counted), dates as `2004-10-26T10:33:33Z` with whole
+/// seconds. Dictionaries keep their key order (CoreFoundation sorts keys; a
+/// value read from an Apple file is already sorted).
+///
+/// Reals are written as CoreFoundation's `__CFNumberCopyFormattingDescriptionAsFloat64`
+/// does: `%.17g` (so `0.5`, `32.5`, `1`, `0.10000000000000001`, every double
+/// read back exactly), `0.0` for either zero, `nan`, `+infinity` and
+/// `-infinity`. A `.real32` is widened to a double first, as a float
+/// `CFNumber` is.
+///
+/// Text escapes `&`, `<` and `>` as CoreFoundation's `_appendEscapedString`
+/// does. CoreFoundation copies every other character unchanged, so a
+/// control character produces a document no XML parser accepts; this writer
+/// instead throws `.unsupportedValue` for U+0000–U+001F other than tab, line
+/// feed and carriage return (CPython's `plistlib` refuses them too). A
+/// carriage return is written `&#13;`, because XML parsers turn a raw one
+/// into a line feed and the string would not read back the same.
+///
+/// A `.uid` is written as Apple's XML writer writes `CFKeyedArchiverUID`:
+/// `<dict><key>CF$UID</key><integer>N</integer></dict>`.
+public struct XMLPropertyListWriter: Sendable {
+    /// Makes a writer.
+    public init() {}
+
+    /// Serialises `value` as a complete XML property-list document in UTF-8.
+    ///
+    /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
+    ///   path, for a string holding a control character XML cannot carry or a
+    ///   date too far from 1970 to format.
+    public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        var encoder = XMLPropertyListEncoder()
+        encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
+        try encoder.append(value, indent: 0)
+        encoder.output.append(contentsOf: "</plist>\n".utf8)
+        return encoder.output
+    }
+}
+
+/// The output of one `encode` call and the path to the value being written.
+private struct XMLPropertyListEncoder {
+    static let prologue = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """
+
+    var output: [UInt8] = []
+    var path: [PropertyListPathComponent] = []
+
+    init() {
+        output.reserveCapacity(4096)
+    }
+
+    mutating func append(_ value: PropertyListValue, indent: Int) throws(PropertyListError) {
+        appendIndent(indent)
+        switch value {
+        case .string(let string):
+            appendLine(open: "<string>", text: string, close: "</string>\n")
+            try checkText(string)
+        case .integer(let integer):
+            appendLine(open: "<integer>", ascii: integer.description, close: "</integer>\n")
+        case .real(let real):
+            appendReal(real)
+        case .real32(let real):
+            appendReal(Double(real))
+        case .bool(let bool):
+            output.append(contentsOf: (bool ? "<true/>\n" : "<false/>\n").utf8)
+        case .date(let date):
+            guard PropertyListDateFormat.formattableSeconds.contains(date.timeIntervalSince1970) else {
+                throw PropertyListError(.unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
+                                        "the date \(date.timeIntervalSince1970) seconds from 1970 is too far away to write")
+            }
+            output.append(contentsOf: "<date>".utf8)
+            PropertyListDateFormat.append(date, to: &output)
+            output.append(contentsOf: "</date>\n".utf8)
+        case .data(let data):
+            output.append(contentsOf: "<data>\n".utf8)
+            // CoreFoundation counts at most 8 levels against the line and indents the lines no further.
+            let dataIndent = min(indent, 8)
+            data.withUnsafeBytes { bytes in
+                Base64.appendLines(of: bytes, lineLength: 76 - 8 * dataIndent, indent: dataIndent, to: &output)
+            }
+            appendIndent(indent)
+            output.append(contentsOf: "</data>\n".utf8)
+        case .array(let array):
+            guard !array.isEmpty else {
+                output.append(contentsOf: "<array/>\n".utf8)
+                return
+            }
+            output.append(contentsOf: "<array>\n".utf8)
+            for (index, element) in array.enumerated() {
+                path.append(.index(index))
+                try append(element, indent: indent + 1)
+                path.removeLast()
+            }
+            appendIndent(indent)
+            output.append(contentsOf: "</array>\n".utf8)
+        case .dictionary(let dictionary):
+            guard !dictionary.isEmpty else {
+                output.append(contentsOf: "<dict/>\n".utf8)
+                return
+            }
+            output.append(contentsOf: "<dict>\n".utf8)
+            for (key, element) in dictionary {
+                path.append(.key(key))
+                appendIndent(indent + 1)
+                appendLine(open: "<key>", text: key, close: "</key>\n")
+                try checkText(key)
+                try append(element, indent: indent + 1)
+                path.removeLast()
+            }
+            appendIndent(indent)
+            output.append(contentsOf: "</dict>\n".utf8)
+        case .uid(let uid):
+            output.append(contentsOf: "<dict>\n".utf8)
+            appendIndent(indent + 1)
+            output.append(contentsOf: "<key>CF$UID</key>\n".utf8)
+            appendIndent(indent + 1)
+            appendLine(open: "<integer>", ascii: String(uid), close: "</integer>\n")
+            appendIndent(indent)
+            output.append(contentsOf: "</dict>\n".utf8)
+        }
+    }
+
+    private mutating func appendIndent(_ indent: Int) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))
+    }
+
+    private mutating func appendLine(open: StaticString, ascii: String, close: StaticString) {
+        append(open)
+        output.append(contentsOf: ascii.utf8)
+        append(close)
+    }
+
+    /// Appends `open`, `text` escaped, and `close`. Characters `checkText`
+    /// refuses are copied unchanged; the caller throws for them.
+    private mutating func appendLine(open: StaticString, text: String, close: StaticString) {
+        append(open)
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte <= UInt8(ascii: ">") {
+                let replacement: StaticString
+                switch byte {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case 0x0D: replacement = "&#13;"
+                default: continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                append(replacement)
+                runStart = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        append(close)
+    }
+
+    /// Throws when `text` holds a control character XML 1.0 cannot carry.
+    private func checkText(_ text: String) throws(PropertyListError) {
+        for byte in text.utf8 where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            throw PropertyListError(.unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
+                                    "the control character U+\(byte < 0x10 ? "000" : "00")\(String(byte, radix: 16, uppercase: true)) cannot be written in XML")
+        }
+    }
+
+    private mutating func append(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `<real>…</real>` as CoreFoundation formats a double.
+    private mutating func appendReal(_ real: Double) {
+        append("<real>")
+        if real.isNaN {
+            append("nan")
+        } else if real.isInfinite {
+            append(real < 0 ? "-infinity" : "+infinity")
+        } else if real == 0 {
+            append("0.0")
+        } else {
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+                let length = withVaList([real]) { vsnprintf(buffer.baseAddress, 32, "%.17g", $0) }
+                buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: 32) { bytes in
+                    output.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
+                }
+            }
+        }
+        append("</real>\n")
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the property-list benchmarks (`make bench`): release builds of `ict`
+# and of the Benchmarks package, then one run that prints one table of
+# ICTKit against its peers, ratios and targets, and "N of M targets met".
+#
+# Installs what the peers need when it is missing (Debian: plistutil from
+# libplist-utils, libxml2's headers, pkg-config, python3 for the inputs).
+# Arguments are passed to the harness, e.g. `scripts/bench.sh --repetitions 11`.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+if command -v dpkg >/dev/null 2>&1; then
+    missing=()
+    for package in libplist-utils libxml2-dev pkg-config python3; do
+        dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    done
+    if ((${#missing[@]} > 0)); then
+        sudo=""
+        [[ "$(id -u)" -eq 0 ]] || sudo="sudo"
+        echo "bench: installing ${missing[*]}" >&2
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+    fi
+fi
+command -v plistutil >/dev/null 2>&1 || { echo "bench: plistutil (libplist) is needed" >&2; exit 1; }
+
+echo "bench: building ict (release)" >&2
+swift build -c release --product ict >&2
+ict="$(swift build -c release --product ict --show-bin-path)/ict"
+
+echo "bench: building the benchmarks (release)" >&2
+swift build -c release --package-path Benchmarks >&2
+harness="$(swift build -c release --package-path Benchmarks --show-bin-path)/PropertyListBenchmarks"
+
+"$harness" --ict "$ict" --plistutil "$(command -v plistutil)" "$@"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ICTKit needs, only those that are missing.
+# Asks for root (sudo) only when something has to be installed.
+# Usage: scripts/install-deps.sh [build|test|bench]   (default: build)
+set -euo pipefail
+
+purpose=${1:-build}
+packages=(libxml2-dev pkg-config)
+case "$purpose" in
+  build) ;;
+  test) packages+=(python3) ;;
+  bench) packages+=(python3 libplist-utils) ;;
+  *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
+esac
+
+if [ "$(uname -s)" = Darwin ]; then
+  # macOS: libxml2 ships with the SDK; the rest comes from Homebrew if wanted.
+  if [ "$purpose" = bench ] && ! command -v plistutil >/dev/null 2>&1; then
+    echo "install-deps.sh: for the plistutil peer, run: brew install libplist" >&2
+  fi
+  exit 0
+fi
+
+if ! command -v dpkg >/dev/null 2>&1; then
+  echo "install-deps.sh: not a Debian-based system; install these yourself: ${packages[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg -s "$package" >/dev/null 2>&1; then missing+=("$package"); fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps.sh: need root to install ${missing[*]}; run as root or install them yourself" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTCommandTests",
-            dependencies: ["PropertyList"]
+            dependencies: ["ICTCommand", "PropertyList"]
         ),
     ]
 )

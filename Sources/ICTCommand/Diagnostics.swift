@@ -17,9 +17,21 @@ enum Diagnostics {
 
     /// Prints `text` and a newline on standard error.
     static func printError(_ text: String) {
-        var line = text
-        line.append("\n")
-        fputs(line, stderr)
+        writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes every byte to `descriptor`, retrying short writes; gives up
+    /// silently when the descriptor is closed (nothing else could be said).
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { return }
+                offset += count
+            }
+        }
     }
 }
 
@@ -33,15 +45,7 @@ struct StandardOutput {
     }
 
     mutating func flush() {
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = fwrite(bytes.baseAddress! + offset, 1, bytes.count - offset, stdout)
-                if count <= 0 { break }
-                offset += count
-            }
-        }
+        Diagnostics.writeAll(buffer, to: STDOUT_FILENO)
         buffer.removeAll(keepingCapacity: true)
-        fflush(stdout)
     }
 }

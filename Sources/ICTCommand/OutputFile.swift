@@ -65,23 +65,27 @@ enum OutputFile {
         let temporary = String(cString: template)
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
-        do throws(Failure) {
-            defer { close(descriptor) }
-            try writeAll(bytes, to: descriptor, path: temporary)
-            var existing = stat()
-            let mode: mode_t
-            if stat(path, &existing) == 0 {
-                mode = existing.st_mode & 0o7777
-            } else {
-                let mask = umask(0)
-                umask(mask)
-                mode = 0o666 & ~mask
-            }
-            guard fchmod(descriptor, mode) == 0 else { throw systemFailure("cannot set the permissions of", temporary) }
-            guard fsync(descriptor) == 0 else { throw systemFailure("cannot flush", temporary) }
-        }
+        try fill(descriptor, temporary: temporary, replacing: path, with: bytes)
         guard rename(temporary, path) == 0 else { throw systemFailure("cannot replace", path) }
         renamed = true
+    }
+
+    /// Writes the temporary file, gives it the permissions of the file it
+    /// replaces (or the defaults for a new file), flushes it and closes it.
+    private static func fill(_ descriptor: Int32, temporary: String, replacing path: String, with bytes: [UInt8]) throws(Failure) {
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: temporary)
+        var existing = stat()
+        let mode: mode_t
+        if stat(path, &existing) == 0 {
+            mode = existing.st_mode & 0o7777
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        guard fchmod(descriptor, mode) == 0 else { throw systemFailure("cannot set the permissions of", temporary) }
+        guard fsync(descriptor) == 0 else { throw systemFailure("cannot flush", temporary) }
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {

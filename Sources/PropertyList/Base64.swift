@@ -72,7 +72,6 @@ enum Base64 {
         let groupsPerLine = lineLength / 4
         let totalGroups = (bytes.count + 2) / 3
         let fullGroups = bytes.count / 3
-        output.reserveCapacity(output.count + totalGroups * 4 + (totalGroups / groupsPerLine + 1) * (indent + 1))
         var group = 0
         while group < totalGroups {
             output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))

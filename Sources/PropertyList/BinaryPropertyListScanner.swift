@@ -24,7 +24,7 @@ struct BinaryPropertyListScanner {
                                     "the input is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize)")
         }
         guard bytes.count >= 8, Self.hasBinaryHeader(bytes) else {
-            throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist00'")
+            throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
         }
         guard bytes.count >= Self.headerSize + 1 + 1 + Self.trailerSize else {
             throw PropertyListError(.truncated, at: .byteOffset(bytes.count),
@@ -83,11 +83,10 @@ struct BinaryPropertyListScanner {
         self.offsetTableOffset = tableOffset
     }
 
+    /// True when `bytes` start with `bplist0` and a version byte: as
+    /// CoreFoundation does, any `bplist0?` version is read as `bplist00`.
     static func hasBinaryHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count >= 8 else { return false }
-        let magic: [UInt8] = Array("bplist00".utf8)
-        for index in 0..<8 where bytes[index] != magic[index] { return false }
-        return true
+        bytes.count >= 8 && bytes.starts(with: "bplist0".utf8)
     }
 
     /// Reads a big-endian unsigned integer of `size` (1...8) bytes; the caller

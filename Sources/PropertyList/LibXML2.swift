@@ -23,14 +23,13 @@ struct XMLParseOptions: OptionSet {
     static let untrusted: XMLParseOptions = [.noNetwork, .compact, .bigLines]
 }
 
-/// The node kinds `xmlTextReaderNodeType` reports, as used by the reader.
+/// The node kinds `xmlTextReaderNodeType` reports that the reader acts on;
+/// it skips the others (comments, processing instructions, …).
 enum XMLNodeType: Int32 {
     case element = 1
     case text = 3
     case cdata = 4
     case entityReference = 5
-    case processingInstruction = 7
-    case comment = 8
     case documentType = 10
     case whitespace = 13
     case significantWhitespace = 14
@@ -156,6 +155,13 @@ struct XMLTextReader: ~Copyable {
     func documentDeclaresEntities() -> Bool {
         guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
         return subset.pointee.entities != nil || subset.pointee.pentities != nil
+    }
+
+    /// True when the document's internal subset (`<!DOCTYPE plist [ … ]>`)
+    /// declares anything. Reads the `intSubset` of `xmlTextReaderCurrentDoc`.
+    func documentHasInternalSubsetDeclarations() -> Bool {
+        guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
+        return subset.pointee.children != nil
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// The ISO 8601 form property lists write dates in, `2004-10-26T10:33:33Z`,
 /// always UTC, done with civil-calendar arithmetic (proleptic Gregorian, no
 /// formatter, no time zone database).
-enum PropertyListDateFormat {
+public enum PropertyListDateFormat {
     /// The seconds since 1970 `format(_:)` can write: about ±3 million years.
     static let formattableSeconds: ClosedRange<Double> = -1e14 ... 1e14
 
@@ -16,7 +16,7 @@ enum PropertyListDateFormat {
     /// zero-padded to four characters, the sign counting as one, as `%04d` does.
     ///
     /// Dates outside `formattableSeconds` are clamped to its ends.
-    static func format(_ date: Date) -> String {
+    public static func format(_ date: Date) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
         append(date, to: &bytes)
@@ -45,9 +45,10 @@ enum PropertyListDateFormat {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ`, with optional fractional seconds
-    /// (`…:SS.123Z`) and an optional `-` before the year; nil for anything
+    /// (`…:SS.123Z`) and an optional `-` before the year (then three digits
+    /// are enough, as `format` writes them); nil for anything
     /// else, including out-of-range fields such as month 13 or February 30.
-    static func parse(_ text: some StringProtocol) -> Date? {
+    public static func parse(_ text: some StringProtocol) -> Date? {
         var copy = String(text)
         return copy.withUTF8 { parse($0) }
     }
@@ -56,7 +57,8 @@ enum PropertyListDateFormat {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var scanner = DigitScanner(bytes: bytes)
         let negativeYear = scanner.skip(UInt8(ascii: "-"))
-        guard let yearDigits = scanner.number(minimumDigits: 4, maximumDigits: 9),
+        // `format` pads to four characters with the sign counted: -044, 0044.
+        guard let yearDigits = scanner.number(minimumDigits: negativeYear ? 3 : 4, maximumDigits: 9),
               scanner.skip(UInt8(ascii: "-")), let month = scanner.number(minimumDigits: 2, maximumDigits: 2),
               scanner.skip(UInt8(ascii: "-")), let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
               scanner.skip(UInt8(ascii: "T")), let hour = scanner.number(minimumDigits: 2, maximumDigits: 2),

@@ -15,13 +15,13 @@ public enum PropertyListFormat: String, Sendable, CaseIterable {
     /// ICTKit's lossless JSON form (see `JSONPropertyListWriter`).
     case json
 
-    /// Guesses the form of `bytes` from their first bytes: `bplist00` is
-    /// binary; `<` (after any byte-order mark and white space, in UTF-8,
+    /// Guesses the form of `bytes` from their first bytes: `bplist` is
+    /// binary (the binary reader then insists on `bplist00`); `<` (after any byte-order mark and white space, in UTF-8,
     /// UTF-16 or UTF-32) is XML; `{` or `[` may be JSON or OpenStep and is
     /// reported as JSON, which `PropertyListReader` then tries first; anything
     /// else is OpenStep.
     public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
-        if BinaryPropertyListScanner.hasBinaryHeader(bytes) { return .binary }
+        if bytes.starts(with: "bplist".utf8) { return .binary }
         // The first character that is not white space or a BOM, ignoring the
         // zero bytes of UTF-16 and UTF-32 encodings.
         for byte in bytes.prefix(4096) {

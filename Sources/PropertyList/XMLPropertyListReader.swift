@@ -22,7 +22,8 @@ import OrderedCollections
 ///
 /// Hostile input: the network is never used, no external DTD is loaded, and
 /// any entity declaration or reference is an error, so entity-expansion bombs
-/// are refused before they expand.
+/// are refused before they expand. Other declarations in an internal DTD
+/// subset are refused too, as Apple's parsers refuse them.
 public struct XMLPropertyListReader: Sendable {
     /// The limits applied to the input. libxml2 itself refuses elements nested
     /// more than 256 deep; that is reported as `limitExceeded(.depth)` too.
@@ -164,9 +165,11 @@ private struct XMLPropertyListBuilder: ~Copyable {
             case XMLNodeType.entityReference.rawValue:
                 throw entityError(at: location(afterTag: tagCount - 1))
             case XMLNodeType.documentType.rawValue:
-                if reader.documentDeclaresEntities() {
-                    let position = reader.parserPosition()
-                    throw entityError(at: .lineColumn(line: position.line, column: position.column))
+                let position = reader.parserPosition()
+                let location = PropertyListLocation.lineColumn(line: position.line, column: position.column)
+                if reader.documentDeclaresEntities() { throw entityError(at: location) }
+                if reader.documentHasInternalSubsetDeclarations() {
+                    throw error(.malformedXML, at: location, "declarations inside <!DOCTYPE plist [...]> are not supported")
                 }
             default:
                 break

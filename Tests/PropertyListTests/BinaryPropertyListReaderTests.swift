@@ -62,7 +62,7 @@ struct BinaryPropertyListReaderTests {
     }
 
     @Test func rejectsAMissingHeader() {
-        let error = readError(Data("bplist01".utf8 + [UInt8](repeating: 0, count: 40)))
+        let error = readError(Data("bplist15".utf8 + [UInt8](repeating: 0, count: 40)))
         #expect(error?.kind == .unrecognizedFormat)
         #expect(error?.location == .byteOffset(0))
     }

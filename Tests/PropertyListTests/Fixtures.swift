@@ -39,6 +39,25 @@ enum Fixtures {
         try Data(contentsOf: interop(relativePath))
     }
 
+    /// Bytes written as hex digits, spaces ignored: `"00000004 10410820 82"`.
+    static func bytes(hex: String) -> Data {
+        let digits = hex.filter { !$0.isWhitespace }.map { UInt8(String($0), radix: 16)! }
+        precondition(digits.count.isMultiple(of: 2), "odd number of hex digits: \(hex)")
+        return Data(stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] })
+    }
+
+    /// The paths under `../shared/interop/<folder>` of every file in it, sorted.
+    static func corpusFiles(under folder: String) -> [String] {
+        let root = interop(folder)
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [] }
+        var paths: [String] = []
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            paths.append(folder + "/" + url.path.dropFirst(root.path.count + 1))
+        }
+        return paths.sorted()
+    }
+
     /// The value CPython's `plistlib.load` decodes from `file`.
     ///
     /// plistlib widens 32-bit reals to 64-bit ones and has microsecond dates,

@@ -96,10 +96,8 @@ struct JSONPropertyListWriterTests {
         #expect(try compact(date(-63_303_292_800)) == #"{"$date":"-005-01-01T00:00:00Z"}"#)
         let thousandBC = try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(date(-94_702_435_200))))
         #expect(thousandBC == date(-94_702_435_200))
-        withKnownIssue("PropertyListDateFormat.parse wants four year digits after '-', but format writes \"-005\"") {
-            let fiveBC = try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(date(-63_303_292_800))))
-            #expect(fiveBC == date(-63_303_292_800))
-        }
+        let fiveBC = try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(date(-63_303_292_800))))
+        #expect(fiveBC == date(-63_303_292_800))
     }
 
     @Test func wrapsDictionariesWithDollarKeys() throws {

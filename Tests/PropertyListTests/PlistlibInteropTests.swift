@@ -207,6 +207,16 @@ struct RandomPropertyListTrees {
         return trees.indices.map { folder.appendingPathComponent("\(format)-\($0).\(fileExtension)") }
     }
 
+    /// `value` with every -0.0 made 0.0.
+    static func withPositiveZeros(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .real(let real) where real.isZero: .real(0)
+        case .array(let items): .array(items.map(withPositiveZeros))
+        case .dictionary(let entries): .dictionary(entries.mapValues(withPositiveZeros))
+        default: value
+        }
+    }
+
     /// Records the first few differences (and how many there were in all).
     static func expectNoDifferences(_ differences: [(tree: Int, difference: String)], _ direction: String) {
         for (tree, difference) in differences.prefix(10) {
@@ -264,5 +274,55 @@ struct RandomPropertyListTrees {
             }
         }
         Self.expectNoDifferences(differences, "BinaryPropertyListWriter -> plistlib")
+    }
+
+    @Test func readsTheXMLPlistsPlistlibWrites() throws {
+        var generator = RandomPropertyListTrees(seed: 3, .init(oneZeroSignPerTree: true))
+        let trees = generator.make(Self.treeCount)
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let files = try Self.plistlibWrites(trees, as: "xml", into: folder)
+        var differences: [(Int, String)] = []
+        for (index, file) in files.enumerated() {
+            do {
+                let decoded = try XMLPropertyListReader().read(try Data(contentsOf: file))
+                if let difference = PropertyListComparison.exact.firstDifference(decoded, trees[index]) {
+                    differences.append((index, difference))
+                }
+            } catch {
+                differences.append((index, "\(file.lastPathComponent) not read: \(error)"))
+            }
+        }
+        Self.expectNoDifferences(differences, "plistlib FMT_XML -> XMLPropertyListReader")
+    }
+
+    @Test func plistlibReadsWhatOurXMLWriterWrites() throws {
+        var generator = RandomPropertyListTrees(seed: 4, .init())
+        let trees = generator.make(Self.treeCount)
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        var files: [URL] = []
+        for (index, tree) in trees.enumerated() {
+            let file = folder.appendingPathComponent("ours-\(index).plist")
+            try Data(try XMLPropertyListWriter().encode(tree)).write(to: file)
+            files.append(file)
+        }
+        let decoded = try Fixtures.pythonPlistlib(files)
+        var differences: [(Int, String)] = []
+        for (index, result) in decoded.enumerated() {
+            switch result {
+            case .success(let value):
+                // XMLPropertyListWriter documents CoreFoundation's "0.0 for either zero".
+                let expected = Self.withPositiveZeros(trees[index])
+                if let difference = PropertyListComparison.exact.firstDifference(value, expected) {
+                    differences.append((index, difference))
+                }
+            case .failure(let error):
+                differences.append((index, error.message))
+            }
+        }
+        Self.expectNoDifferences(differences, "XMLPropertyListWriter -> plistlib")
     }
 }

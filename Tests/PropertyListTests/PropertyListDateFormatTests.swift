@@ -29,6 +29,8 @@ struct PropertyListDateFormatTests {
         #expect(PropertyListDateFormat.format(yearZero) == "0000-03-01T00:00:00Z")
         let negative = Date(timeIntervalSince1970: Double(PropertyListDateFormat.days(fromCivilYear: -44, month: 3, day: 15) * 86_400))
         #expect(PropertyListDateFormat.format(negative) == "-044-03-15T00:00:00Z")
+        #expect(PropertyListDateFormat.parse("-044-03-15T00:00:00Z") == negative)
+        #expect(PropertyListDateFormat.parse("-44-03-15T00:00:00Z") == nil)
         let far = Date(timeIntervalSince1970: Double(PropertyListDateFormat.days(fromCivilYear: 12_345, month: 1, day: 2) * 86_400))
         #expect(PropertyListDateFormat.format(far) == "12345-01-02T00:00:00Z")
         #expect(PropertyListDateFormat.parse("12345-01-02T00:00:00Z") == far)

@@ -323,6 +323,13 @@ struct XMLPropertyListReaderTests {
         #expect(error.message == "entity declarations/references are not supported")
     }
 
+    @Test func rejectsInternalSubsetDeclarations() throws {
+        let error = try #require(readError("<!DOCTYPE plist [<!ELEMENT foo (#PCDATA)>]>\n<plist><true/></plist>"))
+        #expect(error.kind == .malformedXML)
+        #expect(error.message == "declarations inside <!DOCTYPE plist [...]> are not supported")
+        #expect(try read("<!DOCTYPE plist [ ]>\n<plist><true/></plist>") == true)
+    }
+
     @Test func rejectsUndeclaredEntityReference() throws {
         let error = try #require(readError("<plist><string>&nope;</string></plist>"))
         #expect(error.kind == .malformedXML)

@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one run of the built `ict` did.
+struct ICTRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+    /// Peak resident memory of the process, in bytes.
+    var peakMemory: Int
+}
+
+/// Runs the `ict` executable built beside the test bundle, with output sent
+/// to files (no pipe can fill up) and the child's resource use read by `wait4`.
+enum ICTRunner {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let interop = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/interop")
+    static var interopExists: Bool { FileManager.default.fileExists(atPath: interop.path) }
+
+    static let executable: URL = {
+        var folders = Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("ict")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/ict")
+    }()
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> ICTRun {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let inPath = scratch.appendingPathComponent("in").path
+        let outPath = scratch.appendingPathComponent("out").path
+        let errPath = scratch.appendingPathComponent("err").path
+        try (stdin ?? Data()).write(to: URL(fileURLWithPath: inPath))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // glibc's posix_spawn shares this (large) test process's memory until
+        // the child execs, and Linux then counts that in the child's peak.
+        // GNU time forks from its own small process, so its figure is the
+        // command's own; Darwin's wait4 figure is right as it is.
+        #if canImport(Glibc)
+        let memoryPath = scratch.appendingPathComponent("memory").path
+        let program = "/usr/bin/time"
+        let fullArguments = [program, "-f", "%M", "-o", memoryPath, executable.path] + arguments
+        #else
+        let program = executable.path
+        let fullArguments = [program] + arguments
+        #endif
+        let argv = fullArguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        #if canImport(Glibc)
+        let reported = (try? String(contentsOfFile: memoryPath, encoding: .utf8)) ?? ""
+        let peak = (Int(reported.split(separator: "\n").last.map(String.init) ?? "") ?? Int.max / 2048) * 1024  // Kilobytes.
+        #else
+        let peak = Int(usage.ru_maxrss)  // Bytes on Darwin.
+        #endif
+        return ICTRun(status: exitStatus,
+                      stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+                      seconds: seconds, peakMemory: peak)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// `ict validate` end to end: exit status, messages with locations, limits.
+struct ValidateCommandTests {
+    private func write(_ text: String, named name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    @Test func validFileExitsZeroAndSaysWhatItIs() throws {
+        let sample = ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Info.plist").path
+        let run = try ICTRunner.run(["validate", sample])
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(sample): valid XML property list\n")
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test func malformedXMLExitsOneWithLineAndColumn() throws {
+        let file = try write("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n  <key>a</key>\n  <integer>12x</integer>\n</dict>\n</plist>\n",
+                             named: "bad.plist")
+        let run = try ICTRunner.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("\(file.path):5:"))
+        #expect(run.stderr.contains("(at a)"))
+    }
+
+    @Test func dtdViolationIsReportedWithItsLine() throws {
+        // Well-formed, and every value readable, but <plist> holds two values: the DTD allows one.
+        let file = try write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<string>a</string>\n<string>b</string>\n</plist>\n",
+                             named: "two.plist")
+        let run = try ICTRunner.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("\(file.path):"))
+    }
+
+    @Test func oneInvalidFileAmongValidOnesMakesTheStatusOne() throws {
+        let good = try write("{ a = b; }", named: "good.plist")
+        let bad = try write("bplist00", named: "bad.plist")
+        let run = try ICTRunner.run(["validate", good.path, bad.path])
+        #expect(run.status == 1)
+        #expect(run.stdout == "\(good.path): valid OpenStep property list\n")
+        #expect(run.stderr.hasPrefix("\(bad.path):byte "))
+    }
+
+    @Test func missingFileIsInvalidAndNamed() throws {
+        let run = try ICTRunner.run(["validate", "/nonexistent/x.plist"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("/nonexistent/x.plist"))
+        #expect(run.stderr.contains("No such file or directory"))
+    }
+
+    @Test func noFilesIsAUsageError() throws {
+        let run = try ICTRunner.run(["validate"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("name at least one file"))
+    }
+
+    @Test func jsonReportListsFindingsWithLocations() throws {
+        let bad = try write("<plist><integer>x</integer></plist>", named: "x.plist")
+        let run = try ICTRunner.run(["validate", "--json", bad.path])
+        #expect(run.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let files = document?["files"] as? [[String: Any]]
+        #expect(files?.first?["valid"] as? Bool == false)
+        let finding = (files?.first?["findings"] as? [[String: Any]])?.first
+        #expect(finding?["line"] as? Int == 1)
+        #expect((finding?["message"] as? String)?.isEmpty == false)
+    }
+}
+
+/// Every file of the malformed corpus through `ict validate`: rejected files
+/// exit 1 with a located message; none crashes, runs over 1 s or 256 MB.
+struct MalformedCorpusCommandTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var path: String
+        var expectation: String
+        var testDescription: String { path }
+    }
+
+    /// Files the MANIFEST marks REJECT that a CoreFoundation-compatible reader
+    /// accepts; the MANIFEST itself says so for each.
+    static let acceptedLikeCoreFoundation: Set<String> = [
+        // "Python-specific: ... 36-37 datetime overflow may be accepted by CF":
+        // the dates are finite, merely past Python's datetime range.
+        "malformed/cpython-plistlib/invalid_binary_36_too_large_datetime_datetime_overflow.bplist",
+        "malformed/cpython-plistlib/invalid_binary_37_too_large_datetime_timedelta_overflow.bplist",
+    ]
+
+    static let cases: [Case] = {
+        guard let manifest = try? String(contentsOf: ICTRunner.interop.appendingPathComponent("MANIFEST.md"), encoding: .utf8) else { return [] }
+        return manifest.split(separator: "\n").compactMap { line -> Case? in
+            let columns = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard columns.count > 6, columns[1].hasPrefix("malformed/"), !columns[1].hasSuffix("INDEX.tsv") else { return nil }
+            return Case(path: columns[1], expectation: columns[6])
+        }
+    }()
+
+    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    func corpusIsListed() {
+        #expect(Self.cases.count >= 200)
+    }
+
+    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"), arguments: cases)
+    func validateHandles(_ file: Case) throws {
+        let fullPath = ICTRunner.interop.appendingPathComponent(file.path).path
+        let run = try ICTRunner.run(["validate", fullPath])
+        #expect(run.status == 0 || run.status == 1, "crashed or failed oddly: status \(run.status), \(run.stderr)")
+        #expect(run.seconds < 1.0, "took \(run.seconds) s")
+        #expect(run.peakMemory < 256 << 20, "used \(run.peakMemory >> 20) MB")
+        let mustReject = file.expectation.hasPrefix("REJECT") && !Self.acceptedLikeCoreFoundation.contains(file.path)
+        if mustReject {
+            #expect(run.status == 1, "accepted a file the MANIFEST says to reject: \(file.expectation)")
+            let located = run.stderr.hasPrefix(fullPath + ":byte ") || run.stderr.range(of: #"^[^\n]*:[0-9]+:[0-9]+: "#, options: .regularExpression) != nil
+            #expect(located, "no location in: \(run.stderr)")
+        }
+    }
+}

@@ -278,17 +278,34 @@ enum FileSystem {
         }
     }
 
-    /// `fchmod(2)`, `futimens(2)` (when a time is given) and `fsync(2)`: the
-    /// last steps of writing a file or directory.
+    /// `fchmod(2)` and `futimens(2)` (when a time is given): the last steps
+    /// of writing a file or directory. With `startingWriteback`, the file's
+    /// bytes start going to disk now (`sync_file_range` on Linux) so that
+    /// the flush at the end of the save waits less.
     static func finish(_ descriptor: Descriptor, permissions: UInt16, modificationTime: FileTimestamp?,
-                       flush: Bool, at location: EntryLocation) throws(DocumentPackageError)
+                       startingWriteback: Bool, at location: EntryLocation) throws(DocumentPackageError)
     {
         guard fchmod(descriptor.rawValue, mode_t(permissions)) == 0 else { throw location.error("set permissions") }
         if let modificationTime {
             let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
             guard futimens(descriptor.rawValue, times) == 0 else { throw location.error("set the modification time") }
         }
-        if flush { try self.flush(descriptor, at: location) }
+        if startingWriteback { _ = ictkit_start_writeback(descriptor.rawValue) }
+    }
+
+    /// Opens `relativePath` below `directory` (no final link followed).
+    static func openForFlushing(_ relativePath: String, in directory: Descriptor, at location: EntryLocation)
+        throws(DocumentPackageError) -> Descriptor
+    {
+        let descriptor = openat(directory.rawValue, relativePath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw location.error("open to flush to disk") }
+        return Descriptor(descriptor)
+    }
+
+    /// Waits until a file's bytes are on disk (`sync_file_range` on Linux;
+    /// nothing on macOS, where `fsync` does it).
+    static func waitForWriteback(_ descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
+        guard ictkit_wait_for_writeback(descriptor.rawValue) == 0 else { throw location.error("write to disk") }
     }
 
     /// `fsync(2)`.

@@ -20,8 +20,11 @@ struct PackageWriter {
     /// files may be hard-linked: its old version is removed once the new one
     /// is in place, so nothing ends up shared with a package that stays.
     let replacedRoot: (device: UInt64, inode: UInt64)?
-    /// Whether each file and directory is flushed to disk (`fsync`).
+    /// Whether the written files and directories are flushed to disk.
     let flush: Bool
+    /// The files and directories written (not linked), relative to the new
+    /// package's root, children before their directory, for `flushAll(root:at:)`.
+    private var toFlush: [(relativePath: String, isFile: Bool)] = []
     /// What each written entry looks like on disk, applied to the wrappers
     /// once the save has succeeded.
     private(set) var written: [(wrapper: PackageWrapper, pathInPackage: String, identity: FileIdentity)] = []
@@ -29,6 +32,27 @@ struct PackageWriter {
     init(replacedRoot: (device: UInt64, inode: UInt64)?, flush: Bool) {
         self.replacedRoot = replacedRoot
         self.flush = flush
+    }
+
+    /// Flushes every file and directory written, then the root. Done once
+    /// at the end, in two passes, rather than after each item: first the
+    /// files' bytes (already on their way since each file was finished),
+    /// then `fsync` of each item, of which the first commits the file
+    /// system's journal for all and the others find little left to do.
+    /// Flushing item by item costs a journal commit each (3.3× `cp -r &&
+    /// sync -f` for 150 files, against about 1× this way).
+    func flushAll(root: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
+        guard flush else { return }
+        for (relativePath, isFile) in toFlush where isFile {
+            let childLocation = location.child(relativePath)
+            try FileSystem.waitForWriteback(try FileSystem.openForFlushing(relativePath, in: root, at: childLocation),
+                                            at: childLocation)
+        }
+        for (relativePath, _) in toFlush {
+            let childLocation = location.child(relativePath)
+            try FileSystem.flush(try FileSystem.openForFlushing(relativePath, in: root, at: childLocation), at: childLocation)
+        }
+        try FileSystem.flush(root, at: location)
     }
 
     mutating func writeChildren(of directory: PackageWrapper, into descriptor: Descriptor, at location: EntryLocation)
@@ -43,7 +67,8 @@ struct PackageWriter {
                 let childDescriptor = try FileSystem.openDirectory(name, in: descriptor.rawValue, at: childLocation)
                 try writeChildren(of: child, into: childDescriptor, at: childLocation)
                 try FileSystem.finish(childDescriptor, permissions: child.permissions,
-                                      modificationTime: child.modificationTime, flush: flush, at: childLocation)
+                                      modificationTime: child.modificationTime, startingWriteback: false, at: childLocation)
+                if flush { toFlush.append((childLocation.pathInPackage, false)) }
                 written.append((child, childLocation.pathInPackage, try FileSystem.status(of: childDescriptor, at: childLocation)))
             case .regularFile:
                 try writeFile(child, named: name, in: descriptor, at: childLocation)
@@ -106,7 +131,8 @@ struct PackageWriter {
         throws(DocumentPackageError)
     {
         try FileSystem.finish(descriptor, permissions: file.permissions, modificationTime: file.modificationTime,
-                              flush: flush, at: location)
+                              startingWriteback: flush, at: location)
+        if flush { toFlush.append((location.pathInPackage, true)) }
         written.append((file, location.pathInPackage, try FileSystem.status(of: descriptor, at: location)))
     }
 }
@@ -184,7 +210,8 @@ extension PackageWrapper {
             let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
             try writer.writeChildren(of: self, into: root, at: temporaryLocation)
             try FileSystem.finish(root, permissions: permissions, modificationTime: modificationTime,
-                                  flush: options.flushingToDisk, at: temporaryLocation)
+                                  startingWriteback: false, at: temporaryLocation)
+            try writer.flushAll(root: root, at: temporaryLocation)
             rootIdentity = try FileSystem.status(of: root, at: temporaryLocation)
             try Self.swapIn(temporaryName, as: name, in: parent, replacing: existing != nil, at: location)
         } catch {

@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "CBenchmarkLibXML2",
                 .product(name: "PropertyList", package: rootPackage),
+                .product(name: "DocumentPackage", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -2,8 +2,9 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N]` prints one table comparing ICTKit's
-/// property-list layer with its peers, all measured in this run.
+/// [--repetitions N] [--warm-up N] [--suite property-lists|packages]` prints
+/// one table comparing ICTKit's property-list and document-package layers
+/// with their peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -17,18 +18,31 @@ struct PropertyListBenchmarks {
         }
         do {
             let options = try Options(parsing: arguments)
-            let inputs = try Inputs.load(from: options.dataDirectory)
-            var suite = Suite(
-                inputs: inputs,
-                stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
-                processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
-                ict: options.ict,
-                plistutil: options.plistutil
-            )
-            let rows = try suite.run()
+            var rows: [Row] = []
+            var notes: [String] = []
+            if options.suites.contains(.propertyLists) {
+                let inputs = try Inputs.load(from: options.dataDirectory)
+                var suite = Suite(
+                    inputs: inputs,
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                    ict: options.ict,
+                    plistutil: options.plistutil
+                )
+                rows += try suite.run()
+                notes += suite.notes
+            }
+            if options.suites.contains(.packages) {
+                let packages = PackageSaving(
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                    workDirectory: options.dataDirectory.appendingPathComponent("packages").path
+                )
+                rows += try packages.run()
+            }
             let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up; "
                 + "in-process rows read from the same bytes in memory; results are freed after the clock stops, on both sides"
-            print(render(rows, notes: suite.notes + [method]))
+            print(render(rows, notes: notes + [method]))
         } catch {
             log("error: \(error)")
             exit(1)
@@ -43,6 +57,13 @@ struct Options {
     var dataDirectory = Inputs.benchmarksDirectory.appendingPathComponent(".data")
     var repetitions = 7
     var warmUpRuns = 1
+    var suites: Set<SuiteName> = [.propertyLists, .packages]
+
+    /// The groups of rows `--suite` chooses from.
+    enum SuiteName: String, CaseIterable {
+        case propertyLists = "property-lists"
+        case packages
+    }
 
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
@@ -64,6 +85,12 @@ struct Options {
             case "--data": dataDirectory = URL(fileURLWithPath: try value(for: option))
             case "--repetitions": repetitions = try count(for: option, minimum: 1)
             case "--warm-up": warmUpRuns = try count(for: option, minimum: 0)
+            case "--suite":
+                let name = try value(for: option)
+                guard let suite = SuiteName(rawValue: name) else {
+                    throw BenchmarkFailure("--suite takes \(SuiteName.allCases.map(\.rawValue).joined(separator: " or ")), not \(name)")
+                }
+                suites = [suite]
             default: throw BenchmarkFailure("unknown argument \(option)")
             }
         }

@@ -44,6 +44,7 @@ let package = Package(
             name: "ICTCommand",
             dependencies: [
                 "PropertyList",
+                "DocumentPackage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -62,7 +63,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTCommandTests",
-            dependencies: ["ICTCommand", "PropertyList"]
+            dependencies: [
+                "ICTCommand",
+                "PropertyList",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
     ]
 )

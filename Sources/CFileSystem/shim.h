@@ -52,7 +52,6 @@ static inline int ictkit_wait_for_writeback(int file) {
 }
 
 #elif defined(__APPLE__)
-#include <sys/clonefile.h>
 
 /// renameatx_np(2) with RENAME_SWAP: swaps two names in one step.
 static inline int ictkit_exchange_names(int fromDirectory, const char *from, int toDirectory, const char *to) {
@@ -70,10 +69,6 @@ static inline int ictkit_start_writeback(int file) { (void)file; return 0; }
 /// No separate data writeback on macOS; fsync does it.
 static inline int ictkit_wait_for_writeback(int file) { (void)file; return 0; }
 
-/// fclonefileat(2): creates `name` in `directory` as a clone of `source`.
-static inline int ictkit_clone_file_at(int source, int directory, const char *name) {
-    return fclonefileat(source, directory, name, CLONE_NOFOLLOW);
-}
 #endif
 
 #endif

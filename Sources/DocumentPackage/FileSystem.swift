@@ -243,6 +243,8 @@ enum FileSystem {
     static func copyContents(of source: Descriptor, size: Int64, to destination: Descriptor,
                              at location: EntryLocation) throws(DocumentPackageError)
     {
+        // macOS copies with read and write here; clonefile(2) there creates
+        // the destination itself, which this flow has already made.
         #if os(Linux)
         if ictkit_clone_file(destination.rawValue, source.rawValue) == 0 { return }
         var remaining = size
@@ -359,14 +361,11 @@ enum FileSystem {
         }
     }
 
-    /// `renameat(2)`; with `replacing` false, an existing item is an error.
-    static func rename(_ from: String, to: String, in directory: Int32, replacing: Bool, at location: EntryLocation)
+    /// Renames within one directory, refusing to replace an existing item
+    /// (`renameat2(RENAME_NOREPLACE)`, `renameatx_np(RENAME_EXCL)` on macOS).
+    static func renameWithoutReplacing(_ from: String, to: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        if replacing {
-            guard renameat(directory, from, directory, to) == 0 else { throw location.error("move the package into place") }
-            return
-        }
         if ictkit_rename_without_replacing(directory, from, directory, to) == 0 { return }
         if errno == EEXIST { throw location.error(.alreadyExists, "already exists") }
         throw location.error("move the package into place")

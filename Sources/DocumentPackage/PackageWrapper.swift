@@ -49,8 +49,11 @@ struct DiskRecord {
 public final class PackageWrapper {
     /// The three kinds of wrapper.
     public enum Kind: Hashable, Sendable {
+        /// A directory of named children.
         case directory
+        /// A regular file's bytes.
         case regularFile
+        /// A symbolic link: its destination only, never what it points to.
         case symbolicLink
     }
 

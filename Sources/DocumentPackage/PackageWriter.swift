@@ -240,16 +240,21 @@ extension PackageWrapper {
                                at location: EntryLocation) throws(DocumentPackageError)
     {
         guard replacing else {
-            try FileSystem.rename(temporaryName, to: name, in: parent.rawValue, replacing: false, at: location)
+            try FileSystem.renameWithoutReplacing(temporaryName, to: name, in: parent.rawValue, at: location)
             return
         }
         if try FileSystem.exchange(temporaryName, name, in: parent.rawValue, at: location) { return }
         // No swap on this file system: move the old version aside under a
         // name the next save recognises, then the new one in.
         let asideName = ".\(name)\(replacedMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
-        try FileSystem.rename(name, to: asideName, in: parent.rawValue, replacing: false, at: location)
-        try FileSystem.rename(temporaryName, to: name, in: parent.rawValue, replacing: false, at: location)
-        try FileSystem.rename(asideName, to: temporaryName, in: parent.rawValue, replacing: false, at: location)
+        try FileSystem.renameWithoutReplacing(name, to: asideName, in: parent.rawValue, at: location)
+        do {
+            try FileSystem.renameWithoutReplacing(temporaryName, to: name, in: parent.rawValue, at: location)
+        } catch {
+            try? FileSystem.renameWithoutReplacing(asideName, to: name, in: parent.rawValue, at: location)
+            throw error
+        }
+        try FileSystem.renameWithoutReplacing(asideName, to: temporaryName, in: parent.rawValue, at: location)
     }
 
     /// Removes the temporaries of saves of `name` whose process is gone. When
@@ -274,7 +279,7 @@ extension PackageWrapper {
         if let original = strays.first(where: \.isReplacedOriginal),
            try FileSystem.linkStatus(name, in: parent.rawValue, at: location.child(name)) == nil
         {
-            try FileSystem.rename(original.name, to: name, in: parent.rawValue, replacing: false, at: location.child(name))
+            try FileSystem.renameWithoutReplacing(original.name, to: name, in: parent.rawValue, at: location.child(name))
             strays.removeAll { $0.name == original.name }
         }
         for stray in strays {

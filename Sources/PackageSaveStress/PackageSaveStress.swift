@@ -7,6 +7,8 @@ import Foundation
 /// always exactly one version of the sequence.
 ///
 /// Usage: `PackageSaveStress PACKAGE [SAVES]` — SAVES defaults to unlimited.
+/// Writes one byte to standard output when it starts saving, so the test
+/// can time its kill from there rather than from a slow process start.
 @main
 enum PackageSaveStress {
     static func main() throws {
@@ -17,6 +19,7 @@ enum PackageSaveStress {
         }
         let path = arguments[1]
         let saves = arguments.count > 2 ? Int(arguments[2]) ?? 0 : Int.max
+        FileHandle.standardOutput.write(Data("s".utf8))
         for _ in 0..<saves {
             try saveNextVersion(at: path)
         }

@@ -93,11 +93,12 @@ struct PackageCommandTests {
         let big = 64 << 20
         try write([], to: package + "/small.txt")
         for (name, head) in [("movie.mov", [UInt8]([0, 1, 2])), ("log.txt", Array("log\n".utf8)), ("huge.plist", Array("bplist00".utf8))] {
-            let descriptor = open(package + "/" + name, O_CREAT | O_WRONLY, 0o644)
-            _ = head.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            let chunk = [UInt8](repeating: name == "movie.mov" ? 0 : 0x61, count: 1 << 20)
-            for _ in 0..<64 { _ = chunk.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
-            close(descriptor)
+            FileManager.default.createFile(atPath: package + "/" + name, contents: Data(head))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: package + "/" + name))
+            try handle.seekToEnd()
+            let chunk = Data(repeating: name == "movie.mov" ? 0 : 0x61, count: 1 << 20)
+            for _ in 0..<64 { try handle.write(contentsOf: chunk) }
+            try handle.close()
         }
         let run = try ICTRunner.run(["inspect", package])
         #expect(run.status == 0)

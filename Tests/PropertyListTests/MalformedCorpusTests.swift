@@ -2,31 +2,16 @@ import Foundation
 import PropertyList
 import Testing
 
-/// The reader a malformed input is meant for.
-enum CorpusFormat: Sendable {
-    case binary
-    case xml
-    case openStep
-
-    /// Reads `data` with this format's reader.
-    func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        switch self {
-        case .binary: try BinaryPropertyListReader().read(data)
-        case .xml: try XMLPropertyListReader().read(data)
-        case .openStep: try OpenStepPropertyListReader().read(data)
-        }
-    }
-}
-
 /// One file of `../shared/interop/malformed/` and what MANIFEST.md and the
 /// folders' INDEX.tsv say must happen to it.
 struct MalformedFile: Sendable, CustomTestStringConvertible {
     enum Expectation: Sendable {
-        /// REJECT: a `PropertyListError` saying where.
-        case reject(CorpusFormat)
+        /// REJECT: a `PropertyListError` saying where. The format is the one
+        /// the upstream test meant the file for.
+        case reject(PropertyListFormat)
         /// Must not crash, hang or leak: accepting and rejecting are both fine
         /// (fuzzer reproducers, inputs with no stated expectation).
-        case mustNotCrash(CorpusFormat)
+        case mustNotCrash(PropertyListFormat)
         /// Not an input: the collector's INDEX.tsv describing the folder.
         case notAnInput
     }
@@ -326,29 +311,35 @@ struct MalformedCorpusTests {
         #expect(Self.files.map(\.path).sorted() == Fixtures.corpusFiles(under: "malformed"))
     }
 
+    /// Each file is read twice through `PropertyListReader`: with format
+    /// detection, as a caller with an unknown file would, and in the format
+    /// the upstream test meant it for. A REJECT file must be rejected both ways.
     @Test(arguments: inputs)
     func isRejectedOrSurvived(_ file: MalformedFile) throws {
         let bytes = try Fixtures.interopBytes(file.path)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let outcome = Result { () throws(PropertyListError) in try file.format.read(bytes) }
-        let elapsed = clock.now - start
-        #expect(elapsed < .seconds(1), "took \(elapsed)")
+        for format in [nil, file.format] as [PropertyListFormat?] {
+            let how = format.map { "read as \($0)" } ?? "read with format detection"
+            let clock = ContinuousClock()
+            let start = clock.now
+            let outcome = Result { () throws(PropertyListError) in try PropertyListReader().read(bytes, format: format) }
+            let elapsed = clock.now - start
+            #expect(elapsed < .seconds(1), "\(how) took \(elapsed)")
 
-        guard case .reject = file.expectation else { return }  // returning or throwing are both fine
-        switch outcome {
-        case .success(let value):
-            Issue.record("accepted; decoded \(PropertyListComparison.summary(value))")
-        case .failure(let error):
-            #expect(error.location != .none, "no location: \(error)")
-            #expect(!error.description.isEmpty)
+            guard case .reject = file.expectation else { continue }  // returning or throwing are both fine
+            switch outcome {
+            case .success(let decoded):
+                Issue.record("\(how): accepted as \(decoded.format): \(PropertyListComparison.summary(decoded.value))")
+            case .failure(let error):
+                #expect(error.location != .none, "\(how): no location in \(error)")
+                #expect(!error.description.isEmpty, "\(how): empty description")
+            }
         }
     }
 }
 
 extension MalformedFile {
-    /// The reader the file is meant for; only called for inputs.
-    var format: CorpusFormat {
+    /// The format the upstream test meant the file for; only called for inputs.
+    var format: PropertyListFormat {
         switch expectation {
         case .reject(let format), .mustNotCrash(let format): format
         case .notAnInput: preconditionFailure("\(path) is not an input")

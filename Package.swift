@@ -51,7 +51,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList"],
+            exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py"]
         ),
         .testTarget(
             name: "DocumentPackageTests",

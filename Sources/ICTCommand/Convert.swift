@@ -89,7 +89,9 @@ extension Ict {
                     try PropertyListReader().read(bytes, format: hint).value
                 }
                 do {
-                    bytes = try PropertyListWriter().encode(value, format: propertyListFormat)
+                    let encoded = try PropertyListWriter().encode(value, format: propertyListFormat)
+                    // A JSON text file ends with a newline, as XML property lists do.
+                    bytes = format == .json ? encoded + [UInt8(ascii: "\n")] : encoded
                 } catch {
                     Diagnostics.printError(Diagnostics.line(file: destination == "-" ? "<stdout>" : destination, error))
                     throw ExitCode.failure

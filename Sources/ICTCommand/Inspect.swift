@@ -32,7 +32,7 @@ extension Ict {
                 value = try file.withBytes { bytes throws(PropertyListError) in
                     try PropertyListReader().read(bytes, format: input.hasSuffix(".json") ? .json : nil).value
                 }
-            } catch let error as PropertyListError {
+            } catch {
                 Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
                 throw ExitCode.failure
             }

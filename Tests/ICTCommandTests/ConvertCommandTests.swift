@@ -47,7 +47,7 @@ struct ConvertCommandTests {
     @Test func jsonOutputIsTheDocumentedForm() throws {
         let run = try ICTRunner.run(["convert", "-", "--format", "json"], stdin: Data(Self.smallXML.utf8))
         #expect(run.status == 0)
-        #expect(run.stdout == "{\n  \"name\": \"Ada\",\n  \"n\": 3\n}")
+        #expect(run.stdout == "{\n  \"name\": \"Ada\",\n  \"n\": 3\n}\n")
     }
 
     @Test func replacingAFileKeepsItsPermissionsAndLeavesNoTemporaryFile() throws {

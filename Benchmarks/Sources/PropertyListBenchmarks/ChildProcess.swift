@@ -11,6 +11,8 @@ struct ChildOutcome {
     /// The exit status, or nil when a signal ended it.
     let exitStatus: Int32?
     let wallTime: Duration
+    /// User plus system time of the child.
+    let cpuTime: Duration
     /// The child's peak resident set size, from `wait4`'s resource usage.
     let peakResidentBytes: Int
 }
@@ -58,8 +60,12 @@ func runChild(_ arguments: [String], standardOutput: String, standardError: Stri
 #else
     let peakResidentBytes = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
 #endif
-    return ChildOutcome(exitStatus: exited ? (status >> 8) & 0xff : nil,
-                        wallTime: elapsed, peakResidentBytes: peakResidentBytes)
+    func duration(_ time: timeval) -> Duration {
+        .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
+    }
+    return ChildOutcome(exitStatus: exited ? (status >> 8) & 0xff : nil, wallTime: elapsed,
+                        cpuTime: duration(usage.ru_utime) + duration(usage.ru_stime),
+                        peakResidentBytes: peakResidentBytes)
 }
 
 /// Runs `arguments` once and fails unless it exits with status 0; its
@@ -74,6 +80,11 @@ func runChildChecked(_ arguments: [String], standardOutput: String) throws -> Ch
         throw BenchmarkFailure("`\(arguments.joined(separator: " "))` \(how): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
     return outcome
+}
+
+extension ChildOutcome {
+    /// This run as a timing sample.
+    var sample: Sample { Sample(wall: wallTime, cpu: cpuTime) }
 }
 
 /// A fresh path in the temporary directory.

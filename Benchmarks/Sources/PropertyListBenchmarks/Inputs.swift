@@ -44,6 +44,7 @@ struct Inputs {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, directory.path]
+        process.standardOutput = FileHandle.standardError  // Standard output is the table's.
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

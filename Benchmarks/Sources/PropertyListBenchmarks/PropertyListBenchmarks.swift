@@ -2,9 +2,9 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--suite property-lists|packages]` prints
-/// one table comparing ICTKit's property-list and document-package layers
-/// with their peers, all measured in this run.
+/// [--repetitions N] [--warm-up N] [--only abcdefp] [--verbose]` prints one table comparing ICTKit's
+/// property-list layer (rows a–f) and document-package layer (rows p) with
+/// their peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -18,36 +18,45 @@ struct PropertyListBenchmarks {
         }
         do {
             let options = try Options(parsing: arguments)
+            let loadBefore = loadAverage()
             var rows: [Row] = []
             var notes: [String] = []
-            if options.suites.contains(.propertyLists) {
+            if !options.only.isDisjoint(with: "abcdef") {
                 let inputs = try Inputs.load(from: options.dataDirectory)
                 var suite = Suite(
                     inputs: inputs,
-                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
-                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
                     ict: options.ict,
-                    plistutil: options.plistutil
+                    plistutil: options.plistutil,
+                    only: options.only
                 )
                 rows += try suite.run()
                 notes += suite.notes
             }
-            if options.suites.contains(.packages) {
+            if options.only.contains("p") {
                 let packages = PackageSaving(
-                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
-                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions),
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
                     workDirectory: options.dataDirectory.appendingPathComponent("packages").path
                 )
                 rows += try packages.run()
             }
-            let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up; "
-                + "in-process rows read from the same bytes in memory; results are freed after the clock stops, on both sides"
-            print(render(rows, notes: notes + [method]))
+            let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up, "
+                + "ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
+                + "results are freed after the clock stops, on both sides"
+            let load = "machine load (1-minute average, \(ProcessInfo.processInfo.activeProcessorCount) cores): "
+                + "\(loadBefore) at the start, \(loadAverage()) at the end"
+            print(render(rows, notes: notes + [method, load]))
         } catch {
             log("error: \(error)")
             exit(1)
         }
     }
+}
+
+/// The 1-minute load average, or "unknown" where /proc/loadavg is not.
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "unknown"
 }
 
 /// The command line of a benchmark run.
@@ -57,13 +66,10 @@ struct Options {
     var dataDirectory = Inputs.benchmarksDirectory.appendingPathComponent(".data")
     var repetitions = 7
     var warmUpRuns = 1
-    var suites: Set<SuiteName> = [.propertyLists, .packages]
-
-    /// The groups of rows `--suite` chooses from.
-    enum SuiteName: String, CaseIterable {
-        case propertyLists = "property-lists"
-        case packages
-    }
+    /// The rows to run, by letter.
+    var only = Set("abcdefp")
+    /// Log every timed run, not only the medians.
+    var verbose = false
 
     init(parsing arguments: [String]) throws {
         var remaining = arguments[...]
@@ -85,12 +91,8 @@ struct Options {
             case "--data": dataDirectory = URL(fileURLWithPath: try value(for: option))
             case "--repetitions": repetitions = try count(for: option, minimum: 1)
             case "--warm-up": warmUpRuns = try count(for: option, minimum: 0)
-            case "--suite":
-                let name = try value(for: option)
-                guard let suite = SuiteName(rawValue: name) else {
-                    throw BenchmarkFailure("--suite takes \(SuiteName.allCases.map(\.rawValue).joined(separator: " or ")), not \(name)")
-                }
-                suites = [suite]
+            case "--only": only = Set(try value(for: option))
+            case "--verbose": verbose = true
             default: throw BenchmarkFailure("unknown argument \(option)")
             }
         }
@@ -114,9 +116,11 @@ enum ChildMode: String {
             guard arguments.count == 1 else { return 64 }
             do {
                 let file = try MappedFile(path: arguments[0])
-                keep(try BinaryPropertyListReader().read(file.bytes))
-                keep(file)
-                return 0
+                let value = try BinaryPropertyListReader().read(file.bytes)
+                keep(value)
+                // Exits with the value alive: freeing it cannot raise the peak,
+                // and would only make the child slower.
+                exit(0)
             } catch {
                 log("error: \(error)")
                 return 1

@@ -32,6 +32,8 @@ struct Row {
     /// nil when the row could not be measured; it then counts as not met.
     var met: Bool?
     var note: String?
+    /// The ratio of the CPU-time medians, where both sides were timed.
+    var cpuRatio: String?
 
     /// A row comparing two wall times.
     static func timed(_ benchmark: String, ours: Timing, peer: String, peerTime: Timing, target: Target) -> Row {
@@ -48,8 +50,15 @@ struct Row {
         case .memoryAtMost, .shareAtMost:
             preconditionFailure("a timed row has a time target")
         }
+        let cpuRatio = switch target {
+        case .faster: peerTime.medianCPU.milliseconds / ours.medianCPU.milliseconds
+        default: ours.medianCPU.milliseconds / peerTime.medianCPU.milliseconds
+        }
+        let cpuRatioText = format(cpuRatio) + "×: " + milliseconds(ours.medianCPU.milliseconds)
+            + " vs " + milliseconds(peerTime.medianCPU.milliseconds)
         return Row(benchmark: benchmark, ours: milliseconds(ourTime) + ours.fewerRunsThanAsked, peer: peer,
-                   peerMeasurement: milliseconds(theirTime) + peerTime.fewerRunsThanAsked, ratio: ratio, target: target, met: met)
+                   peerMeasurement: milliseconds(theirTime) + peerTime.fewerRunsThanAsked, ratio: ratio, target: target, met: met,
+                   cpuRatio: cpuRatioText)
     }
 
     /// A row comparing a measurement with the same kind of measurement of
@@ -89,9 +98,14 @@ func render(_ rows: [Row], notes: [String]) -> String {
     var output = [line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
     output += cells.map(line)
     let rowNotes = rows.compactMap { row in row.note.map { "- \(row.benchmark): \($0)" } }
-    if !rowNotes.isEmpty || !notes.isEmpty {
+    let cpuNotes = rows.compactMap { row in row.cpuRatio.map { "- \(row.benchmark): CPU-time ratio \($0)" } }
+    output.append("")
+    output += rowNotes + notes.map { "- " + $0 }
+    if !cpuNotes.isEmpty {
         output.append("")
-        output += rowNotes + notes.map { "- " + $0 }
+        output.append("CPU time (this thread's, or the child's user + system), medians: a cross-check, "
+            + "as other work on the machine swells wall times much more than CPU times")
+        output += cpuNotes
     }
     output.append("")
     output.append("\(rows.filter { $0.met == true }.count) of \(rows.count) targets met")

@@ -12,14 +12,17 @@ struct Suite {
     /// The release build of `ict`, or nil when none was given.
     let ict: String?
     let plistutil: String
+    /// The letters of the rows to run.
+    let only: Set<Character>
     private(set) var notes: [String] = []
 
-    init(inputs: Inputs, stopwatch: Stopwatch, processRuns: Stopwatch, ict: String?, plistutil: String) {
+    init(inputs: Inputs, stopwatch: Stopwatch, processRuns: Stopwatch, ict: String?, plistutil: String, only: Set<Character>) {
         self.inputs = inputs
         self.stopwatch = stopwatch
         self.processRuns = processRuns
         self.ict = ict
         self.plistutil = plistutil
+        self.only = only
     }
 
     private var binarySize: String { megabytes(inputs.binaryData.count) }
@@ -29,12 +32,12 @@ struct Suite {
         log("decoding the reference value")
         let reference = try BinaryPropertyListReader().read(inputs.binaryData)
         var rows: [Row] = []
-        rows.append(try binaryRead(reference: reference))
-        rows.append(binaryToXMLProcess(reference: reference))
-        rows.append(try binaryWrite(reference: reference))
-        rows += xmlRead()
-        rows.append(try valueByKeyPath(reference: reference))
-        rows.append(peakMemoryOfBinaryRead())
+        if only.contains("a") { rows.append(try binaryRead(reference: reference)) }
+        if only.contains("b") { rows.append(binaryToXMLProcess(reference: reference)) }
+        if only.contains("c") { rows.append(try binaryWrite(reference: reference)) }
+        if only.contains("d") { rows += xmlRead() }
+        if only.contains("e") { rows.append(try valueByKeyPath(reference: reference)) }
+        if only.contains("f") { rows.append(peakMemoryOfBinaryRead()) }
         return rows
     }
 
@@ -45,11 +48,11 @@ struct Suite {
         let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         try expect(foundationDictionaryCount(foundation) == reference.dictionaryValue?.count,
                    "Foundation and ICTKit disagree on the binary file's top-level entries")
-        log("a. binary read: ICTKit")
+        log("a. binary read: ICTKit vs Foundation")
         let reader = BinaryPropertyListReader()
-        let ours = try stopwatch.median { try reader.read(data) }
-        log("a. binary read: Foundation")
-        let peer = try stopwatch.median { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) }
+        let (ours, peer) = try stopwatch.compare(
+            { try reader.read(data) },
+            { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) })
         return .timed("a. binary read \(binarySize) → value", ours: ours,
                       peer: "Foundation PropertyListSerialization", peerTime: peer, target: .faster(by: 10))
     }
@@ -68,10 +71,10 @@ struct Suite {
         do {
             try checkConversion(ours, reference: reference, name: "ict convert")
             try checkConversion(peer, reference: reference, name: "plistutil")
-            log("b. binary → XML: ict convert")
-            let ourTime = try processRuns.median(ofReported: { try runChildChecked(ours, standardOutput: "/dev/null").wallTime })
-            log("b. binary → XML: plistutil")
-            let peerTime = try processRuns.median(ofReported: { try runChildChecked(peer, standardOutput: "/dev/null").wallTime })
+            log("b. binary → XML: ict convert vs plistutil")
+            let (ourTime, peerTime) = try processRuns.compare(
+                reported: { try runChildChecked(ours, standardOutput: "/dev/null").sample },
+                { try runChildChecked(peer, standardOutput: "/dev/null").sample })
             var row = Row.timed(benchmark, ours: ourTime, peer: peerName, peerTime: peerTime, target: target)
             row.note = "wall time from spawn to exit, standard output to /dev/null for both: `\(ours.joined(separator: " "))` vs `\(peer.joined(separator: " "))`"
             return row
@@ -105,12 +108,10 @@ struct Suite {
             notes.append("c: Foundation's binary output does not read back as the input's value")
         }
         notes.append("c: output sizes: ICTKit \(megabytes(ourBytes.count)), Foundation \(megabytes(theirBytes.count))")
-        log("c. binary write: ICTKit")
-        let ours = try stopwatch.median { try writer.encode(reference) }
-        log("c. binary write: Foundation")
-        let peer = try stopwatch.median {
-            try PropertyListSerialization.data(fromPropertyList: graph, format: .binary, options: 0)
-        }
+        log("c. binary write: ICTKit vs Foundation")
+        let (ours, peer) = try stopwatch.compare(
+            { try writer.encode(reference) },
+            { try PropertyListSerialization.data(fromPropertyList: graph, format: .binary, options: 0) })
         return .timed("c. binary write value → bytes", ours: ours,
                       peer: "Foundation PropertyListSerialization (NS objects)", peerTime: peer, target: .faster(by: 10))
     }
@@ -130,15 +131,17 @@ struct Suite {
             try expect(foundationDictionaryCount(foundation) == value.dictionaryValue?.count,
                        "Foundation and ICTKit disagree on the XML file's top-level entries")
             try expect(data.withUnsafeBytes(bareXMLTextReaderPass) != nil, "libxml2 rejects the XML input")
-            log("d. XML read: ICTKit")
-            let ours = try stopwatch.median { try reader.read(data) }
-            log("d. XML read: Foundation")
-            let peer = try stopwatch.median { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) }
-            log("d. XML read: bare libxml2 pass")
-            let bare = stopwatch.median { data.withUnsafeBytes(bareXMLTextReaderPass) }
+            log("d. XML read: ICTKit vs Foundation")
+            let (ours, peer) = try stopwatch.compare(
+                { try reader.read(data) },
+                { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) })
+            log("d. XML read: ICTKit vs a bare libxml2 pass")
+            let (oursAgain, bare) = try stopwatch.compare(
+                { try reader.read(data) },
+                { data.withUnsafeBytes(bareXMLTextReaderPass) })
             return [
                 .timed(versusFoundation, ours: ours, peer: foundationName, peerTime: peer, target: .faster(by: 5)),
-                .timed(versusLibXML2, ours: ours, peer: libxml2Name, peerTime: bare, target: .atMostSlower(by: 2)),
+                .timed(versusLibXML2, ours: oursAgain, peer: libxml2Name, peerTime: bare, target: .atMostSlower(by: 2)),
             ]
         } catch {
             return [
@@ -156,17 +159,17 @@ struct Suite {
         let expected = try walk(reference, keyPath)
         let found = try BinaryPropertyListDocument(file: MappedFile(path: path)).value(at: keyPath)
         try expect(found == expected, "value(at: \(keyPath)) differs from the same value in the decoded file")
-        log("e. value by key path: ICTKit")
-        let ours = try stopwatch.median { () throws -> (BinaryPropertyListDocument, PropertyListValue?) in
-            let document = try BinaryPropertyListDocument(file: MappedFile(path: path))
-            return (document, try document.value(at: keyPath))
-        }
-        log("e. value by key path: whole decode")
-        let whole = try stopwatch.median { () throws -> (MappedFile, PropertyListValue?) in
-            let file = try MappedFile(path: path)
-            let value = try BinaryPropertyListReader().read(file.bytes)
-            return (file, try walk(value, keyPath))
-        }
+        log("e. value by key path vs whole decode")
+        let (ours, whole) = try stopwatch.compare(
+            { () throws -> (BinaryPropertyListDocument, PropertyListValue?) in
+                let document = try BinaryPropertyListDocument(file: MappedFile(path: path))
+                return (document, try document.value(at: keyPath))
+            },
+            { () throws -> (MappedFile, PropertyListValue?) in
+                let file = try MappedFile(path: path)
+                let value = try BinaryPropertyListReader().read(file.bytes)
+                return (file, try walk(value, keyPath))
+            })
         var row = Row.timed("e. one value by key path (\(binarySize) file)", ours: ours,
                             peer: "ICTKit: map + decode whole file", peerTime: whole, target: .faster(by: 100))
         row.note = "`\(keyPath)`, in the last top-level entry; both sides map the file and check the trailer inside the timed part"

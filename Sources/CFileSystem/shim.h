@@ -51,6 +51,11 @@ static inline int ictkit_wait_for_writeback(int file) {
     return (int)syscall(SYS_sync_file_range, file, 0L, 0L, 7);
 }
 
+/// syncfs(2): flushes everything pending on the file system holding `file`.
+static inline int ictkit_sync_file_system(int file) {
+    return (int)syscall(SYS_syncfs, file);
+}
+
 #elif defined(__APPLE__)
 
 /// renameatx_np(2) with RENAME_SWAP: swaps two names in one step.
@@ -65,6 +70,9 @@ static inline int ictkit_rename_without_replacing(int fromDirectory, const char 
 
 /// No early writeback on macOS; the final fsync does it all.
 static inline int ictkit_start_writeback(int file) { (void)file; return 0; }
+
+/// No syncfs on macOS: fails with ENOSYS, and each item is flushed instead.
+static inline int ictkit_sync_file_system(int file) { (void)file; errno = ENOSYS; return -1; }
 
 /// No separate data writeback on macOS; fsync does it.
 static inline int ictkit_wait_for_writeback(int file) { (void)file; return 0; }

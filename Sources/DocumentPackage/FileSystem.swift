@@ -304,6 +304,14 @@ enum FileSystem {
         return Descriptor(descriptor)
     }
 
+    /// Flushes everything pending on the file system that holds `descriptor`
+    /// (`syncfs`). False where there is no such call (macOS).
+    static func flushFileSystem(of descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) -> Bool {
+        if ictkit_sync_file_system(descriptor.rawValue) == 0 { return true }
+        if errno == ENOSYS { return false }
+        throw location.error("flush the file system")
+    }
+
     /// Waits until a file's bytes are on disk (`sync_file_range` on Linux;
     /// nothing on macOS, where `fsync` does it).
     static func waitForWriteback(_ descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {

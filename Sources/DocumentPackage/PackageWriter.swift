@@ -191,7 +191,8 @@ extension PackageWrapper {
     /// - Throws: `DocumentPackageError` `.io` naming the path that failed
     ///   (the temporary is removed; the old package stays), `.changedOnDisk`
     ///   when an unchanged file that was never loaded is gone or modified,
-    ///   `.notADirectory` when `path` is something other than a directory,
+    ///   `.notADirectory` when `path` is something other than a directory
+    ///   (a symbolic link there is not replaced, even one to a directory),
     ///   `.alreadyExists` when `options` forbids replacing.
     public func save(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
         precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")

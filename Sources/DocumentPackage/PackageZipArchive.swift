@@ -237,6 +237,10 @@ private struct PackageZipTreeBuilder {
             wrapper = PackageWrapper(regularFileWithContents: try contents(of: entry, declaredSize: size, from: archive),
                                      permissions: permissions)
         case .symlink:
+            // ZIPFoundation reads a link's stored bytes in one piece: refuse a long one before it does.
+            guard entry.compressedSize <= UInt64(PATH_MAX) else {
+                throw error(.unsafePath, path, "the link's destination is longer than \(PATH_MAX) bytes")
+            }
             let bytes = try contents(of: entry, declaredSize: Int64(PATH_MAX), from: archive)
             guard let destination = String(data: bytes, encoding: .utf8), !destination.isEmpty,
                   !destination.utf8.contains(0)

@@ -7,7 +7,8 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "DocumentPackage"]),
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "DocumentPackage", "UniformTypes"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -40,11 +41,19 @@ let package = Package(
             name: "PackageSaveStress",
             dependencies: ["DocumentPackage"]
         ),
+        .target(
+            name: "UniformTypes",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
                 "PropertyList",
                 "DocumentPackage",
+                "UniformTypes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -61,6 +70,10 @@ let package = Package(
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        .testTarget(
+            name: "UniformTypesTests",
+            dependencies: ["UniformTypes", "PropertyList"]
         ),
         .testTarget(
             name: "ICTCommandTests",

@@ -8,7 +8,7 @@ purpose=${1:-build}
 packages=(libxml2-dev pkg-config)
 case "$purpose" in
   build) ;;
-  test) packages+=(python3 time) ;;
+  test) packages+=(python3 time shared-mime-info) ;;
   bench) packages+=(python3 libplist-utils) ;;
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
 esac

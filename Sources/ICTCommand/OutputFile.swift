@@ -62,7 +62,7 @@ enum OutputFile {
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).ict-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw systemFailure("cannot create a temporary file beside", path) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
         try fill(descriptor, temporary: temporary, replacing: path, with: bytes)

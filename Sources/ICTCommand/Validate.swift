@@ -1,6 +1,7 @@
 import ArgumentParser
 import OrderedCollections
 import PropertyList
+import UniformTypes
 
 extension Ict {
     /// `ict validate`: are these files well-formed and structurally valid?
@@ -10,6 +11,10 @@ extension Ict {
             discussion: """
                 Binary, XML, OpenStep and JSON property lists are read in full; XML \
                 is also checked against the property-list DTD (Schemas/PropertyList-1.0.dtd). \
+                A property list with CFBundleDocumentTypes, UTExportedTypeDeclarations, \
+                UTImportedTypeDeclarations or CFBundleIdentifier is an Info.plist: its type \
+                declarations are checked too, each finding printed as \
+                file: error|warning: message (at key path); warnings alone leave it valid. \
                 Each problem prints as file:location: message on standard error. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
@@ -35,22 +40,29 @@ extension Ict {
             } else {
                 var output = StandardOutput()
                 for report in reports {
-                    if report.findings.isEmpty {
+                    if report.isValid {
                         output.write("\(report.path): valid \(report.formatName)\n")
-                    } else {
+                    }
+                    if !report.findings.isEmpty || !report.typeFindings.isEmpty {
                         output.flush()
                         for finding in report.findings { Diagnostics.printError(Diagnostics.line(file: report.path, finding)) }
+                        for finding in report.typeFindings { Diagnostics.printError(Self.line(file: report.path, finding)) }
                     }
                 }
                 output.flush()
             }
-            if reports.contains(where: { !$0.findings.isEmpty }) { throw ExitCode.failure }
+            if reports.contains(where: { !$0.isValid }) { throw ExitCode.failure }
         }
 
         struct FileReport {
             var path: String
             var format: PropertyListFormat?
             var findings: [PropertyListError]
+            /// The Info.plist declaration checks' findings, when the file is an Info.plist.
+            var typeFindings: [TypeDeclarationFinding] = []
+
+            /// No property-list problem and no declaration error (warnings allowed).
+            var isValid: Bool { findings.isEmpty && !typeFindings.contains { $0.severity == .error } }
 
             var formatName: String {
                 switch format {
@@ -69,7 +81,11 @@ extension Ict {
                 let file = try InputFile(path: path)
                 try file.withBytes { bytes throws(PropertyListError) in
                     let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
-                    report.format = try PropertyListReader().read(bytes, format: hint).format
+                    let (value, format) = try PropertyListReader().read(bytes, format: hint)
+                    report.format = format
+                    if TypeDeclarationSet.looksLikeInfoPlist(value) {
+                        report.typeFindings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
+                    }
                     if report.format == .xml {
                         report.findings += try XMLPropertyListValidator.propertyListDTD().validate(bytes)
                     }
@@ -84,10 +100,13 @@ extension Ict {
             let entries: [PropertyListValue] = reports.map { report in
                 var entry: OrderedDictionary<String, PropertyListValue> = [
                     "path": .string(report.path),
-                    "valid": .bool(report.findings.isEmpty),
+                    "valid": .bool(report.isValid),
                 ]
                 if let format = report.format { entry["format"] = .string(format.rawValue) }
                 entry["findings"] = .array(report.findings.map(Self.findingValue))
+                if !report.typeFindings.isEmpty {
+                    entry["typeDeclarationFindings"] = .array(report.typeFindings.map(Self.typeFindingValue))
+                }
                 return .dictionary(entry)
             }
             let document: PropertyListValue = ["files": .array(entries)]
@@ -95,6 +114,23 @@ extension Ict {
             output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(document), as: UTF8.self))
             output.write("\n")
             output.flush()
+        }
+
+        /// `file: warning: message (at key path)`.
+        static func line(file: String, _ finding: TypeDeclarationFinding) -> String {
+            var text = "\(file): \(finding.severity.rawValue): \(finding.message)"
+            if !finding.keyPath.components.isEmpty { text += " (at \(finding.keyPath))" }
+            return text
+        }
+
+        private static func typeFindingValue(_ finding: TypeDeclarationFinding) -> PropertyListValue {
+            var value: OrderedDictionary<String, PropertyListValue> = [
+                "severity": .string(finding.severity.rawValue),
+                "kind": .string(finding.kind.rawValue),
+                "message": .string(finding.message),
+            ]
+            if !finding.keyPath.components.isEmpty { value["keyPath"] = .string(finding.keyPath.description) }
+            return .dictionary(value)
         }
 
         private static func findingValue(_ error: PropertyListError) -> PropertyListValue {

@@ -127,6 +127,21 @@ struct XMLTextReader: ~Copyable {
         return UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content)))
     }
 
+    /// The current node's local name (without prefix), interned in the reader's dictionary.
+    /// The corresponding C function is `xmlTextReaderConstLocalName`.
+    func localName() -> UnsafePointer<UInt8>? { xmlTextReaderConstLocalName(handle) }
+
+    /// The value of the current element's attribute with qualified name
+    /// `name` (`type`, `xml:lang`), or nil; leaves the reader on the element.
+    /// The corresponding C functions are `xmlTextReaderMoveToAttribute`,
+    /// `xmlTextReaderConstValue` and `xmlTextReaderMoveToElement`.
+    func attribute(_ name: String) -> String? {
+        guard xmlTextReaderMoveToAttribute(handle, name) == 1 else { return nil }
+        defer { xmlTextReaderMoveToElement(handle) }
+        guard let content = xmlTextReaderConstValue(handle) else { return nil }
+        return String(cString: content)
+    }
+
     /// True when the current element is written `<name/>`. The corresponding C function is `xmlTextReaderIsEmptyElement`.
     func isEmptyElement() -> Bool { xmlTextReaderIsEmptyElement(handle) == 1 }
 

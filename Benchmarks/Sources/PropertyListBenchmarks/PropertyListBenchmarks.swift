@@ -2,9 +2,9 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefp] [--verbose]` prints one table comparing ICTKit's
-/// property-list layer (rows a–f) and document-package layer (rows p) with
-/// their peers, all measured in this run.
+/// [--repetitions N] [--warm-up N] [--only abcdefghp] [--verbose]` prints one table comparing ICTKit's
+/// property-list layer and uniform types (rows a–h) and document-package layer
+/// (rows p) with their peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -21,7 +21,7 @@ struct PropertyListBenchmarks {
             let loadBefore = loadAverage()
             var rows: [Row] = []
             var notes: [String] = []
-            if !options.only.isDisjoint(with: "abcdef") {
+            if !options.only.isDisjoint(with: "abcdefgh") {
                 let inputs = try Inputs.load(from: options.dataDirectory)
                 var suite = Suite(
                     inputs: inputs,
@@ -67,7 +67,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefp")
+    var only = Set("abcdefghp")
     /// Log every timed run, not only the medians.
     var verbose = false
 

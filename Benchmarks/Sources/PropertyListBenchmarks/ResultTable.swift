@@ -10,6 +10,8 @@ enum Target {
     case memoryAtMost(timesFileSize: Double)
     /// Ours at most this share of the peer's measurement (bytes or time): ours ÷ peer ≤ percent %.
     case shareAtMost(percent: Double)
+    /// ICTKit's wall time at most this many milliseconds, whatever the peer's (shown for scale).
+    case atMost(milliseconds: Double)
 
     var description: String {
         switch self {
@@ -17,6 +19,7 @@ enum Target {
         case .atMostSlower(let factor): "≤ \(format(factor, decimals: factor == factor.rounded() ? 0 : 1))× peer's time"
         case .memoryAtMost(let factor): "≤ \(format(factor, decimals: 0))× file size"
         case .shareAtMost(let percent): "≤ \(format(percent, decimals: 0)) % of peer"
+        case .atMost(let budget): "≤ \(milliseconds(budget))"
         }
     }
 }
@@ -47,6 +50,9 @@ struct Row {
         case .atMostSlower(let factor):
             ratio = "\(format(ourTime / theirTime))× peer's time"
             met = ourTime / theirTime <= factor
+        case .atMost(let budget):
+            ratio = "\(format(ourTime / theirTime))× peer's time"
+            met = ourTime <= budget
         case .memoryAtMost, .shareAtMost:
             preconditionFailure("a timed row has a time target")
         }

@@ -38,6 +38,7 @@ struct Suite {
         if only.contains("d") { rows += xmlRead() }
         if only.contains("e") { rows.append(try valueByKeyPath(reference: reference)) }
         if only.contains("f") { rows.append(peakMemoryOfBinaryRead()) }
+        if only.contains("g") || only.contains("h") { rows += uniformTypeRows() }
         return rows
     }
 

@@ -1,0 +1,61 @@
+import ArgumentParser
+import PropertyList
+import UniformTypes
+
+extension Ict {
+    /// `ict types`: the uniform type registry.
+    struct Types: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Look up uniform types by tag, show them, test conformance, identify files.",
+            discussion: """
+                The registry holds ICTKit's system types (Schemas/system-types.plist), the \
+                .ict type (Schemas/ict-types.plist), the Info.plists given with \
+                --declarations, and the desktop's freedesktop shared-mime-info database \
+                (/usr/share/mime/packages) unless --no-shared-mime-info is given.
+                """,
+            subcommands: [Lookup.self, Show.self, Conforms.self, Identify.self]
+        )
+    }
+}
+
+/// The declarations a `types` subcommand builds its registry from.
+struct TypeSources: ParsableArguments {
+    @Option(name: .customLong("declarations"), parsing: .upToNextOption,
+            help: ArgumentHelp("Info.plist files (any property-list form) whose type declarations to add.", valueName: "file"))
+    var declarationFiles: [String] = []
+
+    @Flag(help: "Do not read the shared-mime-info database in /usr/share/mime/packages.")
+    var noSharedMimeInfo = false
+
+    /// System and .ict types, then the given Info.plists, then shared-mime-info
+    /// (so the desktop's types merge into declared ones by MIME type).
+    /// Prints why and exits 1 when a file cannot be read.
+    func registry() throws -> TypeRegistry {
+        var registry = TypeRegistry.system
+        registry.add(TypeDeclarationSet.ict)
+        for path in declarationFiles {
+            do {
+                registry.add(try TypeDeclarationSet.read(contentsOf: path))
+            } catch {
+                Diagnostics.printError(Diagnostics.line(file: path, error))
+                throw ExitCode.failure
+            }
+        }
+        if !noSharedMimeInfo {
+            do {
+                try registry.addSharedMimeInfo()
+            } catch {
+                Diagnostics.printError("shared-mime-info: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        return registry
+    }
+}
+
+/// One line naming a type: `identifier  origin  description`.
+func typeSummary(_ declaration: TypeDeclaration) -> String {
+    var text = "\(declaration.identifier)\t\(declaration.origin.rawValue)"
+    if let description = declaration.typeDescription { text += "\t\(description)" }
+    return text
+}

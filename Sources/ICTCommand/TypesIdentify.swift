@@ -1,0 +1,44 @@
+import ArgumentParser
+import PropertyList
+import UniformTypes
+
+extension Ict.Types {
+    /// `ict types identify`: the type of each file or directory.
+    struct Identify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Name the type of files and directories.",
+            discussion: """
+                A directory with a package extension (.ict, .app, .rtfd…) is that package type, \
+                any other directory public.folder; property lists are recognised by content. \
+                Prints path: identifier (description). Exit status: 0, or 1 when a path cannot be examined.
+                """
+        )
+
+        @Argument(help: "The files and directories to identify.")
+        var paths: [String] = []
+
+        @OptionGroup var sources: TypeSources
+
+        func validate() throws {
+            guard !paths.isEmpty else { throw ValidationError("name at least one path to identify") }
+        }
+
+        func run() throws {
+            let registry = try sources.registry()
+            var output = StandardOutput()
+            var failed = false
+            for path in paths {
+                switch Result(catching: { () throws(PropertyListError) in try registry.identifyItem(atPath: path) }) {
+                case .success(let type):
+                    output.write("\(path): \(type.identifier)" + (type.typeDescription.map { " (\($0))" } ?? "") + "\n")
+                case .failure(let error):
+                    output.flush()
+                    Diagnostics.printError(Diagnostics.line(file: path, error))
+                    failed = true
+                }
+            }
+            output.flush()
+            if failed { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PropertyList
+
+extension TypeRegistry {
+    /// The type of the item at `path`, as the Finder would see it:
+    /// - a symbolic link (not followed) is `public.symlink`;
+    /// - a directory whose extension names a type conforming to
+    ///   `com.apple.package` is that type, `/` is `public.volume`, any other
+    ///   directory `public.folder`;
+    /// - a regular file is the type of its extension (longest first:
+    ///   `tar.gz` before `gz`) conforming to `public.data`; property lists —
+    ///   a `.plist`, or a file with no declared extension — are sniffed by
+    ///   content: `bplist00` is `com.apple.binary-property-list`, `<?xml`
+    ///   followed by `<plist` or `<!DOCTYPE plist`, or a leading `<plist`,
+    ///   `com.apple.xml-property-list`; an executable file without an
+    ///   extension is `public.unix-executable`; else the dynamic type of its
+    ///   extension, or `public.data`;
+    /// - anything else (a device, a socket, a FIFO) is `public.item`.
+    ///
+    /// Reads the item's status and, for sniffing, its first kilobyte.
+    ///
+    /// - Throws: `PropertyListError` of kind `.io` when `path` cannot be examined.
+    public func identifyItem(atPath path: String) throws(PropertyListError) -> TypeDeclaration {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            throw PropertyListError(.io, at: .none, "cannot examine \(path): \(String(cString: strerror(errno)))")
+        }
+        let extensions = Self.extensionCandidates(of: path)
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            return builtIn("public.symlink")
+        case S_IFDIR:
+            for candidate in extensions {
+                if let package = preferredType(forTag: candidate, tagClass: .filenameExtension, conformingTo: "com.apple.package") {
+                    return package
+                }
+            }
+            return builtIn(path == "/" ? "public.volume" : "public.folder")
+        case S_IFREG:
+            return identifyFile(atPath: path, extensions: extensions, isExecutable: status.st_mode & 0o111 != 0)
+        default:
+            return builtIn("public.item")
+        }
+    }
+
+    private func identifyFile(atPath path: String, extensions: [String], isExecutable: Bool) -> TypeDeclaration {
+        for candidate in extensions {
+            guard let type = declaredTypes(forTag: candidate, tagClass: .filenameExtension, conformingTo: "public.data").first
+            else { continue }
+            if type.identifier.lowercased() == "com.apple.property-list", let sniffed = sniffPropertyList(atPath: path) {
+                return sniffed
+            }
+            return type
+        }
+        if let sniffed = sniffPropertyList(atPath: path) { return sniffed }
+        if let last = extensions.last { return dynamicType(tag: last, tagClass: .filenameExtension) }
+        return builtIn(isExecutable ? "public.unix-executable" : "public.data")
+    }
+
+    /// The property-list type the first kilobyte of the file shows, if any.
+    private func sniffPropertyList(atPath path: String) -> TypeDeclaration? {
+        let head = FileSystem.prefix(ofFile: path, count: 1024)
+        if head.starts(with: Array("bplist00".utf8)) { return builtIn("com.apple.binary-property-list") }
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        if trimmed.hasPrefix("<plist") || (trimmed.hasPrefix("<?xml") && (text.contains("<plist") || text.contains("<!DOCTYPE plist"))) {
+            return builtIn("com.apple.xml-property-list")
+        }
+        return nil
+    }
+
+    /// A system type every registry built on `TypeRegistry.system` has; a
+    /// bare stand-in when this registry lacks it.
+    private func builtIn(_ identifier: String) -> TypeDeclaration {
+        declaration(for: identifier)
+            ?? TypeDeclaration(identifier: identifier, origin: .system, source: DeclarationSource(file: nil))
+    }
+
+    /// `a.tar.gz` gives `tar.gz` then `gz`; a leading dot does not start an
+    /// extension (`.profile` has none).
+    static func extensionCandidates(of path: String) -> [String] {
+        var name = Substring(path)
+        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).dropFirst()  // The part before the first dot is the stem.
+        guard let last = parts.last, !last.isEmpty else { return [] }
+        var result = [last.lowercased()]
+        if parts.count >= 2, let previous = parts.dropLast().last, !previous.isEmpty {
+            result.insert("\(previous).\(last)".lowercased(), at: 0)
+        }
+        return result
+    }
+}
+
+/// The few file-system calls the module makes.
+enum FileSystem {
+    /// The names in `directory` (without `.` and `..`); empty when it cannot be read.
+    static func entries(of directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Up to `count` first bytes of the file at `path`; empty when it cannot be read.
+    static func prefix(ofFile path: String, count: Int) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if got < 0, errno == EINTR { continue }
+            if got <= 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+}

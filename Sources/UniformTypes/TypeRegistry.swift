@@ -1,0 +1,288 @@
+import OrderedCollections
+import PropertyList
+
+/// A registry of uniform types: declarations from ICTKit's system types,
+/// apps' Info.plists and freedesktop shared-mime-info, answering which type
+/// a tag names and what a type conforms to.
+///
+/// Precedence is Apple's: a system declaration is never replaced by an app's;
+/// an exported declaration replaces an imported one of the same identifier;
+/// a later import never replaces an earlier declaration; the first of two
+/// exports stays. Identifiers compare without regard to case.
+///
+/// Conformance is precomputed as a bit matrix each time declarations are
+/// added, so `conforms(_:to:)` on indexes costs one memory load.
+public struct TypeRegistry: Sendable {
+    /// A registered type's position in the registry; valid for the registry
+    /// that gave it, across later additions.
+    public struct TypeIndex: Hashable, Sendable, Comparable {
+        /// The position in `declarations`.
+        public let rawValue: Int
+
+        init(_ rawValue: Int) { self.rawValue = rawValue }
+
+        public static func < (lhs: TypeIndex, rhs: TypeIndex) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Every registered type's winning declaration, in registration order.
+    public private(set) var declarations: [TypeDeclaration] = []
+    /// Every `CFBundleDocumentTypes` entry added, in order.
+    public private(set) var documentTypes: [DocumentTypeDeclaration] = []
+    /// Declarations that lost to an earlier or stronger one of the same identifier.
+    public private(set) var ignoredDeclarations: [TypeDeclaration] = []
+
+    private var indexByIdentifier: [String: Int32] = [:]
+    private var tagIndex: [TypeTagClass: [String: [Int32]]] = [:]
+    private var parentIndexes: [[Int32]] = []
+    private var closure = ConformanceClosure()
+
+    /// An empty registry.
+    public init() {}
+
+    /// ICTKit's system types alone (`Schemas/system-types.plist`, built in).
+    public static let system: TypeRegistry = {
+        var registry = TypeRegistry()
+        registry.add(TypeDeclarationSet.system)
+        return registry
+    }()
+
+    /// The number of registered types.
+    public var count: Int { declarations.count }
+
+    // MARK: - Adding declarations
+
+    /// Adds an Info.plist's declarations with Apple's precedence, then
+    /// recomputes conformance. Cost: linear in the registry's size, plus the
+    /// closure (about a millisecond for a thousand types).
+    public mutating func add(_ set: TypeDeclarationSet) {
+        for declaration in set.exported + set.imported { register(declaration) }
+        documentTypes += set.documentTypes
+        rebuild()
+    }
+
+    /// Adds freedesktop shared-mime-info types, matched to registered types
+    /// by MIME type or alias. A match gains the entry's extensions, MIME
+    /// types and `sub-class-of` parents, appended after its own (nothing is
+    /// replaced); an entry nobody declared becomes a dynamic type
+    /// (`DynamicTypeIdentifier` of its MIME type) conforming to its
+    /// `sub-class-of` types, else to `public.plain-text` for `text/*`,
+    /// `public.item` for `inode/*` and `x-content/*`, `public.data` otherwise.
+    public mutating func add(_ mimeTypes: [MimeTypeDeclaration]) {
+        var byMimeType: [String: Int32] = [:]
+        for (tag, indexes) in tagIndex[.mimeType] ?? [:] { if let first = indexes.first { byMimeType[tag] = first } }
+        var pending: [(type: Int32, parents: [String])] = []
+        var made: [Int32] = []
+        for entry in mimeTypes {
+            var target = byMimeType[entry.mimeType] ?? entry.aliases.lazy.compactMap { byMimeType[$0] }.first
+            if target == nil {
+                let identifier = DynamicTypeIdentifier.make(tag: entry.mimeType, tagClass: .mimeType)
+                if let existing = indexByIdentifier[identifier.lowercased()] {
+                    target = existing
+                } else {
+                    let declaration = TypeDeclaration(identifier: identifier, typeDescription: entry.comment,
+                                                      origin: .dynamic, source: entry.source)
+                    target = register(declaration)
+                    made.append(target!)
+                }
+            }
+            let type = target!
+            appendTags(.filenameExtension, entry.filenameExtensions, to: type)
+            appendTags(.mimeType, [entry.mimeType] + entry.aliases, to: type)
+            for name in [entry.mimeType] + entry.aliases where byMimeType[name] == nil { byMimeType[name] = type }
+            pending.append((type, entry.parents))
+        }
+        for (type, parents) in pending {
+            for parent in parents {
+                guard let parentIndex = byMimeType[parent], parentIndex != type else { continue }
+                let identifier = declarations[Int(parentIndex)].identifier
+                if !declarations[Int(type)].conformsTo.contains(where: { $0.lowercased() == identifier.lowercased() }) {
+                    declarations[Int(type)].conformsTo.append(identifier)
+                }
+            }
+        }
+        for type in made where declarations[Int(type)].conformsTo.isEmpty {
+            let mimeType = declarations[Int(type)].tags[.mimeType]?.first ?? ""
+            let parent = if mimeType.hasPrefix("text/") { "public.plain-text" }
+                else if mimeType.hasPrefix("inode/") || mimeType.hasPrefix("x-content/") { "public.item" }
+                else { "public.data" }
+            declarations[Int(type)].conformsTo.append(parent)
+        }
+        rebuild()
+    }
+
+    /// Adds every `*.xml` file of a shared-mime-info `packages` directory, in name order.
+    ///
+    /// - Returns: the files read.
+    /// - Throws: `PropertyListError` from the first file that cannot be read.
+    @discardableResult
+    public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
+        throws(PropertyListError) -> [String]
+    {
+        let files = FileSystem.entries(of: directory).filter { $0.hasSuffix(".xml") }.sorted().map { directory + "/" + $0 }
+        var entries: [MimeTypeDeclaration] = []
+        for file in files { entries += try SharedMimeInfoReader.read(contentsOf: file) }
+        add(entries)
+        return files
+    }
+
+    /// Registers one declaration under the precedence rules; returns its index.
+    @discardableResult
+    private mutating func register(_ declaration: TypeDeclaration) -> Int32 {
+        let key = declaration.identifier.lowercased()
+        if let existing = indexByIdentifier[key] {
+            let current = declarations[Int(existing)]
+            if declaration.origin == .exported && current.origin == .imported {
+                ignoredDeclarations.append(current)
+                declarations[Int(existing)] = declaration
+            } else {
+                ignoredDeclarations.append(declaration)
+            }
+            return existing
+        }
+        let index = Int32(declarations.count)
+        declarations.append(declaration)
+        indexByIdentifier[key] = index
+        return index
+    }
+
+    private mutating func appendTags(_ tagClass: TypeTagClass, _ tags: [String], to type: Int32) {
+        for tag in tags {
+            let existing = declarations[Int(type)].tags[tagClass] ?? []
+            if !existing.contains(where: { tagClass.normalized($0) == tagClass.normalized(tag) }) {
+                declarations[Int(type)].tags[tagClass, default: []].append(tag)
+            }
+        }
+    }
+
+    /// Recomputes parent indexes, the tag index and the conformance closure.
+    private mutating func rebuild() {
+        parentIndexes = declarations.map { declaration in
+            declaration.conformsTo.compactMap { indexByIdentifier[$0.lowercased()] }
+        }
+        tagIndex = [:]
+        for (index, declaration) in declarations.enumerated() {
+            for (tagClass, tags) in declaration.tags {
+                for tag in tags { tagIndex[tagClass, default: [:]][tagClass.normalized(tag), default: []].append(Int32(index)) }
+            }
+        }
+        for (tagClass, byTag) in tagIndex {
+            for (tag, indexes) in byTag where indexes.count > 1 {
+                // Stable: by origin, then registration order.
+                tagIndex[tagClass]![tag] = indexes.sorted { (declarations[Int($0)].origin, $0) < (declarations[Int($1)].origin, $1) }
+            }
+        }
+        closure = ConformanceClosure(parents: parentIndexes)
+    }
+
+    // MARK: - Queries
+
+    /// The index of the type `identifier` names, or nil when none is registered.
+    public func index(of identifier: String) -> TypeIndex? {
+        indexByIdentifier[identifier.lowercased()].map { TypeIndex(Int($0)) }
+    }
+
+    /// The declaration at `index`.
+    public func declaration(at index: TypeIndex) -> TypeDeclaration { declarations[index.rawValue] }
+
+    /// The declaration of `identifier`: the registered one, or for an
+    /// unregistered dynamic identifier the type it stands for; else nil.
+    public func declaration(for identifier: String) -> TypeDeclaration? {
+        if let index = index(of: identifier) { return declarations[index.rawValue] }
+        if let (tagClass, tag) = DynamicTypeIdentifier.decode(identifier) { return dynamicType(tag: tag, tagClass: tagClass) }
+        return nil
+    }
+
+    /// True when type `type` conforms to `ancestor`, directly, transitively
+    /// or by being it. One memory load; `index(of:)` turns identifiers into indexes.
+    public func conforms(_ type: TypeIndex, to ancestor: TypeIndex) -> Bool {
+        closure.conforms(type.rawValue, to: ancestor.rawValue)
+    }
+
+    /// True when the type `identifier` names conforms to `ancestor`. An
+    /// unknown identifier conforms only to itself; an unregistered dynamic
+    /// one to the type its tag would give (`public.data`, …).
+    public func conforms(_ identifier: String, to ancestor: String) -> Bool {
+        if identifier.lowercased() == ancestor.lowercased() { return true }
+        if let type = index(of: identifier) {
+            guard let ancestorIndex = index(of: ancestor) else { return false }
+            return conforms(type, to: ancestorIndex)
+        }
+        guard let dynamic = declaration(for: identifier) else { return false }
+        return dynamic.conformsTo.contains { conforms($0, to: ancestor) }
+    }
+
+    /// Every identifier `identifier` conforms to, itself excluded, nearest
+    /// declared parents first, then the rest in registration order.
+    public func supertypes(of identifier: String) -> [String] {
+        guard let type = index(of: identifier) else {
+            guard let dynamic = declaration(for: identifier) else { return [] }
+            var result: [String] = []
+            for parent in dynamic.conformsTo {
+                for name in [parent] + supertypes(of: parent) where !result.contains(name) { result.append(name) }
+            }
+            return result
+        }
+        let direct = parentIndexes[type.rawValue].map(Int.init)
+        let rest = closure.ancestors(of: type.rawValue).filter { $0 != type.rawValue && !direct.contains($0) }
+        var seen = Set<Int>()
+        return (direct + rest).filter { seen.insert($0).inserted }.map { declarations[$0].identifier }
+    }
+
+    /// The identifiers `identifier` directly conforms to that are registered.
+    public func parents(of identifier: String) -> [String] {
+        guard let type = index(of: identifier) else { return declaration(for: identifier)?.conformsTo ?? [] }
+        return parentIndexes[type.rawValue].map { declarations[Int($0)].identifier }
+    }
+
+    /// The registered types with `tag` of `tagClass`, best first (system,
+    /// exported, imported, dynamic; then registration order), keeping only
+    /// those conforming to `ancestor` when given. Empty when none.
+    public func declaredTypes(forTag tag: String, tagClass: TypeTagClass, conformingTo ancestor: String? = nil) -> [TypeDeclaration] {
+        let indexes = tagIndex[tagClass]?[tagClass.normalized(tag)] ?? []
+        return indexes.map { declarations[Int($0)] }.filter { declaration in
+            ancestor.map { conforms(declaration.identifier, to: $0) } ?? true
+        }
+    }
+
+    /// The types for `tag`, as `declaredTypes(forTag:tagClass:conformingTo:)`,
+    /// or when none is declared, the dynamic type for the tag (if it
+    /// conforms to `ancestor`).
+    public func types(forTag tag: String, tagClass: TypeTagClass, conformingTo ancestor: String? = nil) -> [TypeDeclaration] {
+        let declared = declaredTypes(forTag: tag, tagClass: tagClass, conformingTo: ancestor)
+        if !declared.isEmpty { return declared }
+        let dynamic = dynamicType(tag: tag, tagClass: tagClass)
+        if let ancestor, !conforms(dynamic.identifier, to: ancestor) { return [] }
+        return [dynamic]
+    }
+
+    /// The best type for `tag`: the first of `types(forTag:…)`, or nil when
+    /// nothing conforms to `ancestor`.
+    public func preferredType(forTag tag: String, tagClass: TypeTagClass, conformingTo ancestor: String? = nil) -> TypeDeclaration? {
+        types(forTag: tag, tagClass: tagClass, conformingTo: ancestor).first
+    }
+
+    /// The first filename extension of `identifier`'s type, if it has one.
+    public func preferredFilenameExtension(for identifier: String) -> String? {
+        declaration(for: identifier)?.preferredTag(.filenameExtension)
+    }
+
+    /// The first MIME type of `identifier`'s type, if it has one.
+    public func preferredMIMEType(for identifier: String) -> String? {
+        declaration(for: identifier)?.preferredTag(.mimeType)
+    }
+
+    /// The type for a tag nobody declared: `DynamicTypeIdentifier` of the
+    /// tag, conforming to `public.data`, or to `com.apple.package` when a
+    /// legacy document type (one without `LSItemContentTypes`) claims the
+    /// extension with `LSTypeIsPackage`.
+    func dynamicType(tag: String, tagClass: TypeTagClass) -> TypeDeclaration {
+        let normalized = tagClass.normalized(tag)
+        let isPackage = tagClass == .filenameExtension && documentTypes.contains { documentType in
+            documentType.contentTypes.isEmpty && documentType.isPackage == true
+                && documentType.filenameExtensions.contains { $0.lowercased() == normalized }
+        }
+        return TypeDeclaration(identifier: DynamicTypeIdentifier.make(tag: tag, tagClass: tagClass),
+                               conformsTo: [isPackage ? "com.apple.package" : "public.data"],
+                               tags: [tagClass: [normalized]], origin: .dynamic, source: DeclarationSource(file: nil))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import UniformTypes
+
+/// The built-in declaration files and the facts Apple documents about the system's types.
+struct SystemTypeDeclarationsTests {
+    @Test func builtInSystemTypesAreTheSchemasFile() throws {
+        #expect(TypeDeclarationSet.systemTypeDeclarationsText + "\n" == (try Fixtures.schema("system-types.plist")))
+    }
+
+    @Test func builtInICTTypesAreTheSchemasFile() throws {
+        #expect(TypeDeclarationSet.ictTypeDeclarationsText + "\n" == (try Fixtures.schema("ict-types.plist")))
+    }
+
+    @Test func systemDeclaresAtLeast150TypesCleanly() {
+        let system = TypeDeclarationSet.system
+        #expect(system.findings.isEmpty)
+        #expect(system.exported.count >= 150)
+        #expect(system.exported.allSatisfy { $0.origin == .system })
+        // Every parent named is itself declared, and every type reaches public.item or is abstract.
+        let registry = TypeRegistry.system
+        for declaration in system.exported {
+            for parent in declaration.conformsTo { #expect(registry.index(of: parent) != nil, "\(declaration.identifier) → \(parent)") }
+        }
+    }
+
+    @Test func ictDeclarationsAreSectionEightsAndValid() {
+        let ict = TypeDeclarationSet.ict
+        #expect(ict.exported.map(\.identifier) == ["com.appmosphereinc.icloudtest.doc"])
+        #expect(ict.exported.first?.conformsTo == ["com.apple.package"])
+        #expect(ict.exported.first?.tags[.filenameExtension] == ["ict"])
+        #expect(ict.documentTypes.first?.isPackage == true)
+        #expect(ict.documentTypes.first?.handlerRank == "Owner")
+        #expect(TypeDeclarationValidator().validate(ict).isEmpty)
+    }
+
+    /// (type, supertype, conforms?) — facts from Apple's documentation of the
+    /// system-declared uniform types (UTType's constants and the UTI reference).
+    static let facts: [(String, String, Bool)] = [
+        ("public.png", "public.image", true),
+        ("public.png", "public.data", true),
+        ("public.png", "public.item", true),
+        ("public.png", "public.content", true),
+        ("com.apple.package", "public.directory", true),
+        ("com.apple.package", "public.item", true),
+        ("com.appmosphereinc.icloudtest.doc", "com.apple.package", true),
+        ("com.appmosphereinc.icloudtest.doc", "public.item", true),
+        ("com.appmosphereinc.icloudtest.doc", "public.directory", true),
+        ("com.appmosphereinc.icloudtest.doc", "public.data", false),
+        ("public.plain-text", "public.image", false),
+        ("public.plain-text", "public.text", true),
+        ("public.utf8-plain-text", "public.plain-text", true),
+        ("public.jpeg", "public.image", true),
+        ("public.tiff", "public.image", true),
+        ("com.compuserve.gif", "public.image", true),
+        ("public.heic", "public.heif-standard", true),
+        ("public.svg-image", "public.image", true),
+        ("com.adobe.pdf", "public.data", true),
+        ("com.adobe.pdf", "public.composite-content", true),
+        ("com.adobe.pdf", "public.image", false),
+        ("public.rtf", "public.text", true),
+        ("com.apple.rtfd", "com.apple.package", true),
+        ("com.apple.rtfd", "public.composite-content", true),
+        ("com.apple.flat-rtfd", "public.data", true),
+        ("public.html", "public.text", true),
+        ("public.xml", "public.text", true),
+        ("public.json", "public.text", true),
+        ("public.json", "public.data", true),
+        ("public.yaml", "public.text", true),
+        ("public.folder", "public.directory", true),
+        ("public.volume", "public.folder", true),
+        ("public.folder", "com.apple.package", false),
+        ("com.apple.bundle", "public.directory", true),
+        ("com.apple.application-bundle", "com.apple.bundle", true),
+        ("com.apple.application-bundle", "com.apple.package", true),
+        ("com.apple.application-bundle", "public.executable", true),
+        ("com.apple.framework", "com.apple.package", false),
+        ("public.symlink", "public.item", true),
+        ("public.symlink", "public.data", false),
+        ("public.unix-executable", "public.executable", true),
+        ("public.unix-executable", "public.data", true),
+        ("public.mp3", "public.audio", true),
+        ("public.mp3", "public.audiovisual-content", true),
+        ("public.mp3", "public.movie", false),
+        ("com.apple.quicktime-movie", "public.movie", true),
+        ("public.mpeg-4", "public.movie", true),
+        ("public.mpeg-4-audio", "public.audio", true),
+        ("public.mpeg-4-audio", "public.mpeg-4", true),
+        ("public.aiff-audio", "public.aifc-audio", true),
+        ("com.microsoft.waveform-audio", "public.audio", true),
+        ("public.zip-archive", "com.pkware.zip-archive", true),
+        ("com.pkware.zip-archive", "public.archive", true),
+        ("org.gnu.gnu-zip-tar-archive", "org.gnu.gnu-zip-archive", true),
+        ("public.tar-archive", "public.archive", true),
+        ("com.apple.disk-image", "public.disk-image", true),
+        ("com.sun.java-archive", "com.pkware.zip-archive", true),
+        ("public.swift-source", "public.source-code", true),
+        ("public.c-source", "public.plain-text", true),
+        ("public.python-script", "public.script", true),
+        ("public.shell-script", "public.script", true),
+        ("public.script", "public.source-code", true),
+        ("public.source-code", "public.image", false),
+        ("com.apple.xml-property-list", "com.apple.property-list", true),
+        ("com.apple.xml-property-list", "public.xml", true),
+        ("com.apple.binary-property-list", "com.apple.property-list", true),
+        ("com.apple.binary-property-list", "public.text", false),
+        ("com.apple.property-list", "public.data", true),
+        ("public.comma-separated-values-text", "public.delimited-values-text", true),
+        ("public.vcard", "public.contact", true),
+        ("org.openxmlformats.wordprocessingml.document", "public.zip-archive", true),
+        ("public.truetype-font", "public.font", true),
+        ("public.image", "public.png", false),
+        ("public.item", "public.data", false),
+    ]
+
+    @Test func conformanceFactsFromAppleDocumentation() {
+        #expect(Self.facts.count >= 45)
+        var registry = TypeRegistry.system
+        registry.add(TypeDeclarationSet.ict)
+        for (type, ancestor, expected) in Self.facts {
+            #expect(registry.conforms(type, to: ancestor) == expected, "\(type) → \(ancestor)")
+            #expect(registry.index(of: type) != nil, "\(type) is declared")
+        }
+    }
+
+    /// The shared-mime-info database adds parents; it must not make any fact false.
+    @Test(.enabled(if: Fixtures.freedesktopExists, "needs /usr/share/mime/packages/freedesktop.org.xml (Debian shared-mime-info; scripts/install-deps.sh test)"))
+    func conformanceFactsHoldWithTheDesktopDatabase() throws {
+        var registry = TypeRegistry.system
+        registry.add(TypeDeclarationSet.ict)
+        registry.add(try SharedMimeInfoReader.read(contentsOf: Fixtures.freedesktopXML))
+        for (type, ancestor, expected) in Self.facts {
+            #expect(registry.conforms(type, to: ancestor) == expected, "\(type) → \(ancestor)")
+        }
+    }
+
+    @Test func tagsAndPreferredTags() {
+        let registry = TypeRegistry.system
+        #expect(registry.preferredType(forTag: "PNG", tagClass: .filenameExtension)?.identifier == "public.png")
+        #expect(registry.preferredType(forTag: "image/jpeg", tagClass: .mimeType)?.identifier == "public.jpeg")
+        #expect(registry.preferredFilenameExtension(for: "public.jpeg") == "jpeg")
+        #expect(registry.preferredMIMEType(for: "public.png") == "image/png")
+        #expect(registry.preferredType(forTag: "PNGf", tagClass: .osType)?.identifier == "public.png")
+        // rtfd names a package and a flat file: conformance picks.
+        #expect(registry.preferredType(forTag: "rtfd", tagClass: .filenameExtension, conformingTo: "public.data")?.identifier == "com.apple.flat-rtfd")
+        #expect(registry.preferredType(forTag: "rtfd", tagClass: .filenameExtension, conformingTo: "com.apple.package")?.identifier == "com.apple.rtfd")
+        #expect(registry.preferredType(forTag: "png", tagClass: .filenameExtension, conformingTo: "public.text") == nil)
+    }
+}

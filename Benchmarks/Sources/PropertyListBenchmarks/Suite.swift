@@ -195,8 +195,9 @@ struct Suite {
                        peerMeasurement: megabytes(fileSize), ratio: "\(format(ratio))× file size",
                        target: target, met: ratio <= factor,
                        note: "a child process maps the file and decodes it whole; ICTKit column = its peak RSS "
-                           + "(\(megabytes(decoding)), mapped file pages included) minus the peak RSS of the same "
-                           + "executable started doing nothing (\(megabytes(baseline)))")
+                           + "(\(megabytes(decoding))) minus the peak RSS of the same executable started doing nothing "
+                           + "(\(megabytes(baseline))); the mapped file's pages count in it, up to 1× the file size, "
+                           + "as decoding reads every object")
         } catch {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "\(error)")
         }

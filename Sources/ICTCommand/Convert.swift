@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DocumentPackage
 import KeyedArchive
 import PropertyList
 
@@ -11,14 +12,16 @@ extension Ict {
     /// `ict convert`: one form of property list to another.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a property list to XML, binary or JSON, or a keyed archive to and from JSON.",
+            abstract: "Convert a property list to XML, binary or JSON, a keyed archive to and from JSON, or a package to a zip and back.",
             discussion: """
                 The input is read in whatever form it is (binary, XML, OpenStep or \
                 JSON) and never modified unless -o names it. A keyed archive converted \
                 to json is written in the keyed-archive JSON form \
                 (Schemas/keyed-archive.schema.json); keyed-archive and keyed-archive-xml \
                 write an archive (from that JSON form or from an archive) laid out as \
-                NSKeyedArchiver lays it out, binary or XML. A regular output file \
+                NSKeyedArchiver lays it out, binary or XML. zip writes a package \
+                directory as a zip archive; package restores one, refusing entries \
+                that would land outside the target. A regular output file \
                 is replaced in one step (written beside it, then renamed); a device \
                 or pipe such as /dev/stdout is written directly.
                 """
@@ -38,11 +41,41 @@ extension Ict {
             case xml1, binary1, json
             case keyedArchive = "keyed-archive"
             case keyedArchiveXML = "keyed-archive-xml"
+            case zip, package
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
         }
 
+        func validate() throws {
+            let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
+            let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
+            switch format {
+            case .zip:
+                guard inputIsPackage else { throw ValidationError("--format zip needs a package directory; \(input) is not one") }
+                if output == "-" { throw ValidationError("a zip is written to a file, not standard output; name one with -o") }
+            case .package:
+                guard inputIsZip else { throw ValidationError("--format package needs a zip archive; \(input) is not one") }
+                if output == "-" { throw ValidationError("a package is a directory, not standard output; name one with -o") }
+            case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
+                if inputIsPackage { throw ValidationError("\(input) is a package directory; convert it with --format zip") }
+                if inputIsZip { throw ValidationError("\(input) is a zip archive; restore its package with --format package") }
+            }
+        }
+
         func run() throws {
+            if format == .zip || format == .package {
+                do {
+                    if format == .zip {
+                        try PackageConversion.zip(packageAt: input, to: output)
+                    } else {
+                        try PackageConversion.unzip(input, to: output)
+                    }
+                } catch {
+                    Diagnostics.printError("ict: \(error.description)")
+                    throw ExitCode.failure
+                }
+                return
+            }
             let destination = output ?? "-"
             if format.isBinary, output == nil, OutputFile.isTerminal("-") {
                 Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
@@ -119,6 +152,8 @@ extension Ict {
                 // A JSON text file ends with a newline, as XML property lists do.
                 guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
                 return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
+            case .zip, .package:
+                preconditionFailure("run() converts packages before reading a property list")
             case .keyedArchive, .keyedArchiveXML:
                 let archive: KeyedArchive
                 if KeyedArchive.looksLikeJSONForm(value) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentPackage
 import KeyedArchive
 import PropertyList
 
@@ -6,9 +7,12 @@ extension Ict {
     /// `ict inspect`: what is inside a file, as a tree for people or JSON for programs.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what a property list or keyed archive holds, as a tree.",
+            abstract: "Show what a property list, keyed archive or document package holds, as a tree.",
             discussion: """
                 With --json, prints the lossless JSON form instead (see Schemas/property-list.schema.json). \
+                A directory is inspected as a package: each entry with its size and kind (property list, \
+                keyed archive, PNG image, text, other), recognised from its first 4 KB only; with --json, \
+                one document {"package", "entries": [{"path", "type", "size", "kind" | "destination"}]}. \
                 A keyed archive (a property list whose top dictionary has $archiver or $objects) is shown \
                 as its object graph: class names, fields and values; an object reached again is marked \
                 shared, one reached from inside itself cycle, and neither is expanded again. With --json, \
@@ -23,6 +27,10 @@ extension Ict {
         var json = false
 
         func run() throws {
+            if input != "-", PackageConversion.isDirectory(input) {
+                try inspectPackage()
+                return
+            }
             let value: PropertyListValue
             do {
                 let file = try InputFile(path: input)
@@ -47,6 +55,24 @@ extension Ict {
                 var printer = TreePrinter()
                 printer.print(value)
             }
+        }
+
+        private func inspectPackage() throws {
+            let inspection: PackageInspection
+            do {
+                inspection = try PackageInspection(path: input)
+            } catch {
+                Diagnostics.printError("ict: \(error.description)")
+                throw ExitCode.failure
+            }
+            var output = StandardOutput()
+            if json {
+                output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(inspection.jsonValue()), as: UTF8.self))
+                output.write("\n")
+            } else {
+                output.write(inspection.treeText())
+            }
+            output.flush()
         }
 
         private func show(archiveFrom value: PropertyListValue) throws {

@@ -98,20 +98,12 @@ struct BinaryPropertyListDecoder {
         let bytes = scanner.bytes
         let referenceSize = scanner.referenceSize
         for object in 0..<objectCount {
-            let offset = scanner.rawOffset(ofObject: object)
-            let kind = bytes[offset] >> 4
-            guard kind == 0xA || kind == 0xB || kind == 0xC || kind == 0xD,
-                  let header = try? scanner.header(at: offset)
-            else { continue }
-            let references = kind == 0xD ? header.length &* 2 : header.length
-            guard (try? scanner.checkExtent(payload: header.payload, count: references, itemSize: referenceSize,
-                                            objectOffset: offset, what: "")) != nil
-            else { continue }
-            var position = header.payload
-            for _ in 0..<references {
+            guard let references = scanner.referencesIfContainer(at: scanner.rawOffset(ofObject: object)) else { continue }
+            var position = references.start
+            for _ in 0..<references.count {
                 let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: referenceSize)
                 if target < UInt64(objectCount) { mark(Int(target)) }
-                position &+= referenceSize  // Safe: checkExtent covered all references.
+                position &+= referenceSize  // Safe: referencesIfContainer checked they all fit.
             }
         }
         var before = [UInt32](repeating: 0, count: words)
@@ -156,12 +148,15 @@ struct BinaryPropertyListDecoder {
         return try decodeUnshared(object, depth: depth)
     }
 
+    @inline(__always)
     private mutating func countProduced(_ count: Int, object: Int) throws(PropertyListError) {
-        producedCount += count
-        guard producedCount <= limits.maximumObjectCount else {
-            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(scanner.rawOffset(ofObject: object)),
-                                    "the property list expands to more than \(limits.maximumObjectCount) values")
-        }
+        producedCount &+= count  // Safe: bounded by maximumObjectCount plus one object's count.
+        guard producedCount <= limits.maximumObjectCount else { throw objectCountError(object) }
+    }
+
+    private func objectCountError(_ object: Int) -> PropertyListError {
+        PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(scanner.rawOffset(ofObject: object)),
+                          "the property list expands to more than \(limits.maximumObjectCount) values")
     }
 
     private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
@@ -346,8 +341,10 @@ struct BinaryPropertyListDecoder {
         try scanner.checkExtent(payload: header.payload, count: count, itemSize: 2 * scanner.referenceSize,
                                 objectOffset: offset, what: "dictionary")
         guard depth < limits.maximumDepth else { throw depthError(offset) }
-        var keys: [String] = []
+        var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
+        var keyObjects: ContiguousArray<Int> = []
+        keyObjects.reserveCapacity(count)
         for index in 0..<count {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decode(keyObject, depth: depth + 1)
@@ -356,8 +353,9 @@ struct BinaryPropertyListDecoder {
                                         "dictionary key \(index) is a \(keyValue.kindName), not a string")
             }
             keys.append(key)
+            keyObjects.append(keyObject)
         }
-        var values: [PropertyListValue] = []
+        var values: ContiguousArray<PropertyListValue> = []
         values.reserveCapacity(count)
         let valuesStart = header.payload + count * scanner.referenceSize
         for index in 0..<count {
@@ -368,7 +366,7 @@ struct BinaryPropertyListDecoder {
                 throw error.prefixed(by: .key(keys[index]))
             }
         }
-        if Self.hasDuplicate(keys) {
+        if hasDuplicate(keys, objects: keyObjects) {
             // Later duplicates win, as CoreFoundation keeps the last value set.
             var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
             for (key, value) in zip(keys, values) { dictionary[key] = value }
@@ -378,17 +376,39 @@ struct BinaryPropertyListDecoder {
     }
 
     /// True when two keys are equal: pairwise for the small dictionaries that
-    /// are most of any file (no hashing), through a set for larger ones.
-    private static func hasDuplicate(_ keys: [String]) -> Bool {
-        if keys.count <= 16 {
-            for index in keys.indices.dropFirst() {
-                for earlier in 0..<index where keys[earlier] == keys[index] { return true }
-            }
+    /// are most of any file (no hashing), through a set for larger ones. Two
+    /// keys stored as one object are equal; two ASCII keys are compared as the
+    /// bytes in the file (for ASCII, equal bytes and equal strings are the
+    /// same thing); any other pair as Swift strings, which also treats
+    /// canonically equivalent spellings as equal, as the dictionary will.
+    private func hasDuplicate(_ keys: ContiguousArray<String>, objects: ContiguousArray<Int>) -> Bool {
+        guard keys.count <= 16 else {
+            var seen = Set<String>(minimumCapacity: keys.count)
+            for key in keys where !seen.insert(key).inserted { return true }
             return false
         }
-        var seen = Set<String>(minimumCapacity: keys.count)
-        for key in keys where !seen.insert(key).inserted { return true }
+        for index in keys.indices.dropFirst() {
+            for earlier in 0..<index {
+                if objects[earlier] == objects[index] { return true }
+                if let first = asciiBytes(objects[earlier]), let second = asciiBytes(objects[index]) {
+                    if first.count == second.count, first.elementsEqual(second) { return true }
+                } else if keys[earlier] == keys[index] {
+                    return true
+                }
+            }
+        }
         return false
+    }
+
+    /// The stored bytes of `object` when it is an ASCII string already decoded
+    /// (so its extent was checked), else nil.
+    @inline(__always)
+    private func asciiBytes(_ object: Int) -> UnsafeRawBufferPointer? {
+        let offset = scanner.rawOffset(ofObject: object)
+        let marker = scanner.bytes[offset]
+        guard marker >> 4 == 0x5 else { return nil }
+        guard let header = try? scanner.header(at: offset) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)])
     }
 
     private func depthError(_ offset: Int) -> PropertyListError {

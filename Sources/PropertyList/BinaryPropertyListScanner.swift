@@ -187,6 +187,35 @@ struct BinaryPropertyListScanner {
         return (marker, Int(length), lengthMarkerOffset + 1 + size)
     }
 
+    /// The references of the array, set or dictionary at `offset`: where they
+    /// start and how many there are (a dictionary's keys and values both
+    /// counted); nil for any other kind, or when they do not fit in the object
+    /// area. A quick look for the pass that finds shared objects: problems are
+    /// reported by the decoder when it reaches the object.
+    @inline(__always)
+    func referencesIfContainer(at offset: Int) -> (start: Int, count: Int)? {
+        let marker = bytes[offset]
+        let kind = marker >> 4
+        guard kind >= 0xA, kind <= 0xD, kind != 0x0 else { return nil }
+        var length = Int(marker & 0x0F)
+        var start = offset &+ 1  // Safe: offset < objectsEnd.
+        if length == 0x0F {
+            guard start < objectsEnd else { return nil }
+            let lengthMarker = bytes[start]
+            guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else { return nil }
+            let size = 1 << Int(lengthMarker & 0x0F)
+            guard start + 1 + size <= objectsEnd else { return nil }
+            let declared = Self.readBigEndian(bytes, at: start + 1, size: size)
+            guard declared <= UInt64(objectsEnd) else { return nil }
+            length = Int(declared)
+            start += 1 + size
+        }
+        let count = kind == 0xD ? length * 2 : length
+        let (needed, overflow) = count.multipliedReportingOverflow(by: referenceSize)
+        guard !overflow, needed <= objectsEnd - start else { return nil }
+        return (start, count)
+    }
+
     /// Checks that `count` items of `itemSize` bytes from `payload` lie in the object area.
     @inline(__always)
     func checkExtent(payload: Int, count: Int, itemSize: Int, objectOffset: Int, what: String) throws(PropertyListError) {

@@ -31,6 +31,22 @@ public struct BinaryPropertyListReader: Sendable {
         return try decoder.decode(scanner.topObject, depth: 0)
     }
 
+    /// Decodes the whole property list in a mapped file. As decoding moves
+    /// through the file, the mapped pages it has passed are given back to the
+    /// system, so a large file is held in memory about once — as the decoded
+    /// value — rather than twice. A page needed again is read back from the
+    /// page cache.
+    ///
+    /// - Throws: `PropertyListError`, as `read(_:)` on bytes.
+    public func read(_ file: MappedFile) throws(PropertyListError) -> PropertyListValue {
+        try withExtendedLifetime(file) { () throws(PropertyListError) in
+            let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
+            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+            decoder.pageRelease = { file.releasePages($0) }
+            return try decoder.decode(scanner.topObject, depth: 0)
+        }
+    }
+
     /// Decodes the whole property list in `data`.
     ///
     /// - Throws: `PropertyListError`, as `read(_:)` on bytes.
@@ -65,6 +81,14 @@ struct BinaryPropertyListDecoder {
     private var sharedBefore: [UInt32]
     private var shared: [SharedState]
     private(set) var producedCount = 0
+    /// Gives back the mapped pages of a range the decoder has moved past.
+    var pageRelease: ((Range<Int>) -> Void)?
+    /// Everything below this offset has been handed to `pageRelease`.
+    private var releasedUpTo = 0
+    /// How far behind the object being decoded pages are kept, and how much
+    /// is released at a time: objects are mostly laid out in the order they
+    /// are decoded, so little is read again.
+    private static let pageReleaseMargin = 1 << 20
 
     /// Makes a decoder. With `findingSharedObjects` false, the decoder skips
     /// the pass over all objects that a whole-file read needs; shared objects
@@ -162,6 +186,10 @@ struct BinaryPropertyListDecoder {
     private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         try countProduced(1, object: object)
         let offset = try scanner.offset(ofObject: object)
+        if let pageRelease, offset - releasedUpTo > 2 * Self.pageReleaseMargin {
+            pageRelease(releasedUpTo..<(offset - Self.pageReleaseMargin))
+            releasedUpTo = offset - Self.pageReleaseMargin
+        }
         let bytes = scanner.bytes
         let marker = bytes[offset]
         switch marker >> 4 {

@@ -43,6 +43,18 @@ public final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
+    /// Lets the system drop the resident pages of `range` (rounded inward to
+    /// whole pages). The mapping is private and read-only, so nothing is lost:
+    /// a dropped page touched again is read back from the page cache.
+    func releasePages(_ range: Range<Int>) {
+        guard let base = bytes.baseAddress else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (range.lowerBound + pageSize - 1) / pageSize * pageSize
+        let end = min(range.upperBound, bytes.count) / pageSize * pageSize
+        guard start < end else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+    }
+
     deinit {
         if let base = bytes.baseAddress {
             munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)

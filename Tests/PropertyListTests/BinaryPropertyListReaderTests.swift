@@ -173,4 +173,21 @@ struct BinaryPropertyListReaderTests {
             _ = try? BinaryPropertyListDocument(data: Data(damaged)).value(at: PropertyListKeyPath(parsing: "list[3][1]"))
         }
     }
+
+    @Test func readingAMappedFileGivesBackPassedPagesAndTheSameValue() throws {
+        // About 4 MB of objects: past the 2 MB the reader keeps before releasing.
+        let records: [PropertyListValue] = (0..<40_000).map { index in
+            ["name": .string("record \(index) " + String(repeating: "x", count: index % 90)),
+             "blob": .data(Data(repeating: UInt8(index % 251), count: 64)), "n": .integer(PropertyListInteger(index))]
+        }
+        let bytes = try BinaryPropertyListWriter().encode(.array(records))
+        #expect(bytes.count > 3 << 20)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ict-mapped-\(UUID().uuidString).plist")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try MappedFile(path: url.path)
+        #expect(try BinaryPropertyListReader().read(file) == .array(records))
+        // The released pages read back from the page cache: a second read agrees.
+        #expect(try BinaryPropertyListReader().read(file.bytes) == .array(records))
+    }
 }

@@ -116,7 +116,7 @@ enum ChildMode: String {
             guard arguments.count == 1 else { return 64 }
             do {
                 let file = try MappedFile(path: arguments[0])
-                let value = try BinaryPropertyListReader().read(file.bytes)
+                let value = try BinaryPropertyListReader().read(file)
                 keep(value)
                 // Exits with the value alive: freeing it cannot raise the peak,
                 // and would only make the child slower.

@@ -195,10 +195,10 @@ struct Suite {
             return Row(benchmark: benchmark, ours: megabytes(extra), peer: peerName,
                        peerMeasurement: megabytes(fileSize), ratio: "\(format(ratio))× file size",
                        target: target, met: ratio <= factor,
-                       note: "a child process maps the file and decodes it whole; ICTKit column = its peak RSS "
-                           + "(\(megabytes(decoding))) minus the peak RSS of the same executable started doing nothing "
-                           + "(\(megabytes(baseline))); the mapped file's pages count in it, up to 1× the file size, "
-                           + "as decoding reads every object")
+                       note: "a child process maps the file and decodes it whole with BinaryPropertyListReader.read(MappedFile); "
+                           + "ICTKit column = its peak RSS (\(megabytes(decoding))) minus the peak RSS of the same executable "
+                           + "started doing nothing (\(megabytes(baseline))); the mapped pages resident at the peak count in it "
+                           + "(the reader gives back those it has moved past)")
         } catch {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "\(error)")
         }

@@ -6,8 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "UniformTypes"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "UniformTypes"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -28,6 +29,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "KeyedArchive",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .target(
             name: "UniformTypes",
             dependencies: [
                 "PropertyList",
@@ -38,6 +46,7 @@ let package = Package(
             name: "ICTCommand",
             dependencies: [
                 "PropertyList",
+                "KeyedArchive",
                 "UniformTypes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -47,6 +56,10 @@ let package = Package(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
             exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py"]
+        ),
+        .testTarget(
+            name: "KeyedArchiveTests",
+            dependencies: ["KeyedArchive", "PropertyList"]
         ),
         .testTarget(
             name: "UniformTypesTests",

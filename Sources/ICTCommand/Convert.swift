@@ -1,14 +1,19 @@
 import ArgumentParser
+import KeyedArchive
 import PropertyList
 
 extension Ict {
     /// `ict convert`: one form of property list to another.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a property list to XML, binary or JSON.",
+            abstract: "Convert a property list to XML, binary or JSON, or a keyed archive to and from JSON.",
             discussion: """
                 The input is read in whatever form it is (binary, XML, OpenStep or \
-                JSON) and never modified unless -o names it. A regular output file \
+                JSON) and never modified unless -o names it. A keyed archive converted \
+                to json is written in the keyed-archive JSON form \
+                (Schemas/keyed-archive.schema.json); keyed-archive and keyed-archive-xml \
+                write an archive (from that JSON form or from an archive) laid out as \
+                NSKeyedArchiver lays it out, binary or XML. A regular output file \
                 is replaced in one step (written beside it, then renamed); a device \
                 or pipe such as /dev/stdout is written directly.
                 """
@@ -26,19 +31,15 @@ extension Ict {
 
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case xml1, binary1, json
+            case keyedArchive = "keyed-archive"
+            case keyedArchiveXML = "keyed-archive-xml"
 
-            var propertyListFormat: PropertyListFormat {
-                switch self {
-                case .xml1: .xml
-                case .binary1: .binary
-                case .json: .json
-                }
-            }
+            var isBinary: Bool { self == .binary1 || self == .keyedArchive }
         }
 
         func run() throws {
             let destination = output ?? "-"
-            if format == .binary1, output == nil, OutputFile.isTerminal("-") {
+            if format.isBinary, output == nil, OutputFile.isTerminal("-") {
                 Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
                 throw ExitCode.failure
             }
@@ -50,10 +51,11 @@ extension Ict {
                     try PropertyListReader().read(bytes, format: hint).value
                 }
                 do {
-                    let encoded = try PropertyListWriter().encode(value, format: format.propertyListFormat)
-                    // A JSON text file ends with a newline, as XML property lists do.
-                    bytes = format == .json ? encoded + [UInt8(ascii: "\n")] : encoded
-                } catch {
+                    bytes = try encode(value)
+                } catch let error as KeyedArchiveError {
+                    Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
+                    throw ExitCode.failure
+                } catch let error as PropertyListError {
                     Diagnostics.printError(Diagnostics.line(file: destination == "-" ? "<stdout>" : destination, error))
                     throw ExitCode.failure
                 }
@@ -66,6 +68,26 @@ extension Ict {
             } catch {
                 Diagnostics.printError("ict: \(error.description)")
                 throw ExitCode.failure
+            }
+        }
+    
+        /// The output bytes: a property list, an archive's JSON form, or an archive.
+        private func encode(_ value: PropertyListValue) throws -> [UInt8] {
+            switch format {
+            case .xml1: return try PropertyListWriter().encode(value, format: .xml)
+            case .binary1: return try PropertyListWriter().encode(value, format: .binary)
+            case .json:
+                // A JSON text file ends with a newline, as XML property lists do.
+                guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
+                return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
+            case .keyedArchive, .keyedArchiveXML:
+                let archive: KeyedArchive
+                if KeyedArchive.looksLikeJSONForm(value) {
+                    archive = try KeyedArchive(jsonForm: value)
+                } else {
+                    archive = try KeyedArchive(propertyList: value)
+                }
+                return try KeyedArchiveWriter(format: format == .keyedArchive ? .binary : .xml).encode(archive)
             }
         }
     }

@@ -1,12 +1,19 @@
 import ArgumentParser
+import KeyedArchive
 import PropertyList
 
 extension Ict {
     /// `ict inspect`: what is inside a file, as a tree for people or JSON for programs.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what a property list holds, as a tree.",
-            discussion: "With --json, prints the lossless JSON form instead (see Schemas/property-list.schema.json)."
+            abstract: "Show what a property list or keyed archive holds, as a tree.",
+            discussion: """
+                With --json, prints the lossless JSON form instead (see Schemas/property-list.schema.json). \
+                A keyed archive (a property list whose top dictionary has $archiver or $objects) is shown \
+                as its object graph: class names, fields and values; an object reached again is marked \
+                shared, one reached from inside itself cycle, and neither is expanded again. With --json, \
+                the same graph as one JSON document.
+                """
         )
 
         @Argument(help: "The file to inspect, or - for standard input.")
@@ -26,6 +33,10 @@ extension Ict {
                 Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
                 throw ExitCode.failure
             }
+            if KeyedArchive.looksLikeArchive(value) {
+                try show(archiveFrom: value)
+                return
+            }
             if json {
                 let bytes = try JSONPropertyListWriter(prettyPrinted: true).encode(value)
                 var output = StandardOutput()
@@ -35,6 +46,25 @@ extension Ict {
             } else {
                 var printer = TreePrinter()
                 printer.print(value)
+            }
+        }
+
+        private func show(archiveFrom value: PropertyListValue) throws {
+            let archive: KeyedArchive
+            do {
+                archive = try KeyedArchive(propertyList: value)
+            } catch {
+                Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
+                throw ExitCode.failure
+            }
+            if json {
+                let bytes = try JSONPropertyListWriter(prettyPrinted: true).encode(ArchiveGraphView.jsonValue(archive))
+                var output = StandardOutput()
+                output.write(String(decoding: bytes, as: UTF8.self))
+                output.write("\n")
+                output.flush()
+            } else {
+                ArchiveGraphView.printTree(archive)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyedArchive
 import OrderedCollections
 import PropertyList
 import UniformTypes
@@ -15,6 +16,9 @@ extension Ict {
                 UTImportedTypeDeclarations or CFBundleIdentifier is an Info.plist: its type \
                 declarations are checked too, each finding printed as \
                 file: error|warning: message (at key path); warnings alone leave it valid. \
+                A keyed archive is also checked as one: $archiver, $version, $top, \
+                $objects with $null first, dangling UIDs, $class references and class \
+                chains, each problem with its key path and object index. \
                 Each problem prints as file:location: message on standard error. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
@@ -57,6 +61,7 @@ extension Ict {
         struct FileReport {
             var path: String
             var format: PropertyListFormat?
+            var isKeyedArchive = false
             var findings: [PropertyListError]
             /// The Info.plist declaration checks' findings, when the file is an Info.plist.
             var typeFindings: [TypeDeclarationFinding] = []
@@ -65,7 +70,8 @@ extension Ict {
             var isValid: Bool { findings.isEmpty && !typeFindings.contains { $0.severity == .error } }
 
             var formatName: String {
-                switch format {
+                if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
+                return switch format {
                 case .binary: "binary property list"
                 case .xml: "XML property list"
                 case .openStep: "OpenStep property list"
@@ -86,6 +92,12 @@ extension Ict {
                     if TypeDeclarationSet.looksLikeInfoPlist(value) {
                         report.typeFindings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
                     }
+                    if KeyedArchive.looksLikeArchive(value) {
+                        report.isKeyedArchive = true
+                        var validator = KeyedArchiveValidator()
+                        _ = validator.check(value)
+                        report.findings += validator.problems.map(Self.finding)
+                    }
                     if report.format == .xml {
                         report.findings += try XMLPropertyListValidator.propertyListDTD().validate(bytes)
                     }
@@ -96,6 +108,12 @@ extension Ict {
             return report
         }
 
+        /// An archive's problem in the form findings are printed in.
+        private static func finding(_ problem: KeyedArchiveError) -> PropertyListError {
+            let message = problem.objectIndex.map { "\(problem.message) (object \($0))" } ?? problem.message
+            return PropertyListError(.invalidObject, at: .none, keyPath: problem.keyPath, message)
+        }
+
         private func printJSON(_ reports: [FileReport]) throws {
             let entries: [PropertyListValue] = reports.map { report in
                 var entry: OrderedDictionary<String, PropertyListValue> = [
@@ -103,6 +121,7 @@ extension Ict {
                     "valid": .bool(report.isValid),
                 ]
                 if let format = report.format { entry["format"] = .string(format.rawValue) }
+                if report.isKeyedArchive { entry["keyedArchive"] = true }
                 entry["findings"] = .array(report.findings.map(Self.findingValue))
                 if !report.typeFindings.isEmpty {
                     entry["typeDeclarationFindings"] = .array(report.typeFindings.map(Self.typeFindingValue))

@@ -35,12 +35,47 @@ public struct BinaryPropertyListWriter: Sendable {
         _ = try flattener.flatten(value, depth: 0)
         return BinaryPropertyListEmitter(objects: flattener.objects, estimatedSize: flattener.estimatedSize).emit()
     }
+
+    /// Lays out an object table the caller numbered itself, for formats built
+    /// on binary property lists that decide which scalars are stored once
+    /// (keyed archives do: `NSKeyedArchiver` shares some equal strings and
+    /// not others). Object 0 is the top object; no uniquing, reordering or
+    /// depth check is done, so objects nobody refers to are kept too.
+    ///
+    /// Offsets, references and integers are sized as `encode(_:)` sizes them.
+    /// A reference to an object outside the table is a programmer's error
+    /// (a precondition failure), as is a `.scalar` holding an array or a
+    /// dictionary.
+    public func encode(objectTable: [BinaryPropertyListObject]) -> [UInt8] {
+        precondition(!objectTable.isEmpty, "an object table needs a top object")
+        var estimatedSize = 64
+        for object in objectTable {
+            switch object {
+            case .scalar(.string(let string)): estimatedSize += string.utf8.count * 2 + 12
+            case .scalar(.data(let data)): estimatedSize += data.count + 12
+            case .scalar: estimatedSize += 20
+            case .array(let children):
+                precondition(children.allSatisfy { $0 >= 0 && $0 < objectTable.count }, "a reference outside the object table")
+                estimatedSize += children.count * 4 + 16
+            case .dictionary(let keys, let values):
+                precondition(keys.count == values.count, "a dictionary needs one value for each key")
+                let inTable = { (reference: Int) in reference >= 0 && reference < objectTable.count }
+                precondition(keys.allSatisfy(inTable) && values.allSatisfy(inTable), "a reference outside the object table")
+                estimatedSize += keys.count * 8 + 16
+            }
+        }
+        return BinaryPropertyListEmitter(objects: objectTable, estimatedSize: estimatedSize).emit()
+    }
 }
 
-/// One object of the output, its children already numbered.
-enum BinaryPropertyListObject {
+/// One object of a binary property list's object table, its children given
+/// by their numbers in the table (see `BinaryPropertyListWriter.encode(objectTable:)`).
+public enum BinaryPropertyListObject: Hashable, Sendable {
+    /// A string, number, boolean, date, data or UID.
     case scalar(PropertyListValue)
+    /// An array of the objects with these numbers.
     case array([Int])
+    /// A dictionary: the key objects' and the value objects' numbers, pairwise.
     case dictionary(keys: [Int], values: [Int])
 }
 

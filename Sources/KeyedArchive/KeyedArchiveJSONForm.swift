@@ -1,0 +1,62 @@
+import OrderedCollections
+import PropertyList
+
+/// The lossless JSON form of a keyed archive (`Schemas/keyed-archive.schema.json`):
+///
+/// ```json
+/// {
+///   "archiver": "NSKeyedArchiver",
+///   "version": 100000,
+///   "top": {"root": {"$uid": 1}},
+///   "objects": ["$null", {"$dict": {"title": {"$uid": 2}, "$class": {"$uid": 3}}}, "yo", …]
+/// }
+/// ```
+///
+/// `top` and every entry of `objects` are property-list values in the JSON
+/// form of `JSONPropertyListWriter` (UIDs `{"$uid": n}`, data `{"$data": …}`,
+/// dictionaries with `$` keys inside `{"$dict": …}`), in the archive's order,
+/// so the document is itself a property list in that form. Reading it back
+/// and writing the archive with `KeyedArchiveWriter` gives the same bytes as
+/// writing the original archive.
+extension KeyedArchive {
+    /// The archive in its JSON form, as a property-list value for `JSONPropertyListWriter`.
+    public var jsonForm: PropertyListValue {
+        .dictionary([
+            "archiver": .string(Self.archiverName),
+            "version": .integer(PropertyListInteger(Self.formatVersion)),
+            "top": .dictionary(top),
+            "objects": .array(objects),
+        ])
+    }
+
+    /// Reads an archive from its JSON form (as `JSONPropertyListReader` reads
+    /// the text) and checks it as `init(propertyList:)` does.
+    ///
+    /// - Throws: `KeyedArchiveError` of kind `.notAnArchive` when the
+    ///   document lacks `archiver`, `version`, `top` or `objects` or has other
+    ///   members; else any structural problem, with its key path.
+    public init(jsonForm value: PropertyListValue) throws(KeyedArchiveError) {
+        guard case .dictionary(let document) = value else {
+            throw KeyedArchiveError(.notAnArchive, at: [], "the JSON form of a keyed archive is an object, not a \(value.kindName)")
+        }
+        let expected: Set<String> = ["archiver", "version", "top", "objects"]
+        if let extra = document.keys.first(where: { !expected.contains($0) }) {
+            throw KeyedArchiveError(.notAnArchive, at: [.key(extra)], "\"\(extra)\" is not a member of a keyed archive's JSON form")
+        }
+        for member in ["archiver", "version", "top", "objects"] where document[member] == nil {
+            throw KeyedArchiveError(.notAnArchive, at: [], "the JSON form of a keyed archive needs \"\(member)\"")
+        }
+        var propertyList = OrderedDictionary<String, PropertyListValue>()
+        propertyList["$version"] = document["version"]
+        propertyList["$objects"] = document["objects"]
+        propertyList["$archiver"] = document["archiver"]
+        propertyList["$top"] = document["top"]
+        try self.init(propertyList: .dictionary(propertyList))
+    }
+
+    /// True when `value` looks like the JSON form (an object with `archiver` and `objects`).
+    public static func looksLikeJSONForm(_ value: PropertyListValue) -> Bool {
+        guard let dictionary = value.dictionaryValue else { return false }
+        return dictionary["archiver"] != nil && dictionary["objects"] != nil
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PropertyList
+
+/// Reads keyed archives from bytes: a binary or XML property list (the form
+/// is detected) checked as an `NSKeyedArchiver` archive.
+public struct KeyedArchiveReader: Sendable {
+    /// The limits applied to the input.
+    public var limits: KeyedArchiveLimits
+
+    /// Makes a reader with the given limits.
+    public init(limits: KeyedArchiveLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes and checks the archive in `bytes`. Reads the whole property
+    /// list; decodes no object (see `KeyedUnarchiver` and `ArchivedValue`).
+    ///
+    /// - Throws: `KeyedArchiveError` of kind `.propertyList` (with the byte
+    ///   offset or line in `underlying`) when the bytes are not a property
+    ///   list, else of the first structural problem, with its key path.
+    public func read(_ bytes: UnsafeRawBufferPointer) throws(KeyedArchiveError) -> KeyedArchive {
+        let value: PropertyListValue
+        do {
+            value = try PropertyListReader(limits: limits.propertyList).read(bytes).value
+        } catch {
+            throw KeyedArchiveError(error)
+        }
+        return try KeyedArchive(propertyList: value)
+    }
+
+    /// Decodes and checks the archive in `data`, as `read(_:)` on bytes.
+    ///
+    /// - Throws: `KeyedArchiveError`, as `read(_:)` on bytes.
+    public func read(_ data: Data) throws(KeyedArchiveError) -> KeyedArchive {
+        let result: Result<KeyedArchive, KeyedArchiveError> = data.withUnsafeBytes { buffer in
+            Result { () throws(KeyedArchiveError) in try read(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes and checks the archive in `bytes`, as `read(_:)` on bytes.
+    ///
+    /// - Throws: `KeyedArchiveError`, as `read(_:)` on bytes.
+    public func read(_ bytes: [UInt8]) throws(KeyedArchiveError) -> KeyedArchive {
+        let result: Result<KeyedArchive, KeyedArchiveError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(KeyedArchiveError) in try read(buffer) }
+        }
+        return try result.get()
+    }
+}

@@ -7,13 +7,15 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "UniformTypes"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -35,6 +37,18 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .systemLibrary(name: "CFileSystem"),
+        .target(
+            name: "DocumentPackage",
+            dependencies: [
+                "CFileSystem",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .executableTarget(
+            name: "PackageSaveStress",
+            dependencies: ["DocumentPackage"]
+        ),
         .target(
             name: "UniformTypes",
             dependencies: [
@@ -47,6 +61,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "DocumentPackage",
                 "UniformTypes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -66,8 +81,20 @@ let package = Package(
             dependencies: ["UniformTypes", "PropertyList"]
         ),
         .testTarget(
+            name: "DocumentPackageTests",
+            dependencies: [
+                "DocumentPackage",
+                "PackageSaveStress",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .testTarget(
             name: "ICTCommandTests",
-            dependencies: ["ICTCommand", "PropertyList"]
+            dependencies: [
+                "ICTCommand",
+                "PropertyList",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
     ]
 )

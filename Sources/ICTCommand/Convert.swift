@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentPackage
 import KeyedArchive
 import PropertyList
 
@@ -6,7 +7,7 @@ extension Ict {
     /// `ict convert`: one form of property list to another.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a property list to XML, binary or JSON, or a keyed archive to and from JSON.",
+            abstract: "Convert a property list to XML, binary or JSON, a keyed archive to and from JSON, or a package to a zip and back.",
             discussion: """
                 The input is read in whatever form it is (binary, XML, OpenStep or \
                 JSON) and never modified unless -o names it. A keyed archive converted \
@@ -16,6 +17,13 @@ extension Ict {
                 NSKeyedArchiver lays it out, binary or XML. A regular output file \
                 is replaced in one step (written beside it, then renamed); a device \
                 or pipe such as /dev/stdout is written directly.
+
+                A package directory converts with --format zip to a zip holding the \
+                package under its name (default output: PACKAGE.zip beside it). A zip \
+                converts back with --format package (default output: the package's \
+                name beside the zip); entries that would land outside the package, \
+                absolute paths and links pointing outside are refused, and nothing is \
+                left behind when the zip is refused. An existing package is not replaced.
                 """
         )
 
@@ -30,14 +38,43 @@ extension Ict {
         var output: String?
 
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-            case xml1, binary1, json
+            case xml1, binary1, json, zip, package
             case keyedArchive = "keyed-archive"
             case keyedArchiveXML = "keyed-archive-xml"
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
         }
 
+        func validate() throws {
+            let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
+            let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
+            switch format {
+            case .zip:
+                guard inputIsPackage else { throw ValidationError("--format zip needs a package directory; \(input) is not one") }
+                if output == "-" { throw ValidationError("a zip is written to a file, not standard output; name one with -o") }
+            case .package:
+                guard inputIsZip else { throw ValidationError("--format package needs a zip archive; \(input) is not one") }
+                if output == "-" { throw ValidationError("a package is a directory, not standard output; name one with -o") }
+            case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
+                if inputIsPackage { throw ValidationError("\(input) is a package directory; convert it with --format zip") }
+                if inputIsZip { throw ValidationError("\(input) is a zip archive; restore its package with --format package") }
+            }
+        }
+
         func run() throws {
+            if format == .zip || format == .package {
+                do {
+                    if format == .zip {
+                        try PackageConversion.zip(packageAt: input, to: output)
+                    } else {
+                        try PackageConversion.unzip(input, to: output)
+                    }
+                } catch {
+                    Diagnostics.printError("ict: \(error.description)")
+                    throw ExitCode.failure
+                }
+                return
+            }
             let destination = output ?? "-"
             if format.isBinary, output == nil, OutputFile.isTerminal("-") {
                 Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
@@ -80,6 +117,8 @@ extension Ict {
                 // A JSON text file ends with a newline, as XML property lists do.
                 guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
                 return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
+            case .zip, .package:
+                preconditionFailure("package conversions are handled by run()")
             case .keyedArchive, .keyedArchiveXML:
                 let archive: KeyedArchive
                 if KeyedArchive.looksLikeJSONForm(value) {

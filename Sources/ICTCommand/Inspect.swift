@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentPackage
 import KeyedArchive
 import PropertyList
 
@@ -6,23 +7,30 @@ extension Ict {
     /// `ict inspect`: what is inside a file, as a tree for people or JSON for programs.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what a property list or keyed archive holds, as a tree.",
+            abstract: "Show what a property list, keyed archive or document package holds, as a tree.",
             discussion: """
                 With --json, prints the lossless JSON form instead (see Schemas/property-list.schema.json). \
                 A keyed archive (a property list whose top dictionary has $archiver or $objects) is shown \
                 as its object graph: class names, fields and values; an object reached again is marked \
                 shared, one reached from inside itself cycle, and neither is expanded again. With --json, \
-                the same graph as one JSON document.
+                the same graph as one JSON document. \
+                A directory is inspected as a package: each entry with its size and kind (property list, \
+                keyed archive, PNG image, text, other), recognised from its first 4 KB only; with --json, \
+                one document {"package", "entries": [{"path", "type", "size", "kind" | "destination"}]}.
                 """
         )
 
-        @Argument(help: "The file to inspect, or - for standard input.")
+        @Argument(help: "The file or package directory to inspect, or - for standard input.")
         var input: String
 
         @Flag(help: "Print JSON for programs instead of a tree.")
         var json = false
 
         func run() throws {
+            if input != "-", PackageConversion.isDirectory(input) {
+                try inspectPackage()
+                return
+            }
             let value: PropertyListValue
             do {
                 let file = try InputFile(path: input)
@@ -66,6 +74,24 @@ extension Ict {
             } else {
                 ArchiveGraphView.printTree(archive)
             }
+        }
+
+        private func inspectPackage() throws {
+            let inspection: PackageInspection
+            do {
+                inspection = try PackageInspection(path: input)
+            } catch {
+                Diagnostics.printError("ict: \(error.description)")
+                throw ExitCode.failure
+            }
+            var output = StandardOutput()
+            if json {
+                output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(inspection.jsonValue()), as: UTF8.self))
+                output.write("\n")
+            } else {
+                output.write(inspection.treeText())
+            }
+            output.flush()
         }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefgh] [--verbose]` prints one table comparing ICTKit's
-/// property-list layer with its peers, all measured in this run.
+/// [--repetitions N] [--warm-up N] [--only abcdefghp] [--verbose]` prints one table comparing ICTKit's
+/// property-list layer (rows a–f), type layer (rows g–h) and document-package
+/// layer (rows p) with their peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -17,23 +18,35 @@ struct PropertyListBenchmarks {
         }
         do {
             let options = try Options(parsing: arguments)
-            let inputs = try Inputs.load(from: options.dataDirectory)
-            var suite = Suite(
-                inputs: inputs,
-                stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
-                processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
-                ict: options.ict,
-                plistutil: options.plistutil,
-                only: options.only
-            )
             let loadBefore = loadAverage()
-            let rows = try suite.run()
+            var rows: [Row] = []
+            var notes: [String] = []
+            if !options.only.isDisjoint(with: "abcdef") {
+                let inputs = try Inputs.load(from: options.dataDirectory)
+                var suite = Suite(
+                    inputs: inputs,
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    plistutil: options.plistutil,
+                    only: options.only
+                )
+                rows += try suite.run()
+                notes += suite.notes
+            }
+            if options.only.contains("p") {
+                let packages = PackageSaving(
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    workDirectory: options.dataDirectory.appendingPathComponent("packages").path
+                )
+                rows += try packages.run()
+            }
             let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up, "
                 + "ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
                 + "results are freed after the clock stops, on both sides"
             let load = "machine load (1-minute average, \(ProcessInfo.processInfo.activeProcessorCount) cores): "
                 + "\(loadBefore) at the start, \(loadAverage()) at the end"
-            print(render(rows, notes: suite.notes + [method, load]))
+            print(render(rows, notes: notes + [method, load]))
         } catch {
             log("error: \(error)")
             exit(1)
@@ -54,7 +67,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefgh")
+    var only = Set("abcdefghp")
     /// Log every timed run, not only the medians.
     var verbose = false
 

@@ -10,13 +10,16 @@ enum Target {
     case memoryAtMost(timesFileSize: Double)
     /// ICTKit's wall time at most this many milliseconds, whatever the peer's (shown for scale).
     case atMost(milliseconds: Double)
+    /// Ours at most this share of the peer's measurement (bytes or time): ours ÷ peer ≤ percent %.
+    case shareAtMost(percent: Double)
 
     var description: String {
         switch self {
         case .faster(let factor): "≥ \(format(factor, decimals: 0))× faster"
-        case .atMostSlower(let factor): "≤ \(format(factor, decimals: 0))× peer's time"
+        case .atMostSlower(let factor): "≤ \(format(factor, decimals: factor == factor.rounded() ? 0 : 1))× peer's time"
         case .memoryAtMost(let factor): "≤ \(format(factor, decimals: 0))× file size"
         case .atMost(let budget): "≤ \(milliseconds(budget))"
+        case .shareAtMost(let percent): "≤ \(format(percent, decimals: 0)) % of peer"
         }
     }
 }
@@ -50,7 +53,7 @@ struct Row {
         case .atMost(let budget):
             ratio = "\(format(ourTime / theirTime))× peer's time"
             met = ourTime <= budget
-        case .memoryAtMost:
+        case .memoryAtMost, .shareAtMost:
             preconditionFailure("a timed row has a time target")
         }
         let cpuRatio = switch target {
@@ -62,6 +65,15 @@ struct Row {
         return Row(benchmark: benchmark, ours: milliseconds(ourTime) + ours.fewerRunsThanAsked, peer: peer,
                    peerMeasurement: milliseconds(theirTime) + peerTime.fewerRunsThanAsked, ratio: ratio, target: target, met: met,
                    cpuRatio: cpuRatioText)
+    }
+
+    /// A row comparing a measurement with the same kind of measurement of
+    /// the peer, as a share: `share` is ours ÷ peer.
+    static func share(_ benchmark: String, ours: String, peer: String, peerMeasurement: String, share: Double,
+                      target: Target) -> Row {
+        guard case .shareAtMost(let percent) = target else { preconditionFailure("a share row has a share target") }
+        return Row(benchmark: benchmark, ours: ours, peer: peer, peerMeasurement: peerMeasurement,
+                   ratio: "\(format(share * 100, decimals: 2)) %", target: target, met: share * 100 <= percent)
     }
 
     /// A row that could not be measured, with the reason.

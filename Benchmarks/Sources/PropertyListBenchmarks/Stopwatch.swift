@@ -67,7 +67,8 @@ struct Stopwatch {
         return (Timing(ourSamples, asked: repetitions), Timing(peerSamples, asked: repetitions))
     }
 
-    private static func time<Result>(_ work: () throws -> Result) rethrows -> Sample {
+    /// One run of `work`: its wall time and this thread's CPU time.
+    static func time<Result>(_ work: () throws -> Result) rethrows -> Sample {
         let clock = ContinuousClock()
         let startCPU = threadCPUTime()
         let start = clock.now

@@ -1,0 +1,39 @@
+/// The rules for a child's name inside a package.
+enum PackageChildName {
+    /// The longest name accepted, in bytes of UTF-8 (`NAME_MAX` on Linux and macOS).
+    static let maximumByteCount = 255
+
+    /// Why `name` cannot name a child, or nil when it can.
+    static func problem(with name: String) -> String? {
+        if name.isEmpty { return "a name cannot be empty" }
+        if name == "." || name == ".." { return "a name cannot be \"\(name)\"" }
+        if name.utf8.contains(UInt8(ascii: "/")) { return "a name cannot contain \"/\"" }
+        if name.utf8.contains(0) { return "a name cannot contain NUL" }
+        if name.utf8.count > maximumByteCount {
+            return "a name cannot be longer than \(maximumByteCount) bytes of UTF-8 (this one has \(name.utf8.count))"
+        }
+        return nil
+    }
+
+    /// Throws `.invalidName` when `name` cannot name a child.
+    static func check(_ name: String, pathInPackage: String, fileSystemPath: String = "")
+        throws(DocumentPackageError)
+    {
+        if let problem = problem(with: name) {
+            throw DocumentPackageError(.invalidName, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
+                                       "invalid name \(quoted(name)): \(problem)")
+        }
+    }
+
+    /// The key under which names that differ only by case (or by Unicode
+    /// normalization, which Swift's string equality already ignores) collide,
+    /// as they do on case-insensitive file systems.
+    static func foldingKey(_ name: String) -> String {
+        name.lowercased()
+    }
+
+    /// `name` in quotes, with control characters escaped, for messages.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// When a package's regular files are read.
+public enum PackageReadingMode: Hashable, Sendable {
+    /// Each file's bytes are read on first access (`contents()`); opening
+    /// reads only the directories.
+    case lazy
+    /// Every file's bytes are read while opening.
+    case eager
+}
+
+extension PackageWrapper {
+    /// Reads the package directory at `path`: its tree of directories, files
+    /// and symbolic links, with names, permissions and modification times.
+    ///
+    /// Symbolic links are read as links and never followed (only `path`
+    /// itself may be reached through one). With `.lazy`, no file's bytes are
+    /// read until asked for.
+    ///
+    /// - Throws: `DocumentPackageError` `.notADirectory` or `.notFound` for
+    ///   `path`; `.io` naming the directory or file that cannot be read;
+    ///   `.invalidName` for a name that is not UTF-8; `.duplicateName` for
+    ///   names that differ only by case; `.unsupportedFileType` for a device,
+    ///   FIFO or socket; `.limitExceeded` when the package is over a limit.
+    public convenience init(readingFrom path: String, mode: PackageReadingMode = .lazy,
+                            limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
+    {
+        let absolutePath = Self.absolutePath(path)
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
+        let root = try FileSystem.openDirectory(absolutePath, followingLink: true, at: location)
+        let identity = try FileSystem.status(of: root, at: location)
+        let origin = PackageOrigin(path: absolutePath, identity: identity)
+        self.init(kind: .directory, permissions: identity.permissions)
+        fileName = String(absolutePath.split(separator: "/").last ?? "")
+        modificationTime = identity.modificationTime
+        diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: identity)
+        var reader = PackageReader(origin: origin, mode: mode, limits: limits)
+        try reader.readChildren(of: self, from: root, at: location, depth: 1)
+    }
+
+    /// `path` made absolute against the current directory, so lazy reads
+    /// still find it after a `chdir`.
+    static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let directory = getcwd(nil, 0) else { return path }
+        defer { free(directory) }
+        let base = String(cString: directory)
+        return base == "/" ? "/" + path : base + "/" + path
+    }
+}
+
+/// One read of a package tree, counting entries and bytes against the limits.
+struct PackageReader {
+    let origin: PackageOrigin
+    let mode: PackageReadingMode
+    let limits: DocumentPackageLimits
+    private var entryCount = 0
+    private var totalSize: Int64 = 0
+
+    init(origin: PackageOrigin, mode: PackageReadingMode, limits: DocumentPackageLimits) {
+        self.origin = origin
+        self.mode = mode
+        self.limits = limits
+    }
+
+    mutating func readChildren(of directory: PackageWrapper, from descriptor: Descriptor, at location: EntryLocation,
+                               depth: Int) throws(DocumentPackageError)
+    {
+        for rawName in try FileSystem.entryNames(of: descriptor, at: location) {
+            guard let name = String(validating: rawName, as: UTF8.self) else {
+                let shown = String(decoding: rawName, as: UTF8.self)
+                throw location.child(shown).error(.invalidName, "the name is not valid UTF-8")
+            }
+            let childLocation = location.child(name)
+            entryCount += 1
+            guard entryCount <= limits.maximumEntryCount else {
+                throw childLocation.error(.limitExceeded(.entryCount),
+                                          "the package has more than \(limits.maximumEntryCount) entries")
+            }
+            guard let identity = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation) else {
+                throw childLocation.error(.changedOnDisk, "the entry disappeared while the package was read")
+            }
+            let child = try readEntry(name, identity: identity, in: descriptor, at: childLocation, depth: depth)
+            do {
+                try directory.addChild(child, named: name)
+            } catch {
+                throw childLocation.error(error.kind, error.message)
+            }
+        }
+    }
+
+    private mutating func readEntry(_ name: String, identity: FileIdentity, in directory: Descriptor,
+                                    at location: EntryLocation, depth: Int) throws(DocumentPackageError)
+        -> PackageWrapper
+    {
+        let record = DiskRecord(origin: origin, pathInPackage: location.pathInPackage, identity: identity)
+        switch identity.fileType {
+        case FileIdentity.directoryType:
+            guard depth <= limits.maximumDepth else {
+                throw location.error(.limitExceeded(.depth), "directories nest deeper than \(limits.maximumDepth) levels")
+            }
+            let descriptor = try FileSystem.openDirectory(name, in: directory.rawValue, at: location)
+            guard try FileSystem.status(of: descriptor, at: location).sameContents(as: identity) else {
+                throw location.error(.changedOnDisk, "the directory was replaced while the package was read")
+            }
+            let wrapper = PackageWrapper(kind: .directory, permissions: identity.permissions)
+            try readChildren(of: wrapper, from: descriptor, at: location, depth: depth + 1)
+            return finish(wrapper, record)
+        case FileIdentity.regularFileType:
+            totalSize += identity.size
+            guard totalSize <= limits.maximumTotalSize else {
+                throw location.error(.limitExceeded(.totalSize),
+                                     "the package's files hold more than \(limits.maximumTotalSize) bytes")
+            }
+            let wrapper = PackageWrapper(kind: .regularFile, permissions: identity.permissions)
+            wrapper.contentsMatchDiskRecord = true
+            if mode == .eager {
+                let descriptor = try FileSystem.openFileForReading(name, in: directory.rawValue, at: location)
+                guard try FileSystem.status(of: descriptor, at: location).sameContents(as: identity) else {
+                    throw location.error(.changedOnDisk, "the file was replaced while the package was read")
+                }
+                wrapper.loadedContents = Data(try FileSystem.readBytes(of: descriptor, count: Int(identity.size), at: location))
+            }
+            return finish(wrapper, record)
+        case FileIdentity.symbolicLinkType:
+            let bytes = try FileSystem.linkDestination(name, in: directory.rawValue, size: identity.size, at: location)
+            guard let destination = String(validating: bytes, as: UTF8.self) else {
+                throw location.error(.invalidName, "the link's destination is not valid UTF-8")
+            }
+            return finish(PackageWrapper(kind: .symbolicLink, permissions: identity.permissions, destination: destination), record)
+        default:
+            throw location.error(.unsupportedFileType, "not a directory, regular file or symbolic link")
+        }
+    }
+
+    private func finish(_ wrapper: PackageWrapper, _ record: DiskRecord) -> PackageWrapper {
+        wrapper.modificationTime = record.identity.modificationTime
+        wrapper.diskRecord = record
+        return wrapper
+    }
+}

@@ -1,0 +1,311 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a package was read from or last saved to; the entries read from it
+/// refer to it for their bytes.
+final class PackageOrigin: Sendable {
+    /// The package's absolute path.
+    let path: String
+    /// The root directory's device and inode, to recognise the same package.
+    let device: UInt64
+    let inode: UInt64
+
+    init(path: String, identity: FileIdentity) {
+        self.path = path
+        device = identity.device
+        inode = identity.inode
+    }
+}
+
+/// An entry as it was on disk when read or last saved.
+struct DiskRecord {
+    let origin: PackageOrigin
+    /// The entry's path inside the package, empty for the root.
+    let pathInPackage: String
+    let identity: FileIdentity
+
+    var fileSystemPath: String { pathInPackage.isEmpty ? origin.path : origin.path + "/" + pathInPackage }
+    var location: EntryLocation { EntryLocation(pathInPackage: pathInPackage, fileSystemPath: fileSystemPath) }
+}
+
+/// A file wrapper: one item of a document package — a directory of named
+/// children, a regular file, or a symbolic link — with its name, POSIX
+/// permissions and modification date.
+///
+/// A wrapper read from disk remembers where it came from: a regular file read
+/// lazily loads its bytes on first access, `hasChangedOnDisk()` compares the
+/// item with what was read, and saving hard-links or clones entries whose
+/// bytes were not changed instead of copying them.
+public final class PackageWrapper {
+    /// The three kinds of wrapper.
+    public enum Kind: Hashable, Sendable {
+        /// A directory of named children.
+        case directory
+        /// A regular file's bytes.
+        case regularFile
+        /// A symbolic link: its destination only, never what it points to.
+        case symbolicLink
+    }
+
+    /// The kind of item, fixed when the wrapper is made.
+    public let kind: Kind
+    /// The name under which the wrapper is a child of its directory (or was
+    /// read from disk); nil for a new wrapper not yet added.
+    public internal(set) var fileName: String?
+    /// The name to use when the wrapper is added without one.
+    public var preferredFileName: String?
+    /// The POSIX permission bits (`0o644`, say; setuid, setgid and sticky
+    /// included). Ignored for symbolic links on Linux.
+    public var permissions: UInt16
+    /// The modification time to the nanosecond; nil means "when written".
+    var modificationTime: FileTimestamp?
+
+    /// A directory's children, keyed by `PackageChildName.foldingKey`.
+    var childrenByFoldedName: [String: PackageWrapper] = [:]
+    /// A regular file's bytes, once read or set.
+    var loadedContents: Data?
+    /// A symbolic link's destination.
+    let destination: String?
+    /// The item on disk this wrapper was read from or last saved to.
+    var diskRecord: DiskRecord?
+    /// True while a regular file's bytes are those of `diskRecord`'s file.
+    var contentsMatchDiskRecord = false
+
+    init(kind: Kind, permissions: UInt16, destination: String? = nil) {
+        self.kind = kind
+        self.permissions = permissions
+        self.destination = destination
+    }
+
+    /// Makes a regular-file wrapper holding `contents`.
+    public convenience init(regularFileWithContents contents: Data, permissions: UInt16 = 0o644) {
+        self.init(kind: .regularFile, permissions: permissions)
+        loadedContents = contents
+    }
+
+    /// Makes a symbolic-link wrapper. The destination is stored as given and
+    /// written only as a link, never resolved.
+    public convenience init(symbolicLinkWithDestination destination: String) {
+        self.init(kind: .symbolicLink, permissions: 0o755, destination: destination)
+    }
+
+    /// Makes a directory wrapper with the given children.
+    ///
+    /// - Throws: `DocumentPackageError` `.invalidName` or `.duplicateName`
+    ///   when a name is refused, as `addChild(_:named:)`.
+    public convenience init(directoryWithChildren children: [String: PackageWrapper] = [:], permissions: UInt16 = 0o755)
+        throws(DocumentPackageError)
+    {
+        self.init(kind: .directory, permissions: permissions)
+        for name in children.keys.sorted() {
+            try addChild(children[name]!, named: name)
+        }
+    }
+
+    /// The modification date; nil for a new wrapper, meaning the time it is
+    /// written. Kept to the nanosecond for entries read from disk.
+    public var modificationDate: Date? {
+        get {
+            modificationTime.map {
+                Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanoseconds) / 1_000_000_000)
+            }
+        }
+        set {
+            modificationTime = newValue.map { date in
+                let interval = date.timeIntervalSince1970
+                let seconds = interval.rounded(.down)
+                return FileTimestamp(seconds: Int64(seconds),
+                                     nanoseconds: min(Int64(((interval - seconds) * 1_000_000_000).rounded()), 999_999_999))
+            }
+        }
+    }
+
+    /// A symbolic link's destination, as stored in the link; nil for the other kinds.
+    public var symbolicLinkDestination: String? { destination }
+
+    /// A regular file's size in bytes, known without reading it; nil for
+    /// directories and links.
+    public var fileSize: Int64? {
+        guard kind == .regularFile else { return nil }
+        if let loadedContents { return Int64(loadedContents.count) }
+        return diskRecord?.identity.size
+    }
+
+    // MARK: Regular-file contents
+
+    /// A regular file's bytes. A wrapper read lazily reads its file on the
+    /// first call (one `read` of the file's size) and keeps the bytes.
+    ///
+    /// - Throws: `DocumentPackageError` `.changedOnDisk` when the file was
+    ///   replaced or modified since the package was read, `.io` when it
+    ///   cannot be read.
+    public func contents() throws(DocumentPackageError) -> Data {
+        precondition(kind == .regularFile, "contents() of a \(kind) wrapper")
+        if let loadedContents { return loadedContents }
+        guard let record = diskRecord else { return Data() }
+        let bytes = try Self.readFile(record, maximumCount: nil)
+        let data = Data(bytes)
+        loadedContents = data
+        return data
+    }
+
+    /// Up to `maximumCount` bytes from the start of a regular file, reading
+    /// no more than that from disk and keeping nothing; for recognising a
+    /// file by its first bytes.
+    ///
+    /// - Throws: as `contents()`.
+    public func contentsPrefix(maximumCount: Int) throws(DocumentPackageError) -> Data {
+        precondition(kind == .regularFile, "contentsPrefix(maximumCount:) of a \(kind) wrapper")
+        if let loadedContents { return loadedContents.prefix(maximumCount) }
+        guard let record = diskRecord else { return Data() }
+        return Data(try Self.readFile(record, maximumCount: maximumCount))
+    }
+
+    /// Replaces a regular file's bytes; the next save writes them.
+    public func setContents(_ contents: Data) {
+        precondition(kind == .regularFile, "setContents(_:) of a \(kind) wrapper")
+        loadedContents = contents
+        contentsMatchDiskRecord = false
+    }
+
+    /// Reads a file recorded on disk after checking it is the very file that
+    /// was read: same inode, size and modification time.
+    private static func readFile(_ record: DiskRecord, maximumCount: Int?) throws(DocumentPackageError) -> [UInt8] {
+        let location = record.location
+        let descriptor = try FileSystem.openFileForReading(record.fileSystemPath, in: AT_FDCWD, at: location)
+        let now = try FileSystem.status(of: descriptor, at: location)
+        guard now.fileType == FileIdentity.regularFileType, now.sameContents(as: record.identity) else {
+            throw location.error(.changedOnDisk, "the file changed on disk after the package was read")
+        }
+        let size = Int(clamping: now.size)
+        return try FileSystem.readBytes(of: descriptor, count: min(size, maximumCount ?? size), at: location)
+    }
+
+    // MARK: Children
+
+    /// A directory's children, sorted by name.
+    public var children: [PackageWrapper] {
+        precondition(kind == .directory, "children of a \(kind) wrapper")
+        return childrenByFoldedName.values.sorted { $0.fileName!.utf8.lexicographicallyPrecedes($1.fileName!.utf8) }
+    }
+
+    /// The child with exactly this name, or nil.
+    public func child(named name: String) -> PackageWrapper? {
+        precondition(kind == .directory, "child(named:) of a \(kind) wrapper")
+        guard let child = childrenByFoldedName[PackageChildName.foldingKey(name)], child.fileName == name else {
+            return nil
+        }
+        return child
+    }
+
+    /// The entry at a path inside this directory, `Contents/Resources/x.nib`;
+    /// nil when a step is missing or not a directory.
+    public func descendant(atPath path: String) -> PackageWrapper? {
+        var current = self
+        for step in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard current.kind == .directory, let next = current.child(named: String(step)) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// Adds `child` under `name` (default: its preferred name, else its file
+    /// name), and returns the name used.
+    ///
+    /// - Throws: `DocumentPackageError` `.invalidName` when the name is
+    ///   empty, `.`, `..`, holds `/` or NUL, or is over 255 bytes of UTF-8;
+    ///   `.duplicateName` when a child's name already equals it ignoring case.
+    @discardableResult
+    public func addChild(_ child: PackageWrapper, named name: String? = nil) throws(DocumentPackageError) -> String {
+        precondition(kind == .directory, "addChild(_:named:) of a \(kind) wrapper")
+        guard let name = name ?? child.preferredFileName ?? child.fileName else {
+            throw DocumentPackageError(.invalidName, "a child needs a name: none given, preferred or set")
+        }
+        try PackageChildName.check(name, pathInPackage: name)
+        let key = PackageChildName.foldingKey(name)
+        if let existing = childrenByFoldedName[key] {
+            throw DocumentPackageError(.duplicateName, pathInPackage: name,
+                                       "\(PackageChildName.quoted(name)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
+        }
+        child.fileName = name
+        childrenByFoldedName[key] = child
+        return name
+    }
+
+    /// Puts `child` under `name`, replacing the child of that name (or of a
+    /// name that differs only by case), and returns the replaced child.
+    ///
+    /// - Throws: `DocumentPackageError` `.invalidName`, as `addChild(_:named:)`.
+    @discardableResult
+    public func replaceChild(named name: String, with child: PackageWrapper) throws(DocumentPackageError)
+        -> PackageWrapper?
+    {
+        precondition(kind == .directory, "replaceChild(named:with:) of a \(kind) wrapper")
+        try PackageChildName.check(name, pathInPackage: name)
+        let key = PackageChildName.foldingKey(name)
+        let replaced = childrenByFoldedName.removeValue(forKey: key)
+        child.fileName = name
+        childrenByFoldedName[key] = child
+        return replaced
+    }
+
+    /// Gives the child named `oldName` the name `newName` (which may differ
+    /// from the old one only by case).
+    ///
+    /// - Throws: `DocumentPackageError` `.notFound` when there is no such
+    ///   child, `.invalidName` or `.duplicateName` as `addChild(_:named:)`.
+    public func renameChild(named oldName: String, to newName: String) throws(DocumentPackageError) {
+        precondition(kind == .directory, "renameChild(named:to:) of a \(kind) wrapper")
+        guard let child = child(named: oldName) else {
+            throw DocumentPackageError(.notFound, pathInPackage: oldName, "no child named \(PackageChildName.quoted(oldName))")
+        }
+        try PackageChildName.check(newName, pathInPackage: newName)
+        let oldKey = PackageChildName.foldingKey(oldName)
+        let newKey = PackageChildName.foldingKey(newName)
+        if newKey != oldKey, let existing = childrenByFoldedName[newKey] {
+            throw DocumentPackageError(.duplicateName, pathInPackage: newName,
+                                       "\(PackageChildName.quoted(newName)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
+        }
+        childrenByFoldedName.removeValue(forKey: oldKey)
+        child.fileName = newName
+        childrenByFoldedName[newKey] = child
+    }
+
+    /// Removes and returns the child with exactly this name, or nil when
+    /// there is none.
+    @discardableResult
+    public func removeChild(named name: String) -> PackageWrapper? {
+        guard child(named: name) != nil else { return nil }
+        return childrenByFoldedName.removeValue(forKey: PackageChildName.foldingKey(name))
+    }
+
+    // MARK: Disk state
+
+    /// Whether the item on disk differs from what this wrapper was read from
+    /// (or last saved to): its inode, size, modification time, type or
+    /// permissions changed, it is gone, or — for a directory — any entry
+    /// below it changed or was added or removed. True for a wrapper that was
+    /// never read or saved. Costs one `lstat` per entry and no reads.
+    public func hasChangedOnDisk() -> Bool {
+        guard let record = diskRecord else { return true }
+        let now: FileIdentity?
+        do {
+            now = try FileSystem.linkStatus(record.fileSystemPath, at: record.location)
+        } catch {
+            return true
+        }
+        guard let now, now.sameContents(as: record.identity), now.mode == record.identity.mode else { return true }
+        guard kind == .directory else { return false }
+        return childrenByFoldedName.values.contains { $0.hasChangedOnDisk() }
+    }
+}

@@ -1,0 +1,302 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a wrapper's children into a new directory: directories made anew,
+/// regular files whose bytes are unchanged since reading hard-linked (inside
+/// the package being replaced) or cloned/copied by the kernel, the others
+/// written from memory; symbolic links made as links.
+struct PackageWriter {
+    /// The device and inode of the package being replaced, whose unchanged
+    /// files may be hard-linked: its old version is removed once the new one
+    /// is in place, so nothing ends up shared with a package that stays.
+    let replacedRoot: (device: UInt64, inode: UInt64)?
+    /// Whether the written files and directories are flushed to disk.
+    let flush: Bool
+    /// The files and directories written (not linked), relative to the new
+    /// package's root, children before their directory, for `flushAll(root:at:)`.
+    private var toFlush: [(relativePath: String, isFile: Bool)] = []
+    /// What each written entry looks like on disk, applied to the wrappers
+    /// once the save has succeeded.
+    private(set) var written: [(wrapper: PackageWrapper, pathInPackage: String, identity: FileIdentity)] = []
+
+    init(replacedRoot: (device: UInt64, inode: UInt64)?, flush: Bool) {
+        self.replacedRoot = replacedRoot
+        self.flush = flush
+    }
+
+    /// Above this many items written, one `syncfs` flushes them instead of
+    /// one `fsync` each.
+    static let fileSystemFlushThreshold = 32
+
+    /// Flushes every file and directory written, then the root, once at the
+    /// end rather than item by item.
+    ///
+    /// Each `fsync` costs a flush of the device's cache even when the
+    /// journal already holds the item, so past `fileSystemFlushThreshold`
+    /// items one `syncfs` of the file system is cheaper (it also writes out
+    /// other programs' pending data on that file system, as `sync -f` does).
+    /// Below it, the files' bytes are waited for first (their writeback
+    /// started when each was finished), then every item is `fsync`ed; the
+    /// first commits the journal for all.
+    func flushAll(root: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
+        guard flush else { return }
+        if toFlush.count > Self.fileSystemFlushThreshold, try FileSystem.flushFileSystem(of: root, at: location) { return }
+        for (relativePath, isFile) in toFlush where isFile {
+            let childLocation = location.child(relativePath)
+            try FileSystem.waitForWriteback(try FileSystem.openForFlushing(relativePath, in: root, at: childLocation),
+                                            at: childLocation)
+        }
+        for (relativePath, _) in toFlush {
+            let childLocation = location.child(relativePath)
+            try FileSystem.flush(try FileSystem.openForFlushing(relativePath, in: root, at: childLocation), at: childLocation)
+        }
+        try FileSystem.flush(root, at: location)
+    }
+
+    mutating func writeChildren(of directory: PackageWrapper, into descriptor: Descriptor, at location: EntryLocation)
+        throws(DocumentPackageError)
+    {
+        for child in directory.children {
+            let name = child.fileName!
+            let childLocation = location.child(name)
+            switch child.kind {
+            case .directory:
+                try FileSystem.makeDirectory(name, in: descriptor.rawValue, at: childLocation)
+                let childDescriptor = try FileSystem.openDirectory(name, in: descriptor.rawValue, at: childLocation)
+                try writeChildren(of: child, into: childDescriptor, at: childLocation)
+                try FileSystem.finish(childDescriptor, permissions: child.permissions,
+                                      modificationTime: child.modificationTime, startingWriteback: false, at: childLocation)
+                if flush { toFlush.append((childLocation.pathInPackage, false)) }
+                written.append((child, childLocation.pathInPackage, try FileSystem.status(of: childDescriptor, at: childLocation)))
+            case .regularFile:
+                try writeFile(child, named: name, in: descriptor, at: childLocation)
+            case .symbolicLink:
+                try FileSystem.makeSymbolicLink(name, in: descriptor.rawValue, destination: child.destination!,
+                                                modificationTime: child.modificationTime, at: childLocation)
+                if let identity = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation) {
+                    written.append((child, childLocation.pathInPackage, identity))
+                }
+            }
+        }
+    }
+
+    private mutating func writeFile(_ file: PackageWrapper, named name: String, in directory: Descriptor,
+                                    at location: EntryLocation) throws(DocumentPackageError)
+    {
+        if file.contentsMatchDiskRecord, let record = file.diskRecord {
+            if try transferUnchanged(file, record: record, named: name, in: directory, at: location) { return }
+            guard file.loadedContents != nil else {
+                throw record.location.error(.changedOnDisk,
+                                            "the file changed on disk after the package was read; its original bytes are gone")
+            }
+        }
+        let contents = try file.contents()
+        let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
+        let result: Result<Void, DocumentPackageError> = contents.withUnsafeBytes { bytes in
+            Result { () throws(DocumentPackageError) in try FileSystem.writeAll(bytes, to: descriptor, at: location) }
+        }
+        try result.get()
+        try finish(file, descriptor, at: location)
+    }
+
+    /// Puts the unchanged file recorded on disk under `name` without passing
+    /// its bytes through memory. False when the recorded file is no longer
+    /// the one that was read.
+    private mutating func transferUnchanged(_ file: PackageWrapper, record: DiskRecord, named name: String,
+                                            in directory: Descriptor, at location: EntryLocation)
+        throws(DocumentPackageError) -> Bool
+    {
+        // A hard link shares the inode, so only when nothing about it would
+        // change: link first, then check that the new name is the recorded
+        // file with the wrapper's permissions and time, else undo the link.
+        if let replacedRoot, record.origin.device == replacedRoot.device, record.origin.inode == replacedRoot.inode,
+           try FileSystem.hardLink(from: record.fileSystemPath, named: name, in: directory.rawValue, at: location)
+        {
+            if let linked = try FileSystem.linkStatus(name, in: directory.rawValue, at: location),
+               linked.fileType == FileIdentity.regularFileType, linked.sameContents(as: record.identity),
+               linked.permissions == file.permissions,
+               file.modificationTime == nil || file.modificationTime == linked.modificationTime
+            {
+                written.append((file, location.pathInPackage, linked))
+                return true
+            }
+            try FileSystem.removeTree(name, in: directory.rawValue, at: location)
+        }
+        let source = try FileSystem.openFileForReading(record.fileSystemPath, in: AT_FDCWD, at: record.location)
+        guard try FileSystem.status(of: source, at: record.location).sameContents(as: record.identity) else { return false }
+        let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
+        try FileSystem.copyContents(of: source, size: record.identity.size, to: descriptor, at: location)
+        try finish(file, descriptor, at: location)
+        return true
+    }
+
+    private mutating func finish(_ file: PackageWrapper, _ descriptor: Descriptor, at location: EntryLocation)
+        throws(DocumentPackageError)
+    {
+        try FileSystem.finish(descriptor, permissions: file.permissions, modificationTime: file.modificationTime,
+                              startingWriteback: flush, at: location)
+        if flush { toFlush.append((location.pathInPackage, true)) }
+        written.append((file, location.pathInPackage, try FileSystem.status(of: descriptor, at: location)))
+    }
+}
+
+/// The saving options.
+public struct PackageSaveOptions: Hashable, Sendable {
+    /// Whether an existing package at the destination is replaced (safely);
+    /// when false, an existing item is an `.alreadyExists` error.
+    public var replacingExisting: Bool
+    /// Whether every file and directory is flushed to disk before the new
+    /// package is swapped in, so that it survives a power loss, not only a
+    /// crash of the process. Costs the time to write the bytes to the device.
+    public var flushingToDisk: Bool
+
+    /// Makes a set of options.
+    public init(replacingExisting: Bool = true, flushingToDisk: Bool = true) {
+        self.replacingExisting = replacingExisting
+        self.flushingToDisk = flushingToDisk
+    }
+}
+
+extension PackageWrapper {
+    /// The marker in the names of temporaries beside a package: a save in
+    /// progress, or an old version waiting to be removed.
+    static let savingMarker = ".saving-"
+    static let replacedMarker = ".replaced-"
+
+    /// Saves this directory wrapper as the package at `path`, safely.
+    ///
+    /// The new package is written beside the old one under a temporary name
+    /// (`.NAME.saving-PID-RANDOM`), flushed, and swapped in with one
+    /// `renameat2(RENAME_EXCHANGE)` (`renameatx_np(RENAME_SWAP)` on macOS);
+    /// where the file system cannot swap, the old package is renamed aside
+    /// and the new one renamed in. The old version is then removed. At no
+    /// moment is a half-written package under `path`. Temporaries left by
+    /// earlier saves that crashed are removed first.
+    ///
+    /// Regular files unchanged since they were read are not copied byte by
+    /// byte: hard-linked when they belong to the package being replaced,
+    /// else cloned (`FICLONE`) or copied in the kernel. Afterwards the
+    /// wrappers refer to the saved package.
+    ///
+    /// - Throws: `DocumentPackageError` `.io` naming the path that failed
+    ///   (the temporary is removed; the old package stays), `.changedOnDisk`
+    ///   when an unchanged file that was never loaded is gone or modified,
+    ///   `.notADirectory` when `path` is something other than a directory,
+    ///   `.alreadyExists` when `options` forbids replacing.
+    public func save(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
+        precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")
+        var absolutePath = Self.absolutePath(path)
+        while absolutePath.count > 1, absolutePath.hasSuffix("/") { absolutePath.removeLast() }
+        let slash = absolutePath.lastIndex(of: "/")!
+        let parentPath = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
+        let name = String(absolutePath[absolutePath.index(after: slash)...])
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
+        try PackageChildName.check(name, pathInPackage: "", fileSystemPath: absolutePath)
+
+        let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath)
+        let parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
+        try Self.cleanUpStrayTemporaries(of: name, in: parent, at: parentLocation)
+        let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
+        if let existing {
+            guard options.replacingExisting else { throw location.error(.alreadyExists, "already exists") }
+            guard existing.fileType == FileIdentity.directoryType else {
+                throw location.error(.notADirectory, "exists and is not a package directory; not replaced")
+            }
+        }
+
+        let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let temporaryLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath + "/" + temporaryName)
+        try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
+        var writer = PackageWriter(replacedRoot: existing.map { ($0.device, $0.inode) }, flush: options.flushingToDisk)
+        let rootIdentity: FileIdentity
+        do {
+            let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
+            try writer.writeChildren(of: self, into: root, at: temporaryLocation)
+            try FileSystem.finish(root, permissions: permissions, modificationTime: modificationTime,
+                                  startingWriteback: false, at: temporaryLocation)
+            try writer.flushAll(root: root, at: temporaryLocation)
+            rootIdentity = try FileSystem.status(of: root, at: temporaryLocation)
+            try Self.swapIn(temporaryName, as: name, in: parent, replacing: existing != nil, at: location)
+        } catch {
+            try? FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
+            throw error
+        }
+        if options.flushingToDisk { try FileSystem.flush(parent, at: parentLocation) }
+        // After a swap the temporary name holds the old version.
+        try FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
+
+        let origin = PackageOrigin(path: absolutePath, identity: rootIdentity)
+        fileName = name
+        modificationTime = rootIdentity.modificationTime
+        diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: rootIdentity)
+        for (wrapper, pathInPackage, identity) in writer.written {
+            wrapper.diskRecord = DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity)
+            wrapper.modificationTime = identity.modificationTime
+            if wrapper.kind == .regularFile { wrapper.contentsMatchDiskRecord = true }
+        }
+    }
+
+    /// Moves the finished temporary package to `name`: a swap when there is
+    /// an old package (afterwards the temporary name holds it), a rename
+    /// refusing to replace when there is none.
+    private static func swapIn(_ temporaryName: String, as name: String, in parent: Descriptor, replacing: Bool,
+                               at location: EntryLocation) throws(DocumentPackageError)
+    {
+        guard replacing else {
+            try FileSystem.renameWithoutReplacing(temporaryName, to: name, in: parent.rawValue, at: location)
+            return
+        }
+        if try FileSystem.exchange(temporaryName, name, in: parent.rawValue, at: location) { return }
+        // No swap on this file system: move the old version aside under a
+        // name the next save recognises, then the new one in.
+        let asideName = ".\(name)\(replacedMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        try FileSystem.renameWithoutReplacing(name, to: asideName, in: parent.rawValue, at: location)
+        do {
+            try FileSystem.renameWithoutReplacing(temporaryName, to: name, in: parent.rawValue, at: location)
+        } catch {
+            try? FileSystem.renameWithoutReplacing(asideName, to: name, in: parent.rawValue, at: location)
+            throw error
+        }
+        try FileSystem.renameWithoutReplacing(asideName, to: temporaryName, in: parent.rawValue, at: location)
+    }
+
+    /// Removes the temporaries of saves of `name` whose process is gone. When
+    /// such a save died between moving the old package aside and moving the
+    /// new one in, the old one is put back first.
+    static func cleanUpStrayTemporaries(of name: String, in parent: Descriptor, at location: EntryLocation)
+        throws(DocumentPackageError)
+    {
+        var strays: [(name: String, isReplacedOriginal: Bool)] = []
+        for rawName in try FileSystem.entryNames(of: parent, at: location) {
+            guard let entry = String(validating: rawName, as: UTF8.self) else { continue }
+            for (marker, isReplacedOriginal) in [(savingMarker, false), (replacedMarker, true)] {
+                let prefix = "." + name + marker
+                guard entry.hasPrefix(prefix) else { continue }
+                let rest = entry.dropFirst(prefix.count)
+                guard let dash = rest.firstIndex(of: "-"), let processID = Int32(rest[..<dash]),
+                      processID != getpid(), !FileSystem.processIsAlive(processID)
+                else { continue }
+                strays.append((entry, isReplacedOriginal))
+            }
+        }
+        if let original = strays.first(where: \.isReplacedOriginal),
+           try FileSystem.linkStatus(name, in: parent.rawValue, at: location.child(name)) == nil
+        {
+            try FileSystem.renameWithoutReplacing(original.name, to: name, in: parent.rawValue, at: location.child(name))
+            strays.removeAll { $0.name == original.name }
+        }
+        for stray in strays {
+            try FileSystem.removeTree(stray.name, in: parent.rawValue, at: location.child(stray.name))
+        }
+    }
+}

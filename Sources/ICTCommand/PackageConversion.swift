@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocumentPackage
+
+/// `ict convert` between a package directory and a zip of it.
+enum PackageConversion {
+    /// Whether `path` is a directory (following a link, as the user named it).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & 0o170000) == 0o040000
+    }
+
+    /// Whether the file at `path` starts like a zip archive (`PK\3\4`, or
+    /// `PK\5\6` for an empty one). Reads 4 bytes.
+    static func isZip(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        guard read(descriptor, &magic, 4) == 4 else { return false }
+        return magic == [0x50, 0x4B, 0x03, 0x04] || magic == [0x50, 0x4B, 0x05, 0x06]
+    }
+
+    /// Zips the package at `input` to `output`, by default `INPUT.zip`
+    /// beside it; the zip's top-level directory is the package's name.
+    static func zip(packageAt input: String, to output: String?) throws(DocumentPackageError) {
+        let packagePath = trimmingTrailingSlashes(input)
+        let package = try PackageWrapper(readingFrom: packagePath, mode: .lazy)
+        try PackageZipArchive.write(package, to: output ?? packagePath + ".zip", rootName: package.fileName!)
+    }
+
+    /// Restores the package in the zip at `input` to `output`, by default
+    /// beside the zip under the zip's top-level package name (else the zip's
+    /// name without `.zip`). An existing item there is an error, never replaced.
+    static func unzip(_ input: String, to output: String?) throws(DocumentPackageError) {
+        let package = try PackageZipArchive.read(at: input)
+        let target = output.map(trimmingTrailingSlashes) ?? defaultPackagePath(forZip: input, packageName: package.preferredFileName)
+        try package.save(to: target, options: PackageSaveOptions(replacingExisting: false))
+    }
+
+    private static func defaultPackagePath(forZip zip: String, packageName: String?) -> String {
+        let slash = zip.lastIndex(of: "/")
+        let directory = slash.map { String(zip[...$0]) } ?? ""
+        let zipName = slash.map { String(zip[zip.index(after: $0)...]) } ?? zip
+        let baseName = zipName.hasSuffix(".zip") && zipName.count > 4 ? String(zipName.dropLast(4)) : zipName + ".package"
+        return directory + (packageName ?? baseName)
+    }
+
+    private static func trimmingTrailingSlashes(_ path: String) -> String {
+        var result = path
+        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+}

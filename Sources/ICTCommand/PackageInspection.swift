@@ -1,0 +1,180 @@
+import DocumentPackage
+import OrderedCollections
+import PropertyList
+
+/// What `ict inspect` says about one entry of a package directory.
+struct PackageEntrySummary {
+    /// What a regular file holds, recognised from its first bytes.
+    enum ContentKind: String {
+        case propertyList = "property-list"
+        case keyedArchive = "keyed-archive"
+        case png
+        case text
+        case other
+
+        /// The name shown to people.
+        var displayName: String {
+            switch self {
+            case .propertyList: "property list"
+            case .keyedArchive: "keyed archive"
+            case .png: "PNG image"
+            case .text: "text"
+            case .other: "other"
+            }
+        }
+    }
+
+    /// The path inside the package, `Contents/Resources/x.nib`.
+    var path: String
+    var depth: Int
+    var wrapperKind: PackageWrapper.Kind
+    /// Bytes of a regular file; for a directory, of all files below it.
+    var size: Int64
+    var contentKind: ContentKind?
+    var linkDestination: String?
+}
+
+/// Lists a package directory's entries with their sizes and content kinds,
+/// reading the package lazily and each file's first 4 KB only (a binary
+/// property list is mapped, and only its trailer, offset table and top
+/// object are touched to find `$archiver`).
+struct PackageInspection {
+    /// How many bytes of a file are looked at to recognise it.
+    static let sniffedByteCount = 4096
+
+    let packagePath: String
+    let package: PackageWrapper
+    private(set) var entries: [PackageEntrySummary] = []
+
+    init(path: String) throws(DocumentPackageError) {
+        packagePath = path
+        package = try PackageWrapper(readingFrom: path, mode: .lazy)
+        _ = try summarise(package, path: "", depth: 0)
+    }
+
+    /// Appends the summaries of `directory`'s children (each directory
+    /// before what it holds) and returns their total file size.
+    private mutating func summarise(_ directory: PackageWrapper, path: String, depth: Int)
+        throws(DocumentPackageError) -> Int64
+    {
+        var total: Int64 = 0
+        for child in directory.children {
+            let childPath = path.isEmpty ? child.fileName! : path + "/" + child.fileName!
+            var summary = PackageEntrySummary(path: childPath, depth: depth, wrapperKind: child.kind, size: 0)
+            switch child.kind {
+            case .directory:
+                let index = entries.count
+                entries.append(summary)
+                entries[index].size = try summarise(child, path: childPath, depth: depth + 1)
+                total += entries[index].size
+                continue
+            case .regularFile:
+                summary.size = child.fileSize ?? 0
+                summary.contentKind = try Self.contentKind(of: child, at: packagePath + "/" + childPath)
+            case .symbolicLink:
+                summary.linkDestination = child.symbolicLinkDestination
+            }
+            total += summary.size
+            entries.append(summary)
+        }
+        return total
+    }
+
+    /// Recognises a file from its first bytes: a binary property list
+    /// (`bplist0`, a keyed archive when its top dictionary has `$archiver`),
+    /// an XML property list (`<?xml` then `<plist`), PNG by its signature,
+    /// text when the bytes are UTF-8 without NUL; else other.
+    static func contentKind(of file: PackageWrapper, at fileSystemPath: String) throws(DocumentPackageError) -> PackageEntrySummary.ContentKind {
+        let prefix = Array(try file.contentsPrefix(maximumCount: sniffedByteCount))
+        if prefix.starts(with: Array("bplist0".utf8)) {
+            return isKeyedArchive(at: fileSystemPath) ? .keyedArchive : .propertyList
+        }
+        if prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        let text = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(prefix.dropFirst(3)) : prefix
+        guard !text.contains(0), isUTF8(text, truncated: prefix.count == sniffedByteCount) else { return .other }
+        let start = text.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if start.starts(with: Array("<?xml".utf8)), String(decoding: text, as: UTF8.self).contains("<plist") {
+            return .propertyList
+        }
+        return .text
+    }
+
+    /// Whether the binary property list at `path` has `$archiver` in its top
+    /// dictionary. Only that key is read.
+    private static func isKeyedArchive(at path: String) -> Bool {
+        guard let file = try? MappedFile(path: path),
+              let document = try? BinaryPropertyListDocument(file: file),
+              let archiver = try? document.value(at: [.key("$archiver")])
+        else { return false }
+        if case .string = archiver { return true }
+        return false
+    }
+
+    /// Whether `bytes` is valid UTF-8; when the bytes are a cut-off prefix,
+    /// an incomplete sequence at the very end is allowed.
+    private static func isUTF8(_ bytes: [UInt8], truncated: Bool) -> Bool {
+        if String(validating: bytes, as: UTF8.self) != nil { return true }
+        guard truncated else { return false }
+        for cut in 1...3 where bytes.count > cut {
+            if String(validating: bytes.dropLast(cut), as: UTF8.self) != nil { return true }
+        }
+        return false
+    }
+
+    // MARK: Output for people
+
+    /// The tree: the package, then each entry indented under its directory,
+    /// with its size and kind.
+    func treeText() -> String {
+        let fileCount = entries.filter { $0.wrapperKind == .regularFile }.count
+        let total = entries.filter { $0.depth == 0 }.reduce(Int64(0)) { $0 + $1.size }
+        var lines = ["\(package.fileName ?? packagePath)/  package, \(entries.count) entries, \(fileCount) files, \(Self.sizeText(total))"]
+        for entry in entries {
+            let indent = String(repeating: "  ", count: entry.depth + 1)
+            let name = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+            switch entry.wrapperKind {
+            case .directory:
+                lines.append("\(indent)\(name)/  \(Self.sizeText(entry.size))")
+            case .regularFile:
+                lines.append("\(indent)\(name)  \(Self.sizeText(entry.size))  \(entry.contentKind!.displayName)")
+            case .symbolicLink:
+                lines.append("\(indent)\(name) -> \(entry.linkDestination!)  link")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `812 B`, `4.0 KB`, `50.0 MB` (powers of 1000, as the Finder shows).
+    static func sizeText(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let tenths = (value * 10).rounded() / 10
+        return "\(tenths) \(units[unit])"
+    }
+
+    // MARK: Output for programs
+
+    /// One JSON document: `{"package": path, "entries": [{"path", "type",
+    /// "size", "kind" | "destination"}]}`.
+    func jsonValue() -> PropertyListValue {
+        let list: [PropertyListValue] = entries.map { entry in
+            var object: OrderedDictionary<String, PropertyListValue> = ["path": .string(entry.path)]
+            switch entry.wrapperKind {
+            case .directory: object["type"] = "directory"
+            case .regularFile: object["type"] = "file"
+            case .symbolicLink: object["type"] = "link"
+            }
+            object["size"] = .integer(PropertyListInteger(entry.size))
+            if let kind = entry.contentKind { object["kind"] = .string(kind.rawValue) }
+            if let destination = entry.linkDestination { object["destination"] = .string(destination) }
+            return .dictionary(object)
+        }
+        return ["package": .string(packagePath), "entries": .array(list)]
+    }
+}

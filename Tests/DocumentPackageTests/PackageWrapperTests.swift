@@ -1,0 +1,95 @@
+import DocumentPackage
+import Foundation
+import Testing
+
+struct PackageWrapperTests {
+    private func file(_ text: String) -> PackageWrapper { PackageWrapper(regularFileWithContents: Data(text.utf8)) }
+
+    @Test(arguments: ["", ".", "..", "a/b", "/", "nul\u{0}byte", String(repeating: "é", count: 128)])
+    func refusesInvalidChildNames(_ name: String) throws {
+        let directory = try PackageWrapper(directoryWithChildren: [:])
+        let error = packageError { try directory.addChild(file("x"), named: name) }
+        #expect(error?.kind == .invalidName)
+        #expect(directory.children.isEmpty)
+    }
+
+    @Test func acceptsANameOfExactly255Bytes() throws {
+        let directory = try PackageWrapper(directoryWithChildren: [:])
+        let name = String(repeating: "a", count: 255)
+        try directory.addChild(file("x"), named: name)
+        #expect(directory.child(named: name) != nil)
+        #expect(packageError { try directory.addChild(file("y"), named: name + "b") }?.kind == .invalidName)
+    }
+
+    @Test func refusesNamesThatDifferOnlyByCase() throws {
+        let directory = try PackageWrapper(directoryWithChildren: ["Read Me.txt": file("one")])
+        let error = packageError { try directory.addChild(file("two"), named: "READ ME.TXT") }
+        #expect(error?.kind == .duplicateName)
+        #expect(error?.pathInPackage == "READ ME.TXT")
+        #expect(try directory.child(named: "Read Me.txt")?.contents() == Data("one".utf8))
+        #expect(directory.child(named: "READ ME.TXT") == nil)
+    }
+
+    @Test func refusesRenamingOntoAnotherChildsNameInAnyCase() throws {
+        let directory = try PackageWrapper(directoryWithChildren: ["a": file("a"), "b": file("b")])
+        #expect(packageError { try directory.renameChild(named: "a", to: "B") }?.kind == .duplicateName)
+        #expect(packageError { try directory.renameChild(named: "missing", to: "c") }?.kind == .notFound)
+        #expect(packageError { try directory.renameChild(named: "a", to: "..") }?.kind == .invalidName)
+        try directory.renameChild(named: "a", to: "A")
+        #expect(directory.children.map(\.fileName) == ["A", "b"])
+    }
+
+    @Test func addsReplacesRenamesAndRemovesChildren() throws {
+        let directory = try PackageWrapper(directoryWithChildren: [:])
+        let added = file("1")
+        added.preferredFileName = "one.txt"
+        #expect(try directory.addChild(added) == "one.txt")
+        #expect(added.fileName == "one.txt")
+        let replaced = try directory.replaceChild(named: "ONE.txt", with: file("2"))
+        #expect(replaced === added)
+        #expect(directory.children.map(\.fileName) == ["ONE.txt"])
+        try directory.renameChild(named: "ONE.txt", to: "two.txt")
+        #expect(try directory.child(named: "two.txt")?.contents() == Data("2".utf8))
+        #expect(directory.removeChild(named: "TWO.txt") == nil)
+        #expect(directory.removeChild(named: "two.txt") != nil)
+        #expect(directory.children.isEmpty)
+    }
+
+    @Test func findsDescendantsByPathInPackage() throws {
+        let nib = file("nib")
+        let package = try PackageWrapper(directoryWithChildren: [
+            "Contents": PackageWrapper(directoryWithChildren: [
+                "Resources": PackageWrapper(directoryWithChildren: ["x.nib": nib]),
+            ]),
+        ])
+        #expect(package.descendant(atPath: "Contents/Resources/x.nib") === nib)
+        #expect(package.descendant(atPath: "Contents/Resources/x.nib/deeper") == nil)
+        #expect(package.descendant(atPath: "Contents/Missing") == nil)
+    }
+
+    @Test func keepsModificationDatesToTheMicrosecond() throws {
+        let wrapper = file("x")
+        #expect(wrapper.modificationDate == nil)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123456)
+        wrapper.modificationDate = date
+        #expect(abs(wrapper.modificationDate!.timeIntervalSince1970 - date.timeIntervalSince1970) < 1e-6)
+    }
+
+    @Test func reportsSizeAndLinkDestinationByKind() throws {
+        #expect(file("four").fileSize == 4)
+        let link = PackageWrapper(symbolicLinkWithDestination: "/etc/passwd")
+        #expect(link.kind == .symbolicLink)
+        #expect(link.symbolicLinkDestination == "/etc/passwd")
+        #expect(link.fileSize == nil)
+        let changed = file("four")
+        changed.setContents(Data("eight!!!".utf8))
+        #expect(changed.fileSize == 8)
+        #expect(try changed.contentsPrefix(maximumCount: 5) == Data("eight".utf8))
+    }
+
+    @Test func describesErrorsWithBothPaths() {
+        let error = DocumentPackageError(.notADirectory, pathInPackage: "Contents/x.nib", fileSystemPath: "/tmp/A.ict/Contents/x.nib",
+                                         "not a directory")
+        #expect(error.description == "/tmp/A.ict/Contents/x.nib: not a directory (at Contents/x.nib)")
+    }
+}

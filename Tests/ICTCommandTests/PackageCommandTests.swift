@@ -1,0 +1,200 @@
+import Foundation
+import PropertyList
+import Testing
+import ZIPFoundation
+
+/// `ict inspect PACKAGE` and `ict convert` between packages and zips, end to end.
+struct PackageCommandTests {
+    private func scratchFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-package-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private func write(_ bytes: [UInt8], to path: String, permissions: Int = 0o644) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        chmod(path, mode_t(permissions))
+    }
+
+    /// A package with one entry of every kind `inspect` tells apart.
+    private func makeSamplePackage(in folder: String) throws -> String {
+        let package = folder + "/Friend.ict"
+        let archive: PropertyListValue = [
+            "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["DATA": .uid(1)],
+            "$objects": ["$null", "Ada"],
+        ]
+        try write(try BinaryPropertyListWriter().encode(archive), to: package + "/ctdocument.data")
+        try write(try BinaryPropertyListWriter().encode(["VERSION": 1]), to: package + "/settings.plist")
+        try write(try XMLPropertyListWriter().encode(["name": "Ada"]), to: package + "/Info.plist")
+        try write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 1492), to: package + "/Resources/photo.png")
+        try write(Array("Grüße, Ada\n".utf8), to: package + "/Resources/notes.txt", permissions: 0o600)
+        try write([0x00, 0xFF, 0x10, 0x80], to: package + "/Resources/blob.bin")
+        try FileManager.default.createSymbolicLink(atPath: package + "/passwd", withDestinationPath: "/etc/passwd")
+        return package
+    }
+
+    @Test func inspectShowsEachEntryWithItsSizeAndKind() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try makeSamplePackage(in: folder)
+        let archiveSize = try FileManager.default.attributesOfItem(atPath: package + "/ctdocument.data")[.size] as! Int
+        let settingsSize = try FileManager.default.attributesOfItem(atPath: package + "/settings.plist")[.size] as! Int
+        let infoSize = try FileManager.default.attributesOfItem(atPath: package + "/Info.plist")[.size] as! Int
+        let run = try ICTRunner.run(["inspect", package])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout == """
+            Friend.ict/  package, 8 entries, 6 files, \(Self.size(1500 + 13 + 4 + archiveSize + settingsSize + infoSize))
+              Info.plist  \(Self.size(infoSize))  property list
+              Resources/  1.5 KB
+                blob.bin  4 B  other
+                notes.txt  13 B  text
+                photo.png  1.5 KB  PNG image
+              ctdocument.data  \(Self.size(archiveSize))  keyed archive
+              passwd -> /etc/passwd  link
+              settings.plist  \(Self.size(settingsSize))  property list
+
+            """)
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        bytes < 1000 ? "\(bytes) B" : "\((Double(bytes) / 100).rounded() / 10) KB"
+    }
+
+    @Test func inspectJSONListsEntriesForPrograms() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try makeSamplePackage(in: folder)
+        let run = try ICTRunner.run(["inspect", "--json", package])
+        #expect(run.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(document["package"] as? String == package)
+        let entries = try #require(document["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["path"] as? String } == [
+            "Info.plist", "Resources", "Resources/blob.bin", "Resources/notes.txt", "Resources/photo.png",
+            "ctdocument.data", "passwd", "settings.plist",
+        ])
+        #expect(entries.map { $0["kind"] as? String } == [
+            "property-list", nil, "other", "text", "png", "keyed-archive", nil, "property-list",
+        ])
+        #expect(entries[6]["type"] as? String == "link")
+        #expect(entries[6]["destination"] as? String == "/etc/passwd")
+        #expect(entries[1]["size"] as? Int == 1517)
+    }
+
+    /// The first 4 KB of each file are enough: three 64 MB entries, one of
+    /// them a "binary property list" whose trailer is read through a mapping,
+    /// leave the process's peak memory far below their size.
+    @Test func inspectDoesNotReadBigEntries() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = folder + "/Big.pkg"
+        let big = 64 << 20
+        try write([], to: package + "/small.txt")
+        for (name, head) in [("movie.mov", [UInt8]([0, 1, 2])), ("log.txt", Array("log\n".utf8)), ("huge.plist", Array("bplist00".utf8))] {
+            FileManager.default.createFile(atPath: package + "/" + name, contents: Data(head))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: package + "/" + name))
+            try handle.seekToEnd()
+            let chunk = Data(repeating: name == "movie.mov" ? 0 : 0x61, count: 1 << 20)
+            for _ in 0..<64 { try handle.write(contentsOf: chunk) }
+            try handle.close()
+        }
+        let run = try ICTRunner.run(["inspect", package])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("movie.mov  67.1 MB  other"))
+        #expect(run.stdout.contains("log.txt  67.1 MB  text"))
+        #expect(run.peakMemory < big / 2, "peak memory \(run.peakMemory) bytes")
+    }
+
+    @Test func aPackageRoundTripsThroughAZipByTheCommand() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try makeSamplePackage(in: folder)
+        try FileManager.default.removeItem(atPath: package + "/passwd")
+        try FileManager.default.createSymbolicLink(atPath: package + "/alias", withDestinationPath: "Resources/photo.png")
+        let zipped = try ICTRunner.run(["convert", package, "--format", "zip"])
+        #expect(zipped.status == 0, "\(zipped.stderr)")
+        #expect(FileManager.default.fileExists(atPath: package + ".zip"))
+        let restored = folder + "/Restored.ict"
+        let unzipped = try ICTRunner.run(["convert", package + ".zip", "--format", "package", "-o", restored])
+        #expect(unzipped.status == 0, "\(unzipped.stderr)")
+        #expect(try Self.tree(restored) == Self.tree(package))
+        // The default output is the package's name beside the zip; it exists, and is never replaced.
+        let again = try ICTRunner.run(["convert", package + ".zip", "--format", "package"])
+        #expect(again.status == 1)
+        #expect(again.stderr == "ict: \(package): already exists\n")
+    }
+
+    @Test func aLinkToEtcPasswdIsZippedAsALinkAndRefusedOnRestoring() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try makeSamplePackage(in: folder)
+        let zip = folder + "/out.zip"
+        #expect(try ICTRunner.run(["convert", package, "--format", "zip", "-o", zip]).status == 0)
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
+        #expect(archive["Friend.ict/passwd"]?.type == .symlink)
+        #expect(archive["Friend.ict/passwd"]?.uncompressedSize == UInt64("/etc/passwd".utf8.count))
+        let run = try ICTRunner.run(["convert", zip, "--format", "package", "-o", folder + "/Restored.ict"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "ict: \(zip): the link points to an absolute path, outside the package (at Friend.ict/passwd)\n")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.ict"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict", "out.zip"])
+    }
+
+    @Test func aZipCarryingDotDotEscapeWritesNothingOutsideTheTarget() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/inbox", withIntermediateDirectories: true)
+        let zip = folder + "/inbox/Evil.ict.zip"
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .create)
+        for path in ["Evil.ict/ctdocument.data", "Evil.ict/../escape", "../escape"] {
+            let bytes = Data("pwned".utf8)
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count),
+                                 provider: { (position: Int64, count: Int) in bytes.subdata(in: Int(position)..<Int(position) + count) })
+        }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+        let run = try ICTRunner.run(["convert", zip, "--format", "package"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("ict: \(zip): the zip entry's path leaves the package with \"..\" (at Evil.ict/../escape)"))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() == before)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/escape"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/inbox/Evil.ict"))
+    }
+
+    @Test func packageAndZipFormatsCheckTheirInput() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = try makeSamplePackage(in: folder)
+        let plist = package + "/settings.plist"
+        let zipOfFile = try ICTRunner.run(["convert", plist, "--format", "zip"])
+        #expect(zipOfFile.status == 64)
+        #expect(zipOfFile.stderr.contains("--format zip needs a package directory; \(plist) is not one"))
+        let xmlOfPackage = try ICTRunner.run(["convert", package, "--format", "xml1"])
+        #expect(xmlOfPackage.status == 64)
+        #expect(xmlOfPackage.stderr.contains("\(package) is a package directory; convert it with --format zip"))
+        let packageOfPlist = try ICTRunner.run(["convert", plist, "--format", "package"])
+        #expect(packageOfPlist.status == 64)
+        // Property-list conversion is unchanged.
+        let xml = try ICTRunner.run(["convert", plist, "--format", "xml1"])
+        #expect(xml.status == 0)
+        #expect(xml.stdout.contains("<key>VERSION</key>"))
+    }
+
+    /// Relative path → kind, permissions, bytes or link destination.
+    private static func tree(_ root: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: root) {
+            let path = root + "/" + relative
+            var status = stat()
+            lstat(path, &status)
+            let mode = String(status.st_mode, radix: 8)
+            switch status.st_mode & 0o170000 {
+            case 0o120000: result[relative] = "link " + (try FileManager.default.destinationOfSymbolicLink(atPath: path))
+            case 0o040000: result[relative] = "dir " + mode
+            default: result[relative] = "file \(mode) " + (try Data(contentsOf: URL(fileURLWithPath: path))).base64EncodedString()
+            }
+        }
+        return result
+    }
+}

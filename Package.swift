@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes"]),
+        .library(name: "ICTDocument", targets: ["ICTDocument"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes", "ICTDocument"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -56,6 +57,21 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .target(
+            name: "ICTDocument",
+            dependencies: [
+                "CLibPNG",
+                "PropertyList",
+                "KeyedArchive",
+                "DocumentPackage",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
@@ -63,6 +79,7 @@ let package = Package(
                 "KeyedArchive",
                 "DocumentPackage",
                 "UniformTypes",
+                "ICTDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -87,6 +104,10 @@ let package = Package(
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        .testTarget(
+            name: "ICTDocumentTests",
+            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList"]
         ),
         .testTarget(
             name: "ICTCommandTests",

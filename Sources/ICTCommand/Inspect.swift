@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocumentPackage
+import ICTDocument
 import KeyedArchive
 import PropertyList
 
@@ -16,7 +17,10 @@ extension Ict {
                 the same graph as one JSON document. \
                 A directory is inspected as a package: each entry with its size and kind (property list, \
                 keyed archive, PNG image, text, other), recognised from its first 4 KB only; with --json, \
-                one document {"package", "entries": [{"path", "type", "size", "kind" | "destination"}]}.
+                one document {"package", "entries": [{"path", "type", "size", "kind" | "destination"}]}. \
+                A directory ending in .ict is inspected as a document: display name, version, thumbnail \
+                size and entry sizes, reading only the metadata entry; --data reads the data entry too \
+                and shows the fields and the photo's size.
                 """
         )
 
@@ -26,7 +30,14 @@ extension Ict {
         @Flag(help: "Print JSON for programs instead of a tree.")
         var json = false
 
+        @Flag(help: "For an .ict document, also read the data entry and show its fields.")
+        var data = false
+
         func run() throws {
+            if input != "-", DocumentSupport.isDocument(input) {
+                try inspectDocument()
+                return
+            }
             if input != "-", PackageConversion.isDirectory(input) {
                 try inspectPackage()
                 return
@@ -74,6 +85,24 @@ extension Ict {
             } else {
                 ArchiveGraphView.printTree(archive)
             }
+        }
+
+        private func inspectDocument() throws {
+            let path = DocumentSupport.trimmingTrailingSlashes(input)
+            let inspection: DocumentInspection
+            do {
+                inspection = try DocumentInspection(path: path, readingData: data)
+            } catch {
+                throw DocumentSupport.fail(document: path, error)
+            }
+            var output = StandardOutput()
+            if json {
+                output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(inspection.jsonValue()), as: UTF8.self))
+                output.write("\n")
+            } else {
+                output.write(inspection.text())
+            }
+            output.flush()
         }
 
         private func inspectPackage() throws {

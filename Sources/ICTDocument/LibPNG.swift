@@ -31,10 +31,9 @@ final class PNGDecoding {
         input = .allocate(byteCount: max(bytes.count, 1), alignment: 1)
         input.copyBytes(from: bytes)
         image.version = ictkit_png_image_version
+        // On failure, deinit (which runs: every property is set) frees the copy.
         guard png_image_begin_read_from_memory(&image, input.baseAddress, bytes.count) != 0 else {
-            let failure = LibPNGFailure(message: Self.message(of: image))
-            input.deallocate()
-            throw failure
+            throw LibPNGFailure(message: Self.message(of: image))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocumentPackage
+import ICTDocument
 import KeyedArchive
 import PropertyList
 
@@ -24,6 +25,13 @@ extension Ict {
                 name beside the zip); entries that would land outside the package, \
                 absolute paths and links pointing outside are refused, and nothing is \
                 left behind when the zip is refused. An existing package is not replaced.
+
+                An .ict document converts with --format json to its fields as JSON, the \
+                photo and thumbnail written as PNG files next to the output (or beside \
+                the document when the JSON goes to standard output), or inside the JSON \
+                as base64 with --embed. Such a JSON file converts back with --format ict \
+                (default output: the JSON's name with .ict; never replaced); the \
+                thumbnail is made again from the photo.
                 """
         )
 
@@ -38,14 +46,21 @@ extension Ict {
         var output: String?
 
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-            case xml1, binary1, json, zip, package
+            case xml1, binary1, json, zip, package, ict
             case keyedArchive = "keyed-archive"
             case keyedArchiveXML = "keyed-archive-xml"
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
         }
 
+        @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
+        var embed = false
+
         func validate() throws {
+            if input != "-", DocumentSupport.isDocument(input) {
+                guard format == .json else { throw ValidationError("an .ict document converts with --format json") }
+                return
+            }
             let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
             let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
             switch format {
@@ -55,6 +70,8 @@ extension Ict {
             case .package:
                 guard inputIsZip else { throw ValidationError("--format package needs a zip archive; \(input) is not one") }
                 if output == "-" { throw ValidationError("a package is a directory, not standard output; name one with -o") }
+            case .ict:
+                guard input != "-", input.hasSuffix(".json") else { throw ValidationError("--format ict needs a JSON export (DOC.json) as input") }
             case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
                 if inputIsPackage { throw ValidationError("\(input) is a package directory; convert it with --format zip") }
                 if inputIsZip { throw ValidationError("\(input) is a zip archive; restore its package with --format package") }
@@ -62,6 +79,25 @@ extension Ict {
         }
 
         func run() throws {
+            if input != "-", DocumentSupport.isDocument(input) || format == .ict {
+                let source = DocumentSupport.trimmingTrailingSlashes(input)
+                do {
+                    if format == .ict {
+                        try DocumentConversion.import(source, to: output ?? String(source.dropLast(5)) + ".ict")
+                    } else {
+                        try DocumentConversion.export(source, to: output ?? "-", embedding: embed)
+                    }
+                } catch let error as ICTDocumentError {
+                    throw DocumentSupport.fail(document: source, error)
+                } catch let error as PropertyListError {
+                    Diagnostics.printError(Diagnostics.line(file: source, error))
+                    throw ExitCode.failure
+                } catch {
+                    Diagnostics.printError("ict: \(error)")
+                    throw ExitCode.failure
+                }
+                return
+            }
             if format == .zip || format == .package {
                 do {
                     if format == .zip {
@@ -117,8 +153,8 @@ extension Ict {
                 // A JSON text file ends with a newline, as XML property lists do.
                 guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
                 return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
-            case .zip, .package:
-                preconditionFailure("package conversions are handled by run()")
+            case .zip, .package, .ict:
+                preconditionFailure("package and document conversions are handled by run()")
             case .keyedArchive, .keyedArchiveXML:
                 let archive: KeyedArchive
                 if KeyedArchive.looksLikeJSONForm(value) {

@@ -125,7 +125,7 @@ public struct DocumentValidator {
                 _ = try PNGImage(pngBytes: [UInt8](bytes), limits: imageLimits)
                 return nil
             } catch {
-                return "\(key.key) is not a usable PNG: \(error.message)"
+                return "\(key.key): \(error.message)"
             }
         case (let other?, _):
             return "\(key.key) is \(Self.describe(other)), expected \(key.type.rawValue)"

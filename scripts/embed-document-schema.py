@@ -6,4 +6,4 @@ assert text.endswith('\n') and '"""#' not in text
 open('Sources/ICTDocument/ICTDocumentSchemaText.swift', 'w').write(
     '/// The text of `Schemas/ict-document.schema.plist`, built in so a relocated\n'
     '/// program needs no file beside it (a test keeps the two the same).\n'
-    'let ictDocumentSchemaText: String = #"""\n%s"""#\n' % text)
+    'let ictDocumentSchemaText: String = #"""\n%s\n"""#\n' % text)

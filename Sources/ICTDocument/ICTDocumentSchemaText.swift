@@ -174,4 +174,5 @@ let ictDocumentSchemaText: String = #"""
 	</array>
 </dict>
 </plist>
+
 """#

@@ -57,10 +57,7 @@ extension Ict {
         var embed = false
 
         func validate() throws {
-            if input != "-", DocumentSupport.isDocument(input) {
-                guard format == .json else { throw ValidationError("an .ict document converts with --format json") }
-                return
-            }
+            if input != "-", format == .json, DocumentSupport.isDocument(input) { return }
             let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
             let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
             switch format {
@@ -79,7 +76,7 @@ extension Ict {
         }
 
         func run() throws {
-            if input != "-", DocumentSupport.isDocument(input) || format == .ict {
+            if input != "-", (format == .json && DocumentSupport.isDocument(input)) || format == .ict {
                 let source = DocumentSupport.trimmingTrailingSlashes(input)
                 do {
                     if format == .ict {

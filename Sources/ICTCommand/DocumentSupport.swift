@@ -1,12 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import ICTDocument
 import PropertyList
 
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
-    /// Whether `path` names an `.ict` document package: a directory whose name ends in `.ict`.
-    static func isDocument(_ path: String) -> Bool {
+    /// Whether `path` names an `.ict` package: a directory whose name ends in `.ict`.
+    static func isICTPackage(_ path: String) -> Bool {
         trimmingTrailingSlashes(path).lowercased().hasSuffix(".\(ICTFormat.packageExtension)") && PackageConversion.isDirectory(path)
+    }
+
+    /// Whether `path` names an `.ict` document: an `.ict` package holding
+    /// `ctdocument.metadata`. Other packages (zipped, or inspected entry by
+    /// entry) are left to the package commands; `validate` checks every `.ict` package.
+    static func isDocument(_ path: String) -> Bool {
+        isICTPackage(path) && access("\(path)/\(ICTFormat.metadataEntryName)", F_OK) == 0
     }
 
     static func trimmingTrailingSlashes(_ path: String) -> String {

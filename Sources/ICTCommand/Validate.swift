@@ -48,7 +48,7 @@ extension Ict {
             let documentSchema = try loadSchema()
             var reports: [FileReport] = []
             for path in files {
-                if DocumentSupport.isDocument(path) || (schema != nil && PackageConversion.isDirectory(path)) {
+                if DocumentSupport.isICTPackage(path) || (schema != nil && PackageConversion.isDirectory(path)) {
                     reports.append(Self.checkDocument(path, schema: documentSchema))
                 } else {
                     reports.append(Self.check(path))

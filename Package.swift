@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes"]),
+        .library(name: "ICTDocument", targets: ["ICTDocument"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes", "ICTDocument"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -32,6 +33,13 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "KeyedArchive",
+            dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .systemLibrary(name: "CFileSystem"),
         .target(
             name: "DocumentPackage",
@@ -51,10 +59,18 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
         .target(
-            name: "KeyedArchive",
+            name: "ICTDocument",
             dependencies: [
+                "CLibPNG",
                 "PropertyList",
+                "KeyedArchive",
+                "DocumentPackage",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -65,6 +81,7 @@ let package = Package(
                 "KeyedArchive",
                 "DocumentPackage",
                 "UniformTypes",
+                "ICTDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -79,6 +96,10 @@ let package = Package(
             dependencies: ["KeyedArchive", "PropertyList"]
         ),
         .testTarget(
+            name: "UniformTypesTests",
+            dependencies: ["UniformTypes", "PropertyList"]
+        ),
+        .testTarget(
             name: "DocumentPackageTests",
             dependencies: [
                 "DocumentPackage",
@@ -87,8 +108,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyList"]
+            name: "ICTDocumentTests",
+            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList"]
         ),
         .testTarget(
             name: "ICTCommandTests",

@@ -7,3 +7,7 @@ run() { printf '\n$ ict %s\n' "$*"; "$ict" "$@"; }
 run inspect SampleDocs/Info.plist
 run validate SampleDocs/Info.plist
 run convert SampleDocs/Info.plist --format json
+run list SampleDocs
+run inspect SampleDocs/Astronaut.ict
+run inspect --data SampleDocs/Chelsea.ict
+run validate SampleDocs/*.ict

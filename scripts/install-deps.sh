@@ -5,16 +5,16 @@
 set -euo pipefail
 
 purpose=${1:-build}
-packages=(libxml2-dev pkg-config)
+packages=(libxml2-dev libpng-dev pkg-config)
 case "$purpose" in
   build) ;;
-  test) packages+=(python3 time shared-mime-info) ;;
+  test) packages+=(python3 python3-venv time shared-mime-info imagemagick) ;;
   bench) packages+=(python3 libplist-utils) ;;
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
 esac
 
 if [ "$(uname -s)" = Darwin ]; then
-  # macOS: libxml2 ships with the SDK; the rest comes from Homebrew if wanted.
+  # macOS: libxml2 ships with the SDK; libpng and the rest come from Homebrew (brew install libpng).
   if [ "$purpose" = bench ] && ! command -v plistutil >/dev/null 2>&1; then
     echo "install-deps.sh: for the plistutil peer, run: brew install libplist" >&2
   fi

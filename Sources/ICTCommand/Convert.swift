@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import DocumentPackage
+import ICTDocument
 import KeyedArchive
 import PropertyList
 
@@ -24,6 +25,20 @@ extension Ict {
                 that would land outside the target. A regular output file \
                 is replaced in one step (written beside it, then renamed); a device \
                 or pipe such as /dev/stdout is written directly.
+
+                A package directory converts with --format zip to a zip holding the \
+                package under its name (default output: PACKAGE.zip beside it). A zip \
+                converts back with --format package (default output: the package's \
+                name beside the zip); entries that would land outside the package, \
+                absolute paths and links pointing outside are refused, and nothing is \
+                left behind when the zip is refused. An existing package is not replaced.
+
+                An .ict document converts with --format json to its fields as JSON, the \
+                photo and thumbnail written as PNG files next to the output (or beside \
+                the document when the JSON goes to standard output), or inside the JSON \
+                as base64 with --embed. Such a JSON file converts back with --format ict \
+                (default output: the JSON's name with .ict; never replaced); the \
+                thumbnail is made again from the photo.
                 """
         )
 
@@ -41,12 +56,16 @@ extension Ict {
             case xml1, binary1, json
             case keyedArchive = "keyed-archive"
             case keyedArchiveXML = "keyed-archive-xml"
-            case zip, package
+            case zip, package, ict
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
         }
 
+        @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
+        var embed = false
+
         func validate() throws {
+            if input != "-", format == .json, DocumentSupport.isDocument(input) { return }
             let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
             let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
             switch format {
@@ -56,6 +75,8 @@ extension Ict {
             case .package:
                 guard inputIsZip else { throw ValidationError("--format package needs a zip archive; \(input) is not one") }
                 if output == "-" { throw ValidationError("a package is a directory, not standard output; name one with -o") }
+            case .ict:
+                guard input != "-", input.hasSuffix(".json") else { throw ValidationError("--format ict needs a JSON export (DOC.json) as input") }
             case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
                 if inputIsPackage { throw ValidationError("\(input) is a package directory; convert it with --format zip") }
                 if inputIsZip { throw ValidationError("\(input) is a zip archive; restore its package with --format package") }
@@ -63,6 +84,25 @@ extension Ict {
         }
 
         func run() throws {
+            if input != "-", (format == .json && DocumentSupport.isDocument(input)) || format == .ict {
+                let source = DocumentSupport.trimmingTrailingSlashes(input)
+                do {
+                    if format == .ict {
+                        try DocumentConversion.import(source, to: output ?? String(source.dropLast(5)) + ".ict")
+                    } else {
+                        try DocumentConversion.export(source, to: output ?? "-", embedding: embed)
+                    }
+                } catch let error as ICTDocumentError {
+                    throw DocumentSupport.fail(document: source, error)
+                } catch let error as PropertyListError {
+                    Diagnostics.printError(Diagnostics.line(file: source, error))
+                    throw ExitCode.failure
+                } catch {
+                    Diagnostics.printError("ict: \(error)")
+                    throw ExitCode.failure
+                }
+                return
+            }
             if format == .zip || format == .package {
                 do {
                     if format == .zip {
@@ -152,8 +192,8 @@ extension Ict {
                 // A JSON text file ends with a newline, as XML property lists do.
                 guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
                 return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
-            case .zip, .package:
-                preconditionFailure("run() converts packages before reading a property list")
+            case .zip, .package, .ict:
+                preconditionFailure("package and document conversions are handled by run()")
             case .keyedArchive, .keyedArchiveXML:
                 let archive: KeyedArchive
                 if KeyedArchive.looksLikeJSONForm(value) {

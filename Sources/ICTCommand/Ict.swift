@@ -9,6 +9,6 @@ struct Ict: ParsableCommand {
             Exit status: 0 on success (or all inputs valid), 1 when an input is \
             invalid or an operation failed, 64 on a usage error.
             """,
-        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self]
+        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self]
     )
 }

@@ -34,6 +34,16 @@ final class OutputFile {
         return isatty(descriptor) == 1
     }
 
+    /// Writes all of `bytes` to `path` and commits.
+    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let output = try OutputFile(path: path)
+        let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(Failure) in try output.write(buffer) }
+        }
+        try result.get()
+        try output.commit()
+    }
+
     /// Opens the destination named `path`: standard output, a device or pipe
     /// as it is, or a new temporary file beside a regular file's path.
     init(path: String) throws(Failure) {

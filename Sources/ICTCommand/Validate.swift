@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTDocument
 import KeyedArchive
 import OrderedCollections
 import PropertyList
@@ -19,6 +20,12 @@ extension Ict {
                 A keyed archive is also checked as one: $archiver, $version, $top, \
                 $objects with $null first, dangling UIDs, $class references and class \
                 chains, each problem with its key path and object index. \
+                A directory ending in .ict (or any package directory, with --schema) is \
+                checked as a document against Schemas/ict-document.schema.plist (built in) \
+                or the schema --schema names: required entries, archived classes and \
+                class chains, versions, keys and value types, PNGs that decode, and the \
+                schema's consistency rules (display names, thumbnail showing the photo); \
+                each finding prints as DOC.ict/entry: message (at key path). \
                 Each problem prints as file:location: message on standard error. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
@@ -30,14 +37,22 @@ extension Ict {
         @Flag(help: "Print one JSON document describing every file, for programs.")
         var json = false
 
+        @Option(help: "A document schema (as Schemas/ict-document.schema.plist) to check package directories against.")
+        var schema: String?
+
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to validate") }
         }
 
         func run() throws {
+            let documentSchema = try loadSchema()
             var reports: [FileReport] = []
             for path in files {
-                reports.append(Self.check(path))
+                if DocumentSupport.isICTPackage(path) || (schema != nil && PackageConversion.isDirectory(path)) {
+                    reports.append(Self.checkDocument(path, schema: documentSchema))
+                } else {
+                    reports.append(Self.check(path))
+                }
             }
             if json {
                 try printJSON(reports)
@@ -47,8 +62,9 @@ extension Ict {
                     if report.isValid {
                         output.write("\(report.path): valid \(report.formatName)\n")
                     }
-                    if !report.findings.isEmpty || !report.typeFindings.isEmpty {
+                    if !report.findings.isEmpty || !report.typeFindings.isEmpty || !report.documentFindings.isEmpty {
                         output.flush()
+                        for finding in report.documentFindings { Diagnostics.printError(DocumentSupport.line(document: report.path, finding)) }
                         for finding in report.findings { Diagnostics.printError(Diagnostics.line(file: report.path, finding)) }
                         for finding in report.typeFindings { Diagnostics.printError(Self.line(file: report.path, finding)) }
                     }
@@ -65,11 +81,16 @@ extension Ict {
             var findings: [PropertyListError]
             /// The Info.plist declaration checks' findings, when the file is an Info.plist.
             var typeFindings: [TypeDeclarationFinding] = []
+            /// The schema's name, when the path is a document package checked against one.
+            var documentFormat: String?
+            /// The document checks' findings.
+            var documentFindings: [DocumentFinding] = []
 
-            /// No property-list problem and no declaration error (warnings allowed).
-            var isValid: Bool { findings.isEmpty && !typeFindings.contains { $0.severity == .error } }
+            /// No property-list problem, no document finding and no declaration error (warnings allowed).
+            var isValid: Bool { findings.isEmpty && documentFindings.isEmpty && !typeFindings.contains { $0.severity == .error } }
 
             var formatName: String {
+                if let documentFormat { return documentFormat }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -79,6 +100,26 @@ extension Ict {
                 case nil: "file"
                 }
             }
+        }
+
+        /// The schema documents are checked against: --schema's, else the built-in `.ict` one.
+        private func loadSchema() throws -> DocumentSchema {
+            guard let schema else { return .ictDocument }
+            do {
+                let bytes = try DocumentSupport.readFile(schema)
+                return try DocumentSchema(propertyListText: String(decoding: bytes, as: UTF8.self))
+            } catch let error as PropertyListError {
+                Diagnostics.printError(Diagnostics.line(file: schema, error))
+            } catch let error as ICTDocumentError {
+                Diagnostics.printError("\(schema): \(error.description)")
+            }
+            throw ExitCode.failure
+        }
+
+        static func checkDocument(_ path: String, schema: DocumentSchema) -> FileReport {
+            let trimmed = DocumentSupport.trimmingTrailingSlashes(path)
+            return FileReport(path: trimmed, format: nil, findings: [], documentFormat: schema.name,
+                              documentFindings: DocumentValidator(schema: schema).validate(packageAt: trimmed))
         }
 
         static func check(_ path: String) -> FileReport {
@@ -122,7 +163,8 @@ extension Ict {
                 ]
                 if let format = report.format { entry["format"] = .string(format.rawValue) }
                 if report.isKeyedArchive { entry["keyedArchive"] = true }
-                entry["findings"] = .array(report.findings.map(Self.findingValue))
+                if let documentFormat = report.documentFormat { entry["document"] = .string(documentFormat) }
+                entry["findings"] = .array(report.findings.map(Self.findingValue) + report.documentFindings.map(Self.documentFindingValue))
                 if !report.typeFindings.isEmpty {
                     entry["typeDeclarationFindings"] = .array(report.typeFindings.map(Self.typeFindingValue))
                 }
@@ -149,6 +191,13 @@ extension Ict {
                 "message": .string(finding.message),
             ]
             if !finding.keyPath.components.isEmpty { value["keyPath"] = .string(finding.keyPath.description) }
+            return .dictionary(value)
+        }
+
+        private static func documentFindingValue(_ finding: DocumentFinding) -> PropertyListValue {
+            var value: OrderedDictionary<String, PropertyListValue> = ["message": .string(finding.message)]
+            if !finding.entry.isEmpty { value["entry"] = .string(finding.entry) }
+            if !finding.keyPath.isEmpty { value["keyPath"] = .string(finding.keyPath) }
             return .dictionary(value)
         }
 

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import ICTDocument
+import PropertyList
+
+/// Shared by the commands that work on `.ict` documents.
+enum DocumentSupport {
+    /// Whether `path` names an `.ict` package: a directory whose name ends in `.ict`.
+    static func isICTPackage(_ path: String) -> Bool {
+        trimmingTrailingSlashes(path).lowercased().hasSuffix(".\(ICTFormat.packageExtension)") && PackageConversion.isDirectory(path)
+    }
+
+    /// Whether `path` names an `.ict` document: an `.ict` package holding
+    /// `ctdocument.metadata`. Other packages (zipped, or inspected entry by
+    /// entry) are left to the package commands; `validate` checks every `.ict` package.
+    static func isDocument(_ path: String) -> Bool {
+        isICTPackage(path) && access("\(path)/\(ICTFormat.metadataEntryName)", F_OK) == 0
+    }
+
+    static func trimmingTrailingSlashes(_ path: String) -> String {
+        var result = path
+        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+
+    /// The bytes of the file at `path`.
+    static func readFile(_ path: String) throws(PropertyListError) -> [UInt8] {
+        let file = try MappedFile(path: path)
+        return [UInt8](file.bytes)
+    }
+
+    /// `DOC.ict/ctdocument.data: message (at DATA.PHOTO)`, the CLI's form of a document error.
+    static func line(document: String, _ error: ICTDocumentError) -> String {
+        let place = error.entry.isEmpty ? document : "\(document)/\(error.entry)"
+        var text = "\(place): \(error.message)"
+        if !error.keyPath.isEmpty { text += " (at \(error.keyPath))" }
+        return text
+    }
+
+    /// The same form for a validation finding.
+    static func line(document: String, _ finding: DocumentFinding) -> String {
+        let place = finding.entry.isEmpty ? document : "\(document)/\(finding.entry)"
+        var text = "\(place): \(finding.message)"
+        if !finding.keyPath.isEmpty { text += " (at \(finding.keyPath))" }
+        return text
+    }
+
+    /// Prints the error and fails the command.
+    static func fail(document: String, _ error: ICTDocumentError) -> Error {
+        Diagnostics.printError(line(document: document, error))
+        return ExitCode.failure
+    }
+}
+
+/// The fields `create` and `set` take, any of them.
+struct DocumentFieldOptions: ParsableArguments {
+    @Option(help: "The first name (FIRST_NAME).")
+    var firstName: String?
+
+    @Option(help: "The last name (LAST_NAME).")
+    var lastName: String?
+
+    @Option(help: "The display name (DISPLAY_NAME in the data and DISPLAY NAME in the metadata).")
+    var displayName: String?
+
+    @Option(help: "The favourite number (FAVORITE_NUMBER, stored as a 32-bit real).")
+    var favoriteNumber: Double?
+
+    @Option(help: "A PNG photo; stored as given up to 560×560, else resized to fit, and its 280×280 thumbnail made.")
+    var photo: String?
+
+    var isEmpty: Bool { firstName == nil && lastName == nil && displayName == nil && favoriteNumber == nil && photo == nil }
+
+    /// Applies the options given to `document`; returns whether anything changed.
+    func apply(to document: ICTDocument) throws -> Bool {
+        var changed = false
+        if let firstName { changed = try document.setFirstName(firstName) || changed }
+        if let lastName { changed = try document.setLastName(lastName) || changed }
+        if let displayName { changed = try document.setDisplayName(displayName) || changed }
+        if let favoriteNumber { changed = try document.setFavoriteNumber(favoriteNumber) || changed }
+        if let photo {
+            let bytes: [UInt8]
+            do {
+                bytes = try DocumentSupport.readFile(photo)
+            } catch {
+                Diagnostics.printError(Diagnostics.line(file: photo, error))
+                throw ExitCode.failure
+            }
+            do {
+                changed = try document.setPhoto(pngBytes: bytes) || changed
+            } catch {
+                Diagnostics.printError("\(photo): \(error.message)")
+                throw ExitCode.failure
+            }
+        }
+        return changed
+    }
+}

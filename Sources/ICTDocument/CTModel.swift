@@ -1,0 +1,158 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeyedArchive
+import PropertyList
+
+/// The archive keys, class names and entry names of the `.ict` format
+/// (docs/ict-format.md sections 1–3), spelled exactly as the original app
+/// spells them.
+public enum ICTFormat {
+    /// The entry holding `CTData`.
+    public static let dataEntryName = "ctdocument.data"
+    /// The entry holding `CTMetadata`.
+    public static let metadataEntryName = "ctdocument.metadata"
+    /// The `$top` key both entries store their object under.
+    public static let topKey = "DATA"
+    /// The only `VERSION` both objects have had.
+    public static let version = 1
+    /// The side of the square thumbnail, in pixels.
+    public static let thumbnailSide = 280
+    /// The largest side of a stored photo, in pixels.
+    public static let photoSide = 560
+    /// The package extension.
+    public static let packageExtension = "ict"
+
+    /// Keys shared by both objects and of `CTMetadata`.
+    public static let versionKey = "VERSION"
+    public static let thumbnailKey = "THUMBNAIL"
+    /// The metadata's display-name key, with a space.
+    public static let metadataDisplayNameKey = "DISPLAY NAME"
+    /// Keys of `CTData`.
+    public static let firstNameKey = "FIRST_NAME"
+    public static let lastNameKey = "LAST_NAME"
+    /// The data's display-name key, with an underscore.
+    public static let dataDisplayNameKey = "DISPLAY_NAME"
+    public static let favoriteNumberKey = "FAVORITE_NUMBER"
+    public static let photoKey = "PHOTO"
+}
+
+/// The lightweight metadata of a document (`CTMetadata`): what a list of
+/// documents shows without reading the data.
+public struct CTMetadata: Hashable, Sendable, KeyedArchiveCodable {
+    /// `VERSION`; 1 for every document this project knows.
+    public var version: Int
+    /// `THUMBNAIL`: PNG bytes, nil when absent or `$null`.
+    public var thumbnail: Data?
+    /// `DISPLAY NAME`, nil when absent or `$null`.
+    public var displayName: String?
+
+    /// Makes metadata; a new document's is version 1 and empty.
+    public init(version: Int = ICTFormat.version, thumbnail: Data? = nil, displayName: String? = nil) {
+        self.version = version
+        self.thumbnail = thumbnail
+        self.displayName = displayName
+    }
+
+    /// `CTMetadata` only.
+    public static let archivedClassNames: Set<String> = ["CTMetadata"]
+    /// `CTMetadata` → `NSObject`.
+    public var archivedClassChain: [String] { ["CTMetadata", "NSObject"] }
+
+    /// Reads the fields; the version is checked by the document, which can name the entry.
+    ///
+    /// - Throws: `KeyedArchiveError` for a field of the wrong type.
+    public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
+        version = try decoder.decodeInt(forKey: ICTFormat.versionKey)
+        thumbnail = try decoder.decodeObject(of: Data.self, forKey: ICTFormat.thumbnailKey)
+        displayName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.metadataDisplayNameKey)
+    }
+
+    /// Writes the fields in the original app's order; nil fields as `$null`.
+    public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
+        encoder.encode(version, forKey: ICTFormat.versionKey)
+        try encoder.encode(thumbnail, forKey: ICTFormat.thumbnailKey)
+        try encoder.encode(displayName, forKey: ICTFormat.metadataDisplayNameKey)
+    }
+}
+
+/// The data of a document (`CTData`): the person and their photo.
+public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
+    /// `VERSION`; 1 for every document this project knows.
+    public var version: Int
+    /// `FIRST_NAME`.
+    public var firstName: String?
+    /// `LAST_NAME`.
+    public var lastName: String?
+    /// `DISPLAY_NAME`.
+    public var displayName: String?
+    /// `FAVORITE_NUMBER`: any integer or real when read; written as a 32-bit real.
+    public var favoriteNumber: Double?
+    /// `PHOTO`: PNG bytes.
+    public var photo: Data?
+
+    /// Makes data; a new document's is version 1 and empty.
+    public init(version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil,
+                displayName: String? = nil, favoriteNumber: Double? = nil, photo: Data? = nil) {
+        self.version = version
+        self.firstName = firstName
+        self.lastName = lastName
+        self.displayName = displayName
+        self.favoriteNumber = favoriteNumber
+        self.photo = photo
+    }
+
+    /// `CTData` only.
+    public static let archivedClassNames: Set<String> = ["CTData"]
+    /// `CTData` → `NSObject`.
+    public var archivedClassChain: [String] { ["CTData", "NSObject"] }
+
+    /// Reads the fields; the version is checked by the document, which can name the entry.
+    ///
+    /// - Throws: `KeyedArchiveError` for a field of the wrong type.
+    public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
+        version = try decoder.decodeInt(forKey: ICTFormat.versionKey)
+        firstName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.firstNameKey)
+        lastName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.lastNameKey)
+        displayName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.dataDisplayNameKey)
+        favoriteNumber = try decoder.decodeObject(of: ArchivedNumber.self, forKey: ICTFormat.favoriteNumberKey)?.value
+        photo = try decoder.decodeObject(of: Data.self, forKey: ICTFormat.photoKey)
+    }
+
+    /// Writes the fields in the original app's order; nil fields as `$null`,
+    /// the favourite number as a 32-bit real (`numberWithFloat:`).
+    public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
+        encoder.encode(version, forKey: ICTFormat.versionKey)
+        try encoder.encode(firstName, forKey: ICTFormat.firstNameKey)
+        try encoder.encode(lastName, forKey: ICTFormat.lastNameKey)
+        try encoder.encode(displayName, forKey: ICTFormat.dataDisplayNameKey)
+        try encoder.encode(favoriteNumber.map { ArchivedNumber(value: Double(Float($0))) }, forKey: ICTFormat.favoriteNumberKey)
+        try encoder.encode(photo, forKey: ICTFormat.photoKey)
+    }
+}
+
+/// An `NSNumber`: any integer, real or boolean read, a 32-bit real written.
+struct ArchivedNumber: KeyedArchiveCodable {
+    var value: Double
+
+    init(value: Double) { self.value = value }
+
+    static let archivedClassNames: Set<String> = ["NSNumber"]
+    var archivedClassChain: [String] { ["NSNumber", "NSValue", "NSObject"] }
+
+    init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
+        switch decoder.storedValue {
+        case .integer(let integer)?: value = integer.int64Value.map(Double.init) ?? Double(integer.bitPattern)
+        case .real(let real)?: value = real
+        case .real32(let real)?: value = Double(real)
+        case .bool(let flag)?: value = flag ? 1 : 0
+        default: throw decoder.error(.invalidObject, forKey: nil, "\(decoder.className) holds no number")
+        }
+    }
+
+    func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
+        encoder.encodeStoredValue(.real32(Float(value)))
+    }
+}

@@ -1,0 +1,285 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import DocumentPackage
+import KeyedArchive
+
+/// An `.ict` document: a package holding `ctdocument.metadata` (`CTMetadata`)
+/// and `ctdocument.data` (`CTData`), read lazily and edited with metadata
+/// kept in step with the data.
+///
+/// Opening reads only the package's listing. `metadata()` reads and decodes
+/// the metadata entry on first call; `data()` (and every setter) reads and
+/// decodes the data entry on first call. `statistics` counts both, so the
+/// laziness can be checked. Entries this type does not know are kept on save.
+public final class ICTDocument {
+    /// What has been read from disk so far.
+    public struct Statistics: Hashable, Sendable {
+        /// Bytes of entries read.
+        public var bytesRead = 0
+        /// The entries decoded, in order.
+        public var entriesDecoded: [String] = []
+    }
+
+    /// Where the document was opened from or last saved to; nil for a new one.
+    public private(set) var path: String?
+    /// What has been read from disk so far.
+    public private(set) var statistics = Statistics()
+    /// The limits on the images read.
+    public let imageLimits: ImageLimits
+    /// True when an edit has not been saved.
+    public var hasUnsavedChanges: Bool { metadataChanged || dataChanged }
+
+    private let package: PackageWrapper
+    private var loadedMetadata: CTMetadata?
+    private var loadedData: CTData?
+    private var metadataChanged = false
+    private var dataChanged = false
+
+    /// A new, empty document (version 1, no fields), not yet on disk.
+    public init(imageLimits: ImageLimits = .default) {
+        do {
+            package = try PackageWrapper(directoryWithChildren: [:])
+        } catch {
+            preconditionFailure("an empty package cannot fail: \(error)")
+        }
+        loadedMetadata = CTMetadata()
+        loadedData = CTData()
+        metadataChanged = true
+        dataChanged = true
+        self.imageLimits = imageLimits
+    }
+
+    /// Opens the document at `path`, reading only its listing (names and sizes).
+    ///
+    /// - Throws: `ICTDocumentError` `.package` when `path` is not a readable
+    ///   package directory.
+    public init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
+        do {
+            package = try PackageWrapper(readingFrom: path, mode: .lazy)
+        } catch {
+            throw ICTDocumentError(error)
+        }
+        self.path = path
+        self.imageLimits = imageLimits
+    }
+
+    /// The names and sizes of the package's entries, from the listing (reads nothing).
+    public var entrySizes: [(name: String, size: Int64?)] {
+        package.children.map { ($0.fileName ?? "", $0.fileSize) }
+    }
+
+    // MARK: Reading
+
+    /// The metadata, read and decoded on the first call.
+    ///
+    /// - Throws: `ICTDocumentError` `.missingEntry`, `.invalidArchive`,
+    ///   `.wrongClass`, `.wrongType` or `.unsupportedVersion`, naming the
+    ///   entry and key. Costs one read of the metadata entry, once.
+    public func metadata() throws(ICTDocumentError) -> CTMetadata {
+        if let loadedMetadata { return loadedMetadata }
+        let metadata = try decodeEntry(ICTFormat.metadataEntryName, as: CTMetadata.self, version: \.version)
+        loadedMetadata = metadata
+        return metadata
+    }
+
+    /// The data, read and decoded on the first call.
+    ///
+    /// - Throws: as `metadata()`, for `ctdocument.data`. Costs one read of
+    ///   the data entry (with the photo), once.
+    public func data() throws(ICTDocumentError) -> CTData {
+        if let loadedData { return loadedData }
+        let data = try decodeEntry(ICTFormat.dataEntryName, as: CTData.self, version: \.version)
+        loadedData = data
+        return data
+    }
+
+    /// The name to show: the metadata's display name, else the file name
+    /// without its extension. Reads only the metadata.
+    ///
+    /// - Throws: as `metadata()`.
+    public func displayName() throws(ICTDocumentError) -> String {
+        if let name = try metadata().displayName { return name }
+        let fileName = path.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        return fileName.hasSuffix(".\(ICTFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
+    }
+
+    private func decodeEntry<T: KeyedArchiveDecodable>(_ name: String, as type: T.Type, version: KeyPath<T, Int>) throws(ICTDocumentError) -> T {
+        guard let entry = package.child(named: name), entry.kind == .regularFile else {
+            throw ICTDocumentError(.missingEntry, entry: name, "the entry is missing")
+        }
+        let bytes: Data
+        do {
+            bytes = try entry.contents()
+        } catch {
+            throw ICTDocumentError(error)
+        }
+        statistics.bytesRead += bytes.count
+        statistics.entriesDecoded.append(name)
+        let object: T?
+        do {
+            object = try KeyedUnarchiver(bytes: [UInt8](bytes)).decodeTopLevelObject(of: T.self, forKey: ICTFormat.topKey)
+        } catch {
+            throw ICTDocumentError(error, entry: name)
+        }
+        guard let object else {
+            throw ICTDocumentError(.wrongClass, entry: name, keyPath: ICTFormat.topKey, "the root object is $null")
+        }
+        guard object[keyPath: version] == ICTFormat.version else {
+            throw ICTDocumentError(.unsupportedVersion, entry: name, keyPath: "\(ICTFormat.topKey).\(ICTFormat.versionKey)",
+                                   "unsupported VERSION \(object[keyPath: version]) (this version of ICTKit reads \(ICTFormat.version))")
+        }
+        return object
+    }
+
+    // MARK: Editing
+
+    /// Sets the display name in both the data and the metadata.
+    ///
+    /// - Returns: false, changing nothing, when both already hold `name`.
+    /// - Throws: what `data()` and `metadata()` throw; nothing is changed then.
+    @discardableResult
+    public func setDisplayName(_ name: String?) throws(ICTDocumentError) -> Bool {
+        var data = try data()
+        var metadata = try metadata()
+        guard data.displayName != name || metadata.displayName != name else { return false }
+        data.displayName = name
+        metadata.displayName = name
+        store(data)
+        store(metadata)
+        return true
+    }
+
+    /// Sets the first name.
+    ///
+    /// - Returns: false, changing nothing, when it is already `name`.
+    /// - Throws: what `data()` throws.
+    @discardableResult
+    public func setFirstName(_ name: String?) throws(ICTDocumentError) -> Bool {
+        try editData { $0.firstName = name }
+    }
+
+    /// Sets the last name.
+    ///
+    /// - Returns: false, changing nothing, when it is already `name`.
+    /// - Throws: what `data()` throws.
+    @discardableResult
+    public func setLastName(_ name: String?) throws(ICTDocumentError) -> Bool {
+        try editData { $0.lastName = name }
+    }
+
+    /// Sets the favourite number, stored as a 32-bit real; a number equal to
+    /// the stored one as a 32-bit real is no change.
+    ///
+    /// - Returns: false, changing nothing, when it is already `number`.
+    /// - Throws: what `data()` throws.
+    @discardableResult
+    public func setFavoriteNumber(_ number: Double?) throws(ICTDocumentError) -> Bool {
+        let stored = try data().favoriteNumber
+        if stored.map(Float.init) == number.map(Float.init) { return false }
+        return try editData { $0.favoriteNumber = number.map { Double(Float($0)) } }
+    }
+
+    /// Sets the photo from PNG bytes: stored as given when it fits in
+    /// 560 × 560, else resized to fit and re-encoded; the thumbnail is
+    /// regenerated (280 × 280). nil removes both.
+    ///
+    /// - Returns: false, changing nothing, when the stored photo has these bytes.
+    /// - Throws: `ICTDocumentError` `.damagedImage` or `.imageTooLarge` for
+    ///   the PNG (nothing is changed then); what `data()` and `metadata()` throw.
+    ///   Costs decoding and resizing the image.
+    @discardableResult
+    public func setPhoto(pngBytes: [UInt8]?) throws(ICTDocumentError) -> Bool {
+        var data = try data()
+        var metadata = try metadata()
+        guard data.photo.map([UInt8].init) != pngBytes else { return false }
+        if let pngBytes {
+            let image = try PNGImage(pngBytes: pngBytes, limits: imageLimits)
+            let fitted = image.fitting(within: ICTFormat.photoSide)
+            data.photo = Data(fitted == image ? pngBytes : try fitted.pngBytes())
+            metadata.thumbnail = Data(try Self.thumbnail(of: fitted).pngBytes())
+        } else {
+            data.photo = nil
+            metadata.thumbnail = nil
+        }
+        store(data)
+        store(metadata)
+        return true
+    }
+
+    /// The thumbnail of a photo: resized to exactly 280 × 280.
+    public static func thumbnail(of photo: PNGImage, side: Int = ICTFormat.thumbnailSide) -> PNGImage {
+        photo.resized(width: side, height: side)
+    }
+
+    private func editData(_ edit: (inout CTData) -> Void) throws(ICTDocumentError) -> Bool {
+        var data = try data()
+        let before = data
+        edit(&data)
+        guard data != before else { return false }
+        store(data)
+        return true
+    }
+
+    private func store(_ data: CTData) {
+        loadedData = data
+        dataChanged = true
+    }
+
+    private func store(_ metadata: CTMetadata) {
+        loadedMetadata = metadata
+        metadataChanged = true
+    }
+
+    // MARK: Saving
+
+    /// Saves the document safely (a new package written beside, then swapped
+    /// in): to `path` when given, else where it was opened. Only the entries
+    /// edited are encoded and written; the others, and entries this type
+    /// does not know, are hard-linked or copied unchanged.
+    ///
+    /// - Throws: `ICTDocumentError` `.alreadyExists` when a new document
+    ///   would replace something at `path`; `.package` when writing fails
+    ///   (the old document stays as it was); `.invalidArchive` when an
+    ///   object cannot be encoded.
+    public func save(to destination: String? = nil) throws(ICTDocumentError) {
+        guard let target = destination ?? path else { preconditionFailure("save() of a new document needs a path") }
+        let replacing = path.map { $0 == target } ?? false
+        if metadataChanged, let loadedMetadata {
+            try write(loadedMetadata, as: ICTFormat.metadataEntryName)
+        }
+        if dataChanged, let loadedData {
+            try write(loadedData, as: ICTFormat.dataEntryName)
+        }
+        do {
+            try package.save(to: target, options: PackageSaveOptions(replacingExisting: replacing))
+        } catch let error where error.kind == .alreadyExists {
+            throw ICTDocumentError(.alreadyExists, "\(target) already exists; not replaced")
+        } catch {
+            throw ICTDocumentError(error)
+        }
+        path = target
+        metadataChanged = false
+        dataChanged = false
+    }
+
+    private func write<T: KeyedArchiveEncodable>(_ object: T, as name: String) throws(ICTDocumentError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try KeyedArchiver.archive(object, forKey: ICTFormat.topKey)
+        } catch {
+            throw ICTDocumentError(error, entry: name)
+        }
+        if let entry = package.child(named: name), entry.kind == .regularFile {
+            entry.setContents(Data(bytes))
+        } else {
+            do {
+                _ = try package.replaceChild(named: name, with: PackageWrapper(regularFileWithContents: Data(bytes)))
+            } catch {
+                throw ICTDocumentError(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Limits applied to images read from documents.
+public struct ImageLimits: Hashable, Sendable {
+    /// The most pixels (width × height) an image may have; checked from the
+    /// PNG header before any pixel is decompressed, so a small file claiming
+    /// a huge image (a decompression bomb) costs nothing.
+    public var thumbnailPixelLimit: Int
+    /// The most bytes of PNG input read.
+    public var inputByteLimit: Int
+
+    /// Makes limits; the defaults allow a 8192 × 8192 image from 256 MB of PNG.
+    public init(thumbnailPixelLimit: Int = 8192 * 8192, inputByteLimit: Int = 256 << 20) {
+        self.thumbnailPixelLimit = thumbnailPixelLimit
+        self.inputByteLimit = inputByteLimit
+    }
+
+    /// The default limits.
+    public static let `default` = ImageLimits()
+}
+
+/// An image as 8-bit RGBA pixels (not premultiplied), row after row, top first.
+public struct PNGImage: Hashable, Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width × height × 4` bytes: red, green, blue, alpha.
+    public let pixels: [UInt8]
+
+    /// Makes an image from its pixels; `pixels` must hold `width × height × 4` bytes.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height * 4, "RGBA pixels of a \(width)×\(height) image")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Decodes the PNG in `bytes` with libpng.
+    ///
+    /// - Throws: `ICTDocumentError` `.imageTooLarge` when the input or the
+    ///   header's width × height is over `limits` (before decompressing),
+    ///   `.damagedImage` with libpng's message when the bytes are not a PNG
+    ///   or are damaged. Costs the decompression of every pixel.
+    public init(pngBytes bytes: [UInt8], limits: ImageLimits = .default) throws(ICTDocumentError) {
+        guard bytes.count <= limits.inputByteLimit else {
+            throw ICTDocumentError(.imageTooLarge, "the PNG has \(bytes.count) bytes, over the limit of \(limits.inputByteLimit) (inputByteLimit)")
+        }
+        do {
+            let decoding = try PNGDecoding(bytes: bytes)
+            let header = decoding.header
+            let (pixelCount, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+            guard !overflow, pixelCount <= limits.thumbnailPixelLimit else {
+                throw ICTDocumentError(.imageTooLarge, "the PNG is \(header.width)×\(header.height) pixels, over the limit of \(limits.thumbnailPixelLimit) (thumbnailPixelLimit)")
+            }
+            self.init(width: header.width, height: header.height, pixels: try decoding.finishReadingRGBA())
+        } catch let failure as LibPNGFailure {
+            throw ICTDocumentError(.damagedImage, "not a readable PNG: \(failure.message)")
+        } catch let error as ICTDocumentError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+    }
+
+    /// Only the size of the PNG in `bytes`, from its header, decompressing nothing.
+    ///
+    /// - Throws: `ICTDocumentError` `.damagedImage` when the header is not a PNG's.
+    public static func size(ofPNG bytes: [UInt8]) throws(ICTDocumentError) -> (width: Int, height: Int) {
+        do {
+            let header = try PNGDecoding(bytes: bytes).header
+            return (header.width, header.height)
+        } catch {
+            throw ICTDocumentError(.damagedImage, "not a readable PNG: \(error.message)")
+        }
+    }
+
+    /// True when every pixel is opaque.
+    public var isOpaque: Bool {
+        stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+    }
+
+    /// The image as PNG bytes, encoded by libpng (RGB when opaque, else RGBA).
+    ///
+    /// - Throws: `ICTDocumentError` `.damagedImage` with libpng's message.
+    public func pngBytes() throws(ICTDocumentError) -> [UInt8] {
+        do {
+            if isOpaque {
+                var rgb = [UInt8]()
+                rgb.reserveCapacity(width * height * 3)
+                for offset in stride(from: 0, to: pixels.count, by: 4) {
+                    rgb.append(contentsOf: pixels[offset ..< offset + 3])
+                }
+                return try encodePNG(pixels: rgb, width: width, height: height, hasAlpha: false)
+            }
+            return try encodePNG(pixels: pixels, width: width, height: height, hasAlpha: true)
+        } catch {
+            throw ICTDocumentError(.damagedImage, "cannot encode the PNG: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `ict create/set/list/inspect/thumbnail/convert/validate` on `.ict` documents, end to end.
+struct DocumentCommandTests {
+    static let sampleDocs = ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs")
+
+    static func samplePaths(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ict") }.sorted()
+            .map { folder.appendingPathComponent($0).path }
+    }
+
+    @Test func everySampleValidates() throws {
+        let samples = try Self.samplePaths(in: Self.sampleDocs)
+        #expect(samples.count >= 6)
+        let run = try ICTRunner.run(["validate"] + samples)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.components(separatedBy: "valid .ict document").count - 1 == samples.count)
+    }
+
+    @Test func everyMalformedSampleFailsWithItsReadmeMessage() throws {
+        let folder = Self.sampleDocs.appendingPathComponent("malformed")
+        let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        var expected: [String: String] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("- `") {
+            let name = line.dropFirst(3).prefix { $0 != "`" }
+            guard let range = line.range(of: "Message: `") else { continue }
+            expected[String(name)] = String(line[range.upperBound...].dropLast())
+        }
+        let samples = try Self.samplePaths(in: folder)
+        #expect(Set(samples.map { URL(fileURLWithPath: $0).lastPathComponent }) == Set(expected.keys))
+        for sample in samples {
+            let run = try ICTRunner.run(["validate", sample])
+            let message = expected[URL(fileURLWithPath: sample).lastPathComponent] ?? "?"
+            #expect(run.status == 1, "\(sample)")
+            #expect(run.stderr.contains("\(sample)/\(message)"), "\(sample): \(run.stderr)")
+        }
+    }
+
+    @Test func createSetInspectAndListRoundTrip() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-doc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = folder + "/photo.png"
+        let thumbnailRun = try ICTRunner.run(["thumbnail", Self.sampleDocs.appendingPathComponent("Chelsea.ict").path, "-o", photo, "--size", "600"])
+        #expect(thumbnailRun.status == 0, "\(thumbnailRun.stderr)")
+
+        let first = try ICTRunner.run(["create", "--first-name", "Ada", "--display-name", "Ada", "--favorite-number", "7", "--photo", photo, "-o", folder])
+        #expect(first.stdout == "\(folder)/Friend.ict\n")
+        let second = try ICTRunner.run(["create", "--display-name", "Bea", "-o", folder])
+        #expect(second.stdout == "\(folder)/Friend 1.ict\n")
+
+        let inspect = try ICTRunner.run(["inspect", folder + "/Friend.ict"])
+        #expect(inspect.stdout.contains("display name: Ada"))
+        #expect(inspect.stdout.contains("thumbnail: 280×280 PNG"))
+        #expect(inspect.stdout.contains("read: ctdocument.metadata ("))
+        #expect(inspect.stdout.contains("the data entry was not read"))
+        let inspectData = try ICTRunner.run(["inspect", "--data", folder + "/Friend.ict"])
+        #expect(inspectData.stdout.contains("photo: 560×560 PNG"))
+        #expect(inspectData.stdout.contains("favorite number: 7"))
+
+        #expect(try ICTRunner.run(["set", folder + "/Friend.ict", "--display-name", "Ada"]).stdout.hasSuffix("unchanged\n"))
+        #expect(try ICTRunner.run(["set", folder + "/Friend.ict", "--display-name", "Zoe"]).status == 0)
+        let list = try ICTRunner.run(["list", folder])
+        #expect(list.stdout == """
+            NAME  THUMBNAIL  PATH
+            Bea   none       \(folder)/Friend 1.ict
+            Zoe   280×280    \(folder)/Friend.ict
+
+            """)
+        let json = try ICTRunner.run(["list", "--json", folder])
+        #expect(json.stdout.contains("\"displayName\": \"Zoe\""))
+    }
+
+    @Test func convertsToJSONAndBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-conv-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = Self.sampleDocs.appendingPathComponent("Coffee.ict").path
+        let export = try ICTRunner.run(["convert", source, "--format", "json", "-o", folder + "/coffee.json"])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/coffee.photo.png"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/coffee.thumbnail.png"))
+        let back = try ICTRunner.run(["convert", folder + "/coffee.json", "--format", "ict"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try ICTRunner.run(["inspect", "--data", "--json", source])
+        let rebuilt = try ICTRunner.run(["inspect", "--data", "--json", folder + "/coffee.ict"])
+        #expect(original.stdout.components(separatedBy: "\"entries\"")[0].replacingOccurrences(of: source, with: "")
+            == rebuilt.stdout.components(separatedBy: "\"entries\"")[0].replacingOccurrences(of: folder + "/coffee.ict", with: ""))
+        let embedded = try ICTRunner.run(["convert", source, "--format", "json", "--embed"])
+        #expect(embedded.stdout.contains("\"photo\": {\"$data\": \"iVBORw0KGgo"))
+    }
+}

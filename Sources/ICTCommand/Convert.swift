@@ -121,6 +121,11 @@ extension Ict {
                 Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
                 throw ExitCode.failure
             }
+            if format == .xml1, input != "-", let file = try? MappedFile(path: input),
+               PropertyListFormat.detect(file.bytes) == .binary {
+                try convertBinaryToXML(file, destination: destination)
+                return
+            }
             let value: PropertyListValue
             do {
                 let file = try InputFile(path: input)
@@ -157,6 +162,34 @@ extension Ict {
             #else
             Darwin.exit(EXIT_SUCCESS)
             #endif
+        }
+
+        /// Binary to XML without building the value: objects are written out
+        /// as they are read. On standard output or a pipe, a problem found part
+        /// way leaves what was written before it; a file is replaced only when
+        /// the whole conversion succeeded.
+        private func convertBinaryToXML(_ file: MappedFile, destination: String) throws {
+            do {
+                let sink = try OutputFile(path: destination)
+                do throws(PropertyListError) {
+                    try XMLPropertyListWriter().encode(binaryPropertyList: file) { (bytes) throws(PropertyListError) in
+                        do throws(OutputFile.Failure) {
+                            try sink.write(bytes)
+                        } catch {
+                            throw PropertyListError(.io, at: .none, error.description)
+                        }
+                    }
+                } catch {
+                    sink.abandon()
+                    let blamed = error.location == .none ? (destination == "-" ? "<stdout>" : destination) : input
+                    Diagnostics.printError(Diagnostics.line(file: blamed, error))
+                    throw ExitCode.failure
+                }
+                try sink.commit()
+            } catch let failure as OutputFile.Failure {
+                Diagnostics.printError("ict: \(failure.description)")
+                throw ExitCode.failure
+            }
         }
 
         /// Encodes `value` in the chosen form into `sink`: a property list as

@@ -409,7 +409,7 @@ struct BinaryPropertyListDecoder {
     /// bytes in the file (for ASCII, equal bytes and equal strings are the
     /// same thing); any other pair as Swift strings, which also treats
     /// canonically equivalent spellings as equal, as the dictionary will.
-    private func hasDuplicate(_ keys: ContiguousArray<String>, objects: ContiguousArray<Int>) -> Bool {
+    func hasDuplicate(_ keys: ContiguousArray<String>, objects: ContiguousArray<Int>) -> Bool {
         guard keys.count <= 16 else {
             var seen = Set<String>(minimumCapacity: keys.count)
             for key in keys where !seen.insert(key).inserted { return true }

@@ -67,7 +67,7 @@ public struct XMLPropertyListWriter: Sendable {
 }
 
 /// The output of one `encode` call and the path to the value being written.
-private struct XMLPropertyListEncoder {
+struct XMLPropertyListEncoder {
     static let prologue = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -97,8 +97,14 @@ private struct XMLPropertyListEncoder {
         output.removeAll(keepingCapacity: true)
     }
 
-    mutating func append(_ value: PropertyListValue, indent: Int) throws(PropertyListError) {
+    /// Hands a full piece to the sink, when streaming.
+    @inline(__always)
+    mutating func flushIfFull() throws(PropertyListError) {
         if sink != nil, output.count >= chunkSize { try flush() }
+    }
+
+    mutating func append(_ value: PropertyListValue, indent: Int) throws(PropertyListError) {
+        try flushIfFull()
         appendIndent(indent)
         switch value {
         case .string(let string):
@@ -130,34 +136,24 @@ private struct XMLPropertyListEncoder {
             appendIndent(indent)
             output.append(contentsOf: "</data>\n".utf8)
         case .array(let array):
-            guard !array.isEmpty else {
-                output.append(contentsOf: "<array/>\n".utf8)
-                return
-            }
-            output.append(contentsOf: "<array>\n".utf8)
+            openContainer(isDictionary: false, isEmpty: array.isEmpty)
+            guard !array.isEmpty else { return }
             for (index, element) in array.enumerated() {
                 path.append(.index(index))
                 try append(element, indent: indent + 1)
                 path.removeLast()
             }
-            appendIndent(indent)
-            output.append(contentsOf: "</array>\n".utf8)
+            closeContainer(isDictionary: false, indent: indent)
         case .dictionary(let dictionary):
-            guard !dictionary.isEmpty else {
-                output.append(contentsOf: "<dict/>\n".utf8)
-                return
-            }
-            output.append(contentsOf: "<dict>\n".utf8)
+            openContainer(isDictionary: true, isEmpty: dictionary.isEmpty)
+            guard !dictionary.isEmpty else { return }
             for (key, element) in dictionary {
                 path.append(.key(key))
-                appendIndent(indent + 1)
-                appendLine(open: "<key>", text: key, close: "</key>\n")
-                try checkText(key)
+                try appendKey(key, indent: indent + 1)
                 try append(element, indent: indent + 1)
                 path.removeLast()
             }
-            appendIndent(indent)
-            output.append(contentsOf: "</dict>\n".utf8)
+            closeContainer(isDictionary: true, indent: indent)
         case .uid(let uid):
             output.append(contentsOf: "<dict>\n".utf8)
             appendIndent(indent + 1)
@@ -169,7 +165,32 @@ private struct XMLPropertyListEncoder {
         }
     }
 
-    private mutating func appendIndent(_ indent: Int) {
+    /// Starts an array or dictionary whose indentation `append` has written:
+    /// `<array>` or, when empty, `<array/>`.
+    mutating func openContainer(isDictionary: Bool, isEmpty: Bool) {
+        switch (isDictionary, isEmpty) {
+        case (false, true): append("<array/>\n")
+        case (false, false): append("<array>\n")
+        case (true, true): append("<dict/>\n")
+        case (true, false): append("<dict>\n")
+        }
+    }
+
+    /// Ends a non-empty array or dictionary opened at `indent`.
+    mutating func closeContainer(isDictionary: Bool, indent: Int) {
+        appendIndent(indent)
+        append(isDictionary ? "</dict>\n" : "</array>\n")
+    }
+
+    /// Writes `<key>…</key>` at `indent`; `path` already ends with this key.
+    mutating func appendKey(_ key: String, indent: Int) throws(PropertyListError) {
+        try flushIfFull()
+        appendIndent(indent)
+        appendLine(open: "<key>", text: key, close: "</key>\n")
+        try checkText(key)
+    }
+
+    mutating func appendIndent(_ indent: Int) {
         output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))
     }
 

@@ -1,0 +1,158 @@
+extension XMLPropertyListWriter {
+    /// Converts a binary property list to XML without building its value:
+    /// objects are read from the mapped file and written out as they are
+    /// reached, in pieces of about `chunkSize` bytes handed to `sink`. The
+    /// output is byte for byte what `encode(_:)` writes for the value
+    /// `BinaryPropertyListReader` reads from the same file.
+    ///
+    /// Nothing is held but the path being written, so memory stays small
+    /// whatever the file's size. A problem found part way is thrown after the
+    /// pieces before it were handed over: a caller writing to a file should
+    /// write to a temporary one and keep it only on success.
+    ///
+    /// - Throws: `PropertyListError` for the input (byte offset and key path,
+    ///   cycles and limits as the reader reports them), for a value XML cannot
+    ///   carry, or whatever `sink` throws.
+    public func encode(binaryPropertyList file: MappedFile, limits: PropertyListLimits = .default, chunkSize: Int = 1 << 20,
+                       to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void) throws(PropertyListError) {
+        try withExtendedLifetime(file) { () throws(PropertyListError) in
+            try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
+                let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
+                var converter = BinaryToXMLPropertyListConverter(
+                    scanner: scanner, limits: limits, encoder: XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize))
+                converter.encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
+                do throws(PropertyListError) {
+                    try converter.convert(scanner.topObject, depth: 0)
+                } catch {
+                    throw converter.locating(error)
+                }
+                converter.encoder.output.append(contentsOf: "</plist>\n".utf8)
+                try converter.encoder.flush()
+            }
+        }
+    }
+}
+
+/// Walks a binary property list's objects from the top and writes each as
+/// XML as it is reached.
+struct BinaryToXMLPropertyListConverter {
+    let scanner: BinaryPropertyListScanner
+    let limits: PropertyListLimits
+    var encoder: XMLPropertyListEncoder
+    /// Decodes the scalars and keys; shared objects are simply read again.
+    private var decoder: BinaryPropertyListDecoder
+    /// One bit per object: set while the object is being written, to find cycles.
+    private var onPath: [UInt64]
+    private var writtenCount = 0
+
+    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, encoder: XMLPropertyListEncoder) {
+        self.scanner = scanner
+        self.limits = limits
+        self.encoder = encoder
+        decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, findingSharedObjects: false)
+        onPath = [UInt64](repeating: 0, count: (scanner.objectCount + 63) / 64)
+    }
+
+    /// `error` with the path being written in front of its key path, for an
+    /// error about the input (the encoder's own errors carry the full path).
+    func locating(_ error: PropertyListError) -> PropertyListError {
+        guard error.location != .none else { return error }
+        var located = error
+        located.keyPath.components.insert(contentsOf: encoder.path, at: 0)
+        return located
+    }
+
+    mutating func convert(_ object: Int, depth: Int) throws(PropertyListError) {
+        let offset = try scanner.offset(ofObject: object)
+        let kind = scanner.bytes[offset] >> 4
+        guard kind >= 0xA, kind <= 0xD else {
+            try encoder.append(try decoder.decode(object, depth: depth), indent: depth)
+            return
+        }
+        let header = try scanner.header(at: offset)
+        let isDictionary = kind == 0xD
+        try scanner.checkExtent(payload: header.payload, count: header.length,
+                                itemSize: (isDictionary ? 2 : 1) * scanner.referenceSize,
+                                objectOffset: offset, what: isDictionary ? "dictionary" : "array")
+        guard depth < limits.maximumDepth else {
+            throw PropertyListError(.limitExceeded(.depth), at: .byteOffset(offset),
+                                    "containers nest more than \(limits.maximumDepth) deep")
+        }
+        writtenCount += 1 + header.length
+        guard writtenCount <= limits.maximumObjectCount else {
+            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(offset),
+                                    "the property list expands to more than \(limits.maximumObjectCount) values")
+        }
+        let word = object >> 6, bit = UInt64(1) << UInt64(object & 63)
+        guard onPath[word] & bit == 0 else {
+            throw PropertyListError(.cycle, at: .byteOffset(offset), "object \(object) contains itself")
+        }
+        onPath[word] |= bit
+        defer { onPath[word] &= ~bit }
+        if isDictionary {
+            try convertDictionary(header: header, depth: depth)
+        } else {
+            try encoder.flushIfFull()
+            encoder.appendIndent(depth)
+            encoder.openContainer(isDictionary: false, isEmpty: header.length == 0)
+            guard header.length > 0 else { return }
+            for index in 0..<header.length {
+                let child = try scanner.reference(at: header.payload + index * scanner.referenceSize)
+                encoder.path.append(.index(index))
+                try convert(child, depth: depth + 1)
+                encoder.path.removeLast()
+            }
+            encoder.closeContainer(isDictionary: false, indent: depth)
+        }
+    }
+
+    private mutating func convertDictionary(header: (marker: UInt8, length: Int, payload: Int), depth: Int) throws(PropertyListError) {
+        let count = header.length
+        var keys: ContiguousArray<String> = []
+        keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
+        var keyObjects: ContiguousArray<Int> = []
+        keyObjects.reserveCapacity(count)
+        for index in 0..<count {
+            let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
+            let keyValue = try decoder.decode(keyObject, depth: depth + 1)
+            guard case .string(let key) = keyValue else {
+                throw PropertyListError(.invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
+                                        "dictionary key \(index) is a \(keyValue.kindName), not a string")
+            }
+            keys.append(key)
+            keyObjects.append(keyObject)
+        }
+        let valuesStart = header.payload + count * scanner.referenceSize
+        if decoder.hasDuplicate(keys, objects: keyObjects) {
+            // Rare, and where the reader keeps the first position and the last
+            // value: write what it would read.
+            var dictionary = [String: Int]()
+            var order: [String] = []
+            for index in 0..<count {
+                if dictionary.updateValue(index, forKey: keys[index]) == nil { order.append(keys[index]) }
+            }
+            try encoder.flushIfFull()
+            encoder.appendIndent(depth)
+            encoder.openContainer(isDictionary: true, isEmpty: false)
+            for key in order {
+                encoder.path.append(.key(key))
+                try encoder.appendKey(key, indent: depth + 1)
+                try convert(try scanner.reference(at: valuesStart + dictionary[key]! * scanner.referenceSize), depth: depth + 1)
+                encoder.path.removeLast()
+            }
+            encoder.closeContainer(isDictionary: true, indent: depth)
+            return
+        }
+        try encoder.flushIfFull()
+        encoder.appendIndent(depth)
+        encoder.openContainer(isDictionary: true, isEmpty: count == 0)
+        guard count > 0 else { return }
+        for index in 0..<count {
+            encoder.path.append(.key(keys[index]))
+            try encoder.appendKey(keys[index], indent: depth + 1)
+            try convert(try scanner.reference(at: valuesStart + index * scanner.referenceSize), depth: depth + 1)
+            encoder.path.removeLast()
+        }
+        encoder.closeContainer(isDictionary: true, indent: depth)
+    }
+}

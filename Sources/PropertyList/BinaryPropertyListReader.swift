@@ -415,10 +415,12 @@ struct BinaryPropertyListDecoder {
             for key in keys where !seen.insert(key).inserted { return true }
             return false
         }
+        // The stored bytes of each ASCII key, looked up once.
+        let ascii = objects.map(asciiBytes)
         for index in keys.indices.dropFirst() {
             for earlier in 0..<index {
                 if objects[earlier] == objects[index] { return true }
-                if let first = asciiBytes(objects[earlier]), let second = asciiBytes(objects[index]) {
+                if let first = ascii[earlier], let second = ascii[index] {
                     if first.count == second.count, first.elementsEqual(second) { return true }
                 } else if keys[earlier] == keys[index] {
                     return true

@@ -124,16 +124,25 @@ public enum PropertyListDateFormat {
 
     /// Appends `value` in decimal, zero-padded to `width` characters with the sign counted.
     private static func appendPadded(_ value: Int64, width: Int, to output: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var magnitude = value.magnitude
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        let used = digits.count + (value < 0 ? 1 : 0)
-        if used < width { output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - used)) }
-        output.append(contentsOf: digits.reversed())
+        if value >= 0, value < 100, width == 2 {
+            // Months, days, hours, minutes, seconds: the common case, no buffer.
+            output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+            output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            var magnitude = value.magnitude
+            repeat {
+                digits[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                count += 1
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { output.append(UInt8(ascii: "-")) }
+            let used = count + (value < 0 ? 1 : 0)
+            for _ in used..<max(width, used) { output.append(UInt8(ascii: "0")) }
+            for index in stride(from: count - 1, through: 0, by: -1) { output.append(digits[index]) }
+        }
     }
 }
 

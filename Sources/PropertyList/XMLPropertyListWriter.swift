@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import CPropertyListSupport
 
 /// Writes XML property lists byte for byte as CoreFoundation formats them.
 ///
@@ -108,10 +107,11 @@ struct XMLPropertyListEncoder {
         appendIndent(indent)
         switch value {
         case .string(let string):
-            appendLine(open: "<string>", text: string, close: "</string>\n")
-            try checkText(string)
+            if appendLine(open: "<string>", text: string, close: "</string>\n") { try checkText(string) }
         case .integer(let integer):
-            appendLine(open: "<integer>", ascii: integer.description, close: "</integer>\n")
+            append("<integer>")
+            appendDecimal(integer)
+            append("</integer>\n")
         case .real(let real):
             appendReal(real)
         case .real32(let real):
@@ -186,12 +186,18 @@ struct XMLPropertyListEncoder {
     mutating func appendKey(_ key: String, indent: Int) throws(PropertyListError) {
         try flushIfFull()
         appendIndent(indent)
-        appendLine(open: "<key>", text: key, close: "</key>\n")
-        try checkText(key)
+        if appendLine(open: "<key>", text: key, close: "</key>\n") { try checkText(key) }
     }
 
+    private static let tabs = [UInt8](repeating: UInt8(ascii: "\t"), count: 64)
+
     mutating func appendIndent(_ indent: Int) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))
+        var left = indent
+        while left > 0 {
+            let run = min(left, Self.tabs.count)
+            output.append(contentsOf: Self.tabs[0..<run])
+            left -= run
+        }
     }
 
     private mutating func appendLine(open: StaticString, ascii: String, close: StaticString) {
@@ -201,10 +207,13 @@ struct XMLPropertyListEncoder {
     }
 
     /// Appends `open`, `text` escaped, and `close`. Characters `checkText`
-    /// refuses are copied unchanged; the caller throws for them.
-    private mutating func appendLine(open: StaticString, text: String, close: StaticString) {
+    /// refuses are copied unchanged; the return value says whether there
+    /// were any, and the caller then throws through `checkText`.
+    @discardableResult
+    private mutating func appendLine(open: StaticString, text: String, close: StaticString) -> Bool {
         append(open)
         var text = text
+        var sawControlCharacter = false
         text.withUTF8 { bytes in
             var runStart = 0
             for (index, byte) in bytes.enumerated() where byte <= UInt8(ascii: ">") {
@@ -214,6 +223,10 @@ struct XMLPropertyListEncoder {
                 case UInt8(ascii: "<"): replacement = "&lt;"
                 case UInt8(ascii: ">"): replacement = "&gt;"
                 case 0x0D: replacement = "&#13;"
+                case 0x09, 0x0A: continue
+                case 0x00..<0x20:
+                    sawControlCharacter = true
+                    continue
                 default: continue
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
@@ -223,6 +236,7 @@ struct XMLPropertyListEncoder {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         append(close)
+        return sawControlCharacter
     }
 
     /// Throws when `text` holds a control character XML 1.0 cannot carry.
@@ -230,6 +244,26 @@ struct XMLPropertyListEncoder {
         for byte in text.utf8 where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
             throw PropertyListError(.unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
                                     "the control character U+\(byte < 0x10 ? "000" : "00")\(String(byte, radix: 16, uppercase: true)) cannot be written in XML")
+        }
+    }
+
+    /// Appends the integer's decimal digits, as `description` spells them.
+    private mutating func appendDecimal(_ integer: PropertyListInteger) {
+        var magnitude: UInt64
+        if integer.isNegative {
+            output.append(UInt8(ascii: "-"))
+            magnitude = integer.bitPattern.magnitudeOfSigned
+        } else {
+            magnitude = integer.bitPattern
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                count += 1
+                magnitude /= 10
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { output.append(digits[index]) }
         }
     }
 
@@ -247,13 +281,13 @@ struct XMLPropertyListEncoder {
         } else if real == 0 {
             append("0.0")
         } else {
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-                let length = ictkit_format_real(real, buffer.baseAddress, 32)
-                buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: 32) { bytes in
-                    output.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
-                }
-            }
+            RealFormat.appendSeventeenDigits(real, to: &output)
         }
         append("</real>\n")
     }
+}
+
+private extension UInt64 {
+    /// The magnitude of these bits read as a negative `Int64`.
+    var magnitudeOfSigned: UInt64 { Int64(bitPattern: self).magnitude }
 }

@@ -132,6 +132,10 @@ extension KeyedArchive {
 }
 
 /// Decodes an archive's objects into `ArchivedValue`s, memoising each object.
+///
+/// The key path to the value being decoded is kept as a stack of steps,
+/// pushed and popped on the way down and up, and made into a
+/// `PropertyListKeyPath` only for an error.
 struct ArchivedValueDecoder {
     let archive: KeyedArchive
     let allowedClassNames: Set<String>?
@@ -142,6 +146,8 @@ struct ArchivedValueDecoder {
     private var inProgress: [Bool]
     /// Class descriptions already read, by index.
     private var classes: [Int: KeyedArchiveClass] = [:]
+    /// The steps of the key path to the value being decoded.
+    private var pathSteps: [PropertyListPathComponent] = []
 
     init(archive: KeyedArchive, allowedClassNames: Set<String>?, maximumDepth: Int) {
         self.archive = archive
@@ -151,27 +157,51 @@ struct ArchivedValueDecoder {
         inProgress = Array(repeating: false, count: archive.objects.count)
     }
 
-    /// A field's value: a reference, a plain scalar, or an array of those.
+    /// A field's value at `path`: a reference, a plain scalar, or an array of those.
     mutating func decodeField(_ value: PropertyListValue, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
+        pathSteps = path.components
+        return try decodeField(value, depth: depth)
+    }
+
+    /// The key path to the value being decoded.
+    private var path: PropertyListKeyPath { PropertyListKeyPath(pathSteps) }
+
+    /// A field's value at the current path.
+    private mutating func decodeField(_ value: PropertyListValue, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
         switch value {
         case .uid(let uid):
             guard uid < UInt64(archive.objects.count) else {
                 throw KeyedArchiveError(.danglingReference, at: path, "UID \(uid) refers past the \(archive.objects.count) objects")
             }
-            return try decodeObject(Int(uid), path: path, depth: depth)
+            return try decodeObject(Int(uid), depth: depth)
         case .array(let elements):
-            var result: [ArchivedValue] = []
-            result.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                result.append(try decodeField(element, path: path.appending(.index(position)), depth: depth + 1))
-            }
-            return .array(result)
+            return .array(try decodeElements(elements, depth: depth))
         default:
-            return try Self.scalar(value, path: path, objectIndex: nil)
+            return try scalar(value, objectIndex: nil)
         }
     }
 
-    private static func scalar(_ value: PropertyListValue, path: PropertyListKeyPath, objectIndex: Int?) throws(KeyedArchiveError) -> ArchivedValue {
+    /// The field under `key` of the object being decoded, at the current path plus `key`.
+    private mutating func decodeField(_ value: PropertyListValue, key: String, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
+        pathSteps.append(.key(key))
+        defer { pathSteps.removeLast() }
+        return try decodeField(value, depth: depth)
+    }
+
+    /// Each element of an array, at the current path plus its index.
+    private mutating func decodeElements(_ elements: [PropertyListValue], depth: Int) throws(KeyedArchiveError) -> [ArchivedValue] {
+        var result: [ArchivedValue] = []
+        result.reserveCapacity(elements.count)
+        pathSteps.append(.index(0))
+        defer { pathSteps.removeLast() }
+        for (position, element) in elements.enumerated() {
+            pathSteps[pathSteps.count - 1] = .index(position)
+            result.append(try decodeField(element, depth: depth + 1))
+        }
+        return result
+    }
+
+    private func scalar(_ value: PropertyListValue, objectIndex: Int?) throws(KeyedArchiveError) -> ArchivedValue {
         switch value {
         case .string(let string): return .string(string)
         case .data(let data): return .data(data)
@@ -185,7 +215,7 @@ struct ArchivedValueDecoder {
         }
     }
 
-    mutating func decodeObject(_ index: Int, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
+    private mutating func decodeObject(_ index: Int, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
         if index == 0 { return .null }
         if let known = decoded[index] { return known }
         if inProgress[index] { return .cycle(index) }
@@ -200,7 +230,7 @@ struct ArchivedValueDecoder {
                 throw KeyedArchiveError(.disallowedClass, at: path, object: index,
                                         "class \(Self.impliedClassName(value)) is not among the allowed classes")
             }
-            result = try Self.scalar(value, path: path, objectIndex: index)
+            result = try scalar(value, objectIndex: index)
         case .classDescription:
             throw KeyedArchiveError(.invalidClass, at: path, object: index, "a reference to a class description where an object belongs")
         case .instance(let instance):
@@ -210,7 +240,7 @@ struct ArchivedValueDecoder {
             }
             inProgress[index] = true
             defer { inProgress[index] = false }
-            result = try decodeInstance(instance, path: path, depth: depth)
+            result = try decodeInstance(instance, depth: depth)
         }
         decoded[index] = result
         return result
@@ -239,12 +269,10 @@ struct ArchivedValueDecoder {
         }
     }
 
-    private mutating func decodeInstance(_ instance: KeyedArchiveInstance, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
+    private mutating func decodeInstance(_ instance: KeyedArchiveInstance, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
         let fields = instance.fields
         func field(_ key: String) -> PropertyListValue? { fields[key] }
-        func fail(_ message: String) -> KeyedArchiveError {
-            KeyedArchiveError(.invalidObject, at: path, object: instance.index, "\(instance.classDescription.name) \(message)")
-        }
+        func fail(_ message: String) -> KeyedArchiveError { invalid(instance, message) }
         switch instance.classDescription.name {
         case "NSString", "NSMutableString":
             guard case .string(let string)? = field("NS.string") else { throw fail("has no NS.string string") }
@@ -253,21 +281,21 @@ struct ArchivedValueDecoder {
             switch field("NS.data") {
             case .data(let data)?: return .data(data)
             case .uid(let uid)?:
-                let inner = try decodeField(.uid(uid), path: path.appending(.key("NS.data")), depth: depth + 1)
+                let inner = try decodeField(.uid(uid), key: "NS.data", depth: depth + 1)
                 guard case .data = inner else { throw fail("has an NS.data that is not data") }
                 return inner
             default: throw fail("has no NS.data")
             }
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
             guard case .array(let references)? = field("NS.objects") else { throw fail("has no NS.objects array") }
-            let elements = try decodeReferences(references, path: path.appending(.key("NS.objects")), depth: depth)
+            let elements = try decodeReferences(references, key: "NS.objects", depth: depth)
             return instance.classDescription.name.hasSuffix("Set") ? .set(elements) : .array(elements)
         case "NSDictionary", "NSMutableDictionary":
             guard case .array(let keyReferences)? = field("NS.keys"), case .array(let valueReferences)? = field("NS.objects"),
                   keyReferences.count == valueReferences.count
             else { throw fail("needs NS.keys and NS.objects arrays of one length") }
-            let keys = try decodeReferences(keyReferences, path: path.appending(.key("NS.keys")), depth: depth)
-            let values = try decodeReferences(valueReferences, path: path.appending(.key("NS.objects")), depth: depth)
+            let keys = try decodeReferences(keyReferences, key: "NS.keys", depth: depth)
+            let values = try decodeReferences(valueReferences, key: "NS.objects", depth: depth)
             return .dictionary(zip(keys, values).map { ArchivedDictionaryEntry(key: $0, value: $1) })
         case "NSDate":
             switch field("NS.time") {
@@ -276,8 +304,8 @@ struct ArchivedValueDecoder {
             default: throw fail("has no NS.time number")
             }
         case "NSURL":
-            let relative = try decodeField(field("NS.relative") ?? .uid(0), path: path.appending(.key("NS.relative")), depth: depth + 1)
-            let base = try decodeField(field("NS.base") ?? .uid(0), path: path.appending(.key("NS.base")), depth: depth + 1)
+            let relative = try decodeField(field("NS.relative") ?? .uid(0), key: "NS.relative", depth: depth + 1)
+            let base = try decodeField(field("NS.base") ?? .uid(0), key: "NS.base", depth: depth + 1)
             guard case .string(let relativeString) = relative else { throw fail("has no NS.relative string") }
             switch base {
             case .null: return .url(relative: relativeString, base: nil)
@@ -291,7 +319,7 @@ struct ArchivedValueDecoder {
         case "NSNull":
             return .nsNull
         case "NSValue":
-            return .nsValue(try decodeNSValue(instance, path: path, depth: depth, fail: fail))
+            return .nsValue(try decodeNSValue(instance, depth: depth))
         default:
             // A private subclass of NSString (PyObjC's OC_PythonUnicode, say) archived with NS.string.
             if instance.classDescription.chain.contains("NSString"), case .string(let string)? = field("NS.string") {
@@ -300,26 +328,29 @@ struct ArchivedValueDecoder {
             var decodedFields = OrderedDictionary<String, ArchivedValue>()
             decodedFields.reserveCapacity(fields.count)
             for (key, value) in fields where key != "$class" {
-                decodedFields[key] = try decodeField(value, path: path.appending(.key(key)), depth: depth + 1)
+                decodedFields[key] = try decodeField(value, key: key, depth: depth + 1)
             }
             return .object(ArchivedObject(index: instance.index, classDescription: instance.classDescription, fields: decodedFields))
         }
     }
 
-    private mutating func decodeReferences(_ references: [PropertyListValue], path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> [ArchivedValue] {
-        var result: [ArchivedValue] = []
-        result.reserveCapacity(references.count)
-        for (position, reference) in references.enumerated() {
-            result.append(try decodeField(reference, path: path.appending(.index(position)), depth: depth + 1))
-        }
-        return result
+    /// The objects an array of references under `key` refers to, at the current path plus `key`.
+    private mutating func decodeReferences(_ references: [PropertyListValue], key: String, depth: Int) throws(KeyedArchiveError) -> [ArchivedValue] {
+        pathSteps.append(.key(key))
+        defer { pathSteps.removeLast() }
+        return try decodeElements(references, depth: depth)
     }
 
-    private mutating func decodeNSValue(_ instance: KeyedArchiveInstance, path: PropertyListKeyPath, depth: Int,
-                                        fail: (String) -> KeyedArchiveError) throws(KeyedArchiveError) -> ArchivedNSValue {
+    /// An `.invalidObject` error for `instance` at the current path.
+    private func invalid(_ instance: KeyedArchiveInstance, _ message: String) -> KeyedArchiveError {
+        KeyedArchiveError(.invalidObject, at: path, object: instance.index, "\(instance.classDescription.name) \(message)")
+    }
+
+    private mutating func decodeNSValue(_ instance: KeyedArchiveInstance, depth: Int) throws(KeyedArchiveError) -> ArchivedNSValue {
         let fields = instance.fields
+        func fail(_ message: String) -> KeyedArchiveError { invalid(instance, message) }
         func number(_ key: String) throws(KeyedArchiveError) -> ArchivedValue {
-            try decodeField(fields[key] ?? .uid(0), path: path.appending(.key(key)), depth: depth + 1)
+            try decodeField(fields[key] ?? .uid(0), key: key, depth: depth + 1)
         }
         guard case .integer(let special)? = fields["NS.special"], let kind = special.int64Value else {
             // The C-array form: $0 is the type encoding, $1 an old-style array of numbers.

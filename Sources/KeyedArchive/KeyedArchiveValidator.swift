@@ -60,8 +60,9 @@ public struct KeyedArchiveValidator: Sendable {
             checkReferences(in: value, path: .top(key), objectIndex: nil, objectCount: objects.count)
             if isDone { return nil }
         }
+        var isClassDescription = [Bool](repeating: false, count: objects.count)
         for index in objects.indices.dropFirst() {
-            checkObject(objects[index], at: index, in: objects)
+            checkObject(objects[index], at: index, in: objects, isClassDescription: &isClassDescription)
             if isDone { return nil }
         }
         return KeyedArchive(top: top, objects: objects)
@@ -73,14 +74,17 @@ public struct KeyedArchiveValidator: Sendable {
         problems.append(KeyedArchiveError(kind, at: path, object: index, message))
     }
 
-    private mutating func checkObject(_ object: PropertyListValue, at index: Int, in objects: [PropertyListValue]) {
-        let path = PropertyListKeyPath.object(index)
+    /// Checks one object of `$objects`. `isClassDescription` marks, by index,
+    /// the objects already found to be class descriptions, so each is looked at once.
+    private mutating func checkObject(_ object: PropertyListValue, at index: Int, in objects: [PropertyListValue],
+                                      isClassDescription: inout [Bool]) {
         guard case .dictionary(let fields) = object else {
             if !Self.isFlatAndValid(object, objectCount: objects.count) {
-                checkReferences(in: object, path: path, objectIndex: index, objectCount: objects.count)
+                checkReferences(in: object, path: .object(index), objectIndex: index, objectCount: objects.count)
             }
             return
         }
+        var path: PropertyListKeyPath { .object(index) }  // Built only for a problem.
         if fields["$classname"] != nil || fields["$classes"] != nil {
             checkClassDescription(fields, path: path, index: index)
             return
@@ -98,10 +102,13 @@ public struct KeyedArchiveValidator: Sendable {
                    "$class refers to object \(uid), past the \(objects.count) objects")
             return
         }
-        guard case .dictionary(let classFields) = objects[Int(uid)], classFields["$classname"] != nil else {
-            report(.invalidClass, path.appending(.key("$class")), index,
-                   "$class refers to object \(uid), which is not a class description")
-            return
+        if !isClassDescription[Int(uid)] {
+            guard case .dictionary(let classFields) = objects[Int(uid)], classFields["$classname"] != nil else {
+                report(.invalidClass, path.appending(.key("$class")), index,
+                       "$class refers to object \(uid), which is not a class description")
+                return
+            }
+            isClassDescription[Int(uid)] = true
         }
         for (key, value) in fields where key != "$class" && !Self.isFlatAndValid(value, objectCount: objects.count) {
             checkReferences(in: value, path: path.appending(.key(key)), objectIndex: index, objectCount: objects.count)

@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "KeyedArchive", package: rootPackage),
                 .product(name: "DocumentPackage", package: rootPackage),
                 .product(name: "UniformTypes", package: rootPackage),
+                .product(name: "ICTDocument", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

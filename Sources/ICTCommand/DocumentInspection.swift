@@ -21,12 +21,12 @@ struct DocumentInspection {
         self.path = path
         metadata = try document.metadata()
         displayName = try document.displayName()
-        thumbnailSize = try metadata.thumbnail.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: [UInt8](bytes)) }
+        thumbnailSize = try metadata.thumbnail.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) }
         entries = document.entrySizes
         if readingData {
             let data = try document.data()
             self.data = data
-            photoSize = try data.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: [UInt8](bytes)) }
+            photoSize = try data.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) }
         }
         entriesRead = document.statistics.entriesDecoded
         bytesRead = document.statistics.bytesRead

@@ -47,7 +47,7 @@ extension Ict {
                     let document = try ICTDocument(contentsOf: path)
                     let thumbnail = try document.metadata().thumbnail
                     rows.append(Row(path: path, displayName: try document.displayName(),
-                                    thumbnailSize: try thumbnail.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: [UInt8](bytes)) }))
+                                    thumbnailSize: try thumbnail.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) }))
                 } catch {
                     progress.clear()
                     Diagnostics.printError(DocumentSupport.line(document: path, error))

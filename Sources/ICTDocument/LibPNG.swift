@@ -44,6 +44,19 @@ final class PNGDecoding {
 
     var header: PNGHeader { PNGHeader(width: Int(image.width), height: Int(image.height)) }
 
+    /// Reads only the header of the PNG in `bytes`, in place: libpng reads
+    /// `bytes` only inside this call (the image is freed before it returns),
+    /// so nothing is copied.
+    static func header(of bytes: UnsafeRawBufferPointer) throws(LibPNGFailure) -> PNGHeader {
+        var image = png_image()
+        image.version = ictkit_png_image_version
+        defer { png_image_free(&image) }
+        guard let start = bytes.baseAddress,
+              png_image_begin_read_from_memory(&image, start, bytes.count) != 0
+        else { throw LibPNGFailure(message: bytes.isEmpty ? "no bytes" : message(of: image)) }
+        return PNGHeader(width: Int(image.width), height: Int(image.height))
+    }
+
     /// Decompresses the pixels as 8-bit RGBA, row after row.
     func finishReadingRGBA() throws(LibPNGFailure) -> [UInt8] {
         image.format = ictkit_png_format_rgba

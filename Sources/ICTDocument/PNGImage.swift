@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Limits applied to images read from documents.
 public struct ImageLimits: Hashable, Sendable {
     /// The most pixels (width × height) an image may have; checked from the
@@ -63,13 +69,19 @@ public struct PNGImage: Hashable, Sendable {
 
     /// Only the size of the PNG in `bytes`, from its header, decompressing nothing.
     ///
+    /// Reads `bytes` in place (no copy), so listing many thumbnails costs
+    /// only their headers.
+    ///
     /// - Throws: `ICTDocumentError` `.damagedImage` when the header is not a PNG's.
-    public static func size(ofPNG bytes: [UInt8]) throws(ICTDocumentError) -> (width: Int, height: Int) {
-        do {
-            let header = try PNGDecoding(bytes: bytes).header
+    public static func size(ofPNG bytes: some ContiguousBytes) throws(ICTDocumentError) -> (width: Int, height: Int) {
+        let header = bytes.withUnsafeBytes { buffer in
+            Result { () throws(LibPNGFailure) in try PNGDecoding.header(of: buffer) }
+        }
+        switch header {
+        case .success(let header):
             return (header.width, header.height)
-        } catch {
-            throw ICTDocumentError(.damagedImage, "not a readable PNG: \(error.message)")
+        case .failure(let failure):
+            throw ICTDocumentError(.damagedImage, "not a readable PNG: \(failure.message)")
         }
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefghijkp] [--verbose]` prints one table comparing ICTKit's
-/// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k) and
-/// document-package (p) layers with their peers, all measured in this run.
+/// [--repetitions N] [--warm-up N] [--only abcdefghijklmnp] [--verbose]` prints one table comparing ICTKit's
+/// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
+/// document (l–n, over 10,000 generated documents) and document-package (p)
+/// layers with their peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -33,6 +34,16 @@ struct PropertyListBenchmarks {
                 )
                 rows += try suite.run()
                 notes += suite.notes
+            }
+            if !options.only.isDisjoint(with: "lmn") {
+                let listing = DocumentListing(
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    folder: DocumentFolder(path: options.dataDirectory.appendingPathComponent("documents").path),
+                    only: options.only
+                )
+                rows += try listing.run()
             }
             if options.only.contains("p") {
                 let packages = PackageSaving(
@@ -67,7 +78,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijkp")
+    var only = Set("abcdefghijklmnp")
     /// Log every timed run, not only the medians.
     var verbose = false
 

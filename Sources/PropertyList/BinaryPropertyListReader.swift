@@ -113,21 +113,26 @@ struct BinaryPropertyListDecoder {
         let words = (objectCount + 63) / 64
         var seen = [UInt64](repeating: 0, count: words)
         var twice = [UInt64](repeating: 0, count: words)
-        @inline(__always) func mark(_ target: Int) {
-            let word = target &>> 6, bit = UInt64(1) &<< UInt64(target & 63)
-            twice[word] |= seen[word] & bit
-            seen[word] |= bit
-        }
-        mark(scanner.topObject)
         let bytes = scanner.bytes
         let referenceSize = scanner.referenceSize
-        for object in 0..<objectCount {
-            guard let references = scanner.referencesIfContainer(at: scanner.rawOffset(ofObject: object)) else { continue }
-            var position = references.start
-            for _ in 0..<references.count {
-                let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: referenceSize)
-                if target < UInt64(objectCount) { mark(Int(target)) }
-                position &+= referenceSize  // Safe: referencesIfContainer checked they all fit.
+        seen.withUnsafeMutableBufferPointer { seen in
+            twice.withUnsafeMutableBufferPointer { twice in
+                @inline(__always) func mark(_ target: Int) {
+                    // Safe: target < objectCount, so its word < words.
+                    let word = target &>> 6, bit = UInt64(1) &<< UInt64(target & 63)
+                    twice[word] |= seen[word] & bit
+                    seen[word] |= bit
+                }
+                mark(scanner.topObject)
+                for object in 0..<objectCount {
+                    guard let references = scanner.referencesIfContainer(at: scanner.rawOffset(ofObject: object)) else { continue }
+                    var position = references.start
+                    for _ in 0..<references.count {
+                        let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: referenceSize)
+                        if target < UInt64(objectCount) { mark(Int(target)) }
+                        position &+= referenceSize  // Safe: referencesIfContainer checked they all fit.
+                    }
+                }
             }
         }
         var before = [UInt32](repeating: 0, count: words)
@@ -371,8 +376,6 @@ struct BinaryPropertyListDecoder {
         guard depth < limits.maximumDepth else { throw depthError(offset) }
         var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
-        var keyObjects: ContiguousArray<Int> = []
-        keyObjects.reserveCapacity(count)
         for index in 0..<count {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decode(keyObject, depth: depth + 1)
@@ -381,7 +384,6 @@ struct BinaryPropertyListDecoder {
                                         "dictionary key \(index) is a \(keyValue.kindName), not a string")
             }
             keys.append(key)
-            keyObjects.append(keyObject)
         }
         var values: ContiguousArray<PropertyListValue> = []
         values.reserveCapacity(count)
@@ -394,7 +396,7 @@ struct BinaryPropertyListDecoder {
                 throw error.prefixed(by: .key(keys[index]))
             }
         }
-        if hasDuplicate(keys, objects: keyObjects) {
+        if hasDuplicate(keys, keyReferencesAt: header.payload) {
             // Later duplicates win, as CoreFoundation keeps the last value set.
             var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
             for (key, value) in zip(keys, values) { dictionary[key] = value }
@@ -404,41 +406,33 @@ struct BinaryPropertyListDecoder {
     }
 
     /// True when two keys are equal: pairwise for the small dictionaries that
-    /// are most of any file (no hashing), through a set for larger ones. Two
-    /// keys stored as one object are equal; two ASCII keys are compared as the
-    /// bytes in the file (for ASCII, equal bytes and equal strings are the
-    /// same thing); any other pair as Swift strings, which also treats
-    /// canonically equivalent spellings as equal, as the dictionary will.
-    func hasDuplicate(_ keys: ContiguousArray<String>, objects: ContiguousArray<Int>) -> Bool {
+    /// are most of any file (no hashing), through a set for larger ones.
+    /// Equality is Swift's, which treats canonically equivalent spellings as
+    /// equal, as the dictionary will; two keys stored as ASCII (where that
+    /// cannot happen) are only compared when their lengths agree. The keys'
+    /// objects, referenced from `payload`, were checked when they were decoded.
+    func hasDuplicate(_ keys: ContiguousArray<String>, keyReferencesAt payload: Int) -> Bool {
         guard keys.count <= 16 else {
             var seen = Set<String>(minimumCapacity: keys.count)
             for key in keys where !seen.insert(key).inserted { return true }
             return false
         }
-        // The stored bytes of each ASCII key, looked up once.
-        let ascii = objects.map(asciiBytes)
+        var asciiKeys: UInt32 = 0
+        for index in keys.indices {
+            let object = Int(truncatingIfNeeded: BinaryPropertyListScanner.readBigEndian(
+                scanner.bytes, at: payload &+ index &* scanner.referenceSize, size: scanner.referenceSize))
+            if scanner.bytes[scanner.rawOffset(ofObject: object)] >> 4 == 0x5 { asciiKeys |= 1 << UInt32(index) }
+        }
         for index in keys.indices.dropFirst() {
+            let key = keys[index]
+            let length = key.utf8.count
+            let isASCII = asciiKeys & (1 << UInt32(index)) != 0
             for earlier in 0..<index {
-                if objects[earlier] == objects[index] { return true }
-                if let first = ascii[earlier], let second = ascii[index] {
-                    if first.count == second.count, first.elementsEqual(second) { return true }
-                } else if keys[earlier] == keys[index] {
-                    return true
-                }
+                if isASCII, asciiKeys & (1 << UInt32(earlier)) != 0, keys[earlier].utf8.count != length { continue }
+                if keys[earlier] == key { return true }
             }
         }
         return false
-    }
-
-    /// The stored bytes of `object` when it is an ASCII string already decoded
-    /// (so its extent was checked), else nil.
-    @inline(__always)
-    private func asciiBytes(_ object: Int) -> UnsafeRawBufferPointer? {
-        let offset = scanner.rawOffset(ofObject: object)
-        let marker = scanner.bytes[offset]
-        guard marker >> 4 == 0x5 else { return nil }
-        guard let header = try? scanner.header(at: offset) else { return nil }
-        return UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)])
     }
 
     private func depthError(_ offset: Int) -> PropertyListError {

@@ -110,8 +110,6 @@ struct BinaryToXMLPropertyListConverter {
         let count = header.length
         var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
-        var keyObjects: ContiguousArray<Int> = []
-        keyObjects.reserveCapacity(count)
         for index in 0..<count {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decoder.decode(keyObject, depth: depth + 1)
@@ -120,10 +118,9 @@ struct BinaryToXMLPropertyListConverter {
                                         "dictionary key \(index) is a \(keyValue.kindName), not a string")
             }
             keys.append(key)
-            keyObjects.append(keyObject)
         }
         let valuesStart = header.payload + count * scanner.referenceSize
-        if decoder.hasDuplicate(keys, objects: keyObjects) {
+        if decoder.hasDuplicate(keys, keyReferencesAt: header.payload) {
             // Rare, and where the reader keeps the first position and the last
             // value: write what it would read.
             var dictionary = [String: Int]()

@@ -22,7 +22,7 @@ struct PropertyListBenchmarks {
             let loadBefore = loadAverage()
             var rows: [Row] = []
             var notes: [String] = []
-            if !options.only.isDisjoint(with: "abcdefgh") {
+            if !options.only.isDisjoint(with: "abcdefghijk") {
                 let inputs = try Inputs.load(from: options.dataDirectory)
                 var suite = Suite(
                     inputs: inputs,

@@ -66,15 +66,15 @@ enum Base64 {
     /// Appends `bytes` as base64 lines of `lineLength` characters (a multiple
     /// of 4; the last line may be shorter), each after `indent` tabs and
     /// ending in a newline. Empty input appends nothing.
-    static func appendLines(of bytes: UnsafeRawBufferPointer, lineLength: Int, indent: Int,
-                            to output: inout [UInt8]) {
+    static func appendLines<Output: ByteSink>(of bytes: UnsafeRawBufferPointer, lineLength: Int, indent: Int,
+                                              to output: inout Output) {
         precondition(lineLength > 0 && lineLength % 4 == 0, "base64 lines hold whole groups of four")
         let groupsPerLine = lineLength / 4
         let totalGroups = (bytes.count + 2) / 3
         let fullGroups = bytes.count / 3
         var group = 0
         while group < totalGroups {
-            output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))
+            for _ in 0..<indent { output.append(UInt8(ascii: "\t")) }
             let lineEnd = min(totalGroups, group + groupsPerLine)
             while group < lineEnd {
                 let position = group * 3
@@ -96,7 +96,7 @@ enum Base64 {
     }
 
     /// Appends the last one or two bytes as a padded group of four.
-    private static func appendTail(_ bytes: UnsafeRawBufferPointer, from position: Int, to output: inout [UInt8]) {
+    private static func appendTail<Output: ByteSink>(_ bytes: UnsafeRawBufferPointer, from position: Int, to output: inout Output) {
         let first = UInt32(bytes[position])
         if bytes.count - position == 1 {
             output.append(alphabet[Int(first >> 2)])

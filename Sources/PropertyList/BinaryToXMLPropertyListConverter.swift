@@ -20,13 +20,14 @@ extension XMLPropertyListWriter {
                 let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
                 var converter = BinaryToXMLPropertyListConverter(
                     scanner: scanner, limits: limits, encoder: XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize))
+                defer { converter.encoder.output.deallocate() }
                 converter.encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
                 do throws(PropertyListError) {
                     try converter.convert(scanner.topObject, depth: 0)
                 } catch {
                     throw converter.locating(error)
                 }
-                converter.encoder.output.append(contentsOf: "</plist>\n".utf8)
+                converter.encoder.output.append("</plist>\n")
                 try converter.encoder.flush()
             }
         }
@@ -65,6 +66,19 @@ struct BinaryToXMLPropertyListConverter {
     mutating func convert(_ object: Int, depth: Int) throws(PropertyListError) {
         let offset = try scanner.offset(ofObject: object)
         let kind = scanner.bytes[offset] >> 4
+        if kind == 0x5 {
+            // An ASCII string is escaped straight from the file, as no Swift
+            // string is needed to write it; its bytes are checked as the reader does.
+            let header = try scanner.header(at: offset)
+            try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string")
+            let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)])
+            if let bad = bytes.firstIndex(where: { $0 >= 0x80 }) {
+                throw PropertyListError(.invalidString, at: .byteOffset(header.payload + bad),
+                                        "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
+            }
+            try encoder.appendString(utf8: bytes, indent: depth)
+            return
+        }
         guard kind >= 0xA, kind <= 0xD else {
             try encoder.append(try decoder.decode(object, depth: depth), indent: depth)
             return

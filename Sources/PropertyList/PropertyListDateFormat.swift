@@ -24,7 +24,7 @@ public enum PropertyListDateFormat {
     }
 
     /// Appends `format(date)`'s UTF-8 bytes to `output`.
-    static func append(_ date: Date, to output: inout [UInt8]) {
+    static func append<Output: ByteSink>(_ date: Date, to output: inout Output) {
         let interval = date.timeIntervalSince1970
         let clamped = interval.isNaN ? 0 : min(max(interval, formattableSeconds.lowerBound), formattableSeconds.upperBound)
         let seconds = Int64(clamped.rounded(.down))
@@ -123,7 +123,7 @@ public enum PropertyListDateFormat {
     }
 
     /// Appends `value` in decimal, zero-padded to `width` characters with the sign counted.
-    private static func appendPadded(_ value: Int64, width: Int, to output: inout [UInt8]) {
+    private static func appendPadded<Output: ByteSink>(_ value: Int64, width: Int, to output: inout Output) {
         if value >= 0, value < 100, width == 2 {
             // Months, days, hours, minutes, seconds: the common case, no buffer.
             output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))

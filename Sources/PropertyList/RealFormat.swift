@@ -17,11 +17,11 @@ enum RealFormat {
     }
 
     /// Appends `"%.17g"` of the finite, non-zero `value` to `output`.
-    static func appendSeventeenDigits(_ value: Double, to output: inout [UInt8]) {
+    static func appendSeventeenDigits<Output: ByteSink>(_ value: Double, to output: inout Output) {
         if !appendFast(value, to: &output) { appendWithC(value, to: &output) }
     }
 
-    static func appendWithC(_ value: Double, to output: inout [UInt8]) {
+    static func appendWithC<Output: ByteSink>(_ value: Double, to output: inout Output) {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
             let length = ictkit_format_real(value, buffer.baseAddress, 32)
             buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: 32) { bytes in
@@ -31,7 +31,7 @@ enum RealFormat {
     }
 
     /// The fast path; false (writing nothing) outside 1e-3 ..< 1e17 or for subnormals.
-    private static func appendFast(_ value: Double, to output: inout [UInt8]) -> Bool {
+    private static func appendFast<Output: ByteSink>(_ value: Double, to output: inout Output) -> Bool {
         let magnitude = value.magnitude
         guard magnitude >= 1e-3, magnitude < 1e17, value.isNormal else { return false }
         let significand = value.significandBitPattern | (UInt64(1) << 52)
@@ -108,7 +108,7 @@ enum RealFormat {
     }
 
     /// Writes 17 digits with the first at 10^`decimalExponent` in `%g` style.
-    private static func appendDigits(_ digits: UInt64, decimalExponent: Int, to output: inout [UInt8]) {
+    private static func appendDigits<Output: ByteSink>(_ digits: UInt64, decimalExponent: Int, to output: inout Output) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { text in
             var rest = digits
             for index in stride(from: 16, through: 0, by: -1) {

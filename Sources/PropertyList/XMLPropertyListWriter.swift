@@ -41,10 +41,11 @@ public struct XMLPropertyListWriter: Sendable {
     ///   date too far from 1970 to format.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var encoder = XMLPropertyListEncoder(sink: nil)
+        defer { encoder.output.deallocate() }
         encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
         try encoder.append(value, indent: 0)
-        encoder.output.append(contentsOf: "</plist>\n".utf8)
-        return encoder.output
+        encoder.output.append("</plist>\n")
+        return [UInt8](encoder.output.bytes)
     }
 
     /// Serialises `value` as `encode(_:)` does, handing the document to
@@ -57,9 +58,10 @@ public struct XMLPropertyListWriter: Sendable {
                        to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void) throws(PropertyListError) {
         try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
             var encoder = XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize)
+            defer { encoder.output.deallocate() }
             encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
             try encoder.append(value, indent: 0)
-            encoder.output.append(contentsOf: "</plist>\n".utf8)
+            encoder.output.append("</plist>\n")
             try encoder.flush()
         }
     }
@@ -74,7 +76,8 @@ struct XMLPropertyListEncoder {
 
         """
 
-    var output: [UInt8] = []
+    /// Freed by the `encode` call that made this encoder.
+    var output: XMLOutputBytes
     var path: [PropertyListPathComponent] = []
     /// Where finished pieces go, when the document is streamed.
     private let sink: ((UnsafeRawBufferPointer) throws(PropertyListError) -> Void)?
@@ -83,17 +86,14 @@ struct XMLPropertyListEncoder {
     init(sink: ((UnsafeRawBufferPointer) throws(PropertyListError) -> Void)?, chunkSize: Int = 0) {
         self.sink = sink
         self.chunkSize = chunkSize
-        output.reserveCapacity(sink == nil ? 4096 : chunkSize + 4096)
+        output = XMLOutputBytes(capacity: sink == nil ? 1 << 16 : chunkSize + 4096)
     }
 
     /// Hands what is written so far to the sink, if there is one.
     mutating func flush() throws(PropertyListError) {
         guard let sink else { return }
-        let result: Result<Void, PropertyListError> = output.withUnsafeBytes { bytes in
-            Result { () throws(PropertyListError) in try sink(bytes) }
-        }
-        try result.get()
-        output.removeAll(keepingCapacity: true)
+        try sink(output.bytes)
+        output.removeAll()
     }
 
     /// Hands a full piece to the sink, when streaming.
@@ -195,7 +195,7 @@ struct XMLPropertyListEncoder {
         var left = indent
         while left > 0 {
             let run = min(left, Self.tabs.count)
-            output.append(contentsOf: Self.tabs[0..<run])
+            Self.tabs.withUnsafeBytes { output.append(UnsafeRawBufferPointer(rebasing: $0[0..<run])) }
             left -= run
         }
     }
@@ -211,32 +211,50 @@ struct XMLPropertyListEncoder {
     /// were any, and the caller then throws through `checkText`.
     @discardableResult
     private mutating func appendLine(open: StaticString, text: String, close: StaticString) -> Bool {
-        append(open)
         var text = text
+        return text.withUTF8 { bytes in appendLine(open: open, utf8: UnsafeRawBufferPointer(bytes), close: close) }
+    }
+
+    /// As `appendLine(open:text:close:)`, for text given as its UTF-8 bytes.
+    @discardableResult
+    mutating func appendLine(open: StaticString, utf8 bytes: UnsafeRawBufferPointer, close: StaticString) -> Bool {
+        append(open)
         var sawControlCharacter = false
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte <= UInt8(ascii: ">") {
-                let replacement: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case 0x0D: replacement = "&#13;"
-                case 0x09, 0x0A: continue
-                case 0x00..<0x20:
-                    sawControlCharacter = true
-                    continue
-                default: continue
-                }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                append(replacement)
-                runStart = index + 1
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte <= UInt8(ascii: ">") else { continue }
+            let replacement: StaticString
+            switch byte {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case 0x0D: replacement = "&#13;"
+            case 0x09, 0x0A: continue
+            case 0x00..<0x20:
+                sawControlCharacter = true
+                continue
+            default: continue
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            output.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+            append(replacement)
+            runStart = index + 1
         }
+        output.append(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
         append(close)
         return sawControlCharacter
+    }
+
+    /// Writes `<string>…</string>` at `indent` for text given as UTF-8 bytes,
+    /// as `append(.string(…), indent:)` does.
+    ///
+    /// - Throws: as for a string value holding a control character.
+    mutating func appendString(utf8 bytes: UnsafeRawBufferPointer, indent: Int) throws(PropertyListError) {
+        try flushIfFull()
+        appendIndent(indent)
+        if appendLine(open: "<string>", utf8: bytes, close: "</string>\n") {
+            try checkText(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     /// Throws when `text` holds a control character XML 1.0 cannot carry.
@@ -268,7 +286,7 @@ struct XMLPropertyListEncoder {
     }
 
     private mutating func append(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        output.append(text)
     }
 
     /// Appends `<real>…</real>` as CoreFoundation formats a double.

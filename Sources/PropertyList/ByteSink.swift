@@ -1,0 +1,71 @@
+/// Where the writers put the bytes they produce: an array, or the XML
+/// writer's own buffer. The helpers that format dates, reals and base64 are
+/// generic over it, so each writer's appends compile to its own fast path.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append<Bytes: Sequence>(contentsOf bytes: Bytes) where Bytes.Element == UInt8
+}
+
+extension Array: ByteSink where Element == UInt8 {}
+
+/// A growable byte buffer for the XML writer: appends are a capacity check
+/// and a copy, with none of an array's uniqueness checks. It is owned by
+/// one writer call, which frees it with `deallocate()`.
+struct XMLOutputBytes: ByteSink {
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 256)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// Frees the storage; the buffer must not be used afterwards.
+    func deallocate() { base.deallocate() }
+
+    /// The bytes written so far.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Forgets the bytes written, keeping the storage.
+    mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        guard capacity - count < extra else { return }
+        var newCapacity = capacity * 2
+        while newCapacity - count < extra { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1  // Safe: reserve made room.
+    }
+
+    @inline(__always)
+    mutating func append(_ raw: UnsafeRawBufferPointer) {
+        guard let source = raw.baseAddress, raw.count > 0 else { return }
+        reserve(raw.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: raw.count)
+        count &+= raw.count  // Safe: reserve made room.
+    }
+
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func append<Bytes: Sequence>(contentsOf bytes: Bytes) where Bytes.Element == UInt8 {
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        if copied == nil {
+            for byte in bytes { append(byte) }
+        }
+    }
+}

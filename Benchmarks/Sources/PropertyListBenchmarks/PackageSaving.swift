@@ -92,7 +92,7 @@ struct PackageSaving {
                                 peer: "full save (as p1b)", peerMeasurement: milliseconds(full.median.milliseconds),
                                 share: resave.median.milliseconds / full.median.milliseconds, target: .shareAtMost(percent: 5))
         timeRow.note = "re-saves and full flushed saves interleaved; the re-save reads the package lazily first (not timed), "
-            + "links 149 unchanged files, writes one, makes 13 directories, flushes them (16 fsyncs), swaps, removes the old "
+            + "links 149 unchanged files, writes one, makes 13 directories, flushes them (one syncfs, then an fsync of the parent), swaps, removes the old "
             + "version; CPU time \(milliseconds(resave.medianCPU.milliseconds)) vs \(milliseconds(full.medianCPU.milliseconds)) "
             + "(\(format(resave.medianCPU.milliseconds / full.medianCPU.milliseconds * 100, decimals: 1)) %): the rest is waiting for the disk"
         return rows + [bytesRow, timeRow]

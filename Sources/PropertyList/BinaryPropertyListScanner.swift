@@ -23,10 +23,7 @@ struct BinaryPropertyListScanner {
 
     init(_ bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, checkingAllOffsets: Bool = true) throws(PropertyListError) {
         self.bytes = bytes
-        guard bytes.count <= limits.maximumInputSize else {
-            throw PropertyListError(.limitExceeded(.inputSize), at: .byteOffset(0),
-                                    "the input is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize)")
-        }
+        try limits.checkInputSize(bytes.count, at: .byteOffset(0))
         guard Self.hasBinaryHeader(bytes) else {
             throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
         }

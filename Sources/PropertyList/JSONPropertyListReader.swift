@@ -38,10 +38,7 @@ public struct JSONPropertyListReader: Sendable {
     ///   (columns count Unicode scalars) and the key path of the value being
     ///   read.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
-        guard bytes.count <= limits.maximumInputSize else {
-            throw PropertyListError(.limitExceeded(.inputSize), at: .lineColumn(line: 1, column: 1),
-                                    "the input is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize)")
-        }
+        try limits.checkInputSize(bytes.count, at: .lineColumn(line: 1, column: 1))
         var parser = JSONParser(text: bytes, limits: limits)
         return try parser.parseDocument()
     }
@@ -50,10 +47,7 @@ public struct JSONPropertyListReader: Sendable {
     ///
     /// - Throws: `PropertyListError`, as `read(_:)` on bytes.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { buffer in
-            Result { () throws(PropertyListError) in try read(buffer) }
-        }
-        return try result.get()
+        try data.withPropertyListBytes { (bytes) throws(PropertyListError) in try read(bytes) }
     }
 }
 

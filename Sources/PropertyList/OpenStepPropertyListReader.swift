@@ -46,10 +46,7 @@ public struct OpenStepPropertyListReader: Sendable {
     ///   (columns count Unicode scalars) and the key path of the value being
     ///   read.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
-        guard bytes.count <= limits.maximumInputSize else {
-            throw PropertyListError(.limitExceeded(.inputSize), at: .lineColumn(line: 1, column: 1),
-                                    "the input is \(bytes.count) bytes, over the limit of \(limits.maximumInputSize)")
-        }
+        try limits.checkInputSize(bytes.count, at: .lineColumn(line: 1, column: 1))
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             let utf8 = try Self.transcodeUTF16(UnsafeRawBufferPointer(rebasing: bytes[2...]), bigEndian: bytes[0] == 0xFE)
             let result: Result<PropertyListValue, PropertyListError> = utf8.withUnsafeBytes { buffer in
@@ -67,10 +64,7 @@ public struct OpenStepPropertyListReader: Sendable {
     ///
     /// - Throws: `PropertyListError`, as `read(_:)` on bytes.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { buffer in
-            Result { () throws(PropertyListError) in try read(buffer) }
-        }
-        return try result.get()
+        try data.withPropertyListBytes { (bytes) throws(PropertyListError) in try read(bytes) }
     }
 
     private func parse(_ text: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {

@@ -76,10 +76,7 @@ public struct XMLPropertyListReader: Sendable {
     ///
     /// - Throws: `PropertyListError`, as `read(_:)` on bytes.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { buffer in
-            Result { () throws(PropertyListError) in try read(buffer) }
-        }
-        return try result.get()
+        try data.withPropertyListBytes { (bytes) throws(PropertyListError) in try read(bytes) }
     }
 }
 

@@ -1,0 +1,445 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A binary property list (`bplist00`) read from a file a few kilobytes at a
+/// time, for taking a handful of values out of a large file without reading
+/// the rest of it.
+///
+/// Opening reads the file's last 4 KB and first 4 KB (`pread`), and checks
+/// the header and the trailer as `BinaryPropertyListReader` does. Each call
+/// of `object(_:)` then reads only the bytes of the one object it returns,
+/// in 4 KB-aligned windows kept for later calls: a container gives the
+/// numbers of its members, a data object its place in the file, not its
+/// bytes. `bytesRead` counts every byte read from the file. Nothing is
+/// memory-mapped, so the operating system's read counters see every byte.
+///
+/// The file stays open until this object is freed; a file that changes while
+/// it is open may give an error (`.truncated`, `.io`) but never a crash.
+public final class PartialBinaryPropertyList {
+    /// One object, decoded without the objects it refers to.
+    public enum Object: Hashable, Sendable {
+        case bool(Bool)
+        case integer(PropertyListInteger)
+        /// A real, widened to 64 bits when it is stored in 32.
+        case real(Double)
+        /// A date, in seconds since 2001-01-01 00:00:00 UTC.
+        case date(Double)
+        /// A data object: where its bytes lie in the file (read them with `bytes(at:count:)`).
+        case data(offset: Int, count: Int)
+        case string(String)
+        /// A keyed archive's object reference.
+        case uid(UInt64)
+        /// An array or set: the numbers of its members.
+        case array([Int])
+        /// A dictionary: the numbers of its keys and of its values, pairwise.
+        case dictionary(keys: [Int], values: [Int])
+    }
+
+    /// The bytes read in one window: enough for the trailer and offset table
+    /// of most files, and for the small objects at either end.
+    public static let windowSize = 4096
+
+    /// The path the file was opened at.
+    public let path: String
+    /// The file's size in bytes.
+    public let size: Int
+    /// How many objects the offset table lists.
+    public let objectCount: Int
+    /// The number of the top object.
+    public let topObject: Int
+    /// The limits applied.
+    public let limits: PropertyListLimits
+    /// The bytes read from the file so far.
+    public var bytesRead: Int { file.bytesRead }
+
+    private var file: FileWindows
+    private let offsetSize: Int
+    private let referenceSize: Int
+    /// Where the offset table starts: objects lie in `8..<offsetTableOffset`.
+    private let offsetTableOffset: Int
+
+    /// Opens the file at `path` (relative to the directory open as
+    /// `directory`, by default the working directory) and reads its header
+    /// and trailer. With `followingSymbolicLinks` false, a symbolic link at
+    /// `path` is refused (`.io`) rather than followed.
+    ///
+    /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
+    ///
+    /// - Throws: `PropertyListError` `.io` when the file cannot be opened or
+    ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
+    ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
+    public init(path: String, relativeTo directory: Int32 = AT_FDCWD, followingSymbolicLinks: Bool = true,
+                limits: PropertyListLimits = .default) throws(PropertyListError) {
+        var file = try FileWindows(path: path, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks)
+        let trailer: Trailer
+        do {
+            trailer = try Self.readTrailer(of: &file, limits: limits)
+        } catch {
+            file.closeDescriptor()
+            throw error
+        }
+        self.file = file
+        self.path = path
+        self.limits = limits
+        size = file.size
+        offsetSize = trailer.offsetSize
+        referenceSize = trailer.referenceSize
+        objectCount = trailer.objectCount
+        topObject = trailer.topObject
+        offsetTableOffset = trailer.offsetTableOffset
+    }
+
+    deinit { file.closeDescriptor() }
+
+    // MARK: Objects
+
+    /// Object number `index`, decoded without the objects it refers to.
+    ///
+    /// Reads the object's offset-table entry and its own bytes, except a
+    /// data object's payload.
+    ///
+    /// - Throws: `PropertyListError` at the object's byte: `.invalidReference`
+    ///   for an index or offset outside the file's objects, `.truncated`,
+    ///   `.invalidObject`, `.invalidString` or `.invalidValue` for bytes the
+    ///   full reader would refuse too; `.io` when the file cannot be read.
+    public func object(_ index: Int) throws(PropertyListError) -> Object {
+        let offset = try offset(ofObject: index)
+        let marker = try unsigned(at: offset, size: 1)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default: throw invalid(offset, "marker 0x\(String(marker, radix: 16)) (null or fill) is not a value a property list can hold")
+            }
+        case 0x1:
+            return .integer(try integer(marker: UInt8(marker), at: offset))
+        case 0x2:
+            let size = 1 << Int(marker & 0x0F)
+            guard size == 4 || size == 8 else { throw invalid(offset, "a real of \(size) bytes; only 4 and 8 are valid") }
+            try needBytes(size, after: offset, what: "real")
+            let bits = try unsigned(at: offset + 1, size: size)
+            return .real(size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits))
+        case 0x3:
+            guard marker == 0x33 else { throw invalid(offset, "marker 0x\(String(marker, radix: 16)) is not a valid date") }
+            try needBytes(8, after: offset, what: "date")
+            let seconds = Double(bitPattern: try unsigned(at: offset + 1, size: 8))
+            guard seconds.isFinite else {
+                throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the date is \(seconds), not a finite time")
+            }
+            return .date(seconds)
+        case 0x4:
+            let header = try header(at: offset, itemSize: 1, what: "data")
+            return .data(offset: header.payload, count: header.length)
+        case 0x5:
+            let header = try header(at: offset, itemSize: 1, what: "string")
+            let characters = try bytes(at: header.payload, count: header.length)
+            if let index = characters.firstIndex(where: { $0 >= 0x80 }) {
+                throw PropertyListError(.invalidString, at: .byteOffset(header.payload + index),
+                                        "byte 0x\(String(characters[index], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
+            }
+            return .string(String(decoding: characters, as: UTF8.self))
+        case 0x6:
+            let header = try header(at: offset, itemSize: 2, what: "string")
+            return .string(try utf16String(try bytes(at: header.payload, count: 2 * header.length), objectOffset: offset))
+        case 0x8:
+            let size = Int(marker & 0x0F) + 1
+            try needBytes(size, after: offset, what: "UID")
+            if size > 8, try unsigned(at: offset + 1, size: size - 8) != 0 {
+                throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the UID does not fit in 64 bits")
+            }
+            return .uid(try unsigned(at: offset + 1 + max(0, size - 8), size: min(size, 8)))
+        case 0xA, 0xB, 0xC:
+            let header = try header(at: offset, itemSize: referenceSize, what: "array")
+            return .array(try references(at: header.payload, count: header.length))
+        case 0xD:
+            let header = try header(at: offset, itemSize: 2 * referenceSize, what: "dictionary")
+            return .dictionary(keys: try references(at: header.payload, count: header.length),
+                               values: try references(at: header.payload + header.length * referenceSize, count: header.length))
+        default:
+            throw invalid(offset, "unknown object marker 0x\(String(marker, radix: 16))")
+        }
+    }
+
+    /// `count` bytes of the file from `offset` (a data object's payload, say).
+    ///
+    /// Reads the 4 KB-aligned windows around them that were not read before.
+    ///
+    /// - Throws: `PropertyListError` `.truncated` when the range runs past the
+    ///   end of the file, `.io` when the file cannot be read.
+    public func bytes(at offset: Int, count: Int) throws(PropertyListError) -> [UInt8] {
+        try file.bytes(at: offset, count: count)
+    }
+
+    // MARK: Layout
+
+    private struct Trailer {
+        var offsetSize: Int
+        var referenceSize: Int
+        var objectCount: Int
+        var topObject: Int
+        var offsetTableOffset: Int
+    }
+
+    /// Reads and checks the header and the trailer, with the same checks
+    /// and messages as `BinaryPropertyListScanner`.
+    private static func readTrailer(of file: inout FileWindows, limits: PropertyListLimits) throws(PropertyListError) -> Trailer {
+        let size = file.size
+        try limits.checkInputSize(size, at: .byteOffset(0))
+        // The last 4 KB first (trailer, offset table, the last objects): for a small file, the header too.
+        let trailer = size - 32
+        try file.readTail()
+        guard size >= 7, try file.bytes(at: 0, count: 7).elementsEqual("bplist0".utf8) else {
+            throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
+        }
+        guard size >= 8 + 1 + 1 + 32 else {
+            throw PropertyListError(.truncated, at: .byteOffset(size),
+                                    "the file is \(size) bytes, too short to hold an object, an offset table and the 32-byte trailer")
+        }
+        let offsetSize = Int(try file.unsigned(at: trailer + 6, size: 1))
+        let referenceSize = Int(try file.unsigned(at: trailer + 7, size: 1))
+        let declaredCount = try file.unsigned(at: trailer + 8, size: 8)
+        let declaredTop = try file.unsigned(at: trailer + 16, size: 8)
+        let declaredTableOffset = try file.unsigned(at: trailer + 24, size: 8)
+        guard (1...8).contains(offsetSize) else {
+            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 6), "the trailer's offset size is \(offsetSize); it must be 1 to 8")
+        }
+        guard (1...8).contains(referenceSize) else {
+            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 7),
+                                    "the trailer's object reference size is \(referenceSize); it must be 1 to 8")
+        }
+        guard declaredCount >= 1 else {
+            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 8), "the trailer says the file holds no objects")
+        }
+        guard declaredTableOffset >= 9, declaredTableOffset < UInt64(trailer) else {
+            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 24),
+                                    "the offset table offset \(declaredTableOffset) is outside the object area 9..<\(trailer)")
+        }
+        let tableRoom = UInt64(trailer - Int(declaredTableOffset)) / UInt64(offsetSize)
+        guard declaredCount <= tableRoom else {
+            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 8),
+                                    "the trailer announces \(declaredCount) objects but the offset table has room for \(tableRoom)")
+        }
+        guard declaredCount <= UInt64(limits.maximumObjectCount) else {
+            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(trailer + 8),
+                                    "the file holds \(declaredCount) objects, over the limit of \(limits.maximumObjectCount)")
+        }
+        guard declaredTop < declaredCount else {
+            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 16),
+                                    "the top object \(declaredTop) is not one of the \(declaredCount) objects")
+        }
+        return Trailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(declaredCount),
+                       topObject: Int(declaredTop), offsetTableOffset: Int(declaredTableOffset))
+    }
+
+    /// Where object `index` starts, checked to lie in the object area.
+    private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+        guard index >= 0, index < objectCount else {
+            throw PropertyListError(.invalidReference, at: .none, "object \(index) is not one of the \(objectCount) objects")
+        }
+        let position = offsetTableOffset + index * offsetSize
+        let offset = try unsigned(at: position, size: offsetSize)
+        guard offset >= 8, offset < UInt64(offsetTableOffset) else {
+            throw PropertyListError(.invalidReference, at: .byteOffset(position),
+                                    "object \(index) has offset \(offset), outside the object area 8..<\(offsetTableOffset)")
+        }
+        return Int(offset)
+    }
+
+    /// The length of the object at `offset` and where its payload starts,
+    /// checked to hold `length` items of `itemSize` bytes inside the object area.
+    private func header(at offset: Int, itemSize: Int, what: String) throws(PropertyListError) -> (length: Int, payload: Int) {
+        let low = Int(try unsigned(at: offset, size: 1) & 0x0F)
+        var length = low
+        var payload = offset + 1
+        if low == 0x0F {
+            guard payload < offsetTableOffset else {
+                throw PropertyListError(.truncated, at: .byteOffset(payload), "the object's length is cut off")
+            }
+            let lengthMarker = try unsigned(at: payload, size: 1)
+            guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
+                throw invalid(payload, "the object's length must be an integer of 1 to 8 bytes, not marker 0x\(String(lengthMarker, radix: 16))")
+            }
+            let size = 1 << Int(lengthMarker & 0x0F)
+            guard payload + 1 + size <= offsetTableOffset else {
+                throw PropertyListError(.truncated, at: .byteOffset(payload), "the object's length is cut off")
+            }
+            let declared = try unsigned(at: payload + 1, size: size)
+            guard declared <= UInt64(offsetTableOffset) else {
+                throw PropertyListError(.truncated, at: .byteOffset(offset), "the object claims \(declared) elements, more than the file holds")
+            }
+            length = Int(declared)
+            payload += 1 + size
+        }
+        let (needed, overflow) = length.multipliedReportingOverflow(by: itemSize)
+        guard !overflow, needed <= offsetTableOffset - payload else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset),
+                                    "the \(what) at byte \(offset) claims \(length) elements, which run past the object area")
+        }
+        return (length, payload)
+    }
+
+    private func references(at position: Int, count: Int) throws(PropertyListError) -> [Int] {
+        guard count <= limits.maximumObjectCount else {
+            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(position),
+                                    "a container of \(count) members, over the limit of \(limits.maximumObjectCount)")
+        }
+        let raw = try bytes(at: position, count: count * referenceSize)
+        var found: [Int] = []
+        found.reserveCapacity(count)
+        for item in 0..<count {
+            var value: UInt64 = 0
+            for byte in raw[(item * referenceSize)..<((item + 1) * referenceSize)] { value = value << 8 | UInt64(byte) }
+            guard value < UInt64(objectCount) else {
+                throw PropertyListError(.invalidReference, at: .byteOffset(position + item * referenceSize),
+                                        "object reference \(value) is not one of the \(objectCount) objects")
+            }
+            found.append(Int(value))
+        }
+        return found
+    }
+
+    private func integer(marker: UInt8, at offset: Int) throws(PropertyListError) -> PropertyListInteger {
+        let size = 1 << Int(marker & 0x0F)
+        guard size <= 16 else { throw invalid(offset, "an integer of \(size) bytes; at most 16 are valid") }
+        try needBytes(size, after: offset, what: "integer")
+        switch size {
+        case 1, 2, 4: return PropertyListInteger(try unsigned(at: offset + 1, size: size))
+        case 8: return PropertyListInteger(Int64(bitPattern: try unsigned(at: offset + 1, size: 8)))
+        default:
+            // As the full reader: the high half zero, or all ones over a negative low half.
+            let high = try unsigned(at: offset + 1, size: 8)
+            let low = try unsigned(at: offset + 9, size: 8)
+            if high == 0 { return PropertyListInteger(low) }
+            if high == UInt64.max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
+            throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the 128-bit integer is outside Int64.min ... UInt64.max")
+        }
+    }
+
+    private func utf16String(_ bytes: [UInt8], objectOffset: Int) throws(PropertyListError) -> String {
+        let units = stride(from: 0, to: bytes.count, by: 2).lazy.map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count)
+        let failed = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: true) { utf8.append($0) }
+        guard !failed else {
+            throw PropertyListError(.invalidString, at: .byteOffset(objectOffset), "the UTF-16 string holds an unpaired surrogate")
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    private func needBytes(_ count: Int, after offset: Int, what: String) throws(PropertyListError) {
+        guard count <= offsetTableOffset - offset - 1 else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset), "the \(what) needs \(count) bytes after its marker; the object area ends first")
+        }
+    }
+
+    private func invalid(_ offset: Int, _ message: String) -> PropertyListError {
+        PropertyListError(.invalidObject, at: .byteOffset(offset), message)
+    }
+
+    /// The big-endian unsigned integer of `size` (1 to 8) bytes at `offset`.
+    private func unsigned(at offset: Int, size: Int) throws(PropertyListError) -> UInt64 {
+        try file.unsigned(at: offset, size: size)
+    }
+}
+
+/// An open file read in 4 KB-aligned windows with `pread`, each kept once read.
+private struct FileWindows {
+    let path: String
+    let size: Int
+    private(set) var bytesRead = 0
+    private let descriptor: Int32
+    private var windows: [(start: Int, bytes: [UInt8])] = []
+
+    /// Opens the regular file at `path`; closed by `closeDescriptor()`.
+    init(path: String, relativeTo directory: Int32, followingSymbolicLinks: Bool) throws(PropertyListError) {
+        self.path = path
+        descriptor = openat(directory, path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let error = Self.systemError("cannot read the status of", path)
+            close(descriptor)
+            throw error
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw PropertyListError(.io, at: .none, "\(path) is not a regular file")
+        }
+        size = Int(status.st_size)
+    }
+
+    func closeDescriptor() {
+        close(descriptor)
+    }
+
+    /// `count` bytes of the file from `offset`.
+    mutating func bytes(at offset: Int, count: Int) throws(PropertyListError) -> [UInt8] {
+        guard offset >= 0, count >= 0, count <= size - offset else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset), "\(count) bytes from byte \(offset) run past the end of the \(size)-byte file")
+        }
+        let window = try window(covering: offset, count: count)
+        let start = offset - windows[window].start
+        return Array(windows[window].bytes[start..<(start + count)])
+    }
+
+    /// The big-endian unsigned integer of `size` (1 to 8) bytes at `offset`.
+    mutating func unsigned(at offset: Int, size: Int) throws(PropertyListError) -> UInt64 {
+        guard offset >= 0, size <= self.size - offset else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset), "\(size) bytes from byte \(offset) run past the end of the \(self.size)-byte file")
+        }
+        let window = try window(covering: offset, count: size)
+        let start = offset - windows[window].start
+        var value: UInt64 = 0
+        for byte in windows[window].bytes[start..<(start + size)] { value = value << 8 | UInt64(byte) }
+        return value
+    }
+
+    /// The index in `windows` of one holding `offset..<offset + count`,
+    /// reading a new 4 KB-aligned one unless one holds it already. The
+    /// caller has checked that the range lies inside the file.
+    mutating func window(covering offset: Int, count: Int) throws(PropertyListError) -> Int {
+        if let found = windows.firstIndex(where: { $0.start <= offset && offset + count <= $0.start + $0.bytes.count }) {
+            return found
+        }
+        let start = offset / PartialBinaryPropertyList.windowSize * PartialBinaryPropertyList.windowSize
+        let end = min(size, (offset + count + PartialBinaryPropertyList.windowSize - 1) / PartialBinaryPropertyList.windowSize * PartialBinaryPropertyList.windowSize)
+        return try read(start..<end)
+    }
+
+    /// Reads the last 4 KB of the file (all of it when smaller).
+    mutating func readTail() throws(PropertyListError) {
+        guard size > 0 else { return }
+        _ = try read(max(0, size - PartialBinaryPropertyList.windowSize)..<size)
+    }
+
+    /// Reads `range` of the file into a new window; returns its index.
+    private mutating func read(_ range: Range<Int>) throws(PropertyListError) -> Int {
+        let start = range.lowerBound
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var filled = 0
+        while filled < bytes.count {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(start + filled))
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result >= 0 else { throw Self.systemError("cannot read", path) }
+            guard result > 0 else {
+                throw PropertyListError(.truncated, at: .byteOffset(start + filled), "\(path) became shorter while being read")
+            }
+            filled += result
+        }
+        bytesRead += bytes.count
+        windows.append((start, bytes))
+        return windows.count - 1
+    }
+
+    private static func systemError(_ action: String, _ path: String) -> PropertyListError {
+        PropertyListError(.io, at: .none, "\(action) \(path): \(String(cString: strerror(errno)))")
+    }
+}

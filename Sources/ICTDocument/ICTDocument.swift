@@ -102,7 +102,13 @@ public final class ICTDocument {
     /// - Throws: as `metadata()`.
     public func displayName() throws(ICTDocumentError) -> String {
         if let name = try metadata().displayName { return name }
-        let fileName = path.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        return path.map(Self.fileDisplayName(ofPath:)) ?? ""
+    }
+
+    /// The name shown for a document without a display name: the last
+    /// component of `path`, without `.ict`.
+    static func fileDisplayName(ofPath path: String) -> String {
+        let fileName = String(path.split(separator: "/").last ?? "")
         return fileName.hasSuffix(".\(ICTFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
     }
 

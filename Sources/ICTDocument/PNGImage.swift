@@ -85,6 +85,42 @@ public struct PNGImage: Hashable, Sendable {
         }
     }
 
+    /// The number of leading bytes `size(ofPNGHeader:)` reads: the
+    /// signature and the `IHDR` chunk.
+    public static let headerByteCount = 33
+
+    /// Only the size of a PNG, from its first 33 bytes (signature and `IHDR`),
+    /// checked as far as they go: the signature, the chunk's type, length
+    /// and CRC, and a width and height from 1 to 2³¹ − 1.
+    ///
+    /// For listing many thumbnails without reading them; the rest of the
+    /// image is not looked at, so `PNGImage(pngBytes:)` may still fail.
+    ///
+    /// - Throws: `ICTDocumentError` `.damagedImage` saying which check failed.
+    public static func size(ofPNGHeader bytes: [UInt8]) throws(ICTDocumentError) -> (width: Int, height: Int) {
+        func damaged(_ reason: String) -> ICTDocumentError { ICTDocumentError(.damagedImage, "not a readable PNG: \(reason)") }
+        guard bytes.count >= headerByteCount else { throw damaged("\(bytes.count) bytes, too short for the signature and IHDR") }
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw damaged("no PNG signature") }
+        func word(_ at: Int) -> UInt32 { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) } }
+        guard word(8) == 13, bytes[12..<16].elementsEqual("IHDR".utf8) else { throw damaged("the first chunk is not a 13-byte IHDR") }
+        guard crc32(bytes[12..<29]) == word(29) else { throw damaged("IHDR: CRC error") }
+        let width = word(16), height = word(20)
+        guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
+            throw damaged("IHDR: invalid size \(width)×\(height)")
+        }
+        return (Int(width), Int(height))
+    }
+
+    /// The CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320), bit by bit: for a few bytes only.
+    private static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
     /// True when every pixel is opaque.
     public var isOpaque: Bool {
         stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import KeyedArchive
+import PropertyList
+
+/// What a list of documents shows about one document: its display name and
+/// its thumbnail's size, read from the metadata entry alone — and from only
+/// the parts of it that hold them, not the thumbnail's pixels.
+public struct ICTDocumentSummary: Hashable, Sendable {
+    /// A width and a height in pixels.
+    public struct PixelSize: Hashable, Sendable {
+        public var width: Int
+        public var height: Int
+
+        /// Makes a size.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The name to show: the metadata's `DISPLAY NAME`, else the package's
+    /// file name without `.ict` (as `ICTDocument.displayName()`).
+    public var displayName: String
+    /// The thumbnail's size in bytes; nil when the metadata has none.
+    public var thumbnailByteCount: Int?
+    /// The thumbnail's size in pixels, from its PNG header; nil when the metadata has none.
+    public var thumbnailSize: PixelSize?
+    /// The bytes read from the metadata entry to make this summary.
+    public var bytesRead: Int
+
+    /// Reads the summary of the document at `path` (relative to the
+    /// directory open as `directory`, by default the working directory).
+    ///
+    /// Reads only the metadata entry, and of it the trailer, the small
+    /// objects (keys, class, name) and the thumbnail's first bytes — usually
+    /// two 4 KB reads, whatever the thumbnail's size. Checks what it reads
+    /// as `ICTDocument.metadata()` does: the archive's top level, the class
+    /// `CTMetadata`, `VERSION` 1 and the fields' types; the thumbnail's PNG
+    /// header but not its pixels (`ict validate` checks those). The entry is
+    /// opened without following a symbolic link.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` when `path` is not a package
+    ///   directory, `.missingEntry` when it has no metadata entry,
+    ///   `.invalidArchive`, `.wrongClass`, `.unsupportedVersion`, `.wrongType`
+    ///   or `.damagedImage` naming `ctdocument.metadata` and the key.
+    public init(ofDocumentAt path: String, relativeTo directory: Int32 = AT_FDCWD) throws(ICTDocumentError) {
+        let entry = ICTFormat.metadataEntryName
+        let propertyList: PartialBinaryPropertyList
+        do {
+            propertyList = try PartialBinaryPropertyList(path: "\(path)/\(entry)", relativeTo: directory, followingSymbolicLinks: false)
+        } catch where error.kind == .io {
+            throw Self.openingError(path, relativeTo: directory, error)
+        } catch {
+            throw ICTDocumentError(.invalidArchive, entry: entry, "not a readable keyed archive: \(error)")
+        }
+        let archive = try Self.reading { () throws(KeyedArchiveError) in try PartialKeyedArchive(propertyList: propertyList) }
+        let fields = try Self.readFields(of: archive)
+        displayName = fields.name ?? ICTDocument.fileDisplayName(ofPath: path)
+        if let thumbnail = fields.thumbnail {
+            thumbnailByteCount = thumbnail.count
+            do {
+                let header = try propertyList.bytes(at: thumbnail.offset, count: min(thumbnail.count, PNGImage.headerByteCount))
+                let size = try PNGImage.size(ofPNGHeader: header)
+                thumbnailSize = PixelSize(width: size.width, height: size.height)
+            } catch let error as ICTDocumentError {
+                throw ICTDocumentError(error.kind, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), error.message)
+            } catch {
+                throw ICTDocumentError(.invalidArchive, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), "\(error)")
+            }
+        }
+        bytesRead = propertyList.bytesRead
+    }
+
+    /// The root object's display name and where the thumbnail's bytes lie, with its class, version and field types checked.
+    private static func readFields(of archive: PartialKeyedArchive) throws(ICTDocumentError) -> (name: String?, thumbnail: (offset: Int, count: Int)?) {
+        let entry = ICTFormat.metadataEntryName
+        guard let rootIndex = try reading({ () throws(KeyedArchiveError) in try archive.topObjectIndex(forKey: ICTFormat.topKey) }) else {
+            throw ICTDocumentError(.wrongClass, entry: entry, keyPath: ICTFormat.topKey, "the root object is $null")
+        }
+        let root = try reading { () throws(KeyedArchiveError) in try archive.instance(at: rootIndex) }
+        let rootClass = try reading { () throws(KeyedArchiveError) in try archive.className(of: root) }
+        guard CTMetadata.archivedClassNames.contains(rootClass.name) else {
+            throw ICTDocumentError(.wrongClass, entry: entry, keyPath: "$top.\(ICTFormat.topKey)",
+                                   "class \(rootClass.name) is not allowed here (expected CTMetadata)")
+        }
+        func field(_ key: String) throws(ICTDocumentError) -> PartialKeyedArchive.Field? {
+            try reading { () throws(KeyedArchiveError) in try archive.field(key, of: root) }
+        }
+        let version: Int? = switch try field(ICTFormat.versionKey) {
+        case .inline(.integer(let integer))?, .reference(_, .integer(let integer))?: integer.int64Value.map { Int(clamping: $0) }
+        case nil: 0
+        default: nil
+        }
+        guard let version else { throw wrongType(ICTFormat.versionKey, "VERSION is not an integer") }
+        guard version == ICTFormat.version else {
+            throw ICTDocumentError(.unsupportedVersion, entry: entry, keyPath: keyPath(ICTFormat.versionKey),
+                                   "unsupported VERSION \(version) (this version of ICTKit reads \(ICTFormat.version))")
+        }
+        var name: String?
+        switch try field(ICTFormat.metadataDisplayNameKey) {
+        case .reference(_, .string(let text))?: name = text
+        case .null?, nil: name = nil
+        default: throw wrongType(ICTFormat.metadataDisplayNameKey, "DISPLAY NAME is not a string")
+        }
+        var thumbnail: (offset: Int, count: Int)?
+        switch try field(ICTFormat.thumbnailKey) {
+        case .reference(_, .data(let offset, let count))?: thumbnail = (offset, count)
+        case .null?, nil: thumbnail = nil
+        default: throw wrongType(ICTFormat.thumbnailKey, "THUMBNAIL is not data")
+        }
+        return (name, thumbnail)
+    }
+
+    /// Runs one step of reading the archive, its error made an `.invalidArchive` of the metadata entry.
+    private static func reading<T>(_ step: () throws(KeyedArchiveError) -> T) throws(ICTDocumentError) -> T {
+        do {
+            return try step()
+        } catch {
+            throw ICTDocumentError(.invalidArchive, entry: ICTFormat.metadataEntryName, keyPath: error.keyPath.description,
+                                   "not a readable keyed archive: \(error.message)")
+        }
+    }
+
+    private static func keyPath(_ key: String) -> String { "\(ICTFormat.topKey).\(key)" }
+
+    private static func wrongType(_ key: String, _ message: String) -> ICTDocumentError {
+        ICTDocumentError(.wrongType, entry: ICTFormat.metadataEntryName, keyPath: keyPath(key), message)
+    }
+
+    /// Why the metadata entry of `path` could not be opened: no package
+    /// there, no entry in it, or the system's reason.
+    private static func openingError(_ path: String, relativeTo directory: Int32, _ error: PropertyListError) -> ICTDocumentError {
+        var status = stat()
+        guard fstatat(directory, path, &status, 0) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            return ICTDocumentError(.package, "\(path): not a package directory")
+        }
+        guard fstatat(directory, "\(path)/\(ICTFormat.metadataEntryName)", &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName, "the entry is missing")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName, "the entry is not a regular file")
+        }
+        return ICTDocumentError(.package, entry: ICTFormat.metadataEntryName, error.message)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+@testable import ICTDocument
+import Testing
+
+/// `ICTDocumentSummary`: what `ict list` shows, the same as decoding the
+/// whole metadata entry, from a few kilobytes of it.
+struct ICTDocumentSummaryTests {
+    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs")
+    static let samples = ["Astronaut", "Cameraman", "Chelsea", "Coffee", "Hubble Deep Field", "Rocket"]
+
+    @Test(arguments: samples)
+    func matchesTheDecodedMetadata(_ name: String) throws {
+        let path = Self.sampleDocs.appendingPathComponent("\(name).ict").path
+        let summary = try ICTDocumentSummary(ofDocumentAt: path)
+        let document = try ICTDocument(contentsOf: path)
+        let thumbnail = try #require(try document.metadata().thumbnail)
+        let size = try PNGImage.size(ofPNG: thumbnail)
+        #expect(summary.displayName == (try document.displayName()))
+        #expect(summary.thumbnailByteCount == thumbnail.count)
+        #expect(summary.thumbnailSize == ICTDocumentSummary.PixelSize(width: size.width, height: size.height))
+        // A ~100 KB thumbnail, and two 4 KB windows read.
+        #expect(thumbnail.count > 50_000)
+        #expect(summary.bytesRead <= 2 * 4096)
+    }
+
+    @Test func opensRelativeToAFolder() throws {
+        let folder = open(Self.sampleDocs.path, O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0)
+        defer { close(folder) }
+        #expect(try ICTDocumentSummary(ofDocumentAt: "Coffee.ict", relativeTo: folder).displayName == "Coffee")
+    }
+
+    /// No display name and no thumbnail: the file name, and no size.
+    @Test func fallsBackToTheFileName() throws {
+        let folder = try ScratchFolder()
+        let document = ICTDocument()
+        try document.save(to: folder.path + "/Nameless.ict")
+        let summary = try ICTDocumentSummary(ofDocumentAt: folder.path + "/Nameless.ict")
+        #expect(summary.displayName == "Nameless")
+        #expect(summary.thumbnailSize == nil)
+        #expect(summary.thumbnailByteCount == nil)
+    }
+
+    @Test func reportsTheMalformedSamplesAsTheDocumentDoes() throws {
+        let malformed = Self.sampleDocs.appendingPathComponent("malformed")
+        let version = #expect(throws: ICTDocumentError.self) {
+            try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("unknown-version.ict").path)
+        }
+        #expect(version?.kind == .unsupportedVersion)
+        #expect(version?.entry == "ctdocument.metadata")
+        #expect(version?.keyPath == "DATA.VERSION")
+        #expect(version?.message.contains("VERSION 2") == true)
+        let wrongClass = #expect(throws: ICTDocumentError.self) {
+            try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("wrong-class.ict").path)
+        }
+        #expect(wrongClass?.kind == .wrongClass)
+        #expect(wrongClass?.message.contains("CTData") == true)
+        // Broken in the data entry only: the summary does not read it.
+        #expect(try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("truncated-archive.ict").path).displayName
+            == "Malformed Sample")
+    }
+
+    @Test func saysWhatIsMissingOrNotAPackage() throws {
+        let folder = try ScratchFolder()
+        let path = try Fixtures.savedDocument(in: folder)
+        let metadata = path + "/ctdocument.metadata"
+        try FileManager.default.moveItem(atPath: metadata, toPath: folder.path + "/moved")
+        let missing = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
+        #expect(missing?.kind == .missingEntry)
+        #expect(missing?.entry == "ctdocument.metadata")
+        // A link to a metadata entry outside the package is not followed.
+        try FileManager.default.createSymbolicLink(atPath: metadata, withDestinationPath: folder.path + "/moved")
+        let link = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
+        #expect(link?.kind == .missingEntry)
+        #expect(link?.message.contains("not a regular file") == true)
+        let notPackage = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: folder.path + "/moved") }
+        #expect(notPackage?.kind == .package)
+        #expect(notPackage?.message.contains("moved: not a package directory") == true)
+    }
+
+    @Test func refusesATruncatedMetadataEntry() throws {
+        let folder = try ScratchFolder()
+        let path = try Fixtures.savedDocument(in: folder)
+        let metadata = URL(fileURLWithPath: path + "/ctdocument.metadata")
+        let bytes = try Data(contentsOf: metadata)
+        try bytes.prefix(bytes.count / 2).write(to: metadata)
+        let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
+        #expect(error?.kind == .invalidArchive)
+        #expect(error?.entry == "ctdocument.metadata")
+    }
+
+    /// A thumbnail whose PNG header is damaged: `.damagedImage` at the key.
+    @Test func refusesADamagedThumbnailHeader() throws {
+        let folder = try ScratchFolder()
+        let path = try Fixtures.savedDocument(in: folder)
+        let metadata = URL(fileURLWithPath: path + "/ctdocument.metadata")
+        var bytes = [UInt8](try Data(contentsOf: metadata))
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let start = try #require(bytes.indices.first { bytes[$0...].starts(with: signature) })
+        bytes[start + 19] ^= 0x01  // the width's last byte: the IHDR CRC no longer matches
+        try Data(bytes).write(to: metadata)
+        let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
+        #expect(error?.kind == .damagedImage)
+        #expect(error?.keyPath == "DATA.THUMBNAIL")
+        #expect(error?.message.contains("CRC") == true)
+    }
+
+    @Test func readsThePNGHeaderOnly() throws {
+        let png = try Fixtures.photo(width: 40, height: 30).pngBytes()
+        #expect(try PNGImage.size(ofPNGHeader: Array(png.prefix(PNGImage.headerByteCount))) == (40, 30))
+        var badSignature = Array(png.prefix(33))
+        badSignature[1] = 0x51
+        #expect(throws: ICTDocumentError.self) { try PNGImage.size(ofPNGHeader: badSignature) }
+        var zeroWidth = Array(png.prefix(33))
+        zeroWidth[16...19] = [0, 0, 0, 0]
+        let error = #expect(throws: ICTDocumentError.self) { try PNGImage.size(ofPNGHeader: zeroWidth) }
+        #expect(error?.message.contains("CRC") == true)
+        #expect(throws: ICTDocumentError.self) { try PNGImage.size(ofPNGHeader: Array(png.prefix(20))) }
+    }
+}

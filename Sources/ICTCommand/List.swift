@@ -14,8 +14,9 @@ extension Ict {
         static let configuration = CommandConfiguration(
             abstract: "List the .ict documents in a folder, sorted by display name.",
             discussion: """
-                Reads only each document's metadata entry (display name and thumbnail), \
-                never its data. -r looks into subfolders (not into documents). On a \
+                Reads only each document's metadata entry, and of it only the display \
+                name and the thumbnail's PNG header; the data entry only with --data. \
+                -r looks into subfolders (not into documents). On a \
                 terminal, a progress bar on standard error follows long runs. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
                 status is 1.
@@ -28,55 +29,112 @@ extension Ict {
         @Flag(name: [.short, .customLong("recursive")], help: "Also list the documents in subfolders.")
         var recursive = false
 
-        @Flag(help: "Print JSON for programs: one document {documents: [{path, displayName, thumbnail}]}.")
+        @Flag(help: "Also read each document's data entry and show its fields and photo size (much slower: the data holds the photo).")
+        var data = false
+
+        @Flag(help: "Print JSON for programs: one document {documents: [{path, displayName, thumbnail, data}]}.")
         var json = false
 
         struct Row {
             var path: String
             var displayName: String
             var thumbnailSize: (width: Int, height: Int)?
+            /// With `--data`: the data's fields and the photo's size.
+            var data: (fields: CTData, photoSize: (width: Int, height: Int)?)?
         }
 
         func run() throws {
-            let paths = Self.documentPaths(in: DocumentSupport.trimmingTrailingSlashes(directory), recursive: recursive)
-            var progress = ProgressBar(total: paths.count)
+            let locations = Self.documentLocations(in: DocumentSupport.trimmingTrailingSlashes(directory), recursive: recursive)
+            var progress = ProgressBar(total: locations.count)
             var rows: [Row] = []
             var failed = false
-            for path in paths {
+            var folder = OpenFolder()
+            for location in locations {
                 do {
-                    let document = try ICTDocument(contentsOf: path)
-                    let thumbnail = try document.metadata().thumbnail
-                    rows.append(Row(path: path, displayName: try document.displayName(),
-                                    thumbnailSize: try thumbnail.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) }))
+                    rows.append(try Self.row(location, in: folder.descriptor(for: location.folder), readingData: data))
                 } catch {
                     progress.clear()
-                    Diagnostics.printError(DocumentSupport.line(document: path, error))
+                    Diagnostics.printError(DocumentSupport.line(document: location.path, error))
                     failed = true
                 }
                 progress.advance()
             }
+            folder.close()
             progress.clear()
-            rows.sort { ($0.displayName.lowercased(), $0.path) < ($1.displayName.lowercased(), $1.path) }
+            let keys = rows.map { $0.displayName.lowercased() }
+            rows = rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
             var output = StandardOutput()
             if json {
                 output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(Self.jsonValue(rows)), as: UTF8.self))
                 output.write("\n")
             } else {
-                output.write(Self.table(rows))
+                output.write(Self.table(rows, showingData: data))
             }
             output.flush()
             if failed { throw ExitCode.failure }
         }
 
-        static func table(_ rows: [Row]) -> String {
-            let names = rows.map(\.displayName)
-            let sizes = rows.map { $0.thumbnailSize.map { "\($0.width)×\($0.height)" } ?? "none" }
-            let nameWidth = max(names.map(\.count).max() ?? 0, "NAME".count)
-            let sizeWidth = max(sizes.map(\.count).max() ?? 0, "THUMBNAIL".count)
-            func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: width - text.count) }
-            var text = "\(pad("NAME", nameWidth))  \(pad("THUMBNAIL", sizeWidth))  PATH\n"
+        /// A document found in a folder.
+        struct Location {
+            var folder: String
+            var name: String
+            var path: String { folder == "/" ? "/" + name : "\(folder)/\(name)" }
+        }
+
+        /// The folder the documents being read are in, kept open so each
+        /// document is opened relative to it (shorter lookups than full paths).
+        struct OpenFolder {
+            private var current: (path: String, descriptor: Int32)?
+
+            /// A descriptor of `path`, or `AT_FDCWD` when it cannot be opened (full paths are used then).
+            mutating func descriptor(for path: String) -> Int32 {
+                if let current, current.path == path { return current.descriptor }
+                close()
+                let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard descriptor >= 0 else { return AT_FDCWD }
+                current = (path, descriptor)
+                return descriptor
+            }
+
+            mutating func close() {
+                if let current { closeDescriptor(current.descriptor) }
+                current = nil
+            }
+        }
+
+        /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
+        static func row(_ location: Location, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
+            let path = location.path
+            let summary = try ICTDocumentSummary(ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder)
+            var row = Row(path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) })
+            if readingData {
+                let fields = try ICTDocument(contentsOf: path).data()
+                row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })
+            }
+            return row
+        }
+
+        static func sizeText(_ size: (width: Int, height: Int)?) -> String {
+            size.map { "\($0.width)×\($0.height)" } ?? "none"
+        }
+
+        static func table(_ rows: [Row], showingData: Bool) -> String {
+            var headers = ["NAME", "THUMBNAIL"]
+            var columns = [rows.map(\.displayName), rows.map { sizeText($0.thumbnailSize) }]
+            if showingData {
+                headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
+                columns.append(rows.map { $0.data?.fields.firstName ?? "none" })
+                columns.append(rows.map { $0.data?.fields.lastName ?? "none" })
+                columns.append(rows.map { $0.data?.fields.favoriteNumber.map(DocumentInspection.number) ?? "none" })
+                columns.append(rows.map { sizeText($0.data?.photoSize) })
+            }
+            let widths = zip(headers, columns).map { header, cells in max(cells.map(\.count).max() ?? 0, header.count) }
+            func line(_ cells: [String], path: String) -> String {
+                zip(cells, widths).map { cell, width in cell + String(repeating: " ", count: width - cell.count) + "  " }.joined() + path + "\n"
+            }
+            var text = line(headers, path: "PATH")
             for (index, row) in rows.enumerated() {
-                text += "\(pad(names[index], nameWidth))  \(pad(sizes[index], sizeWidth))  \(row.path)\n"
+                text += line(columns.map { $0[index] }, path: row.path)
             }
             return text
         }
@@ -88,35 +146,52 @@ extension Ict {
                     value["thumbnail"] = .dictionary(["width": .integer(PropertyListInteger(Int64(size.width))),
                                                       "height": .integer(PropertyListInteger(Int64(size.height)))])
                 }
+                if let data = row.data {
+                    var fields: OrderedDictionary<String, PropertyListValue> = [:]
+                    fields["firstName"] = data.fields.firstName.map(PropertyListValue.string)
+                    fields["lastName"] = data.fields.lastName.map(PropertyListValue.string)
+                    fields["displayName"] = data.fields.displayName.map(PropertyListValue.string)
+                    fields["favoriteNumber"] = data.fields.favoriteNumber.map(PropertyListValue.real)
+                    fields["photo"] = DocumentInspection.imageValue(data.photoSize, bytes: data.fields.photo?.count)
+                    value["data"] = .dictionary(fields)
+                }
                 return .dictionary(value)
             })])
         }
 
         /// The `.ict` directories in `directory` (and below, with `recursive`), in name order.
-        static func documentPaths(in directory: String, recursive: Bool) -> [String] {
+        static func documentLocations(in directory: String, recursive: Bool) -> [Location] {
             guard let stream = opendir(directory) else {
                 Diagnostics.printError("\(directory): cannot list: \(String(cString: strerror(errno)))")
                 return []
             }
-            var names: [String] = []
+            var entries: [(name: String, isDirectory: Bool?)] = []
             while let entry = readdir(stream) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { names.append(name) }
+                guard name != ".", name != ".." else { continue }
+                // The entry's type when the file system gives it; links and unknowns are looked up.
+                let type = Int(entry.pointee.d_type)
+                entries.append((name, type == Int(DT_DIR) ? true : type == Int(DT_REG) ? false : nil))
             }
             closedir(stream)
-            var paths: [String] = []
-            for name in names.sorted() {
-                let path = directory == "/" ? "/" + name : "\(directory)/\(name)"
-                guard PackageConversion.isDirectory(path) else { continue }
-                if name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
-                    paths.append(path)
+            var locations: [Location] = []
+            for entry in entries.sorted(by: { $0.name < $1.name }) {
+                let location = Location(folder: directory, name: entry.name)
+                guard entry.isDirectory ?? PackageConversion.isDirectory(location.path) else { continue }
+                if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
+                    locations.append(location)
                 } else if recursive {
-                    paths += documentPaths(in: path, recursive: true)
+                    locations += documentLocations(in: location.path, recursive: true)
                 }
             }
-            return paths
+            return locations
         }
     }
+}
+
+/// Closes a file descriptor (for types with a `close()` of their own).
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
 }
 
 /// A one-line progress bar on standard error, drawn only when it is a

@@ -70,6 +70,40 @@ struct DocumentCommandTests {
             """)
         let json = try ICTRunner.run(["list", "--json", folder])
         #expect(json.stdout.contains("\"displayName\": \"Zoe\""))
+        #expect(!json.stdout.contains("\"data\""))
+
+        let withData = try ICTRunner.run(["list", "--data", folder])
+        #expect(withData.status == 0, "\(withData.stderr)")
+        #expect(withData.stdout == """
+            NAME  THUMBNAIL  FIRST NAME  LAST NAME  FAVORITE  PHOTO    PATH
+            Bea   none       none        none       none      none     \(folder)/Friend 1.ict
+            Zoe   280×280    Ada         none       7         560×560  \(folder)/Friend.ict
+
+            """)
+        let jsonWithData = try ICTRunner.run(["list", "--data", "--json", folder])
+        #expect(jsonWithData.stdout.contains("\"firstName\": \"Ada\""))
+        #expect(jsonWithData.stdout.contains("\"favoriteNumber\": 7"))
+    }
+
+    /// A folder with broken documents: each is reported with its entry and
+    /// key, the others are listed, and the exit status is 1. Without
+    /// `--data`, documents broken only in their data entry list fine.
+    @Test func listReportsBrokenDocumentsAndListsTheRest() throws {
+        let malformed = Self.sampleDocs.appendingPathComponent("malformed").path
+        let list = try ICTRunner.run(["list", malformed])
+        #expect(list.status == 1)
+        #expect(list.stderr.contains("\(malformed)/unknown-version.ict/ctdocument.metadata: unsupported VERSION 2"))
+        #expect(list.stderr.contains("(at DATA.VERSION)"))
+        #expect(list.stderr.contains("\(malformed)/wrong-class.ict/ctdocument.metadata: class CTData is not allowed here"))
+        #expect(list.stdout.split(separator: "\n").count == 5)  // the header and four documents
+        #expect(list.stdout.contains("\(malformed)/truncated-archive.ict"))
+        #expect(list.stdout.contains("\(malformed)/missing-entry.ict"))
+
+        let withData = try ICTRunner.run(["list", "--data", malformed])
+        #expect(withData.status == 1)
+        #expect(withData.stderr.contains("\(malformed)/truncated-archive.ict/ctdocument.data:"))
+        #expect(withData.stderr.contains("\(malformed)/missing-entry.ict/ctdocument.data:"))
+        #expect(!withData.stdout.contains("truncated-archive.ict"))
     }
 
     @Test func convertsToJSONAndBack() throws {

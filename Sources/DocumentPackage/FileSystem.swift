@@ -344,13 +344,13 @@ enum FileSystem {
         }
     }
 
-    /// `linkat(2)` without following a symbolic link: a second name for
-    /// `sourcePath`'s inode. False when the file system refuses (another
-    /// device, no hard links); other failures throw.
-    static func hardLink(from sourcePath: String, named name: String, in directory: Int32,
+    /// `linkat(2)` without following a symbolic link: a second name for the
+    /// inode of `sourceName` in `sourceDirectory`. False when the file system
+    /// refuses (another device, no hard links); other failures throw.
+    static func hardLink(_ sourceName: String, in sourceDirectory: Int32, named name: String, in directory: Int32,
                          at location: EntryLocation) throws(DocumentPackageError) -> Bool
     {
-        if linkat(AT_FDCWD, sourcePath, directory, name, 0) == 0 { return true }
+        if linkat(sourceDirectory, sourceName, directory, name, 0) == 0 { return true }
         switch errno {
         case EXDEV, EPERM, EMLINK, ENOTSUP, ENOSYS: return false
         default: throw location.error("link the unchanged file")

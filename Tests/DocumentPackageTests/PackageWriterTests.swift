@@ -92,6 +92,24 @@ struct PackageWriterTests {
         #expect(try package.descendant(atPath: "Resources/photo.png")!.contents().count == 100_000)
     }
 
+    @Test func anUnchangedFileMovedToAnotherFolderIsStillLinked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.ict")
+        try writeFile(path + "/Resources/photo.png", "photo")
+        try writeFile(path + "/Pages/01/page.bin", "page")
+        let photoInode = inode(path + "/Resources/photo.png")
+        let pageInode = inode(path + "/Pages/01/page.bin")
+        let package = try PackageWrapper(readingFrom: path)
+        let photo = package.descendant(atPath: "Resources/photo.png")!
+        package.child(named: "Resources")!.removeChild(named: "photo.png")
+        try package.descendant(atPath: "Pages/01")!.addChild(photo, named: "photo.png")
+        try package.save(to: path)
+        #expect(inode(path + "/Pages/01/photo.png") == photoInode)
+        #expect(inode(path + "/Pages/01/page.bin") == pageInode)
+        #expect(try snapshot(of: path)["Resources/photo.png"] == nil)
+    }
+
     @Test func savingElsewhereCopiesUnchangedFilesInsteadOfLinking() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -110,6 +110,22 @@ struct PackageWriterTests {
         #expect(try snapshot(of: path)["Resources/photo.png"] == nil)
     }
 
+    @Test func theOldVersionIsRemovedThroughNestedAndReadOnlyFoldersButNotThroughLinks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.ict")
+        let outside = directory.appending("Outside")
+        try writeFile(outside + "/keep.txt", "not part of the package")
+        try writeFile(path + "/A/B/C/deep.txt", "deep")
+        try writeFile(path + "/Locked/ro.txt", "ro", permissions: 0o444)
+        chmod(path + "/Locked", 0o555)
+        try FileManager.default.createSymbolicLink(atPath: path + "/outside", withDestinationPath: outside)
+        try PackageWrapper(directoryWithChildren: ["data": file("new")]).save(to: path)
+        #expect(try snapshot(of: path) == ["data": .file(permissions: 0o644, bytes: Data("new".utf8))])
+        #expect(try strayTemporaries(of: path).isEmpty)
+        #expect(try String(contentsOfFile: outside + "/keep.txt", encoding: .utf8) == "not part of the package")
+    }
+
     @Test func savingElsewhereCopiesUnchangedFilesInsteadOfLinking() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -344,13 +344,13 @@ enum FileSystem {
         }
     }
 
-    /// `linkat(2)` without following a symbolic link: a second name for
-    /// `sourcePath`'s inode. False when the file system refuses (another
-    /// device, no hard links); other failures throw.
-    static func hardLink(from sourcePath: String, named name: String, in directory: Int32,
+    /// `linkat(2)` without following a symbolic link: a second name for the
+    /// inode of `sourceName` in `sourceDirectory`. False when the file system
+    /// refuses (another device, no hard links); other failures throw.
+    static func hardLink(_ sourceName: String, in sourceDirectory: Int32, named name: String, in directory: Int32,
                          at location: EntryLocation) throws(DocumentPackageError) -> Bool
     {
-        if linkat(AT_FDCWD, sourcePath, directory, name, 0) == 0 { return true }
+        if linkat(sourceDirectory, sourceName, directory, name, 0) == 0 { return true }
         switch errno {
         case EXDEV, EPERM, EMLINK, ENOTSUP, ENOSYS: return false
         default: throw location.error("link the unchanged file")
@@ -384,30 +384,76 @@ enum FileSystem {
     static func removeTree(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        try removeTree(Array(name.utf8), in: directory, at: location)
+        try removeTree(Array(name.utf8CString), in: directory, at: location)
     }
 
-    private static func removeTree(_ name: [UInt8], in directory: Int32, at location: EntryLocation)
+    /// `removeTree(_:in:at:)` of a NUL-terminated name.
+    private static func removeTree(_ cName: [CChar], in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        let cName = name.map { CChar(bitPattern: $0) } + [0]
         if unlinkat(directory, cName, 0) == 0 || errno == ENOENT { return }
         let unlinkError = errno
         var status = stat()
         guard fstatat(directory, cName, &status, AT_SYMLINK_NOFOLLOW) == 0, FileIdentity(status).fileType == FileIdentity.directoryType else {
             throw location.error("remove", errno: unlinkError)
         }
+        try removeDirectory(cName, in: directory, at: location)
+    }
+
+    /// Empties and removes the directory `cName`. The listing's entry types
+    /// spare a system call or two per entry: a directory is emptied without
+    /// first trying to unlink it, anything else unlinked without a status;
+    /// only an entry of unknown type that will not unlink is looked at.
+    private static func removeDirectory(_ cName: [CChar], in directory: Int32, at location: EntryLocation)
+        throws(DocumentPackageError)
+    {
         // A read-only directory's entries cannot be removed by its owner; open
         // it up first. Only directories are changed: a file may share its
         // inode (a hard link) with a package that stays.
         _ = fchmodat(directory, cName, 0o700, 0)
         let descriptor = openat(directory, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw location.error("open the directory to remove") }
-        let child = Descriptor(descriptor)
-        for entry in try entryNames(of: child, at: location) {
-            try removeTree(entry, in: child.rawValue, at: location.child(String(decoding: entry, as: UTF8.self)))
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            throw location.error("list the directory")
+        }
+        // Closed after the directory is gone: the kernel frees it on this close.
+        defer { closedir(stream) }
+        let opened = dirfd(stream)
+        for (entry, isDirectory) in try entries(readingWith: { readdir(stream) }, at: location) {
+            if isDirectory {
+                try removeDirectory(entry, in: opened, at: location.child(displayName(entry)))
+            } else if unlinkat(opened, entry, 0) != 0, errno != ENOENT {
+                try removeTree(entry, in: opened, at: location.child(displayName(entry)))
+            }
         }
         guard unlinkat(directory, cName, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw location.error("remove") }
+    }
+
+    /// A NUL-terminated name for messages (not necessarily UTF-8 on disk).
+    private static func displayName(_ cName: [CChar]) -> String {
+        String(decoding: cName.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// All entries `next` (`readdir` of a freshly opened stream) gives but
+    /// `.` and `..`, read before any is removed: NUL-terminated names and
+    /// whether the listing says the entry is a directory.
+    private static func entries(readingWith next: () -> UnsafeMutablePointer<dirent>?, at location: EntryLocation)
+        throws(DocumentPackageError) -> [(name: [CChar], isDirectory: Bool)]
+    {
+        var entries: [(name: [CChar], isDirectory: Bool)] = []
+        while true {
+            errno = 0
+            guard let entry = next() else {
+                if errno != 0 { throw location.error("list the directory") }
+                return entries
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                raw.prefix(while: { $0 != 0 }).map { CChar(bitPattern: $0) } + [0]
+            }
+            if name == [0x2E, 0] || name == [0x2E, 0x2E, 0] { continue }
+            entries.append((name, Int(entry.pointee.d_type) == Int(DT_DIR)))
+        }
     }
 
     /// Whether process `id` still runs (a stray temporary of a live save is

@@ -28,6 +28,11 @@ struct PackageWriter {
     /// What each written entry looks like on disk, applied to the wrappers
     /// once the save has succeeded.
     private(set) var written: [(wrapper: PackageWrapper, pathInPackage: String, identity: FileIdentity)] = []
+    /// The directory of the package being replaced that the last hard link
+    /// came from, kept open: the files of one directory are linked one after
+    /// another, and a link relative to an open directory does not walk the
+    /// whole path again.
+    private var linkSource: (path: Substring, descriptor: Descriptor)?
 
     init(replacedRoot: (device: UInt64, inode: UInt64)?, flush: Bool) {
         self.replacedRoot = replacedRoot
@@ -124,7 +129,7 @@ struct PackageWriter {
         // change: link first, then check that the new name is the recorded
         // file with the wrapper's permissions and time, else undo the link.
         if let replacedRoot, record.origin.device == replacedRoot.device, record.origin.inode == replacedRoot.inode,
-           try FileSystem.hardLink(from: record.fileSystemPath, named: name, in: directory.rawValue, at: location)
+           try hardLink(record, named: name, in: directory, at: location)
         {
             if let linked = try FileSystem.linkStatus(name, in: directory.rawValue, at: location),
                linked.fileType == FileIdentity.regularFileType, linked.sameContents(as: record.identity),
@@ -142,6 +147,29 @@ struct PackageWriter {
         try FileSystem.copyContents(of: source, size: record.identity.size, to: descriptor, at: location)
         try finish(file, descriptor, at: location)
         return true
+    }
+
+    /// Links the recorded file as `name`, relative to its directory in the
+    /// package being replaced (opened once for all its files). False when the
+    /// file system refuses hard links.
+    private mutating func hardLink(_ record: DiskRecord, named name: String, in directory: Descriptor,
+                                   at location: EntryLocation) throws(DocumentPackageError) -> Bool
+    {
+        let sourcePath = record.fileSystemPath
+        // An absolute path of an entry below the package root: there is a slash before its name.
+        let slash = sourcePath.lastIndex(of: "/")!
+        let sourceDirectoryPath = sourcePath[..<slash]
+        if linkSource?.path != sourceDirectoryPath {
+            linkSource = nil
+            let inPackage = record.pathInPackage
+            let sourceDirectoryLocation = EntryLocation(
+                pathInPackage: String(inPackage[..<(inPackage.lastIndex(of: "/") ?? inPackage.startIndex)]),
+                fileSystemPath: String(sourceDirectoryPath))
+            linkSource = (sourceDirectoryPath, try FileSystem.openDirectory(String(sourceDirectoryPath), followingLink: true,
+                                                                            at: sourceDirectoryLocation))
+        }
+        return try FileSystem.hardLink(String(sourcePath[sourcePath.index(after: slash)...]),
+                                       in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
     }
 
     private mutating func finish(_ file: PackageWrapper, _ descriptor: Descriptor, at location: EntryLocation)

@@ -92,6 +92,40 @@ struct PackageWriterTests {
         #expect(try package.descendant(atPath: "Resources/photo.png")!.contents().count == 100_000)
     }
 
+    @Test func anUnchangedFileMovedToAnotherFolderIsStillLinked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.ict")
+        try writeFile(path + "/Resources/photo.png", "photo")
+        try writeFile(path + "/Pages/01/page.bin", "page")
+        let photoInode = inode(path + "/Resources/photo.png")
+        let pageInode = inode(path + "/Pages/01/page.bin")
+        let package = try PackageWrapper(readingFrom: path)
+        let photo = package.descendant(atPath: "Resources/photo.png")!
+        package.child(named: "Resources")!.removeChild(named: "photo.png")
+        try package.descendant(atPath: "Pages/01")!.addChild(photo, named: "photo.png")
+        try package.save(to: path)
+        #expect(inode(path + "/Pages/01/photo.png") == photoInode)
+        #expect(inode(path + "/Pages/01/page.bin") == pageInode)
+        #expect(try snapshot(of: path)["Resources/photo.png"] == nil)
+    }
+
+    @Test func theOldVersionIsRemovedThroughNestedAndReadOnlyFoldersButNotThroughLinks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.ict")
+        let outside = directory.appending("Outside")
+        try writeFile(outside + "/keep.txt", "not part of the package")
+        try writeFile(path + "/A/B/C/deep.txt", "deep")
+        try writeFile(path + "/Locked/ro.txt", "ro", permissions: 0o444)
+        chmod(path + "/Locked", 0o555)
+        try FileManager.default.createSymbolicLink(atPath: path + "/outside", withDestinationPath: outside)
+        try PackageWrapper(directoryWithChildren: ["data": file("new")]).save(to: path)
+        #expect(try snapshot(of: path) == ["data": .file(permissions: 0o644, bytes: Data("new".utf8))])
+        #expect(try strayTemporaries(of: path).isEmpty)
+        #expect(try String(contentsOfFile: outside + "/keep.txt", encoding: .utf8) == "not part of the package")
+    }
+
     @Test func savingElsewhereCopiesUnchangedFilesInsteadOfLinking() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

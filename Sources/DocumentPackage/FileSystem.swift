@@ -6,6 +6,11 @@ import Musl
 import Darwin
 #endif
 import CFileSystem
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 // Each system call the module makes, behind one internal function that
 // throws `DocumentPackageError` naming both paths. Everything below works
@@ -201,24 +206,24 @@ enum FileSystem {
     /// Reads exactly `count` bytes from the start of the file (fewer only
     /// when the file is shorter).
     static func readBytes(of descriptor: Descriptor, count: Int, at location: EntryLocation)
-        throws(DocumentPackageError) -> [UInt8]
+        throws(DocumentPackageError) -> Data
     {
-        var bytes = [UInt8](repeating: 0, count: count)
+        // Read straight into the buffer the Data will own: no zero-filling, no copy.
+        guard count > 0, let buffer = malloc(count) else { return Data() }
         var filled = 0
         while filled < count {
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                // `filled < count == buffer.count`, so the pointer stays inside the buffer.
-                pread(descriptor.rawValue, buffer.baseAddress! + filled, count - filled, off_t(filled))
-            }
+            // `filled < count`, so the pointer stays inside the buffer.
+            let result = pread(descriptor.rawValue, buffer + filled, count - filled, off_t(filled))
             if result < 0 {
                 if errno == EINTR { continue }
-                throw location.error("read the file")
+                let error = location.error("read the file")
+                free(buffer)
+                throw error
             }
             if result == 0 { break }
             filled += result
         }
-        if filled < count { bytes.removeSubrange(filled...) }
-        return bytes
+        return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
     }
 
     /// Writes all of `bytes`, retrying short writes.

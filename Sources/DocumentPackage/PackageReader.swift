@@ -130,7 +130,7 @@ struct PackageReader {
                 guard try FileSystem.status(of: descriptor, at: location).sameContents(as: identity) else {
                     throw location.error(.changedOnDisk, "the file was replaced while the package was read")
                 }
-                wrapper.loadedContents = Data(try FileSystem.readBytes(of: descriptor, count: Int(identity.size), at: location))
+                wrapper.loadedContents = try FileSystem.readBytes(of: descriptor, count: Int(identity.size), at: location)
             }
             return finish(wrapper, record)
         case FileIdentity.symbolicLinkType:

@@ -153,8 +153,7 @@ public final class PackageWrapper {
         precondition(kind == .regularFile, "contents() of a \(kind) wrapper")
         if let loadedContents { return loadedContents }
         guard let record = diskRecord else { return Data() }
-        let bytes = try Self.readFile(record, maximumCount: nil)
-        let data = Data(bytes)
+        let data = try Self.readFile(record, maximumCount: nil)
         loadedContents = data
         return data
     }
@@ -168,7 +167,7 @@ public final class PackageWrapper {
         precondition(kind == .regularFile, "contentsPrefix(maximumCount:) of a \(kind) wrapper")
         if let loadedContents { return loadedContents.prefix(maximumCount) }
         guard let record = diskRecord else { return Data() }
-        return Data(try Self.readFile(record, maximumCount: maximumCount))
+        return try Self.readFile(record, maximumCount: maximumCount)
     }
 
     /// Replaces a regular file's bytes; the next save writes them.
@@ -180,7 +179,7 @@ public final class PackageWrapper {
 
     /// Reads a file recorded on disk after checking it is the very file that
     /// was read: same inode, size and modification time.
-    private static func readFile(_ record: DiskRecord, maximumCount: Int?) throws(DocumentPackageError) -> [UInt8] {
+    private static func readFile(_ record: DiskRecord, maximumCount: Int?) throws(DocumentPackageError) -> Data {
         let location = record.location
         let descriptor = try FileSystem.openFileForReading(record.fileSystemPath, in: AT_FDCWD, at: location)
         let now = try FileSystem.status(of: descriptor, at: location)

@@ -126,7 +126,7 @@ public final class ICTDocument {
         statistics.entriesDecoded.append(name)
         let object: T?
         do {
-            object = try KeyedUnarchiver(bytes: [UInt8](bytes)).decodeTopLevelObject(of: T.self, forKey: ICTFormat.topKey)
+            object = try KeyedUnarchiver(archive: KeyedArchiveReader().read(bytes)).decodeTopLevelObject(of: T.self, forKey: ICTFormat.topKey)
         } catch {
             throw ICTDocumentError(error, entry: name)
         }

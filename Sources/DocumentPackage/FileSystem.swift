@@ -367,9 +367,16 @@ enum FileSystem {
     static func exchange(_ first: String, _ second: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError) -> Bool
     {
-        if ictkit_exchange_names(directory, first, directory, second) == 0 { return true }
+        try exchange(first, in: directory, with: second, in: directory, at: location)
+    }
+
+    /// `exchange(_:_:in:at:)` of names in two directories of one file system.
+    static func exchange(_ first: String, in firstDirectory: Int32, with second: String, in secondDirectory: Int32,
+                         at location: EntryLocation) throws(DocumentPackageError) -> Bool
+    {
+        if ictkit_exchange_names(firstDirectory, first, secondDirectory, second) == 0 { return true }
         switch errno {
-        case EINVAL, ENOSYS, ENOTSUP: return false
+        case EINVAL, ENOSYS, ENOTSUP, EXDEV: return false
         default: throw location.error("swap in the saved package")
         }
     }

@@ -47,6 +47,7 @@ extension PackageWrapper {
         diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: identity)
         var reader = PackageReader(origin: origin, mode: mode, limits: limits)
         try reader.readChildren(of: self, from: root, at: location, depth: 1)
+        childrenMatchDiskRecord = true
     }
 
     /// `path` made absolute against the current directory, so lazy reads
@@ -116,6 +117,7 @@ struct PackageReader {
             }
             let wrapper = PackageWrapper(kind: .directory, permissions: identity.permissions)
             try readChildren(of: wrapper, from: descriptor, at: location, depth: depth + 1)
+            wrapper.childrenMatchDiskRecord = true
             return finish(wrapper, record)
         case FileIdentity.regularFileType:
             totalSize += identity.size

@@ -80,6 +80,9 @@ public final class PackageWrapper {
     var diskRecord: DiskRecord?
     /// True while a regular file's bytes are those of `diskRecord`'s file.
     var contentsMatchDiskRecord = false
+    /// True while a directory's children are, by name, those it was read
+    /// with (or last saved with): no child added, replaced, renamed or removed.
+    var childrenMatchDiskRecord = false
 
     init(kind: Kind, permissions: UInt16, destination: String? = nil) {
         self.kind = kind
@@ -238,6 +241,7 @@ public final class PackageWrapper {
         }
         child.fileName = name
         childrenByFoldedName[key] = child
+        childrenMatchDiskRecord = false
         return name
     }
 
@@ -255,6 +259,7 @@ public final class PackageWrapper {
         let replaced = childrenByFoldedName.removeValue(forKey: key)
         child.fileName = name
         childrenByFoldedName[key] = child
+        childrenMatchDiskRecord = false
         return replaced
     }
 
@@ -278,6 +283,7 @@ public final class PackageWrapper {
         childrenByFoldedName.removeValue(forKey: oldKey)
         child.fileName = newName
         childrenByFoldedName[newKey] = child
+        childrenMatchDiskRecord = false
     }
 
     /// Removes and returns the child with exactly this name, or nil when
@@ -285,6 +291,7 @@ public final class PackageWrapper {
     @discardableResult
     public func removeChild(named name: String) -> PackageWrapper? {
         guard child(named: name) != nil else { return nil }
+        childrenMatchDiskRecord = false
         return childrenByFoldedName.removeValue(forKey: PackageChildName.foldingKey(name))
     }
 

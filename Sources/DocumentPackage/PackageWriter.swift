@@ -22,8 +22,8 @@ struct PackageWriter {
     let replacedRoot: (device: UInt64, inode: UInt64)?
     /// Whether the written files and directories are flushed to disk.
     let flush: Bool
-    /// The files and directories written (not linked), relative to the new
-    /// package's root, children before their directory, for `flushAll(root:at:)`.
+    /// The files and directories written (not linked), relative to the
+    /// directory written into, children before their directory, for `flushAll(root:at:)`.
     private var toFlush: [(relativePath: String, isFile: Bool)] = []
     /// What each written entry looks like on disk, applied to the wrappers
     /// once the save has succeeded.
@@ -34,9 +34,19 @@ struct PackageWriter {
     /// whole path again.
     private var linkSource: (path: Substring, descriptor: Descriptor)?
 
-    init(replacedRoot: (device: UInt64, inode: UInt64)?, flush: Bool) {
+    /// The path inside the package of the directory written into: empty
+    /// for a whole package, the directory's path when only it is written.
+    let rootPathInPackage: String
+
+    init(replacedRoot: (device: UInt64, inode: UInt64)?, flush: Bool, rootPathInPackage: String = "") {
         self.replacedRoot = replacedRoot
         self.flush = flush
+        self.rootPathInPackage = rootPathInPackage
+    }
+
+    /// `pathInPackage` relative to the directory written into, for flushing.
+    private func pathBelowRoot(_ pathInPackage: String) -> String {
+        rootPathInPackage.isEmpty ? pathInPackage : String(pathInPackage.dropFirst(rootPathInPackage.count + 1))
     }
 
     /// Above this many items written, one `syncfs` flushes them instead of
@@ -85,7 +95,7 @@ struct PackageWriter {
                 try writeChildren(of: child, into: childDescriptor, at: childLocation)
                 try FileSystem.finish(childDescriptor, permissions: child.permissions,
                                       modificationTime: child.modificationTime, startingWriteback: false, at: childLocation)
-                if flush { toFlush.append((childLocation.pathInPackage, false)) }
+                if flush { toFlush.append((pathBelowRoot(childLocation.pathInPackage), false)) }
                 written.append((child, childLocation.pathInPackage, try FileSystem.status(of: childDescriptor, at: childLocation)))
             case .regularFile:
                 try writeFile(child, named: name, in: descriptor, at: childLocation)
@@ -177,7 +187,7 @@ struct PackageWriter {
     {
         try FileSystem.finish(descriptor, permissions: file.permissions, modificationTime: file.modificationTime,
                               startingWriteback: flush, at: location)
-        if flush { toFlush.append((location.pathInPackage, true)) }
+        if flush { toFlush.append((pathBelowRoot(location.pathInPackage), true)) }
         written.append((file, location.pathInPackage, try FileSystem.status(of: descriptor, at: location)))
     }
 }
@@ -215,6 +225,12 @@ extension PackageWrapper {
     /// moment is a half-written package under `path`. Temporaries left by
     /// earlier saves that crashed are removed first.
     ///
+    /// Re-saving the package this wrapper was read from, when every change
+    /// lies inside one directory below the root, that directory alone is
+    /// written beside the package and exchanged with the old one in the same
+    /// way (the package on disk is still the old or the new version at every
+    /// moment); the rest of the package is left where it is.
+    ///
     /// Regular files unchanged since they were read are not copied byte by
     /// byte: hard-linked when they belong to the package being replaced,
     /// else cloned (`FICLONE`) or copied in the kernel. Afterwards the
@@ -247,6 +263,13 @@ extension PackageWrapper {
             }
         }
 
+        // Every change inside one directory below the root: that directory alone is written anew and swapped in.
+        if let existing, let chain = changedSubtree(of: existing, at: absolutePath),
+           try saveSubtree(chain, ofPackageNamed: name, in: parent, parentPath: parentPath, existing: existing, options: options)
+        {
+            return
+        }
+
         let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         let temporaryLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath + "/" + temporaryName)
         try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
@@ -272,10 +295,20 @@ extension PackageWrapper {
         fileName = name
         modificationTime = rootIdentity.modificationTime
         diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: rootIdentity)
+        childrenMatchDiskRecord = true
         for (wrapper, pathInPackage, identity) in writer.written {
-            wrapper.diskRecord = DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity)
-            wrapper.modificationTime = identity.modificationTime
-            if wrapper.kind == .regularFile { wrapper.contentsMatchDiskRecord = true }
+            wrapper.recordSaved(DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity))
+        }
+    }
+
+    /// Records that this wrapper is now the item `record` describes, as saved.
+    func recordSaved(_ record: DiskRecord) {
+        diskRecord = record
+        modificationTime = record.identity.modificationTime
+        switch kind {
+        case .regularFile: contentsMatchDiskRecord = true
+        case .directory: childrenMatchDiskRecord = true
+        case .symbolicLink: break
         }
     }
 

@@ -40,8 +40,10 @@ enum PackageSaveStress {
 }
 
 /// Version `n` of the stress package; every version differs from the one
-/// before in several entries, while `data/stable.bin` stays (and so is
-/// hard-linked by incremental saves).
+/// before in several entries of `data/`, while `data/stable.bin` stays (and
+/// so is hard-linked by incremental saves). Odd versions also change
+/// `notes/`, so their saves write the whole package anew; even versions
+/// change only `data/`, so their saves swap in that directory alone.
 enum StressVersion {
     static let bigSize = 512 * 1024
 
@@ -61,20 +63,22 @@ enum StressVersion {
 
     /// Turns `package` (any version) into version `n`, changing only what differs.
     static func advance(_ package: PackageWrapper, to n: Int) throws {
-        try package.replaceChild(named: "version", with: PackageWrapper(regularFileWithContents: Data("\(n)".utf8)))
         let data = package.child(named: "data")!
+        try data.replaceChild(named: "version", with: PackageWrapper(regularFileWithContents: Data("\(n)".utf8)))
         try data.replaceChild(named: "big.bin", with: PackageWrapper(regularFileWithContents: bigContents(n)))
         try data.replaceChild(named: "mode.txt",
                               with: PackageWrapper(regularFileWithContents: Data("mode".utf8), permissions: n % 2 == 0 ? 0o600 : 0o640))
         let notes = package.child(named: "notes")!
+        let noted = n % 2 == 1 ? n : n - 1
+        guard notes.child(named: "note-\(noted % 3).txt").map({ try? $0.contents() }) != Data("note for \(noted)".utf8) else { return }
         for child in notes.children { notes.removeChild(named: child.fileName!) }
-        try notes.addChild(PackageWrapper(regularFileWithContents: Data("note for \(n)".utf8)), named: "note-\(n % 3).txt")
+        try notes.addChild(PackageWrapper(regularFileWithContents: Data("note for \(noted)".utf8)), named: "note-\(noted % 3).txt")
     }
 
     /// The version number stored in the package.
     static func number(of package: PackageWrapper) throws -> Int {
-        guard let file = package.child(named: "version"), let n = Int(String(decoding: try file.contents(), as: UTF8.self)) else {
-            throw DocumentPackageError(.notFound, pathInPackage: "version", "no version number")
+        guard let file = package.descendant(atPath: "data/version"), let n = Int(String(decoding: try file.contents(), as: UTF8.self)) else {
+            throw DocumentPackageError(.notFound, pathInPackage: "data/version", "no version number")
         }
         return n
     }

@@ -7,11 +7,6 @@ struct PackageWriterTests {
         PackageWrapper(regularFileWithContents: Data(text.utf8), permissions: permissions)
     }
 
-    private func inode(_ path: String) -> UInt64 {
-        var status = stat()
-        return lstat(path, &status) == 0 ? UInt64(status.st_ino) : 0
-    }
-
     @Test func savesANewPackageWithPermissionsDatesAndLinks() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -64,6 +64,12 @@ func snapshot(of root: String) throws -> [String: TreeEntry] {
     return result
 }
 
+/// The inode of the item at `path` (not following a link), 0 when there is none.
+func inode(_ path: String) -> UInt64 {
+    var status = stat()
+    return lstat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+}
+
 /// Writes a file, making its directory.
 func writeFile(_ path: String, _ contents: String, permissions: Int = 0o644) throws {
     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

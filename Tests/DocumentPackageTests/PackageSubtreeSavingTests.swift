@@ -1,0 +1,125 @@
+import DocumentPackage
+import Foundation
+import Testing
+
+/// Re-saving a package whose changes all lie in one folder below the root:
+/// that folder alone is written anew and swapped in; the package is the
+/// same tree as a whole save would make.
+struct PackageSubtreeSavingTests {
+    /// A package with `Media/` and `Pages/00`, `Pages/07`, saved from memory at `path`.
+    static func makePackage(at path: String) throws {
+        try writeFile(path + "/top.txt", "top")
+        try writeFile(path + "/Media/clip.bin", String(repeating: "m", count: 50_000))
+        try writeFile(path + "/Pages/00/a.bin", "a0")
+        try writeFile(path + "/Pages/07/b.bin", "b7")
+        try writeFile(path + "/Pages/07/c.bin", "c7")
+        try PackageWrapper(readingFrom: path, mode: .eager).save(to: path)
+    }
+
+    static func modificationTime(_ path: String) throws -> Date {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+    }
+
+    @Test func aChangeInOneFolderSwapsInThatFolderAlone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let before = (root: inode(path), media: inode(path + "/Media"), pages: inode(path + "/Pages"),
+                      folder: inode(path + "/Pages/07"), sibling: inode(path + "/Pages/07/c.bin"))
+        let pagesTime = try Self.modificationTime(path + "/Pages")
+
+        let package = try PackageWrapper(readingFrom: path)
+        package.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("b7 v2".utf8))
+        try package.save(to: path)
+
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/Pages/07/b.bin")) == Data("b7 v2".utf8))
+        #expect(inode(path) == before.root)
+        #expect(inode(path + "/Media") == before.media)
+        #expect(inode(path + "/Pages") == before.pages)
+        #expect(inode(path + "/Pages/07") != before.folder, "the changed folder is made anew")
+        #expect(inode(path + "/Pages/07/c.bin") == before.sibling, "its unchanged file is linked")
+        #expect(try Self.modificationTime(path + "/Pages") == pagesTime, "the folder holding it keeps its time")
+        #expect(try strayTemporaries(of: path).isEmpty)
+        #expect(try snapshot(of: path).count == 9)
+        // The wrappers now describe what is on disk: nothing has changed, and a second change saves the same way.
+        #expect(!package.hasChangedOnDisk())
+        package.descendant(atPath: "Pages/07/c.bin")!.setContents(Data("c7 v2".utf8))
+        try package.save(to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/Pages/07/c.bin")) == Data("c7 v2".utf8))
+        #expect(inode(path + "/Pages") == before.pages)
+        #expect(try PackageWrapper(readingFrom: path).descendant(atPath: "Pages/07/b.bin")!.contents() == Data("b7 v2".utf8))
+    }
+
+    /// Changes in two folders: their common folder is swapped in; children
+    /// added, removed and renamed are as a whole save makes them.
+    @Test func changesInTwoFoldersSwapInTheirCommonFolder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let media = inode(path + "/Media")
+        let pages = inode(path + "/Pages")
+        let package = try PackageWrapper(readingFrom: path)
+        try package.descendant(atPath: "Pages/00")!.renameChild(named: "a.bin", to: "A.bin")
+        package.descendant(atPath: "Pages/07")!.removeChild(named: "c.bin")
+        try package.descendant(atPath: "Pages/07")!.addChild(PackageWrapper(regularFileWithContents: Data("d".utf8), permissions: 0o600),
+                                                              named: "d.bin")
+        try package.save(to: path)
+        #expect(inode(path + "/Media") == media)
+        #expect(inode(path + "/Pages") != pages)
+        let tree = try snapshot(of: path)
+        #expect(tree["Pages/00/A.bin"] == .file(permissions: 0o644, bytes: Data("a0".utf8)))
+        #expect(tree["Pages/00/a.bin"] == nil)
+        #expect(tree["Pages/07/c.bin"] == nil)
+        #expect(tree["Pages/07/d.bin"] == .file(permissions: 0o600, bytes: Data("d".utf8)))
+        #expect(tree.count == 9)
+        #expect(try strayTemporaries(of: path).isEmpty)
+    }
+
+    /// A folder's own permissions changed: it is written anew with them.
+    @Test func aFolderWithNewPermissionsIsWrittenAnew() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let package = try PackageWrapper(readingFrom: path)
+        package.descendant(atPath: "Pages/07")!.permissions = 0o700
+        try package.save(to: path)
+        #expect(try snapshot(of: path)["Pages/07"] == .directory(permissions: 0o700))
+        #expect(try snapshot(of: path)["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("b7".utf8)))
+    }
+
+    /// A change at the top, or a save elsewhere, writes the whole package.
+    @Test func aChangeAtTheTopSavesTheWholePackage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let root = inode(path)
+        let package = try PackageWrapper(readingFrom: path)
+        package.child(named: "top.txt")!.setContents(Data("top v2".utf8))
+        package.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("b7 v2".utf8))
+        try package.save(to: path)
+        #expect(inode(path) != root)
+        #expect(try snapshot(of: path)["top.txt"] == .file(permissions: 0o644, bytes: Data("top v2".utf8)))
+        #expect(try snapshot(of: path)["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("b7 v2".utf8)))
+    }
+
+    /// The folder on disk was replaced after reading: not swapped blindly;
+    /// the whole save finds the file it never read gone and says so.
+    @Test func aFolderReplacedOnDiskIsNotSwappedBlindly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let package = try PackageWrapper(readingFrom: path)
+        package.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("b7 v2".utf8))
+        try FileManager.default.moveItem(atPath: path + "/Pages/07", toPath: directory.appending("moved"))
+        try writeFile(path + "/Pages/07/other.bin", "someone else's")
+        #expect(throws: DocumentPackageError.self) { try package.save(to: path) }
+        // Nothing was lost: the package is as the other writer left it.
+        #expect(try snapshot(of: path)["Pages/07/other.bin"] != nil)
+        #expect(try strayTemporaries(of: path).isEmpty)
+    }
+}

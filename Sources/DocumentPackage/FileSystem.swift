@@ -376,7 +376,8 @@ enum FileSystem {
     {
         if ictkit_exchange_names(firstDirectory, first, secondDirectory, second) == 0 { return true }
         switch errno {
-        case EINVAL, ENOSYS, ENOTSUP, EXDEV: return false
+        // No exchange on this file system, across these directories, or in a folder we may not change.
+        case EINVAL, ENOSYS, ENOTSUP, EXDEV, EACCES, EPERM, EBUSY: return false
         default: throw location.error("swap in the saved package")
         }
     }

@@ -90,6 +90,30 @@ struct PackageSubtreeSavingTests {
         #expect(try snapshot(of: path)["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("b7".utf8)))
     }
 
+    /// The folder holding the changed one may not be changed (read-only):
+    /// the whole package is saved instead, its folders' permissions kept.
+    @Test func aReadOnlyHoldingFolderFallsBackToTheWholeSave() throws {
+        let directory = try TemporaryDirectory()
+        defer {
+            chmod(directory.appending("Doc.pkg/Pages"), 0o755)
+            directory.remove()
+        }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let package = try PackageWrapper(readingFrom: path)
+        let pages = package.child(named: "Pages")!
+        pages.permissions = 0o555
+        try package.save(to: path)
+        let root = inode(path)
+        let reread = try PackageWrapper(readingFrom: path)
+        reread.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("b7 v2".utf8))
+        try reread.save(to: path)
+        #expect(try snapshot(of: path)["Pages"] == .directory(permissions: 0o555))
+        #expect(try snapshot(of: path)["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("b7 v2".utf8)))
+        if getuid() != 0 { #expect(inode(path) != root, "saved whole") }  // root may change any folder
+        #expect(try strayTemporaries(of: path).isEmpty)
+    }
+
     /// A change at the top, or a save elsewhere, writes the whole package.
     @Test func aChangeAtTheTopSavesTheWholePackage() throws {
         let directory = try TemporaryDirectory()

@@ -75,6 +75,7 @@ struct FileIdentity: Hashable, Sendable {
         modificationTime = FileTimestamp(status.st_mtim)
         #endif
         mode = UInt32(status.st_mode)
+        owner = UInt32(status.st_uid)
     }
 
     /// `S_IFMT` and the type values, which Glibc's overlay imports ambiguously.
@@ -84,6 +85,8 @@ struct FileIdentity: Hashable, Sendable {
     static let symbolicLinkType: UInt32 = 0o120000
 
     var fileType: UInt32 { mode & Self.typeMask }
+    /// The owner's user ID.
+    var owner: UInt32
     var permissions: UInt16 { UInt16(mode & 0o7777) }
 
     /// Same item, same bytes as far as the file system tells: device, inode,
@@ -128,6 +131,18 @@ enum FileSystem {
     {
         let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw location.error("open the file") }
+        return Descriptor(descriptor)
+    }
+
+    /// `openFileForReading(_:in:at:)`, nil when nothing is there.
+    static func openFileForReadingIfPresent(_ name: String, in directory: Int32, at location: EntryLocation)
+        throws(DocumentPackageError) -> Descriptor?
+    {
+        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw location.error("open the file")
+        }
         return Descriptor(descriptor)
     }
 
@@ -324,6 +339,14 @@ enum FileSystem {
     }
 
     /// `fsync(2)`.
+    /// `futimens(2)` of the modification time alone, when there is one; best
+    /// effort, for a step that must not fail once the save is in place.
+    static func setModificationTime(_ descriptor: Descriptor, _ modificationTime: FileTimestamp?) {
+        guard let modificationTime else { return }
+        let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
+        _ = futimens(descriptor.rawValue, times)
+    }
+
     static func flush(_ descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
         guard fsync(descriptor.rawValue) == 0 else { throw location.error("flush to disk") }
     }
@@ -357,7 +380,8 @@ enum FileSystem {
     {
         if linkat(sourceDirectory, sourceName, directory, name, 0) == 0 { return true }
         switch errno {
-        case EXDEV, EPERM, EMLINK, ENOTSUP, ENOSYS: return false
+        // ENOENT: the source is gone since it was read; the caller decides what to write instead.
+        case EXDEV, EPERM, EMLINK, ENOTSUP, ENOSYS, ENOENT: return false
         default: throw location.error("link the unchanged file")
         }
     }

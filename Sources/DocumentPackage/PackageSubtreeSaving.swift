@@ -17,7 +17,11 @@ import Darwin
 /// package is exactly the old version or the new one; the old directory is
 /// then removed, and a temporary left by a crash is removed by the next
 /// save. Only the work is smaller: the directories outside the changed one
-/// are neither made anew nor removed.
+/// are neither made anew nor removed. They are checked instead: when
+/// another writer changed anything outside the changed folder since it was
+/// read, the whole package is saved, as before. One difference remains: a
+/// crash between the exchange and the next step leaves the holding folder
+/// with the exchange's modification time instead of its recorded one.
 extension PackageWrapper {
     /// The chain of directories from the root to the smallest directory
     /// below the root holding every change since this package was read from
@@ -94,6 +98,13 @@ extension PackageWrapper {
         guard let onDisk = try FileSystem.linkStatus(targetName, in: container.rawValue, at: targetLocation),
               onDisk.fileType == FileIdentity.directoryType, onDisk.inode == target.diskRecord?.identity.inode
         else { return false }
+        // The holding folder's time is given back after the exchange: only by its owner (or root).
+        let holder = try FileSystem.status(of: container, at: containerLocation)
+        guard holder.owner == geteuid() || geteuid() == 0 else { return false }
+        // Everything outside the changed folder must still be what was read, as a whole save would find
+        // (or overwrite) it: another writer's change there makes this a whole save.
+        let root = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)
+        guard try Self.unchangedOnDisk(self, open: root, at: rootLocation, except: target) else { return false }
 
         let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         let temporaryLocation = EntryLocation(pathInPackage: targetLocation.pathInPackage, fileSystemPath: parentPath + "/" + temporaryName)
@@ -101,13 +112,13 @@ extension PackageWrapper {
         var writer = PackageWriter(replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
                                    rootPathInPackage: targetLocation.pathInPackage)
         let targetIdentity: FileIdentity
+        let newFolder: Descriptor
         do {
-            let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
-            try writer.writeChildren(of: target, into: root, at: temporaryLocation)
-            try FileSystem.finish(root, permissions: target.permissions, modificationTime: target.modificationTime,
+            newFolder = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
+            try writer.writeChildren(of: target, into: newFolder, at: temporaryLocation)
+            try FileSystem.finish(newFolder, permissions: target.permissions, modificationTime: target.modificationTime,
                                   startingWriteback: false, at: temporaryLocation)
-            try writer.flushAll(root: root, at: temporaryLocation)
-            targetIdentity = try FileSystem.status(of: root, at: temporaryLocation)
+            try writer.flushAll(root: newFolder, at: temporaryLocation)
             guard try FileSystem.exchange(temporaryName, in: parent.rawValue, with: targetName, in: container.rawValue,
                                           at: targetLocation)
             else {
@@ -118,25 +129,56 @@ extension PackageWrapper {
             try? FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
             throw error
         }
-        // The container's entry changed: it keeps its recorded modification time, as in a whole save.
+        // The new folder is in place. Both folders get back the times a whole save gives them: some file
+        // systems stamp a folder that moved to another parent, and the holding folder's entry changed.
         let containerWrapper = chain[chain.count - 2]
-        try FileSystem.finish(container, permissions: containerWrapper.permissions, modificationTime: containerWrapper.modificationTime,
-                              startingWriteback: false, at: containerLocation)
+        FileSystem.setModificationTime(newFolder, target.modificationTime)
+        FileSystem.setModificationTime(container, containerWrapper.modificationTime)
+        let origin = diskRecord!.origin
+        if let identity = try? FileSystem.status(of: newFolder, at: targetLocation) {
+            target.recordSaved(DiskRecord(origin: origin, pathInPackage: targetLocation.pathInPackage, identity: identity))
+        }
+        if let identity = try? FileSystem.status(of: container, at: containerLocation) {
+            containerWrapper.diskRecord = DiskRecord(origin: origin, pathInPackage: containerLocation.pathInPackage, identity: identity)
+        }
+        for (wrapper, pathInPackage, identity) in writer.written {
+            wrapper.recordSaved(DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity))
+        }
         if options.flushingToDisk {
             try FileSystem.flush(container, at: containerLocation)
             try FileSystem.flush(parent, at: EntryLocation(pathInPackage: "", fileSystemPath: parentPath))
         }
-        // After the exchange the temporary name holds the old directory.
+        // After the exchange the temporary name holds the old folder.
         try FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
+        return true
+    }
 
-        let origin = diskRecord!.origin
-        containerWrapper.diskRecord = DiskRecord(origin: origin, pathInPackage: containerLocation.pathInPackage,
-                                                 identity: try FileSystem.status(of: container, at: containerLocation))
-        target.diskRecord = DiskRecord(origin: origin, pathInPackage: targetLocation.pathInPackage, identity: targetIdentity)
-        target.modificationTime = targetIdentity.modificationTime
-        target.childrenMatchDiskRecord = true
-        for (wrapper, pathInPackage, identity) in writer.written {
-            wrapper.recordSaved(DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity))
+    /// Whether the entries below `directory` (open as `descriptor`) are on
+    /// disk what its wrappers were read as, `except` the folder being
+    /// replaced: the same names, and each entry the same item with the same
+    /// size and modification time (a folder's own time aside, as the
+    /// exchange changes its holder's). Costs one listing per folder and one
+    /// `lstat` per entry; reads no file.
+    private static func unchangedOnDisk(_ directory: PackageWrapper, open descriptor: Descriptor, at location: EntryLocation,
+                                        except target: PackageWrapper) throws(DocumentPackageError) -> Bool {
+        let onDisk = try FileSystem.entryNames(of: descriptor, at: location)
+        let children = directory.children
+        guard onDisk.count == children.count,
+              Set(onDisk) == Set(children.map { Array($0.fileName!.utf8) })
+        else { return false }
+        for child in children where child !== target {
+            let name = child.fileName!
+            let childLocation = location.child(name)
+            guard let record = child.diskRecord,
+                  let now = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation),
+                  now.device == record.identity.device, now.inode == record.identity.inode, now.mode == record.identity.mode
+            else { return false }
+            if child.kind == .directory {
+                let opened = try FileSystem.openDirectory(name, in: descriptor.rawValue, at: childLocation)
+                guard try unchangedOnDisk(child, open: opened, at: childLocation, except: target) else { return false }
+            } else if !now.sameContents(as: record.identity) {
+                return false
+            }
         }
         return true
     }

@@ -46,7 +46,9 @@ struct PackageWriter {
 
     /// `pathInPackage` relative to the directory written into, for flushing.
     private func pathBelowRoot(_ pathInPackage: String) -> String {
-        rootPathInPackage.isEmpty ? pathInPackage : String(pathInPackage.dropFirst(rootPathInPackage.count + 1))
+        // Cut by bytes: a name may begin with a combining mark, which would join the slash into one Character.
+        rootPathInPackage.isEmpty ? pathInPackage
+            : String(decoding: pathInPackage.utf8.dropFirst(rootPathInPackage.utf8.count + 1), as: UTF8.self)
     }
 
     /// Above this many items written, one `syncfs` flushes them instead of
@@ -151,8 +153,10 @@ struct PackageWriter {
             }
             try FileSystem.removeTree(name, in: directory.rawValue, at: location)
         }
-        let source = try FileSystem.openFileForReading(record.fileSystemPath, in: AT_FDCWD, at: record.location)
-        guard try FileSystem.status(of: source, at: record.location).sameContents(as: record.identity) else { return false }
+        // Gone since it was read: not transferable (the caller writes the bytes it holds, or says it has none).
+        guard let source = try FileSystem.openFileForReadingIfPresent(record.fileSystemPath, in: AT_FDCWD, at: record.location),
+              try FileSystem.status(of: source, at: record.location).sameContents(as: record.identity)
+        else { return false }
         let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
         try FileSystem.copyContents(of: source, size: record.identity.size, to: descriptor, at: location)
         try finish(file, descriptor, at: location)
@@ -308,7 +312,8 @@ extension PackageWrapper {
         switch kind {
         case .regularFile: contentsMatchDiskRecord = true
         case .directory: childrenMatchDiskRecord = true
-        case .symbolicLink: break
+        // A link's permissions are the system's (0o777 on Linux), whatever the wrapper was made with.
+        case .symbolicLink: permissions = record.identity.permissions
         }
     }
 

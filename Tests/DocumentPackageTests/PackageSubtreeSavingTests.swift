@@ -114,6 +114,67 @@ struct PackageSubtreeSavingTests {
         #expect(try strayTemporaries(of: path).isEmpty)
     }
 
+    /// Another writer changed the package outside the changed folder after
+    /// it was read: the whole package is saved, as before — the wrappers'
+    /// tree when they hold every byte, an error (and nothing changed) when
+    /// a file never read is gone.
+    @Test func anotherWritersChangeOutsideTheFolderMakesAWholeSave() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let eager = try PackageWrapper(readingFrom: path, mode: .eager)
+        let lazy = try PackageWrapper(readingFrom: path)
+        try FileManager.default.removeItem(atPath: path + "/Media/clip.bin")
+        try writeFile(path + "/Media/intruder.bin", "someone else's")
+        lazy.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("lazy".utf8))
+        #expect(throws: DocumentPackageError.self) { try lazy.save(to: path) }
+        #expect(try snapshot(of: path)["Media/intruder.bin"] != nil, "a failed save changes nothing")
+        #expect(try snapshot(of: path)["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("b7".utf8)))
+
+        eager.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("eager".utf8))
+        try eager.save(to: path)
+        let tree = try snapshot(of: path)
+        #expect(tree["Media/clip.bin"] == .file(permissions: 0o644, bytes: Data(String(repeating: "m", count: 50_000).utf8)))
+        #expect(tree["Media/intruder.bin"] == nil)
+        #expect(tree["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("eager".utf8)))
+        #expect(try strayTemporaries(of: path).isEmpty)
+    }
+
+    /// Names that are not plain ASCII inside the changed folder, one
+    /// starting with a combining mark: written and flushed by their bytes.
+    @Test func namesStartingWithACombiningMarkAreWrittenAndFlushed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        try writeFile(path + "/Pages/07/\u{301}x.bin", "accent")
+        try PackageWrapper(readingFrom: path).save(to: path)
+        let package = try PackageWrapper(readingFrom: path)
+        package.descendant(atPath: "Pages/07")!.child(named: "\u{301}x.bin")!.setContents(Data("accent v2".utf8))
+        let pages = inode(path + "/Pages")
+        try package.save(to: path)
+        #expect(inode(path + "/Pages") == pages)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/Pages/07/\u{301}x.bin")) == Data("accent v2".utf8))
+    }
+
+    /// A link made through the API (0o755 asked, the system's 0o777 on disk)
+    /// counts as unchanged once saved: later saves still swap one folder.
+    @Test func aLinkMadeInMemoryDoesNotForceWholeSaves() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.pkg")
+        try Self.makePackage(at: path)
+        let package = try PackageWrapper(readingFrom: path)
+        try package.addChild(PackageWrapper(symbolicLinkWithDestination: "Pages/07/b.bin"), named: "shortcut")
+        try package.save(to: path)
+        let root = inode(path)
+        package.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("b7 v2".utf8))
+        try package.save(to: path)
+        #expect(inode(path) == root)
+        #expect(try snapshot(of: path)["shortcut"] == .link(destination: "Pages/07/b.bin"))
+    }
+
     /// A change at the top, or a save elsewhere, writes the whole package.
     @Test func aChangeAtTheTopSavesTheWholePackage() throws {
         let directory = try TemporaryDirectory()

@@ -92,7 +92,8 @@ struct PackageSaving {
                                 peer: "full save (as p1b)", peerMeasurement: milliseconds(full.median.milliseconds),
                                 share: resave.median.milliseconds / full.median.milliseconds, target: .shareAtMost(percent: 5))
         timeRow.note = "re-saves and full flushed saves interleaved; the re-save reads the package lazily first (not timed), "
-            + "and every change lies in Pages/07, so that folder alone is made anew beside the package (1 directory, its 9 unchanged "
+            + "and every change lies in Pages/07: the entries outside it are checked against what was read (a listing per folder, "
+            + "an lstat per entry), then that folder alone is made anew beside the package (1 directory, its 9 unchanged "
             + "files hard-linked, 1 written, each fsynced), exchanged with the old one in one step (renameat2 RENAME_EXCHANGE), "
             + "Pages and the parent fsynced, the old folder removed; CPU time \(milliseconds(resave.medianCPU.milliseconds)) vs \(milliseconds(full.medianCPU.milliseconds)) "
             + "(\(format(resave.medianCPU.milliseconds / full.medianCPU.milliseconds * 100, decimals: 1)) %): the rest is waiting for the disk"

@@ -1,5 +1,7 @@
 import Foundation
 @testable import ICTDocument
+import KeyedArchive
+import PropertyList
 import Testing
 
 /// `ICTDocumentSummary`: what `ict list` shows, the same as decoding the
@@ -103,6 +105,48 @@ struct ICTDocumentSummaryTests {
         #expect(error?.kind == .damagedImage)
         #expect(error?.keyPath == "DATA.THUMBNAIL")
         #expect(error?.message.contains("CRC") == true)
+    }
+
+    /// Fields of the wrong type and a `$null` root: typed errors naming the
+    /// entry and key, and the entry on disk left as it was.
+    @Test(arguments: [
+        ("DISPLAY NAME", PropertyListValue.integer(PropertyListInteger(7)), ICTDocumentError.Kind.wrongType, "DATA.DISPLAY NAME",
+         "DISPLAY NAME is not a string"),
+        ("THUMBNAIL", .string("not png"), .wrongType, "DATA.THUMBNAIL", "THUMBNAIL is not data"),
+        ("VERSION", .string("1"), .wrongType, "DATA.VERSION", "VERSION is not an integer"),
+    ])
+    func refusesFieldsOfTheWrongType(_ key: String, _ value: PropertyListValue, _ kind: ICTDocumentError.Kind,
+                                     _ keyPath: String, _ message: String) throws {
+        let folder = try ScratchFolder()
+        let path = try Fixtures.savedDocument(in: folder)
+        let metadata = URL(fileURLWithPath: path + "/ctdocument.metadata")
+        var archive = try KeyedArchiveReader().read(Data(contentsOf: metadata))
+        let root = try #require(archive.topObjectIndex(forKey: "DATA"))
+        guard case .dictionary(var fields) = archive.objects[root] else { Issue.record("the root is no instance"); return }
+        // The wrong value stored as an object of its own, referenced by UID, as an archiver stores objects.
+        archive.objects.append(value)
+        fields[key] = .uid(UInt64(archive.objects.count - 1))
+        archive.objects[root] = .dictionary(fields)
+        let bytes = Data(try KeyedArchiveWriter().encode(archive))
+        try bytes.write(to: metadata)
+        let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
+        #expect(error?.kind == kind)
+        #expect(error?.entry == "ctdocument.metadata")
+        #expect(error?.keyPath == keyPath)
+        #expect(error?.message == message)
+        #expect(try Data(contentsOf: metadata) == bytes, "reading changes nothing on disk")
+    }
+
+    @Test func refusesANullRoot() throws {
+        let folder = try ScratchFolder()
+        let path = try Fixtures.savedDocument(in: folder)
+        let metadata = URL(fileURLWithPath: path + "/ctdocument.metadata")
+        var archive = try KeyedArchiveReader().read(Data(contentsOf: metadata))
+        archive.top["DATA"] = .uid(0)
+        try Data(try KeyedArchiveWriter().encode(archive)).write(to: metadata)
+        let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
+        #expect(error?.kind == .wrongClass)
+        #expect(error?.message == "the root object is $null")
     }
 
     @Test func readsThePNGHeaderOnly() throws {

@@ -129,9 +129,10 @@ enum FileSystem {
     static func openFileForReading(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
-        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw location.error("open the file") }
-        return Descriptor(descriptor)
+        guard let descriptor = try openFileForReadingIfPresent(name, in: directory, at: location) else {
+            throw location.error("open the file", errno: ENOENT)
+        }
+        return descriptor
     }
 
     /// `openFileForReading(_:in:at:)`, nil when nothing is there.

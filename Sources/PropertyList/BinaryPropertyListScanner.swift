@@ -31,13 +31,30 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.truncated, at: .byteOffset(bytes.count),
                                     "the file is \(bytes.count) bytes, too short to hold an object, an offset table and the 32-byte trailer")
         }
-        let trailer = bytes.count - Self.trailerSize
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let declaredCount = Self.readBigEndian(bytes, at: trailer + 8, size: 8)
-        let declaredTop = Self.readBigEndian(bytes, at: trailer + 16, size: 8)
-        let declaredTableOffset = Self.readBigEndian(bytes, at: trailer + 24, size: 8)
+        let layout = try Self.checkedTrailer(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - Self.trailerSize)...]),
+                                             fileSize: bytes.count, limits: limits)
+        offsetSize = layout.offsetSize
+        referenceSize = layout.referenceSize
+        objectCount = layout.objectCount
+        topObject = layout.topObject
+        offsetTableOffset = layout.offsetTableOffset
+        self.offsetsChecked = checkingAllOffsets
+        if checkingAllOffsets { try checkOffsetTable() }
+    }
 
+    /// What the 32-byte trailer of a file of `fileSize` bytes says, each
+    /// field checked (overflow-checked, in the order below), the error at the
+    /// trailer byte concerned. Shared by the whole-file and the partial reader.
+    static func checkedTrailer(_ trailerBytes: UnsafeRawBufferPointer, fileSize: Int, limits: PropertyListLimits)
+        throws(PropertyListError) -> (offsetSize: Int, referenceSize: Int, objectCount: Int, topObject: Int, offsetTableOffset: Int)
+    {
+        precondition(trailerBytes.count == trailerSize, "the trailer is 32 bytes")
+        let trailer = fileSize - trailerSize
+        let offsetSize = Int(trailerBytes[6])
+        let referenceSize = Int(trailerBytes[7])
+        let declaredCount = readBigEndian(trailerBytes, at: 8, size: 8)
+        let declaredTop = readBigEndian(trailerBytes, at: 16, size: 8)
+        let declaredTableOffset = readBigEndian(trailerBytes, at: 24, size: 8)
         guard (1...8).contains(offsetSize) else {
             throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 6), "the trailer's offset size is \(offsetSize); it must be 1 to 8")
         }
@@ -67,13 +84,7 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 16),
                                     "the top object \(declaredTop) is not one of the \(count) objects")
         }
-        self.offsetSize = offsetSize
-        self.referenceSize = referenceSize
-        self.objectCount = count
-        self.topObject = Int(declaredTop)
-        self.offsetTableOffset = tableOffset
-        self.offsetsChecked = checkingAllOffsets
-        if checkingAllOffsets { try checkOffsetTable() }
+        return (offsetSize, referenceSize, count, Int(declaredTop), tableOffset)
     }
 
     /// Checks that every offset points into the object area, after the header:

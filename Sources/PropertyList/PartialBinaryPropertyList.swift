@@ -186,8 +186,8 @@ public final class PartialBinaryPropertyList {
         var offsetTableOffset: Int
     }
 
-    /// Reads and checks the header and the trailer, with the same checks
-    /// and messages as `BinaryPropertyListScanner`.
+    /// Reads and checks the header and the trailer, with the checks and
+    /// messages of `BinaryPropertyListScanner`.
     private static func readTrailer(of file: inout FileWindows, limits: PropertyListLimits) throws(PropertyListError) -> Trailer {
         let size = file.size
         try limits.checkInputSize(size, at: .byteOffset(0))
@@ -201,40 +201,13 @@ public final class PartialBinaryPropertyList {
             throw PropertyListError(.truncated, at: .byteOffset(size),
                                     "the file is \(size) bytes, too short to hold an object, an offset table and the 32-byte trailer")
         }
-        let offsetSize = Int(try file.unsigned(at: trailer + 6, size: 1))
-        let referenceSize = Int(try file.unsigned(at: trailer + 7, size: 1))
-        let declaredCount = try file.unsigned(at: trailer + 8, size: 8)
-        let declaredTop = try file.unsigned(at: trailer + 16, size: 8)
-        let declaredTableOffset = try file.unsigned(at: trailer + 24, size: 8)
-        guard (1...8).contains(offsetSize) else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 6), "the trailer's offset size is \(offsetSize); it must be 1 to 8")
+        let trailerBytes = try file.bytes(at: trailer, count: 32)
+        let layout = trailerBytes.withUnsafeBytes { bytes in
+            Result { () throws(PropertyListError) in try BinaryPropertyListScanner.checkedTrailer(bytes, fileSize: size, limits: limits) }
         }
-        guard (1...8).contains(referenceSize) else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 7),
-                                    "the trailer's object reference size is \(referenceSize); it must be 1 to 8")
-        }
-        guard declaredCount >= 1 else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 8), "the trailer says the file holds no objects")
-        }
-        guard declaredTableOffset >= 9, declaredTableOffset < UInt64(trailer) else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 24),
-                                    "the offset table offset \(declaredTableOffset) is outside the object area 9..<\(trailer)")
-        }
-        let tableRoom = UInt64(trailer - Int(declaredTableOffset)) / UInt64(offsetSize)
-        guard declaredCount <= tableRoom else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 8),
-                                    "the trailer announces \(declaredCount) objects but the offset table has room for \(tableRoom)")
-        }
-        guard declaredCount <= UInt64(limits.maximumObjectCount) else {
-            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(trailer + 8),
-                                    "the file holds \(declaredCount) objects, over the limit of \(limits.maximumObjectCount)")
-        }
-        guard declaredTop < declaredCount else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 16),
-                                    "the top object \(declaredTop) is not one of the \(declaredCount) objects")
-        }
-        return Trailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(declaredCount),
-                       topObject: Int(declaredTop), offsetTableOffset: Int(declaredTableOffset))
+        let checked = try layout.get()
+        return Trailer(offsetSize: checked.offsetSize, referenceSize: checked.referenceSize, objectCount: checked.objectCount,
+                       topObject: checked.topObject, offsetTableOffset: checked.offsetTableOffset)
     }
 
     /// Where object `index` starts, checked to lie in the object area.

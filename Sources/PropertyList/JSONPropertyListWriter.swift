@@ -23,12 +23,15 @@ import OrderedCollections
 /// | date | `{"$date": "2004-10-26T10:33:33Z"}` |
 /// | data | `{"$data": "AAEC"}`: base64, standard alphabet, padded, one line |
 /// | UID | `{"$uid": 5}` |
-/// | dictionary with a key starting with `$` | `{"$dict": {…}}`, the object inside taken literally |
+/// | dictionary whose one key is a tag (`$data`, `$date`, `$uid`, `$real32`, `$real`, `$dict`) | `{"$dict": {…}}`, the object inside taken literally |
 ///
-/// An object whose first key starts with `$` is always one of the tagged
-/// forms above, with exactly that one member; so a plain object never holds
-/// a key starting with `$`, and every dictionary that does is wrapped in
-/// `$dict`. That keeps every value unambiguous, whatever its keys.
+/// An object with exactly one member whose key is one of those six tags is
+/// a tagged value; every other object is a plain dictionary, keys starting
+/// with `$` included (`{"$schema": "…", "name": "Ada"}` is a dictionary of two
+/// keys). So only a dictionary that would read back as a tagged value, one
+/// whose only key is a tag, is wrapped in `$dict`; the wrapping applies to
+/// that dictionary alone, not to the values around or inside it. That keeps
+/// every value unambiguous, whatever its keys.
 ///
 /// Dates are UTC, `YYYY-MM-DDTHH:MM:SS` as in XML property lists, then the
 /// fraction of a second when there is one: the shortest decimal digits that
@@ -112,7 +115,7 @@ public struct JSONPropertyListWriter: Sendable {
         case .array(let elements):
             try appendArray(elements, indent: indent, to: &output)
         case .dictionary(let dictionary):
-            if dictionary.keys.contains(where: { $0.utf8.first == UInt8(ascii: "$") }) {
+            if JSONPropertyListTag.isTagged(dictionary) {
                 output.append(UInt8(ascii: "{"))
                 appendNewline(indent: indent + 1, to: &output)
                 appendKey("$dict", to: &output)
@@ -324,5 +327,18 @@ enum JSONDateText {
             result[index] = 9 - result[index]
         }
         return result
+    }
+}
+
+/// The one-member objects of the JSON form that stand for values JSON lacks.
+enum JSONPropertyListTag {
+    /// The tags: `$data`, `$date`, `$uid`, `$real32`, `$real`, and `$dict`,
+    /// which escapes a dictionary that would otherwise read as one of them.
+    static let all: Set<String> = ["$data", "$date", "$uid", "$real32", "$real", "$dict"]
+
+    /// Whether `dictionary` would read back as a tagged value: it has exactly
+    /// one key and that key is a tag. Such a dictionary is written in `$dict`.
+    static func isTagged(_ dictionary: OrderedDictionary<String, PropertyListValue>) -> Bool {
+        dictionary.count == 1 && all.contains(dictionary.keys[0])
     }
 }

@@ -6,6 +6,7 @@ import Darwin
 
 /// Removes the temporary files of unfinished output when SIGINT, SIGTERM or
 /// SIGHUP ends the process, then lets the signal end it as it would have.
+/// A signal the process was started with ignored is left ignored.
 ///
 /// The handler may only make async-signal-safe calls: the paths are kept as
 /// C strings in a fixed table made before any handler is installed, and the
@@ -27,6 +28,16 @@ enum InterruptCleanup {
         installed = true
         _ = table
         for signal in signals {
+            // A signal the parent set to be ignored (`nohup`, a background
+            // job of a script) stays ignored.
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            #if canImport(Glibc)
+            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #else
+            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #endif
+            if ignored { continue }
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = InterruptCleanup.handle

@@ -78,24 +78,29 @@ struct Problem {
 
 // MARK: From the library's errors
 
+extension Problem.Location {
+    init(_ location: PropertyListLocation) {
+        switch location {
+        case .none: self = .none
+        case .byteOffset(let offset): self = .byte(offset)
+        case .lineColumn(let line, let column): self = .lineColumn(line: line, column: column)
+        }
+    }
+}
+
 extension Problem {
     init(path: String, _ error: PropertyListError, severity: Severity = .error) {
-        let location: Location = switch error.location {
-        case .none: .none
-        case .byteOffset(let offset): .byte(offset)
-        case .lineColumn(let line, let column): .lineColumn(line: line, column: column)
-        }
-        self.init(path: path, location: location, severity: severity, error.message,
+        self.init(path: path, location: Location(error.location), severity: severity, error.message,
                   keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 
-    init(path: String, _ error: KeyedArchiveError) {
+    init(path: String, _ error: KeyedArchiveError, location: PropertyListLocation = .none) {
         if let underlying = error.underlying {
             self.init(path: path, underlying)
             return
         }
         let message = error.objectIndex.map { "\(error.message) (object \($0))" } ?? error.message
-        self.init(path: path, message, keyPath: KeyPathText.abbreviated(error.keyPath))
+        self.init(path: path, location: Location(location), message, keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 
     /// A document's problem: the entry is the location.
@@ -113,13 +118,8 @@ extension Problem {
                   finding.message, keyPath: finding.keyPath)
     }
 
-    init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation? = nil) {
-        let place: Location = switch location ?? PropertyListLocation.none {
-        case .byteOffset(let offset): .byte(offset)
-        case .lineColumn(let line, let column): .lineColumn(line: line, column: column)
-        case .none: .none
-        }
-        self.init(path: path, location: place, severity: finding.severity == .warning ? .warning : .error, finding.message,
+    init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation = .none) {
+        self.init(path: path, location: Location(location), severity: finding.severity == .warning ? .warning : .error, finding.message,
                   keyPath: KeyPathText.abbreviated(finding.keyPath))
     }
 

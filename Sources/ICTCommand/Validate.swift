@@ -144,13 +144,16 @@ extension Ict {
                     if TypeDeclarationSet.looksLikeInfoPlist(value) {
                         result.isInfoPlist = true
                         let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
-                        result.problems += findings.map { Problem(path: file.displayName, $0) }
+                        // Each finding at the place of the value it is about.
+                        let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
+                        result.problems += zip(findings, places).map { Problem(path: file.displayName, $0, location: $1) }
                     }
                     if KeyedArchive.looksLikeArchive(value) {
                         result.isKeyedArchive = true
                         var validator = KeyedArchiveValidator()
                         _ = validator.check(value)
-                        result.problems += validator.problems.map { Problem(path: file.displayName, $0) }
+                        let places = validator.problems.isEmpty ? [] : PropertyListLocator.locations(of: validator.problems.map(\.keyPath), in: bytes)
+                        result.problems += zip(validator.problems, places).map { Problem(path: file.displayName, $0, location: $1) }
                     }
                     if format == .xml {
                         result.problems += try XMLPropertyListValidator.propertyListDTD().validate(bytes).map { Problem(path: file.displayName, $0) }

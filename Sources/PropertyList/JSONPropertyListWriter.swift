@@ -54,6 +54,9 @@ public struct JSONPropertyListWriter: Sendable {
     /// Whether to write dictionary keys sorted by `String`'s `<` instead of in
     /// the dictionary's order.
     public var sortedKeys: Bool = false
+    /// How deeply arrays and dictionaries may nest: the readers' limit, so
+    /// that what is written can be read back.
+    public var maximumDepth = PropertyListLimits.default.maximumDepth
 
     /// Makes a writer, pretty-printing by default.
     public init(prettyPrinted: Bool = true) {
@@ -64,15 +67,16 @@ public struct JSONPropertyListWriter: Sendable {
     ///
     /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
     ///   path, for a date that is not finite or outside the years -999999 to
-    ///   999999.
+    ///   999999; `.limitExceeded(.depth)` for containers nested deeper than
+    ///   `maximumDepth`.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
-        try append(value, indent: 0, to: &output)
+        try append(value, indent: 0, depth: 0, to: &output)
         return output
     }
 
-    private func append(_ value: PropertyListValue, indent: Int, to output: inout [UInt8]) throws(PropertyListError) {
+    private func append(_ value: PropertyListValue, indent: Int, depth: Int, to output: inout [UInt8]) throws(PropertyListError) {
         switch value {
         case .string(let string):
             Self.appendString(string, to: &output)
@@ -113,28 +117,36 @@ public struct JSONPropertyListWriter: Sendable {
         case .uid(let uid):
             appendTagged("$uid", to: &output) { $0.append(contentsOf: String(uid).utf8) }
         case .array(let elements):
-            try appendArray(elements, indent: indent, to: &output)
+            try checkDepth(depth)
+            try appendArray(elements, indent: indent, depth: depth, to: &output)
         case .dictionary(let dictionary):
+            try checkDepth(depth)
             if JSONPropertyListTag.isTagged(dictionary) {
                 output.append(UInt8(ascii: "{"))
                 appendNewline(indent: indent + 1, to: &output)
                 appendKey("$dict", to: &output)
-                try appendObject(dictionary, indent: indent + 1, to: &output)
+                try appendObject(dictionary, indent: indent + 1, depth: depth, to: &output)
                 appendNewline(indent: indent, to: &output)
                 output.append(UInt8(ascii: "}"))
             } else {
-                try appendObject(dictionary, indent: indent, to: &output)
+                try appendObject(dictionary, indent: indent, depth: depth, to: &output)
             }
         }
     }
 
-    private func appendArray(_ elements: [PropertyListValue], indent: Int, to output: inout [UInt8]) throws(PropertyListError) {
+    private func checkDepth(_ depth: Int) throws(PropertyListError) {
+        guard depth < maximumDepth else {
+            throw PropertyListError(.limitExceeded(.depth), at: .none, "containers nest more than \(maximumDepth) deep")
+        }
+    }
+
+    private func appendArray(_ elements: [PropertyListValue], indent: Int, depth: Int, to output: inout [UInt8]) throws(PropertyListError) {
         output.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             appendNewline(indent: indent + 1, to: &output)
             do {
-                try append(element, indent: indent + 1, to: &output)
+                try append(element, indent: indent + 1, depth: depth + 1, to: &output)
             } catch {
                 throw error.prefixed(by: .index(index))
             }
@@ -144,7 +156,7 @@ public struct JSONPropertyListWriter: Sendable {
     }
 
     /// The dictionary as a plain object, its keys taken literally.
-    private func appendObject(_ dictionary: OrderedDictionary<String, PropertyListValue>, indent: Int,
+    private func appendObject(_ dictionary: OrderedDictionary<String, PropertyListValue>, indent: Int, depth: Int,
                               to output: inout [UInt8]) throws(PropertyListError) {
         output.append(UInt8(ascii: "{"))
         let keys = sortedKeys ? dictionary.keys.sorted() : Array(dictionary.keys)
@@ -153,7 +165,7 @@ public struct JSONPropertyListWriter: Sendable {
             appendNewline(indent: indent + 1, to: &output)
             appendKey(key, to: &output)
             do {
-                try append(dictionary[key]!, indent: indent + 1, to: &output)  // `key` is one of the dictionary's keys.
+                try append(dictionary[key]!, indent: indent + 1, depth: depth + 1, to: &output)  // `key` is one of the dictionary's keys.
             } catch {
                 throw error.prefixed(by: .key(key))
             }

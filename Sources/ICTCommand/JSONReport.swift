@@ -92,7 +92,10 @@ final class Report {
         self.json = json
     }
 
-    var hasErrors: Bool { problems.contains { $0.severity == .error } }
+    /// With `--strict`, a warning fails the command as an error does.
+    var strict = false
+
+    var hasErrors: Bool { problems.contains { $0.severity == .error || strict } }
 
     /// Whether the command succeeds: exit status 0 and `"ok": true`.
     var succeeded: Bool { !hasErrors && !answeredNo }

@@ -115,7 +115,7 @@ extension Problem {
 
     init(document: String, _ finding: DocumentFinding) {
         self.init(path: document, location: finding.entry.isEmpty ? .none : .entry(finding.entry),
-                  finding.message, keyPath: finding.keyPath)
+                  severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
     }
 
     init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation = .none) {

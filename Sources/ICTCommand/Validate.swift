@@ -24,8 +24,10 @@ extension Ict {
                 checked as a document against Schemas/ict-document.schema.plist (built in) \
                 or the schema --schema names: required entries, archived classes and \
                 class chains, versions, keys and value types, PNGs that decode, and the \
-                schema's consistency rules (display names, thumbnail showing the photo); \
-                each finding prints as DOC.ict:entry: error: message (at key path). \
+                schema's consistency rules (display names, thumbnail showing the photo), \
+                whose findings are warnings: the document still reads; each finding prints \
+                as DOC.ict:entry: error|warning: message (at key path). Warnings leave a file \
+                valid unless --strict is given. \
                 Each problem prints as file:location: severity: message on standard error. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
@@ -40,6 +42,9 @@ extension Ict {
         @Option(help: "A document schema (as Schemas/ict-document.schema.plist) to check package directories against.")
         var schema: String?
 
+        @Flag(help: "Fail (exit status 1) on warnings too: Info.plist declaration advice and document consistency rules.")
+        var strict = false
+
         @OptionGroup var inputOptions: InputOptions
 
         func validate() throws {
@@ -48,6 +53,7 @@ extension Ict {
 
         func run() throws {
             let report = Self.report(json: json)
+            report.strict = strict
             let documentSchema = try loadSchema(report)
             var results: [FileResult] = []
             var progress = ProgressBar(total: files.count)
@@ -60,7 +66,7 @@ extension Ict {
                     result = check(path)
                 }
                 progress.clear()
-                if !json, result.isValid {
+                if !json, strict ? result.isStrictlyValid : result.isValid {
                     output.write("\(result.path): valid \(result.formatName)\n")
                 }
                 output.flush()
@@ -69,7 +75,7 @@ extension Ict {
                 progress.advance()
             }
             progress.clear()
-            report["files"] = .array(results.map(\.jsonValue))
+            report["files"] = .array(results.map { $0.jsonValue(strict: strict) })
             try report.finish()
         }
 
@@ -85,6 +91,9 @@ extension Ict {
 
             /// No error (warnings allowed).
             var isValid: Bool { !problems.contains { $0.severity == .error } }
+
+            /// No problem at all, warnings included (`--strict`).
+            var isStrictlyValid: Bool { problems.isEmpty }
 
             var kind: String? {
                 if documentSchema != nil { return "document" }
@@ -105,9 +114,9 @@ extension Ict {
                 }
             }
 
-            var jsonValue: JSONValue {
+            func jsonValue(strict: Bool) -> JSONValue {
                 .object([
-                    ("path", .string(path)), ("valid", .bool(isValid)), ("kind", .optional(kind)),
+                    ("path", .string(path)), ("valid", .bool(strict ? isStrictlyValid : isValid)), ("kind", .optional(kind)),
                     ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema)),
                 ])
             }

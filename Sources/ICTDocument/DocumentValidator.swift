@@ -14,12 +14,34 @@ import OrderedCollections
 
 /// One problem a document has, with the entry and the key path inside it.
 public struct DocumentFinding: Hashable, Sendable, CustomStringConvertible {
+    /// How bad a finding is.
+    public enum Severity: String, Hashable, Sendable {
+        /// The document is certainly wrong: an entry missing or unreadable,
+        /// a field of the wrong type, a PNG that does not decode.
+        case error
+        /// The document reads, but its entries disagree: a schema's
+        /// consistency rule (names that differ, a thumbnail that is stale,
+        /// made by another resizer, or rotated against its photo, as UIKit's
+        /// EXIF-aware resizing leaves it) is not met.
+        case warning
+    }
+
     /// The entry (`ctdocument.data`), empty for the package itself.
     public var entry: String
     /// The key path inside the entry's archive (`DATA.PHOTO`), empty when none.
     public var keyPath: String
     /// A sentence for people.
     public var message: String
+    /// How bad it is; consistency rules give warnings, everything else errors.
+    public var severity: Severity = .error
+
+    /// Makes a finding.
+    public init(entry: String, keyPath: String, message: String, severity: Severity = .error) {
+        self.entry = entry
+        self.keyPath = keyPath
+        self.message = message
+        self.severity = severity
+    }
 
     /// `entry: message (at key path)`.
     public var description: String {
@@ -47,7 +69,8 @@ public struct DocumentValidator {
         self.imageLimits = imageLimits
     }
 
-    /// The problems of the package at `path`; empty when it is valid.
+    /// The problems of the package at `path`; empty when it is valid. A
+    /// consistency rule not met gives a `.warning`, any other problem an `.error`.
     public func validate(packageAt path: String) -> [DocumentFinding] {
         let package: PackageWrapper
         do {
@@ -61,7 +84,12 @@ public struct DocumentValidator {
             if let root = check(entry, in: package, findings: &findings) { fields[entry.name] = root }
         }
         for rule in schema.rules {
-            findings += check(rule, fields: fields)
+            // A rule not met is a warning: the document still reads.
+            findings += check(rule, fields: fields).map { finding in
+                var warning = finding
+                warning.severity = .warning
+                return warning
+            }
         }
         return findings
     }

@@ -148,7 +148,7 @@ struct ContractTests {
         ["inspect"], ["inspect", "--nope", "x"], ["convert", "x"], ["convert", "x", "--format", "yaml"], ["frobnicate"],
         ["validate", "-weird.plist"], ["list", "/nonexistent"], ["validate", "/nonexistent.plist"],
         ["inspect", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/truncated-archive.ict", "--data"],
-        ["validate", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/name-mismatch.ict"],
+        ["validate", "--strict", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/name-mismatch.ict"],
         ["types", "show", "nothing.at.all"], ["thumbnail", "/nonexistent.ict", "-o", "/tmp/x.png"],
         ["create", "--photo", "/nonexistent.png", "-o", "/tmp"], ["set", "/tmp", "--first-name", "A"],
     ])

@@ -21,19 +21,27 @@ struct DocumentCommandTests {
     @Test func everyMalformedSampleFailsWithItsReadmeMessage() throws {
         let folder = Self.sampleDocs.appendingPathComponent("malformed")
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
-        var expected: [String: String] = [:]
+        var expected: [String: (message: String, isWarning: Bool)] = [:]
         for line in readme.split(separator: "\n") where line.hasPrefix("- `") {
             let name = line.dropFirst(3).prefix { $0 != "`" }
-            guard let range = line.range(of: "Message: `") else { continue }
-            expected[String(name)] = String(line[range.upperBound...].dropLast())
+            if let range = line.range(of: "Message: `") {
+                expected[String(name)] = (String(line[range.upperBound...].dropLast()), false)
+            } else if let range = line.range(of: "Warning: `") {
+                expected[String(name)] = (String(line[range.upperBound...].dropLast()), true)
+            }
         }
         let samples = try Self.samplePaths(in: folder)
         #expect(Set(samples.map { URL(fileURLWithPath: $0).lastPathComponent }) == Set(expected.keys))
         for sample in samples {
             let run = try ICTRunner.run(["validate", sample])
-            let message = expected[URL(fileURLWithPath: sample).lastPathComponent] ?? "?"
-            #expect(run.status == 1, "\(sample)")
-            #expect(run.stderr.contains("\(sample):\(message)"), "\(sample): \(run.stderr)")
+            let entry = expected[URL(fileURLWithPath: sample).lastPathComponent] ?? ("?", false)
+            #expect(run.status == (entry.isWarning ? 0 : 1), "\(sample)")
+            #expect(run.stderr.contains("\(sample):\(entry.message)"), "\(sample): \(run.stderr)")
+            if entry.isWarning {
+                let strict = try ICTRunner.run(["validate", "--strict", sample])
+                #expect(strict.status == 1, "\(sample)")
+                #expect(strict.stderr == run.stderr)
+            }
         }
     }
 

@@ -28,8 +28,8 @@ struct InputOptions: ParsableArguments {
 /// read to its end: `-` (standard input), `/dev/stdin`, a pipe from process
 /// substitution (`<(cat f.plist)`), a FIFO or a character device. A stream
 /// is read only up to the size limit, so `ict inspect - < /dev/zero` stops
-/// with an error rather than filling memory. Opening a FIFO waits for a
-/// writer, as `cat` does.
+/// with an error rather than filling memory. A FIFO waits for a writer, as
+/// `cat` does, saying so on a terminal after a second.
 struct InputFile {
     /// The name to print in messages: the path, or `<stdin>`.
     let displayName: String
@@ -48,6 +48,12 @@ struct InputFile {
             return
         }
         displayName = path
+        var named = stat()
+        if RawFileName.withPath(path, { stat($0, &named) }) == 0, (named.st_mode & S_IFMT) == S_IFIFO {
+            mapped = nil
+            buffer = try Self.readFIFO(path, limit: limit)
+            return
+        }
         let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Self.systemError("cannot open") }
         defer { close(descriptor) }
@@ -90,6 +96,62 @@ struct InputFile {
             }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
             bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Reads a FIFO to its end. Opening one for reading waits for a writer,
+    /// as `cat` does; so that the wait is never silent, after a second a
+    /// line on a terminal's standard error says so (cleared when data comes).
+    private static func readFIFO(_ path: String, limit: Int) throws(PropertyListError) -> [UInt8] {
+        // Opened without blocking, then polled: the wait can be announced.
+        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw systemError("cannot open") }
+        defer { close(descriptor) }
+        var waiting = WaitingNote(path: path)
+        defer { waiting.clear() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, waiting.isShown ? -1 : 1000)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw systemError("cannot wait for data")
+            }
+            if ready == 0 {
+                waiting.show()
+                continue
+            }
+            waiting.clear()
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw systemError("cannot read")
+            }
+            guard bytes.count + count <= limit else { throw overLimit(limit) }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// The transient "waiting for a writer" line, on a terminal only.
+    private struct WaitingNote {
+        let path: String
+        private(set) var isShown = false
+
+        init(path: String) { self.path = path }
+
+        mutating func show() {
+            guard !isShown else { return }
+            isShown = true
+            guard isatty(STDERR_FILENO) == 1 else { return }
+            Diagnostics.writeAll(RawFileName.bytes("\(path): waiting for a writer on this FIFO (Ctrl-C to stop)"), to: STDERR_FILENO)
+        }
+
+        mutating func clear() {
+            guard isShown else { return }
+            isShown = false
+            if isatty(STDERR_FILENO) == 1 { Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
         }
     }
 

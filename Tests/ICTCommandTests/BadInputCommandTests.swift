@@ -252,6 +252,11 @@ struct BadInputCommandTests {
         let fifo = try shell(#"mkfifo p && (cat f.plist > p &) && "$ICT" inspect p"#)
         #expect(fifo.status == 0, "\(fifo.stderr)")
         #expect(fifo.stdout == expected)
+        // Waiting for a writer is never silent on a terminal (util-linux `script` gives ict one).
+        let waited = try shell(#"mkfifo w && (sleep 1.5; cat f.plist > w) & script -qc "\"$ICT\" inspect w" /dev/null"#)
+        #expect(waited.status == 0, "\(waited.stderr)")
+        #expect(waited.stdout.contains("w: waiting for a writer on this FIFO (Ctrl-C to stop)\r\u{1B}[K"))
+        #expect(waited.stdout.contains("\"name\" => \"Ada\""))
         // A writer that closes without writing gives empty input, refused.
         let silent = try shell(#"mkfifo q && (: > q &) && "$ICT" inspect q"#)
         #expect(silent.status == 1)

@@ -138,20 +138,8 @@ extension Ict {
                 let file = try InputFile(path: path, limit: inputOptions.maxInputSize)
                 result.path = file.displayName
                 try file.withBytes { bytes throws(PropertyListError) in
-                    let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
-                    let (value, format) = try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
-                    result.format = format
-                    if TypeDeclarationSet.looksLikeInfoPlist(value) {
-                        result.isInfoPlist = true
-                        let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
-                        result.problems += findings.map { Problem(path: file.displayName, $0) }
-                    }
-                    if KeyedArchive.looksLikeArchive(value) {
-                        result.isKeyedArchive = true
-                        var validator = KeyedArchiveValidator()
-                        _ = validator.check(value)
-                        result.problems += validator.problems.map { Problem(path: file.displayName, $0) }
-                    }
+                    let format = try checkValue(bytes, path: path, displayName: file.displayName, into: &result)
+                    // The value read is gone by now: the DTD check streams the bytes again.
                     if format == .xml {
                         result.problems += try XMLPropertyListValidator.propertyListDTD().validate(bytes).map { Problem(path: file.displayName, $0) }
                     }
@@ -160,6 +148,27 @@ extension Ict {
                 result.problems.append(Problem(path: path == "-" ? "<stdin>" : path, error))
             }
             return result
+        }
+
+        /// Reads the property list in `bytes`, checks it as an Info.plist or
+        /// keyed archive when it looks like one, and returns its format.
+        private func checkValue(_ bytes: UnsafeRawBufferPointer, path: String, displayName: String,
+                                into result: inout FileResult) throws(PropertyListError) -> PropertyListFormat {
+            let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
+            let (value, format) = try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
+            result.format = format
+            if TypeDeclarationSet.looksLikeInfoPlist(value) {
+                result.isInfoPlist = true
+                let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
+                result.problems += findings.map { Problem(path: displayName, $0) }
+            }
+            if KeyedArchive.looksLikeArchive(value) {
+                result.isKeyedArchive = true
+                var validator = KeyedArchiveValidator()
+                _ = validator.check(value)
+                result.problems += validator.problems.map { Problem(path: displayName, $0) }
+            }
+            return format
         }
     }
 }

@@ -621,25 +621,31 @@ private let validationError: xmlStructuredErrorFunc = { opaque, error in
     sink.diagnostics.record(error.pointee)
 }
 
-/// Parses `bytes` with libxml2's SAX2 parser, building no tree and not
-/// copying the input, and sends every node to `sink.handler`. No DTD or
-/// external entity is loaded. Returns true when the document was
-/// well-formed and no entity was declared.
-/// The corresponding C functions are `xmlNewParserCtxt`,
-/// `xmlParserInputBufferCreateStatic`, `xmlNewIOInputStream`, `inputPush`,
+/// Where `readFromMemory` is in the bytes a parse reads.
+private struct MemoryReadCursor {
+    var remaining: UnsafeRawBufferPointer
+}
+
+/// The C callback through which libxml2 pulls the next bytes, a few
+/// kilobytes at a time, so it never holds a copy of the whole input.
+private let readFromMemory: xmlInputReadCallback = { opaque, buffer, length in
+    guard let cursor = opaque?.assumingMemoryBound(to: MemoryReadCursor.self), let buffer, length > 0 else { return -1 }
+    let count = min(Int(length), cursor.pointee.remaining.count)
+    guard count > 0, let source = cursor.pointee.remaining.baseAddress else { return 0 }
+    UnsafeMutableRawPointer(buffer).copyMemory(from: source, byteCount: count)
+    cursor.pointee.remaining = UnsafeRawBufferPointer(rebasing: cursor.pointee.remaining[count...])
+    return Int32(count)
+}
+
+/// Parses `bytes` with libxml2's SAX2 parser, building no tree and reading
+/// the input a few kilobytes at a time (never copying all of it), and sends
+/// every node to `sink.handler`. No DTD or external entity is loaded.
+/// Returns true when the document was well-formed and no entity was declared.
+/// The corresponding C functions are `xmlCreateIOParserCtxt`,
 /// `xmlCtxtUseOptions` and `xmlParseDocument`.
 func parseXMLForValidation(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, into sink: XMLValidationSink) -> Bool {
     initializeLibXML2()
-    guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
-          let context = xmlNewParserCtxt()
-    else { return false }
-    defer { xmlFreeParserCtxt(context) }
-    guard let buffer = xmlParserInputBufferCreateMem(base, Int32(bytes.count), XML_CHAR_ENCODING_NONE) else { return false }
-    guard let input = xmlNewIOInputStream(context, buffer, XML_CHAR_ENCODING_NONE) else {
-        xmlFreeParserInputBuffer(buffer)
-        return false
-    }
-    _ = inputPush(context, input)
+    guard bytes.count <= Int(Int32.max) else { return false }
     var handler = xmlSAXHandler()
     handler.initialized = XML_SAX2_MAGIC
     handler.startElementNs = validationStartElement
@@ -652,15 +658,16 @@ func parseXMLForValidation(_ bytes: UnsafeRawBufferPointer, options: XMLParseOpt
     handler.entityDecl = validationEntityDeclaration
     handler.unparsedEntityDecl = validationUnparsedEntityDeclaration
     handler.serror = validationError
-    return withUnsafeMutablePointer(to: &handler) { handlerPointer in
-        let defaultHandler = context.pointee.sax
-        context.pointee.sax = handlerPointer
-        context.pointee.userData = Unmanaged.passUnretained(sink).toOpaque()
+    var cursor = MemoryReadCursor(remaining: bytes)
+    return withUnsafeMutablePointer(to: &cursor) { cursorPointer in
+        // libxml2 copies the handler into the context it creates.
+        guard let context = xmlCreateIOParserCtxt(&handler, Unmanaged.passUnretained(sink).toOpaque(), readFromMemory, nil,
+                                                  cursorPointer, XML_CHAR_ENCODING_NONE)
+        else { return false }
         sink.context = context
         defer {
             sink.context = nil
-            // The context frees its handler; give it back the one it allocated.
-            context.pointee.sax = defaultHandler
+            xmlFreeParserCtxt(context)
         }
         _ = xmlCtxtUseOptions(context, options.rawValue)
         let status = withExtendedLifetime(sink) { xmlParseDocument(context) }

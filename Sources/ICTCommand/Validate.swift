@@ -147,23 +147,8 @@ extension Ict {
                 let file = try InputFile(path: path, limit: inputOptions.maxInputSize)
                 result.path = file.displayName
                 try file.withBytes { bytes throws(PropertyListError) in
-                    let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
-                    let (value, format) = try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
-                    result.format = format
-                    if TypeDeclarationSet.looksLikeInfoPlist(value) {
-                        result.isInfoPlist = true
-                        let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
-                        // Each finding at the place of the value it is about.
-                        let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
-                        result.problems += zip(findings, places).map { Problem(path: file.displayName, $0, location: $1) }
-                    }
-                    if KeyedArchive.looksLikeArchive(value) {
-                        result.isKeyedArchive = true
-                        var validator = KeyedArchiveValidator()
-                        _ = validator.check(value)
-                        let places = validator.problems.isEmpty ? [] : PropertyListLocator.locations(of: validator.problems.map(\.keyPath), in: bytes)
-                        result.problems += zip(validator.problems, places).map { Problem(path: file.displayName, $0, location: $1) }
-                    }
+                    let format = try checkValue(bytes, path: path, displayName: file.displayName, into: &result)
+                    // The value read is gone by now: the DTD check streams the bytes again.
                     if format == .xml {
                         result.problems += try XMLPropertyListValidator.propertyListDTD().validate(bytes).map { Problem(path: file.displayName, $0) }
                     }
@@ -172,6 +157,30 @@ extension Ict {
                 result.problems.append(Problem(path: path == "-" ? "<stdin>" : path, error))
             }
             return result
+        }
+
+        /// Reads the property list in `bytes`, checks it as an Info.plist or
+        /// keyed archive when it looks like one, and returns its format.
+        private func checkValue(_ bytes: UnsafeRawBufferPointer, path: String, displayName: String,
+                                into result: inout FileResult) throws(PropertyListError) -> PropertyListFormat {
+            let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
+            let (value, format) = try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
+            result.format = format
+            if TypeDeclarationSet.looksLikeInfoPlist(value) {
+                result.isInfoPlist = true
+                let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
+                // Each finding at the place of the value it is about.
+                let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
+                result.problems += zip(findings, places).map { Problem(path: displayName, $0, location: $1) }
+            }
+            if KeyedArchive.looksLikeArchive(value) {
+                result.isKeyedArchive = true
+                var validator = KeyedArchiveValidator()
+                _ = validator.check(value)
+                let places = validator.problems.isEmpty ? [] : PropertyListLocator.locations(of: validator.problems.map(\.keyPath), in: bytes)
+                result.problems += zip(validator.problems, places).map { Problem(path: displayName, $0, location: $1) }
+            }
+            return format
         }
     }
 }

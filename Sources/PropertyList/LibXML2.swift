@@ -68,6 +68,13 @@ final class XMLDiagnosticCollector {
     /// The first error, if any.
     var firstError: XMLDiagnostic? { diagnostics.first { $0.isError } }
 
+    /// Returns what was collected and starts afresh, so that a long run can
+    /// place each problem before the next call to libxml2.
+    func takeDiagnostics() -> [XMLDiagnostic] {
+        defer { diagnostics.removeAll(keepingCapacity: true) }
+        return diagnostics
+    }
+
     fileprivate func record(_ error: xmlError) {
         guard diagnostics.count < Self.maximumKept else { return }
         var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
@@ -226,41 +233,197 @@ final class XMLDocumentTypeDefinition {
     deinit { xmlFreeDtd(handle) }
 }
 
-/// A whole document parsed into a libxml2 tree, freed with this value.
-struct XMLDocument: ~Copyable {
-    private let handle: xmlDocPtr
+/// What an element declaration allows as content. The corresponding C type is `xmlElementTypeVal`.
+enum XMLElementContentKind {
+    /// Declared only through an `ATTLIST`, which libxml2 counts as undeclared.
+    case undefined
+    /// `EMPTY`: no child node at all, not even white space or a comment.
+    case empty
+    /// `ANY`.
+    case any
+    /// `(#PCDATA)`: text only.
+    case text
+    /// `(#PCDATA | a | b)*`: text and the elements named.
+    case mixed
+    /// A content model of elements only, checked by libxml2's compiled regular expression.
+    case elements
+}
 
-    /// Parses `bytes` into a tree; nil when the document is not well-formed
-    /// (the collector installed by `withXMLErrors` receives why).
-    /// The corresponding C function is `xmlReadMemory`.
-    init?(parsing bytes: UnsafeRawBufferPointer, options: XMLParseOptions) {
+/// An element declaration of a parsed DTD; valid while the DTD lives.
+struct XMLElementDeclaration {
+    fileprivate let handle: xmlElementPtr
+
+    /// What the declaration allows as content.
+    var contentKind: XMLElementContentKind {
+        switch handle.pointee.etype {
+        case XML_ELEMENT_TYPE_EMPTY: .empty
+        case XML_ELEMENT_TYPE_ANY: .any
+        case XML_ELEMENT_TYPE_MIXED: handle.pointee.content?.pointee.type == XML_ELEMENT_CONTENT_PCDATA ? .text : .mixed
+        case XML_ELEMENT_TYPE_ELEMENT: .elements
+        default: .undefined
+        }
+    }
+
+    /// The declared name, as libxml2's messages give it.
+    var name: String { handle.pointee.name.map { String(cString: $0) } ?? "" }
+
+    /// True when a `.mixed` declaration lists the element `qualifiedName`
+    /// (or, for a prefixed name, its `localName`), as libxml2's tree
+    /// validation decides. Walks the declaration's `xmlElementContent` list.
+    func listsChild(qualifiedName: String, localName: String) -> Bool {
+        var content = handle.pointee.content
+        while let node = content {
+            let candidate = node.pointee.type == XML_ELEMENT_CONTENT_ELEMENT ? node : node.pointee.c1
+            if let candidate, candidate.pointee.type == XML_ELEMENT_CONTENT_ELEMENT, let name = candidate.pointee.name {
+                let declared = String(cString: name)
+                if declared == qualifiedName || declared == localName { return true }
+            }
+            content = node.pointee.type == XML_ELEMENT_CONTENT_OR ? node.pointee.c2 : nil
+        }
+        return false
+    }
+
+    /// The content model as libxml2 prints it in its messages, at most 5,000 bytes.
+    /// The corresponding C function is `xmlSnprintfElementContent`.
+    func contentModelDescription() -> String {
+        var buffer = [CChar](repeating: 0, count: 5000)
+        buffer.withUnsafeMutableBufferPointer { xmlSnprintfElementContent($0.baseAddress, Int32($0.count), handle.pointee.content, 1) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The declared attributes that must be present: `#REQUIRED` ones, and
+    /// `#FIXED` namespace declarations. Walks the `attributes` list.
+    func attributeRequirements() -> [XMLAttributeRequirement] {
+        var requirements: [XMLAttributeRequirement] = []
+        var attribute = handle.pointee.attributes
+        while let declaration = attribute {
+            attribute = declaration.pointee.nexth
+            guard let name = declaration.pointee.name else { continue }
+            let isRequired = declaration.pointee.def == XML_ATTRIBUTE_REQUIRED
+            guard isRequired || declaration.pointee.def == XML_ATTRIBUTE_FIXED else { continue }
+            requirements.append(XMLAttributeRequirement(name: String(cString: name),
+                                                        prefix: declaration.pointee.prefix.map { String(cString: $0) },
+                                                        isRequired: isRequired,
+                                                        fixedValue: declaration.pointee.defaultValue.map { String(cString: $0) }))
+        }
+        return requirements
+    }
+}
+
+/// An attribute an element declaration requires (`#REQUIRED`) or fixes (`#FIXED`).
+struct XMLAttributeRequirement {
+    var name: String
+    var prefix: String?
+    var isRequired: Bool
+    var fixedValue: String?
+}
+
+/// One run of an element's content model, libxml2's compiled regular
+/// expression fed the names of the element's children.
+final class XMLContentModelRun {
+    private let handle: xmlRegExecCtxtPtr
+
+    /// Starts a run of `declaration`'s content model, compiling it the first
+    /// time (libxml2 reports a model it cannot compile or that is not
+    /// deterministic, once); nil when there is no usable model.
+    /// The corresponding C functions are `xmlValidBuildContentModel`,
+    /// `xmlRegexpIsDeterminist` and `xmlRegNewExecCtxt`.
+    init?(_ declaration: XMLElementDeclaration, context: XMLValidationDocument) {
+        if declaration.handle.pointee.contModel == nil {
+            _ = xmlValidBuildContentModel(context.context, declaration.handle)
+        }
+        guard let model = declaration.handle.pointee.contModel, xmlRegexpIsDeterminist(model) == 1,
+              let run = xmlRegNewExecCtxt(model, nil, nil) else { return nil }
+        handle = run
+    }
+
+    deinit { xmlRegFreeExecCtxt(handle) }
+
+    /// Feeds one child element's qualified name. The corresponding C function is `xmlRegExecPushString`.
+    func push(_ qualifiedName: String) {
+        _ = xmlRegExecPushString(handle, qualifiedName, nil)
+    }
+
+    /// True when the children fed so far make a whole, valid content.
+    /// The corresponding C function is `xmlRegExecPushString`, given no name.
+    func finish() -> Bool { xmlRegExecPushString(handle, nil, nil) == 1 }
+}
+
+/// A stand-in document for validating a stream against a DTD: an empty
+/// `xmlDoc` whose external subset is the DTD, a validation context, and one
+/// element node per name for libxml2's attribute checks. Keeps the IDs seen,
+/// so that a repeated ID is reported.
+final class XMLValidationDocument {
+    fileprivate let context: xmlValidCtxtPtr
+    private let document: xmlDocPtr
+    private let dtd: XMLDocumentTypeDefinition
+    private var elements: [String: xmlNodePtr] = [:]
+
+    /// The corresponding C functions are `xmlNewValidCtxt` and `xmlNewDoc`.
+    init?(dtd: XMLDocumentTypeDefinition) {
         initializeLibXML2()
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
-              let doc = xmlReadMemory(base, Int32(bytes.count), nil, nil, options.rawValue)
-        else { return nil }
-        handle = doc
+        guard let context = xmlNewValidCtxt() else { return nil }
+        guard let document = xmlNewDoc("1.0") else {
+            xmlFreeValidCtxt(context)
+            return nil
+        }
+        document.pointee.extSubset = dtd.handle
+        self.context = context
+        self.document = document
+        self.dtd = dtd
     }
 
-    deinit { xmlFreeDoc(handle) }
-
-    /// The root element's name and line. The corresponding C function is `xmlDocGetRootElement`.
-    func rootElement() -> (name: String, line: Int)? {
-        guard let root = xmlDocGetRootElement(handle), let name = root.pointee.name else { return nil }
-        return (String(cString: name), Int(xmlGetLineNo(root)))
+    /// The corresponding C functions are `xmlFreeNode`, `xmlFreeDoc` and `xmlFreeValidCtxt`.
+    deinit {
+        for node in elements.values { xmlFreeNode(node) }
+        // The DTD belongs to `dtd`, not to this document.
+        document.pointee.extSubset = nil
+        xmlFreeDoc(document)
+        xmlFreeValidCtxt(context)
     }
 
-    /// True when the document's internal subset declares entities.
-    func declaresEntities() -> Bool {
-        guard let subset = handle.pointee.intSubset else { return false }
-        return subset.pointee.entities != nil || subset.pointee.pentities != nil
+    /// The declaration of the element `localName` (with `prefix`, first
+    /// looked up prefixed, as libxml2 does), or nil when the DTD has none.
+    /// The corresponding C functions are `xmlGetDtdQElementDesc` and `xmlGetDtdElementDesc`.
+    func declaration(localName: String, prefix: String?) -> XMLElementDeclaration? {
+        if let prefix, let found = xmlGetDtdQElementDesc(dtd.handle, localName, prefix) {
+            return XMLElementDeclaration(handle: found)
+        }
+        return xmlGetDtdElementDesc(dtd.handle, localName).map(XMLElementDeclaration.init)
     }
 
-    /// Validates the document against `dtd`; the problems go to the collector
-    /// installed by `withXMLErrors`. The corresponding C function is `xmlValidateDtd`.
-    func validate(against dtd: XMLDocumentTypeDefinition) -> Bool {
-        guard let context = xmlNewValidCtxt() else { return false }
-        defer { xmlFreeValidCtxt(context) }
-        return xmlValidateDtd(context, handle, dtd.handle) == 1
+    /// Checks one attribute of an element `elementName` against the DTD's
+    /// declaration; problems go to the collector installed by `withXMLErrors`.
+    /// The corresponding C functions are `xmlNewDocProp`, `xmlNewNs`,
+    /// `xmlValidateOneAttribute`, `xmlFreeNs` and `xmlFreeProp`.
+    func validateAttribute(of elementName: String, localName: String, prefix: String?, value: String) {
+        guard let element = element(named: elementName), let attribute = xmlNewDocProp(document, localName, nil) else { return }
+        // The value is passed apart, not as the node's text, so that freeing
+        // the node leaves an ID in the document's table for later repeats.
+        attribute.pointee.parent = element
+        let namespace = prefix.flatMap { xmlNewNs(nil, "", $0) }
+        attribute.pointee.ns = namespace
+        _ = xmlValidateOneAttribute(context, document, element, attribute, value)
+        attribute.pointee.ns = nil
+        if let namespace { xmlFreeNs(namespace) }
+        xmlFreeProp(attribute)
+    }
+
+    /// Checks one namespace declaration (`xmlns` or `xmlns:prefix`) of an
+    /// element `elementName` against the DTD.
+    /// The corresponding C functions are `xmlNewNs`, `xmlValidateOneNamespace` and `xmlFreeNs`.
+    func validateNamespace(of elementName: String, elementPrefix: String?, prefix: String?, uri: String) {
+        guard let element = element(named: elementName), let namespace = xmlNewNs(nil, uri, prefix) else { return }
+        _ = xmlValidateOneNamespace(context, document, element, elementPrefix, namespace, uri)
+        xmlFreeNs(namespace)
+    }
+
+    /// The corresponding C function is `xmlNewDocNode`.
+    private func element(named name: String) -> xmlNodePtr? {
+        if let node = elements[name] { return node }
+        let node = xmlNewDocNode(document, nil, name, nil)
+        elements[name] = node
+        return node
     }
 }
 
@@ -366,5 +529,148 @@ func parseXMLEvents(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, i
         _ = xmlCtxtUseOptions(context, options.rawValue)
         let status = withExtendedLifetime(sink) { xmlParseDocument(context) }
         return status == 0 && context.pointee.wellFormed != 0 && sink.thrown == nil
+    }
+}
+
+/// What a validating parse reports: every kind of child node an element can
+/// have, since a DTD's rules count comments and empty CDATA sections too.
+protocol XMLValidationEventHandler: AnyObject {
+    /// An element's start tag, with the attributes written in the document
+    /// (not those a DTD's `ATTLIST` defaults).
+    func startElement(_ element: XMLElementStart)
+    /// An element's end tag (or the end of an empty element).
+    func endElement()
+    /// A run of character data (text, white space, character references).
+    func text(_ utf8: UnsafeBufferPointer<UInt8>)
+    /// A CDATA section, perhaps empty.
+    func cdata()
+    /// A comment or processing instruction.
+    func commentOrInstruction()
+    /// The internal subset declares an entity; the parse stops after this.
+    func entityDeclared()
+}
+
+/// The receiver of one validating SAX2 parse, with its error collector.
+final class XMLValidationSink {
+    let handler: any XMLValidationEventHandler
+    let diagnostics = XMLDiagnosticCollector()
+    fileprivate var context: xmlParserCtxtPtr?
+
+    init(handler: any XMLValidationEventHandler) { self.handler = handler }
+
+    /// The line the parser is on: the end of the construct just read.
+    /// The corresponding C function is `xmlSAX2GetLineNumber`.
+    func parserLine() -> Int {
+        guard let context else { return 0 }
+        return Int(xmlSAX2GetLineNumber(context))
+    }
+
+    /// True when the XML declaration says `standalone="yes"`. Reads the parser context's `standalone`.
+    func isStandalone() -> Bool { context?.pointee.standalone == 1 }
+
+    fileprivate static func from(_ opaque: UnsafeMutableRawPointer?) -> XMLValidationSink? {
+        opaque.map { Unmanaged<XMLValidationSink>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+private let validationStartElement: startElementNsSAX2Func = { opaque, localName, prefix, _, namespaceCount, namespaces,
+                                                                attributeCount, defaultedCount, attributes in
+    guard let sink = XMLValidationSink.from(opaque), let localName else { return }
+    // libxml2 appends the attributes an ATTLIST defaults; a tree keeps only those written.
+    sink.handler.startElement(XMLElementStart(localName: localName, prefix: prefix, attributes: attributes,
+                                              attributeCount: Int(attributeCount - defaultedCount),
+                                              namespaces: namespaces, namespaceCount: Int(namespaceCount),
+                                              line: sink.parserLine()))
+}
+
+private let validationEndElement: endElementNsSAX2Func = { opaque, _, _, _ in
+    XMLValidationSink.from(opaque)?.handler.endElement()
+}
+
+private let validationCharacters: charactersSAXFunc = { opaque, characters, count in
+    guard let sink = XMLValidationSink.from(opaque), let characters, count > 0 else { return }
+    sink.handler.text(UnsafeBufferPointer(start: characters, count: Int(count)))
+}
+
+private let validationCDATA: cdataBlockSAXFunc = { opaque, _, _ in
+    XMLValidationSink.from(opaque)?.handler.cdata()
+}
+
+private let validationComment: commentSAXFunc = { opaque, _ in
+    XMLValidationSink.from(opaque)?.handler.commentOrInstruction()
+}
+
+private let validationInstruction: processingInstructionSAXFunc = { opaque, _, _ in
+    XMLValidationSink.from(opaque)?.handler.commentOrInstruction()
+}
+
+/// Entity declarations stop the parse, so entity-expansion bombs never start.
+/// The corresponding C function is `xmlStopParser`.
+private let validationEntityDeclaration: entityDeclSAXFunc = { opaque, _, _, _, _, _ in
+    guard let sink = XMLValidationSink.from(opaque) else { return }
+    sink.handler.entityDeclared()
+    if let context = sink.context { xmlStopParser(context) }
+}
+
+private let validationUnparsedEntityDeclaration: unparsedEntityDeclSAXFunc = { opaque, _, _, _, _ in
+    validationEntityDeclaration(opaque, nil, 0, nil, nil, nil)
+}
+
+private let validationError: xmlStructuredErrorFunc = { opaque, error in
+    guard let sink = XMLValidationSink.from(opaque), let error else { return }
+    sink.diagnostics.record(error.pointee)
+}
+
+/// Where `readFromMemory` is in the bytes a parse reads.
+private struct MemoryReadCursor {
+    var remaining: UnsafeRawBufferPointer
+}
+
+/// The C callback through which libxml2 pulls the next bytes, a few
+/// kilobytes at a time, so it never holds a copy of the whole input.
+private let readFromMemory: xmlInputReadCallback = { opaque, buffer, length in
+    guard let cursor = opaque?.assumingMemoryBound(to: MemoryReadCursor.self), let buffer, length > 0 else { return -1 }
+    let count = min(Int(length), cursor.pointee.remaining.count)
+    guard count > 0, let source = cursor.pointee.remaining.baseAddress else { return 0 }
+    UnsafeMutableRawPointer(buffer).copyMemory(from: source, byteCount: count)
+    cursor.pointee.remaining = UnsafeRawBufferPointer(rebasing: cursor.pointee.remaining[count...])
+    return Int32(count)
+}
+
+/// Parses `bytes` with libxml2's SAX2 parser, building no tree and reading
+/// the input a few kilobytes at a time (never copying all of it), and sends
+/// every node to `sink.handler`. No DTD or external entity is loaded.
+/// Returns true when the document was well-formed and no entity was declared.
+/// The corresponding C functions are `xmlCreateIOParserCtxt`,
+/// `xmlCtxtUseOptions` and `xmlParseDocument`.
+func parseXMLForValidation(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, into sink: XMLValidationSink) -> Bool {
+    initializeLibXML2()
+    guard bytes.count <= Int(Int32.max) else { return false }
+    var handler = xmlSAXHandler()
+    handler.initialized = XML_SAX2_MAGIC
+    handler.startElementNs = validationStartElement
+    handler.endElementNs = validationEndElement
+    handler.characters = validationCharacters
+    handler.ignorableWhitespace = validationCharacters
+    handler.cdataBlock = validationCDATA
+    handler.comment = validationComment
+    handler.processingInstruction = validationInstruction
+    handler.entityDecl = validationEntityDeclaration
+    handler.unparsedEntityDecl = validationUnparsedEntityDeclaration
+    handler.serror = validationError
+    var cursor = MemoryReadCursor(remaining: bytes)
+    return withUnsafeMutablePointer(to: &cursor) { cursorPointer in
+        // libxml2 copies the handler into the context it creates.
+        guard let context = xmlCreateIOParserCtxt(&handler, Unmanaged.passUnretained(sink).toOpaque(), readFromMemory, nil,
+                                                  cursorPointer, XML_CHAR_ENCODING_NONE)
+        else { return false }
+        sink.context = context
+        defer {
+            sink.context = nil
+            xmlFreeParserCtxt(context)
+        }
+        _ = xmlCtxtUseOptions(context, options.rawValue)
+        let status = withExtendedLifetime(sink) { xmlParseDocument(context) }
+        return status == 0 && context.pointee.wellFormed != 0 && context.pointee.errNo != Int32(XML_ERR_USER_STOP.rawValue)
     }
 }

@@ -19,15 +19,20 @@ public struct XMLElementStart {
     /// name, prefix, namespace, value start, value end).
     private let attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     private let attributeCount: Int
+    /// libxml2's SAX2 namespace array: two pointers per declaration (prefix, URI).
+    private let namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    private let namespaceCount: Int
     /// The 1-based line the start tag ends on.
     public let line: Int
 
     init(localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
-         attributeCount: Int, line: Int) {
+         attributeCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>? = nil, namespaceCount: Int = 0, line: Int) {
         localNameBytes = localName
         prefixBytes = prefix
         self.attributes = attributes
         self.attributeCount = attributes == nil ? 0 : attributeCount
+        self.namespaces = namespaces
+        self.namespaceCount = namespaces == nil ? 0 : namespaceCount
         self.line = line
     }
 
@@ -45,6 +50,31 @@ public struct XMLElementStart {
 
     /// True when the element has an attribute with qualified name `qualifiedName`; allocates nothing.
     public func hasAttribute(_ qualifiedName: StaticString) -> Bool { attributeValue(qualifiedName) != nil }
+
+    /// The namespace prefix, or nil.
+    var prefix: String? { prefixBytes.map { String(cString: $0) } }
+
+    /// Every attribute written in the start tag, in order: local name, prefix and value.
+    var allAttributes: [(localName: String, prefix: String?, value: String)] {
+        guard let attributes else { return [] }
+        return (0..<attributeCount).compactMap { index in
+            // Five pointers per attribute, `attributeCount` of them: libxml2's layout.
+            let entry = attributes + index * 5
+            guard let local = entry[0], let start = entry[3], let end = entry[4] else { return nil }
+            return (String(cString: local), entry[1].map { String(cString: $0) },
+                    String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self))
+        }
+    }
+
+    /// Every namespace declaration in the start tag, in order: prefix (nil
+    /// for `xmlns`) and URI.
+    var namespaceDeclarations: [(prefix: String?, uri: String)] {
+        guard let namespaces else { return [] }
+        return (0..<namespaceCount).map { index in
+            // Two pointers per declaration, `namespaceCount` of them: libxml2's layout.
+            (namespaces[2 * index].map { String(cString: $0) }, namespaces[2 * index + 1].map { String(cString: $0) } ?? "")
+        }
+    }
 
     private func attributeValue(_ qualifiedName: StaticString) -> UnsafeBufferPointer<UInt8>? {
         guard let attributes else { return nil }

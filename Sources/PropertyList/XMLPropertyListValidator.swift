@@ -49,28 +49,38 @@ public struct XMLPropertyListValidator {
     ///
     /// Each finding is a `PropertyListError` of kind `.malformedXML` with the
     /// line (and column, when libxml2 knows it; validity findings name only
-    /// the element's line and give column 1) and libxml2's message. At most
-    /// 100 findings are returned. Parses the whole document into a tree.
+    /// the line of the element's start tag and give column 1) and libxml2's
+    /// message. A document that is not well-formed gets only libxml2's
+    /// parse errors; one declaring entities, only that finding (and any
+    /// parse errors before it). At most 100 findings come from libxml2.
+    ///
+    /// Reads the document once as a stream, in memory that grows with the
+    /// nesting depth, not with the document's size; the bytes are not copied.
     public func validate(_ bytes: UnsafeRawBufferPointer) -> [PropertyListError] {
-        let collector = XMLDiagnosticCollector()
-        var findings: [PropertyListError] = []
-        withXMLErrors(collectedBy: collector) {
-            guard let document = XMLDocument(parsing: bytes, options: .untrusted) else { return }
-            if document.declaresEntities() {
-                findings.append(PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1),
-                                                  "entity declarations/references are not supported"))
+        let libxml2Problems = XMLDiagnosticCollector()
+        return withXMLErrors(collectedBy: libxml2Problems) { () -> [PropertyListError] in
+            guard let document = XMLValidationDocument(dtd: definition) else { return [] }
+            let checker = XMLDTDStreamValidator(document: document, libxml2Problems: libxml2Problems,
+                                                limit: XMLDiagnosticCollector.maximumKept)
+            let sink = XMLValidationSink(handler: checker)
+            checker.sink = sink
+            let wellFormed = parseXMLForValidation(bytes, options: .untrusted, into: sink)
+            let parseErrors = sink.diagnostics.diagnostics.filter(\.isError).map { diagnostic in
+                PropertyListError(.malformedXML, at: .lineColumn(line: max(diagnostic.line, 1), column: max(diagnostic.column, 1)),
+                                  diagnostic.message)
             }
-            if let root = document.rootElement(), root.name != "plist" {
+            if checker.declaresEntities {
+                return [PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1),
+                                          "entity declarations/references are not supported")] + parseErrors
+            }
+            guard wellFormed else { return parseErrors }
+            var findings: [PropertyListError] = []
+            if let root = checker.root, root.name != "plist" {
                 findings.append(PropertyListError(.malformedXML, at: .lineColumn(line: max(root.line, 1), column: 1),
                                                   "the root element is <\(root.name)>, not <plist>"))
             }
-            _ = document.validate(against: definition)
+            return findings + (parseErrors + checker.findings.all).prefix(XMLDiagnosticCollector.maximumKept)
         }
-        let libxml2Findings = collector.diagnostics.filter(\.isError).map { diagnostic in
-            PropertyListError(.malformedXML, at: .lineColumn(line: max(diagnostic.line, 1), column: max(diagnostic.column, 1)),
-                              diagnostic.message)
-        }
-        return findings + libxml2Findings
     }
 
     /// Validates the document in `data`, as `validate(_:)` on bytes.

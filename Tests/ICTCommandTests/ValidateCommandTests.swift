@@ -74,6 +74,40 @@ struct ValidateCommandTests {
     }
 }
 
+/// `ict validate` on a large XML property list: the DTD check streams the
+/// document, so memory stays near what reading the value takes.
+struct ValidateMemoryTests {
+    /// Writes an XML plist of about 40 MB with python3's plistlib: a
+    /// dictionary of 40,000 entries, each an array of a 1 KB string and an integer.
+    private func writeLargeXMLPlist() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("large.plist")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import plistlib, sys
+            text = "lorem ipsum dolor sit amet " * 38
+            with open(sys.argv[1], "wb") as f:
+                plistlib.dump({"entry%06d" % i: [text, i] for i in range(40000)}, f)
+            """, file.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "python3 could not write the plist")
+        return file
+    }
+
+    @Test func largeXMLPlistValidatesInLessThanThreeTimesItsSize() throws {
+        let file = try writeLargeXMLPlist()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size > 38_000_000)
+        let run = try ICTRunner.run(["validate", file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.peakMemory < 3 * size, "used \(run.peakMemory >> 20) MB for \(size >> 20) MB")
+    }
+}
+
 /// Every file of the malformed corpus through `ict validate`: rejected files
 /// exit 1 with a located message; none crashes, runs over 1 s or 256 MB.
 struct MalformedCorpusCommandTests {

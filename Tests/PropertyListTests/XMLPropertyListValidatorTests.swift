@@ -96,4 +96,144 @@ struct XMLPropertyListValidatorTests {
         #expect(error.kind == .malformedXML)
         #expect(error.message.hasPrefix("the DTD cannot be parsed: "))
     }
+
+    // What follows is derived by hand from Schemas/PropertyList-1.0.dtd: the
+    // messages are libxml2's, as its tree validation words them, each on the
+    // line of the element it is about.
+
+    private static let valueChoice = "(array | data | date | dict | real | integer | string | true | false)"
+    private static let dictModel = "(key , \(valueChoice))*"
+
+    private func described(_ result: [PropertyListError]) -> [String] {
+        result.map { finding in
+            guard case .lineColumn(let line, let column) = finding.location else { return "?: \(finding.message)" }
+            return "\(line):\(column): \(finding.message)"
+        }
+    }
+
+    @Test func validatesADocumentWithoutDoctype() throws {
+        let result = try findings("<plist version=\"1.0\">\n<array>\n<dict><string>x</string></dict>\n</array>\n</plist>\n")
+        #expect(described(result) == ["3:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (string)"])
+    }
+
+    @Test func usesItsOwnDTDWhateverTheDoctypeNames() throws {
+        // The DOCTYPE names another root and a DTD on the network: neither is used.
+        let result = try findings("<?xml version=\"1.0\"?>\n<!DOCTYPE html SYSTEM \"http://example.com/x.dtd\">\n<plist>\n<true/>\n<false/>\n</plist>\n")
+        #expect(described(result) == ["3:1: Element plist content does not follow the DTD, expecting \(Self.valueChoice), got (true false )"])
+    }
+
+    @Test func reportsAValueBeforeItsKey() throws {
+        let result = try findings(header + "<plist version=\"1.0\">\n<dict>\n  <string>x</string>\n  <key>a</key>\n</dict>\n</plist>\n")
+        #expect(described(result) == ["4:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (string key )"])
+    }
+
+    @Test func reportsAnUnknownElementAfterItsParent() throws {
+        let result = try findings("<plist>\n<array>\n<float>1</float>\n<true>x</true>\n</array>\n</plist>")
+        #expect(described(result) == [
+            "2:1: Element array content does not follow the DTD, expecting \(Self.valueChoice)*, got (float true )",
+            "3:1: No declaration for element float",
+            "4:1: Element true was declared EMPTY this one has content",
+        ])
+    }
+
+    @Test func reportsTextWhereOnlyElementsMayBe() throws {
+        let result = try findings("<plist>\n<dict>\n<key>a</key>junk<string>s</string>\n</dict>\n</plist>\n")
+        #expect(described(result) == ["2:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (key CDATA string )"])
+    }
+
+    @Test func reportsElementsInsideText() throws {
+        let result = try findings("<plist>\n<string>a<b/>c<d/></string>\n</plist>\n")
+        #expect(described(result) == [
+            "2:1: Element string was declared #PCDATA but contains non text nodes",
+            "2:1: No declaration for element b",
+            "2:1: No declaration for element d",
+        ])
+    }
+
+    @Test func countsSpaceCommentsAndEmptyCDATAAsContentOfEmptyElements() throws {
+        let result = try findings("<plist>\n<array>\n<true> </true>\n<false><!--x--></false>\n<true><![CDATA[]]></true>\n</array>\n</plist>\n")
+        #expect(described(result) == [
+            "3:1: Element true was declared EMPTY this one has content",
+            "4:1: Element false was declared EMPTY this one has content",
+            "5:1: Element true was declared EMPTY this one has content",
+        ])
+    }
+
+    @Test func reportsUndeclaredAttributes() throws {
+        let result = try findings("<plist version=\"1.0\" foo=\"bar\">\n<dict color=\"red\"><key k=\"1\">a</key><string>b</string></dict>\n</plist>\n")
+        #expect(described(result) == [
+            "1:1: No declaration for attribute foo of element plist",
+            "2:1: No declaration for attribute color of element dict",
+            "2:1: No declaration for attribute k of element key",
+        ])
+    }
+
+    @Test func reportsAnElementsOwnProblemsBeforeItsChildrens() throws {
+        let result = try findings("<plist>\n<dict>\n<key>a</key>\n<array>\n<dict><true/></dict>\n</array>\n<key>b</key>\n</dict>\n</plist>\n")
+        #expect(described(result) == [
+            "2:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (key array key )",
+            "5:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (true)",
+        ])
+    }
+
+    @Test func reportsAnEmptyPlist() throws {
+        let result = try findings("<plist>\n</plist>\n")
+        #expect(described(result) == ["1:1: Element plist content does not follow the DTD, expecting \(Self.valueChoice), got ()"])
+    }
+
+    @Test func reportsStandaloneDocumentsWithSpaceBetweenElements() throws {
+        let result = try findings("<?xml version=\"1.0\" standalone=\"yes\"?>\n<plist>\n<array>\n<true/>\n</array>\n</plist>\n")
+        #expect(described(result) == [
+            "2:1: standalone: plist declared in the external subset contains white spaces nodes",
+            "3:1: standalone: array declared in the external subset contains white spaces nodes",
+        ])
+    }
+
+    @Test func keepsTheFirstHundredFindingsInDocumentOrder() throws {
+        let elements = (0..<150).map { "<x\($0)/>\n" }.joined()
+        let result = try findings("<plist>\n<array>\n" + elements + "</array>\n</plist>\n")
+        #expect(result.count == 100)
+        #expect(result.first?.message.hasPrefix("Element array content does not follow the DTD") == true)
+        #expect(described(Array(result.suffix(1))) == ["101:1: No declaration for element x98"])
+    }
+
+    @Test func cutsALongChildListAsLibXML2Does() throws {
+        let result = try findings("<plist>\n" + String(repeating: "<true/>", count: 2000) + "\n</plist>\n")
+        let message = try #require(result.first?.message)
+        #expect(result.count == 1)
+        #expect(message.hasSuffix("true  ..."))
+        #expect(message.utf8.count < 5200)
+    }
+
+    @Test func reportsOnlyTheEntityDeclarationOfADocumentDeclaringOne() throws {
+        let result = try findings("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY e \"x\">\n]>\n<plist><string>&e;</string></plist>\n")
+        #expect(described(result) == ["1:1: entity declarations/references are not supported"])
+    }
+
+    @Test func ignoresTheInternalSubsetsDeclarations() throws {
+        let result = try findings("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ELEMENT plist ANY>\n]>\n<plist>\n<foo/>\n</plist>\n")
+        #expect(described(result) == [
+            "5:1: Element plist content does not follow the DTD, expecting \(Self.valueChoice), got (foo )",
+            "6:1: No declaration for element foo",
+        ])
+    }
+
+    @Test func checksAttributeValuesAgainstTheGivenDTD() throws {
+        let dtd = """
+            <!ELEMENT plist (true)>
+            <!ATTLIST plist version (1.0) #REQUIRED id ID #IMPLIED>
+            <!ELEMENT true EMPTY>
+            <!ATTLIST true id ID #IMPLIED>
+
+            """
+        let validator = try XMLPropertyListValidator(dtd: Data(dtd.utf8))
+        let result = validator.validate(Data("<plist version=\"2.0\" id=\"a\">\n<true id=\"a\"/>\n</plist>\n".utf8))
+        #expect(described(result) == [
+            "1:1: Value \"2.0\" for attribute version of plist is not among the enumerated set",
+            "2:1: ID a already defined",
+        ])
+        let missing = validator.validate(Data("<plist>\n<true/>\n</plist>\n".utf8))
+        #expect(described(missing) == ["1:1: Element plist does not carry attribute version"])
+    }
 }
+

@@ -61,18 +61,24 @@ public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     public var keyPath: PropertyListKeyPath
     /// The 1-based line, for declarations read from XML by element.
     public var line: Int?
+    /// Where the declaration's facts come from, as its `ICTKitSource` key
+    /// names it (`macos-13.3.1`; `Schemas/system-types-SOURCES.md` lists them).
+    public var reference: String?
 
     /// Makes a source.
-    public init(file: String?, keyPath: PropertyListKeyPath = [], line: Int? = nil) {
+    public init(file: String?, keyPath: PropertyListKeyPath = [], line: Int? = nil, reference: String? = nil) {
         self.file = file
         self.keyPath = keyPath
         self.line = line
+        self.reference = reference
     }
 
-    /// `file:line`, `file (at keyPath)`, or `built-in (at keyPath)`.
+    /// `file:line`, `file (at keyPath)`, or `built-in (at keyPath)`; with a
+    /// reference, `built-in, source macos-13.3.1 (at keyPath)`.
     public var description: String {
         var text = file ?? "built-in"
         if let line { text += ":\(line)" }
+        if let reference { text += ", source \(reference)" }
         if !keyPath.components.isEmpty { text += " (at \(keyPath))" }
         return text
     }

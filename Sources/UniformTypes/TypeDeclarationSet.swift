@@ -104,8 +104,9 @@ public struct TypeDeclarationSet: Hashable, Sendable {
                 if dictionary["UTTypeIdentifier"] == nil { invalid(path, "a type declaration has no UTTypeIdentifier") }
                 continue
             }
+            let reference = string(dictionary, "ICTKitSource", at: path)
             var declaration = TypeDeclaration(identifier: identifier, origin: origin,
-                                              source: DeclarationSource(file: file, keyPath: path))
+                                              source: DeclarationSource(file: file, keyPath: path, reference: reference))
             (declaration.conformsTo, declaration.conformsToPaths) = strings(dictionary, "UTTypeConformsTo", at: path)
             declaration.typeDescription = string(dictionary, "UTTypeDescription", at: path)
             declaration.referenceURL = string(dictionary, "UTTypeReferenceURL", at: path)

@@ -135,7 +135,7 @@ public struct TypeDeclaration: Hashable, Sendable {
 public struct DocumentTypeDeclaration: Hashable, Sendable {
     /// `CFBundleTypeName`.
     public var name: String?
-    /// `CFBundleTypeRole`: `Editor`, `Viewer`, `Shell`, `QLGenerator` or `None`.
+    /// `CFBundleTypeRole`: `Editor`, `Viewer`, `Shell`, `QLGenerator`, `MDImporter` or `None`.
     public var role: String?
     /// `LSHandlerRank`: `Owner`, `Default`, `Alternate` or `None`.
     public var handlerRank: String?

@@ -14,6 +14,7 @@ struct EmbedTypeDeclarations: BuildToolPlugin {
     /// Each schema, the constant that holds its text, and the file that declares the constant.
     static let files = [
         ("system-types.plist", "systemTypeDeclarationsText", "SystemTypeDeclarations.swift"),
+        ("well-known-app-types.plist", "wellKnownAppTypeDeclarationsText", "WellKnownAppTypeDeclarations.swift"),
         ("ict-types.plist", "ictTypeDeclarationsText", "ICTTypeDeclarations.swift"),
     ]
 

@@ -34,6 +34,10 @@ public enum TypeOrigin: String, Sendable, Hashable, CaseIterable, Comparable {
     case system
     /// An app's `UTExportedTypeDeclarations`: the app owns the type.
     case exported
+    /// ICTKit's stand-in for a type a well-known app exports
+    /// (`Schemas/well-known-app-types.plist`: Xcode projects, nibs…); the
+    /// app's own exported declaration replaces it.
+    case wellKnown = "well-known"
     /// An app's `UTImportedTypeDeclarations`: the app uses a type someone else owns.
     case imported
     /// A type nobody declared: made up for a tag (`dyn.…`), or a type the
@@ -44,8 +48,9 @@ public enum TypeOrigin: String, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .system: 0
         case .exported: 1
-        case .imported: 2
-        case .dynamic: 3
+        case .wellKnown: 2
+        case .imported: 3
+        case .dynamic: 4
         }
     }
 

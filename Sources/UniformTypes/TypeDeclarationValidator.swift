@@ -20,8 +20,9 @@ public struct TypeDeclarationValidator: Sendable {
     /// The types known besides those the checked file declares.
     public var registry: TypeRegistry
 
-    /// Makes a validator that knows `registry`'s types.
-    public init(registry: TypeRegistry = .system) {
+    /// Makes a validator that knows `registry`'s types (by default the
+    /// system's and the well-known apps').
+    public init(registry: TypeRegistry = .builtIn) {
         self.registry = registry
     }
 

@@ -25,7 +25,7 @@ struct EmbedTypeDeclarations: BuildToolPlugin {
             let input = schemas.appending(path: schema)
             let output = context.pluginWorkDirectoryURL.appending(path: swiftFile)
             return .buildCommand(displayName: "Embedding Schemas/\(schema)", executable: tool,
-                                 arguments: [input.path(), output.path(), constant, "Schemas/\(schema)"],
+                                 arguments: [input.path(percentEncoded: false), output.path(percentEncoded: false), constant, "Schemas/\(schema)"],
                                  inputFiles: [input], outputFiles: [output])
         }
     }

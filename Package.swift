@@ -57,8 +57,12 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
-            ]
+            ],
+            plugins: ["EmbedTypeDeclarations"]
         ),
+        // Embeds Schemas/*-types.plist in UniformTypes at build time (see the plugin for why not .embedInCode).
+        .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText"]),
+        .executableTarget(name: "EmbedText"),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",

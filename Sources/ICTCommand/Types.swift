@@ -8,8 +8,10 @@ extension Ict {
         static let configuration = CommandConfiguration(
             abstract: "Look up uniform types by tag, show them, test conformance, identify files.",
             discussion: """
-                The registry holds ICTKit's system types (Schemas/system-types.plist), the \
-                .ict type (Schemas/ict-types.plist), the Info.plists given with \
+                The registry holds ICTKit's system types (Schemas/system-types.plist), \
+                its stand-ins for types well-known apps export such as Xcode projects \
+                (Schemas/well-known-app-types.plist, origin well-known), the .ict type \
+                (Schemas/ict-types.plist), the Info.plists given with \
                 --declarations, and the desktop's freedesktop shared-mime-info database \
                 (/usr/share/mime/packages) unless --no-shared-mime-info is given.
                 """,
@@ -30,11 +32,11 @@ struct TypeSources: ParsableArguments {
     @Flag(help: "Print one JSON document for programs (Schemas/cli/types-*.schema.json).")
     var json = false
 
-    /// System and .ict types, then the given Info.plists, then shared-mime-info
+    /// System, well-known-app and .ict types, then the given Info.plists, then shared-mime-info
     /// (so the desktop's types merge into declared ones by MIME type).
     /// Fails the command (exit status 1) when a file cannot be read.
     func registry(_ report: Report) throws -> TypeRegistry {
-        var registry = TypeRegistry.system
+        var registry = TypeRegistry.builtIn
         registry.add(TypeDeclarationSet.ict)
         for path in declarationFiles {
             do {

@@ -11,10 +11,13 @@ extension TypeRegistry {
     /// The type of the item at `path`, as the Finder would see it:
     /// - a symbolic link (not followed) is `public.symlink`;
     /// - a directory whose extension names a type conforming to
-    ///   `com.apple.package` is that type, `/` is `public.volume`, any other
-    ///   directory `public.folder`;
+    ///   `public.directory` (a package such as `.app`, or a folder type such
+    ///   as `.xcassets`), or failing that one that does not conform to
+    ///   `public.data` (a nib is a file or a folder), is that type; `/` is
+    ///   `public.volume`, any other directory `public.folder`;
     /// - a regular file is the type of its extension (longest first:
-    ///   `tar.gz` before `gz`) conforming to `public.data`; property lists —
+    ///   `tar.gz` before `gz`) conforming to `public.data`, or failing that
+    ///   one that does not conform to `public.directory`; property lists —
     ///   a `.plist`, or a file with no declared extension — are sniffed by
     ///   content: `bplist00` is `com.apple.binary-property-list`, `<?xml`
     ///   followed by `<plist` or `<!DOCTYPE plist`, or a leading `<plist`,
@@ -37,9 +40,12 @@ extension TypeRegistry {
             return builtIn("public.symlink")
         case S_IFDIR:
             for candidate in extensions {
-                if let package = preferredType(forTag: candidate, tagClass: .filenameExtension, conformingTo: "com.apple.package") {
-                    return package
+                if let type = declaredType(forExtension: candidate, kind: "public.directory", notKind: "public.data") {
+                    return type
                 }
+                // A legacy document type's LSTypeIsPackage makes the extension's dynamic type a package.
+                let dynamic = dynamicType(tag: candidate, tagClass: .filenameExtension)
+                if conforms(dynamic.identifier, to: "com.apple.package") { return dynamic }
             }
             return builtIn(path == "/" ? "public.volume" : "public.folder")
         case S_IFREG:
@@ -51,7 +57,7 @@ extension TypeRegistry {
 
     private func identifyFile(atPath path: String, extensions: [String], isExecutable: Bool) -> TypeDeclaration {
         for candidate in extensions {
-            guard let type = declaredTypes(forTag: candidate, tagClass: .filenameExtension, conformingTo: "public.data").first
+            guard let type = declaredType(forExtension: candidate, kind: "public.data", notKind: "public.directory")
             else { continue }
             if type.identifier.lowercased() == "com.apple.property-list", let sniffed = sniffPropertyList(atPath: path) {
                 return sniffed
@@ -61,6 +67,13 @@ extension TypeRegistry {
         if let sniffed = sniffPropertyList(atPath: path) { return sniffed }
         if let last = extensions.last { return dynamicType(tag: last, tagClass: .filenameExtension) }
         return builtIn(isExecutable ? "public.unix-executable" : "public.data")
+    }
+
+    /// The best declared type for `filenameExtension` that conforms to
+    /// `kind`, else the best that does not conform to `notKind`; nil when none.
+    private func declaredType(forExtension filenameExtension: String, kind: String, notKind: String) -> TypeDeclaration? {
+        let types = declaredTypes(forTag: filenameExtension, tagClass: .filenameExtension)
+        return types.first { conforms($0.identifier, to: kind) } ?? types.first { !conforms($0.identifier, to: notKind) }
     }
 
     /// The property-list type the first kilobyte of the file shows, if any.

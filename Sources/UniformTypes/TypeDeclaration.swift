@@ -34,6 +34,10 @@ public enum TypeOrigin: String, Sendable, Hashable, CaseIterable, Comparable {
     case system
     /// An app's `UTExportedTypeDeclarations`: the app owns the type.
     case exported
+    /// ICTKit's stand-in for a type a well-known app exports
+    /// (`Schemas/well-known-app-types.plist`: Xcode projects, nibs…); the
+    /// app's own exported declaration replaces it.
+    case wellKnown = "well-known"
     /// An app's `UTImportedTypeDeclarations`: the app uses a type someone else owns.
     case imported
     /// A type nobody declared: made up for a tag (`dyn.…`), or a type the
@@ -44,8 +48,9 @@ public enum TypeOrigin: String, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .system: 0
         case .exported: 1
-        case .imported: 2
-        case .dynamic: 3
+        case .wellKnown: 2
+        case .imported: 3
+        case .dynamic: 4
         }
     }
 
@@ -61,18 +66,24 @@ public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     public var keyPath: PropertyListKeyPath
     /// The 1-based line, for declarations read from XML by element.
     public var line: Int?
+    /// Where the declaration's facts come from, as its `ICTKitSource` key
+    /// names it (`macos-13.3.1`; `Schemas/system-types-SOURCES.md` lists them).
+    public var reference: String?
 
     /// Makes a source.
-    public init(file: String?, keyPath: PropertyListKeyPath = [], line: Int? = nil) {
+    public init(file: String?, keyPath: PropertyListKeyPath = [], line: Int? = nil, reference: String? = nil) {
         self.file = file
         self.keyPath = keyPath
         self.line = line
+        self.reference = reference
     }
 
-    /// `file:line`, `file (at keyPath)`, or `built-in (at keyPath)`.
+    /// `file:line`, `file (at keyPath)`, or `built-in (at keyPath)`; with a
+    /// reference, `built-in, source macos-13.3.1 (at keyPath)`.
     public var description: String {
         var text = file ?? "built-in"
         if let line { text += ":\(line)" }
+        if let reference { text += ", source \(reference)" }
         if !keyPath.components.isEmpty { text += " (at \(keyPath))" }
         return text
     }
@@ -129,7 +140,7 @@ public struct TypeDeclaration: Hashable, Sendable {
 public struct DocumentTypeDeclaration: Hashable, Sendable {
     /// `CFBundleTypeName`.
     public var name: String?
-    /// `CFBundleTypeRole`: `Editor`, `Viewer`, `Shell`, `QLGenerator` or `None`.
+    /// `CFBundleTypeRole`: `Editor`, `Viewer`, `Shell`, `QLGenerator`, `MDImporter` or `None`.
     public var role: String?
     /// `LSHandlerRank`: `Owner`, `Default`, `Alternate` or `None`.
     public var handlerRank: String?

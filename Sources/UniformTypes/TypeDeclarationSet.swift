@@ -35,7 +35,8 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - exportedOrigin: the origin given to `UTExportedTypeDeclarations`
-    ///     entries: `.exported`, or `.system` for ICTKit's own system declarations.
+    ///     entries: `.exported`, or `.system` and `.wellKnown` for ICTKit's
+    ///     own declarations.
     public init(infoPlist: PropertyListValue, file: String?, exportedOrigin: TypeOrigin = .exported) {
         self.file = file
         guard let root = infoPlist.dictionaryValue else {
@@ -64,6 +65,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
 
     /// ICTKit's declarations of the system's types (`Schemas/system-types.plist`, built in).
     public static let system: TypeDeclarationSet = builtIn(systemTypeDeclarationsText, exportedOrigin: .system)
+
+    /// ICTKit's stand-ins for the package and document types well-known apps
+    /// export (`Schemas/well-known-app-types.plist`, built in), of origin `.wellKnown`.
+    public static let wellKnownApps: TypeDeclarationSet = builtIn(wellKnownAppTypeDeclarationsText, exportedOrigin: .wellKnown)
 
     /// The `.ict` document type's declarations (`Schemas/ict-types.plist`, built in).
     public static let ict: TypeDeclarationSet = builtIn(ictTypeDeclarationsText, exportedOrigin: .exported)
@@ -104,8 +109,9 @@ public struct TypeDeclarationSet: Hashable, Sendable {
                 if dictionary["UTTypeIdentifier"] == nil { invalid(path, "a type declaration has no UTTypeIdentifier") }
                 continue
             }
+            let reference = string(dictionary, "ICTKitSource", at: path)
             var declaration = TypeDeclaration(identifier: identifier, origin: origin,
-                                              source: DeclarationSource(file: file, keyPath: path))
+                                              source: DeclarationSource(file: file, keyPath: path, reference: reference))
             (declaration.conformsTo, declaration.conformsToPaths) = strings(dictionary, "UTTypeConformsTo", at: path)
             declaration.typeDescription = string(dictionary, "UTTypeDescription", at: path)
             declaration.referenceURL = string(dictionary, "UTTypeReferenceURL", at: path)

@@ -12,17 +12,22 @@ import PropertyList
 /// malformed MIME types; tags a system type owns; types whose parents never
 /// reach `public.item`; `CFBundleTypeRole` and `LSHandlerRank` values
 /// outside their documented sets.
+///
+/// An identifier nobody declares is a warning, even under `public.` or
+/// `com.apple.`: ICTKit knows only part of the system's types. Errors are
+/// kept for what is certainly wrong, such as a malformed identifier.
 public struct TypeDeclarationValidator: Sendable {
     /// The types known besides those the checked file declares.
     public var registry: TypeRegistry
 
-    /// Makes a validator that knows `registry`'s types.
-    public init(registry: TypeRegistry = .system) {
+    /// Makes a validator that knows `registry`'s types (by default the
+    /// system's and the well-known apps').
+    public init(registry: TypeRegistry = .builtIn) {
         self.registry = registry
     }
 
-    /// The documented `CFBundleTypeRole` values.
-    public static let roles: Set<String> = ["Editor", "Viewer", "Shell", "QLGenerator", "None"]
+    /// The documented `CFBundleTypeRole` values (`MDImporter`: a Spotlight importer's bundle).
+    public static let roles: Set<String> = ["Editor", "Viewer", "Shell", "QLGenerator", "MDImporter", "None"]
     /// The documented `LSHandlerRank` values.
     public static let handlerRanks: Set<String> = ["Owner", "Default", "Alternate", "None"]
 
@@ -174,12 +179,8 @@ private struct Check {
             } else if lowered == declaration.identifier.lowercased() {
                 add(.error, .conformanceCycle, path, "\(declaration.identifier) conforms to itself")
             } else if !isKnown(parent) {
-                if lowered.hasPrefix("public.") || lowered.hasPrefix("com.apple.") {
-                    add(.error, .unknownConformance, path, "\(parent) is not a system type")
-                } else {
-                    add(.warning, .unknownConformance, path,
-                        "\(parent) is declared neither here nor by the system; another app must declare it")
-                }
+                add(.warning, .unknownConformance, path, Self.isSystemDomain(lowered) ? Self.notAmongSystemTypes(parent)
+                    : "\(parent) is declared neither here nor by the system; another app must declare it")
             }
         }
         let ancestry = ancestry(of: declaration.identifier)
@@ -237,13 +238,23 @@ private struct Check {
         return true
     }
 
+    static func isSystemDomain(_ lowered: String) -> Bool {
+        lowered.hasPrefix("public.") || lowered.hasPrefix("com.apple.")
+    }
+
+    /// A warning, not an error: ICTKit knows only part of the system's types.
+    static func notAmongSystemTypes(_ identifier: String) -> String {
+        "\(identifier) is not among ICTKit's \(TypeDeclarationSet.system.exported.count) system types; "
+            + "check the spelling: if the system does not declare it either, nothing has this type"
+    }
+
     // MARK: Document types
 
     mutating func checkDocumentType(_ documentType: DocumentTypeDeclaration) {
         let base = documentType.source.keyPath
         if let role = documentType.role, !TypeDeclarationValidator.roles.contains(role) {
             add(.error, .invalidValue, base.appending(.key("CFBundleTypeRole")),
-                "CFBundleTypeRole \"\(role)\" is not one of Editor, Viewer, Shell, QLGenerator, None")
+                "CFBundleTypeRole \"\(role)\" is not one of Editor, Viewer, Shell, QLGenerator, MDImporter, None")
         }
         if let rank = documentType.handlerRank, !TypeDeclarationValidator.handlerRanks.contains(rank) {
             add(.error, .invalidValue, base.appending(.key("LSHandlerRank")),
@@ -267,12 +278,8 @@ private struct Check {
                 continue
             }
             if !isKnown(identifier) {
-                if lowered.hasPrefix("public.") || lowered.hasPrefix("com.apple.") {
-                    add(.error, .undeclaredDocumentType, path, "\(identifier) is not a system type")
-                } else {
-                    add(.warning, .undeclaredDocumentType, path,
-                        "\(identifier) is declared neither here nor by the system; declare it in UTImportedTypeDeclarations")
-                }
+                add(.warning, .undeclaredDocumentType, path, Self.isSystemDomain(lowered) ? Self.notAmongSystemTypes(identifier)
+                    : "\(identifier) is declared neither here nor by the system; declare it in UTImportedTypeDeclarations")
                 continue
             }
             let isPackageType = conforms(identifier, to: "com.apple.package")

@@ -6,7 +6,8 @@ import PropertyList
 /// a tag names and what a type conforms to.
 ///
 /// Precedence is Apple's: a system declaration is never replaced by an app's;
-/// an exported declaration replaces an imported one of the same identifier;
+/// an exported declaration replaces an imported one of the same identifier
+/// (and ICTKit's well-known-app stand-in);
 /// a later import never replaces an earlier declaration; the first of two
 /// exports stays. Identifiers compare without regard to case.
 ///
@@ -43,6 +44,14 @@ public struct TypeRegistry: Sendable {
     public static let system: TypeRegistry = {
         var registry = TypeRegistry()
         registry.add(TypeDeclarationSet.system)
+        return registry
+    }()
+
+    /// ICTKit's system types, then its stand-ins for types well-known apps
+    /// export (`Schemas/well-known-app-types.plist`, origin `.wellKnown`).
+    public static let builtIn: TypeRegistry = {
+        var registry = TypeRegistry.system
+        registry.add(TypeDeclarationSet.wellKnownApps)
         return registry
     }()
 
@@ -131,7 +140,7 @@ public struct TypeRegistry: Sendable {
         let key = declaration.identifier.lowercased()
         if let existing = indexByIdentifier[key] {
             let current = declarations[Int(existing)]
-            if declaration.origin == .exported && current.origin == .imported {
+            if declaration.origin == .exported && (current.origin == .imported || current.origin == .wellKnown) {
                 ignoredDeclarations.append(current)
                 declarations[Int(existing)] = declaration
             } else {
@@ -235,7 +244,7 @@ public struct TypeRegistry: Sendable {
     }
 
     /// The registered types with `tag` of `tagClass`, best first (system,
-    /// exported, imported, dynamic; then registration order), keeping only
+    /// exported, well-known, imported, dynamic; then registration order), keeping only
     /// those conforming to `ancestor` when given. Empty when none.
     public func declaredTypes(forTag tag: String, tagClass: TypeTagClass, conformingTo ancestor: String? = nil) -> [TypeDeclaration] {
         let indexes = tagIndex[tagClass]?[tagClass.normalized(tag)] ?? []

@@ -12,16 +12,43 @@ struct SystemTypeDeclarationsTests {
         #expect(TypeDeclarationSet.ictTypeDeclarationsText + "\n" == (try Fixtures.schema("ict-types.plist")))
     }
 
-    @Test func systemDeclaresAtLeast150TypesCleanly() {
+    @Test func systemDeclaresAtLeast850TypesCleanly() {
         let system = TypeDeclarationSet.system
         #expect(system.findings.isEmpty)
-        #expect(system.exported.count >= 150)
+        #expect(system.exported.count >= 850)
         #expect(system.exported.allSatisfy { $0.origin == .system })
+        #expect(Set(system.exported.map { $0.identifier.lowercased() }).count == system.exported.count)
         // Every parent named is itself declared, and every type reaches public.item or is abstract.
         let registry = TypeRegistry.system
         for declaration in system.exported {
             for parent in declaration.conformsTo { #expect(registry.index(of: parent) != nil, "\(declaration.identifier) → \(parent)") }
         }
+    }
+
+    /// Every declaration names its source, and every source is listed,
+    /// with its licence, in Schemas/system-types-SOURCES.md.
+    @Test func everyDeclarationNamesASourceListedInSchemas() throws {
+        let sources = try Fixtures.schema("system-types-SOURCES.md")
+        #expect(sources.contains("| licence |"))
+        var used: Set<String> = []
+        for declaration in TypeDeclarationSet.system.exported {
+            guard let reference = declaration.source.reference else {
+                Issue.record("\(declaration.identifier) names no ICTKitSource")
+                continue
+            }
+            used.insert(reference)
+        }
+        #expect(used == ["apple-docs", "macos-13.3.1"])
+        for reference in used { #expect(sources.contains("| `\(reference)` |"), "\(reference) is not listed") }
+    }
+
+    /// Types the issue named as missing (Quicksilver, MacVim, TextEdit).
+    @Test(arguments: ["com.apple.bom-compressed-cpio", "public.precompiled-c-header", "public.lex-source",
+                      "org.openoffice.text", "public.yacc-source", "com.apple.xar-archive"])
+    func knowsTypesRealAppsConformTo(_ identifier: String) {
+        let registry = TypeRegistry.system
+        #expect(registry.declaration(for: identifier)?.origin == .system)
+        #expect(registry.conforms(identifier, to: "public.item"), "\(identifier) reaches public.item")
     }
 
     @Test func ictDeclarationsAreSectionEightsAndValid() {

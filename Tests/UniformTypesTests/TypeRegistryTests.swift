@@ -17,6 +17,20 @@ struct TypeRegistryTests {
                         origin: origin, source: DeclarationSource(file: "x"))
     }
 
+    /// ICTKit's stand-in for an app's type gives way to the app's own
+    /// export, and wins over another app's import.
+    @Test func anAppsExportReplacesAWellKnownStandIn() {
+        var registry = TypeRegistry.builtIn
+        #expect(registry.declaration(for: "com.apple.xcode.project")?.origin == .wellKnown)
+        registry.add(set(imported: [type("com.apple.xcode.project", ["public.data"], origin: .imported)], file: "Other.plist"))
+        #expect(registry.declaration(for: "com.apple.xcode.project")?.origin == .wellKnown)
+        registry.add(set(exported: [type("com.apple.xcode.project", ["com.apple.package"], ext: ["xcodeproj"], origin: .exported)],
+                         file: "Xcode.plist"))
+        #expect(registry.declaration(for: "com.apple.xcode.project")?.source.file == "x")
+        #expect(registry.declaration(for: "com.apple.xcode.project")?.origin == .exported)
+        #expect(TypeRegistry.system.declaration(for: "com.apple.xcode.project") == nil)
+    }
+
     @Test func systemDeclarationsAreNotOverridden() {
         var registry = TypeRegistry.system
         registry.add(set(exported: [type("public.png", ["public.text"], origin: .exported)], file: "app"))

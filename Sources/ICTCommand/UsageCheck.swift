@@ -38,10 +38,10 @@ enum UsageCheck {
         return type.reportFields
     }
 
-    static let reportingCommands: [ReportingCommand.Type] = [
+    static var reportingCommands: [ReportingCommand.Type] { [
         Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
         Ict.SetFields.self, Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
-    ]
+    ] }
 }
 
 /// A command whose `--json` output is a `Report`.

@@ -51,11 +51,22 @@ public struct XMLPropertyListValidator {
     /// line (and column, when libxml2 knows it; validity findings name only
     /// the element's line and give column 1) and libxml2's message. At most
     /// 100 findings are returned. Parses the whole document into a tree.
+    /// The document is prepared as `XMLPropertyListReader` prepares it:
+    /// UTF-32 is transcoded, and raw control characters and carriage returns
+    /// in text, which CoreFoundation writes and reads, are accepted.
     public func validate(_ bytes: UnsafeRawBufferPointer) -> [PropertyListError] {
+        let input: XMLParserInput
+        do throws(PropertyListError) { input = try XMLParserInput(bytes) } catch { return [error] }
+        return input.withBytes(of: bytes) { _, parserBytes, options in validate(parsing: parserBytes, options: options) }
+    }
+
+    /// Validates `bytes` as `XMLParserInput` prepared them, so the validator
+    /// reads what `XMLPropertyListReader` reads.
+    private func validate(parsing bytes: UnsafeRawBufferPointer, options: XMLParseOptions) -> [PropertyListError] {
         let collector = XMLDiagnosticCollector()
         var findings: [PropertyListError] = []
         withXMLErrors(collectedBy: collector) {
-            guard let document = XMLDocument(parsing: bytes, options: .untrusted) else { return }
+            guard let document = XMLDocument(parsing: bytes, options: options) else { return }
             if document.declaresEntities() {
                 findings.append(PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1),
                                                   "entity declarations/references are not supported"))

@@ -49,7 +49,9 @@ public struct XMLPropertyListReader: Sendable {
     /// - Throws: `PropertyListError` with the line and column of the problem
     ///   and the key path of the value being read: `.malformedXML` for what
     ///   libxml2 rejects and for entities, `.unexpectedElement`, `.invalidKey`,
-    ///   `.invalidValue`, or `.limitExceeded`.
+    ///   `.invalidValue`, or `.limitExceeded`; `.unrecognizedFormat` naming the
+    ///   format when the root element is that of an Interface Builder or
+    ///   Xcode document (see `NonPropertyListFormat`).
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         guard bytes.count <= limits.maximumInputSize, bytes.count <= Int(Int32.max) else {
             throw PropertyListError(.limitExceeded(.inputSize), at: .none,
@@ -190,6 +192,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
         tagCount += 1
         guard let element = currentElement() else {
             let name = reader.name().map { String(cString: $0) } ?? "?"
+            if !sawElement, let other = NonPropertyListFormat(rootElement: name) {
+                throw other.error(at: location(ofTag: tag))
+            }
             throw error(.unexpectedElement, at: location(ofTag: tag), "unknown element <\(name)>")
         }
         if let openScalar {

@@ -57,7 +57,7 @@ enum DocumentConversion {
         case .real32(let real)?: try document.setFavoriteNumber(Double(real))
         case .integer(let integer)?: try document.setFavoriteNumber(Double(integer.int64Value ?? 0))
         case nil: break
-        case let other?: throw ConversionFailure("\(path): favoriteNumber is a \(other.kindName), not a number")
+        case let other?: throw ConversionFailure("\(path): favoriteNumber is \(other.kindNameWithArticle), not a number")
         }
         switch value["photo"] {
         case .data(let photo)?:
@@ -67,7 +67,7 @@ enum DocumentConversion {
             let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
             try document.setPhoto(pngBytes: try DocumentSupport.readFile(file.hasPrefix("/") ? file : folder + file))
         case nil: break
-        case let other?: throw ConversionFailure("\(path): photo is a \(other.kindName), not data or {\"file\"}")
+        case let other?: throw ConversionFailure("\(path): photo is \(other.kindNameWithArticle), not data or {\"file\"}")
         }
         try document.save(to: destination)
     }

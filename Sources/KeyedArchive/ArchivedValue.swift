@@ -211,7 +211,7 @@ struct ArchivedValueDecoder {
         case .bool(let flag): return .bool(flag)
         case .date(let date): return .date(date)
         case .uid, .array, .dictionary:
-            throw KeyedArchiveError(.invalidObject, at: path, object: objectIndex, "a \(value.kindName) where a plain value belongs")
+            throw KeyedArchiveError(.invalidObject, at: path, object: objectIndex, "\(value.kindNameWithArticle) where a plain value belongs")
         }
     }
 

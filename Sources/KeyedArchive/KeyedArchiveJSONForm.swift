@@ -37,7 +37,7 @@ extension KeyedArchive {
     ///   members; else any structural problem, with its key path.
     public init(jsonForm value: PropertyListValue) throws(KeyedArchiveError) {
         guard case .dictionary(let document) = value else {
-            throw KeyedArchiveError(.notAnArchive, at: [], "the JSON form of a keyed archive is an object, not a \(value.kindName)")
+            throw KeyedArchiveError(.notAnArchive, at: [], "the JSON form of a keyed archive is an object, not \(value.kindNameWithArticle)")
         }
         let expected: Set<String> = ["archiver", "version", "top", "objects"]
         if let extra = document.keys.first(where: { !expected.contains($0) }) {

@@ -26,20 +26,20 @@ public struct KeyedArchiveValidator: Sendable {
     /// Problems are appended to `problems`.
     public mutating func check(_ propertyList: PropertyListValue) -> KeyedArchive? {
         guard case .dictionary(let root) = propertyList else {
-            report(.notAnArchive, [], nil, "the property list is a \(propertyList.kindName), not a keyed archive's dictionary")
+            report(.notAnArchive, [], nil, "the property list is \(propertyList.kindNameWithArticle), not a keyed archive's dictionary")
             return nil
         }
         switch root["$archiver"] {
         case .string(KeyedArchive.archiverName)?: break
         case .string(let other)?: report(.wrongArchiver, [.key("$archiver")], nil, "$archiver is \"\(other)\", not \"NSKeyedArchiver\"")
-        case let other?: report(.wrongArchiver, [.key("$archiver")], nil, "$archiver is a \(other.kindName), not the string \"NSKeyedArchiver\"")
+        case let other?: report(.wrongArchiver, [.key("$archiver")], nil, "$archiver is \(other.kindNameWithArticle), not the string \"NSKeyedArchiver\"")
         case nil: report(.wrongArchiver, [], nil, "no $archiver: not a keyed archive")
         }
         if isDone { return nil }
         switch root["$version"] {
         case .integer(let version)? where version.int64Value == KeyedArchive.formatVersion: break
         case .integer(let version)?: report(.unsupportedVersion, [.key("$version")], nil, "$version is \(version), not 100000")
-        case let other?: report(.unsupportedVersion, [.key("$version")], nil, "$version is a \(other.kindName), not the integer 100000")
+        case let other?: report(.unsupportedVersion, [.key("$version")], nil, "$version is \(other.kindNameWithArticle), not the integer 100000")
         case nil: report(.unsupportedVersion, [], nil, "no $version")
         }
         if isDone { return nil }
@@ -94,7 +94,7 @@ public struct KeyedArchiveValidator: Sendable {
             return
         }
         guard case .uid(let uid) = classReference else {
-            report(.invalidClass, path.appending(.key("$class")), index, "$class is a \(classReference.kindName), not a UID")
+            report(.invalidClass, path.appending(.key("$class")), index, "$class is \(classReference.kindNameWithArticle), not a UID")
             return
         }
         guard uid < UInt64(objects.count) else {

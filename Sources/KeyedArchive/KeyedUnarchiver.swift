@@ -73,7 +73,7 @@ final class KeyedArchiveDecodingContext {
 
     func decode<T: KeyedArchiveDecodable>(_ type: T.Type, from value: PropertyListValue, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> T? {
         guard case .uid(let uid) = value else {
-            throw KeyedArchiveError(.invalidObject, at: path, "a \(value.kindName) where a reference to an object belongs")
+            throw KeyedArchiveError(.invalidObject, at: path, "\(value.kindNameWithArticle) where a reference to an object belongs")
         }
         guard uid < UInt64(archive.objects.count) else {
             throw KeyedArchiveError(.danglingReference, at: path, "UID \(uid) refers past the \(archive.objects.count) objects")
@@ -175,7 +175,7 @@ public struct KeyedArchiveDecoder {
             guard let value = integer.int64Value else { throw error(.invalidObject, forKey: key, "\(integer) does not fit a 64-bit integer") }
             return value
         case .bool(let flag)?: return flag ? 1 : 0
-        case let other?: throw error(.invalidObject, forKey: key, "a \(other.kindName) where an integer belongs")
+        case let other?: throw error(.invalidObject, forKey: key, "\(other.kindNameWithArticle) where an integer belongs")
         }
     }
 
@@ -187,7 +187,7 @@ public struct KeyedArchiveDecoder {
         case nil: return false
         case .bool(let flag)?: return flag
         case .integer(let integer)?: return integer != 0
-        case let other?: throw error(.invalidObject, forKey: key, "a \(other.kindName) where a boolean belongs")
+        case let other?: throw error(.invalidObject, forKey: key, "\(other.kindNameWithArticle) where a boolean belongs")
         }
     }
 
@@ -202,7 +202,7 @@ public struct KeyedArchiveDecoder {
         case .integer(let integer)?:
             if let signed = integer.int64Value { return Double(signed) }
             return Double(integer.bitPattern)
-        case let other?: throw error(.invalidObject, forKey: key, "a \(other.kindName) where a real belongs")
+        case let other?: throw error(.invalidObject, forKey: key, "\(other.kindNameWithArticle) where a real belongs")
         }
     }
 
@@ -232,7 +232,7 @@ public struct KeyedArchiveDecoder {
     public func decodeReferences<T: KeyedArchiveDecodable>(of type: T.Type, forKey key: String) throws(KeyedArchiveError) -> [T]? {
         guard let value = fields[key] else { return nil }
         guard case .array(let references) = value else {
-            throw error(.invalidObject, forKey: key, "a \(value.kindName) where an array of references belongs")
+            throw error(.invalidObject, forKey: key, "\(value.kindNameWithArticle) where an array of references belongs")
         }
         var result: [T] = []
         result.reserveCapacity(references.count)

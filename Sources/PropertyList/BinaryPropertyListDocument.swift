@@ -63,11 +63,11 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
                 let kind = scanner.bytes[offset] >> 4
                 switch component {
                 case .key(let wanted):
-                    guard kind == 0xD else { throw notAContainer(offset, walked, expected: "dictionary") }
+                    guard kind == 0xD else { throw notAContainer(offset, walked, expected: "a dictionary") }
                     guard let next = try childOfDictionary(at: offset, key: wanted, decoder: &decoder, walked: walked) else { return nil }
                     object = next
                 case .index(let wanted):
-                    guard kind == 0xA || kind == 0xB || kind == 0xC else { throw notAContainer(offset, walked, expected: "array") }
+                    guard kind == 0xA || kind == 0xB || kind == 0xC else { throw notAContainer(offset, walked, expected: "an array") }
                     let header = try scanner.header(at: offset)
                     try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
                                             objectOffset: offset, what: "array")
@@ -160,7 +160,7 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
     private func notAContainer(_ offset: Int, _ walked: PropertyListKeyPath, expected: String) -> PropertyListError {
         let marker = scanner.bytes[offset]
         return PropertyListError(.unexpectedElement, at: .byteOffset(offset), keyPath: walked,
-                                 "the value here (marker 0x\(String(marker, radix: 16))) is not a \(expected)")
+                                 "the value here (marker 0x\(String(marker, radix: 16))) is not \(expected)")
     }
 }
 

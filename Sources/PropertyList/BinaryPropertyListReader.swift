@@ -378,7 +378,7 @@ struct BinaryPropertyListDecoder {
             let keyValue = try decode(keyObject, depth: depth + 1)
             guard case .string(let key) = keyValue else {
                 throw PropertyListError(.invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
-                                        "dictionary key \(index) is a \(keyValue.kindName), not a string")
+                                        "dictionary key \(index) is \(keyValue.kindNameWithArticle), not a string")
             }
             keys.append(key)
         }

@@ -25,7 +25,8 @@ struct BinaryPropertyListScanner {
         self.bytes = bytes
         try limits.checkInputSize(bytes.count, at: .byteOffset(0))
         guard Self.hasBinaryHeader(bytes) else {
-            throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
+            throw NonPropertyListFormat.detect(bytes)?.format.error(at: .byteOffset(0))
+                ?? PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
         }
         guard bytes.count >= Self.headerSize + 1 + 1 + Self.trailerSize else {
             throw PropertyListError(.truncated, at: .byteOffset(bytes.count),

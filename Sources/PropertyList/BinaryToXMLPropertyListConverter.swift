@@ -129,7 +129,7 @@ struct BinaryToXMLPropertyListConverter {
             let keyValue = try decoder.decode(keyObject, depth: depth + 1)
             guard case .string(let key) = keyValue else {
                 throw PropertyListError(.invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
-                                        "dictionary key \(index) is a \(keyValue.kindName), not a string")
+                                        "dictionary key \(index) is \(keyValue.kindNameWithArticle), not a string")
             }
             keys.append(key)
         }

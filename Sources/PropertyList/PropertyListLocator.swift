@@ -26,7 +26,10 @@ public enum PropertyListLocator {
             }
         case .xml:
             let finder = XMLValueLineFinder(wanted: keyPaths)
-            guard (try? XMLEventParser.parse(bytes, handler: finder)) != nil else { return keyPaths.map { _ in .none } }
+            // Parsed as the reader parses it, so raw control characters in text do not stop it.
+            guard let input = try? XMLParserInput(bytes),
+                  input.withBytes(of: bytes, { _, parserBytes, _ in (try? XMLEventParser.parse(parserBytes, handler: finder)) != nil })
+            else { return keyPaths.map { _ in .none } }
             return keyPaths.map { keyPath in
                 // The deepest path on the way to `keyPath` whose value was seen.
                 for count in stride(from: keyPath.components.count, through: 0, by: -1) {

@@ -58,11 +58,14 @@ public struct PropertyListReader: Sendable {
     /// - Returns: the value and the form it was read in.
     /// - Throws: `PropertyListError` from the reader of that form; of kind
     ///   `.truncated` for empty input (zero bytes), which CoreFoundation
-    ///   refuses too.
+    ///   refuses too; of kind `.unrecognizedFormat`, naming the format, for a
+    ///   file `NonPropertyListFormat` recognises (a NIBArchive nib, an Xcode
+    ///   scheme, …).
     public func read(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil) throws(PropertyListError)
         -> (value: PropertyListValue, format: PropertyListFormat)
     {
         guard !bytes.isEmpty else { throw PropertyListError.emptyInput }
+        if let (other, location) = NonPropertyListFormat.detect(bytes) { throw other.error(at: location) }
         let chosen = format ?? PropertyListFormat.detect(bytes)
         switch chosen {
         case .binary: return (try BinaryPropertyListReader(limits: limits).read(bytes), .binary)

@@ -51,6 +51,16 @@ extension PropertyListValue {
         }
     }
 
+    /// The kind's name with its article, for messages: "an integer", "a
+    /// string", "a UID", "data".
+    public var kindNameWithArticle: String {
+        switch self {
+        case .data: "data"
+        case .integer, .array: "an \(kindName)"
+        default: "a \(kindName)"
+        }
+    }
+
     /// The string, if this value is one.
     public var stringValue: String? {
         if case .string(let s) = self { return s }

@@ -20,6 +20,14 @@ import OrderedCollections
 /// key keeps its last value. A dictionary whose only key is `CF$UID` with an
 /// integer value is read as `.uid`, as Apple writes keyed-archiver UIDs.
 ///
+/// Text is read as CoreFoundation reads it, the one place where this reader
+/// departs from XML 1.0: raw control characters (U+0000–U+001F, such as the
+/// ESC Interface Builder writes for key equivalents) are accepted in text and
+/// CDATA, and a raw carriage return in a value stays a carriage return
+/// instead of becoming a line feed, so a file Cocoa wrote reads back as the
+/// value Cocoa wrote (see `XMLParserInput`). libxml2 still checks everything
+/// else.
+///
 /// Hostile input: the network is never used, no external DTD is loaded, and
 /// any entity declaration or reference is an error, so entity-expansion bombs
 /// are refused before they expand. Other declarations in an internal DTD
@@ -41,7 +49,9 @@ public struct XMLPropertyListReader: Sendable {
     /// - Throws: `PropertyListError` with the line and column of the problem
     ///   and the key path of the value being read: `.malformedXML` for what
     ///   libxml2 rejects and for entities, `.unexpectedElement`, `.invalidKey`,
-    ///   `.invalidValue`, or `.limitExceeded`.
+    ///   `.invalidValue`, or `.limitExceeded`; `.unrecognizedFormat` naming the
+    ///   format when the root element is that of an Interface Builder or
+    ///   Xcode document (see `NonPropertyListFormat`).
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         guard bytes.count <= limits.maximumInputSize, bytes.count <= Int(Int32.max) else {
             throw PropertyListError(.limitExceeded(.inputSize), at: .none,
@@ -50,28 +60,18 @@ public struct XMLPropertyListReader: Sendable {
         guard !bytes.isEmpty else {
             throw PropertyListError(.unrecognizedFormat, at: .lineColumn(line: 1, column: 1), "the input is empty")
         }
-        let encoding = XMLInputEncoding.detect(bytes)
-        guard encoding == .utf32BigEndian || encoding == .utf32LittleEndian else {
-            return try read(bytes, encoding: encoding, options: .untrusted)
-        }
-        // libxml2 cannot be relied on to read UTF-32 (Debian's fails even with
-        // a byte order mark), so UTF-32 is turned into UTF-8 first.
-        let utf8 = try XMLInputEncoding.transcodeUTF32(bytes, bigEndian: encoding == .utf32BigEndian)
-        let result: Result<PropertyListValue, PropertyListError> = utf8.withUnsafeBytes { buffer in
+        let input = try XMLParserInput(bytes)
+        let result: Result<PropertyListValue, PropertyListError> = input.withBytes(of: bytes) { text, parserBytes, options in
             Result { () throws(PropertyListError) in
-                try read(buffer, encoding: .utf8, options: XMLParseOptions.untrusted.union(.ignoreDeclaredEncoding))
+                guard let reader = XMLTextReader(bytes: parserBytes, options: options) else {
+                    throw PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1), "libxml2 could not open the input")
+                }
+                var builder = XMLPropertyListBuilder(reader: reader, input: text, encoding: input.encoding,
+                                                     placeholders: input.placeholders, limits: limits)
+                return try builder.run()
             }
         }
         return try result.get()
-    }
-
-    private func read(_ bytes: UnsafeRawBufferPointer, encoding: XMLInputEncoding,
-                      options: XMLParseOptions) throws(PropertyListError) -> PropertyListValue {
-        guard let reader = XMLTextReader(bytes: bytes, options: options) else {
-            throw PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1), "libxml2 could not open the input")
-        }
-        var builder = XMLPropertyListBuilder(reader: reader, input: bytes, encoding: encoding, limits: limits)
-        return try builder.run()
     }
 
     /// Decodes the property list in the XML document `data`.
@@ -120,6 +120,8 @@ private struct XMLPropertyListBuilder: ~Copyable {
     let reader: XMLTextReader
     let input: UnsafeRawBufferPointer
     let encoding: XMLInputEncoding
+    /// What stands for the raw control characters and carriage returns of the text, if any.
+    let placeholders: XMLTextPlaceholders?
     let limits: PropertyListLimits
     /// The reader's interned element names, in `PropertyListElement` order.
     let internedNames: [UnsafePointer<UInt8>?]
@@ -138,11 +140,12 @@ private struct XMLPropertyListBuilder: ~Copyable {
     var text: [UInt8] = []
 
     init(reader: consuming XMLTextReader, input: UnsafeRawBufferPointer, encoding: XMLInputEncoding,
-         limits: PropertyListLimits) {
+         placeholders: XMLTextPlaceholders?, limits: PropertyListLimits) {
         internedNames = PropertyListElement.allCases.map { reader.intern($0.name) }
         self.reader = reader
         self.input = input
         self.encoding = encoding
+        self.placeholders = placeholders
         self.limits = limits
         text.reserveCapacity(256)
     }
@@ -189,6 +192,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
         tagCount += 1
         guard let element = currentElement() else {
             let name = reader.name().map { String(cString: $0) } ?? "?"
+            if !sawElement, let other = NonPropertyListFormat(rootElement: name) {
+                throw other.error(at: location(ofTag: tag))
+            }
             throw error(.unexpectedElement, at: location(ofTag: tag), "unknown element <\(name)>")
         }
         if let openScalar {
@@ -316,11 +322,21 @@ private struct XMLPropertyListBuilder: ~Copyable {
     private mutating func readText(mayBeSignificant: Bool) throws(PropertyListError) {
         guard let bytes = reader.value() else { return }
         if openScalar != nil {
-            text.append(contentsOf: bytes)
-        } else if mayBeSignificant && !XMLText.isWhitespace(bytes) {
-            let excerpt = XMLText.excerpt(XMLText.trimmed(bytes))
-            throw error(.unexpectedElement, at: location(afterTag: tagCount - 1), "text \"\(excerpt)\" outside a value element")
+            if let placeholders { placeholders.restore(bytes, appendingTo: &text) } else { text.append(contentsOf: bytes) }
+            return
         }
+        guard mayBeSignificant else { return }
+        guard let placeholders else { return try checkBlank(bytes) }
+        var restored: [UInt8] = []
+        placeholders.restore(bytes, appendingTo: &restored)
+        try restored.withUnsafeBufferPointer { (bytes) throws(PropertyListError) in try checkBlank(bytes) }
+    }
+
+    /// Throws for text other than white space outside a value element.
+    private func checkBlank(_ bytes: UnsafeBufferPointer<UInt8>) throws(PropertyListError) {
+        guard !XMLText.isWhitespace(bytes) else { return }
+        let excerpt = XMLText.excerpt(XMLText.trimmed(bytes))
+        throw error(.unexpectedElement, at: location(afterTag: tagCount - 1), "text \"\(excerpt)\" outside a value element")
     }
 
     private mutating func finishScalar(_ element: PropertyListElement, tag: Int) throws(PropertyListError) {
@@ -549,6 +565,41 @@ enum XMLInputEncoding {
                                         "0x\(String(unit, radix: 16, uppercase: true)) is not a Unicode scalar")
             }
             if offset == 4 && scalar == "\u{FEFF}" { continue }
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            output.append(contentsOf: scalar.utf8)
+        }
+        return output
+    }
+    /// UTF-16 input as UTF-8, without its byte order mark.
+    ///
+    /// - Throws: `.invalidString` at the line and column of an unpaired
+    ///   surrogate or of a trailing odd byte.
+    static func transcodeUTF16(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool) throws(PropertyListError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count / 2)
+        var line = 1
+        var column = 1
+        var offset = 0
+        func unit(at offset: Int) -> UInt16 {
+            UInt16(bytes[bigEndian ? offset : offset + 1]) << 8 | UInt16(bytes[bigEndian ? offset + 1 : offset])
+        }
+        while offset < bytes.count {
+            guard bytes.count - offset >= 2 else {
+                throw PropertyListError(.invalidString, at: .lineColumn(line: line, column: column),
+                                        "the UTF-16 input ends in a partial code unit")
+            }
+            let first = unit(at: offset)
+            offset += 2
+            var scalar = Unicode.Scalar(first)
+            if UTF16.isLeadSurrogate(first), bytes.count - offset >= 2, UTF16.isTrailSurrogate(unit(at: offset)) {
+                scalar = Unicode.Scalar(0x10000 + (UInt32(first & 0x3FF) << 10 | UInt32(unit(at: offset) & 0x3FF)))
+                offset += 2
+            }
+            guard let scalar else {
+                throw PropertyListError(.invalidString, at: .lineColumn(line: line, column: column),
+                                        "0x\(String(first, radix: 16, uppercase: true)) is an unpaired UTF-16 surrogate")
+            }
+            if offset <= 4 && scalar == "\u{FEFF}" && output.isEmpty { continue }
             if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
             output.append(contentsOf: scalar.utf8)
         }

@@ -54,9 +54,20 @@ public struct XMLPropertyListValidator {
     /// parse errors; one declaring entities, only that finding (and any
     /// parse errors before it). At most 100 findings come from libxml2.
     ///
-    /// Reads the document once as a stream, in memory that grows with the
-    /// nesting depth, not with the document's size; the bytes are not copied.
+    /// The document is prepared as `XMLPropertyListReader` prepares it:
+    /// UTF-32 is transcoded, and raw control characters and carriage returns
+    /// in text, which CoreFoundation writes and reads, are accepted. It is
+    /// read once as a stream, in memory that grows with the nesting depth,
+    /// not with the document's size.
     public func validate(_ bytes: UnsafeRawBufferPointer) -> [PropertyListError] {
+        let input: XMLParserInput
+        do throws(PropertyListError) { input = try XMLParserInput(bytes) } catch { return [error] }
+        return input.withBytes(of: bytes) { _, parserBytes, options in validate(parsing: parserBytes, options: options) }
+    }
+
+    /// Validates `bytes` as `XMLParserInput` prepared them, so the validator
+    /// reads what `XMLPropertyListReader` reads.
+    private func validate(parsing bytes: UnsafeRawBufferPointer, options: XMLParseOptions) -> [PropertyListError] {
         let libxml2Problems = XMLDiagnosticCollector()
         return withXMLErrors(collectedBy: libxml2Problems) { () -> [PropertyListError] in
             guard let document = XMLValidationDocument(dtd: definition) else { return [] }
@@ -64,7 +75,7 @@ public struct XMLPropertyListValidator {
                                                 limit: XMLDiagnosticCollector.maximumKept)
             let sink = XMLValidationSink(handler: checker)
             checker.sink = sink
-            let wellFormed = parseXMLForValidation(bytes, options: .untrusted, into: sink)
+            let wellFormed = parseXMLForValidation(bytes, options: options, into: sink)
             let parseErrors = sink.diagnostics.diagnostics.filter(\.isError).map { diagnostic in
                 PropertyListError(.malformedXML, at: .lineColumn(line: max(diagnostic.line, 1), column: max(diagnostic.column, 1)),
                                   diagnostic.message)

@@ -20,13 +20,16 @@ import Foundation
 /// `-infinity`. A `.real32` is widened to a double first, as a float
 /// `CFNumber` is.
 ///
-/// Text escapes `&`, `<` and `>` as CoreFoundation's `_appendEscapedString`
-/// does. CoreFoundation copies every other character unchanged, so a
-/// control character produces a document no XML parser accepts; this writer
-/// instead throws `.unsupportedValue` for U+0000–U+001F other than tab, line
-/// feed and carriage return (CPython's `plistlib` refuses them too). A
-/// carriage return is written `&#13;`, because XML parsers turn a raw one
-/// into a line feed and the string would not read back the same.
+/// Text escapes `&`, `<` and `>` and nothing else, as CoreFoundation's
+/// `_appendEscapedString` (CFPropertyList.c) does: every other character is
+/// copied unchanged, carriage returns and the control characters
+/// U+0000–U+001F included, as Interface Builder and Xcode files hold them.
+/// This is the one place where the output departs from XML 1.0, which has no
+/// way to write those control characters and turns a raw carriage return
+/// into a line feed: a file Cocoa wrote converts to binary and back to the
+/// same bytes, and `XMLPropertyListReader` reads such text back unchanged
+/// (see `XMLParserInput`), as CoreFoundation does; other XML parsers may
+/// refuse it or read CR as LF.
 ///
 /// A `.uid` is written as Apple's XML writer writes `CFKeyedArchiverUID`:
 /// `<dict><key>CF$UID</key><integer>N</integer></dict>`.
@@ -43,8 +46,7 @@ public struct XMLPropertyListWriter: Sendable {
     /// Serialises `value` as a complete XML property-list document in UTF-8.
     ///
     /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
-    ///   path, for a string holding a control character XML cannot carry or a
-    ///   date too far from 1970 to format; `.limitExceeded(.depth)` for
+    ///   path, for a date too far from 1970 to format; `.limitExceeded(.depth)` for
     ///   containers nested deeper than `maximumDepth`.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var encoder = XMLPropertyListEncoder(sink: nil)
@@ -118,7 +120,7 @@ struct XMLPropertyListEncoder {
         appendIndent(indent)
         switch value {
         case .string(let string):
-            if appendLine(open: "<string>", text: string, close: "</string>\n") { try checkText(string) }
+            appendLine(open: "<string>", text: string, close: "</string>\n")
         case .integer(let integer):
             append("<integer>")
             appendDecimal(integer)
@@ -207,7 +209,7 @@ struct XMLPropertyListEncoder {
     mutating func appendKey(_ key: String, indent: Int) throws(PropertyListError) {
         try flushIfFull()
         appendIndent(indent)
-        if appendLine(open: "<key>", text: key, close: "</key>\n") { try checkText(key) }
+        appendLine(open: "<key>", text: key, close: "</key>\n")
     }
 
     private static let tabs = [UInt8](repeating: UInt8(ascii: "\t"), count: 64)
@@ -227,34 +229,23 @@ struct XMLPropertyListEncoder {
         append(close)
     }
 
-    /// Appends `open`, `text` escaped, and `close`. Characters `checkText`
-    /// refuses are copied unchanged; the return value says whether there
-    /// were any, and the caller then throws through `checkText`.
-    @discardableResult
-    private mutating func appendLine(open: StaticString, text: String, close: StaticString) -> Bool {
+    /// Appends `open`, `text` escaped, and `close`.
+    private mutating func appendLine(open: StaticString, text: String, close: StaticString) {
         var text = text
-        return text.withUTF8 { bytes in appendLine(open: open, utf8: UnsafeRawBufferPointer(bytes), close: close) }
+        text.withUTF8 { bytes in appendLine(open: open, utf8: UnsafeRawBufferPointer(bytes), close: close) }
     }
 
-    /// As `appendLine(open:text:close:)`, for text given as its UTF-8 bytes.
-    @discardableResult
-    mutating func appendLine(open: StaticString, utf8 bytes: UnsafeRawBufferPointer, close: StaticString) -> Bool {
+    /// As `appendLine(open:text:close:)`, for text given as its UTF-8 bytes:
+    /// `&`, `<` and `>` escaped, every other byte copied.
+    mutating func appendLine(open: StaticString, utf8 bytes: UnsafeRawBufferPointer, close: StaticString) {
         append(open)
-        var sawControlCharacter = false
         var runStart = 0
         for index in 0..<bytes.count {
-            let byte = bytes[index]
-            guard byte <= UInt8(ascii: ">") else { continue }
             let replacement: StaticString
-            switch byte {
+            switch bytes[index] {
             case UInt8(ascii: "&"): replacement = "&amp;"
             case UInt8(ascii: "<"): replacement = "&lt;"
             case UInt8(ascii: ">"): replacement = "&gt;"
-            case 0x0D: replacement = "&#13;"
-            case 0x09, 0x0A: continue
-            case 0x00..<0x20:
-                sawControlCharacter = true
-                continue
             default: continue
             }
             output.append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
@@ -263,27 +254,14 @@ struct XMLPropertyListEncoder {
         }
         output.append(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
         append(close)
-        return sawControlCharacter
     }
 
     /// Writes `<string>…</string>` at `indent` for text given as UTF-8 bytes,
     /// as `append(.string(…), indent:)` does.
-    ///
-    /// - Throws: as for a string value holding a control character.
     mutating func appendString(utf8 bytes: UnsafeRawBufferPointer, indent: Int) throws(PropertyListError) {
         try flushIfFull()
         appendIndent(indent)
-        if appendLine(open: "<string>", utf8: bytes, close: "</string>\n") {
-            try checkText(String(decoding: bytes, as: UTF8.self))
-        }
-    }
-
-    /// Throws when `text` holds a control character XML 1.0 cannot carry.
-    private func checkText(_ text: String) throws(PropertyListError) {
-        for byte in text.utf8 where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
-            throw PropertyListError(.unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
-                                    "the control character U+\(byte < 0x10 ? "000" : "00")\(String(byte, radix: 16, uppercase: true)) cannot be written in XML")
-        }
+        appendLine(open: "<string>", utf8: bytes, close: "</string>\n")
     }
 
     /// Appends the integer's decimal digits, as `description` spells them.

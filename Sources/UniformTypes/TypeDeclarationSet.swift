@@ -41,7 +41,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         self.file = file
         guard let root = infoPlist.dictionaryValue else {
             findings.append(TypeDeclarationFinding(.error, .invalidValue, file: file, keyPath: [],
-                                                   "the property list's root is \(infoPlist.kindName), not a dictionary"))
+                                                   "the property list's root is \(infoPlist.kindNameWithArticle), not a dictionary"))
             return
         }
         bundleIdentifier = root["CFBundleIdentifier"]?.stringValue
@@ -90,7 +90,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     private mutating func entries(_ root: OrderedDictionary<String, PropertyListValue>, key: String) -> [PropertyListValue] {
         guard let value = root[key] else { return [] }
         guard let array = value.arrayValue else {
-            invalid([.key(key)], "\(key) is \(value.kindName), not an array")
+            invalid([.key(key)], "\(key) is \(value.kindNameWithArticle), not an array")
             return []
         }
         return array
@@ -102,7 +102,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         for (index, entry) in entries(root, key: key).enumerated() {
             let path: PropertyListKeyPath = [.key(key), .index(index)]
             guard let dictionary = entry.dictionaryValue else {
-                invalid(path, "a type declaration is \(entry.kindName), not a dictionary")
+                invalid(path, "a type declaration is \(entry.kindNameWithArticle), not a dictionary")
                 continue
             }
             guard let identifier = string(dictionary, "UTTypeIdentifier", at: path) else {
@@ -128,7 +128,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         guard let value = dictionary["UTTypeTagSpecification"] else { return }
         let tagsPath = path.appending(.key("UTTypeTagSpecification"))
         guard let specification = value.dictionaryValue else {
-            invalid(tagsPath, "UTTypeTagSpecification is \(value.kindName), not a dictionary")
+            invalid(tagsPath, "UTTypeTagSpecification is \(value.kindNameWithArticle), not a dictionary")
             return
         }
         for key in specification.keys {
@@ -141,7 +141,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
 
     private mutating func readDocumentType(_ entry: PropertyListValue, at path: PropertyListKeyPath) -> DocumentTypeDeclaration? {
         guard let dictionary = entry.dictionaryValue else {
-            invalid(path, "a document type is \(entry.kindName), not a dictionary")
+            invalid(path, "a document type is \(entry.kindNameWithArticle), not a dictionary")
             return nil
         }
         var documentType = DocumentTypeDeclaration(source: DeclarationSource(file: file, keyPath: path))
@@ -161,7 +161,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
                 documentType.isPackage = number == 1
                 findings.append(TypeDeclarationFinding(.warning, .invalidValue, file: file, keyPath: packagePath,
                                                        "LSTypeIsPackage is the integer \(number); write <true/> or <false/>"))
-            default: invalid(packagePath, "LSTypeIsPackage is \(value.kindName), not a boolean")
+            default: invalid(packagePath, "LSTypeIsPackage is \(value.kindNameWithArticle), not a boolean")
             }
         }
         return documentType
@@ -172,7 +172,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
                                  at path: PropertyListKeyPath) -> String? {
         guard let value = dictionary[key] else { return nil }
         guard let text = value.stringValue else {
-            invalid(path.appending(.key(key)), "\(key) is \(value.kindName), not a string")
+            invalid(path.appending(.key(key)), "\(key) is \(value.kindNameWithArticle), not a string")
             return nil
         }
         return text
@@ -191,7 +191,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
             var paths: [PropertyListKeyPath] = []
             for (index, item) in items.enumerated() {
                 guard let text = item.stringValue else {
-                    invalid(keyPath.appending(.index(index)), "\(key) holds \(item.kindName), not a string")
+                    invalid(keyPath.appending(.index(index)), "\(key) holds \(item.kindNameWithArticle), not a string")
                     continue
                 }
                 values.append(text)
@@ -199,7 +199,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
             }
             return (values, paths)
         default:
-            invalid(keyPath, "\(key) is \(value.kindName), not a string or an array of strings")
+            invalid(keyPath, "\(key) is \(value.kindNameWithArticle), not a string or an array of strings")
             return ([], [])
         }
     }

@@ -32,6 +32,22 @@ struct ConvertCommandTests {
         #expect(run.stdout == xml)
     }
 
+    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    func nibWithEscapeConvertsToXMLAndBackUnchanged() throws {
+        // This binary nib holds ESC as a key equivalent; xml1 used to refuse it.
+        let nib = ICTRunner.interop.appendingPathComponent("realworld/adium-adium/Frameworks/Adium/Resources/JoinChatWindow.nib/keyedobjects.nib").path
+        let folder = try scratchFolder()
+        let xml = folder.appendingPathComponent("nib.xml")
+        let binary = folder.appendingPathComponent("nib.bplist")
+        let again = folder.appendingPathComponent("again.xml")
+        #expect(try ICTRunner.run(["convert", nib, "--format", "xml1", "-o", xml.path]).status == 0)
+        let written = try Data(contentsOf: xml)
+        #expect(written.contains(Data("<string>\u{1B}</string>".utf8)), "ESC is written raw, as CoreFoundation writes it")
+        #expect(try ICTRunner.run(["convert", xml.path, "--format", "binary1", "-o", binary.path]).status == 0)
+        #expect(try ICTRunner.run(["convert", binary.path, "--format", "xml1", "-o", again.path]).status == 0)
+        #expect(try Data(contentsOf: again) == written)
+    }
+
     @Test func xmlToBinaryAndBackGivesTheSameXML() throws {
         let folder = try scratchFolder()
         let source = folder.appendingPathComponent("in.plist")

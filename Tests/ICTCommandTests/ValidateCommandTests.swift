@@ -72,6 +72,47 @@ struct ValidateCommandTests {
         #expect(finding?["line"] as? Int == 1)
         #expect((finding?["message"] as? String)?.isEmpty == false)
     }
+
+    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    func cocoaNibWithRawEscapeIsValid() throws {
+        // Interface Builder wrote ESC raw in <string>; libxml2 alone said "PCDATA invalid Char value 27".
+        let nib = ICTRunner.interop.appendingPathComponent("realworld/adium-adium/Frameworks/Adium/Resources/nl.lproj/PasswordPrompt.nib/keyedobjects.nib").path
+        let run = try ICTRunner.run(["validate", nib])
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(nib): valid keyed archive (XML property list)\n")
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    func utf32IsValidAsConvertReadsIt() throws {
+        // The DTD check used to see the raw UTF-32 bytes and say "Document is empty".
+        let file = ICTRunner.interop.appendingPathComponent("xmlplist/dd-plist/test-xml-utf-32le.plist").path
+        #expect(try ICTRunner.run(["convert", file, "--format", "json"]).status == 0)
+        let run = try ICTRunner.run(["validate", file])
+        #expect(run.status == 0)
+        #expect(run.stdout == "\(file): valid XML property list\n")
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test func xcodeSchemeIsNamedNotParsed() throws {
+        let file = try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Scheme\n   version = \"1.3\">\n</Scheme>\n", named: "App.xcscheme")
+        let run = try ICTRunner.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr == "\(file.path):2:1: error: an Xcode scheme (<Scheme>), not a property list\n")
+    }
+
+    @Test func nibArchiveIsNamedNotParsed() throws {
+        let file = try write("NIBArchive\u{1}\0\0\0\t\0\0\0", named: "View.nib")
+        let run = try ICTRunner.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(run.stderr == "\(file.path):byte 0: error: a NIBArchive file (a compiled nib), not a property list\n")
+    }
+
+    @Test func kindNamesTakeTheRightArticle() throws {
+        let file = try write("<plist><dict><key>CFBundleDocumentTypes</key><integer>7</integer></dict></plist>", named: "Info.plist")
+        let run = try ICTRunner.run(["validate", file.path])
+        #expect(run.stderr.contains("CFBundleDocumentTypes is an integer, not an array"), "\(run.stderr)")
+    }
 }
 
 /// `ict validate` on a large XML property list: the DTD check streams the

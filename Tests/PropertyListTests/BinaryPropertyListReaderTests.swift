@@ -114,7 +114,7 @@ struct BinaryPropertyListReaderTests {
     @Test func rejectsNonStringKeysWithTheirOffset() {
         let error = readError(bplist(objects: [[0xD1, 1, 1], [0x10, 0x01]]))
         #expect(error?.kind == .invalidKey)
-        #expect(error?.description == "byte 11: dictionary key 0 is a integer, not a string")
+        #expect(error?.description == "byte 11: dictionary key 0 is an integer, not a string")
     }
 
     @Test func rejectsADateThatIsNotFinite() {

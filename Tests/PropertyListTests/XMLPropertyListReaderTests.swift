@@ -361,4 +361,65 @@ struct XMLPropertyListReaderTests {
         let error = try #require(readError("<plist><true/></plist>", limits: PropertyListLimits(maximumInputSize: 8)))
         #expect(error.kind == .limitExceeded(.inputSize))
     }
+
+    // MARK: Text as CoreFoundation reads it (raw control characters and CR)
+
+    @Test func readsRawControlCharactersInTextAsCoreFoundationDoes() throws {
+        // CoreFoundation's parseStringTag copies these bytes as they are; libxml2 alone says
+        // "PCDATA invalid Char value 27". ESC as Interface Builder writes a key equivalent,
+        // U+0003 (Enter) as in MacVim's KeyBinding.plist, NUL, a CDATA section, a reference.
+        let value = try read(header + "<plist version=\"1.0\">\n<dict>\n"
+            + "\t<key>$\u{3}</key>\n\t<string>\u{1B}</string>\n"
+            + "\t<key>n</key>\n\t<string>a\u{0}b\u{1F}<![CDATA[c\u{8}]]>&#27;&#x1;</string>\n"
+            + "</dict>\n</plist>\n")
+        #expect(value == ["$\u{3}": "\u{1B}", "n": "a\u{0}b\u{1F}c\u{8}\u{1B}\u{1}"])
+    }
+
+    @Test func keepsRawCarriageReturnsInValues() throws {
+        // XML 1.0 turns CR and CR LF into LF; CoreFoundation keeps them. Line ends between
+        // elements (CR LF here) are only layout and still read as such.
+        let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n"
+            + "\t<key>a\rb</key>\r\n\t<string>x\r\ny</string>\r\n"
+            + "\t<key>only</key>\r\n\t<string>\r</string>\r\n"
+            + "\t<key>cdata</key>\r\n\t<string><![CDATA[\r\n]]></string>\r\n"
+            + "\t<key>n</key>\r\n\t<integer>12\r\n</integer>\r\n"
+            + "\t<key>empty</key>\r\n\t<dict>\r\n\t</dict>\r\n"
+            + "</dict>\r\n</plist>\r\n"
+        #expect(try read(document) == ["a\rb": "x\r\ny", "only": "\r", "cdata": "\r\n", "n": 12, "empty": [:]])
+    }
+
+    @Test func readsUTF16TextWithControlCharacters() throws {
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<plist version=\"1.0\"><string>\u{1B}\r\n</string></plist>\n"
+        let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "\u{1B}\r\n")
+    }
+
+    @Test func stillRefusesControlCharactersOutsideText() throws {
+        // Between elements CoreFoundation refuses them too ("unexpected character").
+        let between = try #require(readError("<plist><array>\u{1B}<true/></array></plist>"))
+        #expect(between.kind == .unexpectedElement)
+        #expect(between.message == "text \"\u{1B}\" outside a value element")
+        // Inside a tag they are libxml2's to refuse.
+        let inTag = try #require(readError("<plist><string a=\"\u{1B}\">x</string></plist>"))
+        #expect(inTag.kind == .malformedXML)
+    }
+
+    @Test func readsCocoaWrittenNibsHoldingEscape() throws {
+        try #require(XMLInterop.available, XMLInterop.missing)
+        // Interface Builder wrote ESC raw as the key equivalent of a Cancel button.
+        for path in ["nl.lproj/PasswordPrompt.nib", "tr.lproj/PasswordPrompt.nib"] {
+            let value = try XMLPropertyListReader().read(XMLInterop.data("realworld/adium-adium/Frameworks/Adium/Resources/\(path)/keyedobjects.nib"))
+            let objects = try #require(value["$objects"]?.arrayValue)
+            guard case .uid(let keyEquivalent)? = objects[67]["NSKeyEquivalent"] else {
+                Issue.record("no NSKeyEquivalent UID in $objects[67] of \(path)")
+                continue
+            }
+            #expect(objects[Int(keyEquivalent)] == "\u{1B}", "\(path)")
+        }
+        // MacVim's key bindings: "$" (Shift) or "^~" (Control-Option) before CR or U+0003.
+        let keyBinding = try XMLPropertyListReader().read(XMLInterop.data("realworld/macvim-dev-macvim/src/MacVim/KeyBinding.plist"))
+        #expect(keyBinding["$\r"] == "insertNewline:")
+        #expect(keyBinding["$\u{3}"] == "insertNewline:")
+        #expect(keyBinding["^~\r"] == "insertNewline:")
+    }
 }

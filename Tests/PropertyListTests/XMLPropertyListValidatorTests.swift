@@ -234,6 +234,19 @@ struct XMLPropertyListValidatorTests {
         ])
         let missing = validator.validate(Data("<plist>\n<true/>\n</plist>\n".utf8))
         #expect(described(missing) == ["1:1: Element plist does not carry attribute version"])
+    @Test func acceptsUTF32AsTheReaderDoes() throws {
+        // libxml2 alone answered "Document is empty" while the reader read the file.
+        let text = header + "<plist version=\"1.0\">\n<string>x</string>\n</plist>\n"
+        let bytes: [UInt8] = [0x00, 0x00, 0xFE, 0xFF] + text.unicodeScalars.flatMap { scalar in
+            (0..<4).reversed().map { UInt8(truncatingIfNeeded: scalar.value >> ($0 * 8)) }
+        }
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "x")
+        #expect(try validator().validate(Data(bytes)).isEmpty)
+    }
+
+    @Test func acceptsRawControlCharactersAndCarriageReturnsInText() throws {
+        let result = try findings(header + "<plist version=\"1.0\">\r\n<dict>\r\n\t<key>a\u{3}</key>\r\n\t<string>\u{1B}\r</string>\r\n</dict>\r\n</plist>\r\n")
+        #expect(result.isEmpty, "\(result)")
     }
 }
 

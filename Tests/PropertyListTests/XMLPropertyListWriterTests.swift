@@ -111,20 +111,57 @@ struct XMLPropertyListWriterTests {
         #expect(lines.contains("\t\t\t\t\t\t\t\t\t\t</data>"))
     }
 
-    @Test func escapesCarriageReturnAndRoundTrips() throws {
-        let value: PropertyListValue = ["k": "line\r\nnext\ttab"]
+    @Test func writesCarriageReturnsAndControlCharactersRawAsCoreFoundationDoes() throws {
+        // CoreFoundation's _appendEscapedString escapes only & < >; Linux plutil
+        // (swift-corelibs-foundation) converts this value's binary form to exactly these bytes.
+        let value: PropertyListValue = ["a\rb": "x\r\ny\u{1B}z\u{3}", "n": "\u{0}&\t"]
+        let expected = prologue + "<dict>\n\t<key>a\rb</key>\n\t<string>x\r\ny\u{1B}z\u{3}</string>\n"
+            + "\t<key>n</key>\n\t<string>\u{0}&amp;\t</string>\n</dict>\n</plist>\n"
         let bytes = try XMLPropertyListWriter().encode(value)
-        #expect(String(decoding: bytes, as: UTF8.self).contains("<string>line&#13;\nnext\ttab</string>"))
+        #expect(bytes == Array(expected.utf8))
         #expect(try XMLPropertyListReader().read(Data(bytes)) == value)
     }
 
-    @Test func refusesControlCharacters() throws {
-        let error = try #require(throws: PropertyListError.self) {
-            try XMLPropertyListWriter().encode(["outer": ["a", "bell\u{7}"]])
+    @Test func roundTripsRandomTreesWithControlCharacters() throws {
+        var generator = RandomPropertyListTrees(seed: 11, .init(includeUIDs: true, includeControlCharacters: true))
+        for (index, tree) in generator.make(200).enumerated() {
+            let decoded = try XMLPropertyListReader().read(Data(XMLPropertyListWriter().encode(tree)))
+            #expect(PropertyListComparison.exact.firstDifference(decoded, Self.zerosUnsigned(tree)) == nil, "tree \(index)")
         }
-        #expect(error.kind == .unsupportedValue)
-        #expect(error.message == "the control character U+0007 cannot be written in XML")
-        #expect(error.keyPath.description == "outer[1]")
+    }
+
+    /// `value` with every -0.0 made 0.0: CoreFoundation, and this writer, write both as `0.0`.
+    static func zerosUnsigned(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .real(let real) where real == 0: .real(0)
+        case .real32(let real) where real == 0: .real32(0)
+        case .array(let array): .array(array.map(zerosUnsigned))
+        case .dictionary(let dictionary): .dictionary(dictionary.mapValues(zerosUnsigned))
+        default: value
+        }
+    }
+
+    /// Cocoa-written XML nibs holding a raw ESC or CR in a string.
+    static let cocoaNibsWithControlCharacters = [
+        "Frameworks/Adium/Resources/nl.lproj/PasswordPrompt.nib", "Frameworks/Adium/Resources/nl.lproj/ProxyPasswordPrompt.nib",
+        "Frameworks/Adium/Resources/tr.lproj/PasswordPrompt.nib", "Frameworks/Adium/Resources/tr.lproj/ProxyPasswordPrompt.nib",
+        "Other/Adium Crash Reporter/cs.lproj/MainMenu.nib", "Other/Adium Crash Reporter/de.lproj/MainMenu.nib",
+        "Other/Adium Crash Reporter/en.lproj/MainMenu.nib", "Other/Adium Crash Reporter/fr.lproj/MainMenu.nib",
+        "Plugins/Purple Service/PurpleActionRequestWindow.nib",
+    ].map { "realworld/adium-adium/\($0)/keyedobjects.nib" }
+
+    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing), arguments: cocoaNibsWithControlCharacters)
+    func rewritesCocoaNibsWithControlCharactersByteForByte(_ path: String) throws {
+        let original = try XMLInterop.data(path)
+        let binary = try BinaryPropertyListWriter().encode(XMLPropertyListReader().read(original))
+        let rewritten = try XMLPropertyListWriter().encode(BinaryPropertyListReader().read(Data(binary)))
+        // These were written before Mac OS X 10.5, whose CoreFoundation names the DTD
+        // "-//Apple Computer//DTD PLIST 1.0//EN"; today's writes "-//Apple//…", as this writer does.
+        let oldDoctype = Data("<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD".utf8)
+        let newDoctype = Data("<!DOCTYPE plist PUBLIC \"-//Apple//DTD".utf8)
+        let expected = original.replacing(oldDoctype, with: newDoctype)
+        #expect(expected != original, "the file no longer has the old DTD name")
+        #expect(Data(rewritten) == expected)
     }
 
     @Test func roundTripsEveryKind() throws {

@@ -234,6 +234,8 @@ struct XMLPropertyListValidatorTests {
         ])
         let missing = validator.validate(Data("<plist>\n<true/>\n</plist>\n".utf8))
         #expect(described(missing) == ["1:1: Element plist does not carry attribute version"])
+    }
+
     @Test func acceptsUTF32AsTheReaderDoes() throws {
         // libxml2 alone answered "Document is empty" while the reader read the file.
         let text = header + "<plist version=\"1.0\">\n<string>x</string>\n</plist>\n"

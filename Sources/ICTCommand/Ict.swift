@@ -9,6 +9,7 @@ struct Ict: ParsableCommand {
             Exit status: 0 on success (or all inputs valid), 1 when an input is \
             invalid or an operation failed, 64 on a usage error.
             """,
+        version: ICTVersion.current,
         subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self]
     )
 }

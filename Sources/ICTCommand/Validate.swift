@@ -47,13 +47,16 @@ extension Ict {
         func run() throws {
             let documentSchema = try loadSchema()
             var reports: [FileReport] = []
+            var progress = ProgressReporter("validate", total: files.count, unit: "files")
             for path in files {
                 if DocumentSupport.isICTPackage(path) || (schema != nil && PackageConversion.isDirectory(path)) {
                     reports.append(Self.checkDocument(path, schema: documentSchema))
                 } else {
                     reports.append(Self.check(path))
                 }
+                progress.advance()
             }
+            progress.clear()
             if json {
                 try printJSON(reports)
             } else {

@@ -20,8 +20,10 @@ struct InstallTests {
                      "CI=true: \(InstallArtifacts.notBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-install-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Under make test, the outer make's flags and variables must not reach this one.
+        let environment = ProcessInfo.processInfo.environment.filter { !["MAKEFLAGS", "MFLAGS", "MAKELEVEL"].contains($0.key) }
         let run = try ProgramRunner.run("make", ["-C", ICTRunner.repositoryRoot.path, "-o", "static", "-o", "manual", "install"]
-                                        + variables(folder))
+                                        + variables(folder), environment: environment)
         try #require(run.status == 0, "make install failed: \(run.stderr)")
         return folder
     }

@@ -3,15 +3,16 @@ import Testing
 
 /// The progress line of long `ict validate` runs: on a terminal only, after a second, cleared at the end.
 struct ProgressReporterTests {
-    /// Enough files for a debug `ict validate` to spend over two seconds in its loop here.
-    static let fileCount = 2000
+    /// Enough files for a debug `ict validate` to spend about four seconds in
+    /// its loop on a 2-core build machine, well past the quiet second.
+    static let fileCount = 1000
 
-    /// A fresh folder of `count` valid XML property lists, each an array of 1000 integers (22 KB).
+    /// A fresh folder of `count` valid XML property lists, each an array of 3000 integers (67 KB).
     private func files(_ count: Int) throws -> (folder: URL, paths: [String]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let body = Data(("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>"
-            + (0..<1000).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>\n").utf8)
+            + (0..<3000).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>\n").utf8)
         let paths = try (0..<count).map { index in
             let file = folder.appendingPathComponent("f\(index).plist")
             try body.write(to: file)
@@ -54,7 +55,7 @@ struct ProgressReporterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try runOnTerminal(["validate"] + paths)
         #expect(run.status == 0)
-        #expect(run.terminal.contains("\rvalidate: "))
+        #expect(run.terminal.contains("\rvalidate: "), "no progress: did the run take less than a second?")
         #expect(run.terminal.contains("/\(Self.fileCount) files"))
         #expect(run.terminal.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
         #expect(run.stdout.split(separator: "\n").count == Self.fileCount)

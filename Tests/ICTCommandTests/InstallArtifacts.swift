@@ -15,5 +15,6 @@ enum InstallArtifacts {
         FileManager.default.fileExists(atPath: manPages.appendingPathComponent("ict.1").path)
     }
 
+    static let staticBinaryNotBuilt = "the static ict is not built (.build-static/release/ict): run make static, or make test"
     static let notBuilt = "the static ict or its man pages are not built (.build-static/): run make static manual, or make test"
 }

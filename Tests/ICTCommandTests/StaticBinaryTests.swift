@@ -6,14 +6,14 @@ import Testing
 /// install`): it runs copied alone into an empty folder, with no toolchain on
 /// `PATH` and no library path, and loads no Swift library from a toolchain.
 @Suite(.enabled(if: InstallArtifacts.staticBinaryIsBuilt || InstallArtifacts.areRequired,
-                Comment(rawValue: InstallArtifacts.notBuilt)))
+                Comment(rawValue: InstallArtifacts.staticBinaryNotBuilt)))
 struct StaticBinaryTests {
     /// The environment the copied binary runs in: nothing but a system `PATH`.
     static let bareEnvironment = ["PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""]
 
     /// A fresh folder holding only a copy of the static `ict`.
     private func copyAlone() throws -> URL {
-        try #require(InstallArtifacts.staticBinaryIsBuilt, "CI=true: \(InstallArtifacts.notBuilt)")
+        try #require(InstallArtifacts.staticBinaryIsBuilt, "CI=true: \(InstallArtifacts.staticBinaryNotBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-static-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: InstallArtifacts.staticBinary, to: folder.appendingPathComponent("ict"))

@@ -30,7 +30,16 @@ missing=()
 for package in "${packages[@]}"; do
   if ! dpkg -s "$package" >/dev/null 2>&1; then missing+=("$package"); fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+install_python_modules() {
+  # The contract tests check --json output with python3's jsonschema (PyPI).
+  if [ "$purpose" = test ] && ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+    echo "Installing the Python module jsonschema (for the --json contract tests)"
+    python3 -m pip install --quiet --disable-pip-version-check jsonschema \
+      || echo "install-deps.sh: could not install jsonschema; the --json contract tests will be skipped" >&2
+  fi
+}
+
+if [ ${#missing[@]} -eq 0 ]; then install_python_modules; exit 0; fi
 
 echo "Installing missing Debian packages: ${missing[*]}"
 if [ "$(id -u)" -eq 0 ]; then
@@ -44,3 +53,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_python_modules

@@ -64,97 +64,35 @@ extension Ict {
         @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
         var embed = false
 
+        @Flag(help: "Print one JSON document describing the conversion (Schemas/cli/convert.schema.json); the output then goes to the file -o names.")
+        var json = false
+
+        @OptionGroup var inputOptions: InputOptions
+
         func validate() throws {
-            if input != "-", format == .json, DocumentSupport.isDocument(input) { return }
-            let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
-            let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
-            switch format {
-            case .zip:
-                guard inputIsPackage else { throw ValidationError("--format zip needs a package directory; \(input) is not one") }
-                if output == "-" { throw ValidationError("a zip is written to a file, not standard output; name one with -o") }
-            case .package:
-                guard inputIsZip else { throw ValidationError("--format package needs a zip archive; \(input) is not one") }
-                if output == "-" { throw ValidationError("a package is a directory, not standard output; name one with -o") }
-            case .ict:
-                guard input != "-", input.hasSuffix(".json") else { throw ValidationError("--format ict needs a JSON export (DOC.json) as input") }
-            case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
-                if inputIsPackage { throw ValidationError("\(input) is a package directory; convert it with --format zip") }
-                if inputIsZip { throw ValidationError("\(input) is a zip archive; restore its package with --format package") }
+            if format == .zip || format == .package, output == "-" {
+                throw ValidationError("a \(format == .zip ? "zip" : "package") is written to a file, not standard output; name one with -o")
+            }
+            if json, output == nil || output == "-" {
+                throw ValidationError("--json prints the report on standard output; name the converted output's file with -o")
             }
         }
 
+        private var displayInput: String { input == "-" ? "<stdin>" : input }
+
         func run() throws {
+            let report = Self.report(json: json)
+            report["input"] = .string(displayInput)
+            report["format"] = .string(format.rawValue)
+            if let problem = inputProblem() { throw report.fail(problem) }
             if input != "-", (format == .json && DocumentSupport.isDocument(input)) || format == .ict {
-                let source = DocumentSupport.trimmingTrailingSlashes(input)
-                do {
-                    if format == .ict {
-                        try DocumentConversion.import(source, to: output ?? String(source.dropLast(5)) + ".ict")
-                    } else {
-                        try DocumentConversion.export(source, to: output ?? "-", embedding: embed)
-                    }
-                } catch let error as ICTDocumentError {
-                    throw DocumentSupport.fail(document: source, error)
-                } catch let error as PropertyListError {
-                    Diagnostics.printError(Diagnostics.line(file: source, error))
-                    throw ExitCode.failure
-                } catch {
-                    Diagnostics.printError("ict: \(error)")
-                    throw ExitCode.failure
-                }
-                return
+                try convertDocument(report)
+            } else if format == .zip || format == .package {
+                try convertPackage(report)
+            } else {
+                try convertPropertyList(report)
             }
-            if format == .zip || format == .package {
-                do {
-                    if format == .zip {
-                        try PackageConversion.zip(packageAt: input, to: output)
-                    } else {
-                        try PackageConversion.unzip(input, to: output)
-                    }
-                } catch {
-                    Diagnostics.printError("ict: \(error.description)")
-                    throw ExitCode.failure
-                }
-                return
-            }
-            let destination = output ?? "-"
-            if format.isBinary, output == nil, OutputFile.isTerminal("-") {
-                Diagnostics.printError("ict: binary output is not written to a terminal; name a file with -o (or -o - to insist)")
-                throw ExitCode.failure
-            }
-            if format == .xml1, input != "-", let file = try? MappedFile(path: input),
-               PropertyListFormat.detect(file.bytes) == .binary {
-                try convertBinaryToXML(file, destination: destination)
-                return
-            }
-            let value: PropertyListValue
-            do {
-                let file = try InputFile(path: input)
-                let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
-                value = try file.withBytes { bytes throws(PropertyListError) in
-                    try PropertyListReader().read(bytes, format: hint).value
-                }
-            } catch {
-                Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
-                throw ExitCode.failure
-            }
-            do {
-                let sink = try OutputFile(path: destination)
-                do {
-                    try write(value, to: sink)
-                } catch let error as KeyedArchiveError {
-                    sink.abandon()
-                    Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
-                    throw ExitCode.failure
-                } catch let error as PropertyListError {
-                    sink.abandon()
-                    Diagnostics.printError(Diagnostics.line(file: destination == "-" ? "<stdout>" : destination, error))
-                    throw ExitCode.failure
-                }
-                try sink.commit()
-            } catch let failure as OutputFile.Failure {
-                Diagnostics.printError("ict: \(failure.description)")
-                throw ExitCode.failure
-            }
+            try report.finish()
             // The value may be a tree of millions of nodes: leave freeing it to
             // the system rather than walking it once more on the way out.
             #if canImport(Glibc)
@@ -164,15 +102,112 @@ extension Ict {
             #endif
         }
 
+        /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
+        private func inputProblem() -> Problem? {
+            if input != "-", format == .json, DocumentSupport.isDocument(input) { return nil }
+            let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
+            let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
+            switch format {
+            case .zip:
+                if !inputIsPackage { return Problem(path: input, "--format zip needs a package directory; this is not one") }
+            case .package:
+                if !inputIsZip { return Problem(path: input, "--format package needs a zip archive; this is not one") }
+            case .ict:
+                if input == "-" || !input.hasSuffix(".json") { return Problem(path: displayInput, "--format ict needs a JSON export (DOC.json) as input") }
+            case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
+                if inputIsPackage { return Problem(path: input, "is a directory (a package); convert a package with --format zip") }
+                if inputIsZip { return Problem(path: input, "is a zip archive; restore its package with --format package") }
+            }
+            return nil
+        }
+
+        private func convertDocument(_ report: Report) throws {
+            let source = DocumentSupport.trimmingTrailingSlashes(input)
+            let destination = format == .ict ? (output ?? String(source.dropLast(5)) + ".ict") : (output ?? "-")
+            report["output"] = .string(destination)
+            do {
+                if format == .ict {
+                    try DocumentConversion.import(source, to: destination)
+                } else {
+                    try DocumentConversion.export(source, to: destination, embedding: embed)
+                }
+            } catch let error as ICTDocumentError {
+                throw report.fail(Problem(document: source, error))
+            } catch let error as PropertyListError {
+                throw report.fail(Problem(path: source, error))
+            } catch let failure as OutputFile.Failure {
+                throw report.fail(Problem(path: destination, failure.description))
+            }
+        }
+
+        private func convertPackage(_ report: Report) throws {
+            do {
+                let written: String
+                if format == .zip {
+                    written = try PackageConversion.zip(packageAt: input, to: output)
+                } else {
+                    written = try PackageConversion.unzip(input, to: output)
+                }
+                report["output"] = .string(written)
+            } catch {
+                throw report.fail(Problem(path: input, error))
+            }
+        }
+
+        private func convertPropertyList(_ report: Report) throws {
+            let destination = output ?? "-"
+            report["output"] = .string(destination == "-" ? "<stdout>" : destination)
+            if format.isBinary, output == nil, OutputFile.isTerminal("-") {
+                throw report.fail(Problem(path: "<stdout>", "binary output is not written to a terminal; name a file with -o (or -o - to insist)"))
+            }
+            let file: InputFile
+            do {
+                file = try InputFile(path: input, limit: inputOptions.maxInputSize)
+            } catch {
+                throw report.fail(Problem(path: displayInput, error))
+            }
+            if format == .xml1, let mapped = file.file, PropertyListFormat.detect(mapped.bytes) == .binary {
+                report["inputFormat"] = .string(PropertyListFormat.binary.rawValue)
+                try convertBinaryToXML(mapped, destination: destination, report)
+                return
+            }
+            let value: PropertyListValue
+            do {
+                let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
+                let read = try file.withBytes { bytes throws(PropertyListError) in
+                    try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
+                }
+                value = read.value
+                report["inputFormat"] = .string(read.format.rawValue)
+            } catch {
+                throw report.fail(Problem(path: displayInput, error))
+            }
+            do {
+                let sink = try OutputFile(path: destination)
+                do {
+                    try write(value, to: sink)
+                } catch let error as KeyedArchiveError {
+                    sink.abandon()
+                    throw report.fail(Problem(path: displayInput, error))
+                } catch let error as PropertyListError {
+                    sink.abandon()
+                    throw report.fail(Problem(path: destination == "-" ? "<stdout>" : destination, error))
+                }
+                try sink.commit()
+            } catch let failure as OutputFile.Failure {
+                throw report.fail(Problem(path: destination, failure.description))
+            }
+        }
+
         /// Binary to XML without building the value: objects are written out
         /// as they are read. On standard output or a pipe, a problem found part
         /// way leaves what was written before it; a file is replaced only when
         /// the whole conversion succeeded.
-        private func convertBinaryToXML(_ file: MappedFile, destination: String) throws {
+        private func convertBinaryToXML(_ file: MappedFile, destination: String, _ report: Report) throws {
             do {
                 let sink = try OutputFile(path: destination)
                 do throws(PropertyListError) {
-                    try XMLPropertyListWriter().encode(binaryPropertyList: file) { (bytes) throws(PropertyListError) in
+                    try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: inputOptions.limits) { (bytes) throws(PropertyListError) in
                         do throws(OutputFile.Failure) {
                             try sink.write(bytes)
                         } catch {
@@ -181,14 +216,12 @@ extension Ict {
                     }
                 } catch {
                     sink.abandon()
-                    let blamed = error.location == .none ? (destination == "-" ? "<stdout>" : destination) : input
-                    Diagnostics.printError(Diagnostics.line(file: blamed, error))
-                    throw ExitCode.failure
+                    let blamed = error.location == .none && error.kind == .io ? (destination == "-" ? "<stdout>" : destination) : input
+                    throw report.fail(Problem(path: blamed, error))
                 }
                 try sink.commit()
             } catch let failure as OutputFile.Failure {
-                Diagnostics.printError("ict: \(failure.description)")
-                throw ExitCode.failure
+                throw report.fail(Problem(path: destination, failure.description))
             }
         }
 
@@ -238,4 +271,9 @@ extension Ict {
             }
         }
     }
+}
+
+extension Ict.Convert: ReportingCommand {
+    static let reportName = "convert"
+    static let reportFields = ["input", "output", "format", "inputFormat"]
 }

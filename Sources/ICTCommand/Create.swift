@@ -15,24 +15,57 @@ extension Ict {
 
         @OptionGroup var fields: DocumentFieldOptions
 
-        @Option(help: "The base of the new document's file name.")
+        @Option(help: "The base of the new document's file name: a name, not a path.")
         var name = "Friend"
 
         @Option(name: [.short, .customLong("output")], help: "The folder to create the document in.")
         var output = "."
 
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/create.schema.json).")
+        var json = false
+
+        func validate() throws {
+            if let problem = Self.nameProblem(name) { throw ValidationError("--name \(problem)") }
+        }
+
+        /// Why `name` cannot be a document's base name: it must be one
+        /// non-empty file name, not a path nor a hidden name.
+        static func nameProblem(_ name: String) -> String? {
+            if name.isEmpty { return "is empty; give the document's name, such as Friend" }
+            if name.contains("/") { return "'\(name)' is a path; give a name without '/' and choose the folder with -o" }
+            if name.hasPrefix(".") { return "'\(name)' starts with '.', which would hide the document" }
+            if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                return "contains a control character"
+            }
+            return nil
+        }
+
         func run() throws {
+            let report = Self.report(json: json)
             let document = ICTDocument()
-            _ = try fields.apply(to: document)
+            do {
+                _ = try fields.apply(to: document)
+            } catch let problem as DocumentFieldOptions.Failure {
+                throw report.fail(problem.problem)
+            } catch let error as ICTDocumentError {
+                throw report.fail(Problem(path: "ict", error.description))
+            }
             let directory = DocumentSupport.trimmingTrailingSlashes(output)
             let path: String
             do {
                 path = "\(directory)/\(try ICTDocument.freeFileName(for: name, in: directory))"
                 try document.save(to: path)
             } catch {
-                throw DocumentSupport.fail(document: directory, error)
+                throw report.fail(Problem(document: directory, error))
             }
-            print(path)
+            report["path"] = .string(path)
+            if !json { print(path) }
+            try report.finish()
         }
     }
+}
+
+extension Ict.Create: ReportingCommand {
+    static let reportName = "create"
+    static let reportFields = ["path"]
 }

@@ -3,27 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import KeyedArchive
-import PropertyList
 
-/// Messages for people on standard error, in the `file:location: message` form.
+/// Output for people on standard error.
 enum Diagnostics {
-    /// `file:byte 42: message (at a.b)`, `file:3:7: message`, or `file: message`.
-    static func line(file: String, _ error: PropertyListError) -> String {
-        let place = error.location.description
-        var text = place.isEmpty ? "\(file): \(error.message)" : "\(file):\(place): \(error.message)"
-        if !error.keyPath.components.isEmpty { text += " (at \(error.keyPath))" }
-        return text
-    }
-
-    /// `file:byte 42: message (at $top.root, object 3)` for an archive's problem.
-    static func line(file: String, _ error: KeyedArchiveError) -> String {
-        "\(file):\(error.description)".replacingFirstColonSpace()
-    }
-
     /// Prints `text` and a newline on standard error.
+    /// File names in it are written as their own bytes (see `RawFileName`).
     static func printError(_ text: String) {
-        writeAll(Array((text + "\n").utf8), to: STDERR_FILENO)
+        writeAll(RawFileName.bytes(text + "\n"), to: STDERR_FILENO)
     }
 
     /// Writes every byte to `descriptor`, retrying short writes; gives up
@@ -53,15 +39,5 @@ struct StandardOutput {
     mutating func flush() {
         Diagnostics.writeAll(buffer, to: STDOUT_FILENO)
         buffer.removeAll(keepingCapacity: true)
-    }
-}
-
-private extension String {
-    /// `file:message` → `file: message` when no location follows the file name.
-    func replacingFirstColonSpace() -> String {
-        guard let colon = firstIndex(of: ":") else { return self }
-        let rest = self[index(after: colon)...]
-        if rest.first?.isNumber == true || rest.hasPrefix("byte ") { return self }
-        return String(self[..<colon]) + ": " + rest
     }
 }

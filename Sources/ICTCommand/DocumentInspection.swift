@@ -65,37 +65,36 @@ struct DocumentInspection {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(Float(value))
     }
 
-    func jsonValue() -> PropertyListValue {
-        var value: OrderedDictionary<String, PropertyListValue> = [
-            "path": .string(path),
-            "displayName": .string(displayName),
-            "version": .integer(PropertyListInteger(Int64(metadata.version))),
-        ]
-        value["thumbnail"] = Self.imageValue(thumbnailSize, bytes: metadata.thumbnail?.count)
-        if let data {
-            var fields: OrderedDictionary<String, PropertyListValue> = [:]
-            fields["firstName"] = data.firstName.map(PropertyListValue.string)
-            fields["lastName"] = data.lastName.map(PropertyListValue.string)
-            fields["displayName"] = data.displayName.map(PropertyListValue.string)
-            fields["favoriteNumber"] = data.favoriteNumber.map(PropertyListValue.real)
-            fields["photo"] = Self.imageValue(photoSize, bytes: data.photo?.count)
-            value["data"] = .dictionary(fields)
-        }
-        value["entries"] = .array(entries.map { entry in
-            var fields: OrderedDictionary<String, PropertyListValue> = ["name": .string(entry.name)]
-            fields["size"] = entry.size.map { .integer(PropertyListInteger($0)) }
-            return .dictionary(fields)
-        })
-        value["entriesRead"] = .array(entriesRead.map(PropertyListValue.string))
-        value["bytesRead"] = .integer(PropertyListInteger(Int64(bytesRead)))
-        return .dictionary(value)
+    /// The `document` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
+    func jsonValue() -> JSONValue {
+        .object([
+            ("path", .string(path)),
+            ("displayName", .string(displayName)),
+            ("version", .integer(metadata.version)),
+            ("thumbnail", Self.imageValue(thumbnailSize, bytes: metadata.thumbnail?.count)),
+            ("data", data.map { Self.fieldsValue($0, photoSize: photoSize) } ?? .null),
+            ("entries", .array(entries.map { entry in
+                .object([("name", .string(entry.name)), ("size", .optional(entry.size.map { Int($0) }))])
+            })),
+            ("entriesRead", .array(entriesRead.map(JSONValue.string))),
+            ("bytesRead", .integer(bytesRead)),
+        ])
     }
 
-    /// `{"width", "height", "bytes"}`, or nil (the key left out) when there is no image.
-    static func imageValue(_ size: (width: Int, height: Int)?, bytes: Int?) -> PropertyListValue? {
-        guard let size, let bytes else { return nil }
-        return .dictionary(["width": .integer(PropertyListInteger(Int64(size.width))),
-                            "height": .integer(PropertyListInteger(Int64(size.height))),
-                            "bytes": .integer(PropertyListInteger(Int64(bytes)))])
+    /// The data entry's fields, each null when absent.
+    static func fieldsValue(_ data: CTData, photoSize: (width: Int, height: Int)?) -> JSONValue {
+        .object([
+            ("firstName", .optional(data.firstName)),
+            ("lastName", .optional(data.lastName)),
+            ("displayName", .optional(data.displayName)),
+            ("favoriteNumber", data.favoriteNumber.map { .propertyList(.real($0)) } ?? .null),
+            ("photo", imageValue(photoSize, bytes: data.photo?.count)),
+        ])
+    }
+
+    /// `{"width", "height", "bytes"}`, or null when there is no image.
+    static func imageValue(_ size: (width: Int, height: Int)?, bytes: Int?) -> JSONValue {
+        guard let size, let bytes else { return .null }
+        return .object([("width", .integer(size.width)), ("height", .integer(size.height)), ("bytes", .integer(bytes))])
     }
 }

@@ -33,26 +33,17 @@ enum DocumentSupport {
         return [UInt8](file.bytes)
     }
 
-    /// `DOC.ict/ctdocument.data: message (at DATA.PHOTO)`, the CLI's form of a document error.
-    static func line(document: String, _ error: ICTDocumentError) -> String {
-        let place = error.entry.isEmpty ? document : "\(document)/\(error.entry)"
-        var text = "\(place): \(error.message)"
-        if !error.keyPath.isEmpty { text += " (at \(error.keyPath))" }
-        return text
-    }
-
-    /// The same form for a validation finding.
-    static func line(document: String, _ finding: DocumentFinding) -> String {
-        let place = finding.entry.isEmpty ? document : "\(document)/\(finding.entry)"
-        var text = "\(place): \(finding.message)"
-        if !finding.keyPath.isEmpty { text += " (at \(finding.keyPath))" }
-        return text
-    }
-
-    /// Prints the error and fails the command.
-    static func fail(document: String, _ error: ICTDocumentError) -> Error {
-        Diagnostics.printError(line(document: document, error))
-        return ExitCode.failure
+    /// Why `path` is not an `.ict` document to edit or read, or nil when it is one.
+    static func notADocumentProblem(_ path: String) -> Problem? {
+        if isDocument(path) { return nil }
+        let trimmed = trimmingTrailingSlashes(path)
+        var status = stat()
+        guard RawFileName.withPath(trimmed, { stat($0, &status) }) == 0 else {
+            return Problem(path: trimmed, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        if (status.st_mode & S_IFMT) != S_IFDIR { return Problem(path: trimmed, "is a file, not an .ict document package") }
+        if !isICTPackage(trimmed) { return Problem(path: trimmed, "is a directory, not an .ict document package (its name does not end in .ict)") }
+        return Problem(path: trimmed, location: .entry(ICTFormat.metadataEntryName), "the package has no metadata entry, so it is not an .ict document")
     }
 }
 
@@ -75,7 +66,14 @@ struct DocumentFieldOptions: ParsableArguments {
 
     var isEmpty: Bool { firstName == nil && lastName == nil && displayName == nil && favoriteNumber == nil && photo == nil }
 
+    /// A photo that cannot be read or used.
+    struct Failure: Error {
+        var problem: Problem
+    }
+
     /// Applies the options given to `document`; returns whether anything changed.
+    ///
+    /// - Throws: `ICTDocumentError` from the document, `Failure` for the photo file.
     func apply(to document: ICTDocument) throws -> Bool {
         var changed = false
         if let firstName { changed = try document.setFirstName(firstName) || changed }
@@ -87,14 +85,12 @@ struct DocumentFieldOptions: ParsableArguments {
             do {
                 bytes = try DocumentSupport.readFile(photo)
             } catch {
-                Diagnostics.printError(Diagnostics.line(file: photo, error))
-                throw ExitCode.failure
+                throw Failure(problem: Problem(path: photo, error))
             }
             do {
                 changed = try document.setPhoto(pngBytes: bytes) || changed
             } catch {
-                Diagnostics.printError("\(photo): \(error.message)")
-                throw ExitCode.failure
+                throw Failure(problem: Problem(path: photo, error.message))
             }
         }
         return changed

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @main
 struct Ict: ParsableCommand {
@@ -7,9 +12,60 @@ struct Ict: ParsableCommand {
         abstract: "Look inside, check and convert property lists and .ict document packages.",
         discussion: """
             Exit status: 0 on success (or all inputs valid), 1 when an input is \
-            invalid or an operation failed, 64 on a usage error.
+            invalid or an operation failed, 64 on a usage error. Every problem is \
+            printed on standard error as PATH:LOCATION: severity: message (at KEY.PATH), \
+            LOCATION being line:column, byte N or an entry of a package. With --json, \
+            every command prints one JSON document on standard output, described by \
+            Schemas/cli/COMMAND.schema.json.
             """,
         version: ICTVersion.current,
         subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self]
     )
+
+    /// Parses the command line (file names byte for byte, see `RawFileName`),
+    /// runs the command, and prints any usage error in the one problem form
+    /// (`ict: error: …`) with exit status 64.
+    static func main() {
+        let arguments = RawFileName.arguments()
+        do {
+            if let problem = UsageCheck.problem(in: arguments) {
+                throw UsageCheck.Failure(message: problem)
+            }
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch let exit as ExitCode {
+            Self.exit(withError: exit)
+        } catch let failure as UsageCheck.Failure {
+            usageFailure(failure.message, arguments: arguments)
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure else {
+                // Help and --version (exit 0), or an error of the command's own.
+                Self.exit(withError: error)
+            }
+            usageFailure(message(for: error), arguments: arguments)
+        }
+    }
+
+    /// `ict: error: MESSAGE (see 'ict SUB --help')`, and with `--json` the
+    /// command's report saying the same; exit status 64.
+    private static func usageFailure(_ message: String, arguments: [String]) -> Never {
+        let subcommand = UsageCheck.subcommandName(in: arguments)
+        var text = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
+        text = text.prefix(1).lowercased() + text.dropFirst()
+        if let cut = text.firstRange(of: ". Please provide one of the following:") {
+            // argument-parser lists the choices one a line; keep them on this line.
+            let choices = message.split(separator: "\n").filter { $0.hasPrefix("  - ") }.map { $0.dropFirst(4) }
+            text = text[..<cut.lowerBound] + "; one of: " + choices.joined(separator: ", ")
+        }
+        if text.hasSuffix(".") { text.removeLast() }
+        let problem = Problem(path: "ict", "\(text) (see 'ict \(subcommand.map { $0 + " " } ?? "")--help')")
+        if arguments.contains("--json") {
+            let report = Report(command: subcommand ?? "ict", fields: UsageCheck.jsonFields(of: subcommand), json: true)
+            _ = report.fail(problem)
+        } else {
+            Diagnostics.printError(problem.line)
+        }
+        Self.exit(withError: ExitCode.validationFailure)
+    }
 }

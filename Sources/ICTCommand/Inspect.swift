@@ -10,14 +10,15 @@ extension Ict {
         static let configuration = CommandConfiguration(
             abstract: "Show what a property list, keyed archive or document package holds, as a tree.",
             discussion: """
-                With --json, prints the lossless JSON form instead (see Schemas/property-list.schema.json). \
+                With --json, prints one JSON document (Schemas/cli/inspect.schema.json) whose "value" is \
+                the lossless JSON form of a property list (Schemas/property-list.schema.json). \
                 A keyed archive (a property list whose top dictionary has $archiver or $objects) is shown \
                 as its object graph: class names, fields and values; an object reached again is marked \
                 shared, one reached from inside itself cycle, and neither is expanded again. With --json, \
-                the same graph as one JSON document. \
+                the same graph as "archive". \
                 A directory is inspected as a package: each entry with its size and kind (property list, \
                 keyed archive, PNG image, text, other), recognised from its first 4 KB only; with --json, \
-                one document {"package", "entries": [{"path", "type", "size", "kind" | "destination"}]}. \
+                "package": {"path", "entries": [{"path", "type", "size", "kind", "destination"}]}. \
                 A directory ending in .ict is inspected as a document: display name, version, thumbnail \
                 size and entry sizes, reading only the metadata entry; --data reads the data entry too \
                 and shows the fields and the photo's size.
@@ -27,100 +28,107 @@ extension Ict {
         @Argument(help: "The file to inspect, or - for standard input.")
         var input: String
 
-        @Flag(help: "Print JSON for programs instead of a tree.")
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/inspect.schema.json) instead of a tree.")
         var json = false
 
         @Flag(help: "For an .ict document, also read the data entry and show its fields.")
         var data = false
 
+        @OptionGroup var inputOptions: InputOptions
+
         func run() throws {
+            let report = Self.report(json: json)
+            report["path"] = .string(input == "-" ? "<stdin>" : input)
             if input != "-", DocumentSupport.isDocument(input) {
-                try inspectDocument()
+                try inspectDocument(report)
                 return
             }
             if input != "-", PackageConversion.isDirectory(input) {
-                try inspectPackage()
+                try inspectPackage(report)
                 return
             }
             let value: PropertyListValue
+            let file: InputFile
             do {
-                let file = try InputFile(path: input)
-                value = try file.withBytes { bytes throws(PropertyListError) in
-                    try PropertyListReader().read(bytes, format: input.hasSuffix(".json") ? .json : nil).value
+                file = try InputFile(path: input, limit: inputOptions.maxInputSize)
+                let read = try file.withBytes { bytes throws(PropertyListError) in
+                    try PropertyListReader(limits: inputOptions.limits).read(bytes, format: input.hasSuffix(".json") ? .json : nil)
                 }
+                value = read.value
+                report["format"] = .string(read.format.rawValue)
             } catch {
-                Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
-                throw ExitCode.failure
+                throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))
             }
             if KeyedArchive.looksLikeArchive(value) {
-                try show(archiveFrom: value)
+                try show(archiveFrom: value, displayName: file.displayName, report)
                 return
             }
+            report["kind"] = "propertyList"
             if json {
-                let bytes = try JSONPropertyListWriter(prettyPrinted: true).encode(value)
-                var output = StandardOutput()
-                output.write(String(decoding: bytes, as: UTF8.self))
-                output.write("\n")
-                output.flush()
+                report["value"] = .propertyList(value)
             } else {
                 var printer = TreePrinter()
                 printer.print(value)
             }
+            try report.finish()
         }
 
-        private func show(archiveFrom value: PropertyListValue) throws {
+        private func show(archiveFrom value: PropertyListValue, displayName: String, _ report: Report) throws {
+            report["kind"] = "keyedArchive"
             let archive: KeyedArchive
             do {
                 archive = try KeyedArchive(propertyList: value)
             } catch {
-                Diagnostics.printError(Diagnostics.line(file: input == "-" ? "<stdin>" : input, error))
-                throw ExitCode.failure
+                throw report.fail(Problem(path: displayName, error))
             }
             if json {
-                let bytes = try JSONPropertyListWriter(prettyPrinted: true).encode(ArchiveGraphView.jsonValue(archive))
-                var output = StandardOutput()
-                output.write(String(decoding: bytes, as: UTF8.self))
-                output.write("\n")
-                output.flush()
+                report["archive"] = .propertyList(ArchiveGraphView.jsonValue(archive))
             } else {
                 ArchiveGraphView.printTree(archive)
             }
+            try report.finish()
         }
 
-        private func inspectDocument() throws {
+        private func inspectDocument(_ report: Report) throws {
             let path = DocumentSupport.trimmingTrailingSlashes(input)
+            report["kind"] = "document"
             let inspection: DocumentInspection
             do {
                 inspection = try DocumentInspection(path: path, readingData: data)
             } catch {
-                throw DocumentSupport.fail(document: path, error)
+                throw report.fail(Problem(document: path, error))
             }
-            var output = StandardOutput()
             if json {
-                output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(inspection.jsonValue()), as: UTF8.self))
-                output.write("\n")
+                report["document"] = inspection.jsonValue()
             } else {
+                var output = StandardOutput()
                 output.write(inspection.text())
+                output.flush()
             }
-            output.flush()
+            try report.finish()
         }
 
-        private func inspectPackage() throws {
+        private func inspectPackage(_ report: Report) throws {
+            report["kind"] = "package"
             let inspection: PackageInspection
             do {
                 inspection = try PackageInspection(path: input)
             } catch {
-                Diagnostics.printError("ict: \(error.description)")
-                throw ExitCode.failure
+                throw report.fail(Problem(path: input, error))
             }
-            var output = StandardOutput()
             if json {
-                output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(inspection.jsonValue()), as: UTF8.self))
-                output.write("\n")
+                report["package"] = inspection.jsonValue()
             } else {
+                var output = StandardOutput()
                 output.write(inspection.treeText())
+                output.flush()
             }
-            output.flush()
+            try report.finish()
         }
     }
+}
+
+extension Ict.Inspect: ReportingCommand {
+    static let reportName = "inspect"
+    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document"]
 }

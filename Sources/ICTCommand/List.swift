@@ -32,7 +32,7 @@ extension Ict {
         @Flag(help: "Also read each document's data entry and show its fields and photo size (much slower: the data holds the photo).")
         var data = false
 
-        @Flag(help: "Print JSON for programs: one document {documents: [{path, displayName, thumbnail, data}]}.")
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/list.schema.json): {documents: [{path, displayName, thumbnail, data}]}.")
         var json = false
 
         struct Row {
@@ -44,18 +44,24 @@ extension Ict {
         }
 
         func run() throws {
-            let locations = Self.documentLocations(in: DocumentSupport.trimmingTrailingSlashes(directory), recursive: recursive)
+            let report = Self.report(json: json)
+            let folderPath = DocumentSupport.trimmingTrailingSlashes(directory)
+            report["directory"] = .string(folderPath)
+            let locations: [Location]
+            do {
+                locations = try Self.documentLocations(in: folderPath, recursive: recursive, report: report)
+            } catch {
+                throw report.fail(Problem(path: folderPath, error.description))
+            }
             var progress = ProgressReporter("list", total: locations.count, unit: "documents")
             var rows: [Row] = []
-            var failed = false
             var folder = OpenFolder()
             for location in locations {
                 do {
                     rows.append(try Self.row(location, in: folder.descriptor(for: location.folder), readingData: data))
                 } catch {
                     progress.clear()
-                    Diagnostics.printError(DocumentSupport.line(document: location.path, error))
-                    failed = true
+                    report.add(Problem(document: location.path, error))
                 }
                 progress.advance()
             }
@@ -63,15 +69,14 @@ extension Ict {
             progress.clear()
             let keys = rows.map { $0.displayName.lowercased() }
             rows = rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
-            var output = StandardOutput()
             if json {
-                output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(Self.jsonValue(rows)), as: UTF8.self))
-                output.write("\n")
+                report["documents"] = .array(rows.map(Self.jsonValue))
             } else {
+                var output = StandardOutput()
                 output.write(Self.table(rows, showingData: data))
+                output.flush()
             }
-            output.flush()
-            if failed { throw ExitCode.failure }
+            try report.finish()
         }
 
         /// A document found in a folder.
@@ -139,35 +144,30 @@ extension Ict {
             return text
         }
 
-        static func jsonValue(_ rows: [Row]) -> PropertyListValue {
-            .dictionary(["documents": .array(rows.map { row in
-                var value: OrderedDictionary<String, PropertyListValue> = ["path": .string(row.path), "displayName": .string(row.displayName)]
-                if let size = row.thumbnailSize {
-                    value["thumbnail"] = .dictionary(["width": .integer(PropertyListInteger(Int64(size.width))),
-                                                      "height": .integer(PropertyListInteger(Int64(size.height)))])
-                }
-                if let data = row.data {
-                    var fields: OrderedDictionary<String, PropertyListValue> = [:]
-                    fields["firstName"] = data.fields.firstName.map(PropertyListValue.string)
-                    fields["lastName"] = data.fields.lastName.map(PropertyListValue.string)
-                    fields["displayName"] = data.fields.displayName.map(PropertyListValue.string)
-                    fields["favoriteNumber"] = data.fields.favoriteNumber.map(PropertyListValue.real)
-                    fields["photo"] = DocumentInspection.imageValue(data.photoSize, bytes: data.fields.photo?.count)
-                    value["data"] = .dictionary(fields)
-                }
-                return .dictionary(value)
-            })])
+        /// One document of `ict list --json`, every field present.
+        static func jsonValue(_ row: Row) -> JSONValue {
+            .object([
+                ("path", .string(row.path)),
+                ("displayName", .string(row.displayName)),
+                ("thumbnail", row.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
+                ("data", row.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
+            ])
         }
 
         /// The `.ict` directories in `directory` (and below, with `recursive`), in name order.
-        static func documentLocations(in directory: String, recursive: Bool) -> [Location] {
-            guard let stream = opendir(directory) else {
-                Diagnostics.printError("\(directory): cannot list: \(String(cString: strerror(errno)))")
-                return []
+        /// A folder that cannot be listed: the named one is a failure of the
+        /// command, a subfolder met with -r a problem reported on the way.
+        struct ListingFailure: Error, CustomStringConvertible {
+            var description: String
+        }
+
+        static func documentLocations(in directory: String, recursive: Bool, report: Report) throws(ListingFailure) -> [Location] {
+            guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
+                throw ListingFailure(description: "cannot list the folder: \(String(cString: strerror(errno)))")
             }
             var entries: [(name: String, isDirectory: Bool?)] = []
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { RawFileName.decoding($0.prefix { $0 != 0 }) }
                 guard name != ".", name != ".." else { continue }
                 // The entry's type when the file system gives it; links and unknowns are looked up.
                 let type = Int(entry.pointee.d_type)
@@ -181,12 +181,21 @@ extension Ict {
                 if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
                     locations.append(location)
                 } else if recursive {
-                    locations += documentLocations(in: location.path, recursive: true)
+                    do {
+                        locations += try documentLocations(in: location.path, recursive: true, report: report)
+                    } catch {
+                        report.add(Problem(path: location.path, error.description))
+                    }
                 }
             }
             return locations
         }
     }
+}
+
+extension Ict.List: ReportingCommand {
+    static let reportName = "list"
+    static let reportFields = ["directory", "documents"]
 }
 
 /// Closes a file descriptor (for types with a `close()` of their own).

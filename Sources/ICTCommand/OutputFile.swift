@@ -11,9 +11,12 @@ private let systemWrite = Darwin.write
 /// `-` is standard output. A path naming a device, pipe or socket (say
 /// `/dev/stdout` or `/dev/null`) is written directly, never replaced. Any
 /// other path gets a new regular file written beside it under a temporary
-/// name, flushed, and renamed over it in one step by `commit()`, keeping an
-/// existing file's permissions; if anything fails before that, the temporary
-/// file is removed and the old file is untouched.
+/// name (`.NAME.ict-PID-XXXXXX`), flushed, and renamed over it in one step by
+/// `commit()`, keeping an existing file's permissions; if anything fails
+/// before that, the temporary file is removed and the old file is untouched.
+/// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process
+/// ends (`InterruptCleanup`); one left by a killed run (SIGKILL, a crash) is
+/// removed by the next run writing the same file, once its process is gone.
 final class OutputFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -28,7 +31,7 @@ final class OutputFile {
     /// True when `path` is `-` or names a terminal.
     static func isTerminal(_ path: String) -> Bool {
         if path == "-" { return isatty(STDOUT_FILENO) == 1 }
-        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return isatty(descriptor) == 1
@@ -54,10 +57,10 @@ final class OutputFile {
             return
         }
         var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
-            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "\(path) is a directory") }
-            descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw Self.systemFailure("cannot open", path) }
+        if RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
+            descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
+            guard descriptor >= 0 else { throw Self.systemFailure("cannot open") }
             replacement = nil
             return
         }
@@ -65,10 +68,19 @@ final class OutputFile {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).ict-XXXXXX".utf8CString)
+        let folder = directory.isEmpty ? "/" : directory
+        Self.removeStaleTemporaries(of: name, in: folder)
+        var template = (RawFileName.bytes("\(folder)/.\(name).ict-\(getpid())-") + Array("XXXXXX".utf8)).map { CChar(bitPattern: $0) } + [0]
+        InterruptCleanup.install()
+        // Signals are held while the file is made and registered, so none can
+        // end the process between the two and leave the file behind.
+        let held = InterruptCleanup.holdSignals()
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Self.systemFailure("cannot create a temporary file beside", path) }
-        replacement = (String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), target)
+        let temporary = RawFileName.decoding(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        if descriptor >= 0 { InterruptCleanup.register(temporary) }
+        InterruptCleanup.release(held)
+        guard descriptor >= 0 else { throw Self.systemFailure("cannot create a temporary file beside it") }
+        replacement = (temporary, target)
     }
 
     deinit {
@@ -82,7 +94,7 @@ final class OutputFile {
             let count = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
             if count < 0 {
                 if errno == EINTR { continue }
-                let failure = Self.systemFailure("cannot write", replacement?.temporary ?? displayName)
+                let failure = Self.systemFailure("cannot write")
                 abandon()
                 throw failure
             }
@@ -108,9 +120,11 @@ final class OutputFile {
             umask(mask)
             mode = 0o666 & ~mask
         }
-        guard fchmod(descriptor, mode) == 0 else { throw abandoning(Self.systemFailure("cannot set the permissions of", temporary)) }
-        guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush", temporary)) }
-        guard rename(temporary, target) == 0 else { throw abandoning(Self.systemFailure("cannot replace", path)) }
+        guard fchmod(descriptor, mode) == 0 else { throw abandoning(Self.systemFailure("cannot set the permissions of the new file")) }
+        guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush the new file")) }
+        let renamed = RawFileName.withPath(temporary) { from in RawFileName.withPath(target) { to in rename(from, to) } }
+        guard renamed == 0 else { throw abandoning(Self.systemFailure("cannot replace it")) }
+        InterruptCleanup.unregister(temporary)
     }
 
     /// Removes the temporary file, leaving any old file as it was.
@@ -118,27 +132,48 @@ final class OutputFile {
         finished = true
         guard let (temporary, _) = replacement else { return }
         close(descriptor)
-        unlink(temporary)
+        RawFileName.withPath(temporary) { _ = unlink($0) }
+        InterruptCleanup.unregister(temporary)
     }
 
     private func abandoning(_ failure: Failure) -> Failure {
-        unlink(replacement?.temporary ?? "")
+        if let temporary = replacement?.temporary {
+            RawFileName.withPath(temporary) { _ = unlink($0) }
+            InterruptCleanup.unregister(temporary)
+        }
         return failure
     }
 
-    private var displayName: String { path == "-" ? "standard output" : path }
+    /// Removes `.NAME.ict-PID-XXXXXX` files in `folder` whose process no
+    /// longer runs: what a killed run writing NAME left behind.
+    private static func removeStaleTemporaries(of name: String, in folder: String) {
+        let prefix = RawFileName.bytes(".\(name).ict-")
+        guard let stream = RawFileName.withPath(folder, { opendir($0) }) else { return }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { [UInt8]($0.prefix { $0 != 0 }) }
+            guard entryName.count > prefix.count + 7, entryName.starts(with: prefix) else { continue }
+            let rest = entryName[prefix.count...]
+            guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), rest.endIndex - dash == 7,
+                  let processID = Int32(String(decoding: rest[..<dash], as: UTF8.self)), processID > 0,
+                  processID != getpid(), kill(processID, 0) != 0, errno == ESRCH
+            else { continue }
+            let stale = RawFileName.bytes(folder) + Array("/".utf8) + entryName
+            _ = (stale.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        }
+    }
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.
     private static func resolvedPath(_ path: String) -> String {
         var linkStatus = stat()
-        guard lstat(path, &linkStatus) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK,
-              let resolved = realpath(path, nil)
+        guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK,
+              let resolved = RawFileName.withPath(path, { realpath($0, nil) })
         else { return path }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return RawFileName.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 
-    private static func systemFailure(_ action: String, _ path: String) -> Failure {
-        Failure(description: "\(action) \(path): \(String(cString: strerror(errno)))")
+    private static func systemFailure(_ action: String) -> Failure {
+        Failure(description: "\(action): \(String(cString: strerror(errno)))")
     }
 }

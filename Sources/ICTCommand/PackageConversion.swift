@@ -26,19 +26,26 @@ enum PackageConversion {
 
     /// Zips the package at `input` to `output`, by default `INPUT.zip`
     /// beside it; the zip's top-level directory is the package's name.
-    static func zip(packageAt input: String, to output: String?) throws(DocumentPackageError) {
+    /// Returns the zip's path.
+    @discardableResult
+    static func zip(packageAt input: String, to output: String?) throws(DocumentPackageError) -> String {
         let packagePath = trimmingTrailingSlashes(input)
         let package = try PackageWrapper(readingFrom: packagePath, mode: .lazy)
-        try PackageZipArchive.write(package, to: output ?? packagePath + ".zip", rootName: package.fileName!)
+        let destination = output ?? packagePath + ".zip"
+        try PackageZipArchive.write(package, to: destination, rootName: package.fileName!)
+        return destination
     }
 
     /// Restores the package in the zip at `input` to `output`, by default
     /// beside the zip under the zip's top-level package name (else the zip's
     /// name without `.zip`). An existing item there is an error, never replaced.
-    static func unzip(_ input: String, to output: String?) throws(DocumentPackageError) {
+    /// Returns the package's path.
+    @discardableResult
+    static func unzip(_ input: String, to output: String?) throws(DocumentPackageError) -> String {
         let package = try PackageZipArchive.read(at: input)
         let target = output.map(trimmingTrailingSlashes) ?? defaultPackagePath(forZip: input, packageName: package.preferredFileName)
         try package.save(to: target, options: PackageSaveOptions(replacingExisting: false))
+        return target
     }
 
     private static func defaultPackagePath(forZip zip: String, packageName: String?) -> String {

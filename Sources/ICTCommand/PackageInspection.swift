@@ -162,19 +162,19 @@ struct PackageInspection {
 
     /// One JSON document: `{"package": path, "entries": [{"path", "type",
     /// "size", "kind" | "destination"}]}`.
-    func jsonValue() -> PropertyListValue {
-        let list: [PropertyListValue] = entries.map { entry in
-            var object: OrderedDictionary<String, PropertyListValue> = ["path": .string(entry.path)]
-            switch entry.wrapperKind {
-            case .directory: object["type"] = "directory"
-            case .regularFile: object["type"] = "file"
-            case .symbolicLink: object["type"] = "link"
+    /// The `package` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
+    func jsonValue() -> JSONValue {
+        let list: [JSONValue] = entries.map { entry in
+            let type = switch entry.wrapperKind {
+            case .directory: "directory"
+            case .regularFile: "file"
+            case .symbolicLink: "link"
             }
-            object["size"] = .integer(PropertyListInteger(entry.size))
-            if let kind = entry.contentKind { object["kind"] = .string(kind.rawValue) }
-            if let destination = entry.linkDestination { object["destination"] = .string(destination) }
-            return .dictionary(object)
+            return .object([
+                ("path", .string(entry.path)), ("type", .string(type)), ("size", .integer(Int(entry.size))),
+                ("kind", .optional(entry.contentKind?.rawValue)), ("destination", .optional(entry.linkDestination)),
+            ])
         }
-        return ["package": .string(packagePath), "entries": .array(list)]
+        return .object([("path", .string(packagePath)), ("entries", .array(list))])
     }
 }

@@ -20,24 +20,35 @@ extension Ict {
 
         @OptionGroup var fields: DocumentFieldOptions
 
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/set.schema.json).")
+        var json = false
+
         func validate() throws {
             guard !fields.isEmpty else { throw ValidationError("name at least one field to set") }
-            guard DocumentSupport.isDocument(document) else { throw ValidationError("\(document) is not an .ict document package") }
         }
 
         func run() throws {
+            let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
+            report["path"] = .string(path)
+            if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             do {
                 let opened = try ICTDocument(contentsOf: path)
-                guard try fields.apply(to: opened) else {
-                    print("\(path): unchanged")
-                    return
-                }
-                try opened.save()
+                let changed = try fields.apply(to: opened)
+                if changed { try opened.save() }
+                report["changed"] = .bool(changed)
+                if !json { print("\(path): \(changed ? "saved" : "unchanged")") }
             } catch let error as ICTDocumentError {
-                throw DocumentSupport.fail(document: path, error)
+                throw report.fail(Problem(document: path, error))
+            } catch let problem as DocumentFieldOptions.Failure {
+                throw report.fail(problem.problem)
             }
-            print("\(path): saved")
+            try report.finish()
         }
     }
+}
+
+extension Ict.SetFields: ReportingCommand {
+    static let reportName = "set"
+    static let reportFields = ["path", "changed"]
 }

@@ -22,13 +22,20 @@ extension Ict {
         @Option(help: "The side of the square thumbnail to make from the photo, in pixels (1–4096).")
         var size: Int?
 
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/thumbnail.schema.json).")
+        var json = false
+
         func validate() throws {
-            guard DocumentSupport.isDocument(document) else { throw ValidationError("\(document) is not an .ict document package") }
             if let size, !(1 ... 4096).contains(size) { throw ValidationError("--size must be between 1 and 4096") }
+            if json, output == "-" { throw ValidationError("--json prints the report on standard output; name the PNG's file with -o") }
         }
 
         func run() throws {
+            let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
+            report["path"] = .string(path)
+            report["output"] = .string(output)
+            if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             let bytes: [UInt8]
             do {
                 let opened = try ICTDocument(contentsOf: path)
@@ -43,15 +50,24 @@ extension Ict {
                     }
                     bytes = [UInt8](thumbnail)
                 }
+                let pixels = try PNGImage.size(ofPNG: bytes)
+                report["width"] = .integer(pixels.width)
+                report["height"] = .integer(pixels.height)
             } catch let error as ICTDocumentError {
-                throw DocumentSupport.fail(document: path, error)
+                throw report.fail(Problem(document: path, error))
             }
             do {
                 try OutputFile.write(bytes, to: output)
             } catch {
-                Diagnostics.printError("ict: \(error.description)")
-                throw ExitCode.failure
+                throw report.fail(Problem(path: output, error.description))
             }
+            report["bytes"] = .integer(bytes.count)
+            try report.finish()
         }
     }
+}
+
+extension Ict.Thumbnail: ReportingCommand {
+    static let reportName = "thumbnail"
+    static let reportFields = ["path", "output", "width", "height", "bytes"]
 }

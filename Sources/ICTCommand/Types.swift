@@ -27,30 +27,44 @@ struct TypeSources: ParsableArguments {
     @Flag(help: "Do not read the shared-mime-info database in /usr/share/mime/packages.")
     var noSharedMimeInfo = false
 
+    @Flag(help: "Print one JSON document for programs (Schemas/cli/types-*.schema.json).")
+    var json = false
+
     /// System and .ict types, then the given Info.plists, then shared-mime-info
     /// (so the desktop's types merge into declared ones by MIME type).
-    /// Prints why and exits 1 when a file cannot be read.
-    func registry() throws -> TypeRegistry {
+    /// Fails the command (exit status 1) when a file cannot be read.
+    func registry(_ report: Report) throws -> TypeRegistry {
         var registry = TypeRegistry.system
         registry.add(TypeDeclarationSet.ict)
         for path in declarationFiles {
             do {
                 registry.add(try TypeDeclarationSet.read(contentsOf: path))
             } catch {
-                Diagnostics.printError(Diagnostics.line(file: path, error))
-                throw ExitCode.failure
+                throw report.fail(Problem(path: path, error))
             }
         }
         if !noSharedMimeInfo {
             do {
                 try registry.addSharedMimeInfo()
             } catch {
-                Diagnostics.printError("shared-mime-info: \(error)")
-                throw ExitCode.failure
+                throw report.fail(Problem(path: "/usr/share/mime/packages", "\(error)"))
             }
         }
         return registry
     }
+}
+
+/// A type as `--json` shows it (`Schemas/cli/types-*.schema.json`).
+func typeJSON(_ declaration: TypeDeclaration, registry: TypeRegistry) -> JSONValue {
+    .object([
+        ("identifier", .string(declaration.identifier)),
+        ("description", .optional(declaration.typeDescription)),
+        ("origin", .string(declaration.origin.rawValue)),
+        ("source", .string(declaration.source.description)),
+        ("referenceURL", .optional(declaration.referenceURL)),
+        ("tags", .object(declaration.tags.map { tagClass, tags in (tagClass.rawValue, .array(tags.map(JSONValue.string))) })),
+        ("conformsTo", .array(registry.parents(of: declaration.identifier).map(JSONValue.string))),
+    ])
 }
 
 /// One line naming a type: `identifier  origin  description`.

@@ -18,12 +18,24 @@ extension Ict.Types {
         @OptionGroup var sources: TypeSources
 
         func run() throws {
-            let registry = try sources.registry()
-            var output = StandardOutput()
+            let report = Self.report(json: sources.json)
+            let registry = try sources.registry(report)
             let yes = registry.conforms(type, to: ancestor)
-            output.write("\(type) \(yes ? "conforms" : "does not conform") to \(ancestor)\n")
-            output.flush()
-            if !yes { throw ExitCode.failure }
+            report["type"] = .string(type)
+            report["conformsTo"] = .string(ancestor)
+            report["conforms"] = .bool(yes)
+            if !sources.json {
+                var output = StandardOutput()
+                output.write("\(type) \(yes ? "conforms" : "does not conform") to \(ancestor)\n")
+                output.flush()
+            }
+            report.answeredNo = !yes
+            try report.finish()
         }
     }
+}
+
+extension Ict.Types.Conforms: ReportingCommand {
+    static let reportName = "types conforms"
+    static let reportFields = ["type", "conformsTo", "conforms"]
 }

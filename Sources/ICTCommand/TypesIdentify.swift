@@ -24,21 +24,31 @@ extension Ict.Types {
         }
 
         func run() throws {
-            let registry = try sources.registry()
+            let report = Self.report(json: sources.json)
+            let registry = try sources.registry(report)
             var output = StandardOutput()
-            var failed = false
+            var items: [JSONValue] = []
             for path in paths {
                 switch Result(catching: { () throws(PropertyListError) in try registry.identifyItem(atPath: path) }) {
                 case .success(let type):
-                    output.write("\(path): \(type.identifier)" + (type.typeDescription.map { " (\($0))" } ?? "") + "\n")
+                    items.append(.object([("path", .string(path)), ("type", typeJSON(type, registry: registry))]))
+                    if !sources.json {
+                        output.write("\(path): \(type.identifier)" + (type.typeDescription.map { " (\($0))" } ?? "") + "\n")
+                    }
                 case .failure(let error):
                     output.flush()
-                    Diagnostics.printError(Diagnostics.line(file: path, error))
-                    failed = true
+                    items.append(.object([("path", .string(path)), ("type", .null)]))
+                    report.add(Problem(path: path, error))
                 }
             }
             output.flush()
-            if failed { throw ExitCode.failure }
+            report["items"] = .array(items)
+            try report.finish()
         }
     }
+}
+
+extension Ict.Types.Identify: ReportingCommand {
+    static let reportName = "types identify"
+    static let reportFields = ["items"]
 }

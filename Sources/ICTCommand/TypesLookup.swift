@@ -31,16 +31,26 @@ extension Ict.Types {
         }
 
         func run() throws {
-            let registry = try sources.registry()
+            let report = Self.report(json: sources.json)
+            let registry = try sources.registry(report)
             let types = if let filenameExtension {
                 registry.types(forTag: filenameExtension, tagClass: .filenameExtension, conformingTo: conformingTo)
             } else {
                 registry.types(forTag: mimeType ?? "", tagClass: .mimeType, conformingTo: conformingTo)
             }
-            var output = StandardOutput()
-            for type in types { output.write(typeSummary(type) + "\n") }
-            output.flush()
-            if types.isEmpty { throw ExitCode.failure }
+            report["types"] = .array(types.map { typeJSON($0, registry: registry) })
+            if !sources.json {
+                var output = StandardOutput()
+                for type in types { output.write(typeSummary(type) + "\n") }
+                output.flush()
+            }
+            report.answeredNo = types.isEmpty
+            try report.finish()
         }
     }
+}
+
+extension Ict.Types.Lookup: ReportingCommand {
+    static let reportName = "types lookup"
+    static let reportFields = ["types"]
 }

@@ -15,25 +15,29 @@ extension Ict.Types {
         @OptionGroup var sources: TypeSources
 
         func run() throws {
-            let registry = try sources.registry()
+            let report = Self.report(json: sources.json)
+            let registry = try sources.registry(report)
             guard let declaration = registry.declaration(for: identifier) else {
-                Diagnostics.printError("\(identifier): no such type")
-                throw ExitCode.failure
+                throw report.fail(Problem(path: identifier, "no such type"))
             }
-            var output = StandardOutput()
-            output.write("\(declaration.identifier)\n")
-            if let description = declaration.typeDescription { output.write("  description: \(description)\n") }
-            output.write("  origin: \(declaration.origin.rawValue) (\(declaration.source))\n")
-            if let url = declaration.referenceURL { output.write("  reference: \(url)\n") }
-            if let icon = declaration.iconName { output.write("  icon: \(icon)\n") }
-            if let version = declaration.version { output.write("  version: \(version)\n") }
-            if !declaration.tags.isEmpty {
-                output.write("  tags:\n")
-                for (tagClass, tags) in declaration.tags { output.write("    \(tagClass): \(tags.joined(separator: " "))\n") }
+            report["type"] = typeJSON(declaration, registry: registry)
+            if !sources.json {
+                var output = StandardOutput()
+                output.write("\(declaration.identifier)\n")
+                if let description = declaration.typeDescription { output.write("  description: \(description)\n") }
+                output.write("  origin: \(declaration.origin.rawValue) (\(declaration.source))\n")
+                if let url = declaration.referenceURL { output.write("  reference: \(url)\n") }
+                if let icon = declaration.iconName { output.write("  icon: \(icon)\n") }
+                if let version = declaration.version { output.write("  version: \(version)\n") }
+                if !declaration.tags.isEmpty {
+                    output.write("  tags:\n")
+                    for (tagClass, tags) in declaration.tags { output.write("    \(tagClass): \(tags.joined(separator: " "))\n") }
+                }
+                output.write("  conforms to:\n")
+                writeTree(of: declaration.identifier, registry: registry, prefix: "    ", path: [], to: &output)
+                output.flush()
             }
-            output.write("  conforms to:\n")
-            writeTree(of: declaration.identifier, registry: registry, prefix: "    ", path: [], to: &output)
-            output.flush()
+            try report.finish()
         }
 
         /// The parents of `identifier` as a tree; a type already on the path is marked and not expanded.
@@ -51,4 +55,9 @@ extension Ict.Types {
             }
         }
     }
+}
+
+extension Ict.Types.Show: ReportingCommand {
+    static let reportName = "types show"
+    static let reportFields = ["type"]
 }

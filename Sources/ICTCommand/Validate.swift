@@ -25,8 +25,8 @@ extension Ict {
                 or the schema --schema names: required entries, archived classes and \
                 class chains, versions, keys and value types, PNGs that decode, and the \
                 schema's consistency rules (display names, thumbnail showing the photo); \
-                each finding prints as DOC.ict/entry: message (at key path). \
-                Each problem prints as file:location: message on standard error. \
+                each finding prints as DOC.ict:entry: error: message (at key path). \
+                Each problem prints as file:location: severity: message on standard error. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
         )
@@ -34,66 +34,67 @@ extension Ict {
         @Argument(help: "The files to check.")
         var files: [String] = []
 
-        @Flag(help: "Print one JSON document describing every file, for programs.")
+        @Flag(help: "Print one JSON document describing every file, for programs (Schemas/cli/validate.schema.json).")
         var json = false
 
         @Option(help: "A document schema (as Schemas/ict-document.schema.plist) to check package directories against.")
         var schema: String?
+
+        @OptionGroup var inputOptions: InputOptions
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to validate") }
         }
 
         func run() throws {
-            let documentSchema = try loadSchema()
-            var reports: [FileReport] = []
+            let report = Self.report(json: json)
+            let documentSchema = try loadSchema(report)
+            var results: [FileResult] = []
             var progress = ProgressReporter("validate", total: files.count, unit: "files")
+            var output = StandardOutput()
             for path in files {
+                let result: FileResult
                 if DocumentSupport.isICTPackage(path) || (schema != nil && PackageConversion.isDirectory(path)) {
-                    reports.append(Self.checkDocument(path, schema: documentSchema))
+                    result = Self.checkDocument(path, schema: documentSchema)
                 } else {
-                    reports.append(Self.check(path))
+                    result = check(path)
                 }
+                progress.clear()
+                if !json, result.isValid {
+                    output.write("\(result.path): valid \(result.formatName)\n")
+                }
+                output.flush()
+                result.problems.forEach(report.add)
+                results.append(result)
                 progress.advance()
             }
             progress.clear()
-            if json {
-                try printJSON(reports)
-            } else {
-                var output = StandardOutput()
-                for report in reports {
-                    if report.isValid {
-                        output.write("\(report.path): valid \(report.formatName)\n")
-                    }
-                    if !report.findings.isEmpty || !report.typeFindings.isEmpty || !report.documentFindings.isEmpty {
-                        output.flush()
-                        for finding in report.documentFindings { Diagnostics.printError(DocumentSupport.line(document: report.path, finding)) }
-                        for finding in report.findings { Diagnostics.printError(Diagnostics.line(file: report.path, finding)) }
-                        for finding in report.typeFindings { Diagnostics.printError(Self.line(file: report.path, finding)) }
-                    }
-                }
-                output.flush()
-            }
-            if reports.contains(where: { !$0.isValid }) { throw ExitCode.failure }
+            report["files"] = .array(results.map(\.jsonValue))
+            try report.finish()
         }
 
-        struct FileReport {
+        /// What one file's check found.
+        struct FileResult {
             var path: String
             var format: PropertyListFormat?
             var isKeyedArchive = false
-            var findings: [PropertyListError]
-            /// The Info.plist declaration checks' findings, when the file is an Info.plist.
-            var typeFindings: [TypeDeclarationFinding] = []
+            var isInfoPlist = false
             /// The schema's name, when the path is a document package checked against one.
-            var documentFormat: String?
-            /// The document checks' findings.
-            var documentFindings: [DocumentFinding] = []
+            var documentSchema: String?
+            var problems: [Problem] = []
 
-            /// No property-list problem, no document finding and no declaration error (warnings allowed).
-            var isValid: Bool { findings.isEmpty && documentFindings.isEmpty && !typeFindings.contains { $0.severity == .error } }
+            /// No error (warnings allowed).
+            var isValid: Bool { !problems.contains { $0.severity == .error } }
+
+            var kind: String? {
+                if documentSchema != nil { return "document" }
+                if isKeyedArchive { return "keyedArchive" }
+                if isInfoPlist { return "infoPlist" }
+                return format == nil ? nil : "propertyList"
+            }
 
             var formatName: String {
-                if let documentFormat { return documentFormat }
+                if let documentSchema { return documentSchema }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -103,118 +104,70 @@ extension Ict {
                 case nil: "file"
                 }
             }
+
+            var jsonValue: JSONValue {
+                .object([
+                    ("path", .string(path)), ("valid", .bool(isValid)), ("kind", .optional(kind)),
+                    ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema)),
+                ])
+            }
         }
 
         /// The schema documents are checked against: --schema's, else the built-in `.ict` one.
-        private func loadSchema() throws -> DocumentSchema {
+        private func loadSchema(_ report: Report) throws -> DocumentSchema {
             guard let schema else { return .ictDocument }
             do {
                 let bytes = try DocumentSupport.readFile(schema)
                 return try DocumentSchema(propertyListText: String(decoding: bytes, as: UTF8.self))
             } catch let error as PropertyListError {
-                Diagnostics.printError(Diagnostics.line(file: schema, error))
+                throw report.fail(Problem(path: schema, error))
             } catch let error as ICTDocumentError {
-                Diagnostics.printError("\(schema): \(error.description)")
+                throw report.fail(Problem(path: schema, error.description))
             }
-            throw ExitCode.failure
         }
 
-        static func checkDocument(_ path: String, schema: DocumentSchema) -> FileReport {
+        static func checkDocument(_ path: String, schema: DocumentSchema) -> FileResult {
             let trimmed = DocumentSupport.trimmingTrailingSlashes(path)
-            return FileReport(path: trimmed, format: nil, findings: [], documentFormat: schema.name,
-                              documentFindings: DocumentValidator(schema: schema).validate(packageAt: trimmed))
+            let findings = DocumentValidator(schema: schema).validate(packageAt: trimmed)
+            return FileResult(path: trimmed, documentSchema: schema.name, problems: findings.map { Problem(document: trimmed, $0) })
         }
 
-        static func check(_ path: String) -> FileReport {
-            var report = FileReport(path: path, format: nil, findings: [])
+        func check(_ path: String) -> FileResult {
+            var result = FileResult(path: path)
             do {
-                let file = try InputFile(path: path)
+                let file = try InputFile(path: path, limit: inputOptions.maxInputSize)
+                result.path = file.displayName
                 try file.withBytes { bytes throws(PropertyListError) in
                     let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
-                    let (value, format) = try PropertyListReader().read(bytes, format: hint)
-                    report.format = format
+                    let (value, format) = try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
+                    result.format = format
                     if TypeDeclarationSet.looksLikeInfoPlist(value) {
-                        report.typeFindings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
+                        result.isInfoPlist = true
+                        let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
+                        // Each finding at the place of the value it is about.
+                        let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
+                        result.problems += zip(findings, places).map { Problem(path: file.displayName, $0, location: $1) }
                     }
                     if KeyedArchive.looksLikeArchive(value) {
-                        report.isKeyedArchive = true
+                        result.isKeyedArchive = true
                         var validator = KeyedArchiveValidator()
                         _ = validator.check(value)
-                        report.findings += validator.problems.map(Self.finding)
+                        let places = validator.problems.isEmpty ? [] : PropertyListLocator.locations(of: validator.problems.map(\.keyPath), in: bytes)
+                        result.problems += zip(validator.problems, places).map { Problem(path: file.displayName, $0, location: $1) }
                     }
-                    if report.format == .xml {
-                        report.findings += try XMLPropertyListValidator.propertyListDTD().validate(bytes)
+                    if format == .xml {
+                        result.problems += try XMLPropertyListValidator.propertyListDTD().validate(bytes).map { Problem(path: file.displayName, $0) }
                     }
                 }
             } catch {
-                report.findings.append(error)
+                result.problems.append(Problem(path: path == "-" ? "<stdin>" : path, error))
             }
-            return report
-        }
-
-        /// An archive's problem in the form findings are printed in.
-        private static func finding(_ problem: KeyedArchiveError) -> PropertyListError {
-            let message = problem.objectIndex.map { "\(problem.message) (object \($0))" } ?? problem.message
-            return PropertyListError(.invalidObject, at: .none, keyPath: problem.keyPath, message)
-        }
-
-        private func printJSON(_ reports: [FileReport]) throws {
-            let entries: [PropertyListValue] = reports.map { report in
-                var entry: OrderedDictionary<String, PropertyListValue> = [
-                    "path": .string(report.path),
-                    "valid": .bool(report.isValid),
-                ]
-                if let format = report.format { entry["format"] = .string(format.rawValue) }
-                if report.isKeyedArchive { entry["keyedArchive"] = true }
-                if let documentFormat = report.documentFormat { entry["document"] = .string(documentFormat) }
-                entry["findings"] = .array(report.findings.map(Self.findingValue) + report.documentFindings.map(Self.documentFindingValue))
-                if !report.typeFindings.isEmpty {
-                    entry["typeDeclarationFindings"] = .array(report.typeFindings.map(Self.typeFindingValue))
-                }
-                return .dictionary(entry)
-            }
-            let document: PropertyListValue = ["files": .array(entries)]
-            var output = StandardOutput()
-            output.write(String(decoding: try JSONPropertyListWriter(prettyPrinted: true).encode(document), as: UTF8.self))
-            output.write("\n")
-            output.flush()
-        }
-
-        /// `file: warning: message (at key path)`.
-        static func line(file: String, _ finding: TypeDeclarationFinding) -> String {
-            var text = "\(file): \(finding.severity.rawValue): \(finding.message)"
-            if !finding.keyPath.components.isEmpty { text += " (at \(finding.keyPath))" }
-            return text
-        }
-
-        private static func typeFindingValue(_ finding: TypeDeclarationFinding) -> PropertyListValue {
-            var value: OrderedDictionary<String, PropertyListValue> = [
-                "severity": .string(finding.severity.rawValue),
-                "kind": .string(finding.kind.rawValue),
-                "message": .string(finding.message),
-            ]
-            if !finding.keyPath.components.isEmpty { value["keyPath"] = .string(finding.keyPath.description) }
-            return .dictionary(value)
-        }
-
-        private static func documentFindingValue(_ finding: DocumentFinding) -> PropertyListValue {
-            var value: OrderedDictionary<String, PropertyListValue> = ["message": .string(finding.message)]
-            if !finding.entry.isEmpty { value["entry"] = .string(finding.entry) }
-            if !finding.keyPath.isEmpty { value["keyPath"] = .string(finding.keyPath) }
-            return .dictionary(value)
-        }
-
-        private static func findingValue(_ error: PropertyListError) -> PropertyListValue {
-            var finding: OrderedDictionary<String, PropertyListValue> = ["message": .string(error.message)]
-            switch error.location {
-            case .byteOffset(let offset): finding["byteOffset"] = .integer(PropertyListInteger(offset))
-            case .lineColumn(let line, let column):
-                finding["line"] = .integer(PropertyListInteger(line))
-                finding["column"] = .integer(PropertyListInteger(column))
-            case .none: break
-            }
-            if !error.keyPath.components.isEmpty { finding["keyPath"] = .string(error.keyPath.description) }
-            return .dictionary(finding)
+            return result
         }
     }
+}
+
+extension Ict.Validate: ReportingCommand {
+    static let reportName = "validate"
+    static let reportFields = ["files"]
 }

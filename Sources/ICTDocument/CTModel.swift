@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DocumentPackage
 import KeyedArchive
 import PropertyList
 
@@ -37,6 +38,20 @@ public enum ICTFormat {
     public static let dataDisplayNameKey = "DISPLAY_NAME"
     public static let favoriteNumberKey = "FAVORITE_NUMBER"
     public static let photoKey = "PHOTO"
+
+    /// Why a package's `entry` cannot be read as a document entry: it is
+    /// missing, or a link or folder (entries are regular files, and links are
+    /// never followed out of a package); nil when it is a regular file.
+    static func entryProblem(_ wrapper: PackageWrapper?) -> String? {
+        guard let wrapper else { return "the entry is missing" }
+        switch wrapper.kind {
+        case .regularFile: return nil
+        case .directory: return "the entry is a folder, not a file"
+        case .symbolicLink:
+            return "the entry is a symbolic link (to \(wrapper.symbolicLinkDestination ?? "?")), not a file; links in a document are not followed"
+        }
+    }
+
 }
 
 /// The lightweight metadata of a document (`CTMetadata`): what a list of

@@ -72,10 +72,16 @@ public struct DocumentValidator {
         func finding(_ keyPath: String, _ message: String) {
             findings.append(DocumentFinding(entry: entry.name, keyPath: keyPath, message: message))
         }
-        guard let wrapper = package.child(named: entry.name), wrapper.kind == .regularFile else {
-            if entry.isRequired { finding("", "required entry is missing") }
+        let child = package.child(named: entry.name)
+        if let problem = ICTFormat.entryProblem(child) {
+            if child != nil {
+                finding("", problem)
+            } else if entry.isRequired {
+                finding("", "required entry is missing")
+            }
             return nil
         }
+        guard let wrapper = child else { return nil }
         let root: ArchivedValue
         do {
             let archive = try KeyedArchiveReader().read([UInt8](try wrapper.contents()))

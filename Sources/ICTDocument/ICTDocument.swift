@@ -113,8 +113,9 @@ public final class ICTDocument {
     }
 
     private func decodeEntry<T: KeyedArchiveDecodable>(_ name: String, as type: T.Type, version: KeyPath<T, Int>) throws(ICTDocumentError) -> T {
-        guard let entry = package.child(named: name), entry.kind == .regularFile else {
-            throw ICTDocumentError(.missingEntry, entry: name, "the entry is missing")
+        let wrapper = package.child(named: name)
+        guard let entry = wrapper, ICTFormat.entryProblem(entry) == nil else {
+            throw ICTDocumentError(.missingEntry, entry: name, ICTFormat.entryProblem(wrapper) ?? "")
         }
         let bytes: Data
         do {

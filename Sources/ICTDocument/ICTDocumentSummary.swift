@@ -144,7 +144,9 @@ public struct ICTDocumentSummary: Hashable, Sendable {
             return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName, "the entry is missing")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName, "the entry is not a regular file")
+            let what = (status.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a special file"
+            return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName,
+                                    "the entry is \(what), not a file; links in a document are not followed")
         }
         return ICTDocumentError(.package, entry: ICTFormat.metadataEntryName, error.message)
     }

@@ -86,6 +86,39 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
         }
     }
 
+    /// The byte offset of the value at `keyPath`; when a key along the path
+    /// is absent or an index out of range, of the deepest value on the way.
+    /// Decodes only the keys compared on the way.
+    ///
+    /// - Throws: `PropertyListError` when the path runs through a value that
+    ///   is not a container of the right kind, or the bytes on the way are invalid.
+    public func offset(of keyPath: PropertyListKeyPath) throws(PropertyListError) -> Int {
+        try withExtendedLifetime(owner) { () throws(PropertyListError) -> Int in
+            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, findingSharedObjects: false)
+            var offset = try scanner.offset(ofObject: scanner.topObject)
+            var walked = PropertyListKeyPath()
+            for component in keyPath.components {
+                let kind = scanner.bytes[offset] >> 4
+                let next: Int?
+                switch component {
+                case .key(let wanted):
+                    guard kind == 0xD else { return offset }
+                    next = try childOfDictionary(at: offset, key: wanted, decoder: &decoder, walked: walked)
+                case .index(let wanted):
+                    guard kind == 0xA || kind == 0xB || kind == 0xC else { return offset }
+                    let header = try scanner.header(at: offset)
+                    try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+                                            objectOffset: offset, what: "array")
+                    next = wanted >= 0 && wanted < header.length ? try scanner.reference(at: header.payload + wanted * scanner.referenceSize) : nil
+                }
+                guard let next else { return offset }
+                offset = try scanner.offset(ofObject: next)
+                walked = walked.appending(component)
+            }
+            return offset
+        }
+    }
+
     private func childOfDictionary(at offset: Int, key wanted: String, decoder: inout BinaryPropertyListDecoder,
                                    walked: PropertyListKeyPath) throws(PropertyListError) -> Int? {
         let header = try scanner.header(at: offset)

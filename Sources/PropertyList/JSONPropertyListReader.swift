@@ -19,9 +19,10 @@ import OrderedCollections
 ///   correctly; one beyond the range of `Double` is an error.
 /// - `null`, duplicate keys and unpaired surrogates are errors: no property
 ///   list holds them.
-/// - an object whose first key starts with `$` must be a tagged value with
-///   exactly that one member (`$data`, `$date`, `$uid`, `$real32`, `$real`,
-///   `$dict`); a key starting with `$` anywhere else in an object is an error.
+/// - an object with exactly one member whose key is a tag (`$data`, `$date`,
+///   `$uid`, `$real32`, `$real`, `$dict`) is a tagged value, and its value must
+///   be what the tag needs; every other object is a dictionary, whatever its
+///   keys (`{"$schema": "…", "a": 1}` is plain JSON and reads as it is).
 /// - `$data` is base64; whitespace in it is skipped and padding may be left off.
 public struct JSONPropertyListReader: Sendable {
     /// The limits applied to the input.
@@ -160,9 +161,12 @@ private struct JSONParser {
         }
     }
 
-    /// An object: a tagged value when its first key starts with `$`, else a dictionary.
+    /// An object: a tagged value when its only key is a tag, else a dictionary.
+    ///
+    /// When the first key is a tag, the value is read as the tag's; if a
+    /// second member follows, the object is a dictionary after all and the
+    /// first value is read again as an ordinary value.
     private mutating func parseObject(depth: Int) throws(PropertyListError) -> PropertyListValue {
-        let opening = position
         position += 1
         skipWhitespace()
         if position < text.count, text[position] == UInt8(ascii: "}") {
@@ -171,30 +175,45 @@ private struct JSONParser {
         }
         let keyStart = position
         let key = try parseKey()
-        if key.utf8.first == UInt8(ascii: "$") {
-            let value: PropertyListValue
-            do throws(PropertyListError) {
-                value = try parseTaggedValue(tag: key, at: keyStart, depth: depth)
-                skipWhitespace()
-            } catch {
-                throw error.prefixed(by: .key(key))
-            }
-            guard position < text.count, text[position] == UInt8(ascii: "}") else {
-                if position < text.count, text[position] == UInt8(ascii: ",") {
-                    throw error(.invalidKey, at: opening,
-                                "an object whose first key is \"\(key)\" is a tagged value and has no other members; a dictionary with keys starting with '$' is written {\"$dict\": {…}}")
-                }
-                throw unexpectedCharacter(expecting: "'}' after the tagged value")
-            }
+        guard JSONPropertyListTag.all.contains(key) else {
+            return .dictionary(try parseMembers(firstKey: key, depth: depth))
+        }
+        let valueStart = position
+        let savedCount = producedCount
+        let tagged: Result<PropertyListValue, PropertyListError>
+        do throws(PropertyListError) {
+            tagged = .success(try parseTaggedValue(tag: key, at: keyStart, depth: depth))
+            skipWhitespace()
+        } catch {
+            tagged = .failure(error.prefixed(by: .key(key)))
+        }
+        if case .success(let value) = tagged, position < text.count, text[position] == UInt8(ascii: "}") {
             position += 1
             return value
         }
-        return .dictionary(try parseMembers(firstKey: key, allowingDollarKeys: false, depth: depth))
+        // Not a lone tag: read the first value again as an ordinary one, and
+        // if more members follow, the object is a dictionary.
+        position = valueStart
+        producedCount = savedCount
+        let plain = try? skipPlainValue(depth: depth)
+        if plain != nil, position < text.count, text[position] == UInt8(ascii: ",") {
+            position = valueStart
+            producedCount = savedCount
+            return .dictionary(try parseMembers(firstKey: key, depth: depth))
+        }
+        if case .failure(let error) = tagged { throw error }
+        throw unexpectedCharacter(expecting: "'}' after the tagged value")
+    }
+
+    /// Reads past one ordinary value and the white space after it.
+    private mutating func skipPlainValue(depth: Int) throws(PropertyListError) {
+        _ = try parseValue(depth: depth + 1)
+        skipWhitespace()
     }
 
     /// The members of a dictionary, the first key already read and followed by
     /// its ':', up to and including the '}'.
-    private mutating func parseMembers(firstKey: String, allowingDollarKeys: Bool, depth: Int)
+    private mutating func parseMembers(firstKey: String, depth: Int)
         throws(PropertyListError) -> OrderedDictionary<String, PropertyListValue>
     {
         var dictionary = OrderedDictionary<String, PropertyListValue>()
@@ -221,10 +240,6 @@ private struct JSONParser {
             }
             let keyStart = position
             key = try parseKey()
-            if !allowingDollarKeys, key.utf8.first == UInt8(ascii: "$") {
-                throw error(.invalidKey, at: keyStart,
-                            "the key \"\(key)\" starts with '$'; a dictionary with such keys is written {\"$dict\": {…}}")
-            }
             if dictionary[key] != nil {
                 throw error(.invalidKey, at: keyStart, "the key \"\(key)\" appears twice in the object")
             }
@@ -264,7 +279,7 @@ private struct JSONParser {
                 return .dictionary([:])
             }
             let firstKey = try parseKey()
-            return .dictionary(try parseMembers(firstKey: firstKey, allowingDollarKeys: true, depth: depth))
+            return .dictionary(try parseMembers(firstKey: firstKey, depth: depth))
         case "$data":
             var encoded = try parseTagString(tag)
             guard let decoded = encoded.withUTF8({ Base64.decode($0) }) else {
@@ -302,8 +317,7 @@ private struct JSONParser {
         case "$real":
             return .real(try nonFiniteReal(tag))
         default:
-            throw error(.invalidKey, at: tagStart,
-                        "unknown tag \"\(tag)\"; an object whose first key starts with '$' must be {\"$data\"|\"$date\"|\"$uid\"|\"$real32\"|\"$real\"|\"$dict\": …}, and a dictionary with keys starting with '$' is written {\"$dict\": {…}}")
+            preconditionFailure("parseTaggedValue is called for the tags only, not \(tag) at byte \(tagStart)")
         }
     }
 

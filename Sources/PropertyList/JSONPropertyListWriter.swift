@@ -23,12 +23,15 @@ import OrderedCollections
 /// | date | `{"$date": "2004-10-26T10:33:33Z"}` |
 /// | data | `{"$data": "AAEC"}`: base64, standard alphabet, padded, one line |
 /// | UID | `{"$uid": 5}` |
-/// | dictionary with a key starting with `$` | `{"$dict": {…}}`, the object inside taken literally |
+/// | dictionary whose one key is a tag (`$data`, `$date`, `$uid`, `$real32`, `$real`, `$dict`) | `{"$dict": {…}}`, the object inside taken literally |
 ///
-/// An object whose first key starts with `$` is always one of the tagged
-/// forms above, with exactly that one member; so a plain object never holds
-/// a key starting with `$`, and every dictionary that does is wrapped in
-/// `$dict`. That keeps every value unambiguous, whatever its keys.
+/// An object with exactly one member whose key is one of those six tags is
+/// a tagged value; every other object is a plain dictionary, keys starting
+/// with `$` included (`{"$schema": "…", "name": "Ada"}` is a dictionary of two
+/// keys). So only a dictionary that would read back as a tagged value, one
+/// whose only key is a tag, is wrapped in `$dict`; the wrapping applies to
+/// that dictionary alone, not to the values around or inside it. That keeps
+/// every value unambiguous, whatever its keys.
 ///
 /// Dates are UTC, `YYYY-MM-DDTHH:MM:SS` as in XML property lists, then the
 /// fraction of a second when there is one: the shortest decimal digits that
@@ -51,6 +54,9 @@ public struct JSONPropertyListWriter: Sendable {
     /// Whether to write dictionary keys sorted by `String`'s `<` instead of in
     /// the dictionary's order.
     public var sortedKeys: Bool = false
+    /// How deeply arrays and dictionaries may nest: the readers' limit, so
+    /// that what is written can be read back.
+    public var maximumDepth = PropertyListLimits.default.maximumDepth
 
     /// Makes a writer, pretty-printing by default.
     public init(prettyPrinted: Bool = true) {
@@ -61,15 +67,16 @@ public struct JSONPropertyListWriter: Sendable {
     ///
     /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
     ///   path, for a date that is not finite or outside the years -999999 to
-    ///   999999.
+    ///   999999; `.limitExceeded(.depth)` for containers nested deeper than
+    ///   `maximumDepth`.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
-        try append(value, indent: 0, to: &output)
+        try append(value, indent: 0, depth: 0, to: &output)
         return output
     }
 
-    private func append(_ value: PropertyListValue, indent: Int, to output: inout [UInt8]) throws(PropertyListError) {
+    private func append(_ value: PropertyListValue, indent: Int, depth: Int, to output: inout [UInt8]) throws(PropertyListError) {
         switch value {
         case .string(let string):
             Self.appendString(string, to: &output)
@@ -110,28 +117,36 @@ public struct JSONPropertyListWriter: Sendable {
         case .uid(let uid):
             appendTagged("$uid", to: &output) { $0.append(contentsOf: String(uid).utf8) }
         case .array(let elements):
-            try appendArray(elements, indent: indent, to: &output)
+            try checkDepth(depth)
+            try appendArray(elements, indent: indent, depth: depth, to: &output)
         case .dictionary(let dictionary):
-            if dictionary.keys.contains(where: { $0.utf8.first == UInt8(ascii: "$") }) {
+            try checkDepth(depth)
+            if JSONPropertyListTag.isTagged(dictionary) {
                 output.append(UInt8(ascii: "{"))
                 appendNewline(indent: indent + 1, to: &output)
                 appendKey("$dict", to: &output)
-                try appendObject(dictionary, indent: indent + 1, to: &output)
+                try appendObject(dictionary, indent: indent + 1, depth: depth, to: &output)
                 appendNewline(indent: indent, to: &output)
                 output.append(UInt8(ascii: "}"))
             } else {
-                try appendObject(dictionary, indent: indent, to: &output)
+                try appendObject(dictionary, indent: indent, depth: depth, to: &output)
             }
         }
     }
 
-    private func appendArray(_ elements: [PropertyListValue], indent: Int, to output: inout [UInt8]) throws(PropertyListError) {
+    private func checkDepth(_ depth: Int) throws(PropertyListError) {
+        guard depth < maximumDepth else {
+            throw PropertyListError(.limitExceeded(.depth), at: .none, "containers nest more than \(maximumDepth) deep")
+        }
+    }
+
+    private func appendArray(_ elements: [PropertyListValue], indent: Int, depth: Int, to output: inout [UInt8]) throws(PropertyListError) {
         output.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             appendNewline(indent: indent + 1, to: &output)
             do {
-                try append(element, indent: indent + 1, to: &output)
+                try append(element, indent: indent + 1, depth: depth + 1, to: &output)
             } catch {
                 throw error.prefixed(by: .index(index))
             }
@@ -141,7 +156,7 @@ public struct JSONPropertyListWriter: Sendable {
     }
 
     /// The dictionary as a plain object, its keys taken literally.
-    private func appendObject(_ dictionary: OrderedDictionary<String, PropertyListValue>, indent: Int,
+    private func appendObject(_ dictionary: OrderedDictionary<String, PropertyListValue>, indent: Int, depth: Int,
                               to output: inout [UInt8]) throws(PropertyListError) {
         output.append(UInt8(ascii: "{"))
         let keys = sortedKeys ? dictionary.keys.sorted() : Array(dictionary.keys)
@@ -150,7 +165,7 @@ public struct JSONPropertyListWriter: Sendable {
             appendNewline(indent: indent + 1, to: &output)
             appendKey(key, to: &output)
             do {
-                try append(dictionary[key]!, indent: indent + 1, to: &output)  // `key` is one of the dictionary's keys.
+                try append(dictionary[key]!, indent: indent + 1, depth: depth + 1, to: &output)  // `key` is one of the dictionary's keys.
             } catch {
                 throw error.prefixed(by: .key(key))
             }
@@ -324,5 +339,18 @@ enum JSONDateText {
             result[index] = 9 - result[index]
         }
         return result
+    }
+}
+
+/// The one-member objects of the JSON form that stand for values JSON lacks.
+enum JSONPropertyListTag {
+    /// The tags: `$data`, `$date`, `$uid`, `$real32`, `$real`, and `$dict`,
+    /// which escapes a dictionary that would otherwise read as one of them.
+    static let all: Set<String> = ["$data", "$date", "$uid", "$real32", "$real", "$dict"]
+
+    /// Whether `dictionary` would read back as a tagged value: it has exactly
+    /// one key and that key is a tag. Such a dictionary is written in `$dict`.
+    static func isTagged(_ dictionary: OrderedDictionary<String, PropertyListValue>) -> Bool {
+        dictionary.count == 1 && all.contains(dictionary.keys[0])
     }
 }

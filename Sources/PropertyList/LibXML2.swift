@@ -18,9 +18,18 @@ struct XMLParseOptions: OptionSet {
     /// Keep line numbers above 65535. The corresponding C constant is `XML_PARSE_BIG_LINES`.
     static let bigLines = XMLParseOptions(rawValue: Int32(XML_PARSE_BIG_LINES.rawValue))
 
+    /// Lift libxml2's fixed limits: elements nesting more than 256 deep, text
+    /// nodes over 10 MB. The corresponding C constant is `XML_PARSE_HUGE`.
+    static let huge = XMLParseOptions(rawValue: Int32(XML_PARSE_HUGE.rawValue))
+
     /// What untrusted property lists are read with: no network, no entity
-    /// substitution, no DTD loading, no lifting of libxml2's size limits.
-    static let untrusted: XMLParseOptions = [.noNetwork, .compact, .bigLines]
+    /// substitution, no DTD loading. libxml2's own depth limit (256) is
+    /// lifted so that the readers' `PropertyListLimits.maximumDepth`, the
+    /// same for every reader and writer, is the one that applies: a value
+    /// one form holds can be written and read back in the others. Input
+    /// size is bounded by `PropertyListLimits.maximumInputSize`; entities
+    /// are never substituted, so no expansion limit is lifted.
+    static let untrusted: XMLParseOptions = [.noNetwork, .compact, .bigLines, .huge]
 }
 
 /// The node kinds `xmlTextReaderNodeType` reports that the reader acts on;

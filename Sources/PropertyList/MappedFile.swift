@@ -22,11 +22,21 @@ public final class MappedFile: @unchecked Sendable {
     /// - Throws: `PropertyListError` of kind `.io` when the file cannot be
     ///   opened, is not a regular file, or cannot be mapped; the message names
     ///   the system's reason.
-    public init(path: String) throws(PropertyListError) {
-        self.path = path
+    public convenience init(path: String) throws(PropertyListError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
         defer { close(descriptor) }
+        try self.init(descriptor: descriptor, path: path)
+    }
+
+    /// Maps the regular file open as `descriptor`, which stays the caller's
+    /// to close (the mapping outlives it). `path` is kept for messages only,
+    /// so a caller can open a name that is not UTF-8 itself.
+    ///
+    /// - Throws: `PropertyListError` of kind `.io` when the descriptor is not
+    ///   a regular file or cannot be mapped.
+    public init(descriptor: Int32, path: String) throws(PropertyListError) {
+        self.path = path
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of", path) }
         guard (status.st_mode & S_IFMT) == S_IFREG else {

@@ -44,8 +44,11 @@ public struct OpenStepPropertyListReader: Sendable {
     ///
     /// - Throws: `PropertyListError` with the line and column of the problem
     ///   (columns count Unicode scalars) and the key path of the value being
-    ///   read.
+    ///   read; `PropertyListError.emptyInput` for zero bytes (white space
+    ///   and comments alone read as an empty dictionary, as CoreFoundation
+    ///   reads them).
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+        guard !bytes.isEmpty else { throw PropertyListError.emptyInput }
         try limits.checkInputSize(bytes.count, at: .lineColumn(line: 1, column: 1))
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             let utf8 = try Self.transcodeUTF16(UnsafeRawBufferPointer(rebasing: bytes[2...]), bigEndian: bytes[0] == 0xFE)

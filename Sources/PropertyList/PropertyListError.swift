@@ -7,6 +7,18 @@ public enum PropertyListLocation: Hashable, Sendable, CustomStringConvertible {
     /// The problem is not tied to one place in the input (a writer's error, say).
     case none
 
+    /// Whether this place lies further into the input than `other`: a later
+    /// line, or the same line and a later column, or a later byte. Places of
+    /// different kinds, or none, are not ordered.
+    public func isAfter(_ other: PropertyListLocation) -> Bool {
+        switch (self, other) {
+        case let (.byteOffset(mine), .byteOffset(theirs)): mine > theirs
+        case let (.lineColumn(line, column), .lineColumn(otherLine, otherColumn)):
+            line > otherLine || (line == otherLine && column > otherColumn)
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .byteOffset(let offset): "byte \(offset)"
@@ -172,6 +184,12 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
         self.keyPath = keyPath
         self.message = message
     }
+
+    /// The error for input of zero bytes, which no reader accepts (as
+    /// CoreFoundation, plistlib and libplist do not): reading it as an empty
+    /// OpenStep dictionary would let an empty pipe replace a file's contents.
+    public static let emptyInput = PropertyListError(.truncated, at: .byteOffset(0),
+                                                     "the input is empty (0 bytes); an empty file is not a property list")
 
     /// `byte 42: message (at aDict.b)`.
     public var description: String {

@@ -16,10 +16,11 @@ public enum PropertyListFormat: String, Sendable, CaseIterable {
     case json
 
     /// Guesses the form of `bytes` from their first bytes: `bplist` is
-    /// binary (the binary reader then insists on `bplist00`); `<` (after any byte-order mark and white space, in UTF-8,
-    /// UTF-16 or UTF-32) is XML; `{` or `[` may be JSON or OpenStep and is
-    /// reported as JSON, which `PropertyListReader` then tries first; anything
-    /// else is OpenStep.
+    /// binary (the binary reader then insists on `bplist00`); `<` (after any
+    /// byte-order mark and white space, in UTF-8, UTF-16 or UTF-32) is XML;
+    /// text that may start a JSON value (`{`, `[`, `"`, a digit, `-`, `t`,
+    /// `f`, `n`) is reported as JSON, which `PropertyListReader` then tries
+    /// first, falling back to OpenStep; anything else is OpenStep.
     public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
         if bytes.starts(with: "bplist".utf8) { return .binary }
         // The first character that is not white space or a BOM, ignoring the
@@ -28,7 +29,9 @@ public enum PropertyListFormat: String, Sendable, CaseIterable {
             switch byte {
             case 0x00, 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF, 0xFE, 0xFF: continue
             case UInt8(ascii: "<"): return .xml
-            case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                return .json
             default: return .openStep
             }
         }
@@ -47,14 +50,19 @@ public struct PropertyListReader: Sendable {
     }
 
     /// Decodes `bytes`, in `format` when given, else in the detected form.
-    /// Text that starts with `{` or `[` is read as JSON when it is valid JSON,
-    /// else as OpenStep.
+    /// Text that may be JSON (see `PropertyListFormat.detect`) is read as
+    /// JSON when it is valid JSON, so `1` is an integer and `true` a boolean,
+    /// else as OpenStep, as `{a = 1;}` is; when it is neither, the error is
+    /// the one from the reader that got further into the text.
     ///
     /// - Returns: the value and the form it was read in.
-    /// - Throws: `PropertyListError` from the reader of that form.
+    /// - Throws: `PropertyListError` from the reader of that form; of kind
+    ///   `.truncated` for empty input (zero bytes), which CoreFoundation
+    ///   refuses too.
     public func read(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil) throws(PropertyListError)
         -> (value: PropertyListValue, format: PropertyListFormat)
     {
+        guard !bytes.isEmpty else { throw PropertyListError.emptyInput }
         let chosen = format ?? PropertyListFormat.detect(bytes)
         switch chosen {
         case .binary: return (try BinaryPropertyListReader(limits: limits).read(bytes), .binary)
@@ -62,10 +70,16 @@ public struct PropertyListReader: Sendable {
         case .openStep: return (try OpenStepPropertyListReader(limits: limits).read(bytes), .openStep)
         case .json:
             if format == .json { return (try JSONPropertyListReader(limits: limits).read(bytes), .json) }
+            let jsonError: PropertyListError
             do throws(PropertyListError) {
                 return (try JSONPropertyListReader(limits: limits).read(bytes), .json)
             } catch {
+                jsonError = error
+            }
+            do throws(PropertyListError) {
                 return (try OpenStepPropertyListReader(limits: limits).read(bytes), .openStep)
+            } catch {
+                throw error.location.isAfter(jsonError.location) ? error : jsonError
             }
         }
     }

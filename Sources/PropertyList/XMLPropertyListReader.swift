@@ -25,8 +25,10 @@ import OrderedCollections
 /// are refused before they expand. Other declarations in an internal DTD
 /// subset are refused too, as Apple's parsers refuse them.
 public struct XMLPropertyListReader: Sendable {
-    /// The limits applied to the input. libxml2 itself refuses elements nested
-    /// more than 256 deep; that is reported as `limitExceeded(.depth)` too.
+    /// The limits applied to the input. libxml2's own depth limit is lifted
+    /// (`XML_PARSE_HUGE`), so `maximumDepth` is the one that applies, as for
+    /// every other reader; a depth libxml2 still refuses (over 2048) is
+    /// reported as `limitExceeded(.depth)` too.
     public var limits: PropertyListLimits
 
     /// Makes a reader with the given limits.

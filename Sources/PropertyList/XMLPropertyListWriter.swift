@@ -31,16 +31,24 @@ import Foundation
 /// A `.uid` is written as Apple's XML writer writes `CFKeyedArchiverUID`:
 /// `<dict><key>CF$UID</key><integer>N</integer></dict>`.
 public struct XMLPropertyListWriter: Sendable {
+    /// How deeply arrays and dictionaries may nest: the readers' limit, so
+    /// that what is written can be read back.
+    public var maximumDepth: Int
+
     /// Makes a writer.
-    public init() {}
+    public init(maximumDepth: Int = PropertyListLimits.default.maximumDepth) {
+        self.maximumDepth = maximumDepth
+    }
 
     /// Serialises `value` as a complete XML property-list document in UTF-8.
     ///
     /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
     ///   path, for a string holding a control character XML cannot carry or a
-    ///   date too far from 1970 to format.
+    ///   date too far from 1970 to format; `.limitExceeded(.depth)` for
+    ///   containers nested deeper than `maximumDepth`.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var encoder = XMLPropertyListEncoder(sink: nil)
+        encoder.maximumDepth = maximumDepth
         defer { encoder.output.deallocate() }
         encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
         try encoder.append(value, indent: 0)
@@ -58,6 +66,7 @@ public struct XMLPropertyListWriter: Sendable {
                        to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void) throws(PropertyListError) {
         try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
             var encoder = XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize)
+            encoder.maximumDepth = maximumDepth
             defer { encoder.output.deallocate() }
             encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
             try encoder.append(value, indent: 0)
@@ -79,6 +88,8 @@ struct XMLPropertyListEncoder {
     /// Freed by the `encode` call that made this encoder.
     var output: XMLOutputBytes
     var path: [PropertyListPathComponent] = []
+    /// How deeply containers may nest (`XMLPropertyListWriter.maximumDepth`).
+    var maximumDepth = PropertyListLimits.default.maximumDepth
     /// Where finished pieces go, when the document is streamed.
     private let sink: ((UnsafeRawBufferPointer) throws(PropertyListError) -> Void)?
     private let chunkSize: Int
@@ -136,6 +147,7 @@ struct XMLPropertyListEncoder {
             appendIndent(indent)
             output.append(contentsOf: "</data>\n".utf8)
         case .array(let array):
+            try checkDepth()
             openContainer(isDictionary: false, isEmpty: array.isEmpty)
             guard !array.isEmpty else { return }
             for (index, element) in array.enumerated() {
@@ -145,6 +157,7 @@ struct XMLPropertyListEncoder {
             }
             closeContainer(isDictionary: false, indent: indent)
         case .dictionary(let dictionary):
+            try checkDepth()
             openContainer(isDictionary: true, isEmpty: dictionary.isEmpty)
             guard !dictionary.isEmpty else { return }
             for (key, element) in dictionary {
@@ -167,6 +180,14 @@ struct XMLPropertyListEncoder {
 
     /// Starts an array or dictionary whose indentation `append` has written:
     /// `<array>` or, when empty, `<array/>`.
+    /// Refuses a container nested deeper than the readers read.
+    private func checkDepth() throws(PropertyListError) {
+        guard path.count < maximumDepth else {
+            throw PropertyListError(.limitExceeded(.depth), at: .none, keyPath: PropertyListKeyPath(path),
+                                    "containers nest more than \(maximumDepth) deep")
+        }
+    }
+
     mutating func openContainer(isDictionary: Bool, isEmpty: Bool) {
         switch (isDictionary, isEmpty) {
         case (false, true): append("<array/>\n")

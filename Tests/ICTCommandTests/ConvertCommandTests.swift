@@ -141,8 +141,9 @@ struct InspectCommandTests {
     @Test func printsJSONForPrograms() throws {
         let run = try ICTRunner.run(["inspect", "--json", "-"], stdin: Data("<plist><array><data>AAEC</data></array></plist>".utf8))
         #expect(run.status == 0)
-        let parsed = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: String]]
-        #expect(parsed == [["$data": "AAEC"]])
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(report?["format"] as? String == "xml")
+        #expect(report?["value"] as? [[String: String]] == [["$data": "AAEC"]])
     }
 
     @Test func unreadableInputSaysWhereAndExitsOne() throws {

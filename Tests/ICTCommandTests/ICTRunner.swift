@@ -10,6 +10,8 @@ struct ICTRun {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Standard error as bytes (file names in it need not be UTF-8).
+    var stderrBytes: [UInt8]
     var seconds: Double
     /// Peak resident memory of the process, in bytes.
     var peakMemory: Int
@@ -35,6 +37,12 @@ enum ICTRunner {
     }()
 
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> ICTRun {
+        try run(rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin)
+    }
+
+    /// Runs `ict` with arguments given as bytes, so a test can pass a file
+    /// name that is not UTF-8.
+    static func run(rawArguments arguments: [[UInt8]], stdin: Data? = nil) throws -> ICTRun {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -56,13 +64,18 @@ enum ICTRunner {
         #if canImport(Glibc)
         let memoryPath = scratch.appendingPathComponent("memory").path
         let program = "/usr/bin/time"
-        let fullArguments = [program, "-f", "%M", "-o", memoryPath, executable.path] + arguments
+        let fullArguments = [program, "-f", "%M", "-o", memoryPath, executable.path].map { Array($0.utf8) } + arguments
         #else
         let program = executable.path
-        let fullArguments = [program] + arguments
+        let fullArguments = [Array(program.utf8)] + arguments
         #endif
-        let argv = fullArguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let argv: [UnsafeMutablePointer<CChar>?] = fullArguments.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
+        defer { argv.forEach { $0?.deallocate() } }
         var pid: pid_t = 0
         let start = ContinuousClock.now
         let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
@@ -80,8 +93,36 @@ enum ICTRunner {
         let peak = Int(usage.ru_maxrss)  // Bytes on Darwin.
         #endif
         return ICTRun(status: exitStatus,
-                      stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+                      stdout: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self),
+                      stderr: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
+                      stderrBytes: [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()),
                       seconds: seconds, peakMemory: peak)
+    }
+
+    /// Starts `ict` without waiting, as a shell starts a command: no signal
+    /// blocked and every signal's action the default (a test runner's worker
+    /// threads block some), standard streams to /dev/null. Returns its pid.
+    static func spawn(_ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return pid
     }
 }

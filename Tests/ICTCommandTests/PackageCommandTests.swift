@@ -68,14 +68,16 @@ struct PackageCommandTests {
         let package = try makeSamplePackage(in: folder)
         let run = try ICTRunner.run(["inspect", "--json", package])
         #expect(run.status == 0)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(document["package"] as? String == package)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["kind"] as? String == "package")
+        let document = try #require(report["package"] as? [String: Any])
+        #expect(document["path"] as? String == package)
         let entries = try #require(document["entries"] as? [[String: Any]])
         #expect(entries.map { $0["path"] as? String } == [
             "Info.plist", "Resources", "Resources/blob.bin", "Resources/notes.txt", "Resources/photo.png",
             "ctdocument.data", "passwd", "settings.plist",
         ])
-        #expect(entries.map { $0["kind"] as? String } == [
+        #expect(entries.map { $0["kind"] is NSNull ? nil : $0["kind"] as? String } == [
             "property-list", nil, "other", "text", "png", "keyed-archive", nil, "property-list",
         ])
         #expect(entries[6]["type"] as? String == "link")
@@ -123,7 +125,7 @@ struct PackageCommandTests {
         // The default output is the package's name beside the zip; it exists, and is never replaced.
         let again = try ICTRunner.run(["convert", package + ".zip", "--format", "package"])
         #expect(again.status == 1)
-        #expect(again.stderr == "ict: \(package): already exists\n")
+        #expect(again.stderr == "\(package): error: already exists\n")
     }
 
     @Test func aLinkToEtcPasswdIsZippedAsALinkAndRefusedOnRestoring() throws {
@@ -137,7 +139,7 @@ struct PackageCommandTests {
         #expect(archive["Friend.ict/passwd"]?.uncompressedSize == UInt64("/etc/passwd".utf8.count))
         let run = try ICTRunner.run(["convert", zip, "--format", "package", "-o", folder + "/Restored.ict"])
         #expect(run.status == 1)
-        #expect(run.stderr == "ict: \(zip): the link points to an absolute path, outside the package (at Friend.ict/passwd)\n")
+        #expect(run.stderr == "\(zip):Friend.ict/passwd: error: the link points to an absolute path, outside the package\n")
         #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.ict"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict", "out.zip"])
     }
@@ -156,7 +158,7 @@ struct PackageCommandTests {
         let before = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
         let run = try ICTRunner.run(["convert", zip, "--format", "package"])
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("ict: \(zip): the zip entry's path leaves the package with \"..\" (at Evil.ict/../escape)"))
+        #expect(run.stderr.hasPrefix("\(zip):Evil.ict/../escape: error: the zip entry's path leaves the package with \"..\""))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() == before)
         #expect(!FileManager.default.fileExists(atPath: folder + "/escape"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/inbox/Evil.ict"))
@@ -168,13 +170,14 @@ struct PackageCommandTests {
         let package = try makeSamplePackage(in: folder)
         let plist = package + "/settings.plist"
         let zipOfFile = try ICTRunner.run(["convert", plist, "--format", "zip"])
-        #expect(zipOfFile.status == 64)
-        #expect(zipOfFile.stderr.contains("--format zip needs a package directory; \(plist) is not one"))
+        // A file of the wrong kind is an input problem (exit status 1), not a usage error.
+        #expect(zipOfFile.status == 1)
+        #expect(zipOfFile.stderr == "\(plist): error: --format zip needs a package directory; this is not one\n")
         let xmlOfPackage = try ICTRunner.run(["convert", package, "--format", "xml1"])
-        #expect(xmlOfPackage.status == 64)
-        #expect(xmlOfPackage.stderr.contains("\(package) is a package directory; convert it with --format zip"))
+        #expect(xmlOfPackage.status == 1)
+        #expect(xmlOfPackage.stderr == "\(package): error: is a directory (a package); convert a package with --format zip\n")
         let packageOfPlist = try ICTRunner.run(["convert", plist, "--format", "package"])
-        #expect(packageOfPlist.status == 64)
+        #expect(packageOfPlist.status == 1)
         // Property-list conversion is unchanged.
         let xml = try ICTRunner.run(["convert", plist, "--format", "xml1"])
         #expect(xml.status == 0)

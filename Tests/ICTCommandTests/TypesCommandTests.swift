@@ -89,6 +89,68 @@ struct TypesCommandTests {
         #expect(run.stderr.contains("(at UTExportedTypeDeclarations[0].UTTypeTagSpecification.public.filename-extension[0])"))
     }
 
+    /// Each declaration finding names the place of the value it is about:
+    /// line and column in XML (hand-counted in the text below), the object's
+    /// byte offset in binary (read from the file's offset table by python3).
+    @Test func declarationFindingsSayWhereTheValueIs() throws {
+        let folder = try scratch()
+        let xml = folder.appendingPathComponent("Info.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            	<key>CFBundleIdentifier</key>
+            	<string>com.example.app</string>
+            	<key>UTExportedTypeDeclarations</key>
+            	<array>
+            		<dict>
+            			<key>UTTypeIdentifier</key>
+            			<string>com.example.doc</string>
+            			<key>UTTypeConformsTo</key>
+            			<array>
+            				<string>public.data</string>
+            				<string>not an identifier</string>
+            			</array>
+            		</dict>
+            	</array>
+            </dict>
+            </plist>
+
+            """.utf8).write(to: xml)
+        let run = try ICTRunner.run(["validate", xml.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(xml.path):14:5: error: \"not an identifier\" is not a uniform type identifier (at UTExportedTypeDeclarations[0].UTTypeConformsTo[1])"),
+                "\(run.stderr)")
+
+        let binary = folder.appendingPathComponent("Info.bplist")
+        #expect(try ICTRunner.run(["convert", xml.path, "--format", "binary1", "-o", binary.path]).status == 0)
+        let offset = try Self.python("""
+            import plistlib, sys
+            data = open(sys.argv[1], 'rb').read()
+            offset_size, ref_size = data[-26], data[-25]
+            end = len(data)
+            count, top, table = (int.from_bytes(data[end - 24 + 8 * i:end - 16 + 8 * i], 'big') for i in range(3))
+            offsets = [int.from_bytes(data[table + i * offset_size:table + (i + 1) * offset_size], 'big') for i in range(count)]
+            # An ASCII string object: marker 0x5_, then (17 >= 15) an integer length, then the bytes.
+            print(next(o for o in offsets if data[o] >> 4 == 5 and data[o + 3:o + 20] == b'not an identifier'))
+            """, binary.path)
+        let binaryRun = try ICTRunner.run(["validate", binary.path])
+        #expect(binaryRun.stderr.contains("\(binary.path):byte \(offset): error: \"not an identifier\" is not a uniform type identifier"),
+                "\(binaryRun.stderr)")
+    }
+
+    private static func python(_ script: String, _ argument: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, argument]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
     func validateKeepsAnInfoPlistWithOnlyWarningsValid() throws {
         let skim = ICTRunner.interop.appendingPathComponent("uti-apps/Skim/Info.plist").path

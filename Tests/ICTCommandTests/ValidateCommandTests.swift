@@ -66,7 +66,9 @@ struct ValidateCommandTests {
         let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let files = document?["files"] as? [[String: Any]]
         #expect(files?.first?["valid"] as? Bool == false)
-        let finding = (files?.first?["findings"] as? [[String: Any]])?.first
+        let finding = (document?["problems"] as? [[String: Any]])?.first
+        #expect(finding?["path"] as? String == bad.path)
+        #expect(finding?["severity"] as? String == "error")
         #expect(finding?["line"] as? Int == 1)
         #expect((finding?["message"] as? String)?.isEmpty == false)
     }

@@ -157,14 +157,20 @@ struct JSONPropertyListReaderTests {
         expectFailure(#"{"a": 1, "a": 2}"#, .invalidKey, line: 1, column: 10, "the key \"a\" appears twice in the object")
     }
 
-    @Test func rejectsDollarKeysOutsideTags() {
-        expectFailure(#"{"a": 1, "$b": 2}"#, .invalidKey, line: 1, column: 10,
-                      #"the key "$b" starts with '$'; a dictionary with such keys is written {"$dict": {…}}"#)
-        expectFailure(#"{"$data": "AAEC", "x": 1}"#, .invalidKey, line: 1, column: 1,
-                      #"an object whose first key is "$data" is a tagged value and has no other members; a dictionary with keys starting with '$' is written {"$dict": {…}}"#)
-        expectFailure(#"[{"$foo": 1}]"#, .invalidKey, line: 1, column: 3,
-                      #"unknown tag "$foo"; an object whose first key starts with '$' must be {"$data"|"$date"|"$uid"|"$real32"|"$real"|"$dict": …}, and a dictionary with keys starting with '$' is written {"$dict": {…}}"#,
-                      keyPath: [.index(0), .key("$foo")])
+    /// Plain JSON with keys starting with `$` (a JSON Schema's `$schema`, say)
+    /// reads as it is: only an object whose one key is a tag is a tagged value.
+    @Test func readsDollarKeysOutsideLoneTagsAsPlainKeys() throws {
+        #expect(try read(#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "name": "Ada"}"#)
+                == ["$schema": "https://json-schema.org/draft/2020-12/schema", "name": "Ada"])
+        #expect(try read(#"{"a": 1, "$b": 2}"#) == ["a": 1, "$b": 2])
+        #expect(try read(#"[{"$foo": 1}]"#) == [["$foo": 1]])
+        // A tag with other members is a plain key, its value read as an ordinary value.
+        #expect(try read(#"{"$data": "AAEC", "x": 1}"#) == ["$data": "AAEC", "x": 1])
+        #expect(try read(#"{"$data": 5, "x": {"$uid": 3}}"#) == ["$data": 5, "x": .uid(3)])
+        // Alone, a tag is a tag: its value must be what the tag needs.
+        #expect(try read(#"{"$data": "AAEC"}"#) == .data(Data([0, 1, 2])))
+        expectFailure(#"{"$data": 5}"#, .invalidValue, line: 1, column: 11, #"the value of "$data" must be a string"#,
+                      keyPath: [.key("$data")])
     }
 
     @Test func rejectsBadTaggedValues() {

@@ -100,19 +100,27 @@ struct JSONPropertyListWriterTests {
         #expect(fiveBC == date(-63_303_292_800))
     }
 
-    @Test func wrapsDictionariesWithDollarKeys() throws {
-        #expect(try compact(["$a": 1]) == #"{"$dict":{"$a":1}}"#)
-        #expect(try compact(["x": 1, "$data": "AA=="]) == #"{"$dict":{"x":1,"$data":"AA=="}}"#)
+    /// Only a dictionary whose one key is a tag would read back as a tagged
+    /// value, so only it is wrapped in `$dict`, and only it, not its parents.
+    @Test func wrapsOnlyDictionariesThatWouldReadAsTags() throws {
+        #expect(try compact(["$a": 1]) == #"{"$a":1}"#)
+        #expect(try compact(["x": 1, "$data": "AA=="]) == #"{"x":1,"$data":"AA=="}"#)
+        #expect(try compact(["$data": "AA=="]) == #"{"$dict":{"$data":"AA=="}}"#)
+        #expect(try compact(["$dict": 1]) == #"{"$dict":{"$dict":1}}"#)
         #expect(try compact(["a$": 1]) == #"{"a$":1}"#)
-        #expect(try pretty(["k": ["$": [:]]]) == """
+        #expect(try pretty(["name": "Ada", "k": ["$uid": [:]]]) == """
             {
+              "name": "Ada",
               "k": {
                 "$dict": {
-                  "$": {}
+                  "$uid": {}
                 }
               }
             }
             """)
+        for value: PropertyListValue in [["$data": "AA=="], ["$dict": ["$real": 1]], ["$schema": "x", "a": ["$uid": 1]]] {
+            #expect(try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(value))) == value)
+        }
     }
 
     @Test func sortsKeysWhenAsked() throws {

@@ -143,8 +143,11 @@ struct OpenStepPropertyListReaderTests {
         #expect(try read("{ a; }") == ["a": "a"])
     }
 
-    @Test func emptyInputIsAnEmptyDictionary() throws {
-        #expect(try read("") == [:])
+    /// Zero bytes are refused, as CoreFoundation refuses them ("Cannot parse a
+    /// NULL or zero-length data"); white space and comments alone are an empty
+    /// dictionary, as `plutil -convert xml1` of such a file gives `<dict/>`.
+    @Test func emptyInputIsRefusedAndBlankInputIsAnEmptyDictionary() throws {
+        #expect(throws: PropertyListError.emptyInput) { try read("") }
         #expect(try read("  // only a comment\n/* and another */ ") == [:])
     }
 

@@ -1,0 +1,148 @@
+import DocumentPackage
+import ICTDocument
+import KeyedArchive
+import PropertyList
+import UniformTypes
+
+/// One problem the command found, in the one form every command reports:
+/// `PATH:LOCATION: severity: message (at KEY.PATH)` on standard error, and
+/// the same fields in `--json` output (`Schemas/cli/problem.schema.json`).
+///
+/// LOCATION is `line:column` (XML, OpenStep and JSON text), `byte N` (binary
+/// input) or an entry's path inside a package (`ctdocument.data`); it and the
+/// `:` before it are left out when the problem has no place in the file.
+struct Problem {
+    enum Severity: String {
+        case error, warning
+    }
+
+    /// Where in the file.
+    enum Location {
+        case none
+        case lineColumn(line: Int, column: Int)
+        case byte(Int)
+        case entry(String)
+    }
+
+    /// The file the problem is in, as the user named it; `ict` for a problem
+    /// with the command line itself.
+    var path: String
+    var location: Location
+    var severity: Severity
+    var message: String
+    /// The key path of the value concerned, when there is one.
+    var keyPath: String?
+
+    init(path: String, location: Location = .none, severity: Severity = .error, _ message: String, keyPath: String? = nil) {
+        self.path = path
+        self.location = location
+        self.severity = severity
+        self.message = message
+        self.keyPath = keyPath.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The line printed on standard error.
+    var line: String {
+        var text = Self.printable(path)
+        switch location {
+        case .none: break
+        case .lineColumn(let line, let column): text += ":\(line):\(column)"
+        case .byte(let offset): text += ":byte \(offset)"
+        case .entry(let entry): text += ":" + Self.printable(entry)
+        }
+        text += ": \(severity.rawValue): \(message)"
+        if let keyPath { text += " (at \(keyPath))" }
+        return text
+    }
+
+    /// The fields of `Schemas/cli/problem.schema.json`, every one present.
+    var jsonValue: JSONValue {
+        var line: JSONValue = .null, column: JSONValue = .null, byte: JSONValue = .null, entry: JSONValue = .null
+        switch location {
+        case .none: break
+        case .lineColumn(let l, let c): line = .integer(l); column = .integer(c)
+        case .byte(let offset): byte = .integer(offset)
+        case .entry(let name): entry = .string(name)
+        }
+        return .object([
+            ("path", .string(path)), ("line", line), ("column", column), ("byte", byte), ("entry", entry),
+            ("severity", .string(severity.rawValue)), ("message", .string(message)),
+            ("keyPath", keyPath.map(JSONValue.string) ?? .null),
+        ])
+    }
+
+    /// A path as it is shown to people: the file name's own bytes, even
+    /// when they are not UTF-8 (see `RawFileName`).
+    private static func printable(_ path: String) -> String { path }
+}
+
+// MARK: From the library's errors
+
+extension Problem.Location {
+    init(_ location: PropertyListLocation) {
+        switch location {
+        case .none: self = .none
+        case .byteOffset(let offset): self = .byte(offset)
+        case .lineColumn(let line, let column): self = .lineColumn(line: line, column: column)
+        }
+    }
+}
+
+extension Problem {
+    init(path: String, _ error: PropertyListError, severity: Severity = .error) {
+        self.init(path: path, location: Location(error.location), severity: severity, error.message,
+                  keyPath: KeyPathText.abbreviated(error.keyPath))
+    }
+
+    init(path: String, _ error: KeyedArchiveError, location: PropertyListLocation = .none) {
+        if let underlying = error.underlying {
+            self.init(path: path, underlying)
+            return
+        }
+        let message = error.objectIndex.map { "\(error.message) (object \($0))" } ?? error.message
+        self.init(path: path, location: Location(location), message, keyPath: KeyPathText.abbreviated(error.keyPath))
+    }
+
+    /// A document's problem: the entry is the location.
+    init(document: String, _ error: ICTDocumentError) {
+        if let archive = error.archiveError, let underlying = archive.underlying, underlying.location != .none {
+            // A damaged entry: say where in the entry's bytes, with the entry in the path.
+            self.init(path: error.entry.isEmpty ? document : "\(document)/\(error.entry)", underlying)
+            return
+        }
+        self.init(path: document, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message, keyPath: error.keyPath)
+    }
+
+    init(document: String, _ finding: DocumentFinding) {
+        self.init(path: document, location: finding.entry.isEmpty ? .none : .entry(finding.entry),
+                  finding.message, keyPath: finding.keyPath)
+    }
+
+    init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation = .none) {
+        self.init(path: path, location: Location(location), severity: finding.severity == .warning ? .warning : .error, finding.message,
+                  keyPath: KeyPathText.abbreviated(finding.keyPath))
+    }
+
+    /// A package's problem: the file-system path, and the entry inside the package as the location.
+    init(path: String, _ error: DocumentPackageError) {
+        let file = error.fileSystemPath.isEmpty ? path : error.fileSystemPath
+        self.init(path: file, location: error.pathInPackage.isEmpty ? .none : .entry(error.pathInPackage), error.message)
+    }
+}
+
+/// Key paths as messages show them: whole up to 16 steps, else the first and
+/// last six with the number left out between, so a 100,000-deep value does
+/// not print a line of a megabyte.
+enum KeyPathText {
+    static let shownSteps = 16
+
+    static func abbreviated(_ keyPath: PropertyListKeyPath) -> String? {
+        let components = keyPath.components
+        guard !components.isEmpty else { return nil }
+        guard components.count > shownSteps else { return keyPath.description }
+        let head = PropertyListKeyPath(Array(components.prefix(6))).description
+        var tail = PropertyListKeyPath(Array(components.suffix(6))).description
+        if case .key = components[components.count - 6] { tail = "." + tail }
+        return "\(head)…(\(components.count - 12) more steps)…\(tail)"
+    }
+}

@@ -1,0 +1,65 @@
+/// File names byte for byte. A Linux file name is any bytes but `/` and NUL,
+/// not always UTF-8; Swift's `CommandLine.arguments` would replace the bytes
+/// that are not UTF-8 with U+FFFD, so such a file could not be opened and
+/// `-o` would write another name. Instead each byte that is not part of valid
+/// UTF-8 is carried in a `String` as the private-use scalar U+10FF00 + byte
+/// (U+10FF80…U+10FFFF), and turned back into that byte wherever the name
+/// reaches the file system or standard error. JSON output, which must be
+/// UTF-8, shows those scalars as they are.
+enum RawFileName {
+    private static let base: UInt32 = 0x10FF00
+
+    /// The command-line arguments after the program's name, decoded so.
+    static func arguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+            var length = 0
+            while argument[length] != 0 { length += 1 }
+            return decoding(UnsafeRawBufferPointer(start: argument, count: length))
+        }
+    }
+
+    /// `bytes` as a string: valid UTF-8 as it is, every other byte as U+10FF00 + byte.
+    static func decoding<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        var scalars = String.UnicodeScalarView()
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var position = bytes.startIndex
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                scalars.append(Unicode.UTF8.decode(encoded))
+                position = bytes.index(position, offsetBy: encoded.count)
+            case .error(let length):
+                for byte in bytes[position...].prefix(length) {
+                    scalars.append(Unicode.Scalar(base + UInt32(byte))!)  // U+10FF00…U+10FFFF are valid scalars.
+                }
+                position = bytes.index(position, offsetBy: length)
+            case .emptyInput:
+                return String(scalars)
+            }
+        }
+    }
+
+    /// The bytes `text` stands for on the file system: UTF-8, with each
+    /// U+10FF80…U+10FFFF turned back into the byte it carries.
+    static func bytes(_ text: String) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.value >= base + 0x80, scalar.value <= base + 0xFF {
+                result.append(UInt8(truncatingIfNeeded: scalar.value - base))
+            } else {
+                result.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return result
+    }
+
+    /// Calls `body` with `path` as a C string of its file-system bytes.
+    static func withPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        let cString = bytes(path).map { CChar(bitPattern: $0) } + [0]
+        return try cString.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+}

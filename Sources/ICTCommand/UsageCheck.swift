@@ -1,0 +1,60 @@
+/// Command-line checks made before argument-parser sees the arguments, and
+/// what a usage error needs to know of the command it was for.
+enum UsageCheck {
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// A problem argument-parser would not report: an argument such as
+    /// `-dash.plist`, which it reads as the short flags `-d -a -s -h` and so
+    /// answers with help and exit status 0. A single dash followed by more
+    /// than one character is not an option of `ict` (the short options are
+    /// single letters) nor a number, so it is a file named wrongly.
+    static func problem(in arguments: [String]) -> String? {
+        for argument in arguments {
+            if argument == "--" { return nil }
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2,
+                  Double(argument) == nil
+            else { continue }
+            return "unknown option '\(argument)'; a file whose name starts with '-' is named ./\(argument) or after --"
+        }
+        return nil
+    }
+
+    /// The subcommand the arguments name, `types show` for a nested one.
+    static func subcommandName(in arguments: [String]) -> String? {
+        guard let first = arguments.first, let command = Ict.configuration.subcommands.first(where: { $0._commandName == first }) else {
+            return nil
+        }
+        guard arguments.count > 1, let nested = command.configuration.subcommands.first(where: { $0._commandName == arguments[1] }) else {
+            return first
+        }
+        return "\(first) \(nested._commandName)"
+    }
+
+    /// The JSON fields of the named command's report (see `Report`).
+    static func jsonFields(of command: String?) -> [String] {
+        guard let command, let type = reportingCommands.first(where: { $0.reportName == command }) else { return [] }
+        return type.reportFields
+    }
+
+    static let reportingCommands: [ReportingCommand.Type] = [
+        Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
+        Ict.SetFields.self, Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
+    ]
+}
+
+/// A command whose `--json` output is a `Report`.
+protocol ReportingCommand {
+    /// The name as typed: `validate`, `types show`.
+    static var reportName: String { get }
+    /// Its own fields, between `ok` and `problems`.
+    static var reportFields: [String] { get }
+}
+
+extension ReportingCommand {
+    /// A report for one run of this command.
+    static func report(json: Bool) -> Report {
+        Report(command: reportName, fields: reportFields, json: json)
+    }
+}

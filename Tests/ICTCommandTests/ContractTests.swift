@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// The contract every `ict` command keeps (README, "The contract"): exit
+/// status 0, 1 or 64; every problem on standard error as
+/// `PATH:LOCATION: severity: message (at KEY.PATH)`; with `--json`, one JSON
+/// document on standard output that `Schemas/cli/COMMAND.schema.json`
+/// describes, every field present, `ok` true exactly when the exit status is 0.
+/// The schemas are checked by python3's `jsonschema` (Draft 2020-12), not by
+/// code of ours.
+struct ContractTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var schema: String
+        var arguments: [String]
+        var stdin: String?
+        var status: Int32
+        var testDescription: String { "ict " + arguments.joined(separator: " ") }
+    }
+
+    static let root = ICTRunner.repositoryRoot.path
+    static let scratch: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-contract-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: folder + "/docs", withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
+        FileManager.default.createFile(atPath: folder + "/good.plist", contents: Data("<plist><dict><key>a</key><integer>1</integer></dict></plist>".utf8))
+        FileManager.default.createFile(atPath: folder + "/bad.plist", contents: Data("<plist><dict><key>a</key><integer>x</integer></dict></plist>".utf8))
+        FileManager.default.createFile(atPath: folder + "/archive.plist", contents: try? PropertyListSerialization.data(
+            fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 1]],
+                               "$objects": ["$null", "hello"]] as [String: Any], format: .xml, options: 0))
+        FileManager.default.createFile(atPath: folder + "/bad-archive.plist", contents: try? PropertyListSerialization.data(
+            fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 9]],
+                               "$objects": ["$null"]] as [String: Any], format: .xml, options: 0))
+        return folder
+    }()
+
+    static let cases: [Case] = {
+        let s = scratch, samples = root + "/SampleDocs"
+        return [
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/good.plist"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/archive.plist"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/bad-archive.plist"], status: 1),
+            Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/Coffee.ict"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", "--data", samples + "/Coffee.ict"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/malformed/unknown-version.ict"], status: 1),
+            Case(schema: "inspect", arguments: ["inspect", "--json", ICTRunner.repositoryRoot.path + "/Sources"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/bad.plist"], status: 1),
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/missing.plist"], status: 1),
+            Case(schema: "inspect", arguments: ["inspect", "--json", "-"], stdin: "", status: 1),
+            Case(schema: "inspect", arguments: ["inspect", "--json", "--bogus"], status: 64),
+            Case(schema: "convert", arguments: ["convert", "--json", s + "/good.plist", "--format", "binary1", "-o", s + "/out.bplist"], status: 0),
+            Case(schema: "convert", arguments: ["convert", "--json", "-", "--format", "xml1", "-o", s + "/out.xml"], stdin: "{\"a\": [1, 2.5]}", status: 0),
+            Case(schema: "convert", arguments: ["convert", "--json", s + "/bad.plist", "--format", "json", "-o", s + "/out.json"], status: 1),
+            Case(schema: "convert", arguments: ["convert", "--json", s + "/docs", "--format", "xml1", "-o", s + "/x.xml"], status: 1),
+            Case(schema: "convert", arguments: ["convert", "--json", s + "/good.plist", "--format", "xml1"], status: 64),
+            Case(schema: "validate", arguments: ["validate", "--json", s + "/good.plist", samples + "/Coffee.ict", samples + "/Info.plist"], status: 0),
+            Case(schema: "validate", arguments: ["validate", "--json", s + "/good.plist", s + "/bad.plist", s + "/bad-archive.plist",
+                                                 samples + "/malformed/name-mismatch.ict", s + "/missing.plist"], status: 1),
+            Case(schema: "validate", arguments: ["validate", "--json"], status: 64),
+            Case(schema: "list", arguments: ["list", "--json", samples], status: 0),
+            Case(schema: "list", arguments: ["list", "--json", "--data", samples], status: 0),
+            Case(schema: "list", arguments: ["list", "--json", samples + "/malformed"], status: 1),
+            Case(schema: "list", arguments: ["list", "--json", "/nonexistent"], status: 1),
+            Case(schema: "create", arguments: ["create", "--json", "--display-name", "Ada", "-o", s + "/docs"], status: 0),
+            Case(schema: "create", arguments: ["create", "--json", "-o", s + "/missing-folder"], status: 1),
+            Case(schema: "create", arguments: ["create", "--json", "--name", "../x", "-o", s + "/docs"], status: 64),
+            Case(schema: "set", arguments: ["set", "--json", s + "/Coffee.ict", "--first-name", "Ada"], status: 0),
+            Case(schema: "set", arguments: ["set", "--json", s + "/docs", "--first-name", "Ada"], status: 1),
+            Case(schema: "thumbnail", arguments: ["thumbnail", "--json", samples + "/Coffee.ict", "-o", s + "/t.png"], status: 0),
+            Case(schema: "thumbnail", arguments: ["thumbnail", "--json", s + "/good.plist", "-o", s + "/t2.png"], status: 1),
+            Case(schema: "types-lookup", arguments: ["types", "lookup", "--json", "--no-shared-mime-info", "--extension", "png"], status: 0),
+            Case(schema: "types-lookup", arguments: ["types", "lookup", "--json", "--no-shared-mime-info", "--extension", "png",
+                                                     "--conforming-to", "public.audio"], status: 1),
+            Case(schema: "types-show", arguments: ["types", "show", "--json", "--no-shared-mime-info", "public.png"], status: 0),
+            Case(schema: "types-show", arguments: ["types", "show", "--json", "--no-shared-mime-info", "com.example.nothing"], status: 1),
+            Case(schema: "types-conforms", arguments: ["types", "conforms", "--json", "--no-shared-mime-info", "public.png", "public.image"], status: 0),
+            Case(schema: "types-conforms", arguments: ["types", "conforms", "--json", "--no-shared-mime-info", "public.png", "public.audio"], status: 1),
+            Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", samples + "/Coffee.ict",
+                                                       samples + "/Info.plist"], status: 0),
+            Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/missing"], status: 1),
+            Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/good.plist",
+                                                       "--declarations", s + "/bad.plist"], status: 1),
+        ]
+    }()
+
+    /// `PATH:LOCATION: severity: message (at KEY.PATH)`, LOCATION being
+    /// `line:column`, `byte N` or an entry path, or left out with its colon.
+    static let problemLine = #"^.+?(:[0-9]+:[0-9]+|:byte [0-9]+|:[^:]+)?: (error|warning): [^ ].*$"#
+
+    static var pythonHasJSONSchema: Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import jsonschema"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Validates `document` against the schema file; returns jsonschema's complaint, or nil.
+    private func schemaProblem(_ document: String, schema: String) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(json.load(sys.stdin)), key=lambda e: list(e.path))
+            for e in errors: print(list(e.path), e.message)
+            sys.exit(1 if errors else 0)
+            """, schema]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(document.utf8))
+        try input.fileHandleForWriting.close()
+        let said = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? nil : String(decoding: said, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"),
+          arguments: cases)
+    func jsonOutputMatchesTheCommandSchema(_ testCase: Case) throws {
+        let run = try ICTRunner.run(testCase.arguments, stdin: testCase.stdin.map { Data($0.utf8) })
+        #expect(run.status == testCase.status, "\(run.stderr)")
+        let schema = Self.root + "/Schemas/cli/\(testCase.schema).schema.json"
+        let problem = try schemaProblem(run.stdout, schema: schema)
+        #expect(problem == nil, "\(problem ?? "")\n\(run.stdout)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(report?["ok"] as? Bool == (run.status == 0))
+        #expect(report?["command"] as? String == testCase.schema.replacingOccurrences(of: "-", with: " "))
+        let problems = report?["problems"] as? [[String: Any]] ?? []
+        if run.status != 0, testCase.schema != "types-conforms", testCase.schema != "types-lookup" {
+            #expect(!problems.isEmpty, "a failure must say why")
+        }
+        // Standard error says the same problems, one line each, in the one form.
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == problems.count, "\(run.stderr)")
+        for line in lines {
+            #expect(line.range(of: Self.problemLine, options: .regularExpression) != nil, "not in the problem form: \(line)")
+        }
+    }
+
+    /// Without --json too, and for usage errors, every line on standard
+    /// error is one problem in the one form.
+    @Test(arguments: [
+        ["inspect"], ["inspect", "--nope", "x"], ["convert", "x"], ["convert", "x", "--format", "yaml"], ["frobnicate"],
+        ["validate", "-weird.plist"], ["list", "/nonexistent"], ["validate", "/nonexistent.plist"],
+        ["inspect", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/truncated-archive.ict", "--data"],
+        ["validate", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/name-mismatch.ict"],
+        ["types", "show", "nothing.at.all"], ["thumbnail", "/nonexistent.ict", "-o", "/tmp/x.png"],
+        ["create", "--photo", "/nonexistent.png", "-o", "/tmp"], ["set", "/tmp", "--first-name", "A"],
+    ])
+    func everyProblemLineHasTheOneForm(_ arguments: [String]) throws {
+        let run = try ICTRunner.run(arguments)
+        #expect([1, 64].contains(run.status))
+        #expect(!run.stderr.isEmpty)
+        for line in run.stderr.split(separator: "\n", omittingEmptySubsequences: true) {
+            #expect(line.range(of: Self.problemLine, options: .regularExpression) != nil, "not in the problem form: \(line)")
+        }
+        if run.status == 64 { #expect(run.stderr.hasPrefix("ict: error: ")) }
+    }
+}

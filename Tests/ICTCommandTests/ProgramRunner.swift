@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What one run of a program other than the built `ict` did.
 struct ProgramRun {
@@ -24,20 +29,22 @@ enum ProgramRunner {
         let outHandle = try FileHandle(forWritingTo: outFile)
         let errHandle = try FileHandle(forWritingTo: errFile)
 
-        let process = Process()
-        if program.contains("/") {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [program] + arguments
+        let process = try startRetryingWhileBusy {
+            let process = Process()
+            if program.contains("/") {
+                process.executableURL = URL(fileURLWithPath: program)
+                process.arguments = arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = [program] + arguments
+            }
+            if let environment { process.environment = environment }
+            if let directory { process.currentDirectoryURL = directory }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = outHandle
+            process.standardError = errHandle
+            return process
         }
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()
@@ -45,5 +52,25 @@ enum ProgramRunner {
         return ProgramRun(status: status,
                           stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
                           stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+    }
+
+    /// Starts the process `makeProcess` sets up, with a fresh one again while
+    /// exec fails with ETXTBSY (for up to two seconds): a program just copied
+    /// (the static `ict`) is "busy" while a child another test forked in the
+    /// meantime still holds the copy's write descriptor, until that child execs.
+    private static func startRetryingWhileBusy(_ makeProcess: () -> Process) throws -> Process {
+        var attempts = 0
+        while true {
+            let process = makeProcess()
+            do {
+                try process.run()
+                return process
+            } catch let error as NSError {
+                let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+                attempts += 1
+                guard underlying?.domain == NSPOSIXErrorDomain, underlying?.code == Int(ETXTBSY), attempts < 100 else { throw error }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
     }
 }

@@ -1,6 +1,11 @@
 @testable import ICTCommand
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The statically linked release `ict` (`make static`, installed by `make
 /// install`): it runs copied alone into an empty folder, with no toolchain on
@@ -16,8 +21,27 @@ struct StaticBinaryTests {
         try #require(InstallArtifacts.staticBinaryIsBuilt, "CI=true: \(InstallArtifacts.staticBinaryNotBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-static-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: InstallArtifacts.staticBinary, to: folder.appendingPathComponent("ict"))
+        try Self.copyClosingOnExec(InstallArtifacts.staticBinary, to: folder.appendingPathComponent("ict"))
         return folder
+    }
+
+    /// Copies an executable through a descriptor no child inherits past its
+    /// exec: while a child of this (parallel) test process holds a descriptor
+    /// open for writing the copy, running the copy fails with ETXTBSY.
+    private static func copyClosingOnExec(_ source: URL, to destination: URL) throws {
+        let bytes = try Data(contentsOf: source)
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                offset += count
+            }
+        }
     }
 
     @Test func printsTheVersionFromTheSource() throws {

@@ -1,8 +1,27 @@
-# ICTKit: the two commands a new user types are `make demo` and `make test`.
+# ICTKit: the two commands a new user types are `make demo` and `make test`;
+# `make install` puts ict, its man pages and shell completions under PREFIX.
 SWIFT ?= swift
+PREFIX ?= /usr/local
+DESTDIR ?=
 ICT_RELEASE = .build/release/ict
+# The statically linked ict that make install installs, built in its own
+# scratch directory: SwiftPM does not relink when only --static-swift-stdlib
+# changes, so in .build a dynamic release build could take its place.
+STATIC_BUILD = .build-static
+ICT_STATIC = $(STATIC_BUILD)/release/ict
+# The man pages made from the commands' help by swift-argument-parser's
+# generate-manual plugin (which writes them under .build/plugins, cleared by
+# later builds), copied here with the version in each page's footer.
+MAN_PAGES = $(STATIC_BUILD)/man
+PLUGIN_MAN_PAGES = .build/plugins/GenerateManual/outputs/ICTCommand
 
-.PHONY: demo test build bench clean
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+.PHONY: demo test build static manual install bench clean
 
 build:
 	scripts/install-deps.sh build
@@ -11,13 +30,36 @@ build:
 demo: build
 	scripts/demo.sh $(ICT_RELEASE)
 
-test:
+# The install tests check what static and manual make, so they come first.
+test: static manual
 	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+static:
+	scripts/install-deps.sh build
+	$(SWIFT) build -c release --static-swift-stdlib --product ict --scratch-path $(STATIC_BUILD)
+
+# The help text is the same in every configuration; debug shares make test's build.
+manual:
+	scripts/install-deps.sh build
+	$(SWIFT) package plugin generate-manual --multi-page --configuration debug
+	rm -rf $(MAN_PAGES)
+	mkdir -p $(MAN_PAGES)
+	version=$$(.build/debug/ict --version) && for page in $(PLUGIN_MAN_PAGES)/*.1; do \
+	  sed "s/^\.Os$$/.Os ICTKit $$version/" "$$page" > "$(MAN_PAGES)/$${page##*/}"; \
+	done
+
+install: static manual
+	install -d $(BINDIR) $(MAN1DIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	install -m 755 $(ICT_STATIC) $(BINDIR)/ict
+	install -m 644 $(MAN_PAGES)/*.1 $(MAN1DIR)
+	$(ICT_STATIC) --generate-completion-script bash > $(BASH_COMPLETIONS)/ict
+	$(ICT_STATIC) --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_ict
+	$(ICT_STATIC) --generate-completion-script fish > $(FISH_COMPLETIONS)/ict.fish
 
 bench:
 	scripts/bench.sh
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build $(STATIC_BUILD) Benchmarks/.build

@@ -8,7 +8,7 @@ purpose=${1:-build}
 packages=(libxml2-dev libpng-dev pkg-config)
 case "$purpose" in
   build) ;;
-  test) packages+=(python3 python3-venv time shared-mime-info imagemagick) ;;
+  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db) ;;
   bench) packages+=(python3 libplist-utils) ;;
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
 esac

@@ -18,6 +18,7 @@ struct Ict: ParsableCommand {
             every command prints one JSON document on standard output, described by \
             Schemas/cli/COMMAND.schema.json.
             """,
+        version: ICTVersion.current,
         subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self]
     )
 

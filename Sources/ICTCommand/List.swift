@@ -53,7 +53,7 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: folderPath, error.description))
             }
-            var progress = ProgressBar(total: locations.count)
+            var progress = ProgressReporter("list", total: locations.count, unit: "documents")
             var rows: [Row] = []
             var folder = OpenFolder()
             for location in locations {
@@ -201,34 +201,4 @@ extension Ict.List: ReportingCommand {
 /// Closes a file descriptor (for types with a `close()` of their own).
 private func closeDescriptor(_ descriptor: Int32) {
     close(descriptor)
-}
-
-/// A one-line progress bar on standard error, drawn only when it is a
-/// terminal and the run is long enough to need one.
-struct ProgressBar {
-    private let total: Int
-    private var done = 0
-    private var drawnPercent = -1
-    private let isShown: Bool
-
-    init(total: Int) {
-        self.total = total
-        isShown = total >= 200 && isatty(STDERR_FILENO) == 1
-    }
-
-    mutating func advance() {
-        done += 1
-        guard isShown else { return }
-        let percent = done * 100 / total
-        guard percent != drawnPercent else { return }
-        drawnPercent = percent
-        let filled = percent * 30 / 100
-        Diagnostics.writeAll(Array("\r[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: 30 - filled))] \(done)/\(total)".utf8), to: STDERR_FILENO)
-    }
-
-    mutating func clear() {
-        guard isShown, drawnPercent >= 0 else { return }
-        Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO)
-        drawnPercent = -1
-    }
 }

@@ -56,7 +56,7 @@ extension Ict {
             report.strict = strict
             let documentSchema = try loadSchema(report)
             var results: [FileResult] = []
-            var progress = ProgressBar(total: files.count)
+            var progress = ProgressReporter("validate", total: files.count, unit: "files")
             var output = StandardOutput()
             for path in files {
                 let result: FileResult

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The progress line of long `ict validate` runs: on a terminal only, after a second, cleared at the end.
+struct ProgressReporterTests {
+    /// Enough files for a debug `ict validate` to spend about four seconds in
+    /// its loop on a 2-core build machine, well past the quiet second.
+    static let fileCount = 1000
+
+    /// A fresh folder of `count` valid XML property lists, each an array of 3000 integers (67 KB).
+    private func files(_ count: Int) throws -> (folder: URL, paths: [String]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let body = Data(("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>"
+            + (0..<3000).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>\n").utf8)
+        let paths = try (0..<count).map { index in
+            let file = folder.appendingPathComponent("f\(index).plist")
+            try body.write(to: file)
+            return file.path
+        }
+        return (folder, paths)
+    }
+
+    /// Runs `ict` with standard error on a new pseudo-terminal (python3's `pty`)
+    /// and standard output in a file; returns what the terminal received.
+    private func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, terminal: String, stdout: String) {
+        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outFile) }
+        let script = """
+            import os, pty, sys
+            out_path, program = sys.argv[1], sys.argv[2]
+            pid, terminal = pty.fork()
+            if pid == 0:
+                os.dup2(os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+                os.execv(program, sys.argv[2:])
+            received = bytearray()
+            while True:
+                try:
+                    chunk = os.read(terminal, 65536)
+                except OSError:  # EIO once the child has closed the terminal
+                    break
+                if not chunk:
+                    break
+                received += chunk
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.buffer.write(received)
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let run = try ProgramRunner.run("python3", ["-c", script, outFile.path, ICTRunner.executable.path] + arguments)
+        return (run.status, run.stdout, (try? String(contentsOf: outFile, encoding: .utf8)) ?? "")
+    }
+
+    @Test func longValidateShowsProgressOnATerminalAndClearsIt() throws {
+        let (folder, paths) = try files(Self.fileCount)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let start = ContinuousClock.now
+        let run = try runOnTerminal(["validate"] + paths)
+        let seconds = Double((ContinuousClock.now - start).components.seconds) + 1
+        #expect(run.status == 0)
+        #expect(run.terminal.contains("\rvalidate: "), "no progress: did the run take less than a second?")
+        #expect(run.terminal.contains("/\(Self.fileCount) files"))
+        #expect(run.terminal.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
+        // The line is put back after each file's output, but its count changes at most ten times a second.
+        let counts = Set(run.terminal.matches(of: /validate: (\d+)\//).map { String($0.1) })
+        #expect(counts.count <= Int(seconds * 10), "\(counts.count) counts shown in under \(seconds) s")
+        #expect(run.stdout.split(separator: "\n").count == Self.fileCount)
+        #expect(!run.stdout.contains("validate: "))
+    }
+
+    @Test func shortValidateOnATerminalPrintsNoProgress() throws {
+        let (folder, paths) = try files(10)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try runOnTerminal(["validate"] + paths)
+        #expect(run.status == 0)
+        #expect(run.terminal.isEmpty)
+    }
+
+    @Test func longValidateWithStandardErrorInAFilePrintsNothingExtra() throws {
+        let (folder, paths) = try files(Self.fileCount)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ICTRunner.run(["validate"] + paths)
+        #expect(run.status == 0)
+        #expect(run.seconds > 1, "the run must outlast the quiet second for this test to mean anything")
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout.split(separator: "\n").count == Self.fileCount)
+    }
+}

@@ -1,0 +1,111 @@
+@testable import ICTCommand
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The statically linked release `ict` (`make static`, installed by `make
+/// install`): it runs copied alone into an empty folder, with no toolchain on
+/// `PATH` and no library path, and loads no Swift library from a toolchain.
+@Suite(.enabled(if: InstallArtifacts.staticBinaryIsBuilt || InstallArtifacts.areRequired,
+                Comment(rawValue: InstallArtifacts.staticBinaryNotBuilt)))
+struct StaticBinaryTests {
+    /// The environment the copied binary runs in: nothing but a system `PATH`.
+    static let bareEnvironment = ["PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""]
+
+    /// A fresh folder holding only a copy of the static `ict`.
+    private func copyAlone() throws -> URL {
+        try #require(InstallArtifacts.staticBinaryIsBuilt, "CI=true: \(InstallArtifacts.staticBinaryNotBuilt)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-static-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Self.copyClosingOnExec(InstallArtifacts.staticBinary, to: folder.appendingPathComponent("ict"))
+        return folder
+    }
+
+    /// Copies an executable through a descriptor no child inherits past its
+    /// exec: while a child of this (parallel) test process holds a descriptor
+    /// open for writing the copy, running the copy fails with ETXTBSY.
+    private static func copyClosingOnExec(_ source: URL, to destination: URL) throws {
+        let bytes = try Data(contentsOf: source)
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                offset += count
+            }
+        }
+    }
+
+    @Test func printsTheVersionFromTheSource() throws {
+        let folder = try copyAlone()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ProgramRunner.run(folder.appendingPathComponent("ict").path, ["--version"], environment: Self.bareEnvironment, in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == ICTVersion.current + "\n")
+    }
+
+    @Test func convertsXMLToTheBytesPlistlibWrites() throws {
+        let folder = try copyAlone()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>name</key>
+            \t<string>Ada</string>
+            \t<key>numbers</key>
+            \t<array>
+            \t\t<integer>1</integer>
+            \t\t<integer>300</integer>
+            \t\t<integer>-7</integer>
+            \t</array>
+            \t<key>ok</key>
+            \t<true/>
+            \t<key>ratio</key>
+            \t<real>0.5</real>
+            </dict>
+            </plist>
+
+            """
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("in.plist"))
+        let run = try ProgramRunner.run(folder.appendingPathComponent("ict").path, ["convert", "in.plist", "--format", "binary1", "-o", "out.plist"],
+                                        environment: Self.bareEnvironment, in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        // plistlib writes objects in the order Cocoa does for this value (keys kept in document order).
+        let expected = try ProgramRunner.run("python3", ["-c", """
+            import plistlib, sys
+            with open(sys.argv[1], "rb") as file:
+                value = plistlib.load(file)
+            sys.stdout.write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY, sort_keys=False).hex())
+            """, folder.appendingPathComponent("in.plist").path])
+        try #require(expected.status == 0, "python3 plistlib failed: \(expected.stderr)")
+        let written = try Data(contentsOf: folder.appendingPathComponent("out.plist"))
+        #expect(written.map { String(format: "%02x", $0) }.joined() == expected.stdout)
+    }
+
+    #if canImport(Glibc)
+    @Test func loadsNoSwiftLibraryFromTheToolchain() throws {
+        let folder = try copyAlone()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try ProgramRunner.run("/usr/bin/ldd", ["./ict"], environment: Self.bareEnvironment, in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let libraries = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!libraries.isEmpty)
+        for library in libraries {
+            #expect(!library.contains("libswift"), "\(library)")
+            #expect(!library.contains("libFoundation"), "\(library)")
+            #expect(!library.contains("libdispatch"), "\(library)")
+            #expect(!library.contains("not found"), "\(library)")
+        }
+    }
+    #endif
+}

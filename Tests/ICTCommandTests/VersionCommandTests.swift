@@ -1,0 +1,12 @@
+@testable import ICTCommand
+import Testing
+
+/// `ict --version`: the version defined once, in `ICTVersion`.
+struct VersionCommandTests {
+    @Test func versionFlagPrintsTheVersionFromTheSource() throws {
+        let run = try ICTRunner.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout == ICTVersion.current + "\n")
+        #expect(run.stderr.isEmpty)
+    }
+}

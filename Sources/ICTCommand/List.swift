@@ -17,7 +17,7 @@ extension Ict {
                 Reads only each document's metadata entry, and of it only the display \
                 name and the thumbnail's PNG header; the data entry only with --data. \
                 -r looks into subfolders (not into documents). On a \
-                terminal, a progress bar on standard error follows long runs. A document \
+                terminal, progress shows on standard error when a run takes over a second. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
                 status is 1.
                 """

@@ -118,8 +118,9 @@ extension Problem {
                   severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
     }
 
-    init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation = .none) {
-        self.init(path: path, location: Location(location), severity: finding.severity == .warning ? .warning : .error, finding.message,
+    /// A type declaration's finding, with the library's severity unless `severity` is given.
+    init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation = .none, severity: Severity? = nil) {
+        self.init(path: path, location: Location(location), severity: severity ?? (finding.severity == .warning ? .warning : .error), finding.message,
                   keyPath: KeyPathText.abbreviated(finding.keyPath))
     }
 

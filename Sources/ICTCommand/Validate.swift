@@ -15,8 +15,9 @@ extension Ict {
                 is also checked against the property-list DTD (Schemas/PropertyList-1.0.dtd). \
                 A property list with CFBundleDocumentTypes, UTExportedTypeDeclarations, \
                 UTImportedTypeDeclarations or CFBundleIdentifier is an Info.plist: its type \
-                declarations are checked too, each finding printed as \
-                file: error|warning: message (at key path); warnings alone leave it valid. \
+                declarations are checked too, each finding printed as a warning \
+                (file:line:column: warning: message (at key path)): the file reads, and \
+                LaunchServices registers the declarations it can use and skips the others. \
                 A keyed archive is also checked as one: $archiver, $version, $top, \
                 $objects with $null first, dangling UIDs, $class references and class \
                 chains, each problem with its key path and object index. \
@@ -169,9 +170,11 @@ extension Ict {
             if TypeDeclarationSet.looksLikeInfoPlist(value) {
                 result.isInfoPlist = true
                 let findings = TypeDeclarationValidator().validate(TypeDeclarationSet(infoPlist: value, file: nil))
-                // Each finding at the place of the value it is about.
+                // Each finding at the place of the value it is about. All are
+                // warnings here: the file reads, and LaunchServices registers
+                // the declarations it can use and skips the others.
                 let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
-                result.problems += zip(findings, places).map { Problem(path: displayName, $0, location: $1) }
+                result.problems += zip(findings, places).map { Problem(path: displayName, $0, location: $1, severity: .warning) }
             }
             if KeyedArchive.looksLikeArchive(value) {
                 result.isKeyedArchive = true

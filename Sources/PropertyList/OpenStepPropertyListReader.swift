@@ -51,6 +51,11 @@ public struct OpenStepPropertyListReader: Sendable {
         guard !bytes.isEmpty else { throw PropertyListError.emptyInput }
         try limits.checkInputSize(bytes.count, at: .lineColumn(line: 1, column: 1))
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            // A byte-order mark and nothing after it is empty input, which
+            // CoreFoundation refuses as it refuses zero bytes.
+            guard bytes.count > 2 else {
+                throw PropertyListError(.truncated, at: .byteOffset(2), "the input is empty after its UTF-16 byte-order mark")
+            }
             let utf8 = try Self.transcodeUTF16(UnsafeRawBufferPointer(rebasing: bytes[2...]), bigEndian: bytes[0] == 0xFE)
             let result: Result<PropertyListValue, PropertyListError> = utf8.withUnsafeBytes { buffer in
                 Result { () throws(PropertyListError) in try parse(buffer) }

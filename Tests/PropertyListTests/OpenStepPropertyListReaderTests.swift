@@ -149,6 +149,11 @@ struct OpenStepPropertyListReaderTests {
     @Test func emptyInputIsRefusedAndBlankInputIsAnEmptyDictionary() throws {
         #expect(throws: PropertyListError.emptyInput) { try read("") }
         #expect(try read("  // only a comment\n/* and another */ ") == [:])
+        // A UTF-16 byte-order mark alone (Adium's SecErrorMessages.strings) is
+        // empty too: Apple's plutil refuses it.
+        let bomOnly = failure(bytes: [0xFF, 0xFE])
+        #expect(bomOnly?.message == "the input is empty after its UTF-16 byte-order mark")
+        #expect(bomOnly?.location == PropertyListLocation.byteOffset(2))
     }
 
     @Test func aLoneStringIsAString() throws {

@@ -97,7 +97,8 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList"]
+            dependencies: ["KeyedArchive", "PropertyList"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "UniformTypesTests",

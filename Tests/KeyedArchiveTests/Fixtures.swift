@@ -4,7 +4,9 @@ import PropertyList
 import Testing
 
 /// Test fixtures shared by the keyed-archive tests: the interop corpus in
-/// `../shared/interop` next to the repository.
+/// `../shared/interop` next to the repository, or, in a clone alone, the
+/// slice of it that travels with the repository (`Fixtures/interop/`,
+/// its `keyedarchive/` folder, with its licences in its README).
 enum Fixtures {
     /// The repository root: three levels up from `Tests/KeyedArchiveTests/Fixtures.swift`.
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -13,17 +15,27 @@ enum Fixtures {
         .deletingLastPathComponent()
 
     /// `../shared/interop`, next to the repository root.
-    static let sharedInteropRoot = repositoryRoot
+    static let sharedCorpusRoot = repositoryRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/interop", isDirectory: true)
 
-    /// True when the shared interop corpus is checked out next to the repository.
+    /// The slice of the corpus in this repository.
+    static let bundledCorpusRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/interop", isDirectory: true)
+
+    /// Where the corpus is read from: `../shared/interop` when it is there, else the slice.
+    static let sharedInteropRoot: URL = FileManager.default.fileExists(atPath: sharedCorpusRoot.appendingPathComponent("keyedarchive").path)
+        ? sharedCorpusRoot : bundledCorpusRoot
+
+    /// True when the keyed-archive corpus can be read: always, from the shared
+    /// corpus or the slice, unless the slice was removed.
     static var sharedInteropExists: Bool {
         FileManager.default.fileExists(atPath: sharedInteropRoot.appendingPathComponent("keyedarchive").path)
     }
 
     /// Why corpus tests are disabled when the corpus is absent.
-    static let corpusMissing: Comment = "the interop corpus ../shared/interop is not checked out next to the repository"
+    static let corpusMissing: Comment = "neither ../shared/interop nor the slice Tests/KeyedArchiveTests/Fixtures/interop is there"
 
     /// The bytes of a file of the interop corpus, by its path under `../shared/interop`.
     static func interopBytes(_ relativePath: String) throws -> Data {

@@ -121,6 +121,15 @@ struct PackageWriter {
                                             "the file changed on disk after the package was read; its original bytes are gone")
             }
         }
+        if file.loadedContents == nil, let zipContents = file.zipContents {
+            // Inflated straight into the new file, a piece at a time.
+            let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
+            try zipContents.archive.readContents(of: zipContents.record) { (bytes) throws(DocumentPackageError) in
+                try FileSystem.writeAll(bytes, to: descriptor, at: location)
+            }
+            try finish(file, descriptor, at: location)
+            return
+        }
         let contents = try file.contents()
         let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
         let result: Result<Void, DocumentPackageError> = contents.withUnsafeBytes { bytes in
@@ -310,7 +319,9 @@ extension PackageWrapper {
         diskRecord = record
         modificationTime = record.identity.modificationTime
         switch kind {
-        case .regularFile: contentsMatchDiskRecord = true
+        case .regularFile:
+            contentsMatchDiskRecord = true
+            zipContents = nil
         case .directory: childrenMatchDiskRecord = true
         // A link's permissions are the system's (0o777 on Linux), whatever the wrapper was made with.
         case .symbolicLink: permissions = record.identity.permissions

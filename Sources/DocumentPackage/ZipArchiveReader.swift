@@ -1,0 +1,355 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One entry as the central directory declares it. Its sizes are claims:
+/// the bytes are checked against them when read.
+struct ZipEntryRecord {
+    enum Kind { case directory, regularFile, symbolicLink }
+
+    var path: String
+    var kind: Kind
+    /// The permission bits, when the zip was made on Unix.
+    var permissions: UInt16?
+    var modificationTime: FileTimestamp?
+    var method: UInt16
+    var checksum: UInt32
+    var compressedSize: UInt64
+    var uncompressedSize: UInt64
+    var localHeaderOffset: UInt64
+}
+
+/// Reads a zip: the end records and the whole central directory are
+/// checked once, up front (every record inside the directory, every field
+/// it needs present); an entry's bytes are read on request, streamed through
+/// one 256 KB window and inflated piece by piece, so memory stays small
+/// whatever the entries hold.
+final class ZipArchiveReader {
+    /// The zip's absolute path, for errors.
+    let path: String
+    private let descriptor: Descriptor
+    private let fileSize: UInt64
+    /// Where the entries' bytes end: the start of the central directory.
+    private let directoryOffset: UInt64
+    private let directory: [UInt8]
+    /// How many entries the end record declares.
+    let declaredEntryCount: UInt64
+    private let window = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+    /// The file's bytes held in `window`: from `windowStart`, `windowCount` of them.
+    private var windowStart: UInt64 = 0
+    private var windowCount = 0
+    private let inflater = Inflater()
+
+    /// Opens the zip at `path` (absolute) and reads its central directory.
+    ///
+    /// - Throws: `DocumentPackageError` `.io` when the file cannot be read,
+    ///   `.invalidArchive` when it has no valid end record or its central
+    ///   directory lies outside the file.
+    init(path: String) throws(DocumentPackageError) {
+        self.path = path
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
+        descriptor = try FileSystem.openFileForReading(path, in: AT_FDCWD, at: location)
+        let identity = try FileSystem.status(of: descriptor, at: location)
+        guard identity.fileType == FileIdentity.regularFileType else {
+            throw location.error(.invalidArchive, "not a readable zip archive: not a regular file")
+        }
+        let fileSize = UInt64(identity.size)
+        self.fileSize = fileSize
+        // The end record is the last 22 bytes, but for a comment of up to 65,535 bytes after it.
+        let tailSize = Int(min(fileSize, UInt64(ZipFormat.endSize + 0xFFFF)))
+        let tail = try Self.read(descriptor, count: tailSize, at: fileSize - UInt64(tailSize), location)
+        let opened = descriptor
+        let end = try tail.withBytes { (raw) throws(DocumentPackageError) in
+            try Self.endRecord(in: raw, tailStart: fileSize - UInt64(tailSize), descriptor: opened, location)
+        }
+        // The directory lies before the end records; its size is bounded by the file's.
+        guard end.directoryOffset <= end.recordsStart, end.directorySize <= end.recordsStart - end.directoryOffset else {
+            throw location.error(.invalidArchive, "not a readable zip archive: the central directory lies outside the file")
+        }
+        guard end.entryCount <= end.directorySize / UInt64(ZipFormat.centralHeaderSize) else {
+            throw location.error(.invalidArchive,
+                                 "not a readable zip archive: \(end.entryCount) entries cannot fit a \(end.directorySize)-byte central directory")
+        }
+        directoryOffset = end.directoryOffset
+        declaredEntryCount = end.entryCount
+        directory = try Self.read(descriptor, count: Int(end.directorySize), at: end.directoryOffset, location)
+    }
+
+    deinit { window.deallocate() }
+
+    private struct EndRecord {
+        var entryCount: UInt64
+        var directorySize: UInt64
+        var directoryOffset: UInt64
+        /// Where the end records (ZIP64 ones included) begin.
+        var recordsStart: UInt64
+    }
+
+    /// Finds the end record in the file's last bytes (the last signature
+    /// whose comment length reaches the end exactly) and, when it says so,
+    /// the ZIP64 end record it points to.
+    private static func endRecord(in tail: UnsafeRawBufferPointer, tailStart: UInt64, descriptor: Descriptor,
+                                  _ location: EntryLocation) throws(DocumentPackageError) -> EndRecord
+    {
+        var candidate = tail.count - ZipFormat.endSize
+        while candidate >= 0 {
+            if tail.getLittleEndian(UInt32.self, at: candidate) == ZipFormat.endSignature,
+               let commentLength = tail.getLittleEndian(UInt16.self, at: candidate + 20),
+               candidate + ZipFormat.endSize + Int(commentLength) == tail.count
+            {
+                break
+            }
+            candidate -= 1
+        }
+        guard candidate >= 0 else { throw location.error(.invalidArchive, "not a readable zip archive: no end of central directory record") }
+        // All fields are inside the 22 bytes found above.
+        let count16 = tail.getLittleEndian(UInt16.self, at: candidate + 10)!
+        let size32 = tail.getLittleEndian(UInt32.self, at: candidate + 12)!
+        let offset32 = tail.getLittleEndian(UInt32.self, at: candidate + 16)!
+        let endStart = tailStart + UInt64(candidate)
+        guard tail.getLittleEndian(UInt16.self, at: candidate + 4) == 0, tail.getLittleEndian(UInt16.self, at: candidate + 6) == 0 else {
+            throw location.error(.invalidArchive, "not a readable zip archive: it spans several disks")
+        }
+        let locatorOffset = candidate - ZipFormat.zip64LocatorSize
+        guard locatorOffset >= 0, tail.getLittleEndian(UInt32.self, at: locatorOffset) == ZipFormat.zip64LocatorSignature else {
+            return EndRecord(entryCount: UInt64(count16), directorySize: UInt64(size32), directoryOffset: UInt64(offset32),
+                             recordsStart: endStart)
+        }
+        // The locator's 20 bytes are inside `tail` (checked above).
+        let zip64Offset = tail.getLittleEndian(UInt64.self, at: locatorOffset + 8)!
+        let locatorStart = endStart - UInt64(ZipFormat.zip64LocatorSize)
+        guard zip64Offset <= locatorStart, locatorStart - zip64Offset >= UInt64(ZipFormat.zip64EndSize) else {
+            throw location.error(.invalidArchive, "not a readable zip archive: the ZIP64 end record lies outside the file")
+        }
+        let record = try read(descriptor, count: ZipFormat.zip64EndSize, at: zip64Offset, location)
+        return try record.withBytes { (raw) throws(DocumentPackageError) in
+            guard raw.getLittleEndian(UInt32.self, at: 0) == ZipFormat.zip64EndSignature else {
+                throw location.error(.invalidArchive, "not a readable zip archive: no ZIP64 end record where the locator points")
+            }
+            // The 56 bytes were read whole.
+            return EndRecord(entryCount: raw.getLittleEndian(UInt64.self, at: 32)!, directorySize: raw.getLittleEndian(UInt64.self, at: 40)!,
+                             directoryOffset: raw.getLittleEndian(UInt64.self, at: 48)!, recordsStart: zip64Offset)
+        }
+    }
+
+    /// Exactly `count` bytes at `offset`.
+    private static func read(_ descriptor: Descriptor, count: Int, at offset: UInt64, _ location: EntryLocation)
+        throws(DocumentPackageError) -> [UInt8]
+    {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            // `filled < count`: the pointer stays inside the array.
+            let result = bytes.withUnsafeMutableBytes { pread(descriptor.rawValue, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                if result < 0 { throw location.error("read the zip") }
+                throw location.error(.invalidArchive, "not a readable zip archive: the file ends early")
+            }
+            filled += result
+        }
+        return bytes
+    }
+
+    // MARK: The central directory
+
+    /// Each record of the central directory in order, checked: every field
+    /// inside the directory, names UTF-8, no encryption, stored or deflated.
+    /// Stops with an error at the first record that is not.
+    func forEachRecord(_ body: (ZipEntryRecord) throws(DocumentPackageError) -> Void) throws(DocumentPackageError) {
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
+        var offset = 0
+        for _ in 0..<declaredEntryCount {
+            let record = try directory.withBytes { (raw) throws(DocumentPackageError) in
+                try self.record(in: raw, at: &offset, location)
+            }
+            try body(record)
+        }
+    }
+
+    private func record(in raw: UnsafeRawBufferPointer, at offset: inout Int, _ location: EntryLocation) throws(DocumentPackageError)
+        -> ZipEntryRecord
+    {
+        guard raw.getLittleEndian(UInt32.self, at: offset) == ZipFormat.centralHeaderSignature,
+              let nameLength = raw.getLittleEndian(UInt16.self, at: offset + 28),
+              let extraLength = raw.getLittleEndian(UInt16.self, at: offset + 30),
+              let commentLength = raw.getLittleEndian(UInt16.self, at: offset + 32)
+        else {
+            throw location.error(.invalidArchive, "not a readable zip archive: central directory record \(offset) is broken")
+        }
+        // Three 16-bit lengths and the 46-byte header: no overflow.
+        let end = offset + ZipFormat.centralHeaderSize + Int(nameLength) + Int(extraLength) + Int(commentLength)
+        guard end <= raw.count else {
+            throw location.error(.invalidArchive, "not a readable zip archive: central directory record \(offset) runs past the directory")
+        }
+        // The 46 fixed bytes are inside the directory (checked above).
+        let start = offset
+        func field16(_ at: Int) -> UInt16 { raw.getLittleEndian(UInt16.self, at: start + at)! }
+        func field32(_ at: Int) -> UInt32 { raw.getLittleEndian(UInt32.self, at: start + at)! }
+        let nameStart = offset + ZipFormat.centralHeaderSize
+        let nameBytes = UnsafeRawBufferPointer(rebasing: raw[nameStart..<nameStart + Int(nameLength)])
+        guard let path = String(validating: nameBytes, as: UTF8.self) else {
+            let shown = String(decoding: nameBytes, as: UTF8.self)
+            throw EntryLocation(pathInPackage: shown, fileSystemPath: path).error(.invalidName, "the zip entry's name is not UTF-8")
+        }
+        let entryLocation = EntryLocation(pathInPackage: path, fileSystemPath: self.path)
+        let flags = field16(8)
+        let method = field16(10)
+        guard flags & ZipFormat.flagEncrypted == 0 else { throw entryLocation.error(.invalidArchive, "the zip entry is encrypted") }
+        guard method == ZipFormat.methodStored || method == ZipFormat.methodDeflated else {
+            throw entryLocation.error(.invalidArchive, "the zip entry is compressed with method \(method), neither stored nor deflated")
+        }
+        var compressedSize = UInt64(field32(20))
+        var uncompressedSize = UInt64(field32(24))
+        var localHeaderOffset = UInt64(field32(42))
+        let extra = UnsafeRawBufferPointer(rebasing: raw[nameStart + Int(nameLength)..<nameStart + Int(nameLength) + Int(extraLength)])
+        if uncompressedSize == UInt64(ZipFormat.zip64Marker32) || compressedSize == UInt64(ZipFormat.zip64Marker32)
+            || localHeaderOffset == UInt64(ZipFormat.zip64Marker32)
+        {
+            guard let zip64 = Self.zip64Field(in: extra) else {
+                throw entryLocation.error(.invalidArchive, "the zip entry's ZIP64 sizes are missing")
+            }
+            var next = 0
+            func take(_ field: inout UInt64) throws(DocumentPackageError) {
+                guard field == UInt64(ZipFormat.zip64Marker32) else { return }
+                guard let value = zip64.getLittleEndian(UInt64.self, at: next) else {
+                    throw entryLocation.error(.invalidArchive, "the zip entry's ZIP64 field is too short")
+                }
+                field = value
+                next += 8
+            }
+            try take(&uncompressedSize)
+            try take(&compressedSize)
+            try take(&localHeaderOffset)
+        }
+        guard localHeaderOffset < directoryOffset else {
+            throw entryLocation.error(.invalidArchive, "the zip entry's local header lies outside the entries' area")
+        }
+        let madeByUnix = field16(4) >> 8 == 3
+        let external = field32(38)
+        let mode = madeByUnix ? UInt16(truncatingIfNeeded: external >> 16) : 0
+        let kind: ZipEntryRecord.Kind
+        switch UInt32(mode) & FileIdentity.typeMask {
+        case FileIdentity.symbolicLinkType: kind = .symbolicLink
+        case FileIdentity.directoryType: kind = .directory
+        default: kind = path.hasSuffix("/") || external & ZipFormat.dosDirectoryAttribute != 0 ? .directory : .regularFile
+        }
+        offset = end
+        return ZipEntryRecord(path: path, kind: kind, permissions: madeByUnix && mode & 0o777 != 0 ? mode & 0o777 : nil,
+                              modificationTime: ZipFormat.timestamp(dosDate: field16(14), time: field16(12)),
+                              method: method, checksum: field32(16), compressedSize: compressedSize,
+                              uncompressedSize: uncompressedSize, localHeaderOffset: localHeaderOffset)
+    }
+
+    /// The data of the ZIP64 extra field among `extra`'s fields, if any.
+    private static func zip64Field(in extra: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var offset = 0
+        while let tag = extra.getLittleEndian(UInt16.self, at: offset), let size = extra.getLittleEndian(UInt16.self, at: offset + 2) {
+            let start = offset + 4
+            guard start + Int(size) <= extra.count else { return nil }
+            if tag == ZipFormat.zip64ExtraTag { return UnsafeRawBufferPointer(rebasing: extra[start..<start + Int(size)]) }
+            offset = start + Int(size)
+        }
+        return nil
+    }
+
+    // MARK: An entry's bytes
+
+    /// Streams the entry's uncompressed bytes to `sink`, checking them
+    /// against the record: no more and no fewer than its declared size, and
+    /// its checksum. A bomb that declares less than it holds is stopped
+    /// within 256 KB of its declared size.
+    ///
+    /// - Throws: `DocumentPackageError` `.invalidArchive` naming the entry
+    ///   for bytes that disagree with the record or lie outside the file,
+    ///   `.io` when the zip cannot be read; whatever `sink` throws.
+    func readContents(of record: ZipEntryRecord, into sink: (UnsafeRawBufferPointer) throws(DocumentPackageError) -> Void)
+        throws(DocumentPackageError)
+    {
+        let location = EntryLocation(pathInPackage: record.path, fileSystemPath: path)
+        var dataOffset = try dataStart(of: record, location)
+        // `dataStart` checked that the compressed bytes end inside the entries' area.
+        let dataEnd = dataOffset + record.compressedSize
+        var produced: UInt64 = 0
+        var checksum: UInt32 = 0
+        func take(_ bytes: UnsafeRawBufferPointer) throws(DocumentPackageError) {
+            guard UInt64(bytes.count) <= record.uncompressedSize - produced else {
+                throw location.error(.invalidArchive,
+                                     "the zip entry holds more bytes than the \(record.uncompressedSize) it declares")
+            }
+            produced += UInt64(bytes.count)
+            checksum = zipChecksum(bytes, continuing: checksum)
+            try sink(bytes)
+        }
+        var ended = record.method == ZipFormat.methodStored
+        if !ended { inflater.reset() }
+        while dataOffset < dataEnd {
+            let piece = try bytes(at: dataOffset, count: Int(min(dataEnd - dataOffset, UInt64(window.count))), location)
+            dataOffset += UInt64(piece.count)
+            if record.method == ZipFormat.methodStored {
+                try take(piece)
+            } else {
+                guard !ended else { throw location.error(.invalidArchive, "the zip entry's deflate stream ends before its bytes do") }
+                do {
+                    ended = try inflater.inflate(piece, into: take)
+                } catch where error.fileSystemPath.isEmpty {
+                    // The inflater's own error: say which entry.
+                    throw location.error(error.kind, error.message)
+                }
+            }
+        }
+        guard ended else { throw location.error(.invalidArchive, "the zip entry's deflate stream is cut short") }
+        guard produced == record.uncompressedSize else {
+            throw location.error(.invalidArchive, "the zip entry holds \(produced) bytes, not the \(record.uncompressedSize) it declares")
+        }
+        guard checksum == record.checksum else {
+            throw location.error(.invalidArchive, "the zip entry's bytes do not match their checksum")
+        }
+    }
+
+    /// Where the entry's compressed bytes begin, after its local header,
+    /// checking that they end before the central directory.
+    private func dataStart(of record: ZipEntryRecord, _ location: EntryLocation) throws(DocumentPackageError) -> UInt64 {
+        let header = try bytes(at: record.localHeaderOffset, count: ZipFormat.localHeaderSize, location)
+        guard header.getLittleEndian(UInt32.self, at: 0) == ZipFormat.localHeaderSignature,
+              let nameLength = header.getLittleEndian(UInt16.self, at: 26),
+              let extraLength = header.getLittleEndian(UInt16.self, at: 28)
+        else { throw location.error(.invalidArchive, "the zip entry's local header is broken") }
+        // `localHeaderOffset < directoryOffset` (checked with the record): these sums stay far below overflow.
+        let start = record.localHeaderOffset + UInt64(ZipFormat.localHeaderSize) + UInt64(nameLength) + UInt64(extraLength)
+        guard start <= directoryOffset, record.compressedSize <= directoryOffset - start else {
+            throw location.error(.invalidArchive, "the zip entry's bytes run past the entries' area")
+        }
+        return start
+    }
+
+    /// `count` bytes (at most the window's size) at `offset`, from the
+    /// window, refilled from the file when they are not in it. Valid until
+    /// the next call.
+    private func bytes(at offset: UInt64, count: Int, _ location: EntryLocation) throws(DocumentPackageError) -> UnsafeRawBufferPointer {
+        if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(windowCount) {
+            windowStart = offset
+            windowCount = 0
+            let wanted = Int(min(UInt64(window.count), fileSize - min(offset, fileSize)))
+            while windowCount < wanted {
+                // `windowCount < wanted <= window.count`: the pointer stays inside the window.
+                let result = pread(descriptor.rawValue, window.baseAddress! + windowCount, wanted - windowCount,
+                                   off_t(offset) + off_t(windowCount))
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else {
+                    if result < 0 { throw location.error("read the zip") }
+                    break
+                }
+                windowCount += result
+            }
+            guard count <= windowCount else { throw location.error(.invalidArchive, "the zip ends early") }
+        }
+        // Inside the window: checked above, or the window was just filled from `offset`.
+        let start = Int(offset - windowStart)
+        return UnsafeRawBufferPointer(rebasing: window[start..<start + count])
+    }
+}

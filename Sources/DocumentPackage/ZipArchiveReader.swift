@@ -43,6 +43,9 @@ final class ZipArchiveReader {
     private var windowStart: UInt64 = 0
     private var windowCount = 0
     private let inflater = Inflater()
+    /// MS-DOS date and time fields already converted: `mktime` reads the
+    /// time zone file again on every call, and most entries share a few times.
+    private var timestamps: [UInt32: FileTimestamp?] = [:]
 
     /// Opens the zip at `path` (absolute) and reads its central directory.
     ///
@@ -239,8 +242,12 @@ final class ZipArchiveReader {
         default: kind = path.hasSuffix("/") || external & ZipFormat.dosDirectoryAttribute != 0 ? .directory : .regularFile
         }
         offset = end
+        let dosDateTime = UInt32(field16(14)) << 16 | UInt32(field16(12))
+        if timestamps[dosDateTime] == nil {
+            timestamps[dosDateTime] = ZipFormat.timestamp(dosDate: field16(14), time: field16(12))
+        }
         return ZipEntryRecord(path: path, kind: kind, permissions: madeByUnix && mode & 0o777 != 0 ? mode & 0o777 : nil,
-                              modificationTime: ZipFormat.timestamp(dosDate: field16(14), time: field16(12)),
+                              modificationTime: timestamps[dosDateTime]!,
                               method: method, checksum: field32(16), compressedSize: compressedSize,
                               uncompressedSize: uncompressedSize, localHeaderOffset: localHeaderOffset)
     }

@@ -13,8 +13,9 @@ import Darwin
 
 /// Writes a wrapper's children into a new directory: directories made anew,
 /// regular files whose bytes are unchanged since reading hard-linked (inside
-/// the package being replaced) or cloned/copied by the kernel, the others
-/// written from memory; symbolic links made as links.
+/// the package being replaced) or cloned/copied by the kernel, files read
+/// from a zip inflated straight into their new file, the others written from
+/// memory; symbolic links made as links.
 struct PackageWriter {
     /// The device and inode of the package being replaced, whose unchanged
     /// files may be hard-linked: its old version is removed once the new one

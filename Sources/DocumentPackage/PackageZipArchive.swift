@@ -26,7 +26,7 @@ public enum PackageZipArchive {
     /// seconds) and symbolic links (as links) are kept. Files read lazily are
     /// streamed from disk, not loaded. The zip is written in one pass under
     /// a temporary name and renamed into place; time and memory grow
-    /// linearly with the entries.
+    /// linearly with the entries. The zip is flushed to disk before the rename.
     ///
     /// - Throws: `DocumentPackageError` `.limitExceeded` naming the entry
     ///   when the package is over `limits` (checked before anything is
@@ -49,6 +49,8 @@ public enum PackageZipArchive {
             let writer = ZipArchiveWriter(descriptor: descriptor, location: location)
             try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(time(nil)), nanoseconds: 0))
             try writer.finish()
+            // On disk before it takes the zip's name, as `ict convert` flushes every file it writes.
+            try FileSystem.flush(descriptor, at: location)
         } catch {
             unlink(temporaryPath)
             throw error

@@ -23,11 +23,49 @@ struct ZipEntryRecord {
     var localHeaderOffset: UInt64
 }
 
-/// Reads a zip: the end records and the whole central directory are
-/// checked once, up front (every record inside the directory, every field
-/// it needs present); an entry's bytes are read on request, streamed through
-/// one 256 KB window and inflated piece by piece, so memory stays small
-/// whatever the entries hold.
+/// A file read through a 256 KB buffer: bytes asked for in file order cost
+/// one `pread` per 256 KB.
+private final class ReadWindow {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+    /// The file's bytes held in `buffer`: from `start`, `count` of them.
+    private var start: UInt64 = 0
+    private var count = 0
+
+    deinit { buffer.deallocate() }
+
+    /// `wanted` bytes (at most the buffer's size) at `offset` of a file of
+    /// `fileSize` bytes, refilled from the file when they are not held.
+    /// Valid until the next call.
+    func bytes(at offset: UInt64, count wanted: Int, of descriptor: Descriptor, fileSize: UInt64, _ location: EntryLocation)
+        throws(DocumentPackageError) -> UnsafeRawBufferPointer
+    {
+        if offset < start || offset + UInt64(wanted) > start + UInt64(count) {
+            start = offset
+            count = 0
+            let available = Int(min(UInt64(buffer.count), fileSize - min(offset, fileSize)))
+            while count < available {
+                // `count < available <= buffer.count`: the pointer stays inside the buffer.
+                let result = pread(descriptor.rawValue, buffer.baseAddress! + count, available - count, off_t(offset) + off_t(count))
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else {
+                    if result < 0 { throw location.error("read the zip") }
+                    break
+                }
+                count += result
+            }
+            guard wanted <= count else { throw location.error(.invalidArchive, "the zip ends early") }
+        }
+        // Inside the buffer: checked above, or the buffer was just filled from `offset`.
+        let first = Int(offset - start)
+        return UnsafeRawBufferPointer(rebasing: buffer[first..<first + wanted])
+    }
+}
+
+/// Reads a zip: the end records and every record of the central directory
+/// are checked once, up front (every record inside the directory, every
+/// field it needs present); an entry's bytes are read on request. Both are
+/// streamed through 256 KB windows, and entries inflated piece by piece, so
+/// memory stays small whatever the zip holds.
 final class ZipArchiveReader {
     /// The zip's absolute path, for errors.
     let path: String
@@ -35,19 +73,17 @@ final class ZipArchiveReader {
     private let fileSize: UInt64
     /// Where the entries' bytes end: the start of the central directory.
     private let directoryOffset: UInt64
-    private let directory: [UInt8]
+    private let directorySize: UInt64
     /// How many entries the end record declares.
     let declaredEntryCount: UInt64
-    private let window = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
-    /// The file's bytes held in `window`: from `windowStart`, `windowCount` of them.
-    private var windowStart: UInt64 = 0
-    private var windowCount = 0
+    private let directoryWindow = ReadWindow()
+    private let dataWindow = ReadWindow()
     private let inflater = Inflater()
     /// MS-DOS date and time fields already converted: `mktime` reads the
     /// time zone file again on every call, and most entries share a few times.
     private var timestamps: [UInt32: FileTimestamp?] = [:]
 
-    /// Opens the zip at `path` (absolute) and reads its central directory.
+    /// Opens the zip at `path` (absolute) and reads its end records.
     ///
     /// - Throws: `DocumentPackageError` `.io` when the file cannot be read,
     ///   `.invalidArchive` when it has no valid end record or its central
@@ -79,10 +115,8 @@ final class ZipArchiveReader {
         }
         directoryOffset = end.directoryOffset
         declaredEntryCount = end.entryCount
-        directory = try Self.read(descriptor, count: Int(end.directorySize), at: end.directoryOffset, location)
+        directorySize = end.directorySize
     }
-
-    deinit { window.deallocate() }
 
     private struct EndRecord {
         var entryCount: UInt64
@@ -165,35 +199,37 @@ final class ZipArchiveReader {
     /// Stops with an error at the first record that is not.
     func forEachRecord(_ body: (ZipEntryRecord) throws(DocumentPackageError) -> Void) throws(DocumentPackageError) {
         let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
-        var offset = 0
+        // Offsets from the directory's start; `directoryOffset + directorySize` is inside the file (checked in `init`).
+        var offset: UInt64 = 0
         for _ in 0..<declaredEntryCount {
-            let record = try directory.withBytes { (raw) throws(DocumentPackageError) in
-                try self.record(in: raw, at: &offset, location)
-            }
-            try body(record)
+            try body(try record(at: &offset, location))
         }
     }
 
-    private func record(in raw: UnsafeRawBufferPointer, at offset: inout Int, _ location: EntryLocation) throws(DocumentPackageError)
-        -> ZipEntryRecord
-    {
-        guard raw.getLittleEndian(UInt32.self, at: offset) == ZipFormat.centralHeaderSignature,
-              let nameLength = raw.getLittleEndian(UInt16.self, at: offset + 28),
-              let extraLength = raw.getLittleEndian(UInt16.self, at: offset + 30),
-              let commentLength = raw.getLittleEndian(UInt16.self, at: offset + 32)
-        else {
-            throw location.error(.invalidArchive, "not a readable zip archive: central directory record \(offset) is broken")
+    private func record(at offset: inout UInt64, _ location: EntryLocation) throws(DocumentPackageError) -> ZipEntryRecord {
+        let start = offset
+        func broken() -> DocumentPackageError {
+            location.error(.invalidArchive, "not a readable zip archive: central directory record \(start) is broken")
         }
-        // Three 16-bit lengths and the 46-byte header: no overflow.
-        let end = offset + ZipFormat.centralHeaderSize + Int(nameLength) + Int(extraLength) + Int(commentLength)
-        guard end <= raw.count else {
+        guard directorySize - offset >= UInt64(ZipFormat.centralHeaderSize) else { throw broken() }
+        let fixed = try directoryWindow.bytes(at: directoryOffset + offset, count: ZipFormat.centralHeaderSize, of: descriptor,
+                                              fileSize: fileSize, location)
+        guard fixed.getLittleEndian(UInt32.self, at: 0) == ZipFormat.centralHeaderSignature,
+              let nameLength = fixed.getLittleEndian(UInt16.self, at: 28),
+              let extraLength = fixed.getLittleEndian(UInt16.self, at: 30),
+              let commentLength = fixed.getLittleEndian(UInt16.self, at: 32)
+        else { throw broken() }
+        // Three 16-bit lengths and the 46-byte header: under 200 KB, inside a window.
+        let size = ZipFormat.centralHeaderSize + Int(nameLength) + Int(extraLength) + Int(commentLength)
+        guard UInt64(size) <= directorySize - offset else {
             throw location.error(.invalidArchive, "not a readable zip archive: central directory record \(offset) runs past the directory")
         }
-        // The 46 fixed bytes are inside the directory (checked above).
-        let start = offset
-        func field16(_ at: Int) -> UInt16 { raw.getLittleEndian(UInt16.self, at: start + at)! }
-        func field32(_ at: Int) -> UInt32 { raw.getLittleEndian(UInt32.self, at: start + at)! }
-        let nameStart = offset + ZipFormat.centralHeaderSize
+        let raw = try directoryWindow.bytes(at: directoryOffset + offset, count: size, of: descriptor, fileSize: fileSize, location)
+        offset += UInt64(size)
+        // The 46 fixed bytes are inside `raw` (checked above).
+        func field16(_ at: Int) -> UInt16 { raw.getLittleEndian(UInt16.self, at: at)! }
+        func field32(_ at: Int) -> UInt32 { raw.getLittleEndian(UInt32.self, at: at)! }
+        let nameStart = ZipFormat.centralHeaderSize
         let nameBytes = UnsafeRawBufferPointer(rebasing: raw[nameStart..<nameStart + Int(nameLength)])
         guard let path = String(validating: nameBytes, as: UTF8.self) else {
             let shown = String(decoding: nameBytes, as: UTF8.self)
@@ -241,7 +277,6 @@ final class ZipArchiveReader {
         case FileIdentity.directoryType: kind = .directory
         default: kind = path.hasSuffix("/") || external & ZipFormat.dosDirectoryAttribute != 0 ? .directory : .regularFile
         }
-        offset = end
         let dosDateTime = UInt32(field16(14)) << 16 | UInt32(field16(12))
         if timestamps[dosDateTime] == nil {
             timestamps[dosDateTime] = ZipFormat.timestamp(dosDate: field16(14), time: field16(12))
@@ -295,7 +330,8 @@ final class ZipArchiveReader {
         var ended = record.method == ZipFormat.methodStored
         if !ended { inflater.reset() }
         while dataOffset < dataEnd {
-            let piece = try bytes(at: dataOffset, count: Int(min(dataEnd - dataOffset, UInt64(window.count))), location)
+            let piece = try dataWindow.bytes(at: dataOffset, count: Int(min(dataEnd - dataOffset, UInt64(dataWindow.buffer.count))),
+                                             of: descriptor, fileSize: fileSize, location)
             dataOffset += UInt64(piece.count)
             if record.method == ZipFormat.methodStored {
                 try take(piece)
@@ -321,7 +357,8 @@ final class ZipArchiveReader {
     /// Where the entry's compressed bytes begin, after its local header,
     /// checking that they end before the central directory.
     private func dataStart(of record: ZipEntryRecord, _ location: EntryLocation) throws(DocumentPackageError) -> UInt64 {
-        let header = try bytes(at: record.localHeaderOffset, count: ZipFormat.localHeaderSize, location)
+        let header = try dataWindow.bytes(at: record.localHeaderOffset, count: ZipFormat.localHeaderSize, of: descriptor,
+                                          fileSize: fileSize, location)
         guard header.getLittleEndian(UInt32.self, at: 0) == ZipFormat.localHeaderSignature,
               let nameLength = header.getLittleEndian(UInt16.self, at: 26),
               let extraLength = header.getLittleEndian(UInt16.self, at: 28)
@@ -332,31 +369,5 @@ final class ZipArchiveReader {
             throw location.error(.invalidArchive, "the zip entry's bytes run past the entries' area")
         }
         return start
-    }
-
-    /// `count` bytes (at most the window's size) at `offset`, from the
-    /// window, refilled from the file when they are not in it. Valid until
-    /// the next call.
-    private func bytes(at offset: UInt64, count: Int, _ location: EntryLocation) throws(DocumentPackageError) -> UnsafeRawBufferPointer {
-        if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(windowCount) {
-            windowStart = offset
-            windowCount = 0
-            let wanted = Int(min(UInt64(window.count), fileSize - min(offset, fileSize)))
-            while windowCount < wanted {
-                // `windowCount < wanted <= window.count`: the pointer stays inside the window.
-                let result = pread(descriptor.rawValue, window.baseAddress! + windowCount, wanted - windowCount,
-                                   off_t(offset) + off_t(windowCount))
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    if result < 0 { throw location.error("read the zip") }
-                    break
-                }
-                windowCount += result
-            }
-            guard count <= windowCount else { throw location.error(.invalidArchive, "the zip ends early") }
-        }
-        // Inside the window: checked above, or the window was just filled from `offset`.
-        let start = Int(offset - windowStart)
-        return UnsafeRawBufferPointer(rebasing: window[start..<start + count])
     }
 }

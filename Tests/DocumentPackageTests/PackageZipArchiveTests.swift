@@ -279,4 +279,28 @@ struct PackageZipArchiveTests {
         let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
         #expect(Array(archive).count == 66 * 1001 + 1)
     }
+
+    /// An end record that declares one entry more than the central
+    /// directory holds: refused as a whole, not read as far as it goes.
+    @Test func refusesACentralDirectoryShorterThanItsEndRecordSays() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try PackageWrapper(directoryWithChildren: [
+            "a.txt": PackageWrapper(regularFileWithContents: Data("a".utf8)),
+            "b.txt": PackageWrapper(regularFileWithContents: Data("b".utf8)),
+        ])
+        let zip = directory.appending("Short.zip")
+        try PackageZipArchive.write(source, to: zip, rootName: "Short.ict")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+        // The end record is the last 22 bytes: its two entry counts (offsets 8 and 10) say 3; make them 4.
+        let end = bytes.count - 22
+        #expect(bytes[end + 8] == 3 && bytes[end + 10] == 3)
+        bytes[end + 8] = 4
+        bytes[end + 10] = 4
+        try Data(bytes).write(to: URL(fileURLWithPath: zip))
+        let error = packageError { _ = try PackageZipArchive.read(at: zip) }
+        #expect(error?.kind == .invalidArchive)
+        #expect(error?.fileSystemPath == zip)
+        #expect(error?.message.hasPrefix("not a readable zip archive") == true, "\(error?.message ?? "")")
+    }
 }

@@ -120,6 +120,7 @@ struct ZipContents {
     func read() throws(DocumentPackageError) -> Data {
         var data = Data()
         // Reserve no more than a deflate stream of this size can hold (at most 1,032 to 1), nor than 16 MB.
+        // `&*`: a product that wraps only makes the reservation smaller; `append` grows the buffer as needed.
         data.reserveCapacity(Int(min(record.uncompressedSize, record.compressedSize &* 1032, 16 << 20)))
         try archive.readContents(of: record) { (bytes) throws(DocumentPackageError) in data.append(contentsOf: bytes) }
         return data

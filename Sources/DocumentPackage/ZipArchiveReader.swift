@@ -327,7 +327,8 @@ final class ZipArchiveReader {
             checksum = zipChecksum(bytes, continuing: checksum)
             try sink(bytes)
         }
-        var ended = record.method == ZipFormat.methodStored
+        // An empty entry may be "deflated" with no bytes at all.
+        var ended = record.method == ZipFormat.methodStored || record.compressedSize == 0 && record.uncompressedSize == 0
         if !ended { inflater.reset() }
         while dataOffset < dataEnd {
             let piece = try dataWindow.bytes(at: dataOffset, count: Int(min(dataEnd - dataOffset, UInt64(dataWindow.buffer.count))),

@@ -71,7 +71,7 @@ final class ZipArchiveWriter {
         // Deflate can grow incompressible bytes a little: past this size the sizes go in a ZIP64 field from the start.
         let largeSizes = size > 0xF000_0000
         let headerOffset = position
-        let name = Array(path.utf8)
+        let name = try nameBytes(path)
         appendLocalHeader(name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: 0,
                           sizes: largeSizes ? nil : (0, 0))
         var checksum: UInt32 = 0
@@ -111,7 +111,7 @@ final class ZipArchiveWriter {
     private func addWhole(path: String, mode: UInt32, modificationTime: FileTimestamp, bytes: UnsafeRawBufferPointer,
                           deflating: Bool) throws(DocumentPackageError)
     {
-        let name = Array(path.utf8)
+        let name = try nameBytes(path)
         let checksum = zipChecksum(bytes, continuing: 0)
         var compressed: [UInt8] = []
         if deflating, bytes.count > 0 {
@@ -130,6 +130,16 @@ final class ZipArchiveWriter {
         }
         appendCentralRecord(name: name, method: method, modificationTime: modificationTime, checksum: checksum,
                             compressedSize: compressedSize, size: UInt64(bytes.count), mode: mode, headerOffset: headerOffset)
+    }
+
+    /// The path's UTF-8 bytes, which a zip's 16-bit length field must hold.
+    private func nameBytes(_ path: String) throws(DocumentPackageError) -> [UInt8] {
+        let name = Array(path.utf8)
+        guard name.count <= Int(UInt16.max) else {
+            throw DocumentPackageError(.invalidName, pathInPackage: path, fileSystemPath: location.fileSystemPath,
+                                       "the path is longer than the 65,535 bytes a zip entry's name can hold")
+        }
+        return name
     }
 
     /// A local file header; nil `sizes` means a ZIP64 field holds them (filled in later).

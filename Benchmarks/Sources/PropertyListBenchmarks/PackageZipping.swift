@@ -12,8 +12,10 @@ import Darwin
 /// - z2. `ict convert X.zip --format package` against `unzip -q`, both
 ///   restoring the zip `ict` made in z1.
 ///
-/// The package is made once and kept under the data directory; each run
-/// writes to a path cleared (and the file system synced) before the clock starts.
+/// The package is made once and kept under the data directory. Before the
+/// clock starts, each zip run's output is removed and each restore gets a
+/// new folder, and the file system is synced; the restored trees are removed
+/// at the end.
 struct PackageZipping {
     static let folderCount = 100
     static let filesPerFolder = 999
@@ -63,17 +65,28 @@ struct PackageZipping {
         zipRow.note = "wall time from spawn to exit, page cache warm: `ict convert PKG --format zip -o X.zip` vs "
             + "`sh -c 'cd DIR && exec zip -r -q Y.zip Bench.pkg'`; `unzip -tq` then checks every entry of ict's zip"
 
-        let restoreCommand = [ict, "convert", ourZip, "--format", "package", "-o", ourRestore + "/Bench.pkg"]
-        let restorePeerCommand = ["/bin/sh", "-c", "cd \"$0\" && exec unzip -q \"$1\"", theirRestore, ourZip]
+        // Each run restores into a new folder: removing 100,000 files just before a run made the next
+        // run's journal commits wait on the removal's (both sides' times swelled from 5 s to 40 s and more).
+        var round = 0
+        func freshFolder(_ prefix: String) throws -> String {
+            round += 1
+            let folder = "\(prefix)/\(round)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            sync()
+            return folder
+        }
         log("z2. restore \(Self.entryCount) entries: ict convert vs unzip -q")
         let (ourRestoreTime, peerRestoreTime) = try processRuns.compare(reported: {
-            try clear(ourRestore, makingDirectory: true)
-            return try runChildChecked(restoreCommand, standardOutput: "/dev/null").sample
+            let folder = try freshFolder(ourRestore)
+            return try runChildChecked([ict, "convert", ourZip, "--format", "package", "-o", folder + "/Bench.pkg"],
+                                       standardOutput: "/dev/null").sample
         }, {
-            try clear(theirRestore, makingDirectory: true)
-            return try runChildChecked(restorePeerCommand, standardOutput: "/dev/null").sample
+            let folder = try freshFolder(theirRestore)
+            return try runChildChecked(["/bin/sh", "-c", "cd \"$0\" && exec unzip -q \"$1\"", folder, ourZip],
+                                       standardOutput: "/dev/null").sample
         })
-        for restored in [ourRestore, theirRestore] {
+        for prefix in [ourRestore, theirRestore] {
+            let restored = prefix + "/" + (try FileManager.default.contentsOfDirectory(atPath: prefix).sorted().first ?? "")
             let count = try FileManager.default.subpathsOfDirectory(atPath: restored + "/Bench.pkg").count
             try expect(count == Self.entryCount, "\(restored) holds \(count) entries, not \(Self.entryCount)")
         }
@@ -84,11 +97,9 @@ struct PackageZipping {
         return [zipRow, restoreRow]
     }
 
-    /// Removes `path` (a file or a tree) and syncs, so no run pays for the
-    /// previous one's writes; with `makingDirectory`, leaves an empty directory.
-    private func clear(_ path: String, makingDirectory: Bool = false) throws {
+    /// Removes the file at `path` and syncs, so no run pays for the previous one's writes.
+    private func clear(_ path: String) throws {
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        if makingDirectory { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
         sync()
     }
 

@@ -233,7 +233,7 @@ final class ZipArchiveReader {
         let nameBytes = UnsafeRawBufferPointer(rebasing: raw[nameStart..<nameStart + Int(nameLength)])
         guard let path = String(validating: nameBytes, as: UTF8.self) else {
             let shown = String(decoding: nameBytes, as: UTF8.self)
-            throw EntryLocation(pathInPackage: shown, fileSystemPath: path).error(.invalidName, "the zip entry's name is not UTF-8")
+            throw EntryLocation(pathInPackage: shown, fileSystemPath: self.path).error(.invalidName, "the zip entry's name is not UTF-8")
         }
         let entryLocation = EntryLocation(pathInPackage: path, fileSystemPath: self.path)
         let flags = field16(8)

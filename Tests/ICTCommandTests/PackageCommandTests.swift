@@ -182,7 +182,9 @@ struct PackageCommandTests {
 
         let run = try ICTRunner.run(["convert", zip, "--format", "package"])
         #expect(run.status == 1)
-        #expect(run.stderr == "ict: \(zip): the zip entry holds more bytes than the 1000 it declares (at Bomb.ict/zeros.bin)\n")
+        // The zip, the entry and the reason, whatever the layout of the line (being reworked).
+        #expect(run.stderr.contains(zip) && run.stderr.contains("Bomb.ict/zeros.bin"), "\(run.stderr)")
+        #expect(run.stderr.contains("the zip entry holds more bytes than the 1000 it declares"), "\(run.stderr)")
         #expect(run.peakMemory < 48 << 20, "peak memory \(run.peakMemory) bytes")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before, "no package, no temporary")
     }

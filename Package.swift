@@ -41,12 +41,13 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CFileSystem"),
+        .systemLibrary(
+            name: "CLibZ",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "DocumentPackage",
-            dependencies: [
-                "CFileSystem",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            dependencies: ["CFileSystem", "CLibZ"]
         ),
         .executableTarget(
             name: "PackageSaveStress",

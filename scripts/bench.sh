@@ -4,7 +4,8 @@
 # ICTKit against its peers, ratios and targets, and "N of M targets met".
 #
 # Installs what the peers need when it is missing (Debian: plistutil from
-# libplist-utils, libxml2's headers, pkg-config, python3 for the inputs).
+# libplist-utils, libxml2's headers, pkg-config, python3 for the inputs,
+# Info-ZIP's zip and unzip for the package-zip rows).
 # Arguments are passed to the harness, e.g. `scripts/bench.sh --repetitions 11`.
 set -euo pipefail
 
@@ -13,7 +14,7 @@ cd "$root"
 
 if command -v dpkg >/dev/null 2>&1; then
     missing=()
-    for package in libplist-utils libxml2-dev pkg-config python3; do
+    for package in libplist-utils libxml2-dev pkg-config python3 zip unzip; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     if ((${#missing[@]} > 0)); then
@@ -25,6 +26,9 @@ if command -v dpkg >/dev/null 2>&1; then
     fi
 fi
 command -v plistutil >/dev/null 2>&1 || { echo "bench: plistutil (libplist) is needed" >&2; exit 1; }
+for tool in zip unzip; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool (Info-ZIP) is needed" >&2; exit 1; }
+done
 
 echo "bench: building ict (release)" >&2
 swift build -c release --product ict >&2

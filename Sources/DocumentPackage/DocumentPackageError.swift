@@ -6,10 +6,13 @@ public enum DocumentPackageLimit: String, Hashable, Sendable {
     case depth
     /// `DocumentPackageLimits.maximumTotalSize`.
     case totalSize
+    /// `DocumentPackageLimits.maximumEntrySize`.
+    case entrySize
 }
 
-/// The limits applied when reading a package directory or a zip; each is
-/// reported by name when hit.
+/// The limits applied when reading a package directory or a zip, and when
+/// writing a zip (so that every zip written can be read back with the same
+/// limits); each is reported by name when hit.
 public struct DocumentPackageLimits: Hashable, Sendable {
     /// How many entries (files, directories and links, the root not counted)
     /// one package may hold.
@@ -18,15 +21,24 @@ public struct DocumentPackageLimits: Hashable, Sendable {
     public var maximumDepth: Int
     /// The largest sum of regular-file sizes accepted, in bytes.
     public var maximumTotalSize: Int64
+    /// The largest regular file a zip may hold, in bytes: checked against
+    /// each entry's declared size before anything is written, and against
+    /// the bytes it really inflates to. (A package directory's files are
+    /// bounded by `maximumTotalSize` alone; zipping one refuses a larger file.)
+    public var maximumEntrySize: Int64
 
     /// Makes a set of limits.
-    public init(maximumEntryCount: Int = 100_000, maximumDepth: Int = 64, maximumTotalSize: Int64 = 8 << 30) {
+    public init(maximumEntryCount: Int = 100_000, maximumDepth: Int = 64, maximumTotalSize: Int64 = 8 << 30,
+                maximumEntrySize: Int64 = 2 << 30)
+    {
         self.maximumEntryCount = maximumEntryCount
         self.maximumDepth = maximumDepth
         self.maximumTotalSize = maximumTotalSize
+        self.maximumEntrySize = maximumEntrySize
     }
 
-    /// The defaults: 100,000 entries, 64 levels, 8 GiB of file contents.
+    /// The defaults: 100,000 entries, 64 levels, 8 GiB of file contents,
+    /// 2 GiB in one zip entry.
     public static let `default` = DocumentPackageLimits()
 }
 

@@ -147,11 +147,12 @@ enum FileSystem {
         return Descriptor(descriptor)
     }
 
-    /// `openat(2)` creating a new file (`O_EXCL`), refusing anything already there.
-    static func createFile(_ name: String, in directory: Int32, at location: EntryLocation)
+    /// `openat(2)` creating a new file (`O_EXCL`), refusing anything already
+    /// there; `permissions` are masked by the umask.
+    static func createFile(_ name: String, in directory: Int32, permissions: mode_t = 0o600, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
-        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw location.error("create the file") }
         return Descriptor(descriptor)
     }

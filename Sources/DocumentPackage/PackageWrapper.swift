@@ -74,6 +74,8 @@ public final class PackageWrapper {
     var childrenByFoldedName: [String: PackageWrapper] = [:]
     /// A regular file's bytes, once read or set.
     var loadedContents: Data?
+    /// A regular file read from a zip: where its bytes are, until loaded or saved.
+    var zipContents: ZipContents?
     /// A symbolic link's destination.
     let destination: String?
     /// The item on disk this wrapper was read from or last saved to.
@@ -141,20 +143,28 @@ public final class PackageWrapper {
     public var fileSize: Int64? {
         guard kind == .regularFile else { return nil }
         if let loadedContents { return Int64(loadedContents.count) }
+        if let zipContents { return Int64(zipContents.record.uncompressedSize) }
         return diskRecord?.identity.size
     }
 
     // MARK: Regular-file contents
 
     /// A regular file's bytes. A wrapper read lazily reads its file on the
-    /// first call (one `read` of the file's size) and keeps the bytes.
+    /// first call (one `read` of the file's size, or the entry inflated from
+    /// its zip) and keeps the bytes.
     ///
     /// - Throws: `DocumentPackageError` `.changedOnDisk` when the file was
     ///   replaced or modified since the package was read, `.io` when it
-    ///   cannot be read.
+    ///   cannot be read, `.invalidArchive` when its zip entry's bytes
+    ///   disagree with the central directory.
     public func contents() throws(DocumentPackageError) -> Data {
         precondition(kind == .regularFile, "contents() of a \(kind) wrapper")
         if let loadedContents { return loadedContents }
+        if let zipContents {
+            let data = try zipContents.read()
+            loadedContents = data
+            return data
+        }
         guard let record = diskRecord else { return Data() }
         let data = try Self.readFile(record, maximumCount: nil)
         loadedContents = data
@@ -169,6 +179,8 @@ public final class PackageWrapper {
     public func contentsPrefix(maximumCount: Int) throws(DocumentPackageError) -> Data {
         precondition(kind == .regularFile, "contentsPrefix(maximumCount:) of a \(kind) wrapper")
         if let loadedContents { return loadedContents.prefix(maximumCount) }
+        // A zip entry is inflated whole (at most `maximumEntrySize`) to check its checksum.
+        if let zipContents { return try zipContents.read().prefix(maximumCount) }
         guard let record = diskRecord else { return Data() }
         return try Self.readFile(record, maximumCount: maximumCount)
     }
@@ -177,6 +189,7 @@ public final class PackageWrapper {
     public func setContents(_ contents: Data) {
         precondition(kind == .regularFile, "setContents(_:) of a \(kind) wrapper")
         loadedContents = contents
+        zipContents = nil
         contentsMatchDiskRecord = false
     }
 

@@ -13,8 +13,9 @@ import Darwin
 
 /// Writes a wrapper's children into a new directory: directories made anew,
 /// regular files whose bytes are unchanged since reading hard-linked (inside
-/// the package being replaced) or cloned/copied by the kernel, the others
-/// written from memory; symbolic links made as links.
+/// the package being replaced) or cloned/copied by the kernel, files read
+/// from a zip inflated straight into their new file, the others written from
+/// memory; symbolic links made as links.
 struct PackageWriter {
     /// The device and inode of the package being replaced, whose unchanged
     /// files may be hard-linked: its old version is removed once the new one
@@ -120,6 +121,15 @@ struct PackageWriter {
                 throw record.location.error(.changedOnDisk,
                                             "the file changed on disk after the package was read; its original bytes are gone")
             }
+        }
+        if file.loadedContents == nil, let zipContents = file.zipContents {
+            // Inflated straight into the new file, a piece at a time.
+            let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
+            try zipContents.archive.readContents(of: zipContents.record) { (bytes) throws(DocumentPackageError) in
+                try FileSystem.writeAll(bytes, to: descriptor, at: location)
+            }
+            try finish(file, descriptor, at: location)
+            return
         }
         let contents = try file.contents()
         let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
@@ -310,7 +320,9 @@ extension PackageWrapper {
         diskRecord = record
         modificationTime = record.identity.modificationTime
         switch kind {
-        case .regularFile: contentsMatchDiskRecord = true
+        case .regularFile:
+            contentsMatchDiskRecord = true
+            zipContents = nil
         case .directory: childrenMatchDiskRecord = true
         // A link's permissions are the system's (0o777 on Linux), whatever the wrapper was made with.
         case .symbolicLink: permissions = record.identity.permissions

@@ -1,5 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import ZIPFoundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,40 +11,49 @@ import Musl
 import Darwin
 #endif
 
-/// A document package as one zip file (for e-mail and upload), both ways,
-/// with ZIPFoundation.
+/// A document package as one zip file (for e-mail and upload), both ways.
 ///
 /// A package zip holds one top-level directory named after the package
 /// (`Friend.ict/ctdocument.data`, …), as the Finder's "Compress" makes it.
 /// Reading refuses every entry that would land outside the package:
 /// absolute paths, `..` steps, backslashes, entries below a file or a link,
-/// and links whose destination leaves the package.
+/// and links whose destination leaves the package. Both directions apply the
+/// same `DocumentPackageLimits`, so every zip written is read back.
 public enum PackageZipArchive {
     /// Writes `package` (a directory wrapper) to a new zip at `zipPath`, its
-    /// entries under `rootName/`. Files are deflated; permissions,
-    /// modification dates (to the zip's 2 seconds) and symbolic links (as
-    /// links) are kept. Files read lazily are streamed from disk, not loaded.
-    /// The zip is written under a temporary name and renamed into place.
+    /// entries under `rootName/`. Files are deflated (small ones stored when
+    /// that is smaller); permissions, modification dates (to the zip's 2
+    /// seconds) and symbolic links (as links) are kept. Files read lazily are
+    /// streamed from disk, not loaded. The zip is written in one pass under
+    /// a temporary name and renamed into place; time and memory grow
+    /// linearly with the entries. The zip is flushed to disk before the rename.
     ///
-    /// - Throws: `DocumentPackageError` `.io` when the zip cannot be written,
-    ///   `.changedOnDisk` when a lazily read file changed since reading.
-    public static func write(_ package: PackageWrapper, to zipPath: String, rootName: String)
-        throws(DocumentPackageError)
+    /// - Throws: `DocumentPackageError` `.limitExceeded` naming the entry
+    ///   when the package is over `limits` (checked before anything is
+    ///   written: a zip that could not be read back is never made), `.io`
+    ///   when the zip cannot be written, `.changedOnDisk` when a lazily read
+    ///   file changed since reading.
+    public static func write(_ package: PackageWrapper, to zipPath: String, rootName: String,
+                             limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
     {
         precondition(package.kind == .directory, "a package zip holds a directory")
-        try PackageChildName.check(rootName, pathInPackage: "", fileSystemPath: zipPath)
         let absolutePath = PackageWrapper.absolutePath(zipPath)
+        try PackageChildName.check(rootName, pathInPackage: "", fileSystemPath: absolutePath)
+        var tally = PackageLimitTally(limits: limits, fileSystemPath: package.diskRecord?.origin.path ?? absolutePath)
+        try tally.count(childrenOf: package, path: "", depth: 1)
         let temporaryPath = absolutePath + ".partial-\(getpid())"
         let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
+        unlink(temporaryPath)
         do {
-            let archive = try Archive(url: URL(fileURLWithPath: temporaryPath), accessMode: .create)
-            try addEntry(package, path: rootName, to: archive)
-        } catch let error as DocumentPackageError {
-            unlink(temporaryPath)
-            throw error
+            let descriptor = try FileSystem.createFile(temporaryPath, in: AT_FDCWD, permissions: 0o666, at: location)
+            let writer = ZipArchiveWriter(descriptor: descriptor, location: location)
+            try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(time(nil)), nanoseconds: 0))
+            try writer.finish()
+            // On disk before it takes the zip's name, as `ict convert` flushes every file it writes.
+            try FileSystem.flush(descriptor, at: location)
         } catch {
             unlink(temporaryPath)
-            throw location.error(.io, "cannot write the zip: \(error)")
+            throw error
         }
         guard rename(temporaryPath, absolutePath) == 0 else {
             let failure = location.error("move the zip into place")
@@ -50,31 +62,33 @@ public enum PackageZipArchive {
         }
     }
 
-    private static func addEntry(_ wrapper: PackageWrapper, path: String, to archive: Archive) throws {
-        let date = wrapper.modificationDate ?? Date()
+    private static func addEntry(_ wrapper: PackageWrapper, path: String, to writer: ZipArchiveWriter, now: FileTimestamp)
+        throws(DocumentPackageError)
+    {
+        let time = wrapper.modificationTime ?? now
         switch wrapper.kind {
         case .directory:
-            try archive.addEntry(with: path + "/", type: .directory, uncompressedSize: Int64(0), modificationDate: date,
-                                 permissions: wrapper.permissions, provider: { (_: Int64, _: Int) in Data() })
+            try writer.addDirectory(path: path + "/", permissions: wrapper.permissions, modificationTime: time)
             for child in wrapper.children {
-                try addEntry(child, path: path + "/" + child.fileName!, to: archive)
+                try addEntry(child, path: path + "/" + child.fileName!, to: writer, now: now)
             }
         case .regularFile:
-            let reader = try PackageFileStream(wrapper)
-            try archive.addEntry(with: path, type: .file, uncompressedSize: reader.size, modificationDate: date,
-                                 permissions: wrapper.permissions, compressionMethod: .deflate,
-                                 provider: { (position: Int64, count: Int) in try reader.read(at: position, count: count) })
+            let stream = try PackageFileStream(wrapper)
+            try writer.addFile(path: path, permissions: wrapper.permissions, modificationTime: time, size: stream.size,
+                               read: stream.read)
         case .symbolicLink:
-            let destination = Data(wrapper.symbolicLinkDestination!.utf8)
-            try archive.addEntry(with: path, type: .symlink, uncompressedSize: Int64(destination.count),
-                                 modificationDate: date, permissions: 0o755,
-                                 provider: { (position: Int64, count: Int) in destination.subdata(in: Int(position)..<Int(position) + count) })
+            try writer.addSymbolicLink(path: path, destination: wrapper.symbolicLinkDestination!, modificationTime: time)
         }
     }
 
-    /// Reads the zip at `zipPath` into a tree of wrappers in memory (the
-    /// files' uncompressed bytes are held; `limits.maximumTotalSize` bounds
-    /// them). When every entry lies under one top-level directory whose name
+    /// Reads the zip at `zipPath` as a package: its whole central directory
+    /// is read and checked first (every path, link destination, declared
+    /// size and count against `limits`), and each file's bytes are left in
+    /// the zip until asked for (`contents()`) or saved, when they are
+    /// inflated straight into the new file, checked against their declared
+    /// size and checksum. So memory holds the tree, never the files, and
+    /// a zip bomb is stopped by its declared size or within 256 KB of it.
+    /// When every entry lies under one top-level directory whose name
     /// has an extension (`Friend.ict/`), that directory is the package and
     /// its name is the result's `preferredFileName`; otherwise the whole zip
     /// is the package and `preferredFileName` is nil.
@@ -83,32 +97,90 @@ public enum PackageZipArchive {
     ///   that would land outside the package (naming the entry),
     ///   `.invalidName` / `.duplicateName` for names a package cannot hold,
     ///   `.limitExceeded` over a limit, `.invalidArchive` for a zip that
-    ///   cannot be read or whose bytes do not match their checksums.
+    ///   cannot be read. Reading or saving the files later throws
+    ///   `.invalidArchive` naming the entry whose bytes disagree with the
+    ///   central directory (more or fewer than declared, a wrong checksum).
     public static func read(at zipPath: String, limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
         -> PackageWrapper
     {
         let absolutePath = PackageWrapper.absolutePath(zipPath)
-        let archive: Archive
-        do {
-            archive = try Archive(url: URL(fileURLWithPath: absolutePath), accessMode: .read)
-        } catch {
-            throw DocumentPackageError(.invalidArchive, fileSystemPath: absolutePath, "not a readable zip archive: \(error)")
+        let archive = try ZipArchiveReader(path: absolutePath)
+        var builder = PackageZipTreeBuilder(archive: archive, limits: limits)
+        try archive.forEachRecord { (record) throws(DocumentPackageError) in try builder.add(record) }
+        return try builder.package()
+    }
+}
+
+/// A regular file's bytes inside a zip, read when asked for.
+struct ZipContents {
+    let archive: ZipArchiveReader
+    let record: ZipEntryRecord
+
+    /// The entry's bytes, inflated and checked.
+    func read() throws(DocumentPackageError) -> Data {
+        var data = Data()
+        // Reserve no more than a deflate stream of this size can hold (at most 1,032 to 1), nor than 16 MB.
+        // `&*`: a product that wraps only makes the reservation smaller; `append` grows the buffer as needed.
+        data.reserveCapacity(Int(min(record.uncompressedSize, record.compressedSize &* 1032, 16 << 20)))
+        try archive.readContents(of: record) { (bytes) throws(DocumentPackageError) in data.append(contentsOf: bytes) }
+        return data
+    }
+}
+
+/// Counts a wrapper tree against the limits as reading it back would:
+/// entries, directory depth, file sizes one by one and in all.
+private struct PackageLimitTally {
+    let limits: DocumentPackageLimits
+    let fileSystemPath: String
+    private var entryCount = 0
+    private var totalSize: Int64 = 0
+
+    init(limits: DocumentPackageLimits, fileSystemPath: String) {
+        self.limits = limits
+        self.fileSystemPath = fileSystemPath
+    }
+
+    private func error(_ limit: DocumentPackageLimit, _ path: String, _ message: String) -> DocumentPackageError {
+        DocumentPackageError(.limitExceeded(limit), pathInPackage: path, fileSystemPath: fileSystemPath,
+                             message + "; a zip of it could not be read back")
+    }
+
+    mutating func count(childrenOf directory: PackageWrapper, path: String, depth: Int) throws(DocumentPackageError) {
+        for child in directory.children {
+            let childPath = path.isEmpty ? child.fileName! : path + "/" + child.fileName!
+            entryCount += 1
+            guard entryCount <= limits.maximumEntryCount else {
+                throw error(.entryCount, childPath, "the package has more than \(limits.maximumEntryCount) entries")
+            }
+            switch child.kind {
+            case .directory:
+                guard depth <= limits.maximumDepth else {
+                    throw error(.depth, childPath, "directories nest deeper than \(limits.maximumDepth) levels")
+                }
+                try count(childrenOf: child, path: childPath, depth: depth + 1)
+            case .regularFile:
+                let size = child.fileSize ?? 0
+                guard size <= limits.maximumEntrySize else {
+                    throw error(.entrySize, childPath, "the file holds \(size) bytes, over the limit of \(limits.maximumEntrySize) per entry")
+                }
+                totalSize += size
+                guard totalSize <= limits.maximumTotalSize else {
+                    throw error(.totalSize, childPath, "the package's files hold more than \(limits.maximumTotalSize) bytes")
+                }
+            case .symbolicLink:
+                break
+            }
         }
-        var builder = PackageZipTreeBuilder(zipPath: absolutePath, limits: limits)
-        for entry in archive {
-            try builder.add(entry, from: archive)
-        }
-        try builder.checkLinks()
-        return builder.package()
     }
 }
 
 /// Reads a regular file's bytes piecewise for the zip writer: from memory
-/// when loaded, else from the recorded file on disk.
+/// when loaded (or from its zip entry, loaded), else from the recorded file on disk.
 private final class PackageFileStream {
     let size: Int64
     private let loaded: Data?
     private let descriptor: Descriptor?
+    private let location: EntryLocation
 
     init(_ file: PackageWrapper) throws(DocumentPackageError) {
         if file.loadedContents != nil || !file.contentsMatchDiskRecord || file.diskRecord == nil {
@@ -116,6 +188,7 @@ private final class PackageFileStream {
             loaded = contents
             descriptor = nil
             size = Int64(contents.count)
+            location = EntryLocation(pathInPackage: "", fileSystemPath: "")
             return
         }
         let record = file.diskRecord!
@@ -126,36 +199,51 @@ private final class PackageFileStream {
         loaded = nil
         descriptor = opened
         size = record.identity.size
+        location = record.location
     }
 
-    func read(at position: Int64, count: Int) throws -> Data {
-        if let loaded { return loaded.subdata(in: Int(position)..<Int(position) + count) }
-        var data = Data(count: count)
-        let got = data.withUnsafeMutableBytes { pread(descriptor!.rawValue, $0.baseAddress, count, off_t(position)) }
-        guard got == count else {
-            throw DocumentPackageError(.changedOnDisk, "a file became shorter while it was zipped")
+    /// Fills `buffer` with the bytes from `position`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int64) throws(DocumentPackageError) {
+        if let loaded {
+            loaded.copyBytes(to: buffer, from: Int(position)..<Int(position) + buffer.count)
+            return
         }
-        return data
+        var filled = 0
+        while filled < buffer.count {
+            // `filled < buffer.count`: the pointer stays inside the buffer.
+            let got = pread(descriptor!.rawValue, buffer.baseAddress! + filled, buffer.count - filled, off_t(position) + off_t(filled))
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else {
+                if got < 0 { throw location.error("read the file") }
+                throw location.error(.changedOnDisk, "the file became shorter while it was zipped")
+            }
+            filled += got
+        }
     }
 }
 
-/// Builds the wrapper tree of a zip's entries, checking each path.
+/// Builds the wrapper tree of a zip's entries, checking each path, and
+/// counting against the limits as the package it becomes: the top-level
+/// directory that turns out to be the package is not one of its entries.
 private struct PackageZipTreeBuilder {
-    let zipPath: String
+    let archive: ZipArchiveReader
     let limits: DocumentPackageLimits
     let root: PackageWrapper
-    private var entryCount = 0
+    /// Wrappers made so far, directories implied by a path included.
+    private var madeCount = 0
     private var totalSize: Int64 = 0
+    /// The most steps below the zip's root of any directory, and its path.
+    private var deepestDirectory: (steps: Int, path: String) = (0, "")
     private var links: [(path: [String], destination: String)] = []
 
-    init(zipPath: String, limits: DocumentPackageLimits) {
-        self.zipPath = zipPath
+    init(archive: ZipArchiveReader, limits: DocumentPackageLimits) {
+        self.archive = archive
         self.limits = limits
         root = PackageWrapper(kind: .directory, permissions: 0o755)
     }
 
     private func error(_ kind: DocumentPackageError.Kind, _ path: String, _ message: String) -> DocumentPackageError {
-        DocumentPackageError(kind, pathInPackage: path, fileSystemPath: zipPath, message)
+        DocumentPackageError(kind, pathInPackage: path, fileSystemPath: archive.path, message)
     }
 
     /// The entry's path as checked steps: no absolute path, drive letter,
@@ -169,23 +257,43 @@ private struct PackageZipTreeBuilder {
         var steps: [String] = []
         for step in path.split(separator: "/", omittingEmptySubsequences: true) where step != "." {
             if step == ".." { throw error(.unsafePath, path, "the zip entry's path leaves the package with \"..\"") }
-            try PackageChildName.check(String(step), pathInPackage: path, fileSystemPath: zipPath)
+            try PackageChildName.check(String(step), pathInPackage: path, fileSystemPath: archive.path)
             steps.append(String(step))
         }
         if steps.isEmpty { throw error(.unsafePath, path, "the zip entry has an empty path") }
         return steps
     }
 
+    /// Counts one more wrapper; one above the limit is allowed until the
+    /// end, for the top-level directory that may be the package itself.
+    private mutating func countMade(_ path: String) throws(DocumentPackageError) {
+        madeCount += 1
+        guard madeCount <= limits.maximumEntryCount + 1 else {
+            throw error(.limitExceeded(.entryCount), path, "the zip has more than \(limits.maximumEntryCount) entries")
+        }
+    }
+
+    /// Notes a directory `steps` steps below the zip's root; one level more
+    /// than the limit is allowed until the end, as for `countMade`.
+    private mutating func noteDirectory(steps: Int, path: String) throws(DocumentPackageError) {
+        guard steps <= limits.maximumDepth + 1 else {
+            throw error(.limitExceeded(.depth), path, "the zip's directories nest deeper than \(limits.maximumDepth) levels")
+        }
+        if steps > deepestDirectory.steps { deepestDirectory = (steps, path) }
+    }
+
     /// The directory wrapper at `steps`, made when missing.
-    private func directory(at steps: ArraySlice<String>, entryPath: String) throws(DocumentPackageError) -> PackageWrapper {
+    private mutating func directory(at steps: ArraySlice<String>, entryPath: String) throws(DocumentPackageError) -> PackageWrapper {
         var current = root
-        for step in steps {
+        for (index, step) in steps.enumerated() {
             if let existing = current.child(named: step) {
                 guard existing.kind == .directory else {
                     throw error(.unsafePath, entryPath, "the zip entry lies below \(PackageChildName.quoted(step)), which is not a directory")
                 }
                 current = existing
             } else {
+                try countMade(entryPath)
+                try noteDirectory(steps: index + 1, path: entryPath)
                 let made = PackageWrapper(kind: .directory, permissions: 0o755)
                 try add(made, named: step, to: current, entryPath: entryPath)
                 current = made
@@ -204,84 +312,66 @@ private struct PackageZipTreeBuilder {
         }
     }
 
-    mutating func add(_ entry: Entry, from archive: Archive) throws(DocumentPackageError) {
-        let path = entry.path
+    mutating func add(_ record: ZipEntryRecord) throws(DocumentPackageError) {
+        let path = record.path
         let steps = try steps(of: path)
-        entryCount += 1
-        guard entryCount <= limits.maximumEntryCount else {
-            throw error(.limitExceeded(.entryCount), path, "the zip has more than \(limits.maximumEntryCount) entries")
-        }
-        guard steps.count <= limits.maximumDepth + 1 else {
-            throw error(.limitExceeded(.depth), path, "the zip's directories nest deeper than \(limits.maximumDepth) levels")
-        }
-        let attributes = entry.fileAttributes
-        // Set-user-ID, set-group-ID and sticky bits are not taken from a zip.
-        let permissions = ((attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o644) & 0o777
         let parent = try directory(at: steps.dropLast(), entryPath: path)
         let name = steps.last!
         let wrapper: PackageWrapper
-        switch entry.type {
+        switch record.kind {
         case .directory:
+            let permissions = record.permissions ?? 0o755
             if let existing = parent.child(named: name), existing.kind == .directory {
                 existing.permissions = permissions
-                existing.modificationDate = attributes[.modificationDate] as? Date
+                existing.modificationTime = record.modificationTime
                 return
             }
+            try noteDirectory(steps: steps.count, path: path)
             wrapper = PackageWrapper(kind: .directory, permissions: permissions)
-        case .file:
-            let size = Int64(clamping: entry.uncompressedSize)
+        case .regularFile:
+            let size = Int64(clamping: record.uncompressedSize)
+            guard size <= limits.maximumEntrySize else {
+                throw error(.limitExceeded(.entrySize), path,
+                            "the zip entry declares \(record.uncompressedSize) bytes, over the limit of \(limits.maximumEntrySize) per entry")
+            }
             totalSize += size
             guard totalSize <= limits.maximumTotalSize else {
                 throw error(.limitExceeded(.totalSize), path, "the zip's files hold more than \(limits.maximumTotalSize) bytes")
             }
-            wrapper = PackageWrapper(regularFileWithContents: try contents(of: entry, declaredSize: size, from: archive),
-                                     permissions: permissions)
-        case .symlink:
-            // ZIPFoundation reads a link's stored bytes in one piece: refuse a long one before it does.
-            guard entry.compressedSize <= UInt64(PATH_MAX) else {
+            wrapper = PackageWrapper(kind: .regularFile, permissions: record.permissions ?? 0o644)
+            wrapper.zipContents = ZipContents(archive: archive, record: record)
+        case .symbolicLink:
+            // The destination is needed now, to check it: refuse a long one before reading it.
+            guard record.uncompressedSize <= UInt64(PATH_MAX) else {
                 throw error(.unsafePath, path, "the link's destination is longer than \(PATH_MAX) bytes")
             }
-            let bytes = try contents(of: entry, declaredSize: Int64(PATH_MAX), from: archive)
+            let bytes = try ZipContents(archive: archive, record: record).read()
             guard let destination = String(data: bytes, encoding: .utf8), !destination.isEmpty,
                   !destination.utf8.contains(0)
             else { throw error(.unsafePath, path, "the link's destination is not a UTF-8 path") }
             links.append((steps, destination))
             wrapper = PackageWrapper(symbolicLinkWithDestination: destination)
         }
-        wrapper.modificationDate = attributes[.modificationDate] as? Date
+        // Set-user-ID, set-group-ID and sticky bits are not taken from a zip.
+        wrapper.permissions &= 0o777
+        wrapper.modificationTime = record.modificationTime
+        try countMade(path)
         try add(wrapper, named: name, to: parent, entryPath: path)
     }
 
-    /// The entry's uncompressed bytes, refusing more than it declares.
-    private func contents(of entry: Entry, declaredSize: Int64, from archive: Archive) throws(DocumentPackageError) -> Data {
-        var data = Data()
-        do {
-            _ = try archive.extract(entry) { chunk in
-                guard Int64(data.count) + Int64(chunk.count) <= declaredSize else {
-                    throw DocumentPackageError(.invalidArchive, "the entry holds more bytes than it declares")
-                }
-                data.append(chunk)
-            }
-        } catch let failure as DocumentPackageError {
-            throw error(failure.kind, entry.path, failure.message)
-        } catch {
-            throw self.error(.invalidArchive, entry.path, "cannot extract the entry: \(error)")
-        }
-        return data
-    }
-
     /// Refuses links whose destination is absolute or, resolved from the
-    /// link's directory, leaves the package. `..` is accepted only before the
-    /// first name (`../Shared/x`, not `a/../..`): a name may itself be a link,
-    /// and `l/..` then climbs from wherever `l` points. With that rule each
-    /// link that stays inside keeps every chain of links inside.
-    func checkLinks() throws(DocumentPackageError) {
+    /// link's directory, leaves the package (whose root is `packageSteps`
+    /// steps below the zip's). `..` is accepted only before the first name
+    /// (`../Shared/x`, not `a/../..`): a name may itself be a link, and
+    /// `l/..` then climbs from wherever `l` points. With that rule each link
+    /// that stays inside keeps every chain of links inside.
+    private func checkLinks(packageSteps: Int) throws(DocumentPackageError) {
         for (steps, destination) in links {
             let path = steps.joined(separator: "/")
             if destination.hasPrefix("/") {
                 throw error(.unsafePath, path, "the link points to an absolute path, outside the package")
             }
-            var depth = steps.count - 1
+            var depth = steps.count - 1 - packageSteps
             var sawName = false
             for step in destination.split(separator: "/", omittingEmptySubsequences: true) where step != "." {
                 if step != ".." {
@@ -299,18 +389,29 @@ private struct PackageZipTreeBuilder {
         }
     }
 
-    /// The package: the single top-level directory with an extension, or the root.
-    func package() -> PackageWrapper {
+    /// The package: the single top-level directory with an extension, or
+    /// the root; checked against the entry-count and depth limits as such,
+    /// and its links checked.
+    func package() throws(DocumentPackageError) -> PackageWrapper {
         let top = root.children
         if top.count == 1, top[0].kind == .directory, let name = top[0].fileName,
            let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
         {
+            try checkLinks(packageSteps: 1)
             let package = top[0]
             root.removeChild(named: name)
             package.preferredFileName = name
             package.fileName = nil
             return package
         }
+        guard madeCount <= limits.maximumEntryCount else {
+            throw error(.limitExceeded(.entryCount), "", "the zip has more than \(limits.maximumEntryCount) entries")
+        }
+        guard deepestDirectory.steps <= limits.maximumDepth else {
+            throw error(.limitExceeded(.depth), deepestDirectory.path,
+                        "the zip's directories nest deeper than \(limits.maximumDepth) levels")
+        }
+        try checkLinks(packageSteps: 0)
         return root
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefghijklmnp] [--verbose]` prints one table comparing ICTKit's
+/// [--repetitions N] [--warm-up N] [--only abcdefghijklmnpz] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
-/// document (l–n, over 10,000 generated documents) and document-package (p)
-/// layers with their peers, all measured in this run.
+/// document (l–n, over 10,000 generated documents), document-package (p)
+/// and package-zip (z, with Info-ZIP's zip and unzip) layers with their
+/// peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -52,6 +53,14 @@ struct PropertyListBenchmarks {
                 )
                 rows += try packages.run()
             }
+            if options.only.contains("z") {
+                let zipping = PackageZipping(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    workDirectory: options.dataDirectory.appendingPathComponent("zip").path
+                )
+                rows += try zipping.run()
+            }
             let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up, "
                 + "ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
                 + "results are freed after the clock stops, on both sides"
@@ -78,7 +87,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnp")
+    var only = Set("abcdefghijklmnpz")
     /// Log every timed run, not only the medians.
     var verbose = false
 

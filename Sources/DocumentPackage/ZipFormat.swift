@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The zip format's records, as far as package zips use them (APPNOTE.TXT
+/// 6.3): local file headers, the central directory, the end of central
+/// directory record and its ZIP64 forms. Entries are stored or deflated,
+/// never encrypted, on one disk.
+enum ZipFormat {
+    static let localHeaderSignature: UInt32 = 0x0403_4B50
+    static let centralHeaderSignature: UInt32 = 0x0201_4B50
+    static let endSignature: UInt32 = 0x0605_4B50
+    static let zip64EndSignature: UInt32 = 0x0606_4B50
+    static let zip64LocatorSignature: UInt32 = 0x0706_4B50
+
+    static let localHeaderSize = 30
+    static let centralHeaderSize = 46
+    static let endSize = 22
+    static let zip64EndSize = 56
+    static let zip64LocatorSize = 20
+    /// The ZIP64 extended information extra field's tag.
+    static let zip64ExtraTag: UInt16 = 0x0001
+
+    static let methodStored: UInt16 = 0
+    static let methodDeflated: UInt16 = 8
+    /// General-purpose flag bits: the entry is encrypted; its name is UTF-8.
+    static let flagEncrypted: UInt16 = 0x0001
+    static let flagUTF8: UInt16 = 0x0800
+    /// "Made by" Unix, format 4.5 (ZIP64): external attributes hold `st_mode` in the high 16 bits.
+    static let madeByUnix: UInt16 = 3 << 8 | 45
+    static let versionNeeded: UInt16 = 20
+    static let versionNeededZip64: UInt16 = 45
+    /// The MS-DOS directory attribute in the low byte of the external attributes.
+    static let dosDirectoryAttribute: UInt32 = 0x10
+
+    /// A 32-bit field that says "see the ZIP64 extra field".
+    static let zip64Marker32: UInt32 = 0xFFFF_FFFF
+    static let zip64Marker16: UInt16 = 0xFFFF
+
+    /// A time as MS-DOS date and time fields in local time (2-second
+    /// steps, 1980 to 2107; earlier times become 1980-01-01).
+    static func dosDateTime(_ time: FileTimestamp) -> (date: UInt16, time: UInt16) {
+        var seconds = time_t(time.seconds)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil, parts.tm_year >= 80 else { return (0x21, 0) }
+        let year = min(Int(parts.tm_year) - 80, 127)
+        let date = UInt16(year << 9 | Int(parts.tm_mon + 1) << 5 | Int(parts.tm_mday))
+        let clock = UInt16(Int(parts.tm_hour) << 11 | Int(parts.tm_min) << 5 | Int(parts.tm_sec) / 2)
+        return (date, clock)
+    }
+
+    /// The time MS-DOS date and time fields name, in local time; nil when
+    /// they name no valid time.
+    static func timestamp(dosDate date: UInt16, time: UInt16) -> FileTimestamp? {
+        var parts = tm()
+        parts.tm_year = Int32(date >> 9) + 80
+        parts.tm_mon = Int32((date >> 5) & 0x0F) - 1
+        parts.tm_mday = Int32(date & 0x1F)
+        parts.tm_hour = Int32(time >> 11)
+        parts.tm_min = Int32((time >> 5) & 0x3F)
+        parts.tm_sec = Int32(time & 0x1F) * 2
+        parts.tm_isdst = -1
+        guard (0...11).contains(parts.tm_mon), parts.tm_mday >= 1 else { return nil }
+        let seconds = mktime(&parts)
+        return seconds == -1 ? nil : FileTimestamp(seconds: Int64(seconds), nanoseconds: 0)
+    }
+}
+
+/// Little-endian fields appended to a byte array.
+extension [UInt8] {
+    mutating func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+
+    /// `withUnsafeBytes` for a body that throws `DocumentPackageError` (the
+    /// standard one rethrows it as `any Error`).
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(DocumentPackageError) -> Result) throws(DocumentPackageError)
+        -> Result
+    {
+        let outcome: Swift.Result<Result, DocumentPackageError> = withUnsafeBytes { raw in
+            Swift.Result { () throws(DocumentPackageError) in try body(raw) }
+        }
+        return try outcome.get()
+    }
+}
+
+/// Little-endian fields read from raw bytes: nil when the bytes are not there.
+extension UnsafeRawBufferPointer {
+    func getLittleEndian<Integer: FixedWidthInteger>(_: Integer.Type = Integer.self, at offset: Int) -> Integer? {
+        guard offset >= 0, offset <= count - MemoryLayout<Integer>.size else { return nil }
+        return Integer(littleEndian: loadUnaligned(fromByteOffset: offset, as: Integer.self))
+    }
+}

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 purpose=${1:-build}
-packages=(libxml2-dev libpng-dev pkg-config)
+packages=(libxml2-dev libpng-dev zlib1g-dev pkg-config)
 case "$purpose" in
   build) ;;
   test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db) ;;

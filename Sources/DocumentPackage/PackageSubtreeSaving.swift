@@ -111,7 +111,6 @@ extension PackageWrapper {
         try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
         var writer = PackageWriter(replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
                                    rootPathInPackage: targetLocation.pathInPackage)
-        let targetIdentity: FileIdentity
         let newFolder: Descriptor
         do {
             newFolder = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)

@@ -10,7 +10,7 @@ struct TemporaryDirectory {
         let template = NSTemporaryDirectory() + "/DocumentPackageTests.XXXXXX"
         var bytes = Array(template.utf8CString)
         guard mkdtemp(&bytes) != nil else { throw POSIXError(.EIO) }
-        path = String(cString: bytes)
+        path = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func remove() {

@@ -22,12 +22,12 @@ struct ContractTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-contract-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: folder + "/docs", withIntermediateDirectories: true)
         try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
-        FileManager.default.createFile(atPath: folder + "/good.plist", contents: Data("<plist><dict><key>a</key><integer>1</integer></dict></plist>".utf8))
-        FileManager.default.createFile(atPath: folder + "/bad.plist", contents: Data("<plist><dict><key>a</key><integer>x</integer></dict></plist>".utf8))
-        FileManager.default.createFile(atPath: folder + "/archive.plist", contents: try? PropertyListSerialization.data(
+        _ = FileManager.default.createFile(atPath: folder + "/good.plist", contents: Data("<plist><dict><key>a</key><integer>1</integer></dict></plist>".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/bad.plist", contents: Data("<plist><dict><key>a</key><integer>x</integer></dict></plist>".utf8))
+        _ = FileManager.default.createFile(atPath: folder + "/archive.plist", contents: try? PropertyListSerialization.data(
             fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 1]],
                                "$objects": ["$null", "hello"]] as [String: Any], format: .xml, options: 0))
-        FileManager.default.createFile(atPath: folder + "/bad-archive.plist", contents: try? PropertyListSerialization.data(
+        _ = FileManager.default.createFile(atPath: folder + "/bad-archive.plist", contents: try? PropertyListSerialization.data(
             fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 9]],
                                "$objects": ["$null"]] as [String: Any], format: .xml, options: 0))
         return folder

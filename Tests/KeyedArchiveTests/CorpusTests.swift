@@ -201,7 +201,7 @@ import Testing
 
     /// Acceptance 2: nothing under malformed/ is an archive; each fails with a
     /// typed error that says where (a byte offset, a line, or a key path).
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+    @Test(.enabled(if: Fixtures.fullCorpusExists, Fixtures.fullCorpusMissing))
     func malformedFilesFailCleanly() throws {
         #expect(!Self.malformedFiles.isEmpty)
         for file in Self.malformedFiles {

@@ -34,6 +34,15 @@ enum Fixtures {
         FileManager.default.fileExists(atPath: sharedInteropRoot.appendingPathComponent("keyedarchive").path)
     }
 
+    /// True when the whole shared corpus is there, for tests of folders the
+    /// slice does not carry (malformed/).
+    static var fullCorpusExists: Bool {
+        FileManager.default.fileExists(atPath: sharedCorpusRoot.appendingPathComponent("malformed").path)
+    }
+
+    /// Why tests of the whole corpus are disabled in a clone alone.
+    static let fullCorpusMissing: Comment = "needs ../shared/interop (the whole interop corpus) next to the repository"
+
     /// Why corpus tests are disabled when the corpus is absent.
     static let corpusMissing: Comment = "neither ../shared/interop nor the slice Tests/KeyedArchiveTests/Fixtures/interop is there"
 

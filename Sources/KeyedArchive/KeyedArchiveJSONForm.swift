@@ -8,13 +8,13 @@ import PropertyList
 ///   "archiver": "NSKeyedArchiver",
 ///   "version": 100000,
 ///   "top": {"root": {"$uid": 1}},
-///   "objects": ["$null", {"$dict": {"title": {"$uid": 2}, "$class": {"$uid": 3}}}, "yo", …]
+///   "objects": ["$null", {"title": {"$uid": 2}, "$class": {"$uid": 3}}, "yo", …]
 /// }
 /// ```
 ///
 /// `top` and every entry of `objects` are property-list values in the JSON
 /// form of `JSONPropertyListWriter` (UIDs `{"$uid": n}`, data `{"$data": …}`,
-/// dictionaries with `$` keys inside `{"$dict": …}`), in the archive's order,
+/// a dictionary whose one key is a tag inside `{"$dict": …}`), in the archive's order,
 /// so the document is itself a property list in that form. Reading it back
 /// and writing the archive with `KeyedArchiveWriter` gives the same bytes as
 /// writing the original archive.

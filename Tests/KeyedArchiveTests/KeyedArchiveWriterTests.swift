@@ -14,4 +14,10 @@ import Testing
         let written = try KeyedArchiveWriter().encode(archive)
         #expect(Data(written) == original, "\(path): \(written.count) bytes written, \(original.count) in the file")
     }
+
+    /// `ClassNameOnlyArchive` is written back as it is: no `$classes` added.
+    @Test func keepsAClassDescriptionWithoutClasses() throws {
+        let archive = try KeyedArchiveReader().read(ClassNameOnlyArchive.bytes)
+        #expect(try KeyedArchiveWriter().encode(archive) == ClassNameOnlyArchive.bytes)
+    }
 }

@@ -22,11 +22,16 @@ public struct KeyedArchive: Hashable, Sendable {
     public var top: OrderedDictionary<String, PropertyListValue>
     /// `$objects`: index 0 is the string `$null`.
     public var objects: [PropertyListValue]
+    /// How the binary file it was read from numbered its objects where that
+    /// differs from `KeyedArchiveWriter`'s rule; nil when it does not, or
+    /// when not recorded (see `KeyedArchiveReader.keepsLayout`).
+    public var layout: KeyedArchiveLayout?
 
     /// Makes an archive from its parts without checking them.
-    public init(top: OrderedDictionary<String, PropertyListValue>, objects: [PropertyListValue]) {
+    public init(top: OrderedDictionary<String, PropertyListValue>, objects: [PropertyListValue], layout: KeyedArchiveLayout? = nil) {
         self.top = top
         self.objects = objects
+        self.layout = layout
     }
 
     /// Checks and takes apart the top dictionary of a keyed archive.

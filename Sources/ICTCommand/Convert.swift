@@ -172,20 +172,28 @@ extension Ict {
                 return
             }
             let value: PropertyListValue
+            var layout: KeyedArchiveLayout?
             do {
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
-                let read = try file.withBytes { bytes throws(PropertyListError) in
-                    try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
+                let keepsLayout = format == .json || format == .keyedArchive
+                let limits = inputOptions.limits
+                (value, layout) = try file.withBytes { bytes throws(PropertyListError) in
+                    let read = try PropertyListReader(limits: limits).read(bytes, format: hint)
+                    report["inputFormat"] = .string(read.format.rawValue)
+                    guard keepsLayout, read.format == .binary, KeyedArchive.looksLikeArchive(read.value),
+                          let archive = try? KeyedArchive(propertyList: read.value)
+                    else { return (read.value, nil) }
+                    // An archive that cannot be recorded is written by the rule; its problems are reported when it is converted.
+                    let layout = try? KeyedArchiveLayout(recording: archive, binaryPropertyList: bytes, limits: limits)
+                    return (read.value, layout ?? nil)
                 }
-                value = read.value
-                report["inputFormat"] = .string(read.format.rawValue)
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
             do {
                 let sink = try OutputFile(path: destination)
                 do {
-                    try write(value, to: sink)
+                    try write(value, layout: layout, to: sink)
                 } catch let error as KeyedArchiveError {
                     sink.abandon()
                     throw report.fail(Problem(path: displayInput, error))
@@ -230,7 +238,7 @@ extension Ict {
         ///
         /// - Throws: `PropertyListError` for the output (or an I/O failure),
         ///   `KeyedArchiveError` for an input that is not the archive asked for.
-        private func write(_ value: PropertyListValue, to sink: OutputFile) throws {
+        private func write(_ value: PropertyListValue, layout: KeyedArchiveLayout?, to sink: OutputFile) throws {
             func put(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
                 do {
                     try sink.write(bytes)
@@ -242,30 +250,34 @@ extension Ict {
                 try XMLPropertyListWriter().encode(value, to: put)
                 return
             }
-            let bytes = try encode(value)
+            let bytes = try encode(value, layout: layout)
             let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
                 Result { () throws(PropertyListError) in try put(buffer) }
             }
             try result.get()
         }
 
-        /// The output bytes: a property list, an archive's JSON form, or an archive.
-        private func encode(_ value: PropertyListValue) throws -> [UInt8] {
+        /// The output bytes: a property list, an archive's JSON form, or an
+        /// archive; an archive read from a binary file numbered as `layout` says.
+        private func encode(_ value: PropertyListValue, layout: KeyedArchiveLayout?) throws -> [UInt8] {
             switch format {
             case .xml1: return try PropertyListWriter().encode(value, format: .xml)
             case .binary1: return try PropertyListWriter().encode(value, format: .binary)
             case .json:
                 // A JSON text file ends with a newline, as XML property lists do.
                 guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
-                return try JSONPropertyListWriter(prettyPrinted: true).encode(try KeyedArchive(propertyList: value).jsonForm) + [UInt8(ascii: "\n")]
+                var archive = try KeyedArchive(propertyList: value)
+                archive.layout = layout
+                return try JSONPropertyListWriter(prettyPrinted: true).encode(archive.jsonForm) + [UInt8(ascii: "\n")]
             case .zip, .package, .ict:
                 preconditionFailure("package and document conversions are handled by run()")
             case .keyedArchive, .keyedArchiveXML:
-                let archive: KeyedArchive
+                var archive: KeyedArchive
                 if KeyedArchive.looksLikeJSONForm(value) {
                     archive = try KeyedArchive(jsonForm: value)
                 } else {
                     archive = try KeyedArchive(propertyList: value)
+                    archive.layout = layout
                 }
                 return try KeyedArchiveWriter(format: format == .keyedArchive ? .binary : .xml).encode(archive)
             }

@@ -22,11 +22,16 @@ public struct KeyedArchive: Hashable, Sendable {
     public var top: OrderedDictionary<String, PropertyListValue>
     /// `$objects`: index 0 is the string `$null`.
     public var objects: [PropertyListValue]
+    /// How the binary file it was read from numbered its objects where that
+    /// differs from `KeyedArchiveWriter`'s rule; nil when it does not, or
+    /// when not recorded (see `KeyedArchiveReader.keepsLayout`).
+    public var layout: KeyedArchiveLayout?
 
     /// Makes an archive from its parts without checking them.
-    public init(top: OrderedDictionary<String, PropertyListValue>, objects: [PropertyListValue]) {
+    public init(top: OrderedDictionary<String, PropertyListValue>, objects: [PropertyListValue], layout: KeyedArchiveLayout? = nil) {
         self.top = top
         self.objects = objects
+        self.layout = layout
     }
 
     /// Checks and takes apart the top dictionary of a keyed archive.
@@ -75,7 +80,8 @@ public struct KeyedArchive: Hashable, Sendable {
         let value = objects[index]
         guard case .dictionary(let fields) = value else { return .value(value) }
         if case .string(let name)? = fields["$classname"] {
-            return .classDescription(KeyedArchiveClass(name: name, chain: Self.strings(fields["$classes"])))
+            let chain = Self.strings(fields["$classes"])
+            return .classDescription(KeyedArchiveClass(name: name, chain: chain.isEmpty ? [name] : chain))
         }
         guard case .uid(let classUID)? = fields["$class"], classUID < UInt64(objects.count),
               case .classDescription(let classDescription) = object(at: Int(classUID))
@@ -99,7 +105,7 @@ public enum KeyedArchiveObject: Hashable, Sendable {
     case value(PropertyListValue)
     /// An instance of an archived class.
     case instance(KeyedArchiveInstance)
-    /// A class description (`$classname`, `$classes`), what `$class` refers to.
+    /// A class description (`$classname`, usually `$classes`), what `$class` refers to.
     case classDescription(KeyedArchiveClass)
 }
 
@@ -107,7 +113,8 @@ public enum KeyedArchiveObject: Hashable, Sendable {
 public struct KeyedArchiveClass: Hashable, Sendable {
     /// `$classname`.
     public var name: String
-    /// `$classes`: the class and its superclasses, `["NSMutableArray", "NSArray", "NSObject"]`.
+    /// `$classes`: the class and its superclasses, `["NSMutableArray", "NSArray", "NSObject"]`;
+    /// `[name]` for a description without `$classes` (or with an empty one).
     public var chain: [String]
 
     /// Makes a class description.

@@ -8,38 +8,44 @@ import PropertyList
 ///   "archiver": "NSKeyedArchiver",
 ///   "version": 100000,
 ///   "top": {"root": {"$uid": 1}},
-///   "objects": ["$null", {"$dict": {"title": {"$uid": 2}, "$class": {"$uid": 3}}}, "yo", …]
+///   "objects": ["$null", {"title": {"$uid": 2}, "$class": {"$uid": 3}}, "yo", …]
 /// }
 /// ```
 ///
 /// `top` and every entry of `objects` are property-list values in the JSON
 /// form of `JSONPropertyListWriter` (UIDs `{"$uid": n}`, data `{"$data": …}`,
-/// dictionaries with `$` keys inside `{"$dict": …}`), in the archive's order,
-/// so the document is itself a property list in that form. Reading it back
+/// a dictionary whose one key is a tag inside `{"$dict": …}`), in the archive's order,
+/// so the document is itself a property list in that form. An archive read
+/// with its layout (`KeyedArchiveReader.keepsLayout`) whose objects are not
+/// numbered by the writer's rule also has `"layout"`, `KeyedArchiveLayout`'s
+/// JSON form. Reading it back
 /// and writing the archive with `KeyedArchiveWriter` gives the same bytes as
 /// writing the original archive.
 extension KeyedArchive {
     /// The archive in its JSON form, as a property-list value for `JSONPropertyListWriter`.
     public var jsonForm: PropertyListValue {
-        .dictionary([
+        var document: OrderedDictionary<String, PropertyListValue> = [
             "archiver": .string(Self.archiverName),
             "version": .integer(PropertyListInteger(Self.formatVersion)),
             "top": .dictionary(top),
             "objects": .array(objects),
-        ])
+        ]
+        if let layout, !layout.isStandard { document["layout"] = layout.jsonForm }
+        return .dictionary(document)
     }
 
     /// Reads an archive from its JSON form (as `JSONPropertyListReader` reads
     /// the text) and checks it as `init(propertyList:)` does.
     ///
     /// - Throws: `KeyedArchiveError` of kind `.notAnArchive` when the
-    ///   document lacks `archiver`, `version`, `top` or `objects` or has other
-    ///   members; else any structural problem, with its key path.
+    ///   document lacks `archiver`, `version`, `top` or `objects`, has other
+    ///   members (but `layout`) or a `layout` of the wrong shape; else any
+    ///   structural problem, with its key path.
     public init(jsonForm value: PropertyListValue) throws(KeyedArchiveError) {
         guard case .dictionary(let document) = value else {
             throw KeyedArchiveError(.notAnArchive, at: [], "the JSON form of a keyed archive is an object, not \(value.kindNameWithArticle)")
         }
-        let expected: Set<String> = ["archiver", "version", "top", "objects"]
+        let expected: Set<String> = ["archiver", "version", "top", "objects", "layout"]
         if let extra = document.keys.first(where: { !expected.contains($0) }) {
             throw KeyedArchiveError(.notAnArchive, at: [.key(extra)], "\"\(extra)\" is not a member of a keyed archive's JSON form")
         }
@@ -52,6 +58,7 @@ extension KeyedArchive {
         propertyList["$archiver"] = document["archiver"]
         propertyList["$top"] = document["top"]
         try self.init(propertyList: .dictionary(propertyList))
+        if let layout = document["layout"] { self.layout = try KeyedArchiveLayout(jsonForm: layout) }
     }
 
     /// True when `value` looks like the JSON form (an object with `archiver` and `objects`).

@@ -10,10 +10,16 @@ import PropertyList
 public struct KeyedArchiveReader: Sendable {
     /// The limits applied to the input.
     public var limits: KeyedArchiveLimits
+    /// Whether to record, for a binary archive, how its objects are numbered
+    /// where `KeyedArchiveWriter`'s rule would number them otherwise
+    /// (`KeyedArchive.layout`), so that writing it unchanged gives the same
+    /// bytes. Costs a second pass over the object table and one write.
+    public var keepsLayout: Bool
 
     /// Makes a reader with the given limits.
-    public init(limits: KeyedArchiveLimits = .default) {
+    public init(limits: KeyedArchiveLimits = .default, keepsLayout: Bool = false) {
         self.limits = limits
+        self.keepsLayout = keepsLayout
     }
 
     /// Decodes and checks the archive in `bytes`. Reads the whole property
@@ -29,7 +35,11 @@ public struct KeyedArchiveReader: Sendable {
         } catch {
             throw KeyedArchiveError(error)
         }
-        return try KeyedArchive(propertyList: value)
+        var archive = try KeyedArchive(propertyList: value)
+        if keepsLayout, PropertyListFormat.detect(bytes) == .binary {
+            archive.layout = try KeyedArchiveLayout(recording: archive, binaryPropertyList: bytes, limits: limits.propertyList)
+        }
+        return archive
     }
 
     /// Decodes and checks the archive in `data`, as `read(_:)` on bytes.

@@ -5,8 +5,10 @@ import PropertyList
 /// `$archiver` or `$version`, a missing `$top` or `$objects`, no `$null` at
 /// index 0, UIDs past the end of `$objects` (dangling), instances without a
 /// `$class` or whose `$class` is not a class description, and class
-/// descriptions without a `$classname` string or a non-empty `$classes` list
-/// of strings.
+/// descriptions without a `$classname` string or whose `$classes` is there
+/// but not a list of strings. These are what Apple's `NSKeyedUnarchiver`
+/// refuses; it does not need `$classes` (the archiver leaves it out for a
+/// class named with `setClassName(_:for:)`) nor a `root` key in `$top`.
 ///
 /// The check is one pass over `$objects` with an explicit stack, so neither
 /// cycles nor deep nesting can exhaust the call stack. Each problem carries
@@ -121,11 +123,15 @@ public struct KeyedArchiveValidator: Sendable {
             report(.invalidClass, path.appending(.key("$classname")), index, "a class description needs a $classname string")
             return
         }
-        guard case .array(let chain)? = fields["$classes"], !chain.isEmpty,
-              chain.allSatisfy({ $0.stringValue != nil })
-        else {
-            report(.invalidClass, path.appending(.key("$classes")), index, "a class description needs $classes, a non-empty list of class names")
-            return
+        switch fields["$classes"] {
+        case nil: return
+        case .array(let chain)?:
+            if let position = chain.firstIndex(where: { $0.stringValue == nil }) {
+                report(.invalidClass, path.appending(.key("$classes")).appending(.index(position)), index,
+                       "$classes holds a \(chain[position].kindName), not a class name")
+            }
+        case let other?:
+            report(.invalidClass, path.appending(.key("$classes")), index, "$classes is a \(other.kindName), not a list of class names")
         }
     }
 

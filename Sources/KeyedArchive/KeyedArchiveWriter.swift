@@ -30,6 +30,12 @@ import PropertyList
 ///   equal; numbers there are shared with equal numbers elsewhere (Foundation's
 ///   small numbers are tagged pointers, one object per value).
 ///
+/// An archive read with `KeyedArchiveReader.keepsLayout` from a binary file
+/// whose objects are numbered otherwise (Interface Builder's nibs, Xcode's
+/// state files) carries a `KeyedArchiveLayout` saying where; the writer
+/// follows it while it fits the archive, so such a file is written back byte
+/// for byte, and drops it when it does not.
+///
 /// XML (on request): keys sorted within each dictionary, UIDs as
 /// `<dict><key>CF$UID</key><integer>N</integer></dict>`, as Apple's XML
 /// writer does.
@@ -61,9 +67,7 @@ public struct KeyedArchiveWriter: Sendable {
         if let problem = validator.problems.first { throw problem }
         switch format {
         case .binary:
-            var layout = ArchiveLayout()
-            layout.flattenArchive(archive)
-            return BinaryPropertyListWriter().encode(objectTable: layout.table)
+            return BinaryPropertyListWriter().encode(objectTable: Self.objectTable(archive))
         case .xml:
             do {
                 return try XMLPropertyListWriter().encode(Self.sortingKeys(archive.propertyList))
@@ -71,6 +75,18 @@ public struct KeyedArchiveWriter: Sendable {
                 throw KeyedArchiveError(error)
             }
         }
+    }
+
+    /// The archive's objects numbered by the rule, or by `archive.layout` when it fits the archive.
+    static func objectTable(_ archive: KeyedArchive) -> [BinaryPropertyListObject] {
+        if let recorded = archive.layout, !recorded.isStandard {
+            var layout = ArchiveLayout(exceptions: recorded.placements)
+            layout.flattenArchive(archive, topKeys: recorded.topKeys)
+            if !layout.failed { return layout.table }
+        }
+        var layout = ArchiveLayout()
+        layout.flattenArchive(archive)
+        return layout.table
     }
 
     private static func sortingKeys(_ value: PropertyListValue) -> PropertyListValue {
@@ -117,107 +133,227 @@ struct ArchiveLayout {
         }
     }
 
-    mutating func flattenArchive(_ archive: KeyedArchive) {
-        let top = append(.dictionary(keys: [], values: []))
-        let topKeys = ["$version", "$objects", "$archiver", "$top"].map { key(for: $0) }
-        let version = value(.integer(PropertyListInteger(KeyedArchive.formatVersion)))
-        let objects = append(.array([]))
+    /// The placements that differ from the rule, by visit (`KeyedArchiveLayout`).
+    private let exceptions: [Int: KeyedArchiveLayout.Placement]
+    /// When recording, the table read from the file, and how often each of its objects is referred to.
+    private let original: [BinaryPropertyListObject]?
+    private var referenceCounts: [Int] = []
+    /// The placements recorded that differ from the rule.
+    private(set) var recorded: [Int: KeyedArchiveLayout.Placement] = [:]
+    /// The number of scalars placed so far.
+    private var visit = 0
+    /// True when an exception did not fit the archive, or the archive did not fit the recorded table.
+    private(set) var failed = false
+
+    /// A layout that places every scalar by the rule, but for `exceptions`.
+    init(exceptions: [Int: KeyedArchiveLayout.Placement] = [:]) {
+        self.exceptions = exceptions
+        original = nil
+    }
+
+    /// A layout that follows `original`, the object table of a file, and
+    /// records where it differs from the rule (`recorded`); `failed` when the
+    /// table is not one this writer can produce for the archive.
+    init(recording original: [BinaryPropertyListObject]) {
+        exceptions = [:]
+        self.original = original
+        referenceCounts = Array(repeating: 0, count: original.count)
+        for object in original {
+            switch object {
+            case .scalar: continue
+            case .array(let children): for child in children { referenceCounts[child] += 1 }
+            case .dictionary(let keys, let values): for child in keys + values { referenceCounts[child] += 1 }
+            }
+        }
+    }
+
+    /// Where a value goes: position `index` among the children of container
+    /// `parent` (a dictionary's keys first, then its values), if it has one.
+    struct Slot {
+        var parent: Int
+        var index: Int
+    }
+
+    mutating func flattenArchive(_ archive: KeyedArchive, topKeys: [String] = KeyedArchiveLayout.standardTopKeys) {
+        let top = append(.dictionary(keys: [], values: []), at: nil)
+        var keyNumbers: [Int] = []
+        for (position, name) in topKeys.enumerated() { keyNumbers.append(key(for: name, at: Slot(parent: top, index: position))) }
+        var valueNumbers: [Int] = []
+        for (position, name) in topKeys.enumerated() {
+            let slot = Slot(parent: top, index: topKeys.count + position)
+            switch name {
+            case "$version": valueNumbers.append(value(.integer(PropertyListInteger(KeyedArchive.formatVersion)), at: slot))
+            case "$objects": valueNumbers.append(flattenObjects(archive.objects, at: slot))
+            case "$archiver": valueNumbers.append(value(.string(KeyedArchive.archiverName), at: slot))
+            default: valueNumbers.append(flattenDictionary(archive.top, classDescription: false, at: slot))
+            }
+        }
+        table[top] = .dictionary(keys: keyNumbers, values: valueNumbers)
+        if let original, !failed, table.count != original.count { failed = true }
+    }
+
+    private mutating func flattenObjects(_ objects: [PropertyListValue], at slot: Slot) -> Int {
+        let number = append(.array([]), at: slot)
         var objectNumbers: [Int] = []
-        objectNumbers.reserveCapacity(archive.objects.count)
-        for object in archive.objects {
-            objectNumbers.append(flattenObject(object))
+        objectNumbers.reserveCapacity(objects.count)
+        for (position, object) in objects.enumerated() {
+            objectNumbers.append(flattenObject(object, at: Slot(parent: number, index: position)))
         }
-        table[objects] = .array(objectNumbers)
-        let archiver = value(.string(KeyedArchive.archiverName))
-        let topDictionary = flattenDictionary(archive.top, classDescription: false)
-        table[top] = .dictionary(keys: topKeys, values: [version, objects, archiver, topDictionary])
+        table[number] = .array(objectNumbers)
+        return number
     }
 
-    private mutating func flattenObject(_ object: PropertyListValue) -> Int {
+    private mutating func flattenObject(_ object: PropertyListValue, at slot: Slot) -> Int {
         switch object {
-        case .dictionary(let fields): return flattenDictionary(fields, classDescription: fields["$classname"] != nil)
-        case .integer, .real, .real32: return value(object)
-        default: return unshared(object)
+        case .dictionary(let fields): return flattenDictionary(fields, classDescription: fields["$classname"] != nil, at: slot)
+        case .integer, .real, .real32: return value(object, at: slot)
+        default: return unshared(object, at: slot)
         }
     }
 
-    private mutating func flattenDictionary(_ fields: OrderedDictionary<String, PropertyListValue>, classDescription: Bool) -> Int {
-        let number = append(.dictionary(keys: [], values: []))
+    private mutating func flattenDictionary(_ fields: OrderedDictionary<String, PropertyListValue>, classDescription: Bool,
+                                            at slot: Slot) -> Int {
+        let number = append(.dictionary(keys: [], values: []), at: slot)
         var keyNumbers: [Int] = []
         keyNumbers.reserveCapacity(fields.count)
-        for name in fields.keys { keyNumbers.append(key(for: name)) }
+        for (position, name) in fields.keys.enumerated() { keyNumbers.append(key(for: name, at: Slot(parent: number, index: position))) }
         var valueNumbers: [Int] = []
         valueNumbers.reserveCapacity(fields.count)
-        for (name, element) in fields {
+        for (position, (name, element)) in fields.enumerated() {
+            let valueSlot = Slot(parent: number, index: fields.count + position)
             if classDescription, name == "$classname", case .string(let className) = element {
-                valueNumbers.append(self.className(className))
+                valueNumbers.append(self.className(className, at: valueSlot))
             } else if classDescription, name == "$classes", case .array(let chain) = element {
-                let array = append(.array([]))
-                table[array] = .array(chain.map { link in
-                    if case .string(let className) = link { return self.className(className) }
-                    return value(link)
-                })
+                let array = append(.array([]), at: valueSlot)
+                var links: [Int] = []
+                for (index, link) in chain.enumerated() {
+                    let linkSlot = Slot(parent: array, index: index)
+                    if case .string(let className) = link {
+                        links.append(self.className(className, at: linkSlot))
+                    } else {
+                        links.append(value(link, at: linkSlot))
+                    }
+                }
+                table[array] = .array(links)
                 valueNumbers.append(array)
             } else if classDescription {
-                valueNumbers.append(unshared(element))
+                valueNumbers.append(unshared(element, at: valueSlot))
             } else {
-                valueNumbers.append(value(element))
+                valueNumbers.append(value(element, at: valueSlot))
             }
         }
         table[number] = .dictionary(keys: keyNumbers, values: valueNumbers)
         return number
     }
 
-    /// A value in an object: containers are never shared, booleans as described above.
-    private mutating func value(_ element: PropertyListValue) -> Int {
+    /// A value in an object: containers are never shared, booleans and UIDs as described above.
+    private mutating func value(_ element: PropertyListValue, at slot: Slot) -> Int {
         switch element {
         case .bool, .uid:
-            let number = append(.scalar(element))
-            if let first = firstOccurrences[element] { return first }
-            firstOccurrences[element] = number
+            let number = place(element, rule: firstOccurrences[element].map { .copied($0) } ?? .new, at: slot)
+            if firstOccurrences[element] == nil { firstOccurrences[element] = number }
             return number
         case .array(let elements):
-            let number = append(.array([]))
-            table[number] = .array(elements.map { value($0) })
+            let number = append(.array([]), at: slot)
+            var children: [Int] = []
+            for (position, child) in elements.enumerated() { children.append(value(child, at: Slot(parent: number, index: position))) }
+            table[number] = .array(children)
             return number
         case .dictionary(let dictionary):
-            return flattenDictionary(dictionary, classDescription: false)
+            return flattenDictionary(dictionary, classDescription: false, at: slot)
         default:
-            if let existing = values[element] { return existing }
-            let number = append(.scalar(element))
-            values[element] = number
+            let number = place(element, rule: values[element].map { .shared($0) } ?? .new, at: slot)
+            if values[element] == nil { values[element] = number }
             return number
         }
     }
 
     /// A value written once per use (class hints and other extras of a class description).
-    private mutating func unshared(_ element: PropertyListValue) -> Int {
+    private mutating func unshared(_ element: PropertyListValue, at slot: Slot) -> Int {
         switch element {
         case .array(let elements):
-            let number = append(.array([]))
-            table[number] = .array(elements.map { unshared($0) })
+            let number = append(.array([]), at: slot)
+            var children: [Int] = []
+            for (position, child) in elements.enumerated() { children.append(unshared(child, at: Slot(parent: number, index: position))) }
+            table[number] = .array(children)
             return number
-        case .dictionary: return value(element)
-        default: return append(.scalar(element))
+        case .dictionary: return value(element, at: slot)
+        default: return place(element, rule: .new, at: slot)
         }
     }
 
-    private mutating func key(for name: String) -> Int {
-        if let existing = keys[name] { return existing }
-        let number = append(.scalar(.string(name)))
-        keys[name] = number
+    private mutating func key(for name: String, at slot: Slot) -> Int {
+        let number = place(.string(name), rule: keys[name].map { .shared($0) } ?? .new, at: slot)
+        if keys[name] == nil { keys[name] = number }
         return number
     }
 
-    private mutating func className(_ name: String) -> Int {
-        guard Self.isInterned(className: name) else { return append(.scalar(.string(name))) }
-        if let existing = classNames[name] { return existing }
-        let number = append(.scalar(.string(name)))
-        classNames[name] = number
+    private mutating func className(_ name: String, at slot: Slot) -> Int {
+        guard Self.isInterned(className: name) else { return place(.string(name), rule: .new, at: slot) }
+        let number = place(.string(name), rule: classNames[name].map { .shared($0) } ?? .new, at: slot)
+        if classNames[name] == nil { classNames[name] = number }
         return number
     }
 
-    private mutating func append(_ object: BinaryPropertyListObject) -> Int {
+    /// Places one scalar: as the rule says, unless an exception or the recorded table says otherwise.
+    private mutating func place(_ scalar: PropertyListValue, rule: KeyedArchiveLayout.Placement, at slot: Slot) -> Int {
+        defer { visit += 1 }
+        var placement = rule
+        if original != nil {
+            placement = observedPlacement(of: scalar, at: slot) ?? rule
+            if placement != rule { recorded[visit] = placement }
+        } else if let exception = exceptions[visit] {
+            if fits(exception, scalar) { placement = exception } else { failed = true }
+        }
+        switch placement {
+        case .new: return append(.scalar(scalar), at: nil)
+        case .shared(let number): return number
+        case .copied(let number):
+            _ = append(.scalar(scalar), at: nil)
+            return number
+        }
+    }
+
+    /// True when `placement` can place `scalar` in the table built so far.
+    private func fits(_ placement: KeyedArchiveLayout.Placement, _ scalar: PropertyListValue) -> Bool {
+        switch placement {
+        case .new: return true
+        case .shared(let number), .copied(let number): return number < table.count && table[number] == .scalar(scalar)
+        }
+    }
+
+    /// How the recorded table placed `scalar` at `slot`; nil (and `failed`) when it cannot have.
+    private mutating func observedPlacement(of scalar: PropertyListValue, at slot: Slot) -> KeyedArchiveLayout.Placement? {
+        guard let original, !failed, let reference = originalChild(of: slot) else {
+            failed = true
+            return nil
+        }
+        let next = table.count
+        if reference == next, next < original.count, original[next] == .scalar(scalar) { return .new }
+        guard reference < next, table[reference] == .scalar(scalar) else {
+            failed = true
+            return nil
+        }
+        // An equal object that nothing refers to, next in the table, is this visit's copy.
+        guard next < original.count, referenceCounts[next] == 0, original[next] == .scalar(scalar) else { return .shared(reference) }
+        return .copied(reference)
+    }
+
+    /// The number the recorded table has at `slot`.
+    private func originalChild(of slot: Slot) -> Int? {
+        guard let original, slot.parent < original.count else { return nil }
+        switch original[slot.parent] {
+        case .array(let children): return slot.index < children.count ? children[slot.index] : nil
+        case .dictionary(let keys, let values):
+            if slot.index < keys.count { return keys[slot.index] }
+            return slot.index - keys.count < values.count ? values[slot.index - keys.count] : nil
+        case .scalar: return nil
+        }
+    }
+
+    /// Appends an object; when recording, a container must be where the recorded table has it.
+    private mutating func append(_ object: BinaryPropertyListObject, at slot: Slot?) -> Int {
+        if original != nil, let slot, originalChild(of: slot) != table.count { failed = true }
         table.append(object)
         return table.count - 1
     }

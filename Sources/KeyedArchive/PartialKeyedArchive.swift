@@ -111,7 +111,8 @@ public struct PartialKeyedArchive {
         return Instance(index: index, fields: fields)
     }
 
-    /// The class of `instance`: its `$classname` and `$classes`.
+    /// The class of `instance`: its `$classname` and `$classes` (the chain
+    /// is the name alone when the description has no `$classes`).
     ///
     /// - Throws: `KeyedArchiveError` `.invalidObject` when it has no
     ///   `$class`, `.invalidClass` or `.danglingReference` for a bad `$class`.
@@ -135,17 +136,20 @@ public struct PartialKeyedArchive {
                                     "a class description needs a $classname string")
         }
         var chain: [String] = []
-        if let chainNumber = description.value(forKey: "$classes"),
-           case .array(let members) = try Self.object(chainNumber, in: propertyList, at: classPath.appending(.key("$classes"))) {
-            for member in members {
-                guard let className = try string(member, "$classes") else { chain = []; break }
+        if let chainNumber = description.value(forKey: "$classes") {
+            let chainPath = classPath.appending(.key("$classes"))
+            guard case .array(let members) = try Self.object(chainNumber, in: propertyList, at: chainPath) else {
+                throw KeyedArchiveError(.invalidClass, at: chainPath, object: classIndex, "$classes is not a list of class names")
+            }
+            for (position, member) in members.enumerated() {
+                guard let className = try string(member, "$classes") else {
+                    throw KeyedArchiveError(.invalidClass, at: chainPath.appending(.index(position)), object: classIndex,
+                                            "$classes holds something other than a class name")
+                }
                 chain.append(className)
             }
         }
-        guard !chain.isEmpty else {
-            throw KeyedArchiveError(.invalidClass, at: classPath.appending(.key("$classes")), object: classIndex,
-                                    "a class description needs $classes, a non-empty list of class names")
-        }
+        if chain.isEmpty { chain = [name] }
         return KeyedArchiveClass(name: name, chain: chain)
     }
 

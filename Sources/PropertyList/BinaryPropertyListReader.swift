@@ -53,6 +53,46 @@ public struct BinaryPropertyListReader: Sendable {
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
         try data.withPropertyListBytes { (bytes) throws(PropertyListError) in try read(bytes) }
     }
+
+    /// The object table of `bytes` as `BinaryPropertyListWriter.encode(objectTable:)`
+    /// takes it: each object in the file's order, scalars decoded, arrays and
+    /// dictionaries as the numbers of their children. Reads every object once.
+    ///
+    /// - Returns: nil when the file is not laid out as that writer lays a
+    ///   table out: the top object is not object 0, or an object is a set or
+    ///   an ordered set.
+    /// - Throws: `PropertyListError`, as `read(_:)` does for the same bytes.
+    public func readObjectTable(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> [BinaryPropertyListObject]? {
+        let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
+        guard scanner.topObject == 0 else { return nil }
+        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+        var table: [BinaryPropertyListObject] = []
+        table.reserveCapacity(scanner.objectCount)  // Bounded: the scanner checked the offset table lies in the file.
+        for object in 0..<scanner.objectCount {
+            let offset = try scanner.offset(ofObject: object)
+            let kind = bytes[offset] >> 4
+            guard kind != 0xB, kind != 0xC else { return nil }
+            guard kind == 0xA || kind == 0xD else {
+                table.append(.scalar(try decoder.decode(object, depth: 0)))
+                continue
+            }
+            let header = try scanner.header(at: offset)
+            let count = kind == 0xD ? 2 * header.length : header.length
+            try scanner.checkExtent(payload: header.payload, count: count, itemSize: scanner.referenceSize,
+                                    objectOffset: offset, what: kind == 0xD ? "dictionary" : "array")
+            var children: [Int] = []
+            children.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
+            for index in 0..<count {
+                children.append(try scanner.reference(at: header.payload + index * scanner.referenceSize))
+            }
+            if kind == 0xA {
+                table.append(.array(children))
+            } else {
+                table.append(.dictionary(keys: Array(children[..<header.length]), values: Array(children[header.length...])))
+            }
+        }
+        return table
+    }
 }
 
 /// The decoding state of one read: which objects are shared, and the values

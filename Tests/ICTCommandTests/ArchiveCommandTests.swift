@@ -38,6 +38,30 @@ import Testing
         #expect(try Data(contentsOf: original) == Data(contentsOf: URL(fileURLWithPath: back)))
     }
 
+    /// Interface Builder's nib and Xcode's state file (objects numbered
+    /// otherwise than Foundation numbers them, top keys in Xcode's order):
+    /// binary → json → binary gives the file's bytes, and so does binary → binary.
+    @Test(.enabled(if: ICTRunner.interopExists, "the interop corpus ../shared/interop is absent"))
+    func interfaceBuilderAndXcodeArchivesSurviveJSONByteForByte() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let realworld = Self.keyed.deletingLastPathComponent().appendingPathComponent("realworld")
+        for source in ["cntrump-TextEdit/Edit.nib/keyedobjects.nib",
+                       "tuist-XcodeProj/Fixtures/iOS/Project.xcodeproj/project.xcworkspace/xcuserdata/pepicrft.xcuserdatad/UserInterfaceState.xcuserstate"] {
+            let original = realworld.appendingPathComponent(source)
+            let json = folder.appendingPathComponent("form.json").path
+            let back = folder.appendingPathComponent("back.archive").path
+            let direct = folder.appendingPathComponent("direct.archive").path
+            for arguments in [[original.path, "--format", "json", "-o", json], [json, "--format", "keyed-archive", "-o", back],
+                              [original.path, "--format", "keyed-archive", "-o", direct]] {
+                let run = try ICTRunner.run(["convert"] + arguments)
+                #expect(run.status == 0, "\(source): \(run.stderr)")
+            }
+            #expect(try Data(contentsOf: original) == Data(contentsOf: URL(fileURLWithPath: back)), "\(source)")
+            #expect(try Data(contentsOf: original) == Data(contentsOf: URL(fileURLWithPath: direct)), "\(source)")
+        }
+    }
+
     @Test(.enabled(if: ICTRunner.interopExists, "the interop corpus ../shared/interop is absent"))
     func inspectMarksCyclesAndSharedObjects() throws {
         let run = try ICTRunner.run(["inspect", Self.keyed.appendingPathComponent("bpylist2/circular_archive.plist").path])

@@ -95,4 +95,16 @@ struct PartialKeyedArchiveTests {
             (error as? KeyedArchiveError)?.kind == .notAnArchive
         }
     }
+
+    /// A class description with `$classname` alone (`ClassNameOnlyArchive`):
+    /// the chain is the name, as the whole-archive reader has it.
+    @Test func readsAClassDescriptionWithoutClasses() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString).plist").path
+        try Data(ClassNameOnlyArchive.bytes).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let archive = try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: file))
+        let root = try #require(try archive.topObjectIndex(forKey: "root"))
+        #expect(root == 1)
+        #expect(try archive.className(of: archive.instance(at: root)) == KeyedArchiveClass(name: "TestDummy", chain: ["TestDummy"]))
+    }
 }

@@ -95,7 +95,7 @@ struct PackageCommandTests {
         let big = 64 << 20
         try write([], to: package + "/small.txt")
         for (name, head) in [("movie.mov", [UInt8]([0, 1, 2])), ("log.txt", Array("log\n".utf8)), ("huge.plist", Array("bplist00".utf8))] {
-            FileManager.default.createFile(atPath: package + "/" + name, contents: Data(head))
+            _ = FileManager.default.createFile(atPath: package + "/" + name, contents: Data(head))
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: package + "/" + name))
             try handle.seekToEnd()
             let chunk = Data(repeating: name == "movie.mov" ? 0 : 0x61, count: 1 << 20)
@@ -250,7 +250,7 @@ struct PackageCommandTests {
     /// A file of `count` zero bytes, written 1 MB at a time.
     private static func writeZeros(_ count: Int, to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         let chunk = Data(count: 1 << 20)

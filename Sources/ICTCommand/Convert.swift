@@ -175,7 +175,7 @@ extension Ict {
             var layout: KeyedArchiveLayout?
             do {
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
-                let keepsLayout = format == .json || format == .keyedArchive
+                let keepsLayout = format == .json || format == .keyedArchive || format == .binary1
                 let limits = inputOptions.limits
                 (value, layout) = try file.withBytes { bytes throws(PropertyListError) in
                     let read = try PropertyListReader(limits: limits).read(bytes, format: hint)
@@ -262,7 +262,14 @@ extension Ict {
         private func encode(_ value: PropertyListValue, layout: KeyedArchiveLayout?) throws -> [UInt8] {
             switch format {
             case .xml1: return try PropertyListWriter().encode(value, format: .xml)
-            case .binary1: return try PropertyListWriter().encode(value, format: .binary)
+            case .binary1:
+                // A binary keyed archive written again as binary keeps its own
+                // object table (nibs and Xcode's files share objects by
+                // identity, not by a rule), so an unchanged archive comes back whole.
+                guard let layout else { return try PropertyListWriter().encode(value, format: .binary) }
+                var archive = try KeyedArchive(propertyList: value)
+                archive.layout = layout
+                return try KeyedArchiveWriter(format: .binary).encode(archive)
             case .json:
                 // A JSON text file ends with a newline, as XML property lists do.
                 guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }

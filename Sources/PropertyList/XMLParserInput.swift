@@ -123,6 +123,30 @@ struct XMLTextPlaceholders: Sendable {
     /// Bytes that may need a placeholder: below 0x20, except tab and line feed.
     private static let isCandidate: [Bool] = (0..<256).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A }
 
+    /// True when `bytes` hold a byte below 0x20 other than tab and line feed.
+    /// Eight bytes a step: most XML property lists hold none, and this pass
+    /// is all they pay for the placeholders.
+    static func containsCandidate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let start = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, low7 = 0x7F7F_7F7F_7F7F_7F7F as UInt64, high = 0x8080_8080_8080_8080 as UInt64
+        // Per byte, exactly (no carry crosses a byte: each sum is at most 0x7F + 0x7F):
+        // the high bit of `below` is set when the byte is below 0x20, of `zero` when it is 0.
+        func below32(_ word: UInt64) -> UInt64 { ~(((word & low7) &+ 0x60 &* ones) | word) & high }
+        func zero(_ word: UInt64) -> UInt64 { ~(((word & low7) &+ low7) | word) & high }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let candidates = below32(word) & ~zero(word ^ (0x09 &* ones)) & ~zero(word ^ (0x0A &* ones))
+            if candidates != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if isCandidate[Int(bytes[offset])] { return true }
+            offset += 1
+        }
+        return false
+    }
+
     /// True when UTF-16 `bytes` hold a code unit below 0x20 other than tab and line feed.
     static func utf16NeedsPlaceholders(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool) -> Bool {
         var offset = 0
@@ -152,7 +176,7 @@ struct XMLTextPlaceholders: Sendable {
     /// there are none, or when every block of planes 15–16 occurs in the
     /// input (then libxml2 reports the characters).
     static func mapping(_ bytes: UnsafeRawBufferPointer) -> (bytes: [UInt8], placeholders: XMLTextPlaceholders)? {
-        guard bytes.contains(where: { isCandidate[Int($0)] }), let base = unusedBlock(in: bytes) else { return nil }
+        guard containsCandidate(bytes), let base = unusedBlock(in: bytes) else { return nil }
         var mapper = XMLPlaceholderMapper(input: bytes, placeholders: XMLTextPlaceholders(base: base))
         mapper.run()
         return mapper.changed ? (mapper.output, mapper.placeholders) : nil

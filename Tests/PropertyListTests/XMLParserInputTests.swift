@@ -54,3 +54,20 @@ struct XMLParserInputTests {
         #expect(try prepared(text).parsed == text)
     }
 }
+
+/// The eight-bytes-a-step scan for characters that need placeholders agrees
+/// with a byte-by-byte look at every byte value, at every position.
+struct XMLParserInputScanTests {
+    @Test func findsEveryByteBelow0x20ButTabAndLineFeedWherever() {
+        for value in 0..<256 {
+            let expected = value < 0x20 && value != 0x09 && value != 0x0A
+            for position in 0..<19 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+                bytes[position] = UInt8(value)
+                let found = bytes.withUnsafeBytes { XMLTextPlaceholders.containsCandidate($0) }
+                #expect(found == expected, "byte 0x\(String(value, radix: 16)) at \(position)")
+            }
+        }
+        #expect(Array("<plist>\n\t<true/>\n</plist>\n".utf8).withUnsafeBytes { XMLTextPlaceholders.containsCandidate($0) } == false)
+    }
+}

@@ -26,6 +26,11 @@ struct Ict: ParsableCommand {
     /// (`ict: error: …`) with exit status 64.
     static func main() {
         let arguments = RawFileName.arguments()
+        // plutil's command line is its own, not argument-parser's (see `Plutil`).
+        let programName = RawFileName.programName()
+        if programName == "plutil" || arguments.first == "plutil" {
+            Plutil.main(arguments: programName == "plutil" ? arguments : Array(arguments.dropFirst()))
+        }
         do {
             if let problem = UsageCheck.problem(in: arguments) {
                 throw UsageCheck.Failure(message: problem)

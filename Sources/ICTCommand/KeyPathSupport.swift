@@ -138,22 +138,23 @@ struct KeyPathTarget {
 /// `-string S` (or `--string S`), `-integer N`, `-float X`, `-bool B`,
 /// `-date D`, `-data BASE64`, `-xml PLIST`, `-json JSON` (or
 /// `--json-value`; `--json` asks for the report), `-array`, `-dictionary`.
+/// Each takes the next argument as its value whatever it is (`-integer -12`).
 struct TypedValueOptions: ParsableArguments {
-    @Option(name: [.customLong("string", withSingleDash: true), .customLong("string")], help: "A string.")
+    @Option(name: [.customLong("string", withSingleDash: true), .customLong("string")], parsing: .unconditional, help: "A string.")
     var string: String?
-    @Option(name: [.customLong("integer", withSingleDash: true), .customLong("integer")], help: "An integer (Int64.min…UInt64.max).")
+    @Option(name: [.customLong("integer", withSingleDash: true), .customLong("integer")], parsing: .unconditional, help: "An integer (Int64.min…UInt64.max).")
     var integer: String?
-    @Option(name: [.customLong("float", withSingleDash: true), .customLong("float")], help: "A 64-bit real.")
+    @Option(name: [.customLong("float", withSingleDash: true), .customLong("float")], parsing: .unconditional, help: "A 64-bit real.")
     var float: String?
-    @Option(name: [.customLong("bool", withSingleDash: true), .customLong("bool")], help: "true, false, yes or no.")
+    @Option(name: [.customLong("bool", withSingleDash: true), .customLong("bool")], parsing: .unconditional, help: "true, false, yes or no.")
     var bool: String?
-    @Option(name: [.customLong("date", withSingleDash: true), .customLong("date")], help: "A date such as 2004-10-26T10:33:33Z.")
+    @Option(name: [.customLong("date", withSingleDash: true), .customLong("date")], parsing: .unconditional, help: "A date such as 2004-10-26T10:33:33Z.")
     var date: String?
-    @Option(name: [.customLong("data", withSingleDash: true), .customLong("data")], help: "Bytes in base64.")
+    @Option(name: [.customLong("data", withSingleDash: true), .customLong("data")], parsing: .unconditional, help: "Bytes in base64.")
     var data: String?
-    @Option(name: [.customLong("xml", withSingleDash: true), .customLong("xml")], help: "A property list (XML or any form), for arrays and dictionaries.")
+    @Option(name: [.customLong("xml", withSingleDash: true), .customLong("xml")], parsing: .unconditional, help: "A property list (XML or any form), for arrays and dictionaries.")
     var xml: String?
-    @Option(name: [.customLong("json", withSingleDash: true), .customLong("json-value")],
+    @Option(name: [.customLong("json", withSingleDash: true), .customLong("json-value")], parsing: .unconditional,
             help: "A value in ict's JSON form (Schemas/property-list.schema.json).")
     var jsonValue: String?
     @Flag(name: [.customLong("array", withSingleDash: true), .customLong("array")], help: "An empty array.")

@@ -406,6 +406,13 @@ struct PlutilDifferentialTests {
             return
         }
         let apple = try Self.run(Self.applePlutil, testCase.arguments, stdin: testCase.stdin, in: appleFolder)
+        let unordered = ours.stdout != apple.stdout || apple.files.contains { ours.files[$0.key] != $0.value }
+        let reworded = testCase.parserWording && ours.stderr != apple.stderr
+        if unordered || reworded {
+            // Said so that the run shows which cases match only after normalising, and how.
+            print("≈ \(testCase.testDescription): " + [unordered ? "equal up to dictionary key order" : nil,
+                                                      reworded ? "parser wording ours" : nil].compactMap { $0 }.joined(separator: ", "))
+        }
         #expect(ours.status == apple.status, "exit status")
         if ours.stdout != apple.stdout {
             #expect(Self.equalUpToKeyOrder(ours.stdout, apple.stdout),

@@ -19,7 +19,8 @@ struct Ict: ParsableCommand {
             Schemas/cli/COMMAND.schema.json.
             """,
         version: ICTVersion.current,
-        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self]
+        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self,
+                      Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self]
     )
 
     /// Parses the command line (file names byte for byte, see `RawFileName`),
@@ -27,6 +28,11 @@ struct Ict: ParsableCommand {
     /// (`ict: error: …`) with exit status 64.
     static func main() {
         let arguments = RawFileName.arguments()
+        // plutil's command line is its own, not argument-parser's (see `Plutil`).
+        let programName = RawFileName.programName()
+        if programName == "plutil" || arguments.first == "plutil" {
+            Plutil.main(arguments: programName == "plutil" ? arguments : Array(arguments.dropFirst()))
+        }
         do {
             if let problem = UsageCheck.problem(in: arguments) {
                 throw UsageCheck.Failure(message: problem)

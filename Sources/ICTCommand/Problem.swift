@@ -11,7 +11,7 @@ import UniformTypes
 /// LOCATION is `line:column` (XML, OpenStep and JSON text), `byte N` (binary
 /// input) or an entry's path inside a package (`ctdocument.data`); it and the
 /// `:` before it are left out when the problem has no place in the file.
-struct Problem {
+struct Problem: Error {
     enum Severity: String {
         case error, warning
     }

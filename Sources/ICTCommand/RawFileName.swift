@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// File names byte for byte. A Linux file name is any bytes but `/` and NUL,
 /// not always UTF-8; Swift's `CommandLine.arguments` would replace the bytes
 /// that are not UTF-8 with U+FFFD, so such a file could not be opened and
@@ -17,6 +22,13 @@ enum RawFileName {
             while argument[length] != 0 { length += 1 }
             return decoding(UnsafeRawBufferPointer(start: argument, count: length))
         }
+    }
+
+    /// The last path component of the name the program was run as (`plutil` through a link so named).
+    static func programName() -> String {
+        guard CommandLine.argc > 0, let name = CommandLine.unsafeArgv[0] else { return "" }
+        let full = decoding(UnsafeRawBufferPointer(start: name, count: Int(strlen(name))))
+        return full.split(separator: "/").last.map(String.init) ?? full
     }
 
     /// `bytes` as a string: valid UTF-8 as it is, every other byte as U+10FF00 + byte.

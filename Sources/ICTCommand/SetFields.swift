@@ -1,33 +1,58 @@
 import ArgumentParser
 import ICTDocument
+import PropertyList
 
 extension Ict {
-    /// `ict set`: edit the fields of an `.ict` document.
+    /// `ict set`: edit the fields of an `.ict` document, or put a value at a
+    /// key path of any property list, keyed archive or `.ict` document.
     struct SetFields: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Set fields of an .ict document.",
+            abstract: "Set fields of an .ict document, or the value at a key path (replacing or adding it).",
             discussion: """
-                The display name is set in both the data and the metadata; a new photo \
+                ict set FILE KEYPATH -TYPE VALUE puts the value at the key path, replacing \
+                what is there or adding it (plutil -replace); the containers on the way \
+                must exist. Key paths as in ict get; the file is written back in its own \
+                form, safely. Fields of an .ict document: the display name is set in both the data and the metadata; a new photo \
                 regenerates the thumbnail. A value equal to the stored one changes \
                 nothing and nothing is written. The document is saved safely (a new \
                 package swapped in); entries not edited are linked, not rewritten.
                 """
         )
 
-        @Argument(help: "The .ict document to edit.")
+        @Argument(help: "The .ict document to edit, or with a key path any property list.")
         var document: String
 
+        @Argument(help: ArgumentHelp("The key path of the value to set (see ict get).", valueName: "keypath"))
+        var keyPath: String?
+
         @OptionGroup var fields: DocumentFieldOptions
+
+        @OptionGroup var value: TypedValueOptions
+
+        @OptionGroup var input: InputOptions
 
         @Flag(help: "Print one JSON document for programs (Schemas/cli/set.schema.json).")
         var json = false
 
         func validate() throws {
-            guard !fields.isEmpty else { throw ValidationError("name at least one field to set") }
+            if keyPath != nil {
+                guard fields.isEmpty else { throw ValidationError("set a key path or fields, not both") }
+                _ = try value.value()
+            } else {
+                guard value.isEmpty else { throw ValidationError("a value needs a key path: ict set FILE KEYPATH -TYPE VALUE") }
+                guard !fields.isEmpty else { throw ValidationError("name at least one field to set, or a key path and a value") }
+            }
         }
 
         func run() throws {
+            if let keyPath {
+                let newValue = try value.value()
+                try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json) { target throws(PropertyListKeyPathError) in
+                    try target.document.setValue(newValue, at: target.resolved(), mode: .replace)
+                }
+                return
+            }
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
             report["path"] = .string(path)
@@ -50,5 +75,5 @@ extension Ict {
 
 extension Ict.SetFields: ReportingCommand {
     static let reportName = "set"
-    static let reportFields = ["path", "changed"]
+    static let reportFields = ["path", "keyPath", "changed"]
 }

@@ -13,7 +13,7 @@ enum UsageCheck {
     static func problem(in arguments: [String]) -> String? {
         for argument in arguments {
             if argument == "--" { return nil }
-            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2,
+            guard argument.hasPrefix("-"), !TypedValueOptions.singleDashNames.contains(argument), argument != "-append", !argument.hasPrefix("--"), argument.count > 2,
                   Double(argument) == nil
             else { continue }
             return "unknown option '\(argument)'; a file whose name starts with '-' is named ./\(argument) or after --"
@@ -40,7 +40,8 @@ enum UsageCheck {
 
     static var reportingCommands: [ReportingCommand.Type] { [
         Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
-        Ict.SetFields.self, Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
+        Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
+        Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
     ] }
 }
 

@@ -27,10 +27,15 @@ import OrderedCollections
 public struct JSONPropertyListReader: Sendable {
     /// The limits applied to the input.
     public var limits: PropertyListLimits
+    /// Whether a one-member object keyed by a tag (`$data`, …) is a tagged
+    /// value (the default); when false every object is a dictionary, as
+    /// plain JSON readers such as `JSONSerialization` read it.
+    public var interpretsTags: Bool
 
     /// Makes a reader with the given limits.
-    public init(limits: PropertyListLimits = .default) {
+    public init(limits: PropertyListLimits = .default, interpretsTags: Bool = true) {
         self.limits = limits
+        self.interpretsTags = interpretsTags
     }
 
     /// Decodes the whole JSON document in `bytes`.
@@ -40,7 +45,7 @@ public struct JSONPropertyListReader: Sendable {
     ///   read.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         try limits.checkInputSize(bytes.count, at: .lineColumn(line: 1, column: 1))
-        var parser = JSONParser(text: bytes, limits: limits)
+        var parser = JSONParser(text: bytes, limits: limits, interpretsTags: interpretsTags)
         return try parser.parseDocument()
     }
 
@@ -57,11 +62,13 @@ private struct JSONParser {
     let text: UnsafeRawBufferPointer
     let limits: PropertyListLimits
     var position = 0
+    let interpretsTags: Bool
     var producedCount = 0
 
-    init(text: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+    init(text: UnsafeRawBufferPointer, limits: PropertyListLimits, interpretsTags: Bool) {
         self.text = text
         self.limits = limits
+        self.interpretsTags = interpretsTags
     }
 
     mutating func parseDocument() throws(PropertyListError) -> PropertyListValue {
@@ -175,7 +182,7 @@ private struct JSONParser {
         }
         let keyStart = position
         let key = try parseKey()
-        guard JSONPropertyListTag.all.contains(key) else {
+        guard interpretsTags, JSONPropertyListTag.all.contains(key) else {
             return .dictionary(try parseMembers(firstKey: key, depth: depth))
         }
         let valueStart = position
@@ -195,8 +202,8 @@ private struct JSONParser {
         // if more members follow, the object is a dictionary.
         position = valueStart
         producedCount = savedCount
-        let plain = try? skipPlainValue(depth: depth)
-        if plain != nil, position < text.count, text[position] == UInt8(ascii: ",") {
+        let readsAsAValue = (try? skipPlainValue(depth: depth)) != nil
+        if readsAsAValue, position < text.count, text[position] == UInt8(ascii: ",") {
             position = valueStart
             producedCount = savedCount
             return .dictionary(try parseMembers(firstKey: key, depth: depth))

@@ -65,6 +65,25 @@ struct ContractTests {
             Case(schema: "create", arguments: ["create", "--json", "--name", "../x", "-o", s + "/docs"], status: 64),
             Case(schema: "set", arguments: ["set", "--json", s + "/Coffee.ict", "--first-name", "Ada"], status: 0),
             Case(schema: "set", arguments: ["set", "--json", s + "/docs", "--first-name", "Ada"], status: 1),
+            Case(schema: "set", arguments: ["set", "--json", s + "/good.plist", "a", "-integer", "2"], status: 0),
+            Case(schema: "set", arguments: ["set", "--json", s + "/good.plist", "a.b", "-integer", "2"], status: 1),
+            Case(schema: "set", arguments: ["set", "--json", s + "/good.plist", "a", "-integer", "x"], status: 64),
+            Case(schema: "get", arguments: ["get", "--json", s + "/good.plist", "a"], status: 0),
+            Case(schema: "get", arguments: ["get", "--json", s + "/archive.plist", "$top.root"], status: 0),
+            Case(schema: "get", arguments: ["get", "--json", s + "/Coffee.ict", "ctdocument.data:LAST_NAME"], status: 0),
+            Case(schema: "get", arguments: ["get", "--json", s + "/good.plist", "missing"], status: 1),
+            Case(schema: "get", arguments: ["get", "--json", s + "/bad.plist", "a"], status: 1),
+            Case(schema: "get", arguments: ["get", "--json", s + "/good.plist"], status: 64),
+            Case(schema: "type", arguments: ["type", "--json", s + "/good.plist", "a"], status: 0),
+            Case(schema: "type", arguments: ["type", "--json", s + "/good.plist", "a.b"], status: 1),
+            Case(schema: "insert", arguments: ["insert", "--json", s + "/good.plist", "list", "-array"], status: 0),
+            Case(schema: "insert", arguments: ["insert", "--json", s + "/good.plist", "a", "-string", "again"], status: 1),
+            Case(schema: "insert", arguments: ["insert", "--json", s + "/good.plist", "k"], status: 64),
+            Case(schema: "remove", arguments: ["remove", "--json", s + "/good.plist", "list"], status: 0),
+            Case(schema: "remove", arguments: ["remove", "--json", s + "/good.plist", "nothing"], status: 1),
+            Case(schema: "create-plist", arguments: ["create-plist", "--json", s + "/new.plist", "--format", "binary1"], status: 0),
+            Case(schema: "create-plist", arguments: ["create-plist", "--json", s + "/good.plist"], status: 1),
+            Case(schema: "create-plist", arguments: ["create-plist", "--json", "-"], status: 64),
             Case(schema: "thumbnail", arguments: ["thumbnail", "--json", samples + "/Coffee.ict", "-o", s + "/t.png"], status: 0),
             Case(schema: "thumbnail", arguments: ["thumbnail", "--json", s + "/good.plist", "-o", s + "/t2.png"], status: 1),
             Case(schema: "types-lookup", arguments: ["types", "lookup", "--json", "--no-shared-mime-info", "--extension", "png"], status: 0),
@@ -129,7 +148,8 @@ struct ContractTests {
         #expect(problem == nil, "\(problem ?? "")\n\(run.stdout)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(report?["ok"] as? Bool == (run.status == 0))
-        #expect(report?["command"] as? String == testCase.schema.replacingOccurrences(of: "-", with: " "))
+        // The command as typed: the words before --json (`types show`, `create-plist`).
+        #expect(report?["command"] as? String == testCase.arguments.prefix { $0 != "--json" }.joined(separator: " "))
         let problems = report?["problems"] as? [[String: Any]] ?? []
         if run.status != 0, testCase.schema != "types-conforms", testCase.schema != "types-lookup" {
             #expect(!problems.isEmpty, "a failure must say why")

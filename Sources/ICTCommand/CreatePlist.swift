@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import PropertyList
+
+extension Ict {
+    /// `ict create-plist`: a new property list holding an empty dictionary.
+    struct CreatePlist: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-plist",
+            abstract: "Create a property list holding an empty dictionary (plutil -create); an existing file is never replaced.",
+            discussion: "Fill it with ict set and ict insert. ict create makes .ict documents."
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case xml1, binary1, json
+        }
+
+        @Argument(help: "The new file ('-' is standard output).")
+        var file: String
+
+        @Option(help: "xml1, binary1 or json.")
+        var format: Format = .xml1
+
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/create-plist.schema.json).")
+        var json = false
+
+        func validate() throws {
+            if json, file == "-" { throw ValidationError("--json needs a file: standard output carries the report") }
+        }
+
+        func run() throws {
+            let report = Self.report(json: json)
+            report["path"] = .string(file)
+            report["format"] = .string(format.rawValue)
+            if file != "-", RawFileName.withPath(file, { access($0, F_OK) }) == 0 {
+                throw report.fail(Problem(path: file, "already exists; ict create-plist never replaces a file"))
+            }
+            let empty = PropertyListValue.dictionary([:])
+            let bytes: [UInt8]
+            switch format {
+            case .xml1: bytes = try XMLPropertyListWriter().encode(empty)
+            case .binary1: bytes = try BinaryPropertyListWriter().encode(empty)
+            case .json: bytes = try JSONPropertyListWriter().encode(empty) + [UInt8(ascii: "\n")]
+            }
+            do { try OutputFile.write(bytes, to: file) } catch { throw report.fail(Problem(path: file, "cannot write: \(error.description)")) }
+            if !json, file != "-" { print(file) }
+            try report.finish()
+        }
+    }
+}
+
+extension Ict.CreatePlist: ReportingCommand {
+    static let reportName = "create-plist"
+    static let reportFields = ["path", "format"]
+}

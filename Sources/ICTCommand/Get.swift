@@ -1,0 +1,68 @@
+import ArgumentParser
+import PropertyList
+
+extension Ict {
+    /// `ict get`: print the value at a key path.
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the value at a key path of a property list, keyed archive or .ict document.",
+            discussion: """
+                raw (the default) prints a string, number, boolean or date (ISO 8601, UTC) as \
+                text, data as base64, an array's count and a dictionary's keys one a line, \
+                as plutil -extract KEYPATH raw does; xml1, binary1 and json write the value \
+                as a property list of its own. A missing key, an index past the end or a \
+                step through a value that is not a container fails with exit status 1.
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case raw, xml1, binary1, json
+        }
+
+        @OptionGroup var arguments: KeyPathArguments
+
+        @Option(help: "raw, xml1, binary1 or json.")
+        var format: Format = .raw
+
+        @Option(name: [.short, .customLong("output")], help: "Write here instead of standard output.")
+        var output: String?
+
+        func validate() throws {
+            if arguments.json, output == nil, format != .raw { throw ValidationError("--json needs -o: standard output carries the report") }
+        }
+
+        func run() throws {
+            let report = Self.report(json: arguments.json)
+            let target = try arguments.target(report)
+            let value: PropertyListValue
+            do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
+            report["type"] = .string(ValueTypeName.of(value))
+            report["value"] = .propertyList(value)
+            let bytes: [UInt8]
+            do throws(PropertyListError) {
+                switch format {
+                case .raw: bytes = Array((PlutilText.raw(value) + "\n").utf8)
+                case .xml1: bytes = try XMLPropertyListWriter().encode(value)
+                case .binary1: bytes = try BinaryPropertyListWriter().encode(value)
+                case .json: bytes = try JSONPropertyListWriter().encode(value) + [UInt8(ascii: "\n")]
+                }
+            } catch {
+                throw report.fail(target.problem(error.message))
+            }
+            if let output {
+                do { try OutputFile.write(bytes, to: output) } catch { throw report.fail(Problem(path: output, "cannot write: \(error.description)")) }
+            } else if !arguments.json {
+                if format == .binary1, OutputFile.isTerminal("-") {
+                    throw report.fail(Problem(path: "ict", "binary output is not sent to a terminal; use -o FILE"))
+                }
+                Diagnostics.writeAll(bytes, to: 1)
+            }
+            try report.finish()
+        }
+    }
+}
+
+extension Ict.Get: ReportingCommand {
+    static let reportName = "get"
+    static let reportFields = ["path", "keyPath", "type", "value"]
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import PropertyList
+
+extension Ict {
+    /// `ict insert`: add a value at a key path.
+    struct Insert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a value at a key path (a new key, or into an array at an index; its count appends).",
+            discussion: """
+                As plutil -insert: a key that exists is an error (use set to replace it); \
+                --append adds to the end of the array at the key path. Every container on \
+                the way must exist. The file is written back in its own form, safely.
+                """
+        )
+
+        @OptionGroup var arguments: KeyPathArguments
+        @OptionGroup var value: TypedValueOptions
+
+        @Flag(name: [.customLong("append"), .customLong("append", withSingleDash: true)], help: "Append to the array at the key path.")
+        var append = false
+
+        func validate() throws { _ = try value.value() }
+
+        func run() throws {
+            let newValue = try value.value()
+            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) { target throws(PropertyListKeyPathError) in
+                try target.document.setValue(newValue, at: target.resolved(followingLast: false), mode: append ? .append : .insert)
+            }
+        }
+    }
+}
+
+extension Ict.Insert: ReportingCommand {
+    static let reportName = "insert"
+    static let reportFields = ["path", "keyPath", "changed"]
+}
+
+/// The run of an editing command: read, edit, write back, report.
+enum KeyPathEdit {
+    static func run(_ command: ReportingCommand.Type, _ file: String, keyPath: String, limits: PropertyListLimits, json: Bool,
+                    _ edit: (inout KeyPathTarget) throws(PropertyListKeyPathError) -> Void) throws {
+        let report = command.report(json: json)
+        var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
+        let before = target.document
+        do throws(PropertyListKeyPathError) {
+            try edit(&target)
+        } catch {
+            throw report.fail(target.problem(error))
+        }
+        let changed = target.document != before
+        if changed {
+            do throws(Problem) { try target.save() } catch { throw report.fail(error) }
+        }
+        report["changed"] = .bool(changed)
+        if !json { print("\(file): \(changed ? "saved" : "unchanged")") }
+        try report.finish()
+    }
+}

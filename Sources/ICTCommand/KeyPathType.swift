@@ -1,0 +1,30 @@
+import ArgumentParser
+import PropertyList
+
+extension Ict {
+    /// `ict type`: the type of the value at a key path.
+    struct KeyPathType: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "type",
+            abstract: "Print the type of the value at a key path: bool, integer, float, string, date, data, array or dictionary.",
+            discussion: "As plutil -type KEYPATH; a UID of a binary keyed archive is uid. Nothing there: exit status 1."
+        )
+
+        @OptionGroup var arguments: KeyPathArguments
+
+        func run() throws {
+            let report = Self.report(json: arguments.json)
+            let target = try arguments.target(report)
+            let value: PropertyListValue
+            do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
+            report["type"] = .string(ValueTypeName.of(value))
+            if !arguments.json { print(ValueTypeName.of(value)) }
+            try report.finish()
+        }
+    }
+}
+
+extension Ict.KeyPathType: ReportingCommand {
+    static let reportName = "type"
+    static let reportFields = ["path", "keyPath", "type"]
+}

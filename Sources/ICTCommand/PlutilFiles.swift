@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import PropertyList
+
+/// Reading and writing files as `plutil` does.
+extension Plutil {
+    /// What `plutil` says of zero bytes of input.
+    static let emptyPropertyList = "Cannot parse a NULL or zero-length data"
+
+    /// The bytes of `path` (`-` standard input), with `plutil`'s words when they cannot be read.
+    static func readBytes(_ path: String) throws(FileFailure) -> [UInt8] {
+        guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
+        if path != "-" {
+            var status = stat()
+            guard RawFileName.withPath(path, { stat($0, &status) }) == 0 else { throw FileFailure(message: systemMessage(errno)) }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                throw FileFailure(message: "(The operation could not be completed. (NSCocoaErrorDomain error 256.))")
+            }
+        }
+        let bytes: [UInt8]
+        do throws(PropertyListError) {
+            bytes = try InputFile(path: path).withBytes { [UInt8]($0) }
+        } catch {
+            throw FileFailure(message: "(The operation could not be completed. \(error.message))")
+        }
+        // Foundation reads an empty standard input as no data at all.
+        if path == "-", bytes.isEmpty { throw FileFailure(message: "(Unable to read file from standard input)") }
+        return bytes
+    }
+
+    /// Foundation's words for a failed file operation.
+    static func systemMessage(_ code: Int32) -> String {
+        switch code {
+        case ENOENT, ENOTDIR: "(The operation could not be completed. The file doesn’t exist.)"
+        case EACCES, EPERM: "(The operation could not be completed. Permission denied)"
+        default: "(The operation could not be completed. \(String(cString: strerror(code))))"
+        }
+    }
+
+    /// Reads a binary, XML or OpenStep property list, as `-lint` checks them (JSON is not a property list to it).
+    static func readPropertyListOnly(_ bytes: [UInt8]) throws(PropertyListError) -> (PropertyListValue, Format) {
+        let result: Result<(PropertyListValue, Format), PropertyListError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(PropertyListError) in
+                switch PropertyListFormat.detect(buffer) {
+                case .binary: (try BinaryPropertyListReader().read(buffer), .binary)
+                case .xml: (try XMLPropertyListReader().read(buffer), .xml)
+                case .openStep, .json: (try OpenStepPropertyListReader().read(buffer), .openStep)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads `path` as `plutil` does: a property list in any form, else
+    /// plain JSON (no `$data` tags), saying both readers' complaints when neither can.
+    static func readPropertyList(_ path: String) throws(FileFailure) -> (PropertyListValue, Format) {
+        let bytes = try readBytes(path)
+        let propertyListError: PropertyListError
+        do throws(PropertyListError) {
+            return try readPropertyListOnly(bytes)
+        } catch {
+            propertyListError = error
+        }
+        do throws(PropertyListError) {
+            let value = try JSONPropertyListReader(interpretsTags: false).read(Data(bytes))
+            switch value {
+            case .array, .dictionary: return (value, .json)
+            default: throw PropertyListError(.invalidValue, at: .none, "JSON text did not start with array or object")
+            }
+        } catch {
+            if error.message == "null has no property-list equivalent" {
+                throw FileFailure(message: "Dictionaries are required to have string keys in property lists")
+            }
+            if bytes.isEmpty {
+                throw FileFailure(message: "Property List error: \(emptyPropertyList) / JSON error: Unexpected end of file during JSON parse.")
+            }
+            throw FileFailure(message: "Property List error: \(propertyListError.description) / JSON error: \(error.description)")
+        }
+    }
+
+    /// Writes `value`, read from `path`, in `format`: to standard output for
+    /// `-o -` (and for raw and type output without `-o`), else to the file
+    /// `-o` names or to `path` itself (its extension changed by `-e`, and
+    /// to `.swift` or `.m` for those formats).
+    static func write(_ value: PropertyListValue, from path: String, format: Format, options: Options,
+                      keyPath: String?, header: Bool) throws(FileFailure) {
+        let target = outputPath(for: path, format: format, options: options)
+        let bytes: [UInt8]
+        switch format {
+        case .xml: bytes = try encode(value, .xml)
+        case .binary: bytes = try encode(value, .binary)
+        case .json:
+            guard PlutilText.isValidJSON(value) else { throw FileFailure(message: "Invalid object in plist for JSON format") }
+            bytes = Array(PlutilText.json(value, readable: options.readable).utf8)
+        case .swift: bytes = Array(PlutilText.swiftLiteral(value, source: path).utf8)
+        case .objc:
+            guard PlutilText.isValidObjC(value) else {
+                throw FileFailure(message: "Input contains an object that cannot be represented in Obj-C literal syntax")
+            }
+            bytes = Array(PlutilText.objcLiteral(value, source: path, output: target).utf8)
+        case .raw: bytes = Array(PlutilText.raw(value).utf8)
+        case .type: bytes = Array(ValueType(of: value).rawValue.utf8)
+        case .openStep: throw FileFailure(message: "Conversion to OpenStep format is not supported")
+        }
+        let lineFormat = format == .raw || format == .type
+        if options.outputPath == "-" || (options.outputPath == nil && lineFormat) {
+            printOutput(bytes + (options.terminatingNewline && lineFormat ? [UInt8(ascii: "\n")] : []))
+            return
+        }
+        try writeFile(bytes, to: target)
+        if format == .objc, header {
+            try writeFile(Array(PlutilText.objcHeader(value, source: path).utf8), to: PlutilText.replacingExtension(of: target, with: "h"))
+        }
+    }
+
+    /// Where the output of `path` goes when it is a file.
+    static func outputPath(for path: String, format: Format, options: Options) -> String {
+        if let output = options.outputPath { return output }
+        var result = path
+        if let outputExtension = options.outputExtension { result = PlutilText.replacingExtension(of: result, with: outputExtension) }
+        switch format {
+        case .objc: return PlutilText.replacingExtension(of: result, with: "m")
+        case .swift: return PlutilText.replacingExtension(of: result, with: "swift")
+        default: return result
+        }
+    }
+
+    /// The bytes of `value` in XML or binary, dictionaries' keys sorted.
+    static func encode(_ value: PropertyListValue, _ format: PropertyListFormat) throws(FileFailure) -> [UInt8] {
+        do {
+            return try PropertyListWriter().encode(PlutilText.sortingKeys(value, by: <), format: format)
+        } catch {
+            throw FileFailure(message: error.message)
+        }
+    }
+
+    /// Writes a whole file safely (beside, then renamed over); a file named
+    /// `-` is a file here, as `plutil` writes it, not standard output.
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(FileFailure) {
+        let name = path == "-" ? "./-" : path
+        let slash = name.lastIndex(of: "/")
+        let folder = slash.map { String(name[..<$0]) } ?? "."
+        var status = stat()
+        guard RawFileName.withPath(folder.isEmpty ? "/" : folder, { stat($0, &status) }) == 0 else {
+            throw FileFailure(message: systemMessage(errno))
+        }
+        do {
+            try OutputFile.write(bytes, to: name)
+        } catch {
+            throw FileFailure(message: "(The operation could not be completed. \(error.description))")
+        }
+    }
+}

@@ -1,0 +1,359 @@
+import Foundation
+import OrderedCollections
+import PropertyList
+
+/// The text forms `plutil` writes: its JSON, `-p`'s listing, raw values,
+/// and Swift and Objective-C literals, each laid out as `plutil` lays it out.
+enum PlutilText {
+    // MARK: Key order
+
+    /// `plutil`'s order for keys in `-p`, `-r` JSON, raw and literals:
+    /// case-insensitive, digit runs compared as numbers, then lowercase
+    /// before uppercase where the keys differ only in case.
+    static func keyOrder(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.unicodeScalars), right = Array(b.unicodeScalars)
+        var i = 0, j = 0
+        while i < left.count, j < right.count {
+            if isDigit(left[i]), isDigit(right[j]) {
+                let startI = i, startJ = j
+                while i < left.count, isDigit(left[i]) { i += 1 }
+                while j < right.count, isDigit(right[j]) { j += 1 }
+                let x = String(String.UnicodeScalarView(left[startI..<i])), y = String(String.UnicodeScalarView(right[startJ..<j]))
+                let trimmedX = x.drop { $0 == "0" }, trimmedY = y.drop { $0 == "0" }
+                if trimmedX.count != trimmedY.count { return trimmedX.count < trimmedY.count }
+                if trimmedX != trimmedY { return trimmedX < trimmedY }
+                continue
+            }
+            let x = folded(left[i]), y = folded(right[j])
+            if x != y { return x < y }
+            i += 1; j += 1
+        }
+        if (left.count - i) != (right.count - j) { return (left.count - i) < (right.count - j) }
+        // Equal but for case: lowercase first.
+        for (x, y) in zip(left, right) where x != y {
+            return x.properties.isLowercase
+        }
+        return false
+    }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
+    private static func folded(_ scalar: Unicode.Scalar) -> String { String(scalar).lowercased() }
+
+    /// `value` with every dictionary's keys in the order `by` gives.
+    static func sortingKeys(_ value: PropertyListValue, by order: (String, String) -> Bool) -> PropertyListValue {
+        switch value {
+        case .array(let elements): return .array(elements.map { sortingKeys($0, by: order) })
+        case .dictionary(let dictionary):
+            var sorted = OrderedDictionary<String, PropertyListValue>()
+            for key in dictionary.keys.sorted(by: order) { sorted[key] = sortingKeys(dictionary[key]!, by: order) }
+            return .dictionary(sorted)
+        default: return value
+        }
+    }
+
+    // MARK: JSON
+
+    /// Whether `plutil` can write `value` as JSON: an array or dictionary
+    /// holding no date, data or non-finite real.
+    static func isValidJSON(_ value: PropertyListValue) -> Bool {
+        func valid(_ value: PropertyListValue) -> Bool {
+            switch value {
+            case .date, .data, .uid: false
+            case .real(let real): real.isFinite
+            case .real32(let real): real.isFinite
+            case .array(let elements): elements.allSatisfy(valid)
+            case .dictionary(let dictionary): dictionary.values.allSatisfy(valid)
+            default: true
+            }
+        }
+        switch value {
+        case .array, .dictionary: return valid(value)
+        default: return false
+        }
+    }
+
+    /// JSON as `plutil` writes it: compact, or with `-r` indented by two and
+    /// `" : "` after keys; `/` escaped; reals without a trailing `.0`.
+    static func json(_ value: PropertyListValue, readable: Bool) -> String {
+        var output = ""
+        appendJSON(value, readable: readable, indent: 0, to: &output)
+        return output
+    }
+
+    private static func appendJSON(_ value: PropertyListValue, readable: Bool, indent: Int, to output: inout String) {
+        let pad = { (level: Int) in String(repeating: " ", count: level) }
+        switch value {
+        case .string(let string): appendJSONString(string, to: &output)
+        case .bool(let bool): output += bool ? "true" : "false"
+        case .integer(let integer): output += integer.description
+        case .uid(let uid): output += String(uid)
+        case .real(let real): output += trimmedReal(real.description)
+        case .real32(let real): output += trimmedReal(real.description)
+        case .date, .data: break  // Refused by isValidJSON.
+        case .array(let elements):
+            output += "["
+            if readable { output += "\n" }
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += readable ? ",\n" : "," }
+                if readable { output += pad(indent + 2) }
+                appendJSON(element, readable: readable, indent: indent + 2, to: &output)
+            }
+            if readable { output += "\n" + pad(indent) }
+            output += "]"
+        case .dictionary(let dictionary):
+            output += "{"
+            if readable {
+                output += "\n"
+                if !dictionary.isEmpty { output += pad(indent + 2) }
+            }
+            for (index, key) in dictionary.keys.sorted(by: keyOrder).enumerated() {
+                if index > 0 { output += readable ? ",\n" + pad(indent + 2) : "," }
+                appendJSONString(key, to: &output)
+                output += readable ? " : " : ":"
+                appendJSON(dictionary[key]!, readable: readable, indent: indent + 2, to: &output)
+            }
+            if readable { output += "\n" + pad(indent) }
+            output += "}"
+        }
+    }
+
+    private static func trimmedReal(_ text: String) -> String {
+        text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    private static func appendJSONString(_ string: String, to output: inout String) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "/": output += "\\/"
+            case "\u{8}": output += "\\b"
+            case "\u{C}": output += "\\f"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{0}"..."\u{F}": output += "\\u000" + String(scalar.value, radix: 16)
+            case "\u{10}"..."\u{1F}": output += "\\u00" + String(scalar.value, radix: 16)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    // MARK: -p
+
+    /// `-p`'s listing: `"key" => value`, arrays as `index => value`.
+    static func prettyPrinted(_ value: PropertyListValue) -> String {
+        var output = ""
+        appendPretty(value, indent: 2, to: &output)
+        return output
+    }
+
+    private static func appendPretty(_ value: PropertyListValue, indent: Int, to output: inout String) {
+        let pad = { (level: Int) in String(repeating: " ", count: max(0, level)) }
+        switch value {
+        case .dictionary(let dictionary):
+            output += "{\n"
+            for key in dictionary.keys.sorted(by: keyOrder) {
+                output += pad(indent) + "\"\(key)\" => "
+                appendPretty(dictionary[key]!, indent: indent + 2, to: &output)
+            }
+            output += pad(indent - 2) + "}\n"
+        case .array(let elements):
+            output += "[\n"
+            for (index, element) in elements.enumerated() {
+                output += pad(indent) + "\(index) => "
+                appendPretty(element, indent: indent + 2, to: &output)
+            }
+            output += pad(indent - 2) + "]\n"
+        case .string(let string): output += "\"\(string)\"\n"
+        case .data(let data):
+            let bytes = [UInt8](data)
+            // plutil prints each byte's hex digits without padding, and of a long value the even bytes of the first 16.
+            let shown = bytes.count > 24
+                ? stride(from: 0, to: 16, by: 2).map { bytes[$0] } + [] : bytes
+            var hex = shown.map { String($0, radix: 16) }.joined()
+            if bytes.count > 24 { hex += "... " + bytes.suffix(8).map { String($0, radix: 16) }.joined() }
+            output += "{length = \(bytes.count), bytes = 0x\(hex)}\n"
+        case .date(let date): output += dateDescription(date) + "\n"
+        case .bool(let bool): output += bool ? "true\n" : "false\n"
+        case .integer(let integer): output += integer.description + "\n"
+        case .uid(let uid): output += String(uid) + "\n"
+        case .real(let real): output += real.description + "\n"
+        case .real32(let real): output += real.description + "\n"
+        }
+    }
+
+    /// `2004-10-26 10:33:33 +0000`, as `Date.description`.
+    private static func dateDescription(_ date: Date) -> String {
+        let text = PropertyListDateFormat.format(date)  // 2004-10-26T10:33:33Z
+        return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " +0000")
+    }
+
+    // MARK: raw
+
+    /// `-extract … raw`: a scalar's text, an array's count, a dictionary's keys one a line.
+    static func raw(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .array(let elements): String(elements.count)
+        case .dictionary(let dictionary): dictionary.keys.sorted(by: keyOrder).joined(separator: "\n")
+        case .date(let date): PropertyListDateFormat.format(date)
+        case .data(let data): data.base64EncodedString()
+        default: number(value, objC: false)
+        }
+    }
+
+    /// A number or boolean as literals write it: `true`/`YES`, `%lld`, `%f`.
+    private static func number(_ value: PropertyListValue, objC: Bool) -> String {
+        let text: String
+        switch value {
+        case .bool(let bool): text = objC ? (bool ? "YES" : "NO") : (bool ? "true" : "false")
+        case .integer(let integer): text = integer.description
+        case .uid(let uid): text = String(uid)
+        case .real(let real): text = String(format: "%f", real)
+        case .real32(let real): text = String(format: "%f", Double(real))
+        default: text = ""
+        }
+        return objC ? "@" + text : text
+    }
+
+    // MARK: Swift and Objective-C literals
+
+    /// The variable name of a literal: the file's stem, `-` and spaces as `_`, symbols and controls dropped.
+    private static func variableName(_ path: String) -> String {
+        var name = stem(of: path).replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
+        name.unicodeScalars.removeAll { CharacterSet.symbols.contains($0) || CharacterSet.controlCharacters.contains($0) }
+        return name
+    }
+
+    /// The last component of a path, as `URL.lastPathComponent` gives it.
+    static func lastComponent(_ path: String) -> String {
+        URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    private static func stem(of path: String) -> String {
+        let last = lastComponent(path)
+        guard last != ".", last != "..", let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
+        return String(last[..<dot])
+    }
+
+    /// `path` with the text after its last `.` replaced (unchanged without one).
+    static func replacingExtension(of path: String, with newExtension: String) -> String {
+        guard path != ".", path != "..", let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), dot != path.startIndex else { return path }
+        return String(path[...dot]) + newExtension
+    }
+
+    /// Escapes `"` and the backslash sequences `\b \s \w \. \| \* \) \(` with a backslash, one kind after another.
+    private static func escaped(_ string: String) -> String {
+        var result = string
+        for sequence in ["\\b", "\\s", "\"", "\\w", "\\.", "\\|", "\\*", "\\)", "\\("] {
+            result = result.replacingOccurrences(of: sequence, with: "\\" + sequence)
+        }
+        return result
+    }
+
+    private static func indentation(_ depth: Int) -> String { String(repeating: " ", count: depth * 4) }
+
+    /// `-convert swift`: `/// Generated from FILE`, then `let NAME = …`.
+    static func swiftLiteral(_ value: PropertyListValue, source: String) -> String {
+        var output = "/// Generated from \(lastComponent(source))\nlet \(variableName(source))"
+        let elements: [PropertyListValue]? = switch value {
+        case .array(let array): array
+        case .dictionary(let dictionary): Array(dictionary.values)
+        default: nil
+        }
+        if let elements, Set(elements.map { ValueType(of: $0).rawValue }).count > 1 {
+            if case .array = value { output += " : [Any]" } else { output += " : [String : Any]" }
+        }
+        output += " = "
+        appendSwift(value, depth: 0, indent: true, to: &output)
+        return output + "\n"
+    }
+
+    private typealias ValueType = Plutil.ValueType
+
+    private static func appendSwift(_ value: PropertyListValue, depth: Int, indent: Bool, to output: inout String) {
+        if indent { output += indentation(depth) }
+        switch value {
+        case .string(let string): output += "\"" + escaped(string).replacingOccurrences(of: "\n", with: "\\n") + "\""
+        case .array(let elements):
+            output += "[\n"
+            for element in elements {
+                appendSwift(element, depth: depth + 1, indent: true, to: &output)
+                output += ",\n"
+            }
+            output += indentation(depth) + "]"
+        case .dictionary(let dictionary):
+            output += "[\n"
+            for key in dictionary.keys.sorted(by: keyOrder) {
+                output += indentation(depth + 1) + "\"\(key)\" : "
+                appendSwift(dictionary[key]!, depth: depth + 1, indent: false, to: &output)
+                output += ",\n"
+            }
+            output += indentation(depth) + "]"
+        case .data(let data): output += "Data(bytes: [" + data.map { String(format: "0x%02X,", $0) }.joined() + "])"
+        case .date(let date): output += "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
+        default: output += number(value, objC: false)
+        }
+    }
+
+    /// Whether Objective-C literals can hold `value`: no dates nor data.
+    static func isValidObjC(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .date, .data: false
+        case .array(let elements): elements.allSatisfy(isValidObjC)
+        case .dictionary(let dictionary): dictionary.values.allSatisfy(isValidObjC)
+        default: true
+        }
+    }
+
+    private static func objcClass(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string: "NSString"
+        case .array: "NSArray"
+        case .dictionary: "NSDictionary"
+        default: "NSNumber"
+        }
+    }
+
+    /// `-convert objc`: `#import "NAME.h"` (not on standard output), the comment, and `TYPE * const NAME = …;`.
+    static func objcLiteral(_ value: PropertyListValue, source: String, output target: String) -> String {
+        var output = target == "-" ? "" : "#import \"\(stem(of: target)).h\"\n\n"
+        output += "/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
+        output += "\(objcClass(value)) * const \(variableName(source)) = "
+        appendObjC(value, depth: 0, indent: true, to: &output)
+        return output + ";\n"
+    }
+
+    /// `-convert objc -header`'s `.h` file.
+    static func objcHeader(_ value: PropertyListValue, source: String) -> String {
+        "#import <Foundation/Foundation.h>\n\n/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
+            + "extern \(objcClass(value)) * const \(variableName(source));\n"
+    }
+
+    private static func appendObjC(_ value: PropertyListValue, depth: Int, indent: Bool, to output: inout String) {
+        if indent { output += indentation(depth) }
+        switch value {
+        case .string(let string): output += "@\"" + escaped(string) + "\""
+        case .array(let elements):
+            output += "@[\n"
+            for element in elements {
+                appendObjC(element, depth: depth + 1, indent: true, to: &output)
+                output += ",\n"
+            }
+            output += indentation(depth) + "]"
+        case .dictionary(let dictionary):
+            output += "@{\n"
+            for key in dictionary.keys.sorted(by: keyOrder) {
+                output += indentation(depth + 1) + "@\"\(key)\" : "
+                appendObjC(dictionary[key]!, depth: depth + 1, indent: false, to: &output)
+                output += ",\n"
+            }
+            output += indentation(depth) + "}"
+        default: output += number(value, objC: true)
+        }
+    }
+}

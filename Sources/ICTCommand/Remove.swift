@@ -1,0 +1,25 @@
+import ArgumentParser
+import PropertyList
+
+extension Ict {
+    /// `ict remove`: remove the value at a key path.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the value at a key path.",
+            discussion: "Nothing there is an error (exit status 1) and the file is left as it was."
+        )
+
+        @OptionGroup var arguments: KeyPathArguments
+
+        func run() throws {
+            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) { target throws(PropertyListKeyPathError) in
+                try target.document.removeValue(at: target.resolved(followingLast: false))
+            }
+        }
+    }
+}
+
+extension Ict.Remove: ReportingCommand {
+    static let reportName = "remove"
+    static let reportFields = ["path", "keyPath", "changed"]
+}

@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes", "ICTDocument"]),
+        .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -48,6 +49,14 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        .target(
+            name: "DocumentVersions",
+            dependencies: ["DocumentPackage"]
+        ),
+        .executableTarget(
+            name: "VersionResolveStress",
+            dependencies: ["DocumentVersions", "DocumentPackage"]
+        ),
         .executableTarget(
             name: "PackageSaveStress",
             dependencies: ["DocumentPackage"]
@@ -84,6 +93,7 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "DocumentPackage",
+                "DocumentVersions",
                 "UniformTypes",
                 "ICTDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -110,6 +120,10 @@ let package = Package(
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        .testTarget(
+            name: "DocumentVersionsTests",
+            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress"]
         ),
         .testTarget(
             name: "ICTDocumentTests",

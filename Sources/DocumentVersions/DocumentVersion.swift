@@ -71,7 +71,7 @@ public final class DocumentVersion {
         self.conflictName = conflictName
         self.entrySwaps = entrySwaps
         self.modificationDate = status.modificationDate
-        self.isDirectory = status.isDirectory
+        self.isDirectory = status.isDirectory || !entrySwaps.isEmpty
     }
 
     // MARK: Finding versions

@@ -20,14 +20,17 @@ enum SyncthingConflictName {
         guard let tagRange = ConflictNameText.lastRange(of: tag, in: name[...]) else { return nil }
         let stem = name[..<tagRange.lowerBound]
         let afterTag = name[tagRange.upperBound...]
-        guard !stem.isEmpty, let date = ConflictNameText.compactDateTime(afterTag) else { return nil }
+        guard let date = ConflictNameText.compactDateTime(afterTag) else { return nil }
         let afterDate = afterTag.unicodeScalars.dropFirst(15)
         guard afterDate.first == "-" else { return nil }
         let deviceAndExtension = Substring(afterDate.dropFirst())
         let device = deviceAndExtension.prefix { $0 != "." }
         let ext = deviceAndExtension[device.endIndex...]
         guard !device.isEmpty, device.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }),
-              ConflictNameText.isExtension(ext)
+              ConflictNameText.isExtension(ext),
+              // `filepath.Ext` takes everything from the last dot: with no extension
+              // the name had no dot, and only a name such as `.hidden` is all extension.
+              ext.isEmpty ? !stem.isEmpty && !stem.contains(".") : true
         else { return nil }
         return ConflictName(originalName: String(stem) + ext, tool: .syncthing, date: date, device: String(device))
     }

@@ -23,6 +23,8 @@ struct ConflictNameTests {
              date: "2025-12-31 23:59:59", device: "QRSTUV2"),
         Case(name: "README.sync-conflict-20261123-101500-ABCDEF7", original: "README", tool: .syncthing,
              date: "2026-11-23 10:15:00", device: "ABCDEF7"),
+        Case(name: ".sync-conflict-20261123-101500-ABCDEF7.hidden", original: ".hidden", tool: .syncthing,
+             date: "2026-11-23 10:15:00", device: "ABCDEF7"),
         Case(name: "archive.tar.sync-conflict-20261123-101500-ABCDEF7.gz", original: "archive.tar.gz", tool: .syncthing,
              date: "2026-11-23 10:15:00", device: "ABCDEF7"),
         Case(name: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data", original: "ctdocument.data", tool: .syncthing,
@@ -66,7 +68,7 @@ struct ConflictNameTests {
         "Friend.sync-conflict-20261323-101500-ABCDEF7.ict",     // month 13
         "Friend.sync-conflict-20261123-101500-abcdef7.ict",     // lower-case device
         "Friend.sync-conflict-20261123-101500-ABCDEF7.ict.bak", // not one extension after the tag
-        ".sync-conflict-20261123-101500-ABCDEF7.ict",           // no name before the tag
+        "Notes.txt.sync-conflict-20261123-101500-ABCDEF7",      // Syncthing keeps the extension last
         "Friend (conflicted copy).ict",                         // no date
         "Friend (conflicted copy 2026-11-23 1015).ict",         // short time
         "Friend (conflicted copy 2026-11-23 101500).ict.zip",

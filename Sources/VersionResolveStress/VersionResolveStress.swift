@@ -10,18 +10,21 @@ import Foundation
 /// SIGKILL at random moments and checks that the document is always exactly
 /// one of the versions and that nothing else in the folder is lost.
 ///
-/// Usage: `VersionResolveStress FOLDER`; writes one byte to standard output
+/// Usage: `VersionResolveStress FOLDER [FIRST-ROUND]` (rounds count from 1
+/// by default; the test starts each child at another, so every kind of
+/// resolve is interrupted); writes one byte to standard output
 /// when it starts, so the test can time its kill from there.
 @main
 enum VersionResolveStress {
     static func main() throws {
-        guard CommandLine.arguments.count == 2 else {
-            FileHandle.standardError.write(Data("usage: VersionResolveStress FOLDER\n".utf8))
+        let arguments = CommandLine.arguments
+        guard arguments.count == 2 || arguments.count == 3 else {
+            FileHandle.standardError.write(Data("usage: VersionResolveStress FOLDER [FIRST-ROUND]\n".utf8))
             exit(64)
         }
-        let folder = CommandLine.arguments[1]
+        let folder = arguments[1]
         FileHandle.standardOutput.write(Data("s".utf8))
-        var round = 0
+        var round = arguments.count == 3 ? (Int(arguments[2]) ?? 1) - 1 : 0
         while true {
             round += 1
             try ResolveRound.makeConflicts(in: folder, round: round)

@@ -18,7 +18,7 @@ struct Ict: ParsableCommand {
             every command prints one JSON document on standard output, described by \
             Schemas/cli/COMMAND.schema.json.
             """,
-        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self]
+        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self, Versions.self, Resolve.self]
     )
 
     /// Parses the command line (file names byte for byte, see `RawFileName`),

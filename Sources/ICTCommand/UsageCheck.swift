@@ -41,6 +41,7 @@ enum UsageCheck {
     static var reportingCommands: [ReportingCommand.Type] { [
         Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
         Ict.SetFields.self, Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
+        Ict.Versions.self, Ict.Resolve.self,
     ] }
 }
 

@@ -45,7 +45,7 @@ public struct UbiquitousKeyValueStoreValidator: Sendable {
     /// Costs one walk of the value.
     public func findings(in value: PropertyListValue) -> [UbiquitousKeyValueStoreFinding] {
         guard case .dictionary(let store) = value else {
-            return [.init(keyPath: [], message: "the key-value store is a dictionary of keys and values, not a \(value.kindName)")]
+            return [.init(keyPath: [], message: "the key-value store is a dictionary of keys and values, not \(value.kindName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(value.kindName)")]
         }
         var findings: [UbiquitousKeyValueStoreFinding] = []
         if store.count > limits.maximumKeyCount {

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
 
+/// A flag one thread sets and another reads.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
+
 /// `ict versions`, `ict resolve`, the conflicts column of `ict list` and
 /// `ict validate --kvs`, end to end. Acceptance 3: a document changed since
 /// (or while) it was listed, an unreadable version and a version that is not
@@ -95,6 +103,36 @@ struct VersionsCommandTests {
         #expect(run.stderr.hasPrefix("\(folder)/Friend.ict: error: the document or a version changed since it was listed (fingerprint "))
         #expect(run.stderr.hasSuffix("expected \(old)); nothing was changed; run 'ict versions' again\n"))
         #expect(try snapshot(folder) == before)
+    }
+
+    @Test func versionsRefusesADocumentChangedWhileItIsListed() throws {
+        let folder = try conflictFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Another device keeps writing into a version while ict reads them all.
+        let stop = ManagedAtomicFlag()
+        let writer = Thread {
+            var n = 0
+            while !stop.isSet {
+                n += 1
+                try? Data("\(n)".utf8).write(to: URL(fileURLWithPath: folder + "/" + Self.syncthingCopy + "/extra"))
+                usleep(500)
+            }
+        }
+        writer.start()
+        defer { stop.set() }
+        var refusals = 0
+        for _ in 0..<10 {
+            let run = try ICTRunner.run(["versions", "--json", folder + "/Friend.ict"])
+            if run.status == 1 {
+                refusals += 1
+                #expect(run.stderr == "\(folder)/Friend.ict: error: the document or a version changed while it was listed; list it again\n")
+                let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+                #expect(report?["versions"] is NSNull, "a listing that may be torn is not printed")
+            } else {
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+        }
+        #expect(refusals > 0, "no run saw the change")
     }
 
     @Test func anUnreadableVersionIsAClearErrorAndNothingChanges() throws {

@@ -65,6 +65,7 @@ func splitPath(_ path: String) -> (folder: String, name: String) {
     return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
 }
 
+/// `folder/name`; a name alone for `.`, the folder `splitPath` gives a bare name.
 func joinPath(_ folder: String, _ name: String) -> String {
-    folder == "/" ? "/" + name : folder + "/" + name
+    folder == "/" ? "/" + name : folder == "." ? name : folder + "/" + name
 }

@@ -113,7 +113,43 @@ public final class DocumentVersion {
                 versions.append(DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
             }
         }
-        return versions.sorted { ($0.conflictName!.date, $0.path, $0.entrySwaps.isEmpty ? 0 : 1) < ($1.conflictName!.date, $1.path, $1.entrySwaps.isEmpty ? 0 : 1) }
+        return versions.sorted(by: oldestFirst)
+    }
+
+    /// By the date in the name, then path, copies beside before entry copies.
+    private static func oldestFirst(_ a: DocumentVersion, _ b: DocumentVersion) -> Bool {
+        (a.conflictName!.date, a.path, a.entrySwaps.isEmpty ? 0 : 1) < (b.conflictName!.date, b.path, b.entrySwaps.isEmpty ? 0 : 1)
+    }
+
+    /// The conflict versions of every item in a folder, keyed by the item's
+    /// name — as `otherVersionsOfItem(at:)` for each, from one listing of the
+    /// folder and one of each package in it (as `ls -R` lists them), rather
+    /// than a listing of the folder per item. Items without conflicts are left out.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` when the folder or a package
+    ///   in it cannot be listed.
+    public static func otherVersionsOfItems(inFolder folder: String) throws(DocumentVersionError) -> [String: [DocumentVersion]] {
+        let entries = try FileStatus.entries(in: folder)
+        let names = Set(entries.map(\.name))
+        var versions: [String: [DocumentVersion]] = [:]
+        for (name, isDirectory) in entries {
+            if let conflict = ConflictName(parsing: name), names.contains(conflict.originalName) {
+                guard let status = try FileStatus.of(joinPath(folder, name)) else { continue }
+                versions[conflict.originalName, default: []].append(
+                    DocumentVersion(itemPath: joinPath(folder, conflict.originalName), path: joinPath(folder, name), conflictName: conflict, status: status))
+                continue
+            }
+            let path = joinPath(folder, name)
+            var isPackage = isDirectory
+            if isPackage == nil { isPackage = try FileStatus.of(path)?.isDirectory }
+            guard isPackage == true else { continue }
+            for group in try PackageEntryConflicts.versions(inPackageAt: path) {
+                var conflict = group.name
+                conflict.originalName = name
+                versions[name, default: []].append(DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
+            }
+        }
+        return versions.mapValues { $0.sorted(by: Self.oldestFirst) }
     }
 
     /// The conflict versions not yet resolved: with conflicts kept as copies

@@ -43,16 +43,27 @@ struct FileStatus: Hashable {
     ///
     /// - Throws: `DocumentVersionError` `.io` when it cannot be listed.
     static func names(in directory: String) throws(DocumentVersionError) -> [String] {
+        try entries(in: directory).map(\.name)
+    }
+
+    /// The entries of a directory (without `.` and `..`), in byte order, each
+    /// with whether it is a directory when the listing says (`d_type`; nil
+    /// for a link or a file system that does not say).
+    ///
+    /// - Throws: `DocumentVersionError` `.io` when it cannot be listed.
+    static func entries(in directory: String) throws(DocumentVersionError) -> [(name: String, isDirectory: Bool?)] {
         guard let stream = opendir(directory) else {
             throw DocumentVersionError(.io, path: directory, "cannot list the folder: \(String(cString: strerror(errno)))")
         }
         defer { closedir(stream) }
-        var names: [String] = []
+        var entries: [(name: String, isDirectory: Bool?)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
+            guard name != ".", name != ".." else { continue }
+            let type = Int32(entry.pointee.d_type)
+            entries.append((name, type == Int32(DT_DIR) ? true : type == Int32(DT_REG) ? false : nil))
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 }
 

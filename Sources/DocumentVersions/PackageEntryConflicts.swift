@@ -27,14 +27,17 @@ enum PackageEntryConflicts {
         throws(DocumentVersionError)
     {
         let folder = relative.isEmpty ? packagePath : joinPath(packagePath, relative)
-        for name in try FileStatus.names(in: folder) {
+        for (name, isDirectory) in try FileStatus.entries(in: folder) {
             let entryPath = relative.isEmpty ? name : relative + "/" + name
+            // Only folders (to look into) and conflict copies need their status.
+            let conflict = ConflictName(parsing: name)
+            if isDirectory == false, conflict == nil { continue }
             guard let status = try FileStatus.of(joinPath(folder, name)) else { continue }
             if status.isDirectory {
                 try collect(in: packagePath, below: entryPath, into: &groups)
                 continue
             }
-            guard let conflict = ConflictName(parsing: name) else { continue }
+            guard let conflict else { continue }
             var key = conflict
             key.originalName = ""
             let original = relative.isEmpty ? conflict.originalName : relative + "/" + conflict.originalName

@@ -146,6 +146,25 @@ struct DocumentVersionTests {
         #expect(try VersionFingerprint.ofItem(at: document) != before)
     }
 
+    @Test func findsTheVersionsOfAWholeFolderFromOneListing() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("a", at: "A.ict/ctdocument.data")
+        try folder.write("a2", at: "A.ict/ctdocument.sync-conflict-20261123-101500-ABCDEF7.data")
+        try folder.write("b", at: "B.ict/ctdocument.data")
+        try folder.write("b2", at: "B (conflicted copy 2026-11-23 101500).ict/ctdocument.data")
+        try folder.write("c", at: "C.ict/ctdocument.data")
+        try folder.write("orphan", at: "D.sync-conflict-20261123-101500-ABCDEF7.ict/ctdocument.data")
+        let all = try DocumentVersion.otherVersionsOfItems(inFolder: folder.path)
+        #expect(all.keys.sorted() == ["A.ict", "B.ict"])
+        for name in all.keys {
+            let one = try DocumentVersion.otherVersionsOfItem(at: folder.appending(name))
+            #expect(all[name]!.map(\.path) == one.map(\.path))
+            #expect(all[name]!.map(\.entrySwaps) == one.map(\.entrySwaps))
+            #expect(all[name]!.map(\.conflictName) == one.map(\.conflictName))
+        }
+    }
+
     @Test func missingDocumentIsNotFound() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

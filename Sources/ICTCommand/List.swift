@@ -193,11 +193,11 @@ extension Ict {
             let names = Set(entries.map(\.name))
             var locations: [Location] = []
             for entry in entries.sorted(by: { $0.name < $1.name }) {
-                // A conflict copy of a document that is here is a version of it, not a document.
-                if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                 let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
                 guard entry.isDirectory ?? PackageConversion.isDirectory(location.path) else { continue }
                 if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
+                    // A conflict copy of a document that is here is a version of it, not a document.
+                    if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                     locations.append(location)
                 } else if recursive {
                     do {

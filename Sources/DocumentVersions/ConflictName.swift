@@ -24,8 +24,11 @@ public enum SyncTool: String, Hashable, Sendable, CaseIterable {
 /// written: in the clock of the device that made the copy, with no time
 /// zone, and for Dropbox without the time of day.
 public struct ConflictNameDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The year, as written (four digits).
     public var year: Int
+    /// The month, 1–12.
     public var month: Int
+    /// The day of the month, 1–31.
     public var day: Int
     /// Hour, minute and second; nil when the name carries only the day (Dropbox).
     public var time: (hour: Int, minute: Int, second: Int)? {
@@ -54,6 +57,7 @@ public struct ConflictNameDate: Hashable, Sendable, Comparable, CustomStringConv
         return "\(day) \(two(time.hour)):\(two(time.minute)):\(two(time.second))"
     }
 
+    /// Earlier first; a day without a time comes before any time that day.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         [lhs.year, lhs.month, lhs.day] + (lhs.timeOfDay ?? [-1]) < [rhs.year, rhs.month, rhs.day] + (rhs.timeOfDay ?? [-1])
     }
@@ -66,7 +70,9 @@ private func < (lhs: [Int], rhs: [Int]) -> Bool { lhs.lexicographicallyPrecedes(
 public struct ConflictName: Hashable, Sendable {
     /// The name of the item this is a conflict copy of (`Friend.ict`).
     public var originalName: String
+    /// The tool whose scheme the name follows.
     public var tool: SyncTool
+    /// The date (and time) the name carries.
     public var date: ConflictNameDate
     /// The device (Syncthing's short device ID, Dropbox's computer name) or,
     /// for Nextcloud, the user named in the copy; nil when the name has none.

@@ -32,7 +32,9 @@ public final class DocumentVersion {
 
     /// Options for `replaceItem(at:options:)`, as `NSFileVersion.ReplacingOptions`.
     public struct ReplacingOptions: OptionSet, Hashable, Sendable {
+        /// The options' bits.
         public let rawValue: Int
+        /// Makes options from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// Move the version into place instead of copying it: the version
         /// is gone afterwards (resolved).

@@ -15,13 +15,16 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
         case package
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The file-system path the error is about.
     public var path: String
     /// The entry inside a package, when the error is about one.
     public var entry: String
+    /// What happened, for people.
     public var message: String
 
+    /// Makes an error.
     public init(_ kind: Kind, path: String, entry: String = "", _ message: String) {
         self.kind = kind
         self.path = path
@@ -29,5 +32,6 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
         self.message = message
     }
 
+    /// `PATH[:ENTRY]: message`.
     public var description: String { "\(path)\(entry.isEmpty ? "" : ":" + entry): \(message)" }
 }

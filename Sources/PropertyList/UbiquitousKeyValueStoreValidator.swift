@@ -29,14 +29,17 @@ public struct UbiquitousKeyValueStoreLimits: Hashable, Sendable {
 public struct UbiquitousKeyValueStoreFinding: Hashable, Sendable {
     /// Where: the top-level key, and below it for a type a value may not hold.
     public var keyPath: PropertyListKeyPath
+    /// What is over the limit, with the limit.
     public var message: String
 }
 
 /// Checks a property list meant for `NSUbiquitousKeyValueStore` — a
 /// dictionary of the store's keys and values — against its limits.
 public struct UbiquitousKeyValueStoreValidator: Sendable {
+    /// The limits checked.
     public var limits: UbiquitousKeyValueStoreLimits
 
+    /// Makes a validator for `limits` (Apple's by default).
     public init(limits: UbiquitousKeyValueStoreLimits = .apple) {
         self.limits = limits
     }

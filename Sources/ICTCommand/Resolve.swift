@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
@@ -77,8 +82,16 @@ extension Ict {
         private func chosen(in listing: VersionListing) -> VersionListing.Entry? {
             if keep == "current" { return listing.entries[0] }
             if let number = Int(keep) { return listing.entries.first { $0.number == number } }
-            let wanted = DocumentSupport.trimmingTrailingSlashes(keep)
-            return listing.entries.first { $0.number > 0 && $0.version.entrySwaps.isEmpty && $0.version.path == wanted }
+            // The same file however it is named: ./x, a/../x, an absolute path.
+            guard let wanted = Self.identity(keep) else { return nil }
+            return listing.entries.first { $0.number > 0 && $0.version.entrySwaps.isEmpty && Self.identity($0.version.path) == wanted }
+        }
+
+        /// The device and inode of the item at `path` (not following a last link), or nil.
+        private static func identity(_ path: String) -> [UInt64]? {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return nil }
+            return [UInt64(status.st_dev), UInt64(status.st_ino)]
         }
     }
 }

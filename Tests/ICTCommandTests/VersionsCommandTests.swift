@@ -84,7 +84,7 @@ struct VersionsCommandTests {
     @Test func resolveWithKeepOthersLeavesThem() throws {
         let folder = try conflictFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try ICTRunner.run(["resolve", folder + "/Friend.ict", "--keep", folder + "/" + Self.dropboxCopy, "--keep-others"])
+        let run = try ICTRunner.run(["resolve", folder + "/Friend.ict", "--keep", folder + "/./" + Self.dropboxCopy + "/", "--keep-others"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict", Self.syncthingCopy, "notes.txt"])
         #expect(try snapshot(folder + "/Friend.ict") == (try snapshot(Self.samples + "/Astronaut.ict")))

@@ -3,8 +3,10 @@
 /// Source: Dropbox Help Center, "What's a conflicted copy?"
 /// (help.dropbox.com/syncing-uploads/conflicted-copy): the editor's name (the
 /// person's or computer's), "conflicted copy" and the date are added to the
-/// file name, as `NAME (DEVICE's conflicted copy YYYY-MM-DD).EXT`; a second
-/// copy the same day gets ` (1)`, ` (2)`… before the closing parenthesis.
+/// file name. The page gives no exact layout; the one read here,
+/// `NAME (DEVICE's conflicted copy YYYY-MM-DD).EXT`, is the one Dropbox
+/// clients are seen to write, and a numbered ` (1)`, ` (2)`… before the
+/// closing parenthesis (a second copy the same day) is accepted too.
 enum DropboxConflictName {
     static let marker = "'s conflicted copy "
 

@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "UniformTypes", "ICTDocument"]),
+        .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -49,6 +50,14 @@ let package = Package(
             name: "DocumentPackage",
             dependencies: ["CFileSystem", "CLibZ"]
         ),
+        .target(
+            name: "DocumentVersions",
+            dependencies: ["DocumentPackage"]
+        ),
+        .executableTarget(
+            name: "VersionResolveStress",
+            dependencies: ["DocumentVersions", "DocumentPackage"]
+        ),
         .executableTarget(
             name: "PackageSaveStress",
             dependencies: ["DocumentPackage"]
@@ -85,6 +94,7 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "DocumentPackage",
+                "DocumentVersions",
                 "UniformTypes",
                 "ICTDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -112,6 +122,10 @@ let package = Package(
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
+        ),
+        .testTarget(
+            name: "DocumentVersionsTests",
+            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress"]
         ),
         .testTarget(
             name: "ICTDocumentTests",

@@ -35,6 +35,7 @@ let package = Package(
                 .product(name: "PropertyList", package: rootPackage),
                 .product(name: "KeyedArchive", package: rootPackage),
                 .product(name: "DocumentPackage", package: rootPackage),
+                .product(name: "DocumentVersions", package: rootPackage),
                 .product(name: "UniformTypes", package: rootPackage),
                 .product(name: "ICTDocument", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),

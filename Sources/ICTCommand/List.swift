@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import DocumentVersions
 import ICTDocument
 import OrderedCollections
 import PropertyList
@@ -16,7 +17,10 @@ extension Ict {
             discussion: """
                 Reads only each document's metadata entry, and of it only the display \
                 name and the thumbnail's PNG header; the data entry only with --data. \
-                -r looks into subfolders (not into documents). On a \
+                -r looks into subfolders (not into documents). A document with \
+                conflict copies beside it (Syncthing, Nextcloud/ownCloud, Dropbox; see \
+                'ict versions') is marked in the CONFLICTS column, found from the folder's \
+                one listing; the copies are not listed as documents of their own. On a \
                 terminal, progress shows on standard error when a run takes over a second. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
                 status is 1.
@@ -32,7 +36,7 @@ extension Ict {
         @Flag(help: "Also read each document's data entry and show its fields and photo size (much slower: the data holds the photo).")
         var data = false
 
-        @Flag(help: "Print one JSON document for programs (Schemas/cli/list.schema.json): {documents: [{path, displayName, thumbnail, data}]}.")
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/list.schema.json): {documents: [{path, displayName, thumbnail, data, conflicts}]}.")
         var json = false
 
         struct Row {
@@ -41,6 +45,8 @@ extension Ict {
             var thumbnailSize: (width: Int, height: Int)?
             /// With `--data`: the data's fields and the photo's size.
             var data: (fields: CTData, photoSize: (width: Int, height: Int)?)?
+            /// How many conflict copies of the document are beside it.
+            var conflicts = 0
         }
 
         func run() throws {
@@ -83,6 +89,8 @@ extension Ict {
         struct Location {
             var folder: String
             var name: String
+            /// How many conflict copies of the document the folder's listing holds.
+            var conflicts = 0
             var path: String { folder == "/" ? "/" + name : "\(folder)/\(name)" }
         }
 
@@ -111,7 +119,8 @@ extension Ict {
         static func row(_ location: Location, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
             let path = location.path
             let summary = try ICTDocumentSummary(ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder)
-            var row = Row(path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) })
+            var row = Row(path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
+                          conflicts: location.conflicts)
             if readingData {
                 let fields = try ICTDocument(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })
@@ -126,6 +135,11 @@ extension Ict {
         static func table(_ rows: [Row], showingData: Bool) -> String {
             var headers = ["NAME", "THUMBNAIL"]
             var columns = [rows.map(\.displayName), rows.map { sizeText($0.thumbnailSize) }]
+            // Shown only when a document has conflicts, so a clean folder lists as before.
+            if rows.contains(where: { $0.conflicts > 0 }) {
+                headers.append("CONFLICTS")
+                columns.append(rows.map { $0.conflicts > 0 ? String($0.conflicts) : "" })
+            }
             if showingData {
                 headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
                 columns.append(rows.map { $0.data?.fields.firstName ?? "none" })
@@ -151,6 +165,7 @@ extension Ict {
                 ("displayName", .string(row.displayName)),
                 ("thumbnail", row.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
                 ("data", row.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
+                ("conflicts", .integer(row.conflicts)),
             ])
         }
 
@@ -174,11 +189,15 @@ extension Ict {
                 entries.append((name, type == Int(DT_DIR) ? true : type == Int(DT_REG) ? false : nil))
             }
             closedir(stream)
+            let conflicts = DocumentVersion.conflictCounts(amongNames: entries.map(\.name))
+            let names = Set(entries.map(\.name))
             var locations: [Location] = []
             for entry in entries.sorted(by: { $0.name < $1.name }) {
-                let location = Location(folder: directory, name: entry.name)
+                let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
                 guard entry.isDirectory ?? PackageConversion.isDirectory(location.path) else { continue }
                 if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
+                    // A conflict copy of a document that is here is a version of it, not a document.
+                    if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                     locations.append(location)
                 } else if recursive {
                     do {

@@ -46,6 +46,9 @@ extension Ict {
         @Flag(help: "Fail (exit status 1) on warnings too: Info.plist declaration advice and document consistency rules.")
         var strict = false
 
+        @Flag(help: "Also check each property list against the iCloud key-value store's limits (NSUbiquitousKeyValueStore: 1024 keys, 1 MB, 64-byte keys).")
+        var kvs = false
+
         @OptionGroup var inputOptions: InputOptions
 
         func validate() throws {
@@ -182,6 +185,11 @@ extension Ict {
                 _ = validator.check(value)
                 let places = validator.problems.isEmpty ? [] : PropertyListLocator.locations(of: validator.problems.map(\.keyPath), in: bytes)
                 result.problems += zip(validator.problems, places).map { Problem(path: displayName, $0, location: $1) }
+            }
+            if kvs {
+                let findings = UbiquitousKeyValueStoreValidator().findings(in: value)
+                let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
+                result.problems += zip(findings, places).map { Problem(path: displayName, location: Problem.Location($1), $0.message, keyPath: $0.keyPath.description) }
             }
             return format
         }

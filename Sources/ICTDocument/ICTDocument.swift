@@ -66,6 +66,14 @@ public final class ICTDocument {
         self.imageLimits = imageLimits
     }
 
+    /// Opens a document from a package already read (lazily), such as a
+    /// version of it that is not on disk as a package of its own. Reads nothing.
+    public init(package: PackageWrapper, path: String? = nil, imageLimits: ImageLimits = .default) {
+        self.package = package
+        self.path = path
+        self.imageLimits = imageLimits
+    }
+
     /// The names and sizes of the package's entries, from the listing (reads nothing).
     public var entrySizes: [(name: String, size: Int64?)] {
         package.children.map { ($0.fileName ?? "", $0.fileSize) }

@@ -30,6 +30,12 @@ struct ContractTests {
         _ = FileManager.default.createFile(atPath: folder + "/bad-archive.plist", contents: try? PropertyListSerialization.data(
             fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 9]],
                                "$objects": ["$null"]] as [String: Any], format: .xml, options: 0))
+        // Documents with conflict copies for versions and resolve.
+        for name in ["V", "R", "R2"] {
+            try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/\(name).ict")
+            try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Rocket.ict",
+                                              toPath: folder + "/\(name).sync-conflict-20261123-101500-ABCDEF7.ict")
+        }
         return folder
     }()
 
@@ -98,6 +104,14 @@ struct ContractTests {
             Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/missing"], status: 1),
             Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/good.plist",
                                                        "--declarations", s + "/bad.plist"], status: 1),
+            Case(schema: "versions", arguments: ["versions", "--json", s + "/V.ict"], status: 0),
+            Case(schema: "versions", arguments: ["versions", "--json", s + "/missing.ict"], status: 1),
+            Case(schema: "versions", arguments: ["versions", "--json"], status: 64),
+            Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R.ict", "--keep", "1"], status: 0),
+            Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R2.ict", "--keep", "5"], status: 1),
+            Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R2.ict", "--keep", "1", "--expect", "0000000000000000"], status: 1),
+            Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R2.ict"], status: 64),
+            Case(schema: "validate", arguments: ["validate", "--json", "--kvs", s + "/good.plist"], status: 0),
         ]
     }()
 

@@ -2,11 +2,11 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefghijklmnpz] [--verbose]` prints one table comparing ICTKit's
+/// [--repetitions N] [--warm-up N] [--only abcdefghijklmnpvz] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
-/// document (l–n, over 10,000 generated documents), document-package (p)
-/// and package-zip (z, with Info-ZIP's zip and unzip) layers with their
-/// peers, all measured in this run.
+/// document (l–n, over 10,000 generated documents), document-package (p),
+/// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
+/// layers with their peers, all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -61,6 +61,13 @@ struct PropertyListBenchmarks {
                 )
                 rows += try zipping.run()
             }
+            if options.only.contains("v") {
+                let finding = VersionFinding(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    folder: options.dataDirectory.appendingPathComponent("versions").path
+                )
+                rows.append(finding.run())
+            }
             let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up, "
                 + "ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
                 + "results are freed after the clock stops, on both sides"
@@ -87,7 +94,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpz")
+    var only = Set("abcdefghijklmnpvz")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -127,6 +134,8 @@ enum ChildMode: String {
     case decode = "child-decode"
     /// Runs the command line that follows and prints its peak RSS in bytes.
     case measure = "child-measure"
+    /// Finds the conflict versions of every item in the folder named next (row v).
+    case versions = "child-versions"
 
     func run(_ arguments: [String]) -> Int32 {
         switch self {
@@ -145,6 +154,9 @@ enum ChildMode: String {
                 log("error: \(error)")
                 return 1
             }
+        case .versions:
+            guard arguments.count == 1 else { return 64 }
+            return VersionFinding.findAll(in: arguments[0])
         case .measure:
             guard !arguments.isEmpty else { return 64 }
             do {

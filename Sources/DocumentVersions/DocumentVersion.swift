@@ -1,0 +1,352 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocumentPackage
+
+/// One version of a document — a plain file or a package — as Apple's
+/// `NSFileVersion` shows it, for folders synced by tools that keep
+/// conflicting changes as conflict copies beside the document (see
+/// `SyncTool`) or, for a package synced as a folder, beside its entries.
+///
+/// The current version is the document itself; the others are the conflict
+/// copies found by name. Unlike `NSFileVersion`, whose conflicts live in a
+/// store the system keeps, a conflict here is its copy on disk: it stays
+/// unresolved until it is removed (`remove()`, `removeOtherVersionsOfItem(at:)`)
+/// or moved in (`replaceItem(at:options:)` with `.byMoving`).
+public final class DocumentVersion {
+    /// One entry of a whole-package version: the conflict copy that is swapped
+    /// in for an entry of the package.
+    public struct EntrySwap: Hashable, Sendable {
+        /// The entry the copy stands for, `ctdocument.data`.
+        public var entryPath: String
+        /// The conflict copy inside the package, `ctdocument.sync-conflict-…data`.
+        public var conflictEntryPath: String
+    }
+
+    /// Options for `replaceItem(at:options:)`, as `NSFileVersion.ReplacingOptions`.
+    public struct ReplacingOptions: OptionSet, Hashable, Sendable {
+        /// The options' bits.
+        public let rawValue: Int
+        /// Makes options from their bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Move the version into place instead of copying it: the version
+        /// is gone afterwards (resolved).
+        public static let byMoving = ReplacingOptions(rawValue: 1)
+    }
+
+    /// The document this is a version of.
+    public let itemPath: String
+    /// Where the version is: the document itself for the current version and
+    /// for a version made of entry conflicts (`entrySwaps`), the conflict copy otherwise.
+    public let path: String
+    /// What the conflict copy's name says (tool, date, device); nil for the current version.
+    public let conflictName: ConflictName?
+    /// For a version made of conflict copies inside the package: which copy
+    /// stands for which entry. Empty otherwise.
+    public let entrySwaps: [EntrySwap]
+    /// The modification time of the version on disk (for entry conflicts, of the newest copy).
+    public let modificationDate: Date?
+    /// Whether the version is a directory (a package).
+    public let isDirectory: Bool
+    /// Whether this is a conflict version (every version but the current one).
+    public var isConflict: Bool { conflictName != nil }
+    /// Whether the conflict has been resolved by this process: the version
+    /// was removed or moved in. Always false for the current version.
+    public private(set) var isResolved = false
+    /// The device that saved the version, where the name carries one
+    /// (Syncthing's short device ID, Dropbox's computer name, the Nextcloud user).
+    public var localizedNameOfSavingComputer: String? { conflictName?.device }
+    /// The name the version is shown by: its file name, or for entry
+    /// conflicts the document's name.
+    public var localizedName: String { splitPath(path).name }
+
+    init(itemPath: String, path: String, conflictName: ConflictName?, entrySwaps: [EntrySwap] = [], status: FileStatus) {
+        self.itemPath = itemPath
+        self.path = path
+        self.conflictName = conflictName
+        self.entrySwaps = entrySwaps
+        self.modificationDate = status.modificationDate
+        self.isDirectory = status.isDirectory || !entrySwaps.isEmpty
+    }
+
+    // MARK: Finding versions
+
+    /// The document as it is now.
+    ///
+    /// - Throws: `DocumentVersionError` `.notFound` when there is no item at
+    ///   `path`, `.io` when its status cannot be read. Costs one `lstat`.
+    public static func currentVersionOfItem(at path: String) throws(DocumentVersionError) -> DocumentVersion {
+        guard let status = try FileStatus.of(path) else {
+            throw DocumentVersionError(.notFound, path: path, "no such file or folder")
+        }
+        return DocumentVersion(itemPath: path, path: path, conflictName: nil, status: status)
+    }
+
+    /// Every conflict version of the document: copies beside it named by a
+    /// supported tool after the document's name, and for a package the
+    /// versions made of conflict copies of its entries. Oldest first (by the
+    /// date in the name).
+    ///
+    /// - Throws: `DocumentVersionError` `.notFound` when the document is not
+    ///   there, `.io` when a folder cannot be listed. Costs one listing of
+    ///   the document's folder and, for a package, of each of its folders,
+    ///   and one `lstat` per candidate; no file is read.
+    public static func otherVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
+        let current = try currentVersionOfItem(at: path)
+        let (folder, name) = splitPath(path)
+        var versions: [DocumentVersion] = []
+        for sibling in try FileStatus.names(in: folder) where sibling != name {
+            guard let conflict = ConflictName(parsing: sibling), conflict.originalName == name else { continue }
+            let siblingPath = joinPath(folder, sibling)
+            guard let status = try FileStatus.of(siblingPath) else { continue }
+            versions.append(DocumentVersion(itemPath: path, path: siblingPath, conflictName: conflict, status: status))
+        }
+        if current.isDirectory {
+            for group in try PackageEntryConflicts.versions(inPackageAt: path) {
+                var conflict = group.name
+                conflict.originalName = name
+                versions.append(DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
+            }
+        }
+        return versions.sorted(by: oldestFirst)
+    }
+
+    /// By the date in the name, then path, copies beside before entry copies.
+    private static func oldestFirst(_ a: DocumentVersion, _ b: DocumentVersion) -> Bool {
+        (a.conflictName!.date, a.path, a.entrySwaps.isEmpty ? 0 : 1) < (b.conflictName!.date, b.path, b.entrySwaps.isEmpty ? 0 : 1)
+    }
+
+    /// The conflict versions of every item in a folder, keyed by the item's
+    /// name — as `otherVersionsOfItem(at:)` for each, from one listing of the
+    /// folder and one of each package in it (as `ls -R` lists them), rather
+    /// than a listing of the folder per item. Items without conflicts are left out.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` when the folder or a package
+    ///   in it cannot be listed.
+    public static func otherVersionsOfItems(inFolder folder: String) throws(DocumentVersionError) -> [String: [DocumentVersion]] {
+        let entries = try FileStatus.entries(in: folder)
+        let names = Set(entries.map(\.name))
+        var versions: [String: [DocumentVersion]] = [:]
+        for (name, isDirectory) in entries {
+            if let conflict = ConflictName(parsing: name), names.contains(conflict.originalName) {
+                guard let status = try FileStatus.of(joinPath(folder, name)) else { continue }
+                versions[conflict.originalName, default: []].append(
+                    DocumentVersion(itemPath: joinPath(folder, conflict.originalName), path: joinPath(folder, name), conflictName: conflict, status: status))
+                continue
+            }
+            let path = joinPath(folder, name)
+            var isPackage = isDirectory
+            if isPackage == nil { isPackage = try FileStatus.of(path)?.isDirectory }
+            guard isPackage == true else { continue }
+            for group in try PackageEntryConflicts.versions(inPackageAt: path) {
+                var conflict = group.name
+                conflict.originalName = name
+                versions[name, default: []].append(DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
+            }
+        }
+        return versions.mapValues { $0.sorted(by: Self.oldestFirst) }
+    }
+
+    /// The conflict versions not yet resolved: with conflicts kept as copies
+    /// on disk, every one found (`otherVersionsOfItem(at:)`).
+    ///
+    /// - Throws: as `otherVersionsOfItem(at:)`.
+    public static func unresolvedConflictVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
+        try otherVersionsOfItem(at: path).filter { $0.isConflict && !$0.isResolved }
+    }
+
+    /// How many conflict copies each name in one folder listing has beside
+    /// it, keyed by the name they are copies of — for marking documents with
+    /// conflicts while listing a folder, from the names alone.
+    public static func conflictCounts(amongNames names: some Sequence<String>) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for name in names {
+            if let conflict = ConflictName(parsing: name) { counts[conflict.originalName, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    // MARK: Reading
+
+    /// The version as a package wrapper, read lazily: the package itself, or
+    /// the document's package with each entry conflict in place of its entry.
+    ///
+    /// - Throws: `DocumentVersionError` `.kindMismatch` for a version that is
+    ///   not a directory, `.package` when it cannot be read.
+    public func packageWrapper(movingEntries: Bool = false) throws(DocumentVersionError) -> PackageWrapper {
+        guard isDirectory else {
+            throw DocumentVersionError(.kindMismatch, path: path, "a file, not a package")
+        }
+        do {
+            let package = try PackageWrapper(readingFrom: path)
+            for swap in entrySwaps {
+                try Self.swapIn(swap, in: package, moving: movingEntries)
+            }
+            return package
+        } catch {
+            throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+        }
+    }
+
+    private static func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
+        let (conflictFolder, conflictName) = splitEntryPath(swap.conflictEntryPath)
+        let (_, entryName) = splitEntryPath(swap.entryPath)
+        guard let parent = conflictFolder.isEmpty ? package : package.descendant(atPath: conflictFolder),
+              let copy = parent.child(named: conflictName)
+        else {
+            throw DocumentPackageError(.notFound, pathInPackage: swap.conflictEntryPath, "the conflict copy is gone")
+        }
+        if moving {
+            parent.removeChild(named: entryName)
+            try parent.renameChild(named: conflictName, to: entryName)
+        } else {
+            try parent.replaceChild(named: entryName, with: PackageWrapper(regularFileWithContents: copy.contents(), permissions: copy.permissions))
+        }
+    }
+
+    // MARK: Resolving
+
+    /// Makes this version the document's contents, in one step: a package is
+    /// saved safely (`PackageWrapper.save`: written beside, swapped in with
+    /// `renameat2(RENAME_EXCHANGE)`), a file written beside and renamed over
+    /// it; at every moment the document is the old version or this one.
+    /// With `.byMoving` the version is moved in and is resolved afterwards;
+    /// else it stays. Returns the document's path.
+    ///
+    /// - Throws: `DocumentVersionError` `.kindMismatch` when the version is a
+    ///   file and the document a package or the other way round, `.package`
+    ///   or `.io` when reading or writing fails (the document is left as it was).
+    @discardableResult
+    public func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
+        guard isConflict else { return path }
+        guard let target = try FileStatus.of(path) else {
+            throw DocumentVersionError(.notFound, path: path, "no such file or folder")
+        }
+        guard target.isDirectory == isDirectory else {
+            throw DocumentVersionError(.kindMismatch, path: self.path,
+                                       isDirectory ? "a folder, but the document is a file" : "a file, but the document is a package (a folder)")
+        }
+        if isDirectory {
+            let package = try packageWrapper(movingEntries: options.contains(.byMoving))
+            do {
+                try package.save(to: path)
+            } catch {
+                throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+            }
+            if options.contains(.byMoving), entrySwaps.isEmpty { try Self.removeAside(self.path) }
+        } else if options.contains(.byMoving) {
+            guard rename(self.path, path) == 0 else { throw Self.ioError(self.path, "cannot move the version in") }
+        } else {
+            try Self.copyFileAtomically(from: self.path, over: path)
+        }
+        if options.contains(.byMoving) { isResolved = true }
+        return path
+    }
+
+    /// Removes this conflict version (the copy, or the entry copies inside
+    /// the package, saved safely); the document itself is never touched.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` or `.package` when removing fails.
+    public func remove() throws(DocumentVersionError) {
+        precondition(isConflict, "remove() of the current version")
+        if entrySwaps.isEmpty {
+            try Self.removeAside(path)
+        } else {
+            try Self.removeEntryCopies(entrySwaps.map(\.conflictEntryPath), inPackageAt: path)
+        }
+        isResolved = true
+    }
+
+    /// Removes every conflict version of the document, leaving the current one.
+    ///
+    /// - Throws: as `otherVersionsOfItem(at:)` and `remove()`.
+    public static func removeOtherVersionsOfItem(at path: String) throws(DocumentVersionError) {
+        removeStrays(in: splitPath(path).folder)
+        let versions = try otherVersionsOfItem(at: path)
+        let entryCopies = versions.flatMap { $0.entrySwaps.map(\.conflictEntryPath) }
+        if !entryCopies.isEmpty { try removeEntryCopies(entryCopies, inPackageAt: path) }
+        for version in versions where version.entrySwaps.isEmpty {
+            try version.remove()
+        }
+    }
+
+    // MARK: File-system steps
+
+    /// The prefix of a version renamed aside to be removed.
+    static let removingPrefix = ".ict-removing-"
+
+    /// Renames `path` aside (one step, so a version is there whole or not at
+    /// all), then removes it with everything in it.
+    private static func removeAside(_ path: String) throws(DocumentVersionError) {
+        let folder = splitPath(path).folder
+        let aside = joinPath(folder, "\(removingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard rename(path, aside) == 0 else { throw ioError(path, "cannot remove the version") }
+        removeTree(aside)
+    }
+
+    /// Removes what earlier runs killed while removing a version left aside.
+    private static func removeStrays(in folder: String) {
+        guard let names = try? FileStatus.names(in: folder) else { return }
+        for name in names where name.hasPrefix(removingPrefix) {
+            let pidText = name.dropFirst(removingPrefix.count).prefix { $0 != "-" }
+            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            removeTree(joinPath(folder, name))
+        }
+    }
+
+    private static func removeTree(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private static func removeEntryCopies(_ entries: [String], inPackageAt path: String) throws(DocumentVersionError) {
+        do {
+            let package = try PackageWrapper(readingFrom: path)
+            for entry in entries {
+                let (folder, name) = splitEntryPath(entry)
+                (folder.isEmpty ? package : package.descendant(atPath: folder))?.removeChild(named: name)
+            }
+            try package.save(to: path)
+        } catch {
+            throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+        }
+    }
+
+    /// Writes a copy of `source` beside `target`, flushes it, and renames it over `target`.
+    private static func copyFileAtomically(from source: String, over target: String) throws(DocumentVersionError) {
+        let (folder, name) = splitPath(target)
+        let temporary = joinPath(folder, ".\(name).ict-replacing-\(getpid())")
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        } catch {
+            throw DocumentVersionError(.io, path: source, "cannot read the version: \(error)")
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ioError(temporary, "cannot write beside the document") }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let flushed = fsync(descriptor)
+        close(descriptor)
+        guard written == bytes.count, flushed == 0, rename(temporary, target) == 0 else {
+            let error = ioError(target, "cannot replace the document")
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private static func ioError(_ path: String, _ action: String) -> DocumentVersionError {
+        DocumentVersionError(.io, path: path, "\(action): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// `a/b/c` → (`a/b`, `c`); `c` → (``, `c`).
+private func splitEntryPath(_ path: String) -> (folder: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+}

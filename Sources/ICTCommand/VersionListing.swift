@@ -1,0 +1,110 @@
+import DocumentPackage
+import DocumentVersions
+import ICTDocument
+import PropertyList
+
+/// The versions of one document as `ict versions` shows them and `ict
+/// resolve` picks from: number 0 the current version, then each conflict
+/// version oldest first, and for `.ict` documents the fields of each.
+struct VersionListing {
+    struct Entry {
+        var number: Int
+        var version: DocumentVersion
+        /// The `.ict` fields, when the document is an `.ict` document and the version could be read.
+        var fields: CTData?
+        var photoSize: (width: Int, height: Int)?
+        /// The fields that differ from the current version's.
+        var differences: [String] = []
+        /// Why the version cannot be used: unreadable, or not of the document's kind.
+        var problem: Problem?
+    }
+
+    var path: String
+    var isICTDocument: Bool
+    var entries: [Entry]
+    /// Problems with single versions (unreadable, another kind): the listing goes on.
+    var problems: [Problem] { entries.compactMap(\.problem) }
+
+    /// Finds the versions and, for an `.ict` document, reads each one's data entry.
+    ///
+    /// - Throws: `DocumentVersionError` when the versions cannot be found at all.
+    init(path: String) throws(DocumentVersionError) {
+        self.path = path
+        let current = try DocumentVersion.currentVersionOfItem(at: path)
+        isICTDocument = DocumentSupport.isDocument(path)
+        entries = [Entry(number: 0, version: current)]
+        for (index, version) in try DocumentVersion.otherVersionsOfItem(at: path).enumerated() {
+            entries.append(Entry(number: index + 1, version: version))
+        }
+        for index in entries.indices {
+            if let problem = Self.kindProblem(entries[index], current: current) {
+                entries[index].problem = problem
+                continue
+            }
+            guard isICTDocument else { continue }
+            do {
+                let document = ICTDocument(package: try entries[index].version.packageWrapper(), path: entries[index].version.path)
+                _ = try document.metadata()
+                let fields = try document.data()
+                entries[index].fields = fields
+                entries[index].photoSize = try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) }
+            } catch let error as DocumentVersionError {
+                entries[index].problem = (Self.problem(entries[index], error.message, entry: error.entry))
+            } catch let error as ICTDocumentError {
+                entries[index].problem = (Self.problem(entries[index], error.message, entry: error.entry))
+            } catch {
+                entries[index].problem = (Self.problem(entries[index], "\(error)", entry: ""))
+            }
+        }
+        if let base = entries[0].fields {
+            for index in entries.indices.dropFirst() {
+                guard let fields = entries[index].fields else { continue }
+                entries[index].differences = Self.differences(fields, from: base)
+            }
+        }
+    }
+
+    /// A version of another kind than the document: a file beside a package or the other way round.
+    static func kindProblem(_ entry: Entry, current: DocumentVersion) -> Problem? {
+        let version = entry.version
+        guard version.isDirectory != current.isDirectory else { return nil }
+        return Problem(path: version.path, "version \(entry.number) is \(version.isDirectory ? "a folder" : "a file"), but the document is \(current.isDirectory ? "a package (a folder)" : "a file"); it cannot replace it")
+    }
+
+    static func problem(_ entry: Entry, _ message: String, entry inside: String) -> Problem {
+        Problem(path: entry.version.path, location: inside.isEmpty ? .none : .entry(inside), "version \(entry.number) cannot be read: \(message)")
+    }
+
+    static func differences(_ fields: CTData, from base: CTData) -> [String] {
+        var names: [String] = []
+        if fields.displayName != base.displayName { names.append("displayName") }
+        if fields.firstName != base.firstName || fields.lastName != base.lastName { names.append("names") }
+        if fields.favoriteNumber != base.favoriteNumber { names.append("favoriteNumber") }
+        if fields.photo != base.photo { names.append("photo") }
+        return names
+    }
+
+    /// What a version is, in words: `current`, `Syncthing copy`, `Dropbox entry copies (ctdocument.data)`.
+    static func sourceText(_ version: DocumentVersion) -> String {
+        guard let name = version.conflictName else { return "current" }
+        guard !version.entrySwaps.isEmpty else { return "\(name.tool.displayName) copy" }
+        return "\(name.tool.displayName) entry copies (\(version.entrySwaps.map(\.entryPath).joined(separator: ", ")))"
+    }
+
+    /// One version of `ict versions --json` (`Schemas/cli/versions.schema.json`).
+    static func jsonValue(_ entry: Entry) -> JSONValue {
+        let version = entry.version
+        return .object([
+            ("number", .integer(entry.number)),
+            ("path", .string(version.path)),
+            ("isConflict", .bool(version.isConflict)),
+            ("tool", .optional(version.conflictName?.tool.rawValue)),
+            ("nameDate", .optional(version.conflictName?.date.description)),
+            ("device", .optional(version.localizedNameOfSavingComputer)),
+            ("modificationDate", .optional(version.modificationDate.map { PropertyListDateFormat.format($0) })),
+            ("entrySwaps", .array(version.entrySwaps.map { .object([("entry", .string($0.entryPath)), ("copy", .string($0.conflictEntryPath))]) })),
+            ("fields", entry.fields.map { DocumentInspection.fieldsValue($0, photoSize: entry.photoSize) } ?? .null),
+            ("differences", .array(entry.differences.map(JSONValue.string))),
+        ])
+    }
+}

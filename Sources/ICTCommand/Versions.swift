@@ -1,0 +1,86 @@
+import ArgumentParser
+import DocumentVersions
+import ICTDocument
+
+extension Ict {
+    /// `ict versions`: the current version of a document and its conflict versions.
+    struct Versions: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a document's current version and the conflict copies sync tools left of it.",
+            discussion: """
+                Finds the conflict copies Syncthing, Nextcloud/ownCloud and Dropbox make, \
+                by name, beside the document (a file or a package) and, for a package \
+                synced as a folder, beside its entries (each set of entry copies is one \
+                version). Number 0 is the current version; the others are numbered oldest \
+                first, for 'ict resolve --keep N'. For .ict documents each version's fields \
+                are read and what differs from the current one is shown. The fingerprint \
+                printed last changes whenever the document or a version changes: pass it \
+                to 'ict resolve --expect'. A version that cannot be read or is not of the \
+                document's kind is an error (exit status 1); so is a document that \
+                changed while it was listed.
+                """
+        )
+
+        @Argument(help: "The document (a file or a package).")
+        var document: String
+
+        @Flag(help: "Print one JSON document for programs (Schemas/cli/versions.schema.json).")
+        var json = false
+
+        func run() throws {
+            let report = Self.report(json: json)
+            let path = DocumentSupport.trimmingTrailingSlashes(document)
+            report["path"] = .string(path)
+            let listing: VersionListing
+            let fingerprint: String
+            do {
+                let before = try VersionFingerprint.ofItem(at: path)
+                listing = try VersionListing(path: path)
+                fingerprint = try VersionFingerprint.ofItem(at: path)
+                if fingerprint != before {
+                    throw report.fail(Problem(path: path, "the document or a version changed while it was listed; list it again"))
+                }
+            } catch let error as DocumentVersionError {
+                throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))
+            }
+            for problem in listing.problems { report.add(problem) }
+            report["fingerprint"] = .string(fingerprint)
+            report["versions"] = .array(listing.entries.map(VersionListing.jsonValue))
+            if !json {
+                var output = StandardOutput()
+                output.write(Self.text(listing, fingerprint: fingerprint))
+                output.flush()
+            }
+            try report.finish()
+        }
+
+        static func text(_ listing: VersionListing, fingerprint: String) -> String {
+            var text = ""
+            for entry in listing.entries {
+                let version = entry.version
+                var line = "\(entry.number)  \(VersionListing.sourceText(version))"
+                if let name = version.conflictName {
+                    line += ", \(name.date)"
+                    if let device = name.device { line += ", device \(device)" }
+                }
+                text += line + "\n    \(version.path)\n"
+                if let fields = entry.fields {
+                    text += "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "
+                        + "favourite number: \(fields.favoriteNumber.map(DocumentInspection.number) ?? "none"); "
+                        + "photo: \(entry.photoSize.map { "\($0.width)×\($0.height)" } ?? "none")\n"
+                }
+                if entry.number > 0, listing.isICTDocument, entry.fields != nil {
+                    text += "    differs in: \(entry.differences.isEmpty ? "nothing" : entry.differences.joined(separator: ", "))\n"
+                }
+            }
+            if listing.entries.count == 1 { text += "no conflict versions\n" }
+            text += "fingerprint: \(fingerprint)\n"
+            return text
+        }
+    }
+}
+
+extension Ict.Versions: ReportingCommand {
+    static let reportName = "versions"
+    static let reportFields = ["path", "fingerprint", "versions"]
+}

@@ -126,3 +126,30 @@ struct ArchiveGraphView {
         }
     }
 }
+
+extension ArchiveGraphView {
+    /// The graph from `$top` as one value to compare two archives by: each
+    /// object a dictionary of `$class` and its fields, in place of the number
+    /// it has in `$objects` (which any rewrite may change); an object reached
+    /// again is `{"$class", "$reference": "shared" | "cycle"}`.
+    static func comparableValue(_ archive: KeyedArchive) -> PropertyListValue {
+        var view = ArchiveGraphView(archive: archive)
+        var top = OrderedDictionary<String, PropertyListValue>()
+        for (key, node) in view.topNodes() { top[key] = comparable(node) }
+        return .dictionary(top)
+    }
+
+    private static func comparable(_ node: Node) -> PropertyListValue {
+        switch node {
+        case .null: return "$null"
+        case .value(let value): return value
+        case .seen(_, let name, let isCycle): return ["$class": .string(name), "$reference": isCycle ? "cycle" : "shared"]
+        case .tooDeep: return ["$reference": "not shown (too deep)"]
+        case .list(let elements): return .array(elements.map(comparable))
+        case .object(_, let name, _, let fields):
+            var members: OrderedDictionary<String, PropertyListValue> = ["$class": .string(name)]
+            for (key, field) in fields { members[key] = comparable(field) }
+            return .dictionary(members)
+        }
+    }
+}

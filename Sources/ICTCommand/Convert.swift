@@ -67,6 +67,9 @@ extension Ict {
         @Flag(help: "Print one JSON document describing the conversion (Schemas/cli/convert.schema.json); the output then goes to the file -o names.")
         var json = false
 
+        @Flag(help: "Write every dictionary's keys sorted, for canonical, diff-friendly output (order kept otherwise).")
+        var sortKeys = false
+
         @OptionGroup var inputOptions: InputOptions
 
         func validate() throws {
@@ -166,7 +169,7 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
-            if format == .xml1, let mapped = file.file, PropertyListFormat.detect(mapped.bytes) == .binary {
+            if format == .xml1, !sortKeys, let mapped = file.file, PropertyListFormat.detect(mapped.bytes) == .binary {
                 report["inputFormat"] = .string(PropertyListFormat.binary.rawValue)
                 try convertBinaryToXML(mapped, destination: destination, report)
                 return
@@ -175,11 +178,12 @@ extension Ict {
             var layout: KeyedArchiveLayout?
             do {
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
-                let keepsLayout = format == .json || format == .keyedArchive || format == .binary1
+                let keepsLayout = !sortKeys && (format == .json || format == .keyedArchive || format == .binary1)
                 let limits = inputOptions.limits
                 (value, layout) = try file.withBytes { bytes throws(PropertyListError) in
                     let read = try PropertyListReader(limits: limits).read(bytes, format: hint)
                     report["inputFormat"] = .string(read.format.rawValue)
+                    if sortKeys { return (read.value.withSortedKeys(), nil) }
                     guard keepsLayout, read.format == .binary, KeyedArchive.looksLikeArchive(read.value),
                           let archive = try? KeyedArchive(propertyList: read.value)
                     else { return (read.value, nil) }

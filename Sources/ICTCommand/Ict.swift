@@ -20,7 +20,8 @@ struct Ict: ParsableCommand {
             """,
         version: ICTVersion.current,
         subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self,
-                      Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self, Versions.self, Resolve.self]
+                      Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self, Versions.self, Resolve.self,
+                      Diff.self]
     )
 
     /// Parses the command line (file names byte for byte, see `RawFileName`),

@@ -34,6 +34,9 @@ extension Ict {
         @Flag(help: "For an .ict document, also read the data entry and show its fields.")
         var data = false
 
+        @Flag(help: "Show every dictionary's keys sorted, for canonical, diff-friendly output (order kept otherwise).")
+        var sortKeys = false
+
         @OptionGroup var inputOptions: InputOptions
 
         func run() throws {
@@ -54,7 +57,7 @@ extension Ict {
                 let read = try file.withBytes { bytes throws(PropertyListError) in
                     try PropertyListReader(limits: inputOptions.limits).read(bytes, format: input.hasSuffix(".json") ? .json : nil)
                 }
-                value = read.value
+                value = sortKeys ? read.value.withSortedKeys() : read.value
                 report["format"] = .string(read.format.rawValue)
             } catch {
                 throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))

@@ -42,7 +42,7 @@ enum UsageCheck {
         Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
         Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
         Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
-        Ict.Versions.self, Ict.Resolve.self,
+        Ict.Versions.self, Ict.Resolve.self, Ict.Diff.self,
     ] }
 }
 

@@ -155,3 +155,21 @@ public struct PropertyListInteger: Hashable, Sendable, Comparable, CustomStringC
 extension PropertyListInteger: ExpressibleByIntegerLiteral {
     public init(integerLiteral value: Int64) { self.init(value) }
 }
+
+extension PropertyListValue {
+    /// This value with the keys of every dictionary in it sorted (by
+    /// `String`'s `<`, as `JSONPropertyListWriter.sortedKeys` sorts them), for
+    /// canonical, diff-friendly output; dictionaries keep their order otherwise.
+    public func withSortedKeys() -> PropertyListValue {
+        switch self {
+        case .array(let elements):
+            return .array(elements.map { $0.withSortedKeys() })
+        case .dictionary(let dictionary):
+            var sorted = OrderedDictionary<String, PropertyListValue>(minimumCapacity: dictionary.count)
+            for key in dictionary.keys.sorted() { sorted[key] = dictionary[key]!.withSortedKeys() }  // `key` is one of its keys.
+            return .dictionary(sorted)
+        default:
+            return self
+        }
+    }
+}

@@ -104,6 +104,11 @@ struct ContractTests {
             Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/missing"], status: 1),
             Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/good.plist",
                                                        "--declarations", s + "/bad.plist"], status: 1),
+            Case(schema: "diff", arguments: ["diff", "--json", s + "/good.plist", s + "/good.plist"], status: 0),
+            Case(schema: "diff", arguments: ["diff", "--json", s + "/good.plist", s + "/archive.plist"], status: 1),
+            Case(schema: "diff", arguments: ["diff", "--json", samples + "/Coffee.ict", samples + "/Rocket.ict"], status: 1),
+            Case(schema: "diff", arguments: ["diff", "--json", s + "/good.plist", s + "/bad.plist"], status: 1),
+            Case(schema: "diff", arguments: ["diff", "--json", s + "/good.plist"], status: 64),
             Case(schema: "versions", arguments: ["versions", "--json", s + "/V.ict"], status: 0),
             Case(schema: "versions", arguments: ["versions", "--json", s + "/missing.ict"], status: 1),
             Case(schema: "versions", arguments: ["versions", "--json"], status: 64),
@@ -165,7 +170,8 @@ struct ContractTests {
         // The command as typed: the words before --json (`types show`, `create-plist`).
         #expect(report?["command"] as? String == testCase.arguments.prefix { $0 != "--json" }.joined(separator: " "))
         let problems = report?["problems"] as? [[String: Any]] ?? []
-        if run.status != 0, testCase.schema != "types-conforms", testCase.schema != "types-lookup" {
+        let answersNo = ["types-conforms", "types-lookup", "diff"].contains(testCase.schema) && run.status == 1
+        if run.status != 0, !answersNo || run.status == 64 {
             #expect(!problems.isEmpty, "a failure must say why")
         }
         // Standard error says the same problems, one line each, in the one form.

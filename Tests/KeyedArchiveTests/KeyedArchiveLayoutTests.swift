@@ -53,7 +53,7 @@ struct KeyedArchiveLayoutTests {
     /// others (`NSCell` is one object in one class chain, another in the
     /// next): the layout names those placements, and only with it do the
     /// file's bytes come back.
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+    @Test(.enabled(if: Fixtures.fullCorpusExists, Fixtures.fullCorpusMissing))
     func rewritesAnInterfaceBuilderNibByteForByte() throws {
         let original = try Fixtures.interopBytes(Self.joinChatWindow)
         let archive = try KeyedArchiveReader(keepsLayout: true).read(original)

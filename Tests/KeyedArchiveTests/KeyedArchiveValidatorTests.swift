@@ -41,4 +41,28 @@ struct KeyedArchiveValidatorTests {
             == ["$class refers to object 2, which is not a class description (at $objects[1].$class, object 1)",
                 "a class description needs a $classname string (at $objects[2].$classname, object 2)"])
     }
+
+    /// The validator over real archives (the corpus, or its slice in a clone
+    /// alone): every archive Foundation, Cocoa, plistlib and rust-plist wrote
+    /// is valid; each of bpylist2's malformed ones is refused at the key path
+    /// its tests name (MANIFEST.md), except `no_root_archive`: a `$top`
+    /// without `root` is valid, as NSKeyedUnarchiver reads it.
+    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+    func judgesEveryRealArchiveAsAppleDoes() throws {
+        var refused = CorpusTests.rejected.mapValues(\.1)
+        refused["bpylist2/no_root_archive.plist"] = nil
+        let files = Fixtures.corpusFiles(under: "keyedarchive")
+        #expect(files.count >= 60)
+        for file in files {
+            let value = try PropertyListReader().read(try Fixtures.interopBytes(file)).value
+            var validator = KeyedArchiveValidator()
+            _ = validator.check(value)
+            let name = String(file.dropFirst("keyedarchive/".count))
+            if let keyPath = refused[name] {
+                #expect(validator.problems.first?.keyPath.description == keyPath, "\(name): \(validator.problems)")
+            } else {
+                #expect(validator.problems.isEmpty, "\(name): \(validator.problems)")
+            }
+        }
+    }
 }

@@ -25,7 +25,7 @@ import Testing
     /// Builder nibs, Xcode state), binary and XML: read keeping its layout,
     /// through JSON text and back, written in its own form. Prints
     /// "N of M byte-identical"; every binary one must be.
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+    @Test(.enabled(if: Fixtures.fullCorpusExists, Fixtures.fullCorpusMissing))
     func rewritesRealWorldArchivesThroughJSONByteForByte() throws {
         let files = Fixtures.corpusFiles(under: "realworld").filter { file in
             guard let bytes = try? Fixtures.interopBytes(file) else { return false }

@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
-            exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py"]
+            exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",

@@ -123,7 +123,17 @@ struct XMLTextReader: ~Copyable {
         xmlTextReaderSetStructuredErrorHandler(handle, collectXMLError, diagnostics.opaque)
     }
 
-    deinit { xmlFreeTextReader(handle) }
+    /// Frees the reader and its document. `xmlTextReaderCurrentDoc` (which
+    /// `documentDeclaresEntities()` and `documentHasInternalSubsetDeclarations()`
+    /// ask for the internal subset) makes the caller the document's owner, so
+    /// the document is taken here in every case and freed after the reader.
+    /// The corresponding C functions are `xmlTextReaderCurrentDoc`,
+    /// `xmlFreeTextReader` and `xmlFreeDoc`.
+    deinit {
+        let document = xmlTextReaderCurrentDoc(handle)
+        xmlFreeTextReader(handle)
+        if let document { xmlFreeDoc(document) }
+    }
 
     /// Moves to the next node: 1 when there is one, 0 at the end, -1 on error.
     /// The corresponding C function is `xmlTextReaderRead`.

@@ -24,6 +24,7 @@ ALL_TARGETS=(binary-plist xml-plist openstep-plist json-plist partial-binary-pli
              keyed-archive keyed-unarchiver archive-validator ict-summary ict-document png zip
              info-plist mime-xml)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp}
 
 dictionary() {
     case $1 in
@@ -66,7 +67,8 @@ run() { # TARGET
         | while IFS= read -r line; do printf '%s %s\n' "$EPOCHSECONDS" "$line"; done > "$log" || status=$?
     local end last runs cov ft
     end=$(tail -n 1 "$log" | cut -d' ' -f1)
-    last=$(grep -E ' #[0-9]+[[:space:]]+(NEW|INITED)' "$log" | tail -n 1 | cut -d' ' -f1)
+    # The last second at which cov: (edges reached) grew.
+    last=$(awk '$2 ~ /^#[0-9]+$/ && $4 == "cov:" && $5 + 0 > best { best = $5 + 0; when = $1 } END { print when }' "$log")
     runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
     cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1)
     local summary

@@ -7,6 +7,7 @@
 #                                    minimised, back into Fuzz/Corpus/TARGET
 #   scripts/fuzz.sh check [TARGET…]  run each target over its committed corpus once (CI)
 #   scripts/fuzz.sh seed [TARGET…]   (re)make Fuzz/Corpus from scripts/fuzz-seeds.py, minimised
+#   scripts/fuzz.sh minimize [TARGET…]  shrink Fuzz/Corpus/TARGET, with the scratch corpus's inputs
 #   scripts/fuzz.sh list             the target names
 #
 # Findings (crash-*, leak-*, timeout-*, oom-*) are written to $FUZZ_WORK/findings/TARGET/;
@@ -78,9 +79,26 @@ run() { # TARGET
         echo "   findings in $findings:" && ls "$findings"
         grep -E 'ERROR|property failed|SUMMARY' "$log" | cut -d' ' -f2- | head -n 5 || true
     fi
-    # New inputs go back into the committed corpus, only those adding coverage.
-    fuzzer "$target" -merge=1 "Fuzz/Corpus/$target" "$scratch" > "$FUZZ_WORK/logs/$target-merge.log" 2>&1 \
-        || echo "   merge failed, see $FUZZ_WORK/logs/$target-merge.log"
+    minimize "$target"
+}
+
+minimize() { # TARGET
+    # Fuzz/Corpus/TARGET becomes the smallest set of its inputs and the scratch
+    # corpus's that reaches every edge either reaches. Hit counts are ignored
+    # (-use_counters=0): the same edges with a tenth of the files, so the
+    # committed corpus stays small; the scratch corpus keeps everything.
+    local merged=$FUZZ_WORK/merged/$1
+    rm -rf "$merged"
+    mkdir -p "$merged" "$FUZZ_WORK/corpus/$1"
+    if fuzzer "$1" -set_cover_merge=1 -use_counters=0 "$merged" "Fuzz/Corpus/$1" "$FUZZ_WORK/corpus/$1" \
+        > "$FUZZ_WORK/logs/$1-merge.log" 2>&1; then
+        rm -rf "Fuzz/Corpus/$1"
+        mv "$merged" "Fuzz/Corpus/$1"
+        echo "   Fuzz/Corpus/$1: $(ls "Fuzz/Corpus/$1" | wc -l) inputs, $(du -sb "Fuzz/Corpus/$1" | cut -f1) bytes"
+    else
+        echo "   merge failed, see $FUZZ_WORK/logs/$1-merge.log"
+        return 1
+    fi
 }
 
 check() { # TARGET
@@ -94,9 +112,9 @@ seed() { # TARGET
     local seeds=$FUZZ_WORK/seeds
     [ -d "$seeds" ] || python3 scripts/fuzz-seeds.py "$seeds"
     rm -rf "Fuzz/Corpus/$1"
-    mkdir -p "Fuzz/Corpus/$1"
-    fuzzer "$1" -merge=1 "Fuzz/Corpus/$1" "$seeds/$1" > "$FUZZ_WORK/logs/$1-seed.log" 2>&1
-    echo "$1: $(ls "Fuzz/Corpus/$1" | wc -l) inputs, $(du -sh "Fuzz/Corpus/$1" | cut -f1)"
+    mkdir -p "Fuzz/Corpus/$1" "$FUZZ_WORK/corpus/$1"
+    cp "$seeds/$1"/* "$FUZZ_WORK/corpus/$1"/
+    minimize "$1"
 }
 
 command=${1:-run}
@@ -107,7 +125,7 @@ mkdir -p "$FUZZ_WORK/logs"
 case $command in
     build) build ;;
     list) printf '%s\n' "${ALL_TARGETS[@]}" ;;
-    run|check|seed)
+    run|check|seed|minimize)
         [ -x "$FUZZER" ] || build
         failed=()
         for target in "${targets[@]}"; do
@@ -116,5 +134,5 @@ case $command in
         done
         if [ ${#failed[@]} -gt 0 ]; then echo "failed: ${failed[*]}" >&2; exit 1; fi
         ;;
-    *) echo "usage: scripts/fuzz.sh build|run|check|seed|list [TARGET…]" >&2; exit 64 ;;
+    *) echo "usage: scripts/fuzz.sh build|run|check|seed|minimize|list [TARGET…]" >&2; exit 64 ;;
 esac

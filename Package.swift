@@ -109,7 +109,8 @@ let package = Package(
                 "DocumentPackage",
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ICTDocumentTests",

@@ -21,7 +21,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: demo test build static manual install bench clean
+.PHONY: demo test build static manual install bench clean fuzz fuzz-check
 
 build:
 	scripts/install-deps.sh build
@@ -61,5 +61,16 @@ install: static manual
 bench:
 	scripts/bench.sh
 
+# Coverage-guided fuzzing of every reader (Fuzz/README.md): each target
+# FUZZ_SECONDS in turn, or only TARGETS (make fuzz TARGETS=binary-plist).
+FUZZ_SECONDS ?= 60
+TARGETS ?=
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh run $(TARGETS)
+
+# Every target over its committed corpus once, as CI does.
+fuzz-check:
+	scripts/fuzz.sh check $(TARGETS)
+
 clean:
-	rm -rf .build $(STATIC_BUILD) Benchmarks/.build
+	rm -rf .build $(STATIC_BUILD) Benchmarks/.build Fuzz/.build .build-fuzz

@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
-            exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py"]
+            exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
@@ -121,7 +121,8 @@ let package = Package(
                 "DocumentPackage",
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DocumentVersionsTests",

@@ -123,7 +123,17 @@ struct XMLTextReader: ~Copyable {
         xmlTextReaderSetStructuredErrorHandler(handle, collectXMLError, diagnostics.opaque)
     }
 
-    deinit { xmlFreeTextReader(handle) }
+    /// Frees the reader and its document. `xmlTextReaderCurrentDoc` (which
+    /// `documentDeclaresEntities()` and `documentHasInternalSubsetDeclarations()`
+    /// ask for the internal subset) makes the caller the document's owner, so
+    /// the document is taken here in every case and freed after the reader.
+    /// The corresponding C functions are `xmlTextReaderCurrentDoc`,
+    /// `xmlFreeTextReader` and `xmlFreeDoc`.
+    deinit {
+        let document = xmlTextReaderCurrentDoc(handle)
+        xmlFreeTextReader(handle)
+        if let document { xmlFreeDoc(document) }
+    }
 
     /// Moves to the next node: 1 when there is one, 0 at the end, -1 on error.
     /// The corresponding C function is `xmlTextReaderRead`.
@@ -493,6 +503,17 @@ private let saxError: xmlStructuredErrorFunc = { opaque, error in
     sink.diagnostics.record(error.pointee)
 }
 
+/// Makes DTD validity errors (a duplicate token in an `ATTLIST`, say) reach
+/// the structured error handler with `sink` too: libxml2 passes them the
+/// validity context's user data, by default the parser context itself,
+/// which the handler would take for its sink. The validity context's own
+/// handlers are removed, as they expect the parser context.
+private func routeValidityErrors(of context: xmlParserCtxtPtr, to sink: UnsafeMutableRawPointer?) {
+    context.pointee.vctxt.userData = sink
+    context.pointee.vctxt.error = nil
+    context.pointee.vctxt.warning = nil
+}
+
 /// Parses `bytes` with libxml2's SAX2 parser, building no tree, and sends
 /// elements and text to `sink.handler`. Only the callbacks set here exist:
 /// no DTD or external entity is loaded, entity declarations stop the parse,
@@ -518,6 +539,7 @@ func parseXMLEvents(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, i
         let defaultHandler = context.pointee.sax
         context.pointee.sax = handlerPointer
         context.pointee.userData = Unmanaged.passUnretained(sink).toOpaque()
+        routeValidityErrors(of: context, to: context.pointee.userData)
         sink.context = context
         defer {
             sink.endPosition = sink.parserPosition()
@@ -664,6 +686,7 @@ func parseXMLForValidation(_ bytes: UnsafeRawBufferPointer, options: XMLParseOpt
         guard let context = xmlCreateIOParserCtxt(&handler, Unmanaged.passUnretained(sink).toOpaque(), readFromMemory, nil,
                                                   cursorPointer, XML_CHAR_ENCODING_NONE)
         else { return false }
+        routeValidityErrors(of: context, to: Unmanaged.passUnretained(sink).toOpaque())
         sink.context = context
         defer {
             sink.context = nil

@@ -304,3 +304,15 @@ struct PackageZipArchiveTests {
         #expect(error?.message.hasPrefix("not a readable zip archive") == true, "\(error?.message ?? "")")
     }
 }
+
+/// Found by the zip fuzz target (out of memory, with ZIPFoundation): a link
+/// whose local header declares 0xFFFFFF0D bytes (the central directory says
+/// 13). ICTKit's own zip reader checks a link's declared size against the
+/// longest destination before it reads anything, so the zip is refused at
+/// once (`ict` peaks at about 24 MB on it, measured with /usr/bin/time).
+@Test func refusesALinkWhoseLocalHeaderDeclaresFourGigabytes() throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz/oom-symlink-local-header-size.zip")
+    let error = #expect(throws: DocumentPackageError.self) { try PackageZipArchive.read(at: fixture.path).save(to: NSTemporaryDirectory() + "/oom-\(UUID().uuidString)") }
+    #expect(error?.message == "the link's destination is longer than 4096 bytes", "\(String(describing: error))")
+}

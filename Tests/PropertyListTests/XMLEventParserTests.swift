@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import PropertyList
 
@@ -31,6 +32,16 @@ struct XMLEventParserTests {
         let recorder = Recorder()
         try Array(text.utf8).withUnsafeBytes { buffer in try XMLEventParser.parse(buffer, handler: recorder) }
         return recorder.events
+    }
+
+    /// Found by the mime-xml fuzz target (AddressSanitizer): a DTD validity
+    /// error reached the error handler with the parser context where the
+    /// handler expected its sink, and was read as one.
+    @Test func validityErrorInTheInternalSubsetDoesNotCrash() throws {
+        let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-dtd-validity-error.xml")
+        let text = try String(contentsOf: fixture, encoding: .utf8)
+        let found = try? events(text)
+        #expect(found == nil || found == ["<mime-info - - ->", "</>"])
     }
 
     @Test func reportsElementsAttributesTextAndEmptyElementsAsStartAndEnd() throws {

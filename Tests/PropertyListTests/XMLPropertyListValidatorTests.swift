@@ -252,3 +252,18 @@ struct XMLPropertyListValidatorTests {
     }
 }
 
+/// Found by the mime-xml fuzz target, in the parser the validator shares the
+/// bug with: a DTD validity error in the internal subset reached the error
+/// handler with the parser context where it expected its sink.
+@Test func validityErrorInTheInternalSubsetDoesNotCrashTheValidator() throws {
+    let text = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist [
+        <!ATTLIST plist kind (a|a) #IMPLIED>
+        ]>
+        <plist version="1.0"><true/></plist>
+
+        """
+    // The internal subset alone is a problem; what matters is the validator returns.
+    _ = try validator().validate(Data(text.utf8))
+}

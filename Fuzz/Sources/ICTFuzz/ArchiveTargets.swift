@@ -1,0 +1,98 @@
+import Foundation
+import ICTDocument
+import KeyedArchive
+import PropertyList
+
+let fuzzArchiveLimits = KeyedArchiveLimits(maximumDepth: 512, propertyList: fuzzLimits)
+
+/// Keyed archive as a graph: what the reader reads, the writer writes and
+/// the reader reads back equal.
+func fuzzKeyedArchive(_ bytes: [UInt8]) {
+    let reader = KeyedArchiveReader(limits: fuzzArchiveLimits)
+    guard let archive = try? reader.read(bytes) else { return }
+    let written: [UInt8]
+    do { written = try KeyedArchiveWriter().encode(archive) } catch {
+        require(false, "the archive writer refused what the reader read: \(error)")
+        return
+    }
+    do {
+        let again = try reader.read(written)
+        require(again.top == archive.top && again.objects.count == archive.objects.count
+                && zip(again.objects, archive.objects).allSatisfy { sameValue($0, $1) },
+                "archive round trip changed the archive: \(brief(archive)) became \(brief(again))")
+    } catch {
+        require(false, "the archive reader refused what the writer wrote: \(error)")
+    }
+}
+
+/// Keyed archive into types: `CTData` and `CTMetadata` under `DATA` and
+/// `root`, and Foundation's built-in classes; what decodes, archives and
+/// decodes back equal.
+func fuzzKeyedUnarchiver(_ bytes: [UInt8]) {
+    guard let unarchiver = try? KeyedUnarchiver(bytes: bytes, limits: fuzzArchiveLimits) else { return }
+    for key in [ICTFormat.topKey, "root"] {
+        if let data = try? unarchiver.decodeTopLevelObject(of: CTData.self, forKey: key) {
+            // The favourite number is written as a 32-bit real.
+            var expected = data
+            expected.favoriteNumber = data.favoriteNumber.map { Double(Float($0)) }
+            requireArchiveRoundTrip(data, key: key, expected: expected, same: sameData)
+        }
+        if let metadata = try? unarchiver.decodeTopLevelObject(of: CTMetadata.self, forKey: key) {
+            requireArchiveRoundTrip(metadata, key: key, expected: metadata) { $0 == $1 }
+        }
+    }
+    if let archive = try? KeyedArchiveReader(limits: fuzzArchiveLimits).read(bytes) {
+        for key in archive.top.keys.prefix(4) {
+            _ = try? archive.decodeValue(forTopKey: key, allowedClassNames: ArchivedValue.builtInClassNames, limits: fuzzArchiveLimits)
+        }
+    }
+}
+
+/// Equal, with NaN favourite numbers equal.
+func sameData(_ a: CTData, _ b: CTData) -> Bool {
+    var x = a
+    var y = b
+    guard sameOptionalReal(x.favoriteNumber, y.favoriteNumber) else { return false }
+    x.favoriteNumber = nil
+    y.favoriteNumber = nil
+    return x == y
+}
+
+private func sameOptionalReal(_ a: Double?, _ b: Double?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): true
+    case (let x?, let y?): sameReal(x, y)
+    default: false
+    }
+}
+
+private func requireArchiveRoundTrip<T: KeyedArchiveCodable>(_ object: T, key: String, expected: T, same: (T, T) -> Bool) {
+    do {
+        let bytes = try KeyedArchiver.archive(object, forKey: key)
+        let again = try KeyedUnarchiver(bytes: bytes, limits: fuzzArchiveLimits).decodeTopLevelObject(of: T.self, forKey: key)
+        require(again.map { same($0, expected) } ?? false, "\(T.self) archive round trip: \(brief(object)) became \(brief(again as Any))")
+    } catch {
+        require(false, "\(T.self) archive round trip failed: \(error) for \(brief(object))")
+    }
+}
+
+/// Archive validator: stopping at the first problem finds the same first
+/// problem as a full check, and a property list with no problem is one
+/// `KeyedArchive(propertyList:)` takes.
+func fuzzArchiveValidator(_ bytes: [UInt8]) {
+    guard let propertyList = try? PropertyListReader(limits: fuzzLimits).read(Data(bytes)).value else { return }
+    var full = KeyedArchiveValidator()
+    let archive = full.check(propertyList)
+    var first = KeyedArchiveValidator(stopAtFirstProblem: true)
+    _ = first.check(propertyList)
+    require(first.problems.first == full.problems.first,
+            "first problem differs: stopping gave \(brief(first.problems.first as Any)), full check \(brief(full.problems.first as Any))")
+    if full.problems.isEmpty {
+        require(archive != nil, "no problems found but no archive returned")
+        do {
+            _ = try KeyedArchive(propertyList: propertyList)
+        } catch {
+            require(false, "the validator found no problem, KeyedArchive(propertyList:) threw \(error)")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import PropertyList
+import UniformTypes
+
+private let validator = TypeDeclarationValidator()
+
+/// Info.plist type declarations: declarations are read and validated, and
+/// the same property list written as XML and read again declares the same.
+func fuzzInfoPlist(_ bytes: [UInt8]) {
+    guard let value = try? PropertyListReader(limits: fuzzLimits).read(Data(bytes)).value else { return }
+    let declarations = TypeDeclarationSet(infoPlist: value, file: nil)
+    _ = validator.validate(declarations)
+    guard let xml = try? XMLPropertyListWriter().encode(value),
+          let again = try? XMLPropertyListReader(limits: fuzzLimits).read(Data(xml)) else { return }
+    let declarationsAgain = TypeDeclarationSet(infoPlist: again, file: nil)
+    require(declarationsAgain == declarations, "the declarations changed through XML: \(brief(declarations)) became \(brief(declarationsAgain))")
+}
+
+/// shared-mime-info XML: what is read has the lower-cased names the reader promises.
+func fuzzSharedMimeInfo(_ bytes: [UInt8]) {
+    guard let declarations = bytes.withUnsafeBytes({ try? SharedMimeInfoReader.read($0, file: nil) }) else { return }
+    for declaration in declarations {
+        for name in [declaration.mimeType] + declaration.aliases + declaration.parents {
+            require(name == name.lowercased(), "MIME name \(brief(name)) is not lower-cased")
+        }
+    }
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Writes seed inputs for every fuzz target into OUT/<target>/, from
+../shared/interop, the repository's SampleDocs and fixtures, and a few made
+here (keyed archives of CTData/CTMetadata, tiny PNGs, zips of packages).
+scripts/fuzz.sh seed merges them, minimised, into Fuzz/Corpus/.
+
+Usage: scripts/fuzz-seeds.py OUT"""
+import base64, datetime, hashlib, io, json, math, os, plistlib, struct, sys, zipfile, zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INTEROP = os.path.join(os.path.dirname(ROOT), "shared", "interop")
+MAX_SEED = 16 * 1024
+out = sys.argv[1]
+
+
+def add(target, data, name=None):
+    if len(data) > MAX_SEED:
+        return
+    folder = os.path.join(out, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name or hashlib.sha1(data).hexdigest()), "wb") as f:
+        f.write(data)
+
+
+def json_form(value):
+    """The lossless JSON form of JSONPropertyListWriter, for seeds."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if math.isnan(value):
+            return {"$real": "nan"}
+        if math.isinf(value):
+            return {"$real": "+infinity" if value > 0 else "-infinity"}
+        return value
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return {"$data": base64.b64encode(value).decode()}
+    if isinstance(value, datetime.datetime):
+        return {"$date": value.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    if isinstance(value, plistlib.UID):
+        return {"$uid": value.data}
+    if isinstance(value, list):
+        return [json_form(v) for v in value]
+    if isinstance(value, dict):
+        inner = {k: json_form(v) for k, v in value.items()}
+        if len(inner) == 1 and next(iter(inner)) in ("$data", "$date", "$uid", "$real32", "$real", "$dict"):
+            return {"$dict": inner}
+        return inner
+    raise TypeError(type(value))
+
+
+def classify(path, data):
+    name = os.path.basename(path)
+    if data.startswith(b"bplist00"):
+        for t in ("binary-plist", "partial-binary-plist", "key-path", "archive-validator"):
+            add(t, data)
+        if b"$archiver" in data:
+            add("keyed-archive", data)
+            add("keyed-unarchiver", data)
+        if b"CTMetadata" in data:
+            add("ict-summary", data)
+        if b"CTData" in data:
+            add("ict-document", data)
+    elif data.lstrip().startswith((b"<?xml", b"<!DOCTYPE plist", b"<plist")):
+        if b"mime-info" in data:
+            add("mime-xml", data)
+        else:
+            add("xml-plist", data)
+            if b"$archiver" in data:
+                add("archive-validator", data)
+    elif data.startswith(b"\x89PNG"):
+        add("png", data)
+    elif name.endswith((".strings", ".pbxproj")) or data.lstrip()[:1] in (b"{", b"("):
+        add("openstep-plist", data)
+    if any(k in data for k in (b"CFBundleDocumentTypes", b"UTExportedTypeDeclarations", b"UTImportedTypeDeclarations")):
+        add("info-plist", data)
+    try:
+        value = plistlib.loads(data)
+        add("json-plist", json.dumps(json_form(value), ensure_ascii=False).encode())
+    except Exception:
+        pass
+
+
+def walk(top):
+    for folder, _, files in os.walk(top):
+        for f in sorted(files):
+            path = os.path.join(folder, f)
+            if os.path.islink(path) or os.path.getsize(path) > MAX_SEED:
+                continue
+            with open(path, "rb") as handle:
+                classify(path, handle.read())
+
+
+def png(width, height, color_type, bit_depth, rows):
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    header = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 0)
+    raw = b"".join(b"\x00" + row for row in rows)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def archive(top_key, class_name, fields):
+    """A keyed archive of one object, as NSKeyedArchiver lays it out."""
+    objects = ["$null"]
+    refs = {}
+    for key, value in fields.items():
+        if value is None:
+            refs[key] = plistlib.UID(0)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            refs[key] = value
+        else:
+            objects.append(value)
+            refs[key] = plistlib.UID(len(objects) - 1)
+    objects.append({"$classes": [class_name, "NSObject"], "$classname": class_name})
+    root = {"$class": plistlib.UID(len(objects) - 1)}
+    root.update(refs)
+    objects.insert(1, root)
+    # Shift references by the inserted root.
+    for k, v in root.items():
+        if isinstance(v, plistlib.UID) and v.data > 0:
+            root[k] = plistlib.UID(v.data + 1)
+    return plistlib.dumps({"$archiver": "NSKeyedArchiver", "$version": 100000,
+                           "$objects": objects, "$top": {top_key: plistlib.UID(1)}}, fmt=plistlib.FMT_BINARY)
+
+
+def zip_of(entries, links=()):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            z.writestr(name, data)
+        for name, destination in links:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (0o120777 << 16)
+            z.writestr(info, destination)
+    return buffer.getvalue()
+
+
+for top in ("bplist", "xmlplist", "keyedarchive", "malformed", "uti-apps", "packages", "realworld"):
+    walk(os.path.join(INTEROP, top))
+walk(os.path.join(ROOT, "SampleDocs", "malformed"))
+walk(os.path.join(ROOT, "Tests"))
+add("info-plist", open(os.path.join(ROOT, "SampleDocs", "Info.plist"), "rb").read())
+
+tiny = png(1, 1, 6, 8, [b"\xff\x00\x00\x80"])
+pngs = [tiny, png(3, 2, 0, 8, [b"\x00\x80\xff", b"\xff\x80\x00"]), png(2, 2, 2, 16, [b"\x00" * 12, b"\xff" * 12]),
+        png(4, 1, 4, 8, [b"\x10\x20\x30\x40\x50\x60\x70\x80"]), png(8, 8, 0, 1, [b"\xaa"] * 8)]
+for data in pngs:
+    add("png", data)
+
+metadata = [archive("DATA", "CTMetadata", {"VERSION": 1, "THUMBNAIL": tiny, "DISPLAY NAME": "Ada"}),
+            archive("DATA", "CTMetadata", {"VERSION": 1, "THUMBNAIL": None, "DISPLAY NAME": None}),
+            archive("DATA", "CTMetadata", {"VERSION": 2})]
+data = [archive("DATA", "CTData", {"VERSION": 1, "FIRST_NAME": "Ada", "LAST_NAME": "Lovelace", "DISPLAY_NAME": "Ada L",
+                                   "FAVORITE_NUMBER": None, "PHOTO": tiny}),
+        archive("DATA", "CTData", {"VERSION": 1, "FIRST_NAME": None, "LAST_NAME": None, "DISPLAY_NAME": None,
+                                   "FAVORITE_NUMBER": None, "PHOTO": None})]
+for m in metadata:
+    for t in ("ict-summary", "keyed-unarchiver", "keyed-archive", "archive-validator", "partial-binary-plist"):
+        add(t, m)
+for d in data:
+    for t in ("ict-document", "keyed-unarchiver", "keyed-archive", "archive-validator"):
+        add(t, d)
+
+add("zip", zip_of([("Doc.ict/ctdocument.metadata", metadata[0]), ("Doc.ict/ctdocument.data", data[0])]))
+add("zip", zip_of([("Doc.ict/", b""), ("Doc.ict/sub/a.txt", b"hello"), ("Doc.ict/b", b"")], links=[("Doc.ict/link", "sub/a.txt")]))
+add("zip", zip_of([("Doc.ict/../escape", b"x")]))
+add("zip", zip_of([("Doc.ict/link", b"")], links=[("Doc.ict/out", "../../outside")]))
+add("zip", zip_of([("a.txt", b"flat")]))
+nib = os.path.join(INTEROP, "packages", "TextEdit-sample-nibs", "SelectLinePanel.nib")
+add("zip", zip_of([("SelectLinePanel.nib/" + f, open(os.path.join(nib, f), "rb").read()) for f in sorted(os.listdir(nib))]))
+
+mime = "/usr/share/mime/packages/freedesktop.org.xml"
+if os.path.exists(mime):
+    text = open(mime, "rb").read()
+    parts = text.split(b"<mime-type ")
+    head = parts[0]
+    for i in range(1, min(len(parts), 400), 40):
+        body = b"<mime-type " + b"<mime-type ".join(parts[i:i + 3])
+        if b"</mime-info>" not in body:
+            body += b"</mime-info>\n"
+        add("mime-xml", head + body)
+add("mime-xml", b'<?xml version="1.0"?>\n<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">\n'
+    b'<mime-type type="Application/X-ICT"><comment>ICT</comment><comment xml:lang="de">ICT</comment>'
+    b'<alias type="application/x-ict-old"/><sub-class-of type="application/zip"/><glob pattern="*.ict"/></mime-type>\n</mime-info>\n')

@@ -92,8 +92,8 @@ struct PackageZipping {
         }
         var restoreRow = Row.timed(restoreBenchmark, ours: ourRestoreTime, peer: restorePeer, peerTime: peerRestoreTime, target: target)
         restoreRow.note = "both restore ict's zip of z1, wall time from spawn to exit: `ict convert X.zip --format package -o DIR` "
-            + "(checks the whole central directory first, writes beside, flushes to disk: a sync_file_range per file and "
-            + "one syncfs, then renames into place) vs `sh -c 'cd DIR && exec unzip -q X.zip'` (flushes nothing)"
+            + "(checks the whole central directory first, writes beside, flushes to disk with one syncfs, "
+            + "then renames into place) vs `sh -c 'cd DIR && exec unzip -q X.zip'` (flushes nothing)"
         return [zipRow, restoreRow]
     }
 

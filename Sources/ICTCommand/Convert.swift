@@ -81,10 +81,28 @@ extension Ict {
             }
         }
 
+        func run() throws {
+            try ConvertJob(input: input, format: format, output: output, embed: embed, json: json, sortKeys: sortKeys,
+                           limits: inputOptions.limits).run()
+        }
+    }
+
+    /// One `ict convert` as the command line asked for it, without
+    /// argument-parser's property wrappers, so `QuickCommand` can make one
+    /// at no cost.
+    struct ConvertJob {
+        var input: String
+        var format: Convert.OutputFormat
+        var output: String?
+        var embed = false
+        var json = false
+        var sortKeys = false
+        var limits = PropertyListLimits.default
+
         private var displayInput: String { input == "-" ? "<stdin>" : input }
 
         func run() throws {
-            let report = Self.report(json: json)
+            let report = Convert.report(json: json)
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
             if let problem = inputProblem() { throw report.fail(problem) }
@@ -165,7 +183,7 @@ extension Ict {
             }
             let file: InputFile
             do {
-                file = try InputFile(path: input, limit: inputOptions.maxInputSize)
+                file = try InputFile(path: input, limit: limits.maximumInputSize)
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
@@ -179,7 +197,6 @@ extension Ict {
             do {
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
                 let keepsLayout = !sortKeys && (format == .json || format == .keyedArchive || format == .binary1)
-                let limits = inputOptions.limits
                 (value, layout) = try file.withBytes { bytes throws(PropertyListError) in
                     let read = try PropertyListReader(limits: limits).read(bytes, format: hint)
                     report["inputFormat"] = .string(read.format.rawValue)
@@ -219,7 +236,7 @@ extension Ict {
             do {
                 let sink = try OutputFile(path: destination)
                 do throws(PropertyListError) {
-                    try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: inputOptions.limits) { (bytes) throws(PropertyListError) in
+                    try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: limits) { (bytes) throws(PropertyListError) in
                         do throws(OutputFile.Failure) {
                             try sink.write(bytes)
                         } catch {

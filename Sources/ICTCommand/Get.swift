@@ -32,8 +32,24 @@ extension Ict {
         }
 
         func run() throws {
-            let report = Self.report(json: arguments.json)
-            let target = try arguments.target(report)
+            try GetJob(file: arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
+                       format: format, output: output).run()
+        }
+    }
+
+    /// One `ict get` as the command line asked for it, without
+    /// argument-parser's property wrappers (see `QuickCommand`).
+    struct GetJob {
+        var file: String
+        var keyPath: String
+        var limits = PropertyListLimits.default
+        var json = false
+        var format = Get.Format.raw
+        var output: String?
+
+        func run() throws {
+            let report = Get.report(json: json)
+            let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
             let value: PropertyListValue
             do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
             report["type"] = .string(ValueTypeName.of(value))
@@ -51,7 +67,7 @@ extension Ict {
             }
             if let output {
                 do { try OutputFile.write(bytes, to: output) } catch { throw report.fail(Problem(path: output, "cannot write: \(error.description)")) }
-            } else if !arguments.json {
+            } else if !json {
                 if format == .binary1, OutputFile.isTerminal("-") {
                     throw report.fail(Problem(path: "ict", "binary output is not sent to a terminal; use -o FILE"))
                 }

@@ -38,6 +38,10 @@ struct Ict: ParsableCommand {
             if let problem = UsageCheck.problem(in: arguments) {
                 throw UsageCheck.Failure(message: problem)
             }
+            if let command = QuickCommand(arguments) {
+                try command.run()
+                return
+            }
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch let exit as ExitCode {

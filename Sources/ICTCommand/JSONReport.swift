@@ -81,7 +81,11 @@ final class Report {
     let fieldNames: [String]
     let json: Bool
     private(set) var problems: [Problem] = []
-    private var fields: [String: JSONValue] = [:]
+    /// The value of each of `fieldNames`, nil until set. An array beside the
+    /// names, not a dictionary: the first dictionary of its kind costs the
+    /// runtime a scan of every protocol conformance, as much as a small
+    /// conversion (see `QuickCommand`).
+    private var values: [JSONValue?]
     /// Set for an answer that is "no" without being a problem (`types
     /// conforms` of two unrelated types): exit status 1, `"ok": false`.
     var answeredNo = false
@@ -89,6 +93,7 @@ final class Report {
     init(command: String, fields: [String], json: Bool) {
         self.command = command
         self.fieldNames = fields
+        self.values = Array(repeating: nil, count: fields.count)
         self.json = json
     }
 
@@ -108,17 +113,19 @@ final class Report {
 
     /// Sets one of the command's declared fields.
     subscript(field: String) -> JSONValue {
-        get { fields[field] ?? .null }
+        get { fieldNames.firstIndex(of: field).flatMap { values[$0] } ?? .null }
         set {
-            precondition(fieldNames.contains(field), "\(command) declares no JSON field \(field)")
-            fields[field] = newValue
+            guard let index = fieldNames.firstIndex(of: field) else {
+                preconditionFailure("\(command) declares no JSON field \(field)")
+            }
+            values[index] = newValue
         }
     }
 
     /// The JSON document of this run.
     var document: JSONValue {
         var members: [(String, JSONValue)] = [("command", .string(command)), ("ok", .bool(succeeded))]
-        for name in fieldNames { members.append((name, fields[name] ?? .null)) }
+        for (name, value) in zip(fieldNames, values) { members.append((name, value ?? .null)) }
         members.append(("problems", .array(problems.map(\.jsonValue))))
         return .object(members)
     }

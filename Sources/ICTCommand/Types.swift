@@ -36,6 +36,11 @@ struct TypeSources: ParsableArguments {
     /// (so the desktop's types merge into declared ones by MIME type).
     /// Fails the command (exit status 1) when a file cannot be read.
     func registry(_ report: Report) throws -> TypeRegistry {
+        try Self.registry(declarationFiles: declarationFiles, sharedMimeInfo: !noSharedMimeInfo, report)
+    }
+
+    /// The registry of `registry(_:)` from plain values (see `QuickCommand`).
+    static func registry(declarationFiles: [String], sharedMimeInfo: Bool, _ report: Report) throws -> TypeRegistry {
         var registry = TypeRegistry.builtIn
         registry.add(TypeDeclarationSet.ict)
         for path in declarationFiles {
@@ -45,7 +50,7 @@ struct TypeSources: ParsableArguments {
                 throw report.fail(Problem(path: path, error))
             }
         }
-        if !noSharedMimeInfo {
+        if sharedMimeInfo {
             do {
                 try registry.addSharedMimeInfo()
             } catch {

@@ -18,13 +18,28 @@ extension Ict.Types {
         @OptionGroup var sources: TypeSources
 
         func run() throws {
-            let report = Self.report(json: sources.json)
-            let registry = try sources.registry(report)
+            try ConformsJob(type: type, ancestor: ancestor, declarationFiles: sources.declarationFiles,
+                            sharedMimeInfo: !sources.noSharedMimeInfo, json: sources.json).run()
+        }
+    }
+
+    /// One `ict types conforms` as the command line asked for it, without
+    /// argument-parser's property wrappers (see `QuickCommand`).
+    struct ConformsJob {
+        var type: String
+        var ancestor: String
+        var declarationFiles: [String] = []
+        var sharedMimeInfo = true
+        var json = false
+
+        func run() throws {
+            let report = Conforms.report(json: json)
+            let registry = try TypeSources.registry(declarationFiles: declarationFiles, sharedMimeInfo: sharedMimeInfo, report)
             let yes = registry.conforms(type, to: ancestor)
             report["type"] = .string(type)
             report["conformsTo"] = .string(ancestor)
             report["conforms"] = .bool(yes)
-            if !sources.json {
+            if !json {
                 var output = StandardOutput()
                 output.write("\(type) \(yes ? "conforms" : "does not conform") to \(ancestor)\n")
                 output.flush()

@@ -13,7 +13,7 @@ enum UsageCheck {
     static func problem(in arguments: [String]) -> String? {
         for argument in arguments {
             if argument == "--" { return nil }
-            guard argument.hasPrefix("-"), !TypedValueOptions.singleDashNames.contains(argument), argument != "-append", !argument.hasPrefix("--"), argument.count > 2,
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, argument != "-append", !TypedValueOptions.singleDashNames.contains(argument),
                   Double(argument) == nil
             else { continue }
             return "unknown option '\(argument)'; a file whose name starts with '-' is named ./\(argument) or after --"

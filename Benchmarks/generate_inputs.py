@@ -86,6 +86,30 @@ def scaled(fmt, target_bytes):
     return count, plistlib.dumps(build(count), fmt=fmt)
 
 
+SMALL_BYTES = 575
+
+
+def small_binary():
+    """An Info.plist-like binary property list of exactly SMALL_BYTES bytes
+    (the size issue 12 measures start-up with), padded by a comment string."""
+    value = {
+        "CFBundleIdentifier": "com.example.friend",
+        "CFBundleName": "Friend",
+        "CFBundleShortVersionString": "1.4.2",
+        "CFBundleVersion": "142",
+        "LSMinimumSystemVersion": "13.0",
+        "NSHighResolutionCapable": True,
+        "Items": [1, 2, 3, "four", 5.5],
+        "Nested": {"created": datetime.datetime(2026, 11, 23, 12, 0, 0), "key": b"\x00\x01\x02\x03"},
+    }
+    for padding in range(0, SMALL_BYTES):
+        value["Comment"] = "x" * padding
+        encoded = plistlib.dumps(value, fmt=plistlib.FMT_BINARY)
+        if len(encoded) == SMALL_BYTES:
+            return encoded
+    raise SystemExit(f"no padding makes the small file {SMALL_BYTES} bytes")
+
+
 def write_atomically(path, contents):
     temporary = path + ".partial"
     with open(temporary, "wb") as file:
@@ -104,6 +128,7 @@ def main():
     write_atomically(os.path.join(directory, "large.binary.plist"), binary)
     write_atomically(os.path.join(directory, "large.xml.plist"), xml)
     write_atomically(os.path.join(directory, "large.keypath.txt"), keypath.encode() + b"\n")
+    write_atomically(os.path.join(directory, "small.binary.plist"), small_binary())
     print(f"binary: {binary_count} records, {len(binary)} bytes; "
           f"xml: {xml_count} records, {len(xml)} bytes; key path {keypath}")
 

@@ -8,6 +8,8 @@ struct Inputs {
     let binaryPath: String
     /// About 30 MB, XML, a value built by the same function at another scale.
     let xmlPath: String
+    /// An Info.plist-like binary property list of exactly 575 bytes (rows s).
+    let smallBinaryPath: String
     /// A value deep inside the last top-level entry of the binary file.
     let deepKeyPath: PropertyListKeyPath
     /// The binary file's bytes, read once; every in-process row reads from these.
@@ -23,7 +25,8 @@ struct Inputs {
         let binary = directory.appendingPathComponent("large.binary.plist")
         let xml = directory.appendingPathComponent("large.xml.plist")
         let keyPath = directory.appendingPathComponent("large.keypath.txt")
-        let all = [binary, xml, keyPath]
+        let small = directory.appendingPathComponent("small.binary.plist")
+        let all = [binary, xml, keyPath, small]
         if !all.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
             try generate(into: directory)
         }
@@ -32,6 +35,7 @@ struct Inputs {
         return Inputs(
             binaryPath: binary.path,
             xmlPath: xml.path,
+            smallBinaryPath: small.path,
             deepKeyPath: PropertyListKeyPath(parsing: keyPathText),
             binaryData: try Data(contentsOf: binary),
             xmlData: try Data(contentsOf: xml)

@@ -2,11 +2,12 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--repetitions N] [--warm-up N] [--only abcdefghijklmnpvz] [--verbose]` prints one table comparing ICTKit's
+/// [--plutil PATH] [--repetitions N] [--warm-up N] [--only abcdefghijklmnpsvz] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), document-package (p),
 /// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
-/// layers with their peers, all measured in this run.
+/// layers with their peers, and whole `ict` processes on small jobs against
+/// plistutil and Apple's plutil (s), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -61,6 +62,13 @@ struct PropertyListBenchmarks {
                 )
                 rows += try zipping.run()
             }
+            if options.only.contains("s") {
+                let startup = StartupRows(
+                    processRuns: Stopwatch(warmUpRuns: max(options.warmUpRuns, 3), repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict, plistutil: options.plistutil, plutil: options.plutil,
+                    dataDirectory: options.dataDirectory)
+                rows += try startup.run()
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -90,11 +98,13 @@ func loadAverage() -> String {
 struct Options {
     var ict: String?
     var plistutil = "plistutil"
+    /// Apple's plutil (swift-corelibs-foundation's, in the Swift toolchain on Linux).
+    var plutil: String?
     var dataDirectory = Inputs.benchmarksDirectory.appendingPathComponent(".data")
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpvz")
+    var only = Set("abcdefghijklmnpsvz")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -115,6 +125,7 @@ struct Options {
             switch option {
             case "--ict": ict = try value(for: option)
             case "--plistutil": plistutil = try value(for: option)
+            case "--plutil": plutil = try value(for: option)
             case "--data": dataDirectory = URL(fileURLWithPath: try value(for: option))
             case "--repetitions": repetitions = try count(for: option, minimum: 1)
             case "--warm-up": warmUpRuns = try count(for: option, minimum: 0)

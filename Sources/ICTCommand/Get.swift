@@ -49,9 +49,18 @@ extension Ict {
 
         func run() throws {
             let report = Get.report(json: json)
-            let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
             let value: PropertyListValue
-            do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
+            let problem: (String) -> Problem
+            if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
+                report["path"] = .string(file)
+                report["keyPath"] = .string(keyPath)
+                value = found
+                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+            } else {
+                let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
+                do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
+                problem = { message in target.problem(message) }
+            }
             report["type"] = .string(ValueTypeName.of(value))
             report["value"] = .propertyList(value)
             let bytes: [UInt8]
@@ -63,7 +72,7 @@ extension Ict {
                 case .json: bytes = try JSONPropertyListWriter().encode(value) + [UInt8(ascii: "\n")]
                 }
             } catch {
-                throw report.fail(target.problem(error.message))
+                throw report.fail(problem(error.message))
             }
             if let output {
                 do { try OutputFile.write(bytes, to: output) } catch { throw report.fail(Problem(path: output, "cannot write: \(error.description)")) }

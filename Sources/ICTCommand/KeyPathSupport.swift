@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import Foundation
 import ICTDocument
@@ -71,6 +76,37 @@ struct KeyPathTarget {
             components = [.key("$top"), .key(ICTFormat.topKey)] + components
         }
         keyPath = PropertyListKeyPath(components)
+    }
+
+    /// The value at the key path of a binary property list file, found
+    /// without reading the rest of the file (`BinaryPropertyListDocument`:
+    /// the trailer, then only the objects on the way), for `get` on a large
+    /// file. nil unless `path` is a regular binary property-list file and
+    /// the path is a plain one (not into an `.ict` document, not following
+    /// an archive's references from `$top`), and nil whenever anything on
+    /// the way fails: the caller then reads the whole file, whose reading
+    /// says what is wrong, exactly as for any other file.
+    static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits) -> PropertyListValue? {
+        let keyPath = PropertyListKeyPath(plutilSyntax: text)
+        guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
+              !DocumentSupport.isICTPackage(path)
+        else { return nil }
+        var status = stat()
+        guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+              Int(status.st_size) <= limits.maximumInputSize
+        else { return nil }
+        #if canImport(Glibc)
+        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        #else
+        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_CLOEXEC) }
+        #endif
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let file = try? MappedFile(descriptor: descriptor, path: path), file.bytes.count <= limits.maximumInputSize,
+              file.bytes.starts(with: "bplist00".utf8),
+              let document = try? BinaryPropertyListDocument(file: file, limits: limits)
+        else { return nil }
+        return (try? document.value(at: keyPath)) ?? nil
     }
 
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.

@@ -49,7 +49,9 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
 
     /// The value at `keyPath`, or nil when a key along the path is absent or
     /// an index is out of range. Only the keys compared on the way and the
-    /// returned value are decoded.
+    /// returned value are decoded. As in `plutil`'s syntax (and
+    /// `PropertyListValue.value(at:)`), a key that is a decimal integer
+    /// selects an element when applied to an array.
     ///
     /// - Throws: `PropertyListError` when the path runs through a value that
     ///   is not a container of the right kind, or the bytes on the way are invalid.
@@ -61,18 +63,20 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
             for component in keyPath.components {
                 let offset = try scanner.offset(ofObject: object)
                 let kind = scanner.bytes[offset] >> 4
+                let isArray = kind == 0xA || kind == 0xB || kind == 0xC
                 switch component {
+                case .key(let wanted) where isArray && Int(wanted) != nil:
+                    // plutil's syntax: a decimal key applied to an array is an index.
+                    guard let next = try element(Int(wanted) ?? 0, ofArrayAt: offset) else { return nil }
+                    object = next
                 case .key(let wanted):
                     guard kind == 0xD else { throw notAContainer(offset, walked, expected: "a dictionary") }
                     guard let next = try childOfDictionary(at: offset, key: wanted, decoder: &decoder, walked: walked) else { return nil }
                     object = next
                 case .index(let wanted):
-                    guard kind == 0xA || kind == 0xB || kind == 0xC else { throw notAContainer(offset, walked, expected: "an array") }
-                    let header = try scanner.header(at: offset)
-                    try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
-                                            objectOffset: offset, what: "array")
-                    guard wanted >= 0, wanted < header.length else { return nil }
-                    object = try scanner.reference(at: header.payload + wanted * scanner.referenceSize)
+                    guard isArray else { throw notAContainer(offset, walked, expected: "an array") }
+                    guard let next = try element(wanted, ofArrayAt: offset) else { return nil }
+                    object = next
                 }
                 walked = walked.appending(component)
             }
@@ -84,6 +88,16 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
                 throw located
             }
         }
+    }
+
+    /// The object number of element `index` of the array (or set) at
+    /// `offset`, or nil when there is no such element.
+    private func element(_ index: Int, ofArrayAt offset: Int) throws(PropertyListError) -> Int? {
+        let header = try scanner.header(at: offset)
+        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+                                objectOffset: offset, what: "array")
+        guard index >= 0, index < header.length else { return nil }
+        return try scanner.reference(at: header.payload + index * scanner.referenceSize)
     }
 
     /// The byte offset of the value at `keyPath`; when a key along the path

@@ -32,6 +32,41 @@ struct KeyPathCommandTests {
 
     static func bytes(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
 
+    /// `get` on a binary file reads the trailer and the objects on the key
+    /// path only (`BinaryPropertyListDocument`), so a large file answers in
+    /// the time of a small one: an object elsewhere that is broken is never
+    /// read. Asking for that object, or validating the file, still fails
+    /// with the reader's error. The file is plistlib's, with the marker of
+    /// the string "hello" (0x55, ASCII string of 5) changed to 0x75, a
+    /// marker no binary property list uses.
+    @Test func getReadsOnlyTheObjectsOnItsKeyPath() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/damaged.bplist"
+        let script = """
+            import plistlib, sys
+            data = plistlib.dumps({"a": {"b": [10, 20]}, "z": "hello"}, fmt=plistlib.FMT_BINARY)
+            assert data.count(b"\\x55hello") == 1
+            open(sys.argv[1], "wb").write(data.replace(b"\\x55hello", b"\\x75hello"))
+            """
+        let made = try ProgramRunner.run("python3", ["-c", script, file])
+        try #require(made.status == 0, "python3: \(made.stderr)")
+        let found = try ICTRunner.run(["get", file, "a.b.1"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout == "20\n")
+        let json = try ICTRunner.run(["get", file, "a.b", "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout == "[\n  10,\n  20\n]\n")  // Python's json.dumps([10, 20], indent=2), and a newline.
+        let broken = try ICTRunner.run(["get", file, "z"])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.hasPrefix(file + ":byte "), "\(broken.stderr)")
+        let missing = try ICTRunner.run(["get", file, "a.b.2"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix(file + ":"), "\(missing.stderr)")
+        let validate = try ICTRunner.run(["validate", file])
+        #expect(validate.status == 1)
+    }
+
     @Test(arguments: [("name", "Ada\n"), ("list", "2\n"), ("list.1", "2\n"), ("inner.a\\.b", "true\n"), ("inner", "a.b\n")])
     func getPrintsRawValues(_ keyPath: String, _ expected: String) throws {
         let folder = try Self.folder()

@@ -156,6 +156,11 @@ struct BinaryPropertyListReaderTests {
         #expect(try document.value(at: PropertyListKeyPath(parsing: "a.b[2]")) == nil)
         #expect(throws: PropertyListError.self) { try document.value(at: PropertyListKeyPath(parsing: "a.b.c")) }
         #expect(throws: PropertyListError.self) { try document.decode() }
+        // plutil's syntax: a decimal key indexes an array (as PropertyListValue.value(at:) does); not a dictionary.
+        #expect(try document.value(at: PropertyListKeyPath(plutilSyntax: "a.b.1")) == 20)
+        #expect(try document.value(at: PropertyListKeyPath(plutilSyntax: "a.b.2")) == nil)
+        #expect(try document.value(at: PropertyListKeyPath(plutilSyntax: "a.b.-1")) == nil)
+        #expect(try document.value(at: PropertyListKeyPath(plutilSyntax: "a.0")) == nil)
     }
 
     @Test func neverCrashesOnRandomDamage() throws {

@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]),
+        .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -88,6 +88,11 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // `import ICTKit`: every library module at once.
+        .target(
+            name: "ICTKit",
+            dependencies: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]
+        ),
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
@@ -131,6 +136,10 @@ let package = Package(
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList"]
+        ),
+        .testTarget(
+            name: "ICTKitTests",
+            dependencies: ["ICTKit"]
         ),
         .testTarget(
             name: "ICTCommandTests",

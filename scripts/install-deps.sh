@@ -5,7 +5,8 @@
 set -euo pipefail
 
 purpose=${1:-build}
-packages=(libxml2-dev libpng-dev zlib1g-dev pkg-config)
+# libicu-dev and liblzma-dev: the static archives of libxml2's own libraries, for `make static`.
+packages=(libxml2-dev libpng-dev zlib1g-dev libicu-dev liblzma-dev pkg-config)
 case "$purpose" in
   build) ;;
   test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db) ;;

@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // `swift package generate-documentation` (make docs): each module's DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(

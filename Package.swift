@@ -11,7 +11,8 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]),
+        .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument", "AppleCompatibility"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -73,6 +74,16 @@ let package = Package(
         // Embeds Schemas/*-types.plist in UniformTypes at build time (see the plugin for why not .embedInCode).
         .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText"]),
         .executableTarget(name: "EmbedText"),
+        // Foundation's FileWrapper and UniformTypeIdentifiers' UTType under Apple's names off Apple platforms.
+        .target(
+            name: "AppleCompatibility",
+            dependencies: [
+                "DocumentPackage",
+                "UniformTypes",
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -127,6 +138,10 @@ let package = Package(
         .testTarget(
             name: "DocumentVersionsTests",
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress"]
+        ),
+        .testTarget(
+            name: "AppleCompatibilityTests",
+            dependencies: ["AppleCompatibility"]
         ),
         .testTarget(
             name: "ICTDocumentTests",

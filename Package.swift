@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleCompatibilityTests",
-            dependencies: ["AppleCompatibility"]
+            dependencies: ["AppleCompatibility", "DocumentPackage"]
         ),
         .testTarget(
             name: "ICTDocumentTests",

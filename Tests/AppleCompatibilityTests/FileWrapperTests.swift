@@ -1,4 +1,7 @@
 import AppleCompatibility
+#if !canImport(Darwin)
+import DocumentPackage
+#endif
 import Foundation
 import Testing
 
@@ -61,6 +64,34 @@ struct FileWrapperTests {
         }
         #expect(error?.code == .fileReadNoSuchFile)
     }
+
+    #if !canImport(Darwin)
+    /// The errors carry ICTKit's `DocumentPackageError`, which says where.
+    @Test func aDeviceOrFIFOIsRefusedSayingWhere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let package = try makePackage(in: directory, ["a.txt": "A"])
+        #expect(mkfifo(package.path + "/pipe", 0o644) == 0)
+        let error = #expect(throws: CocoaError.self) { try FileWrapper(url: package) }
+        #expect(error?.code == .fileReadUnknown)
+        let underlying = error?.userInfo[NSUnderlyingErrorKey] as? DocumentPackageError
+        #expect(underlying?.kind == .unsupportedFileType)
+        #expect(underlying?.pathInPackage == "pipe")
+        // The FIFO itself, at the top.
+        #expect(throws: CocoaError.self) { try FileWrapper(url: package.appendingPathComponent("pipe")) }
+    }
+
+    @Test func aDirectoryIsNotWrittenOverAFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("taken")
+        try Data("keep".utf8).write(to: file)
+        let tree = FileWrapper(directoryWithFileWrappers: ["x.txt": FileWrapper(regularFileWithContents: Data())])
+        let error = #expect(throws: CocoaError.self) { try tree.write(to: file, originalContentsURL: nil) }
+        #expect((error?.userInfo[NSUnderlyingErrorKey] as? DocumentPackageError)?.kind == .notADirectory)
+        #expect(try Data(contentsOf: file) == Data("keep".utf8))
+    }
+    #endif
 
     @Test func aFileReadLazilyThatIsRemovedHasNoContentsButOneReadImmediatelyKeepsThem() throws {
         let directory = try TemporaryDirectory()

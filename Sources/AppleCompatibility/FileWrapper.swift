@@ -41,7 +41,7 @@ open class FileWrapper: NSObject {
     /// What the wrapper holds.
     enum Contents {
         /// Children by dictionary key.
-        case directory([String: FileWrapper])
+        case directory(DirectoryChildren)
         /// A regular file; the node holds or lazily reads the bytes, and
         /// remembers the file it was read from for hard-linking.
         case regularFile(PackageWrapper)
@@ -83,7 +83,7 @@ open class FileWrapper: NSObject {
     /// Makes a directory wrapper holding `childrenByPreferredName`, keyed by
     /// the dictionary's keys.
     public init(directoryWithFileWrappers childrenByPreferredName: [String: FileWrapper]) {
-        contents = .directory(childrenByPreferredName)
+        contents = .directory(DirectoryChildren(childrenByPreferredName))
         fileAttributes = [:]
         super.init()
         for child in childrenByPreferredName.values { child.parent = self }
@@ -187,7 +187,7 @@ open class FileWrapper: NSObject {
     /// A directory wrapper's children by dictionary key; nil for the other kinds.
     open var fileWrappers: [String: FileWrapper]? {
         guard case .directory(let children) = contents else { return nil }
-        return children
+        return children.byKey
     }
 
     /// A regular file's bytes; nil for the other kinds, and when a file read
@@ -220,8 +220,8 @@ open class FileWrapper: NSObject {
         guard let name = child.preferredFilename ?? child.filename else {
             preconditionFailure("addFileWrapper(_:) of a file wrapper with neither a preferred filename nor a filename")
         }
-        let key = Self.uniqueKey(for: name, among: children)
-        children[key] = child
+        contents = .directory(DirectoryChildren())  // so that `children` is mutated in place, not copied
+        let key = children.insert(child, preferredName: name)
         contents = .directory(children)
         child.parent = self
         return key
@@ -239,8 +239,9 @@ open class FileWrapper: NSObject {
     /// Removes `child` from this directory wrapper; nothing happens when it
     /// is not a child.
     open func removeFileWrapper(_ child: FileWrapper) {
-        guard case .directory(var children) = contents, let key = keyForChildFileWrapper(child) else { return }
-        children.removeValue(forKey: key)
+        guard case .directory(var children) = contents, let key = children.key(of: child) else { return }
+        contents = .directory(DirectoryChildren())  // so that `children` is mutated in place, not copied
+        children.remove(key)
         contents = .directory(children)
         if child.parent === self { child.parent = nil }
     }
@@ -248,17 +249,56 @@ open class FileWrapper: NSObject {
     /// The dictionary key under which this directory wrapper holds `child`,
     /// or nil when it does not hold it.
     open func keyForChildFileWrapper(_ child: FileWrapper) -> String? {
-        fileWrappers?.first { $0.value === child }?.key
+        guard case .directory(let children) = contents else { return nil }
+        return children.key(of: child)
+    }
+}
+
+/// A directory wrapper's children by key, with the indexes that make adding,
+/// finding and removing a child cost O(1).
+struct DirectoryChildren {
+    private(set) var byKey: [String: FileWrapper] = [:]
+    /// How many keys fold to each lower-cased key.
+    private var foldedKeyCounts: [String: Int] = [:]
+    /// Each child's keys, oldest first: one, unless it was added twice.
+    private var keysByChild: [ObjectIdentifier: [String]] = [:]
+
+    init() {}
+
+    init(_ byKey: [String: FileWrapper]) {
+        for (key, child) in byKey { add(child, as: key) }
     }
 
-    /// `name` when no key equals it ignoring case (names that differ only by
-    /// case collide on disk), else the first free `N__#$!@%!#__name`.
-    static func uniqueKey(for name: String, among children: [String: FileWrapper]) -> String {
-        let taken = Set(children.keys.map { $0.lowercased() })
-        guard taken.contains(name.lowercased()) else { return name }
+    /// Adds `child` under `name`, made unique when a key equals it ignoring
+    /// case (names that differ only by case collide on disk) with
+    /// Foundation's prefix: the first free `N__#$!@%!#__name`. Returns the key.
+    mutating func insert(_ child: FileWrapper, preferredName name: String) -> String {
+        var key = name
         var number = 1
-        while taken.contains("\(number)__#$!@%!#__\(name)".lowercased()) { number += 1 }
-        return "\(number)__#$!@%!#__\(name)"
+        while foldedKeyCounts[key.lowercased()] != nil {
+            key = "\(number)__#$!@%!#__\(name)"
+            number += 1
+        }
+        add(child, as: key)
+        return key
     }
+
+    private mutating func add(_ child: FileWrapper, as key: String) {
+        byKey[key] = child
+        foldedKeyCounts[key.lowercased(), default: 0] += 1
+        keysByChild[ObjectIdentifier(child), default: []].append(key)
+    }
+
+    /// Removes the child under `key`, if any.
+    mutating func remove(_ key: String) {
+        guard let child = byKey.removeValue(forKey: key) else { return }
+        let folded = key.lowercased()
+        foldedKeyCounts[folded] = foldedKeyCounts[folded].flatMap { $0 > 1 ? $0 - 1 : nil }
+        let keys = keysByChild[ObjectIdentifier(child)]?.filter { $0 != key } ?? []
+        keysByChild[ObjectIdentifier(child)] = keys.isEmpty ? nil : keys
+    }
+
+    /// The key `child` was last added under, or nil.
+    func key(of child: FileWrapper) -> String? { keysByChild[ObjectIdentifier(child)]?.last }
 }
 #endif

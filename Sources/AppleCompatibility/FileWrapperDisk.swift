@@ -24,7 +24,7 @@ extension FileWrapper {
             } catch {
                 throw cocoaError(error, url: url, writing: false)
             }
-            return (.directory(children(of: package)), attributes(of: package))
+            return (.directory(DirectoryChildren(children(of: package))), attributes(of: package))
         case .typeRegular?:
             let data = try Data(contentsOf: url, options: options.contains(.withoutMapping) ? [] : .mappedIfSafe)
             let node = PackageWrapper(regularFileWithContents: data,
@@ -42,7 +42,7 @@ extension FileWrapper {
         var result: [String: FileWrapper] = [:]
         for node in directory.children {
             let contents: Contents = switch node.kind {
-            case .directory: .directory(children(of: node))
+            case .directory: .directory(DirectoryChildren(children(of: node)))
             case .regularFile: .regularFile(node)
             case .symbolicLink: .symbolicLink(node.symbolicLinkDestination ?? "")
             }
@@ -120,7 +120,7 @@ extension FileWrapper {
         switch contents {
         case .directory(let children):
             node = try PackageWrapper(directoryWithChildren: [:])
-            for key in children.keys.sorted() { try node.addChild(children[key]!.packageNode(), named: key) }
+            for (key, child) in children.byKey { try node.addChild(child.packageNode(), named: key) }
         case .regularFile(let file): node = file
         case .symbolicLink(let destination): return PackageWrapper(symbolicLinkWithDestination: destination)
         }
@@ -168,8 +168,8 @@ extension FileWrapper {
             return !comparingPermissions || (attributes[.posixPermissions] as? NSNumber)?.uint16Value == posixPermissions
         case .directory(let children):
             guard type == .typeDirectory, let names = try? manager.contentsOfDirectory(atPath: path),
-                  Set(names) == Set(children.keys) else { return false }
-            return children.allSatisfy { $0.value.matchesNode(atPath: path + "/" + $0.key, comparingPermissions: comparingPermissions) }
+                  Set(names) == Set(children.byKey.keys) else { return false }
+            return children.byKey.allSatisfy { $0.value.matchesNode(atPath: path + "/" + $0.key, comparingPermissions: comparingPermissions) }
         }
     }
 }

@@ -140,6 +140,40 @@ struct FileWrapperTests {
         #expect(directory.keyForChildFileWrapper(child) == nil)
     }
 
+    @Test func aRemovedNameIsFreeAgainAndAWrapperAddedTwiceHasItsLastKey() {
+        let directory = FileWrapper(directoryWithFileWrappers: [:])
+        let first = FileWrapper(regularFileWithContents: Data("1".utf8))
+        first.preferredFilename = "a.txt"
+        let second = FileWrapper(regularFileWithContents: Data("2".utf8))
+        second.preferredFilename = "a.txt"
+        #expect(directory.addFileWrapper(first) == "a.txt")
+        #expect(directory.addFileWrapper(second) == "1__#$!@%!#__a.txt")
+        directory.removeFileWrapper(first)
+        #expect(directory.addFileWrapper(first) == "a.txt")
+        #expect(directory.addFileWrapper(first) == "2__#$!@%!#__a.txt")
+        #expect(directory.keyForChildFileWrapper(first) == "2__#$!@%!#__a.txt")
+        directory.removeFileWrapper(first)
+        #expect(directory.keyForChildFileWrapper(first) == "a.txt")
+        #expect(directory.fileWrappers?.keys.sorted() == ["1__#$!@%!#__a.txt", "a.txt"])
+    }
+
+    /// Adding, finding and removing a child cost O(1): a hundred thousand
+    /// children take well under a second, where a scan of the keys per
+    /// addition would take minutes.
+    @Test(.timeLimit(.minutes(1))) func aHundredThousandChildrenAreAddedAndRemovedInLinearTime() {
+        let directory = FileWrapper(directoryWithFileWrappers: [:])
+        var children: [FileWrapper] = []
+        for index in 0..<100_000 {
+            let child = FileWrapper(regularFileWithContents: Data())
+            child.preferredFilename = "file-\(index).txt"
+            directory.addFileWrapper(child)
+            children.append(child)
+        }
+        #expect(directory.fileWrappers?.count == 100_000)
+        for child in children { directory.removeFileWrapper(child) }
+        #expect(directory.fileWrappers?.isEmpty == true)
+    }
+
     @Test func changingThePreferredFilenameReaddsTheChild() {
         let child = FileWrapper(regularFileWithContents: Data("x".utf8))
         child.preferredFilename = "old.txt"

@@ -12,6 +12,7 @@ import Foundation
 open class FileWrapper: NSObject {
     /// Reading options for `init(url:options:)` and `read(from:options:)`.
     public struct ReadingOptions: OptionSet, Sendable {
+        /// The options' bits, as Foundation's `NSFileWrapperReadingOptions`.
         public let rawValue: UInt
 
         /// Makes a set of options from its bits.
@@ -27,6 +28,7 @@ open class FileWrapper: NSObject {
 
     /// Writing options for `write(to:options:originalContentsURL:)`.
     public struct WritingOptions: OptionSet, Sendable {
+        /// The options' bits, as Foundation's `NSFileWrapperWritingOptions`.
         public let rawValue: UInt
 
         /// Makes a set of options from its bits.

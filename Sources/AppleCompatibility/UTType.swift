@@ -148,8 +148,10 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
 
     // MARK: Equality
 
+    /// Whether the identifiers are equal, ignoring case.
     public static func == (lhs: UTType, rhs: UTType) -> Bool { lhs.identifier.lowercased() == rhs.identifier.lowercased() }
 
+    /// Hashes the lower-cased identifier, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier.lowercased()) }
 }
 #endif

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
@@ -75,6 +76,16 @@ let package = Package(
         // Embeds Schemas/*-types.plist in UniformTypes at build time (see the plugin for why not .embedInCode).
         .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText"]),
         .executableTarget(name: "EmbedText"),
+        // Foundation's FileWrapper and UniformTypeIdentifiers' UTType under Apple's names off Apple platforms.
+        .target(
+            name: "AppleCompatibility",
+            dependencies: [
+                "DocumentPackage",
+                "UniformTypes",
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -93,7 +104,8 @@ let package = Package(
         // `import ICTKit`: every library module at once.
         .target(
             name: "ICTKit",
-            dependencies: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]
+            dependencies: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument",
+                           "AppleCompatibility"]
         ),
         .executableTarget(
             name: "ICTCommand",
@@ -134,6 +146,10 @@ let package = Package(
         .testTarget(
             name: "DocumentVersionsTests",
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress"]
+        ),
+        .testTarget(
+            name: "AppleCompatibilityTests",
+            dependencies: ["AppleCompatibility", "DocumentPackage"]
         ),
         .testTarget(
             name: "ICTDocumentTests",

@@ -118,11 +118,14 @@ public final class PackageWrapper {
     }
 
     /// The modification date; nil for a new wrapper, meaning the time it is
-    /// written. Kept to the nanosecond for entries read from disk.
+    /// written. Kept to the nanosecond for entries read from disk, and equal
+    /// to the date `FileManager` gives for the same file.
     public var modificationDate: Date? {
         get {
+            // Foundation's conversion of a `timespec`, so the two dates compare equal.
             modificationTime.map {
-                Date(timeIntervalSince1970: Double($0.seconds) + Double($0.nanoseconds) / 1_000_000_000)
+                Date(timeIntervalSinceReferenceDate: Double($0.seconds) - Date.timeIntervalBetween1970AndReferenceDate
+                    + Double($0.nanoseconds) / 1_000_000_000)
             }
         }
         set {

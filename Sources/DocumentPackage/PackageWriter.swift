@@ -21,6 +21,10 @@ struct PackageWriter {
     /// files may be hard-linked: its old version is removed once the new one
     /// is in place, so nothing ends up shared with a package that stays.
     let replacedRoot: (device: UInt64, inode: UInt64)?
+    /// The device and inode of `PackageSaveOptions.originalContentsPath`,
+    /// an earlier version that stays and whose unchanged files may be
+    /// hard-linked all the same: the caller asked for the sharing.
+    let originalRoot: (device: UInt64, inode: UInt64)?
     /// Whether the written files and directories are flushed to disk.
     let flush: Bool
     /// The files and directories written (not linked), relative to the
@@ -39,8 +43,10 @@ struct PackageWriter {
     /// for a whole package, the directory's path when only it is written.
     let rootPathInPackage: String
 
-    init(replacedRoot: (device: UInt64, inode: UInt64)?, flush: Bool, rootPathInPackage: String = "") {
+    init(replacedRoot: (device: UInt64, inode: UInt64)?, originalRoot: (device: UInt64, inode: UInt64)? = nil, flush: Bool,
+         rootPathInPackage: String = "") {
         self.replacedRoot = replacedRoot
+        self.originalRoot = originalRoot
         self.flush = flush
         self.rootPathInPackage = rootPathInPackage
     }
@@ -152,8 +158,10 @@ struct PackageWriter {
         // A hard link shares the inode, so only when nothing about it would
         // change: link first, then check that the new name is the recorded
         // file with the wrapper's permissions and time, else undo the link.
-        if let replacedRoot, record.origin.device == replacedRoot.device, record.origin.inode == replacedRoot.inode,
-           try hardLink(record, named: name, in: directory, at: location)
+        let linkable = [replacedRoot, originalRoot].contains { root in
+            root.map { record.origin.device == $0.device && record.origin.inode == $0.inode } ?? false
+        }
+        if linkable, try hardLink(record, named: name, in: directory, at: location)
         {
             if let linked = try FileSystem.linkStatus(name, in: directory.rawValue, at: location),
                linked.fileType == FileIdentity.regularFileType, linked.sameContents(as: record.identity),
@@ -229,11 +237,21 @@ public struct PackageSaveOptions: Hashable, Sendable {
     /// package is swapped in, so that it survives a power loss, not only a
     /// crash of the process. Costs the time to write the bytes to the device.
     public var flushingToDisk: Bool
+    /// An earlier version of the package, saved elsewhere, whose regular
+    /// files this save hard-links instead of copying where a wrapper read
+    /// from it is unchanged (Foundation's `FileWrapper` does the same with
+    /// `originalContentsURL`). The two packages then share those files'
+    /// inodes: a later change made to one in place shows in the other, so
+    /// use it only when the earlier version is about to be replaced or is
+    /// never edited in place. Nil (the default): nothing is shared with a
+    /// package that stays.
+    public var originalContentsPath: String?
 
     /// Makes a set of options.
-    public init(replacingExisting: Bool = true, flushingToDisk: Bool = true) {
+    public init(replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: String? = nil) {
         self.replacingExisting = replacingExisting
         self.flushingToDisk = flushingToDisk
+        self.originalContentsPath = originalContentsPath
     }
 }
 
@@ -260,9 +278,10 @@ extension PackageWrapper {
     /// moment); the rest of the package is left where it is.
     ///
     /// Regular files unchanged since they were read are not copied byte by
-    /// byte: hard-linked when they belong to the package being replaced,
-    /// else cloned (`FICLONE`) or copied in the kernel. Afterwards the
-    /// wrappers refer to the saved package.
+    /// byte: hard-linked when they belong to the package being replaced
+    /// (or to `options.originalContentsPath`), else cloned (`FICLONE`) or
+    /// copied in the kernel. Afterwards the wrappers refer to the saved
+    /// package.
     ///
     /// - Throws: `DocumentPackageError` `.io` naming the path that failed
     ///   (the temporary is removed; the old package stays), `.changedOnDisk`
@@ -301,7 +320,12 @@ extension PackageWrapper {
         let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         let temporaryLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath + "/" + temporaryName)
         try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
-        var writer = PackageWriter(replacedRoot: existing.map { ($0.device, $0.inode) }, flush: options.flushingToDisk)
+        let original = try options.originalContentsPath.flatMap { (path) throws(DocumentPackageError) in
+            let originalPath = Self.absolutePath(path)
+            return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: originalPath))
+        }
+        var writer = PackageWriter(replacedRoot: existing.map { ($0.device, $0.inode) },
+                                   originalRoot: original.map { ($0.device, $0.inode) }, flush: options.flushingToDisk)
         let rootIdentity: FileIdentity
         do {
             let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)

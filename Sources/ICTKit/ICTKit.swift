@@ -1,7 +1,9 @@
 // `import ICTKit` brings every public module of the library: property lists,
 // keyed archives, document packages and their versions, uniform types and
-// `.ict` documents. Each module can also be imported alone, for a smaller
+// `.ict` documents, and Apple's FileWrapper and UTType on Linux
+// (AppleCompatibility; on Apple platforms, Apple's own). Each module can also be imported alone, for a smaller
 // dependency (`import PropertyList`).
+@_exported import AppleCompatibility
 @_exported import DocumentPackage
 @_exported import DocumentVersions
 @_exported import ICTDocument

@@ -92,4 +92,19 @@ struct PackageWrapperTests {
                                          "not a directory")
         #expect(error.description == "/tmp/A.ict/Contents/x.nib: not a directory (at Contents/x.nib)")
     }
+
+    @Test func aModificationDateReadFromDiskEqualsFileManagersDate() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Doc.ict")
+        try writeFile(path + "/a.txt", "a")
+        // A time whose two conversions to a Double differ in the last bit (checked with python3: (s + ns/1e9) − 978307200
+        // ≠ (s − 978307200) + ns/1e9 for s = 1763900000, ns = 123456789).
+        let times = [timespec(tv_sec: 1_763_900_000, tv_nsec: 123_456_789), timespec(tv_sec: 1_763_900_000, tv_nsec: 123_456_789)]
+        #expect(utimensat(AT_FDCWD, path + "/a.txt", times, 0) == 0)
+        let package = try PackageWrapper(readingFrom: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path + "/a.txt")
+        // Equal as Dates, not only within a rounding error: code compares the two.
+        #expect(package.child(named: "a.txt")?.modificationDate == attributes[.modificationDate] as? Date)
+    }
 }

@@ -1,0 +1,83 @@
+import AppleCompatibility
+import Foundation
+import Testing
+
+/// Each member issue 13 lists, referenced with Apple's exact signature (from
+/// Apple's documentation): a missing or mis-typed member fails to compile.
+/// The test itself checks the few values a signature cannot.
+struct SignatureTests {
+    private func conforms<T: Hashable & Sendable & CustomStringConvertible>(_: T.Type) {}
+
+    @Test func fileWrapperMembersHaveApplesSignatures() {
+        let _: (URL, FileWrapper.ReadingOptions) throws -> FileWrapper = FileWrapper.init(url:options:)
+        let _: ([String: FileWrapper]) -> FileWrapper = FileWrapper.init(directoryWithFileWrappers:)
+        let _: (Data) -> FileWrapper = FileWrapper.init(regularFileWithContents:)
+        let _: (URL) -> FileWrapper = FileWrapper.init(symbolicLinkWithDestinationURL:)
+        let _: KeyPath<FileWrapper, [String: FileWrapper]?> = \FileWrapper.fileWrappers
+        let _: KeyPath<FileWrapper, Data?> = \FileWrapper.regularFileContents
+        let _: (FileWrapper) -> (FileWrapper) -> String = FileWrapper.addFileWrapper(_:)
+        let _: (FileWrapper) -> (Data, String) -> String = FileWrapper.addRegularFile(withContents:preferredFilename:)
+        let _: (FileWrapper) -> (FileWrapper) -> Void = FileWrapper.removeFileWrapper(_:)
+        let _: (FileWrapper) -> (FileWrapper) -> String? = FileWrapper.keyForChildFileWrapper(_:)
+        let _: (FileWrapper) -> (URL, FileWrapper.WritingOptions, URL?) throws -> Void = FileWrapper.write(to:options:originalContentsURL:)
+        let _: (FileWrapper) -> (URL, FileWrapper.ReadingOptions) throws -> Void = FileWrapper.read(from:options:)
+        let _: (FileWrapper) -> (URL) -> Bool = FileWrapper.matchesContents(of:)
+        let _: ReferenceWritableKeyPath<FileWrapper, String?> = \FileWrapper.filename
+        let _: ReferenceWritableKeyPath<FileWrapper, String?> = \FileWrapper.preferredFilename
+        let _: ReferenceWritableKeyPath<FileWrapper, [String: Any]> = \FileWrapper.fileAttributes
+        let _: KeyPath<FileWrapper, Bool> = \FileWrapper.isDirectory
+        let _: KeyPath<FileWrapper, Bool> = \FileWrapper.isRegularFile
+        let _: KeyPath<FileWrapper, Bool> = \FileWrapper.isSymbolicLink
+        let _: KeyPath<FileWrapper, URL?> = \FileWrapper.symbolicLinkDestinationURL
+        let reading: FileWrapper.ReadingOptions = [.immediate, .withoutMapping]
+        let writing: FileWrapper.WritingOptions = [.atomic, .withNameUpdating]
+        // Apple's raw values (NSFileWrapperReadingImmediate = 1 << 0, …).
+        #expect(reading.rawValue == 0b11 && writing.rawValue == 0b11)
+        #expect(FileWrapper.ReadingOptions.withoutMapping.rawValue == 2 && FileWrapper.WritingOptions.withNameUpdating.rawValue == 2)
+        // The default arguments Apple declares.
+        let wrapper = FileWrapper(directoryWithFileWrappers: [:])
+        #expect(throws: (any Error).self) { try FileWrapper(url: URL(fileURLWithPath: "/nonexistent")) }
+        #expect(throws: (any Error).self) { try wrapper.read(from: URL(fileURLWithPath: "/nonexistent")) }
+        #expect(throws: (any Error).self) { try wrapper.write(to: URL(fileURLWithPath: "/nonexistent/x"), originalContentsURL: nil) }
+        #expect(wrapper is NSObject)
+    }
+
+    #if !canImport(Darwin)
+    // Deprecated on macOS since 10.10, so referenced only where it is not.
+    @Test func needsToBeUpdatedHasApplesSignature() {
+        let _: (FileWrapper) -> (String) -> Bool = FileWrapper.needsToBeUpdated(fromPath:)
+        #expect(FileWrapper(regularFileWithContents: Data()).needsToBeUpdated(fromPath: "/nonexistent"))
+    }
+    #endif
+
+    @Test func utTypeMembersHaveApplesSignatures() {
+        conforms(UTType.self)
+        let _: (String) -> UTType? = UTType.init(_:)
+        let _: (String, UTType) -> UTType? = UTType.init(filenameExtension:conformingTo:)
+        let _: (String, UTType) -> UTType? = UTType.init(mimeType:conformingTo:)
+        let _: (String, UTTagClass, UTType?) -> UTType? = UTType.init(tag:tagClass:conformingTo:)
+        let _: (String, UTTagClass, UTType?) -> [UTType] = UTType.types(tag:tagClass:conformingTo:)
+        let _: (String, UTType?) -> UTType = UTType.init(exportedAs:conformingTo:)
+        let _: (String, UTType?) -> UTType = UTType.init(importedAs:conformingTo:)
+        let _: (UTType) -> (UTType) -> Bool = UTType.conforms(to:)
+        let _: (UTType) -> (UTType) -> Bool = UTType.isSubtype(of:)
+        let _: (UTType) -> (UTType) -> Bool = UTType.isSupertype(of:)
+        let _: KeyPath<UTType, String> = \UTType.identifier
+        let _: KeyPath<UTType, Set<UTType>> = \UTType.supertypes
+        let _: KeyPath<UTType, [UTTagClass: [String]]> = \UTType.tags
+        let _: KeyPath<UTType, String?> = \UTType.preferredFilenameExtension
+        let _: KeyPath<UTType, String?> = \UTType.preferredMIMEType
+        let _: KeyPath<UTType, String?> = \UTType.localizedDescription
+        let _: KeyPath<UTType, Bool> = \UTType.isDeclared
+        let _: KeyPath<UTType, Bool> = \UTType.isDynamic
+        let _: KeyPath<UTType, Bool> = \UTType.isPublic
+        let _: (String) -> UTTagClass = UTTagClass.init(rawValue:)
+        // Apple's tag classes are the identifiers of UTTagClassFilenameExtension and UTTagClassMIMEType.
+        #expect(UTTagClass.filenameExtension.rawValue == "public.filename-extension")
+        #expect(UTTagClass.mimeType.rawValue == "public.mime-type")
+        // The default arguments Apple declares.
+        #expect(UTType(filenameExtension: "png") == UTType(mimeType: "image/png"))
+        #expect(UTType(exportedAs: "com.example.signature-test").identifier == "com.example.signature-test")
+        #expect(UTType(importedAs: "com.example.signature-test-imported").identifier == "com.example.signature-test-imported")
+    }
+}

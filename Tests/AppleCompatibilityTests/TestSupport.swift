@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// A new empty directory under the system's temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("AppleCompatibilityTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    }
+
+    func remove() {
+        _ = try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// The repository's `SampleDocs` folder.
+let sampleDocs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("SampleDocs")
+
+/// The interop corpus (`../shared/interop` from the repository root), or nil when absent.
+let interopCorpus: String? = {
+    let path = sampleDocs.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/interop").path
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+}()
+
+/// The inode number and hard-link count of the item at `url`, as `lstat` gives them.
+func fileNumberAndLinks(_ url: URL) throws -> (fileNumber: UInt64, links: Int) {
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    let fileNumber = try #require(attributes[.systemFileNumber] as? NSNumber)
+    let links = try #require(attributes[.referenceCount] as? NSNumber)
+    return (fileNumber.uint64Value, links.intValue)
+}
+
+/// The first 16 hex digits of the file's SHA-256, computed by python3's hashlib.
+func sha256Prefix(of url: URL) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest()[:16])", url.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -113,8 +113,11 @@ extension KeyedArchive {
     /// by several references is decoded once and appears at each; a
     /// reference back to an object still being decoded is `.cycle(index)`.
     ///
-    /// - Parameter allowedClassNames: the classes that may occur (secure
-    ///   decoding); nil allows any.
+    /// - Parameters:
+    ///   - key: the key in `$top` (`root`, or `DATA` in an `.ict` entry).
+    ///   - allowedClassNames: the classes that may occur (secure decoding);
+    ///     nil allows any.
+    ///   - limits: the depth and size limits of decoding.
     /// - Returns: `.null` when `$top.key` holds `$null`.
     /// - Throws: `KeyedArchiveError` of kind `.missingValue` when `$top` has
     ///   no such key, `.disallowedClass` for a class not allowed,

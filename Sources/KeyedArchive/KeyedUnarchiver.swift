@@ -248,7 +248,9 @@ public struct KeyedArchiveDecoder {
 
     /// The object at `key` with its whole graph as an `ArchivedValue`.
     ///
-    /// - Parameter allowedClassNames: the classes that may occur; the built-ins by default.
+    /// - Parameters:
+    ///   - key: the object's field.
+    ///   - allowedClassNames: the classes that may occur; the built-ins by default.
     /// - Returns: nil when the field is absent.
     /// - Throws: errors of `KeyedArchive.decodeValue(forTopKey:allowedClassNames:limits:)`.
     public func decodeValue(forKey key: String, allowedClassNames: Set<String>? = ArchivedValue.builtInClassNames) throws(KeyedArchiveError) -> ArchivedValue? {

@@ -34,6 +34,8 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     /// Reads the declarations in an Info.plist's value.
     ///
     /// - Parameters:
+    ///   - infoPlist: the Info.plist's whole value.
+    ///   - file: the file it was read from, named in findings and `source`; nil for built-in text.
     ///   - exportedOrigin: the origin given to `UTExportedTypeDeclarations`
     ///     entries: `.exported`, or `.system` and `.wellKnown` for ICTKit's
     ///     own declarations.

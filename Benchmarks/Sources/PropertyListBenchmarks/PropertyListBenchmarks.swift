@@ -76,8 +76,10 @@ struct PropertyListBenchmarks {
                 )
                 rows.append(finding.run())
             }
-            let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up, "
-                + "ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
+            let startupMethod = options.only.contains("s")
+                ? " (rows s: of up to \(StartupRows.repetitions) runs after \(max(options.warmUpRuns, 3)) warm-up, within the 40 s budget)" : ""
+            let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up\(startupMethod)"
+                + ", ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
                 + "results are freed after the clock stops, on both sides"
             let load = "machine load (1-minute average, \(ProcessInfo.processInfo.activeProcessorCount) cores): "
                 + "\(loadBefore) at the start, \(loadAverage()) at the end"

@@ -39,7 +39,9 @@ struct SignatureTests {
         #expect(throws: (any Error).self) { try FileWrapper(url: URL(fileURLWithPath: "/nonexistent")) }
         #expect(throws: (any Error).self) { try wrapper.read(from: URL(fileURLWithPath: "/nonexistent")) }
         #expect(throws: (any Error).self) { try wrapper.write(to: URL(fileURLWithPath: "/nonexistent/x"), originalContentsURL: nil) }
-        #expect(wrapper is NSObject)
+        // An NSObject subclass, as Apple's: it converts to NSObject without a cast.
+        let object: NSObject = wrapper
+        #expect(object === wrapper)
     }
 
     #if !canImport(Darwin)

@@ -192,6 +192,41 @@ struct JSONPropertyListReaderTests {
         expectFailure(#"{"$uid": 1 "#, .truncated, line: 1, column: 12, "the input ends; expected '}' after the tagged value")
     }
 
+    /// Fuzzing found a 1,362-byte input (`json-plist` target, a time-out)
+    /// that took seconds: objects whose first key is a tag were read as a
+    /// tagged value and then again as an ordinary one, at every level.
+    /// Its first problem, counted by hand: the value of `"$date"` at line 1,
+    /// column 30 (`{"$di4ect":{"$dic#":{"$date":{`) is an object.
+    @Test func readsTheFuzzedNestedTagsOnce() throws {
+        let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/timeout-json-tag-backtracking.json")
+        let bytes = try [UInt8](Data(contentsOf: fixture))
+        let error = try #require(failure(bytes: bytes))
+        #expect(error.kind == .invalidValue)
+        #expect(error.location == .lineColumn(line: 1, column: 30))
+        #expect(error.message == #"the value of "$date" must be a string"#)
+        #expect(error.keyPath == [.key("$di4ect"), .key("$dic#"), .key("$date")])
+    }
+
+    /// Sixty levels of `{"$dict": …, "n": i}`: each object has two members,
+    /// so each is a dictionary whose `$dict` key holds the next; the
+    /// innermost `{"$dict": {"a": 1}}` is alone, a tagged dictionary.
+    /// Read once per level, not 3^60 times.
+    @Test func readsDeeplyNestedTagsWithSiblingsAsDictionaries() throws {
+        let levels = 60
+        var text = #"{"$dict": {"a": 1}}"#
+        var expected: PropertyListValue = ["a": 1]
+        for level in 0..<levels {
+            text = #"{"$dict": "# + text + #", "n": \#(level)}"#
+            expected = ["$dict": expected, "n": .integer(PropertyListInteger(level))]
+        }
+        expectSame(try read(text), expected)
+        // The same nesting with a tagged value that is wrong at the bottom: the error's key path runs through every level.
+        let broken = String(repeating: #"{"$dict": "#, count: levels) + #"{"$date": 5}"# + String(repeating: "}", count: levels)
+        let error = try #require(failure(broken))
+        #expect(error.message == #"the value of "$date" must be a string"#)
+        #expect(error.keyPath.components.count == levels + 1)
+    }
+
     @Test func stopsAtTheLimits() throws {
         let depth = try #require(failure(#"{"a": [[1]], "b": [[{"$dict": {"c": [1]}}]]}"#, limits: PropertyListLimits(maximumDepth: 4)))
         #expect(depth.kind == .limitExceeded(.depth))

@@ -7,11 +7,12 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
-        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]),
+        .library(name: "ICTKit", targets: ["PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
@@ -37,6 +38,15 @@ let package = Package(
         .target(
             name: "KeyedArchive",
             dependencies: [
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // An NSCoder-shaped, class-based coder over KeyedArchive's typed one, for code ported from Apple platforms.
+        .target(
+            name: "KeyedCoding",
+            dependencies: [
+                "KeyedArchive",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

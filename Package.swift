@@ -51,6 +51,17 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // Foundation's names for KeyedCoding's types, for code ported from Apple platforms by changing its import.
+        .target(
+            name: "KeyedCodingAppleNames",
+            dependencies: ["KeyedCoding"]
+        ),
+        // The original app's CTData/CTMetadata NSSecureCoding classes, unchanged but for their import line.
+        .executableTarget(
+            name: "CTDocumentPort",
+            dependencies: ["KeyedCodingAppleNames"],
+            path: "Examples/CTDocumentPort"
+        ),
         .systemLibrary(name: "CFileSystem"),
         .systemLibrary(
             name: "CLibZ",

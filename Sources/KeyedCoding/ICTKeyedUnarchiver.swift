@@ -77,7 +77,7 @@ public final class ICTKeyedUnarchiver: ICTCoder {
                     preconditionFailure("\(type) is neither an ICTCoding class nor a type standing for a Foundation class")
                 }
             }
-            names = types.map { "\($0)" }.joined(separator: ", ")
+            names = types.map { FoundationClass(standingFor: $0)?.archivedNames[0] ?? "\($0)" }.joined(separator: " or ")
         }
     }
 
@@ -242,6 +242,9 @@ public final class ICTKeyedUnarchiver: ICTCoder {
             if resolved != nil { break }
         }
         guard let resolved else {
+            if let allowed {
+                throw decoder.error(.disallowedClass, forKey: nil, "class \(decoder.className) is not allowed here (expected \(allowed.names))")
+            }
             throw decoder.error(.disallowedClass, forKey: nil,
                                 "class \(decoder.className) is not known to this unarchiver (map it with setClass(_:forClassName:))")
         }

@@ -133,6 +133,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "KeyedCodingTests",
+            dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "UniformTypesTests",
             dependencies: ["UniformTypes", "PropertyList"]
         ),

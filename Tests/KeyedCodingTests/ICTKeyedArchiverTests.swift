@@ -1,0 +1,248 @@
+import Foundation
+import KeyedArchive
+import KeyedCoding
+import Testing
+
+/// A person as Foundation's `NSSecureCoding` class: the oracle's side.
+final class FoundationFriend: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    var name: String?
+    var age = 0
+    var score = 0.0
+    var likesTea = false
+    var favorite: Float = 0
+    var tags: [String] = []
+    var born: Date?
+    var id: UUID?
+    var photo: Data?
+    var best: FoundationFriend?
+    var mentor: FoundationFriend?
+
+    init(name: String) {
+        self.name = name
+        super.init()
+    }
+
+    required init?(coder: NSCoder) {
+        name = coder.decodeObject(of: NSString.self, forKey: "name") as String?
+        age = coder.decodeInteger(forKey: "age")
+        score = coder.decodeDouble(forKey: "score")
+        likesTea = coder.decodeBool(forKey: "likesTea")
+        favorite = coder.decodeObject(of: NSNumber.self, forKey: "favorite")?.floatValue ?? 0
+        tags = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "tags") as? [String] ?? []
+        born = coder.decodeObject(of: NSDate.self, forKey: "born") as Date?
+        id = coder.decodeObject(of: NSUUID.self, forKey: "id") as UUID?
+        photo = coder.decodeObject(of: NSData.self, forKey: "photo") as Data?
+        best = coder.decodeObject(of: FoundationFriend.self, forKey: "best")
+        mentor = coder.decodeObject(of: FoundationFriend.self, forKey: "mentor")
+        super.init()
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name, forKey: "name")
+        coder.encode(age, forKey: "age")
+        coder.encode(score, forKey: "score")
+        coder.encode(likesTea, forKey: "likesTea")
+        coder.encode(NSNumber(value: favorite), forKey: "favorite")
+        coder.encode(tags, forKey: "tags")
+        coder.encode(born, forKey: "born")
+        coder.encode(id, forKey: "id")
+        coder.encode(photo, forKey: "photo")
+        coder.encode(best, forKey: "best")
+        coder.encode(mentor, forKey: "mentor")
+    }
+}
+
+/// The same person as an `ICTSecureCoding` class: the side under test.
+final class Friend: ICTObject, ICTSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    var name: String?
+    var age = 0
+    var score = 0.0
+    var likesTea = false
+    var favorite: Float = 0
+    var tags: [String] = []
+    var born: Date?
+    var id: UUID?
+    var photo: Data?
+    var best: Friend?
+    var mentor: Friend?
+
+    init(name: String) {
+        self.name = name
+        super.init()
+    }
+
+    required init?(coder: ICTCoder) {
+        name = coder.decodeObject(of: String.self, forKey: "name")
+        age = coder.decodeInteger(forKey: "age")
+        score = coder.decodeDouble(forKey: "score")
+        likesTea = coder.decodeBool(forKey: "likesTea")
+        favorite = coder.decodeObject(of: ICTNumber.self, forKey: "favorite")?.floatValue ?? 0
+        tags = coder.decodeObject(of: [[Any].self, String.self], forKey: "tags") as? [String] ?? []
+        born = coder.decodeObject(of: Date.self, forKey: "born")
+        id = coder.decodeObject(of: UUID.self, forKey: "id")
+        photo = coder.decodeObject(of: Data.self, forKey: "photo")
+        best = coder.decodeObject(of: Friend.self, forKey: "best")
+        mentor = coder.decodeObject(of: Friend.self, forKey: "mentor")
+        super.init()
+    }
+
+    func encode(with coder: ICTCoder) {
+        coder.encode(name, forKey: "name")
+        coder.encode(age, forKey: "age")
+        coder.encode(score, forKey: "score")
+        coder.encode(likesTea, forKey: "likesTea")
+        coder.encode(ICTNumber(value: favorite), forKey: "favorite")
+        coder.encode(tags, forKey: "tags")
+        coder.encode(born, forKey: "born")
+        coder.encode(id, forKey: "id")
+        coder.encode(photo, forKey: "photo")
+        coder.encode(best, forKey: "best")
+        coder.encode(mentor, forKey: "mentor")
+    }
+}
+
+/// The values both sides archive: chosen by hand, and the same on both sides.
+enum FriendValues {
+    static let name = "Ada"
+    static let age = 36
+    static let score = 7.25
+    static let favorite: Float = 3.5
+    static let tags = ["math", "poetry"]
+    static let born = Date(timeIntervalSinceReferenceDate: -5_000_000_000)
+    static let id = UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34")!
+    static let photo = Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2, 255])
+    static let bestName = "Charles"
+
+    static func ours() -> Friend {
+        let friend = Friend(name: name)
+        (friend.age, friend.score, friend.likesTea, friend.favorite) = (age, score, true, favorite)
+        (friend.tags, friend.born, friend.id, friend.photo) = (tags, born, id, photo)
+        let best = Friend(name: bestName)
+        (friend.best, friend.mentor) = (best, best)
+        return friend
+    }
+
+    static func foundations() -> FoundationFriend {
+        let friend = FoundationFriend(name: name)
+        (friend.age, friend.score, friend.likesTea, friend.favorite) = (age, score, true, favorite)
+        (friend.tags, friend.born, friend.id, friend.photo) = (tags, born, id, photo)
+        let best = FoundationFriend(name: bestName)
+        (friend.best, friend.mentor) = (best, best)
+        return friend
+    }
+}
+
+/// Encoding with `ICTKeyedArchiver`, checked by Foundation's
+/// `NSKeyedUnarchiver` (swift-corelibs-foundation, the oracle for
+/// well-formed input), by python3's plistlib and by archives Apple's
+/// Foundation made on macOS.
+@Suite struct ICTKeyedArchiverTests {
+    @Test func foundationReadsWhatWeWrite() throws {
+        let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
+        archiver.setClassName("Friend", for: Friend.self)
+        archiver.encode(FriendValues.ours(), forKey: NSKeyedArchiveRootObjectKey)
+        archiver.encode(42, forKey: "answer")
+        let data = archiver.encodedData
+        #expect(archiver.error == nil)
+
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        unarchiver.setClass(FoundationFriend.self, forClassName: "Friend")
+        let friend = try #require(unarchiver.decodeObject(of: FoundationFriend.self, forKey: NSKeyedArchiveRootObjectKey))
+        #expect(unarchiver.error == nil)
+        #expect(friend.name == FriendValues.name && friend.age == FriendValues.age && friend.score == FriendValues.score)
+        #expect(friend.likesTea && friend.favorite == FriendValues.favorite)
+        #expect(friend.tags == FriendValues.tags && friend.born == FriendValues.born)
+        #expect(friend.id == FriendValues.id && friend.photo == FriendValues.photo)
+        #expect(friend.best?.name == FriendValues.bestName && friend.best === friend.mentor, "one shared object, stored once")
+        #expect(unarchiver.decodeInteger(forKey: "answer") == 42)
+    }
+
+    @Test func weReadWhatFoundationWrites() throws {
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        archiver.encode(FriendValues.foundations(), forKey: NSKeyedArchiveRootObjectKey)
+        archiver.finishEncoding()
+        let data = archiver.encodedData
+        let archivedName = try #require(try Fixtures.plistlibRoot(ofArchive: data).classes.first)
+
+        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: data)
+        unarchiver.setClass(Friend.self, forClassName: archivedName)
+        let friend = try #require(unarchiver.decodeObject(of: Friend.self, forKey: "root"))
+        #expect(unarchiver.error == nil)
+        #expect(friend.name == FriendValues.name && friend.age == FriendValues.age && friend.score == FriendValues.score)
+        #expect(friend.likesTea && friend.favorite == FriendValues.favorite)
+        #expect(friend.tags == FriendValues.tags && friend.born == FriendValues.born)
+        #expect(friend.id == FriendValues.id && friend.photo == FriendValues.photo)
+        #expect(friend.best?.name == FriendValues.bestName && friend.best === friend.mentor)
+    }
+
+    @Test func fieldsHaveTheClassesFoundationWrites() throws {
+        let ours = ICTKeyedArchiver(requiringSecureCoding: true)
+        ours.setClassName("Friend", for: Friend.self)
+        ours.encode(FriendValues.ours(), forKey: "root")
+        let foundation = NSKeyedArchiver(requiringSecureCoding: true)
+        foundation.encode(FriendValues.foundations(), forKey: NSKeyedArchiveRootObjectKey)
+        foundation.finishEncoding()
+
+        let ourRoot = try Fixtures.plistlibRoot(ofArchive: ours.encodedData)
+        let theirRoot = try Fixtures.plistlibRoot(ofArchive: foundation.encodedData)
+        #expect(ourRoot.classes == ["Friend", "NSObject"])
+        #expect(Set(ourRoot.fields.keys) == Set(theirRoot.fields.keys))
+        for key in ["name", "age", "score", "likesTea", "favorite", "born", "id", "photo"] {
+            #expect("\(ourRoot.fields[key] ?? "absent")" == "\(theirRoot.fields[key] ?? "absent")", "field \(key)")
+        }
+    }
+
+    @Test func collectionsAndUUIDHaveTheClassesAppleWritesOnMacOS() throws {
+        // NSKeyedUnarchiver-ArrayTest.plist, made on macOS: NSArray → NSObject.
+        let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(
+            "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist"))
+        let ours = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(
+            withRootObject: ["baa", "baa", "black", "sheep"], requiringSecureCoding: true))
+        #expect(ours.classes == apple.classes)
+        #expect(ours.fields["NS.objects"] as? [String] == apple.fields["NS.objects"] as? [String])
+    }
+
+    @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist")))
+    func uuidAsAppleWritesItOnMacOS() throws {
+        let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(
+            "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist"))
+        let ours = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(
+            withRootObject: UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34")!, requiringSecureCoding: true))
+        #expect(ours.classes == apple.classes)
+        #expect("\(ours.fields)" == "\(apple.fields)")
+    }
+
+    @Test func classNamesComeFromTheArchiverThenTheProcessThenTheModule() throws {
+        #expect(try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(withRootObject: Friend(name: "A"), requiringSecureCoding: true))
+            .classes == ["KeyedCodingTests.Friend", "NSObject"])
+
+        ICTKeyedArchiver.setClassName("EveryonesFriend", for: Friend.self)
+        defer { ICTKeyedArchiver.setClassName(nil, for: Friend.self) }
+        #expect(ICTKeyedArchiver.className(for: Friend.self) == "EveryonesFriend")
+        #expect(try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(withRootObject: Friend(name: "A"), requiringSecureCoding: true))
+            .classes == ["EveryonesFriend", "NSObject"])
+
+        let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
+        archiver.setClassName("MyFriend", for: Friend.self)
+        archiver.encode(Friend(name: "A"), forKey: "root")
+        #expect(try Fixtures.plistlibRoot(ofArchive: archiver.encodedData).classes == ["MyFriend", "NSObject"])
+    }
+
+    @Test func insecureClassIsRefusedWhenSecureCodingIsRequired() throws {
+        let error = try #require(throws: KeyedArchiveError.self) {
+            try ICTKeyedArchiver.archivedData(withRootObject: Insecure(), requiringSecureCoding: true)
+        }
+        #expect(error.kind == .unsupportedValue && error.message.contains("does not support secure coding"))
+        #expect(try ICTKeyedArchiver.archivedData(withRootObject: Insecure(), requiringSecureCoding: false).count > 0)
+    }
+
+    @Test func valueOfNoArchivableTypeIsAnError() throws {
+        struct NotArchivable {}
+        let error = try #require(throws: KeyedArchiveError.self) {
+            try ICTKeyedArchiver.archivedData(withRootObject: NotArchivable(), requiringSecureCoding: false)
+        }
+        #expect(error.kind == .unsupportedValue && error.message.contains("NotArchivable"))
+    }
+}

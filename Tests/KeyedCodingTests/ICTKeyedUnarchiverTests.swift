@@ -193,10 +193,19 @@ final class Insecure: ICTObject, ICTCoding {
     }
 
     @Test func processWideClassMappingIsUsed() throws {
-        ICTKeyedUnarchiver.setClass(Foo.self, forClassName: "crap.Foo")
-        defer { ICTKeyedUnarchiver.setClass(nil, forClassName: "crap.Foo") }
-        #expect(ICTKeyedUnarchiver.class(forClassName: "crap.Foo") == Foo.self)
-        let data = try Fixtures.interop("keyedarchive/bpylist2/simple_archive.plist")
-        #expect(try ICTKeyedUnarchiver.unarchivedObject(ofClass: Foo.self, from: data)?.title == "yo")
+        // A name no other test uses: tests run in parallel and the mapping is process-wide.
+        let foo = Foo()
+        foo.title = "mapped for everyone"
+        let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
+        archiver.setClassName("ProcessWideFoo", for: Foo.self)
+        archiver.encode(foo, forKey: "root")
+        let data = archiver.encodedData
+        #expect(throws: KeyedArchiveError.self) { try ICTKeyedUnarchiver.unarchivedObject(ofClass: [Any].self, from: data) }
+
+        ICTKeyedUnarchiver.setClass(Foo.self, forClassName: "ProcessWideFoo")
+        defer { ICTKeyedUnarchiver.setClass(nil, forClassName: "ProcessWideFoo") }
+        #expect(ICTKeyedUnarchiver.class(forClassName: "ProcessWideFoo") == Foo.self)
+        let decoded = try ICTKeyedUnarchiver.unarchivedObject(ofClasses: [Foo.self], from: data) as? Foo
+        #expect(decoded?.title == "mapped for everyone")
     }
 }

@@ -60,7 +60,8 @@ let package = Package(
         .executableTarget(
             name: "CTDocumentPort",
             dependencies: ["KeyedCodingAppleNames"],
-            path: "Examples/CTDocumentPort"
+            path: "Examples/CTDocumentPort",
+            exclude: ["README.md"]
         ),
         .systemLibrary(name: "CFileSystem"),
         .systemLibrary(

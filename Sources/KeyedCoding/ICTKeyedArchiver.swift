@@ -113,6 +113,7 @@ public final class ICTKeyedArchiver: ICTCoder {
         }
     }
 
+    /// Encodes `object` under `key`; see `ICTCoder.encode(_:forKey:)`. A failure is recorded in `error`.
     override public func encode(_ object: Any?, forKey key: String) {
         precondition(!finished, "encoding into an ICTKeyedArchiver after finishEncoding()")
         guard error == nil else { return }
@@ -123,11 +124,17 @@ public final class ICTKeyedArchiver: ICTCoder {
         }
     }
 
+    /// Encodes an integer under `key` (`encodeInteger:forKey:`).
     override public func encode(_ value: Int, forKey key: String) { encodePlain(.integer(PropertyListInteger(value)), forKey: key) }
+    /// Encodes a 32-bit integer under `key` (`encodeInt32:forKey:`).
     override public func encode(_ value: Int32, forKey key: String) { encodePlain(.integer(PropertyListInteger(Int64(value))), forKey: key) }
+    /// Encodes a 64-bit integer under `key` (`encodeInt64:forKey:`).
     override public func encode(_ value: Int64, forKey key: String) { encodePlain(.integer(PropertyListInteger(value)), forKey: key) }
+    /// Encodes a boolean under `key` (`encodeBool:forKey:`).
     override public func encode(_ value: Bool, forKey key: String) { encodePlain(.bool(value), forKey: key) }
+    /// Encodes a 64-bit real under `key` (`encodeDouble:forKey:`).
     override public func encode(_ value: Double, forKey key: String) { encodePlain(.real(value), forKey: key) }
+    /// Encodes a 32-bit real under `key` (`encodeFloat:forKey:`).
     override public func encode(_ value: Float, forKey key: String) { encodePlain(.real32(value), forKey: key) }
 
     private func encodePlain(_ value: PropertyListValue, forKey key: String) {

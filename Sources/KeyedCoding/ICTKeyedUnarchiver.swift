@@ -160,28 +160,38 @@ public final class ICTKeyedUnarchiver: ICTCoder {
     /// The decoder of the object being decoded (`$top`'s outside any `init?(coder:)`).
     var currentDecoder: KeyedArchiveDecoder { decoders[decoders.count - 1] }
 
+    /// True when the object being decoded (or `$top`) has a value under `key`.
     override public func containsValue(forKey key: String) -> Bool {
         currentDecoder.containsValue(forKey: key)
     }
 
+    /// The object under `key`; with `requiresSecureCoding`, only of the classes the enclosing typed call allowed. Failures are recorded in `error`.
     override public func decodeObject(forKey key: String) -> Any? {
         decodeObject(forKey: key, allowed: requiresSecureCoding ? allowedStack[allowedStack.count - 1] ?? AllowedClasses([]) : nil)
     }
 
+    /// The object under `key` if it is a `type`; failures (another class, a bad reference) are recorded in `error`.
     override public func decodeObject<T>(of type: T.Type, forKey key: String) -> T? {
         decodeObject(forKey: key, allowed: AllowedClasses([type])) as? T
     }
 
+    /// The object under `key` if it is one of `types`; failures are recorded in `error`.
     override public func decodeObject(of types: [Any.Type]?, forKey key: String) -> Any? {
         guard let types else { return decodeObject(forKey: key) }
         return decodeObject(forKey: key, allowed: AllowedClasses(types))
     }
 
+    /// The integer under `key`; 0 when absent, or on failure (recorded in `error`).
     override public func decodeInteger(forKey key: String) -> Int { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt(forKey: key) } }
+    /// The 32-bit integer under `key`; 0 when absent, or on failure (recorded in `error`).
     override public func decodeInt32(forKey key: String) -> Int32 { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt32(forKey: key) } }
+    /// The 64-bit integer under `key`; 0 when absent, or on failure (recorded in `error`).
     override public func decodeInt64(forKey key: String) -> Int64 { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt64(forKey: key) } }
+    /// The boolean under `key`; false when absent, or on failure (recorded in `error`).
     override public func decodeBool(forKey key: String) -> Bool { decodeScalar(false) { (decoder) throws(KeyedArchiveError) in try decoder.decodeBool(forKey: key) } }
+    /// The real under `key`; 0 when absent, or on failure (recorded in `error`).
     override public func decodeDouble(forKey key: String) -> Double { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeDouble(forKey: key) } }
+    /// The real under `key` as a 32-bit real; 0 when absent, or on failure (recorded in `error`).
     override public func decodeFloat(forKey key: String) -> Float { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeFloat(forKey: key) } }
 
     private func decodeScalar<T>(_ fallback: T, _ read: (KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) -> T {

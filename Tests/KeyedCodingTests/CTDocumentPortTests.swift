@@ -4,6 +4,36 @@ import ICTDocument
 import KeyedArchive
 import Testing
 
+/// Reads any entry of a `.ict` document with Foundation's `NSKeyedUnarchiver`
+/// (swift-corelibs-foundation on Linux): the oracle standing in for the
+/// original app's reader. Registered for both `CTData` and `CTMetadata`, it
+/// keeps every field of the format (docs/ict-format.md sections 2 and 3).
+final class FoundationEntry: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    static let keys = ["VERSION", "FIRST_NAME", "LAST_NAME", "DISPLAY_NAME", "FAVORITE_NUMBER", "PHOTO", "THUMBNAIL", "DISPLAY NAME"]
+    var fields: [String: Any] = [:]
+
+    required init?(coder: NSCoder) {
+        for key in Self.keys where coder.containsValue(forKey: key) {
+            fields[key] = key == "VERSION"
+                ? coder.decodeInteger(forKey: key)
+                : coder.decodeObject(of: [NSString.self, NSData.self, NSNumber.self], forKey: key)
+        }
+        super.init()
+    }
+
+    func encode(with coder: NSCoder) {}
+
+    /// The fields of the object under `DATA` of the archive at `url`.
+    static func read(_ url: URL, archivedAs className: String) throws -> [String: Any] {
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: try Data(contentsOf: url))
+        unarchiver.setClass(FoundationEntry.self, forClassName: className)
+        let entry = unarchiver.decodeObject(of: FoundationEntry.self, forKey: "DATA")
+        if let error = unarchiver.error { throw error }
+        return try #require(entry).fields
+    }
+}
+
 /// The original app's `CTData`/`CTMetadata` coder port (Examples/CTDocumentPort,
 /// Apple-platform code with only its import changed) on the real documents
 /// in SampleDocs/. Expected values are what python3's plistlib reads from the
@@ -56,6 +86,27 @@ import Testing
             #expect(try document.metadata().displayName == newName)
             #expect(try document.data().displayName == newName)
             #expect(try document.data().favoriteNumber == original.data["FAVORITE_NUMBER"] as? Double)
+        }
+    }
+
+    @Test func foundationReadsTheDocumentsThePortWrites() throws {
+        let folder = try ScratchFolder()
+        let originals = Fixtures.sampleDocuments
+        let before = try Fixtures.plistlibFields(of: originals)
+        for url in originals {
+            _ = try CTDocumentPortMain.port(documentAt: url, into: folder.url)
+            let original = try #require(before[url.path])
+            let newName = try #require(original.data["DISPLAY_NAME"] as? String) + " (ported)"
+            let written = folder.url.appendingPathComponent(newName + ".ict")
+            let data = try FoundationEntry.read(written.appendingPathComponent("ctdocument.data"), archivedAs: "CTData")
+            let metadata = try FoundationEntry.read(written.appendingPathComponent("ctdocument.metadata"), archivedAs: "CTMetadata")
+            #expect(data["VERSION"] as? Int == 1 && metadata["VERSION"] as? Int == 1)
+            #expect(data["FIRST_NAME"] as? String == original.data["FIRST_NAME"] as? String)
+            #expect(data["LAST_NAME"] as? String == original.data["LAST_NAME"] as? String)
+            #expect(data["DISPLAY_NAME"] as? String == newName && metadata["DISPLAY NAME"] as? String == newName)
+            #expect((data["FAVORITE_NUMBER"] as? NSNumber)?.doubleValue == original.data["FAVORITE_NUMBER"] as? Double)
+            #expect(data["PHOTO"] as? Data == PlistlibDocument.bytes(original.data["PHOTO"]))
+            #expect(metadata["THUMBNAIL"] as? Data == PlistlibDocument.bytes(original.metadata["THUMBNAIL"]))
         }
     }
 

@@ -104,6 +104,18 @@ final class Insecure: ICTObject, ICTCoding {
         #expect("\(error.keyPath)" == "$top.root.recursive")
     }
 
+    @Test func objectsNestedPastTheDepthLimitAreAnErrorNotAStackOverflow() throws {
+        let folder = try ScratchFolder()
+        let url = folder.url.appendingPathComponent("deep.plist")
+        try Fixtures.makeArchive("foos-nested-100000", at: url)
+        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: try Data(contentsOf: url))
+        unarchiver.setClass(Foo.self, forClassName: "crap.Foo")
+        #expect(unarchiver.decodeObject(of: Foo.self, forKey: "root") == nil)
+        let error = try #require(unarchiver.error as? KeyedArchiveError)
+        #expect(error.kind == .depthLimitExceeded)
+        #expect(error.keyPath.components.count == 2 + KeyedArchiveLimits.default.maximumDepth, "$top.root, then one recursive per level")
+    }
+
     @Test func malformedArchivesAreRefusedWhenRead() throws {
         // MANIFEST: REJECT $version 10000; REJECT $archiver "NSArchiver"; REJECT no $top.
         for (file, kind) in [("invalid_version_archive", KeyedArchiveError.Kind.unsupportedVersion),

@@ -2,7 +2,8 @@
 plistlib, for inputs the tests need broken in one named way.
 
 usage: make_archive.py OUTPUT CASE
-Each CASE is a CTData-shaped archive ($top.DATA) broken as its name says.
+Each CASE is an archive broken as its name says: a CTData-shaped one
+($top.DATA), or bpylist2's crap.Foo ($top.root) nested too deep.
 """
 import plistlib
 import sys
@@ -20,7 +21,20 @@ def archive(root_fields, extra_objects, classes=CTDATA):
     return {"$version": 100000, "$archiver": "NSKeyedArchiver", "$top": {"DATA": UID(1)}, "$objects": objects}
 
 
+def nested_foos(depth):
+    # object 1 is the outermost Foo; each refers to the next through "recursive"
+    foo_class = depth + 1
+    objects = ["$null"]
+    for level in range(depth):
+        following = UID(level + 2) if level + 1 < depth else UID(0)
+        objects.append({"recursive": following, "$class": UID(foo_class)})
+    objects.append({"$classname": "crap.Foo", "$classes": ["crap.Foo", "NSObject"]})
+    return {"$version": 100000, "$archiver": "NSKeyedArchiver", "$top": {"root": UID(1)}, "$objects": objects}
+
+
 CASES = {
+    # 100,000 Foos each holding the next: deeper than any limit, a stack overflow if unchecked
+    "foos-nested-100000": lambda: nested_foos(100000),
     # FIRST_NAME refers to data, not a string
     "first-name-is-data": lambda: archive({"VERSION": 1, "FIRST_NAME": UID(2)}, [b"\x00\x01"]),
     # no FIRST_NAME key at all; LAST_NAME present

@@ -59,7 +59,9 @@ let package = Package(
         // The original app's CTData/CTMetadata NSSecureCoding classes, unchanged but for their import line.
         .executableTarget(
             name: "CTDocumentPort",
-            dependencies: ["KeyedCodingAppleNames"],
+            // KeyedCoding too, though the names module re-exports it: an incremental build then
+            // recompiles the port when KeyedCoding's classes change (it did not through the re-export alone).
+            dependencies: ["KeyedCodingAppleNames", "KeyedCoding"],
             path: "Examples/CTDocumentPort",
             exclude: ["README.md"]
         ),

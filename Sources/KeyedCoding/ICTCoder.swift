@@ -55,6 +55,9 @@ public class ICTCoder {
     /// those; nil as `$null`. An instance encoded twice is stored once.
     /// Anything else is recorded as the coder's `error`.
     public func encode(_ object: Any?, forKey key: String) { misuse() }
+    /// Encodes a reference to `object` kept only if the object is encoded
+    /// unconditionally elsewhere in the archive (`encodeConditionalObject:forKey:`).
+    public func encodeConditionalObject(_ object: Any?, forKey key: String) { misuse() }
     /// Encodes an integer (`encodeInteger:forKey:`).
     public func encode(_ value: Int, forKey key: String) { misuse() }
     /// Encodes a 32-bit integer (`encodeInt32:forKey:`).

@@ -27,6 +27,11 @@ public final class ICTKeyedArchiver: ICTCoder {
     private var nodesByInstance: [ObjectIdentifier: EncodedNode] = [:]
     private var classNames: [ObjectIdentifier: String] = [:]
     private var finished = false
+    /// The index in `$objects` of each instance encoded so far.
+    private var instanceIndices: [ObjectIdentifier: Int] = [:]
+    /// References encoded conditionally: the holder's index (nil for `$top`),
+    /// the key, and the instance referred to (kept alive so that its identity stays unique).
+    private var conditionalReferences: [(holder: Int?, key: String, target: any ICTCoding)] = []
 
     /// An archiver (`init(requiringSecureCoding:)`).
     public init(requiringSecureCoding: Bool) {
@@ -105,6 +110,16 @@ public final class ICTKeyedArchiver: ICTCoder {
         finishEncoding()
         var archive = archiver.archive
         for (key, value) in topLevelValues { archive.top[key] = value }
+        for reference in conditionalReferences {
+            guard let index = instanceIndices[ObjectIdentifier(reference.target)] else { continue }
+            if let holder = reference.holder {
+                guard case .dictionary(var fields) = archive.objects[holder] else { continue }
+                fields[reference.key] = .uid(UInt64(index))
+                archive.objects[holder] = .dictionary(fields)
+            } else {
+                archive.top[reference.key] = .uid(UInt64(index))
+            }
+        }
         do {
             return Data(try KeyedArchiveWriter(format: outputFormat).encode(archive))
         } catch {
@@ -125,6 +140,21 @@ public final class ICTKeyedArchiver: ICTCoder {
     }
 
     /// Encodes an integer under `key` (`encodeInteger:forKey:`).
+    /// Encodes a reference to `object` under `key` that is kept only if
+    /// `object` is encoded unconditionally somewhere in the archive, before
+    /// or after; otherwise `$null` (`encodeConditionalObject:forKey:`). For a
+    /// value that is not an `ICTCoding` instance, as `encode(_:forKey:)`.
+    override public func encodeConditionalObject(_ object: Any?, forKey key: String) {
+        guard let target = object as? any ICTCoding else { return encode(object, forKey: key) }
+        precondition(!finished, "encoding into an ICTKeyedArchiver after finishEncoding()")
+        if fieldRecordings.isEmpty {
+            topLevelValues.append((key, .uid(0)))
+            conditionalReferences.append((nil, key, target))
+        } else {
+            fieldRecordings[fieldRecordings.count - 1].append(.conditional(key: key, target: target))
+        }
+    }
+
     override public func encode(_ value: Int, forKey key: String) { encodePlain(.integer(PropertyListInteger(value)), forKey: key) }
     /// Encodes a 32-bit integer under `key` (`encodeInt32:forKey:`).
     override public func encode(_ value: Int32, forKey key: String) { encodePlain(.integer(PropertyListInteger(Int64(value))), forKey: key) }
@@ -155,16 +185,21 @@ public final class ICTKeyedArchiver: ICTCoder {
         }
     }
 
-    /// Runs `object.encode(with:)` and returns the fields it encoded, in order.
+    /// Runs `object.encode(with:)` for the object at `index` of `$objects`
+    /// and returns the fields it encoded, in order.
     ///
     /// - Throws: a `.unsupportedValue` error when the object (or one it
     ///   holds) failed; the cause is in `error`.
-    func recordFields(of object: any ICTCoding) throws(KeyedArchiveError) -> [EncodedField] {
+    func recordFields(of object: any ICTCoding, at index: Int) throws(KeyedArchiveError) -> [EncodedField] {
+        instanceIndices[ObjectIdentifier(object)] = index
         fieldRecordings.append([])
         object.encode(with: self)
         let fields = fieldRecordings.removeLast()
         if error != nil {
             throw KeyedArchiveError(.unsupportedValue, at: [], "\(type(of: object)) could not be encoded")
+        }
+        for case .conditional(let key, let target) in fields {
+            conditionalReferences.append((index, key, target))
         }
         return fields
     }
@@ -242,6 +277,8 @@ public final class ICTKeyedArchiver: ICTCoder {
 enum EncodedField {
     case plain(key: String, value: PropertyListValue)
     case object(key: String, node: EncodedNode?)
+    /// A conditional reference: `$null` until `encodedData` finds the target encoded.
+    case conditional(key: String, target: any ICTCoding)
 }
 
 /// An object to be written: an `ICTCoding` instance, a Foundation value or a
@@ -270,10 +307,11 @@ final class EncodedNode: KeyedArchiveEncodable {
         case .value(let value):
             try value.encode(to: &encoder)
         case .object(let object):
-            for field in try archiver.recordFields(of: object) {
+            for field in try archiver.recordFields(of: object, at: encoder.objectIndex) {
                 switch field {
                 case .plain(let key, let value): encoder.encodeRaw(value, forKey: key)
                 case .object(let key, let node): try encoder.encode(node, forKey: key)
+                case .conditional(let key, _): encoder.encodeRaw(.uid(0), forKey: key)
                 }
             }
         case .array(let elements):

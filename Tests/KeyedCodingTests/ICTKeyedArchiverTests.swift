@@ -238,6 +238,53 @@ enum FriendValues {
         #expect(try Fixtures.plistlibRoot(ofArchive: archiver.encodedData).classes == ["MyName", "NSObject"])
     }
 
+    @Test func conditionalReferenceIsKeptOnlyToAnObjectEncodedElsewhere() throws {
+        // Each partner is encoded conditionally; b is also in the list, d is not.
+        final class Partnered: ICTObject, ICTSecureCoding {
+            static var supportsSecureCoding: Bool { true }
+            let name: String
+            var partner: Partnered?
+            init(_ name: String, partner: Partnered? = nil) {
+                self.name = name
+                self.partner = partner
+                super.init()
+            }
+            required init?(coder: ICTCoder) { nil }
+            func encode(with coder: ICTCoder) {
+                coder.encode(name, forKey: "name")
+                coder.encodeConditionalObject(partner, forKey: "partner")
+            }
+        }
+        final class FoundationPartnered: NSObject, NSSecureCoding {
+            static var supportsSecureCoding: Bool { true }
+            var name: String?
+            var partner: FoundationPartnered?
+            required init?(coder: NSCoder) {
+                name = coder.decodeObject(of: NSString.self, forKey: "name") as String?
+                partner = coder.decodeObject(of: FoundationPartnered.self, forKey: "partner")
+                super.init()
+            }
+            func encode(with coder: NSCoder) {}
+        }
+        let b = Partnered("b")
+        let list = [Partnered("a", partner: b), b, Partnered("c", partner: Partnered("d"))]
+        let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
+        archiver.setClassName("Partnered", for: Partnered.self)
+        archiver.encode(list, forKey: "root")
+        archiver.encodeConditionalObject(b, forKey: "b")
+        archiver.encodeConditionalObject(list[2].partner, forKey: "d")
+
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        unarchiver.setClass(FoundationPartnered.self, forClassName: "Partnered")
+        let decoded = try #require(unarchiver.decodeObject(of: [NSArray.self, FoundationPartnered.self], forKey: "root") as? [FoundationPartnered])
+        #expect(unarchiver.error == nil)
+        #expect(decoded.map(\.name) == ["a", "b", "c"])
+        #expect(decoded[0].partner === decoded[1], "b is encoded elsewhere: the reference is kept")
+        #expect(decoded[2].partner == nil, "d is encoded nowhere else: $null")
+        #expect(unarchiver.decodeObject(of: FoundationPartnered.self, forKey: "b") === decoded[1])
+        #expect(unarchiver.decodeObject(of: FoundationPartnered.self, forKey: "d") == nil)
+    }
+
     @Test func insecureClassIsRefusedWhenSecureCodingIsRequired() throws {
         let error = try #require(throws: KeyedArchiveError.self) {
             try ICTKeyedArchiver.archivedData(withRootObject: Insecure(), requiringSecureCoding: true)

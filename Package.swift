@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
+        .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),

@@ -204,6 +204,44 @@ enum FriendValues {
         #expect(ours.fields["NS.objects"] as? [String] == apple.fields["NS.objects"] as? [String])
     }
 
+    @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist")))
+    func dictionaryHasTheClassesAppleWritesOnMacOS() throws {
+        // NSKeyedUnarchiver-ComplexTest.plist, binary, made on macOS: the root is an NSDictionary (MANIFEST).
+        let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(
+            "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist"))
+        let ours = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(
+            withRootObject: ["string": "hello"], requiringSecureCoding: true))
+        #expect(ours.classes == apple.classes)
+        #expect(ours.fields["NS.keys"] as? [String] == ["string"] && ours.fields["NS.objects"] as? [String] == ["hello"])
+    }
+
+    @Test func scalarsAsFoundationWritesAndReadsThem() throws {
+        let ours = ICTKeyedArchiver()
+        ours.encode(Int32(-7), forKey: "int32")
+        ours.encode(Int64.min, forKey: "int64")
+        ours.encode(Float(0.1), forKey: "float")
+        ours.encode(2.5e300, forKey: "double")
+        ours.encode(true, forKey: "bool")
+        let foundation = try NSKeyedUnarchiver(forReadingFrom: ours.encodedData)
+        #expect(foundation.decodeInt32(forKey: "int32") == -7 && foundation.decodeInt64(forKey: "int64") == Int64.min)
+        #expect(foundation.decodeFloat(forKey: "float") == Float(0.1) && foundation.decodeDouble(forKey: "double") == 2.5e300)
+        #expect(foundation.decodeBool(forKey: "bool"))
+
+        let theirs = NSKeyedArchiver(requiringSecureCoding: false)
+        theirs.encode(Int32(-7), forKey: "int32")
+        theirs.encode(Int64.min, forKey: "int64")
+        theirs.encode(Float(0.1), forKey: "float")
+        theirs.encode(2.5e300, forKey: "double")
+        theirs.encode(true, forKey: "bool")
+        theirs.finishEncoding()
+        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: theirs.encodedData)
+        #expect(unarchiver.decodeInt32(forKey: "int32") == -7 && unarchiver.decodeInt64(forKey: "int64") == Int64.min)
+        #expect(unarchiver.decodeFloat(forKey: "float") == Float(0.1) && unarchiver.decodeDouble(forKey: "double") == 2.5e300)
+        #expect(unarchiver.decodeBool(forKey: "bool") && !unarchiver.decodeBool(forKey: "absent"))
+        #expect(unarchiver.decodeInt32(forKey: "int64") == 0, "Int64.min does not fit 32 bits")
+        #expect((unarchiver.error as? KeyedArchiveError)?.kind == .invalidObject)
+    }
+
     @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist")))
     func uuidAsAppleWritesItOnMacOS() throws {
         let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(

@@ -36,20 +36,26 @@ enum Fixtures {
         repositoryRoot.appendingPathComponent("Tests/KeyedCodingTests/Fixtures/\(name)").path
     }
 
-    /// Runs python3 with `arguments` and returns its standard output.
+    /// Runs python3 with `arguments` and returns its standard output, which
+    /// goes through a file rather than a pipe (as ICTCommandTests' runner
+    /// does: Foundation's pipe reads on Linux stop the process on EINTR).
     static func python(_ arguments: [String]) throws -> Data {
+        let folder = try ScratchFolder()
+        let outputFile = folder.url.appendingPathComponent("stdout")
+        try Data().write(to: outputFile)
+        let output = try FileHandle(forWritingTo: outputFile)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
-        let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        try output.close()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw PythonFailed(arguments: arguments, status: process.terminationStatus)
         }
-        return bytes
+        return try Data(contentsOf: outputFile)
     }
 
     struct PythonFailed: Error, CustomStringConvertible {

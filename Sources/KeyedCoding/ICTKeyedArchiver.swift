@@ -139,7 +139,6 @@ public final class ICTKeyedArchiver: ICTCoder {
         }
     }
 
-    /// Encodes an integer under `key` (`encodeInteger:forKey:`).
     /// Encodes a reference to `object` under `key` that is kept only if
     /// `object` is encoded unconditionally somewhere in the archive, before
     /// or after; otherwise `$null` (`encodeConditionalObject:forKey:`). For a
@@ -155,6 +154,7 @@ public final class ICTKeyedArchiver: ICTCoder {
         }
     }
 
+    /// Encodes an integer under `key` (`encodeInteger:forKey:`).
     override public func encode(_ value: Int, forKey key: String) { encodePlain(.integer(PropertyListInteger(value)), forKey: key) }
     /// Encodes a 32-bit integer under `key` (`encodeInt32:forKey:`).
     override public func encode(_ value: Int32, forKey key: String) { encodePlain(.integer(PropertyListInteger(Int64(value))), forKey: key) }

@@ -59,7 +59,7 @@ public final class ICTKeyedUnarchiver: ICTCoder {
         }
     }
 
-    /// The classes a decoding call allows: nil `classes` and `foundation` allow any known class.
+    /// The classes a decoding call allows (where an `AllowedClasses?` is nil, any class the unarchiver resolves).
     struct AllowedClasses {
         var foundation: Set<FoundationClass>
         var classes: [any ICTCoding.Type]

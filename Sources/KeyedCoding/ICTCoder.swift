@@ -50,7 +50,7 @@ public class ICTCoder {
     // MARK: Encoding (overridden by ICTKeyedArchiver)
 
     /// Encodes `object` under `key` (`encodeObject:forKey:`): an `ICTCoding`
-    /// instance, a `String`, `Data`, `Date`, `UUID`, `ICTNumber`, a Swift
+    /// instance, a `String`, `Data`, `Date`, `UUID`, `URL`, `ICTNumber`, `ICTNull`, a Swift
     /// number or `Bool` (as an `NSNumber`), or an array, set or dictionary of
     /// those; nil as `$null`. An instance encoded twice is stored once.
     /// Anything else is recorded as the coder's `error`.
@@ -82,7 +82,7 @@ public class ICTCoder {
     /// `decodeObject(of:forKey:)` allowed. Nil when absent or on failure.
     public func decodeObject(forKey key: String) -> Any? { misuse() }
     /// The object under `key` if it is a `type` (`decodeObjectOfClass:forKey:`):
-    /// an `ICTCoding` class, or `String`, `Data`, `Date`, `UUID`, `ICTNumber`,
+    /// an `ICTCoding` class, or `String`, `Data`, `Date`, `UUID`, `URL`, `ICTNumber`, `ICTNull`,
     /// `[Any]`, `[AnyHashable: Any]`, `Set<AnyHashable>` for Foundation's
     /// classes. Nil when absent, `$null` or on failure (see `error`).
     public func decodeObject<T>(of type: T.Type, forKey key: String) -> T? { misuse() }

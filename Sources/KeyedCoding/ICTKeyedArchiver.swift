@@ -12,7 +12,7 @@ import PropertyList
 /// encoded, its class description (`$classname`, `$classes` up to
 /// `NSObject`) after its fields, Foundation's values their own classes
 /// (`NSString`, `NSData`, `NSNumber` stored plainly; `NSDate`, `NSUUID`,
-/// `NSArray`, `NSDictionary`, `NSSet`). Built on `KeyedArchiver`.
+/// `NSURL`, `NSNull`, `NSArray`, `NSDictionary`, `NSSet`). Built on `KeyedArchiver`.
 public final class ICTKeyedArchiver: ICTCoder {
     /// The serialisation `encodedData` uses; binary unless set.
     public var outputFormat: KeyedArchiveWriter.Format = .binary
@@ -330,6 +330,8 @@ final class EncodedNode: KeyedArchiveEncodable {
         case let data as Data: .data(data)
         case let date as Date: .date(date)
         case let uuid as UUID: .uuid(uuid)
+        case let url as URL: .url(relative: url.relativeString, base: url.baseURL?.absoluteString)
+        case is ICTNull: .nsNull
         case let number as ICTNumber: number.archivedValue
         case let flag as Bool: .bool(flag)
         case let integer as Int: .integer(PropertyListInteger(integer))

@@ -9,7 +9,8 @@ import PropertyList
 /// Reads objects from an `NSKeyedArchiver` archive through `ICTCoding`'s
 /// `init?(coder:)` (Foundation's `NSKeyedUnarchiver`). Foundation's classes
 /// decode as Swift values: `NSString` as `String`, `NSData` as `Data`,
-/// `NSDate` as `Date`, `NSUUID` as `UUID`, `NSNumber` as `ICTNumber`,
+/// `NSDate` as `Date`, `NSUUID` as `UUID`, `NSURL` as `URL`, `NSNumber` as
+/// `ICTNumber`, `NSNull` as `ICTNull`,
 /// `NSArray` as `[Any]`, `NSDictionary` as `[AnyHashable: Any]`, `NSSet` as
 /// `Set<AnyHashable>` (and their mutable subclasses likewise). Other classes
 /// decode as the `ICTCoding` class mapped to their name (`setClass(_:forClassName:)`)
@@ -24,7 +25,7 @@ import PropertyList
 public final class ICTKeyedUnarchiver: ICTCoder {
     /// A Foundation class that decodes as a Swift value.
     enum FoundationClass: CaseIterable {
-        case string, data, date, uuid, number, array, dictionary, set
+        case string, data, date, uuid, url, number, null, array, dictionary, set
 
         /// The archived names of the class and its mutable subclass.
         var archivedNames: [String] {
@@ -33,7 +34,9 @@ public final class ICTKeyedUnarchiver: ICTCoder {
             case .data: ["NSData", "NSMutableData"]
             case .date: ["NSDate"]
             case .uuid: ["NSUUID"]
+            case .url: ["NSURL"]
             case .number: ["NSNumber"]
+            case .null: ["NSNull"]
             case .array: ["NSArray", "NSMutableArray"]
             case .dictionary: ["NSDictionary", "NSMutableDictionary"]
             case .set: ["NSSet", "NSMutableSet"]
@@ -50,7 +53,9 @@ public final class ICTKeyedUnarchiver: ICTCoder {
             case is Data.Type: self = .data
             case is Date.Type: self = .date
             case is UUID.Type: self = .uuid
+            case is URL.Type: self = .url
             case is ICTNumber.Type: self = .number
+            case is ICTNull.Type: self = .null
             case is [Any].Type: self = .array
             case is [AnyHashable: Any].Type: self = .dictionary
             case is Set<AnyHashable>.Type: self = .set
@@ -277,6 +282,22 @@ public final class ICTKeyedUnarchiver: ICTCoder {
         return resolved
     }
 
+    /// An `NSURL`: `NS.relative` resolved against `NS.base`, itself an `NSURL` or `$null`.
+    private static func decodeURL(_ decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> URL {
+        let base = try decoder.decodeObject(forKey: "NS.base") { (base: inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> URL in
+            guard base.className == "NSURL" else {
+                throw base.error(.invalidObject, forKey: nil, "the base of a URL is a \(base.className), not an NSURL")
+            }
+            return try decodeURL(&base)
+        }
+        guard let relative = try decoder.decodeObject(of: String.self, forKey: "NS.relative"),
+              let url = URL(string: relative, relativeTo: base)
+        else {
+            throw decoder.error(.invalidObject, forKey: "NS.relative", "NSURL has no NS.relative string that is a URL")
+        }
+        return url
+    }
+
     private static func isClass(_ type: AnyClass, kindOf ancestor: AnyClass) -> Bool {
         var current: AnyClass? = type
         while let step = current {
@@ -314,6 +335,8 @@ public final class ICTKeyedUnarchiver: ICTCoder {
         case .data: return try Data(from: &decoder)
         case .date: return try Date(from: &decoder)
         case .uuid: return try UUID(from: &decoder)
+        case .url: return try Self.decodeURL(&decoder)
+        case .null: return ICTNull()
         case .number:
             guard let stored = decoder.storedValue, let number = ICTNumber(stored) else {
                 throw decoder.error(.invalidObject, forKey: nil, "\(decoder.className) holds no number")

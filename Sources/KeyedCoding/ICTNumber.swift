@@ -1,5 +1,12 @@
 import PropertyList
 
+/// `NSNull`: the object collections hold where they hold nothing (a
+/// collection cannot hold `$null`).
+public struct ICTNull: Hashable, Sendable {
+    /// The null object.
+    public init() {}
+}
+
 /// A number as an archive holds it (Foundation's `NSNumber`): an integer, a
 /// 64-bit or 32-bit real, or a boolean, stored plainly in `$objects`. Two
 /// numbers are equal when their values are, whatever their storage (`8`

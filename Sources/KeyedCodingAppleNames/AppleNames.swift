@@ -45,6 +45,10 @@ public typealias NSData = Data
 public typealias NSDate = Date
 /// `NSUUID`, decoded as `UUID`.
 public typealias NSUUID = UUID
+/// `NSURL`, decoded as `URL`.
+public typealias NSURL = URL
+/// `NSNull`.
+public typealias NSNull = ICTNull
 /// `NSArray`, decoded as `[Any]`.
 public typealias NSArray = [Any]
 /// `NSDictionary`, decoded as `[AnyHashable: Any]`.

@@ -215,6 +215,30 @@ enum FriendValues {
         #expect(ours.fields["NS.keys"] as? [String] == ["string"] && ours.fields["NS.objects"] as? [String] == ["hello"])
     }
 
+    @Test func urlAndNullAsFoundationReadsThem() throws {
+        let url = URL(string: "index.xml", relativeTo: URL(string: "https://www.swift.org"))!
+        let data = try ICTKeyedArchiver.archivedData(withRootObject: [url, ICTNull(), "end"], requiringSecureCoding: true)
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        let array = try #require(unarchiver.decodeObject(of: [NSArray.self, NSURL.self, NSNull.self, NSString.self], forKey: "root") as? [Any])
+        #expect(unarchiver.error == nil)
+        // swift-corelibs-foundation resolves a relative URL when it decodes it (and
+        // archives only the absolute string), so only the absolute URL is compared here.
+        #expect((array.first as? URL)?.absoluteString == "https://www.swift.org/index.xml")
+        #expect(array.dropFirst().first is NSNull)
+        #expect(array.last as? String == "end")
+    }
+
+    @Test func relativeURLAsAppleWritesItOnMacOS() throws {
+        // NSKeyedUnarchiver-ComplexTest.plist, made on macOS, holds this URL as an
+        // NSURL whose NS.relative is "index.xml" and whose NS.base is an NSURL
+        // (NS.relative "https://www.swift.org", NS.base $null): its objects 16–20 as plistlib reads them.
+        let url = URL(string: "index.xml", relativeTo: URL(string: "https://www.swift.org"))!
+        let root = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(withRootObject: url, requiringSecureCoding: true))
+        #expect(root.classes == ["NSURL", "NSObject"])
+        #expect(root.fields["NS.relative"] as? String == "index.xml")
+        #expect((root.fields["NS.base"] as? [String: Any])?["classes"] as? [String] == ["NSURL", "NSObject"])
+    }
+
     @Test func scalarsAsFoundationWritesAndReadsThem() throws {
         let ours = ICTKeyedArchiver()
         ours.encode(Int32(-7), forKey: "int32")

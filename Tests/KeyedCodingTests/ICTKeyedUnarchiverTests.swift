@@ -62,6 +62,32 @@ final class Insecure: ICTObject, ICTCoding {
         #expect(try ICTKeyedUnarchiver.unarchivedObject(ofClass: UUID.self, from: data) == UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34"))
     }
 
+    @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist")))
+    func dictionaryOfFoundationValuesArchivedByFoundationOnMacOS() throws {
+        // MANIFEST: NSDictionary {uuid: NSUUID 71DC068E-3420-45FF-919E-3A267D55EC22,
+        // url: URL("index.xml", relativeTo: https://www.swift.org), string: "hello",
+        // array: [NSNull, "hello", 34545, {"key":"val"}]}, decoded with secure coding.
+        let data = try Fixtures.interop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist")
+        let allowed: [Any.Type] = [[AnyHashable: Any].self, [Any].self, URL.self, UUID.self, ICTNull.self, String.self, ICTNumber.self]
+        let dictionary = try #require(try ICTKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data) as? [String: Any])
+        #expect(dictionary["uuid"] as? UUID == UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC22"))
+        let url = try #require(dictionary["url"] as? URL)
+        #expect(url.relativeString == "index.xml" && url.baseURL?.absoluteString == "https://www.swift.org")
+        #expect(url.absoluteString == "https://www.swift.org/index.xml")
+        #expect(dictionary["string"] as? String == "hello")
+        let array = try #require(dictionary["array"] as? [Any])
+        #expect(array.count == 4)
+        #expect(array.first is ICTNull)
+        #expect(array.dropFirst().first as? String == "hello")
+        #expect(array.dropFirst(2).first as? ICTNumber == ICTNumber(value: 34545))
+        #expect(array.last as? [String: String] == ["key": "val"])
+
+        let withoutNull = allowed.filter { $0 != ICTNull.self }
+        let error = try #require(throws: KeyedArchiveError.self) { try ICTKeyedUnarchiver.unarchivedObject(ofClasses: withoutNull, from: data) }
+        #expect(error.kind == .disallowedClass && error.message.contains("NSNull"))
+        #expect("\(error.keyPath)" == "$top.root.NS.objects[0].NS.objects[0]")
+    }
+
     @Test func stringSubclassDecodesThroughItsClassChain() throws {
         // MANIFEST: root string "KeyArchive UID Test", class OC_BuiltinPythonUnicode → … → NSString (Cocoa-made).
         let data = try Fixtures.interop("keyedarchive/cpython-plistlib/TESTDATA_KEYED_ARCHIVE.bplist")

@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
+        .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
@@ -43,6 +45,29 @@ let package = Package(
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
+        ),
+        // An NSCoder-shaped, class-based coder over KeyedArchive's typed one, for code ported from Apple platforms.
+        .target(
+            name: "KeyedCoding",
+            dependencies: [
+                "KeyedArchive",
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // Foundation's names for KeyedCoding's types, for code ported from Apple platforms by changing its import.
+        .target(
+            name: "KeyedCodingAppleNames",
+            dependencies: ["KeyedCoding"]
+        ),
+        // The original app's CTData/CTMetadata NSSecureCoding classes, unchanged but for their import line.
+        .executableTarget(
+            name: "CTDocumentPort",
+            // KeyedCoding too, though the names module re-exports it: an incremental build then
+            // recompiles the port when KeyedCoding's classes change (it did not through the re-export alone).
+            dependencies: ["KeyedCodingAppleNames", "KeyedCoding"],
+            path: "Examples/CTDocumentPort",
+            exclude: ["README.md"]
         ),
         .systemLibrary(name: "CFileSystem"),
         .systemLibrary(
@@ -104,8 +129,8 @@ let package = Package(
         // `import ICTKit`: every library module at once.
         .target(
             name: "ICTKit",
-            dependencies: ["PropertyList", "KeyedArchive", "DocumentPackage", "DocumentVersions", "UniformTypes", "ICTDocument",
-                           "AppleCompatibility"]
+            dependencies: ["PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes",
+                           "ICTDocument", "AppleCompatibility"]
         ),
         .executableTarget(
             name: "ICTCommand",
@@ -128,6 +153,11 @@ let package = Package(
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "PropertyList"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "KeyedCodingTests",
+            dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

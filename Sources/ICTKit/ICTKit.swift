@@ -1,5 +1,6 @@
 // `import ICTKit` brings every public module of the library: property lists,
-// keyed archives, document packages and their versions, uniform types and
+// keyed archives (as a graph, and through an NSCoder-shaped coder:
+// KeyedCoding), document packages and their versions, uniform types and
 // `.ict` documents, and Apple's FileWrapper and UTType on Linux
 // (AppleCompatibility; on Apple platforms, Apple's own). Each module can also be imported alone, for a smaller
 // dependency (`import PropertyList`).
@@ -8,5 +9,6 @@
 @_exported import DocumentVersions
 @_exported import ICTDocument
 @_exported import KeyedArchive
+@_exported import KeyedCoding
 @_exported import PropertyList
 @_exported import UniformTypes

@@ -79,7 +79,7 @@ final class KeyedArchiveEncodingState {
         let index = objects.count
         objects.append(.string("$null"))
         if let identity { instanceIndices[identity] = index }
-        var encoder = KeyedArchiveEncoder(state: self)
+        var encoder = KeyedArchiveEncoder(state: self, objectIndex: index)
         try object.encode(to: &encoder)
         if let stored = encoder.storedValue {
             objects[index] = stored
@@ -103,11 +103,14 @@ final class KeyedArchiveEncodingState {
 /// Collects the fields of one object, for a `KeyedArchiveEncodable` type's `encode(to:)`.
 public struct KeyedArchiveEncoder {
     private let state: KeyedArchiveEncodingState
+    /// The index in `$objects` of the object whose fields this encoder collects.
+    public let objectIndex: Int
     fileprivate(set) var fields = OrderedDictionary<String, PropertyListValue>()
     fileprivate(set) var storedValue: PropertyListValue?
 
-    fileprivate init(state: KeyedArchiveEncodingState) {
+    fileprivate init(state: KeyedArchiveEncodingState, objectIndex: Int) {
         self.state = state
+        self.objectIndex = objectIndex
     }
 
     /// Stores the object as a plain value instead of a keyed instance, as

@@ -58,6 +58,15 @@ public struct KeyedUnarchiver: Sendable {
         let context = KeyedArchiveDecodingContext(archive: archive, maximumDepth: limits.maximumDepth)
         return try context.decode(type, from: value, path: .top(key), depth: 0)
     }
+
+    /// A decoder whose fields are `$top`'s keys, so top-level values and
+    /// objects are read as the fields of one object (key paths `$top.key`).
+    /// Absent keys read as zero or nil, as for any object's fields.
+    public func topLevelDecoder() -> KeyedArchiveDecoder {
+        let context = KeyedArchiveDecodingContext(archive: archive, maximumDepth: limits.maximumDepth)
+        return KeyedArchiveDecoder(context: context, index: nil, className: "$top", classChain: [], fields: archive.top,
+                                   storedValue: nil, keyPath: [.key("$top")], depth: -1)
+    }
 }
 
 /// The state shared by the decoders of one decoding: which objects are being decoded (to catch cycles).
@@ -72,6 +81,22 @@ final class KeyedArchiveDecodingContext {
     }
 
     func decode<T: KeyedArchiveDecodable>(_ type: T.Type, from value: PropertyListValue, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> T? {
+        try decode(from: value, path: path, depth: depth, Self.decodeChecked)
+    }
+
+    /// Decodes the object as `T` when its class is one of `T`'s.
+    static func decodeChecked<T: KeyedArchiveDecodable>(_ decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T {
+        guard T.archivedClassNames.contains(decoder.className) else {
+            throw KeyedArchiveError(.disallowedClass, at: decoder.keyPath, object: decoder.objectIndex,
+                                    "class \(decoder.className) is not allowed here (expected \(T.archivedClassNames.sorted().joined(separator: " or ")))")
+        }
+        return try T(from: &decoder)
+    }
+
+    /// Resolves the reference `value` and hands the object's decoder to
+    /// `body`, which checks the class and decodes; nil for `$null`.
+    func decode<T>(from value: PropertyListValue, path: PropertyListKeyPath, depth: Int,
+                   _ body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) throws(KeyedArchiveError) -> T? {
         guard case .uid(let uid) = value else {
             throw KeyedArchiveError(.invalidObject, at: path, "\(value.kindNameWithArticle) where a reference to an object belongs")
         }
@@ -99,13 +124,9 @@ final class KeyedArchiveDecodingContext {
         case .classDescription:
             throw KeyedArchiveError(.invalidClass, at: path, object: index, "a reference to a class description where an object belongs")
         }
-        guard T.archivedClassNames.contains(decoder.className) else {
-            throw KeyedArchiveError(.disallowedClass, at: path, object: index,
-                                    "class \(decoder.className) is not allowed here (expected \(T.archivedClassNames.sorted().joined(separator: " or ")))")
-        }
         inProgress.insert(index)
         defer { inProgress.remove(index) }
-        return try T(from: &decoder)
+        return try body(&decoder)
     }
 }
 
@@ -115,8 +136,9 @@ final class KeyedArchiveDecodingContext {
 /// kind is an error with its key path.
 public struct KeyedArchiveDecoder {
     private let context: KeyedArchiveDecodingContext
-    /// The object's index in `$objects`.
-    public let objectIndex: Int
+    /// The object's index in `$objects`; 0 for the decoder over `$top`.
+    public var objectIndex: Int { index ?? 0 }
+    private let index: Int?
     /// The archived class name (`NSString` etc. for a plain stored value).
     public let className: String
     /// The archived class chain, most derived first (empty for a plain stored value).
@@ -129,10 +151,10 @@ public struct KeyedArchiveDecoder {
     public let keyPath: PropertyListKeyPath
     private let depth: Int
 
-    init(context: KeyedArchiveDecodingContext, index: Int, className: String, classChain: [String],
+    init(context: KeyedArchiveDecodingContext, index: Int?, className: String, classChain: [String],
          fields: OrderedDictionary<String, PropertyListValue>, storedValue: PropertyListValue?, keyPath: PropertyListKeyPath, depth: Int) {
         self.context = context
-        objectIndex = index
+        self.index = index
         self.className = className
         self.classChain = classChain
         self.fields = fields
@@ -146,7 +168,7 @@ public struct KeyedArchiveDecoder {
 
     /// An error of `kind` at `key` of this object, for decoders' own checks.
     public func error(_ kind: KeyedArchiveError.Kind, forKey key: String?, _ message: String) -> KeyedArchiveError {
-        KeyedArchiveError(kind, at: key.map { keyPath.appending(.key($0)) } ?? keyPath, object: objectIndex, message)
+        KeyedArchiveError(kind, at: key.map { keyPath.appending(.key($0)) } ?? keyPath, object: index, message)
     }
 
     /// The integer at `key` (`encodeInt:forKey:`); 0 when absent.
@@ -224,12 +246,26 @@ public struct KeyedArchiveDecoder {
         return try context.decode(type, from: value, path: keyPath.appending(.key(key)), depth: depth + 1)
     }
 
-    /// The objects referred to by the array of UIDs at `key` (`NS.objects`), each decoded as `type`.
+    /// The object at `key`, handed to `body` with its own decoder (whose
+    /// `className` and `classChain` say what it is); `body` checks the class
+    /// and decodes. For callers whose allowed classes are known only at run
+    /// time; `decodeObject(of:forKey:)` is this with `type`'s class check.
+    ///
+    /// - Returns: nil when the field is absent or `$null`.
+    /// - Throws: `.invalidObject`, `.danglingReference`, `.cycle` or
+    ///   `.depthLimitExceeded` for a bad reference, with the key path; what `body` throws.
+    public func decodeObject<T>(forKey key: String, using body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) throws(KeyedArchiveError) -> T? {
+        guard let value = fields[key] else { return nil }
+        return try context.decode(from: value, path: keyPath.appending(.key(key)), depth: depth + 1, body)
+    }
+
+    /// The objects referred to by the array of UIDs at `key` (`NS.objects`),
+    /// each handed to `body` with its own decoder, as `decodeObject(forKey:using:)`.
     ///
     /// - Returns: nil when the field is absent.
     /// - Throws: `.invalidObject` when the field is not an array of UIDs or an
-    ///   element is `$null`; errors of `decodeObject(of:forKey:)`.
-    public func decodeReferences<T: KeyedArchiveDecodable>(of type: T.Type, forKey key: String) throws(KeyedArchiveError) -> [T]? {
+    ///   element is `$null`; errors of `decodeObject(forKey:using:)`.
+    public func decodeReferences<T>(forKey key: String, using body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) throws(KeyedArchiveError) -> [T]? {
         guard let value = fields[key] else { return nil }
         guard case .array(let references) = value else {
             throw error(.invalidObject, forKey: key, "\(value.kindNameWithArticle) where an array of references belongs")
@@ -238,12 +274,21 @@ public struct KeyedArchiveDecoder {
         result.reserveCapacity(references.count)
         let path = keyPath.appending(.key(key))
         for (position, reference) in references.enumerated() {
-            guard let element = try context.decode(type, from: reference, path: path.appending(.index(position)), depth: depth + 1) else {
-                throw KeyedArchiveError(.invalidObject, at: path.appending(.index(position)), object: objectIndex, "$null inside a collection")
+            guard let element = try context.decode(from: reference, path: path.appending(.index(position)), depth: depth + 1, body) else {
+                throw KeyedArchiveError(.invalidObject, at: path.appending(.index(position)), object: index, "$null inside a collection")
             }
             result.append(element)
         }
         return result
+    }
+
+    /// The objects referred to by the array of UIDs at `key` (`NS.objects`), each decoded as `type`.
+    ///
+    /// - Returns: nil when the field is absent.
+    /// - Throws: `.invalidObject` when the field is not an array of UIDs or an
+    ///   element is `$null`; errors of `decodeObject(of:forKey:)`.
+    public func decodeReferences<T: KeyedArchiveDecodable>(of type: T.Type, forKey key: String) throws(KeyedArchiveError) -> [T]? {
+        try decodeReferences(forKey: key, using: KeyedArchiveDecodingContext.decodeChecked)
     }
 
     /// The object at `key` with its whole graph as an `ArchivedValue`.

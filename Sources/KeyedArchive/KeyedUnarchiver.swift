@@ -81,7 +81,7 @@ final class KeyedArchiveDecodingContext {
     }
 
     func decode<T: KeyedArchiveDecodable>(_ type: T.Type, from value: PropertyListValue, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> T? {
-        try decode(from: value, path: path, depth: depth, Self.decodeChecked)
+        try decode(from: value, path: path, depth: depth) { (decoder) throws(KeyedArchiveError) -> T in try Self.decodeChecked(&decoder) }
     }
 
     /// Decodes the object as `T` when its class is one of `T`'s.
@@ -288,7 +288,7 @@ public struct KeyedArchiveDecoder {
     /// - Throws: `.invalidObject` when the field is not an array of UIDs or an
     ///   element is `$null`; errors of `decodeObject(of:forKey:)`.
     public func decodeReferences<T: KeyedArchiveDecodable>(of type: T.Type, forKey key: String) throws(KeyedArchiveError) -> [T]? {
-        try decodeReferences(forKey: key, using: KeyedArchiveDecodingContext.decodeChecked)
+        try decodeReferences(forKey: key) { (decoder) throws(KeyedArchiveError) -> T in try KeyedArchiveDecodingContext.decodeChecked(&decoder) }
     }
 
     /// The object at `key` with its whole graph as an `ArchivedValue`.

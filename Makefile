@@ -29,7 +29,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: demo test build static manual install bench clean fuzz fuzz-check
+.PHONY: demo test test-all build static manual install bench clean fuzz fuzz-check lint docs examples
 
 build:
 	scripts/install-deps.sh build
@@ -43,6 +43,32 @@ test: static manual
 	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# make test and the tests tagged slow (ICT_SLOW_TESTS=1): the real-world
+# corpus sweeps and the largest inputs.
+test-all: static manual
+	scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	ICT_SLOW_TESTS=1 $(SWIFT) test --skip-build
+
+# The formatting .swift-format describes; CI fails on any finding.
+LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources Examples
+lint:
+	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
+
+# Every public module's DocC catalog (swift-docc-plugin), warnings as errors.
+DOC_MODULES = ICTKit PropertyList KeyedArchive KeyedCoding DocumentPackage DocumentVersions UniformTypes ICTDocument AppleCompatibility
+docs:
+	for module in $(DOC_MODULES); do \
+	  $(SWIFT) package generate-documentation --target $$module --warnings-as-errors || exit 1; \
+	done
+
+# Examples/: tools outside the package that use ICTKit's public API only,
+# run on the sample documents (and on a damaged one, which must fail).
+examples:
+	$(SWIFT) build --package-path Examples/DocumentReport
+	Examples/DocumentReport/.build/debug/DocumentReport SampleDocs/*.ict
+	! Examples/DocumentReport/.build/debug/DocumentReport SampleDocs/malformed/truncated-archive.ict
 
 static:
 	scripts/install-deps.sh build

@@ -392,7 +392,8 @@ private struct OpenStepParser {
                     guard unit & 0xFC00 == 0xDC00 else {
                         throw error(.invalidString, at: high.at, "a \\U escape for a high surrogate is not followed by one for a low surrogate")
                     }
-                    PropertyListText.appendUTF8(Unicode.Scalar(0x10000 + ((high.value - 0xD800) << 10) + (unit - 0xDC00))!, to: &utf8)  // A valid pair makes a scalar.
+                    // A valid pair makes a scalar.
+                    PropertyListText.appendUTF8(Unicode.Scalar(0x10000 + ((high.value - 0xD800) << 10) + (unit - 0xDC00))!, to: &utf8)
                     pendingHighSurrogate = nil
                 } else if unit & 0xFC00 == 0xD800 {
                     pendingHighSurrogate = (unit, escapeStart)

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OrderedCollections
 import PropertyList
 
@@ -189,7 +198,7 @@ enum PlutilText {
     /// `2004-10-26 10:33:33 +0000`, as `Date.description`.
     private static func dateDescription(_ date: Date) -> String {
         let text = PropertyListDateFormat.format(date)  // 2004-10-26T10:33:33Z
-        return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " +0000")
+        return text.replacingScalars("T", with: " ").replacingScalars("Z", with: " +0000")
     }
 
     // MARK: raw
@@ -213,19 +222,37 @@ enum PlutilText {
         case .bool(let bool): text = objC ? (bool ? "YES" : "NO") : (bool ? "true" : "false")
         case .integer(let integer): text = integer.description
         case .uid(let uid): text = String(uid)
-        case .real(let real): text = String(format: "%f", real)
-        case .real32(let real): text = String(format: "%f", Double(real))
+        case .real(let real): text = fixedPoint(real)
+        case .real32(let real): text = fixedPoint(Double(real))
         default: text = ""
         }
         return objC ? "@" + text : text
+    }
+
+    /// C's `%f` of `value` (six decimals), as `String(format: "%f")` gives it,
+    /// without Foundation's formatting (and the ICU it brings).
+    private static func fixedPoint(_ value: Double) -> String {
+        // The longest %f of a Double, -DBL_MAX, is 317 characters and the NUL.
+        var buffer = [CChar](repeating: 0, count: 320)
+        let count = buffer.withUnsafeMutableBufferPointer { pointer in
+            withVaList([value]) { vsnprintf(pointer.baseAddress, pointer.count, "%f", $0) }
+        }
+        precondition(count >= 0 && count < buffer.count, "%f of \(value) does not fit in \(buffer.count) bytes")
+        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Swift and Objective-C literals
 
     /// The variable name of a literal: the file's stem, `-` and spaces as `_`, symbols and controls dropped.
     private static func variableName(_ path: String) -> String {
-        var name = stem(of: path).replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
-        name.unicodeScalars.removeAll { CharacterSet.symbols.contains($0) || CharacterSet.controlCharacters.contains($0) }
+        var name = stem(of: path).replacingScalars("-", with: "_").replacingScalars(" ", with: "_")
+        // CharacterSet.symbols (general categories Sm, Sc, Sk, So) and .controlCharacters (Cc, Cf).
+        name.unicodeScalars.removeAll { scalar in
+            switch scalar.properties.generalCategory {
+            case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .control, .format: true
+            default: false
+            }
+        }
         return name
     }
 
@@ -250,7 +277,7 @@ enum PlutilText {
     private static func escaped(_ string: String) -> String {
         var result = string
         for sequence in ["\\b", "\\s", "\"", "\\w", "\\.", "\\|", "\\*", "\\)", "\\("] {
-            result = result.replacingOccurrences(of: sequence, with: "\\" + sequence)
+            result = result.replacingScalars(sequence, with: "\\" + sequence)
         }
         return result
     }
@@ -278,7 +305,7 @@ enum PlutilText {
     private static func appendSwift(_ value: PropertyListValue, depth: Int, indent: Bool, to output: inout String) {
         if indent { output += indentation(depth) }
         switch value {
-        case .string(let string): output += "\"" + escaped(string).replacingOccurrences(of: "\n", with: "\\n") + "\""
+        case .string(let string): output += "\"" + escaped(string).replacingScalars("\n", with: "\\n") + "\""
         case .array(let elements):
             output += "[\n"
             for element in elements {
@@ -294,7 +321,7 @@ enum PlutilText {
                 output += ",\n"
             }
             output += indentation(depth) + "]"
-        case .data(let data): output += "Data(bytes: [" + data.map { String(format: "0x%02X,", $0) }.joined() + "])"
+        case .data(let data): output += "Data(bytes: [" + data.map { "0x" + ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) + "," }.joined() + "])"
         case .date(let date): output += "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
         default: output += number(value, objC: false)
         }
@@ -355,5 +382,29 @@ enum PlutilText {
             output += indentation(depth) + "}"
         default: output += number(value, objC: true)
         }
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement`, compared by
+    /// Unicode scalars as NSString's `replacingOccurrences(of:with:)` compares
+    /// code units — not by Characters as `replacing(_:with:)` does, which
+    /// would not find "\n" inside a "\r\n".
+    func replacingScalars(_ target: String, with replacement: String) -> String {
+        let source = Array(unicodeScalars)
+        let pattern = Array(target.unicodeScalars)
+        guard !pattern.isEmpty else { return self }
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < source.count {
+            if index + pattern.count <= source.count, source[index..<index + pattern.count].elementsEqual(pattern) {
+                result.append(contentsOf: replacement.unicodeScalars)
+                index += pattern.count
+            } else {
+                result.append(source[index])
+                index += 1
+            }
+        }
+        return String(result)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PropertyList
 
 /// The typed values `-insert` and `-replace` take (`-bool YES`, `-integer 7`,

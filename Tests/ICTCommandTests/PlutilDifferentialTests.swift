@@ -134,6 +134,9 @@ struct PlutilDifferentialTests {
         "empty.plist": "",
         "scalar.json": "7",
         "quoted.txt": "\"just a string\"",
+        // A CR LF inside a string (escaped by the literals one scalar at a time), a real
+        // printed with %f, and a name whose symbols the variable name drops.
+        "crlf €+.plist": "<plist version=\"1.0\"><dict><key>s</key><string>a&#13;&#10;b</string><key>r</key><real>123456.789</real></dict></plist>\n",
     ]
 
     /// Binary files, made from the XML ones by our writer with Foundation checking nothing: written once, copied.
@@ -177,6 +180,7 @@ struct PlutilDifferentialTests {
         }
         add(["-convert", "json", "-r", "-o", "-", "plain.plist"]); add(["-convert", "json", "-r", "-o", "-", "j.json"])
         add(["-convert", "json", "-r", "-o", "-", "x.plist"]); add(["-convert", "json", "-r", "list.plist"])
+        for format in ["swift", "objc"] { add(["-convert", format, "-o", "-", "crlf €+.plist"]); add(["-convert", format, "crlf €+.plist"]) }
         add(["-convert", "objc", "-header", "plain.plist"]); add(["-convert", "objc", "-header", "-o", "lit.m", "plain.plist"])
         add(["-convert", "xml1", "-header", "plain.plist"])
         add(["-convert", "NoConversion", "-o", "-", "x.plist"]); add(["-convert", "NoConversion", "j.json"]); add(["-convert", "NoConversion", "o.txt"])

@@ -11,10 +11,10 @@ STATIC_BUILD = .build-static
 # On Linux ict is a static executable: no dynamic loader, so a run starts in
 # a fifth of the time (the loader resolved thousands of libstdc++ and libc
 # symbols, 3.9 million instructions, before main). libxml2's own libraries
-# (ICU, liblzma) come from pkg-config --static. The Swift runtime is
+# (ICU, liblzma) come from pkg-config --static, and ICU's C++ library. The Swift runtime is
 # static on every platform (--static-swift-stdlib).
 ifeq ($(shell uname -s),Linux)
-STATIC_FLAGS = -Xswiftc -static-executable $(foreach lib,$(shell pkg-config --static --libs-only-l libxml-2.0 libpng 2>/dev/null),-Xlinker $(lib))
+STATIC_FLAGS = -Xswiftc -static-executable $(foreach lib,$(shell pkg-config --static --libs-only-l libxml-2.0 libpng 2>/dev/null) -lstdc++,-Xlinker $(lib))
 endif
 ICT_STATIC = $(STATIC_BUILD)/release/ict
 # The man pages made from the commands' help by swift-argument-parser's

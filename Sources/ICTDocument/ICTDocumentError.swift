@@ -32,9 +32,8 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         case invalidSchema
         /// A document exists where a new one was to be created.
         case alreadyExists
-        /// The JSON form is not JSON (`propertyListError` says where in the
-        /// text), or a value in it is malformed (`$data` that is not base64;
-        /// `keyPath` names it).
+        /// The JSON form is not JSON as ICTKit reads it, `$data` that is not
+        /// base64 for one; `propertyListError` says where in the text.
         case invalidJSON
         /// A file could not be read: the JSON form, or an image file it
         /// names; `propertyListError` says why.
@@ -53,8 +52,7 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     public var archiveError: KeyedArchiveError?
     /// The package error behind a `.package` error.
     public var packageError: DocumentPackageError?
-    /// The reader's error behind an `.invalidJSON` error in the JSON text,
-    /// or an `.unreadableFile` error.
+    /// The reader's error behind an `.invalidJSON` or `.unreadableFile` error.
     public var propertyListError: PropertyListError?
 
     /// Makes an error.
@@ -82,7 +80,7 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     init(invalidJSON error: PropertyListError) {
-        self.init(.invalidJSON, error.description)
+        self.init(.invalidJSON, keyPath: error.keyPath.description, error.location == .none ? error.message : "\(error.location): \(error.message)")
         propertyListError = error
     }
 

@@ -21,9 +21,9 @@ import PropertyList
 ///
 /// Absent fields are left out. Each image is either a PNG file named
 /// relative to the JSON's folder (or absolute), `{"file": NAME}`, or the PNG
-/// bytes in base64, `{"$data": BASE64}`. A favourite number that is not
-/// finite is `{"$real": "nan"}`, `"+infinity"` or `"-infinity"`, as
-/// `JSONPropertyListWriter` spells it. Keys this form does not have are ignored.
+/// bytes in base64, `{"$data": BASE64}`. The JSON is ICTKit's JSON form of
+/// property lists (`JSONPropertyListWriter`), so a favourite number that is
+/// not finite is `{"$real": "nan"}`. Keys this form does not have are ignored.
 public struct ICTDocumentJSONForm: Hashable, Sendable {
     /// Where the PNG bytes of an image are.
     public enum Image: Hashable, Sendable {
@@ -96,21 +96,19 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
 
     // MARK: Reading
 
-    /// Reads the form from JSON text. Image files are named, not read.
+    /// Reads the form from JSON text, as `PropertyListReader` reads JSON
+    /// (`$data` is base64, `$real32` a number, …). Image files are named, not read.
     ///
     /// - Throws: `ICTDocumentError` with the JSON key path (`photo.file`):
-    ///   `.invalidJSON` for text that is not JSON (`propertyListError` says
-    ///   where) or an image whose `$data` is not base64; `.missingKey` for a
-    ///   missing `version` or an image object with neither `file` nor `$data`;
-    ///   `.wrongType` for a value of the wrong JSON type; `.unsupportedVersion`
-    ///   for a version other than `ICTFormat.version`.
+    ///   `.invalidJSON` for text that is not that JSON, such as `$data` that
+    ///   is not base64 (`propertyListError` says where, by line and column);
+    ///   `.missingKey` for a missing `version` or an image object without
+    ///   `file`; `.wrongType` for a value of the wrong type;
+    ///   `.unsupportedVersion` for a version other than `ICTFormat.version`.
     public init(jsonBytes bytes: UnsafeRawBufferPointer) throws(ICTDocumentError) {
         let value: PropertyListValue
         do throws(PropertyListError) {
-            // As `PropertyListReader` reads JSON, but `$data` is decoded here so a bad one is named by its key path.
-            guard !bytes.isEmpty else { throw PropertyListError.emptyInput }
-            if let (other, location) = NonPropertyListFormat.detect(bytes) { throw other.error(at: location) }
-            value = try JSONPropertyListReader(interpretsTags: false).read(bytes)
+            value = try PropertyListReader().read(bytes, format: .json).value
         } catch {
             throw ICTDocumentError(invalidJSON: error)
         }
@@ -138,54 +136,38 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
         return string
     }
 
-    /// A JSON number, or a real that is not finite in `$real`.
     private static func number(_ object: OrderedDictionary<String, PropertyListValue>, _ key: String) throws(ICTDocumentError) -> Double? {
         switch object[key] {
         case nil: return nil
         case .real(let real)?: return real
+        case .real32(let real)?: return Double(real)
         case .integer(let integer)?: return integer.int64Value.map(Double.init) ?? integer.uint64Value.map(Double.init)
-        case .dictionary(let tagged)? where tagged.count == 1 && tagged.keys.first == "$real":
-            switch tagged["$real"] {
-            case .string("nan")?: return .nan
-            case .string("+infinity")?: return .infinity
-            case .string("-infinity")?: return -.infinity
-            default: throw ICTDocumentError(.invalidJSON, keyPath: "\(key).$real", "the value of \"$real\" is not \"nan\", \"+infinity\" or \"-infinity\"")
-            }
         case let other?: throw wrongType(other, at: key, expected: "a number")
         }
     }
 
     private static func image(_ object: OrderedDictionary<String, PropertyListValue>, _ key: String) throws(ICTDocumentError) -> Image? {
-        guard let value = object[key] else { return nil }
-        guard case .dictionary(let reference) = value else {
-            throw wrongType(value, at: key, expected: "an object with \"file\" or \"$data\"")
-        }
-        if let file = reference["file"] {
+        switch object[key] {
+        case nil:
+            return nil
+        case .data(let bytes)?:
+            return .embedded([UInt8](bytes))
+        case .dictionary(let reference)?:
+            guard let file = reference["file"] else {
+                throw ICTDocumentError(.missingKey, keyPath: "\(key).file", "the image has neither \"file\" nor \"$data\"")
+            }
             guard case .string(let name) = file else { throw wrongType(file, at: "\(key).file", expected: "a string") }
             return .file(name)
+        case let other?:
+            throw wrongType(other, at: key, expected: "{\"file\": NAME} or {\"$data\": BASE64}")
         }
-        guard let data = reference["$data"] else {
-            throw ICTDocumentError(.missingKey, keyPath: "\(key).file", "the image has neither \"file\" nor \"$data\"")
-        }
-        guard case .string(let base64) = data else { throw wrongType(data, at: "\(key).$data", expected: "a base64 string") }
-        guard let bytes = decodeBase64(base64) else {
-            throw ICTDocumentError(.invalidJSON, keyPath: "\(key).$data", "the value of \"$data\" is not base64")
-        }
-        return .embedded(bytes)
-    }
-
-    /// Base64 of the standard alphabet; white space is skipped and the padding may be left off.
-    private static func decodeBase64(_ text: String) -> [UInt8]? {
-        var compact = text.filter { !$0.isWhitespace }
-        if compact.count % 4 != 0 { compact += String(repeating: "=", count: 4 - compact.count % 4) }
-        return Data(base64Encoded: compact).map { [UInt8]($0) }
     }
 
     private static func wrongType(_ value: PropertyListValue, at keyPath: String, expected: String) -> ICTDocumentError {
         ICTDocumentError(.wrongType, keyPath: keyPath, "expected \(expected), found \(jsonKindName(value))")
     }
 
-    /// The JSON name of a value read without tags: "a string", "an object".
+    /// The JSON name of a value: "a string", "an object", "data" (`$data`).
     private static func jsonKindName(_ value: PropertyListValue) -> String {
         switch value {
         case .integer, .real, .real32: "a number"
@@ -271,7 +253,9 @@ extension ICTDocument {
 
     private static func readFile(_ path: String) throws(ICTDocumentError) -> [UInt8] {
         do throws(PropertyListError) {
-            return [UInt8](try MappedFile(path: path).bytes)
+            let file = try MappedFile(path: path)
+            // The mapping lives as long as `file`: copy the bytes out before it goes.
+            return withExtendedLifetime(file) { [UInt8](file.bytes) }
         } catch {
             throw ICTDocumentError(unreadableFile: error)
         }

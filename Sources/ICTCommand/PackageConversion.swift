@@ -1,18 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DocumentPackage
 import UniformTypes
 
 /// `ict convert` between a package directory and a zip of it.
 enum PackageConversion {
-    /// Whether `path` is a directory (following a link, as the user named it).
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & 0o170000) == 0o040000
-    }
+    /// Whether `path` is a directory (following a link, as the user named it), as `ContentSniffer` sees it.
+    static func isDirectory(_ path: String) -> Bool { ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory" }
 
     /// Whether the file at `path` starts like a zip archive, as `ContentSniffer` sees it.
     static func isZip(_ path: String) -> Bool { ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.zip-archive" }

@@ -12,9 +12,13 @@ import PropertyList
 /// ```json
 /// {
 ///   "version": 1,
-///   "firstName": "Ada", "lastName": "Lovelace", "displayName": "Ada",
+///   "firstName": "Ada",
+///   "lastName": "Lovelace",
+///   "displayName": "Ada",
 ///   "favoriteNumber": 3.5,
-///   "photo": {"file": "Ada.photo.png"},
+///   "photo": {
+///     "file": "Ada.photo.png"
+///   },
 ///   "thumbnail": {"$data": "iVBORw0KGgo…"}
 /// }
 /// ```
@@ -64,7 +68,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
 
     /// The name of an image file written beside the JSON: `BASE.photo.png`,
     /// `BASE.thumbnail.png`, `key` being the image's JSON key.
-    public static func imageFileName(base: String, key: String) -> String {
+    static func imageFileName(base: String, key: String) -> String {
         "\(base).\(key).png"
     }
 
@@ -182,8 +186,8 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
 extension ICTDocument {
     /// The document's fields as the JSON form: images embedded when
     /// `imageFileBase` is nil, else named `BASE.photo.png` and
-    /// `BASE.thumbnail.png` (see `ICTDocumentJSONForm.imageFileName`), their
-    /// bytes returned to be written beside the JSON under those names.
+    /// `BASE.thumbnail.png` (relative to the JSON's folder, as the form
+    /// names them), their bytes returned to be written there.
     ///
     /// - Throws: what `data()` and `metadata()` throw. Reads and decodes both entries.
     public func jsonForm(imageFileBase: String?) throws(ICTDocumentError)

@@ -9,17 +9,13 @@ import PropertyList
 
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
-    /// Whether `path` names an `.ict` package: a directory whose name ends in `.ict`.
-    static func isICTPackage(_ path: String) -> Bool {
-        trimmingTrailingSlashes(path).lowercased().hasSuffix(".\(ICTFormat.packageExtension)") && PackageConversion.isDirectory(path)
-    }
+    /// `ICTFormat.isPackage(atPath:)`, under the name the commands call.
+    static func isICTPackage(_ path: String) -> Bool { ICTFormat.isPackage(atPath: path) }
 
-    /// Whether `path` names an `.ict` document: an `.ict` package holding
-    /// `ctdocument.metadata`. Other packages (zipped, or inspected entry by
-    /// entry) are left to the package commands; `validate` checks every `.ict` package.
-    static func isDocument(_ path: String) -> Bool {
-        isICTPackage(path) && access("\(path)/\(ICTFormat.metadataEntryName)", F_OK) == 0
-    }
+    /// `ICTFormat.isDocument(atPath:)`, under the name the commands call.
+    /// Other packages (zipped, or inspected entry by entry) are left to the
+    /// package commands; `validate` checks every `.ict` package.
+    static func isDocument(_ path: String) -> Bool { ICTFormat.isDocument(atPath: path) }
 
     static func trimmingTrailingSlashes(_ path: String) -> String {
         var result = path

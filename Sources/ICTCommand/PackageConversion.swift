@@ -1,28 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DocumentPackage
+import UniformTypes
 
 /// `ict convert` between a package directory and a zip of it.
 enum PackageConversion {
-    /// Whether `path` is a directory (following a link, as the user named it).
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & 0o170000) == 0o040000
-    }
+    /// Whether `path` is a directory (following a link, as the user named it), as `ContentSniffer` sees it.
+    static func isDirectory(_ path: String) -> Bool { ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory" }
 
-    /// Whether the file at `path` starts like a zip archive (`PK\3\4`, or
-    /// `PK\5\6` for an empty one). Reads 4 bytes.
-    static func isZip(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var magic = [UInt8](repeating: 0, count: 4)
-        guard read(descriptor, &magic, 4) == 4 else { return false }
-        return magic == [0x50, 0x4B, 0x03, 0x04] || magic == [0x50, 0x4B, 0x05, 0x06]
-    }
+    /// Whether the file at `path` starts like a zip archive, as `ContentSniffer` sees it.
+    static func isZip(_ path: String) -> Bool { ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.zip-archive" }
 
     /// Zips the package at `input` to `output`, by default `INPUT.zip`
     /// beside it; the zip's top-level directory is the package's name.

@@ -1,6 +1,7 @@
 import DocumentPackage
 import OrderedCollections
 import PropertyList
+import UniformTypes
 
 /// What `ict inspect` says about one entry of a package directory.
 struct PackageEntrySummary {
@@ -35,13 +36,10 @@ struct PackageEntrySummary {
 }
 
 /// Lists a package directory's entries with their sizes and content kinds,
-/// reading the package lazily and each file's first 4 KB only (a binary
-/// property list is mapped, and only its trailer, offset table and top
-/// object are touched to find `$archiver`).
+/// reading the package lazily and each file's first 4 KB only
+/// (`ContentSniffer.prefixLength`; a binary property list is mapped, and
+/// only its trailer, offset table and top object are touched to find `$archiver`).
 struct PackageInspection {
-    /// How many bytes of a file are looked at to recognise it.
-    static let sniffedByteCount = 4096
-
     let packagePath: String
     let package: PackageWrapper
     private(set) var entries: [PackageEntrySummary] = []
@@ -80,23 +78,18 @@ struct PackageInspection {
         return total
     }
 
-    /// Recognises a file from its first bytes: a binary property list
-    /// (`bplist0`, a keyed archive when its top dictionary has `$archiver`),
-    /// an XML property list (`<?xml` then `<plist`), PNG by its signature,
-    /// text when the bytes are UTF-8 without NUL; else other.
+    /// Recognises a file from its first bytes with `ContentSniffer`: a
+    /// binary property list is a keyed archive when its top dictionary has
+    /// `$archiver`; JSON counts as text, a zip as other.
     static func contentKind(of file: PackageWrapper, at fileSystemPath: String) throws(DocumentPackageError) -> PackageEntrySummary.ContentKind {
-        let prefix = Array(try file.contentsPrefix(maximumCount: sniffedByteCount))
-        if prefix.starts(with: Array("bplist0".utf8)) {
-            return isKeyedArchive(at: fileSystemPath) ? .keyedArchive : .propertyList
+        let prefix = Array(try file.contentsPrefix(maximumCount: ContentSniffer.prefixLength))
+        switch ContentSniffer.typeIdentifier(ofLeadingBytes: prefix, isWholeContent: prefix.count < ContentSniffer.prefixLength) {
+        case "com.apple.binary-property-list": return isKeyedArchive(at: fileSystemPath) ? .keyedArchive : .propertyList
+        case "com.apple.xml-property-list": return .propertyList
+        case "public.png": return .png
+        case "public.utf8-plain-text", "public.json": return .text
+        default: return .other
         }
-        if prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        let text = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(prefix.dropFirst(3)) : prefix
-        guard !text.contains(0), isUTF8(text, truncated: prefix.count == sniffedByteCount) else { return .other }
-        let start = text.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        if start.starts(with: Array("<?xml".utf8)), String(decoding: text, as: UTF8.self).contains("<plist") {
-            return .propertyList
-        }
-        return .text
     }
 
     /// Whether the binary property list at `path` has `$archiver` in its top
@@ -107,17 +100,6 @@ struct PackageInspection {
               let archiver = try? document.value(at: [.key("$archiver")])
         else { return false }
         if case .string = archiver { return true }
-        return false
-    }
-
-    /// Whether `bytes` is valid UTF-8; when the bytes are a cut-off prefix,
-    /// an incomplete sequence at the very end is allowed.
-    private static func isUTF8(_ bytes: [UInt8], truncated: Bool) -> Bool {
-        if String(validating: bytes, as: UTF8.self) != nil { return true }
-        guard truncated else { return false }
-        for cut in 1...3 where bytes.count > cut {
-            if String(validating: bytes.dropLast(cut), as: UTF8.self) != nil { return true }
-        }
         return false
     }
 

@@ -1,5 +1,6 @@
 import DocumentPackage
 import KeyedArchive
+import PropertyList
 
 /// An error opening, decoding, editing or saving an `.ict` document, saying
 /// where: the entry (`ctdocument.data`) and the key inside it (`VERSION`),
@@ -31,6 +32,12 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         case invalidSchema
         /// A document exists where a new one was to be created.
         case alreadyExists
+        /// The JSON form is not JSON as ICTKit reads it, `$data` that is not
+        /// base64 for one; `propertyListError` says where in the text.
+        case invalidJSON
+        /// A file could not be read: the JSON form, or an image file it
+        /// names; `propertyListError` says why.
+        case unreadableFile
     }
 
     /// What went wrong.
@@ -45,6 +52,8 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     public var archiveError: KeyedArchiveError?
     /// The package error behind a `.package` error.
     public var packageError: DocumentPackageError?
+    /// The reader's error behind an `.invalidJSON` or `.unreadableFile` error.
+    public var propertyListError: PropertyListError?
 
     /// Makes an error.
     public init(_ kind: Kind, entry: String = "", keyPath: String = "", _ message: String) {
@@ -68,6 +77,16 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     init(_ error: DocumentPackageError) {
         self.init(.package, entry: error.pathInPackage, error.description)
         packageError = error
+    }
+
+    init(invalidJSON error: PropertyListError) {
+        self.init(.invalidJSON, keyPath: error.keyPath.description, error.location == .none ? error.message : "\(error.location): \(error.message)")
+        propertyListError = error
+    }
+
+    init(unreadableFile error: PropertyListError) {
+        self.init(.unreadableFile, error.description)
+        propertyListError = error
     }
 
     /// `entry: message (at key path)`.

@@ -19,14 +19,14 @@ extension TypeRegistry {
     ///   `tar.gz` before `gz`) conforming to `public.data`, or failing that
     ///   one that does not conform to `public.directory`; property lists —
     ///   a `.plist`, or a file with no declared extension — are sniffed by
-    ///   content: `bplist00` is `com.apple.binary-property-list`, `<?xml`
-    ///   followed by `<plist` or `<!DOCTYPE plist`, or a leading `<plist`,
-    ///   `com.apple.xml-property-list`; an executable file without an
+    ///   content (`ContentSniffer`): a binary or XML property list is
+    ///   `com.apple.binary-property-list` or `com.apple.xml-property-list`
+    ///   (other content does not change the type); an executable file without an
     ///   extension is `public.unix-executable`; else the dynamic type of its
     ///   extension, or `public.data`;
     /// - anything else (a device, a socket, a FIFO) is `public.item`.
     ///
-    /// Reads the item's status and, for sniffing, its first kilobyte.
+    /// Reads the item's status and, for sniffing, its first `ContentSniffer.prefixLength` bytes.
     ///
     /// - Throws: `PropertyListError` of kind `.io` when `path` cannot be examined.
     public func identifyItem(atPath path: String) throws(PropertyListError) -> TypeDeclaration {
@@ -76,16 +76,12 @@ extension TypeRegistry {
         return types.first { conforms($0.identifier, to: kind) } ?? types.first { !conforms($0.identifier, to: notKind) }
     }
 
-    /// The property-list type the first kilobyte of the file shows, if any.
+    /// The property-list type `ContentSniffer` sees in the file's first bytes, if any.
     private func sniffPropertyList(atPath path: String) -> TypeDeclaration? {
-        let head = FileSystem.prefix(ofFile: path, count: 1024)
-        if head.starts(with: Array("bplist00".utf8)) { return builtIn("com.apple.binary-property-list") }
-        let text = String(decoding: head, as: UTF8.self)
-        let trimmed = text.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-        if trimmed.hasPrefix("<plist") || (trimmed.hasPrefix("<?xml") && (text.contains("<plist") || text.contains("<!DOCTYPE plist"))) {
-            return builtIn("com.apple.xml-property-list")
-        }
-        return nil
+        guard let head = FileSystem.prefix(ofFile: path, count: ContentSniffer.prefixLength) else { return nil }
+        let identifier = ContentSniffer.typeIdentifier(ofLeadingBytes: head, isWholeContent: head.count < ContentSniffer.prefixLength)
+        guard identifier == "com.apple.binary-property-list" || identifier == "com.apple.xml-property-list" else { return nil }
+        return builtIn(identifier)
     }
 
     /// A system type every registry built on `TypeRegistry.system` has; a
@@ -127,10 +123,10 @@ enum FileSystem {
         return names
     }
 
-    /// Up to `count` first bytes of the file at `path`; empty when it cannot be read.
-    static func prefix(ofFile path: String, count: Int) -> [UInt8] {
+    /// Up to `count` first bytes of the file at `path`; nil when it cannot be opened.
+    static func prefix(ofFile path: String, count: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return [] }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ICTFormat {
+    /// Whether `path` names an `.ict` package: a directory (a symbolic link
+    /// to one is followed, as a user's path is) whose name ends in `.ict` in
+    /// any case, trailing slashes aside.
+    ///
+    /// Reads the item's status only.
+    public static func isPackage(atPath path: String) -> Bool {
+        var name = Substring(path)
+        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+        guard name.lowercased().hasSuffix(".\(packageExtension)") else { return false }
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `path` names an `.ict` document: an `.ict` package
+    /// (`isPackage(atPath:)`) with an item named `ctdocument.metadata` in it.
+    /// Whether the entry is readable is left to opening the document.
+    ///
+    /// Reads the status of the package and of the entry only.
+    public static func isDocument(atPath path: String) -> Bool {
+        isPackage(atPath: path) && access("\(path)/\(metadataEntryName)", F_OK) == 0
+    }
+}

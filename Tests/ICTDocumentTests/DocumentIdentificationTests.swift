@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import ICTDocument
+
+/// `ICTFormat.isPackage(atPath:)` and `isDocument(atPath:)` on the sample
+/// documents and on folders, files and links made here, each named for
+/// what docs/ict-format.md section 1 says a document is.
+struct DocumentIdentificationTests {
+    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs").path
+
+    @Test(arguments: ["Coffee.ict", "Coffee.ict/", "Coffee.ict//", "Hubble Deep Field.ict", "malformed/missing-entry.ict"])
+    func sampleDocumentsAreDocuments(name: String) {
+        // missing-entry.ict lacks only its data entry: it still identifies as a document, and opening it reports the entry.
+        #expect(ICTFormat.isPackage(atPath: Self.sampleDocs + "/" + name))
+        #expect(ICTFormat.isDocument(atPath: Self.sampleDocs + "/" + name))
+    }
+
+    @Test func otherItemsAreNotDocuments() {
+        #expect(!ICTFormat.isPackage(atPath: Self.sampleDocs))  // a folder not named .ict
+        #expect(!ICTFormat.isPackage(atPath: Self.sampleDocs + "/Info.plist"))
+        #expect(!ICTFormat.isPackage(atPath: Self.sampleDocs + "/Coffee.ict/ctdocument.data"))
+        #expect(!ICTFormat.isDocument(atPath: Self.sampleDocs + "/Nobody.ict"))
+        #expect(!ICTFormat.isDocument(atPath: ""))
+    }
+
+    @Test func theNameAndTheMetadataEntryDecide() throws {
+        let folder = try ScratchFolder()
+        let fileManager = FileManager.default
+        // A file named .ict is not a package.
+        #expect(fileManager.createFile(atPath: folder.path + "/Flat.ict", contents: Data("bplist00".utf8)))
+        #expect(!ICTFormat.isPackage(atPath: folder.path + "/Flat.ict"))
+        // A package without the metadata entry is a package, not a document.
+        try fileManager.createDirectory(atPath: folder.path + "/Empty.ict", withIntermediateDirectories: false)
+        #expect(ICTFormat.isPackage(atPath: folder.path + "/Empty.ict"))
+        #expect(!ICTFormat.isDocument(atPath: folder.path + "/Empty.ict"))
+        // The extension in any case.
+        try fileManager.createDirectory(atPath: folder.path + "/Upper.ICT", withIntermediateDirectories: false)
+        #expect(ICTFormat.isPackage(atPath: folder.path + "/Upper.ICT"))
+        #expect(!ICTFormat.isDocument(atPath: folder.path + "/Upper.ICT"))
+        #expect(fileManager.createFile(atPath: folder.path + "/Upper.ICT/ctdocument.metadata", contents: Data()))
+        #expect(ICTFormat.isDocument(atPath: folder.path + "/Upper.ICT"))
+        // A folder named like a document without the dot is not one.
+        try fileManager.createDirectory(atPath: folder.path + "/ict", withIntermediateDirectories: false)
+        #expect(!ICTFormat.isPackage(atPath: folder.path + "/ict"))
+    }
+
+    @Test func linksAreFollowedAndTheLinksNameCounts() throws {
+        let folder = try ScratchFolder()
+        let coffee = Self.sampleDocs + "/Coffee.ict"
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/Link.ict", withDestinationPath: coffee)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/Link", withDestinationPath: coffee)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/Dangling.ict", withDestinationPath: folder.path + "/none")
+        #expect(ICTFormat.isDocument(atPath: folder.path + "/Link.ict"))
+        #expect(!ICTFormat.isPackage(atPath: folder.path + "/Link"))
+        #expect(!ICTFormat.isPackage(atPath: folder.path + "/Dangling.ict"))
+    }
+}

@@ -17,13 +17,15 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_WORK=${FUZZ_WORK:-$ROOT/.build-fuzz}
-FUZZER=$ROOT/Fuzz/.build/release/ICTFuzz
+# FUZZ_BUILD: the harness's build folder (another lets a new harness build while one runs).
+FUZZ_BUILD=${FUZZ_BUILD:-$ROOT/Fuzz/.build}
+FUZZER=$FUZZ_BUILD/release/ICTFuzz
 # Every input is cut off at 2 GB of memory and 10 s; the targets set the
 # libraries' own limits small too (Fuzz/Sources/ICTFuzz).
 LIMITS=(-rss_limit_mb=2048 -timeout=10 -malloc_limit_mb=2048)
 ALL_TARGETS=(binary-plist xml-plist openstep-plist json-plist partial-binary-plist key-path
              keyed-archive keyed-unarchiver archive-validator ict-summary ict-document png zip
-             info-plist mime-xml)
+             info-plist mime-xml keyed-coder ict-json-form)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp}
 
@@ -33,7 +35,8 @@ dictionary() {
         xml-plist) echo xmlplist ;;
         openstep-plist) echo openstep ;;
         json-plist) echo json ;;
-        keyed-archive|keyed-unarchiver|archive-validator|ict-summary|ict-document) echo archive ;;
+        keyed-archive|keyed-unarchiver|archive-validator|ict-summary|ict-document|keyed-coder) echo archive ;;
+        ict-json-form) echo json ;;
         png) echo png ;;
         zip) echo zip ;;
         info-plist) echo infoplist ;;
@@ -45,7 +48,7 @@ dictionary() {
 build() {
     # The libraries get the sanitizer and coverage only; Fuzz/Package.swift adds
     # -sanitize=fuzzer to the harness alone, so the build plugin's tool still runs.
-    (cd Fuzz && swift build -c release --product ICTFuzz \
+    (cd Fuzz && swift build -c release --product ICTFuzz --scratch-path "$FUZZ_BUILD" \
         -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
         -Xcc -fsanitize=fuzzer-no-link,address)
 }

@@ -29,6 +29,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "zip", run: fuzzZipRestore),
     FuzzTarget(name: "info-plist", run: fuzzInfoPlist),
     FuzzTarget(name: "mime-xml", run: fuzzSharedMimeInfo),
+    FuzzTarget(name: "keyed-coder", run: fuzzKeyedCoder),
+    FuzzTarget(name: "ict-json-form", run: fuzzDocumentJSONForm),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

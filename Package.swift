@@ -70,9 +70,10 @@ let package = Package(
             ],
             plugins: ["EmbedTypeDeclarations"]
         ),
-        // Embeds Schemas/*-types.plist in UniformTypes at build time (see the plugin for why not .embedInCode).
-        .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText"]),
+        // Embeds Schemas/*-types.plist in UniformTypes at build time, as text and as type tables (see the plugin for why not .embedInCode).
+        .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText", "WriteTypeTable"]),
         .executableTarget(name: "EmbedText"),
+        .executableTarget(name: "WriteTypeTable", dependencies: ["PropertyList"]),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",

@@ -19,7 +19,7 @@ extension Ict.Types {
 
         func run() throws {
             let report = Self.report(json: sources.json)
-            let registry = try sources.registry(report)
+            let registry = try sources.registry(report, describing: false)
             let yes = registry.conforms(type, to: ancestor)
             report["type"] = .string(type)
             report["conformsTo"] = .string(ancestor)

@@ -154,6 +154,45 @@ public struct TypeRegistry: Sendable {
         return files
     }
 
+    /// Adds the shared-mime-info types of the database's binary cache
+    /// (`directory/mime.cache`, `SharedMimeInfoCacheReader`), as
+    /// `addSharedMimeInfo` adds the XML's, when the cache is at least as new
+    /// as every package file: the same types, aliases, parents and
+    /// extensions, so the same conformance, but no descriptions, sources by
+    /// cache file, and tags in another order.
+    ///
+    /// The cache lists a type's aliases by name, where the XML's order
+    /// decides which registered type an entry whose own MIME type is not
+    /// registered merges into (its first alias that is; `application/vnd.ms-asf`
+    /// has two). For such an entry the order is read from the type's own
+    /// file, `directory/MEDIA/SUBTYPE.xml`, which update-mime-database
+    /// writes with the cache.
+    ///
+    /// - Returns: false, adding nothing, when the cache is missing or stale.
+    /// - Throws: `PropertyListError` when the cache, the `types` file or a
+    ///   type's file cannot be read or is malformed; nothing is added.
+    public mutating func addSharedMimeInfoCache(directory: String = SharedMimeInfoCacheReader.systemDirectory)
+        throws(PropertyListError) -> Bool
+    {
+        guard var entries = try SharedMimeInfoCacheReader.read(directory: directory) else { return false }
+        let registered = bestTypeByMIMEType()
+        for index in entries.indices where registered[entries[index].mimeType] == nil
+            && entries[index].aliases.filter({ registered[$0] != nil }).count > 1 {
+            let name = entries[index].mimeType
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+                throw PropertyListError(.invalidString, at: .none, "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
+            }
+            let file = try SharedMimeInfoReader.read(contentsOf: directory + "/" + name + ".xml")
+            guard let ordered = file.first?.aliases, Set(ordered) == Set(entries[index].aliases) else {
+                throw PropertyListError(.invalidValue, at: .none, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
+            }
+            entries[index].aliases = ordered
+        }
+        add(entries)
+        return true
+    }
+
     /// Registers one declaration under the precedence rules; returns its index.
     @discardableResult
     private mutating func register(_ declaration: TypeDeclaration) -> Int32 {

@@ -31,14 +31,6 @@ let arguments = CommandLine.arguments
 guard arguments.count == 5 else { fail("usage: WriteTypeTable INPUT OUTPUT CONSTANT NAME") }
 let (input, output, constant, name) = (arguments[1], arguments[2], arguments[3], arguments[4])
 
-let root: PropertyListValue
-do {
-    let file = try MappedFile(path: input)
-    root = try PropertyListReader().read(file.bytes).value
-} catch {
-    fail("\(input): \(error)")
-}
-
 /// One table line: a kind letter, then fields, tab-separated.
 func line(_ kind: String, _ fields: String..., at path: String) -> String {
     for field in fields where field.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || field.contains("\"\"\"#") {
@@ -47,6 +39,7 @@ func line(_ kind: String, _ fields: String..., at path: String) -> String {
     return ([kind] + fields).joined(separator: "\t") + "\n"
 }
 
+/// The strings of an array; the build fails on anything else.
 func strings(_ value: PropertyListValue, at path: String) -> [String] {
     guard let items = value.arrayValue else { fail("\(name): \(path) is not an array") }
     return items.enumerated().map { index, item in
@@ -55,38 +48,54 @@ func strings(_ value: PropertyListValue, at path: String) -> [String] {
     }
 }
 
-guard let dictionary = root.dictionaryValue else { fail("\(name): the root is not a dictionary") }
-var table = ""
-for (key, value) in dictionary {
-    guard key == "UTExportedTypeDeclarations", let entries = value.arrayValue else {
-        fail("\(name): \(key) is not UTExportedTypeDeclarations, an array; the type table holds nothing else")
+/// The type table of the Info.plist at `input`. A function, so that the
+/// property list is freed before the program ends (a leak checker, as in the
+/// sanitized fuzz build, would report values left in globals).
+func typeTable() -> String {
+    let root: PropertyListValue
+    do {
+        let file = try MappedFile(path: input)
+        root = try withExtendedLifetime(file) { () throws(PropertyListError) in try PropertyListReader().read(file.bytes).value }
+    } catch {
+        fail("\(input): \(error)")
     }
-    for (index, entry) in entries.enumerated() {
-        let path = "UTExportedTypeDeclarations[\(index)]"
-        guard let fields = entry.dictionaryValue, let identifier = fields["UTTypeIdentifier"]?.stringValue else {
-            fail("\(name): \(path) is not a dictionary with a UTTypeIdentifier string")
+    guard let dictionary = root.dictionaryValue else { fail("\(name): the root is not a dictionary") }
+    var table = ""
+    for (key, value) in dictionary {
+        guard key == "UTExportedTypeDeclarations", let entries = value.arrayValue else {
+            fail("\(name): \(key) is not UTExportedTypeDeclarations, an array; the type table holds nothing else")
         }
-        table += line("I", identifier, at: path)
-        for (field, value) in fields where field != "UTTypeIdentifier" {
-            let fieldPath = "\(path).\(field)"
-            switch field {
-            case "UTTypeConformsTo":
-                for parent in strings(value, at: fieldPath) { table += line("C", parent, at: fieldPath) }
-            case "UTTypeTagSpecification":
-                guard let specification = value.dictionaryValue else { fail("\(name): \(fieldPath) is not a dictionary") }
-                for (tagClass, tags) in specification {
-                    table += line("K", tagClass, at: fieldPath)
-                    for tag in strings(tags, at: "\(fieldPath).\(tagClass)") { table += line("T", tag, at: fieldPath) }
-                }
-            default:
-                let kinds = ["ICTKitSource": "S", "UTTypeDescription": "D"]
-                guard let kind = kinds[field], let text = value.stringValue else {
-                    fail("\(name): \(fieldPath) is not a string the type table holds")
-                }
-                table += line(kind, text, at: fieldPath)
+        for (index, entry) in entries.enumerated() { table += lines(of: entry, at: "UTExportedTypeDeclarations[\(index)]") }
+    }
+    return table
+}
+
+/// The table lines of one declaration.
+func lines(of entry: PropertyListValue, at path: String) -> String {
+    guard let fields = entry.dictionaryValue, let identifier = fields["UTTypeIdentifier"]?.stringValue else {
+        fail("\(name): \(path) is not a dictionary with a UTTypeIdentifier string")
+    }
+    var table = line("I", identifier, at: path)
+    for (field, value) in fields where field != "UTTypeIdentifier" {
+        let fieldPath = "\(path).\(field)"
+        switch field {
+        case "UTTypeConformsTo":
+            for parent in strings(value, at: fieldPath) { table += line("C", parent, at: fieldPath) }
+        case "UTTypeTagSpecification":
+            guard let specification = value.dictionaryValue else { fail("\(name): \(fieldPath) is not a dictionary") }
+            for (tagClass, tags) in specification {
+                table += line("K", tagClass, at: fieldPath)
+                for tag in strings(tags, at: "\(fieldPath).\(tagClass)") { table += line("T", tag, at: fieldPath) }
             }
+        default:
+            let kinds = ["ICTKitSource": "S", "UTTypeDescription": "D"]
+            guard let kind = kinds[field], let text = value.stringValue else {
+                fail("\(name): \(fieldPath) is not a string the type table holds")
+            }
+            table += line(kind, text, at: fieldPath)
         }
     }
+    return table
 }
 
 let swift = """
@@ -94,7 +103,7 @@ let swift = """
         /// The declarations of `\(name)` as a type table, written at build
         /// time by the EmbedTypeDeclarations plugin.
         static let \(constant): String = #\"\"\"
-    \(table)\"\"\"#
+    \(typeTable())\"\"\"#
     }
 
     """

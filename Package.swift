@@ -98,8 +98,8 @@ let package = Package(
             ],
             plugins: ["EmbedTypeDeclarations"]
         ),
-        // Embeds Schemas/*-types.plist in UniformTypes at build time (see the plugin for why not .embedInCode).
-        .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText"]),
+        // Embeds Schemas/*-types.plist in UniformTypes at build time, as text and as type tables (see the plugin for why not .embedInCode).
+        .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText", "WriteTypeTable"]),
         .executableTarget(name: "EmbedText"),
         // Foundation's FileWrapper and UniformTypeIdentifiers' UTType under Apple's names off Apple platforms.
         .target(
@@ -111,6 +111,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .executableTarget(name: "WriteTypeTable", dependencies: ["PropertyList"]),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",

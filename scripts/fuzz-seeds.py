@@ -5,7 +5,7 @@ here (keyed archives of CTData/CTMetadata, tiny PNGs, zips of packages).
 scripts/fuzz.sh seed merges them, minimised, into Fuzz/Corpus/.
 
 Usage: scripts/fuzz-seeds.py OUT"""
-import base64, datetime, hashlib, io, json, math, os, plistlib, struct, sys, zipfile, zlib
+import base64, datetime, hashlib, io, json, math, os, plistlib, shutil, struct, subprocess, sys, tempfile, zipfile, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INTEROP = os.path.join(os.path.dirname(ROOT), "shared", "interop")
@@ -185,3 +185,42 @@ if os.path.exists(mime):
 add("mime-xml", b'<?xml version="1.0"?>\n<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">\n'
     b'<mime-type type="Application/X-ICT"><comment>ICT</comment><comment xml:lang="de">ICT</comment>'
     b'<alias type="application/x-ict-old"/><sub-class-of type="application/zip"/><glob pattern="*.ict"/></mime-type>\n</mime-info>\n')
+
+# mime-cache: the machine's mime.cache (written by update-mime-database; kept
+# whole although over MAX_SEED, as the one full real cache), caches
+# update-mime-database writes for slices of the XML above, and hand-made ones
+# (as in Tests/UniformTypesTests/SharedMimeInfoCacheTests.swift).
+def card32(value):
+    return struct.pack(">I", value)
+
+system_cache = "/usr/share/mime/mime.cache"
+if os.path.exists(system_cache):
+    data = open(system_cache, "rb").read()
+    folder = os.path.join(out, "mime-cache")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, hashlib.sha1(data).hexdigest()), "wb") as f:
+        f.write(data)
+    add("mime-cache", data[:4096])  # truncated: offsets past the end
+if os.path.exists(mime) and shutil.which("update-mime-database"):
+    for i in range(1, min(len(parts), 400), 80):
+        with tempfile.TemporaryDirectory() as database:
+            os.makedirs(os.path.join(database, "packages"))
+            body = b"<mime-type " + b"<mime-type ".join(parts[i:i + 6])
+            if b"</mime-info>" not in body:
+                body += b"</mime-info>\n"
+            with open(os.path.join(database, "packages", "slice.xml"), "wb") as f:
+                f.write(head + body)
+            if subprocess.run(["update-mime-database", database], capture_output=True).returncode == 0:
+                add("mime-cache", open(os.path.join(database, "mime.cache"), "rb").read())
+small_cache = (bytes([0, 1, 0, 2]) + card32(40) + card32(52) + card32(72) + card32(76) + card32(120) + card32(124) * 4
+               + card32(1) + card32(128) + card32(144) + card32(1) + card32(144) + card32(64) + card32(1) + card32(153)
+               + card32(0) + card32(1) + card32(84) + card32(0x78) + card32(1) + card32(96) + card32(0x2E) + card32(1)
+               + card32(108) + card32(0) + card32(144) + card32(50) + card32(0) + card32(0)
+               + b"application/x-a\0" + b"text/x-b\0" + b"text/plain\0")
+add("mime-cache", small_cache)
+add("mime-cache", small_cache[:39])  # truncated header
+add("mime-cache", small_cache[:96] + card32(0x2E) + card32(1) + card32(96) + small_cache[108:])  # "." is its own child
+add("mime-cache", bytes([0, 1, 0, 2]) + card32(40) + card32(44) + card32(80) + card32(84) + card32(92) + card32(96) * 4
+    + card32(0) + card32(2) + card32(100) + card32(64) + card32(107) + card32(72) + card32(1) + card32(107)
+    + card32(1) + card32(100) + card32(0) + card32(0) + card32(0) + card32(0) + card32(0)
+    + b"text/a\0" + b"text/b\0")  # cyclic parents

@@ -25,7 +25,7 @@ FUZZER=$FUZZ_BUILD/release/ICTFuzz
 LIMITS=(-rss_limit_mb=2048 -timeout=10 -malloc_limit_mb=2048)
 ALL_TARGETS=(binary-plist xml-plist openstep-plist json-plist partial-binary-plist key-path
              keyed-archive keyed-unarchiver archive-validator ict-summary ict-document png zip
-             info-plist mime-xml keyed-coder ict-json-form)
+             info-plist mime-xml keyed-coder ict-json-form mime-cache)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp}
 
@@ -41,6 +41,7 @@ dictionary() {
         zip) echo zip ;;
         info-plist) echo infoplist ;;
         mime-xml) echo mime ;;
+        mime-cache) echo mimecache ;;
         *) echo "unknown target $1 (scripts/fuzz.sh list)" >&2; exit 64 ;;
     esac
 }
@@ -48,7 +49,9 @@ dictionary() {
 build() {
     # The libraries get the sanitizer and coverage only; Fuzz/Package.swift adds
     # -sanitize=fuzzer to the harness alone, so the build plugin's tool still runs.
-    (cd Fuzz && swift build -c release --product ICTFuzz --scratch-path "$FUZZ_BUILD" \
+    # The build plugin's tools are compiled with the sanitizer too; leak
+    # checking is for the fuzzed code, not for them.
+    (cd Fuzz && ASAN_OPTIONS=detect_leaks=0 swift build -c release --product ICTFuzz --scratch-path "$FUZZ_BUILD" \
         -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
         -Xcc -fsanitize=fuzzer-no-link,address)
 }

@@ -1,7 +1,7 @@
 /// The transitive conformance of every registered type as a bit matrix:
 /// row `i` has bit `j` set when type `i` conforms to type `j` (each type
-/// conforms to itself). Built once per change to the registry, so a query
-/// is one load and a shift.
+/// conforms to itself). Made on first use after a change to the registry,
+/// so a query is one load and a shift.
 struct ConformanceClosure: Hashable, Sendable {
     private(set) var words: [UInt64] = []
     private(set) var wordsPerRow = 0

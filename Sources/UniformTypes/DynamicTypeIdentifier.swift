@@ -16,7 +16,10 @@ public enum DynamicTypeIdentifier {
 
     /// The dynamic identifier for `tag` of `tagClass`.
     public static func make(tag: String, tagClass: TypeTagClass) -> String {
-        let bytes = Array("\(tagClass.rawValue)=\(tagClass.normalized(tag))".utf8)
+        var bytes = Array(tagClass.rawValue.utf8)  // "class=tag", without interpolation's cost.
+        bytes.append(UInt8(ascii: "="))
+        bytes.append(contentsOf: tagClass.normalized(tag).utf8)
+        let alphabet = Self.alphabet
         var output = Array(prefix.utf8)
         output.reserveCapacity(prefix.utf8.count + (bytes.count * 8 + 4) / 5)
         var buffer: UInt32 = 0

@@ -123,6 +123,19 @@ enum FileSystem {
         return names
     }
 
+    /// The last modification time of the file at `path`, in nanoseconds
+    /// since 1970; nil when it cannot be examined.
+    static func modificationTime(ofFile path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+    }
+
     /// Up to `count` first bytes of the file at `path`; nil when it cannot be opened.
     static func prefix(ofFile path: String, count: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -31,10 +31,17 @@ public struct MimeTypeDeclaration: Hashable, Sendable {
     /// other wildcards), lower-cased; `*.tar.gz` gives `tar.gz`.
     public var filenameExtensions: [String] {
         var result: [String] = []
-        for glob in globs where glob.hasPrefix("*.") {
+        for glob in globs {
             let tail = glob.dropFirst(2)
-            guard !tail.isEmpty, !tail.contains(where: { "*?[]".contains($0) }) else { continue }
-            let lowered = tail.lowercased()
+            if glob.utf8.allSatisfy({ $0 < 0x80 }) {
+                // ASCII, the usual case: test bytes, which are characters here.
+                let utf8 = glob.utf8
+                guard utf8.count > 2, utf8.starts(with: "*.".utf8),
+                      !utf8.dropFirst(2).contains(where: { $0 == 0x2A || $0 == 0x3F || $0 == 0x5B || $0 == 0x5D }) else { continue }  // * ? [ ]
+            } else {
+                guard glob.hasPrefix("*."), !tail.isEmpty, !tail.contains(where: { "*?[]".contains($0) }) else { continue }
+            }
+            let lowered = String(tail).lowercasedIfNeeded
             if !result.contains(lowered) { result.append(lowered) }
         }
         return result

@@ -23,9 +23,21 @@ public struct TypeTagClass: RawRepresentable, Hashable, Sendable, CustomStringCo
     var isCaseInsensitive: Bool { self == .filenameExtension || self == .mimeType }
 
     /// `tag` as it is indexed: lower-cased for case-insensitive classes.
-    func normalized(_ tag: String) -> String { isCaseInsensitive ? tag.lowercased() : tag }
+    func normalized(_ tag: String) -> String { isCaseInsensitive ? tag.lowercasedIfNeeded : tag }
 
     public var description: String { rawValue }
+}
+
+extension String {
+    /// `lowercased()`, without making a new string when there is nothing to
+    /// lower: no upper-case ASCII letter and no non-ASCII byte, as in most
+    /// identifiers and tags (`lowercased()` copies a string over 15 bytes).
+    var lowercasedIfNeeded: String {
+        let needsLowering = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+        } ?? true
+        return needsLowering ? lowercased() : self
+    }
 }
 
 /// Where a type's declaration came from, in order of precedence.

@@ -65,12 +65,13 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         return TypeDeclarationSet(infoPlist: value, file: path)
     }
 
-    /// ICTKit's declarations of the system's types (`Schemas/system-types.plist`, built in).
-    public static let system: TypeDeclarationSet = builtIn(systemTypeDeclarationsText, exportedOrigin: .system)
+    /// ICTKit's declarations of the system's types (`Schemas/system-types.plist`,
+    /// built in), read on first use from the type table written at build time.
+    public static let system = TypeDeclarationSet(typeTable: systemTypeTable, exportedOrigin: .system)
 
     /// ICTKit's stand-ins for the package and document types well-known apps
     /// export (`Schemas/well-known-app-types.plist`, built in), of origin `.wellKnown`.
-    public static let wellKnownApps: TypeDeclarationSet = builtIn(wellKnownAppTypeDeclarationsText, exportedOrigin: .wellKnown)
+    public static let wellKnownApps = TypeDeclarationSet(typeTable: wellKnownAppTypeTable, exportedOrigin: .wellKnown)
 
     /// The `.ict` document type's declarations (`Schemas/ict-types.plist`, built in).
     public static let ict: TypeDeclarationSet = builtIn(ictTypeDeclarationsText, exportedOrigin: .exported)

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OrderedCollections
 import PropertyList
 
@@ -11,8 +18,12 @@ import PropertyList
 /// a later import never replaces an earlier declaration; the first of two
 /// exports stays. Identifiers compare without regard to case.
 ///
-/// Conformance is precomputed as a bit matrix each time declarations are
-/// added, so `conforms(_:to:)` on indexes costs one memory load.
+/// Adding declarations registers them only; the tag index and the
+/// conformance bit matrix are made on first use (by a tag lookup, and by
+/// `conforms(_:to:)` on indexes or `supertypes(of:)`), after which
+/// `conforms(_:to:)` on indexes costs one memory load. `conforms(_:to:)` on
+/// identifiers walks the parents instead, so one question about a few types
+/// builds neither.
 public struct TypeRegistry: Sendable {
     /// A registered type's position in the registry; valid for the registry
     /// that gave it, across later additions.
@@ -33,40 +44,49 @@ public struct TypeRegistry: Sendable {
     public private(set) var ignoredDeclarations: [TypeDeclaration] = []
 
     private var indexByIdentifier: [String: Int32] = [:]
-    private var tagIndex: [TypeTagClass: [String: [Int32]]] = [:]
-    private var parentIndexes: [[Int32]] = []
-    private var closure = ConformanceClosure()
+    /// Made from `declarations` on first use; replaced on every change.
+    private var derived = DerivedIndexes()
+
+    /// The registered types by tag class and normalized tag, best first.
+    private var tagIndex: [TypeTagClass: [String: [Int32]]] { derived.tagIndex { makeTagIndex() } }
+    /// The transitive conformance of every registered type.
+    private var closure: ConformanceClosure {
+        derived.withClosure(make: makeClosure) { $0 }
+    }
 
     /// An empty registry.
     public init() {}
 
     /// ICTKit's system types alone (`Schemas/system-types.plist`, built in).
-    public static let system: TypeRegistry = {
-        var registry = TypeRegistry()
-        registry.add(TypeDeclarationSet.system)
-        return registry
-    }()
+    public static let system = TypeRegistry(adding: [.system])
 
     /// ICTKit's system types, then its stand-ins for types well-known apps
     /// export (`Schemas/well-known-app-types.plist`, origin `.wellKnown`).
-    public static let builtIn: TypeRegistry = {
-        var registry = TypeRegistry.system
-        registry.add(TypeDeclarationSet.wellKnownApps)
-        return registry
-    }()
+    public static let builtIn = TypeRegistry(adding: [.system, .wellKnownApps])
+
+    /// A registry of `sets`, added in order as `add(_:)` would.
+    private init(adding sets: [TypeDeclarationSet]) {
+        for set in sets {
+            for declaration in set.exported { register(declaration) }
+            for declaration in set.imported { register(declaration) }
+            documentTypes += set.documentTypes
+        }
+        forgetDerivedIndexes()
+    }
 
     /// The number of registered types.
     public var count: Int { declarations.count }
 
     // MARK: - Adding declarations
 
-    /// Adds an Info.plist's declarations with Apple's precedence, then
-    /// recomputes conformance. Cost: linear in the registry's size, plus the
-    /// closure (about a millisecond for a thousand types).
+    /// Adds an Info.plist's declarations with Apple's precedence. Cost:
+    /// linear in the number added (the tag index and the closure are remade
+    /// on first use after it).
     public mutating func add(_ set: TypeDeclarationSet) {
-        for declaration in set.exported + set.imported { register(declaration) }
+        for declaration in set.exported { register(declaration) }
+        for declaration in set.imported { register(declaration) }
         documentTypes += set.documentTypes
-        rebuild()
+        forgetDerivedIndexes()
     }
 
     /// Adds freedesktop shared-mime-info types, matched to registered types
@@ -77,15 +97,14 @@ public struct TypeRegistry: Sendable {
     /// `sub-class-of` types, else to `public.plain-text` for `text/*`,
     /// `public.item` for `inode/*` and `x-content/*`, `public.data` otherwise.
     public mutating func add(_ mimeTypes: [MimeTypeDeclaration]) {
-        var byMimeType: [String: Int32] = [:]
-        for (tag, indexes) in tagIndex[.mimeType] ?? [:] { if let first = indexes.first { byMimeType[tag] = first } }
+        var byMimeType = bestTypeByMIMEType()
         var pending: [(type: Int32, parents: [String])] = []
         var made: [Int32] = []
         for entry in mimeTypes {
             var target = byMimeType[entry.mimeType] ?? entry.aliases.lazy.compactMap { byMimeType[$0] }.first
             if target == nil {
                 let identifier = DynamicTypeIdentifier.make(tag: entry.mimeType, tagClass: .mimeType)
-                if let existing = indexByIdentifier[identifier.lowercased()] {
+                if let existing = indexByIdentifier[identifier.lowercasedIfNeeded] {
                     target = existing
                 } else {
                     let declaration = TypeDeclaration(identifier: identifier, typeDescription: entry.comment,
@@ -104,7 +123,7 @@ public struct TypeRegistry: Sendable {
             for parent in parents {
                 guard let parentIndex = byMimeType[parent], parentIndex != type else { continue }
                 let identifier = declarations[Int(parentIndex)].identifier
-                if !declarations[Int(type)].conformsTo.contains(where: { $0.lowercased() == identifier.lowercased() }) {
+                if !declarations[Int(type)].conformsTo.contains(where: { $0.lowercasedIfNeeded == identifier.lowercasedIfNeeded }) {
                     declarations[Int(type)].conformsTo.append(identifier)
                 }
             }
@@ -116,7 +135,7 @@ public struct TypeRegistry: Sendable {
                 else { "public.data" }
             declarations[Int(type)].conformsTo.append(parent)
         }
-        rebuild()
+        forgetDerivedIndexes()
     }
 
     /// Adds every `*.xml` file of a shared-mime-info `packages` directory, in name order.
@@ -134,10 +153,49 @@ public struct TypeRegistry: Sendable {
         return files
     }
 
+    /// Adds the shared-mime-info types of the database's binary cache
+    /// (`directory/mime.cache`, `SharedMimeInfoCacheReader`), as
+    /// `addSharedMimeInfo` adds the XML's, when the cache is at least as new
+    /// as every package file: the same types, aliases, parents and
+    /// extensions, so the same conformance, but no descriptions, sources by
+    /// cache file, and tags in another order.
+    ///
+    /// The cache lists a type's aliases by name, where the XML's order
+    /// decides which registered type an entry whose own MIME type is not
+    /// registered merges into (its first alias that is; `application/vnd.ms-asf`
+    /// has two). For such an entry the order is read from the type's own
+    /// file, `directory/MEDIA/SUBTYPE.xml`, which update-mime-database
+    /// writes with the cache.
+    ///
+    /// - Returns: false, adding nothing, when the cache is missing or stale.
+    /// - Throws: `PropertyListError` when the cache, the `types` file or a
+    ///   type's file cannot be read or is malformed; nothing is added.
+    public mutating func addSharedMimeInfoCache(directory: String = SharedMimeInfoCacheReader.systemDirectory)
+        throws(PropertyListError) -> Bool
+    {
+        guard var entries = try SharedMimeInfoCacheReader.read(directory: directory) else { return false }
+        let registered = bestTypeByMIMEType()
+        for index in entries.indices where registered[entries[index].mimeType] == nil
+            && entries[index].aliases.filter({ registered[$0] != nil }).count > 1 {
+            let name = entries[index].mimeType
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+                throw PropertyListError(.invalidString, at: .none, "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
+            }
+            let file = try SharedMimeInfoReader.read(contentsOf: directory + "/" + name + ".xml")
+            guard let ordered = file.first?.aliases, Set(ordered) == Set(entries[index].aliases) else {
+                throw PropertyListError(.invalidValue, at: .none, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
+            }
+            entries[index].aliases = ordered
+        }
+        add(entries)
+        return true
+    }
+
     /// Registers one declaration under the precedence rules; returns its index.
     @discardableResult
     private mutating func register(_ declaration: TypeDeclaration) -> Int32 {
-        let key = declaration.identifier.lowercased()
+        let key = declaration.identifier.lowercasedIfNeeded
         if let existing = indexByIdentifier[key] {
             let current = declarations[Int(existing)]
             if declaration.origin == .exported && (current.origin == .imported || current.origin == .wellKnown) {
@@ -163,31 +221,81 @@ public struct TypeRegistry: Sendable {
         }
     }
 
-    /// Recomputes parent indexes, the tag index and the conformance closure.
-    private mutating func rebuild() {
-        parentIndexes = declarations.map { declaration in
-            declaration.conformsTo.compactMap { indexByIdentifier[$0.lowercased()] }
-        }
-        tagIndex = [:]
-        for (index, declaration) in declarations.enumerated() {
-            for (tagClass, tags) in declaration.tags {
-                for tag in tags { tagIndex[tagClass, default: [:]][tagClass.normalized(tag), default: []].append(Int32(index)) }
+    /// Forgets the tag index and the closure, to be remade on first use.
+    private mutating func forgetDerivedIndexes() {
+        derived = DerivedIndexes()
+    }
+
+    /// The indexes of the registered types `type` directly conforms to, in
+    /// declaration order; parents nobody registered are left out. Resolved
+    /// when asked, so adding declarations resolves nothing.
+    private func parentIndexes(of type: Int) -> [Int32] {
+        declarations[type].conformsTo.compactMap { indexByIdentifier[$0.lowercasedIfNeeded] }
+    }
+
+    /// The conformance closure of every registered type.
+    private func makeClosure() -> ConformanceClosure {
+        ConformanceClosure(parents: declarations.indices.map(parentIndexes(of:)))
+    }
+
+    /// For each normalized MIME type, the type `tagIndex` would list first
+    /// (lowest origin, then first registered), without making the tag index.
+    private func bestTypeByMIMEType() -> [String: Int32] {
+        var best: [String: Int32] = [:]
+        for index in declarations.indices {
+            for tag in declarations[index].tags[.mimeType] ?? [] {
+                let key = TypeTagClass.mimeType.normalized(tag)
+                if let current = best[key], declarations[Int(current)].origin <= declarations[index].origin { continue }
+                best[key] = Int32(index)
             }
         }
-        for (tagClass, byTag) in tagIndex {
-            for (tag, indexes) in byTag where indexes.count > 1 {
+        return best
+    }
+
+    /// The tag index: reads each declaration in place (copying one costs a dozen retains).
+    private func makeTagIndex() -> [TypeTagClass: [String: [Int32]]] {
+        // One dictionary per tag class, looked up once per class and declaration
+        // rather than once per tag (hashing a tag class hashes its 25-byte name).
+        var byClass: [(tagClass: TypeTagClass, byTag: [String: [Int32]])] = []
+        for index in declarations.indices {
+            for (tagClass, tags) in declarations[index].tags {
+                let slot = byClass.firstIndex { $0.tagClass == tagClass } ?? {
+                    byClass.append((tagClass, [:]))
+                    return byClass.count - 1
+                }()
+                for tag in tags { byClass[slot].byTag[tagClass.normalized(tag), default: []].append(Int32(index)) }
+            }
+        }
+        for slot in byClass.indices {
+            for (tag, indexes) in byClass[slot].byTag where indexes.count > 1 {
                 // Stable: by origin, then registration order.
-                tagIndex[tagClass]![tag] = indexes.sorted { (declarations[Int($0)].origin, $0) < (declarations[Int($1)].origin, $1) }
+                byClass[slot].byTag[tag] = indexes.sorted {
+                    (declarations[Int($0)].origin, $0) < (declarations[Int($1)].origin, $1)
+                }
             }
         }
-        closure = ConformanceClosure(parents: parentIndexes)
+        return Dictionary(uniqueKeysWithValues: byClass.map { ($0.tagClass, $0.byTag) })
+    }
+
+    /// True when `ancestor` is `type` or reachable through parents: from the
+    /// closure when it is made, else by a walk that visits each type once.
+    private func reaches(_ type: Int, _ ancestor: Int) -> Bool {
+        if let answer = derived.withClosureIfMade({ $0.conforms(type, to: ancestor) }) { return answer }
+        if type == ancestor { return true }
+        var visited = Set<Int32>([Int32(type)])
+        var stack = parentIndexes(of: type)
+        while let next = stack.popLast() {
+            if Int(next) == ancestor { return true }
+            if visited.insert(next).inserted { stack += parentIndexes(of: Int(next)) }
+        }
+        return false
     }
 
     // MARK: - Queries
 
     /// The index of the type `identifier` names, or nil when none is registered.
     public func index(of identifier: String) -> TypeIndex? {
-        indexByIdentifier[identifier.lowercased()].map { TypeIndex(Int($0)) }
+        indexByIdentifier[identifier.lowercasedIfNeeded].map { TypeIndex(Int($0)) }
     }
 
     /// The declaration at `index`.
@@ -202,19 +310,26 @@ public struct TypeRegistry: Sendable {
     }
 
     /// True when type `type` conforms to `ancestor`, directly, transitively
-    /// or by being it. One memory load; `index(of:)` turns identifiers into indexes.
+    /// or by being it. The first call after a change makes the conformance
+    /// matrix (about a millisecond for a thousand types); each call then
+    /// takes an uncontended lock and one memory load. `index(of:)` turns
+    /// identifiers into indexes.
     public func conforms(_ type: TypeIndex, to ancestor: TypeIndex) -> Bool {
-        closure.conforms(type.rawValue, to: ancestor.rawValue)
+        derived.withClosure(make: makeClosure) {
+            $0.conforms(type.rawValue, to: ancestor.rawValue)
+        }
     }
 
     /// True when the type `identifier` names conforms to `ancestor`. An
     /// unknown identifier conforms only to itself; an unregistered dynamic
-    /// one to the type its tag would give (`public.data`, …).
+    /// one to the type its tag would give (`public.data`, …). Uses the
+    /// conformance matrix when it is made, else walks the type's parents
+    /// (without making the matrix).
     public func conforms(_ identifier: String, to ancestor: String) -> Bool {
-        if identifier.lowercased() == ancestor.lowercased() { return true }
+        if identifier.lowercasedIfNeeded == ancestor.lowercasedIfNeeded { return true }
         if let type = index(of: identifier) {
             guard let ancestorIndex = index(of: ancestor) else { return false }
-            return conforms(type, to: ancestorIndex)
+            return reaches(type.rawValue, ancestorIndex.rawValue)
         }
         guard let dynamic = declaration(for: identifier) else { return false }
         return dynamic.conformsTo.contains { conforms($0, to: ancestor) }
@@ -231,7 +346,7 @@ public struct TypeRegistry: Sendable {
             }
             return result
         }
-        let direct = parentIndexes[type.rawValue].map(Int.init)
+        let direct = parentIndexes(of: type.rawValue).map(Int.init)
         let rest = closure.ancestors(of: type.rawValue).filter { $0 != type.rawValue && !direct.contains($0) }
         var seen = Set<Int>()
         return (direct + rest).filter { seen.insert($0).inserted }.map { declarations[$0].identifier }
@@ -240,7 +355,7 @@ public struct TypeRegistry: Sendable {
     /// The identifiers `identifier` directly conforms to that are registered.
     public func parents(of identifier: String) -> [String] {
         guard let type = index(of: identifier) else { return declaration(for: identifier)?.conformsTo ?? [] }
-        return parentIndexes[type.rawValue].map { declarations[Int($0)].identifier }
+        return parentIndexes(of: type.rawValue).map { declarations[Int($0)].identifier }
     }
 
     /// The registered types with `tag` of `tagClass`, best first (system,
@@ -293,5 +408,45 @@ public struct TypeRegistry: Sendable {
         return TypeDeclaration(identifier: DynamicTypeIdentifier.make(tag: tag, tagClass: tagClass),
                                conformsTo: [isPackage ? "com.apple.package" : "public.data"],
                                tags: [tagClass: [normalized]], origin: .dynamic, source: DeclarationSource(file: nil))
+    }
+}
+
+/// A registry's indexes that are made on first use: each is made once, under
+/// a lock, by whichever thread asks first. A registry that changes gets a new
+/// instance, so copies of a registry share one only while they are equal.
+private final class DerivedIndexes: @unchecked Sendable {
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var tagIndexValue: [TypeTagClass: [String: [Int32]]]?
+    private var closureValue: ConformanceClosure?
+
+    init() { pthread_mutex_init(lock, nil) }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    func tagIndex(_ make: () -> [TypeTagClass: [String: [Int32]]]) -> [TypeTagClass: [String: [Int32]]] {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if let tagIndexValue { return tagIndexValue }
+        let made = make()
+        tagIndexValue = made
+        return made
+    }
+
+    /// `body` of the closure, made first by `make` if need be.
+    func withClosure<Result>(make: () -> ConformanceClosure, _ body: (ConformanceClosure) -> Result) -> Result {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if closureValue == nil { closureValue = make() }
+        return body(closureValue!)
+    }
+
+    /// `body` of the closure when it is made, else nil.
+    func withClosureIfMade<Result>(_ body: (ConformanceClosure) -> Result) -> Result? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return closureValue.map(body)
     }
 }

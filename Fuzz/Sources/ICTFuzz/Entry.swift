@@ -31,6 +31,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "mime-xml", run: fuzzSharedMimeInfo),
     FuzzTarget(name: "keyed-coder", run: fuzzKeyedCoder),
     FuzzTarget(name: "ict-json-form", run: fuzzDocumentJSONForm),
+    FuzzTarget(name: "mime-cache", run: fuzzSharedMimeInfoCache),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

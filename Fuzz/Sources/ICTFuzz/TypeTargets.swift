@@ -25,3 +25,20 @@ func fuzzSharedMimeInfo(_ bytes: [UInt8]) {
         }
     }
 }
+
+/// shared-mime-info's binary cache (mime.cache): what is read has
+/// lower-cased names, one entry per type, and every parent named is itself
+/// an entry, as documented.
+func fuzzSharedMimeInfoCache(_ bytes: [UInt8]) {
+    guard let declarations = bytes.withUnsafeBytes({ try? SharedMimeInfoCacheReader.read($0, file: nil) }) else { return }
+    let types = Set(declarations.map(\.mimeType))
+    require(types.count == declarations.count, "a type has two entries: \(brief(declarations.map(\.mimeType)))")
+    for declaration in declarations {
+        for name in [declaration.mimeType] + declaration.aliases + declaration.parents {
+            require(name == name.lowercased(), "MIME name \(brief(name)) is not lower-cased")
+        }
+        for parent in declaration.parents {
+            require(types.contains(parent), "parent \(brief(parent)) of \(brief(declaration.mimeType)) has no entry")
+        }
+    }
+}

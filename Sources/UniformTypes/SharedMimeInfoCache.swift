@@ -1,0 +1,231 @@
+import PropertyList
+
+// Reading freedesktop shared-mime-info's binary cache, `mime.cache`, which
+// `update-mime-database` writes from the same `packages/*.xml` that
+// `SharedMimeInfoReader` reads: big-endian CARD16/CARD32 fields and
+// NUL-terminated strings at offsets from the start of the file (the layout
+// is in the Shared MIME-info Database specification, "The cache format").
+// It holds the aliases, parents and globs of the types, not their comments;
+// the database's `types` file lists every type, also those the cache names
+// nowhere (a type with only a comment, say).
+//
+// The bytes are hostile: every offset and count is checked before use, a
+// string must end with a NUL inside the file, and the reverse suffix tree
+// (which a corrupt file can make cyclic) is walked with a depth and a node
+// limit.
+
+/// Reads shared-mime-info's binary cache, `mime.cache`, into the same
+/// declarations `SharedMimeInfoReader` gives for the XML, without comments.
+public enum SharedMimeInfoCacheReader {
+    /// The directory Debian's `shared-mime-info` writes `mime.cache` and `types` in.
+    public static let systemDirectory = "/usr/share/mime"
+
+    /// The longest glob the reverse suffix tree may spell; deeper is an error (a cycle, in practice).
+    public static let maximumGlobLength = 255
+
+    /// The types the cache at `bytes` names — as aliases' targets, parents or
+    /// globs' types — with their aliases, parents and globs (the suffix tree's
+    /// `*suffix` globs, then the literal names and the other globs), in the
+    /// order the cache first names them. Names are lower-cased, as
+    /// `SharedMimeInfoReader` does.
+    ///
+    /// - Throws: `PropertyListError` at the byte concerned: `.unrecognizedFormat`
+    ///   for another major version, `.truncated` for an offset or count that
+    ///   reaches past the end, `.invalidString` for a string without a NUL,
+    ///   `.cycle` for a suffix tree deeper than `maximumGlobLength` or with
+    ///   more nodes than the file can hold.
+    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
+        let cache = try MimeCache(bytes)
+        var entries: [MimeTypeDeclaration] = []
+        var entryByName: [String: Int] = [:]
+        var entryByOffset: [Int: Int] = [:]  // Most types are named at one offset throughout.
+        func entry(typeAt offset: Int) throws(PropertyListError) -> Int {
+            if let known = entryByOffset[offset] { return known }
+            let name = try cache.string(at: offset).lowercased()
+            let index = entryByName[name] ?? {
+                entries.append(MimeTypeDeclaration(mimeType: name, source: DeclarationSource(file: file)))
+                entryByName[name] = entries.count - 1
+                return entries.count - 1
+            }()
+            entryByOffset[offset] = index
+            return index
+        }
+        for (aliasOffset, typeOffset) in try cache.offsetPairs(listAt: MimeCache.aliasListField) {
+            let alias = try cache.string(at: aliasOffset).lowercased()
+            let type = try entry(typeAt: typeOffset)
+            entries[type].aliases.append(alias)
+        }
+        for (typeOffset, parentsOffset) in try cache.offsetPairs(listAt: MimeCache.parentListField) {
+            let type = try entry(typeAt: typeOffset)
+            for parentOffset in try cache.offsets(listAt: parentsOffset) {
+                let parent = try entry(typeAt: parentOffset)
+                entries[type].parents.append(entries[parent].mimeType)
+            }
+        }
+        var globs = try cache.suffixGlobs()
+        for (patternOffset, typeOffset) in try cache.offsetPairs(listAt: MimeCache.literalListField, entrySize: 12)
+            + cache.offsetPairs(listAt: MimeCache.globListField, entrySize: 12) {
+            globs.append((try cache.string(at: patternOffset), typeOffset))
+        }
+        for (glob, typeOffset) in globs {
+            let type = try entry(typeAt: typeOffset)
+            if !entries[type].globs.contains(glob) { entries[type].globs.append(glob) }
+        }
+        return entries
+    }
+
+    /// The declarations of the database in `directory`: those of its
+    /// `mime.cache`, then an empty one for each type its `types` file lists
+    /// that the cache does not name. Nil when the cache or the `types` file
+    /// is missing or older than a file in `directory/packages`, whose
+    /// declarations it would then not hold.
+    ///
+    /// Costs a `stat` of each package file and reading two small files.
+    ///
+    /// - Throws: `PropertyListError` as `read(_:file:)`, or `.io` when a
+    ///   file cannot be read.
+    public static func read(directory: String = systemDirectory) throws(PropertyListError) -> [MimeTypeDeclaration]? {
+        let cachePath = directory + "/mime.cache"
+        let typesPath = directory + "/types"
+        let packages = directory + "/packages"
+        guard let cacheTime = FileSystem.modificationTime(ofFile: cachePath),
+              let typesTime = FileSystem.modificationTime(ofFile: typesPath) else { return nil }
+        for name in FileSystem.entries(of: packages) where name.hasSuffix(".xml") {
+            guard let packageTime = FileSystem.modificationTime(ofFile: packages + "/" + name),
+                  packageTime <= cacheTime, packageTime <= typesTime else { return nil }
+        }
+        let cache = try MappedFile(path: cachePath)
+        var entries = try withExtendedLifetime(cache) { () throws(PropertyListError) in try read(cache.bytes, file: cachePath) }
+        let named = Set(entries.map(\.mimeType))
+        let types = try MappedFile(path: typesPath)
+        withExtendedLifetime(types) {
+            for line in types.bytes.split(separator: UInt8(ascii: "\n")) {
+                let type = String(decoding: line, as: UTF8.self).lowercased()
+                if !named.contains(type) { entries.append(MimeTypeDeclaration(mimeType: type, source: DeclarationSource(file: typesPath))) }
+            }
+        }
+        return entries
+    }
+}
+
+/// A checked view of a mime.cache: the header is read on creation, and
+/// every later read checks its offset.
+private struct MimeCache {
+    let bytes: UnsafeRawBufferPointer
+
+    /// The header's byte offsets of the list offsets used.
+    static let aliasListField = 4
+    static let parentListField = 8
+    static let literalListField = 12
+    static let suffixTreeField = 16
+    static let globListField = 20
+    /// The header's size: two CARD16 versions and nine CARD32 offsets.
+    static let headerSize = 40
+
+    init(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
+        self.bytes = bytes
+        guard bytes.count >= Self.headerSize else {
+            throw PropertyListError(.truncated, at: .byteOffset(bytes.count),
+                                    "a mime.cache header is \(Self.headerSize) bytes; the file has \(bytes.count)")
+        }
+        let major = Int(bytes[0]) << 8 | Int(bytes[1])
+        guard major == 1 else {
+            throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "mime.cache major version \(major) is not 1")
+        }
+    }
+
+    /// The CARD32 at `offset`; `.truncated` when its four bytes are not all in the file.
+    func card32(at offset: Int) throws(PropertyListError) -> Int {
+        guard offset >= 0, offset <= bytes.count - 4 else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset), "a 4-byte field at byte \(offset) runs past the end (\(bytes.count) bytes)")
+        }
+        // In bounds: checked above.
+        return Int(bytes[offset]) << 24 | Int(bytes[offset &+ 1]) << 16 | Int(bytes[offset &+ 2]) << 8 | Int(bytes[offset &+ 3])
+    }
+
+    /// The NUL-terminated string at `offset`.
+    func string(at offset: Int) throws(PropertyListError) -> String {
+        guard offset >= 0, offset < bytes.count else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset), "a string offset \(offset) is past the end (\(bytes.count) bytes)")
+        }
+        guard let end = bytes[offset...].firstIndex(of: 0) else {
+            throw PropertyListError(.invalidString, at: .byteOffset(offset), "the string at byte \(offset) has no NUL before the end")
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+    }
+
+    /// The first entry's offset and the count of the CARD32-counted list of
+    /// `entrySize`-byte entries at `offset`, checked to lie inside the file.
+    private func list(at offset: Int, entrySize: Int) throws(PropertyListError) -> (first: Int, count: Int) {
+        let count = try card32(at: offset)
+        // A CARD32 count times a small entry size cannot overflow Int.
+        guard count * entrySize <= bytes.count - offset - 4 else {
+            throw PropertyListError(.truncated, at: .byteOffset(offset),
+                                    "the list at byte \(offset) of \(count) entries of \(entrySize) bytes runs past the end (\(bytes.count) bytes)")
+        }
+        return (offset + 4, count)
+    }
+
+    /// The first two CARD32s of each entry of the list whose offset is in
+    /// header field `field`: (alias, type), (type, parents), (pattern, type).
+    func offsetPairs(listAt field: Int, entrySize: Int = 8) throws(PropertyListError) -> [(Int, Int)] {
+        let (first, count) = try list(at: card32(at: field), entrySize: entrySize)
+        var result: [(Int, Int)] = []
+        result.reserveCapacity(count)  // Checked above to fit in the file.
+        for index in 0..<count {
+            let entry = first + index * entrySize
+            result.append((try card32(at: entry), try card32(at: entry + 4)))
+        }
+        return result
+    }
+
+    /// The offsets of a CARD32-counted list of CARD32 offsets at `offset` (a type's parents).
+    func offsets(listAt offset: Int) throws(PropertyListError) -> [Int] {
+        let (first, count) = try list(at: offset, entrySize: 4)
+        var result: [Int] = []
+        result.reserveCapacity(count)
+        for index in 0..<count { result.append(try card32(at: first + index * 4)) }
+        return result
+    }
+
+    /// The `*suffix` globs of the reverse suffix tree, with their types' offsets, in tree order.
+    ///
+    /// A node is (character, child count, first child's offset); a leaf is
+    /// (0, type's offset, weight and flags). The path from a root to a leaf
+    /// spells the suffix backwards.
+    func suffixGlobs() throws(PropertyListError) -> [(String, Int)] {
+        let tree = try card32(at: Self.suffixTreeField)
+        let (rootCount, firstRoot) = (try card32(at: tree), try card32(at: tree + 4))
+        var result: [(String, Int)] = []
+        var nodeBudget = bytes.count / 12  // A tree has at most one node per 12 bytes; more visits mean a cycle.
+        var reversed: [Unicode.Scalar] = []
+        func walk(first: Int, count: Int) throws(PropertyListError) {
+            guard count <= (bytes.count - min(first, bytes.count)) / 12 else {
+                throw PropertyListError(.truncated, at: .byteOffset(first), "\(count) suffix tree nodes at byte \(first) run past the end")
+            }
+            for index in 0..<count {
+                let node = first + index * 12
+                nodeBudget -= 1
+                guard nodeBudget >= 0, reversed.count <= SharedMimeInfoCacheReader.maximumGlobLength else {
+                    throw PropertyListError(.cycle, at: .byteOffset(node), "the suffix tree at byte \(node) is deeper or larger than the file can hold")
+                }
+                let character = try card32(at: node)
+                if character == 0 {
+                    // Encoded as UTF-8 bytes: appending scalars to a String's view costs five times as much.
+                    var glob: [UInt8] = [UInt8(ascii: "*")]
+                    for scalar in reversed.reversed() { glob.append(contentsOf: UTF8.encode(scalar)!) }  // Every scalar encodes.
+                    result.append((String(decoding: glob, as: UTF8.self), try card32(at: node + 4)))
+                    continue
+                }
+                guard let scalar = Unicode.Scalar(UInt32(character)) else {
+                    throw PropertyListError(.invalidString, at: .byteOffset(node), "the suffix tree node at byte \(node) holds \(character), not a character")
+                }
+                reversed.append(scalar)
+                try walk(first: card32(at: node + 8), count: card32(at: node + 4))
+                reversed.removeLast()
+            }
+        }
+        try walk(first: firstRoot, count: rootCount)
+        return result
+    }
+}

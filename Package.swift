@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList"],
+            dependencies: ["PropertyList", .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
         .testTarget(
@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyList"]
+            dependencies: ["UniformTypes", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "DocumentPackageTests",
@@ -175,12 +175,13 @@ let package = Package(
                 "DocumentPackage",
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DocumentVersionsTests",
-            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress"]
+            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",
@@ -188,7 +189,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTDocumentTests",
-            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList"]
+            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "ICTKitTests",

@@ -102,12 +102,15 @@ extension PackageZipArchive {
     }
 }
 
-/// The percent-decoded path of a `file:` URL.
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
 ///
 /// - Throws: `DocumentPackageError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(DocumentPackageError) -> String {
     guard url.isFileURL else {
         throw DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")
     }
-    return url.path(percentEncoded: false)
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
 }

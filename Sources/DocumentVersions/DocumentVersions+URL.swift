@@ -13,11 +13,14 @@ import SystemPackage
 // and so may not name the same file.
 
 extension DocumentVersion {
-    /// The document this is a version of, as a file URL (`itemPath`).
-    public var itemURL: URL { URL(filePath: itemPath) }
+    /// The document this is a version of, as a file URL (`itemPath`), a
+    /// directory's when `isDirectory` (a version is of its document's kind:
+    /// `replaceItem` refuses any other). Reads nothing.
+    public var itemURL: URL { URL(filePath: itemPath, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
 
-    /// Where the version is, as a file URL (`path`).
-    public var url: URL { URL(filePath: path) }
+    /// Where the version is, as a file URL (`path`), a directory's when
+    /// `isDirectory`. Reads nothing.
+    public var url: URL { URL(filePath: path, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
 
     /// The document at the file URL `url` as it is now, as `currentVersionOfItem(at:)`.
     ///
@@ -137,12 +140,15 @@ extension VersionFingerprint {
     }
 }
 
-/// The percent-decoded path of a `file:` URL.
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
 ///
 /// - Throws: `DocumentVersionError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(DocumentVersionError) -> String {
     guard url.isFileURL else {
         throw DocumentVersionError(.io, path: url.absoluteString, "not a file URL")
     }
-    return url.path(percentEncoded: false)
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
 }

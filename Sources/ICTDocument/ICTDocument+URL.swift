@@ -22,8 +22,9 @@ import SystemPackage
 // characters and so may not name the same file.
 
 extension ICTDocument {
-    /// Where the document was opened or last saved, as a file URL (`path`); nil for a new document.
-    public var fileURL: URL? { path.map { URL(filePath: $0) } }
+    /// Where the document was opened or last saved, as a directory's file
+    /// URL (`path`); nil for a new document.
+    public var fileURL: URL? { path.map { URL(filePath: $0, directoryHint: .isDirectory) } }
 
     /// Opens the document at the file URL `url`, reading only its listing
     /// (names and sizes), as `init(contentsOf:imageLimits:)`.
@@ -104,8 +105,11 @@ extension DocumentValidator {
     /// `validate(packageAt:)`; a URL that is not a `file:` URL gives one
     /// `.error` finding naming it. Reads and decodes every entry checked.
     public func validate(packageAt url: URL) -> [DocumentFinding] {
-        guard url.isFileURL else { return [DocumentFinding(entry: "", keyPath: "", message: notAFileURL(url))] }
-        return validate(packageAt: url.path(percentEncoded: false))
+        do {
+            return validate(packageAt: try fileSystemPath(of: url))
+        } catch {
+            return [DocumentFinding(entry: "", keyPath: "", message: error.message)]
+        }
     }
 
     /// The problems of the package at `filePath`, as `validate(packageAt:)`.
@@ -115,15 +119,15 @@ extension DocumentValidator {
     }
 }
 
-/// The message for a URL that is not a `file:` URL.
-private func notAFileURL(_ url: URL) -> String { "\(url.absoluteString) is not a file URL" }
-
-/// The percent-decoded path of a `file:` URL.
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
 ///
 /// - Throws: `ICTDocumentError` `.package` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(ICTDocumentError) -> String {
     guard url.isFileURL else {
         throw ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL"))
     }
-    return url.path(percentEncoded: false)
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
 }

@@ -24,6 +24,15 @@ extension KeyedArchiver {
     public func encodedArchiveData(format: KeyedArchiveWriter.Format = .binary) throws(KeyedArchiveError) -> Data {
         Data(try encodedArchive(format: format))
     }
+
+    /// Archives `object` under `$top.key` in one step, as `Data`, as `archive(_:forKey:format:)`.
+    ///
+    /// - Throws: what the object's `encode(to:)` or the writer throws.
+    public static func archivedData<T: KeyedArchiveEncodable>(_ object: T, forKey key: String = "root",
+                                                              format: KeyedArchiveWriter.Format = .binary)
+        throws(KeyedArchiveError) -> Data {
+        Data(try archive(object, forKey: key, format: format))
+    }
 }
 
 extension KeyedArchiveWriter {

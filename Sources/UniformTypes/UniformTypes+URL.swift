@@ -119,12 +119,15 @@ extension TypeDeclarationSet {
     }
 }
 
-/// The percent-decoded path of a `file:` URL.
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
 ///
 /// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
     guard url.isFileURL else {
         throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL")
     }
-    return url.path(percentEncoded: false)
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
 }

@@ -102,6 +102,25 @@ extension PackageZipArchive {
     }
 }
 
+extension PackageSaveOptions {
+    /// `originalContentsPath` as a directory's file URL; nil when none.
+    ///
+    /// Setting a URL that is not a `file:` URL is a programmer's error (a
+    /// precondition failure naming it): a setter cannot throw, and no other
+    /// scheme can name a package to link files from.
+    public var originalContentsURL: URL? {
+        get { originalContentsPath.map { URL(filePath: $0, directoryHint: .isDirectory) } }
+        set {
+            if let newValue {
+                precondition(newValue.isFileURL, "originalContentsURL \(newValue.absoluteString) is not a file URL")
+                originalContentsPath = decodedPath(of: newValue)
+            } else {
+                originalContentsPath = nil
+            }
+        }
+    }
+}
+
 /// The percent-decoded path of a `file:` URL, without a trailing slash.
 ///
 /// - Throws: `DocumentPackageError` `.io` naming `url` for any other scheme.
@@ -109,6 +128,11 @@ func fileSystemPath(of url: URL) throws(DocumentPackageError) -> String {
     guard url.isFileURL else {
         throw DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")
     }
+    return decodedPath(of: url)
+}
+
+/// The percent-decoded path of `url`, without a trailing slash.
+private func decodedPath(of url: URL) -> String {
     var path = url.path(percentEncoded: false)
     // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
     while path.count > 1, path.hasSuffix("/") { path.removeLast() }

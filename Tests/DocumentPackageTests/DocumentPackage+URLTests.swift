@@ -100,6 +100,31 @@ struct DocumentPackageURLTests {
         #expect(Self.listing(of: try PackageZipArchive.read(at: secondZip)) == Self.listing(of: byPath))
     }
 
+    @Test func originalContentsURLLinksUnchangedFiles() throws {
+        let scratch = try Scratch()
+        defer { scratch.directory.remove() }
+        var options = PackageSaveOptions()
+        // Spelled out by hand: `%` as `%25`, spaces as `%20`, Ü and ï in UTF-8.
+        let text = "file://" + scratch.folder.dropLast("/url overloads %20".count) + "/url%20overloads%20%2520/%C3%9Cn%C3%AFcode%20copy.ict"
+        let url = try #require(URL(string: text))
+        options.originalContentsURL = url
+        #expect(options.originalContentsPath == scratch.package)
+        #expect(options.originalContentsURL == URL(fileURLWithPath: scratch.package, isDirectory: true))
+        let copy = scratch.folder + "/Linked copy.ict"
+        try PackageWrapper(readingFrom: scratch.packageURL).save(to: URL(fileURLWithPath: copy), options: options)
+        // Hard-linked: the same inode as the original's file, by lstat.
+        #expect(inode(copy + "/ctdocument.data") == inode(scratch.package + "/ctdocument.data"))
+        options.originalContentsURL = nil
+        #expect(options.originalContentsPath == nil)
+    }
+
+    @Test func nonFileOriginalContentsURLIsAPreconditionFailure() async {
+        await #expect(processExitsWith: .failure) {
+            var options = PackageSaveOptions()
+            options.originalContentsURL = URL(string: "https://example.com/Old.ict")
+        }
+    }
+
     @Test func missingPackageErrorNamesThePath() throws {
         let scratch = try Scratch()
         defer { scratch.directory.remove() }

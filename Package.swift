@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // FilePath, for the path overloads beside String and URL.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         // `swift package generate-documentation` (make docs): each module's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -37,6 +39,7 @@ let package = Package(
                 "CLibXML2",
                 "CPropertyListSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
@@ -76,11 +79,11 @@ let package = Package(
         ),
         .target(
             name: "DocumentPackage",
-            dependencies: ["CFileSystem", "CLibZ"]
+            dependencies: ["CFileSystem", "CLibZ", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "DocumentVersions",
-            dependencies: ["DocumentPackage"]
+            dependencies: ["DocumentPackage", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "VersionResolveStress",
@@ -95,6 +98,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             plugins: ["EmbedTypeDeclarations"]
         ),
@@ -125,6 +129,7 @@ let package = Package(
                 "KeyedArchive",
                 "DocumentPackage",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // `import ICTKit`: every library module at once.
@@ -148,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList"],
+            dependencies: ["PropertyList", .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
         .testTarget(
@@ -163,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyList"]
+            dependencies: ["UniformTypes", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "DocumentPackageTests",
@@ -171,12 +176,13 @@ let package = Package(
                 "DocumentPackage",
                 "PackageSaveStress",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DocumentVersionsTests",
-            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress"]
+            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",
@@ -184,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTDocumentTests",
-            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList"]
+            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "ICTKitTests",

@@ -1,5 +1,8 @@
 import Dispatch
 
+// @unchecked Sendable: the two tables are private and touched only inside
+// `queue.sync` (a serial queue, so one thread at a time); `queue` is a `let`
+// and itself thread-safe. (`Mutex` would be checked, but needs macOS 15.)
 /// Archived class names given to classes and classes given to names,
 /// process-wide (`+[NSKeyedArchiver setClassName:forClass:]`,
 /// `+[NSKeyedUnarchiver setClass:forClassName:]`); an archiver's or

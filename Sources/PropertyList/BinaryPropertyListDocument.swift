@@ -4,6 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
+// @unchecked Sendable: every stored property is a `let`. `scanner` holds a
+// pointer into `owner`'s bytes (a `MappedFile`, itself Sendable, or a
+// private `OwnedBytes` copy), which are written only in their init and
+// freed only when the last document holding `owner` goes; readers only read.
 /// A binary property list opened for random access: one value can be read by
 /// its key path without decoding the rest of the file.
 ///

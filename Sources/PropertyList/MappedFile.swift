@@ -6,6 +6,12 @@ import Musl
 import Darwin
 #endif
 
+// @unchecked Sendable: both stored properties are `let`s set once in init;
+// the mapping is read-only (PROT_READ) and owned by this object, unmapped
+// only in deinit, when no thread can hold it. `releasePages` (madvise
+// MADV_DONTNEED) may run while other threads read: for a private mapping
+// never written, a dropped page reads back from the file, so readers see
+// no torn memory (only the documented "later writes may or may not show").
 /// A file's bytes, read-only and memory-mapped, so a large file can be read
 /// piecewise without loading it whole.
 ///

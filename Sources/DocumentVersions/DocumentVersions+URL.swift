@@ -1,0 +1,154 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import SystemPackage
+
+// `URL` and `FilePath` forms of the operations that take a `String` path.
+// A URL must be a `file:` URL: as Foundation's `FileManager` does for other
+// schemes (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other
+// URL is refused with a thrown `.io` error whose `path` is the URL. A
+// `FilePath` that is not valid UTF-8 is decoded with replacement characters
+// and so may not name the same file.
+
+extension DocumentVersion {
+    /// The document this is a version of, as a file URL (`itemPath`), a
+    /// directory's when `isDirectory` (a version is of its document's kind:
+    /// `replaceItem` refuses any other). Reads nothing.
+    public var itemURL: URL { URL(filePath: itemPath, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
+
+    /// Where the version is, as a file URL (`path`), a directory's when
+    /// `isDirectory`. Reads nothing.
+    public var url: URL { URL(filePath: path, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
+
+    /// The document at the file URL `url` as it is now, as `currentVersionOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
+    ///   `file:` URL; `.notFound` when there is no item there, `.io` when its
+    ///   status cannot be read. Costs one `lstat`.
+    public static func currentVersionOfItem(at url: URL) throws(DocumentVersionError) -> DocumentVersion {
+        try currentVersionOfItem(at: try fileSystemPath(of: url))
+    }
+
+    /// The document at `filePath` as it is now, as `currentVersionOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` `.notFound` when there is no item
+    ///   there, `.io` when its status cannot be read. Costs one `lstat`.
+    public static func currentVersionOfItem(at filePath: FilePath) throws(DocumentVersionError) -> DocumentVersion {
+        try currentVersionOfItem(at: filePath.string)
+    }
+
+    /// Every conflict version of the document at the file URL `url`, oldest
+    /// first, as `otherVersionsOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
+    ///   `file:` URL; otherwise as the `String` form. Costs the folder
+    ///   listings and one `lstat` per candidate; no file is read.
+    public static func otherVersionsOfItem(at url: URL) throws(DocumentVersionError) -> [DocumentVersion] {
+        try otherVersionsOfItem(at: try fileSystemPath(of: url))
+    }
+
+    /// Every conflict version of the document at `filePath`, oldest first,
+    /// as `otherVersionsOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` as the `String` form. Costs the
+    ///   folder listings and one `lstat` per candidate; no file is read.
+    public static func otherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) -> [DocumentVersion] {
+        try otherVersionsOfItem(at: filePath.string)
+    }
+
+    /// The conflict versions of the document at the file URL `url` not yet
+    /// resolved, as `unresolvedConflictVersionsOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
+    ///   `file:` URL; otherwise as `otherVersionsOfItem(at:)`.
+    public static func unresolvedConflictVersionsOfItem(at url: URL) throws(DocumentVersionError) -> [DocumentVersion] {
+        try unresolvedConflictVersionsOfItem(at: try fileSystemPath(of: url))
+    }
+
+    /// The conflict versions of the document at `filePath` not yet resolved,
+    /// as `unresolvedConflictVersionsOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` as `otherVersionsOfItem(at:)`.
+    public static func unresolvedConflictVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError)
+        -> [DocumentVersion] {
+        try unresolvedConflictVersionsOfItem(at: filePath.string)
+    }
+
+    /// Makes this version the contents of the document at the file URL
+    /// `url`, in one step, as `replaceItem(at:options:)`. Returns `url`.
+    ///
+    /// Reads the version and writes the document (a package saved safely).
+    ///
+    /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
+    ///   `file:` URL (nothing is touched); otherwise as the `String` form.
+    @discardableResult
+    public func replaceItem(at url: URL, options: ReplacingOptions = []) throws(DocumentVersionError) -> URL {
+        try replaceItem(at: try fileSystemPath(of: url), options: options)
+        return url
+    }
+
+    /// Makes this version the contents of the document at `filePath`, in
+    /// one step, as `replaceItem(at:options:)`. Returns `filePath`.
+    ///
+    /// Reads the version and writes the document (a package saved safely).
+    ///
+    /// - Throws: `DocumentVersionError` as the `String` form.
+    @discardableResult
+    public func replaceItem(at filePath: FilePath, options: ReplacingOptions = []) throws(DocumentVersionError)
+        -> FilePath {
+        try replaceItem(at: filePath.string, options: options)
+        return filePath
+    }
+
+    /// Removes every conflict version of the document at the file URL `url`,
+    /// as `removeOtherVersionsOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
+    ///   `file:` URL (nothing is removed); otherwise as the `String` form.
+    public static func removeOtherVersionsOfItem(at url: URL) throws(DocumentVersionError) {
+        try removeOtherVersionsOfItem(at: try fileSystemPath(of: url))
+    }
+
+    /// Removes every conflict version of the document at `filePath`, as
+    /// `removeOtherVersionsOfItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` as the `String` form.
+    public static func removeOtherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) {
+        try removeOtherVersionsOfItem(at: filePath.string)
+    }
+}
+
+extension VersionFingerprint {
+    /// The fingerprint of the document at the file URL `url` and its
+    /// versions, as `ofItem(at:)`: equal to it for the URL's path.
+    ///
+    /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
+    ///   `file:` URL; otherwise as `ofItem(at:)`. Costs the listings that find
+    ///   versions plus one `lstat` per entry.
+    public static func ofItem(at url: URL) throws(DocumentVersionError) -> String {
+        try ofItem(at: try fileSystemPath(of: url))
+    }
+
+    /// The fingerprint of the document at `filePath` and its versions, as `ofItem(at:)`.
+    ///
+    /// - Throws: `DocumentVersionError` as `ofItem(at:)`. Costs the listings
+    ///   that find versions plus one `lstat` per entry.
+    public static func ofItem(at filePath: FilePath) throws(DocumentVersionError) -> String {
+        try ofItem(at: filePath.string)
+    }
+}
+
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
+///
+/// - Throws: `DocumentVersionError` `.io` naming `url` for any other scheme.
+func fileSystemPath(of url: URL) throws(DocumentVersionError) -> String {
+    guard url.isFileURL else {
+        throw DocumentVersionError(.io, path: url.absoluteString, "not a file URL")
+    }
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
+}

@@ -1,0 +1,133 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocumentPackage
+import SystemPackage
+
+// `URL` and `FilePath` forms of the operations that take a `String` path.
+// A URL must be a `file:` URL: as Foundation's `FileManager` does for other
+// schemes (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other
+// URL is refused with a thrown `.package` error naming it (its
+// `packageError` is `.io` with the URL as `fileSystemPath`), never fetched.
+// A `FilePath` that is not valid UTF-8 is decoded with replacement
+// characters and so may not name the same file.
+
+extension ICTDocument {
+    /// Where the document was opened or last saved, as a directory's file
+    /// URL (`path`); nil for a new document.
+    public var fileURL: URL? { path.map { URL(filePath: $0, directoryHint: .isDirectory) } }
+
+    /// Opens the document at the file URL `url`, reading only its listing
+    /// (names and sizes), as `init(contentsOf:imageLimits:)`.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
+    ///   `file:` URL, or when the path is not a readable package directory.
+    public convenience init(contentsOf url: URL, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
+        try self.init(contentsOf: try fileSystemPath(of: url), imageLimits: imageLimits)
+    }
+
+    /// Opens the document at `filePath`, reading only its listing (names and
+    /// sizes), as `init(contentsOf:imageLimits:)`.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` when the path is not a readable package directory.
+    public convenience init(contentsOf filePath: FilePath, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
+        try self.init(contentsOf: filePath.string, imageLimits: imageLimits)
+    }
+
+    /// Saves the document safely to the file URL `url`, as `save(to:)`.
+    ///
+    /// Encodes and writes only the entries edited; the others are linked or copied.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
+    ///   `file:` URL (nothing is written); otherwise as `save(to:)`.
+    public func save(to url: URL) throws(ICTDocumentError) {
+        try save(to: try fileSystemPath(of: url))
+    }
+
+    /// Saves the document safely to `filePath`, as `save(to:)`.
+    ///
+    /// Encodes and writes only the entries edited; the others are linked or copied.
+    ///
+    /// - Throws: `ICTDocumentError` as `save(to:)`.
+    public func save(to filePath: FilePath) throws(ICTDocumentError) {
+        try save(to: filePath.string)
+    }
+
+    /// The first free document name for `baseName` in the directory at the
+    /// file URL `url`, as `freeFileName(for:in:)`. Lists the directory once.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
+    ///   `file:` URL, or the path when the directory cannot be listed.
+    public static func freeFileName(for baseName: String, in url: URL) throws(ICTDocumentError) -> String {
+        try freeFileName(for: baseName, in: try fileSystemPath(of: url))
+    }
+
+    /// The first free document name for `baseName` in the directory at
+    /// `filePath`, as `freeFileName(for:in:)`. Lists the directory once.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` naming the path when the directory cannot be listed.
+    public static func freeFileName(for baseName: String, in filePath: FilePath) throws(ICTDocumentError) -> String {
+        try freeFileName(for: baseName, in: filePath.string)
+    }
+}
+
+extension ICTDocumentSummary {
+    /// Reads the summary of the document at the file URL `url`, as
+    /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
+    ///
+    /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
+    ///   `file:` URL; otherwise as the `String` form.
+    public init(ofDocumentAt url: URL) throws(ICTDocumentError) {
+        try self.init(ofDocumentAt: try fileSystemPath(of: url))
+    }
+
+    /// Reads the summary of the document at `filePath` (relative to the
+    /// directory open as `directory`, by default the working directory), as
+    /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
+    ///
+    /// - Throws: `ICTDocumentError` as the `String` form.
+    public init(ofDocumentAt filePath: FilePath, relativeTo directory: Int32 = AT_FDCWD) throws(ICTDocumentError) {
+        try self.init(ofDocumentAt: filePath.string, relativeTo: directory)
+    }
+}
+
+extension DocumentValidator {
+    /// The problems of the package at the file URL `url`, as
+    /// `validate(packageAt:)`; a URL that is not a `file:` URL gives one
+    /// `.error` finding naming it. Reads and decodes every entry checked.
+    public func validate(packageAt url: URL) -> [DocumentFinding] {
+        do {
+            return validate(packageAt: try fileSystemPath(of: url))
+        } catch {
+            return [DocumentFinding(entry: "", keyPath: "", message: error.message)]
+        }
+    }
+
+    /// The problems of the package at `filePath`, as `validate(packageAt:)`.
+    /// Reads and decodes every entry checked.
+    public func validate(packageAt filePath: FilePath) -> [DocumentFinding] {
+        validate(packageAt: filePath.string)
+    }
+}
+
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
+///
+/// - Throws: `ICTDocumentError` `.package` naming `url` for any other scheme.
+func fileSystemPath(of url: URL) throws(ICTDocumentError) -> String {
+    guard url.isFileURL else {
+        throw ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL"))
+    }
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
+}

@@ -1,0 +1,81 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+
+// `URL` and `FilePath` forms of the initialisers that take a `String` path.
+// A URL must be a `file:` URL: as Foundation's `FileManager` does for other
+// schemes (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other
+// URL is refused with a thrown `.io` error naming it, never fetched.
+
+extension MappedFile {
+    /// Maps the regular file at the file URL `url`, as `init(path:)`.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    ///   `file:` URL; otherwise as `init(path:)` (`.io` naming the path when
+    ///   the file cannot be opened, is not a regular file or cannot be mapped).
+    public convenience init(url: URL) throws(PropertyListError) {
+        try self.init(path: try fileSystemPath(of: url))
+    }
+
+    /// Maps the regular file at `filePath`, as `init(path:)`.
+    ///
+    /// A path that is not valid UTF-8 is decoded with replacement characters
+    /// and so may not name the same file.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming the path when the file
+    ///   cannot be opened, is not a regular file or cannot be mapped.
+    public convenience init(filePath: FilePath) throws(PropertyListError) {
+        try self.init(path: filePath.string)
+    }
+}
+
+extension PartialBinaryPropertyList {
+    /// Opens the binary property list at the file URL `url` and reads its
+    /// header and trailer, as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
+    ///
+    /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    ///   `file:` URL; otherwise as the `String` form.
+    public convenience init(url: URL, followingSymbolicLinks: Bool = true,
+                            limits: PropertyListLimits = .default) throws(PropertyListError) {
+        try self.init(path: try fileSystemPath(of: url), followingSymbolicLinks: followingSymbolicLinks, limits: limits)
+    }
+
+    /// Opens the binary property list at `filePath` (relative to the
+    /// directory open as `directory`, by default the working directory), as
+    /// the `String` form.
+    ///
+    /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
+    ///
+    /// - Throws: `PropertyListError` as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
+    public convenience init(filePath: FilePath, relativeTo directory: Int32 = AT_FDCWD,
+                            followingSymbolicLinks: Bool = true,
+                            limits: PropertyListLimits = .default) throws(PropertyListError) {
+        try self.init(path: filePath.string, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks,
+                      limits: limits)
+    }
+}
+
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
+///
+/// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
+func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
+    guard url.isFileURL else {
+        throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL")
+    }
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
+}

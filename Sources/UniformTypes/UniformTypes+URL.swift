@@ -1,0 +1,133 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PropertyList
+import SystemPackage
+
+// `URL`, `FilePath` and `Data` forms of the operations that take a `String`
+// path or only an `UnsafeRawBufferPointer`. A URL must be a `file:` URL: as
+// Foundation's `FileManager` does for other schemes
+// (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other URL is
+// refused with a thrown `.io` error naming it, never fetched. A `FilePath`
+// that is not valid UTF-8 is decoded with replacement characters and so may
+// not name the same file.
+
+extension TypeRegistry {
+    /// The type of the item at the file URL `url`, as `identifyItem(atPath:)`.
+    ///
+    /// Reads the item's status and, for sniffing, its first kilobyte.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    ///   `file:` URL, or naming the path when it cannot be examined.
+    public func identifyItem(at url: URL) throws(PropertyListError) -> TypeDeclaration {
+        try identifyItem(atPath: try fileSystemPath(of: url))
+    }
+
+    /// The type of the item at `filePath`, as `identifyItem(atPath:)`.
+    ///
+    /// Reads the item's status and, for sniffing, its first kilobyte.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming the path when it cannot be examined.
+    public func identifyItem(at filePath: FilePath) throws(PropertyListError) -> TypeDeclaration {
+        try identifyItem(atPath: filePath.string)
+    }
+
+    /// Adds every `*.xml` file of the shared-mime-info `packages` directory
+    /// at the file URL `url`, in name order, as `addSharedMimeInfo(directory:)`.
+    ///
+    /// Reads every file in full.
+    ///
+    /// - Returns: the files read.
+    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    ///   `file:` URL (nothing is added); else from the first file that cannot be read.
+    @discardableResult
+    public mutating func addSharedMimeInfo(directory url: URL) throws(PropertyListError) -> [URL] {
+        try addSharedMimeInfo(directory: try fileSystemPath(of: url)).map { URL(filePath: $0) }
+    }
+
+    /// Adds every `*.xml` file of the shared-mime-info `packages` directory
+    /// at `filePath`, in name order, as `addSharedMimeInfo(directory:)`.
+    ///
+    /// Reads every file in full.
+    ///
+    /// - Returns: the files read.
+    /// - Throws: `PropertyListError` from the first file that cannot be read.
+    @discardableResult
+    public mutating func addSharedMimeInfo(directory filePath: FilePath) throws(PropertyListError) -> [FilePath] {
+        try addSharedMimeInfo(directory: filePath.string).map { FilePath($0) }
+    }
+}
+
+extension SharedMimeInfoReader {
+    /// Reads the `<mime-type>` elements of `data`, as `read(_:file:)` on bytes.
+    ///
+    /// - Throws: `PropertyListError` `.malformedXML` with line and column when
+    ///   the XML is not well-formed, `.unexpectedElement` when a `mime-type`
+    ///   has no `type`.
+    public static func read(_ data: Data, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
+        let result: Result<[MimeTypeDeclaration], PropertyListError> = data.withUnsafeBytes { bytes in
+            Result { () throws(PropertyListError) in try read(bytes, file: file) }
+        }
+        return try result.get()
+    }
+
+    /// Reads the shared-mime-info file at the file URL `url`, as `read(contentsOf:)`.
+    ///
+    /// Maps the file and parses it in full.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    ///   `file:` URL, or naming the path when the file cannot be read; else
+    ///   as `read(_:file:)`.
+    public static func read(contentsOf url: URL) throws(PropertyListError) -> [MimeTypeDeclaration] {
+        try read(contentsOf: try fileSystemPath(of: url))
+    }
+
+    /// Reads the shared-mime-info file at `filePath`, as `read(contentsOf:)`.
+    ///
+    /// Maps the file and parses it in full.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming the path when the file
+    ///   cannot be read, else as `read(_:file:)`.
+    public static func read(contentsOf filePath: FilePath) throws(PropertyListError) -> [MimeTypeDeclaration] {
+        try read(contentsOf: filePath.string)
+    }
+}
+
+extension TypeDeclarationSet {
+    /// Reads the Info.plist at the file URL `url`, in any property-list
+    /// form, as `read(contentsOf:)`.
+    ///
+    /// Maps the file and decodes it in full.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    ///   `file:` URL, or naming the path when the file cannot be read; else
+    ///   the reader's error when it is not a property list.
+    public static func read(contentsOf url: URL) throws(PropertyListError) -> TypeDeclarationSet {
+        try read(contentsOf: try fileSystemPath(of: url))
+    }
+
+    /// Reads the Info.plist at `filePath`, in any property-list form, as `read(contentsOf:)`.
+    ///
+    /// Maps the file and decodes it in full.
+    ///
+    /// - Throws: `PropertyListError` `.io` naming the path when the file
+    ///   cannot be read, else the reader's error when it is not a property list.
+    public static func read(contentsOf filePath: FilePath) throws(PropertyListError) -> TypeDeclarationSet {
+        try read(contentsOf: filePath.string)
+    }
+}
+
+/// The percent-decoded path of a `file:` URL, without a trailing slash.
+///
+/// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
+func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
+    guard url.isFileURL else {
+        throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL")
+    }
+    var path = url.path(percentEncoded: false)
+    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
+}

@@ -1,0 +1,109 @@
+import Foundation
+import PropertyList
+import SystemPackage
+import Testing
+
+/// The `URL` and `FilePath` forms of `MappedFile` and `PartialBinaryPropertyList`:
+/// the same bytes and values as the `String` form, the file's size as the file
+/// system reports it, CPython plistlib's value, and errors that name what was asked for.
+@Suite(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"))
+struct PropertyListURLTests {
+    /// Cocoa's binary plist of CPython's test data (894 bytes per the corpus MANIFEST).
+    static let corpusFile = "bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist"
+
+    /// A copy of the corpus file under a folder whose name holds a space and
+    /// a literal `%20`, named `Ünïcode copy.plist`; removed with the value.
+    final class AwkwardlyNamedCopy {
+        let folder: URL
+        let file: URL
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("url overloads %20 \(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            file = folder.appendingPathComponent("Ünïcode copy.plist")
+            try FileManager.default.copyItem(at: Fixtures.interop(corpusFile), to: file)
+        }
+
+        /// The path as the file system spells it: the folder name with its literal `%20`.
+        var path: String { folder.path + "/Ünïcode copy.plist" }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// The file's size from the file system, not from the code under test.
+    static func sizeOnDisk(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    @Test func mappedFileFromURLMatchesPathAndPlistlib() throws {
+        let copy = try AwkwardlyNamedCopy()
+        let byURL = try MappedFile(url: copy.file)
+        let byPath = try MappedFile(path: copy.path)
+        #expect(byURL.path == copy.path)
+        #expect(Array(byURL.bytes) == Array(byPath.bytes))
+        #expect(byURL.bytes.count == 894)
+        #expect(byURL.bytes.count == (try Self.sizeOnDisk(copy.path)))
+        let value = try BinaryPropertyListReader().read(byURL)
+        #expect(value == (try BinaryPropertyListReader().read(byPath)))
+        #expect(PropertyListComparison.plistlib.firstDifference(value, try Fixtures.pythonPlistlib(copy.file)) == nil)
+    }
+
+    @Test func mappedFileFromPercentEncodedURLString() throws {
+        let copy = try AwkwardlyNamedCopy()
+        // Spelled out by hand: the folder's `%` as `%25`, the space as `%20`, Ü and ï in UTF-8.
+        let folderName = copy.folder.lastPathComponent
+            .replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: " ", with: "%20")
+        let text = "file://" + copy.folder.deletingLastPathComponent().path + "/" + folderName
+            + "/%C3%9Cn%C3%AFcode%20copy.plist"
+        let url = try #require(URL(string: text))
+        let file = try MappedFile(url: url)
+        #expect(file.path == copy.path)
+        #expect(file.bytes.count == (try Self.sizeOnDisk(copy.path)))
+    }
+
+    @Test func mappedFileFromFilePathMatchesPath() throws {
+        let copy = try AwkwardlyNamedCopy()
+        let byFilePath = try MappedFile(filePath: FilePath(copy.path))
+        let byPath = try MappedFile(path: copy.path)
+        #expect(byFilePath.path == copy.path)
+        #expect(Array(byFilePath.bytes) == Array(byPath.bytes))
+        #expect(byFilePath.bytes.count == (try Self.sizeOnDisk(copy.path)))
+    }
+
+    @Test func partialPropertyListFromURLAndFilePathMatchesPathAndPlistlib() throws {
+        let copy = try AwkwardlyNamedCopy()
+        let byPath = try PartialBinaryPropertyList(path: copy.path)
+        let expected = try Fixtures.pythonPlistlib(copy.file)
+        for plist in [try PartialBinaryPropertyList(url: copy.file), try PartialBinaryPropertyList(filePath: FilePath(copy.path))] {
+            #expect(plist.path == copy.path)
+            #expect(plist.size == (try Self.sizeOnDisk(copy.path)))
+            #expect(plist.topObject == byPath.topObject)
+            let value = try PartialBinaryPropertyListTests.walk(plist, plist.topObject)
+            #expect(value == (try PartialBinaryPropertyListTests.walk(byPath, byPath.topObject)))
+            #expect(PropertyListComparison.plistlib.firstDifference(value, expected) == nil)
+        }
+    }
+
+    @Test func missingFileErrorNamesThePath() throws {
+        let copy = try AwkwardlyNamedCopy()
+        let missing = copy.folder.appendingPathComponent("Nöt here.plist")
+        let expectedPath = copy.folder.path + "/Nöt here.plist"
+        for attempt in [{ _ = try MappedFile(url: missing) }, { _ = try MappedFile(filePath: FilePath(expectedPath)) },
+                        { _ = try PartialBinaryPropertyList(url: missing) },
+                        { _ = try PartialBinaryPropertyList(filePath: FilePath(expectedPath)) }] as [() throws -> Void] {
+            let error = try #require(throws: PropertyListError.self, performing: attempt)
+            #expect(error.kind == .io)
+            #expect(error.message.contains(expectedPath), "\(error.message)")
+        }
+    }
+
+    @Test func nonFileURLIsRefusedNamingIt() throws {
+        let url = try #require(URL(string: "https://example.com/Info.plist"))
+        for attempt in [{ _ = try MappedFile(url: url) }, { _ = try PartialBinaryPropertyList(url: url) }] as [() throws -> Void] {
+            let error = try #require(throws: PropertyListError.self, performing: attempt)
+            #expect(error.kind == .io)
+            #expect(error.message == "https://example.com/Info.plist is not a file URL")
+        }
+    }
+}

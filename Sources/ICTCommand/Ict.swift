@@ -55,7 +55,7 @@ struct Ict: ParsableCommand {
     }
 
     /// `ict: error: MESSAGE (see 'ict SUB --help')`, and with `--json` the
-    /// command's report saying the same; exit status 64.
+    /// command's report saying the same (with `--jsonl`, a line); exit status 64.
     private static func usageFailure(_ message: String, arguments: [String]) -> Never {
         let subcommand = UsageCheck.subcommandName(in: arguments)
         var text = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
@@ -67,7 +67,11 @@ struct Ict: ParsableCommand {
         }
         if text.hasSuffix(".") { text.removeLast() }
         let problem = Problem(path: "ict", "\(text) (see 'ict \(subcommand.map { $0 + " " } ?? "")--help')")
-        if arguments.contains("--json") {
+        if arguments.contains("--jsonl") {
+            let report = Report(command: subcommand ?? "ict", fields: [], json: false, jsonLines: true,
+                                lineFields: UsageCheck.lineFields(of: subcommand))
+            _ = report.fail(problem)
+        } else if arguments.contains("--json") {
             let report = Report(command: subcommand ?? "ict", fields: UsageCheck.jsonFields(of: subcommand), json: true)
             _ = report.fail(problem)
         } else {

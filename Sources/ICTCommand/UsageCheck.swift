@@ -38,6 +38,12 @@ enum UsageCheck {
         return type.reportFields
     }
 
+    /// The fields of the named command's `--jsonl` lines (see `Report.line`).
+    static func lineFields(of command: String?) -> [String] {
+        guard let command, let type = reportingCommands.first(where: { $0.reportName == command }) else { return [] }
+        return type.lineFields
+    }
+
     static var reportingCommands: [ReportingCommand.Type] { [
         Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
         Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
@@ -52,11 +58,15 @@ protocol ReportingCommand {
     static var reportName: String { get }
     /// Its own fields, between `ok` and `problems`.
     static var reportFields: [String] { get }
+    /// With `--jsonl`, the fields of each file's line between `ok` and `problems`.
+    static var lineFields: [String] { get }
 }
 
 extension ReportingCommand {
+    static var lineFields: [String] { [] }
+
     /// A report for one run of this command.
-    static func report(json: Bool) -> Report {
-        Report(command: reportName, fields: reportFields, json: json)
+    static func report(json: Bool, jsonLines: Bool = false) -> Report {
+        Report(command: reportName, fields: reportFields, json: json, jsonLines: jsonLines, lineFields: lineFields)
     }
 }

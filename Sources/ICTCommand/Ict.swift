@@ -38,7 +38,12 @@ struct Ict: ParsableCommand {
             if let problem = UsageCheck.problem(in: arguments) {
                 throw UsageCheck.Failure(message: problem)
             }
-            var command = try parseAsRoot(arguments)
+            let (parsed, trailingFiles) = UsageCheck.splittingTrailingFiles(arguments)
+            var command = try parseAsRoot(parsed)
+            if var validate = command as? Validate, !trailingFiles.isEmpty {
+                validate.files += trailingFiles
+                command = validate
+            }
             try command.run()
         } catch let exit as ExitCode {
             Self.exit(withError: exit)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import PropertyList
 
@@ -157,8 +162,8 @@ final class Report {
     /// With `--jsonl`, prints the line of one file: `{"command", "path",
     /// "ok", <fields>, "problems"}` with the problems added since the last
     /// line, `ok` false when one of them is an error (or with `--strict` a
-    /// warning); `path` nil for problems of no one file. Flushed, so a
-    /// reader of a pipe sees each file as it is done.
+    /// warning); `path` nil for problems of no one file. Written at once in
+    /// one piece, so a reader of a pipe sees each file as it is done.
     func line(path: String?, fields: [(String, JSONValue)]) throws(PropertyListError) {
         guard jsonLines else { return }
         assert(fields.map(\.0) == lineFieldNames, "\(command)'s line fields are \(lineFieldNames)")
@@ -167,10 +172,8 @@ final class Report {
         members += fields
         members.append(("problems", .array(problems.map(\.jsonValue))))
         problems.removeAll(keepingCapacity: true)
-        var output = StandardOutput()
-        output.write(String(decoding: try JSONValue.object(members).encoded(compact: true), as: UTF8.self))
-        output.write("\n")
-        output.flush()
+        // One write for the whole line, so lines of processes sharing a pipe or file do not mix.
+        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: STDOUT_FILENO)
     }
 
     /// Prints the JSON document when `--json` was given (with `--jsonl`, a

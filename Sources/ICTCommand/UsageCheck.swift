@@ -22,19 +22,21 @@ enum UsageCheck {
     }
 
     /// The command line of `ict validate` split in two: what argument-parser
-    /// parses, and the file names past the first of the trailing run of
-    /// plain names, which are sure to be files and are added to the parsed
-    /// command's afterwards, in order. argument-parser (1.8) takes
-    /// time quadratic in the number of values of one positional array (each
-    /// value merges the array's input origins anew): 100,000 names took 7
-    /// minutes to parse. The first name of the run stays, as it may be the
-    /// value of the option before it (`--schema S`); every later one is a file.
+    /// parses, and the file names at the end of the trailing run of plain
+    /// names, which are sure to be files and are added to the parsed
+    /// command's afterwards, in order. argument-parser (1.8) takes time
+    /// quadratic in the number of values of one positional array (each value
+    /// merges the array's input origins anew): 100,000 names took 7 minutes
+    /// to parse. The first two names of the run stay: the first may be the
+    /// value of the option before it (`--schema S`), the second is a file,
+    /// so the parsed command has one (its `validate()` asks for one).
     static func splittingTrailingFiles(_ arguments: [String]) -> (parsed: [String], files: [String]) {
         guard arguments.first == Ict.Validate._commandName else { return (arguments, []) }
         var runStart = arguments.endIndex
         while runStart > 1, !arguments[runStart - 1].hasPrefix("-") { runStart -= 1 }
-        guard arguments.endIndex - runStart > 1 else { return (arguments, []) }
-        return (Array(arguments[...runStart]), Array(arguments[(runStart + 1)...]))
+        let kept = runStart + 2
+        guard kept < arguments.endIndex else { return (arguments, []) }
+        return (Array(arguments[..<kept]), Array(arguments[kept...]))
     }
 
     /// The subcommand the arguments name, `types show` for a nested one.

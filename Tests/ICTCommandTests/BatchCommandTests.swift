@@ -203,3 +203,34 @@ struct BatchCommandTests {
         #expect(run.stderr == "\(f)/good.plist: error: with --files-from, -o names the folder the outputs are written in; this is not a folder\n")
     }
 }
+
+/// Many names on the command line (argument-parser parses an array's values
+/// in quadratic time, so `validate` takes the trailing ones itself).
+struct ManyArgumentsCommandTests {
+    @Test func namesAfterOptionsAndOptionValuesKeepTheirOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-many-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = (0..<5).map { "\(folder)/f\($0).plist" }
+        for (index, name) in names.enumerated() {
+            try Data("<plist><integer>\(index)</integer></plist>".utf8).write(to: URL(fileURLWithPath: name))
+        }
+        // 100000 is the value of --max-input-size, not a file; f0 comes before the options.
+        let run = try ICTRunner.run(["validate", names[0], "--jsonl", "--max-input-size", "100000"] + names[1...])
+        #expect(run.status == 0, "\(run.stderr)")
+        let paths = run.stdout.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String
+        }
+        #expect(paths == names)
+        // The option's value is still applied: over the limit, each file fails.
+        let limited = try ICTRunner.run(["validate", "--max-input-size", "10"] + names)
+        #expect(limited.status == 1)
+        #expect(limited.stderr.split(separator: "\n").count == 5)
+        #expect(limited.stderr.hasPrefix("\(names[0]): error: the input is larger than the limit of 10 bytes (--max-input-size)\n"))
+    }
+
+    @Test func aLoneFileAfterAnOptionValueIsStillRequired() throws {
+        let run = try ICTRunner.run(["validate", "--max-input-size", "100"])
+        #expect(run.status == 64)
+        #expect(run.stderr == "ict: error: name at least one file to validate (see 'ict validate --help')\n")
+    }
+}

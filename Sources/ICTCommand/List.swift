@@ -23,7 +23,10 @@ extension Ict {
                 one listing; the copies are not listed as documents of their own. On a \
                 terminal, progress shows on standard error when a run takes over a second. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
-                status is 1.
+                status is 1. --files-from names documents in a list instead of (or after) \
+                a folder, their conflicts not looked for; --jsonl prints one JSON line per \
+                document as it is read, in the folder's name order and then the list's, \
+                not sorted (Schemas/cli/list.jsonl.schema.json).
                 """
         )
 

@@ -30,6 +30,10 @@ extension Ict {
                 as DOC.ict:entry: error|warning: message (at key path). Warnings leave a file \
                 valid unless --strict is given. \
                 Each problem prints as file:location: severity: message on standard error. \
+                For batches, --files-from names more files in a list (one a line, or \
+                NUL-separated with -0, as find -print0 writes it), read as the files are \
+                checked, and --jsonl prints one JSON line per file as each is done \
+                (Schemas/cli/validate.jsonl.schema.json), keeping nothing once printed. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
         )

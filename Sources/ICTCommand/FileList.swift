@@ -13,7 +13,8 @@ struct BatchOptions: ParsableArguments {
                 Also take the files named in FILE (- for standard input), one a line, after those named as arguments. \
                 Names are taken byte for byte: empty lines are skipped, a carriage return ending a line is dropped, \
                 and no name is an option or standard input.
-                """, valueName: "file"))
+                """, valueName: "file"),
+            completion: .file())
     var filesFrom: String?
 
     @Flag(name: [.customShort("0"), .customLong("null")],

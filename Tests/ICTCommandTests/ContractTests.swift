@@ -277,6 +277,7 @@ struct ContractTests {
         ["validate", "--strict", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/name-mismatch.ict"],
         ["types", "show", "nothing.at.all"], ["thumbnail", "/nonexistent.ict", "-o", "/tmp/x.png"],
         ["create", "--photo", "/nonexistent.png", "-o", "/tmp"], ["set", "/tmp", "--first-name", "A"],
+        ["validate", "--files-from", "/nonexistent.txt"], ["list", "--files-from", "/nonexistent.txt"], ["validate", "--json", "--jsonl", "x"],
     ])
     func everyProblemLineHasTheOneForm(_ arguments: [String]) throws {
         let run = try ICTRunner.run(arguments)

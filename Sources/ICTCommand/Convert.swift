@@ -39,11 +39,21 @@ extension Ict {
                 as base64 with --embed. Such a JSON file converts back with --format ict \
                 (default output: the JSON's name with .ict; never replaced); the \
                 thumbnail is made again from the photo.
+
+                With --files-from, the inputs named in a list (and the one argument, \
+                first) are converted one by one into the folder -o names, each at its \
+                own path below it (a leading / or ./ left out; a name with .. is \
+                refused): for --format json the name's extension becomes .json, for \
+                the other forms the name is kept (a .json one becomes .plist). \
+                --jsonl prints a line for each input as it is done.
                 """
         )
 
-        @Argument(help: "The property list to read, or - for standard input.")
-        var input: String
+        @Argument(help: ArgumentHelp("The property list to read, or - for standard input.", valueName: "input"))
+        var inputArgument: String?
+
+        /// The input: the argument, or with --files-from each name in turn.
+        private var input: String { inputArgument ?? "-" }
 
         @Option(help: "The form to write.")
         var format: OutputFormat
@@ -70,9 +80,18 @@ extension Ict {
         @Flag(help: "Write every dictionary's keys sorted, for canonical, diff-friendly output (order kept otherwise).")
         var sortKeys = false
 
+        @OptionGroup var batch: BatchOptions
+
         @OptionGroup var inputOptions: InputOptions
 
         func validate() throws {
+            try BatchOptions.checkOneJSONForm(json: json, jsonl: batch.jsonl)
+            if batch.filesFrom == nil {
+                guard inputArgument != nil else { throw ValidationError("name the input to convert, or the inputs with --files-from") }
+                guard !batch.jsonl else { throw ValidationError("--jsonl prints a line for each input of --files-from; for one input use --json") }
+            } else {
+                try validateBatch()
+            }
             if format == .zip || format == .package, output == "-" {
                 throw ValidationError("a \(format == .zip ? "zip" : "package") is written to a file, not standard output; name one with -o")
             }
@@ -82,8 +101,14 @@ extension Ict {
         }
 
         func run() throws {
-            try ConvertJob(input: input, format: format, output: output, embed: embed, json: json, sortKeys: sortKeys,
-                           limits: inputOptions.limits).run()
+            if batch.filesFrom != nil { return try runBatch() }
+            try job(input: input, output: output).run()
+        }
+
+        /// The conversion of `input` to `output` with this command line's options.
+        func job(input: String, output: String?) -> ConvertJob {
+            ConvertJob(input: input, format: format, output: output, embed: embed, json: json, sortKeys: sortKeys,
+                       limits: inputOptions.limits)
         }
     }
 
@@ -103,6 +128,19 @@ extension Ict {
 
         func run() throws {
             let report = Convert.report(json: json)
+            try convert(report)
+            try report.finish()
+            // The value may be a tree of millions of nodes: leave freeing it to
+            // the system rather than walking it once more on the way out.
+            #if canImport(Glibc)
+            Glibc.exit(EXIT_SUCCESS)
+            #else
+            Darwin.exit(EXIT_SUCCESS)
+            #endif
+        }
+
+        /// Converts `input` to `output`, filling `report`; a problem fails the report.
+        func convert(_ report: Report) throws {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
             if let problem = inputProblem() { throw report.fail(problem) }
@@ -113,14 +151,6 @@ extension Ict {
             } else {
                 try convertPropertyList(report)
             }
-            try report.finish()
-            // The value may be a tree of millions of nodes: leave freeing it to
-            // the system rather than walking it once more on the way out.
-            #if canImport(Glibc)
-            Glibc.exit(EXIT_SUCCESS)
-            #else
-            Darwin.exit(EXIT_SUCCESS)
-            #endif
         }
 
         /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
@@ -316,4 +346,5 @@ extension Ict {
 extension Ict.Convert: ReportingCommand {
     static let reportName = "convert"
     static let reportFields = ["input", "output", "format", "inputFormat"]
+    static let lineFields = ["input", "output", "format", "inputFormat"]
 }

@@ -42,7 +42,12 @@ struct Ict: ParsableCommand {
                 try command.run()
                 return
             }
-            var command = try parseAsRoot(arguments)
+            let (parsed, trailingFiles) = UsageCheck.splittingTrailingFiles(arguments)
+            var command = try parseAsRoot(parsed)
+            if var validate = command as? Validate, !trailingFiles.isEmpty {
+                validate.files += trailingFiles
+                command = validate
+            }
             try command.run()
         } catch let exit as ExitCode {
             Self.exit(withError: exit)
@@ -59,7 +64,7 @@ struct Ict: ParsableCommand {
     }
 
     /// `ict: error: MESSAGE (see 'ict SUB --help')`, and with `--json` the
-    /// command's report saying the same; exit status 64.
+    /// command's report saying the same (with `--jsonl`, a line); exit status 64.
     private static func usageFailure(_ message: String, arguments: [String]) -> Never {
         let subcommand = UsageCheck.subcommandName(in: arguments)
         var text = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
@@ -71,7 +76,11 @@ struct Ict: ParsableCommand {
         }
         if text.hasSuffix(".") { text.removeLast() }
         let problem = Problem(path: "ict", "\(text) (see 'ict \(subcommand.map { $0 + " " } ?? "")--help')")
-        if arguments.contains("--json") {
+        if arguments.contains("--jsonl") {
+            let report = Report(command: subcommand ?? "ict", fields: [], json: false, jsonLines: true,
+                                lineFields: UsageCheck.lineFields(of: subcommand))
+            _ = report.fail(problem)
+        } else if arguments.contains("--json") {
             let report = Report(command: subcommand ?? "ict", fields: UsageCheck.jsonFields(of: subcommand), json: true)
             _ = report.fail(problem)
         } else {

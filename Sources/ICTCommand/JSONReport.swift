@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import PropertyList
 
@@ -14,20 +19,23 @@ indirect enum JSONValue {
     /// A property list in its lossless JSON form (`Schemas/property-list.schema.json`).
     case propertyList(PropertyListValue)
 
-    /// Pretty-printed UTF-8, two spaces a level, as `JSONPropertyListWriter` prints.
-    func encoded() throws(PropertyListError) -> [UInt8] {
+    /// Pretty-printed UTF-8, two spaces a level, as `JSONPropertyListWriter`
+    /// prints; or with `compact`, on one line with no spaces (a JSON line).
+    func encoded(compact: Bool = false) throws(PropertyListError) -> [UInt8] {
         var output: [UInt8] = []
-        try append(to: &output, indent: 0)
+        try append(to: &output, indent: compact ? nil : 0)
         return output
     }
 
-    private func append(to output: inout [UInt8], indent: Int) throws(PropertyListError) {
+    /// Appends the encoding at `indent` levels, or on one line when `indent` is nil.
+    private func append(to output: inout [UInt8], indent: Int?) throws(PropertyListError) {
         switch self {
         case .null: output += Array("null".utf8)
         case .bool(let value): output += Array((value ? "true" : "false").utf8)
         case .integer(let value): output += Array(String(value).utf8)
         case .string(let value): output += try JSONPropertyListWriter(prettyPrinted: false).encode(.string(value))
         case .propertyList(let value):
+            guard let indent else { output += try JSONPropertyListWriter(prettyPrinted: false).encode(value); return }
             // The writer's own indentation starts at 0: indent each of its lines to this level.
             for byte in try JSONPropertyListWriter(prettyPrinted: true).encode(value) {
                 output.append(byte)
@@ -38,8 +46,8 @@ indirect enum JSONValue {
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, indent + 1)
-                try element.append(to: &output, indent: indent + 1)
+                Self.newline(&output, indent.map { $0 + 1 })
+                try element.append(to: &output, indent: indent.map { $0 + 1 })
             }
             Self.newline(&output, indent)
             output.append(UInt8(ascii: "]"))
@@ -48,17 +56,18 @@ indirect enum JSONValue {
             output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newline(&output, indent + 1)
+                Self.newline(&output, indent.map { $0 + 1 })
                 output += try JSONPropertyListWriter(prettyPrinted: false).encode(.string(key))
-                output += Array(": ".utf8)
-                try value.append(to: &output, indent: indent + 1)
+                output += Array((indent == nil ? ":" : ": ").utf8)
+                try value.append(to: &output, indent: indent.map { $0 + 1 })
             }
             Self.newline(&output, indent)
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ output: inout [UInt8], _ indent: Int) {
+    private static func newline(_ output: inout [UInt8], _ indent: Int?) {
+        guard let indent else { return }
         output.append(UInt8(ascii: "\n"))
         output += [UInt8](repeating: UInt8(ascii: " "), count: indent * 2)
     }
@@ -74,13 +83,24 @@ extension JSONValue {
 /// output, `{"command", "ok", <the command's fields>, "problems"}`, described
 /// by `Schemas/cli/COMMAND.schema.json`. Every field the command declares is
 /// always present, `null` when the run did not get as far as filling it.
+///
+/// With `--jsonl` the report prints one line for each file instead, as the
+/// command finishes it (`line(path:fields:)`), and keeps no problem past its
+/// line, so memory does not grow with the number of files.
 final class Report {
     /// The command's name as typed: `validate`, `types show`.
     let command: String
     /// The command's own fields, in order, between `ok` and `problems`.
     let fieldNames: [String]
     let json: Bool
+    /// `--jsonl`: a line per file rather than one document.
+    let jsonLines: Bool
+    /// The fields of a line between `ok` and `problems` (`ReportingCommand.lineFields`).
+    let lineFieldNames: [String]
+    /// With `--json`, every problem; with `--jsonl`, those since the last line.
     private(set) var problems: [Problem] = []
+    private var sawError = false
+    private var sawWarning = false
     /// The value of each of `fieldNames`, nil until set. An array beside the
     /// names, not a dictionary: the first dictionary of its kind costs the
     /// runtime a scan of every protocol conformance, as much as a small
@@ -90,25 +110,41 @@ final class Report {
     /// conforms` of two unrelated types): exit status 1, `"ok": false`.
     var answeredNo = false
 
-    init(command: String, fields: [String], json: Bool) {
+    /// Whether problems are kept without `--json` or `--jsonl`: for the
+    /// report of one file of a batch, taken into the batch's by `absorb`.
+    private let keepsProblems: Bool
+
+    init(command: String, fields: [String], json: Bool, jsonLines: Bool = false, lineFields: [String] = [], keepsProblems: Bool = false) {
+        self.keepsProblems = keepsProblems
         self.command = command
         self.fieldNames = fields
         self.values = Array(repeating: nil, count: fields.count)
         self.json = json
+        self.jsonLines = jsonLines
+        self.lineFieldNames = lineFields
     }
 
     /// With `--strict`, a warning fails the command as an error does.
     var strict = false
 
-    var hasErrors: Bool { problems.contains { $0.severity == .error || strict } }
+    var hasErrors: Bool { sawError || (strict && sawWarning) }
 
     /// Whether the command succeeds: exit status 0 and `"ok": true`.
     var succeeded: Bool { !hasErrors && !answeredNo }
 
     /// Records `problem` and prints its line on standard error.
     func add(_ problem: Problem) {
-        problems.append(problem)
+        if json || jsonLines || keepsProblems { problems.append(problem) }
+        if problem.severity == .error { sawError = true } else { sawWarning = true }
         Diagnostics.printError(problem.line)
+    }
+
+    /// Takes the problems of `other` (the report of one file of a batch,
+    /// which has printed them) as if added here, without printing them again.
+    func absorb(_ other: Report) {
+        if json || jsonLines { problems += other.problems }
+        sawError = sawError || other.sawError
+        sawWarning = sawWarning || other.sawWarning
     }
 
     /// Sets one of the command's declared fields.
@@ -130,14 +166,35 @@ final class Report {
         return .object(members)
     }
 
-    /// Prints the JSON document when `--json` was given, and fails the
-    /// command (exit status 1) when any problem is an error or the answer is no.
+    /// With `--jsonl`, prints the line of one file: `{"command", "path",
+    /// "ok", <fields>, "problems"}` with the problems added since the last
+    /// line, `ok` false when one of them is an error (or with `--strict` a
+    /// warning); `path` nil for problems of no one file. Written at once in
+    /// one piece, so a reader of a pipe sees each file as it is done.
+    func line(path: String?, fields: [(String, JSONValue)]) throws(PropertyListError) {
+        guard jsonLines else { return }
+        assert(fields.map(\.0) == lineFieldNames, "\(command)'s line fields are \(lineFieldNames)")
+        let failed = problems.contains { $0.severity == .error || strict }
+        var members: [(String, JSONValue)] = [("command", .string(command)), ("path", .optional(path)), ("ok", .bool(!failed))]
+        members += fields
+        members.append(("problems", .array(problems.map(\.jsonValue))))
+        problems.removeAll(keepingCapacity: true)
+        // One write for the whole line, so lines of processes sharing a pipe or file do not mix.
+        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: STDOUT_FILENO)
+    }
+
+    /// Prints the JSON document when `--json` was given (with `--jsonl`, a
+    /// last line for problems of no one file, if there are any), and fails
+    /// the command (exit status 1) when any problem is an error or the answer is no.
     func finish() throws {
         if json {
             var output = StandardOutput()
             output.write(String(decoding: try document.encoded(), as: UTF8.self))
             output.write("\n")
             output.flush()
+        }
+        if jsonLines, !problems.isEmpty {
+            try line(path: nil, fields: lineFieldNames.map { ($0, .null) })
         }
         if !succeeded { throw ExitCode.failure }
     }

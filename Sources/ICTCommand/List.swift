@@ -23,12 +23,15 @@ extension Ict {
                 one listing; the copies are not listed as documents of their own. On a \
                 terminal, progress shows on standard error when a run takes over a second. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
-                status is 1.
+                status is 1. --files-from names documents in a list instead of (or after) \
+                a folder, their conflicts not looked for; --jsonl prints one JSON line per \
+                document as it is read, in the folder's name order and then the list's, \
+                not sorted (Schemas/cli/list.jsonl.schema.json).
                 """
         )
 
-        @Argument(help: "The folder to list.")
-        var directory: String
+        @Argument(help: "The folder to list (none when --files-from names the documents).")
+        var directory: String?
 
         @Flag(name: [.short, .customLong("recursive")], help: "Also list the documents in subfolders.")
         var recursive = false
@@ -39,35 +42,56 @@ extension Ict {
         @Flag(help: "Print one JSON document for programs (Schemas/cli/list.schema.json): {documents: [{path, displayName, thumbnail, data, conflicts}]}.")
         var json = false
 
+        @OptionGroup var batch: BatchOptions
+
+        func validate() throws {
+            try BatchOptions.checkOneJSONForm(json: json, jsonl: batch.jsonl)
+            guard directory != nil || batch.filesFrom != nil else { throw ValidationError("name a folder to list, or the documents with --files-from") }
+        }
+
         struct Row {
             var path: String
             var displayName: String
             var thumbnailSize: (width: Int, height: Int)?
             /// With `--data`: the data's fields and the photo's size.
             var data: (fields: CTData, photoSize: (width: Int, height: Int)?)?
-            /// How many conflict copies of the document are beside it.
-            var conflicts = 0
+            /// How many conflict copies of the document are beside it; nil
+            /// for a document named in a list (its folder is not listed).
+            var conflicts: Int?
         }
 
         func run() throws {
-            let report = Self.report(json: json)
-            let folderPath = DocumentSupport.trimmingTrailingSlashes(directory)
-            report["directory"] = .string(folderPath)
-            let locations: [Location]
-            do {
-                locations = try Self.documentLocations(in: folderPath, recursive: recursive, report: report)
-            } catch {
-                throw report.fail(Problem(path: folderPath, error.description))
+            let report = Self.report(json: json, jsonLines: batch.jsonl)
+            let folderPath = directory.map(DocumentSupport.trimmingTrailingSlashes)
+            report["directory"] = .optional(folderPath)
+            var locations: [Location] = []
+            if let folderPath {
+                do {
+                    locations = try Self.documentLocations(in: folderPath, recursive: recursive, report: report)
+                } catch {
+                    throw report.fail(Problem(path: folderPath, error.description))
+                }
             }
-            var progress = ProgressReporter("list", total: locations.count, unit: "documents")
+            var listed: InputNames
+            do throws(FileList.Failure) {
+                listed = try batch.names(after: [])
+            } catch {
+                throw report.fail(error.problem)
+            }
+            var progress = ProgressReporter("list", total: listed.hasList ? nil : locations.count, unit: "documents")
+            // Kept for the sorted table or --json document; with --jsonl each row is printed as it is read.
             var rows: [Row] = []
             var folder = OpenFolder()
-            for location in locations {
+            var pending = locations.makeIterator()
+            while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
                 do {
-                    rows.append(try Self.row(location, in: folder.descriptor(for: location.folder), readingData: data))
-                } catch {
+                    let row = try Self.row(location, in: folder.descriptor(for: location.folder), readingData: data)
+                    try report.line(path: row.path, fields: Self.lineFields(row))
+                    if !batch.jsonl { rows.append(row) }
+                } catch let error as ICTDocumentError {
                     progress.clear()
                     report.add(Problem(document: location.path, error))
+                    try report.line(path: location.path, fields: Self.lineFields(nil))
                 }
                 progress.advance()
             }
@@ -77,7 +101,7 @@ extension Ict {
             rows = rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
             if json {
                 report["documents"] = .array(rows.map(Self.jsonValue))
-            } else {
+            } else if !batch.jsonl {
                 var output = StandardOutput()
                 output.write(Self.table(rows, showingData: data))
                 output.flush()
@@ -85,13 +109,18 @@ extension Ict {
             try report.finish()
         }
 
-        /// A document found in a folder.
+        /// A document named in the `--files-from` list: read by its path, its folder not listed.
+        static func listedLocation(_ path: String) -> Location {
+            Location(folder: "", name: DocumentSupport.trimmingTrailingSlashes(path), conflicts: nil)
+        }
+
+        /// A document found in a folder, or named in a list (`folder` empty, `name` its path).
         struct Location {
             var folder: String
             var name: String
-            /// How many conflict copies of the document the folder's listing holds.
-            var conflicts = 0
-            var path: String { folder == "/" ? "/" + name : "\(folder)/\(name)" }
+            /// How many conflict copies of the document the folder's listing holds; nil when not listed.
+            var conflicts: Int?
+            var path: String { folder.isEmpty ? name : folder == "/" ? "/" + name : "\(folder)/\(name)" }
         }
 
         /// The folder the documents being read are in, kept open so each
@@ -101,6 +130,7 @@ extension Ict {
 
             /// A descriptor of `path`, or `AT_FDCWD` when it cannot be opened (full paths are used then).
             mutating func descriptor(for path: String) -> Int32 {
+                guard !path.isEmpty else { return AT_FDCWD }
                 if let current, current.path == path { return current.descriptor }
                 close()
                 let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -136,9 +166,9 @@ extension Ict {
             var headers = ["NAME", "THUMBNAIL"]
             var columns = [rows.map(\.displayName), rows.map { sizeText($0.thumbnailSize) }]
             // Shown only when a document has conflicts, so a clean folder lists as before.
-            if rows.contains(where: { $0.conflicts > 0 }) {
+            if rows.contains(where: { ($0.conflicts ?? 0) > 0 }) {
                 headers.append("CONFLICTS")
-                columns.append(rows.map { $0.conflicts > 0 ? String($0.conflicts) : "" })
+                columns.append(rows.map { ($0.conflicts ?? 0) > 0 ? String($0.conflicts ?? 0) : "" })
             }
             if showingData {
                 headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
@@ -160,13 +190,18 @@ extension Ict {
 
         /// One document of `ict list --json`, every field present.
         static func jsonValue(_ row: Row) -> JSONValue {
-            .object([
-                ("path", .string(row.path)),
-                ("displayName", .string(row.displayName)),
-                ("thumbnail", row.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
-                ("data", row.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
-                ("conflicts", .integer(row.conflicts)),
-            ])
+            .object([("path", .string(row.path))] + lineFields(row))
+        }
+
+        /// The fields after `path` of a document, which are also those of its
+        /// `--jsonl` line; all null for a document that could not be read.
+        static func lineFields(_ row: Row?) -> [(String, JSONValue)] {
+            [
+                ("displayName", .optional(row?.displayName)),
+                ("thumbnail", row?.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
+                ("data", row?.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
+                ("conflicts", .optional(row?.conflicts)),
+            ]
         }
 
         /// The `.ict` directories in `directory` (and below, with `recursive`), in name order.
@@ -215,6 +250,7 @@ extension Ict {
 extension Ict.List: ReportingCommand {
     static let reportName = "list"
     static let reportFields = ["directory", "documents"]
+    static let lineFields = ["displayName", "thumbnail", "data", "conflicts"]
 }
 
 /// Closes a file descriptor (for types with a `close()` of their own).

@@ -144,23 +144,44 @@ final class OutputFile {
         return failure
     }
 
+    /// The stale temporaries of the folder last written into, by the name
+    /// each was to replace. A folder is listed once for all the files
+    /// written into it in a row: a batch writing n files into one folder
+    /// listed it for each, reading n² entries in all.
+    nonisolated(unsafe) private static var lastListed: (folder: String, stale: [String: [[UInt8]]])?
+
     /// Removes `.NAME.ict-PID-XXXXXX` files in `folder` whose process no
     /// longer runs: what a killed run writing NAME left behind.
     private static func removeStaleTemporaries(of name: String, in folder: String) {
-        let prefix = RawFileName.bytes(".\(name).ict-")
-        guard let stream = RawFileName.withPath(folder, { opendir($0) }) else { return }
+        if lastListed?.folder != folder { lastListed = (folder, staleTemporaries(in: folder)) }
+        guard let paths = lastListed?.stale.removeValue(forKey: name) else { return }
+        for path in paths {
+            _ = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        }
+    }
+
+    /// The `.NAME.ict-PID-XXXXXX` files in `folder` whose process no longer runs, by NAME.
+    private static func staleTemporaries(in folder: String) -> [String: [[UInt8]]] {
+        guard let stream = RawFileName.withPath(folder, { opendir($0) }) else { return [:] }
         defer { closedir(stream) }
+        let marker = Array(".ict-".utf8)
+        var stale: [String: [[UInt8]]] = [:]
         while let entry = readdir(stream) {
             let entryName = withUnsafeBytes(of: entry.pointee.d_name) { [UInt8]($0.prefix { $0 != 0 }) }
-            guard entryName.count > prefix.count + 7, entryName.starts(with: prefix) else { continue }
-            let rest = entryName[prefix.count...]
-            guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), rest.endIndex - dash == 7,
-                  let processID = Int32(String(decoding: rest[..<dash], as: UTF8.self)), processID > 0,
+            // From the end: "-" and six characters (mkstemp's), the process id's digits, ".ict-", NAME, ".".
+            let dash = entryName.count - 7
+            guard dash > marker.count + 1, entryName[0] == UInt8(ascii: "."), entryName[dash] == UInt8(ascii: "-") else { continue }
+            var digits = dash
+            while digits > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(entryName[digits - 1]) { digits -= 1 }
+            let nameEnd = digits - marker.count
+            guard digits < dash, nameEnd > 1, entryName[nameEnd..<digits].elementsEqual(marker),
+                  let processID = Int32(String(decoding: entryName[digits..<dash], as: UTF8.self)), processID > 0,
                   processID != getpid(), kill(processID, 0) != 0, errno == ESRCH
             else { continue }
-            let stale = RawFileName.bytes(folder) + Array("/".utf8) + entryName
-            _ = (stale.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { unlink($0.baseAddress!) }
+            let name = RawFileName.decoding(entryName[1..<nameEnd])
+            stale[name, default: []].append(RawFileName.bytes(folder) + Array("/".utf8) + entryName)
         }
+        return stale
     }
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.

@@ -20,7 +20,8 @@ struct ProgressReporter {
     static let updateInterval = Duration.milliseconds(100)
 
     private let label: String
-    private let total: Int
+    /// Nil when the steps come from a stream (`--files-from`): `label: done unit`.
+    private let total: Int?
     private let unit: String
     private let isShown: Bool
     private let start = ContinuousClock.now
@@ -31,8 +32,9 @@ struct ProgressReporter {
     private var line = ""
     private var isDrawn = false
 
-    /// A reporter for `total` steps, drawn as `label: done/total unit`.
-    init(_ label: String, total: Int, unit: String) {
+    /// A reporter for `total` steps, drawn as `label: done/total unit`, or
+    /// when the total is not known, `label: done unit`.
+    init(_ label: String, total: Int?, unit: String) {
         self.label = label
         self.total = total
         self.unit = unit
@@ -47,7 +49,7 @@ struct ProgressReporter {
         let now = ContinuousClock.now
         if lastUpdate.map({ now - $0 >= Self.updateInterval }) ?? (now - start > Self.quietPeriod) {
             lastUpdate = now
-            line = "\r\(label): \(done)/\(total) \(unit)\u{1B}[K"
+            line = "\r\(label): \(done)\(total.map { "/\($0)" } ?? "") \(unit)\u{1B}[K"
         } else if isDrawn || line.isEmpty {
             return
         }

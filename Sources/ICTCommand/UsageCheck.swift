@@ -21,6 +21,24 @@ enum UsageCheck {
         return nil
     }
 
+    /// The command line of `ict validate` split in two: what argument-parser
+    /// parses, and the file names at the end of the trailing run of plain
+    /// names, which are sure to be files and are added to the parsed
+    /// command's afterwards, in order. argument-parser (1.8) takes time
+    /// quadratic in the number of values of one positional array (each value
+    /// merges the array's input origins anew): 100,000 names took 7 minutes
+    /// to parse. The first two names of the run stay: the first may be the
+    /// value of the option before it (`--schema S`), the second is a file,
+    /// so the parsed command has one (its `validate()` asks for one).
+    static func splittingTrailingFiles(_ arguments: [String]) -> (parsed: [String], files: [String]) {
+        guard arguments.first == Ict.Validate._commandName else { return (arguments, []) }
+        var runStart = arguments.endIndex
+        while runStart > 1, !arguments[runStart - 1].hasPrefix("-") { runStart -= 1 }
+        let kept = runStart + 2
+        guard kept < arguments.endIndex else { return (arguments, []) }
+        return (Array(arguments[..<kept]), Array(arguments[kept...]))
+    }
+
     /// The subcommand the arguments name, `types show` for a nested one.
     static func subcommandName(in arguments: [String]) -> String? {
         guard let first = arguments.first, let command = Ict.configuration.subcommands.first(where: { $0._commandName == first }) else {
@@ -38,6 +56,12 @@ enum UsageCheck {
         return type.reportFields
     }
 
+    /// The fields of the named command's `--jsonl` lines (see `Report.line`).
+    static func lineFields(of command: String?) -> [String] {
+        guard let command, let type = reportingCommands.first(where: { $0.reportName == command }) else { return [] }
+        return type.lineFields
+    }
+
     static var reportingCommands: [ReportingCommand.Type] { [
         Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
         Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
@@ -52,11 +76,15 @@ protocol ReportingCommand {
     static var reportName: String { get }
     /// Its own fields, between `ok` and `problems`.
     static var reportFields: [String] { get }
+    /// With `--jsonl`, the fields of each file's line between `ok` and `problems`.
+    static var lineFields: [String] { get }
 }
 
 extension ReportingCommand {
+    static var lineFields: [String] { [] }
+
     /// A report for one run of this command.
-    static func report(json: Bool) -> Report {
-        Report(command: reportName, fields: reportFields, json: json)
+    static func report(json: Bool, jsonLines: Bool = false) -> Report {
+        Report(command: reportName, fields: reportFields, json: json, jsonLines: jsonLines, lineFields: lineFields)
     }
 }

@@ -30,6 +30,10 @@ extension Ict {
                 as DOC.ict:entry: error|warning: message (at key path). Warnings leave a file \
                 valid unless --strict is given. \
                 Each problem prints as file:location: severity: message on standard error. \
+                For batches, --files-from names more files in a list (one a line, or \
+                NUL-separated with -0, as find -print0 writes it), read as the files are \
+                checked, and --jsonl prints one JSON line per file as each is done \
+                (Schemas/cli/validate.jsonl.schema.json), keeping nothing once printed. \
                 Exit status: 0 all valid, 1 any invalid, 64 usage.
                 """
         )
@@ -49,20 +53,30 @@ extension Ict {
         @Flag(help: "Also check each property list against the iCloud key-value store's limits (NSUbiquitousKeyValueStore: 1024 keys, 1 MB, 64-byte keys).")
         var kvs = false
 
+        @OptionGroup var batch: BatchOptions
+
         @OptionGroup var inputOptions: InputOptions
 
         func validate() throws {
-            guard !files.isEmpty else { throw ValidationError("name at least one file to validate") }
+            try BatchOptions.checkOneJSONForm(json: json, jsonl: batch.jsonl)
+            guard !files.isEmpty || batch.filesFrom != nil else { throw ValidationError("name at least one file to validate") }
         }
 
         func run() throws {
-            let report = Self.report(json: json)
+            let report = Self.report(json: json, jsonLines: batch.jsonl)
             report.strict = strict
             let documentSchema = try loadSchema(report)
-            var results: [FileResult] = []
-            var progress = ProgressReporter("validate", total: files.count, unit: "files")
+            var names: InputNames
+            do throws(FileList.Failure) {
+                names = try batch.names(after: files)
+            } catch {
+                throw report.fail(error.problem)
+            }
+            // Kept only for the one --json document: with --jsonl or none, memory does not grow with the files.
+            var entries: [JSONValue] = []
+            var progress = ProgressReporter("validate", total: names.hasList ? nil : files.count, unit: "files")
             var output = StandardOutput()
-            for path in files {
+            while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
                 if DocumentSupport.isICTPackage(path) || (schema != nil && PackageConversion.isDirectory(path)) {
                     result = Self.checkDocument(path, schema: documentSchema)
@@ -70,16 +84,17 @@ extension Ict {
                     result = check(path)
                 }
                 progress.clear()
-                if !json, strict ? result.isStrictlyValid : result.isValid {
+                if !json, !batch.jsonl, strict ? result.isStrictlyValid : result.isValid {
                     output.write("\(result.path): valid \(result.formatName)\n")
                 }
                 output.flush()
                 result.problems.forEach(report.add)
-                results.append(result)
+                if json { entries.append(result.jsonValue(strict: strict)) }
+                try report.line(path: result.path, fields: result.lineFields(strict: strict))
                 progress.advance()
             }
             progress.clear()
-            report["files"] = .array(results.map { $0.jsonValue(strict: strict) })
+            report["files"] = .array(entries)
             try report.finish()
         }
 
@@ -118,11 +133,15 @@ extension Ict {
                 }
             }
 
+            /// The file's entry in `files` of the `--json` document.
             func jsonValue(strict: Bool) -> JSONValue {
-                .object([
-                    ("path", .string(path)), ("valid", .bool(strict ? isStrictlyValid : isValid)), ("kind", .optional(kind)),
-                    ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema)),
-                ])
+                .object([("path", .string(path))] + lineFields(strict: strict))
+            }
+
+            /// The fields after `path` of the entry, which are also those of the `--jsonl` line.
+            func lineFields(strict: Bool) -> [(String, JSONValue)] {
+                [("valid", .bool(strict ? isStrictlyValid : isValid)), ("kind", .optional(kind)),
+                 ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema))]
             }
         }
 
@@ -199,4 +218,5 @@ extension Ict {
 extension Ict.Validate: ReportingCommand {
     static let reportName = "validate"
     static let reportFields = ["files"]
+    static let lineFields = ["valid", "kind", "format", "schema"]
 }

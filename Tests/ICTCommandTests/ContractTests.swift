@@ -182,6 +182,92 @@ struct ContractTests {
         }
     }
 
+    /// A `--jsonl` run: its standard input (the list), the exit status, and how many lines it prints.
+    struct LinesCase: CustomTestStringConvertible, Sendable {
+        var schema: String
+        var arguments: [String]
+        var stdin: String?
+        var status: Int32
+        var lineCount: Int
+        var testDescription: String { "ict " + arguments.joined(separator: " ") }
+    }
+
+    static let lineCases: [LinesCase] = {
+        let s = scratch, samples = root + "/SampleDocs"
+        try? FileManager.default.createDirectory(atPath: s + "/converted", withIntermediateDirectories: true)
+        return [
+            LinesCase(schema: "validate", arguments: ["validate", "--jsonl", s + "/good.plist", "--files-from", "-"],
+                      stdin: "\(samples)/Coffee.ict\n\(samples)/Info.plist\n", status: 0, lineCount: 3),
+            LinesCase(schema: "validate", arguments: ["validate", "--jsonl", "--strict", "--files-from", "-"],
+                      stdin: "\(s)/good.plist\n\(s)/bad.plist\n\(s)/bad-archive.plist\n\(samples)/malformed/name-mismatch.ict\n\(s)/missing.plist\n",
+                      status: 1, lineCount: 5),
+            LinesCase(schema: "validate", arguments: ["validate", "--jsonl", "--files-from", s + "/missing-list"], status: 1, lineCount: 1),
+            LinesCase(schema: "validate", arguments: ["validate", "--jsonl", "--json", s + "/good.plist"], status: 64, lineCount: 1),
+            LinesCase(schema: "list", arguments: ["list", "--jsonl", "--data", samples], status: 0, lineCount: 6),
+            LinesCase(schema: "list", arguments: ["list", "--jsonl", "--files-from", "-"],
+                      stdin: "\(samples)/Coffee.ict\n\(samples)/malformed/unknown-version.ict\n\(s)/missing.ict\n", status: 1, lineCount: 3),
+            LinesCase(schema: "list", arguments: ["list", "--jsonl"], status: 64, lineCount: 1),
+            LinesCase(schema: "convert", arguments: ["convert", "--jsonl", "--format", "json", "-o", s + "/converted", "--files-from", "-"],
+                      stdin: "\(s)/good.plist\n\(s)/archive.plist\n\(s)/bad.plist\n\(samples)/Coffee.ict\n\(s)/../x.plist\n", status: 1, lineCount: 5),
+            LinesCase(schema: "convert", arguments: ["convert", "--jsonl", "--format", "xml1", "--files-from", "-"], stdin: "", status: 64, lineCount: 1),
+        ]
+    }()
+
+    /// Validates each line of `lines` against the schema file; returns jsonschema's complaints, or nil.
+    private func lineSchemaProblem(_ lines: String, schema: String) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            failed = False
+            for number, line in enumerate(sys.stdin.read().split("\\n")[:-1], 1):
+                for e in jsonschema.Draft202012Validator(schema).iter_errors(json.loads(line)):
+                    print(number, list(e.path), e.message)
+                    failed = True
+            sys.exit(1 if failed else 0)
+            """, schema]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(lines.utf8))
+        try input.fileHandleForWriting.close()
+        let said = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? nil : String(decoding: said, as: UTF8.self)
+    }
+
+    /// With `--jsonl`, every line on standard output is one JSON object that
+    /// `Schemas/cli/COMMAND.jsonl.schema.json` describes, one per file; the
+    /// exit status is 0 exactly when every line is ok; standard error says
+    /// the lines' problems, one line each, in the one form.
+    @Test(.enabled(if: pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"),
+          arguments: lineCases)
+    func jsonLinesMatchTheCommandsLineSchema(_ testCase: LinesCase) throws {
+        let run = try ICTRunner.run(testCase.arguments, stdin: testCase.stdin.map { Data($0.utf8) })
+        #expect(run.status == testCase.status, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("\n"))
+        let schema = Self.root + "/Schemas/cli/\(testCase.schema).jsonl.schema.json"
+        let problem = try lineSchemaProblem(run.stdout, schema: schema)
+        #expect(problem == nil, "\(problem ?? "")\n\(run.stdout)")
+        let lines = try run.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == testCase.lineCount, "\(run.stdout)")
+        #expect(lines.allSatisfy { $0?["ok"] as? Bool == true } == (run.status == 0))
+        #expect(lines.allSatisfy { $0?["command"] as? String == testCase.arguments[0] })
+        let problems = lines.flatMap { $0?["problems"] as? [[String: Any]] ?? [] }
+        for line in lines where line?["ok"] as? Bool == false {
+            let lineProblems = line?["problems"] as? [Any] ?? []
+            #expect(!lineProblems.isEmpty, "a failure must say why")
+        }
+        let errorLines = run.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(errorLines.count == problems.count, "\(run.stderr)")
+        for line in errorLines {
+            #expect(line.range(of: Self.problemLine, options: .regularExpression) != nil, "not in the problem form: \(line)")
+        }
+    }
+
     /// Without --json too, and for usage errors, every line on standard
     /// error is one problem in the one form.
     @Test(arguments: [
@@ -191,6 +277,7 @@ struct ContractTests {
         ["validate", "--strict", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/name-mismatch.ict"],
         ["types", "show", "nothing.at.all"], ["thumbnail", "/nonexistent.ict", "-o", "/tmp/x.png"],
         ["create", "--photo", "/nonexistent.png", "-o", "/tmp"], ["set", "/tmp", "--first-name", "A"],
+        ["validate", "--files-from", "/nonexistent.txt"], ["list", "--files-from", "/nonexistent.txt"], ["validate", "--json", "--jsonl", "x"],
     ])
     func everyProblemLineHasTheOneForm(_ arguments: [String]) throws {
         let run = try ICTRunner.run(arguments)

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+
+/// `ict convert --files-from LIST -o DIR`: many inputs, each converted as
+/// one `ict convert INPUT -o DIR/INPUT'` would be, its output at the input's
+/// own path below DIR.
+extension Ict.Convert {
+    /// The command-line rules of a batch (`--files-from` given).
+    func validateBatch() throws {
+        if json { throw ValidationError("--json is the report of one conversion; with --files-from use --jsonl, a line for each input") }
+        guard let output, output != "-" else { throw ValidationError("with --files-from, -o names the folder the outputs are written in") }
+        if inputArgument == "-" { throw ValidationError("with --files-from every input is a file: standard input has no name to write its output under") }
+        switch format {
+        case .zip, .package, .ict:
+            throw ValidationError("--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time")
+        case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
+            break
+        }
+    }
+
+    func runBatch() throws {
+        let report = Self.report(json: false, jsonLines: batch.jsonl)
+        let folder = DocumentSupport.trimmingTrailingSlashes(output ?? "")
+        guard PackageConversion.isDirectory(folder) else {
+            throw report.fail(Problem(path: folder, "with --files-from, -o names the folder the outputs are written in; this is not a folder"))
+        }
+        var names: InputNames
+        do throws(FileList.Failure) {
+            names = try batch.names(after: inputArgument.map { [$0] } ?? [])
+        } catch {
+            throw report.fail(error.problem)
+        }
+        var folders = FolderMaker(root: folder)
+        var progress = ProgressReporter("convert", total: nil, unit: "files")
+        while let path = names.next(reportingTo: report, clearing: &progress) {
+            progress.clear()
+            let fileReport = Report(command: Self.reportName, fields: Self.reportFields, json: false, keepsProblems: true)
+            if let destination = Self.batchDestination(for: path, format: format, in: folder) {
+                try convertOne(path, to: destination, folders: &folders, fileReport)
+            } else {
+                fileReport["input"] = .string(path)
+                fileReport["format"] = .string(format.rawValue)
+                fileReport.add(Problem(path: path, "a name with .. would be written outside the folder -o names; name the input without .."))
+            }
+            report.absorb(fileReport)
+            try report.line(path: path, fields: Self.lineFields.map { ($0, fileReport[$0]) })
+            progress.advance()
+        }
+        progress.clear()
+        try report.finish()
+    }
+
+    /// Converts `path` to `destination` as one `ict convert` would, its problems in `fileReport`.
+    private func convertOne(_ path: String, to destination: String, folders: inout FolderMaker, _ fileReport: Report) throws {
+        do throws(FolderMaker.Failure) {
+            try folders.makeParent(of: destination)
+        } catch {
+            fileReport["input"] = .string(path)
+            fileReport["format"] = .string(format.rawValue)
+            fileReport.add(Problem(path: error.path, error.message))
+            return
+        }
+        do {
+            try job(input: path, output: destination).convert(fileReport)
+        } catch is ExitCode {
+            // A problem of this input: in fileReport, and printed already.
+        }
+    }
+
+    /// Where a batch writes the output of `input`: at the input's path below
+    /// `folder` (a leading `/` or `./` left out), named for the format: its
+    /// extension `.json` for json; else the name kept, but `.plist` for a
+    /// `.json` one. Nil for a name with `..`, which could lead out of `folder`.
+    static func batchDestination(for input: String, format: OutputFormat, in folder: String) -> String? {
+        var components = input.split(separator: "/").filter { $0 != "." }.map(String.init)
+        guard let name = components.popLast(), !components.contains(".."), name != ".." else { return nil }
+        let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? $0 : nil }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let outputName = format == .json ? stem + ".json" : name.hasSuffix(".json") ? stem + ".plist" : name
+        return ([folder] + components + [outputName]).joined(separator: "/")
+    }
+
+    /// Makes the folders below the batch's output folder as outputs need
+    /// them, remembering the last one made (inputs come folder by folder).
+    struct FolderMaker {
+        struct Failure: Error {
+            var path: String
+            var message: String
+        }
+
+        let root: String
+        private var made: String
+
+        init(root: String) {
+            self.root = root
+            made = root
+        }
+
+        mutating func makeParent(of path: String) throws(Failure) {
+            guard let slash = path.lastIndex(of: "/") else { return }
+            let parent = String(path[..<slash])
+            guard parent != made else { return }
+            // Each level below the root in turn; one that exists already is fine.
+            var level = root
+            for component in parent.dropFirst(root.count).split(separator: "/") {
+                level += "/" + component
+                if RawFileName.withPath(level, { mkdir($0, 0o777) }) != 0, errno != EEXIST {
+                    throw Failure(path: level, message: "cannot make the folder: \(String(cString: strerror(errno)))")
+                }
+            }
+            made = parent
+        }
+    }
+}

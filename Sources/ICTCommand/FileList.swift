@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+
+/// The options of the commands that take many files at a time (`validate`,
+/// `convert`, `list`): names read from a list, and one JSON line per file.
+struct BatchOptions: ParsableArguments {
+    @Option(name: .customLong("files-from"),
+            help: ArgumentHelp("""
+                Also take the files named in FILE (- for standard input), one a line, after those named as arguments. \
+                Names are taken byte for byte: empty lines are skipped, a carriage return ending a line is dropped, \
+                and no name is an option or standard input.
+                """, valueName: "file"),
+            completion: .file())
+    var filesFrom: String?
+
+    @Flag(name: [.customShort("0"), .customLong("null")],
+          help: "The --files-from list ends each name with a NUL byte (as find -print0 and xargs -0), not a newline.")
+    var null = false
+
+    @Flag(help: "Print one JSON object a line for each file as it is done, for programs (Schemas/cli/COMMAND.jsonl.schema.json).")
+    var jsonl = false
+
+    func validate() throws {
+        if null, filesFrom == nil { throw ValidationError("--null says how the --files-from list is separated; name the list with --files-from") }
+    }
+
+    /// The usage error of `--json` and `--jsonl` given together.
+    static func checkOneJSONForm(json: Bool, jsonl: Bool) throws {
+        if json, jsonl { throw ValidationError("--json prints one document and --jsonl one line per file; choose one") }
+    }
+
+    /// The names given as `arguments`, then those of the `--files-from` list,
+    /// which is opened now: a list that cannot be opened fails the run before
+    /// any file is touched.
+    func names(after arguments: [String]) throws(FileList.Failure) -> InputNames {
+        let list = try filesFrom.map { name throws(FileList.Failure) in try FileList(path: name, nulSeparated: null) }
+        if list?.isStandardInput == true, arguments.contains("-") {
+            throw FileList.Failure(path: "<stdin>", message: "standard input is the --files-from list, so it cannot also be a file (-)")
+        }
+        return InputNames(arguments: arguments, list: list)
+    }
+}
+
+/// The names of the files a batch command works on: the arguments, then
+/// the list's, one at a time, so a list of a million names is never held whole.
+struct InputNames {
+    private var arguments: IndexingIterator<[String]>
+    private var list: FileList?
+
+    init(arguments: [String], list: FileList?) {
+        self.arguments = arguments.makeIterator()
+        self.list = list
+    }
+
+    /// Whether any names come from a list (so how many is not known up front).
+    var hasList: Bool { list != nil }
+
+    /// The next name, or nil after the last.
+    ///
+    /// - Throws: `FileList.Failure` when the list cannot be read further.
+    mutating func next() throws(FileList.Failure) -> String? {
+        if let argument = arguments.next() { return argument }
+        return try list?.next()
+    }
+
+    /// The next name; nil after the last, or when the list cannot be read
+    /// further, which is then a problem of the run (not of a file) in `report`.
+    mutating func next(reportingTo report: Report, clearing progress: inout ProgressReporter) -> String? {
+        do throws(FileList.Failure) {
+            return try next()
+        } catch {
+            progress.clear()
+            report.add(error.problem)
+            return nil
+        }
+    }
+}
+
+/// A `--files-from` list read as a stream: names separated by newlines (a
+/// carriage return before the newline dropped, for lists written on Windows)
+/// or by NUL bytes, empty names skipped (as rsync's `--files-from` does).
+/// Names are bytes, carried as `RawFileName` carries them; a name is never
+/// an option nor standard input: `-` in a list is the file `./-`.
+struct FileList {
+    struct Failure: Error {
+        /// The list as named: its path, or `<stdin>`.
+        var path: String
+        var message: String
+
+        var problem: Problem { Problem(path: path, message) }
+    }
+
+    /// The longest name read: longer ones cannot be opened (`ENAMETOOLONG`),
+    /// and without a bound a list with no separator would fill memory.
+    static let maximumNameLength = Int(PATH_MAX)
+
+    let displayName: String
+    let isStandardInput: Bool
+    private let descriptor: Int32
+    private let separator: UInt8
+    private var buffer: [UInt8] = []
+    /// Where the next name starts in `buffer`.
+    private var start = 0
+    private var atEnd = false
+
+    /// Opens the list at `path` (`-` is standard input).
+    init(path: String, nulSeparated: Bool) throws(Failure) {
+        isStandardInput = path == "-"
+        displayName = isStandardInput ? "<stdin>" : path
+        separator = nulSeparated ? 0 : UInt8(ascii: "\n")
+        if isStandardInput {
+            descriptor = STDIN_FILENO
+            return
+        }
+        descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw Failure(path: path, message: "cannot open the file list: \(String(cString: strerror(errno)))") }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw Failure(path: path, message: "is a directory, not a file list")
+        }
+    }
+
+    /// The next name in the list, or nil after the last.
+    mutating func next() throws(Failure) -> String? {
+        while true {
+            if let end = buffer[start...].firstIndex(of: separator) {
+                let name = buffer[start..<end]
+                start = end + 1
+                if let taken = take(name) { return taken }
+                continue
+            }
+            if atEnd {
+                let rest = buffer[start...]
+                start = buffer.count
+                return rest.isEmpty ? nil : take(rest)
+            }
+            guard buffer.count - start <= Self.maximumNameLength else {
+                throw Failure(path: displayName, message: "a name in the file list is longer than \(Self.maximumNameLength) bytes")
+            }
+            try readMore()
+        }
+    }
+
+    /// A name as the command takes it, or nil for an empty one.
+    private func take(_ bytes: ArraySlice<UInt8>) -> String? {
+        var bytes = bytes
+        if separator != 0, bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard !bytes.isEmpty else { return nil }
+        let name = RawFileName.decoding(bytes)
+        return name == "-" ? "./-" : name
+    }
+
+    /// Drops the names already taken and appends the next chunk of the list.
+    private mutating func readMore() throws(Failure) {
+        buffer.removeSubrange(0..<start)
+        start = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: displayName, message: "cannot read the file list: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { atEnd = true }
+            buffer.append(contentsOf: chunk[0..<count])
+            return
+        }
+    }
+}

@@ -265,6 +265,14 @@ enum JSONDateText {
     /// The date `format(_:)` wrote as `text`, or nil when `text` is not
     /// `YYYY-MM-DDTHH:MM:SS[.digits]Z` with fields in range.
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        // What `format(_:)` cannot write is not read either: a date read
+        // from JSON can always be written back (found by fuzzing: year 2320200).
+        guard let date = parseAnyYear(text), range.contains(date.timeIntervalSinceReferenceDate) else { return nil }
+        return date
+    }
+
+    /// `parse(_:)` without the range check.
+    private static func parseAnyYear(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
         guard let point = text.firstIndex(of: UInt8(ascii: ".")) else {
             return PropertyListDateFormat.parse(text)
         }

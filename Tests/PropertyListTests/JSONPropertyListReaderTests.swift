@@ -227,6 +227,25 @@ struct JSONPropertyListReaderTests {
         #expect(error.keyPath.components.count == levels + 1)
     }
 
+    /// Fuzzing found `{"$date": "2320200-12-30T23:58:20Z"}` (`json-plist`, a
+    /// property failure): the reader took a year the writer cannot write
+    /// (years -999999 to 999999), so what it read did not write back. The
+    /// last second of year 999999 reads and writes back; the year after does not read.
+    @Test func readsOnlyTheDatesTheWriterWrites() throws {
+        let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-json-date-year-beyond-writer.json")
+        let error = try #require(failure(bytes: try [UInt8](Data(contentsOf: fixture))))
+        #expect(error.kind == .invalidValue)
+        #expect(error.location == .lineColumn(line: 1, column: 11))
+        #expect(error.keyPath == [.key("$date")])
+        let last = #"{"$date": "999999-12-31T23:59:59Z"}"#
+        let value = try read(last)
+        #expect(String(decoding: try JSONPropertyListWriter().encode(value), as: UTF8.self) == last)
+        expectFailure(#"{"$date": "1000000-01-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
+                      "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
+        expectFailure(#"{"$date": "-1000000-01-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
+                      "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
+    }
+
     @Test func stopsAtTheLimits() throws {
         let depth = try #require(failure(#"{"a": [[1]], "b": [[{"$dict": {"c": [1]}}]]}"#, limits: PropertyListLimits(maximumDepth: 4)))
         #expect(depth.kind == .limitExceeded(.depth))

@@ -135,8 +135,10 @@ let package = Package(
         // `import ICTKit`: every library module at once.
         .target(
             name: "ICTKit",
-            dependencies: ["PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes",
-                           "ICTDocument", "AppleCompatibility"]
+            dependencies: [
+                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes",
+                "ICTDocument", "AppleCompatibility",
+            ]
         ),
         .executableTarget(
             name: "ICTCommand",

@@ -22,6 +22,6 @@ let package = Package(
             // plugin's tool still runs); only this target links libFuzzer.
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
-        ),
+        )
     ]
 )

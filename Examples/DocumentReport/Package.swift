@@ -7,12 +7,12 @@ let package = Package(
     name: "DocumentReport",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "ICTKit", path: "../.."),
+        .package(name: "ICTKit", path: "../..")
     ],
     targets: [
         .executableTarget(
             name: "DocumentReport",
             dependencies: [.product(name: "ICTKit", package: "ICTKit")]
-        ),
+        )
     ]
 )

@@ -33,9 +33,10 @@ struct EmbedTypeDeclarations: BuildToolPlugin {
         func command(_ tool: String, _ verb: String, _ schema: String, _ constant: String, _ swiftFile: String) throws -> Command {
             let input = schemas.appending(path: schema)
             let output = context.pluginWorkDirectoryURL.appending(path: swiftFile)
-            return .buildCommand(displayName: "\(verb) Schemas/\(schema)", executable: try context.tool(named: tool).url,
-                                 arguments: [input.path(percentEncoded: false), output.path(percentEncoded: false), constant, "Schemas/\(schema)"],
-                                 inputFiles: [input], outputFiles: [output])
+            return .buildCommand(
+                displayName: "\(verb) Schemas/\(schema)", executable: try context.tool(named: tool).url,
+                arguments: [input.path(percentEncoded: false), output.path(percentEncoded: false), constant, "Schemas/\(schema)"],
+                inputFiles: [input], outputFiles: [output])
         }
         return try Self.files.map { try command("EmbedText", "Embedding", $0, $1, $2) }
             + Self.tables.map { try command("WriteTypeTable", "Writing the type table of", $0, $1, $2) }

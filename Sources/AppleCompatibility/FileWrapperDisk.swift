@@ -27,13 +27,19 @@ extension FileWrapper {
             return (.directory(DirectoryChildren(children(of: package))), attributes(of: package))
         case .typeRegular?:
             let data = try Data(contentsOf: url, options: options.contains(.withoutMapping) ? [] : .mappedIfSafe)
-            let node = PackageWrapper(regularFileWithContents: data,
-                                      permissions: UInt16(truncatingIfNeeded: (status[.posixPermissions] as? NSNumber)?.intValue ?? 0o644))
+            let node = PackageWrapper(
+                regularFileWithContents: data,
+                permissions: UInt16(truncatingIfNeeded: (status[.posixPermissions] as? NSNumber)?.intValue ?? 0o644))
             node.modificationDate = status[.modificationDate] as? Date
             return (.regularFile(node), wrapperAttributes(status))
         default:
-            throw CocoaError(.fileReadUnknown, userInfo: [NSURLErrorKey: url, NSLocalizedFailureReasonErrorKey:
-                                "not a directory, regular file or symbolic link"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSURLErrorKey: url,
+                    NSLocalizedFailureReasonErrorKey:
+                        "not a directory, regular file or symbolic link",
+                ])
         }
     }
 
@@ -41,11 +47,12 @@ extension FileWrapper {
     private static func children(of directory: PackageWrapper) -> [String: FileWrapper] {
         var result: [String: FileWrapper] = [:]
         for node in directory.children {
-            let contents: Contents = switch node.kind {
-            case .directory: .directory(DirectoryChildren(children(of: node)))
-            case .regularFile: .regularFile(node)
-            case .symbolicLink: .symbolicLink(node.symbolicLinkDestination ?? "")
-            }
+            let contents: Contents =
+                switch node.kind {
+                case .directory: .directory(DirectoryChildren(children(of: node)))
+                case .regularFile: .regularFile(node)
+                case .symbolicLink: .symbolicLink(node.symbolicLinkDestination ?? "")
+                }
             let child = FileWrapper(contents: contents, fileAttributes: attributes(of: node))
             child.adoptChildren()
             child.filename = node.fileName
@@ -59,11 +66,12 @@ extension FileWrapper {
     private static func attributes(of node: PackageWrapper) -> [String: Any] {
         var attributes: [String: Any] = [FileAttributeKey.posixPermissions.rawValue: NSNumber(value: node.permissions)]
         attributes[FileAttributeKey.modificationDate.rawValue] = node.modificationDate
-        let type: FileAttributeType = switch node.kind {
-        case .directory: .typeDirectory
-        case .regularFile: .typeRegular
-        case .symbolicLink: .typeSymbolicLink
-        }
+        let type: FileAttributeType =
+            switch node.kind {
+            case .directory: .typeDirectory
+            case .regularFile: .typeRegular
+            case .symbolicLink: .typeSymbolicLink
+            }
         attributes[FileAttributeKey.type.rawValue] = type.rawValue
         if let size = node.fileSize { attributes[FileAttributeKey.size.rawValue] = NSNumber(value: size) }
         return attributes
@@ -138,16 +146,21 @@ extension FileWrapper {
     /// Foundation's error for a DocumentPackage error, which it carries
     /// under `NSUnderlyingErrorKey`.
     static func cocoaError(_ error: DocumentPackageError, url: URL, writing: Bool) -> CocoaError {
-        let code: CocoaError.Code = switch (error.kind, error.systemErrorNumber) {
-        case (.notFound, _): writing ? .fileNoSuchFile : .fileReadNoSuchFile
-        case (.alreadyExists, _): .fileWriteFileExists
-        case (.invalidName, _): writing ? .fileWriteInvalidFileName : .fileReadInvalidFileName
-        case (.io, EACCES?), (.io, EPERM?), (.io, EROFS?): writing ? .fileWriteNoPermission : .fileReadNoPermission
-        case (.io, ENOSPC?), (.io, EDQUOT?): .fileWriteOutOfSpace
-        default: writing ? .fileWriteUnknown : .fileReadUnknown
-        }
-        return CocoaError(code, userInfo: [NSURLErrorKey: url, NSUnderlyingErrorKey: error,
-                                           NSLocalizedFailureReasonErrorKey: error.description])
+        let code: CocoaError.Code =
+            switch (error.kind, error.systemErrorNumber) {
+            case (.notFound, _): writing ? .fileNoSuchFile : .fileReadNoSuchFile
+            case (.alreadyExists, _): .fileWriteFileExists
+            case (.invalidName, _): writing ? .fileWriteInvalidFileName : .fileReadInvalidFileName
+            case (.io, EACCES?), (.io, EPERM?), (.io, EROFS?): writing ? .fileWriteNoPermission : .fileReadNoPermission
+            case (.io, ENOSPC?), (.io, EDQUOT?): .fileWriteOutOfSpace
+            default: writing ? .fileWriteUnknown : .fileReadUnknown
+            }
+        return CocoaError(
+            code,
+            userInfo: [
+                NSURLErrorKey: url, NSUnderlyingErrorKey: error,
+                NSLocalizedFailureReasonErrorKey: error.description,
+            ])
     }
 
     // MARK: Comparing with disk
@@ -155,20 +168,22 @@ extension FileWrapper {
     func matchesNode(atPath path: String, comparingPermissions: Bool) -> Bool {
         let manager = FileManager.default
         guard let attributes = try? manager.attributesOfItem(atPath: path),
-              let type = attributes[.type] as? FileAttributeType else { return false }
+            let type = attributes[.type] as? FileAttributeType
+        else { return false }
         switch contents {
         case .symbolicLink(let destination):
             return type == .typeSymbolicLink && (try? manager.destinationOfSymbolicLink(atPath: path)) == destination
         case .regularFile:
             guard type == .typeRegular, let recorded = modificationDate,
-                  let current = attributes[.modificationDate] as? Date,
-                  // Both dates come from one `timespec`, converted through a Double: a microsecond covers the rounding.
-                  abs(current.timeIntervalSince(recorded)) < 1e-6
+                let current = attributes[.modificationDate] as? Date,
+                // Both dates come from one `timespec`, converted through a Double: a microsecond covers the rounding.
+                abs(current.timeIntervalSince(recorded)) < 1e-6
             else { return false }
             return !comparingPermissions || (attributes[.posixPermissions] as? NSNumber)?.uint16Value == posixPermissions
         case .directory(let children):
             guard type == .typeDirectory, let names = try? manager.contentsOfDirectory(atPath: path),
-                  Set(names) == Set(children.byKey.keys) else { return false }
+                Set(names) == Set(children.byKey.keys)
+            else { return false }
             return children.byKey.allSatisfy { $0.value.matchesNode(atPath: path + "/" + $0.key, comparingPermissions: comparingPermissions) }
         }
     }

@@ -28,8 +28,11 @@ enum UTTypeDatabase {
         state.withLock { state in
             guard state.registry.index(of: identifier) == nil else { return }
             var set = TypeDeclarationSet(infoPlist: .dictionary([:]), file: nil)
-            set.imported = [TypeDeclaration(identifier: identifier, conformsTo: parent.map { [$0.identifier] } ?? [],
-                                            origin: .imported, source: DeclarationSource(file: nil))]
+            set.imported = [
+                TypeDeclaration(
+                    identifier: identifier, conformsTo: parent.map { [$0.identifier] } ?? [],
+                    origin: .imported, source: DeclarationSource(file: nil))
+            ]
             state.registry.add(set)
             state.declaredInCode.insert(identifier.lowercased())
         }

@@ -1,9 +1,10 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SystemPackage
 
 // `URL` and `FilePath` forms of the operations that take a `String` path.
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
@@ -21,8 +22,10 @@ extension PackageWrapper {
     ///   `file:` URL; otherwise as the `String` form (`.notFound` or
     ///   `.notADirectory` for the path, `.io`, `.invalidName`,
     ///   `.duplicateName`, `.unsupportedFileType`, `.limitExceeded`).
-    public convenience init(readingFrom url: URL, mode: PackageReadingMode = .lazy,
-                            limits: DocumentPackageLimits = .default) throws(DocumentPackageError) {
+    public convenience init(
+        readingFrom url: URL, mode: PackageReadingMode = .lazy,
+        limits: DocumentPackageLimits = .default
+    ) throws(DocumentPackageError) {
         try self.init(readingFrom: try fileSystemPath(of: url), mode: mode, limits: limits)
     }
 
@@ -31,8 +34,10 @@ extension PackageWrapper {
     /// With `.lazy`, no file's bytes are read until asked for; the listing is.
     ///
     /// - Throws: `DocumentPackageError` as the `String` form.
-    public convenience init(readingFrom filePath: FilePath, mode: PackageReadingMode = .lazy,
-                            limits: DocumentPackageLimits = .default) throws(DocumentPackageError) {
+    public convenience init(
+        readingFrom filePath: FilePath, mode: PackageReadingMode = .lazy,
+        limits: DocumentPackageLimits = .default
+    ) throws(DocumentPackageError) {
         try self.init(readingFrom: filePath.string, mode: mode, limits: limits)
     }
 
@@ -65,8 +70,10 @@ extension PackageZipArchive {
     ///
     /// - Throws: `DocumentPackageError` `.io` naming `url` when it is not a
     ///   `file:` URL (nothing is written); otherwise as the `String` form.
-    public static func write(_ package: PackageWrapper, to url: URL, rootName: String,
-                             limits: DocumentPackageLimits = .default) throws(DocumentPackageError) {
+    public static func write(
+        _ package: PackageWrapper, to url: URL, rootName: String,
+        limits: DocumentPackageLimits = .default
+    ) throws(DocumentPackageError) {
         try write(package, to: try fileSystemPath(of: url), rootName: rootName, limits: limits)
     }
 
@@ -75,8 +82,10 @@ extension PackageZipArchive {
     /// Time and memory grow linearly with the entries.
     ///
     /// - Throws: `DocumentPackageError` as the `String` form.
-    public static func write(_ package: PackageWrapper, to filePath: FilePath, rootName: String,
-                             limits: DocumentPackageLimits = .default) throws(DocumentPackageError) {
+    public static func write(
+        _ package: PackageWrapper, to filePath: FilePath, rootName: String,
+        limits: DocumentPackageLimits = .default
+    ) throws(DocumentPackageError) {
         try write(package, to: filePath.string, rootName: rootName, limits: limits)
     }
 
@@ -87,7 +96,8 @@ extension PackageZipArchive {
     /// - Throws: `DocumentPackageError` `.io` naming `url` when it is not a
     ///   `file:` URL; otherwise as the `String` form.
     public static func read(at url: URL, limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
-        -> PackageWrapper {
+        -> PackageWrapper
+    {
         try read(at: try fileSystemPath(of: url), limits: limits)
     }
 
@@ -97,7 +107,8 @@ extension PackageZipArchive {
     ///
     /// - Throws: `DocumentPackageError` as the `String` form.
     public static func read(at filePath: FilePath, limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
-        -> PackageWrapper {
+        -> PackageWrapper
+    {
         try read(at: filePath.string, limits: limits)
     }
 }

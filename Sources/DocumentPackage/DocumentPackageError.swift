@@ -28,9 +28,10 @@ public struct DocumentPackageLimits: Hashable, Sendable {
     public var maximumEntrySize: Int64
 
     /// Makes a set of limits.
-    public init(maximumEntryCount: Int = 100_000, maximumDepth: Int = 64, maximumTotalSize: Int64 = 8 << 30,
-                maximumEntrySize: Int64 = 2 << 30)
-    {
+    public init(
+        maximumEntryCount: Int = 100_000, maximumDepth: Int = 64, maximumTotalSize: Int64 = 8 << 30,
+        maximumEntrySize: Int64 = 2 << 30
+    ) {
         self.maximumEntryCount = maximumEntryCount
         self.maximumDepth = maximumDepth
         self.maximumTotalSize = maximumTotalSize
@@ -91,9 +92,10 @@ public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConve
     public var message: String
 
     /// Makes an error.
-    public init(_ kind: Kind, pathInPackage: String = "", fileSystemPath: String = "",
-                systemErrorNumber: Int32? = nil, _ message: String)
-    {
+    public init(
+        _ kind: Kind, pathInPackage: String = "", fileSystemPath: String = "",
+        systemErrorNumber: Int32? = nil, _ message: String
+    ) {
         self.kind = kind
         self.pathInPackage = pathInPackage
         self.fileSystemPath = fileSystemPath

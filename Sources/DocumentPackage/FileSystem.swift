@@ -1,3 +1,5 @@
+import CFileSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CFileSystem
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -23,14 +24,16 @@ struct EntryLocation {
     var fileSystemPath: String
 
     func child(_ name: String) -> EntryLocation {
-        EntryLocation(pathInPackage: pathInPackage.isEmpty ? name : pathInPackage + "/" + name,
-                      fileSystemPath: fileSystemPath + "/" + name)
+        EntryLocation(
+            pathInPackage: pathInPackage.isEmpty ? name : pathInPackage + "/" + name,
+            fileSystemPath: fileSystemPath + "/" + name)
     }
 
     func error(_ action: String, errno code: Int32 = errno) -> DocumentPackageError {
         let reason = String(cString: strerror(code))
-        return DocumentPackageError(.io, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
-                                    systemErrorNumber: code, "cannot \(action): \(reason)")
+        return DocumentPackageError(
+            .io, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
+            systemErrorNumber: code, "cannot \(action): \(reason)")
     }
 
     func error(_ kind: DocumentPackageError.Kind, _ message: String) -> DocumentPackageError {
@@ -109,9 +112,10 @@ final class Descriptor {
 enum FileSystem {
     /// `openat(2)` of a directory, never following a final symbolic link
     /// unless `followingLink` (only the package root may be reached through one).
-    static func openDirectory(_ name: String, in directory: Int32 = AT_FDCWD, followingLink: Bool = false,
-                              at location: EntryLocation) throws(DocumentPackageError) -> Descriptor
-    {
+    static func openDirectory(
+        _ name: String, in directory: Int32 = AT_FDCWD, followingLink: Bool = false,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) -> Descriptor {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)
         let descriptor = openat(directory, name, flags)
         guard descriptor >= 0 else {
@@ -262,9 +266,10 @@ enum FileSystem {
     /// Makes `destination` hold a copy of `source`'s bytes: a reflink
     /// (`FICLONE`) when the file system shares blocks, else an in-kernel copy
     /// (`copy_file_range`), else reads and writes.
-    static func copyContents(of source: Descriptor, size: Int64, to destination: Descriptor,
-                             at location: EntryLocation) throws(DocumentPackageError)
-    {
+    static func copyContents(
+        of source: Descriptor, size: Int64, to destination: Descriptor,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) {
         // macOS copies with read and write here; clonefile(2) there creates
         // the destination itself, which this flow has already made.
         #if os(Linux)
@@ -306,9 +311,10 @@ enum FileSystem {
     /// of writing a file or directory. With `startingWriteback`, the file's
     /// bytes start going to disk now (`sync_file_range` on Linux) so that
     /// the flush at the end of the save waits less.
-    static func finish(_ descriptor: Descriptor, permissions: UInt16, modificationTime: FileTimestamp?,
-                       startingWriteback: Bool, at location: EntryLocation) throws(DocumentPackageError)
-    {
+    static func finish(
+        _ descriptor: Descriptor, permissions: UInt16, modificationTime: FileTimestamp?,
+        startingWriteback: Bool, at location: EntryLocation
+    ) throws(DocumentPackageError) {
         guard fchmod(descriptor.rawValue, mode_t(permissions)) == 0 else { throw location.error("set permissions") }
         if let modificationTime {
             let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
@@ -361,8 +367,10 @@ enum FileSystem {
     }
 
     /// `symlinkat(2)`, then the link's own modification time when given.
-    static func makeSymbolicLink(_ name: String, in directory: Int32, destination: String,
-                                 modificationTime: FileTimestamp?, at location: EntryLocation)
+    static func makeSymbolicLink(
+        _ name: String, in directory: Int32, destination: String,
+        modificationTime: FileTimestamp?, at location: EntryLocation
+    )
         throws(DocumentPackageError)
     {
         guard symlinkat(destination, directory, name) == 0 else { throw location.error("create the link") }
@@ -377,9 +385,10 @@ enum FileSystem {
     /// `linkat(2)` without following a symbolic link: a second name for the
     /// inode of `sourceName` in `sourceDirectory`. False when the file system
     /// refuses (another device, no hard links); other failures throw.
-    static func hardLink(_ sourceName: String, in sourceDirectory: Int32, named name: String, in directory: Int32,
-                         at location: EntryLocation) throws(DocumentPackageError) -> Bool
-    {
+    static func hardLink(
+        _ sourceName: String, in sourceDirectory: Int32, named name: String, in directory: Int32,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) -> Bool {
         if linkat(sourceDirectory, sourceName, directory, name, 0) == 0 { return true }
         switch errno {
         // ENOENT: the source is gone since it was read; the caller decides what to write instead.
@@ -397,9 +406,10 @@ enum FileSystem {
     }
 
     /// `exchange(_:_:in:at:)` of names in two directories of one file system.
-    static func exchange(_ first: String, in firstDirectory: Int32, with second: String, in secondDirectory: Int32,
-                         at location: EntryLocation) throws(DocumentPackageError) -> Bool
-    {
+    static func exchange(
+        _ first: String, in firstDirectory: Int32, with second: String, in secondDirectory: Int32,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) -> Bool {
         if ictkit_exchange_names(firstDirectory, first, secondDirectory, second) == 0 { return true }
         switch errno {
         // No exchange on this file system, across these directories, or in a folder we may not change.

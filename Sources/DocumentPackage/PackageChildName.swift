@@ -20,8 +20,9 @@ enum PackageChildName {
         throws(DocumentPackageError)
     {
         if let problem = problem(with: name) {
-            throw DocumentPackageError(.invalidName, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
-                                       "invalid name \(quoted(name)): \(problem)")
+            throw DocumentPackageError(
+                .invalidName, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
+                "invalid name \(quoted(name)): \(problem)")
         }
     }
 

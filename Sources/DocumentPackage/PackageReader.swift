@@ -33,9 +33,10 @@ extension PackageWrapper {
     ///   `.invalidName` for a name that is not UTF-8; `.duplicateName` for
     ///   names that differ only by case; `.unsupportedFileType` for a device,
     ///   FIFO or socket; `.limitExceeded` when the package is over a limit.
-    public convenience init(readingFrom path: String, mode: PackageReadingMode = .lazy,
-                            limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
-    {
+    public convenience init(
+        readingFrom path: String, mode: PackageReadingMode = .lazy,
+        limits: DocumentPackageLimits = .default
+    ) throws(DocumentPackageError) {
         let absolutePath = Self.absolutePath(path)
         let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
         let root = try FileSystem.openDirectory(absolutePath, followingLink: true, at: location)
@@ -75,9 +76,10 @@ struct PackageReader {
         self.limits = limits
     }
 
-    mutating func readChildren(of directory: PackageWrapper, from descriptor: Descriptor, at location: EntryLocation,
-                               depth: Int) throws(DocumentPackageError)
-    {
+    mutating func readChildren(
+        of directory: PackageWrapper, from descriptor: Descriptor, at location: EntryLocation,
+        depth: Int
+    ) throws(DocumentPackageError) {
         for rawName in try FileSystem.entryNames(of: descriptor, at: location) {
             guard let name = String(validating: rawName, as: UTF8.self) else {
                 let shown = String(decoding: rawName, as: UTF8.self)
@@ -86,8 +88,9 @@ struct PackageReader {
             let childLocation = location.child(name)
             entryCount += 1
             guard entryCount <= limits.maximumEntryCount else {
-                throw childLocation.error(.limitExceeded(.entryCount),
-                                          "the package has more than \(limits.maximumEntryCount) entries")
+                throw childLocation.error(
+                    .limitExceeded(.entryCount),
+                    "the package has more than \(limits.maximumEntryCount) entries")
             }
             guard let identity = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation) else {
                 throw childLocation.error(.changedOnDisk, "the entry disappeared while the package was read")
@@ -101,8 +104,10 @@ struct PackageReader {
         }
     }
 
-    private mutating func readEntry(_ name: String, identity: FileIdentity, in directory: Descriptor,
-                                    at location: EntryLocation, depth: Int) throws(DocumentPackageError)
+    private mutating func readEntry(
+        _ name: String, identity: FileIdentity, in directory: Descriptor,
+        at location: EntryLocation, depth: Int
+    ) throws(DocumentPackageError)
         -> PackageWrapper
     {
         let record = DiskRecord(origin: origin, pathInPackage: location.pathInPackage, identity: identity)
@@ -122,8 +127,9 @@ struct PackageReader {
         case FileIdentity.regularFileType:
             totalSize += identity.size
             guard totalSize <= limits.maximumTotalSize else {
-                throw location.error(.limitExceeded(.totalSize),
-                                     "the package's files hold more than \(limits.maximumTotalSize) bytes")
+                throw location.error(
+                    .limitExceeded(.totalSize),
+                    "the package's files hold more than \(limits.maximumTotalSize) bytes")
             }
             let wrapper = PackageWrapper(kind: .regularFile, permissions: identity.permissions)
             wrapper.contentsMatchDiskRecord = true

@@ -29,8 +29,8 @@ extension PackageWrapper {
     /// nothing changed, or the package at `path` is not the one read.
     func changedSubtree(of existing: FileIdentity, at path: String) -> [PackageWrapper]? {
         guard let record = diskRecord, record.pathInPackage.isEmpty, record.origin.path == path,
-              record.origin.device == existing.device, record.origin.inode == existing.inode,
-              childrenMatchDiskRecord, Self.matches(self, record: record, at: "")
+            record.origin.device == existing.device, record.origin.inode == existing.inode,
+            childrenMatchDiskRecord, Self.matches(self, record: record, at: "")
         else { return nil }
         var changed: [[PackageWrapper]] = []
         collectChangedDirectories(chain: [self], pathInPackage: "", origin: record.origin, into: &changed)
@@ -45,8 +45,10 @@ extension PackageWrapper {
     /// Appends the chain of each directory below `chain.last` that must be
     /// written anew: one whose children or own attributes changed, or which
     /// holds a file or link that changed.
-    private func collectChangedDirectories(chain: [PackageWrapper], pathInPackage: String, origin: PackageOrigin,
-                                           into changed: inout [[PackageWrapper]]) {
+    private func collectChangedDirectories(
+        chain: [PackageWrapper], pathInPackage: String, origin: PackageOrigin,
+        into changed: inout [[PackageWrapper]]
+    ) {
         for child in children {
             let childPath = pathInPackage.isEmpty ? child.fileName! : pathInPackage + "/" + child.fileName!
             let same = child.diskRecord.map { $0.origin === origin && Self.matches(child, record: $0, at: childPath) } ?? false
@@ -79,8 +81,10 @@ extension PackageWrapper {
     ///
     /// - Throws: `DocumentPackageError` as `save(to:options:)`; the
     ///   temporary is removed and the package left as it was.
-    func saveSubtree(_ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, parentPath: String,
-                     existing: FileIdentity, options: PackageSaveOptions) throws(DocumentPackageError) -> Bool {
+    func saveSubtree(
+        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, parentPath: String,
+        existing: FileIdentity, options: PackageSaveOptions
+    ) throws(DocumentPackageError) -> Bool {
         let rootLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath + "/" + name)
         // Walk down to the changed directory's container, checking each step is the directory read.
         var container = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)
@@ -96,7 +100,7 @@ extension PackageWrapper {
         let targetName = target.fileName!
         let targetLocation = containerLocation.child(targetName)
         guard let onDisk = try FileSystem.linkStatus(targetName, in: container.rawValue, at: targetLocation),
-              onDisk.fileType == FileIdentity.directoryType, onDisk.inode == target.diskRecord?.identity.inode
+            onDisk.fileType == FileIdentity.directoryType, onDisk.inode == target.diskRecord?.identity.inode
         else { return false }
         // The holding folder's time is given back after the exchange: only by its owner (or root).
         let holder = try FileSystem.status(of: container, at: containerLocation)
@@ -109,17 +113,21 @@ extension PackageWrapper {
         let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
         let temporaryLocation = EntryLocation(pathInPackage: targetLocation.pathInPackage, fileSystemPath: parentPath + "/" + temporaryName)
         try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
-        var writer = PackageWriter(replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
-                                   rootPathInPackage: targetLocation.pathInPackage)
+        var writer = PackageWriter(
+            replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
+            rootPathInPackage: targetLocation.pathInPackage)
         let newFolder: Descriptor
         do {
             newFolder = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
             try writer.writeChildren(of: target, into: newFolder, at: temporaryLocation)
-            try FileSystem.finish(newFolder, permissions: target.permissions, modificationTime: target.modificationTime,
-                                  startingWriteback: false, at: temporaryLocation)
+            try FileSystem.finish(
+                newFolder, permissions: target.permissions, modificationTime: target.modificationTime,
+                startingWriteback: false, at: temporaryLocation)
             try writer.flushAll(root: newFolder, at: temporaryLocation)
-            guard try FileSystem.exchange(temporaryName, in: parent.rawValue, with: targetName, in: container.rawValue,
-                                          at: targetLocation)
+            guard
+                try FileSystem.exchange(
+                    temporaryName, in: parent.rawValue, with: targetName, in: container.rawValue,
+                    at: targetLocation)
             else {
                 try FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
                 return false
@@ -158,19 +166,21 @@ extension PackageWrapper {
     /// size and modification time (a folder's own time aside, as the
     /// exchange changes its holder's). Costs one listing per folder and one
     /// `lstat` per entry; reads no file.
-    private static func unchangedOnDisk(_ directory: PackageWrapper, open descriptor: Descriptor, at location: EntryLocation,
-                                        except target: PackageWrapper) throws(DocumentPackageError) -> Bool {
+    private static func unchangedOnDisk(
+        _ directory: PackageWrapper, open descriptor: Descriptor, at location: EntryLocation,
+        except target: PackageWrapper
+    ) throws(DocumentPackageError) -> Bool {
         let onDisk = try FileSystem.entryNames(of: descriptor, at: location)
         let children = directory.children
         guard onDisk.count == children.count,
-              Set(onDisk) == Set(children.map { Array($0.fileName!.utf8) })
+            Set(onDisk) == Set(children.map { Array($0.fileName!.utf8) })
         else { return false }
         for child in children where child !== target {
             let name = child.fileName!
             let childLocation = location.child(name)
             guard let record = child.diskRecord,
-                  let now = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation),
-                  now.device == record.identity.device, now.inode == record.identity.inode, now.mode == record.identity.mode
+                let now = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation),
+                now.device == record.identity.device, now.inode == record.identity.inode, now.mode == record.identity.mode
             else { return false }
             if child.kind == .directory {
                 let opened = try FileSystem.openDirectory(name, in: descriptor.rawValue, at: childLocation)

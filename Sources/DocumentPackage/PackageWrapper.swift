@@ -124,16 +124,18 @@ public final class PackageWrapper {
         get {
             // Foundation's conversion of a `timespec`, so the two dates compare equal.
             modificationTime.map {
-                Date(timeIntervalSinceReferenceDate: Double($0.seconds) - Date.timeIntervalBetween1970AndReferenceDate
-                    + Double($0.nanoseconds) / 1_000_000_000)
+                Date(
+                    timeIntervalSinceReferenceDate: Double($0.seconds) - Date.timeIntervalBetween1970AndReferenceDate
+                        + Double($0.nanoseconds) / 1_000_000_000)
             }
         }
         set {
             modificationTime = newValue.map { date in
                 let interval = date.timeIntervalSince1970
                 let seconds = interval.rounded(.down)
-                return FileTimestamp(seconds: Int64(seconds),
-                                     nanoseconds: min(Int64(((interval - seconds) * 1_000_000_000).rounded()), 999_999_999))
+                return FileTimestamp(
+                    seconds: Int64(seconds),
+                    nanoseconds: min(Int64(((interval - seconds) * 1_000_000_000).rounded()), 999_999_999))
             }
         }
     }
@@ -252,8 +254,9 @@ public final class PackageWrapper {
         try PackageChildName.check(name, pathInPackage: name)
         let key = PackageChildName.foldingKey(name)
         if let existing = childrenByFoldedName[key] {
-            throw DocumentPackageError(.duplicateName, pathInPackage: name,
-                                       "\(PackageChildName.quoted(name)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
+            throw DocumentPackageError(
+                .duplicateName, pathInPackage: name,
+                "\(PackageChildName.quoted(name)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
         }
         child.fileName = name
         childrenByFoldedName[key] = child
@@ -293,8 +296,9 @@ public final class PackageWrapper {
         let oldKey = PackageChildName.foldingKey(oldName)
         let newKey = PackageChildName.foldingKey(newName)
         if newKey != oldKey, let existing = childrenByFoldedName[newKey] {
-            throw DocumentPackageError(.duplicateName, pathInPackage: newName,
-                                       "\(PackageChildName.quoted(newName)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
+            throw DocumentPackageError(
+                .duplicateName, pathInPackage: newName,
+                "\(PackageChildName.quoted(newName)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
         }
         childrenByFoldedName.removeValue(forKey: oldKey)
         child.fileName = newName

@@ -43,8 +43,10 @@ struct PackageWriter {
     /// for a whole package, the directory's path when only it is written.
     let rootPathInPackage: String
 
-    init(replacedRoot: (device: UInt64, inode: UInt64)?, originalRoot: (device: UInt64, inode: UInt64)? = nil, flush: Bool,
-         rootPathInPackage: String = "") {
+    init(
+        replacedRoot: (device: UInt64, inode: UInt64)?, originalRoot: (device: UInt64, inode: UInt64)? = nil, flush: Bool,
+        rootPathInPackage: String = ""
+    ) {
         self.replacedRoot = replacedRoot
         self.originalRoot = originalRoot
         self.flush = flush
@@ -54,7 +56,8 @@ struct PackageWriter {
     /// `pathInPackage` relative to the directory written into, for flushing.
     private func pathBelowRoot(_ pathInPackage: String) -> String {
         // Cut by bytes: a name may begin with a combining mark, which would join the slash into one Character.
-        rootPathInPackage.isEmpty ? pathInPackage
+        rootPathInPackage.isEmpty
+            ? pathInPackage
             : String(decoding: pathInPackage.utf8.dropFirst(rootPathInPackage.utf8.count + 1), as: UTF8.self)
     }
 
@@ -81,8 +84,9 @@ struct PackageWriter {
         if toFlush.count > Self.fileSystemFlushThreshold, try FileSystem.flushFileSystem(of: root, at: location) { return }
         for (relativePath, isFile) in toFlush where isFile {
             let childLocation = location.child(relativePath)
-            try FileSystem.waitForWriteback(try FileSystem.openForFlushing(relativePath, in: root, at: childLocation),
-                                            at: childLocation)
+            try FileSystem.waitForWriteback(
+                try FileSystem.openForFlushing(relativePath, in: root, at: childLocation),
+                at: childLocation)
         }
         for (relativePath, _) in toFlush {
             let childLocation = location.child(relativePath)
@@ -102,15 +106,17 @@ struct PackageWriter {
                 try FileSystem.makeDirectory(name, in: descriptor.rawValue, at: childLocation)
                 let childDescriptor = try FileSystem.openDirectory(name, in: descriptor.rawValue, at: childLocation)
                 try writeChildren(of: child, into: childDescriptor, at: childLocation)
-                try FileSystem.finish(childDescriptor, permissions: child.permissions,
-                                      modificationTime: child.modificationTime, startingWriteback: false, at: childLocation)
+                try FileSystem.finish(
+                    childDescriptor, permissions: child.permissions,
+                    modificationTime: child.modificationTime, startingWriteback: false, at: childLocation)
                 if flush { toFlush.append((pathBelowRoot(childLocation.pathInPackage), false)) }
                 written.append((child, childLocation.pathInPackage, try FileSystem.status(of: childDescriptor, at: childLocation)))
             case .regularFile:
                 try writeFile(child, named: name, in: descriptor, at: childLocation)
             case .symbolicLink:
-                try FileSystem.makeSymbolicLink(name, in: descriptor.rawValue, destination: child.destination!,
-                                                modificationTime: child.modificationTime, at: childLocation)
+                try FileSystem.makeSymbolicLink(
+                    name, in: descriptor.rawValue, destination: child.destination!,
+                    modificationTime: child.modificationTime, at: childLocation)
                 if let identity = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation) {
                     written.append((child, childLocation.pathInPackage, identity))
                 }
@@ -118,14 +124,16 @@ struct PackageWriter {
         }
     }
 
-    private mutating func writeFile(_ file: PackageWrapper, named name: String, in directory: Descriptor,
-                                    at location: EntryLocation) throws(DocumentPackageError)
-    {
+    private mutating func writeFile(
+        _ file: PackageWrapper, named name: String, in directory: Descriptor,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) {
         if file.contentsMatchDiskRecord, let record = file.diskRecord {
             if try transferUnchanged(file, record: record, named: name, in: directory, at: location) { return }
             guard file.loadedContents != nil else {
-                throw record.location.error(.changedOnDisk,
-                                            "the file changed on disk after the package was read; its original bytes are gone")
+                throw record.location.error(
+                    .changedOnDisk,
+                    "the file changed on disk after the package was read; its original bytes are gone")
             }
         }
         if file.loadedContents == nil, let zipContents = file.zipContents {
@@ -151,8 +159,10 @@ struct PackageWriter {
     /// Puts the unchanged file recorded on disk under `name` without passing
     /// its bytes through memory. False when the recorded file is no longer
     /// the one that was read.
-    private mutating func transferUnchanged(_ file: PackageWrapper, record: DiskRecord, named name: String,
-                                            in directory: Descriptor, at location: EntryLocation)
+    private mutating func transferUnchanged(
+        _ file: PackageWrapper, record: DiskRecord, named name: String,
+        in directory: Descriptor, at location: EntryLocation
+    )
         throws(DocumentPackageError) -> Bool
     {
         // A hard link shares the inode, so only when nothing about it would
@@ -161,12 +171,11 @@ struct PackageWriter {
         let linkable = [replacedRoot, originalRoot].contains { root in
             root.map { record.origin.device == $0.device && record.origin.inode == $0.inode } ?? false
         }
-        if linkable, try hardLink(record, named: name, in: directory, at: location)
-        {
+        if linkable, try hardLink(record, named: name, in: directory, at: location) {
             if let linked = try FileSystem.linkStatus(name, in: directory.rawValue, at: location),
-               linked.fileType == FileIdentity.regularFileType, linked.sameContents(as: record.identity),
-               linked.permissions == file.permissions,
-               file.modificationTime == nil || file.modificationTime == linked.modificationTime
+                linked.fileType == FileIdentity.regularFileType, linked.sameContents(as: record.identity),
+                linked.permissions == file.permissions,
+                file.modificationTime == nil || file.modificationTime == linked.modificationTime
             {
                 written.append((file, location.pathInPackage, linked))
                 return true
@@ -175,7 +184,7 @@ struct PackageWriter {
         }
         // Gone since it was read: not transferable (the caller writes the bytes it holds, or says it has none).
         guard let source = try FileSystem.openFileForReadingIfPresent(record.fileSystemPath, in: AT_FDCWD, at: record.location),
-              try FileSystem.status(of: source, at: record.location).sameContents(as: record.identity)
+            try FileSystem.status(of: source, at: record.location).sameContents(as: record.identity)
         else { return false }
         let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)
         try FileSystem.copyContents(of: source, size: record.identity.size, to: descriptor, at: location)
@@ -186,9 +195,10 @@ struct PackageWriter {
     /// Links the recorded file as `name`, relative to its directory in the
     /// package being replaced (opened once for all its files). False when the
     /// file system refuses hard links.
-    private mutating func hardLink(_ record: DiskRecord, named name: String, in directory: Descriptor,
-                                   at location: EntryLocation) throws(DocumentPackageError) -> Bool
-    {
+    private mutating func hardLink(
+        _ record: DiskRecord, named name: String, in directory: Descriptor,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) -> Bool {
         let sourcePath = record.fileSystemPath
         // An absolute path of an entry below the package root: there is a slash before its name.
         let slash = sourcePath.lastIndex(of: "/")!
@@ -199,11 +209,16 @@ struct PackageWriter {
             let sourceDirectoryLocation = EntryLocation(
                 pathInPackage: String(inPackage[..<(inPackage.lastIndex(of: "/") ?? inPackage.startIndex)]),
                 fileSystemPath: String(sourceDirectoryPath))
-            linkSource = (sourceDirectoryPath, try FileSystem.openDirectory(String(sourceDirectoryPath), followingLink: true,
-                                                                            at: sourceDirectoryLocation))
+            linkSource = (
+                sourceDirectoryPath,
+                try FileSystem.openDirectory(
+                    String(sourceDirectoryPath), followingLink: true,
+                    at: sourceDirectoryLocation)
+            )
         }
-        return try FileSystem.hardLink(String(sourcePath[sourcePath.index(after: slash)...]),
-                                       in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
+        return try FileSystem.hardLink(
+            String(sourcePath[sourcePath.index(after: slash)...]),
+            in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
     }
 
     /// Files at least this large start their writeback as soon as they are
@@ -221,8 +236,9 @@ struct PackageWriter {
         throws(DocumentPackageError)
     {
         let startsWriteback = flush && (toFlush.count < Self.fileSystemFlushThreshold || byteCount >= Self.earlyWritebackSize)
-        try FileSystem.finish(descriptor, permissions: file.permissions, modificationTime: file.modificationTime,
-                              startingWriteback: startsWriteback, at: location)
+        try FileSystem.finish(
+            descriptor, permissions: file.permissions, modificationTime: file.modificationTime,
+            startingWriteback: startsWriteback, at: location)
         if flush { toFlush.append((pathBelowRoot(location.pathInPackage), true)) }
         written.append((file, location.pathInPackage, try FileSystem.status(of: descriptor, at: location)))
     }
@@ -312,7 +328,7 @@ extension PackageWrapper {
 
         // Every change inside one directory below the root: that directory alone is written anew and swapped in.
         if let existing, let chain = changedSubtree(of: existing, at: absolutePath),
-           try saveSubtree(chain, ofPackageNamed: name, in: parent, parentPath: parentPath, existing: existing, options: options)
+            try saveSubtree(chain, ofPackageNamed: name, in: parent, parentPath: parentPath, existing: existing, options: options)
         {
             return
         }
@@ -324,14 +340,16 @@ extension PackageWrapper {
             let originalPath = Self.absolutePath(path)
             return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: originalPath))
         }
-        var writer = PackageWriter(replacedRoot: existing.map { ($0.device, $0.inode) },
-                                   originalRoot: original.map { ($0.device, $0.inode) }, flush: options.flushingToDisk)
+        var writer = PackageWriter(
+            replacedRoot: existing.map { ($0.device, $0.inode) },
+            originalRoot: original.map { ($0.device, $0.inode) }, flush: options.flushingToDisk)
         let rootIdentity: FileIdentity
         do {
             let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
             try writer.writeChildren(of: self, into: root, at: temporaryLocation)
-            try FileSystem.finish(root, permissions: permissions, modificationTime: modificationTime,
-                                  startingWriteback: false, at: temporaryLocation)
+            try FileSystem.finish(
+                root, permissions: permissions, modificationTime: modificationTime,
+                startingWriteback: false, at: temporaryLocation)
             try writer.flushAll(root: root, at: temporaryLocation)
             rootIdentity = try FileSystem.status(of: root, at: temporaryLocation)
             try Self.swapIn(temporaryName, as: name, in: parent, replacing: existing != nil, at: location)
@@ -370,9 +388,10 @@ extension PackageWrapper {
     /// Moves the finished temporary package to `name`: a swap when there is
     /// an old package (afterwards the temporary name holds it), a rename
     /// refusing to replace when there is none.
-    private static func swapIn(_ temporaryName: String, as name: String, in parent: Descriptor, replacing: Bool,
-                               at location: EntryLocation) throws(DocumentPackageError)
-    {
+    private static func swapIn(
+        _ temporaryName: String, as name: String, in parent: Descriptor, replacing: Bool,
+        at location: EntryLocation
+    ) throws(DocumentPackageError) {
         guard replacing else {
             try FileSystem.renameWithoutReplacing(temporaryName, to: name, in: parent.rawValue, at: location)
             return
@@ -405,13 +424,13 @@ extension PackageWrapper {
                 guard entry.hasPrefix(prefix) else { continue }
                 let rest = entry.dropFirst(prefix.count)
                 guard let dash = rest.firstIndex(of: "-"), let processID = Int32(rest[..<dash]),
-                      processID != getpid(), !FileSystem.processIsAlive(processID)
+                    processID != getpid(), !FileSystem.processIsAlive(processID)
                 else { continue }
                 strays.append((entry, isReplacedOriginal))
             }
         }
         if let original = strays.first(where: \.isReplacedOriginal),
-           try FileSystem.linkStatus(name, in: parent.rawValue, at: location.child(name)) == nil
+            try FileSystem.linkStatus(name, in: parent.rawValue, at: location.child(name)) == nil
         {
             try FileSystem.renameWithoutReplacing(original.name, to: name, in: parent.rawValue, at: location.child(name))
             strays.removeAll { $0.name == original.name }

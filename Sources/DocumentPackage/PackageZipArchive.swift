@@ -33,9 +33,10 @@ public enum PackageZipArchive {
     ///   written: a zip that could not be read back is never made), `.io`
     ///   when the zip cannot be written, `.changedOnDisk` when a lazily read
     ///   file changed since reading.
-    public static func write(_ package: PackageWrapper, to zipPath: String, rootName: String,
-                             limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
-    {
+    public static func write(
+        _ package: PackageWrapper, to zipPath: String, rootName: String,
+        limits: DocumentPackageLimits = .default
+    ) throws(DocumentPackageError) {
         precondition(package.kind == .directory, "a package zip holds a directory")
         let absolutePath = PackageWrapper.absolutePath(zipPath)
         try PackageChildName.check(rootName, pathInPackage: "", fileSystemPath: absolutePath)
@@ -74,8 +75,9 @@ public enum PackageZipArchive {
             }
         case .regularFile:
             let stream = try PackageFileStream(wrapper)
-            try writer.addFile(path: path, permissions: wrapper.permissions, modificationTime: time, size: stream.size,
-                               read: stream.read)
+            try writer.addFile(
+                path: path, permissions: wrapper.permissions, modificationTime: time, size: stream.size,
+                read: stream.read)
         case .symbolicLink:
             try writer.addSymbolicLink(path: path, destination: wrapper.symbolicLinkDestination!, modificationTime: time)
         }
@@ -141,8 +143,9 @@ private struct PackageLimitTally {
     }
 
     private func error(_ limit: DocumentPackageLimit, _ path: String, _ message: String) -> DocumentPackageError {
-        DocumentPackageError(.limitExceeded(limit), pathInPackage: path, fileSystemPath: fileSystemPath,
-                             message + "; a zip of it could not be read back")
+        DocumentPackageError(
+            .limitExceeded(limit), pathInPackage: path, fileSystemPath: fileSystemPath,
+            message + "; a zip of it could not be read back")
     }
 
     mutating func count(childrenOf directory: PackageWrapper, path: String, depth: Int) throws(DocumentPackageError) {
@@ -331,8 +334,9 @@ private struct PackageZipTreeBuilder {
         case .regularFile:
             let size = Int64(clamping: record.uncompressedSize)
             guard size <= limits.maximumEntrySize else {
-                throw error(.limitExceeded(.entrySize), path,
-                            "the zip entry declares \(record.uncompressedSize) bytes, over the limit of \(limits.maximumEntrySize) per entry")
+                throw error(
+                    .limitExceeded(.entrySize), path,
+                    "the zip entry declares \(record.uncompressedSize) bytes, over the limit of \(limits.maximumEntrySize) per entry")
             }
             totalSize += size
             guard totalSize <= limits.maximumTotalSize else {
@@ -347,7 +351,7 @@ private struct PackageZipTreeBuilder {
             }
             let bytes = try ZipContents(archive: archive, record: record).read()
             guard let destination = String(data: bytes, encoding: .utf8), !destination.isEmpty,
-                  !destination.utf8.contains(0)
+                !destination.utf8.contains(0)
             else { throw error(.unsafePath, path, "the link's destination is not a UTF-8 path") }
             links.append((steps, destination))
             wrapper = PackageWrapper(symbolicLinkWithDestination: destination)
@@ -395,7 +399,7 @@ private struct PackageZipTreeBuilder {
     func package() throws(DocumentPackageError) -> PackageWrapper {
         let top = root.children
         if top.count == 1, top[0].kind == .directory, let name = top[0].fileName,
-           let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
+            let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
         {
             try checkLinks(packageSteps: 1)
             let package = top[0]
@@ -408,8 +412,9 @@ private struct PackageZipTreeBuilder {
             throw error(.limitExceeded(.entryCount), "", "the zip has more than \(limits.maximumEntryCount) entries")
         }
         guard deepestDirectory.steps <= limits.maximumDepth else {
-            throw error(.limitExceeded(.depth), deepestDirectory.path,
-                        "the zip's directories nest deeper than \(limits.maximumDepth) levels")
+            throw error(
+                .limitExceeded(.depth), deepestDirectory.path,
+                "the zip's directories nest deeper than \(limits.maximumDepth) levels")
         }
         try checkLinks(packageSteps: 0)
         return root

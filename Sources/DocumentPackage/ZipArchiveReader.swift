@@ -110,8 +110,9 @@ final class ZipArchiveReader {
             throw location.error(.invalidArchive, "not a readable zip archive: the central directory lies outside the file")
         }
         guard end.entryCount <= end.directorySize / UInt64(ZipFormat.centralHeaderSize) else {
-            throw location.error(.invalidArchive,
-                                 "not a readable zip archive: \(end.entryCount) entries cannot fit a \(end.directorySize)-byte central directory")
+            throw location.error(
+                .invalidArchive,
+                "not a readable zip archive: \(end.entryCount) entries cannot fit a \(end.directorySize)-byte central directory")
         }
         directoryOffset = end.directoryOffset
         declaredEntryCount = end.entryCount
@@ -129,14 +130,15 @@ final class ZipArchiveReader {
     /// Finds the end record in the file's last bytes (the last signature
     /// whose comment length reaches the end exactly) and, when it says so,
     /// the ZIP64 end record it points to.
-    private static func endRecord(in tail: UnsafeRawBufferPointer, tailStart: UInt64, descriptor: Descriptor,
-                                  _ location: EntryLocation) throws(DocumentPackageError) -> EndRecord
-    {
+    private static func endRecord(
+        in tail: UnsafeRawBufferPointer, tailStart: UInt64, descriptor: Descriptor,
+        _ location: EntryLocation
+    ) throws(DocumentPackageError) -> EndRecord {
         var candidate = tail.count - ZipFormat.endSize
         while candidate >= 0 {
             if tail.getLittleEndian(UInt32.self, at: candidate) == ZipFormat.endSignature,
-               let commentLength = tail.getLittleEndian(UInt16.self, at: candidate + 20),
-               candidate + ZipFormat.endSize + Int(commentLength) == tail.count
+                let commentLength = tail.getLittleEndian(UInt16.self, at: candidate + 20),
+                candidate + ZipFormat.endSize + Int(commentLength) == tail.count
             {
                 break
             }
@@ -153,8 +155,9 @@ final class ZipArchiveReader {
         }
         let locatorOffset = candidate - ZipFormat.zip64LocatorSize
         guard locatorOffset >= 0, tail.getLittleEndian(UInt32.self, at: locatorOffset) == ZipFormat.zip64LocatorSignature else {
-            return EndRecord(entryCount: UInt64(count16), directorySize: UInt64(size32), directoryOffset: UInt64(offset32),
-                             recordsStart: endStart)
+            return EndRecord(
+                entryCount: UInt64(count16), directorySize: UInt64(size32), directoryOffset: UInt64(offset32),
+                recordsStart: endStart)
         }
         // The locator's 20 bytes are inside `tail` (checked above).
         let zip64Offset = tail.getLittleEndian(UInt64.self, at: locatorOffset + 8)!
@@ -168,8 +171,9 @@ final class ZipArchiveReader {
                 throw location.error(.invalidArchive, "not a readable zip archive: no ZIP64 end record where the locator points")
             }
             // The 56 bytes were read whole.
-            return EndRecord(entryCount: raw.getLittleEndian(UInt64.self, at: 32)!, directorySize: raw.getLittleEndian(UInt64.self, at: 40)!,
-                             directoryOffset: raw.getLittleEndian(UInt64.self, at: 48)!, recordsStart: zip64Offset)
+            return EndRecord(
+                entryCount: raw.getLittleEndian(UInt64.self, at: 32)!, directorySize: raw.getLittleEndian(UInt64.self, at: 40)!,
+                directoryOffset: raw.getLittleEndian(UInt64.self, at: 48)!, recordsStart: zip64Offset)
         }
     }
 
@@ -212,12 +216,13 @@ final class ZipArchiveReader {
             location.error(.invalidArchive, "not a readable zip archive: central directory record \(start) is broken")
         }
         guard directorySize - offset >= UInt64(ZipFormat.centralHeaderSize) else { throw broken() }
-        let fixed = try directoryWindow.bytes(at: directoryOffset + offset, count: ZipFormat.centralHeaderSize, of: descriptor,
-                                              fileSize: fileSize, location)
+        let fixed = try directoryWindow.bytes(
+            at: directoryOffset + offset, count: ZipFormat.centralHeaderSize, of: descriptor,
+            fileSize: fileSize, location)
         guard fixed.getLittleEndian(UInt32.self, at: 0) == ZipFormat.centralHeaderSignature,
-              let nameLength = fixed.getLittleEndian(UInt16.self, at: 28),
-              let extraLength = fixed.getLittleEndian(UInt16.self, at: 30),
-              let commentLength = fixed.getLittleEndian(UInt16.self, at: 32)
+            let nameLength = fixed.getLittleEndian(UInt16.self, at: 28),
+            let extraLength = fixed.getLittleEndian(UInt16.self, at: 30),
+            let commentLength = fixed.getLittleEndian(UInt16.self, at: 32)
         else { throw broken() }
         // Three 16-bit lengths and the 46-byte header: under 200 KB, inside a window.
         let size = ZipFormat.centralHeaderSize + Int(nameLength) + Int(extraLength) + Int(commentLength)
@@ -281,10 +286,11 @@ final class ZipArchiveReader {
         if timestamps[dosDateTime] == nil {
             timestamps[dosDateTime] = ZipFormat.timestamp(dosDate: field16(14), time: field16(12))
         }
-        return ZipEntryRecord(path: path, kind: kind, permissions: madeByUnix && mode & 0o777 != 0 ? mode & 0o777 : nil,
-                              modificationTime: timestamps[dosDateTime]!,
-                              method: method, checksum: field32(16), compressedSize: compressedSize,
-                              uncompressedSize: uncompressedSize, localHeaderOffset: localHeaderOffset)
+        return ZipEntryRecord(
+            path: path, kind: kind, permissions: madeByUnix && mode & 0o777 != 0 ? mode & 0o777 : nil,
+            modificationTime: timestamps[dosDateTime]!,
+            method: method, checksum: field32(16), compressedSize: compressedSize,
+            uncompressedSize: uncompressedSize, localHeaderOffset: localHeaderOffset)
     }
 
     /// The data of the ZIP64 extra field among `extra`'s fields, if any.
@@ -320,8 +326,9 @@ final class ZipArchiveReader {
         var checksum: UInt32 = 0
         func take(_ bytes: UnsafeRawBufferPointer) throws(DocumentPackageError) {
             guard UInt64(bytes.count) <= record.uncompressedSize - produced else {
-                throw location.error(.invalidArchive,
-                                     "the zip entry holds more bytes than the \(record.uncompressedSize) it declares")
+                throw location.error(
+                    .invalidArchive,
+                    "the zip entry holds more bytes than the \(record.uncompressedSize) it declares")
             }
             produced += UInt64(bytes.count)
             checksum = zipChecksum(bytes, continuing: checksum)
@@ -331,8 +338,9 @@ final class ZipArchiveReader {
         var ended = record.method == ZipFormat.methodStored || record.compressedSize == 0 && record.uncompressedSize == 0
         if !ended { inflater.reset() }
         while dataOffset < dataEnd {
-            let piece = try dataWindow.bytes(at: dataOffset, count: Int(min(dataEnd - dataOffset, UInt64(dataWindow.buffer.count))),
-                                             of: descriptor, fileSize: fileSize, location)
+            let piece = try dataWindow.bytes(
+                at: dataOffset, count: Int(min(dataEnd - dataOffset, UInt64(dataWindow.buffer.count))),
+                of: descriptor, fileSize: fileSize, location)
             dataOffset += UInt64(piece.count)
             if record.method == ZipFormat.methodStored {
                 try take(piece)
@@ -340,7 +348,7 @@ final class ZipArchiveReader {
                 guard !ended else { throw location.error(.invalidArchive, "the zip entry's deflate stream ends before its bytes do") }
                 do {
                     ended = try inflater.inflate(piece, into: take)
-                } catch where error.fileSystemPath.isEmpty {
+                } catch  where error.fileSystemPath.isEmpty {
                     // The inflater's own error: say which entry.
                     throw location.error(error.kind, error.message)
                 }
@@ -358,11 +366,12 @@ final class ZipArchiveReader {
     /// Where the entry's compressed bytes begin, after its local header,
     /// checking that they end before the central directory.
     private func dataStart(of record: ZipEntryRecord, _ location: EntryLocation) throws(DocumentPackageError) -> UInt64 {
-        let header = try dataWindow.bytes(at: record.localHeaderOffset, count: ZipFormat.localHeaderSize, of: descriptor,
-                                          fileSize: fileSize, location)
+        let header = try dataWindow.bytes(
+            at: record.localHeaderOffset, count: ZipFormat.localHeaderSize, of: descriptor,
+            fileSize: fileSize, location)
         guard header.getLittleEndian(UInt32.self, at: 0) == ZipFormat.localHeaderSignature,
-              let nameLength = header.getLittleEndian(UInt16.self, at: 26),
-              let extraLength = header.getLittleEndian(UInt16.self, at: 28)
+            let nameLength = header.getLittleEndian(UInt16.self, at: 26),
+            let extraLength = header.getLittleEndian(UInt16.self, at: 28)
         else { throw location.error(.invalidArchive, "the zip entry's local header is broken") }
         // `localHeaderOffset < directoryOffset` (checked with the record): these sums stay far below overflow.
         let start = record.localHeaderOffset + UInt64(ZipFormat.localHeaderSize) + UInt64(nameLength) + UInt64(extraLength)

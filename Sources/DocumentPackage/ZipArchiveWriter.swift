@@ -42,8 +42,9 @@ final class ZipArchiveWriter {
     /// A directory entry; `path` ends with `/`.
     func addDirectory(path: String, permissions: UInt16, modificationTime: FileTimestamp) throws(DocumentPackageError) {
         let mode = UInt32(0o040000) | UInt32(permissions & 0o7777)
-        try addWhole(path: path, mode: mode, modificationTime: modificationTime, bytes: UnsafeRawBufferPointer(start: nil, count: 0),
-                     deflating: false)
+        try addWhole(
+            path: path, mode: mode, modificationTime: modificationTime, bytes: UnsafeRawBufferPointer(start: nil, count: 0),
+            deflating: false)
     }
 
     /// A symbolic link entry holding its destination, stored.
@@ -57,23 +58,26 @@ final class ZipArchiveWriter {
     /// piece by piece (exactly `buffer.count` bytes from `offset`). Deflated;
     /// a file of at most `wholeFileLimit` bytes is stored instead when
     /// deflating does not make it smaller.
-    func addFile(path: String, permissions: UInt16, modificationTime: FileTimestamp, size: Int64,
-                 read: (UnsafeMutableRawBufferPointer, Int64) throws(DocumentPackageError) -> Void) throws(DocumentPackageError)
-    {
+    func addFile(
+        path: String, permissions: UInt16, modificationTime: FileTimestamp, size: Int64,
+        read: (UnsafeMutableRawBufferPointer, Int64) throws(DocumentPackageError) -> Void
+    ) throws(DocumentPackageError) {
         let mode = UInt32(0o100000) | UInt32(permissions & 0o7777)
         if size <= Self.wholeFileLimit {
             let whole = UnsafeMutableRawBufferPointer(rebasing: chunk[0..<Int(size)])
             try read(whole, 0)
-            try addWhole(path: path, mode: mode, modificationTime: modificationTime, bytes: UnsafeRawBufferPointer(whole),
-                         deflating: true)
+            try addWhole(
+                path: path, mode: mode, modificationTime: modificationTime, bytes: UnsafeRawBufferPointer(whole),
+                deflating: true)
             return
         }
         // Deflate can grow incompressible bytes a little: past this size the sizes go in a ZIP64 field from the start.
         let largeSizes = size > 0xF000_0000
         let headerOffset = position
         let name = try nameBytes(path)
-        appendLocalHeader(name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: 0,
-                          sizes: largeSizes ? nil : (0, 0))
+        appendLocalHeader(
+            name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: 0,
+            sizes: largeSizes ? nil : (0, 0))
         var checksum: UInt32 = 0
         var compressedSize: UInt64 = 0
         var done: Int64 = 0
@@ -103,14 +107,16 @@ final class ZipArchiveWriter {
             patch.appendLittleEndian(UInt32(size))
             try writeAt(patch, headerOffset + 14)
         }
-        appendCentralRecord(name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: checksum,
-                            compressedSize: compressedSize, size: UInt64(size), mode: mode, headerOffset: headerOffset)
+        appendCentralRecord(
+            name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: checksum,
+            compressedSize: compressedSize, size: UInt64(size), mode: mode, headerOffset: headerOffset)
     }
 
     /// An entry whose bytes are all in memory: its header written with its final sizes.
-    private func addWhole(path: String, mode: UInt32, modificationTime: FileTimestamp, bytes: UnsafeRawBufferPointer,
-                          deflating: Bool) throws(DocumentPackageError)
-    {
+    private func addWhole(
+        path: String, mode: UInt32, modificationTime: FileTimestamp, bytes: UnsafeRawBufferPointer,
+        deflating: Bool
+    ) throws(DocumentPackageError) {
         let name = try nameBytes(path)
         let checksum = zipChecksum(bytes, continuing: 0)
         var compressed: [UInt8] = []
@@ -121,31 +127,35 @@ final class ZipArchiveWriter {
         let method = deflated ? ZipFormat.methodDeflated : ZipFormat.methodStored
         let compressedSize = UInt64(deflated ? compressed.count : bytes.count)
         let headerOffset = position
-        appendLocalHeader(name: name, method: method, modificationTime: modificationTime, checksum: checksum,
-                          sizes: (UInt32(compressedSize), UInt32(bytes.count)))
+        appendLocalHeader(
+            name: name, method: method, modificationTime: modificationTime, checksum: checksum,
+            sizes: (UInt32(compressedSize), UInt32(bytes.count)))
         if deflated {
             try compressed.withBytes { (raw) throws(DocumentPackageError) in try append(raw) }
         } else {
             try append(bytes)
         }
-        appendCentralRecord(name: name, method: method, modificationTime: modificationTime, checksum: checksum,
-                            compressedSize: compressedSize, size: UInt64(bytes.count), mode: mode, headerOffset: headerOffset)
+        appendCentralRecord(
+            name: name, method: method, modificationTime: modificationTime, checksum: checksum,
+            compressedSize: compressedSize, size: UInt64(bytes.count), mode: mode, headerOffset: headerOffset)
     }
 
     /// The path's UTF-8 bytes, which a zip's 16-bit length field must hold.
     private func nameBytes(_ path: String) throws(DocumentPackageError) -> [UInt8] {
         let name = Array(path.utf8)
         guard name.count <= Int(UInt16.max) else {
-            throw DocumentPackageError(.invalidName, pathInPackage: path, fileSystemPath: location.fileSystemPath,
-                                       "the path is longer than the 65,535 bytes a zip entry's name can hold")
+            throw DocumentPackageError(
+                .invalidName, pathInPackage: path, fileSystemPath: location.fileSystemPath,
+                "the path is longer than the 65,535 bytes a zip entry's name can hold")
         }
         return name
     }
 
     /// A local file header; nil `sizes` means a ZIP64 field holds them (filled in later).
-    private func appendLocalHeader(name: [UInt8], method: UInt16, modificationTime: FileTimestamp, checksum: UInt32,
-                                   sizes: (compressed: UInt32, uncompressed: UInt32)?)
-    {
+    private func appendLocalHeader(
+        name: [UInt8], method: UInt16, modificationTime: FileTimestamp, checksum: UInt32,
+        sizes: (compressed: UInt32, uncompressed: UInt32)?
+    ) {
         let (date, time) = ZipFormat.dosDateTime(modificationTime)
         buffer.appendLittleEndian(ZipFormat.localHeaderSignature)
         buffer.appendLittleEndian(sizes == nil ? ZipFormat.versionNeededZip64 : ZipFormat.versionNeeded)
@@ -167,9 +177,10 @@ final class ZipArchiveWriter {
         }
     }
 
-    private func appendCentralRecord(name: [UInt8], method: UInt16, modificationTime: FileTimestamp, checksum: UInt32,
-                                     compressedSize: UInt64, size: UInt64, mode: UInt32, headerOffset: UInt64)
-    {
+    private func appendCentralRecord(
+        name: [UInt8], method: UInt16, modificationTime: FileTimestamp, checksum: UInt32,
+        compressedSize: UInt64, size: UInt64, mode: UInt32, headerOffset: UInt64
+    ) {
         // The ZIP64 field holds, in this order, each value too large for its 32-bit field.
         var zip64: [UInt8] = []
         func field32(_ value: UInt64) -> UInt32 {
@@ -218,7 +229,8 @@ final class ZipArchiveWriter {
             try FileSystem.writeAll(raw, to: descriptor, at: location)
         }
         flushed += directorySize
-        let needsZip64 = entryCount >= Int(ZipFormat.zip64Marker16) || directoryOffset >= UInt64(ZipFormat.zip64Marker32)
+        let needsZip64 =
+            entryCount >= Int(ZipFormat.zip64Marker16) || directoryOffset >= UInt64(ZipFormat.zip64Marker32)
             || directorySize >= UInt64(ZipFormat.zip64Marker32)
         if needsZip64 {
             let zip64EndOffset = position

@@ -31,9 +31,10 @@ final class Deflater {
     /// Deflates `input`, the next piece of one entry, handing the compressed
     /// bytes to `sink` as they come; `finishing` ends the entry's stream and
     /// readies the deflater for the next. The corresponding C function is `deflate`.
-    func deflate(_ input: UnsafeRawBufferPointer, finishing: Bool,
-                 into sink: (UnsafeRawBufferPointer) throws(DocumentPackageError) -> Void) throws(DocumentPackageError)
-    {
+    func deflate(
+        _ input: UnsafeRawBufferPointer, finishing: Bool,
+        into sink: (UnsafeRawBufferPointer) throws(DocumentPackageError) -> Void
+    ) throws(DocumentPackageError) {
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         // Pieces are at most a read buffer, far below 4 GiB.
         stream.pointee.avail_in = uInt(input.count)
@@ -79,9 +80,10 @@ final class Inflater {
     ///
     /// - Throws: `DocumentPackageError` `.invalidArchive` when the bytes are
     ///   not a deflate stream; whatever `sink` throws.
-    func inflate(_ input: UnsafeRawBufferPointer,
-                 into sink: (UnsafeRawBufferPointer) throws(DocumentPackageError) -> Void) throws(DocumentPackageError) -> Bool
-    {
+    func inflate(
+        _ input: UnsafeRawBufferPointer,
+        into sink: (UnsafeRawBufferPointer) throws(DocumentPackageError) -> Void
+    ) throws(DocumentPackageError) -> Bool {
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         // Pieces are at most a read buffer, far below 4 GiB.
         stream.pointee.avail_in = uInt(input.count)

@@ -114,10 +114,10 @@ enum ConflictNameText {
     static func compactDateTime(_ text: Substring) -> ConflictNameDate? {
         let scalars = Substring(text.unicodeScalars.prefix(15))
         guard scalars.unicodeScalars.count == 15, scalars.unicodeScalars.dropFirst(8).first == "-",
-              let year = digits(scalars, count: 4),
-              let month = digits(scalars.dropFirst(4), count: 2), let day = digits(scalars.dropFirst(6), count: 2),
-              let hour = digits(scalars.dropFirst(9), count: 2), let minute = digits(scalars.dropFirst(11), count: 2),
-              let second = digits(scalars.dropFirst(13), count: 2)
+            let year = digits(scalars, count: 4),
+            let month = digits(scalars.dropFirst(4), count: 2), let day = digits(scalars.dropFirst(6), count: 2),
+            let hour = digits(scalars.dropFirst(9), count: 2), let minute = digits(scalars.dropFirst(11), count: 2),
+            let second = digits(scalars.dropFirst(13), count: 2)
         else { return nil }
         return ConflictNameDate(year: year, month: month, day: day, time: (hour, minute, second))
     }

@@ -1,3 +1,5 @@
+import DocumentPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DocumentPackage
 
 /// One version of a document — a plain file or a package — as Apple's
 /// `NSFileVersion` shows it, for folders synced by tools that keep
@@ -148,7 +149,8 @@ public final class DocumentVersion {
             for group in try PackageEntryConflicts.versions(inPackageAt: path) {
                 var conflict = group.name
                 conflict.originalName = name
-                versions[name, default: []].append(DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
+                versions[name, default: []].append(
+                    DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
             }
         }
         return versions.mapValues { $0.sorted(by: Self.oldestFirst) }
@@ -199,7 +201,7 @@ public final class DocumentVersion {
         let (conflictFolder, conflictName) = splitEntryPath(swap.conflictEntryPath)
         let (_, entryName) = splitEntryPath(swap.entryPath)
         guard let parent = conflictFolder.isEmpty ? package : package.descendant(atPath: conflictFolder),
-              let copy = parent.child(named: conflictName)
+            let copy = parent.child(named: conflictName)
         else {
             throw DocumentPackageError(.notFound, pathInPackage: swap.conflictEntryPath, "the conflict copy is gone")
         }
@@ -230,8 +232,9 @@ public final class DocumentVersion {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
         guard target.isDirectory == isDirectory else {
-            throw DocumentVersionError(.kindMismatch, path: self.path,
-                                       isDirectory ? "a folder, but the document is a file" : "a file, but the document is a package (a folder)")
+            throw DocumentVersionError(
+                .kindMismatch, path: self.path,
+                isDirectory ? "a folder, but the document is a file" : "a file, but the document is a package (a folder)")
         }
         if isDirectory {
             let package = try packageWrapper(movingEntries: options.contains(.byMoving))

@@ -1,9 +1,10 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SystemPackage
 
 // `URL` and `FilePath` forms of the operations that take a `String` path.
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
@@ -72,7 +73,8 @@ extension DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` as `otherVersionsOfItem(at:)`.
     public static func unresolvedConflictVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError)
-        -> [DocumentVersion] {
+        -> [DocumentVersion]
+    {
         try unresolvedConflictVersionsOfItem(at: filePath.string)
     }
 
@@ -97,7 +99,8 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` as the `String` form.
     @discardableResult
     public func replaceItem(at filePath: FilePath, options: ReplacingOptions = []) throws(DocumentVersionError)
-        -> FilePath {
+        -> FilePath
+    {
         try replaceItem(at: filePath.string, options: options)
         return filePath
     }

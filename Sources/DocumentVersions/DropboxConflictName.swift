@@ -13,7 +13,7 @@ enum DropboxConflictName {
     /// The conflict name in `name`, or nil.
     static func parse(_ name: String) -> ConflictName? {
         guard let markerRange = ConflictNameText.lastRange(of: marker, in: name[...]),
-              let open = ConflictNameText.lastRange(of: " (", in: name[..<markerRange.lowerBound])
+            let open = ConflictNameText.lastRange(of: " (", in: name[..<markerRange.lowerBound])
         else { return nil }
         let stem = name[..<open.lowerBound]
         let device = name[open.upperBound..<markerRange.lowerBound]
@@ -36,9 +36,9 @@ enum DropboxConflictName {
     private static func dashedDate(_ text: Substring) -> ConflictNameDate? {
         let s = text.unicodeScalars
         guard s.count >= 10, s[s.index(s.startIndex, offsetBy: 4)] == "-", s[s.index(s.startIndex, offsetBy: 7)] == "-",
-              let year = ConflictNameText.digits(text, count: 4),
-              let month = ConflictNameText.digits(text.dropFirst(5), count: 2),
-              let day = ConflictNameText.digits(text.dropFirst(8), count: 2)
+            let year = ConflictNameText.digits(text, count: 4),
+            let month = ConflictNameText.digits(text.dropFirst(5), count: 2),
+            let day = ConflictNameText.digits(text.dropFirst(8), count: 2)
         else { return nil }
         return ConflictNameDate(year: year, month: month, day: day)
     }

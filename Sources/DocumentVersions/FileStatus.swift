@@ -35,8 +35,9 @@ struct FileStatus: Hashable {
         #else
         let time = status.st_mtim
         #endif
-        return FileStatus(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-                          mode: UInt32(status.st_mode), seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+        return FileStatus(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+            mode: UInt32(status.st_mode), seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
     }
 
     /// The names in a directory (without `.` and `..`), in byte order.

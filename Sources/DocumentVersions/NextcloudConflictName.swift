@@ -52,13 +52,13 @@ enum NextcloudConflictName {
     private static func dashedDateTime(_ text: Substring) -> ConflictNameDate? {
         let s = text.unicodeScalars
         guard s.count == 17, s[s.index(s.startIndex, offsetBy: 4)] == "-", s[s.index(s.startIndex, offsetBy: 7)] == "-",
-              s[s.index(s.startIndex, offsetBy: 10)] == " ",
-              let year = ConflictNameText.digits(text, count: 4),
-              let month = ConflictNameText.digits(text.dropFirst(5), count: 2),
-              let day = ConflictNameText.digits(text.dropFirst(8), count: 2),
-              let hour = ConflictNameText.digits(text.dropFirst(11), count: 2),
-              let minute = ConflictNameText.digits(text.dropFirst(13), count: 2),
-              let second = ConflictNameText.digits(text.dropFirst(15), count: 2)
+            s[s.index(s.startIndex, offsetBy: 10)] == " ",
+            let year = ConflictNameText.digits(text, count: 4),
+            let month = ConflictNameText.digits(text.dropFirst(5), count: 2),
+            let day = ConflictNameText.digits(text.dropFirst(8), count: 2),
+            let hour = ConflictNameText.digits(text.dropFirst(11), count: 2),
+            let minute = ConflictNameText.digits(text.dropFirst(13), count: 2),
+            let second = ConflictNameText.digits(text.dropFirst(15), count: 2)
         else { return nil }
         return ConflictNameDate(year: year, month: month, day: day, time: (hour, minute, second))
     }

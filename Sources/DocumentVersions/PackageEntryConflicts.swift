@@ -22,8 +22,10 @@ enum PackageEntryConflicts {
         }.sorted { ($0.name.date, $0.name.device ?? "") < ($1.name.date, $1.name.device ?? "") }
     }
 
-    private static func collect(in packagePath: String, below relative: String,
-                                into groups: inout [ConflictName: ([DocumentVersion.EntrySwap], FileStatus)])
+    private static func collect(
+        in packagePath: String, below relative: String,
+        into groups: inout [ConflictName: ([DocumentVersion.EntrySwap], FileStatus)]
+    )
         throws(DocumentVersionError)
     {
         let folder = relative.isEmpty ? packagePath : joinPath(packagePath, relative)

@@ -27,10 +27,10 @@ enum SyncthingConflictName {
         let device = deviceAndExtension.prefix { $0 != "." }
         let ext = deviceAndExtension[device.endIndex...]
         guard !device.isEmpty, device.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }),
-              ConflictNameText.isExtension(ext),
-              // `filepath.Ext` takes everything from the last dot: with no extension
-              // the name had no dot, and only a name such as `.hidden` is all extension.
-              ext.isEmpty ? !stem.isEmpty && !stem.contains(".") : true
+            ConflictNameText.isExtension(ext),
+            // `filepath.Ext` takes everything from the last dot: with no extension
+            // the name had no dot, and only a name such as `.hidden` is all extension.
+            ext.isEmpty ? !stem.isEmpty && !stem.contains(".") : true
         else { return nil }
         return ConflictName(originalName: String(stem) + ext, tool: .syncthing, date: date, device: String(device))
     }

@@ -16,7 +16,7 @@ public enum VersionFingerprint {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ text: String) {
             for byte in text.utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 // FNV-1a: wrapping multiplication is the algorithm
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3  // FNV-1a: wrapping multiplication is the algorithm
             }
             hash = (hash ^ 0xff) &* 0x100_0000_01b3
         }

@@ -1,13 +1,14 @@
 import ArgumentParser
+import DocumentPackage
+import ICTDocument
+import KeyedArchive
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DocumentPackage
-import ICTDocument
-import KeyedArchive
-import PropertyList
 
 extension Ict {
     /// `ict convert`: one form of property list to another.
@@ -58,8 +59,9 @@ extension Ict {
         @Option(help: "The form to write.")
         var format: OutputFormat
 
-        @Option(name: [.short, .customLong("output")],
-                help: "Where to write: a file, a device, or - for standard output (the default).")
+        @Option(
+            name: [.short, .customLong("output")],
+            help: "Where to write: a file, a device, or - for standard output (the default).")
         var output: String?
 
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -107,8 +109,9 @@ extension Ict {
 
         /// The conversion of `input` to `output` with this command line's options.
         func job(input: String, output: String?) -> ConvertJob {
-            ConvertJob(input: input, format: format, output: output, embed: embed, json: json, sortKeys: sortKeys,
-                       limits: inputOptions.limits)
+            ConvertJob(
+                input: input, format: format, output: output, embed: embed, json: json, sortKeys: sortKeys,
+                limits: inputOptions.limits)
         }
     }
 
@@ -232,7 +235,7 @@ extension Ict {
                     report["inputFormat"] = .string(read.format.rawValue)
                     if sortKeys { return (read.value.withSortedKeys(), nil) }
                     guard keepsLayout, read.format == .binary, KeyedArchive.looksLikeArchive(read.value),
-                          let archive = try? KeyedArchive(propertyList: read.value)
+                        let archive = try? KeyedArchive(propertyList: read.value)
                     else { return (read.value, nil) }
                     // An archive that cannot be recorded is written by the rule; its problems are reported when it is converted.
                     let layout = try? KeyedArchiveLayout(recording: archive, binaryPropertyList: bytes, limits: limits)

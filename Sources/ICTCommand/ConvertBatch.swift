@@ -1,9 +1,10 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 
 /// `ict convert --files-from LIST -o DIR`: many inputs, each converted as
 /// one `ict convert INPUT -o DIR/INPUT'` would be, its output at the input's
@@ -16,7 +17,8 @@ extension Ict.Convert {
         if inputArgument == "-" { throw ValidationError("with --files-from every input is a file: standard input has no name to write its output under") }
         switch format {
         case .zip, .package, .ict:
-            throw ValidationError("--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time")
+            throw ValidationError(
+                "--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time")
         case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
             break
         }

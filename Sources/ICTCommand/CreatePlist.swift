@@ -1,10 +1,11 @@
+import ArgumentParser
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import PropertyList
 
 extension Ict {
     /// `ict create-plist`: a new property list holding an empty dictionary.

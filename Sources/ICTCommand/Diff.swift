@@ -1,14 +1,15 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Ict {
     /// `ict diff`: where two property lists, keyed archives, packages or
@@ -180,7 +181,8 @@ extension Ict {
                 case let (.file(bytes), .file(otherBytes)):
                     guard bytes != otherBytes else { continue }
                     if let a = propertyList(bytes), let b = propertyList(otherBytes),
-                       let oldValue = try? graph(of: a, path: "\(old)/\(name)"), let newValue = try? graph(of: b, path: "\(new)/\(name)") {
+                        let oldValue = try? graph(of: a, path: "\(old)/\(name)"), let newValue = try? graph(of: b, path: "\(new)/\(name)")
+                    {
                         differences += PropertyListDifference.between(oldValue, newValue).map { Difference(entry: name, change: $0) }
                     } else {
                         differences.append(Difference(entry: name, change: PropertyListDifference(.changed, at: [], old: .data(bytes), new: .data(otherBytes))))

@@ -38,10 +38,12 @@ struct DocumentInspection {
     }
 
     func text() -> String {
-        var lines = ["\(path): .ict document",
-                     "  display name: \(displayName)",
-                     "  version: \(metadata.version)",
-                     "  thumbnail: \(Self.sizeText(thumbnailSize, bytes: metadata.thumbnail?.count))"]
+        var lines = [
+            "\(path): .ict document",
+            "  display name: \(displayName)",
+            "  version: \(metadata.version)",
+            "  thumbnail: \(Self.sizeText(thumbnailSize, bytes: metadata.thumbnail?.count))",
+        ]
         if let data {
             lines.append("  first name: \(data.firstName ?? "none")")
             lines.append("  last name: \(data.lastName ?? "none")")
@@ -55,8 +57,9 @@ struct DocumentInspection {
             let padding = String(repeating: " ", count: width - entry.name.count)
             lines.append("    \(entry.name)\(padding)  \(entry.size.map { "\($0) bytes" } ?? "directory or link")")
         }
-        lines.append("  read: \(entriesRead.joined(separator: ", ")) (\(bytesRead) bytes)"
-                     + (data == nil ? "; the data entry was not read (--data shows the fields and photo)" : ""))
+        lines.append(
+            "  read: \(entriesRead.joined(separator: ", ")) (\(bytesRead) bytes)"
+                + (data == nil ? "; the data entry was not read (--data shows the fields and photo)" : ""))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -73,9 +76,13 @@ struct DocumentInspection {
             ("version", .integer(metadata.version)),
             ("thumbnail", Self.imageValue(thumbnailSize, bytes: metadata.thumbnail?.count)),
             ("data", data.map { Self.fieldsValue($0, photoSize: photoSize) } ?? .null),
-            ("entries", .array(entries.map { entry in
-                .object([("name", .string(entry.name)), ("size", .optional(entry.size.map { Int($0) }))])
-            })),
+            (
+                "entries",
+                .array(
+                    entries.map { entry in
+                        .object([("name", .string(entry.name)), ("size", .optional(entry.size.map { Int($0) }))])
+                    })
+            ),
             ("entriesRead", .array(entriesRead.map(JSONValue.string))),
             ("bytesRead", .integer(bytesRead)),
         ])

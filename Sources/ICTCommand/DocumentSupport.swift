@@ -1,11 +1,12 @@
+import ArgumentParser
+import ICTDocument
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import ICTDocument
-import PropertyList
 
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {

@@ -1,24 +1,28 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 
 /// The options of the commands that take many files at a time (`validate`,
 /// `convert`, `list`): names read from a list, and one JSON line per file.
 struct BatchOptions: ParsableArguments {
-    @Option(name: .customLong("files-from"),
-            help: ArgumentHelp("""
-                Also take the files named in FILE (- for standard input), one a line, after those named as arguments. \
-                Names are taken byte for byte: empty lines are skipped, a carriage return ending a line is dropped, \
-                and no name is an option or standard input.
-                """, valueName: "file"),
-            completion: .file())
+    @Option(
+        name: .customLong("files-from"),
+        help: ArgumentHelp(
+            """
+            Also take the files named in FILE (- for standard input), one a line, after those named as arguments. \
+            Names are taken byte for byte: empty lines are skipped, a carriage return ending a line is dropped, \
+            and no name is an option or standard input.
+            """, valueName: "file"),
+        completion: .file())
     var filesFrom: String?
 
-    @Flag(name: [.customShort("0"), .customLong("null")],
-          help: "The --files-from list ends each name with a NUL byte (as find -print0 and xargs -0), not a newline.")
+    @Flag(
+        name: [.customShort("0"), .customLong("null")],
+        help: "The --files-from list ends each name with a NUL byte (as find -print0 and xargs -0), not a newline.")
     var null = false
 
     @Flag(help: "Print one JSON object a line for each file as it is done, for programs (Schemas/cli/COMMAND.jsonl.schema.json).")

@@ -32,8 +32,10 @@ extension Ict {
         }
 
         func run() throws {
-            try GetJob(file: arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
-                       format: format, output: output).run()
+            try GetJob(
+                file: arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
+                format: format, output: output
+            ).run()
         }
     }
 

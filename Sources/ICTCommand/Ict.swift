@@ -1,4 +1,5 @@
 import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,9 +20,11 @@ struct Ict: ParsableCommand {
             Schemas/cli/COMMAND.schema.json.
             """,
         version: ICTVersion.current,
-        subcommands: [Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self,
-                      Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self, Versions.self, Resolve.self,
-                      Diff.self]
+        subcommands: [
+            Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self,
+            Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self, Versions.self, Resolve.self,
+            Diff.self,
+        ]
     )
 
     /// Parses the command line (file names byte for byte, see `RawFileName`),
@@ -77,8 +80,9 @@ struct Ict: ParsableCommand {
         if text.hasSuffix(".") { text.removeLast() }
         let problem = Problem(path: "ict", "\(text) (see 'ict \(subcommand.map { $0 + " " } ?? "")--help')")
         if arguments.contains("--jsonl") {
-            let report = Report(command: subcommand ?? "ict", fields: [], json: false, jsonLines: true,
-                                lineFields: UsageCheck.lineFields(of: subcommand))
+            let report = Report(
+                command: subcommand ?? "ict", fields: [], json: false, jsonLines: true,
+                lineFields: UsageCheck.lineFields(of: subcommand))
             _ = report.fail(problem)
         } else if arguments.contains("--json") {
             let report = Report(command: subcommand ?? "ict", fields: UsageCheck.jsonFields(of: subcommand), json: true)

@@ -1,15 +1,18 @@
+import ArgumentParser
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import PropertyList
 
 /// The input options of the commands that read property lists.
 struct InputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The largest input read, in bytes, also from standard input, a pipe or a FIFO (default 2 GiB).",
-                               valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "The largest input read, in bytes, also from standard input, a pipe or a FIFO (default 2 GiB).",
+            valueName: "bytes"))
     var maxInputSize: Int = PropertyListLimits.default.maximumInputSize
 
     func validate() throws {

@@ -23,7 +23,8 @@ extension Ict {
 
         func run() throws {
             let newValue = try value.value()
-            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) { target throws(PropertyListKeyPathError) in
+            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) {
+                target throws(PropertyListKeyPathError) in
                 try target.document.setValue(newValue, at: target.resolved(followingLast: false), mode: append ? .append : .insert)
             }
         }
@@ -37,8 +38,10 @@ extension Ict.Insert: ReportingCommand {
 
 /// The run of an editing command: read, edit, write back, report.
 enum KeyPathEdit {
-    static func run(_ command: ReportingCommand.Type, _ file: String, keyPath: String, limits: PropertyListLimits, json: Bool,
-                    _ edit: (inout KeyPathTarget) throws(PropertyListKeyPathError) -> Void) throws {
+    static func run(
+        _ command: ReportingCommand.Type, _ file: String, keyPath: String, limits: PropertyListLimits, json: Bool,
+        _ edit: (inout KeyPathTarget) throws(PropertyListKeyPathError) -> Void
+    ) throws {
         let report = command.report(json: json)
         var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
         let before = target.document

@@ -84,7 +84,7 @@ enum InterruptCleanup {
         let bytes = RawFileName.bytes(path).map { CChar(bitPattern: $0) }
         for slot in 0..<capacity {
             guard let entry = table[slot], strlen(entry) == bytes.count,
-                  bytes.withUnsafeBufferPointer({ memcmp(entry, $0.baseAddress!, bytes.count) }) == 0
+                bytes.withUnsafeBufferPointer({ memcmp(entry, $0.baseAddress!, bytes.count) }) == 0
             else { continue }
             table[slot] = nil
             entry.deallocate()

@@ -1,10 +1,11 @@
+import ArgumentParser
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import PropertyList
 
 /// A JSON value for the reports `--json` prints. Unlike a property list it
 /// has `null`, which every report uses for a field that has no value, so

@@ -1,17 +1,18 @@
+import ArgumentParser
+import ICTDocument
+import KeyedArchive
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import ICTDocument
-import KeyedArchive
-import PropertyList
 
 /// What `get`, `type`, `set`, `insert` and `remove` work on: one value of a
 /// property list found by key path, in `plutil`'s syntax (`a.b.2`, `\.` a
@@ -93,11 +94,11 @@ struct KeyPathTarget {
     static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits) -> PropertyListValue? {
         let keyPath = PropertyListKeyPath(plutilSyntax: text)
         guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
-              !DocumentSupport.isICTPackage(path)
+            !DocumentSupport.isICTPackage(path)
         else { return nil }
         var status = stat()
         guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              Int(status.st_size) <= limits.maximumInputSize
+            Int(status.st_size) <= limits.maximumInputSize
         else { return nil }
         #if canImport(Glibc)
         let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
@@ -107,8 +108,8 @@ struct KeyPathTarget {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard let file = try? MappedFile(descriptor: descriptor, path: path), file.bytes.count <= limits.maximumInputSize,
-              file.bytes.starts(with: "bplist00".utf8),
-              let document = try? BinaryPropertyListDocument(file: file, limits: limits)
+            file.bytes.starts(with: "bplist00".utf8),
+            let document = try? BinaryPropertyListDocument(file: file, limits: limits)
         else { return nil }
         return (try? document.value(at: keyPath)) ?? nil
     }
@@ -155,8 +156,9 @@ struct KeyPathTarget {
             case .xml: bytes = try XMLPropertyListWriter().encode(document)
             case .json: bytes = try JSONPropertyListWriter().encode(document)
             case .openStep:
-                throw PropertyListError(.unsupportedValue, at: .none,
-                                        "the OpenStep form is read only; convert the file first (ict convert FILE --format xml1 -o FILE)")
+                throw PropertyListError(
+                    .unsupportedValue, at: .none,
+                    "the OpenStep form is read only; convert the file first (ict convert FILE --format xml1 -o FILE)")
             }
         } catch {
             throw problem(error.message)
@@ -192,10 +194,13 @@ struct TypedValueOptions: ParsableArguments {
     var date: String?
     @Option(name: [.customLong("data", withSingleDash: true), .customLong("data")], parsing: .unconditional, help: "Bytes in base64.")
     var data: String?
-    @Option(name: [.customLong("xml", withSingleDash: true), .customLong("xml")], parsing: .unconditional, help: "A property list (XML or any form), for arrays and dictionaries.")
+    @Option(
+        name: [.customLong("xml", withSingleDash: true), .customLong("xml")], parsing: .unconditional,
+        help: "A property list (XML or any form), for arrays and dictionaries.")
     var xml: String?
-    @Option(name: [.customLong("json", withSingleDash: true), .customLong("json-value")], parsing: .unconditional,
-            help: "A value in ict's JSON form (Schemas/property-list.schema.json).")
+    @Option(
+        name: [.customLong("json", withSingleDash: true), .customLong("json-value")], parsing: .unconditional,
+        help: "A value in ict's JSON form (Schemas/property-list.schema.json).")
     var jsonValue: String?
     @Flag(name: [.customLong("array", withSingleDash: true), .customLong("array")], help: "An empty array.")
     var array = false
@@ -209,8 +214,10 @@ struct TypedValueOptions: ParsableArguments {
 
     private var given: [(type: String, text: String?)] {
         var result: [(String, String?)] = []
-        for (type, text) in [("string", string), ("integer", integer), ("float", float), ("bool", bool), ("date", date),
-                             ("data", data), ("xml", xml), ("json", jsonValue)] where text != nil {
+        for (type, text) in [
+            ("string", string), ("integer", integer), ("float", float), ("bool", bool), ("date", date),
+            ("data", data), ("xml", xml), ("json", jsonValue),
+        ] where text != nil {
             result.append((type, text))
         }
         if array { result.append(("array", nil)) }
@@ -228,7 +235,8 @@ struct TypedValueOptions: ParsableArguments {
     /// - Throws: `ValidationError` when none is given or its text is not of its type.
     func value() throws -> PropertyListValue {
         guard let (type, text) = given.first else {
-            throw ValidationError("give a value: -string S, -integer N, -float X, -bool B, -date D, -data BASE64, -xml PLIST, -json JSON, -array or -dictionary")
+            throw ValidationError(
+                "give a value: -string S, -integer N, -float X, -bool B, -date D, -data BASE64, -xml PLIST, -json JSON, -array or -dictionary")
         }
         let bad = { ValidationError("'\(text ?? "")' is not a valid \(type)") }
         switch type {
@@ -267,8 +275,10 @@ struct KeyPathArguments: ParsableArguments {
     @Argument(help: "A property list, keyed archive or .ict document.")
     var file: String
 
-    @Argument(help: ArgumentHelp("The key path: a.b.2 (\\. is a dot in a key); $top.… follows an archive's references; ENTRY:PATH in an .ict document.",
-                                 valueName: "keypath"))
+    @Argument(
+        help: ArgumentHelp(
+            "The key path: a.b.2 (\\. is a dot in a key); $top.… follows an archive's references; ENTRY:PATH in an .ict document.",
+            valueName: "keypath"))
     var keyPath: String
 
     @OptionGroup var input: InputOptions

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
 import OrderedCollections
 import PropertyList
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Ict {
     /// `ict list`: the `.ict` documents in a folder, by display name.
@@ -149,8 +150,9 @@ extension Ict {
         static func row(_ location: Location, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
             let path = location.path
             let summary = try ICTDocumentSummary(ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder)
-            var row = Row(path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
-                          conflicts: location.conflicts)
+            var row = Row(
+                path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
+                conflicts: location.conflicts)
             if readingData {
                 let fields = try ICTDocument(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })

@@ -175,8 +175,8 @@ final class OutputFile {
             while digits > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(entryName[digits - 1]) { digits -= 1 }
             let nameEnd = digits - marker.count
             guard digits < dash, nameEnd > 1, entryName[nameEnd..<digits].elementsEqual(marker),
-                  let processID = Int32(String(decoding: entryName[digits..<dash], as: UTF8.self)), processID > 0,
-                  processID != getpid(), kill(processID, 0) != 0, errno == ESRCH
+                let processID = Int32(String(decoding: entryName[digits..<dash], as: UTF8.self)), processID > 0,
+                processID != getpid(), kill(processID, 0) != 0, errno == ESRCH
             else { continue }
             let name = RawFileName.decoding(entryName[1..<nameEnd])
             stale[name, default: []].append(RawFileName.bytes(folder) + Array("/".utf8) + entryName)
@@ -188,7 +188,7 @@ final class OutputFile {
     private static func resolvedPath(_ path: String) -> String {
         var linkStatus = stat()
         guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK,
-              let resolved = RawFileName.withPath(path, { realpath($0, nil) })
+            let resolved = RawFileName.withPath(path, { realpath($0, nil) })
         else { return path }
         defer { free(resolved) }
         return RawFileName.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))

@@ -96,8 +96,8 @@ struct PackageInspection {
     /// dictionary. Only that key is read.
     private static func isKeyedArchive(at path: String) -> Bool {
         guard let file = try? MappedFile(path: path),
-              let document = try? BinaryPropertyListDocument(file: file),
-              let archiver = try? document.value(at: [.key("$archiver")])
+            let document = try? BinaryPropertyListDocument(file: file),
+            let archiver = try? document.value(at: [.key("$archiver")])
         else { return false }
         if case .string = archiver { return true }
         return false
@@ -147,11 +147,12 @@ struct PackageInspection {
     /// The `package` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
     func jsonValue() -> JSONValue {
         let list: [JSONValue] = entries.map { entry in
-            let type = switch entry.wrapperKind {
-            case .directory: "directory"
-            case .regularFile: "file"
-            case .symbolicLink: "link"
-            }
+            let type =
+                switch entry.wrapperKind {
+                case .directory: "directory"
+                case .regularFile: "file"
+                case .symbolicLink: "link"
+                }
             return .object([
                 ("path", .string(entry.path)), ("type", .string(type)), ("size", .integer(Int(entry.size))),
                 ("kind", .optional(entry.contentKind?.rawValue)), ("destination", .optional(entry.linkDestination)),

@@ -1,9 +1,10 @@
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PropertyList
 
 /// `ict plutil ARGS…`, and `ict` run through a link named `plutil`: Apple's
 /// `plutil` command line, parsed by hand as `plutil` parses it (its verbs are

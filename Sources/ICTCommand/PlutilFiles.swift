@@ -1,3 +1,5 @@
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +10,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
 
 /// Reading and writing files as `plutil` does.
 extension Plutil {
@@ -90,8 +91,10 @@ extension Plutil {
     /// `-o -` (and for raw and type output without `-o`), else to the file
     /// `-o` names or to `path` itself (its extension changed by `-e`, and
     /// to `.swift` or `.m` for those formats).
-    static func write(_ value: PropertyListValue, from path: String, format: Format, options: Options,
-                      keyPath: String?, header: Bool) throws(FileFailure) {
+    static func write(
+        _ value: PropertyListValue, from path: String, format: Format, options: Options,
+        keyPath: String?, header: Bool
+    ) throws(FileFailure) {
         let target = outputPath(for: path, format: format, options: options)
         let bytes: [UInt8]
         switch format {

@@ -1,3 +1,6 @@
+import OrderedCollections
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,8 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OrderedCollections
-import PropertyList
 
 /// The text forms `plutil` writes: its JSON, `-p`'s listing, raw values,
 /// and Swift and Objective-C literals, each laid out as `plutil` lays it out.
@@ -181,7 +182,8 @@ enum PlutilText {
         case .data(let data):
             let bytes = [UInt8](data)
             // plutil prints each byte's hex digits without padding, and of a long value the even bytes of the first 16.
-            let shown = bytes.count > 24
+            let shown =
+                bytes.count > 24
                 ? stride(from: 0, to: 16, by: 2).map { bytes[$0] } + [] : bytes
             var hex = shown.map { String($0, radix: 16) }.joined()
             if bytes.count > 24 { hex += "... " + bytes.suffix(8).map { String($0, radix: 16) }.joined() }
@@ -287,11 +289,12 @@ enum PlutilText {
     /// `-convert swift`: `/// Generated from FILE`, then `let NAME = …`.
     static func swiftLiteral(_ value: PropertyListValue, source: String) -> String {
         var output = "/// Generated from \(lastComponent(source))\nlet \(variableName(source))"
-        let elements: [PropertyListValue]? = switch value {
-        case .array(let array): array
-        case .dictionary(let dictionary): Array(dictionary.values)
-        default: nil
-        }
+        let elements: [PropertyListValue]? =
+            switch value {
+            case .array(let array): array
+            case .dictionary(let dictionary): Array(dictionary.values)
+            default: nil
+            }
         if let elements, Set(elements.map { ValueType(of: $0).rawValue }).count > 1 {
             if case .array = value { output += " : [Any]" } else { output += " : [String : Any]" }
         }
@@ -321,7 +324,8 @@ enum PlutilText {
                 output += ",\n"
             }
             output += indentation(depth) + "]"
-        case .data(let data): output += "Data(bytes: [" + data.map { "0x" + ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) + "," }.joined() + "])"
+        case .data(let data):
+            output += "Data(bytes: [" + data.map { "0x" + ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) + "," }.joined() + "])"
         case .date(let date): output += "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
         default: output += number(value, objC: false)
         }

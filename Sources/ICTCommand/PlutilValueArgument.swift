@@ -1,9 +1,10 @@
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
 
 /// The typed values `-insert` and `-replace` take (`-bool YES`, `-integer 7`,
 /// `-array`, …), read as `plutil` reads them.

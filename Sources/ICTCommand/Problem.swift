@@ -90,8 +90,9 @@ extension Problem.Location {
 
 extension Problem {
     init(path: String, _ error: PropertyListError, severity: Severity = .error) {
-        self.init(path: path, location: Location(error.location), severity: severity, error.message,
-                  keyPath: KeyPathText.abbreviated(error.keyPath))
+        self.init(
+            path: path, location: Location(error.location), severity: severity, error.message,
+            keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 
     init(path: String, _ error: KeyedArchiveError, location: PropertyListLocation = .none) {
@@ -114,14 +115,16 @@ extension Problem {
     }
 
     init(document: String, _ finding: DocumentFinding) {
-        self.init(path: document, location: finding.entry.isEmpty ? .none : .entry(finding.entry),
-                  severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
+        self.init(
+            path: document, location: finding.entry.isEmpty ? .none : .entry(finding.entry),
+            severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
     }
 
     /// A type declaration's finding, with the library's severity unless `severity` is given.
     init(path: String, _ finding: TypeDeclarationFinding, location: PropertyListLocation = .none, severity: Severity? = nil) {
-        self.init(path: path, location: Location(location), severity: severity ?? (finding.severity == .warning ? .warning : .error), finding.message,
-                  keyPath: KeyPathText.abbreviated(finding.keyPath))
+        self.init(
+            path: path, location: Location(location), severity: severity ?? (finding.severity == .warning ? .warning : .error), finding.message,
+            keyPath: KeyPathText.abbreviated(finding.keyPath))
     }
 
     /// A package's problem: the file-system path, and the entry inside the package as the location.

@@ -1,9 +1,10 @@
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PropertyList
 
 /// The command lines scripts run once per file in a loop — `convert FILE
 /// --format F [-o OUT]`, `get FILE KEYPATH [--format F] [-o OUT]`, `types
@@ -94,9 +95,9 @@ enum QuickCommand {
 
     private static func convert(_ arguments: ArraySlice<String>) -> Ict.ConvertJob? {
         guard let plain = PlainArguments(arguments), plain.positionals.count == 1,
-              let formatName = plain.format, let format = Ict.Convert.OutputFormat(rawValue: formatName),
-              // Convert.validate()'s refusal is argument-parser's to print.
-              !((format == .zip || format == .package) && plain.output == "-")
+            let formatName = plain.format, let format = Ict.Convert.OutputFormat(rawValue: formatName),
+            // Convert.validate()'s refusal is argument-parser's to print.
+            !((format == .zip || format == .package) && plain.output == "-")
         else { return nil }
         return Ict.ConvertJob(input: plain.positionals[0], format: format, output: plain.output)
     }

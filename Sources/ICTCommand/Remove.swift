@@ -12,7 +12,8 @@ extension Ict {
         @OptionGroup var arguments: KeyPathArguments
 
         func run() throws {
-            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) { target throws(PropertyListKeyPathError) in
+            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) {
+                target throws(PropertyListKeyPathError) in
                 try target.document.removeValue(at: target.resolved(followingLast: false))
             }
         }

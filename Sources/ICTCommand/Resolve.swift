@@ -1,11 +1,12 @@
+import ArgumentParser
+import DocumentVersions
+import ICTDocument
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import DocumentVersions
-import ICTDocument
 
 extension Ict {
     /// `ict resolve`: make one version current and remove the others.
@@ -49,12 +50,18 @@ extension Ict {
                 if let expect {
                     let now = try VersionFingerprint.ofItem(at: path)
                     guard now == expect else {
-                        throw report.fail(Problem(path: path, "the document or a version changed since it was listed (fingerprint \(now), expected \(expect)); nothing was changed; run 'ict versions' again"))
+                        throw report.fail(
+                            Problem(
+                                path: path,
+                                "the document or a version changed since it was listed (fingerprint \(now), expected \(expect)); nothing was changed; run 'ict versions' again"
+                            ))
                     }
                 }
                 let listing = try VersionListing(path: path)
                 guard let kept = chosen(in: listing) else {
-                    throw report.fail(Problem(path: path, "no version \(keep): 'ict versions \(path)' lists \(listing.entries.count - 1) conflict version(s), numbered from 1"))
+                    throw report.fail(
+                        Problem(
+                            path: path, "no version \(keep): 'ict versions \(path)' lists \(listing.entries.count - 1) conflict version(s), numbered from 1"))
                 }
                 if kept.number > 0, let problem = kept.problem {
                     throw report.fail(Problem(path: problem.path, location: problem.location, "refusing to keep it: " + problem.message))
@@ -64,13 +71,16 @@ extension Ict {
                 try kept.version.replaceItem(at: path, options: .byMoving)
                 if !keepOthers {
                     removed = listing.entries.dropFirst().filter { $0.number != kept.number }.map { entry in
-                        entry.version.entrySwaps.isEmpty ? entry.version.path : entry.version.entrySwaps.map { "\(path)/\($0.conflictEntryPath)" }.joined(separator: ", ")
+                        entry.version.entrySwaps.isEmpty
+                            ? entry.version.path : entry.version.entrySwaps.map { "\(path)/\($0.conflictEntryPath)" }.joined(separator: ", ")
                     }
                     try DocumentVersion.removeOtherVersionsOfItem(at: path)
                 }
                 report["removed"] = .array(removed.map(JSONValue.string))
                 if !json {
-                    print("\(path): kept version \(kept.number) (\(VersionListing.sourceText(kept.version)))" + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)"))
+                    print(
+                        "\(path): kept version \(kept.number) (\(VersionListing.sourceText(kept.version)))"
+                            + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)"))
                 }
             } catch let error as DocumentVersionError {
                 throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))

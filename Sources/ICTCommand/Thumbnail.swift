@@ -26,7 +26,7 @@ extension Ict {
         var json = false
 
         func validate() throws {
-            if let size, !(1 ... 4096).contains(size) { throw ValidationError("--size must be between 1 and 4096") }
+            if let size, !(1...4096).contains(size) { throw ValidationError("--size must be between 1 and 4096") }
             if json, output == "-" { throw ValidationError("--json prints the report on standard output; name the PNG's file with -o") }
         }
 

@@ -1,9 +1,10 @@
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
 
 /// Prints a property list as an indented tree for people, in the manner of
 /// `plutil -p`: dictionaries in braces with `"key" => value`, arrays in

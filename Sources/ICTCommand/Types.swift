@@ -22,8 +22,9 @@ extension Ict {
 
 /// The declarations a `types` subcommand builds its registry from.
 struct TypeSources: ParsableArguments {
-    @Option(name: .customLong("declarations"), parsing: .upToNextOption,
-            help: ArgumentHelp("Info.plist files (any property-list form) whose type declarations to add.", valueName: "file"))
+    @Option(
+        name: .customLong("declarations"), parsing: .upToNextOption,
+        help: ArgumentHelp("Info.plist files (any property-list form) whose type declarations to add.", valueName: "file"))
     var declarationFiles: [String] = []
 
     @Flag(help: "Do not read the shared-mime-info database in /usr/share/mime/packages.")

@@ -18,8 +18,10 @@ extension Ict.Types {
         @OptionGroup var sources: TypeSources
 
         func run() throws {
-            try ConformsJob(type: type, ancestor: ancestor, declarationFiles: sources.declarationFiles,
-                            sharedMimeInfo: !sources.noSharedMimeInfo, json: sources.json).run()
+            try ConformsJob(
+                type: type, ancestor: ancestor, declarationFiles: sources.declarationFiles,
+                sharedMimeInfo: !sources.noSharedMimeInfo, json: sources.json
+            ).run()
         }
     }
 

@@ -33,11 +33,12 @@ extension Ict.Types {
         func run() throws {
             let report = Self.report(json: sources.json)
             let registry = try sources.registry(report)
-            let types = if let filenameExtension {
-                registry.types(forTag: filenameExtension, tagClass: .filenameExtension, conformingTo: conformingTo)
-            } else {
-                registry.types(forTag: mimeType ?? "", tagClass: .mimeType, conformingTo: conformingTo)
-            }
+            let types =
+                if let filenameExtension {
+                    registry.types(forTag: filenameExtension, tagClass: .filenameExtension, conformingTo: conformingTo)
+                } else {
+                    registry.types(forTag: mimeType ?? "", tagClass: .mimeType, conformingTo: conformingTo)
+                }
             report["types"] = .array(types.map { typeJSON($0, registry: registry) })
             if !sources.json {
                 var output = StandardOutput()

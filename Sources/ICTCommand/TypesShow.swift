@@ -41,16 +41,19 @@ extension Ict.Types {
         }
 
         /// The parents of `identifier` as a tree; a type already on the path is marked and not expanded.
-        private func writeTree(of identifier: String, registry: TypeRegistry, prefix: String, path: [String],
-                               to output: inout StandardOutput) {
+        private func writeTree(
+            of identifier: String, registry: TypeRegistry, prefix: String, path: [String],
+            to output: inout StandardOutput
+        ) {
             let parents = registry.parents(of: identifier)
             for (index, parent) in parents.enumerated() {
                 let isLast = index == parents.count - 1
                 let isCycle = path.contains(parent.lowercased()) || parent.lowercased() == identifier.lowercased()
                 output.write(prefix + (isLast ? "└─ " : "├─ ") + parent + (isCycle ? " (cycle)" : "") + "\n")
                 if !isCycle {
-                    writeTree(of: parent, registry: registry, prefix: prefix + (isLast ? "   " : "│  "),
-                              path: path + [identifier.lowercased()], to: &output)
+                    writeTree(
+                        of: parent, registry: registry, prefix: prefix + (isLast ? "   " : "│  "),
+                        path: path + [identifier.lowercased()], to: &output)
                 }
             }
         }

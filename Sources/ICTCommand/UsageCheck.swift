@@ -13,8 +13,9 @@ enum UsageCheck {
     static func problem(in arguments: [String]) -> String? {
         for argument in arguments {
             if argument == "--" { return nil }
-            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, argument != "-append", !TypedValueOptions.singleDashNames.contains(argument),
-                  Double(argument) == nil
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, argument != "-append",
+                !TypedValueOptions.singleDashNames.contains(argument),
+                Double(argument) == nil
             else { continue }
             return "unknown option '\(argument)'; a file whose name starts with '-' is named ./\(argument) or after --"
         }
@@ -62,12 +63,14 @@ enum UsageCheck {
         return type.lineFields
     }
 
-    static var reportingCommands: [ReportingCommand.Type] { [
-        Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
-        Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
-        Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
-        Ict.Versions.self, Ict.Resolve.self, Ict.Diff.self,
-    ] }
+    static var reportingCommands: [ReportingCommand.Type] {
+        [
+            Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
+            Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
+            Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
+            Ict.Versions.self, Ict.Resolve.self, Ict.Diff.self,
+        ]
+    }
 }
 
 /// A command whose `--json` output is a `Report`.

@@ -140,8 +140,10 @@ extension Ict {
 
             /// The fields after `path` of the entry, which are also those of the `--jsonl` line.
             func lineFields(strict: Bool) -> [(String, JSONValue)] {
-                [("valid", .bool(strict ? isStrictlyValid : isValid)), ("kind", .optional(kind)),
-                 ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema))]
+                [
+                    ("valid", .bool(strict ? isStrictlyValid : isValid)), ("kind", .optional(kind)),
+                    ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema)),
+                ]
             }
         }
 
@@ -184,8 +186,10 @@ extension Ict {
 
         /// Reads the property list in `bytes`, checks it as an Info.plist or
         /// keyed archive when it looks like one, and returns its format.
-        private func checkValue(_ bytes: UnsafeRawBufferPointer, path: String, displayName: String,
-                                into result: inout FileResult) throws(PropertyListError) -> PropertyListFormat {
+        private func checkValue(
+            _ bytes: UnsafeRawBufferPointer, path: String, displayName: String,
+            into result: inout FileResult
+        ) throws(PropertyListError) -> PropertyListFormat {
             let hint: PropertyListFormat? = path.hasSuffix(".json") ? .json : nil
             let (value, format) = try PropertyListReader(limits: inputOptions.limits).read(bytes, format: hint)
             result.format = format
@@ -208,7 +212,9 @@ extension Ict {
             if kvs {
                 let findings = UbiquitousKeyValueStoreValidator().findings(in: value)
                 let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
-                result.problems += zip(findings, places).map { Problem(path: displayName, location: Problem.Location($1), $0.message, keyPath: $0.keyPath.description) }
+                result.problems += zip(findings, places).map {
+                    Problem(path: displayName, location: Problem.Location($1), $0.message, keyPath: $0.keyPath.description)
+                }
             }
             return format
         }

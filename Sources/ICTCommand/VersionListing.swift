@@ -68,7 +68,10 @@ struct VersionListing {
     static func kindProblem(_ entry: Entry, current: DocumentVersion) -> Problem? {
         let version = entry.version
         guard version.isDirectory != current.isDirectory else { return nil }
-        return Problem(path: version.path, "version \(entry.number) is \(version.isDirectory ? "a folder" : "a file"), but the document is \(current.isDirectory ? "a package (a folder)" : "a file"); it cannot replace it")
+        return Problem(
+            path: version.path,
+            "version \(entry.number) is \(version.isDirectory ? "a folder" : "a file"), but the document is \(current.isDirectory ? "a package (a folder)" : "a file"); it cannot replace it"
+        )
     }
 
     static func problem(_ entry: Entry, _ message: String, entry inside: String) -> Problem {

@@ -65,7 +65,8 @@ extension Ict {
                 }
                 text += line + "\n    \(version.path)\n"
                 if let fields = entry.fields {
-                    text += "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "
+                    text +=
+                        "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "
                         + "favourite number: \(fields.favoriteNumber.map(DocumentInspection.number) ?? "none"); "
                         + "photo: \(entry.photoSize.map { "\($0.width)×\($0.height)" } ?? "none")\n"
                 }

@@ -1,11 +1,12 @@
+import DocumentPackage
+import KeyedArchive
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import DocumentPackage
-import KeyedArchive
-import PropertyList
 
 /// The archive keys, class names and entry names of the `.ict` format
 /// (docs/ict-format.md sections 1–3), spelled exactly as the original app
@@ -109,8 +110,10 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
     public var photo: Data?
 
     /// Makes data; a new document's is version 1 and empty.
-    public init(version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil,
-                displayName: String? = nil, favoriteNumber: Double? = nil, photo: Data? = nil) {
+    public init(
+        version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil,
+        displayName: String? = nil, favoriteNumber: Double? = nil, photo: Data? = nil
+    ) {
         self.version = version
         self.firstName = firstName
         self.lastName = lastName

@@ -177,10 +177,11 @@ private struct SchemaReader {
         case "equal":
             return .equal(try field(value, "a", at: path), try field(value, "b", at: path))
         case "thumbnail":
-            return .thumbnail(thumbnail: try field(value, "thumbnail", at: path), image: try field(value, "image", at: path),
-                              width: Int(try integer(value["width"], at: path + ".width")),
-                              height: Int(try integer(value["height"], at: path + ".height")),
-                              minimumPSNR: try real(value["minimumPSNR"], at: path + ".minimumPSNR"))
+            return .thumbnail(
+                thumbnail: try field(value, "thumbnail", at: path), image: try field(value, "image", at: path),
+                width: Int(try integer(value["width"], at: path + ".width")),
+                height: Int(try integer(value["height"], at: path + ".height")),
+                minimumPSNR: try real(value["minimumPSNR"], at: path + ".minimumPSNR"))
         case let other:
             throw fail(path + ".rule", "unknown rule \"\(other)\" (equal or thumbnail)")
         }

@@ -1,3 +1,7 @@
+import DocumentPackage
+import KeyedArchive
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,9 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DocumentPackage
-import KeyedArchive
-import OrderedCollections
 
 /// One problem a document has, with the entry and the key path inside it.
 public struct DocumentFinding: Hashable, Sendable, CustomStringConvertible {
@@ -95,8 +96,10 @@ public struct DocumentValidator {
     }
 
     /// Checks one entry; returns its root object's fields when it could be decoded.
-    private func check(_ entry: DocumentSchema.Entry, in package: PackageWrapper,
-                       findings: inout [DocumentFinding]) -> OrderedDictionary<String, ArchivedValue>? {
+    private func check(
+        _ entry: DocumentSchema.Entry, in package: PackageWrapper,
+        findings: inout [DocumentFinding]
+    ) -> OrderedDictionary<String, ArchivedValue>? {
         func finding(_ keyPath: String, _ message: String) {
             findings.append(DocumentFinding(entry: entry.name, keyPath: keyPath, message: message))
         }
@@ -130,12 +133,16 @@ public struct DocumentValidator {
             return nil
         }
         if !entry.classChain.isEmpty, object.classDescription.chain != entry.classChain {
-            finding(entry.rootKey + ".$class", "class chain \(object.classDescription.chain.joined(separator: " → ")), expected \(entry.classChain.joined(separator: " → "))")
+            finding(
+                entry.rootKey + ".$class",
+                "class chain \(object.classDescription.chain.joined(separator: " → ")), expected \(entry.classChain.joined(separator: " → "))")
         }
         if let versionKey = entry.versionKey {
             if case .integer(let version)? = object.fields[versionKey], let value = version.int64Value {
                 if !entry.versions.contains(value) {
-                    finding("\(entry.rootKey).\(versionKey)", "unsupported \(versionKey) \(value) (supported: \(entry.versions.map(String.init).joined(separator: ", ")))")
+                    finding(
+                        "\(entry.rootKey).\(versionKey)",
+                        "unsupported \(versionKey) \(value) (supported: \(entry.versions.map(String.init).joined(separator: ", ")))")
                     return nil
                 }
             }
@@ -152,7 +159,7 @@ public struct DocumentValidator {
         case (nil, _), (.null?, _):
             return key.isRequired ? "required key \(key.key) is missing" : nil
         case (.integer?, .integer), (.integer?, .number), (.real?, .number), (.real32?, .number),
-             (.string?, .string), (.data?, .data):
+            (.string?, .string), (.data?, .data):
             return nil
         case (.data(let bytes)?, .png):
             do {
@@ -177,22 +184,33 @@ public struct DocumentValidator {
         switch rule {
         case .equal(let a, let b):
             guard let first = value(a), let second = value(b), first != second else { return [] }
-            return [DocumentFinding(entry: a.entry, keyPath: keyPath(a),
-                                    message: "\(a.key) \(Self.describe(first)) differs from \(b.entry) \(b.key) \(Self.describe(second))")]
+            return [
+                DocumentFinding(
+                    entry: a.entry, keyPath: keyPath(a),
+                    message: "\(a.key) \(Self.describe(first)) differs from \(b.entry) \(b.key) \(Self.describe(second))")
+            ]
         case .thumbnail(let thumbnailField, let imageField, let width, let height, let minimumPSNR):
             guard case .data(let thumbnailBytes)? = value(thumbnailField), case .data(let imageBytes)? = value(imageField),
-                  let thumbnail = try? PNGImage(pngBytes: [UInt8](thumbnailBytes), limits: imageLimits),
-                  let image = try? PNGImage(pngBytes: [UInt8](imageBytes), limits: imageLimits)
+                let thumbnail = try? PNGImage(pngBytes: [UInt8](thumbnailBytes), limits: imageLimits),
+                let image = try? PNGImage(pngBytes: [UInt8](imageBytes), limits: imageLimits)
             else { return [] }
             let place = (entry: thumbnailField.entry, keyPath: keyPath(thumbnailField))
             guard thumbnail.width == width, thumbnail.height == height else {
-                return [DocumentFinding(entry: place.entry, keyPath: place.keyPath,
-                                        message: "\(thumbnailField.key) is \(thumbnail.width)×\(thumbnail.height), expected \(width)×\(height)")]
+                return [
+                    DocumentFinding(
+                        entry: place.entry, keyPath: place.keyPath,
+                        message: "\(thumbnailField.key) is \(thumbnail.width)×\(thumbnail.height), expected \(width)×\(height)")
+                ]
             }
             let psnr = thumbnail.peakSignalToNoiseRatio(comparedWith: image.resized(width: width, height: height))
             guard psnr < minimumPSNR else { return [] }
-            return [DocumentFinding(entry: place.entry, keyPath: place.keyPath,
-                                    message: "\(thumbnailField.key) does not show \(imageField.entry) \(imageField.key) (PSNR \(Int(psnr)) dB, at least \(Int(minimumPSNR)) dB expected)")]
+            return [
+                DocumentFinding(
+                    entry: place.entry, keyPath: place.keyPath,
+                    message:
+                        "\(thumbnailField.key) does not show \(imageField.entry) \(imageField.key) (PSNR \(Int(psnr)) dB, at least \(Int(minimumPSNR)) dB expected)"
+                )
+            ]
         }
     }
 
@@ -218,7 +236,7 @@ extension PNGImage {
         precondition(width == other.width && height == other.height, "PSNR of images of different sizes")
         var squaredError = 0.0
         for offset in stride(from: 0, to: pixels.count, by: 4) {
-            for channel in 0 ..< 3 {
+            for channel in 0..<3 {
                 let a = Double(pixels[offset + channel]) * Double(pixels[offset + 3]) / 255
                 let b = Double(other.pixels[offset + channel]) * Double(other.pixels[offset + 3]) / 255
                 squaredError += (a - b) * (a - b)

@@ -1,3 +1,6 @@
+import DocumentPackage
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,8 +13,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DocumentPackage
-import SystemPackage
 
 // `URL` and `FilePath` forms of the operations that take a `String` path.
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other

@@ -1,10 +1,11 @@
+import DocumentPackage
+import KeyedArchive
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import DocumentPackage
-import KeyedArchive
 
 /// An `.ict` document: a package holding `ctdocument.metadata` (`CTMetadata`)
 /// and `ctdocument.data` (`CTData`), read lazily and edited with metadata
@@ -143,8 +144,9 @@ public final class ICTDocument {
             throw ICTDocumentError(.wrongClass, entry: name, keyPath: ICTFormat.topKey, "the root object is $null")
         }
         guard object[keyPath: version] == ICTFormat.version else {
-            throw ICTDocumentError(.unsupportedVersion, entry: name, keyPath: "\(ICTFormat.topKey).\(ICTFormat.versionKey)",
-                                   "unsupported VERSION \(object[keyPath: version]) (this version of ICTKit reads \(ICTFormat.version))")
+            throw ICTDocumentError(
+                .unsupportedVersion, entry: name, keyPath: "\(ICTFormat.topKey).\(ICTFormat.versionKey)",
+                "unsupported VERSION \(object[keyPath: version]) (this version of ICTKit reads \(ICTFormat.version))")
         }
         return object
     }

@@ -65,11 +65,12 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
 
     init(_ error: KeyedArchiveError, entry: String) {
         // A disallowed class at `$top.DATA` is the root object's; deeper, a field's.
-        let kind: Kind = switch error.kind {
-        case .disallowedClass: error.keyPath.components.count <= 2 ? .wrongClass : .wrongType
-        case .invalidObject: .wrongType
-        default: .invalidArchive
-        }
+        let kind: Kind =
+            switch error.kind {
+            case .disallowedClass: error.keyPath.components.count <= 2 ? .wrongClass : .wrongType
+            case .invalidObject: .wrongType
+            default: .invalidArchive
+            }
         self.init(kind, entry: entry, keyPath: error.keyPath.description, error.message)
         archiveError = error
     }

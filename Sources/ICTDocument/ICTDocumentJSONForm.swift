@@ -1,10 +1,11 @@
+import OrderedCollections
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
-import PropertyList
 
 /// A document's fields as JSON, the form `ict convert DOC.ict --format json`
 /// writes and `--format ict` reads back (`Schemas/ict-document.json-form.schema.json`):
@@ -54,9 +55,10 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
     public var thumbnail: Image?
 
     /// Makes a form from its fields.
-    public init(version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil, displayName: String? = nil,
-                favoriteNumber: Double? = nil, photo: Image? = nil, thumbnail: Image? = nil)
-    {
+    public init(
+        version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil, displayName: String? = nil,
+        favoriteNumber: Double? = nil, photo: Image? = nil, thumbnail: Image? = nil
+    ) {
         self.version = version
         self.firstName = firstName
         self.lastName = lastName
@@ -126,12 +128,14 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
             throw Self.wrongType(versionValue, at: "version", expected: "an integer")
         }
         guard version == ICTFormat.version else {
-            throw ICTDocumentError(.unsupportedVersion, keyPath: "version",
-                                   "unsupported version \(version) (this version of ICTKit reads \(ICTFormat.version))")
+            throw ICTDocumentError(
+                .unsupportedVersion, keyPath: "version",
+                "unsupported version \(version) (this version of ICTKit reads \(ICTFormat.version))")
         }
-        self.init(version: version, firstName: try Self.string(object, "firstName"), lastName: try Self.string(object, "lastName"),
-                  displayName: try Self.string(object, "displayName"), favoriteNumber: try Self.number(object, "favoriteNumber"),
-                  photo: try Self.image(object, "photo"), thumbnail: try Self.image(object, "thumbnail"))
+        self.init(
+            version: version, firstName: try Self.string(object, "firstName"), lastName: try Self.string(object, "lastName"),
+            displayName: try Self.string(object, "displayName"), favoriteNumber: try Self.number(object, "favoriteNumber"),
+            photo: try Self.image(object, "photo"), thumbnail: try Self.image(object, "thumbnail"))
     }
 
     private static func string(_ object: OrderedDictionary<String, PropertyListValue>, _ key: String) throws(ICTDocumentError) -> String? {
@@ -195,8 +199,9 @@ extension ICTDocument {
     {
         let data = try data()
         let metadata = try metadata()
-        var form = ICTDocumentJSONForm(version: data.version, firstName: data.firstName, lastName: data.lastName,
-                                       displayName: data.displayName, favoriteNumber: data.favoriteNumber)
+        var form = ICTDocumentJSONForm(
+            version: data.version, firstName: data.firstName, lastName: data.lastName,
+            displayName: data.displayName, favoriteNumber: data.favoriteNumber)
         var files: [(name: String, contents: [UInt8])] = []
         for (key, bytes) in [("photo", data.photo), ("thumbnail", metadata.thumbnail)] {
             guard let bytes else { continue }

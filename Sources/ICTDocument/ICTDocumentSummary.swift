@@ -1,3 +1,6 @@
+import KeyedArchive
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import KeyedArchive
-import PropertyList
 
 /// What a list of documents shows about one document: its display name and
 /// its thumbnail's size, read from the metadata entry alone — and from only
@@ -54,7 +55,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         let propertyList: PartialBinaryPropertyList
         do {
             propertyList = try PartialBinaryPropertyList(path: "\(path)/\(entry)", relativeTo: directory, followingSymbolicLinks: false)
-        } catch where error.kind == .io {
+        } catch  where error.kind == .io {
             throw Self.openingError(path, relativeTo: directory, error)
         } catch {
             throw ICTDocumentError(.invalidArchive, entry: entry, "not a readable keyed archive: \(error)")
@@ -86,21 +87,24 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         let root = try reading { () throws(KeyedArchiveError) in try archive.instance(at: rootIndex) }
         let rootClass = try reading { () throws(KeyedArchiveError) in try archive.className(of: root) }
         guard CTMetadata.archivedClassNames.contains(rootClass.name) else {
-            throw ICTDocumentError(.wrongClass, entry: entry, keyPath: "$top.\(ICTFormat.topKey)",
-                                   "class \(rootClass.name) is not allowed here (expected CTMetadata)")
+            throw ICTDocumentError(
+                .wrongClass, entry: entry, keyPath: "$top.\(ICTFormat.topKey)",
+                "class \(rootClass.name) is not allowed here (expected CTMetadata)")
         }
         func field(_ key: String) throws(ICTDocumentError) -> PartialKeyedArchive.Field? {
             try reading { () throws(KeyedArchiveError) in try archive.field(key, of: root) }
         }
-        let version: Int? = switch try field(ICTFormat.versionKey) {
-        case .inline(.integer(let integer))?, .reference(_, .integer(let integer))?: integer.int64Value.map { Int(clamping: $0) }
-        case nil: 0
-        default: nil
-        }
+        let version: Int? =
+            switch try field(ICTFormat.versionKey) {
+            case .inline(.integer(let integer))?, .reference(_, .integer(let integer))?: integer.int64Value.map { Int(clamping: $0) }
+            case nil: 0
+            default: nil
+            }
         guard let version else { throw wrongType(ICTFormat.versionKey, "VERSION is not an integer") }
         guard version == ICTFormat.version else {
-            throw ICTDocumentError(.unsupportedVersion, entry: entry, keyPath: keyPath(ICTFormat.versionKey),
-                                   "unsupported VERSION \(version) (this version of ICTKit reads \(ICTFormat.version))")
+            throw ICTDocumentError(
+                .unsupportedVersion, entry: entry, keyPath: keyPath(ICTFormat.versionKey),
+                "unsupported VERSION \(version) (this version of ICTKit reads \(ICTFormat.version))")
         }
         var name: String?
         switch try field(ICTFormat.metadataDisplayNameKey) {
@@ -122,8 +126,9 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         do {
             return try step()
         } catch {
-            throw ICTDocumentError(.invalidArchive, entry: ICTFormat.metadataEntryName, keyPath: error.keyPath.description,
-                                   "not a readable keyed archive: \(error.message)")
+            throw ICTDocumentError(
+                .invalidArchive, entry: ICTFormat.metadataEntryName, keyPath: error.keyPath.description,
+                "not a readable keyed archive: \(error.message)")
         }
     }
 
@@ -145,8 +150,9 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             let what = (status.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a special file"
-            return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName,
-                                    "the entry is \(what), not a file; links in a document are not followed")
+            return ICTDocumentError(
+                .missingEntry, entry: ICTFormat.metadataEntryName,
+                "the entry is \(what), not a file; links in a document are not followed")
         }
         return ICTDocumentError(.package, entry: ICTFormat.metadataEntryName, error.message)
     }

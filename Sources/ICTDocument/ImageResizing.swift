@@ -19,19 +19,19 @@ extension PNGImage {
         }
         let horizontal = Self.filterTaps(from: width, to: newWidth)
         var rows = [Float](repeating: 0, count: newWidth * height * 4)
-        for y in 0 ..< height {
+        for y in 0..<height {
             for (x, taps) in horizontal.enumerated() {
                 let out = (y * newWidth + x) * 4
                 for tap in taps {
                     let source = (y * width + tap.index) * 4
-                    for channel in 0 ..< 4 { rows[out + channel] += samples[source + channel] * tap.weight }
+                    for channel in 0..<4 { rows[out + channel] += samples[source + channel] * tap.weight }
                 }
             }
         }
         let vertical = Self.filterTaps(from: height, to: newHeight)
         var result = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
         for (y, taps) in vertical.enumerated() {
-            for x in 0 ..< newWidth {
+            for x in 0..<newWidth {
                 var sum: (Float, Float, Float, Float) = (0, 0, 0, 0)
                 for tap in taps {
                     let source = (tap.index * newWidth + x) * 4
@@ -57,8 +57,9 @@ extension PNGImage {
     public func fitting(within side: Int) -> PNGImage {
         guard width > side || height > side else { return self }
         let scale = Double(side) / Double(max(width, height))
-        return resized(width: max(1, Int((Double(width) * scale).rounded())),
-                       height: max(1, Int((Double(height) * scale).rounded())))
+        return resized(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 
     /// One source sample and its weight in an output sample.
@@ -71,7 +72,7 @@ extension PNGImage {
     /// `count`) that make it and their weights, which add up to 1.
     static func filterTaps(from count: Int, to newCount: Int) -> [[FilterTap]] {
         let scale = Double(count) / Double(newCount)
-        return (0 ..< newCount).map { output in
+        return (0..<newCount).map { output in
             if scale > 1 {
                 // Area averaging: the output sample covers [start, end) of the source.
                 let start = Double(output) * scale

@@ -52,7 +52,7 @@ final class PNGDecoding {
         image.version = ictkit_png_image_version
         defer { png_image_free(&image) }
         guard let start = bytes.baseAddress,
-              png_image_begin_read_from_memory(&image, start, bytes.count) != 0
+            png_image_begin_read_from_memory(&image, start, bytes.count) != 0
         else { throw LibPNGFailure(message: bytes.isEmpty ? "no bytes" : message(of: image)) }
         return PNGHeader(width: Int(image.width), height: Int(image.height))
     }

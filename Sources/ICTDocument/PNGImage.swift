@@ -55,7 +55,8 @@ public struct PNGImage: Hashable, Sendable {
             let header = decoding.header
             let (pixelCount, overflow) = header.width.multipliedReportingOverflow(by: header.height)
             guard !overflow, pixelCount <= limits.thumbnailPixelLimit else {
-                throw ICTDocumentError(.imageTooLarge, "the PNG is \(header.width)×\(header.height) pixels, over the limit of \(limits.thumbnailPixelLimit) (thumbnailPixelLimit)")
+                throw ICTDocumentError(
+                    .imageTooLarge, "the PNG is \(header.width)×\(header.height) pixels, over the limit of \(limits.thumbnailPixelLimit) (thumbnailPixelLimit)")
             }
             self.init(width: header.width, height: header.height, pixels: try decoding.finishReadingRGBA())
         } catch let failure as LibPNGFailure {
@@ -135,7 +136,7 @@ public struct PNGImage: Hashable, Sendable {
                 var rgb = [UInt8]()
                 rgb.reserveCapacity(width * height * 3)
                 for offset in stride(from: 0, to: pixels.count, by: 4) {
-                    rgb.append(contentsOf: pixels[offset ..< offset + 3])
+                    rgb.append(contentsOf: pixels[offset..<offset + 3])
                 }
                 return try encodePNG(pixels: rgb, width: width, height: height, hasAlpha: false)
             }

@@ -1,10 +1,11 @@
+import OrderedCollections
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
-import PropertyList
 
 /// An archived object decoded without knowing the caller's types: Foundation's
 /// built-in classes become Swift values, any other class an `ArchivedObject`
@@ -124,8 +125,10 @@ extension KeyedArchive {
     ///   `.invalidObject` for a built-in of the wrong shape,
     ///   `.depthLimitExceeded` past `limits.maximumDepth` — each with the key
     ///   path from `$top` and the object index.
-    public func decodeValue(forTopKey key: String, allowedClassNames: Set<String>? = nil,
-                            limits: KeyedArchiveLimits = .default) throws(KeyedArchiveError) -> ArchivedValue {
+    public func decodeValue(
+        forTopKey key: String, allowedClassNames: Set<String>? = nil,
+        limits: KeyedArchiveLimits = .default
+    ) throws(KeyedArchiveError) -> ArchivedValue {
         guard let value = top[key] else {
             throw KeyedArchiveError(.missingValue, at: .top(key), "$top has no key \"\(key)\"")
         }
@@ -230,8 +233,9 @@ struct ArchivedValueDecoder {
         case .null: result = .null
         case .value(let value):
             if let allowedClassNames, !allowedClassNames.contains(Self.impliedClassName(value)) {
-                throw KeyedArchiveError(.disallowedClass, at: path, object: index,
-                                        "class \(Self.impliedClassName(value)) is not among the allowed classes")
+                throw KeyedArchiveError(
+                    .disallowedClass, at: path, object: index,
+                    "class \(Self.impliedClassName(value)) is not among the allowed classes")
             }
             result = try scalar(value, objectIndex: index)
         case .classDescription:
@@ -252,7 +256,7 @@ struct ArchivedValueDecoder {
     /// `KeyedArchive.object(at:)` without copying the fields (they keep `$class`) and with class descriptions cached.
     private mutating func classify(_ index: Int) -> KeyedArchiveObject {
         guard case .dictionary(let fields) = archive.objects[index], fields["$classname"] == nil,
-              case .uid(let classUID)? = fields["$class"], classUID < UInt64(archive.objects.count)
+            case .uid(let classUID)? = fields["$class"], classUID < UInt64(archive.objects.count)
         else { return archive.object(at: index) }
         let classIndex = Int(classUID)
         if classes[classIndex] == nil, case .classDescription(let description) = archive.object(at: classIndex) {
@@ -295,7 +299,7 @@ struct ArchivedValueDecoder {
             return instance.classDescription.name.hasSuffix("Set") ? .set(elements) : .array(elements)
         case "NSDictionary", "NSMutableDictionary":
             guard case .array(let keyReferences)? = field("NS.keys"), case .array(let valueReferences)? = field("NS.objects"),
-                  keyReferences.count == valueReferences.count
+                keyReferences.count == valueReferences.count
             else { throw fail("needs NS.keys and NS.objects arrays of one length") }
             let keys = try decodeReferences(keyReferences, key: "NS.keys", depth: depth)
             let values = try decodeReferences(valueReferences, key: "NS.objects", depth: depth)
@@ -360,17 +364,18 @@ struct ArchivedValueDecoder {
             guard case .string(let objCType) = try number("$0"), case .object(let array) = try number("$1") else {
                 throw fail("has neither NS.special nor a $0/$1 C array")
             }
-            let count = array.fields["NS.count"].flatMap { value -> Int? in
-                if case .integer(let count) = value { return count.int64Value.map(Int.init) }
-                return nil
-            } ?? 0
+            let count =
+                array.fields["NS.count"].flatMap { value -> Int? in
+                    if case .integer(let count) = value { return count.int64Value.map(Int.init) }
+                    return nil
+                } ?? 0
             let elements = (0..<max(0, min(count, array.fields.count))).compactMap { array.fields["$\($0)"] }
             return .cArray(objCType: objCType, elements: elements)
         }
         switch kind {
         case 4:
             guard case .integer(let location) = try number("NS.rangeval.location"), case .integer(let length) = try number("NS.rangeval.length"),
-                  let location64 = location.int64Value, let length64 = length.int64Value
+                let location64 = location.int64Value, let length64 = length.int64Value
             else { throw fail("needs integer NS.rangeval.location and NS.rangeval.length") }
             return .range(location: location64, length: length64)
         case 1, 2, 3:

@@ -1,10 +1,11 @@
+import OrderedCollections
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
-import PropertyList
 
 extension String: KeyedArchiveCodable {
     /// `NSString` and `NSMutableString`.

@@ -1,9 +1,10 @@
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
 
 // `Data` forms of the operations that take or return archives only as
 // `[UInt8]`. Each returned `Data` is one copy of the writer's bytes.
@@ -28,9 +29,12 @@ extension KeyedArchiver {
     /// Archives `object` under `$top.key` in one step, as `Data`, as `archive(_:forKey:format:)`.
     ///
     /// - Throws: what the object's `encode(to:)` or the writer throws.
-    public static func archivedData<T: KeyedArchiveEncodable>(_ object: T, forKey key: String = "root",
-                                                              format: KeyedArchiveWriter.Format = .binary)
-        throws(KeyedArchiveError) -> Data {
+    public static func archivedData<T: KeyedArchiveEncodable>(
+        _ object: T, forKey key: String = "root",
+        format: KeyedArchiveWriter.Format = .binary
+    )
+        throws(KeyedArchiveError) -> Data
+    {
         Data(try archive(object, forKey: key, format: format))
     }
 }

@@ -84,7 +84,7 @@ public struct KeyedArchive: Hashable, Sendable {
             return .classDescription(KeyedArchiveClass(name: name, chain: chain.isEmpty ? [name] : chain))
         }
         guard case .uid(let classUID)? = fields["$class"], classUID < UInt64(objects.count),
-              case .classDescription(let classDescription) = object(at: Int(classUID))
+            case .classDescription(let classDescription) = object(at: Int(classUID))
         else { return .value(value) }
         var ownFields = fields
         ownFields.removeValue(forKey: "$class")
@@ -145,8 +145,10 @@ public struct KeyedArchiveInstance: Hashable, Sendable {
         return found
     }
 
-    private func collectReferences(_ value: PropertyListValue, path: PropertyListKeyPath,
-                                   into found: inout [(path: PropertyListKeyPath, index: Int)]) {
+    private func collectReferences(
+        _ value: PropertyListValue, path: PropertyListKeyPath,
+        into found: inout [(path: PropertyListKeyPath, index: Int)]
+    ) {
         switch value {
         case .uid(let uid): found.append((path, Int(clamping: uid)))
         case .array(let elements):

@@ -27,8 +27,10 @@ public enum KeyedArchiveKeyPath {
     /// to put another value in its place).
     ///
     /// Cost: looks up only the steps of the path; decodes nothing.
-    public static func resolve(_ keyPath: PropertyListKeyPath, in archive: PropertyListValue,
-                               followingLast: Bool = true) -> PropertyListKeyPath {
+    public static func resolve(
+        _ keyPath: PropertyListKeyPath, in archive: PropertyListValue,
+        followingLast: Bool = true
+    ) -> PropertyListKeyPath {
         guard isArchive(archive), keyPath.components.first == .key("$top") else { return keyPath }
         var resolved: [PropertyListPathComponent] = []
         var current = archive
@@ -40,7 +42,8 @@ public enum KeyedArchiveKeyPath {
             current = next
             let isLast = index == keyPath.components.count - 1
             if let uid = reference(in: current), !isLast || followingLast,
-               let object = archive.value(at: [.key("$objects"), .index(Int(clamping: uid))]) {
+                let object = archive.value(at: [.key("$objects"), .index(Int(clamping: uid))])
+            {
                 resolved = [.key("$objects"), .key(String(uid))]
                 current = object
             }

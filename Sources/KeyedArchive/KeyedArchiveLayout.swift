@@ -117,8 +117,10 @@ public struct KeyedArchiveLayout: Hashable, Sendable {
     ///   or when the table is not one the writer can make (the same bytes
     ///   would not come out).
     /// - Throws: `KeyedArchiveError` of kind `.propertyList` when the bytes are not a binary property list.
-    public init?(recording archive: KeyedArchive, binaryPropertyList bytes: UnsafeRawBufferPointer,
-                 limits: PropertyListLimits = .default) throws(KeyedArchiveError) {
+    public init?(
+        recording archive: KeyedArchive, binaryPropertyList bytes: UnsafeRawBufferPointer,
+        limits: PropertyListLimits = .default
+    ) throws(KeyedArchiveError) {
         let original: [BinaryPropertyListObject]
         do {
             guard let table = try BinaryPropertyListReader(limits: limits).readObjectTable(bytes) else { return nil }
@@ -135,7 +137,7 @@ public struct KeyedArchiveLayout: Hashable, Sendable {
         var layout = ArchiveLayout(recording: original)
         layout.flattenArchive(archive, topKeys: topKeyNames)
         guard !layout.failed, layout.table == original,
-              BinaryPropertyListWriter().encode(objectTable: original).elementsEqual(bytes)
+            BinaryPropertyListWriter().encode(objectTable: original).elementsEqual(bytes)
         else { return nil }
         self.init(topKeys: topKeyNames, placements: layout.recorded)
         if isStandard { return nil }

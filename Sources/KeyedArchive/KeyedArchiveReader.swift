@@ -1,9 +1,10 @@
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
 
 /// Reads keyed archives from bytes: a binary or XML property list (the form
 /// is detected) checked as an `NSKeyedArchiver` archive.

@@ -46,8 +46,9 @@ public struct KeyedArchiveValidator: Sendable {
         }
         if isDone { return nil }
         guard case .array(let objects)? = root["$objects"] else {
-            report(.missingObjects, root["$objects"] == nil ? [] : [.key("$objects")], nil,
-                   root["$objects"] == nil ? "no $objects" : "$objects is not an array")
+            report(
+                .missingObjects, root["$objects"] == nil ? [] : [.key("$objects")], nil,
+                root["$objects"] == nil ? "no $objects" : "$objects is not an array")
             return nil
         }
         guard case .dictionary(let top)? = root["$top"] else {
@@ -78,8 +79,10 @@ public struct KeyedArchiveValidator: Sendable {
 
     /// Checks one object of `$objects`. `isClassDescription` marks, by index,
     /// the objects already found to be class descriptions, so each is looked at once.
-    private mutating func checkObject(_ object: PropertyListValue, at index: Int, in objects: [PropertyListValue],
-                                      isClassDescription: inout [Bool]) {
+    private mutating func checkObject(
+        _ object: PropertyListValue, at index: Int, in objects: [PropertyListValue],
+        isClassDescription: inout [Bool]
+    ) {
         guard case .dictionary(let fields) = object else {
             if !Self.isFlatAndValid(object, objectCount: objects.count) {
                 checkReferences(in: object, path: .object(index), objectIndex: index, objectCount: objects.count)
@@ -100,14 +103,16 @@ public struct KeyedArchiveValidator: Sendable {
             return
         }
         guard uid < UInt64(objects.count) else {
-            report(.danglingReference, path.appending(.key("$class")), index,
-                   "$class refers to object \(uid), past the \(objects.count) objects")
+            report(
+                .danglingReference, path.appending(.key("$class")), index,
+                "$class refers to object \(uid), past the \(objects.count) objects")
             return
         }
         if !isClassDescription[Int(uid)] {
             guard case .dictionary(let classFields) = objects[Int(uid)], classFields["$classname"] != nil else {
-                report(.invalidClass, path.appending(.key("$class")), index,
-                       "$class refers to object \(uid), which is not a class description")
+                report(
+                    .invalidClass, path.appending(.key("$class")), index,
+                    "$class refers to object \(uid), which is not a class description")
                 return
             }
             isClassDescription[Int(uid)] = true
@@ -127,8 +132,9 @@ public struct KeyedArchiveValidator: Sendable {
         case nil: return
         case .array(let chain)?:
             if let position = chain.firstIndex(where: { $0.stringValue == nil }) {
-                report(.invalidClass, path.appending(.key("$classes")).appending(.index(position)), index,
-                       "$classes holds a \(chain[position].kindName), not a class name")
+                report(
+                    .invalidClass, path.appending(.key("$classes")).appending(.index(position)), index,
+                    "$classes holds a \(chain[position].kindName), not a class name")
             }
         case let other?:
             report(.invalidClass, path.appending(.key("$classes")), index, "$classes is a \(other.kindName), not a list of class names")

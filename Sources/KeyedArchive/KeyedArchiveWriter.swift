@@ -211,8 +211,10 @@ struct ArchiveLayout {
         }
     }
 
-    private mutating func flattenDictionary(_ fields: OrderedDictionary<String, PropertyListValue>, classDescription: Bool,
-                                            at slot: Slot) -> Int {
+    private mutating func flattenDictionary(
+        _ fields: OrderedDictionary<String, PropertyListValue>, classDescription: Bool,
+        at slot: Slot
+    ) -> Int {
         let number = append(.dictionary(keys: [], values: []), at: slot)
         var keyNumbers: [Int] = []
         keyNumbers.reserveCapacity(fields.count)

@@ -51,8 +51,10 @@ public struct KeyedArchiver {
     /// Archives `object` under `$top.key` in one step.
     ///
     /// - Throws: what the object's `encode(to:)` or the writer throws.
-    public static func archive<T: KeyedArchiveEncodable>(_ object: T, forKey key: String = "root",
-                                                         format: KeyedArchiveWriter.Format = .binary) throws(KeyedArchiveError) -> [UInt8] {
+    public static func archive<T: KeyedArchiveEncodable>(
+        _ object: T, forKey key: String = "root",
+        format: KeyedArchiveWriter.Format = .binary
+    ) throws(KeyedArchiveError) -> [UInt8] {
         var archiver = KeyedArchiver()
         try archiver.encodeTopLevelObject(object, forKey: key)
         return try archiver.encodedArchive(format: format)

@@ -1,10 +1,11 @@
+import OrderedCollections
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
-import PropertyList
 
 /// A type decoded from a keyed archive: it names the archived classes it
 /// decodes from and reads its fields from a `KeyedArchiveDecoder`.
@@ -64,8 +65,9 @@ public struct KeyedUnarchiver: Sendable {
     /// Absent keys read as zero or nil, as for any object's fields.
     public func topLevelDecoder() -> KeyedArchiveDecoder {
         let context = KeyedArchiveDecodingContext(archive: archive, maximumDepth: limits.maximumDepth)
-        return KeyedArchiveDecoder(context: context, index: nil, className: "$top", classChain: [], fields: archive.top,
-                                   storedValue: nil, keyPath: [.key("$top")], depth: -1)
+        return KeyedArchiveDecoder(
+            context: context, index: nil, className: "$top", classChain: [], fields: archive.top,
+            storedValue: nil, keyPath: [.key("$top")], depth: -1)
     }
 }
 
@@ -80,23 +82,27 @@ final class KeyedArchiveDecodingContext {
         self.maximumDepth = maximumDepth
     }
 
-    func decode<T: KeyedArchiveDecodable>(_ type: T.Type, from value: PropertyListValue, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> T? {
+    func decode<T: KeyedArchiveDecodable>(_ type: T.Type, from value: PropertyListValue, path: PropertyListKeyPath, depth: Int) throws(KeyedArchiveError) -> T?
+    {
         try decode(from: value, path: path, depth: depth) { (decoder) throws(KeyedArchiveError) -> T in try Self.decodeChecked(&decoder) }
     }
 
     /// Decodes the object as `T` when its class is one of `T`'s.
     static func decodeChecked<T: KeyedArchiveDecodable>(_ decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T {
         guard T.archivedClassNames.contains(decoder.className) else {
-            throw KeyedArchiveError(.disallowedClass, at: decoder.keyPath, object: decoder.objectIndex,
-                                    "class \(decoder.className) is not allowed here (expected \(T.archivedClassNames.sorted().joined(separator: " or ")))")
+            throw KeyedArchiveError(
+                .disallowedClass, at: decoder.keyPath, object: decoder.objectIndex,
+                "class \(decoder.className) is not allowed here (expected \(T.archivedClassNames.sorted().joined(separator: " or ")))")
         }
         return try T(from: &decoder)
     }
 
     /// Resolves the reference `value` and hands the object's decoder to
     /// `body`, which checks the class and decodes; nil for `$null`.
-    func decode<T>(from value: PropertyListValue, path: PropertyListKeyPath, depth: Int,
-                   _ body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) throws(KeyedArchiveError) -> T? {
+    func decode<T>(
+        from value: PropertyListValue, path: PropertyListKeyPath, depth: Int,
+        _ body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T
+    ) throws(KeyedArchiveError) -> T? {
         guard case .uid(let uid) = value else {
             throw KeyedArchiveError(.invalidObject, at: path, "\(value.kindNameWithArticle) where a reference to an object belongs")
         }
@@ -115,12 +121,14 @@ final class KeyedArchiveDecodingContext {
         switch archive.object(at: index) {
         case .null: return nil
         case .value(let stored):
-            decoder = KeyedArchiveDecoder(context: self, index: index, className: ArchivedValueDecoder.impliedClassName(stored),
-                                          classChain: [], fields: [:], storedValue: stored, keyPath: path, depth: depth)
+            decoder = KeyedArchiveDecoder(
+                context: self, index: index, className: ArchivedValueDecoder.impliedClassName(stored),
+                classChain: [], fields: [:], storedValue: stored, keyPath: path, depth: depth)
         case .instance(let instance):
-            decoder = KeyedArchiveDecoder(context: self, index: index, className: instance.classDescription.name,
-                                          classChain: instance.classDescription.chain, fields: instance.fields,
-                                          storedValue: nil, keyPath: path, depth: depth)
+            decoder = KeyedArchiveDecoder(
+                context: self, index: index, className: instance.classDescription.name,
+                classChain: instance.classDescription.chain, fields: instance.fields,
+                storedValue: nil, keyPath: path, depth: depth)
         case .classDescription:
             throw KeyedArchiveError(.invalidClass, at: path, object: index, "a reference to a class description where an object belongs")
         }
@@ -151,8 +159,10 @@ public struct KeyedArchiveDecoder {
     public let keyPath: PropertyListKeyPath
     private let depth: Int
 
-    init(context: KeyedArchiveDecodingContext, index: Int?, className: String, classChain: [String],
-         fields: OrderedDictionary<String, PropertyListValue>, storedValue: PropertyListValue?, keyPath: PropertyListKeyPath, depth: Int) {
+    init(
+        context: KeyedArchiveDecodingContext, index: Int?, className: String, classChain: [String],
+        fields: OrderedDictionary<String, PropertyListValue>, storedValue: PropertyListValue?, keyPath: PropertyListKeyPath, depth: Int
+    ) {
         self.context = context
         self.index = index
         self.className = className
@@ -265,7 +275,9 @@ public struct KeyedArchiveDecoder {
     /// - Returns: nil when the field is absent.
     /// - Throws: `.invalidObject` when the field is not an array of UIDs or an
     ///   element is `$null`; errors of `decodeObject(forKey:using:)`.
-    public func decodeReferences<T>(forKey key: String, using body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) throws(KeyedArchiveError) -> [T]? {
+    public func decodeReferences<T>(forKey key: String, using body: (inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) throws(KeyedArchiveError)
+        -> [T]?
+    {
         guard let value = fields[key] else { return nil }
         guard case .array(let references) = value else {
             throw error(.invalidObject, forKey: key, "\(value.kindNameWithArticle) where an array of references belongs")

@@ -72,14 +72,18 @@ public struct PartialKeyedArchive {
         case nil: throw KeyedArchiveError(.unsupportedVersion, at: [], "no $version")
         }
         guard case .array(let objects)? = try object("$objects") else {
-            throw KeyedArchiveError(.missingObjects, at: member("$objects") == nil ? [] : [.key("$objects")],
-                                    member("$objects") == nil ? "no $objects" : "$objects is not an array")
+            throw KeyedArchiveError(
+                .missingObjects, at: member("$objects") == nil ? [] : [.key("$objects")],
+                member("$objects") == nil ? "no $objects" : "$objects is not an array")
         }
         guard let topNumber = member("$top"), let top = try Self.entries(of: topNumber, in: propertyList, path: [.key("$top")]) else {
-            throw KeyedArchiveError(.missingTop, at: member("$top") == nil ? [] : [.key("$top")],
-                                    member("$top") == nil ? "no $top" : "$top is not a dictionary")
+            throw KeyedArchiveError(
+                .missingTop, at: member("$top") == nil ? [] : [.key("$top")],
+                member("$top") == nil ? "no $top" : "$top is not a dictionary")
         }
-        guard let first = objects.first, try Self.object(first, in: propertyList, at: .object(0)) == .string("$null") else { throw KeyedArchiveError(.missingNull, at: .object(0), object: 0, "$objects[0] is not the string \"$null\"") }
+        guard let first = objects.first, try Self.object(first, in: propertyList, at: .object(0)) == .string("$null") else {
+            throw KeyedArchiveError(.missingNull, at: .object(0), object: 0, "$objects[0] is not the string \"$null\"")
+        }
         self.objects = objects
         self.top = top
     }
@@ -92,7 +96,9 @@ public struct PartialKeyedArchive {
     public func topObjectIndex(forKey key: String) throws(KeyedArchiveError) -> Int? {
         guard let number = top.last(where: { $0.key == key })?.value else { return nil }
         let path = PropertyListKeyPath.top(key)
-        guard case .uid(let uid) = try Self.object(number, in: propertyList, at: path) else { throw KeyedArchiveError(.invalidObject, at: path, "the value is not a reference (UID)") }
+        guard case .uid(let uid) = try Self.object(number, in: propertyList, at: path) else {
+            throw KeyedArchiveError(.invalidObject, at: path, "the value is not a reference (UID)")
+        }
         return uid == 0 ? nil : try index(uid, path: path)
     }
 
@@ -132,8 +138,9 @@ public struct PartialKeyedArchive {
             return text
         }
         guard let nameNumber = description.value(forKey: "$classname"), let name = try string(nameNumber, "$classname") else {
-            throw KeyedArchiveError(.invalidClass, at: classPath.appending(.key("$classname")), object: classIndex,
-                                    "a class description needs a $classname string")
+            throw KeyedArchiveError(
+                .invalidClass, at: classPath.appending(.key("$classname")), object: classIndex,
+                "a class description needs a $classname string")
         }
         var chain: [String] = []
         if let chainNumber = description.value(forKey: "$classes") {
@@ -143,8 +150,9 @@ public struct PartialKeyedArchive {
             }
             for (position, member) in members.enumerated() {
                 guard let className = try string(member, "$classes") else {
-                    throw KeyedArchiveError(.invalidClass, at: chainPath.appending(.index(position)), object: classIndex,
-                                            "$classes holds something other than a class name")
+                    throw KeyedArchiveError(
+                        .invalidClass, at: chainPath.appending(.index(position)), object: classIndex,
+                        "$classes holds something other than a class name")
                 }
                 chain.append(className)
             }
@@ -180,8 +188,10 @@ public struct PartialKeyedArchive {
     }
 
     /// The string keys and the values' numbers of dictionary `number`; nil when it is no dictionary.
-    private static func entries(of number: Int, in propertyList: PartialBinaryPropertyList,
-                                path: PropertyListKeyPath) throws(KeyedArchiveError) -> [(key: String, value: Int)]? {
+    private static func entries(
+        of number: Int, in propertyList: PartialBinaryPropertyList,
+        path: PropertyListKeyPath
+    ) throws(KeyedArchiveError) -> [(key: String, value: Int)]? {
         try located(path) { () throws(PropertyListError) -> [(key: String, value: Int)]? in
             guard case .dictionary(let keys, let values) = try propertyList.object(number) else { return nil }
             var entries: [(key: String, value: Int)] = []
@@ -197,8 +207,10 @@ public struct PartialKeyedArchive {
     }
 
     /// Object `number` of the property list, a property-list error given the key path `path`.
-    private static func object(_ number: Int, in propertyList: PartialBinaryPropertyList,
-                               at path: PropertyListKeyPath) throws(KeyedArchiveError) -> PartialBinaryPropertyList.Object {
+    private static func object(
+        _ number: Int, in propertyList: PartialBinaryPropertyList,
+        at path: PropertyListKeyPath
+    ) throws(KeyedArchiveError) -> PartialBinaryPropertyList.Object {
         try located(path) { () throws(PropertyListError) in try propertyList.object(number) }
     }
 

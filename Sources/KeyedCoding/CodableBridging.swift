@@ -1,11 +1,12 @@
+import KeyedArchive
+import OrderedCollections
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import KeyedArchive
-import OrderedCollections
-import PropertyList
 
 // Codable values in keyed archives, as Foundation's Swift overlay stores
 // them: `encodeEncodable(_:forKey:)` encodes the value with
@@ -62,7 +63,7 @@ extension ICTKeyedUnarchiver {
     ///   `PropertyListDecoder` when the values do not make a `T`.
     public func decodeTopLevelDecodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         guard let archived = try currentDecoder.decodeValue(forKey: key, allowedClassNames: Self.propertyListClassNames),
-              archived != .null
+            archived != .null
         else { return nil }
         let propertyList = try Self.propertyList(archived, at: currentDecoder.keyPath.appending(.key(key)))
         let bytes = try PropertyListWriter().encode(propertyList, format: .binary)

@@ -1,10 +1,11 @@
+import KeyedArchive
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import KeyedArchive
-import PropertyList
 
 /// Writes objects into an `NSKeyedArchiver` archive through `ICTCoding`'s
 /// `encode(with:)` (Foundation's `NSKeyedArchiver`), numbering objects and
@@ -213,8 +214,9 @@ public final class ICTKeyedArchiver: ICTCoder {
             if let known = nodesByInstance[ObjectIdentifier(object)] { return known }
             if requiresSecureCoding {
                 guard let secure = type(of: object) as? any ICTSecureCoding.Type, secure.supportsSecureCoding else {
-                    throw KeyedArchiveError(.unsupportedValue, at: [],
-                                            "class \(archivedName(of: type(of: object))) does not support secure coding, which this archiver requires")
+                    throw KeyedArchiveError(
+                        .unsupportedValue, at: [],
+                        "class \(archivedName(of: type(of: object))) does not support secure coding, which this archiver requires")
                 }
             }
             let made = EncodedNode(archiver: self, content: .object(object), chain: archivedClassChain(of: type(of: object)))
@@ -228,8 +230,10 @@ public final class ICTKeyedArchiver: ICTCoder {
         case let array as [Any]:
             return keep(EncodedNode(archiver: self, content: .array(try array.map(node(for:))), chain: ["NSArray", "NSObject"]))
         case let set as Set<AnyHashable>:
-            return keep(EncodedNode(archiver: self, content: .array(try set.map { (element) throws(KeyedArchiveError) in try node(for: element.base) }),
-                                    chain: ["NSSet", "NSObject"]))
+            return keep(
+                EncodedNode(
+                    archiver: self, content: .array(try set.map { (element) throws(KeyedArchiveError) in try node(for: element.base) }),
+                    chain: ["NSSet", "NSObject"]))
         case let dictionary as [AnyHashable: Any]:
             var keys: [EncodedNode] = []
             var values: [EncodedNode] = []
@@ -239,8 +243,9 @@ public final class ICTKeyedArchiver: ICTCoder {
             }
             return keep(EncodedNode(archiver: self, content: .dictionary(keys: keys, values: values), chain: ["NSDictionary", "NSObject"]))
         default:
-            throw KeyedArchiveError(.unsupportedValue, at: [],
-                                    "a value of type \(type(of: value)) cannot be archived: it is not ICTCoding nor a property-list value")
+            throw KeyedArchiveError(
+                .unsupportedValue, at: [],
+                "a value of type \(type(of: value)) cannot be archived: it is not ICTCoding nor a property-list value")
         }
     }
 
@@ -250,12 +255,18 @@ public final class ICTKeyedArchiver: ICTCoder {
     func node(forPropertyList value: PropertyListValue) -> EncodedNode {
         switch value {
         case .array(let elements):
-            return keep(EncodedNode(archiver: self, content: .array(elements.map(node(forPropertyList:))),
-                                    chain: ["NSMutableArray", "NSArray", "NSObject"]))
+            return keep(
+                EncodedNode(
+                    archiver: self, content: .array(elements.map(node(forPropertyList:))),
+                    chain: ["NSMutableArray", "NSArray", "NSObject"]))
         case .dictionary(let entries):
-            return keep(EncodedNode(archiver: self, content: .dictionary(keys: entries.keys.map { node(forPropertyList: .string($0)) },
-                                                                         values: entries.values.map(node(forPropertyList:))),
-                                    chain: ["NSMutableDictionary", "NSDictionary", "NSObject"]))
+            return keep(
+                EncodedNode(
+                    archiver: self,
+                    content: .dictionary(
+                        keys: entries.keys.map { node(forPropertyList: .string($0)) },
+                        values: entries.values.map(node(forPropertyList:))),
+                    chain: ["NSMutableDictionary", "NSDictionary", "NSObject"]))
         case .string(let string): return keep(EncodedNode(archiver: self, content: .value(.string(string)), chain: ["NSString", "NSObject"]))
         case .data(let data): return keep(EncodedNode(archiver: self, content: .value(.data(data)), chain: ["NSData", "NSObject"]))
         case .date(let date): return keep(EncodedNode(archiver: self, content: .value(.date(date)), chain: ["NSDate", "NSObject"]))

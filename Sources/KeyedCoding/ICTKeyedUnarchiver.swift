@@ -1,10 +1,11 @@
+import KeyedArchive
+import PropertyList
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import KeyedArchive
-import PropertyList
 
 /// Reads objects from an `NSKeyedArchiver` archive through `ICTCoding`'s
 /// `init?(coder:)` (Foundation's `NSKeyedUnarchiver`). Foundation's classes
@@ -187,17 +188,29 @@ public final class ICTKeyedUnarchiver: ICTCoder {
     }
 
     /// The integer under `key`; 0 when absent, or on failure (recorded in `error`).
-    override public func decodeInteger(forKey key: String) -> Int { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt(forKey: key) } }
+    override public func decodeInteger(forKey key: String) -> Int {
+        decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt(forKey: key) }
+    }
     /// The 32-bit integer under `key`; 0 when absent, or on failure (recorded in `error`).
-    override public func decodeInt32(forKey key: String) -> Int32 { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt32(forKey: key) } }
+    override public func decodeInt32(forKey key: String) -> Int32 {
+        decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt32(forKey: key) }
+    }
     /// The 64-bit integer under `key`; 0 when absent, or on failure (recorded in `error`).
-    override public func decodeInt64(forKey key: String) -> Int64 { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt64(forKey: key) } }
+    override public func decodeInt64(forKey key: String) -> Int64 {
+        decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeInt64(forKey: key) }
+    }
     /// The boolean under `key`; false when absent, or on failure (recorded in `error`).
-    override public func decodeBool(forKey key: String) -> Bool { decodeScalar(false) { (decoder) throws(KeyedArchiveError) in try decoder.decodeBool(forKey: key) } }
+    override public func decodeBool(forKey key: String) -> Bool {
+        decodeScalar(false) { (decoder) throws(KeyedArchiveError) in try decoder.decodeBool(forKey: key) }
+    }
     /// The real under `key`; 0 when absent, or on failure (recorded in `error`).
-    override public func decodeDouble(forKey key: String) -> Double { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeDouble(forKey: key) } }
+    override public func decodeDouble(forKey key: String) -> Double {
+        decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeDouble(forKey: key) }
+    }
     /// The real under `key` as a 32-bit real; 0 when absent, or on failure (recorded in `error`).
-    override public func decodeFloat(forKey key: String) -> Float { decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeFloat(forKey: key) } }
+    override public func decodeFloat(forKey key: String) -> Float {
+        decodeScalar(0) { (decoder) throws(KeyedArchiveError) in try decoder.decodeFloat(forKey: key) }
+    }
 
     private func decodeScalar<T>(_ fallback: T, _ read: (KeyedArchiveDecoder) throws(KeyedArchiveError) -> T) -> T {
         guard error == nil else { return fallback }
@@ -249,7 +262,8 @@ public final class ICTKeyedUnarchiver: ICTCoder {
         var resolved: ResolvedClass?
         for name in chain {
             if let mapped = classesByName[name] ?? ClassNameMapping.shared.class(forName: name)
-                ?? allowed?.classes.first(where: { ClassNameMapping.defaultName(for: $0) == name }) {
+                ?? allowed?.classes.first(where: { ClassNameMapping.defaultName(for: $0) == name })
+            {
                 resolved = .coding(mapped)
             } else if let kind = FoundationClass.byArchivedName[name] {
                 resolved = .foundation(kind)
@@ -260,8 +274,9 @@ public final class ICTKeyedUnarchiver: ICTCoder {
             if let allowed {
                 throw decoder.error(.disallowedClass, forKey: nil, "class \(decoder.className) is not allowed here (expected \(allowed.names))")
             }
-            throw decoder.error(.disallowedClass, forKey: nil,
-                                "class \(decoder.className) is not known to this unarchiver (map it with setClass(_:forClassName:))")
+            throw decoder.error(
+                .disallowedClass, forKey: nil,
+                "class \(decoder.className) is not known to this unarchiver (map it with setClass(_:forClassName:))")
         }
         switch resolved {
         case .foundation(let kind):
@@ -274,8 +289,9 @@ public final class ICTKeyedUnarchiver: ICTCoder {
             }
             if requiresSecureCoding {
                 guard let secure = codingClass as? any ICTSecureCoding.Type, secure.supportsSecureCoding else {
-                    throw decoder.error(.disallowedClass, forKey: nil,
-                                        "class \(decoder.className) does not support secure coding, which this unarchiver requires")
+                    throw decoder.error(
+                        .disallowedClass, forKey: nil,
+                        "class \(decoder.className) does not support secure coding, which this unarchiver requires")
                 }
             }
         }
@@ -291,7 +307,7 @@ public final class ICTKeyedUnarchiver: ICTCoder {
             return try decodeURL(&base)
         }
         guard let relative = try decoder.decodeObject(of: String.self, forKey: "NS.relative"),
-              let url = URL(string: relative, relativeTo: base)
+            let url = URL(string: relative, relativeTo: base)
         else {
             throw decoder.error(.invalidObject, forKey: "NS.relative", "NSURL has no NS.relative string that is a URL")
         }
@@ -309,12 +325,18 @@ public final class ICTKeyedUnarchiver: ICTCoder {
 
     /// Decodes a Foundation class's object as its Swift value; collection
     /// elements are checked against `allowed` too.
-    private func decodeFoundation(_ kind: FoundationClass, _ decoder: inout KeyedArchiveDecoder,
-                                  allowed: AllowedClasses?) throws(KeyedArchiveError) -> Any {
+    private func decodeFoundation(
+        _ kind: FoundationClass, _ decoder: inout KeyedArchiveDecoder,
+        allowed: AllowedClasses?
+    ) throws(KeyedArchiveError) -> Any {
         func elements(_ key: String) throws(KeyedArchiveError) -> [Any] {
-            guard let decoded = try decoder.decodeReferences(forKey: key, using: { (element: inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> Any? in
-                try decode(&element, allowed: allowed)
-            }) else {
+            guard
+                let decoded = try decoder.decodeReferences(
+                    forKey: key,
+                    using: { (element: inout KeyedArchiveDecoder) throws(KeyedArchiveError) -> Any? in
+                        try decode(&element, allowed: allowed)
+                    })
+            else {
                 throw decoder.error(.invalidObject, forKey: key, "\(decoder.className) has no \(key)")
             }
             return try decoded.enumerated().map { (position, element) throws(KeyedArchiveError) -> Any in

@@ -51,7 +51,7 @@ enum StressVersion {
     static func package(_ n: Int) throws -> PackageWrapper {
         let package = try PackageWrapper(directoryWithChildren: [
             "data": PackageWrapper(directoryWithChildren: [
-                "stable.bin": PackageWrapper(regularFileWithContents: Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7) })),
+                "stable.bin": PackageWrapper(regularFileWithContents: Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
             ]),
             "notes": PackageWrapper(directoryWithChildren: [:]),
             "link": PackageWrapper(symbolicLinkWithDestination: "data/stable.bin"),
@@ -66,8 +66,9 @@ enum StressVersion {
         let data = package.child(named: "data")!
         try data.replaceChild(named: "version", with: PackageWrapper(regularFileWithContents: Data("\(n)".utf8)))
         try data.replaceChild(named: "big.bin", with: PackageWrapper(regularFileWithContents: bigContents(n)))
-        try data.replaceChild(named: "mode.txt",
-                              with: PackageWrapper(regularFileWithContents: Data("mode".utf8), permissions: n % 2 == 0 ? 0o600 : 0o640))
+        try data.replaceChild(
+            named: "mode.txt",
+            with: PackageWrapper(regularFileWithContents: Data("mode".utf8), permissions: n % 2 == 0 ? 0o600 : 0o640))
         let notes = package.child(named: "notes")!
         let noted = n % 2 == 1 ? n : n - 1
         guard notes.child(named: "note-\(noted % 3).txt").map({ try? $0.contents() }) != Data("note for \(noted)".utf8) else { return }

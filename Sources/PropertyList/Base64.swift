@@ -66,8 +66,10 @@ enum Base64 {
     /// Appends `bytes` as base64 lines of `lineLength` characters (a multiple
     /// of 4; the last line may be shorter), each after `indent` tabs and
     /// ending in a newline. Empty input appends nothing.
-    static func appendLines<Output: ByteSink>(of bytes: UnsafeRawBufferPointer, lineLength: Int, indent: Int,
-                                              to output: inout Output) {
+    static func appendLines<Output: ByteSink>(
+        of bytes: UnsafeRawBufferPointer, lineLength: Int, indent: Int,
+        to output: inout Output
+    ) {
         precondition(lineLength > 0 && lineLength % 4 == 0, "base64 lines hold whole groups of four")
         let groupsPerLine = lineLength / 4
         let totalGroups = (bytes.count + 2) / 3
@@ -80,7 +82,8 @@ enum Base64 {
                 let position = group * 3
                 if group < fullGroups {
                     // Safe: a full group has three bytes from `position`.
-                    let triple = UInt32(bytes[position]) << 16 | UInt32(bytes[position &+ 1]) << 8
+                    let triple =
+                        UInt32(bytes[position]) << 16 | UInt32(bytes[position &+ 1]) << 8
                         | UInt32(bytes[position &+ 2])
                     output.append(alphabet[Int(triple >> 18)])
                     output.append(alphabet[Int(triple >> 12 & 0x3F)])

@@ -37,8 +37,9 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
     public init(data: Data, limits: PropertyListLimits = .default) throws(PropertyListError) {
         let copy = OwnedBytes(data)
         owner = copy
-        scanner = try BinaryPropertyListScanner(UnsafeRawBufferPointer(rebasing: copy.bytes[0..<data.count]), limits: limits,
-                                                checkingAllOffsets: false)
+        scanner = try BinaryPropertyListScanner(
+            UnsafeRawBufferPointer(rebasing: copy.bytes[0..<data.count]), limits: limits,
+            checkingAllOffsets: false)
         self.limits = limits
     }
 
@@ -98,8 +99,9 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
     /// `offset`, or nil when there is no such element.
     private func element(_ index: Int, ofArrayAt offset: Int) throws(PropertyListError) -> Int? {
         let header = try scanner.header(at: offset)
-        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
-                                objectOffset: offset, what: "array")
+        try scanner.checkExtent(
+            payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+            objectOffset: offset, what: "array")
         guard index >= 0, index < header.length else { return nil }
         return try scanner.reference(at: header.payload + index * scanner.referenceSize)
     }
@@ -125,8 +127,9 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
                 case .index(let wanted):
                     guard kind == 0xA || kind == 0xB || kind == 0xC else { return offset }
                     let header = try scanner.header(at: offset)
-                    try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
-                                            objectOffset: offset, what: "array")
+                    try scanner.checkExtent(
+                        payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+                        objectOffset: offset, what: "array")
                     next = wanted >= 0 && wanted < header.length ? try scanner.reference(at: header.payload + wanted * scanner.referenceSize) : nil
                 }
                 guard let next else { return offset }
@@ -137,11 +140,14 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
         }
     }
 
-    private func childOfDictionary(at offset: Int, key wanted: String, decoder: inout BinaryPropertyListDecoder,
-                                   walked: PropertyListKeyPath) throws(PropertyListError) -> Int? {
+    private func childOfDictionary(
+        at offset: Int, key wanted: String, decoder: inout BinaryPropertyListDecoder,
+        walked: PropertyListKeyPath
+    ) throws(PropertyListError) -> Int? {
         let header = try scanner.header(at: offset)
-        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 2 * scanner.referenceSize,
-                                objectOffset: offset, what: "dictionary")
+        try scanner.checkExtent(
+            payload: header.payload, count: header.length, itemSize: 2 * scanner.referenceSize,
+            objectOffset: offset, what: "dictionary")
         var wantedBytes = wanted
         let wantedIsASCII = wantedBytes.utf8.allSatisfy { $0 < 0x80 }
         var found: Int?
@@ -177,8 +183,9 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
 
     private func notAContainer(_ offset: Int, _ walked: PropertyListKeyPath, expected: String) -> PropertyListError {
         let marker = scanner.bytes[offset]
-        return PropertyListError(.unexpectedElement, at: .byteOffset(offset), keyPath: walked,
-                                 "the value here (marker 0x\(String(marker, radix: 16))) is not \(expected)")
+        return PropertyListError(
+            .unexpectedElement, at: .byteOffset(offset), keyPath: walked,
+            "the value here (marker 0x\(String(marker, radix: 16))) is not \(expected)")
     }
 }
 

@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Reads binary property lists (`bplist00`), as CoreFoundation writes them.
 ///
@@ -78,8 +79,9 @@ public struct BinaryPropertyListReader: Sendable {
             }
             let header = try scanner.header(at: offset)
             let count = kind == 0xD ? 2 * header.length : header.length
-            try scanner.checkExtent(payload: header.payload, count: count, itemSize: scanner.referenceSize,
-                                    objectOffset: offset, what: kind == 0xD ? "dictionary" : "array")
+            try scanner.checkExtent(
+                payload: header.payload, count: count, itemSize: scanner.referenceSize,
+                objectOffset: offset, what: kind == 0xD ? "dictionary" : "array")
             var children: [Int] = []
             children.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
             for index in 0..<count {
@@ -201,8 +203,9 @@ struct BinaryPropertyListDecoder {
                 try countProduced(sharedObject.producedCount, object: object)
                 return sharedObject.value
             case .inProgress:
-                throw PropertyListError(.cycle, at: .byteOffset(scanner.rawOffset(ofObject: object)),
-                                        "object \(object) contains itself")
+                throw PropertyListError(
+                    .cycle, at: .byteOffset(scanner.rawOffset(ofObject: object)),
+                    "object \(object) contains itself")
             case .notStarted:
                 shared[slot] = .inProgress
                 let before = producedCount
@@ -221,8 +224,9 @@ struct BinaryPropertyListDecoder {
     }
 
     private func objectCountError(_ object: Int) -> PropertyListError {
-        PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(scanner.rawOffset(ofObject: object)),
-                          "the property list expands to more than \(limits.maximumObjectCount) values")
+        PropertyListError(
+            .limitExceeded(.objectCount), at: .byteOffset(scanner.rawOffset(ofObject: object)),
+            "the property list expands to more than \(limits.maximumObjectCount) values")
     }
 
     private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
@@ -240,8 +244,9 @@ struct BinaryPropertyListDecoder {
             case 0x08: return .bool(false)
             case 0x09: return .bool(true)
             default:
-                throw PropertyListError(.invalidObject, at: .byteOffset(offset),
-                                        "marker 0x\(hex(marker)) (null or fill) is not a value a property list can hold")
+                throw PropertyListError(
+                    .invalidObject, at: .byteOffset(offset),
+                    "marker 0x\(hex(marker)) (null or fill) is not a value a property list can hold")
             }
         case 0x1:
             return .integer(try readInteger(marker: marker, at: offset))
@@ -333,8 +338,9 @@ struct BinaryPropertyListDecoder {
     private func asciiString(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<(start + count)])
         for (index, byte) in raw.enumerated() where byte >= 0x80 {
-            throw PropertyListError(.invalidString, at: .byteOffset(start + index),
-                                    "byte 0x\(hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
+            throw PropertyListError(
+                .invalidString, at: .byteOffset(start + index),
+                "byte 0x\(hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
         }
         return String(decoding: raw, as: UTF8.self)
     }
@@ -379,16 +385,18 @@ struct BinaryPropertyListDecoder {
             return written
         }
         if let failure {
-            throw PropertyListError(.invalidString, at: .byteOffset(start + 2 * failure),
-                                    "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
+            throw PropertyListError(
+                .invalidString, at: .byteOffset(start + 2 * failure),
+                "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
         }
         return string
     }
 
     private mutating func decodeArray(at offset: Int, depth: Int) throws(PropertyListError) -> [PropertyListValue] {
         let header = try scanner.header(at: offset)
-        try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
-                                objectOffset: offset, what: "array")
+        try scanner.checkExtent(
+            payload: header.payload, count: header.length, itemSize: scanner.referenceSize,
+            objectOffset: offset, what: "array")
         guard depth < limits.maximumDepth else { throw depthError(offset) }
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(header.length)  // Bounded: checkExtent proved the references are in the file.
@@ -408,8 +416,9 @@ struct BinaryPropertyListDecoder {
     private mutating func decodeDictionary(at offset: Int, depth: Int) throws(PropertyListError) -> OrderedDictionary<String, PropertyListValue> {
         let header = try scanner.header(at: offset)
         let count = header.length
-        try scanner.checkExtent(payload: header.payload, count: count, itemSize: 2 * scanner.referenceSize,
-                                objectOffset: offset, what: "dictionary")
+        try scanner.checkExtent(
+            payload: header.payload, count: count, itemSize: 2 * scanner.referenceSize,
+            objectOffset: offset, what: "dictionary")
         guard depth < limits.maximumDepth else { throw depthError(offset) }
         var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
@@ -417,8 +426,9 @@ struct BinaryPropertyListDecoder {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decode(keyObject, depth: depth + 1)
             guard case .string(let key) = keyValue else {
-                throw PropertyListError(.invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
-                                        "dictionary key \(index) is \(keyValue.kindNameWithArticle), not a string")
+                throw PropertyListError(
+                    .invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
+                    "dictionary key \(index) is \(keyValue.kindNameWithArticle), not a string")
             }
             keys.append(key)
         }
@@ -456,8 +466,9 @@ struct BinaryPropertyListDecoder {
         }
         var asciiKeys: UInt32 = 0
         for index in keys.indices {
-            let object = Int(truncatingIfNeeded: BinaryPropertyListScanner.readBigEndian(
-                scanner.bytes, at: payload &+ index &* scanner.referenceSize, size: scanner.referenceSize))
+            let object = Int(
+                truncatingIfNeeded: BinaryPropertyListScanner.readBigEndian(
+                    scanner.bytes, at: payload &+ index &* scanner.referenceSize, size: scanner.referenceSize))
             if scanner.bytes[scanner.rawOffset(ofObject: object)] >> 4 == 0x5 { asciiKeys |= 1 << UInt32(index) }
         }
         for index in keys.indices.dropFirst() {
@@ -473,8 +484,9 @@ struct BinaryPropertyListDecoder {
     }
 
     private func depthError(_ offset: Int) -> PropertyListError {
-        PropertyListError(.limitExceeded(.depth), at: .byteOffset(offset),
-                          "containers nest more than \(limits.maximumDepth) deep")
+        PropertyListError(
+            .limitExceeded(.depth), at: .byteOffset(offset),
+            "containers nest more than \(limits.maximumDepth) deep")
     }
 }
 

@@ -29,11 +29,13 @@ struct BinaryPropertyListScanner {
                 ?? PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
         }
         guard bytes.count >= Self.headerSize + 1 + 1 + Self.trailerSize else {
-            throw PropertyListError(.truncated, at: .byteOffset(bytes.count),
-                                    "the file is \(bytes.count) bytes, too short to hold an object, an offset table and the 32-byte trailer")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(bytes.count),
+                "the file is \(bytes.count) bytes, too short to hold an object, an offset table and the 32-byte trailer")
         }
-        let layout = try Self.checkedTrailer(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - Self.trailerSize)...]),
-                                             fileSize: bytes.count, limits: limits)
+        let layout = try Self.checkedTrailer(
+            UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - Self.trailerSize)...]),
+            fileSize: bytes.count, limits: limits)
         offsetSize = layout.offsetSize
         referenceSize = layout.referenceSize
         objectCount = layout.objectCount
@@ -66,24 +68,28 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 8), "the trailer says the file holds no objects")
         }
         guard declaredTableOffset >= UInt64(Self.headerSize + 1), declaredTableOffset < UInt64(trailer) else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 24),
-                                    "the offset table offset \(declaredTableOffset) is outside the object area 9..<\(trailer)")
+            throw PropertyListError(
+                .invalidTrailer, at: .byteOffset(trailer + 24),
+                "the offset table offset \(declaredTableOffset) is outside the object area 9..<\(trailer)")
         }
         let tableOffset = Int(declaredTableOffset)
         // The table must fit between its offset and the trailer.
         let tableRoom = UInt64(trailer - tableOffset) / UInt64(offsetSize)
         guard declaredCount <= tableRoom else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 8),
-                                    "the trailer announces \(declaredCount) objects but the offset table has room for \(tableRoom)")
+            throw PropertyListError(
+                .invalidTrailer, at: .byteOffset(trailer + 8),
+                "the trailer announces \(declaredCount) objects but the offset table has room for \(tableRoom)")
         }
         let count = Int(declaredCount)
         guard count <= limits.maximumObjectCount else {
-            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(trailer + 8),
-                                    "the file holds \(count) objects, over the limit of \(limits.maximumObjectCount)")
+            throw PropertyListError(
+                .limitExceeded(.objectCount), at: .byteOffset(trailer + 8),
+                "the file holds \(count) objects, over the limit of \(limits.maximumObjectCount)")
         }
         guard declaredTop < declaredCount else {
-            throw PropertyListError(.invalidTrailer, at: .byteOffset(trailer + 16),
-                                    "the top object \(declaredTop) is not one of the \(count) objects")
+            throw PropertyListError(
+                .invalidTrailer, at: .byteOffset(trailer + 16),
+                "the top object \(declaredTop) is not one of the \(count) objects")
         }
         return (offsetSize, referenceSize, count, Int(declaredTop), tableOffset)
     }
@@ -152,8 +158,9 @@ struct BinaryPropertyListScanner {
         let position = offsetTableOffset + index * offsetSize
         let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
         guard offset >= UInt64(Self.headerSize), offset < UInt64(offsetTableOffset) else {
-            throw PropertyListError(.invalidReference, at: .byteOffset(position),
-                                    "object \(index) has offset \(offset), outside the object area 8..<\(offsetTableOffset)")
+            throw PropertyListError(
+                .invalidReference, at: .byteOffset(position),
+                "object \(index) has offset \(offset), outside the object area 8..<\(offsetTableOffset)")
         }
         return Int(offset)
     }
@@ -163,8 +170,9 @@ struct BinaryPropertyListScanner {
     func reference(at position: Int) throws(PropertyListError) -> Int {
         let value = Self.readBigEndian(bytes, at: position, size: referenceSize)
         guard value < UInt64(objectCount) else {
-            throw PropertyListError(.invalidReference, at: .byteOffset(position),
-                                    "object reference \(value) is not one of the \(objectCount) objects")
+            throw PropertyListError(
+                .invalidReference, at: .byteOffset(position),
+                "object reference \(value) is not one of the \(objectCount) objects")
         }
         return Int(value)
     }
@@ -181,8 +189,9 @@ struct BinaryPropertyListScanner {
         }
         let lengthMarker = bytes[lengthMarkerOffset]
         guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
-            throw PropertyListError(.invalidObject, at: .byteOffset(lengthMarkerOffset),
-                                    "the object's length must be an integer of 1 to 8 bytes, not marker 0x\(String(lengthMarker, radix: 16))")
+            throw PropertyListError(
+                .invalidObject, at: .byteOffset(lengthMarkerOffset),
+                "the object's length must be an integer of 1 to 8 bytes, not marker 0x\(String(lengthMarker, radix: 16))")
         }
         let size = 1 << Int(lengthMarker & 0x0F)
         guard lengthMarkerOffset + 1 + size <= objectsEnd else {
@@ -190,8 +199,9 @@ struct BinaryPropertyListScanner {
         }
         let length = Self.readBigEndian(bytes, at: lengthMarkerOffset + 1, size: size)
         guard length <= UInt64(objectsEnd) else {
-            throw PropertyListError(.truncated, at: .byteOffset(offset),
-                                    "the object claims \(length) elements, more than the file holds")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(offset),
+                "the object claims \(length) elements, more than the file holds")
         }
         return (marker, Int(length), lengthMarkerOffset + 1 + size)
     }
@@ -230,8 +240,9 @@ struct BinaryPropertyListScanner {
     func checkExtent(payload: Int, count: Int, itemSize: Int, objectOffset: Int, what: String) throws(PropertyListError) {
         let (bytesNeeded, overflow) = count.multipliedReportingOverflow(by: itemSize)
         guard !overflow, bytesNeeded <= objectsEnd - payload else {
-            throw PropertyListError(.truncated, at: .byteOffset(objectOffset),
-                                    "the \(what) at byte \(objectOffset) claims \(count) elements, which run past the object area")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(objectOffset),
+                "the \(what) at byte \(objectOffset) claims \(count) elements, which run past the object area")
         }
     }
 }

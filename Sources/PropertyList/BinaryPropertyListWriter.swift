@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Writes binary property lists (`bplist00`) byte-identical to CoreFoundation's
 /// output for the same value.

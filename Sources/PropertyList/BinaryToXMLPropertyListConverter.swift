@@ -13,8 +13,10 @@ extension XMLPropertyListWriter {
     /// - Throws: `PropertyListError` for the input (byte offset and key path,
     ///   cycles and limits as the reader reports them), for a value XML cannot
     ///   carry, or whatever `sink` throws.
-    public func encode(binaryPropertyList file: MappedFile, limits: PropertyListLimits = .default, chunkSize: Int = 1 << 20,
-                       to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void) throws(PropertyListError) {
+    public func encode(
+        binaryPropertyList file: MappedFile, limits: PropertyListLimits = .default, chunkSize: Int = 1 << 20,
+        to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void
+    ) throws(PropertyListError) {
         try withExtendedLifetime(file) { () throws(PropertyListError) in
             try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
                 let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
@@ -73,8 +75,9 @@ struct BinaryToXMLPropertyListConverter {
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string")
             let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)])
             if let bad = bytes.firstIndex(where: { $0 >= 0x80 }) {
-                throw PropertyListError(.invalidString, at: .byteOffset(header.payload + bad),
-                                        "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
+                throw PropertyListError(
+                    .invalidString, at: .byteOffset(header.payload + bad),
+                    "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
             }
             try encoder.appendString(utf8: bytes, indent: depth)
             return
@@ -85,17 +88,20 @@ struct BinaryToXMLPropertyListConverter {
         }
         let header = try scanner.header(at: offset)
         let isDictionary = kind == 0xD
-        try scanner.checkExtent(payload: header.payload, count: header.length,
-                                itemSize: (isDictionary ? 2 : 1) * scanner.referenceSize,
-                                objectOffset: offset, what: isDictionary ? "dictionary" : "array")
+        try scanner.checkExtent(
+            payload: header.payload, count: header.length,
+            itemSize: (isDictionary ? 2 : 1) * scanner.referenceSize,
+            objectOffset: offset, what: isDictionary ? "dictionary" : "array")
         guard depth < limits.maximumDepth else {
-            throw PropertyListError(.limitExceeded(.depth), at: .byteOffset(offset),
-                                    "containers nest more than \(limits.maximumDepth) deep")
+            throw PropertyListError(
+                .limitExceeded(.depth), at: .byteOffset(offset),
+                "containers nest more than \(limits.maximumDepth) deep")
         }
         writtenCount += 1 + header.length
         guard writtenCount <= limits.maximumObjectCount else {
-            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(offset),
-                                    "the property list expands to more than \(limits.maximumObjectCount) values")
+            throw PropertyListError(
+                .limitExceeded(.objectCount), at: .byteOffset(offset),
+                "the property list expands to more than \(limits.maximumObjectCount) values")
         }
         let word = object >> 6, bit = UInt64(1) << UInt64(object & 63)
         guard onPath[word] & bit == 0 else {
@@ -128,8 +134,9 @@ struct BinaryToXMLPropertyListConverter {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decoder.decode(keyObject, depth: depth + 1)
             guard case .string(let key) = keyValue else {
-                throw PropertyListError(.invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
-                                        "dictionary key \(index) is \(keyValue.kindNameWithArticle), not a string")
+                throw PropertyListError(
+                    .invalidKey, at: .byteOffset(scanner.rawOffset(ofObject: keyObject)),
+                    "dictionary key \(index) is \(keyValue.kindNameWithArticle), not a string")
             }
             keys.append(key)
         }

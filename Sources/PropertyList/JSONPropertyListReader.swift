@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Reads the JSON form of property lists that `JSONPropertyListWriter`
 /// writes (its documentation gives the mapping; the JSON Schema is
@@ -341,8 +342,9 @@ private struct JSONParser {
         case "$date":
             var encoded = try parseTagString(tag)
             guard let date = encoded.withUTF8({ JSONDateText.parse($0) }) else {
-                throw error(.invalidValue, at: valueStart,
-                            "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range")
+                throw error(
+                    .invalidValue, at: valueStart,
+                    "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range")
             }
             return .date(date)
         case "$uid":
@@ -454,8 +456,9 @@ private struct JSONParser {
     }
 
     private func integerRangeError(_ range: Range<Int>) -> PropertyListError {
-        error(.invalidValue, at: range.lowerBound,
-              "the integer \(numberText(range)) is outside \(Int64.min) ... \(UInt64.max); write a real with a fraction or exponent")
+        error(
+            .invalidValue, at: range.lowerBound,
+            "the integer \(numberText(range)) is outside \(Int64.min) ... \(UInt64.max); write a real with a fraction or exponent")
     }
 
     private func real(_ range: Range<Int>) throws(PropertyListError) -> Double {
@@ -479,7 +482,8 @@ private struct JSONParser {
         while position < text.count {
             let runStart = position
             while position < text.count, text[position] >= 0x20, text[position] < 0x80,
-                  text[position] != UInt8(ascii: "\""), text[position] != UInt8(ascii: "\\") {
+                text[position] != UInt8(ascii: "\""), text[position] != UInt8(ascii: "\\")
+            {
                 position += 1
             }
             utf8.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<position]))
@@ -523,13 +527,15 @@ private struct JSONParser {
             let unit = try hexUnit(escapeStart: start)
             if unit & 0xFC00 == 0xD800 {
                 guard position + 1 < text.count, text[position] == UInt8(ascii: "\\"), text[position + 1] == UInt8(ascii: "u") else {
-                    throw error(.invalidString, at: start, "the escape \\u\(Self.hex(unit)) is a high surrogate not followed by a \\u escape for a low surrogate")
+                    throw error(
+                        .invalidString, at: start, "the escape \\u\(Self.hex(unit)) is a high surrogate not followed by a \\u escape for a low surrogate")
                 }
                 let lowStart = position
                 position += 2
                 let low = try hexUnit(escapeStart: lowStart)
                 guard low & 0xFC00 == 0xDC00 else {
-                    throw error(.invalidString, at: start, "the escape \\u\(Self.hex(unit)) is a high surrogate not followed by a \\u escape for a low surrogate")
+                    throw error(
+                        .invalidString, at: start, "the escape \\u\(Self.hex(unit)) is a high surrogate not followed by a \\u escape for a low surrogate")
                 }
                 PropertyListText.appendUTF8(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!, to: &utf8)  // A valid pair makes a scalar.
             } else if let scalar = Unicode.Scalar(unit) {
@@ -538,7 +544,9 @@ private struct JSONParser {
                 throw error(.invalidString, at: start, "the escape \\u\(Self.hex(unit)) is a lone low surrogate")
             }
         default:
-            throw error(.invalidString, at: start, "\\\(describeCharacter(at: position - 1)) is not a JSON escape; the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+            throw error(
+                .invalidString, at: start,
+                "\\\(describeCharacter(at: position - 1)) is not a JSON escape; the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
         }
     }
 

@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Writes a property list as JSON, in a lossless form that
 /// `JSONPropertyListReader` reads back to an equal value.
@@ -100,8 +101,9 @@ public struct JSONPropertyListWriter: Sendable {
             output.append(contentsOf: (bool ? "true" : "false").utf8)
         case .date(let date):
             guard let text = JSONDateText.format(date) else {
-                throw PropertyListError(.unsupportedValue, at: .none,
-                                        "the date \(date.timeIntervalSinceReferenceDate) s after 2001 is outside the years -999999 to 999999 JSON dates can hold")
+                throw PropertyListError(
+                    .unsupportedValue, at: .none,
+                    "the date \(date.timeIntervalSinceReferenceDate) s after 2001 is outside the years -999999 to 999999 JSON dates can hold")
             }
             appendTagged("$date", to: &output) { Self.appendString(text, to: &$0) }
         case .data(let data):
@@ -156,8 +158,10 @@ public struct JSONPropertyListWriter: Sendable {
     }
 
     /// The dictionary as a plain object, its keys taken literally.
-    private func appendObject(_ dictionary: OrderedDictionary<String, PropertyListValue>, indent: Int, depth: Int,
-                              to output: inout [UInt8]) throws(PropertyListError) {
+    private func appendObject(
+        _ dictionary: OrderedDictionary<String, PropertyListValue>, indent: Int, depth: Int,
+        to output: inout [UInt8]
+    ) throws(PropertyListError) {
         output.append(UInt8(ascii: "{"))
         let keys = sortedKeys ? dictionary.keys.sorted() : Array(dictionary.keys)
         for (index, key) in keys.enumerated() {
@@ -235,7 +239,7 @@ public struct JSONPropertyListWriter: Sendable {
 /// rebuilds that decimal and converts it with one correctly rounded parse.
 enum JSONDateText {
     /// The seconds since 2001 of the years -999999 ... 999999.
-    private static let range: Range<Double> = -31_620_065_904_000 ..< 31_493_806_473_600
+    private static let range: Range<Double> = -31_620_065_904_000..<31_493_806_473_600
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, or nil for a date that is not
     /// finite or outside the years -999999 ... 999999.

@@ -82,9 +82,11 @@ final class XMLDiagnosticCollector {
             message.unicodeScalars.removeLast()
         }
         let isDepthLimit = message.hasPrefix("Excessive depth in document")
-        diagnostics.append(XMLDiagnostic(line: Int(error.line), column: Int(error.int2), message: message,
-                                         isError: error.level.rawValue >= XML_ERR_ERROR.rawValue,
-                                         isDepthLimit: isDepthLimit))
+        diagnostics.append(
+            XMLDiagnostic(
+                line: Int(error.line), column: Int(error.int2), message: message,
+                isError: error.level.rawValue >= XML_ERR_ERROR.rawValue,
+                isDepthLimit: isDepthLimit))
     }
 
     /// The context pointer handed to libxml2; valid while `self` lives.
@@ -117,7 +119,7 @@ struct XMLTextReader: ~Copyable {
     init?(bytes: UnsafeRawBufferPointer, options: XMLParseOptions) {
         initializeLibXML2()
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
-              let created = xmlReaderForMemory(base, Int32(bytes.count), nil, nil, options.rawValue)
+            let created = xmlReaderForMemory(base, Int32(bytes.count), nil, nil, options.rawValue)
         else { return nil }
         handle = created
         xmlTextReaderSetStructuredErrorHandler(handle, collectXMLError, diagnostics.opaque)
@@ -233,7 +235,7 @@ final class XMLDocumentTypeDefinition {
     init?(parsing bytes: UnsafeRawBufferPointer) {
         initializeLibXML2()
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
-              let input = xmlParserInputBufferCreateMem(base, Int32(bytes.count), XML_CHAR_ENCODING_NONE)
+            let input = xmlParserInputBufferCreateMem(base, Int32(bytes.count), XML_CHAR_ENCODING_NONE)
         else { return nil }
         // xmlIOParseDTD takes ownership of `input`, freeing it even on failure.
         guard let dtd = xmlIOParseDTD(nil, input, XML_CHAR_ENCODING_NONE) else { return nil }
@@ -311,10 +313,12 @@ struct XMLElementDeclaration {
             guard let name = declaration.pointee.name else { continue }
             let isRequired = declaration.pointee.def == XML_ATTRIBUTE_REQUIRED
             guard isRequired || declaration.pointee.def == XML_ATTRIBUTE_FIXED else { continue }
-            requirements.append(XMLAttributeRequirement(name: String(cString: name),
-                                                        prefix: declaration.pointee.prefix.map { String(cString: $0) },
-                                                        isRequired: isRequired,
-                                                        fixedValue: declaration.pointee.defaultValue.map { String(cString: $0) }))
+            requirements.append(
+                XMLAttributeRequirement(
+                    name: String(cString: name),
+                    prefix: declaration.pointee.prefix.map { String(cString: $0) },
+                    isRequired: isRequired,
+                    fixedValue: declaration.pointee.defaultValue.map { String(cString: $0) }))
         }
         return requirements
     }
@@ -343,7 +347,8 @@ final class XMLContentModelRun {
             _ = xmlValidBuildContentModel(context.context, declaration.handle)
         }
         guard let model = declaration.handle.pointee.contModel, xmlRegexpIsDeterminist(model) == 1,
-              let run = xmlRegNewExecCtxt(model, nil, nil) else { return nil }
+            let run = xmlRegNewExecCtxt(model, nil, nil)
+        else { return nil }
         handle = run
     }
 
@@ -471,8 +476,9 @@ final class XMLEventSink {
 
 private let saxStartElement: startElementNsSAX2Func = { opaque, localName, prefix, _, _, _, attributeCount, _, attributes in
     guard let sink = XMLEventSink.from(opaque), sink.thrown == nil, let localName else { return }
-    let element = XMLElementStart(localName: localName, prefix: prefix, attributes: attributes,
-                                  attributeCount: Int(attributeCount), line: sink.parserPosition().line)
+    let element = XMLElementStart(
+        localName: localName, prefix: prefix, attributes: attributes,
+        attributeCount: Int(attributeCount), line: sink.parserPosition().line)
     do throws(PropertyListError) { try sink.handler.startElement(element) } catch { sink.stop(with: error) }
 }
 
@@ -490,8 +496,10 @@ private let saxCharacters: charactersSAXFunc = { opaque, characters, count in
 private let saxEntityDeclaration: entityDeclSAXFunc = { opaque, _, _, _, _, _ in
     guard let sink = XMLEventSink.from(opaque) else { return }
     let position = sink.parserPosition()
-    sink.stop(with: PropertyListError(.malformedXML, at: .lineColumn(line: position.line, column: position.column),
-                                      "entity declarations/references are not supported"))
+    sink.stop(
+        with: PropertyListError(
+            .malformedXML, at: .lineColumn(line: position.line, column: position.column),
+            "entity declarations/references are not supported"))
 }
 
 private let saxUnparsedEntityDeclaration: unparsedEntityDeclSAXFunc = { opaque, _, _, _, _ in
@@ -524,7 +532,7 @@ private func routeValidityErrors(of context: xmlParserCtxtPtr, to sink: UnsafeMu
 func parseXMLEvents(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, into sink: XMLEventSink) -> Bool {
     initializeLibXML2()
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count <= Int(Int32.max),
-          let context = xmlCreateMemoryParserCtxt(base, Int32(bytes.count))
+        let context = xmlCreateMemoryParserCtxt(base, Int32(bytes.count))
     else { return false }
     var handler = xmlSAXHandler()
     handler.initialized = XML_SAX2_MAGIC
@@ -595,14 +603,17 @@ final class XMLValidationSink {
     }
 }
 
-private let validationStartElement: startElementNsSAX2Func = { opaque, localName, prefix, _, namespaceCount, namespaces,
-                                                                attributeCount, defaultedCount, attributes in
+private let validationStartElement: startElementNsSAX2Func = {
+    opaque, localName, prefix, _, namespaceCount, namespaces,
+    attributeCount, defaultedCount, attributes in
     guard let sink = XMLValidationSink.from(opaque), let localName else { return }
     // libxml2 appends the attributes an ATTLIST defaults; a tree keeps only those written.
-    sink.handler.startElement(XMLElementStart(localName: localName, prefix: prefix, attributes: attributes,
-                                              attributeCount: Int(attributeCount - defaultedCount),
-                                              namespaces: namespaces, namespaceCount: Int(namespaceCount),
-                                              line: sink.parserLine()))
+    sink.handler.startElement(
+        XMLElementStart(
+            localName: localName, prefix: prefix, attributes: attributes,
+            attributeCount: Int(attributeCount - defaultedCount),
+            namespaces: namespaces, namespaceCount: Int(namespaceCount),
+            line: sink.parserLine()))
 }
 
 private let validationEndElement: endElementNsSAX2Func = { opaque, _, _, _ in
@@ -683,8 +694,10 @@ func parseXMLForValidation(_ bytes: UnsafeRawBufferPointer, options: XMLParseOpt
     var cursor = MemoryReadCursor(remaining: bytes)
     return withUnsafeMutablePointer(to: &cursor) { cursorPointer in
         // libxml2 copies the handler into the context it creates.
-        guard let context = xmlCreateIOParserCtxt(&handler, Unmanaged.passUnretained(sink).toOpaque(), readFromMemory, nil,
-                                                  cursorPointer, XML_CHAR_ENCODING_NONE)
+        guard
+            let context = xmlCreateIOParserCtxt(
+                &handler, Unmanaged.passUnretained(sink).toOpaque(), readFromMemory, nil,
+                cursorPointer, XML_CHAR_ENCODING_NONE)
         else { return false }
         routeValidityErrors(of: context, to: Unmanaged.passUnretained(sink).toOpaque())
         sink.context = context

@@ -32,7 +32,7 @@ public enum NonPropertyListFormat: Hashable, Sendable, CustomStringConvertible {
         }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return (.png, .byteOffset(0)) }
         guard let root = XMLRootElementScanner.rootElement(in: UnsafeRawBufferPointer(rebasing: head)),
-              let format = NonPropertyListFormat(rootElement: root.name)
+            let format = NonPropertyListFormat(rootElement: root.name)
         else { return nil }
         return (format, .lineColumn(line: root.line, column: root.column))
     }

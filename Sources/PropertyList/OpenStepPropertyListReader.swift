@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Reads the old ASCII property-list format of NeXTSTEP and OpenStep, as
 /// found in old `Info.plist` files and in `.strings` files.
@@ -352,11 +353,14 @@ private struct OpenStepParser {
                 continue
             }
             guard let high = Self.hexValue(byte) else {
-                throw error(.invalidValue, at: position, "\(describeCharacter(at: position)) in data; only hex digits and whitespace may stand between '<' and '>'")
+                throw error(
+                    .invalidValue, at: position, "\(describeCharacter(at: position)) in data; only hex digits and whitespace may stand between '<' and '>'")
             }
             guard position + 1 < text.count, let low = Self.hexValue(text[position + 1]) else {
                 if position + 1 < text.count, text[position + 1] != UInt8(ascii: ">"), !Self.isWhitespace(text[position + 1]) {
-                    throw error(.invalidValue, at: position + 1, "\(describeCharacter(at: position + 1)) in data; only hex digits and whitespace may stand between '<' and '>'")
+                    throw error(
+                        .invalidValue, at: position + 1,
+                        "\(describeCharacter(at: position + 1)) in data; only hex digits and whitespace may stand between '<' and '>'")
                 }
                 throw error(.invalidValue, at: position, "a lone hex digit in data; each byte is two hex digits")
             }
@@ -424,7 +428,8 @@ private struct OpenStepParser {
                 position += length
             }
         }
-        throw error(.truncated, at: opening, "the quoted string is not closed: the input ends before its closing \(quote == UInt8(ascii: "\"") ? "'\"'" : "\"'\"")")
+        throw error(
+            .truncated, at: opening, "the quoted string is not closed: the input ends before its closing \(quote == UInt8(ascii: "\"") ? "'\"'" : "\"'\"")")
     }
 
     /// `\U` and up to four hex digits, at `position`; returns the UTF-16 unit.
@@ -487,7 +492,8 @@ private struct OpenStepParser {
             if Self.isWhitespace(byte) {
                 position += 1
             } else if byte == 0xE2, position + 2 < text.count, text[position + 1] == 0x80,
-                      text[position + 2] == 0xA8 || text[position + 2] == 0xA9 {
+                text[position + 2] == 0xA8 || text[position + 2] == 0xA9
+            {
                 position += 3  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR.
             } else if byte == UInt8(ascii: "/"), position + 1 < text.count, text[position + 1] == UInt8(ascii: "/") {
                 while position < text.count, text[position] != UInt8(ascii: "\n"), text[position] != UInt8(ascii: "\r") {
@@ -521,8 +527,8 @@ private struct OpenStepParser {
     private static func isUnquotedStringByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: ":"),
-             UInt8(ascii: "."), UInt8(ascii: "-"):
+            UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: ":"),
+            UInt8(ascii: "."), UInt8(ascii: "-"):
             true
         default:
             false

@@ -73,8 +73,10 @@ public final class PartialBinaryPropertyList {
     /// - Throws: `PropertyListError` `.io` when the file cannot be opened or
     ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
     ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
-    public init(path: String, relativeTo directory: Int32 = AT_FDCWD, followingSymbolicLinks: Bool = true,
-                limits: PropertyListLimits = .default) throws(PropertyListError) {
+    public init(
+        path: String, relativeTo directory: Int32 = AT_FDCWD, followingSymbolicLinks: Bool = true,
+        limits: PropertyListLimits = .default
+    ) throws(PropertyListError) {
         var file = try FileWindows(path: path, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks)
         let trailer: Trailer
         do {
@@ -140,8 +142,9 @@ public final class PartialBinaryPropertyList {
             let header = try header(at: offset, itemSize: 1, what: "string")
             let characters = try bytes(at: header.payload, count: header.length)
             if let index = characters.firstIndex(where: { $0 >= 0x80 }) {
-                throw PropertyListError(.invalidString, at: .byteOffset(header.payload + index),
-                                        "byte 0x\(String(characters[index], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
+                throw PropertyListError(
+                    .invalidString, at: .byteOffset(header.payload + index),
+                    "byte 0x\(String(characters[index], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
             }
             return .string(String(decoding: characters, as: UTF8.self))
         case 0x6:
@@ -159,8 +162,9 @@ public final class PartialBinaryPropertyList {
             return .array(try references(at: header.payload, count: header.length))
         case 0xD:
             let header = try header(at: offset, itemSize: 2 * referenceSize, what: "dictionary")
-            return .dictionary(keys: try references(at: header.payload, count: header.length),
-                               values: try references(at: header.payload + header.length * referenceSize, count: header.length))
+            return .dictionary(
+                keys: try references(at: header.payload, count: header.length),
+                values: try references(at: header.payload + header.length * referenceSize, count: header.length))
         default:
             throw invalid(offset, "unknown object marker 0x\(String(marker, radix: 16))")
         }
@@ -198,16 +202,18 @@ public final class PartialBinaryPropertyList {
             throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
         }
         guard size >= 8 + 1 + 1 + 32 else {
-            throw PropertyListError(.truncated, at: .byteOffset(size),
-                                    "the file is \(size) bytes, too short to hold an object, an offset table and the 32-byte trailer")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(size),
+                "the file is \(size) bytes, too short to hold an object, an offset table and the 32-byte trailer")
         }
         let trailerBytes = try file.bytes(at: trailer, count: 32)
         let layout = trailerBytes.withUnsafeBytes { bytes in
             Result { () throws(PropertyListError) in try BinaryPropertyListScanner.checkedTrailer(bytes, fileSize: size, limits: limits) }
         }
         let checked = try layout.get()
-        return Trailer(offsetSize: checked.offsetSize, referenceSize: checked.referenceSize, objectCount: checked.objectCount,
-                       topObject: checked.topObject, offsetTableOffset: checked.offsetTableOffset)
+        return Trailer(
+            offsetSize: checked.offsetSize, referenceSize: checked.referenceSize, objectCount: checked.objectCount,
+            topObject: checked.topObject, offsetTableOffset: checked.offsetTableOffset)
     }
 
     /// Where object `index` starts, checked to lie in the object area.
@@ -218,8 +224,9 @@ public final class PartialBinaryPropertyList {
         let position = offsetTableOffset + index * offsetSize
         let offset = try unsigned(at: position, size: offsetSize)
         guard offset >= 8, offset < UInt64(offsetTableOffset) else {
-            throw PropertyListError(.invalidReference, at: .byteOffset(position),
-                                    "object \(index) has offset \(offset), outside the object area 8..<\(offsetTableOffset)")
+            throw PropertyListError(
+                .invalidReference, at: .byteOffset(position),
+                "object \(index) has offset \(offset), outside the object area 8..<\(offsetTableOffset)")
         }
         return Int(offset)
     }
@@ -251,16 +258,18 @@ public final class PartialBinaryPropertyList {
         }
         let (needed, overflow) = length.multipliedReportingOverflow(by: itemSize)
         guard !overflow, needed <= offsetTableOffset - payload else {
-            throw PropertyListError(.truncated, at: .byteOffset(offset),
-                                    "the \(what) at byte \(offset) claims \(length) elements, which run past the object area")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(offset),
+                "the \(what) at byte \(offset) claims \(length) elements, which run past the object area")
         }
         return (length, payload)
     }
 
     private func references(at position: Int, count: Int) throws(PropertyListError) -> [Int] {
         guard count <= limits.maximumObjectCount else {
-            throw PropertyListError(.limitExceeded(.objectCount), at: .byteOffset(position),
-                                    "a container of \(count) members, over the limit of \(limits.maximumObjectCount)")
+            throw PropertyListError(
+                .limitExceeded(.objectCount), at: .byteOffset(position),
+                "a container of \(count) members, over the limit of \(limits.maximumObjectCount)")
         }
         let raw = try bytes(at: position, count: count * referenceSize)
         var found: [Int] = []
@@ -269,8 +278,9 @@ public final class PartialBinaryPropertyList {
             var value: UInt64 = 0
             for byte in raw[(item * referenceSize)..<((item + 1) * referenceSize)] { value = value << 8 | UInt64(byte) }
             guard value < UInt64(objectCount) else {
-                throw PropertyListError(.invalidReference, at: .byteOffset(position + item * referenceSize),
-                                        "object reference \(value) is not one of the \(objectCount) objects")
+                throw PropertyListError(
+                    .invalidReference, at: .byteOffset(position + item * referenceSize),
+                    "object reference \(value) is not one of the \(objectCount) objects")
             }
             found.append(Int(value))
         }
@@ -381,7 +391,8 @@ private struct FileWindows {
             return found
         }
         let start = offset / PartialBinaryPropertyList.windowSize * PartialBinaryPropertyList.windowSize
-        let end = min(size, (offset + count + PartialBinaryPropertyList.windowSize - 1) / PartialBinaryPropertyList.windowSize * PartialBinaryPropertyList.windowSize)
+        let end = min(
+            size, (offset + count + PartialBinaryPropertyList.windowSize - 1) / PartialBinaryPropertyList.windowSize * PartialBinaryPropertyList.windowSize)
         return try read(start..<end)
     }
 

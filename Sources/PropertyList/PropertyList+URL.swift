@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,7 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemPackage
 
 // `URL` and `FilePath` forms of the initialisers that take a `String` path.
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
@@ -47,8 +48,10 @@ extension PartialBinaryPropertyList {
     ///
     /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
     ///   `file:` URL; otherwise as the `String` form.
-    public convenience init(url: URL, followingSymbolicLinks: Bool = true,
-                            limits: PropertyListLimits = .default) throws(PropertyListError) {
+    public convenience init(
+        url: URL, followingSymbolicLinks: Bool = true,
+        limits: PropertyListLimits = .default
+    ) throws(PropertyListError) {
         try self.init(path: try fileSystemPath(of: url), followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 
@@ -59,11 +62,14 @@ extension PartialBinaryPropertyList {
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
     /// - Throws: `PropertyListError` as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
-    public convenience init(filePath: FilePath, relativeTo directory: Int32 = AT_FDCWD,
-                            followingSymbolicLinks: Bool = true,
-                            limits: PropertyListLimits = .default) throws(PropertyListError) {
-        try self.init(path: filePath.string, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks,
-                      limits: limits)
+    public convenience init(
+        filePath: FilePath, relativeTo directory: Int32 = AT_FDCWD,
+        followingSymbolicLinks: Bool = true,
+        limits: PropertyListLimits = .default
+    ) throws(PropertyListError) {
+        try self.init(
+            path: filePath.string, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks,
+            limits: limits)
     }
 }
 

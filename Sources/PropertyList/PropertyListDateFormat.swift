@@ -9,7 +9,7 @@ import Foundation
 /// formatter, no time zone database).
 public enum PropertyListDateFormat {
     /// The seconds since 1970 `format(_:)` can write: about ±3 million years.
-    static let formattableSeconds: ClosedRange<Double> = -1e14 ... 1e14
+    static let formattableSeconds: ClosedRange<Double> = -1e14...1e14
 
     /// Writes `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC, dropping fractional
     /// seconds (rounding down) as CoreFoundation does. Years below 1000 are
@@ -59,11 +59,11 @@ public enum PropertyListDateFormat {
         let negativeYear = scanner.skip(UInt8(ascii: "-"))
         // `format` pads to four characters with the sign counted: -044, 0044.
         guard let yearDigits = scanner.number(minimumDigits: negativeYear ? 3 : 4, maximumDigits: 9),
-              scanner.skip(UInt8(ascii: "-")), let month = scanner.number(minimumDigits: 2, maximumDigits: 2),
-              scanner.skip(UInt8(ascii: "-")), let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
-              scanner.skip(UInt8(ascii: "T")), let hour = scanner.number(minimumDigits: 2, maximumDigits: 2),
-              scanner.skip(UInt8(ascii: ":")), let minute = scanner.number(minimumDigits: 2, maximumDigits: 2),
-              scanner.skip(UInt8(ascii: ":")), let second = scanner.number(minimumDigits: 2, maximumDigits: 2)
+            scanner.skip(UInt8(ascii: "-")), let month = scanner.number(minimumDigits: 2, maximumDigits: 2),
+            scanner.skip(UInt8(ascii: "-")), let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
+            scanner.skip(UInt8(ascii: "T")), let hour = scanner.number(minimumDigits: 2, maximumDigits: 2),
+            scanner.skip(UInt8(ascii: ":")), let minute = scanner.number(minimumDigits: 2, maximumDigits: 2),
+            scanner.skip(UInt8(ascii: ":")), let second = scanner.number(minimumDigits: 2, maximumDigits: 2)
         else { return nil }
         var fraction = 0.0
         if scanner.skip(UInt8(ascii: ".")) {
@@ -73,7 +73,7 @@ public enum PropertyListDateFormat {
         guard scanner.skip(UInt8(ascii: "Z")), scanner.atEnd else { return nil }
         let year = negativeYear ? -yearDigits : yearDigits
         guard (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60
         else { return nil }
         let days = days(fromCivilYear: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second

@@ -40,8 +40,10 @@ public struct PropertyListDifference: Hashable, Sendable {
         return differences
     }
 
-    private static func compare(_ old: PropertyListValue, _ new: PropertyListValue, at path: [PropertyListPathComponent],
-                                into differences: inout [PropertyListDifference]) {
+    private static func compare(
+        _ old: PropertyListValue, _ new: PropertyListValue, at path: [PropertyListPathComponent],
+        into differences: inout [PropertyListDifference]
+    ) {
         switch (old, new) {
         case let (.dictionary(first), .dictionary(second)):
             for (key, value) in first {

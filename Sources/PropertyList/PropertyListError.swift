@@ -188,8 +188,9 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
     /// The error for input of zero bytes, which no reader accepts (as
     /// CoreFoundation, plistlib and libplist do not): reading it as an empty
     /// OpenStep dictionary would let an empty pipe replace a file's contents.
-    public static let emptyInput = PropertyListError(.truncated, at: .byteOffset(0),
-                                                     "the input is empty (0 bytes); an empty file is not a property list")
+    public static let emptyInput = PropertyListError(
+        .truncated, at: .byteOffset(0),
+        "the input is empty (0 bytes); an empty file is not a property list")
 
     /// `byte 42: message (at aDict.b)`.
     public var description: String {

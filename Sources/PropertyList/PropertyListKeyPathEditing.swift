@@ -153,8 +153,10 @@ extension PropertyListValue {
     ///
     /// - Throws: `PropertyListKeyPathError` saying where the path fails;
     ///   `self` is then unchanged.
-    public mutating func setValue(_ value: PropertyListValue, at keyPath: PropertyListKeyPath,
-                                  mode: PropertyListEditMode) throws(PropertyListKeyPathError) {
+    public mutating func setValue(
+        _ value: PropertyListValue, at keyPath: PropertyListKeyPath,
+        mode: PropertyListEditMode
+    ) throws(PropertyListKeyPathError) {
         guard !keyPath.components.isEmpty else {
             if mode == .replace { self = value; return }
             throw PropertyListKeyPathError(.exists, keyPath: keyPath, depth: 0)
@@ -162,8 +164,10 @@ extension PropertyListValue {
         try set(value, keyPath: keyPath, depth: 0, mode: mode)
     }
 
-    private mutating func set(_ value: PropertyListValue, keyPath: PropertyListKeyPath, depth: Int,
-                              mode: PropertyListEditMode) throws(PropertyListKeyPathError) {
+    private mutating func set(
+        _ value: PropertyListValue, keyPath: PropertyListKeyPath, depth: Int,
+        mode: PropertyListEditMode
+    ) throws(PropertyListKeyPathError) {
         let component = keyPath.components[depth]
         let isLast = depth == keyPath.components.count - 1
         switch self {

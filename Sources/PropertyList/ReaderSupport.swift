@@ -22,8 +22,9 @@ extension PropertyListLimits {
     /// input of `count` bytes is over `maximumInputSize`.
     func checkInputSize(_ count: Int, at location: PropertyListLocation) throws(PropertyListError) {
         guard count <= maximumInputSize else {
-            throw PropertyListError(.limitExceeded(.inputSize), at: location,
-                                    "the input is \(count) bytes, over the limit of \(maximumInputSize)")
+            throw PropertyListError(
+                .limitExceeded(.inputSize), at: location,
+                "the input is \(count) bytes, over the limit of \(maximumInputSize)")
         }
     }
 }

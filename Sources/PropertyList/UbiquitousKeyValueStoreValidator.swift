@@ -48,7 +48,13 @@ public struct UbiquitousKeyValueStoreValidator: Sendable {
     /// Costs one walk of the value.
     public func findings(in value: PropertyListValue) -> [UbiquitousKeyValueStoreFinding] {
         guard case .dictionary(let store) = value else {
-            return [.init(keyPath: [], message: "the key-value store is a dictionary of keys and values, not \(value.kindName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(value.kindName)")]
+            return [
+                .init(
+                    keyPath: [],
+                    message:
+                        "the key-value store is a dictionary of keys and values, not \(value.kindName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(value.kindName)"
+                )
+            ]
         }
         var findings: [UbiquitousKeyValueStoreFinding] = []
         if store.count > limits.maximumKeyCount {

@@ -51,8 +51,9 @@ final class XMLDTDStreamValidator: XMLValidationEventHandler {
         let attributes = element.allAttributes
         let namespaces = element.namespaceDeclarations
         if rules.declaration != nil, rules.kind != .undefined {
-            checkRequiredAttributes(rules.requirements, of: opened, attributes: attributes, namespaces: namespaces,
-                                    elementPrefix: prefix)
+            checkRequiredAttributes(
+                rules.requirements, of: opened, attributes: attributes, namespaces: namespaces,
+                elementPrefix: prefix)
         }
         for attribute in attributes {
             document.validateAttribute(of: localName, localName: attribute.localName, prefix: attribute.prefix, value: attribute.value)
@@ -76,8 +77,9 @@ final class XMLDTDStreamValidator: XMLValidationEventHandler {
                 report("standalone: \(name) declared in the external subset contains white spaces nodes", of: element)
             }
             if let run = element.run, let declaration = element.rules.declaration, !(run.finish() && !element.hasTextOrCDATA) {
-                report("Element \(declaration.name) content does not follow the DTD, expecting "
-                       + "\(element.rules.contentModelDescription), got \(children)", of: element)
+                report(
+                    "Element \(declaration.name) content does not follow the DTD, expecting "
+                        + "\(element.rules.contentModelDescription), got \(children)", of: element)
             }
         default:
             break
@@ -125,9 +127,11 @@ final class XMLDTDStreamValidator: XMLValidationEventHandler {
     }
 
     /// libxml2's "VC: Required Attribute", and the `#FIXED` value of namespace declarations.
-    private func checkRequiredAttributes(_ requirements: [XMLAttributeRequirement], of element: OpenElement,
-                                         attributes: [(localName: String, prefix: String?, value: String)],
-                                         namespaces: [(prefix: String?, uri: String)], elementPrefix: String?) {
+    private func checkRequiredAttributes(
+        _ requirements: [XMLAttributeRequirement], of element: OpenElement,
+        attributes: [(localName: String, prefix: String?, value: String)],
+        namespaces: [(prefix: String?, uri: String)], elementPrefix: String?
+    ) {
         let name = element.localName
         for requirement in requirements {
             let declaredNamespace: (prefix: String?, uri: String)?
@@ -158,9 +162,10 @@ final class XMLDTDStreamValidator: XMLValidationEventHandler {
         if let known = rulesByName[qualifiedName] { return known }
         let declaration = document.declaration(localName: localName, prefix: prefix)
         let kind = declaration?.contentKind ?? .undefined
-        let rules = ElementRules(declaration: declaration, kind: kind,
-                                 contentModelDescription: kind == .elements ? declaration?.contentModelDescription() ?? "" : "",
-                                 requirements: declaration?.attributeRequirements() ?? [])
+        let rules = ElementRules(
+            declaration: declaration, kind: kind,
+            contentModelDescription: kind == .elements ? declaration?.contentModelDescription() ?? "" : "",
+            requirements: declaration?.attributeRequirements() ?? [])
         rulesByName[qualifiedName] = rules
         return rules
     }
@@ -170,8 +175,9 @@ final class XMLDTDStreamValidator: XMLValidationEventHandler {
     }
 
     private func report(_ message: String, element: Int, line: Int, phase: Phase) {
-        findings.insert(PropertyListError(.malformedXML, at: .lineColumn(line: max(line, 1), column: 1), message),
-                        element: element, phase: phase.rawValue)
+        findings.insert(
+            PropertyListError(.malformedXML, at: .lineColumn(line: max(line, 1), column: 1), message),
+            element: element, phase: phase.rawValue)
     }
 
     /// Files what libxml2 reported during the last check under `element`.

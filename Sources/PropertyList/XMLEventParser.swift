@@ -25,8 +25,10 @@ public struct XMLElementStart {
     /// The 1-based line the start tag ends on.
     public let line: Int
 
-    init(localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
-         attributeCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>? = nil, namespaceCount: Int = 0, line: Int) {
+    init(
+        localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+        attributeCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<UInt8>?>? = nil, namespaceCount: Int = 0, line: Int
+    ) {
         localNameBytes = localName
         prefixBytes = prefix
         self.attributes = attributes
@@ -61,8 +63,10 @@ public struct XMLElementStart {
             // Five pointers per attribute, `attributeCount` of them: libxml2's layout.
             let entry = attributes + index * 5
             guard let local = entry[0], let start = entry[3], let end = entry[4] else { return nil }
-            return (String(cString: local), entry[1].map { String(cString: $0) },
-                    String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self))
+            return (
+                String(cString: local), entry[1].map { String(cString: $0) },
+                String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            )
         }
     }
 
@@ -83,14 +87,17 @@ public struct XMLElementStart {
             // Five pointers per attribute, `attributeCount` of them: libxml2's layout.
             let entry = attributes + index * 5
             guard let local = entry[0], let start = entry[3], let end = entry[4],
-                  Self.qualifiedName(prefix: entry[1], local: local, equals: wanted) else { continue }
+                Self.qualifiedName(prefix: entry[1], local: local, equals: wanted)
+            else { continue }
             return UnsafeBufferPointer(start: start, count: end - start)
         }
         return nil
     }
 
-    private static func qualifiedName(prefix: UnsafePointer<UInt8>?, local: UnsafePointer<UInt8>,
-                                      equals wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func qualifiedName(
+        prefix: UnsafePointer<UInt8>?, local: UnsafePointer<UInt8>,
+        equals wanted: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         var position = 0
         if let prefix {
             var byte = prefix

@@ -68,8 +68,10 @@ struct XMLParserInput {
 
     /// Calls `body` with the text errors are located in (the input, or its
     /// UTF-8 transcoding) and the bytes and options libxml2 parses with.
-    func withBytes<Result>(of input: UnsafeRawBufferPointer,
-                           _ body: (_ text: UnsafeRawBufferPointer, _ parser: UnsafeRawBufferPointer, _ options: XMLParseOptions) -> Result)
+    func withBytes<Result>(
+        of input: UnsafeRawBufferPointer,
+        _ body: (_ text: UnsafeRawBufferPointer, _ parser: UnsafeRawBufferPointer, _ options: XMLParseOptions) -> Result
+    )
         -> Result
     {
         let options = transcoded == nil ? XMLParseOptions.untrusted : XMLParseOptions.untrusted.union(.ignoreDeclaredEncoding)
@@ -108,7 +110,8 @@ struct XMLTextPlaceholders: Sendable {
         while index < text.count {
             // `index + 3 < text.count` keeps the four reads in bounds.
             if text[index] == first, index + 3 < text.count, text[index + 1] == second, text[index + 2] == third,
-               text[index + 3] >= lowest, text[index + 3] < lowest + 0x20 {
+                text[index + 3] >= lowest, text[index + 3] < lowest + 0x20
+            {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
                 output.append(text[index + 3] - lowest)
                 index += 4
@@ -163,8 +166,8 @@ struct XMLTextPlaceholders: Sendable {
     static func declaresOtherEncoding(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let head = Array(bytes.prefix(256))
         guard let start = head.firstRange(of: Array("<?xml".utf8)),
-              let end = head[start.upperBound...].firstRange(of: Array("?>".utf8)),
-              let name = head[start.upperBound..<end.lowerBound].firstRange(of: Array("encoding".utf8))
+            let end = head[start.upperBound...].firstRange(of: Array("?>".utf8)),
+            let name = head[start.upperBound..<end.lowerBound].firstRange(of: Array("encoding".utf8))
         else { return false }
         let rest = head[name.upperBound..<end.lowerBound].drop { $0 == 0x20 || $0 == 0x3D || $0 == 0x22 || $0 == 0x27 || $0 == 0x09 }
         let value = String(decoding: rest.prefix { $0 != 0x22 && $0 != 0x27 }, as: UTF8.self).lowercased()
@@ -189,7 +192,8 @@ struct XMLTextPlaceholders: Sendable {
         while index + 3 < bytes.count {
             let lead = bytes[index]
             guard lead == 0xF3 || lead == 0xF4 else { index += 1; continue }
-            let scalar = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+            let scalar =
+                UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
                 | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
             if scalar >= 0xF0000, scalar <= 0x10FFFF {
                 let block = Int((scalar - 0xF0000) >> 5)
@@ -375,7 +379,7 @@ private struct XMLPlaceholderMapper {
             position += 1
         }
         guard position > digitsStart, position < end, input[position] == UInt8(ascii: ";"),
-              value < 0x20, value != 0x09, value != 0x0A, value != 0x0D
+            value < 0x20, value != 0x09, value != 0x0A, value != 0x0D
         else { return nil }
         return (UInt8(value), position + 1 - offset)
     }

@@ -1,9 +1,10 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OrderedCollections
 
 /// Reads XML property lists (`<plist version="1.0">`), as Apple's tools and
 /// other libraries write them.
@@ -54,8 +55,9 @@ public struct XMLPropertyListReader: Sendable {
     ///   Xcode document (see `NonPropertyListFormat`).
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         guard bytes.count <= limits.maximumInputSize, bytes.count <= Int(Int32.max) else {
-            throw PropertyListError(.limitExceeded(.inputSize), at: .none,
-                                    "the input is \(bytes.count) bytes, more than the \(min(limits.maximumInputSize, Int(Int32.max))) allowed")
+            throw PropertyListError(
+                .limitExceeded(.inputSize), at: .none,
+                "the input is \(bytes.count) bytes, more than the \(min(limits.maximumInputSize, Int(Int32.max))) allowed")
         }
         guard !bytes.isEmpty else {
             throw PropertyListError(.unrecognizedFormat, at: .lineColumn(line: 1, column: 1), "the input is empty")
@@ -66,8 +68,9 @@ public struct XMLPropertyListReader: Sendable {
                 guard let reader = XMLTextReader(bytes: parserBytes, options: options) else {
                     throw PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1), "libxml2 could not open the input")
                 }
-                var builder = XMLPropertyListBuilder(reader: reader, input: text, encoding: input.encoding,
-                                                     placeholders: input.placeholders, limits: limits)
+                var builder = XMLPropertyListBuilder(
+                    reader: reader, input: text, encoding: input.encoding,
+                    placeholders: input.placeholders, limits: limits)
                 return try builder.run()
             }
         }
@@ -139,8 +142,10 @@ private struct XMLPropertyListBuilder: ~Copyable {
     var openScalarTag = 0
     var text: [UInt8] = []
 
-    init(reader: consuming XMLTextReader, input: UnsafeRawBufferPointer, encoding: XMLInputEncoding,
-         placeholders: XMLTextPlaceholders?, limits: PropertyListLimits) {
+    init(
+        reader: consuming XMLTextReader, input: UnsafeRawBufferPointer, encoding: XMLInputEncoding,
+        placeholders: XMLTextPlaceholders?, limits: PropertyListLimits
+    ) {
         internedNames = PropertyListElement.allCases.map { reader.intern($0.name) }
         self.reader = reader
         self.input = input
@@ -179,8 +184,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
         }
         if reader.diagnostics.firstError != nil { throw parserError() }
         guard let root else {
-            throw PropertyListError(.unexpectedElement, at: location(afterTag: tagCount - 1),
-                                    "the document holds no property-list value")
+            throw PropertyListError(
+                .unexpectedElement, at: location(afterTag: tagCount - 1),
+                "the document holds no property-list value")
         }
         return root
     }
@@ -198,8 +204,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
             throw error(.unexpectedElement, at: location(ofTag: tag), "unknown element <\(name)>")
         }
         if let openScalar {
-            throw error(.unexpectedElement, at: location(ofTag: tag),
-                        "<\(element.name)> inside <\(openScalar.name)>, which holds only text")
+            throw error(
+                .unexpectedElement, at: location(ofTag: tag),
+                "<\(element.name)> inside <\(openScalar.name)>, which holds only text")
         }
         let isFirstElement = !sawElement
         sawElement = true
@@ -214,8 +221,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
         switch element {
         case .dict, .array:
             guard frames.count < limits.maximumDepth else {
-                throw error(.limitExceeded(.depth), at: location(ofTag: tag),
-                            "arrays and dictionaries nest more than \(limits.maximumDepth) deep")
+                throw error(
+                    .limitExceeded(.depth), at: location(ofTag: tag),
+                    "arrays and dictionaries nest more than \(limits.maximumDepth) deep")
             }
             if isEmpty {
                 try complete(element == .dict ? .dictionary([:]) : .array([]), tag: tag)
@@ -241,8 +249,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
                 throw error(.unexpectedElement, at: location(ofTag: tag), "<key> outside a dictionary")
             }
             if root != nil {
-                throw error(.unexpectedElement, at: location(ofTag: tag),
-                            "a second value, <\(element.name)>, at the top level; a property list holds one")
+                throw error(
+                    .unexpectedElement, at: location(ofTag: tag),
+                    "a second value, <\(element.name)>, at the top level; a property list holds one")
             }
             return
         }
@@ -287,7 +296,8 @@ private struct XMLPropertyListBuilder: ~Copyable {
 
     private func makeDictionary(_ frame: Frame, count: Int) -> PropertyListValue {
         if count == 1, keys[frame.keyStart] == "CF$UID", case .integer(let number) = values[frame.valueStart],
-           let uid = number.uint64Value {
+            let uid = number.uint64Value
+        {
             return .uid(uid)
         }
         var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
@@ -301,8 +311,9 @@ private struct XMLPropertyListBuilder: ~Copyable {
     private mutating func complete(_ value: PropertyListValue, tag: Int) throws(PropertyListError) {
         producedCount += 1
         guard producedCount <= limits.maximumObjectCount else {
-            throw error(.limitExceeded(.objectCount), at: location(ofTag: tag),
-                        "the property list holds more than \(limits.maximumObjectCount) values")
+            throw error(
+                .limitExceeded(.objectCount), at: location(ofTag: tag),
+                "the property list holds more than \(limits.maximumObjectCount) values")
         }
         if frames.isEmpty { root = value } else { values.append(value) }
     }
@@ -481,7 +492,8 @@ private enum XMLText {
         }
         var radix: UInt64 = 10
         if bytes.count - position > 2, bytes[position] == UInt8(ascii: "0"),
-           bytes[position + 1] | 0x20 == UInt8(ascii: "x") {
+            bytes[position + 1] | 0x20 == UInt8(ascii: "x")
+        {
             radix = 16
             position += 2
         }
@@ -551,8 +563,9 @@ enum XMLInputEncoding {
         var offset = 0
         while offset < bytes.count {
             guard bytes.count - offset >= 4 else {
-                throw PropertyListError(.invalidString, at: .lineColumn(line: line, column: column),
-                                        "the UTF-32 input ends in a partial code unit")
+                throw PropertyListError(
+                    .invalidString, at: .lineColumn(line: line, column: column),
+                    "the UTF-32 input ends in a partial code unit")
             }
             var unit: UInt32 = 0
             for index in 0..<4 {
@@ -561,8 +574,9 @@ enum XMLInputEncoding {
             }
             offset += 4
             guard let scalar = Unicode.Scalar(unit) else {
-                throw PropertyListError(.invalidString, at: .lineColumn(line: line, column: column),
-                                        "0x\(String(unit, radix: 16, uppercase: true)) is not a Unicode scalar")
+                throw PropertyListError(
+                    .invalidString, at: .lineColumn(line: line, column: column),
+                    "0x\(String(unit, radix: 16, uppercase: true)) is not a Unicode scalar")
             }
             if offset == 4 && scalar == "\u{FEFF}" { continue }
             if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
@@ -585,8 +599,9 @@ enum XMLInputEncoding {
         }
         while offset < bytes.count {
             guard bytes.count - offset >= 2 else {
-                throw PropertyListError(.invalidString, at: .lineColumn(line: line, column: column),
-                                        "the UTF-16 input ends in a partial code unit")
+                throw PropertyListError(
+                    .invalidString, at: .lineColumn(line: line, column: column),
+                    "the UTF-16 input ends in a partial code unit")
             }
             let first = unit(at: offset)
             offset += 2
@@ -596,8 +611,9 @@ enum XMLInputEncoding {
                 offset += 2
             }
             guard let scalar else {
-                throw PropertyListError(.invalidString, at: .lineColumn(line: line, column: column),
-                                        "0x\(String(first, radix: 16, uppercase: true)) is an unpaired UTF-16 surrogate")
+                throw PropertyListError(
+                    .invalidString, at: .lineColumn(line: line, column: column),
+                    "0x\(String(first, radix: 16, uppercase: true)) is an unpaired UTF-16 surrogate")
             }
             if offset <= 4 && scalar == "\u{FEFF}" && output.isEmpty { continue }
             if scalar == "\n" { line += 1; column = 1 } else { column += 1 }

@@ -29,9 +29,10 @@ public struct XMLPropertyListValidator {
             return
         }
         let diagnostic = collector.firstError
-        throw PropertyListError(.malformedXML,
-                                at: .lineColumn(line: max(diagnostic?.line ?? 1, 1), column: max(diagnostic?.column ?? 1, 1)),
-                                "the DTD cannot be parsed: \(diagnostic?.message ?? "libxml2 gave no reason")")
+        throw PropertyListError(
+            .malformedXML,
+            at: .lineColumn(line: max(diagnostic?.line ?? 1, 1), column: max(diagnostic?.column ?? 1, 1)),
+            "the DTD cannot be parsed: \(diagnostic?.message ?? "libxml2 gave no reason")")
     }
 
     /// Parses the DTD in `dtd`.
@@ -71,24 +72,31 @@ public struct XMLPropertyListValidator {
         let libxml2Problems = XMLDiagnosticCollector()
         return withXMLErrors(collectedBy: libxml2Problems) { () -> [PropertyListError] in
             guard let document = XMLValidationDocument(dtd: definition) else { return [] }
-            let checker = XMLDTDStreamValidator(document: document, libxml2Problems: libxml2Problems,
-                                                limit: XMLDiagnosticCollector.maximumKept)
+            let checker = XMLDTDStreamValidator(
+                document: document, libxml2Problems: libxml2Problems,
+                limit: XMLDiagnosticCollector.maximumKept)
             let sink = XMLValidationSink(handler: checker)
             checker.sink = sink
             let wellFormed = parseXMLForValidation(bytes, options: options, into: sink)
             let parseErrors = sink.diagnostics.diagnostics.filter(\.isError).map { diagnostic in
-                PropertyListError(.malformedXML, at: .lineColumn(line: max(diagnostic.line, 1), column: max(diagnostic.column, 1)),
-                                  diagnostic.message)
+                PropertyListError(
+                    .malformedXML, at: .lineColumn(line: max(diagnostic.line, 1), column: max(diagnostic.column, 1)),
+                    diagnostic.message)
             }
             if checker.declaresEntities {
-                return [PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1),
-                                          "entity declarations/references are not supported")] + parseErrors
+                return [
+                    PropertyListError(
+                        .malformedXML, at: .lineColumn(line: 1, column: 1),
+                        "entity declarations/references are not supported")
+                ] + parseErrors
             }
             guard wellFormed else { return parseErrors }
             var findings: [PropertyListError] = []
             if let root = checker.root, root.name != "plist" {
-                findings.append(PropertyListError(.malformedXML, at: .lineColumn(line: max(root.line, 1), column: 1),
-                                                  "the root element is <\(root.name)>, not <plist>"))
+                findings.append(
+                    PropertyListError(
+                        .malformedXML, at: .lineColumn(line: max(root.line, 1), column: 1),
+                        "the root element is <\(root.name)>, not <plist>"))
             }
             return findings + (parseErrors + checker.findings.all).prefix(XMLDiagnosticCollector.maximumKept)
         }

@@ -64,8 +64,10 @@ public struct XMLPropertyListWriter: Sendable {
     ///
     /// - Throws: `PropertyListError`, as `encode(_:)`, or whatever `sink` throws;
     ///   the pieces handed over before then are a prefix of the document.
-    public func encode(_ value: PropertyListValue, chunkSize: Int = 1 << 20,
-                       to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void) throws(PropertyListError) {
+    public func encode(
+        _ value: PropertyListValue, chunkSize: Int = 1 << 20,
+        to sink: (UnsafeRawBufferPointer) throws(PropertyListError) -> Void
+    ) throws(PropertyListError) {
         try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
             var encoder = XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize)
             encoder.maximumDepth = maximumDepth
@@ -133,8 +135,9 @@ struct XMLPropertyListEncoder {
             output.append(contentsOf: (bool ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let date):
             guard PropertyListDateFormat.formattableSeconds.contains(date.timeIntervalSince1970) else {
-                throw PropertyListError(.unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
-                                        "the date \(date.timeIntervalSince1970) seconds from 1970 is too far away to write")
+                throw PropertyListError(
+                    .unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
+                    "the date \(date.timeIntervalSince1970) seconds from 1970 is too far away to write")
             }
             output.append(contentsOf: "<date>".utf8)
             PropertyListDateFormat.append(date, to: &output)
@@ -185,8 +188,9 @@ struct XMLPropertyListEncoder {
     /// Refuses a container nested deeper than the readers read.
     private func checkDepth() throws(PropertyListError) {
         guard path.count < maximumDepth else {
-            throw PropertyListError(.limitExceeded(.depth), at: .none, keyPath: PropertyListKeyPath(path),
-                                    "containers nest more than \(maximumDepth) deep")
+            throw PropertyListError(
+                .limitExceeded(.depth), at: .none, keyPath: PropertyListKeyPath(path),
+                "containers nest more than \(maximumDepth) deep")
         }
     }
 

@@ -1,3 +1,5 @@
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PropertyList
 
 extension TypeRegistry {
     /// The type of the item at `path`, as the Finder would see it:

@@ -37,7 +37,8 @@ public struct MimeTypeDeclaration: Hashable, Sendable {
                 // ASCII, the usual case: test bytes, which are characters here.
                 let utf8 = glob.utf8
                 guard utf8.count > 2, utf8.starts(with: "*.".utf8),
-                      !utf8.dropFirst(2).contains(where: { $0 == 0x2A || $0 == 0x3F || $0 == 0x5B || $0 == 0x5D }) else { continue }  // * ? [ ]
+                    !utf8.dropFirst(2).contains(where: { $0 == 0x2A || $0 == 0x3F || $0 == 0x5B || $0 == 0x5D })
+                else { continue }  // * ? [ ]
             } else {
                 guard glob.hasPrefix("*."), !tail.isEmpty, !tail.contains(where: { "*?[]".contains($0) }) else { continue }
             }
@@ -93,8 +94,9 @@ private final class SharedMimeInfoHandler: XMLEventHandler {
         depth += 1
         if element.localNameIs("mime-type") {
             guard let type = element.attribute("type") else {
-                throw PropertyListError(.unexpectedElement, at: .lineColumn(line: element.line, column: 1),
-                                        "a <mime-type> has no type attribute")
+                throw PropertyListError(
+                    .unexpectedElement, at: .lineColumn(line: element.line, column: 1),
+                    "a <mime-type> has no type attribute")
             }
             current = MimeTypeDeclaration(mimeType: type.lowercased(), source: DeclarationSource(file: file, line: element.line))
             mimeTypeDepth = depth

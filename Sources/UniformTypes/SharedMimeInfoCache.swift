@@ -42,11 +42,13 @@ public enum SharedMimeInfoCacheReader {
         func entry(typeAt offset: Int) throws(PropertyListError) -> Int {
             if let known = entryByOffset[offset] { return known }
             let name = try cache.string(at: offset).lowercased()
-            let index = entryByName[name] ?? {
-                entries.append(MimeTypeDeclaration(mimeType: name, source: DeclarationSource(file: file)))
-                entryByName[name] = entries.count - 1
-                return entries.count - 1
-            }()
+            let index =
+                entryByName[name]
+                ?? {
+                    entries.append(MimeTypeDeclaration(mimeType: name, source: DeclarationSource(file: file)))
+                    entryByName[name] = entries.count - 1
+                    return entries.count - 1
+                }()
             entryByOffset[offset] = index
             return index
         }
@@ -64,7 +66,8 @@ public enum SharedMimeInfoCacheReader {
         }
         var globs = try cache.suffixGlobs()
         for (patternOffset, typeOffset) in try cache.offsetPairs(listAt: MimeCache.literalListField, entrySize: 12)
-            + cache.offsetPairs(listAt: MimeCache.globListField, entrySize: 12) {
+            + cache.offsetPairs(listAt: MimeCache.globListField, entrySize: 12)
+        {
             globs.append((try cache.string(at: patternOffset), typeOffset))
         }
         for (glob, typeOffset) in globs {
@@ -89,10 +92,12 @@ public enum SharedMimeInfoCacheReader {
         let typesPath = directory + "/types"
         let packages = directory + "/packages"
         guard let cacheTime = FileSystem.modificationTime(ofFile: cachePath),
-              let typesTime = FileSystem.modificationTime(ofFile: typesPath) else { return nil }
+            let typesTime = FileSystem.modificationTime(ofFile: typesPath)
+        else { return nil }
         for name in FileSystem.entries(of: packages) where name.hasSuffix(".xml") {
             guard let packageTime = FileSystem.modificationTime(ofFile: packages + "/" + name),
-                  packageTime <= cacheTime, packageTime <= typesTime else { return nil }
+                packageTime <= cacheTime, packageTime <= typesTime
+            else { return nil }
         }
         let cache = try MappedFile(path: cachePath)
         var entries = try withExtendedLifetime(cache) { () throws(PropertyListError) in try read(cache.bytes, file: cachePath) }
@@ -125,8 +130,9 @@ private struct MimeCache {
     init(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
         self.bytes = bytes
         guard bytes.count >= Self.headerSize else {
-            throw PropertyListError(.truncated, at: .byteOffset(bytes.count),
-                                    "a mime.cache header is \(Self.headerSize) bytes; the file has \(bytes.count)")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(bytes.count),
+                "a mime.cache header is \(Self.headerSize) bytes; the file has \(bytes.count)")
         }
         let major = Int(bytes[0]) << 8 | Int(bytes[1])
         guard major == 1 else {
@@ -160,8 +166,9 @@ private struct MimeCache {
         let count = try card32(at: offset)
         // A CARD32 count times a small entry size cannot overflow Int.
         guard count * entrySize <= bytes.count - offset - 4 else {
-            throw PropertyListError(.truncated, at: .byteOffset(offset),
-                                    "the list at byte \(offset) of \(count) entries of \(entrySize) bytes runs past the end (\(bytes.count) bytes)")
+            throw PropertyListError(
+                .truncated, at: .byteOffset(offset),
+                "the list at byte \(offset) of \(count) entries of \(entrySize) bytes runs past the end (\(bytes.count) bytes)")
         }
         return (offset + 4, count)
     }

@@ -33,9 +33,10 @@ extension String {
     /// lower: no upper-case ASCII letter and no non-ASCII byte, as in most
     /// identifiers and tags (`lowercased()` copies a string over 15 bytes).
     var lowercasedIfNeeded: String {
-        let needsLowering = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
-        } ?? true
+        let needsLowering =
+            utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+            } ?? true
         return needsLowering ? lowercased() : self
     }
 }
@@ -129,9 +130,11 @@ public struct TypeDeclaration: Hashable, Sendable {
     var tagPaths: [TypeTagClass: [PropertyListKeyPath]] = [:]
 
     /// Makes a declaration.
-    public init(identifier: String, conformsTo: [String] = [], tags: OrderedDictionary<TypeTagClass, [String]> = [:],
-                typeDescription: String? = nil, referenceURL: String? = nil, iconName: String? = nil,
-                version: String? = nil, origin: TypeOrigin, source: DeclarationSource) {
+    public init(
+        identifier: String, conformsTo: [String] = [], tags: OrderedDictionary<TypeTagClass, [String]> = [:],
+        typeDescription: String? = nil, referenceURL: String? = nil, iconName: String? = nil,
+        version: String? = nil, origin: TypeOrigin, source: DeclarationSource
+    ) {
         self.identifier = identifier
         self.conformsTo = conformsTo
         self.tags = tags
@@ -171,9 +174,11 @@ public struct DocumentTypeDeclaration: Hashable, Sendable {
     public var source: DeclarationSource
 
     /// Makes a document type.
-    public init(name: String? = nil, role: String? = nil, handlerRank: String? = nil, isPackage: Bool? = nil,
-                contentTypes: [String] = [], filenameExtensions: [String] = [], mimeTypes: [String] = [],
-                osTypes: [String] = [], source: DeclarationSource) {
+    public init(
+        name: String? = nil, role: String? = nil, handlerRank: String? = nil, isPackage: Bool? = nil,
+        contentTypes: [String] = [], filenameExtensions: [String] = [], mimeTypes: [String] = [],
+        osTypes: [String] = [], source: DeclarationSource
+    ) {
         self.name = name
         self.role = role
         self.handlerRank = handlerRank

@@ -22,8 +22,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     public var findings: [TypeDeclarationFinding] = []
 
     /// The keys that mark a property list as an Info.plist.
-    public static let infoPlistKeys = ["CFBundleDocumentTypes", "UTExportedTypeDeclarations",
-                                       "UTImportedTypeDeclarations", "CFBundleIdentifier"]
+    public static let infoPlistKeys = [
+        "CFBundleDocumentTypes", "UTExportedTypeDeclarations",
+        "UTImportedTypeDeclarations", "CFBundleIdentifier",
+    ]
 
     /// True when `value` is a dictionary holding any of `infoPlistKeys`.
     public static func looksLikeInfoPlist(_ value: PropertyListValue) -> Bool {
@@ -42,8 +44,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     public init(infoPlist: PropertyListValue, file: String?, exportedOrigin: TypeOrigin = .exported) {
         self.file = file
         guard let root = infoPlist.dictionaryValue else {
-            findings.append(TypeDeclarationFinding(.error, .invalidValue, file: file, keyPath: [],
-                                                   "the property list's root is \(infoPlist.kindNameWithArticle), not a dictionary"))
+            findings.append(
+                TypeDeclarationFinding(
+                    .error, .invalidValue, file: file, keyPath: [],
+                    "the property list's root is \(infoPlist.kindNameWithArticle), not a dictionary"))
             return
         }
         bundleIdentifier = root["CFBundleIdentifier"]?.stringValue
@@ -99,8 +103,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         return array
     }
 
-    private mutating func readTypes(_ root: OrderedDictionary<String, PropertyListValue>, key: String,
-                                    origin: TypeOrigin) -> [TypeDeclaration] {
+    private mutating func readTypes(
+        _ root: OrderedDictionary<String, PropertyListValue>, key: String,
+        origin: TypeOrigin
+    ) -> [TypeDeclaration] {
         var result: [TypeDeclaration] = []
         for (index, entry) in entries(root, key: key).enumerated() {
             let path: PropertyListKeyPath = [.key(key), .index(index)]
@@ -113,8 +119,9 @@ public struct TypeDeclarationSet: Hashable, Sendable {
                 continue
             }
             let reference = string(dictionary, "ICTKitSource", at: path)
-            var declaration = TypeDeclaration(identifier: identifier, origin: origin,
-                                              source: DeclarationSource(file: file, keyPath: path, reference: reference))
+            var declaration = TypeDeclaration(
+                identifier: identifier, origin: origin,
+                source: DeclarationSource(file: file, keyPath: path, reference: reference))
             (declaration.conformsTo, declaration.conformsToPaths) = strings(dictionary, "UTTypeConformsTo", at: path)
             declaration.typeDescription = string(dictionary, "UTTypeDescription", at: path)
             declaration.referenceURL = string(dictionary, "UTTypeReferenceURL", at: path)
@@ -126,8 +133,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         return result
     }
 
-    private mutating func readTags(_ dictionary: OrderedDictionary<String, PropertyListValue>, at path: PropertyListKeyPath,
-                                   into declaration: inout TypeDeclaration) {
+    private mutating func readTags(
+        _ dictionary: OrderedDictionary<String, PropertyListValue>, at path: PropertyListKeyPath,
+        into declaration: inout TypeDeclaration
+    ) {
         guard let value = dictionary["UTTypeTagSpecification"] else { return }
         let tagsPath = path.appending(.key("UTTypeTagSpecification"))
         guard let specification = value.dictionaryValue else {
@@ -162,8 +171,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
             case .integer(let number) where number == 0 || number == 1:
                 // CFBundle reads 0 and 1 as false and true; the documented type is Boolean.
                 documentType.isPackage = number == 1
-                findings.append(TypeDeclarationFinding(.warning, .invalidValue, file: file, keyPath: packagePath,
-                                                       "LSTypeIsPackage is the integer \(number); write <true/> or <false/>"))
+                findings.append(
+                    TypeDeclarationFinding(
+                        .warning, .invalidValue, file: file, keyPath: packagePath,
+                        "LSTypeIsPackage is the integer \(number); write <true/> or <false/>"))
             default: invalid(packagePath, "LSTypeIsPackage is \(value.kindNameWithArticle), not a boolean")
             }
         }
@@ -171,8 +182,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     }
 
     /// The string under `key`; a finding when it is there but not a string.
-    private mutating func string(_ dictionary: OrderedDictionary<String, PropertyListValue>, _ key: String,
-                                 at path: PropertyListKeyPath) -> String? {
+    private mutating func string(
+        _ dictionary: OrderedDictionary<String, PropertyListValue>, _ key: String,
+        at path: PropertyListKeyPath
+    ) -> String? {
         guard let value = dictionary[key] else { return nil }
         guard let text = value.stringValue else {
             invalid(path.appending(.key(key)), "\(key) is \(value.kindNameWithArticle), not a string")
@@ -183,8 +196,10 @@ public struct TypeDeclarationSet: Hashable, Sendable {
 
     /// The strings under `key`, which may be one string or an array of
     /// strings, with their key paths; a finding for each value of another kind.
-    private mutating func strings(_ dictionary: OrderedDictionary<String, PropertyListValue>, _ key: String,
-                                  at path: PropertyListKeyPath) -> (values: [String], paths: [PropertyListKeyPath]) {
+    private mutating func strings(
+        _ dictionary: OrderedDictionary<String, PropertyListValue>, _ key: String,
+        at path: PropertyListKeyPath
+    ) -> (values: [String], paths: [PropertyListKeyPath]) {
         guard let value = dictionary[key] else { return ([], []) }
         let keyPath = path.appending(.key(key))
         switch value {

@@ -54,9 +54,12 @@ private struct TypeTableReader {
             guard let identifier else { return }
             finishTagClass()
             let index = result.count
-            var declaration = TypeDeclaration(identifier: identifier, conformsTo: conformsTo, tags: tags, typeDescription: description,
-                                              origin: origin, source: DeclarationSource(file: nil, keyPath: [Self.declarationsKey, .index(index)],
-                                                                                        reference: reference))
+            var declaration = TypeDeclaration(
+                identifier: identifier, conformsTo: conformsTo, tags: tags, typeDescription: description,
+                origin: origin,
+                source: DeclarationSource(
+                    file: nil, keyPath: [Self.declarationsKey, .index(index)],
+                    reference: reference))
             declaration.conformsToPaths = conformsTo.indices.map { [Self.declarationsKey, .index(index), Self.conformsToKey, .index($0)] }
             for (tagClass, classTags) in tags {
                 declaration.tagPaths[tagClass] = classTags.indices.map {

@@ -52,7 +52,8 @@ public struct TypeDeclarationValidator: Sendable {
             }
             previousWasDot = false
             let value = scalar.value
-            let allowed = (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A) || (value >= 0x30 && value <= 0x39)
+            let allowed =
+                (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A) || (value >= 0x30 && value <= 0x39)
                 || value == 0x2D || value > 0x7F
             if !allowed { return false }
         }
@@ -81,8 +82,10 @@ private struct Check {
         for documentType in declarationSet.documentTypes { checkDocumentType(documentType) }
     }
 
-    mutating func add(_ severity: TypeDeclarationFinding.Severity, _ kind: TypeDeclarationFinding.Kind,
-                      _ path: PropertyListKeyPath, _ message: String) {
+    mutating func add(
+        _ severity: TypeDeclarationFinding.Severity, _ kind: TypeDeclarationFinding.Kind,
+        _ path: PropertyListKeyPath, _ message: String
+    ) {
         findings.append(TypeDeclarationFinding(severity, kind, file: declarationSet.file, keyPath: path, message))
     }
 
@@ -97,10 +100,12 @@ private struct Check {
                 continue
             }
             if first.origin == declaration.origin {
-                add(declaration.origin == .imported ? .warning : .error, .duplicate, path,
+                add(
+                    declaration.origin == .imported ? .warning : .error, .duplicate, path,
                     "\(declaration.identifier) is declared again (first at \(first.source.keyPath)); the first declaration wins")
             } else {
-                add(.warning, .duplicate, path,
+                add(
+                    .warning, .duplicate, path,
                     "\(declaration.identifier) is both exported and imported; the exported declaration wins")
             }
         }
@@ -152,13 +157,15 @@ private struct Check {
         let base = declaration.source.keyPath
         let identifierPath = base.appending(.key("UTTypeIdentifier"))
         guard TypeDeclarationValidator.isWellFormedIdentifier(identifier) else {
-            add(.error, .malformedIdentifier, identifierPath,
+            add(
+                .error, .malformedIdentifier, identifierPath,
                 "\"\(identifier)\" is not a uniform type identifier (dot-separated letters, digits and hyphens)")
             return
         }
         let isReserved = lowered.hasPrefix("public.") || lowered.hasPrefix("com.apple.") || lowered.hasPrefix("dyn.")
         if declaration.origin == .exported, isReserved, !isApple {
-            add(.error, .reservedIdentifier, identifierPath,
+            add(
+                .error, .reservedIdentifier, identifierPath,
                 "\(identifier) is in a domain reserved for Apple; export it under your own reverse-DNS domain")
         }
         // A system type's own declaration wins; the file's parents and tags for it are never used.
@@ -179,8 +186,11 @@ private struct Check {
             } else if lowered == declaration.identifier.lowercased() {
                 add(.error, .conformanceCycle, path, "\(declaration.identifier) conforms to itself")
             } else if !isKnown(parent) {
-                add(.warning, .unknownConformance, path, Self.isSystemDomain(lowered) ? Self.notAmongSystemTypes(parent)
-                    : "\(parent) is declared neither here nor by the system; another app must declare it")
+                add(
+                    .warning, .unknownConformance, path,
+                    Self.isSystemDomain(lowered)
+                        ? Self.notAmongSystemTypes(parent)
+                        : "\(parent) is declared neither here nor by the system; another app must declare it")
             }
         }
         let ancestry = ancestry(of: declaration.identifier)
@@ -189,7 +199,8 @@ private struct Check {
             add(.error, .conformanceCycle, conformsPath, "\(declaration.identifier) conforms to itself through its parents")
         }
         if !ancestry.reachesItem, ancestry.allKnown {
-            add(.error, .notUnderItem, declaration.conformsTo.isEmpty ? declaration.source.keyPath : conformsPath,
+            add(
+                .error, .notUnderItem, declaration.conformsTo.isEmpty ? declaration.source.keyPath : conformsPath,
                 "\(declaration.identifier) conforms to nothing under public.item (such as public.data or com.apple.package), so no file can have it")
         }
     }
@@ -205,9 +216,10 @@ private struct Check {
                 }
                 guard checkTagSpelling(tag, tagClass, path) else { continue }
                 if let owner = registry.declaredTypes(forTag: tag, tagClass: tagClass).first(where: { $0.origin == .system }),
-                   !(tagClass == .osType && tag.trimmingSpaces.isEmpty)
+                    !(tagClass == .osType && tag.trimmingSpaces.isEmpty)
                 {
-                    add(.warning, .systemOwnedTag, path,
+                    add(
+                        .warning, .systemOwnedTag, path,
                         "\(tagClass) \"\(tag)\" belongs to the system type \(owner.identifier), which lookups prefer")
                 }
             }
@@ -253,11 +265,13 @@ private struct Check {
     mutating func checkDocumentType(_ documentType: DocumentTypeDeclaration) {
         let base = documentType.source.keyPath
         if let role = documentType.role, !TypeDeclarationValidator.roles.contains(role) {
-            add(.error, .invalidValue, base.appending(.key("CFBundleTypeRole")),
+            add(
+                .error, .invalidValue, base.appending(.key("CFBundleTypeRole")),
                 "CFBundleTypeRole \"\(role)\" is not one of Editor, Viewer, Shell, QLGenerator, MDImporter, None")
         }
         if let rank = documentType.handlerRank, !TypeDeclarationValidator.handlerRanks.contains(rank) {
-            add(.error, .invalidValue, base.appending(.key("LSHandlerRank")),
+            add(
+                .error, .invalidValue, base.appending(.key("LSHandlerRank")),
                 "LSHandlerRank \"\(rank)\" is not one of Owner, Default, Alternate, None")
         }
         if documentType.contentTypes.isEmpty && documentType.filenameExtensions.isEmpty
@@ -278,16 +292,21 @@ private struct Check {
                 continue
             }
             if !isKnown(identifier) {
-                add(.warning, .undeclaredDocumentType, path, Self.isSystemDomain(lowered) ? Self.notAmongSystemTypes(identifier)
-                    : "\(identifier) is declared neither here nor by the system; declare it in UTImportedTypeDeclarations")
+                add(
+                    .warning, .undeclaredDocumentType, path,
+                    Self.isSystemDomain(lowered)
+                        ? Self.notAmongSystemTypes(identifier)
+                        : "\(identifier) is declared neither here nor by the system; declare it in UTImportedTypeDeclarations")
                 continue
             }
             let isPackageType = conforms(identifier, to: "com.apple.package")
             if documentType.isPackage == true, !isPackageType {
-                add(.error, .packageMismatch, path,
+                add(
+                    .error, .packageMismatch, path,
                     "LSTypeIsPackage is true but \(identifier) does not conform to com.apple.package, so its items are not packages")
             } else if documentType.isPackage != true, isPackageType {
-                add(.warning, .packageMismatch, path,
+                add(
+                    .warning, .packageMismatch, path,
                     "\(identifier) conforms to com.apple.package but LSTypeIsPackage is not true")
             }
         }

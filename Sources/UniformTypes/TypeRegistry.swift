@@ -1,3 +1,6 @@
+import OrderedCollections
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OrderedCollections
-import PropertyList
 
 /// A registry of uniform types: declarations from ICTKit's system types,
 /// apps' Info.plists and freedesktop shared-mime-info, answering which type
@@ -107,8 +108,9 @@ public struct TypeRegistry: Sendable {
                 if let existing = indexByIdentifier[identifier.lowercasedIfNeeded] {
                     target = existing
                 } else {
-                    let declaration = TypeDeclaration(identifier: identifier, typeDescription: entry.comment,
-                                                      origin: .dynamic, source: entry.source)
+                    let declaration = TypeDeclaration(
+                        identifier: identifier, typeDescription: entry.comment,
+                        origin: .dynamic, source: entry.source)
                     target = register(declaration)
                     made.append(target!)
                 }
@@ -130,9 +132,10 @@ public struct TypeRegistry: Sendable {
         }
         for type in made where declarations[Int(type)].conformsTo.isEmpty {
             let mimeType = declarations[Int(type)].tags[.mimeType]?.first ?? ""
-            let parent = if mimeType.hasPrefix("text/") { "public.plain-text" }
-                else if mimeType.hasPrefix("inode/") || mimeType.hasPrefix("x-content/") { "public.item" }
-                else { "public.data" }
+            let parent =
+                if mimeType.hasPrefix("text/") { "public.plain-text" } else if mimeType.hasPrefix("inode/") || mimeType.hasPrefix("x-content/") {
+                    "public.item"
+                } else { "public.data" }
             declarations[Int(type)].conformsTo.append(parent)
         }
         forgetDerivedIndexes()
@@ -175,8 +178,10 @@ public struct TypeRegistry: Sendable {
     {
         guard var entries = try SharedMimeInfoCacheReader.read(directory: directory) else { return false }
         let registered = bestTypeByMIMEType()
-        for index in entries.indices where registered[entries[index].mimeType] == nil
-            && entries[index].aliases.filter({ registered[$0] != nil }).count > 1 {
+        for index in entries.indices
+        where registered[entries[index].mimeType] == nil
+            && entries[index].aliases.filter({ registered[$0] != nil }).count > 1
+        {
             let name = entries[index].mimeType
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
@@ -259,10 +264,12 @@ public struct TypeRegistry: Sendable {
         var byClass: [(tagClass: TypeTagClass, byTag: [String: [Int32]])] = []
         for index in declarations.indices {
             for (tagClass, tags) in declarations[index].tags {
-                let slot = byClass.firstIndex { $0.tagClass == tagClass } ?? {
-                    byClass.append((tagClass, [:]))
-                    return byClass.count - 1
-                }()
+                let slot =
+                    byClass.firstIndex { $0.tagClass == tagClass }
+                    ?? {
+                        byClass.append((tagClass, [:]))
+                        return byClass.count - 1
+                    }()
                 for tag in tags { byClass[slot].byTag[tagClass.normalized(tag), default: []].append(Int32(index)) }
             }
         }
@@ -401,13 +408,16 @@ public struct TypeRegistry: Sendable {
     /// extension with `LSTypeIsPackage`.
     func dynamicType(tag: String, tagClass: TypeTagClass) -> TypeDeclaration {
         let normalized = tagClass.normalized(tag)
-        let isPackage = tagClass == .filenameExtension && documentTypes.contains { documentType in
-            documentType.contentTypes.isEmpty && documentType.isPackage == true
-                && documentType.filenameExtensions.contains { $0.lowercased() == normalized }
-        }
-        return TypeDeclaration(identifier: DynamicTypeIdentifier.make(tag: tag, tagClass: tagClass),
-                               conformsTo: [isPackage ? "com.apple.package" : "public.data"],
-                               tags: [tagClass: [normalized]], origin: .dynamic, source: DeclarationSource(file: nil))
+        let isPackage =
+            tagClass == .filenameExtension
+            && documentTypes.contains { documentType in
+                documentType.contentTypes.isEmpty && documentType.isPackage == true
+                    && documentType.filenameExtensions.contains { $0.lowercased() == normalized }
+            }
+        return TypeDeclaration(
+            identifier: DynamicTypeIdentifier.make(tag: tag, tagClass: tagClass),
+            conformsTo: [isPackage ? "com.apple.package" : "public.data"],
+            tags: [tagClass: [normalized]], origin: .dynamic, source: DeclarationSource(file: nil))
     }
 }
 

@@ -1,10 +1,11 @@
+import PropertyList
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import PropertyList
-import SystemPackage
 
 // `URL`, `FilePath` and `Data` forms of the operations that take a `String`
 // path or only an `UnsafeRawBufferPointer`. A URL must be a `file:` URL: as

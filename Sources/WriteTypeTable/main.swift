@@ -1,3 +1,5 @@
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PropertyList
 
 // The EmbedTypeDeclarations build plugin's second tool:
 //   WriteTypeTable INPUT OUTPUT CONSTANT NAME

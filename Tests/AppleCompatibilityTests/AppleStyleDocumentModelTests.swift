@@ -37,8 +37,9 @@ struct AppleStyleDocumentModelTests {
         // MANIFEST.md: horizontal.png is 41994 bytes with sha256 502e697d46ca32c4…
         #expect(try sha256Prefix(of: saved.appendingPathComponent("horizontal.png")) == "502e697d46ca32c4")
         // The changed file was written anew, and the original keeps its bytes.
-        #expect(try fileNumberAndLinks(saved.appendingPathComponent("TXT.rtf")).fileNumber
-            != fileNumberAndLinks(original.appendingPathComponent("TXT.rtf")).fileNumber)
+        #expect(
+            try fileNumberAndLinks(saved.appendingPathComponent("TXT.rtf")).fileNumber
+                != fileNumberAndLinks(original.appendingPathComponent("TXT.rtf")).fileNumber)
         #expect(try Data(contentsOf: saved.appendingPathComponent("TXT.rtf")) == edited)
         #expect(try Data(contentsOf: original.appendingPathComponent("TXT.rtf")) == rtf)
         #expect(try FileManager.default.contentsOfDirectory(atPath: saved.path).sorted() == ["TXT.rtf", "horizontal.png"])

@@ -1,9 +1,10 @@
 import AppleCompatibility
+import Foundation
+import Testing
+
 #if !canImport(Darwin)
 import DocumentPackage
 #endif
-import Foundation
-import Testing
 
 /// `FileWrapper` against Apple's documentation of each member.
 struct FileWrapperTests {
@@ -200,8 +201,10 @@ struct FileWrapperTests {
 
         let new = FileWrapper(regularFileWithContents: Data("new".utf8))
         let date = Date(timeIntervalSince1970: 1_000_000_000)
-        new.fileAttributes = [FileAttributeKey.posixPermissions.rawValue: NSNumber(value: 0o640),
-                              FileAttributeKey.modificationDate.rawValue: date]
+        new.fileAttributes = [
+            FileAttributeKey.posixPermissions.rawValue: NSNumber(value: 0o640),
+            FileAttributeKey.modificationDate.rawValue: date,
+        ]
         new.preferredFilename = "new.txt"
         wrapper.addFileWrapper(new)
         let saved = directory.url.appendingPathComponent("Saved.pkg")
@@ -257,8 +260,9 @@ struct FileWrapperTests {
             try tree.write(to: URL(fileURLWithPath: "/nonexistent-parent/T.pkg"), originalContentsURL: nil)
         }
         #expect(throws: CocoaError.self) {
-            try FileWrapper(regularFileWithContents: Data()).write(to: URL(fileURLWithPath: "/nonexistent-parent/f"),
-                                                                   originalContentsURL: nil)
+            try FileWrapper(regularFileWithContents: Data()).write(
+                to: URL(fileURLWithPath: "/nonexistent-parent/f"),
+                originalContentsURL: nil)
         }
     }
 
@@ -279,8 +283,9 @@ struct FileWrapperTests {
 
         // A new modification date deep inside.
         let fresh = try FileWrapper(url: package)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 12345)],
-                                              ofItemAtPath: package.path + "/Sub/b.txt")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 12345)],
+            ofItemAtPath: package.path + "/Sub/b.txt")
         #expect(!fresh.matchesContents(of: package))
 
         // A member added.

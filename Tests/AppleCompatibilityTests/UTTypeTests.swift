@@ -85,7 +85,8 @@ struct UTTypeTests {
     #if !canImport(UniformTypeIdentifiers)
     @Test func everyConstantExceptGeoJSONIsDeclaredAmongTheSystemTypes() {
         // Schemas/system-types.plist (macOS 13) predates public.geojson (macOS 15).
-        let constants: [UTType] = [.item, .content, .compositeContent, .diskImage, .data, .directory, .resolvable,
+        let constants: [UTType] = [
+            .item, .content, .compositeContent, .diskImage, .data, .directory, .resolvable,
             .symbolicLink, .executable, .mountPoint, .aliasFile, .urlBookmarkData, .url, .fileURL, .text, .plainText,
             .utf8PlainText, .utf16ExternalPlainText, .utf16PlainText, .delimitedText, .commaSeparatedText,
             .tabSeparatedText, .utf8TabSeparatedText, .rtf, .html, .xml, .yaml, .css, .sourceCode, .assemblyLanguageSource,
@@ -100,7 +101,8 @@ struct UTTypeTests {
             .quickLookGenerator, .xpcService, .framework, .application, .applicationBundle, .applicationExtension,
             .unixExecutable, .exe, .systemPreferencesPane, .archive, .gzip, .bz2, .zip, .appleArchive, .tarArchive,
             .spreadsheet, .presentation, .database, .message, .contact, .vCard, .toDoItem, .calendarEvent, .emailMessage,
-            .internetLocation, .internetShortcut, .font, .bookmark, .pkcs12, .x509Certificate, .epub, .log, .ahap]
+            .internetLocation, .internetShortcut, .font, .bookmark, .pkcs12, .x509Certificate, .epub, .log, .ahap,
+        ]
         #expect(constants.filter { !$0.isDeclared }.isEmpty)
         #expect(!UTType.geoJSON.isDeclared)
     }

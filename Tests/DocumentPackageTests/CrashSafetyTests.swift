@@ -1,7 +1,8 @@
 import DocumentPackage
 import Foundation
-@testable import PackageSaveStress
 import Testing
+
+@testable import PackageSaveStress
 
 /// Acceptance 2: a child process (`PackageSaveStress`) saves a package over
 /// and over; it is killed with SIGKILL at a random moment, 200 times. After

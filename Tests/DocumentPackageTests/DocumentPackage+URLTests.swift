@@ -129,10 +129,12 @@ struct DocumentPackageURLTests {
         let scratch = try Scratch()
         defer { scratch.directory.remove() }
         let missing = scratch.folder + "/Nöt here.ict"
-        for attempt in [{ _ = try PackageWrapper(readingFrom: URL(fileURLWithPath: missing)) },
-                        { _ = try PackageWrapper(readingFrom: FilePath(missing)) },
-                        { _ = try PackageZipArchive.read(at: URL(fileURLWithPath: missing)) },
-                        { _ = try PackageZipArchive.read(at: FilePath(missing)) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try PackageWrapper(readingFrom: URL(fileURLWithPath: missing)) },
+            { _ = try PackageWrapper(readingFrom: FilePath(missing)) },
+            { _ = try PackageZipArchive.read(at: URL(fileURLWithPath: missing)) },
+            { _ = try PackageZipArchive.read(at: FilePath(missing)) },
+        ] as [() throws -> Void] {
             let error = try #require(packageError(attempt))
             #expect(error.fileSystemPath == missing, "\(error)")
         }
@@ -144,9 +146,11 @@ struct DocumentPackageURLTests {
         let url = try #require(URL(string: "https://example.com/Chelsea.ict"))
         let package = try PackageWrapper(readingFrom: scratch.package)
         let before = try FileManager.default.contentsOfDirectory(atPath: scratch.folder)
-        for attempt in [{ _ = try PackageWrapper(readingFrom: url) }, { try package.save(to: url) },
-                        { try PackageZipArchive.write(package, to: url, rootName: "Chelsea.ict") },
-                        { _ = try PackageZipArchive.read(at: url) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try PackageWrapper(readingFrom: url) }, { try package.save(to: url) },
+            { try PackageZipArchive.write(package, to: url, rootName: "Chelsea.ict") },
+            { _ = try PackageZipArchive.read(at: url) },
+        ] as [() throws -> Void] {
             let error = try #require(packageError(attempt))
             #expect(error.kind == .io)
             #expect(error.fileSystemPath == "https://example.com/Chelsea.ict")

@@ -117,7 +117,7 @@ struct PackageReaderTests {
     @Test func enforcesEntryCountDepthAndTotalSizeLimitsByName() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try makePackage(in: directory)   // 5 entries, 2 levels deep, 7 bytes
+        let path = try makePackage(in: directory)  // 5 entries, 2 levels deep, 7 bytes
         let count = packageError { _ = try PackageWrapper(readingFrom: path, limits: .init(maximumEntryCount: 4)) }
         #expect(count?.kind == .limitExceeded(.entryCount))
         let depth = packageError { _ = try PackageWrapper(readingFrom: path, limits: .init(maximumDepth: 1)) }
@@ -150,8 +150,10 @@ struct PackageReaderTests {
     /// Acceptance 3: opening a package with a 50 MB entry and reading a 2 KB
     /// sibling reads (per the thread's `rchar`) under 2 × 2 KB plus 4 KB for
     /// directories and the counter file itself.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/io"),
-                   "needs Linux's /proc/thread-self/io to count the bytes read"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/proc/thread-self/io"),
+            "needs Linux's /proc/thread-self/io to count the bytes read"))
     func lazyReadingReadsOnlyTheEntryAskedFor() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

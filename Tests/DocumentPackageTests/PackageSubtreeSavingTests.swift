@@ -25,8 +25,10 @@ struct PackageSubtreeSavingTests {
         defer { directory.remove() }
         let path = directory.appending("Doc.pkg")
         try Self.makePackage(at: path)
-        let before = (root: inode(path), media: inode(path + "/Media"), pages: inode(path + "/Pages"),
-                      folder: inode(path + "/Pages/07"), sibling: inode(path + "/Pages/07/c.bin"))
+        let before = (
+            root: inode(path), media: inode(path + "/Media"), pages: inode(path + "/Pages"),
+            folder: inode(path + "/Pages/07"), sibling: inode(path + "/Pages/07/c.bin")
+        )
         let pagesTime = try Self.modificationTime(path + "/Pages")
 
         let package = try PackageWrapper(readingFrom: path)
@@ -63,8 +65,9 @@ struct PackageSubtreeSavingTests {
         let package = try PackageWrapper(readingFrom: path)
         try package.descendant(atPath: "Pages/00")!.renameChild(named: "a.bin", to: "A.bin")
         package.descendant(atPath: "Pages/07")!.removeChild(named: "c.bin")
-        try package.descendant(atPath: "Pages/07")!.addChild(PackageWrapper(regularFileWithContents: Data("d".utf8), permissions: 0o600),
-                                                              named: "d.bin")
+        try package.descendant(atPath: "Pages/07")!.addChild(
+            PackageWrapper(regularFileWithContents: Data("d".utf8), permissions: 0o600),
+            named: "d.bin")
         try package.save(to: path)
         #expect(inode(path + "/Media") == media)
         #expect(inode(path + "/Pages") != pages)

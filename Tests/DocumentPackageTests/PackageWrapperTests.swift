@@ -59,8 +59,8 @@ struct PackageWrapperTests {
         let nib = file("nib")
         let package = try PackageWrapper(directoryWithChildren: [
             "Contents": PackageWrapper(directoryWithChildren: [
-                "Resources": PackageWrapper(directoryWithChildren: ["x.nib": nib]),
-            ]),
+                "Resources": PackageWrapper(directoryWithChildren: ["x.nib": nib])
+            ])
         ])
         #expect(package.descendant(atPath: "Contents/Resources/x.nib") === nib)
         #expect(package.descendant(atPath: "Contents/Resources/x.nib/deeper") == nil)
@@ -88,8 +88,9 @@ struct PackageWrapperTests {
     }
 
     @Test func describesErrorsWithBothPaths() {
-        let error = DocumentPackageError(.notADirectory, pathInPackage: "Contents/x.nib", fileSystemPath: "/tmp/A.ict/Contents/x.nib",
-                                         "not a directory")
+        let error = DocumentPackageError(
+            .notADirectory, pathInPackage: "Contents/x.nib", fileSystemPath: "/tmp/A.ict/Contents/x.nib",
+            "not a directory")
         #expect(error.description == "/tmp/A.ict/Contents/x.nib: not a directory (at Contents/x.nib)")
     }
 

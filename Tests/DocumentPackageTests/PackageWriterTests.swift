@@ -19,12 +19,13 @@ struct PackageWriterTests {
         ])
         let path = directory.appending("New.ict")
         try package.save(to: path)
-        #expect(try snapshot(of: path) == [
-            "ctdocument.data": .file(permissions: 0o644, bytes: Data("data".utf8)),
-            "Locked": .directory(permissions: 0o555),
-            "Locked/ro.txt": .file(permissions: 0o444, bytes: Data("ro".utf8)),
-            "alias": .link(destination: "Locked/ro.txt"),
-        ])
+        #expect(
+            try snapshot(of: path) == [
+                "ctdocument.data": .file(permissions: 0o644, bytes: Data("data".utf8)),
+                "Locked": .directory(permissions: 0o555),
+                "Locked/ro.txt": .file(permissions: 0o444, bytes: Data("ro".utf8)),
+                "alias": .link(destination: "Locked/ro.txt"),
+            ])
         let attributes = try FileManager.default.attributesOfItem(atPath: path + "/Locked/ro.txt")
         #expect((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_000_000_000.5)
         #expect(try strayTemporaries(of: path).isEmpty)
@@ -56,10 +57,11 @@ struct PackageWriterTests {
         package.removeChild(named: "old-only.txt")
         try package.addChild(file("new"), named: "new.txt")
         try package.save(to: path)
-        #expect(try snapshot(of: path) == [
-            "kept.txt": .file(permissions: 0o644, bytes: Data("kept".utf8)),
-            "new.txt": .file(permissions: 0o644, bytes: Data("new".utf8)),
-        ])
+        #expect(
+            try snapshot(of: path) == [
+                "kept.txt": .file(permissions: 0o644, bytes: Data("kept".utf8)),
+                "new.txt": .file(permissions: 0o644, bytes: Data("new".utf8)),
+            ])
         #expect(try strayTemporaries(of: path).isEmpty)
     }
 
@@ -155,11 +157,11 @@ struct PackageWriterTests {
         let path = directory.appending("Doc.ict")
         let package = try PackageWrapper(directoryWithChildren: ["a": file("a")])
         try package.save(to: path)
-        let deadPID = 999_999_999   // above Linux's pid_max: never a live process
+        let deadPID = 999_999_999  // above Linux's pid_max: never a live process
         try writeFile(directory.appending(".Doc.ict.saving-\(deadPID)-1/half-written"), "x", permissions: 0o444)
         chmod(directory.appending(".Doc.ict.saving-\(deadPID)-1"), 0o555)
         try writeFile(directory.appending(".Doc.ict.replaced-\(deadPID)-2/old"), "x")
-        let live = directory.appending(".Doc.ict.saving-1-3")   // pid 1 is alive
+        let live = directory.appending(".Doc.ict.saving-1-3")  // pid 1 is alive
         try FileManager.default.createDirectory(atPath: live, withIntermediateDirectories: true)
         try package.save(to: path)
         #expect(try strayTemporaries(of: path) == [".Doc.ict.saving-1-3"])

@@ -24,8 +24,9 @@ private func craftZip(_ path: String, _ entries: [CraftedEntry]) throws {
     let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
     for entry in entries {
         let bytes = Data(entry.contents.utf8)
-        try archive.addEntry(with: entry.path, type: entry.entryType, uncompressedSize: Int64(entry.type == .directory ? 0 : bytes.count),
-                             provider: { (position: Int64, count: Int) in bytes.subdata(in: Int(position)..<Int(position) + count) })
+        try archive.addEntry(
+            with: entry.path, type: entry.entryType, uncompressedSize: Int64(entry.type == .directory ? 0 : bytes.count),
+            provider: { (position: Int64, count: Int) in bytes.subdata(in: Int(position)..<Int(position) + count) })
     }
 }
 
@@ -37,11 +38,12 @@ func understateSize(of entryPath: String, in zip: String, as size: UInt32) throw
     let name = Array(entryPath.utf8)
     var patched = 0
     for offset in 0..<(bytes.count - 46 - name.count) where bytes[offset] == 0x50 && bytes[offset + 1] == 0x4B {
-        let (headerSize, sizeField) = switch (bytes[offset + 2], bytes[offset + 3]) {
-        case (3, 4): (30, 22)
-        case (1, 2): (46, 24)
-        default: (0, 0)
-        }
+        let (headerSize, sizeField) =
+            switch (bytes[offset + 2], bytes[offset + 3]) {
+            case (3, 4): (30, 22)
+            case (1, 2): (46, 24)
+            default: (0, 0)
+            }
         guard headerSize > 0, Array(bytes[offset + headerSize..<offset + headerSize + name.count]) == name else { continue }
         withUnsafeBytes(of: size.littleEndian) { bytes.replaceSubrange(offset + sizeField..<offset + sizeField + 4, with: $0) }
         patched += 1
@@ -109,8 +111,12 @@ struct PackageZipArchiveTests {
         ([CraftedEntry(path: "P.ict/up", type: .symlink, contents: "../../outside")], "outside"),
         // One step up from the package's root: beside the restored package, not inside it.
         ([CraftedEntry(path: "P.ict/up", type: .symlink, contents: "../outside")], "outside"),
-        ([CraftedEntry(path: "P.ict/here", type: .symlink, contents: "."),
-          CraftedEntry(path: "P.ict/climb", type: .symlink, contents: "here/..")], "after a name"),
+        (
+            [
+                CraftedEntry(path: "P.ict/here", type: .symlink, contents: "."),
+                CraftedEntry(path: "P.ict/climb", type: .symlink, contents: "here/.."),
+            ], "after a name"
+        ),
     ])
     func refusesLinksPointingOutside(_ entries: [CraftedEntry], _ reason: String) throws {
         let directory = try TemporaryDirectory()
@@ -126,11 +132,13 @@ struct PackageZipArchiveTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let zip = directory.appending("through-link.zip")
-        try craftZip(zip, [
-            CraftedEntry(path: "P.ict/dir", type: .symlink, contents: "sub"),
-            CraftedEntry(path: "P.ict/sub/", type: .directory),
-            CraftedEntry(path: "P.ict/dir/file"),
-        ])
+        try craftZip(
+            zip,
+            [
+                CraftedEntry(path: "P.ict/dir", type: .symlink, contents: "sub"),
+                CraftedEntry(path: "P.ict/sub/", type: .directory),
+                CraftedEntry(path: "P.ict/dir/file"),
+            ])
         let error = packageError { _ = try PackageZipArchive.read(at: zip) }
         #expect(error?.kind == .unsafePath)
         #expect(error?.pathInPackage == "P.ict/dir/file")
@@ -163,7 +171,7 @@ struct PackageZipArchiveTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let source = try PackageWrapper(directoryWithChildren: [
-            "zeros": PackageWrapper(regularFileWithContents: Data(count: 1 << 20)),
+            "zeros": PackageWrapper(regularFileWithContents: Data(count: 1 << 20))
         ])
         let zip = directory.appending("Bomb.zip")
         try PackageZipArchive.write(source, to: zip, rootName: "Bomb.ict")
@@ -242,8 +250,9 @@ struct PackageZipArchiveTests {
             try writeFile(source + "/a/b/c/file-\(index).txt", "entry \(index)")
         }
         let zip = directory.appending("Full.zip")
-        try PackageZipArchive.write(try PackageWrapper(readingFrom: source, limits: limits), to: zip, rootName: "Full.ict",
-                                    limits: limits)
+        try PackageZipArchive.write(
+            try PackageWrapper(readingFrom: source, limits: limits), to: zip, rootName: "Full.ict",
+            limits: limits)
         let restored = directory.appending("Restored.ict")
         try PackageZipArchive.read(at: zip, limits: limits).save(to: restored)
         #expect(try snapshot(of: restored) == snapshot(of: source))
@@ -313,6 +322,8 @@ struct PackageZipArchiveTests {
 @Test func refusesALinkWhoseLocalHeaderDeclaresFourGigabytes() throws {
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz/oom-symlink-local-header-size.zip")
-    let error = #expect(throws: DocumentPackageError.self) { try PackageZipArchive.read(at: fixture.path).save(to: NSTemporaryDirectory() + "/oom-\(UUID().uuidString)") }
+    let error = #expect(throws: DocumentPackageError.self) {
+        try PackageZipArchive.read(at: fixture.path).save(to: NSTemporaryDirectory() + "/oom-\(UUID().uuidString)")
+    }
     #expect(error?.message == "the link's destination is longer than 4096 bytes", "\(String(describing: error))")
 }

@@ -1,5 +1,6 @@
-@testable import DocumentVersions
 import Testing
+
+@testable import DocumentVersions
 
 /// Acceptance 1: every scheme's names, read by hand-written expectations —
 /// spaces, dots, Unicode, no extension — and look-alikes that are not conflicts.
@@ -15,41 +16,57 @@ struct ConflictNameTests {
 
     static let conflicts: [Case] = [
         // Syncthing (lib/model/folder_sendrecv.go conflictName).
-        Case(name: "Friend.sync-conflict-20261123-101500-ABCDEF7.ict", original: "Friend.ict", tool: .syncthing,
-             date: "2026-11-23 10:15:00", device: "ABCDEF7"),
-        Case(name: "My Friend 2.0.sync-conflict-20260101-000059-Z2Z2Z2Z.ict", original: "My Friend 2.0.ict", tool: .syncthing,
-             date: "2026-01-01 00:00:59", device: "Z2Z2Z2Z"),
-        Case(name: "Zoë Ünïcødé.sync-conflict-20251231-235959-QRSTUV2.ict", original: "Zoë Ünïcødé.ict", tool: .syncthing,
-             date: "2025-12-31 23:59:59", device: "QRSTUV2"),
-        Case(name: "README.sync-conflict-20261123-101500-ABCDEF7", original: "README", tool: .syncthing,
-             date: "2026-11-23 10:15:00", device: "ABCDEF7"),
-        Case(name: ".sync-conflict-20261123-101500-ABCDEF7.hidden", original: ".hidden", tool: .syncthing,
-             date: "2026-11-23 10:15:00", device: "ABCDEF7"),
-        Case(name: "archive.tar.sync-conflict-20261123-101500-ABCDEF7.gz", original: "archive.tar.gz", tool: .syncthing,
-             date: "2026-11-23 10:15:00", device: "ABCDEF7"),
-        Case(name: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data", original: "ctdocument.data", tool: .syncthing,
-             date: "2026-11-23 10:15:00", device: "ABCDEF7"),
+        Case(
+            name: "Friend.sync-conflict-20261123-101500-ABCDEF7.ict", original: "Friend.ict", tool: .syncthing,
+            date: "2026-11-23 10:15:00", device: "ABCDEF7"),
+        Case(
+            name: "My Friend 2.0.sync-conflict-20260101-000059-Z2Z2Z2Z.ict", original: "My Friend 2.0.ict", tool: .syncthing,
+            date: "2026-01-01 00:00:59", device: "Z2Z2Z2Z"),
+        Case(
+            name: "Zoë Ünïcødé.sync-conflict-20251231-235959-QRSTUV2.ict", original: "Zoë Ünïcødé.ict", tool: .syncthing,
+            date: "2025-12-31 23:59:59", device: "QRSTUV2"),
+        Case(
+            name: "README.sync-conflict-20261123-101500-ABCDEF7", original: "README", tool: .syncthing,
+            date: "2026-11-23 10:15:00", device: "ABCDEF7"),
+        Case(
+            name: ".sync-conflict-20261123-101500-ABCDEF7.hidden", original: ".hidden", tool: .syncthing,
+            date: "2026-11-23 10:15:00", device: "ABCDEF7"),
+        Case(
+            name: "archive.tar.sync-conflict-20261123-101500-ABCDEF7.gz", original: "archive.tar.gz", tool: .syncthing,
+            date: "2026-11-23 10:15:00", device: "ABCDEF7"),
+        Case(
+            name: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data", original: "ctdocument.data", tool: .syncthing,
+            date: "2026-11-23 10:15:00", device: "ABCDEF7"),
         // Nextcloud / ownCloud (src/common/utility.cpp makeConflictFileName), with and without a user.
-        Case(name: "Friend (conflicted copy 2026-11-23 101500).ict", original: "Friend.ict", tool: .nextcloud,
-             date: "2026-11-23 10:15:00", device: nil),
-        Case(name: "Friend (conflicted copy ada lovelace 2026-11-23 101500).ict", original: "Friend.ict", tool: .nextcloud,
-             date: "2026-11-23 10:15:00", device: "ada lovelace"),
-        Case(name: "v1.2 notes (conflicted copy 2026-02-28 235900).txt", original: "v1.2 notes.txt", tool: .nextcloud,
-             date: "2026-02-28 23:59:00", device: nil),
-        Case(name: "Makefile (conflicted copy 2026-11-23 101500)", original: "Makefile", tool: .nextcloud,
-             date: "2026-11-23 10:15:00", device: nil),
+        Case(
+            name: "Friend (conflicted copy 2026-11-23 101500).ict", original: "Friend.ict", tool: .nextcloud,
+            date: "2026-11-23 10:15:00", device: nil),
+        Case(
+            name: "Friend (conflicted copy ada lovelace 2026-11-23 101500).ict", original: "Friend.ict", tool: .nextcloud,
+            date: "2026-11-23 10:15:00", device: "ada lovelace"),
+        Case(
+            name: "v1.2 notes (conflicted copy 2026-02-28 235900).txt", original: "v1.2 notes.txt", tool: .nextcloud,
+            date: "2026-02-28 23:59:00", device: nil),
+        Case(
+            name: "Makefile (conflicted copy 2026-11-23 101500)", original: "Makefile", tool: .nextcloud,
+            date: "2026-11-23 10:15:00", device: nil),
         // The older ownCloud pattern.
-        Case(name: "Friend_conflict-20261123-101500.ict", original: "Friend.ict", tool: .nextcloud,
-             date: "2026-11-23 10:15:00", device: nil),
-        Case(name: "Straße_conflict-20200229-120000", original: "Straße", tool: .nextcloud,
-             date: "2020-02-29 12:00:00", device: nil),
+        Case(
+            name: "Friend_conflict-20261123-101500.ict", original: "Friend.ict", tool: .nextcloud,
+            date: "2026-11-23 10:15:00", device: nil),
+        Case(
+            name: "Straße_conflict-20200229-120000", original: "Straße", tool: .nextcloud,
+            date: "2020-02-29 12:00:00", device: nil),
         // Dropbox (help.dropbox.com/syncing-uploads/conflicted-copy).
-        Case(name: "Friend (Ada's MacBook Pro's conflicted copy 2026-11-23).ict", original: "Friend.ict", tool: .dropbox,
-             date: "2026-11-23", device: "Ada's MacBook Pro"),
-        Case(name: "Budget 2026.v2 (Büro-PC's conflicted copy 2026-11-23 (1)).numbers", original: "Budget 2026.v2.numbers",
-             tool: .dropbox, date: "2026-11-23", device: "Büro-PC"),
-        Case(name: "notes (laptop's conflicted copy 2026-01-05)", original: "notes", tool: .dropbox,
-             date: "2026-01-05", device: "laptop"),
+        Case(
+            name: "Friend (Ada's MacBook Pro's conflicted copy 2026-11-23).ict", original: "Friend.ict", tool: .dropbox,
+            date: "2026-11-23", device: "Ada's MacBook Pro"),
+        Case(
+            name: "Budget 2026.v2 (Büro-PC's conflicted copy 2026-11-23 (1)).numbers", original: "Budget 2026.v2.numbers",
+            tool: .dropbox, date: "2026-11-23", device: "Büro-PC"),
+        Case(
+            name: "notes (laptop's conflicted copy 2026-01-05)", original: "notes", tool: .dropbox,
+            date: "2026-01-05", device: "laptop"),
     ]
 
     @Test(arguments: conflicts)
@@ -64,13 +81,13 @@ struct ConflictNameTests {
     static let lookAlikes = [
         "Friend.ict",
         "Friend sync-conflict notes.ict",
-        "Friend.sync-conflict-2026112-101500-ABCDEF7.ict",      // 7-digit date
-        "Friend.sync-conflict-20261323-101500-ABCDEF7.ict",     // month 13
-        "Friend.sync-conflict-20261123-101500-abcdef7.ict",     // lower-case device
-        "Friend.sync-conflict-20261123-101500-ABCDEF7.ict.bak", // not one extension after the tag
-        "Notes.txt.sync-conflict-20261123-101500-ABCDEF7",      // Syncthing keeps the extension last
-        "Friend (conflicted copy).ict",                         // no date
-        "Friend (conflicted copy 2026-11-23 1015).ict",         // short time
+        "Friend.sync-conflict-2026112-101500-ABCDEF7.ict",  // 7-digit date
+        "Friend.sync-conflict-20261323-101500-ABCDEF7.ict",  // month 13
+        "Friend.sync-conflict-20261123-101500-abcdef7.ict",  // lower-case device
+        "Friend.sync-conflict-20261123-101500-ABCDEF7.ict.bak",  // not one extension after the tag
+        "Notes.txt.sync-conflict-20261123-101500-ABCDEF7",  // Syncthing keeps the extension last
+        "Friend (conflicted copy).ict",  // no date
+        "Friend (conflicted copy 2026-11-23 1015).ict",  // short time
         "Friend (conflicted copy 2026-11-23 101500).ict.zip",
         "Friend_conflict-resolution.ict",
         "Friend (Ada's conflicted copy 23-11-2026).ict",

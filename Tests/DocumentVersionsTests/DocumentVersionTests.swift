@@ -1,7 +1,8 @@
 import DocumentPackage
-@testable import DocumentVersions
 import Foundation
 import Testing
+
+@testable import DocumentVersions
 
 /// Acceptance 1 on disk: conflict sets of every scheme for plain files,
 /// packages synced as folders and entry conflicts inside a package; and the
@@ -10,17 +11,20 @@ struct DocumentVersionTests {
     @Test func findsPlainFileConflictsOfEveryTool() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        for name in ["Notes 1.0.txt", "Notes 1.0.sync-conflict-20261123-101500-ABCDEF7.txt",
-                     "Notes 1.0 (conflicted copy ada 2026-11-22 093000).txt", "Notes 1.0_conflict-20261121-080000.txt",
-                     "Notes 1.0 (Büro-PC's conflicted copy 2026-11-20).txt",
-                     "Notes 1.0 2.txt", "Notes 1.0.txt.sync-conflict-20261123-101500-ABCDEF7", "Other.sync-conflict-20261123-101500-ABCDEF7.txt"] {
+        for name in [
+            "Notes 1.0.txt", "Notes 1.0.sync-conflict-20261123-101500-ABCDEF7.txt",
+            "Notes 1.0 (conflicted copy ada 2026-11-22 093000).txt", "Notes 1.0_conflict-20261121-080000.txt",
+            "Notes 1.0 (Büro-PC's conflicted copy 2026-11-20).txt",
+            "Notes 1.0 2.txt", "Notes 1.0.txt.sync-conflict-20261123-101500-ABCDEF7", "Other.sync-conflict-20261123-101500-ABCDEF7.txt",
+        ] {
             try folder.write(name, at: name)
         }
         let versions = try DocumentVersion.otherVersionsOfItem(at: folder.appending("Notes 1.0.txt"))
-        #expect(versions.map(\.localizedName) == [
-            "Notes 1.0 (Büro-PC's conflicted copy 2026-11-20).txt", "Notes 1.0_conflict-20261121-080000.txt",
-            "Notes 1.0 (conflicted copy ada 2026-11-22 093000).txt", "Notes 1.0.sync-conflict-20261123-101500-ABCDEF7.txt",
-        ])
+        #expect(
+            versions.map(\.localizedName) == [
+                "Notes 1.0 (Büro-PC's conflicted copy 2026-11-20).txt", "Notes 1.0_conflict-20261121-080000.txt",
+                "Notes 1.0 (conflicted copy ada 2026-11-22 093000).txt", "Notes 1.0.sync-conflict-20261123-101500-ABCDEF7.txt",
+            ])
         #expect(versions.map(\.conflictName!.tool) == [.dropbox, .nextcloud, .nextcloud, .syncthing])
         #expect(versions.map(\.conflictName!.date.description) == ["2026-11-20", "2026-11-21 08:00:00", "2026-11-22 09:30:00", "2026-11-23 10:15:00"])
         #expect(versions.map(\.localizedNameOfSavingComputer) == ["Büro-PC", nil, "ada", "ABCDEF7"])
@@ -49,10 +53,11 @@ struct DocumentVersionTests {
         #expect(versions[0].isDirectory && versions[0].entrySwaps.isEmpty)
         #expect(versions[1].path == document)
         #expect(versions[1].localizedNameOfSavingComputer == "ABCDEF7")
-        #expect(versions[1].entrySwaps == [
-            .init(entryPath: "ctdocument.data", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"),
-            .init(entryPath: "ctdocument.metadata", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.metadata"),
-        ])
+        #expect(
+            versions[1].entrySwaps == [
+                .init(entryPath: "ctdocument.data", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"),
+                .init(entryPath: "ctdocument.metadata", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.metadata"),
+            ])
         #expect(versions[2].conflictName?.tool == .nextcloud)
         #expect(versions[2].conflictName?.date.description == "2026-11-24 12:00:00")
         #expect(versions[2].entrySwaps.map(\.entryPath) == ["ctdocument.data"])

@@ -42,8 +42,10 @@ struct DocumentVersionsURLTests {
         defer { scratch.directory.remove() }
         let attributes = try FileManager.default.attributesOfItem(atPath: scratch.document)
         let byPath = try DocumentVersion.currentVersionOfItem(at: scratch.document)
-        for version in [try DocumentVersion.currentVersionOfItem(at: scratch.documentURL),
-                        try DocumentVersion.currentVersionOfItem(at: FilePath(scratch.document))] {
+        for version in [
+            try DocumentVersion.currentVersionOfItem(at: scratch.documentURL),
+            try DocumentVersion.currentVersionOfItem(at: FilePath(scratch.document)),
+        ] {
             #expect(version.path == byPath.path && version.path == scratch.document)
             #expect(version.url == scratch.documentURL && version.itemURL == scratch.documentURL)
             #expect(version.url.hasDirectoryPath)
@@ -58,10 +60,12 @@ struct DocumentVersionsURLTests {
         defer { scratch.directory.remove() }
         let byPath = try DocumentVersion.otherVersionsOfItem(at: scratch.document)
         #expect(byPath.map(\.path) == [scratch.conflict])
-        for versions in [try DocumentVersion.otherVersionsOfItem(at: scratch.documentURL),
-                         try DocumentVersion.otherVersionsOfItem(at: FilePath(scratch.document)),
-                         try DocumentVersion.unresolvedConflictVersionsOfItem(at: scratch.documentURL),
-                         try DocumentVersion.unresolvedConflictVersionsOfItem(at: FilePath(scratch.document))] {
+        for versions in [
+            try DocumentVersion.otherVersionsOfItem(at: scratch.documentURL),
+            try DocumentVersion.otherVersionsOfItem(at: FilePath(scratch.document)),
+            try DocumentVersion.unresolvedConflictVersionsOfItem(at: scratch.documentURL),
+            try DocumentVersion.unresolvedConflictVersionsOfItem(at: FilePath(scratch.document)),
+        ] {
             #expect(versions.map(\.path) == byPath.map(\.path))
             #expect(versions.map(\.url) == [URL(fileURLWithPath: scratch.conflict, isDirectory: true)])
             #expect(versions.map(\.localizedNameOfSavingComputer) == ["ABCDEF7"])
@@ -112,9 +116,11 @@ struct DocumentVersionsURLTests {
         let scratch = try Scratch()
         defer { scratch.directory.remove() }
         let missing = scratch.folder + "/Nöt here.ict"
-        for attempt in [{ _ = try DocumentVersion.currentVersionOfItem(at: URL(fileURLWithPath: missing)) },
-                        { _ = try DocumentVersion.otherVersionsOfItem(at: FilePath(missing)) },
-                        { _ = try VersionFingerprint.ofItem(at: URL(fileURLWithPath: missing)) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try DocumentVersion.currentVersionOfItem(at: URL(fileURLWithPath: missing)) },
+            { _ = try DocumentVersion.otherVersionsOfItem(at: FilePath(missing)) },
+            { _ = try VersionFingerprint.ofItem(at: URL(fileURLWithPath: missing)) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
             #expect(error.kind == .notFound)
             #expect(error.path == missing)
@@ -126,12 +132,14 @@ struct DocumentVersionsURLTests {
         defer { scratch.directory.remove() }
         let url = try #require(URL(string: "https://example.com/Chelsea%20copy.ict"))
         let version = try #require(try DocumentVersion.otherVersionsOfItem(at: scratch.document).first)
-        for attempt in [{ _ = try DocumentVersion.currentVersionOfItem(at: url) },
-                        { _ = try DocumentVersion.otherVersionsOfItem(at: url) },
-                        { _ = try DocumentVersion.unresolvedConflictVersionsOfItem(at: url) },
-                        { _ = try version.replaceItem(at: url) },
-                        { try DocumentVersion.removeOtherVersionsOfItem(at: url) },
-                        { _ = try VersionFingerprint.ofItem(at: url) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try DocumentVersion.currentVersionOfItem(at: url) },
+            { _ = try DocumentVersion.otherVersionsOfItem(at: url) },
+            { _ = try DocumentVersion.unresolvedConflictVersionsOfItem(at: url) },
+            { _ = try version.replaceItem(at: url) },
+            { try DocumentVersion.removeOtherVersionsOfItem(at: url) },
+            { _ = try VersionFingerprint.ofItem(at: url) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
             #expect(error.kind == .io)
             #expect(error.path == url.absoluteString)

@@ -1,6 +1,7 @@
 import DocumentPackage
 import Foundation
 import Testing
+
 @testable import VersionResolveStress
 
 /// Acceptance 2: a child (`VersionResolveStress`) makes conflict sets and

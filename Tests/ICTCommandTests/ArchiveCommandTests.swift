@@ -15,15 +15,19 @@ import Testing
     func archiveSurvivesJSONByteForByte() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for source in ["bpylist2/complex_archive.plist", "bpylist2/circular_archive.plist",
-                       "swift-corelibs-foundation/NSKeyedUnarchiver-URLTest.plist",
-                       "swift-corelibs-foundation/macOS-10.14/NSMeasurement-Length.archive"] {
+        for source in [
+            "bpylist2/complex_archive.plist", "bpylist2/circular_archive.plist",
+            "swift-corelibs-foundation/NSKeyedUnarchiver-URLTest.plist",
+            "swift-corelibs-foundation/macOS-10.14/NSMeasurement-Length.archive",
+        ] {
             let ours = folder.appendingPathComponent("ours.archive").path
             let json = folder.appendingPathComponent("form.json").path
             let back = folder.appendingPathComponent("back.archive").path
-            for arguments in [[Self.keyed.appendingPathComponent(source).path, "--format", "keyed-archive", "-o", ours],
-                              [ours, "--format", "json", "-o", json],
-                              [json, "--format", "keyed-archive", "-o", back]] {
+            for arguments in [
+                [Self.keyed.appendingPathComponent(source).path, "--format", "keyed-archive", "-o", ours],
+                [ours, "--format", "json", "-o", json],
+                [json, "--format", "keyed-archive", "-o", back],
+            ] {
                 let run = try ICTRunner.run(["convert"] + arguments)
                 #expect(run.status == 0, "\(source): \(run.stderr)")
             }
@@ -46,14 +50,18 @@ import Testing
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let realworld = Self.keyed.deletingLastPathComponent().appendingPathComponent("realworld")
-        for source in ["cntrump-TextEdit/Edit.nib/keyedobjects.nib",
-                       "tuist-XcodeProj/Fixtures/iOS/Project.xcodeproj/project.xcworkspace/xcuserdata/pepicrft.xcuserdatad/UserInterfaceState.xcuserstate"] {
+        for source in [
+            "cntrump-TextEdit/Edit.nib/keyedobjects.nib",
+            "tuist-XcodeProj/Fixtures/iOS/Project.xcodeproj/project.xcworkspace/xcuserdata/pepicrft.xcuserdatad/UserInterfaceState.xcuserstate",
+        ] {
             let original = realworld.appendingPathComponent(source)
             let json = folder.appendingPathComponent("form.json").path
             let back = folder.appendingPathComponent("back.archive").path
             let direct = folder.appendingPathComponent("direct.archive").path
-            for arguments in [[original.path, "--format", "json", "-o", json], [json, "--format", "keyed-archive", "-o", back],
-                              [original.path, "--format", "keyed-archive", "-o", direct]] {
+            for arguments in [
+                [original.path, "--format", "json", "-o", json], [json, "--format", "keyed-archive", "-o", back],
+                [original.path, "--format", "keyed-archive", "-o", direct],
+            ] {
                 let run = try ICTRunner.run(["convert"] + arguments)
                 #expect(run.status == 0, "\(source): \(run.stderr)")
             }
@@ -66,14 +74,15 @@ import Testing
     func inspectMarksCyclesAndSharedObjects() throws {
         let run = try ICTRunner.run(["inspect", Self.keyed.appendingPathComponent("bpylist2/circular_archive.plist").path])
         #expect(run.status == 0)
-        #expect(run.stdout == """
-            NSKeyedArchiver archive, 6 objects
-            "root" => crap.Foo #1 {
-              "recursive" => crap.Foo #1 (cycle, shown above)
-              "title" => "hello"
-            }
+        #expect(
+            run.stdout == """
+                NSKeyedArchiver archive, 6 objects
+                "root" => crap.Foo #1 {
+                  "recursive" => crap.Foo #1 (cycle, shown above)
+                  "title" => "hello"
+                }
 
-            """)
+                """)
         let json = try ICTRunner.run(["inspect", "--json", Self.keyed.appendingPathComponent("bpylist2/circular_archive.plist").path])
         #expect(json.status == 0)
         #expect(json.stdout.contains("\"cycle\": 1"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -125,7 +126,10 @@ struct BadInputCommandTests {
         let run = try ICTRunner.run(["validate", "-dash.plist"])
         #expect(run.status == 64)
         #expect(run.stdout == "")
-        #expect(run.stderr == "ict: error: unknown option '-dash.plist'; a file whose name starts with '-' is named ./-dash.plist or after -- (see 'ict validate --help')\n")
+        #expect(
+            run.stderr
+                == "ict: error: unknown option '-dash.plist'; a file whose name starts with '-' is named ./-dash.plist or after -- (see 'ict validate --help')\n"
+        )
         // Named as the message says, it is read.
         _ = try write("<plist><true/></plist>", to: "-dash.plist")
         let named = try shell(#""$ICT" validate ./-dash.plist && "$ICT" validate -- -dash.plist"#)
@@ -168,7 +172,8 @@ struct BadInputCommandTests {
         try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: document)
         try FileManager.default.moveItem(atPath: document + "/ctdocument.metadata", toPath: folder + "/elsewhere")
         try FileManager.default.createSymbolicLink(atPath: document + "/ctdocument.metadata", withDestinationPath: "../elsewhere")
-        let expected = "\(document):ctdocument.metadata: error: the entry is a symbolic link (to ../elsewhere), not a file; links in a document are not followed\n"
+        let expected =
+            "\(document):ctdocument.metadata: error: the entry is a symbolic link (to ../elsewhere), not a file; links in a document are not followed\n"
         let inspect = try ICTRunner.run(["inspect", document])
         #expect(inspect.status == 1)
         #expect(inspect.stderr == expected)
@@ -232,8 +237,9 @@ struct BadInputCommandTests {
         let parsed = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(parsed?["name"] as? String == "Ada")  // what `jq .name` reads
         #expect(parsed?["$version"] as? Int == 1)
-        let schemaKeyed = try ICTRunner.run(["convert", "-", "--format", "xml1"],
-                                            stdin: Data(#"{"$schema": "https://example.com/s.json", "name": "Ada"}"#.utf8))
+        let schemaKeyed = try ICTRunner.run(
+            ["convert", "-", "--format", "xml1"],
+            stdin: Data(#"{"$schema": "https://example.com/s.json", "name": "Ada"}"#.utf8))
         #expect(schemaKeyed.status == 0, "\(schemaKeyed.stderr)")
         #expect(schemaKeyed.stdout.contains("<key>$schema</key>"))
     }
@@ -298,7 +304,9 @@ struct BadInputCommandTests {
     @Test func aTemporaryFileLeftByAKilledRunIsRemovedByTheNext() throws {
         let output = try write("old\n", to: "out.xml")
         // A process id that is not running: the highest the kernel may hand out, plus one.
-        let pidMax = (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 4_194_304
+        let pidMax =
+            (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            ?? 4_194_304
         let stale = folder + "/.out.xml.ict-\(pidMax + 1)-AbC123"
         let unrelated = folder + "/.other.xml.ict-\(pidMax + 1)-AbC123"
         try Data("half-written".utf8).write(to: URL(fileURLWithPath: stale))
@@ -323,8 +331,10 @@ struct BadInputCommandTests {
             return descriptor >= 0 && source.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) } == source.count
         }
         try #require(created)
-        let run = try ICTRunner.run(rawArguments: [Array("convert".utf8), inputPath, Array("--format".utf8), Array("binary1".utf8),
-                                                   Array("-o".utf8), outputPath])
+        let run = try ICTRunner.run(rawArguments: [
+            Array("convert".utf8), inputPath, Array("--format".utf8), Array("binary1".utf8),
+            Array("-o".utf8), outputPath,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let names = try rawNames(in: folder)
         #expect(names.contains(outputName))

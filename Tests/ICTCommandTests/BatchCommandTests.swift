@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -105,12 +106,18 @@ struct BatchCommandTests {
         (["validate", "-0", "x.plist"], "--null says how the --files-from list is separated; name the list with --files-from"),
         (["list", "--jsonl"], "name a folder to list, or the documents with --files-from"),
         (["convert", "--format", "json", "--files-from", "-"], "with --files-from, -o names the folder the outputs are written in"),
-        (["convert", "--format", "zip", "--files-from", "-", "-o", "/tmp"],
-         "--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time"),
-        (["convert", "x.plist", "--format", "json", "--jsonl", "-o", "/tmp/x.json"],
-         "--jsonl prints a line for each input of --files-from; for one input use --json"),
-        (["convert", "-", "--format", "json", "--files-from", "l", "-o", "/tmp"],
-         "with --files-from every input is a file: standard input has no name to write its output under"),
+        (
+            ["convert", "--format", "zip", "--files-from", "-", "-o", "/tmp"],
+            "--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time"
+        ),
+        (
+            ["convert", "x.plist", "--format", "json", "--jsonl", "-o", "/tmp/x.json"],
+            "--jsonl prints a line for each input of --files-from; for one input use --json"
+        ),
+        (
+            ["convert", "-", "--format", "json", "--files-from", "l", "-o", "/tmp"],
+            "with --files-from every input is a file: standard input has no name to write its output under"
+        ),
     ])
     func usageErrorsExitSixtyFour(_ arguments: [String], _ message: String) throws {
         let run = try ICTRunner.run(arguments)
@@ -175,8 +182,9 @@ struct BatchCommandTests {
         let out = f + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let list = "\(f)/sub/x.json\n\(f)/bad.plist\n\(f)/../escape.plist\n"
-        let run = try ICTRunner.run(["convert", "--format", "xml1", "-o", out, "--jsonl", "--files-from", "-", f + "/good.plist"],
-                                    stdin: Data(list.utf8))
+        let run = try ICTRunner.run(
+            ["convert", "--format", "xml1", "-o", out, "--jsonl", "--files-from", "-", f + "/good.plist"],
+            stdin: Data(list.utf8))
         #expect(run.status == 1)
         let results = try lines(run.stdout)
         #expect(results.map { $0["output"] as? String } == [out + f + "/good.plist", out + f + "/sub/x.plist", out + f + "/bad.plist", nil])
@@ -185,8 +193,10 @@ struct BatchCommandTests {
         // The outputs as python's plistlib reads them, not as ict does.
         let read = Process()
         read.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        read.arguments = ["python3", "-c", "import plistlib, sys; print([plistlib.load(open(p, 'rb')) for p in sys.argv[1:]])",
-                          out + f + "/good.plist", out + f + "/sub/x.plist"]
+        read.arguments = [
+            "python3", "-c", "import plistlib, sys; print([plistlib.load(open(p, 'rb')) for p in sys.argv[1:]])",
+            out + f + "/good.plist", out + f + "/sub/x.plist",
+        ]
         let said = Pipe()
         read.standardOutput = said
         try read.run()

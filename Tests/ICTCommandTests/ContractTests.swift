@@ -24,17 +24,26 @@ struct ContractTests {
         try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
         _ = FileManager.default.createFile(atPath: folder + "/good.plist", contents: Data("<plist><dict><key>a</key><integer>1</integer></dict></plist>".utf8))
         _ = FileManager.default.createFile(atPath: folder + "/bad.plist", contents: Data("<plist><dict><key>a</key><integer>x</integer></dict></plist>".utf8))
-        _ = FileManager.default.createFile(atPath: folder + "/archive.plist", contents: try? PropertyListSerialization.data(
-            fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 1]],
-                               "$objects": ["$null", "hello"]] as [String: Any], format: .xml, options: 0))
-        _ = FileManager.default.createFile(atPath: folder + "/bad-archive.plist", contents: try? PropertyListSerialization.data(
-            fromPropertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 9]],
-                               "$objects": ["$null"]] as [String: Any], format: .xml, options: 0))
+        _ = FileManager.default.createFile(
+            atPath: folder + "/archive.plist",
+            contents: try? PropertyListSerialization.data(
+                fromPropertyList: [
+                    "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 1]],
+                    "$objects": ["$null", "hello"],
+                ] as [String: Any], format: .xml, options: 0))
+        _ = FileManager.default.createFile(
+            atPath: folder + "/bad-archive.plist",
+            contents: try? PropertyListSerialization.data(
+                fromPropertyList: [
+                    "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 9]],
+                    "$objects": ["$null"],
+                ] as [String: Any], format: .xml, options: 0))
         // Documents with conflict copies for versions and resolve.
         for name in ["V", "R", "R2"] {
             try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/\(name).ict")
-            try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Rocket.ict",
-                                              toPath: folder + "/\(name).sync-conflict-20261123-101500-ABCDEF7.ict")
+            try? FileManager.default.copyItem(
+                atPath: root + "/SampleDocs/Rocket.ict",
+                toPath: folder + "/\(name).sync-conflict-20261123-101500-ABCDEF7.ict")
         }
         return folder
     }()
@@ -59,8 +68,12 @@ struct ContractTests {
             Case(schema: "convert", arguments: ["convert", "--json", s + "/docs", "--format", "xml1", "-o", s + "/x.xml"], status: 1),
             Case(schema: "convert", arguments: ["convert", "--json", s + "/good.plist", "--format", "xml1"], status: 64),
             Case(schema: "validate", arguments: ["validate", "--json", s + "/good.plist", samples + "/Coffee.ict", samples + "/Info.plist"], status: 0),
-            Case(schema: "validate", arguments: ["validate", "--json", s + "/good.plist", s + "/bad.plist", s + "/bad-archive.plist",
-                                                 samples + "/malformed/name-mismatch.ict", s + "/missing.plist"], status: 1),
+            Case(
+                schema: "validate",
+                arguments: [
+                    "validate", "--json", s + "/good.plist", s + "/bad.plist", s + "/bad-archive.plist",
+                    samples + "/malformed/name-mismatch.ict", s + "/missing.plist",
+                ], status: 1),
             Case(schema: "validate", arguments: ["validate", "--json"], status: 64),
             Case(schema: "list", arguments: ["list", "--json", samples], status: 0),
             Case(schema: "list", arguments: ["list", "--json", "--data", samples], status: 0),
@@ -93,17 +106,29 @@ struct ContractTests {
             Case(schema: "thumbnail", arguments: ["thumbnail", "--json", samples + "/Coffee.ict", "-o", s + "/t.png"], status: 0),
             Case(schema: "thumbnail", arguments: ["thumbnail", "--json", s + "/good.plist", "-o", s + "/t2.png"], status: 1),
             Case(schema: "types-lookup", arguments: ["types", "lookup", "--json", "--no-shared-mime-info", "--extension", "png"], status: 0),
-            Case(schema: "types-lookup", arguments: ["types", "lookup", "--json", "--no-shared-mime-info", "--extension", "png",
-                                                     "--conforming-to", "public.audio"], status: 1),
+            Case(
+                schema: "types-lookup",
+                arguments: [
+                    "types", "lookup", "--json", "--no-shared-mime-info", "--extension", "png",
+                    "--conforming-to", "public.audio",
+                ], status: 1),
             Case(schema: "types-show", arguments: ["types", "show", "--json", "--no-shared-mime-info", "public.png"], status: 0),
             Case(schema: "types-show", arguments: ["types", "show", "--json", "--no-shared-mime-info", "com.example.nothing"], status: 1),
             Case(schema: "types-conforms", arguments: ["types", "conforms", "--json", "--no-shared-mime-info", "public.png", "public.image"], status: 0),
             Case(schema: "types-conforms", arguments: ["types", "conforms", "--json", "--no-shared-mime-info", "public.png", "public.audio"], status: 1),
-            Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", samples + "/Coffee.ict",
-                                                       samples + "/Info.plist"], status: 0),
+            Case(
+                schema: "types-identify",
+                arguments: [
+                    "types", "identify", "--json", "--no-shared-mime-info", samples + "/Coffee.ict",
+                    samples + "/Info.plist",
+                ], status: 0),
             Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/missing"], status: 1),
-            Case(schema: "types-identify", arguments: ["types", "identify", "--json", "--no-shared-mime-info", s + "/good.plist",
-                                                       "--declarations", s + "/bad.plist"], status: 1),
+            Case(
+                schema: "types-identify",
+                arguments: [
+                    "types", "identify", "--json", "--no-shared-mime-info", s + "/good.plist",
+                    "--declarations", s + "/bad.plist",
+                ], status: 1),
             Case(schema: "diff", arguments: ["diff", "--json", s + "/good.plist", s + "/good.plist"], status: 0),
             Case(schema: "diff", arguments: ["diff", "--json", s + "/good.plist", s + "/archive.plist"], status: 1),
             Case(schema: "diff", arguments: ["diff", "--json", samples + "/Coffee.ict", samples + "/Rocket.ict"], status: 1),
@@ -138,14 +163,17 @@ struct ContractTests {
     private func schemaProblem(_ document: String, schema: String) throws -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
             jsonschema.Draft202012Validator.check_schema(schema)
             errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(json.load(sys.stdin)), key=lambda e: list(e.path))
             for e in errors: print(list(e.path), e.message)
             sys.exit(1 if errors else 0)
-            """, schema]
+            """, schema,
+        ]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -157,8 +185,9 @@ struct ContractTests {
         return process.terminationStatus == 0 ? nil : String(decoding: said, as: UTF8.self)
     }
 
-    @Test(.enabled(if: pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"),
-          arguments: cases)
+    @Test(
+        .enabled(if: pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"),
+        arguments: cases)
     func jsonOutputMatchesTheCommandSchema(_ testCase: Case) throws {
         let run = try ICTRunner.run(testCase.arguments, stdin: testCase.stdin.map { Data($0.utf8) })
         #expect(run.status == testCase.status, "\(run.stderr)")
@@ -196,19 +225,23 @@ struct ContractTests {
         let s = scratch, samples = root + "/SampleDocs"
         try? FileManager.default.createDirectory(atPath: s + "/converted", withIntermediateDirectories: true)
         return [
-            LinesCase(schema: "validate", arguments: ["validate", "--jsonl", s + "/good.plist", "--files-from", "-"],
-                      stdin: "\(samples)/Coffee.ict\n\(samples)/Info.plist\n", status: 0, lineCount: 3),
-            LinesCase(schema: "validate", arguments: ["validate", "--jsonl", "--strict", "--files-from", "-"],
-                      stdin: "\(s)/good.plist\n\(s)/bad.plist\n\(s)/bad-archive.plist\n\(samples)/malformed/name-mismatch.ict\n\(s)/missing.plist\n",
-                      status: 1, lineCount: 5),
+            LinesCase(
+                schema: "validate", arguments: ["validate", "--jsonl", s + "/good.plist", "--files-from", "-"],
+                stdin: "\(samples)/Coffee.ict\n\(samples)/Info.plist\n", status: 0, lineCount: 3),
+            LinesCase(
+                schema: "validate", arguments: ["validate", "--jsonl", "--strict", "--files-from", "-"],
+                stdin: "\(s)/good.plist\n\(s)/bad.plist\n\(s)/bad-archive.plist\n\(samples)/malformed/name-mismatch.ict\n\(s)/missing.plist\n",
+                status: 1, lineCount: 5),
             LinesCase(schema: "validate", arguments: ["validate", "--jsonl", "--files-from", s + "/missing-list"], status: 1, lineCount: 1),
             LinesCase(schema: "validate", arguments: ["validate", "--jsonl", "--json", s + "/good.plist"], status: 64, lineCount: 1),
             LinesCase(schema: "list", arguments: ["list", "--jsonl", "--data", samples], status: 0, lineCount: 6),
-            LinesCase(schema: "list", arguments: ["list", "--jsonl", "--files-from", "-"],
-                      stdin: "\(samples)/Coffee.ict\n\(samples)/malformed/unknown-version.ict\n\(s)/missing.ict\n", status: 1, lineCount: 3),
+            LinesCase(
+                schema: "list", arguments: ["list", "--jsonl", "--files-from", "-"],
+                stdin: "\(samples)/Coffee.ict\n\(samples)/malformed/unknown-version.ict\n\(s)/missing.ict\n", status: 1, lineCount: 3),
             LinesCase(schema: "list", arguments: ["list", "--jsonl"], status: 64, lineCount: 1),
-            LinesCase(schema: "convert", arguments: ["convert", "--jsonl", "--format", "json", "-o", s + "/converted", "--files-from", "-"],
-                      stdin: "\(s)/good.plist\n\(s)/archive.plist\n\(s)/bad.plist\n\(samples)/Coffee.ict\n\(s)/../x.plist\n", status: 1, lineCount: 5),
+            LinesCase(
+                schema: "convert", arguments: ["convert", "--jsonl", "--format", "json", "-o", s + "/converted", "--files-from", "-"],
+                stdin: "\(s)/good.plist\n\(s)/archive.plist\n\(s)/bad.plist\n\(samples)/Coffee.ict\n\(s)/../x.plist\n", status: 1, lineCount: 5),
             LinesCase(schema: "convert", arguments: ["convert", "--jsonl", "--format", "xml1", "--files-from", "-"], stdin: "", status: 64, lineCount: 1),
         ]
     }()
@@ -217,7 +250,9 @@ struct ContractTests {
     private func lineSchemaProblem(_ lines: String, schema: String) throws -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
             jsonschema.Draft202012Validator.check_schema(schema)
@@ -227,7 +262,8 @@ struct ContractTests {
                     print(number, list(e.path), e.message)
                     failed = True
             sys.exit(1 if failed else 0)
-            """, schema]
+            """, schema,
+        ]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -243,8 +279,9 @@ struct ContractTests {
     /// `Schemas/cli/COMMAND.jsonl.schema.json` describes, one per file; the
     /// exit status is 0 exactly when every line is ok; standard error says
     /// the lines' problems, one line each, in the one form.
-    @Test(.enabled(if: pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"),
-          arguments: lineCases)
+    @Test(
+        .enabled(if: pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"),
+        arguments: lineCases)
     func jsonLinesMatchTheCommandsLineSchema(_ testCase: LinesCase) throws {
         let run = try ICTRunner.run(testCase.arguments, stdin: testCase.stdin.map { Data($0.utf8) })
         #expect(run.status == testCase.status, "\(run.stderr)")

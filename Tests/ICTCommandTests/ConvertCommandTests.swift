@@ -121,8 +121,9 @@ struct ConvertCommandTests {
     }
 
     @Test func outputIntoAMissingFolderFailsWithTheReason() throws {
-        let run = try ICTRunner.run(["convert", "-", "--format", "xml1", "-o", "/nonexistent-folder/out.plist"],
-                                    stdin: Data(Self.smallXML.utf8))
+        let run = try ICTRunner.run(
+            ["convert", "-", "--format", "xml1", "-o", "/nonexistent-folder/out.plist"],
+            stdin: Data(Self.smallXML.utf8))
         #expect(run.status == 1)
         #expect(run.stderr.contains("/nonexistent-folder/out.plist"))
     }
@@ -138,20 +139,21 @@ struct InspectCommandTests {
             """
         let run = try ICTRunner.run(["inspect", "-"], stdin: Data(xml.utf8))
         #expect(run.status == 0)
-        #expect(run.stdout == """
-            {
-              "name" => "Ada \\"A\\" L"
-              "list" => [
-                0 => -4
-                1 => 0.5
-                2 => true
-                3 => {length = 3, bytes = 0x000102}
-              ]
-              "empty" => {}
-              "when" => 2004-10-26T10:33:33Z
-            }
+        #expect(
+            run.stdout == """
+                {
+                  "name" => "Ada \\"A\\" L"
+                  "list" => [
+                    0 => -4
+                    1 => 0.5
+                    2 => true
+                    3 => {length = 3, bytes = 0x000102}
+                  ]
+                  "empty" => {}
+                  "when" => 2004-10-26T10:33:33Z
+                }
 
-            """)
+                """)
     }
 
     @Test func printsJSONForPrograms() throws {

@@ -34,12 +34,14 @@ struct DiffCommandTests {
 
     @Test func keyedArchivesDifferByObjectGraphNotByObjectNumbers() throws {
         // The same graph numbered two ways: the root's string is object 2 in one, 1 in the other.
-        let first = try write("""
+        let first = try write(
+            """
             <plist><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
             <key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>2</integer></dict></dict>
             <key>$objects</key><array><string>$null</string><string>unused</string><string>hello</string></array></dict></plist>
             """, "one.plist")
-        let second = try write("""
+        let second = try write(
+            """
             <plist><dict><key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
             <key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>
             <key>$objects</key><array><string>$null</string><string>hello</string></array></dict></plist>
@@ -63,12 +65,13 @@ struct DiffCommandTests {
         _ = try write("only here", "B.pkg/extra.txt")
         let run = try ICTRunner.run(["diff", a, b])
         #expect(run.status == 1)
-        #expect(run.stdout == """
-            ~ notes.txt: <3 bytes of data> → <5 bytes of data>
-            ~ settings.plist:n: 1 → 3
-            + extra.txt: <9 bytes of data>
+        #expect(
+            run.stdout == """
+                ~ notes.txt: <3 bytes of data> → <5 bytes of data>
+                ~ settings.plist:n: 1 → 3
+                + extra.txt: <9 bytes of data>
 
-            """)
+                """)
     }
 
     @Test func documentsDifferFieldByField() throws {
@@ -111,7 +114,8 @@ struct DiffCommandTests {
 /// at every depth and in every form; without it, the file's order.
 struct SortKeysCommandTests {
     @Test func sortsEveryDictionaryInEveryFormAndKeepsOrderOtherwise() throws {
-        let source = Data("<plist><dict><key>z</key><integer>1</integer><key>a</key><array><dict><key>y</key><true/><key>b</key><false/></dict></array></dict></plist>".utf8)
+        let source = Data(
+            "<plist><dict><key>z</key><integer>1</integer><key>a</key><array><dict><key>y</key><true/><key>b</key><false/></dict></array></dict></plist>".utf8)
         let json = try ICTRunner.run(["convert", "-", "--format", "json", "--sort-keys"], stdin: source)
         #expect(json.stdout == "{\n  \"a\": [\n    {\n      \"b\": false,\n      \"y\": true\n    }\n  ],\n  \"z\": 1\n}\n")
         let kept = try ICTRunner.run(["convert", "-", "--format", "json"], stdin: source)

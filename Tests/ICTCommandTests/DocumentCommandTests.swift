@@ -70,12 +70,13 @@ struct DocumentCommandTests {
         #expect(try ICTRunner.run(["set", folder + "/Friend.ict", "--display-name", "Ada"]).stdout.hasSuffix("unchanged\n"))
         #expect(try ICTRunner.run(["set", folder + "/Friend.ict", "--display-name", "Zoe"]).status == 0)
         let list = try ICTRunner.run(["list", folder])
-        #expect(list.stdout == """
-            NAME  THUMBNAIL  PATH
-            Bea   none       \(folder)/Friend 1.ict
-            Zoe   280×280    \(folder)/Friend.ict
+        #expect(
+            list.stdout == """
+                NAME  THUMBNAIL  PATH
+                Bea   none       \(folder)/Friend 1.ict
+                Zoe   280×280    \(folder)/Friend.ict
 
-            """)
+                """)
         let json = try ICTRunner.run(["list", "--json", folder])
         #expect(json.stdout.contains("\"displayName\": \"Zoe\""))
         #expect(json.stdout.contains("\"data\": null"))
@@ -83,12 +84,13 @@ struct DocumentCommandTests {
 
         let withData = try ICTRunner.run(["list", "--data", folder])
         #expect(withData.status == 0, "\(withData.stderr)")
-        #expect(withData.stdout == """
-            NAME  THUMBNAIL  FIRST NAME  LAST NAME  FAVORITE  PHOTO    PATH
-            Bea   none       none        none       none      none     \(folder)/Friend 1.ict
-            Zoe   280×280    Ada         none       7         560×560  \(folder)/Friend.ict
+        #expect(
+            withData.stdout == """
+                NAME  THUMBNAIL  FIRST NAME  LAST NAME  FAVORITE  PHOTO    PATH
+                Bea   none       none        none       none      none     \(folder)/Friend 1.ict
+                Zoe   280×280    Ada         none       7         560×560  \(folder)/Friend.ict
 
-            """)
+                """)
         let jsonWithData = try ICTRunner.run(["list", "--data", "--json", folder])
         #expect(jsonWithData.stdout.contains("\"firstName\": \"Ada\""))
         #expect(jsonWithData.stdout.contains("\"favoriteNumber\": 7"))
@@ -128,8 +130,9 @@ struct DocumentCommandTests {
         #expect(back.status == 0, "\(back.stderr)")
         let original = try ICTRunner.run(["inspect", "--data", "--json", source])
         let rebuilt = try ICTRunner.run(["inspect", "--data", "--json", folder + "/coffee.ict"])
-        #expect(original.stdout.components(separatedBy: "\"entries\"")[0].replacingOccurrences(of: source, with: "")
-            == rebuilt.stdout.components(separatedBy: "\"entries\"")[0].replacingOccurrences(of: folder + "/coffee.ict", with: ""))
+        #expect(
+            original.stdout.components(separatedBy: "\"entries\"")[0].replacingOccurrences(of: source, with: "")
+                == rebuilt.stdout.components(separatedBy: "\"entries\"")[0].replacingOccurrences(of: folder + "/coffee.ict", with: ""))
         let embedded = try ICTRunner.run(["convert", source, "--format", "json", "--embed"])
         #expect(embedded.stdout.contains("\"photo\": {\"$data\": \"iVBORw0KGgo"))
     }

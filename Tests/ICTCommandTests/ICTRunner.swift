@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,12 +70,13 @@ enum ICTRunner {
         let program = executable.path
         let fullArguments = [Array(program.utf8)] + arguments
         #endif
-        let argv: [UnsafeMutablePointer<CChar>?] = fullArguments.map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
-        } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            fullArguments.map { bytes in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+                copy[bytes.count] = 0
+                return copy
+            } + [nil]
         defer { argv.forEach { $0?.deallocate() } }
         var pid: pid_t = 0
         let start = ContinuousClock.now
@@ -92,11 +94,12 @@ enum ICTRunner {
         #else
         let peak = Int(usage.ru_maxrss)  // Bytes on Darwin.
         #endif
-        return ICTRun(status: exitStatus,
-                      stdout: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self),
-                      stderr: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
-                      stderrBytes: [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()),
-                      seconds: seconds, peakMemory: peak)
+        return ICTRun(
+            status: exitStatus,
+            stdout: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
+            stderrBytes: [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()),
+            seconds: seconds, peakMemory: peak)
     }
 
     /// Starts `ict` without waiting, as a shell starts a command: no signal

@@ -1,6 +1,7 @@
-@testable import ICTCommand
 import Foundation
 import Testing
+
+@testable import ICTCommand
 
 /// `make install`: the static `ict`, its man pages and the bash, zsh and fish
 /// completions land under `DESTDIR`/`PREFIX` where those tools look for them.
@@ -8,22 +9,27 @@ import Testing
 /// `make test` has built the static binary and the man pages already, and a
 /// test cannot run SwiftPM inside SwiftPM's own test run, so `make` is told
 /// (`-o static -o manual`) to take those two prerequisites as made.
-@Suite(.enabled(if: (InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt) || InstallArtifacts.areRequired,
-                Comment(rawValue: InstallArtifacts.notBuilt)))
+@Suite(
+    .enabled(
+        if: (InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt) || InstallArtifacts.areRequired,
+        Comment(rawValue: InstallArtifacts.notBuilt)))
 struct InstallTests {
     static let subcommands = ["inspect", "convert", "validate", "types", "list", "thumbnail", "create", "set"]
     static let nestedSubcommands = ["show", "conforms", "lookup", "identify"]
 
     /// Runs `make install` with `variables` into a fresh folder, which it returns.
     private func install(_ variables: (URL) -> [String]) throws -> URL {
-        try #require(InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt,
-                     "CI=true: \(InstallArtifacts.notBuilt)")
+        try #require(
+            InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt,
+            "CI=true: \(InstallArtifacts.notBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-install-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Under make test, the outer make's flags and variables must not reach this one.
         let environment = ProcessInfo.processInfo.environment.filter { !["MAKEFLAGS", "MFLAGS", "MAKELEVEL"].contains($0.key) }
-        let run = try ProgramRunner.run("make", ["-C", ICTRunner.repositoryRoot.path, "-o", "static", "-o", "manual", "install"]
-                                        + variables(folder), environment: environment)
+        let run = try ProgramRunner.run(
+            "make",
+            ["-C", ICTRunner.repositoryRoot.path, "-o", "static", "-o", "manual", "install"]
+                + variables(folder), environment: environment)
         try #require(run.status == 0, "make install failed: \(run.stderr)")
         return folder
     }
@@ -71,8 +77,10 @@ struct InstallTests {
         let folder = try install { ["DESTDIR=\($0.path)/stage", "PREFIX=/opt/ict"] }
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appendingPathComponent("stage/opt/ict")
-        for path in ["bin/ict", "share/man/man1/ict.1", "share/bash-completion/completions/ict",
-                     "share/zsh/site-functions/_ict", "share/fish/vendor_completions.d/ict.fish"] {
+        for path in [
+            "bin/ict", "share/man/man1/ict.1", "share/bash-completion/completions/ict",
+            "share/zsh/site-functions/_ict", "share/fish/vendor_completions.d/ict.fish",
+        ] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
         }
     }

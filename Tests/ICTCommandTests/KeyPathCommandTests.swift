@@ -22,9 +22,13 @@ struct KeyPathCommandTests {
         try Data(BinaryPropertyListWriter().encode(value)).write(to: URL(fileURLWithPath: folder + "/f.bplist"))
         try Data(#"{"name": "Ada", "list": [1, 2]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/f.json"))
         try Data("{ name = Ada; }".utf8).write(to: URL(fileURLWithPath: folder + "/o.txt"))
-        let archive: PropertyListValue = ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": .uid(1)],
-                                          "$objects": ["$null", ["NSString": .uid(2), "$class": .uid(3)], "hello",
-                                                       ["$classname": "NSBox", "$classes": ["NSBox", "NSObject"]]]]
+        let archive: PropertyListValue = [
+            "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": .uid(1)],
+            "$objects": [
+                "$null", ["NSString": .uid(2), "$class": .uid(3)], "hello",
+                ["$classname": "NSBox", "$classes": ["NSBox", "NSObject"]],
+            ],
+        ]
         try Data(BinaryPropertyListWriter().encode(archive)).write(to: URL(fileURLWithPath: folder + "/a.archive"))
         try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
         return folder

@@ -44,18 +44,19 @@ struct PackageCommandTests {
         let run = try ICTRunner.run(["inspect", package])
         #expect(run.status == 0)
         #expect(run.stderr == "")
-        #expect(run.stdout == """
-            Friend.ict/  package, 8 entries, 6 files, \(Self.size(1500 + 13 + 4 + archiveSize + settingsSize + infoSize))
-              Info.plist  \(Self.size(infoSize))  property list
-              Resources/  1.5 KB
-                blob.bin  4 B  other
-                notes.txt  13 B  text
-                photo.png  1.5 KB  PNG image
-              ctdocument.data  \(Self.size(archiveSize))  keyed archive
-              passwd -> /etc/passwd  link
-              settings.plist  \(Self.size(settingsSize))  property list
+        #expect(
+            run.stdout == """
+                Friend.ict/  package, 8 entries, 6 files, \(Self.size(1500 + 13 + 4 + archiveSize + settingsSize + infoSize))
+                  Info.plist  \(Self.size(infoSize))  property list
+                  Resources/  1.5 KB
+                    blob.bin  4 B  other
+                    notes.txt  13 B  text
+                    photo.png  1.5 KB  PNG image
+                  ctdocument.data  \(Self.size(archiveSize))  keyed archive
+                  passwd -> /etc/passwd  link
+                  settings.plist  \(Self.size(settingsSize))  property list
 
-            """)
+                """)
     }
 
     private static func size(_ bytes: Int) -> String {
@@ -73,13 +74,15 @@ struct PackageCommandTests {
         let document = try #require(report["package"] as? [String: Any])
         #expect(document["path"] as? String == package)
         let entries = try #require(document["entries"] as? [[String: Any]])
-        #expect(entries.map { $0["path"] as? String } == [
-            "Info.plist", "Resources", "Resources/blob.bin", "Resources/notes.txt", "Resources/photo.png",
-            "ctdocument.data", "passwd", "settings.plist",
-        ])
-        #expect(entries.map { $0["kind"] is NSNull ? nil : $0["kind"] as? String } == [
-            "property-list", nil, "other", "text", "png", "keyed-archive", nil, "property-list",
-        ])
+        #expect(
+            entries.map { $0["path"] as? String } == [
+                "Info.plist", "Resources", "Resources/blob.bin", "Resources/notes.txt", "Resources/photo.png",
+                "ctdocument.data", "passwd", "settings.plist",
+            ])
+        #expect(
+            entries.map { $0["kind"] is NSNull ? nil : $0["kind"] as? String } == [
+                "property-list", nil, "other", "text", "png", "keyed-archive", nil, "property-list",
+            ])
         #expect(entries[6]["type"] as? String == "link")
         #expect(entries[6]["destination"] as? String == "/etc/passwd")
         #expect(entries[1]["size"] as? Int == 1517)
@@ -215,8 +218,9 @@ struct PackageCommandTests {
         let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .create)
         for path in ["Evil.ict/ctdocument.data", "Evil.ict/../escape", "../escape"] {
             let bytes = Data("pwned".utf8)
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count),
-                                 provider: { (position: Int64, count: Int) in bytes.subdata(in: Int(position)..<Int(position) + count) })
+            try archive.addEntry(
+                with: path, type: .file, uncompressedSize: Int64(bytes.count),
+                provider: { (position: Int64, count: Int) in bytes.subdata(in: Int(position)..<Int(position) + count) })
         }
         let before = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
         let run = try ICTRunner.run(["convert", zip, "--format", "package"])
@@ -264,11 +268,12 @@ struct PackageCommandTests {
         let name = Array(entryPath.utf8)
         var patched = 0
         for offset in 0..<(bytes.count - 46 - name.count) where bytes[offset] == 0x50 && bytes[offset + 1] == 0x4B {
-            let (headerSize, sizeField) = switch (bytes[offset + 2], bytes[offset + 3]) {
-            case (3, 4): (30, 22)
-            case (1, 2): (46, 24)
-            default: (0, 0)
-            }
+            let (headerSize, sizeField) =
+                switch (bytes[offset + 2], bytes[offset + 3]) {
+                case (3, 4): (30, 22)
+                case (1, 2): (46, 24)
+                default: (0, 0)
+                }
             guard headerSize > 0, Array(bytes[offset + headerSize..<offset + headerSize + name.count]) == name else { continue }
             withUnsafeBytes(of: size.littleEndian) { bytes.replaceSubrange(offset + sizeField..<offset + sizeField + 4, with: $0) }
             patched += 1

@@ -1,11 +1,12 @@
 import Foundation
+import PropertyList
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PropertyList
-import Testing
 
 /// `ict plutil` against Apple's own `plutil` (swift-corelibs-foundation's
 /// Linux build, shipped with the toolchain at /opt/swift/usr/bin/plutil).
@@ -162,7 +163,9 @@ struct PlutilDifferentialTests {
 
         // -lint, the default verb, -s, several files.
         for file in good + bad { add(["-lint", file], parser: true) }
-        for file in ["x.plist", "b.plist", "bad.txt", "j.json"] { add([file], parser: true); add(["-s", file], parser: true); add(["-lint", "-s", file], parser: true) }
+        for file in ["x.plist", "b.plist", "bad.txt", "j.json"] {
+            add([file], parser: true); add(["-s", file], parser: true); add(["-lint", "-s", file], parser: true)
+        }
         add(["-lint", "x.plist", "b.plist", "missing.plist", "one.plist"])
         add(["-lint", "-o", "out", "x.plist"]); add(["-lint", "-e", "xml", "x.plist"]); add(["-lint", "-x", "x.plist"])
         add(["-lint", "-"], stdin: xml); add(["-lint", "-"], stdin: "nonsense <", parser: true); add(["-lint", "-"], stdin: "")
@@ -195,9 +198,11 @@ struct PlutilDifferentialTests {
         add(["-p", "-"], stdin: plain); add(["-p", "-o", "x", "x.plist"]); add(["-p", "-e", "x", "x.plist"]); add(["-p", "-s", "one.plist"])
 
         // -extract and -type: every kind of value, every output format.
-        let keyPaths = ["name", "count", "negative", "ratio", "whole", "on", "off", "when", "blob", "list", "list.0", "list.1", "list.2",
-                        "list.2.0", "inner", "inner.k", "dotted\\.key", "empty", "none", "text", "missing", "list.9", "list.x",
-                        "name.deeper", "", "inner.", "list.-1"]
+        let keyPaths = [
+            "name", "count", "negative", "ratio", "whole", "on", "off", "when", "blob", "list", "list.0", "list.1", "list.2",
+            "list.2.0", "inner", "inner.k", "dotted\\.key", "empty", "none", "text", "missing", "list.9", "list.x",
+            "name.deeper", "", "inner.", "list.-1",
+        ]
         for keyPath in keyPaths {
             add(["-extract", keyPath, "raw", "x.plist"])
             add(["-type", keyPath, "b.plist"])
@@ -212,19 +217,23 @@ struct PlutilDifferentialTests {
         add(["-extract", "arr.1", "raw", "j.json"]); add(["-extract", "1", "raw", "arr.json"]); add(["-type", "c.d", "o.txt"])
         add(["-extract", "name", "raw", "-"], stdin: xml); add(["-extract", "name", "swift", "-o", "-", "x.plist"])
         add(["-extract", "name", "yaml", "x.plist"]); add(["-extract"]); add(["-extract", "name"])
-        for (keyPath, type) in [("name", "string"), ("name", "bool"), ("count", "integer"), ("ratio", "float"), ("on", "bool"), ("on", "integer"),
-                                ("when", "date"), ("blob", "data"), ("list", "array"), ("inner", "dictionary"), ("inner", "array")] {
+        for (keyPath, type) in [
+            ("name", "string"), ("name", "bool"), ("count", "integer"), ("ratio", "float"), ("on", "bool"), ("on", "integer"),
+            ("when", "date"), ("blob", "data"), ("list", "array"), ("inner", "dictionary"), ("inner", "array"),
+        ] {
             add(["-extract", keyPath, "raw", "-expect", type, "x.plist"])
             add(["-type", keyPath, "-expect", type, "x.plist"])
         }
         add(["-extract", "name", "raw", "-expect", "thing", "x.plist"]); add(["-extract", "name", "raw", "-expect"]); add(["-type"])
 
         // -insert, -replace and -remove: every value type, in place and to standard output.
-        let values: [[String]] = [["-bool", "YES"], ["-bool", "true"], ["-bool", "no"], ["-bool", "maybe"], ["-integer", "12"],
-                                  ["-integer", "-3"], ["-integer", "abc"], ["-integer", "  8x"], ["-float", "2.75"], ["-float", "-1e3"],
-                                  ["-float", "x"], ["-string", "hello world"], ["-string", ""], ["-date", "2011-03-01T12:00:00Z"],
-                                  ["-data", "AAECAw=="], ["-data", "%%%"], ["-xml", "<plist><array><integer>1</integer></array></plist>"],
-                                  ["-json", #"{"k": [1, 2]}"#], ["-json", "5"], ["-array"], ["-dictionary"]]
+        let values: [[String]] = [
+            ["-bool", "YES"], ["-bool", "true"], ["-bool", "no"], ["-bool", "maybe"], ["-integer", "12"],
+            ["-integer", "-3"], ["-integer", "abc"], ["-integer", "  8x"], ["-float", "2.75"], ["-float", "-1e3"],
+            ["-float", "x"], ["-string", "hello world"], ["-string", ""], ["-date", "2011-03-01T12:00:00Z"],
+            ["-data", "AAECAw=="], ["-data", "%%%"], ["-xml", "<plist><array><integer>1</integer></array></plist>"],
+            ["-json", #"{"k": [1, 2]}"#], ["-json", "5"], ["-array"], ["-dictionary"],
+        ]
         for value in values {
             add(["-insert", "added"] + value + ["-o", "-", "one.plist"])
             add(["-replace", "k"] + value + ["-o", "-", "one.plist"])
@@ -265,7 +274,9 @@ struct PlutilDifferentialTests {
         add(["-insert", "k", "-string", "v"]); add(["-replace", "k", "-string", "v", "-q", "one.plist"])
         for keyPath in ["k", "missing", "", "k.deeper"] { add(["-remove", keyPath, "-o", "-", "one.plist"]) }
         for keyPath in ["0", "2", "3", "x", "2.0"] { add(["-remove", keyPath, "-o", "-", "list.plist"]) }
-        for keyPath in ["name", "list.1", "inner.K9", "dotted\\.key", "list.2.0"] { add(["-remove", keyPath, "x.plist"]); add(["-remove", keyPath, "b.plist"]) }
+        for keyPath in ["name", "list.1", "inner.K9", "dotted\\.key", "list.2.0"] {
+            add(["-remove", keyPath, "x.plist"]); add(["-remove", keyPath, "b.plist"])
+        }
         add(["-remove", "arr.0", "j.json"]); add(["-remove", "a", "o.txt"]); add(["-remove"]); add(["-remove", "k", "bad.txt"], parser: true)
         add(["-remove", "k", "-o", "-", "-"], stdin: "<plist version=\"1.0\"><dict><key>k</key><string>v</string></dict></plist>")
 
@@ -282,11 +293,14 @@ struct PlutilDifferentialTests {
         // Where we follow the manual, not the Linux build.
         add(["-help"], deviation: ("the help text is our own wording of the same options", 0))
         add(["-lint", "--", "-s"], deviation: ("'--' ends the options, so '-s' is a file (the Linux build reads it as -s and finds no file)", 1))
-        add(["-replace", "0", "-string", "w", "-o", "-", "list.plist"],
+        add(
+            ["-replace", "0", "-string", "w", "-o", "-", "list.plist"],
             deviation: ("-replace at an array index replaces the element (the Linux build inserts before it)", 0))
-        add(["-insert", "7", "-string", "w", "-append", "-o", "-", "list.plist"],
+        add(
+            ["-insert", "7", "-string", "w", "-append", "-o", "-", "list.plist"],
             deviation: ("-append at an index past the end is an error (the Linux build crashes)", 1))
-        add(["-insert", "d", "-date", "not a date", "-o", "-", "one.plist"],
+        add(
+            ["-insert", "d", "-date", "not a date", "-o", "-", "one.plist"],
             deviation: ("-date with text that is not a date is an error (the Linux build crashes)", 1))
 
         for index in list.indices { list[index].number = index + 1 }
@@ -361,9 +375,10 @@ struct PlutilDifferentialTests {
                 files[name] = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
             }
         }
-        return Outcome(stdout: [UInt8](FileManager.default.contents(atPath: base + ".out") ?? Data()),
-                       stderr: String(decoding: FileManager.default.contents(atPath: base + ".err") ?? Data(), as: UTF8.self),
-                       status: exitStatus, files: files)
+        return Outcome(
+            stdout: [UInt8](FileManager.default.contents(atPath: base + ".out") ?? Data()),
+            stderr: String(decoding: FileManager.default.contents(atPath: base + ".err") ?? Data(), as: UTF8.self),
+            status: exitStatus, files: files)
     }
 
     /// Output equal as values when the bytes differ: binary or JSON whose
@@ -394,8 +409,9 @@ struct PlutilDifferentialTests {
         }.joined(separator: "\n")
     }
 
-    @Test(.enabled(if: applePlutilExists, "Apple's plutil is not at /opt/swift/usr/bin/plutil: the differential test needs it"),
-          arguments: cases)
+    @Test(
+        .enabled(if: applePlutilExists, "Apple's plutil is not at /opt/swift/usr/bin/plutil: the differential test needs it"),
+        arguments: cases)
     func matchesApplePlutil(_ testCase: Case) throws {
         let appleFolder = try Self.makeFolder(), ictFolder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: appleFolder); try? FileManager.default.removeItem(at: ictFolder) }
@@ -414,21 +430,28 @@ struct PlutilDifferentialTests {
         let reworded = testCase.parserWording && ours.stderr != apple.stderr
         if unordered || reworded {
             // Said so that the run shows which cases match only after normalising, and how.
-            print("≈ \(testCase.testDescription): " + [unordered ? "equal up to dictionary key order" : nil,
-                                                      reworded ? "parser wording ours" : nil].compactMap { $0 }.joined(separator: ", "))
+            print(
+                "≈ \(testCase.testDescription): "
+                    + [
+                        unordered ? "equal up to dictionary key order" : nil,
+                        reworded ? "parser wording ours" : nil,
+                    ].compactMap { $0 }.joined(separator: ", "))
         }
         #expect(ours.status == apple.status, "exit status")
         if ours.stdout != apple.stdout {
-            #expect(Self.equalUpToKeyOrder(ours.stdout, apple.stdout),
-                    "stdout:\n--- ict\n\(String(decoding: ours.stdout, as: UTF8.self))\n--- plutil\n\(String(decoding: apple.stdout, as: UTF8.self))")
+            #expect(
+                Self.equalUpToKeyOrder(ours.stdout, apple.stdout),
+                "stdout:\n--- ict\n\(String(decoding: ours.stdout, as: UTF8.self))\n--- plutil\n\(String(decoding: apple.stdout, as: UTF8.self))")
         }
-        let (ourErrors, appleErrors) = testCase.parserWording
+        let (ourErrors, appleErrors) =
+            testCase.parserWording
             ? (Self.normalisedParserWording(ours.stderr), Self.normalisedParserWording(apple.stderr)) : (ours.stderr, apple.stderr)
         #expect(ourErrors == appleErrors, "stderr")
         #expect(ours.files.keys.sorted() == apple.files.keys.sorted(), "files written")
         for (name, bytes) in apple.files where ours.files[name] != bytes {
-            #expect(Self.equalUpToKeyOrder(ours.files[name] ?? [], bytes),
-                    "file \(name):\n--- ict\n\(String(decoding: ours.files[name] ?? [], as: UTF8.self))\n--- plutil\n\(String(decoding: bytes, as: UTF8.self))")
+            #expect(
+                Self.equalUpToKeyOrder(ours.files[name] ?? [], bytes),
+                "file \(name):\n--- ict\n\(String(decoding: ours.files[name] ?? [], as: UTF8.self))\n--- plutil\n\(String(decoding: bytes, as: UTF8.self))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,8 +18,10 @@ struct ProgramRun {
 enum ProgramRunner {
     /// Runs `program` (a path, or a name looked up by `/usr/bin/env` on `PATH`)
     /// with `arguments`; `environment` replaces the whole environment when given.
-    static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                    in directory: URL? = nil) throws -> ProgramRun {
+    static func run(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil,
+        in directory: URL? = nil
+    ) throws -> ProgramRun {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-program-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -49,9 +52,10 @@ enum ProgramRunner {
         try outHandle.close()
         try errHandle.close()
         let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-        return ProgramRun(status: status,
-                          stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
-                          stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        return ProgramRun(
+            status: status,
+            stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
     }
 
     /// Starts the process `makeProcess` sets up, with a fresh one again while

@@ -11,8 +11,9 @@ struct ProgressReporterTests {
     private func files(_ count: Int) throws -> (folder: URL, paths: [String]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let body = Data(("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>"
-            + (0..<3000).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>\n").utf8)
+        let body = Data(
+            ("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>"
+                + (0..<3000).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>\n").utf8)
         let paths = try (0..<count).map { index in
             let file = folder.appendingPathComponent("f\(index).plist")
             try body.write(to: file)

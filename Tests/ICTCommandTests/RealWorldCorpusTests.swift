@@ -10,6 +10,7 @@ import Testing
 /// below with what another tool or an older CoreFoundation wrote differently.
 /// Each file that is not a property list is refused with its format named or
 /// its place given. The counts are printed.
+@Suite(.tags(.slow), .enabled(if: SlowTests.enabled, SlowTests.skipped))
 struct RealWorldCorpusTests {
     static let folder = ICTRunner.interop.appendingPathComponent("realworld")
     static let plutil = "/opt/swift/usr/bin/plutil"
@@ -36,7 +37,8 @@ struct RealWorldCorpusTests {
         "apple-oss-distributions-configd/EventFactory/Info.plist": "writes quotes as &quot;",
         "quicksilver-Quicksilver/Quicksilver/PropertyLists/Quicksilver-Info.plist": "writes apostrophes as &apos;",
         "quicksilver-Quicksilver/Quicksilver/Scripting/Automator/Send to Quicksilver/Info.plist": "writes apostrophes as &apos;",
-        "adium-adium/Plugins/Purple Service/Resources/hu.lproj/ESPurpleNovellAccountView.nib/info.nib": "an empty dictionary as <dict></dict> (old Interface Builder)",
+        "adium-adium/Plugins/Purple Service/Resources/hu.lproj/ESPurpleNovellAccountView.nib/info.nib":
+            "an empty dictionary as <dict></dict> (old Interface Builder)",
         "adium-adium/Resources/Dock Icons/Adiumy Blue.AdiumIcon/IconPack.plist": "a real in its shortest form (0.2), as an older CoreFoundation wrote it",
     ]
 
@@ -113,7 +115,8 @@ struct RealWorldCorpusTests {
                 namedDifferences += 1
             }
             // A keyed archive also goes through its JSON form and back.
-            guard String(decoding: try Data(contentsOf: URL(fileURLWithPath: json)).prefix(4096), as: UTF8.self).contains("\"archiver\": \"NSKeyedArchiver\"") else { continue }
+            guard String(decoding: try Data(contentsOf: URL(fileURLWithPath: json)).prefix(4096), as: UTF8.self).contains("\"archiver\": \"NSKeyedArchiver\"")
+            else { continue }
             keyedArchives += 1
             let archive = "\(scratch)/\(index).archive"
             let back = try ICTRunner.run(["convert", json, "--format", isBinary ? "keyed-archive" : "keyed-archive-xml", "-o", archive])
@@ -124,7 +127,8 @@ struct RealWorldCorpusTests {
                 failures.append("\(file): keyed archive through JSON differs \(back.stderr)")
             }
         }
-        print("""
+        print(
+            """
             realworld: \(propertyLists.count) property lists by plutil -lint (\(others.count) other files); \
             ict validate: \(results.count - invalid.count) valid; convert --format json: \(converted); \
             same bytes in their own form: \(sameBytes) of \(roundTripped) binary/XML, \(sameButOldDTDName) more but for the \

@@ -1,6 +1,8 @@
-@testable import ICTCommand
 import Foundation
 import Testing
+
+@testable import ICTCommand
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,8 +12,10 @@ import Darwin
 /// The statically linked release `ict` (`make static`, installed by `make
 /// install`): it runs copied alone into an empty folder, with no toolchain on
 /// `PATH` and no library path, and loads no Swift library from a toolchain.
-@Suite(.enabled(if: InstallArtifacts.staticBinaryIsBuilt || InstallArtifacts.areRequired,
-                Comment(rawValue: InstallArtifacts.staticBinaryNotBuilt)))
+@Suite(
+    .enabled(
+        if: InstallArtifacts.staticBinaryIsBuilt || InstallArtifacts.areRequired,
+        Comment(rawValue: InstallArtifacts.staticBinaryNotBuilt)))
 struct StaticBinaryTests {
     /// The environment the copied binary runs in: nothing but a system `PATH`.
     static let bareEnvironment = ["PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""]
@@ -77,16 +81,22 @@ struct StaticBinaryTests {
 
             """
         try Data(xml.utf8).write(to: folder.appendingPathComponent("in.plist"))
-        let run = try ProgramRunner.run(folder.appendingPathComponent("ict").path, ["convert", "in.plist", "--format", "binary1", "-o", "out.plist"],
-                                        environment: Self.bareEnvironment, in: folder)
+        let run = try ProgramRunner.run(
+            folder.appendingPathComponent("ict").path, ["convert", "in.plist", "--format", "binary1", "-o", "out.plist"],
+            environment: Self.bareEnvironment, in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         // plistlib writes objects in the order Cocoa does for this value (keys kept in document order).
-        let expected = try ProgramRunner.run("python3", ["-c", """
-            import plistlib, sys
-            with open(sys.argv[1], "rb") as file:
-                value = plistlib.load(file)
-            sys.stdout.write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY, sort_keys=False).hex())
-            """, folder.appendingPathComponent("in.plist").path])
+        let expected = try ProgramRunner.run(
+            "python3",
+            [
+                "-c",
+                """
+                import plistlib, sys
+                with open(sys.argv[1], "rb") as file:
+                    value = plistlib.load(file)
+                sys.stdout.write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY, sort_keys=False).hex())
+                """, folder.appendingPathComponent("in.plist").path,
+            ])
         try #require(expected.status == 0, "python3 plistlib failed: \(expected.stderr)")
         let written = try Data(contentsOf: folder.appendingPathComponent("out.plist"))
         #expect(written.map { String(format: "%02x", $0) }.joined() == expected.stdout)

@@ -21,8 +21,10 @@ struct ThumbnailQualityTests {
             #expect(export.status == 0, "\(export.stderr)")
             try Self.tool(Self.convert, [base + ".photo.png", "-resize", "280x280!", base + ".ref.png"])
             // compare prints the PSNR on standard error (exit 1 when the images differ at all).
-            let psnr = Double(try Self.tool(Self.compare, ["-metric", "PSNR", base + ".thumbnail.png", base + ".ref.png", "null:"])
-                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
+            let psnr =
+                Double(
+                    try Self.tool(Self.compare, ["-metric", "PSNR", base + ".thumbnail.png", base + ".ref.png", "null:"])
+                        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
             #expect(psnr >= 30, "\(sample): PSNR \(psnr) dB")
         }
     }

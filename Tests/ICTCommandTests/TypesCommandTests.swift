@@ -21,10 +21,12 @@ struct TypesCommandTests {
         #expect(run.stdout == "public.png\tsystem\tPNG image\n")
         let folder = try scratch()
         let plist = folder.appendingPathComponent("Info.plist")
-        try Data("""
+        try Data(
+            """
             { UTExportedTypeDeclarations = ( { UTTypeIdentifier = com.example.zork; UTTypeConformsTo = public.data;
               UTTypeTagSpecification = { public.filename-extension = zork; }; } ); }
-            """.utf8).write(to: plist)
+            """.utf8
+        ).write(to: plist)
         let declared = try ICTRunner.run(["types", "lookup", "--extension", "zork", "--declarations", plist.path, "--no-shared-mime-info"])
         #expect(declared.status == 0)
         #expect(declared.stdout == "com.example.zork\texported\n")
@@ -66,23 +68,26 @@ struct TypesCommandTests {
         try Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8).write(to: xml)
         let run = try ICTRunner.run(["types", "identify", document.path, plain.path, binary.path, xml.path, "--no-shared-mime-info"])
         #expect(run.status == 0)
-        #expect(run.stdout == """
-            \(document.path): com.appmosphereinc.icloudtest.doc (iCloudTest Document)
-            \(plain.path): public.folder (folder)
-            \(binary.path): com.apple.binary-property-list (binary property list)
-            \(xml.path): com.apple.xml-property-list (XML property list)
+        #expect(
+            run.stdout == """
+                \(document.path): com.appmosphereinc.icloudtest.doc (iCloudTest Document)
+                \(plain.path): public.folder (folder)
+                \(binary.path): com.apple.binary-property-list (binary property list)
+                \(xml.path): com.apple.xml-property-list (XML property list)
 
-            """)
+                """)
     }
 
     @Test func validateReportsDeclarationErrorsWithKeyPaths() throws {
         let folder = try scratch()
         let plist = folder.appendingPathComponent("Info.plist")
-        try Data("""
+        try Data(
+            """
             { CFBundleIdentifier = com.example.app;
               UTExportedTypeDeclarations = ( { UTTypeIdentifier = public.mine; UTTypeConformsTo = ( public.data, "public.nope" );
                 UTTypeTagSpecification = { public.filename-extension = ( ".Mine" ); }; } ); }
-            """.utf8).write(to: plist)
+            """.utf8
+        ).write(to: plist)
         // The file reads, so its declarations' findings are warnings; --strict fails on them.
         let run = try ICTRunner.run(["validate", plist.path])
         #expect(run.status == 0)
@@ -98,7 +103,8 @@ struct TypesCommandTests {
     @Test func declarationFindingsSayWhereTheValueIs() throws {
         let folder = try scratch()
         let xml = folder.appendingPathComponent("Info.plist")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0">
             <dict>
@@ -119,15 +125,19 @@ struct TypesCommandTests {
             </dict>
             </plist>
 
-            """.utf8).write(to: xml)
+            """.utf8
+        ).write(to: xml)
         let run = try ICTRunner.run(["validate", xml.path])
         #expect(run.status == 0)
-        #expect(run.stderr.contains("\(xml.path):14:5: warning: \"not an identifier\" is not a uniform type identifier (at UTExportedTypeDeclarations[0].UTTypeConformsTo[1])"),
-                "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "\(xml.path):14:5: warning: \"not an identifier\" is not a uniform type identifier (at UTExportedTypeDeclarations[0].UTTypeConformsTo[1])"),
+            "\(run.stderr)")
 
         let binary = folder.appendingPathComponent("Info.bplist")
         #expect(try ICTRunner.run(["convert", xml.path, "--format", "binary1", "-o", binary.path]).status == 0)
-        let offset = try Self.python("""
+        let offset = try Self.python(
+            """
             import plistlib, sys
             data = open(sys.argv[1], 'rb').read()
             offset_size, ref_size = data[-26], data[-25]
@@ -138,8 +148,9 @@ struct TypesCommandTests {
             print(next(o for o in offsets if data[o] >> 4 == 5 and data[o + 3:o + 20] == b'not an identifier'))
             """, binary.path)
         let binaryRun = try ICTRunner.run(["validate", binary.path])
-        #expect(binaryRun.stderr.contains("\(binary.path):byte \(offset): warning: \"not an identifier\" is not a uniform type identifier"),
-                "\(binaryRun.stderr)")
+        #expect(
+            binaryRun.stderr.contains("\(binary.path):byte \(offset): warning: \"not an identifier\" is not a uniform type identifier"),
+            "\(binaryRun.stderr)")
     }
 
     private static func python(_ script: String, _ argument: String) throws -> String {
@@ -169,9 +180,11 @@ struct TypesCommandTests {
     /// identify names their types (Schemas/well-known-app-types.plist), not public.folder.
     @Test func identifyNamesXcodeAndInterfaceBuilderFolders() throws {
         let folder = try scratch()
-        let expected = [("App.xcodeproj", "com.apple.xcode.project"), ("App.xcworkspace", "com.apple.dt.document.workspace"),
-                        ("Sketch.playground", "com.apple.dt.playground"), ("Assets.xcassets", "com.apple.dt.assetcatalog"),
-                        ("MainMenu.nib", "com.apple.interfacebuilder.document.cocoa"), ("Report.pages", "com.apple.iWork.Pages.pages")]
+        let expected = [
+            ("App.xcodeproj", "com.apple.xcode.project"), ("App.xcworkspace", "com.apple.dt.document.workspace"),
+            ("Sketch.playground", "com.apple.dt.playground"), ("Assets.xcassets", "com.apple.dt.assetcatalog"),
+            ("MainMenu.nib", "com.apple.interfacebuilder.document.cocoa"), ("Report.pages", "com.apple.iWork.Pages.pages"),
+        ]
         var paths: [String] = []
         for (name, _) in expected {
             let path = folder.appendingPathComponent(name).path
@@ -195,8 +208,10 @@ struct TypesCommandTests {
             ("realworld/CocoaPods-Xcodeproj/spec/fixtures/Sample Project/Emoji.xcodeproj", "com.apple.xcode.project"),
             ("realworld/macvim-dev-macvim/src/MacVim/MacVim.xcodeproj", "com.apple.xcode.project"),
             ("realworld/CocoaPods-Xcodeproj/spec/fixtures/libPusher.xcworkspace", "com.apple.dt.document.workspace"),
-            ("realworld/CocoaPods-Xcodeproj/spec/fixtures/CommonBuildSettings/Project/Swift_iOS_Native/Assets.xcassets",
-             "com.apple.dt.assetcatalog"),
+            (
+                "realworld/CocoaPods-Xcodeproj/spec/fixtures/CommonBuildSettings/Project/Swift_iOS_Native/Assets.xcassets",
+                "com.apple.dt.assetcatalog"
+            ),
             ("packages/TextEdit-sample-nibs/Edit.nib", "com.apple.interfacebuilder.document.cocoa"),
             ("realworld/adium-adium/Resources/ja.lproj/ProxyPasswordPrompt.nib", "com.apple.interfacebuilder.document.cocoa"),
         ].filter { FileManager.default.fileExists(atPath: ICTRunner.interop.appendingPathComponent($0.0).path) }
@@ -310,8 +325,10 @@ struct TypesCommandTests {
     /// A Spotlight importer's Info.plist (CFBundleTypeRole MDImporter) is valid.
     @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
     func validateAcceptsSpotlightImporters() throws {
-        for importer in ["realworld/JackieXie168-skim/SkimImporter/Info.plist",
-                         "realworld/adium-adium/Frameworks/AIUtilities/Other/Adium Spotlight Importer/Info.plist"] {
+        for importer in [
+            "realworld/JackieXie168-skim/SkimImporter/Info.plist",
+            "realworld/adium-adium/Frameworks/AIUtilities/Other/Adium Spotlight Importer/Info.plist",
+        ] {
             let path = ICTRunner.interop.appendingPathComponent(importer).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let run = try ICTRunner.run(["validate", path])

@@ -20,8 +20,9 @@ struct ValidateCommandTests {
     }
 
     @Test func malformedXMLExitsOneWithLineAndColumn() throws {
-        let file = try write("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n  <key>a</key>\n  <integer>12x</integer>\n</dict>\n</plist>\n",
-                             named: "bad.plist")
+        let file = try write(
+            "<?xml version=\"1.0\"?>\n<plist>\n<dict>\n  <key>a</key>\n  <integer>12x</integer>\n</dict>\n</plist>\n",
+            named: "bad.plist")
         let run = try ICTRunner.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(file.path):5:"))
@@ -30,8 +31,9 @@ struct ValidateCommandTests {
 
     @Test func dtdViolationIsReportedWithItsLine() throws {
         // Well-formed, and every value readable, but <plist> holds two values: the DTD allows one.
-        let file = try write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<string>a</string>\n<string>b</string>\n</plist>\n",
-                             named: "two.plist")
+        let file = try write(
+            "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<string>a</string>\n<string>b</string>\n</plist>\n",
+            named: "two.plist")
         let run = try ICTRunner.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(file.path):"))
@@ -117,6 +119,7 @@ struct ValidateCommandTests {
 
 /// `ict validate` on a large XML property list: the DTD check streams the
 /// document, so memory stays near what reading the value takes.
+@Suite(.tags(.slow), .enabled(if: SlowTests.enabled, SlowTests.skipped))
 struct ValidateMemoryTests {
     /// Writes an XML plist of about 40 MB with python3's plistlib: a
     /// dictionary of 40,000 entries, each an array of a 1 KB string and an integer.
@@ -126,12 +129,15 @@ struct ValidateMemoryTests {
         let file = folder.appendingPathComponent("large.plist")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import plistlib, sys
             text = "lorem ipsum dolor sit amet " * 38
             with open(sys.argv[1], "wb") as f:
                 plistlib.dump({"entry%06d" % i: [text, i] for i in range(40000)}, f)
-            """, file.path]
+            """, file.path,
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "python3 could not write the plist")

@@ -1,5 +1,6 @@
-@testable import ICTCommand
 import Testing
+
+@testable import ICTCommand
 
 /// `ict --version`: the version defined once, in `ICTVersion`.
 struct VersionCommandTests {

@@ -145,7 +145,8 @@ struct VersionsCommandTests {
         #expect(listed.stderr.hasPrefix("\(folder)/\(Self.syncthingCopy):ctdocument.data: error: version 2 cannot be read: "), "\(listed.stderr)")
         let run = try ICTRunner.run(["resolve", folder + "/Friend.ict", "--keep", "2"])
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("\(folder)/\(Self.syncthingCopy):ctdocument.data: error: refusing to keep it: version 2 cannot be read: "), "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix("\(folder)/\(Self.syncthingCopy):ctdocument.data: error: refusing to keep it: version 2 cannot be read: "), "\(run.stderr)")
         #expect(try snapshot(folder) == before)
     }
 
@@ -173,15 +174,19 @@ struct VersionsCommandTests {
         try FileManager.default.copyItem(atPath: Self.samples + "/Rocket.ict/ctdocument.data", toPath: folder + "/Friend.ict/" + copy)
         let run = try ICTRunner.run(["versions", folder + "/Friend.ict"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("""
-            1  Syncthing entry copies (ctdocument.data), 2026-11-23 10:15:00, device ABCDEF7
-                \(folder)/Friend.ict
-                display name: Rocket; names: Falcon Heavy; favourite number: 2018; photo: 320×320
-            """), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                """
+                1  Syncthing entry copies (ctdocument.data), 2026-11-23 10:15:00, device ABCDEF7
+                    \(folder)/Friend.ict
+                    display name: Rocket; names: Falcon Heavy; favourite number: 2018; photo: 320×320
+                """), "\(run.stdout)")
         let resolved = try ICTRunner.run(["resolve", folder + "/Friend.ict", "--keep", "1"])
         #expect(resolved.status == 0, "\(resolved.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/Friend.ict").sorted() == ["ctdocument.data", "ctdocument.metadata"])
-        #expect(FileManager.default.contents(atPath: folder + "/Friend.ict/ctdocument.data") == FileManager.default.contents(atPath: Self.samples + "/Rocket.ict/ctdocument.data"))
+        #expect(
+            FileManager.default.contents(atPath: folder + "/Friend.ict/ctdocument.data")
+                == FileManager.default.contents(atPath: Self.samples + "/Rocket.ict/ctdocument.data"))
     }
 
     @Test func listMarksDocumentsWithConflicts() throws {
@@ -190,12 +195,13 @@ struct VersionsCommandTests {
         try FileManager.default.copyItem(atPath: Self.samples + "/Chelsea.ict", toPath: folder + "/Chelsea.ict")
         let run = try ICTRunner.run(["list", folder])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == """
-            NAME     THUMBNAIL  CONFLICTS  PATH
-            Chelsea  280×280               \(folder)/Chelsea.ict
-            Coffee   280×280    2          \(folder)/Friend.ict
+        #expect(
+            run.stdout == """
+                NAME     THUMBNAIL  CONFLICTS  PATH
+                Chelsea  280×280               \(folder)/Chelsea.ict
+                Coffee   280×280    2          \(folder)/Friend.ict
 
-            """)
+                """)
         let json = try ICTRunner.run(["list", "--json", folder])
         let documents = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["documents"] as? [[String: Any]]
         #expect(documents?.map { $0["conflicts"] as? Int } == [0, 2])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ICTDocument
+import Testing
 
 /// `ICTFormat.isPackage(atPath:)` and `isDocument(atPath:)` on the sample
 /// documents and on folders, files and links made here, each named for

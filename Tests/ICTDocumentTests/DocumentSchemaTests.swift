@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import Testing
+
 @testable import ICTDocument
 
 /// The validation rules come from schema files, not code.
@@ -10,7 +11,8 @@ struct DocumentSchemaTests {
         #expect(file == ictDocumentSchemaText)
         let schema = DocumentSchema.ictDocument
         #expect(schema.entries.map(\.name) == [ICTFormat.metadataEntryName, ICTFormat.dataEntryName])
-        #expect(schema.entry(named: ICTFormat.dataEntryName)?.keys.map(\.key) == ["VERSION", "FIRST_NAME", "LAST_NAME", "DISPLAY_NAME", "FAVORITE_NUMBER", "PHOTO"])
+        #expect(
+            schema.entry(named: ICTFormat.dataEntryName)?.keys.map(\.key) == ["VERSION", "FIRST_NAME", "LAST_NAME", "DISPLAY_NAME", "FAVORITE_NUMBER", "PHOTO"])
     }
 
     /// A made-up `.ptk` photo package: `photo.data` (a `PTPhoto` with `IMAGE`
@@ -57,11 +59,13 @@ struct DocumentSchemaTests {
         try Data(KeyedArchiver.archive(Photo(revision: 3, image: png, caption: "Hi"), forKey: "root")).write(to: URL(fileURLWithPath: good + "/photo.data"))
         try Data(KeyedArchiver.archive(Photo(revision: 4, image: nil, caption: nil), forKey: "root")).write(to: URL(fileURLWithPath: bad + "/photo.data"))
         #expect(DocumentValidator(schema: schema).validate(packageAt: good) == [])
-        #expect(DocumentValidator(schema: schema).validate(packageAt: bad).map(\.description)
-            == ["photo.data: unsupported REVISION 4 (supported: 3) (at root.REVISION)"])
+        #expect(
+            DocumentValidator(schema: schema).validate(packageAt: bad).map(\.description)
+                == ["photo.data: unsupported REVISION 4 (supported: 3) (at root.REVISION)"])
         try Data(KeyedArchiver.archive(Photo(revision: 3, image: nil, caption: nil), forKey: "root")).write(to: URL(fileURLWithPath: bad + "/photo.data"))
-        #expect(DocumentValidator(schema: schema).validate(packageAt: bad).map(\.description)
-            == ["photo.data: required key IMAGE is missing (at root.IMAGE)"])
+        #expect(
+            DocumentValidator(schema: schema).validate(packageAt: bad).map(\.description)
+                == ["photo.data: required key IMAGE is missing (at root.IMAGE)"])
         // The .ict schema rejects the same package: its entries are not there.
         #expect(DocumentValidator().validate(packageAt: good).count == 2)
     }

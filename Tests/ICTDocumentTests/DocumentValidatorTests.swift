@@ -1,6 +1,7 @@
 import Foundation
-@testable import ICTDocument
 import Testing
+
+@testable import ICTDocument
 
 /// What `DocumentValidator` calls an error and what a warning: a document
 /// whose entries disagree still reads, so consistency rules give warnings.
@@ -9,11 +10,11 @@ struct DocumentValidatorTests {
     /// orientation UIKit applied while resizing, but not to the stored PNG.
     private func rotatedClockwise(_ image: PNGImage) -> PNGImage {
         var pixels = [UInt8](repeating: 0, count: image.pixels.count)
-        for y in 0 ..< image.height {
-            for x in 0 ..< image.width {
+        for y in 0..<image.height {
+            for x in 0..<image.width {
                 let source = (y * image.width + x) * 4
                 let target = (x * image.height + (image.height - 1 - y)) * 4
-                for channel in 0 ..< 4 { pixels[target + channel] = image.pixels[source + channel] }
+                for channel in 0..<4 { pixels[target + channel] = image.pixels[source + channel] }
             }
         }
         return PNGImage(width: image.height, height: image.width, pixels: pixels)

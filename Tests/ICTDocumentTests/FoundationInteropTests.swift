@@ -2,6 +2,7 @@ import Foundation
 import KeyedArchive
 import PropertyList
 import Testing
+
 @testable import ICTDocument
 
 /// Acceptance 1: swift-corelibs-foundation's keyed archiver and ours agree on both entries.
@@ -55,8 +56,11 @@ struct FoundationInteropTests {
 
         let document = try ICTDocument(contentsOf: path)
         #expect(try document.metadata() == CTMetadata(version: 1, thumbnail: thumbnail, displayName: "Amazing Grace"))
-        #expect(try document.data() == CTData(version: 1, firstName: "Grace", lastName: "Hopper", displayName: "Amazing Grace",
-                                             favoriteNumber: 1.25, photo: photo))
+        #expect(
+            try document.data()
+                == CTData(
+                    version: 1, firstName: "Grace", lastName: "Hopper", displayName: "Amazing Grace",
+                    favoriteNumber: 1.25, photo: photo))
         #expect(DocumentValidator().validate(packageAt: path) == [])
     }
 
@@ -67,12 +71,14 @@ struct FoundationInteropTests {
         archiver.finishEncoding()
         let swiftName = NSStringFromClass(type(of: object))
         let archive = try KeyedArchiveReader().read(archiver.encodedData)
-        let renamed = KeyedArchive(top: archive.top, objects: archive.objects.map { object in
-            guard case .dictionary(var fields) = object, fields["$classname"] == .string(swiftName) else { return object }
-            fields["$classname"] = .string(name)
-            fields["$classes"] = [.string(name), "NSObject"]
-            return .dictionary(fields)
-        })
+        let renamed = KeyedArchive(
+            top: archive.top,
+            objects: archive.objects.map { object in
+                guard case .dictionary(var fields) = object, fields["$classname"] == .string(swiftName) else { return object }
+                fields["$classname"] = .string(name)
+                fields["$classes"] = [.string(name), "NSObject"]
+                return .dictionary(fields)
+            })
         return Data(try KeyedArchiveWriter().encode(renamed))
     }
 }

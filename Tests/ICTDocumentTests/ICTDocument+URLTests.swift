@@ -95,8 +95,10 @@ struct ICTDocumentURLTests {
         let scratch = try Scratch()
         let expected = try Self.plistlibMetadata(of: scratch.document)
         let byPath = try ICTDocumentSummary(ofDocumentAt: scratch.document)
-        for summary in [try ICTDocumentSummary(ofDocumentAt: scratch.documentURL),
-                        try ICTDocumentSummary(ofDocumentAt: FilePath(scratch.document))] {
+        for summary in [
+            try ICTDocumentSummary(ofDocumentAt: scratch.documentURL),
+            try ICTDocumentSummary(ofDocumentAt: FilePath(scratch.document)),
+        ] {
             #expect(summary == byPath)
             #expect(summary.displayName == expected[0])
             #expect(summary.thumbnailByteCount.map(String.init) == expected[1])
@@ -127,8 +129,10 @@ struct ICTDocumentURLTests {
     @Test func missingDocumentErrorNamesThePath() throws {
         let scratch = try Scratch()
         let missing = scratch.folder + "/Nöt here.ict"
-        for attempt in [{ _ = try ICTDocument(contentsOf: URL(fileURLWithPath: missing)) },
-                        { _ = try ICTDocument(contentsOf: FilePath(missing)) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try ICTDocument(contentsOf: URL(fileURLWithPath: missing)) },
+            { _ = try ICTDocument(contentsOf: FilePath(missing)) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
             #expect(error.kind == .package)
             #expect(error.packageError?.fileSystemPath == missing)
@@ -148,9 +152,11 @@ struct ICTDocumentURLTests {
         let url = try #require(URL(string: "https://example.com/Chelsea.ict"))
         let document = try ICTDocument(contentsOf: scratch.document)
         try document.setDisplayName("Not saved")
-        for attempt in [{ _ = try ICTDocument(contentsOf: url) }, { try document.save(to: url) },
-                        { _ = try ICTDocumentSummary(ofDocumentAt: url) },
-                        { _ = try ICTDocument.freeFileName(for: "x", in: url) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try ICTDocument(contentsOf: url) }, { try document.save(to: url) },
+            { _ = try ICTDocumentSummary(ofDocumentAt: url) },
+            { _ = try ICTDocument.freeFileName(for: "x", in: url) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
             #expect(error.kind == .package)
             #expect(error.packageError?.fileSystemPath == "https://example.com/Chelsea.ict")

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyList
 import Testing
+
 @testable import ICTDocument
 
 /// The JSON form of documents. Expected field values come from the sample
@@ -182,8 +183,10 @@ struct ICTDocumentJSONFormTests {
     }
 
     /// Text that is not JSON at all: the reader's error, with its line and column.
-    @Test(arguments: [("", PropertyListLocation.byteOffset(0)), ("{\"version\": 1,\n", .lineColumn(line: 2, column: 1)),
-                      ("{\"version\": 1} x", .lineColumn(line: 1, column: 16))])
+    @Test(arguments: [
+        ("", PropertyListLocation.byteOffset(0)), ("{\"version\": 1,\n", .lineColumn(line: 2, column: 1)),
+        ("{\"version\": 1} x", .lineColumn(line: 1, column: 16)),
+    ])
     func textThatIsNotJSONSaysWhere(text: String, location: PropertyListLocation) throws {
         let error = #expect(throws: ICTDocumentError.self) {
             try Array(text.utf8).withUnsafeBytes { try ICTDocumentJSONForm(jsonBytes: $0) }

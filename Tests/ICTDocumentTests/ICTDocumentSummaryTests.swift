@@ -1,8 +1,9 @@
 import Foundation
-@testable import ICTDocument
 import KeyedArchive
 import PropertyList
 import Testing
+
+@testable import ICTDocument
 
 /// `ICTDocumentSummary`: what `ict list` shows, the same as decoding the
 /// whole metadata entry, from a few kilobytes of it.
@@ -58,8 +59,9 @@ struct ICTDocumentSummaryTests {
         #expect(wrongClass?.kind == .wrongClass)
         #expect(wrongClass?.message.contains("CTData") == true)
         // Broken in the data entry only: the summary does not read it.
-        #expect(try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("truncated-archive.ict").path).displayName
-            == "Malformed Sample")
+        #expect(
+            try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("truncated-archive.ict").path).displayName
+                == "Malformed Sample")
     }
 
     @Test func saysWhatIsMissingOrNotAPackage() throws {
@@ -110,13 +112,17 @@ struct ICTDocumentSummaryTests {
     /// Fields of the wrong type and a `$null` root: typed errors naming the
     /// entry and key, and the entry on disk left as it was.
     @Test(arguments: [
-        ("DISPLAY NAME", PropertyListValue.integer(PropertyListInteger(7)), ICTDocumentError.Kind.wrongType, "DATA.DISPLAY NAME",
-         "DISPLAY NAME is not a string"),
+        (
+            "DISPLAY NAME", PropertyListValue.integer(PropertyListInteger(7)), ICTDocumentError.Kind.wrongType, "DATA.DISPLAY NAME",
+            "DISPLAY NAME is not a string"
+        ),
         ("THUMBNAIL", .string("not png"), .wrongType, "DATA.THUMBNAIL", "THUMBNAIL is not data"),
         ("VERSION", .string("1"), .wrongType, "DATA.VERSION", "VERSION is not an integer"),
     ])
-    func refusesFieldsOfTheWrongType(_ key: String, _ value: PropertyListValue, _ kind: ICTDocumentError.Kind,
-                                     _ keyPath: String, _ message: String) throws {
+    func refusesFieldsOfTheWrongType(
+        _ key: String, _ value: PropertyListValue, _ kind: ICTDocumentError.Kind,
+        _ keyPath: String, _ message: String
+    ) throws {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
         let metadata = URL(fileURLWithPath: path + "/ctdocument.metadata")

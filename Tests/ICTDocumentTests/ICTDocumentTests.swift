@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import Testing
+
 @testable import ICTDocument
 
 struct ICTDocumentTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ICTDocument
 
 struct ImageResizingTests {
@@ -6,7 +7,7 @@ struct ImageResizingTests {
     func filterWeightsAddUpToOne(from: Int, to: Int) {
         for taps in PNGImage.filterTaps(from: from, to: to) {
             let total = taps.map(\.weight).reduce(0, +)
-            let inRange = taps.allSatisfy { (0 ..< from).contains($0.index) }
+            let inRange = taps.allSatisfy { (0..<from).contains($0.index) }
             #expect(abs(total - 1) < 1e-5)
             #expect(inRange)
         }
@@ -23,7 +24,7 @@ struct ImageResizingTests {
     @Test func shrinkingAveragesAreas() {
         // Black and white columns shrink to mid grey.
         var pixels: [UInt8] = []
-        for _ in 0 ..< 4 { for x in 0 ..< 4 { pixels += x % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
+        for _ in 0..<4 { for x in 0..<4 { pixels += x % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
         let small = PNGImage(width: 4, height: 4, pixels: pixels).resized(width: 2, height: 2)
         let grey = small.pixels.enumerated().allSatisfy { $0.offset % 4 == 3 ? $0.element == 255 : abs(Int($0.element) - 128) <= 1 }
         #expect(grey)
@@ -32,7 +33,7 @@ struct ImageResizingTests {
     @Test func transparentPixelsDoNotBleed() {
         let image = PNGImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 255, 0, 0])
         let resized = image.resized(width: 1, height: 1)
-        #expect(Array(resized.pixels[0 ..< 3]) == [255, 0, 0])
+        #expect(Array(resized.pixels[0..<3]) == [255, 0, 0])
         #expect(resized.pixels[3] == 128)
     }
 

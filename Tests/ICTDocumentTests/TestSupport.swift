@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ICTDocument
 
 /// A scratch folder removed when the value goes away.
@@ -21,8 +22,8 @@ enum Fixtures {
     static func photo(width: Int, height: Int) -> PNGImage {
         var pixels = [UInt8]()
         pixels.reserveCapacity(width * height * 4)
-        for y in 0 ..< height {
-            for x in 0 ..< width {
+        for y in 0..<height {
+            for x in 0..<width {
                 pixels.append(UInt8(x * 255 / max(width - 1, 1)))
                 pixels.append(UInt8(y * 255 / max(height - 1, 1)))
                 pixels.append(UInt8((x / 8 + y / 8) % 2 == 0 ? 64 : 192))

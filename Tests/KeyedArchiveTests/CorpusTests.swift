@@ -12,40 +12,63 @@ import Testing
     /// (`a/b/0`: field `a`, then field `b`, then element 0), per MANIFEST.md.
     static let expectations: [String: (topKey: String, className: String?, fields: [(String, ArchivedValue)])] = [
         "bpylist2/circular_archive.plist": ("root", "crap.Foo", [("title", .string("hello")), ("recursive", .cycle(1))]),
-        "bpylist2/complex_archive.plist": ("root", "crap.Foo", [
-            ("title", .string("yo")), ("count", int(42)), ("categories", .array([.string("banana"), .string("apple")])),
-            ("metadata", .dictionary([.init(key: .string("fruit"), value: .string("kiwi")), .init(key: .string("veg"), value: .string("asparagus"))])),
-        ]),
+        "bpylist2/complex_archive.plist": (
+            "root", "crap.Foo",
+            [
+                ("title", .string("yo")), ("count", int(42)), ("categories", .array([.string("banana"), .string("apple")])),
+                ("metadata", .dictionary([.init(key: .string("fruit"), value: .string("kiwi")), .init(key: .string("veg"), value: .string("asparagus"))])),
+            ]
+        ),
         "bpylist2/data_archive.plist": ("root", "crap.Foo", [("title", .string("yo")), ("stamp", .data(Data()))]),
-        "bpylist2/dataclass_archive.plist": ("root", "FooDataclass", [
-            ("int_field", int(5)), ("str_field", .string("hello")), ("float_field", .real(3.15)),
-            ("list_field", .array([.string("foo"), .string("bar"), .string("baz")])),
-        ]),
-        "bpylist2/date_archive.plist": ("root", "crap.Foo", [("title", .string("hello")), ("stamp", .date(Date(timeIntervalSinceReferenceDate: 509523358.684097)))]),
+        "bpylist2/dataclass_archive.plist": (
+            "root", "FooDataclass",
+            [
+                ("int_field", int(5)), ("str_field", .string("hello")), ("float_field", .real(3.15)),
+                ("list_field", .array([.string("foo"), .string("bar"), .string("baz")])),
+            ]
+        ),
+        "bpylist2/date_archive.plist": (
+            "root", "crap.Foo", [("title", .string("hello")), ("stamp", .date(Date(timeIntervalSinceReferenceDate: 509523358.684097)))]
+        ),
         "bpylist2/empty_archive.plist": ("root", "crap.Foo", []),
         "bpylist2/fullChangeLog.bplist": ("root", nil, [("tableID", .string("fullChangeLog")), ("rowHeader", int(2))]),
         "bpylist2/nsmutabledata_archive.plist": ("root", nil, [("", .data(Data("hello".utf8)))]),
         "bpylist2/null_archive.plist": ("root", "crap.Foo", [("title", .string("yo")), ("empty", .null)]),
-        "bpylist2/recursive_archive.plist": ("root", "crap.Foo", [("title", .string("hello")), ("recursive/title", .string("yo")), ("recursive/recursive", .null)]),
+        "bpylist2/recursive_archive.plist": (
+            "root", "crap.Foo", [("title", .string("hello")), ("recursive/title", .string("yo")), ("recursive/recursive", .null)]
+        ),
         "bpylist2/simple_archive.plist": ("root", "crap.Foo", [("title", .string("yo")), ("count", int(42)), ("active", .bool(true))]),
         "cpython-plistlib/TESTDATA_KEYED_ARCHIVE.bplist": ("root", nil, [("", .string("KeyArchive UID Test"))]),
         "rust-plist/binary_NSKeyedArchiver.plist": ("foundItems", "NSMutableIndexSet", [("NSRangeCount", int(42))]),
-        "swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist": ("root", nil, [("", .array(["baa", "baa", "black", "sheep"].map(ArchivedValue.string)))]),
-        "swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist": ("root", nil, [
-            ("string", .string("hello")),
-            ("array", .array([.nsNull, .string("hello"), int(34545), .dictionary([.init(key: .string("key"), value: .string("val"))])])),
-            ("url", .url(relative: "index.xml", base: "https://www.swift.org")),
-            ("uuid", .uuid(UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC22")!)),
-        ]),
-        "swift-corelibs-foundation/NSKeyedUnarchiver-ConcreteValueTest.plist": ("root", nil, [("", .nsValue(.cArray(objCType: "[3i]", elements: [int(1), int(2), int(3)])))]),
+        "swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist": (
+            "root", nil, [("", .array(["baa", "baa", "black", "sheep"].map(ArchivedValue.string)))]
+        ),
+        "swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist": (
+            "root", nil,
+            [
+                ("string", .string("hello")),
+                ("array", .array([.nsNull, .string("hello"), int(34545), .dictionary([.init(key: .string("key"), value: .string("val"))])])),
+                ("url", .url(relative: "index.xml", base: "https://www.swift.org")),
+                ("uuid", .uuid(UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC22")!)),
+            ]
+        ),
+        "swift-corelibs-foundation/NSKeyedUnarchiver-ConcreteValueTest.plist": (
+            "root", nil, [("", .nsValue(.cArray(objCType: "[3i]", elements: [int(1), int(2), int(3)])))]
+        ),
         "swift-corelibs-foundation/NSKeyedUnarchiver-EdgeInsetsTest.plist": ("root", nil, [("", .nsValue(.edgeInsets(top: 1, left: 2, bottom: 3, right: 4)))]),
-        "swift-corelibs-foundation/NSKeyedUnarchiver-NotificationTest.plist": ("root", "NSNotification", [
-            ("NS.name", .string("notification-name")), ("NS.object", .string("notification-object")),
-            ("NS.userinfo", .dictionary([.init(key: .string("notification-key"), value: .string("notification-val"))])),
-        ]),
-        "swift-corelibs-foundation/NSKeyedUnarchiver-OrderedSetTest.plist": ("root", "NSOrderedSet", [
-            ("NS.object.0", .string("valgeir")), ("NS.object.1", .string("nico")), ("NS.object.2", .string("puzzle")),
-        ]),
+        "swift-corelibs-foundation/NSKeyedUnarchiver-NotificationTest.plist": (
+            "root", "NSNotification",
+            [
+                ("NS.name", .string("notification-name")), ("NS.object", .string("notification-object")),
+                ("NS.userinfo", .dictionary([.init(key: .string("notification-key"), value: .string("notification-val"))])),
+            ]
+        ),
+        "swift-corelibs-foundation/NSKeyedUnarchiver-OrderedSetTest.plist": (
+            "root", "NSOrderedSet",
+            [
+                ("NS.object.0", .string("valgeir")), ("NS.object.1", .string("nico")), ("NS.object.2", .string("puzzle")),
+            ]
+        ),
         "swift-corelibs-foundation/NSKeyedUnarchiver-RangeTest.plist": ("root", nil, [("", .nsValue(.range(location: 97345, length: 98345)))]),
         "swift-corelibs-foundation/NSKeyedUnarchiver-RectTest.plist": ("root", nil, [("", .nsValue(.geometry(kind: 3, text: "{{400, 300}, {200, 300}}")))]),
         "swift-corelibs-foundation/NSKeyedUnarchiver-URLTest.plist": ("root", nil, [("", .url(relative: "foo.xml", base: "https://www.example.com"))]),
@@ -59,30 +82,56 @@ import Testing
         let countedOnce: [(String, ArchivedValue)] = [("NS.count", int(5))] + (0..<5).map { ("NS.count\($0)", int(1)) }
         let countedFive: [(String, ArchivedValue)] = [("NS.count", int(5))] + (0..<5).map { ("NS.count\($0)", int(5)) }
         func measurement(_ value: Double, _ unit: String, _ symbol: String, _ coefficient: Double) -> (String, [(String, ArchivedValue)]) {
-            ("NSMeasurement", [("NS.value", .real(value)), ("NS.unit/NS.symbol", .string(symbol)), ("NS.unit/NS.converter/NS.coefficient", .real(coefficient))])
+            (
+                "NSMeasurement",
+                [("NS.value", .real(value)), ("NS.unit/NS.symbol", .string(symbol)), ("NS.unit/NS.converter/NS.coefficient", .real(coefficient))]
+            )
         }
         func regex(_ className: String, _ pattern: String, _ length: Int64) -> (String, [(String, ArchivedValue)]) {
-            (className, [("NSRegularExpression/NSPattern", .string(pattern)), ("NSRangeLength", int(length)), ("NSRangeLocation", int(0)),
-                         ("NSRangeArray/0", .nsValue(.range(location: 0, length: length)))])
+            (
+                className,
+                [
+                    ("NSRegularExpression/NSPattern", .string(pattern)), ("NSRangeLength", int(length)), ("NSRangeLocation", int(0)),
+                    ("NSRangeArray/0", .nsValue(.range(location: 0, length: length))),
+                ]
+            )
         }
         return [
-            "ByteCountFormatter-AllFieldsSet": ("NSByteCountFormatter", [
-                ("NSUnits", int(3)), ("NSKBSize", int(2)), ("NSFormattingContext", int(4)), ("NSZeroPad", .bool(true)),
-                ("NSNoNonnumeric", .bool(true)), ("NSNoUnit", .bool(true)), ("NSNoCount", .bool(true)), ("NSNoAdaptive", .bool(true)),
-            ]),
+            "ByteCountFormatter-AllFieldsSet": (
+                "NSByteCountFormatter",
+                [
+                    ("NSUnits", int(3)), ("NSKBSize", int(2)), ("NSFormattingContext", int(4)), ("NSZeroPad", .bool(true)),
+                    ("NSNoNonnumeric", .bool(true)), ("NSNoUnit", .bool(true)), ("NSNoCount", .bool(true)), ("NSNoAdaptive", .bool(true)),
+                ]
+            ),
             "ByteCountFormatter-Default": ("NSByteCountFormatter", []),
-            "DateIntervalFormatter-Default": ("NSDateIntervalFormatter", [("NS.timeZone/NS.name", .string("GMT")), ("NS.calendar/NS.identifier", .string("gregorian"))]),
-            "DateIntervalFormatter-ValuesSetWithTemplate": ("NSDateIntervalFormatter", [
-                ("NS.dateTemplate", .string("dd mm yyyy HH:MM")), ("NS.timeZone/NS.name", .string("GMT+0100")), ("NS.locale/NS.identifier", .string("ja-JP")),
-            ]),
-            "DateIntervalFormatter-ValuesSetWithoutTemplate": ("NSDateIntervalFormatter", [
-                ("NS.dateStyle", int(3)), ("NS.timeStyle", int(0)), ("NS.timeZone/NS.name", .string("GMT+0100")), ("NS.locale/NS.identifier", .string("ja-JP")),
-            ]),
+            "DateIntervalFormatter-Default": (
+                "NSDateIntervalFormatter", [("NS.timeZone/NS.name", .string("GMT")), ("NS.calendar/NS.identifier", .string("gregorian"))]
+            ),
+            "DateIntervalFormatter-ValuesSetWithTemplate": (
+                "NSDateIntervalFormatter",
+                [
+                    ("NS.dateTemplate", .string("dd mm yyyy HH:MM")), ("NS.timeZone/NS.name", .string("GMT+0100")),
+                    ("NS.locale/NS.identifier", .string("ja-JP")),
+                ]
+            ),
+            "DateIntervalFormatter-ValuesSetWithoutTemplate": (
+                "NSDateIntervalFormatter",
+                [
+                    ("NS.dateStyle", int(3)), ("NS.timeStyle", int(0)), ("NS.timeZone/NS.name", .string("GMT+0100")),
+                    ("NS.locale/NS.identifier", .string("ja-JP")),
+                ]
+            ),
             "ISO8601DateFormatter-Default": ("NSISO8601DateFormatter", [("NS.formatOptions", int(1907)), ("NS.timeZone/NS.name", .string("GMT"))]),
             "ISO8601DateFormatter-OptionsSet": ("NSISO8601DateFormatter", [("NS.formatOptions", int(1366))]),
             "NSAttributedString": ("NSAttributedString", [("NSString", .string("0123456789"))]),
-            "NSMutableAttributedString": ("NSMutableAttributedString", [("NSString", .string("0123456789")),
-                ("NSAttributes/1", .dictionary([.init(key: .string("Size"), value: int(123)), .init(key: .string("Font"), value: .string("Helvetica"))]))]),
+            "NSMutableAttributedString": (
+                "NSMutableAttributedString",
+                [
+                    ("NSString", .string("0123456789")),
+                    ("NSAttributes/1", .dictionary([.init(key: .string("Size"), value: int(123)), .init(key: .string("Font"), value: .string("Helvetica"))])),
+                ]
+            ),
             "NSCountedSet-Empty": ("NSCountedSet", [("NS.count", int(0))]),
             "NSCountedSet-NumbersAppearingOnce": ("NSCountedSet", countedOnce),
             "NSCountedSet-NumbersAppearingSeveralTimes": ("NSCountedSet", countedFive),
@@ -211,7 +260,8 @@ import Testing
                 _ = try archive.decodeValue(forTopKey: "root")
                 Issue.record("\(file) decoded as an archive")
             } catch {
-                let saysWhere = !error.keyPath.components.isEmpty || error.underlying.map { $0.location != .none } ?? false
+                let saysWhere =
+                    !error.keyPath.components.isEmpty || error.underlying.map { $0.location != .none } ?? false
                     || [.notAnArchive, .wrongArchiver].contains(error.kind)
                 #expect(saysWhere, "\(file): \(error)")
             }

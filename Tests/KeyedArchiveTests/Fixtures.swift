@@ -15,7 +15,8 @@ enum Fixtures {
         .deletingLastPathComponent()
 
     /// `../shared/interop`, next to the repository root.
-    static let sharedCorpusRoot = repositoryRoot
+    static let sharedCorpusRoot =
+        repositoryRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/interop", isDirectory: true)
 
@@ -25,7 +26,8 @@ enum Fixtures {
         .appendingPathComponent("Fixtures/interop", isDirectory: true)
 
     /// Where the corpus is read from: `../shared/interop` when it is there, else the slice.
-    static let sharedInteropRoot: URL = FileManager.default.fileExists(atPath: sharedCorpusRoot.appendingPathComponent("keyedarchive").path)
+    static let sharedInteropRoot: URL =
+        FileManager.default.fileExists(atPath: sharedCorpusRoot.appendingPathComponent("keyedarchive").path)
         ? sharedCorpusRoot : bundledCorpusRoot
 
     /// True when the keyed-archive corpus can be read: always, from the shared
@@ -68,5 +70,3 @@ enum Fixtures {
         try KeyedArchiveReader().read(try interopBytes(relativePath))
     }
 }
-
-

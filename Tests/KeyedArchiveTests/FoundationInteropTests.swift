@@ -71,8 +71,9 @@ import Testing
         switch value {
         case .array(let elements): return .array(elements.map(normalized))
         case .dictionary(let entries):
-            return .dictionary(entries.map { ArchivedDictionaryEntry(key: $0.key, value: normalized($0.value)) }
-                .sorted { "\($0.key)" < "\($1.key)" })
+            return .dictionary(
+                entries.map { ArchivedDictionaryEntry(key: $0.key, value: normalized($0.value)) }
+                    .sorted { "\($0.key)" < "\($1.key)" })
         default: return value
         }
     }

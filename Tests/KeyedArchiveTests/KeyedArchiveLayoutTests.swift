@@ -29,11 +29,14 @@ struct KeyedArchiveLayoutTests {
     }
 
     @Test func travelsThroughTheJSONForm() throws {
-        let layout = KeyedArchiveLayout(topKeys: ["$version", "$archiver", "$top", "$objects"],
-                                        placements: [7: .new, 3: .shared(1), 12: .copied(10)])
-        #expect(layout.jsonForm == .dictionary([
-            "topKeys": ["$version", "$archiver", "$top", "$objects"], "new": [7], "shared": [[3, 1]], "copied": [[12, 10]],
-        ]))
+        let layout = KeyedArchiveLayout(
+            topKeys: ["$version", "$archiver", "$top", "$objects"],
+            placements: [7: .new, 3: .shared(1), 12: .copied(10)])
+        #expect(
+            layout.jsonForm
+                == .dictionary([
+                    "topKeys": ["$version", "$archiver", "$top", "$objects"], "new": [7], "shared": [[3, 1]], "copied": [[12, 10]],
+                ]))
         #expect(try KeyedArchiveLayout(jsonForm: layout.jsonForm) == layout)
     }
 

@@ -4,7 +4,8 @@ import PropertyList
 import Testing
 
 @Suite struct KeyedArchiveWriterTests {
-    static let foundationArchives = Fixtures.corpusFiles(under: "keyedarchive/swift-corelibs-foundation/macOS-10.14")
+    static let foundationArchives =
+        Fixtures.corpusFiles(under: "keyedarchive/swift-corelibs-foundation/macOS-10.14")
         + ["keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist"]
 
     @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: foundationArchives)

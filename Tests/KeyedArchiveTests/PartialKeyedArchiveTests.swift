@@ -64,15 +64,17 @@ struct PartialKeyedArchiveTests {
     /// MANIFEST's rejected archives: the same kind and key path as the
     /// whole-archive reader, for the checks the partial reader makes — except
     /// that a class description without `$classname` is named itself.
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: [
-        ("bpylist2/invalid_type_archive.plist", KeyedArchiveError.Kind.wrongArchiver, "$archiver"),
-        ("bpylist2/invalid_version_archive.plist", .unsupportedVersion, "$version"),
-        ("bpylist2/no_objects_archive.plist", .missingObjects, ""),
-        ("bpylist2/no_top_archive.plist", .missingTop, ""),
-        ("bpylist2/invalid_uid_archive.plist", .danglingReference, "$top.root"),
-        ("bpylist2/no_class_meta_archive.plist", .invalidClass, "$objects[1].$class"),
-        ("bpylist2/no_class_name_archive.plist", .invalidClass, "$objects[3].$classname"),
-    ])
+    @Test(
+        .enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing),
+        arguments: [
+            ("bpylist2/invalid_type_archive.plist", KeyedArchiveError.Kind.wrongArchiver, "$archiver"),
+            ("bpylist2/invalid_version_archive.plist", .unsupportedVersion, "$version"),
+            ("bpylist2/no_objects_archive.plist", .missingObjects, ""),
+            ("bpylist2/no_top_archive.plist", .missingTop, ""),
+            ("bpylist2/invalid_uid_archive.plist", .danglingReference, "$top.root"),
+            ("bpylist2/no_class_meta_archive.plist", .invalidClass, "$objects[1].$class"),
+            ("bpylist2/no_class_name_archive.plist", .invalidClass, "$objects[3].$classname"),
+        ])
     func rejectsLikeTheWholeReader(_ file: String, _ kind: KeyedArchiveError.Kind, _ keyPath: String) throws {
         let error = #expect(throws: KeyedArchiveError.self) {
             let archive = try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: Self.path("keyedarchive/" + file)))

@@ -1,8 +1,9 @@
-@testable import CTDocumentPort
 import Foundation
 import ICTDocument
 import KeyedArchive
 import Testing
+
+@testable import CTDocumentPort
 
 /// Reads any entry of a `.ict` document with Foundation's `NSKeyedUnarchiver`
 /// (swift-corelibs-foundation on Linux): the oracle standing in for the
@@ -15,7 +16,8 @@ final class FoundationEntry: NSObject, NSSecureCoding {
 
     required init?(coder: NSCoder) {
         for key in Self.keys where coder.containsValue(forKey: key) {
-            fields[key] = key == "VERSION"
+            fields[key] =
+                key == "VERSION"
                 ? coder.decodeInteger(forKey: key)
                 : coder.decodeObject(of: [NSString.self, NSData.self, NSNumber.self], forKey: key)
         }

@@ -32,8 +32,10 @@ struct Expedition: Codable, Equatable {
     static let expedition = Expedition(
         name: "Terra Nova", members: 65, ratio: 0.75, done: false,
         started: Date(timeIntervalSinceReferenceDate: -2_862_000_000), log: Data([1, 2, 3, 250]),
-        legs: [.init(from: "Cardiff", to: "Hobart", kilometres: 17_500.5, supplies: ["ponies": 19, "dogs": 33]),
-               .init(from: "Hobart", to: "Ross Island", kilometres: 3_400, supplies: [:])],
+        legs: [
+            .init(from: "Cardiff", to: "Hobart", kilometres: 17_500.5, supplies: ["ponies": 19, "dogs": 33]),
+            .init(from: "Hobart", to: "Ross Island", kilometres: 3_400, supplies: [:]),
+        ],
         note: nil)
 
     @Test func weDecodeWhatFoundationArchives() throws {

@@ -196,10 +196,12 @@ enum FriendValues {
 
     @Test func collectionsAndUUIDHaveTheClassesAppleWritesOnMacOS() throws {
         // NSKeyedUnarchiver-ArrayTest.plist, made on macOS: NSArray → NSObject.
-        let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(
-            "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist"))
-        let ours = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(
-            withRootObject: ["baa", "baa", "black", "sheep"], requiringSecureCoding: true))
+        let apple = try Fixtures.plistlibRoot(
+            of: Fixtures.interopRoot.appendingPathComponent(
+                "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist"))
+        let ours = try Fixtures.plistlibRoot(
+            ofArchive: try ICTKeyedArchiver.archivedData(
+                withRootObject: ["baa", "baa", "black", "sheep"], requiringSecureCoding: true))
         #expect(ours.classes == apple.classes)
         #expect(ours.fields["NS.objects"] as? [String] == apple.fields["NS.objects"] as? [String])
     }
@@ -207,10 +209,12 @@ enum FriendValues {
     @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist")))
     func dictionaryHasTheClassesAppleWritesOnMacOS() throws {
         // NSKeyedUnarchiver-ComplexTest.plist, binary, made on macOS: the root is an NSDictionary (MANIFEST).
-        let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(
-            "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist"))
-        let ours = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(
-            withRootObject: ["string": "hello"], requiringSecureCoding: true))
+        let apple = try Fixtures.plistlibRoot(
+            of: Fixtures.interopRoot.appendingPathComponent(
+                "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist"))
+        let ours = try Fixtures.plistlibRoot(
+            ofArchive: try ICTKeyedArchiver.archivedData(
+                withRootObject: ["string": "hello"], requiringSecureCoding: true))
         #expect(ours.classes == apple.classes)
         #expect(ours.fields["NS.keys"] as? [String] == ["string"] && ours.fields["NS.objects"] as? [String] == ["hello"])
     }
@@ -268,10 +272,12 @@ enum FriendValues {
 
     @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist")))
     func uuidAsAppleWritesItOnMacOS() throws {
-        let apple = try Fixtures.plistlibRoot(of: Fixtures.interopRoot.appendingPathComponent(
-            "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist"))
-        let ours = try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(
-            withRootObject: UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34")!, requiringSecureCoding: true))
+        let apple = try Fixtures.plistlibRoot(
+            of: Fixtures.interopRoot.appendingPathComponent(
+                "keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist"))
+        let ours = try Fixtures.plistlibRoot(
+            ofArchive: try ICTKeyedArchiver.archivedData(
+                withRootObject: UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34")!, requiringSecureCoding: true))
         #expect(ours.classes == apple.classes)
         #expect("\(ours.fields)" == "\(apple.fields)")
     }
@@ -291,8 +297,9 @@ enum FriendValues {
         ICTKeyedArchiver.setClassName("EveryonesName", for: Named.self)
         defer { ICTKeyedArchiver.setClassName(nil, for: Named.self) }
         #expect(ICTKeyedArchiver.className(for: Named.self) == "EveryonesName")
-        #expect(try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(withRootObject: Named(), requiringSecureCoding: true))
-            .classes == ["EveryonesName", "NSObject"])
+        #expect(
+            try Fixtures.plistlibRoot(ofArchive: try ICTKeyedArchiver.archivedData(withRootObject: Named(), requiringSecureCoding: true))
+                .classes == ["EveryonesName", "NSObject"])
 
         let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
         archiver.setClassName("MyName", for: Named.self)

@@ -144,8 +144,10 @@ final class Insecure: ICTObject, ICTCoding {
 
     @Test func malformedArchivesAreRefusedWhenRead() throws {
         // MANIFEST: REJECT $version 10000; REJECT $archiver "NSArchiver"; REJECT no $top.
-        for (file, kind) in [("invalid_version_archive", KeyedArchiveError.Kind.unsupportedVersion),
-                             ("invalid_type_archive", .wrongArchiver), ("no_top_archive", .missingTop)] {
+        for (file, kind) in [
+            ("invalid_version_archive", KeyedArchiveError.Kind.unsupportedVersion),
+            ("invalid_type_archive", .wrongArchiver), ("no_top_archive", .missingTop),
+        ] {
             let error = try #require(throws: KeyedArchiveError.self) { try Self.unarchiver("keyedarchive/bpylist2/\(file).plist") }
             #expect(error.kind == kind, "\(file)")
         }

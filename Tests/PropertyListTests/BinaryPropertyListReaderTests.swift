@@ -1,11 +1,13 @@
 import Foundation
-import Testing
 import PropertyList
+import Testing
 
 /// Builds a binary property list from object bytes, with a trailer that
 /// points at them; tests then break one part at a time.
-private func bplist(objects: [[UInt8]], top: UInt64 = 0, offsetSize: UInt8 = 1, referenceSize: UInt8 = 1,
-                    objectCount: UInt64? = nil, tableOffset: UInt64? = nil) -> Data {
+private func bplist(
+    objects: [[UInt8]], top: UInt64 = 0, offsetSize: UInt8 = 1, referenceSize: UInt8 = 1,
+    objectCount: UInt64? = nil, tableOffset: UInt64? = nil
+) -> Data {
     var bytes = Array("bplist00".utf8)
     var offsets: [Int] = []
     for object in objects {
@@ -148,8 +150,10 @@ struct BinaryPropertyListReaderTests {
 
     @Test func readsOneValueByPathWithoutTheRest() throws {
         // {"a": {"b": [10, 20]}, "z": <broken reference>}: the broken part is never read.
-        let data = bplist(objects: [[0xD2, 1, 2, 3, 9], [0x51, 0x61], [0x51, 0x7A], [0xD1, 4, 5], [0x51, 0x62],
-                                    [0xA2, 6, 7], [0x10, 10], [0x10, 20]])
+        let data = bplist(objects: [
+            [0xD2, 1, 2, 3, 9], [0x51, 0x61], [0x51, 0x7A], [0xD1, 4, 5], [0x51, 0x62],
+            [0xA2, 6, 7], [0x10, 10], [0x10, 20],
+        ])
         let document = try BinaryPropertyListDocument(data: data)
         #expect(try document.value(at: PropertyListKeyPath(parsing: "a.b[1]")) == 20)
         #expect(try document.value(at: PropertyListKeyPath(parsing: "a.missing")) == nil)
@@ -182,8 +186,10 @@ struct BinaryPropertyListReaderTests {
     @Test func readingAMappedFileGivesBackPassedPagesAndTheSameValue() throws {
         // About 4 MB of objects: past the 2 MB the reader keeps before releasing.
         let records: [PropertyListValue] = (0..<40_000).map { index in
-            ["name": .string("record \(index) " + String(repeating: "x", count: index % 90)),
-             "blob": .data(Data(repeating: UInt8(index % 251), count: 64)), "n": .integer(PropertyListInteger(index))]
+            [
+                "name": .string("record \(index) " + String(repeating: "x", count: index % 90)),
+                "blob": .data(Data(repeating: UInt8(index % 251), count: 64)), "n": .integer(PropertyListInteger(index)),
+            ]
         }
         let bytes = try BinaryPropertyListWriter().encode(.array(records))
         #expect(bytes.count > 3 << 20)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PropertyList
+import Testing
 
 /// The streaming binary → XML conversion writes exactly what decoding then
 /// writing the value does, and reports problems as the reader does.
@@ -20,8 +20,9 @@ struct BinaryToXMLPropertyListConverterTests {
         return output
     }
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"),
-          arguments: Fixtures.corpusFiles(under: "bplist") + Fixtures.corpusFiles(under: "keyedarchive"))
+    @Test(
+        .enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"),
+        arguments: Fixtures.corpusFiles(under: "bplist") + Fixtures.corpusFiles(under: "keyedarchive"))
     func matchesDecodingThenWriting(_ path: String) throws {
         let data = try Fixtures.interopBytes(path)
         guard data.starts(with: Data("bplist".utf8)) else { return }  // XML keyed archives are not binary input.
@@ -46,7 +47,8 @@ struct BinaryToXMLPropertyListConverterTests {
         for object in objects { offsets.append(UInt8(bytes.count)); bytes += object }
         let table = bytes.count
         bytes += offsets
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)] + [UInt8](repeating: 0, count: 8)
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)] + [UInt8](repeating: 0, count: 8)
             + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
         let file = try mapped(Data(bytes))
         #expect(try BinaryPropertyListReader().read(file.bytes) == ["a": 3, "b": 2])
@@ -73,10 +75,13 @@ struct BinaryToXMLPropertyListConverterTests {
     }
 
     @Test func aLargeValueStreamsInPiecesEqualToTheWholeDocument() throws {
-        let value: PropertyListValue = .array((0..<5_000).map { index in
-            ["name": .string("item \(index) & <more>"), "when": .date(Date(timeIntervalSinceReferenceDate: Double(index))),
-             "ratio": .real(Double(index) / 7), "blob": .data(Data(repeating: UInt8(index % 256), count: index % 100))]
-        })
+        let value: PropertyListValue = .array(
+            (0..<5_000).map { index in
+                [
+                    "name": .string("item \(index) & <more>"), "when": .date(Date(timeIntervalSinceReferenceDate: Double(index))),
+                    "ratio": .real(Double(index) / 7), "blob": .data(Data(repeating: UInt8(index % 256), count: index % 100)),
+                ]
+            })
         let file = try mapped(Data(try BinaryPropertyListWriter().encode(value)))
         var pieces = 0
         var output: [UInt8] = []

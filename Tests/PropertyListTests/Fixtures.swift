@@ -12,7 +12,8 @@ enum Fixtures {
         .deletingLastPathComponent()
 
     /// `../shared/interop`, next to the repository root.
-    static let sharedInteropRoot = repositoryRoot
+    static let sharedInteropRoot =
+        repositoryRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared", isDirectory: true)
         .appendingPathComponent("interop", isDirectory: true)

@@ -222,15 +222,17 @@ struct InteropCorpusTests {
     ]
 
     static let libplist: [CorpusFile] = [
-        CorpusFile("bplist/libplist/data.bplist", .facts { value in
-            // {"Some Data": <3.6 KB data>}
-            #expect(value.dictionaryValue?.keys.elementsEqual(["Some Data"]) == true)
-            guard case .data(let data)? = value["Some Data"] else {
-                Issue.record("\"Some Data\" is not data: \(value)")
-                return
-            }
-            #expect((3_550...3_700).contains(data.count), "about 3.6 KB")
-        }),
+        CorpusFile(
+            "bplist/libplist/data.bplist",
+            .facts { value in
+                // {"Some Data": <3.6 KB data>}
+                #expect(value.dictionaryValue?.keys.elementsEqual(["Some Data"]) == true)
+                guard case .data(let data)? = value["Some Data"] else {
+                    Issue.record("\"Some Data\" is not data: \(value)")
+                    return
+                }
+                #expect((3_550...3_700).contains(data.count), "about 3.6 KB")
+            }),
         CorpusFile("bplist/libplist/dictref1byte.bplist", .value(ManifestValues.libplistAB)),
         CorpusFile("bplist/libplist/dictref2bytes.bplist", .value(ManifestValues.libplistAB)),
         CorpusFile("bplist/libplist/dictref3bytes.bplist", .value(ManifestValues.libplistAB)),
@@ -256,23 +258,27 @@ struct InteropCorpusTests {
 
     static let rustPlist: [CorpusFile] = [
         CorpusFile("bplist/rust-plist/binary.plist", .value(ManifestValues.rustPlistBinary, keyOrderMatters: true)),
-        CorpusFile("bplist/rust-plist/binary_three_byte_integer_offset_table.plist", .facts { value in
-            // dict of 4; "data" -> dict of 2199 entries, first key "1838"
-            #expect(value.dictionaryValue?.count == 4)
-            let data = value["data"]?.dictionaryValue
-            #expect(data?.count == 2199)
-            #expect(data?.keys.first == "1838")
-        }),
+        CorpusFile(
+            "bplist/rust-plist/binary_three_byte_integer_offset_table.plist",
+            .facts { value in
+                // dict of 4; "data" -> dict of 2199 entries, first key "1838"
+                #expect(value.dictionaryValue?.count == 4)
+                let data = value["data"]?.dictionaryValue
+                #expect(data?.count == 2199)
+                #expect(data?.keys.first == "1838")
+            }),
         CorpusFile("bplist/rust-plist/fuzzer_issue_20_binary_with_data_in_trailer.bplist", .value([:])),
         CorpusFile("bplist/rust-plist/fuzzer_issue_22_binary_with_byte_ref_size.bplist", .value(["Test": "1"])),
-        CorpusFile("bplist/rust-plist/utf16_bplist.plist", .facts { value in
-            // name "★ or better"; longText 643 chars ending in "★". The 643 is
-            // rust-plist's `str::len()`, a count of UTF-8 bytes.
-            #expect(value["name"] == "★ or better")
-            let longText = value["longText"]?.stringValue ?? ""
-            #expect(longText.utf8.count == 643)
-            #expect(longText.hasSuffix("★"))
-        }),
+        CorpusFile(
+            "bplist/rust-plist/utf16_bplist.plist",
+            .facts { value in
+                // name "★ or better"; longText 643 chars ending in "★". The 643 is
+                // rust-plist's `str::len()`, a count of UTF-8 bytes.
+                #expect(value["name"] == "★ or better")
+                let longText = value["longText"]?.stringValue ?? ""
+                #expect(longText.utf8.count == 643)
+                #expect(longText.hasSuffix("★"))
+            }),
     ]
 
     static let swiftFoundation: [CorpusFile] = [

@@ -11,7 +11,7 @@ struct InteropXMLCorpusTests {
 
     static let cpython: [CorpusFile] = [
         // "Cocoa-generated XML of the same value" as TESTDATA_FMT_BINARY.
-        CorpusFile("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist", .value(ManifestValues.cpythonTestData)),
+        CorpusFile("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist", .value(ManifestValues.cpythonTestData))
     ]
 
     /// plistlib reads the UTF-16 files with a byte-order mark; the others
@@ -19,23 +19,27 @@ struct InteropXMLCorpusTests {
     static let utfTwin = "xmlplist/dd-plist/test-xml-utf-16be-bom.plist"
 
     static let ddPlist: [CorpusFile] = [
-        CorpusFile("xmlplist/dd-plist/github-issue31.plist", .facts { value in
-            // <data> whose bytes start with gzip magic 1f8b (must not be treated as gzip)
-            let entry = value["files2"]?["Base.lproj/Main.storyboardc/MainController.nib"]
-            guard case .data(let hash)? = entry?["hash"] else {
-                Issue.record("no data at files2.…MainController.nib.hash: \(value)")
-                return
-            }
-            #expect(hash.prefix(2) == Data([0x1F, 0x8B]))
-        }),
+        CorpusFile(
+            "xmlplist/dd-plist/github-issue31.plist",
+            .facts { value in
+                // <data> whose bytes start with gzip magic 1f8b (must not be treated as gzip)
+                let entry = value["files2"]?["Base.lproj/Main.storyboardc/MainController.nib"]
+                guard case .data(let hash)? = entry?["hash"] else {
+                    Issue.record("no data at files2.…MainController.nib.hash: \(value)")
+                    return
+                }
+                #expect(hash.prefix(2) == Data([0x1F, 0x8B]))
+            }),
         CorpusFile("xmlplist/dd-plist/infinity-xml.plist", .value(ManifestValues.infinities)),
-        CorpusFile("xmlplist/dd-plist/issue21.plist", .facts { value in
-            // top-level string with escaped & " ' < > and €
-            let text = value.stringValue ?? ""
-            for character in ["&", "\"", "'", "<", ">", "€"] {
-                #expect(text.contains(character), "missing \(character)")
-            }
-        }),
+        CorpusFile(
+            "xmlplist/dd-plist/issue21.plist",
+            .facts { value in
+                // top-level string with escaped & " ' < > and €
+                let text = value.stringValue ?? ""
+                for character in ["&", "\"", "'", "<", ">", "€"] {
+                    #expect(text.contains(character), "missing \(character)")
+                }
+            }),
         CorpusFile("xmlplist/dd-plist/issue22-emoji-xml.plist", .value(ManifestValues.emoji)),
         CorpusFile("xmlplist/dd-plist/issue30.plist", .value([[:], 0, [:]])),
         CorpusFile("xmlplist/dd-plist/issue4.plist", .value(["Device Name": "Kid\u{2019}s iPhone"])),
@@ -60,21 +64,25 @@ struct InteropXMLCorpusTests {
         CorpusFile("xmlplist/libplist/3.plist", .plistlib),
         CorpusFile("xmlplist/libplist/4.plist", .plistlib),
         CorpusFile("xmlplist/libplist/6.plist", .plistlib),
-        CorpusFile("xmlplist/libplist/7.plist", .facts { value in
-            // dates Time1 2010-11-12T13:14:15Z, Time2 2008-07-06T05:04:03Z...
-            #expect(value["Time1"] == .date(Fixtures.date("2010-11-12T13:14:15Z")))
-            #expect(value["Time2"] == .date(Fixtures.date("2008-07-06T05:04:03Z")))
-        }),
+        CorpusFile(
+            "xmlplist/libplist/7.plist",
+            .facts { value in
+                // dates Time1 2010-11-12T13:14:15Z, Time2 2008-07-06T05:04:03Z...
+                #expect(value["Time1"] == .date(Fixtures.date("2010-11-12T13:14:15Z")))
+                #expect(value["Time2"] == .date(Fixtures.date("2008-07-06T05:04:03Z")))
+            }),
         CorpusFile("xmlplist/libplist/cdata.plist", .plistlib),  // "CDATA in key and string"
         CorpusFile("xmlplist/libplist/empty_keys.plist", .plistlib),  // two empty keys: the last one wins
         CorpusFile("xmlplist/libplist/entities.plist", .plistlib),  // numeric character references
-        CorpusFile("xmlplist/libplist/hex.plist", .facts { value in
-            // "hex integers in XML"
-            guard case .integer = value else {
-                Issue.record("not an integer: \(value)")
-                return
-            }
-        }),
+        CorpusFile(
+            "xmlplist/libplist/hex.plist",
+            .facts { value in
+                // "hex integers in XML"
+                guard case .integer = value else {
+                    Issue.record("not an integer: \(value)")
+                    return
+                }
+            }),
         // dictref*/off*.bplist "must equal offxml.plist"
         CorpusFile("xmlplist/libplist/offxml.plist", .value(ManifestValues.libplistAB)),
         // order.bplist "must equal order.plist"
@@ -88,38 +96,43 @@ struct InteropXMLCorpusTests {
     ]
 
     static let rustPlist: [CorpusFile] = [
-        CorpusFile("xmlplist/rust-plist/book.plist", .facts { value in
-            // {Title:"Great Expectations", Author:"Charles Dickens", Excerpt:...}
-            #expect(value["Title"] == "Great Expectations")
-            #expect(value["Author"] == "Charles Dickens")
-            #expect(value["Excerpt"]?.stringValue != nil)
-        }),
+        CorpusFile(
+            "xmlplist/rust-plist/book.plist",
+            .facts { value in
+                // {Title:"Great Expectations", Author:"Charles Dickens", Excerpt:...}
+                #expect(value["Title"] == "Great Expectations")
+                #expect(value["Author"] == "Charles Dickens")
+                #expect(value["Excerpt"]?.stringValue != nil)
+            }),
         CorpusFile("xmlplist/rust-plist/xml-animals.plist", .plistlib),
-        CorpusFile("xmlplist/rust-plist/xml.plist", .facts { value in
-            // "XML twin of binary.plist". Not quite: only binary.plist has
-            // EmptyArray and EmptyDictionary, only xml.plist HexademicalNumber
-            // and Pets, and the key order differs. So the keys both files have
-            // must hold the same values (11 of them); plistlib checks the rest.
-            guard let entries = value.dictionaryValue, case .dictionary(let twin) = ManifestValues.rustPlistBinary else {
-                Issue.record("not a dictionary: \(value)")
-                return
-            }
-            let shared = twin.filter { entries[$0.key] != nil }
-            #expect(shared.count == 11)
-            for (key, expected) in shared {
-                #expect(PropertyListComparison.manifest.firstDifference(entries[key]!, expected, at: key) == nil)
-            }
-        }),
+        CorpusFile(
+            "xmlplist/rust-plist/xml.plist",
+            .facts { value in
+                // "XML twin of binary.plist". Not quite: only binary.plist has
+                // EmptyArray and EmptyDictionary, only xml.plist HexademicalNumber
+                // and Pets, and the key order differs. So the keys both files have
+                // must hold the same values (11 of them); plistlib checks the rest.
+                guard let entries = value.dictionaryValue, case .dictionary(let twin) = ManifestValues.rustPlistBinary else {
+                    Issue.record("not a dictionary: \(value)")
+                    return
+                }
+                let shared = twin.filter { entries[$0.key] != nil }
+                #expect(shared.count == 11)
+                for (key, expected) in shared {
+                    #expect(PropertyListComparison.manifest.firstDifference(entries[key]!, expected, at: key) == nil)
+                }
+            }),
     ]
 
     static let swiftCorelibsFoundation: [CorpusFile] = [
         CorpusFile("xmlplist/swift-corelibs-foundation/Info.plist", .plistlib),
-        CorpusFile("xmlplist/swift-corelibs-foundation/Test.plist",
-                   .value(["Foo": "Bar", "emptyValue": "", "Baz": ["hello", "property", "lists"]])),
+        CorpusFile(
+            "xmlplist/swift-corelibs-foundation/Test.plist",
+            .value(["Foo": "Bar", "emptyValue": "", "Baz": ["hello", "property", "lists"]])),
     ]
 
     static let swiftFoundation: [CorpusFile] = [
-        CorpusFile("xmlplist/swift-foundation/Generic_XML_Properties.plist", .value(ManifestValues.genericXMLProperties)),
+        CorpusFile("xmlplist/swift-foundation/Generic_XML_Properties.plist", .value(ManifestValues.genericXMLProperties))
     ]
 
     @Test func tableListsEveryFileOfTheXMLCorpus() {

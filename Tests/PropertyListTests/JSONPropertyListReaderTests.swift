@@ -8,8 +8,10 @@ struct JSONPropertyListReaderTests {
     }
 
     /// The error reading `bytes` throws, or a test failure.
-    private func failure(bytes: [UInt8], limits: PropertyListLimits = .default,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> PropertyListError? {
+    private func failure(
+        bytes: [UInt8], limits: PropertyListLimits = .default,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PropertyListError? {
         do {
             let value = try JSONPropertyListReader(limits: limits).read(Data(bytes))
             Issue.record("expected an error, read \(value)", sourceLocation: sourceLocation)
@@ -19,14 +21,18 @@ struct JSONPropertyListReaderTests {
         }
     }
 
-    private func failure(_ text: String, limits: PropertyListLimits = .default,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> PropertyListError? {
+    private func failure(
+        _ text: String, limits: PropertyListLimits = .default,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PropertyListError? {
         failure(bytes: Array(text.utf8), limits: limits, sourceLocation: sourceLocation)
     }
 
     /// Checks an error's kind, line:column and message.
-    private func expectFailure(_ text: String, _ kind: PropertyListError.Kind, line: Int, column: Int, _ message: String,
-                               keyPath: PropertyListKeyPath = [], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectFailure(
+        _ text: String, _ kind: PropertyListError.Kind, line: Int, column: Int, _ message: String,
+        keyPath: PropertyListKeyPath = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard let error = failure(text, sourceLocation: sourceLocation) else { return }
         #expect(error.kind == kind, sourceLocation: sourceLocation)
         #expect(error.location == .lineColumn(line: line, column: column), sourceLocation: sourceLocation)
@@ -34,8 +40,10 @@ struct JSONPropertyListReaderTests {
         #expect(error.keyPath == keyPath, sourceLocation: sourceLocation)
     }
 
-    private func expectSame(_ actual: PropertyListValue, _ expected: PropertyListValue, _ comment: Comment? = nil,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSame(
+        _ actual: PropertyListValue, _ expected: PropertyListValue, _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let difference = PropertyListComparison.exact.firstDifference(actual, expected)
         #expect(difference == nil, comment, sourceLocation: sourceLocation)
     }
@@ -117,8 +125,9 @@ struct JSONPropertyListReaderTests {
         expectFailure("{\"a\": 1", .truncated, line: 1, column: 8, "the input ends inside an object; expected ',' or '}'")
         expectFailure("NaN", .unexpectedElement, line: 1, column: 1, "unexpected 'N'; expected a value")
         expectFailure("// no comments\n1", .unexpectedElement, line: 1, column: 1, "unexpected '/'; expected a value")
-        expectFailure("{\n  \"a\": [\n    1,\n    tru\n  ]\n}", .unexpectedElement, line: 4, column: 5,
-                      "unexpected 't'; expected a value", keyPath: [.key("a"), .index(1)])
+        expectFailure(
+            "{\n  \"a\": [\n    1,\n    tru\n  ]\n}", .unexpectedElement, line: 4, column: 5,
+            "unexpected 't'; expected a value", keyPath: [.key("a"), .index(1)])
     }
 
     @Test func rejectsNull() {
@@ -131,10 +140,12 @@ struct JSONPropertyListReaderTests {
         expectFailure("1e+x", .invalidValue, line: 1, column: 4, "expected a digit in the exponent of the number, found 'x'")
         expectFailure("-", .invalidValue, line: 1, column: 2, "expected a digit in the number, found the end of the input")
         expectFailure("+1", .unexpectedElement, line: 1, column: 1, "unexpected '+'; expected a value")
-        expectFailure("18446744073709551616", .invalidValue, line: 1, column: 1,
-                      "the integer 18446744073709551616 is outside -9223372036854775808 ... 18446744073709551615; write a real with a fraction or exponent")
-        expectFailure("-9223372036854775809", .invalidValue, line: 1, column: 1,
-                      "the integer -9223372036854775809 is outside -9223372036854775808 ... 18446744073709551615; write a real with a fraction or exponent")
+        expectFailure(
+            "18446744073709551616", .invalidValue, line: 1, column: 1,
+            "the integer 18446744073709551616 is outside -9223372036854775808 ... 18446744073709551615; write a real with a fraction or exponent")
+        expectFailure(
+            "-9223372036854775809", .invalidValue, line: 1, column: 1,
+            "the integer -9223372036854775809 is outside -9223372036854775808 ... 18446744073709551615; write a real with a fraction or exponent")
         expectFailure("1E400", .invalidValue, line: 1, column: 1, "1E400 is beyond the range of a 64-bit real")
     }
 
@@ -142,12 +153,14 @@ struct JSONPropertyListReaderTests {
         expectFailure("\"abc", .truncated, line: 1, column: 1, "the string is not closed: the input ends before its closing '\"'")
         expectFailure("\"a\u{01}\"", .invalidString, line: 1, column: 3, "U+0001 must be escaped in a string")
         expectFailure("\"a\nb\"", .invalidString, line: 1, column: 3, "U+000A must be escaped in a string")
-        expectFailure(#""\ud800""#, .invalidString, line: 1, column: 2,
-                      "the escape \\uD800 is a high surrogate not followed by a \\u escape for a low surrogate")
+        expectFailure(
+            #""\ud800""#, .invalidString, line: 1, column: 2,
+            "the escape \\uD800 is a high surrogate not followed by a \\u escape for a low surrogate")
         expectFailure(#""\udc00""#, .invalidString, line: 1, column: 2, "the escape \\uDC00 is a lone low surrogate")
         expectFailure(#""\u12G4""#, .invalidString, line: 1, column: 2, "a \\u escape needs four hex digits; found 'G'")
-        expectFailure(#""\x""#, .invalidString, line: 1, column: 2,
-                      #"\'x' is not a JSON escape; the escapes are \" \\ \/ \b \f \n \r \t \uXXXX"#)
+        expectFailure(
+            #""\x""#, .invalidString, line: 1, column: 2,
+            #"\'x' is not a JSON escape; the escapes are \" \\ \/ \b \f \n \r \t \uXXXX"#)
         let utf8 = failure(bytes: [0x22, 0xC3, 0x28, 0x22])
         #expect(utf8?.message == "byte 0xC3 is not valid UTF-8")
         #expect(utf8?.location == .lineColumn(line: 1, column: 2))
@@ -160,7 +173,8 @@ struct JSONPropertyListReaderTests {
     /// Plain JSON with keys starting with `$` (a JSON Schema's `$schema`, say)
     /// reads as it is: only an object whose one key is a tag is a tagged value.
     @Test func readsDollarKeysOutsideLoneTagsAsPlainKeys() throws {
-        #expect(try read(#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "name": "Ada"}"#)
+        #expect(
+            try read(#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "name": "Ada"}"#)
                 == ["$schema": "https://json-schema.org/draft/2020-12/schema", "name": "Ada"])
         #expect(try read(#"{"a": 1, "$b": 2}"#) == ["a": 1, "$b": 2])
         #expect(try read(#"[{"$foo": 1}]"#) == [["$foo": 1]])
@@ -169,25 +183,31 @@ struct JSONPropertyListReaderTests {
         #expect(try read(#"{"$data": 5, "x": {"$uid": 3}}"#) == ["$data": 5, "x": .uid(3)])
         // Alone, a tag is a tag: its value must be what the tag needs.
         #expect(try read(#"{"$data": "AAEC"}"#) == .data(Data([0, 1, 2])))
-        expectFailure(#"{"$data": 5}"#, .invalidValue, line: 1, column: 11, #"the value of "$data" must be a string"#,
-                      keyPath: [.key("$data")])
+        expectFailure(
+            #"{"$data": 5}"#, .invalidValue, line: 1, column: 11, #"the value of "$data" must be a string"#,
+            keyPath: [.key("$data")])
     }
 
     @Test func rejectsBadTaggedValues() {
-        expectFailure(#"{"$date": "2004-13-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
-                      "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
-        expectFailure(#"{"$date": "2004-10-26T10:33:33.Z"}"#, .invalidValue, line: 1, column: 11,
-                      "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
+        expectFailure(
+            #"{"$date": "2004-13-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
+            "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
+        expectFailure(
+            #"{"$date": "2004-10-26T10:33:33.Z"}"#, .invalidValue, line: 1, column: 11,
+            "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
         expectFailure(#"{"$date": 5}"#, .invalidValue, line: 1, column: 11, "the value of \"$date\" must be a string", keyPath: [.key("$date")])
         expectFailure(#"{"$data": "A*=="}"#, .invalidValue, line: 1, column: 11, "the value of \"$data\" is not base64", keyPath: [.key("$data")])
-        expectFailure(#"{"$uid": -1}"#, .invalidValue, line: 1, column: 10,
-                      "the value of \"$uid\" must be an integer from 0 to 18446744073709551615", keyPath: [.key("$uid")])
-        expectFailure(#"{"$uid": 1.0}"#, .invalidValue, line: 1, column: 10,
-                      "the value of \"$uid\" must be an integer from 0 to 18446744073709551615", keyPath: [.key("$uid")])
+        expectFailure(
+            #"{"$uid": -1}"#, .invalidValue, line: 1, column: 10,
+            "the value of \"$uid\" must be an integer from 0 to 18446744073709551615", keyPath: [.key("$uid")])
+        expectFailure(
+            #"{"$uid": 1.0}"#, .invalidValue, line: 1, column: 10,
+            "the value of \"$uid\" must be an integer from 0 to 18446744073709551615", keyPath: [.key("$uid")])
         expectFailure(#"{"$real32": 1e39}"#, .invalidValue, line: 1, column: 13, "1e39 is beyond the range of a 32-bit real", keyPath: [.key("$real32")])
         expectFailure(#"{"$real": 1.5}"#, .invalidValue, line: 1, column: 11, "the value of \"$real\" must be a string", keyPath: [.key("$real")])
-        expectFailure(#"{"$real": "inf"}"#, .invalidValue, line: 1, column: 11,
-                      "the string value of \"$real\" must be \"nan\", \"+infinity\" or \"-infinity\"", keyPath: [.key("$real")])
+        expectFailure(
+            #"{"$real": "inf"}"#, .invalidValue, line: 1, column: 11,
+            "the string value of \"$real\" must be \"nan\", \"+infinity\" or \"-infinity\"", keyPath: [.key("$real")])
         expectFailure(#"{"$dict": [1]}"#, .invalidValue, line: 1, column: 11, "the value of \"$dict\" must be an object", keyPath: [.key("$dict")])
         expectFailure(#"{"$uid": 1 "#, .truncated, line: 1, column: 12, "the input ends; expected '}' after the tagged value")
     }
@@ -240,10 +260,12 @@ struct JSONPropertyListReaderTests {
         let last = #"{"$date": "999999-12-31T23:59:59Z"}"#
         let value = try read(last)
         #expect(String(decoding: try JSONPropertyListWriter().encode(value), as: UTF8.self) == last)
-        expectFailure(#"{"$date": "1000000-01-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
-                      "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
-        expectFailure(#"{"$date": "-1000000-01-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
-                      "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
+        expectFailure(
+            #"{"$date": "1000000-01-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
+            "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
+        expectFailure(
+            #"{"$date": "-1000000-01-01T00:00:00Z"}"#, .invalidValue, line: 1, column: 11,
+            "the value of \"$date\" is not a date of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z with fields in range", keyPath: [.key("$date")])
     }
 
     @Test func stopsAtTheLimits() throws {
@@ -265,20 +287,28 @@ struct JSONPropertyListReaderTests {
     /// One value of every kind, with the edge cases.
     static let everyKind: PropertyListValue = [
         "strings": ["", "plain", "quote \" backslash \\ slash /", "controls \u{00}\u{01}\u{08}\u{0C}\n\r\t\u{1F}\u{7F}", "é😀\u{2028}"],
-        "integers": [0, 1, -1, .integer(PropertyListInteger(UInt64.max)), .integer(PropertyListInteger(Int64.min)),
-                     .integer(PropertyListInteger(Int64.max)), .integer(PropertyListInteger(UInt64(Int64.max) + 1))],
-        "reals": [0.0, -0.0, 1.0, 0.1, 1e308, -1e-308, .real(.leastNonzeroMagnitude), .real(.greatestFiniteMagnitude),
-                  .real(.nan), .real(.infinity), .real(-.infinity), 123_456_789.123_456_78],
-        "real32s": [.real32(1.5), .real32(0.1), .real32(-0.0), .real32(.leastNonzeroMagnitude), .real32(.greatestFiniteMagnitude),
-                    .real32(.nan), .real32(.infinity), .real32(-.infinity)],
+        "integers": [
+            0, 1, -1, .integer(PropertyListInteger(UInt64.max)), .integer(PropertyListInteger(Int64.min)),
+            .integer(PropertyListInteger(Int64.max)), .integer(PropertyListInteger(UInt64(Int64.max) + 1)),
+        ],
+        "reals": [
+            0.0, -0.0, 1.0, 0.1, 1e308, -1e-308, .real(.leastNonzeroMagnitude), .real(.greatestFiniteMagnitude),
+            .real(.nan), .real(.infinity), .real(-.infinity), 123_456_789.123_456_78,
+        ],
+        "real32s": [
+            .real32(1.5), .real32(0.1), .real32(-0.0), .real32(.leastNonzeroMagnitude), .real32(.greatestFiniteMagnitude),
+            .real32(.nan), .real32(.infinity), .real32(-.infinity),
+        ],
         "booleans": [true, false],
-        "dates": [.date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: 120_479_613)),
-                  .date(Date(timeIntervalSinceReferenceDate: -978_307_200.000_001)), .date(Date(timeIntervalSinceReferenceDate: -0.25)),
-                  .date(Date(timeIntervalSinceReferenceDate: 0.1)), .date(Date(timeIntervalSinceReferenceDate: .leastNonzeroMagnitude)),
-                  .date(Date(timeIntervalSinceReferenceDate: -.leastNonzeroMagnitude)),
-                  .date(Date(timeIntervalSinceReferenceDate: -63_113_904_000.5)),
-                  .date(Date(timeIntervalSinceReferenceDate: 31_493_806_473_599.996)),
-                  .date(Date(timeIntervalSinceReferenceDate: -31_620_065_904_000))],
+        "dates": [
+            .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: 120_479_613)),
+            .date(Date(timeIntervalSinceReferenceDate: -978_307_200.000_001)), .date(Date(timeIntervalSinceReferenceDate: -0.25)),
+            .date(Date(timeIntervalSinceReferenceDate: 0.1)), .date(Date(timeIntervalSinceReferenceDate: .leastNonzeroMagnitude)),
+            .date(Date(timeIntervalSinceReferenceDate: -.leastNonzeroMagnitude)),
+            .date(Date(timeIntervalSinceReferenceDate: -63_113_904_000.5)),
+            .date(Date(timeIntervalSinceReferenceDate: 31_493_806_473_599.996)),
+            .date(Date(timeIntervalSinceReferenceDate: -31_620_065_904_000)),
+        ],
         "data": [.data(Data()), .data(Data([0])), .data(Data([0, 1])), .data(Data([0, 1, 2])), .data(Data((0...255).map { UInt8($0) }))],
         "uids": [.uid(0), .uid(5), .uid(UInt64.max)],
         "$dollar": ["$data": "not data", "$": [:], "$dict": ["$dict": ["x": 1]]],
@@ -323,7 +353,8 @@ struct JSONPropertyListReaderTests {
         case 5: return .bool(Bool.random(using: &generator))
         case 6:
             // Whole seconds, or any Double in range (with its full binary fraction).
-            let seconds = Bool.random(using: &generator)
+            let seconds =
+                Bool.random(using: &generator)
                 ? Double(Int64.random(in: -60_000_000_000...250_000_000_000, using: &generator))
                 : Double.random(in: -1e12...1e12, using: &generator) * pow(10, Double(Int.random(in: -20...0, using: &generator)))
             return .date(Date(timeIntervalSinceReferenceDate: seconds))

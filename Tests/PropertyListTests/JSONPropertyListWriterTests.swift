@@ -22,17 +22,18 @@ struct JSONPropertyListWriterTests {
 
     @Test func prettyPrintsWithTwoSpaces() throws {
         let value: PropertyListValue = ["a": [1, [:], []], "d": .data(Data([0, 1, 2])), "s": "t"]
-        #expect(try pretty(value) == """
-            {
-              "a": [
-                1,
-                {},
-                []
-              ],
-              "d": {"$data": "AAEC"},
-              "s": "t"
-            }
-            """)
+        #expect(
+            try pretty(value) == """
+                {
+                  "a": [
+                    1,
+                    {},
+                    []
+                  ],
+                  "d": {"$data": "AAEC"},
+                  "s": "t"
+                }
+                """)
         #expect(try pretty([]) == "[]")
         #expect(try pretty("top") == #""top""#)
     }
@@ -74,8 +75,9 @@ struct JSONPropertyListWriterTests {
     @Test func tagsDataUIDsAndDates() throws {
         #expect(try compact(.data(Data())) == #"{"$data":""}"#)
         #expect(try compact(.data(Data([0xFF]))) == #"{"$data":"/w=="}"#)
-        #expect(try compact(.data(Data("hello world, long enough for several groups".utf8)))
-            == #"{"$data":"aGVsbG8gd29ybGQsIGxvbmcgZW5vdWdoIGZvciBzZXZlcmFsIGdyb3Vwcw=="}"#)
+        #expect(
+            try compact(.data(Data("hello world, long enough for several groups".utf8)))
+                == #"{"$data":"aGVsbG8gd29ybGQsIGxvbmcgZW5vdWdoIGZvciBzZXZlcmFsIGdyb3Vwcw=="}"#)
         #expect(try compact(.uid(5)) == #"{"$uid":5}"#)
         #expect(try compact(.uid(UInt64.max)) == #"{"$uid":18446744073709551615}"#)
         #expect(try compact(date(120_479_613)) == #"{"$date":"2004-10-26T10:33:33Z"}"#)
@@ -108,16 +110,17 @@ struct JSONPropertyListWriterTests {
         #expect(try compact(["$data": "AA=="]) == #"{"$dict":{"$data":"AA=="}}"#)
         #expect(try compact(["$dict": 1]) == #"{"$dict":{"$dict":1}}"#)
         #expect(try compact(["a$": 1]) == #"{"a$":1}"#)
-        #expect(try pretty(["name": "Ada", "k": ["$uid": [:]]]) == """
-            {
-              "name": "Ada",
-              "k": {
-                "$dict": {
-                  "$uid": {}
+        #expect(
+            try pretty(["name": "Ada", "k": ["$uid": [:]]]) == """
+                {
+                  "name": "Ada",
+                  "k": {
+                    "$dict": {
+                      "$uid": {}
+                    }
+                  }
                 }
-              }
-            }
-            """)
+                """)
         for value: PropertyListValue in [["$data": "AA=="], ["$dict": ["$real": 1]], ["$schema": "x", "a": ["$uid": 1]]] {
             #expect(try JSONPropertyListReader().read(Data(try JSONPropertyListWriter().encode(value))) == value)
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import PropertyList
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 #if os(Linux)
 /// Found by the xml-plist fuzz target (LeakSanitizer): each read of XML with

@@ -33,8 +33,9 @@ struct NonPropertyListFormatTests {
         let found = try #require(Array(xib.utf8).withUnsafeBytes { NonPropertyListFormat.detect($0) })
         #expect(found.format == .interfaceBuilderDocument(rootElement: "document"))
         #expect(found.location == .lineColumn(line: 3, column: 1))
-        #expect(detected(Array((declaration + "<archive type=\"com.apple.InterfaceBuilder3.Cocoa.XIB\">").utf8))
-            == .interfaceBuilderDocument(rootElement: "archive"))
+        #expect(
+            detected(Array((declaration + "<archive type=\"com.apple.InterfaceBuilder3.Cocoa.XIB\">").utf8))
+                == .interfaceBuilderDocument(rootElement: "archive"))
         #expect(detected(Array((declaration + "<Scheme\n   LastUpgradeVersion = \"1000\">").utf8)) == .xcodeScheme)
         #expect(detected(Array((declaration + "<Workspace version = \"1.0\">").utf8)) == .xcodeWorkspace)
         #expect(detected(Array((declaration + "<Bucket type = \"1\" version = \"2.0\">").utf8)) == .xcodeBreakpointList)
@@ -70,8 +71,10 @@ struct NonPropertyListFormatTests {
         ("sparkle-project-Sparkle/Sparkle.xcodeproj/xcshareddata/xcschemes/Sparkle.xcscheme", .xcodeScheme),
         ("sparkle-project-Sparkle/Sparkle.xcodeproj/project.xcworkspace/contents.xcworkspacedata", .xcodeWorkspace),
         ("tuist-XcodeProj/Fixtures/iOS/Project.xcodeproj/xcshareddata/xcdebugger/Breakpoints_v2.xcbkptlist", .xcodeBreakpointList),
-        ("macvim-dev-macvim/src/MacVim/Sparkle_1.framework/Versions/A/Resources/Autoupdate.app/Contents/Resources/SUStatus.nib/keyedobjects-101300.nib",
-         .nibArchive),
+        (
+            "macvim-dev-macvim/src/MacVim/Sparkle_1.framework/Versions/A/Resources/Autoupdate.app/Contents/Resources/SUStatus.nib/keyedobjects-101300.nib",
+            .nibArchive
+        ),
         ("quicksilver-Quicksilver/Quicksilver/Code-External/UKClasses/UKDistributedView/English.lproj/MainMenu.nib/objects.nib", .typedStream),
         ("sparkle-project-Sparkle/Resources/Images.xcassets/AppIcon.appiconset/icon_256x256.png", .png),
     ]

@@ -55,13 +55,17 @@ struct OpenStepPropertyListReaderTests {
     }
 
     /// The error reading `text` throws, or a test failure.
-    private func failure(_ text: String, limits: PropertyListLimits = .default,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> PropertyListError? {
+    private func failure(
+        _ text: String, limits: PropertyListLimits = .default,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PropertyListError? {
         failure(bytes: Array(text.utf8), limits: limits, sourceLocation: sourceLocation)
     }
 
-    private func failure(bytes: [UInt8], limits: PropertyListLimits = .default,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> PropertyListError? {
+    private func failure(
+        bytes: [UInt8], limits: PropertyListLimits = .default,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PropertyListError? {
         do {
             let value = try OpenStepPropertyListReader(limits: limits).read(Data(bytes))
             Issue.record("expected an error, read \(value)", sourceLocation: sourceLocation)
@@ -94,8 +98,9 @@ struct OpenStepPropertyListReaderTests {
             "Nested": ["Inner": [["Deep": "yes"]]],
         ]
         #expect(try read(text) == expected)
-        #expect(try read(text).dictionaryValue.map { Array($0.keys) }
-            == ["CFBundleName", "CFBundleVersion", "NSPrincipalClass", "Items", "Empty", "Nested"])
+        #expect(
+            try read(text).dictionaryValue.map { Array($0.keys) }
+                == ["CFBundleName", "CFBundleVersion", "NSPrincipalClass", "Items", "Empty", "Nested"])
     }
 
     @Test func readsEscapesInQuotedStrings() throws {
@@ -355,7 +360,8 @@ struct OpenStepPropertyListReaderTests {
     }
 
     @Test func neverCrashesOnMutatedDocuments() {
-        let document = Array("""
+        let document = Array(
+            """
             // comment
             { a = "q\\"\\U00e9\\101"; b = ( 1, <0fbd>, { c = d; }, ); e; /* x */ }
             """.utf8)

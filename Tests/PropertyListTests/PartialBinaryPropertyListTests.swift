@@ -147,7 +147,8 @@ struct PartialBinaryPropertyListTests {
     /// area are errors at their byte, not reads outside the file.
     @Test func refusesReferencesAndLengthsOutsideTheFile() throws {
         // bplist00, array [obj 5] (only 2 objects), then `true`; offsets 8, 10.
-        let array: [UInt8] = Array("bplist00".utf8) + [0xA1, 0x05, 0x09] + [0x08, 0x0A]
+        let array: [UInt8] =
+            Array("bplist00".utf8) + [0xA1, 0x05, 0x09] + [0x08, 0x0A]
             + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 11]
         let file = try ScratchFile(array)
         let plist = try PartialBinaryPropertyList(path: file.path)
@@ -157,7 +158,8 @@ struct PartialBinaryPropertyListTests {
         #expect(try plist.object(1) == .bool(true))
         #expect { try plist.object(2) } throws: { ($0 as? PropertyListError)?.kind == .invalidReference }
         // A data object claiming 200 bytes in a 43-byte file.
-        let data: [UInt8] = Array("bplist00".utf8) + [0x4F, 0x10, 200] + [0x08]
+        let data: [UInt8] =
+            Array("bplist00".utf8) + [0x4F, 0x10, 200] + [0x08]
             + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 11]
         let dataFile = try ScratchFile(data)
         #expect { try PartialBinaryPropertyList(path: dataFile.path).object(0) } throws: { error in

@@ -165,7 +165,8 @@ struct RandomPropertyListTrees {
 
     /// Whole seconds in 1900...2100: plistlib's XML dates have second resolution.
     private mutating func date() -> Date {
-        let second = below(8) == 0
+        let second =
+            below(8) == 0
             ? Self.dateBoundaries[below(Self.dateBoundaries.count)]
             : Int.random(in: Self.firstSecond...Self.lastSecond, using: &generator)
         return Date(timeIntervalSince1970: TimeInterval(second))

@@ -54,7 +54,8 @@ struct PropertyListURLTests {
         // Spelled out by hand: the folder's `%` as `%25`, the space as `%20`, Ü and ï in UTF-8.
         let folderName = copy.folder.lastPathComponent
             .replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: " ", with: "%20")
-        let text = "file://" + copy.folder.deletingLastPathComponent().path + "/" + folderName
+        let text =
+            "file://" + copy.folder.deletingLastPathComponent().path + "/" + folderName
             + "/%C3%9Cn%C3%AFcode%20copy.plist"
         let url = try #require(URL(string: text))
         let file = try MappedFile(url: url)
@@ -89,9 +90,11 @@ struct PropertyListURLTests {
         let copy = try AwkwardlyNamedCopy()
         let missing = copy.folder.appendingPathComponent("Nöt here.plist")
         let expectedPath = copy.folder.path + "/Nöt here.plist"
-        for attempt in [{ _ = try MappedFile(url: missing) }, { _ = try MappedFile(filePath: FilePath(expectedPath)) },
-                        { _ = try PartialBinaryPropertyList(url: missing) },
-                        { _ = try PartialBinaryPropertyList(filePath: FilePath(expectedPath)) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try MappedFile(url: missing) }, { _ = try MappedFile(filePath: FilePath(expectedPath)) },
+            { _ = try PartialBinaryPropertyList(url: missing) },
+            { _ = try PartialBinaryPropertyList(filePath: FilePath(expectedPath)) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
             #expect(error.kind == .io)
             #expect(error.message.contains(expectedPath), "\(error.message)")

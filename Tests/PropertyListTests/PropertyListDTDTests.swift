@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PropertyList
+import Testing
 
 struct PropertyListDTDTests {
     @Test func builtInDTDIsTheSchemasFile() throws {

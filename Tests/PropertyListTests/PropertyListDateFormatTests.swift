@@ -1,6 +1,7 @@
 import Foundation
-@testable import PropertyList
 import Testing
+
+@testable import PropertyList
 
 struct PropertyListDateFormatTests {
     @Test(arguments: [
@@ -37,8 +38,9 @@ struct PropertyListDateFormatTests {
     }
 
     @Test func parsesFractionalSeconds() {
-        #expect(PropertyListDateFormat.parse("2017-02-11T03:36:35.382174Z")
-            == Date(timeIntervalSince1970: 1_486_784_195.382174))
+        #expect(
+            PropertyListDateFormat.parse("2017-02-11T03:36:35.382174Z")
+                == Date(timeIntervalSince1970: 1_486_784_195.382174))
         #expect(PropertyListDateFormat.parse("1970-01-01T00:00:00.5Z") == Date(timeIntervalSince1970: 0.5))
     }
 

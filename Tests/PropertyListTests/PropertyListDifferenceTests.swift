@@ -13,9 +13,10 @@ struct PropertyListDifferenceTests {
         let old: PropertyListValue = ["name": "Ada", "tags": ["x", "y", "z"], "gone": true, "n": 1]
         let new: PropertyListValue = ["name": "Ada L", "tags": ["x", "w"], "n": 1.0, "born": 1815]
         let differences = PropertyListDifference.between(old, new)
-        #expect(differences.map { "\($0.kind.rawValue) \($0.keyPath)" } == [
-            "changed name", "changed tags[1]", "removed tags[2]", "removed gone", "changed n", "added born",
-        ])
+        #expect(
+            differences.map { "\($0.kind.rawValue) \($0.keyPath)" } == [
+                "changed name", "changed tags[1]", "removed tags[2]", "removed gone", "changed n", "added born",
+            ])
         #expect(differences[0].old == "Ada" && differences[0].new == "Ada L")
         #expect(differences[4].old == 1 && differences[4].new == .real(1))  // an integer and a real are not equal
     }

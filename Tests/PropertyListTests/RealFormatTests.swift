@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PropertyList
 
 /// The fast `%.17g` must agree with the C library's on every double.
@@ -28,8 +29,10 @@ struct RealFormatTests {
     }
 
     @Test func agreesWithTheCLibraryOnEdgesAndPowersOfTen() {
-        var values: [Double] = [1e-3, 1e-3.nextDown, 1e-3.nextUp, 1e17.nextDown, Double(9_007_199_254_740_993 as Int64), 4_503_599_627_370_496.5,
-                                0.5, 0.25, 123_456_789.125, 99_999_999_999_999_984, 9.999_999_999_999_999e15]
+        var values: [Double] = [
+            1e-3, 1e-3.nextDown, 1e-3.nextUp, 1e17.nextDown, Double(9_007_199_254_740_993 as Int64), 4_503_599_627_370_496.5,
+            0.5, 0.25, 123_456_789.125, 99_999_999_999_999_984, 9.999_999_999_999_999e15,
+        ]
         for exponent in -5...17 {
             let power = (0..<abs(exponent)).reduce(1.0) { value, _ in exponent < 0 ? value / 10 : value * 10 }
             var below = power, above = power

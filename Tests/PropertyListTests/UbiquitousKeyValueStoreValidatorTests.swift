@@ -30,7 +30,7 @@ struct UbiquitousKeyValueStoreValidatorTests {
     }
 
     @Test func keyLengthAtAndOverTheLimitInUTF8Bytes() {
-        let at = String(repeating: "é", count: 32)          // 64 bytes, 32 characters
+        let at = String(repeating: "é", count: 32)  // 64 bytes, 32 characters
         let over = String(repeating: "é", count: 32) + "a"  // 65 bytes
         #expect(messages(store([(at, .integer(1))])) == [])
         #expect(messages(store([(over, .integer(1))])) == ["\(over): key of 65 bytes in UTF-8; keys are at most 64"])
@@ -41,8 +41,11 @@ struct UbiquitousKeyValueStoreValidatorTests {
         // At the value limit, the key's one byte takes the whole store over its limit, not the value.
         #expect(messages(at) == [": 1048577 bytes of keys and values; the store holds at most 1048576"])
         let over = store([("k", .data(Data(count: 1_048_577)))])
-        #expect(messages(over) == ["k: value of 1048577 bytes; a value is at most 1048576",
-                                   ": 1048578 bytes of keys and values; the store holds at most 1048576"])
+        #expect(
+            messages(over) == [
+                "k: value of 1048577 bytes; a value is at most 1048576",
+                ": 1048578 bytes of keys and values; the store holds at most 1048576",
+            ])
     }
 
     @Test func totalSizeUnderAndOverTheLimit() {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PropertyList
+import Testing
 
 struct XMLEventParserTests {
     /// Writes down every event, with the `type` and `xml:lang` attributes of each start.
@@ -11,7 +11,9 @@ struct XMLEventParserTests {
         func startElement(_ element: XMLElementStart) throws(PropertyListError) {
             flushText()
             if element.localNameIs("stop") { throw PropertyListError(.unexpectedElement, at: .lineColumn(line: element.line, column: 1), "stop") }
-            events.append("<\(element.localName) \(element.attribute("type") ?? "-") \(element.attribute("xml:lang") ?? "-") \(element.hasAttribute("lang") ? "L" : "-")>")
+            events.append(
+                "<\(element.localName) \(element.attribute("type") ?? "-") \(element.attribute("xml:lang") ?? "-") \(element.hasAttribute("lang") ? "L" : "-")>"
+            )
         }
 
         func endElement() throws(PropertyListError) {
@@ -45,7 +47,8 @@ struct XMLEventParserTests {
     }
 
     @Test func reportsElementsAttributesTextAndEmptyElementsAsStartAndEnd() throws {
-        let found = try events("<?xml version=\"1.0\"?>\n<!-- skipped --><a xmlns=\"urn:x\">\n  <b type=\"t\"/>\n  <c xml:lang=\"de\">hi &amp; <![CDATA[<bye>]]></c>\n</a>\n")
+        let found = try events(
+            "<?xml version=\"1.0\"?>\n<!-- skipped --><a xmlns=\"urn:x\">\n  <b type=\"t\"/>\n  <c xml:lang=\"de\">hi &amp; <![CDATA[<bye>]]></c>\n</a>\n")
         #expect(found == ["<a - - ->", "<b t - ->", "</>", "<c - de ->", "hi & <bye>", "</>", "</>"])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PropertyList
 import Testing
+
+@testable import PropertyList
 
 /// What `XMLParserInput` gives libxml2 for the text CoreFoundation writes raw.
 struct XMLParserInputTests {

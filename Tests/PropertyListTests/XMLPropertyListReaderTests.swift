@@ -37,33 +37,34 @@ private let header = """
 
 struct XMLPropertyListReaderTests {
     @Test func readsEveryKindOfValue() throws {
-        let value = try read(header + """
-            <plist version="1.0">
-            <dict>
-            \t<key>string</key><string>a &amp; b &lt;c&gt; &#169; &#x1D562;</string>
-            \t<key>empty</key><string/>
-            \t<key>cdata</key><string>x<![CDATA[<y>&]]>z</string>
-            \t<key>commented</key><string>a<!-- note -->b</string>
-            \t<key>spaces</key><string>  </string>
-            \t<key>integer</key><integer> -42 </integer>
-            \t<key>hex</key><integer>0xFF</integer>
-            \t<key>max</key><integer>18446744073709551615</integer>
-            \t<key>min</key><integer>-9223372036854775808</integer>
-            \t<key>real</key><real>32.5</real>
-            \t<key>exponent</key><real>1e4</real>
-            \t<key>true</key><true/>
-            \t<key>false</key><false></false>
-            \t<key>date</key><date>2004-10-26T10:33:33Z</date>
-            \t<key>data</key><data>
-            \tPGJp
-            \tbmFy eSBndW5rPg==
-            \t</data>
-            \t<key>emptyData</key><data/>
-            \t<key>array</key><array><integer>1</integer><array/><dict/></array>
-            \t<key>uid</key><dict><key>CF$UID</key><integer>7</integer></dict>
-            </dict>
-            </plist>
-            """)
+        let value = try read(
+            header + """
+                <plist version="1.0">
+                <dict>
+                \t<key>string</key><string>a &amp; b &lt;c&gt; &#169; &#x1D562;</string>
+                \t<key>empty</key><string/>
+                \t<key>cdata</key><string>x<![CDATA[<y>&]]>z</string>
+                \t<key>commented</key><string>a<!-- note -->b</string>
+                \t<key>spaces</key><string>  </string>
+                \t<key>integer</key><integer> -42 </integer>
+                \t<key>hex</key><integer>0xFF</integer>
+                \t<key>max</key><integer>18446744073709551615</integer>
+                \t<key>min</key><integer>-9223372036854775808</integer>
+                \t<key>real</key><real>32.5</real>
+                \t<key>exponent</key><real>1e4</real>
+                \t<key>true</key><true/>
+                \t<key>false</key><false></false>
+                \t<key>date</key><date>2004-10-26T10:33:33Z</date>
+                \t<key>data</key><data>
+                \tPGJp
+                \tbmFy eSBndW5rPg==
+                \t</data>
+                \t<key>emptyData</key><data/>
+                \t<key>array</key><array><integer>1</integer><array/><dict/></array>
+                \t<key>uid</key><dict><key>CF$UID</key><integer>7</integer></dict>
+                </dict>
+                </plist>
+                """)
         let expected: PropertyListValue = [
             "string": "a & b <c> © 𝕢",
             "empty": "",
@@ -88,8 +89,9 @@ struct XMLPropertyListReaderTests {
     }
 
     @Test func readsSpecialRealsInAnyCase() throws {
-        let value = try read("<plist><array><real>nan</real><real>+infinity</real><real>-Infinity</real>"
-            + "<real>INF</real><real>-inf</real></array></plist>")
+        let value = try read(
+            "<plist><array><real>nan</real><real>+infinity</real><real>-Infinity</real>"
+                + "<real>INF</real><real>-inf</real></array></plist>")
         let reals = try #require(value.arrayValue).compactMap { value -> Double? in
             if case .real(let real) = value { return real }
             return nil
@@ -105,8 +107,9 @@ struct XMLPropertyListReaderTests {
     }
 
     @Test func lastDuplicateKeyWins() throws {
-        let value = try read("<plist><dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer>"
-            + "<key>a</key><integer>3</integer></dict></plist>")
+        let value = try read(
+            "<plist><dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer>"
+                + "<key>a</key><integer>3</integer></dict></plist>")
         #expect(value == ["a": 3, "b": 2])
     }
 
@@ -142,9 +145,12 @@ struct XMLPropertyListReaderTests {
         #expect(value.dictionaryValue?.count == 16)
     }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing),
-          arguments: ["utf-16be", "utf-16be-bom", "utf-16le", "utf-16le-bom",
-                      "utf-32be", "utf-32be-bom", "utf-32le", "utf-32le-bom"])
+    @Test(
+        .enabled(if: XMLInterop.available, XMLInterop.missing),
+        arguments: [
+            "utf-16be", "utf-16be-bom", "utf-16le", "utf-16le-bom",
+            "utf-32be", "utf-32be-bom", "utf-32le", "utf-32le-bom",
+        ])
     func readsEveryUnicodeEncoding(_ name: String) throws {
         let value = try XMLPropertyListReader().read(XMLInterop.data("xmlplist/dd-plist/test-xml-\(name).plist"))
         #expect(value["keyA"] == "valueA")
@@ -194,20 +200,22 @@ struct XMLPropertyListReaderTests {
     }
 
     @Test func rejectsBadIntegerWithKeyPath() throws {
-        let error = try #require(readError("""
-            <plist>
-            <dict>
-            \t<key>aDict</key>
-            \t<dict>
-            \t\t<key>deeperDict</key>
-            \t\t<dict>
-            \t\t\t<key>c</key>
-            \t\t\t<array><integer>1</integer><integer>2</integer><integer>12x</integer></array>
-            \t\t</dict>
-            \t</dict>
-            </dict>
-            </plist>
-            """))
+        let error = try #require(
+            readError(
+                """
+                <plist>
+                <dict>
+                \t<key>aDict</key>
+                \t<dict>
+                \t\t<key>deeperDict</key>
+                \t\t<dict>
+                \t\t\t<key>c</key>
+                \t\t\t<array><integer>1</integer><integer>2</integer><integer>12x</integer></array>
+                \t\t</dict>
+                \t</dict>
+                </dict>
+                </plist>
+                """))
         #expect(error.kind == .invalidValue)
         #expect(error.message == "\"12x\" is not an integer")
         #expect(error.location == .lineColumn(line: 8, column: 51))
@@ -352,8 +360,10 @@ struct XMLPropertyListReaderTests {
 
     @Test func rejectsMoreValuesThanTheObjectLimit() throws {
         let items = String(repeating: "<true/>", count: 11)
-        let error = try #require(readError("<plist><array>" + items + "</array></plist>",
-                                           limits: PropertyListLimits(maximumObjectCount: 10)))
+        let error = try #require(
+            readError(
+                "<plist><array>" + items + "</array></plist>",
+                limits: PropertyListLimits(maximumObjectCount: 10)))
         #expect(error.kind == .limitExceeded(.objectCount))
     }
 
@@ -368,17 +378,19 @@ struct XMLPropertyListReaderTests {
         // CoreFoundation's parseStringTag copies these bytes as they are; libxml2 alone says
         // "PCDATA invalid Char value 27". ESC as Interface Builder writes a key equivalent,
         // U+0003 (Enter) as in MacVim's KeyBinding.plist, NUL, a CDATA section, a reference.
-        let value = try read(header + "<plist version=\"1.0\">\n<dict>\n"
-            + "\t<key>$\u{3}</key>\n\t<string>\u{1B}</string>\n"
-            + "\t<key>n</key>\n\t<string>a\u{0}b\u{1F}<![CDATA[c\u{8}]]>&#27;&#x1;</string>\n"
-            + "</dict>\n</plist>\n")
+        let value = try read(
+            header + "<plist version=\"1.0\">\n<dict>\n"
+                + "\t<key>$\u{3}</key>\n\t<string>\u{1B}</string>\n"
+                + "\t<key>n</key>\n\t<string>a\u{0}b\u{1F}<![CDATA[c\u{8}]]>&#27;&#x1;</string>\n"
+                + "</dict>\n</plist>\n")
         #expect(value == ["$\u{3}": "\u{1B}", "n": "a\u{0}b\u{1F}c\u{8}\u{1B}\u{1}"])
     }
 
     @Test func keepsRawCarriageReturnsInValues() throws {
         // XML 1.0 turns CR and CR LF into LF; CoreFoundation keeps them. Line ends between
         // elements (CR LF here) are only layout and still read as such.
-        let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n"
+        let document =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n"
             + "\t<key>a\rb</key>\r\n\t<string>x\r\ny</string>\r\n"
             + "\t<key>only</key>\r\n\t<string>\r</string>\r\n"
             + "\t<key>cdata</key>\r\n\t<string><![CDATA[\r\n]]></string>\r\n"

@@ -23,16 +23,17 @@ private let header = """
 
 struct XMLPropertyListValidatorTests {
     @Test func acceptsAValidDocument() throws {
-        let result = try findings(header + """
-            <plist version="1.0">
-            <dict>
-            \t<key>a</key><array><integer>1</integer><real>2.5</real><true/><false/><data>AA==</data></array>
-            \t<key>b</key><dict/>
-            \t<key>c</key><date>2004-10-26T10:33:33Z</date>
-            \t<key>d</key><string>x</string>
-            </dict>
-            </plist>
-            """)
+        let result = try findings(
+            header + """
+                <plist version="1.0">
+                <dict>
+                \t<key>a</key><array><integer>1</integer><real>2.5</real><true/><false/><data>AA==</data></array>
+                \t<key>b</key><dict/>
+                \t<key>c</key><date>2004-10-26T10:33:33Z</date>
+                \t<key>d</key><string>x</string>
+                </dict>
+                </plist>
+                """)
         #expect(result.isEmpty, "\(result)")
     }
 
@@ -76,8 +77,10 @@ struct XMLPropertyListValidatorTests {
     @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
     func acceptsTheInteropCorpus() throws {
         let validator = try validator()
-        for path in ["xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist", "xmlplist/swift-corelibs-foundation/Info.plist",
-                     "xmlplist/rust-plist/xml.plist", "xmlplist/libplist/entities.plist"] {
+        for path in [
+            "xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist", "xmlplist/swift-corelibs-foundation/Info.plist",
+            "xmlplist/rust-plist/xml.plist", "xmlplist/libplist/entities.plist",
+        ] {
             let result = validator.validate(try XMLInterop.data(path))
             #expect(result.isEmpty, "\(path): \(result)")
         }
@@ -129,11 +132,12 @@ struct XMLPropertyListValidatorTests {
 
     @Test func reportsAnUnknownElementAfterItsParent() throws {
         let result = try findings("<plist>\n<array>\n<float>1</float>\n<true>x</true>\n</array>\n</plist>")
-        #expect(described(result) == [
-            "2:1: Element array content does not follow the DTD, expecting \(Self.valueChoice)*, got (float true )",
-            "3:1: No declaration for element float",
-            "4:1: Element true was declared EMPTY this one has content",
-        ])
+        #expect(
+            described(result) == [
+                "2:1: Element array content does not follow the DTD, expecting \(Self.valueChoice)*, got (float true )",
+                "3:1: No declaration for element float",
+                "4:1: Element true was declared EMPTY this one has content",
+            ])
     }
 
     @Test func reportsTextWhereOnlyElementsMayBe() throws {
@@ -143,37 +147,41 @@ struct XMLPropertyListValidatorTests {
 
     @Test func reportsElementsInsideText() throws {
         let result = try findings("<plist>\n<string>a<b/>c<d/></string>\n</plist>\n")
-        #expect(described(result) == [
-            "2:1: Element string was declared #PCDATA but contains non text nodes",
-            "2:1: No declaration for element b",
-            "2:1: No declaration for element d",
-        ])
+        #expect(
+            described(result) == [
+                "2:1: Element string was declared #PCDATA but contains non text nodes",
+                "2:1: No declaration for element b",
+                "2:1: No declaration for element d",
+            ])
     }
 
     @Test func countsSpaceCommentsAndEmptyCDATAAsContentOfEmptyElements() throws {
         let result = try findings("<plist>\n<array>\n<true> </true>\n<false><!--x--></false>\n<true><![CDATA[]]></true>\n</array>\n</plist>\n")
-        #expect(described(result) == [
-            "3:1: Element true was declared EMPTY this one has content",
-            "4:1: Element false was declared EMPTY this one has content",
-            "5:1: Element true was declared EMPTY this one has content",
-        ])
+        #expect(
+            described(result) == [
+                "3:1: Element true was declared EMPTY this one has content",
+                "4:1: Element false was declared EMPTY this one has content",
+                "5:1: Element true was declared EMPTY this one has content",
+            ])
     }
 
     @Test func reportsUndeclaredAttributes() throws {
         let result = try findings("<plist version=\"1.0\" foo=\"bar\">\n<dict color=\"red\"><key k=\"1\">a</key><string>b</string></dict>\n</plist>\n")
-        #expect(described(result) == [
-            "1:1: No declaration for attribute foo of element plist",
-            "2:1: No declaration for attribute color of element dict",
-            "2:1: No declaration for attribute k of element key",
-        ])
+        #expect(
+            described(result) == [
+                "1:1: No declaration for attribute foo of element plist",
+                "2:1: No declaration for attribute color of element dict",
+                "2:1: No declaration for attribute k of element key",
+            ])
     }
 
     @Test func reportsAnElementsOwnProblemsBeforeItsChildrens() throws {
         let result = try findings("<plist>\n<dict>\n<key>a</key>\n<array>\n<dict><true/></dict>\n</array>\n<key>b</key>\n</dict>\n</plist>\n")
-        #expect(described(result) == [
-            "2:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (key array key )",
-            "5:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (true)",
-        ])
+        #expect(
+            described(result) == [
+                "2:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (key array key )",
+                "5:1: Element dict content does not follow the DTD, expecting \(Self.dictModel), got (true)",
+            ])
     }
 
     @Test func reportsAnEmptyPlist() throws {
@@ -183,10 +191,11 @@ struct XMLPropertyListValidatorTests {
 
     @Test func reportsStandaloneDocumentsWithSpaceBetweenElements() throws {
         let result = try findings("<?xml version=\"1.0\" standalone=\"yes\"?>\n<plist>\n<array>\n<true/>\n</array>\n</plist>\n")
-        #expect(described(result) == [
-            "2:1: standalone: plist declared in the external subset contains white spaces nodes",
-            "3:1: standalone: array declared in the external subset contains white spaces nodes",
-        ])
+        #expect(
+            described(result) == [
+                "2:1: standalone: plist declared in the external subset contains white spaces nodes",
+                "3:1: standalone: array declared in the external subset contains white spaces nodes",
+            ])
     }
 
     @Test func keepsTheFirstHundredFindingsInDocumentOrder() throws {
@@ -212,10 +221,11 @@ struct XMLPropertyListValidatorTests {
 
     @Test func ignoresTheInternalSubsetsDeclarations() throws {
         let result = try findings("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ELEMENT plist ANY>\n]>\n<plist>\n<foo/>\n</plist>\n")
-        #expect(described(result) == [
-            "5:1: Element plist content does not follow the DTD, expecting \(Self.valueChoice), got (foo )",
-            "6:1: No declaration for element foo",
-        ])
+        #expect(
+            described(result) == [
+                "5:1: Element plist content does not follow the DTD, expecting \(Self.valueChoice), got (foo )",
+                "6:1: No declaration for element foo",
+            ])
     }
 
     @Test func checksAttributeValuesAgainstTheGivenDTD() throws {
@@ -228,10 +238,11 @@ struct XMLPropertyListValidatorTests {
             """
         let validator = try XMLPropertyListValidator(dtd: Data(dtd.utf8))
         let result = validator.validate(Data("<plist version=\"2.0\" id=\"a\">\n<true id=\"a\"/>\n</plist>\n".utf8))
-        #expect(described(result) == [
-            "1:1: Value \"2.0\" for attribute version of plist is not among the enumerated set",
-            "2:1: ID a already defined",
-        ])
+        #expect(
+            described(result) == [
+                "1:1: Value \"2.0\" for attribute version of plist is not among the enumerated set",
+                "2:1: ID a already defined",
+            ])
         let missing = validator.validate(Data("<plist>\n<true/>\n</plist>\n".utf8))
         #expect(described(missing) == ["1:1: Element plist does not carry attribute version"])
     }
@@ -239,9 +250,11 @@ struct XMLPropertyListValidatorTests {
     @Test func acceptsUTF32AsTheReaderDoes() throws {
         // libxml2 alone answered "Document is empty" while the reader read the file.
         let text = header + "<plist version=\"1.0\">\n<string>x</string>\n</plist>\n"
-        let bytes: [UInt8] = [0x00, 0x00, 0xFE, 0xFF] + text.unicodeScalars.flatMap { scalar in
-            (0..<4).reversed().map { UInt8(truncatingIfNeeded: scalar.value >> ($0 * 8)) }
-        }
+        let bytes: [UInt8] =
+            [0x00, 0x00, 0xFE, 0xFF]
+            + text.unicodeScalars.flatMap { scalar in
+                (0..<4).reversed().map { UInt8(truncatingIfNeeded: scalar.value >> ($0 * 8)) }
+            }
         #expect(try XMLPropertyListReader().read(Data(bytes)) == "x")
         #expect(try validator().validate(Data(bytes)).isEmpty)
     }

@@ -29,25 +29,26 @@ struct XMLPropertyListWriterTests {
             "n": -5,
             "d": .date(Date(timeIntervalSince1970: 1_098_786_813.9)),
         ]
-        #expect(try written(value) == prologue + """
-            <dict>
-            \t<key>b</key>
-            \t<array>
-            \t\t<true/>
-            \t\t<false/>
-            \t\t<array/>
-            \t\t<dict/>
-            \t</array>
-            \t<key>a &amp; &lt;b&gt;</key>
-            \t<string>x &gt; y &amp; z</string>
-            \t<key>n</key>
-            \t<integer>-5</integer>
-            \t<key>d</key>
-            \t<date>2004-10-26T10:33:33Z</date>
-            </dict>
-            </plist>
+        #expect(
+            try written(value) == prologue + """
+                <dict>
+                \t<key>b</key>
+                \t<array>
+                \t\t<true/>
+                \t\t<false/>
+                \t\t<array/>
+                \t\t<dict/>
+                \t</array>
+                \t<key>a &amp; &lt;b&gt;</key>
+                \t<string>x &gt; y &amp; z</string>
+                \t<key>n</key>
+                \t<integer>-5</integer>
+                \t<key>d</key>
+                \t<date>2004-10-26T10:33:33Z</date>
+                </dict>
+                </plist>
 
-            """)
+                """)
     }
 
     @Test(arguments: [
@@ -65,40 +66,43 @@ struct XMLPropertyListWriterTests {
 
     @Test func writesUIDAsCFUIDDictionary() throws {
         let text = try written([.uid(7)])
-        #expect(text == prologue + """
-            <array>
-            \t<dict>
-            \t\t<key>CF$UID</key>
-            \t\t<integer>7</integer>
-            \t</dict>
-            </array>
-            </plist>
+        #expect(
+            text == prologue + """
+                <array>
+                \t<dict>
+                \t\t<key>CF$UID</key>
+                \t\t<integer>7</integer>
+                \t</dict>
+                </array>
+                </plist>
 
-            """)
+                """)
         #expect(try XMLPropertyListReader().read(Data(text.utf8)) == [.uid(7)])
     }
 
     @Test func wrapsDataAsCoreFoundationDoes() throws {
         let bytes = Data((0..<60).map { UInt8($0) })
         // 76 characters at the top level, 68 one level in; the rest on a shorter line.
-        #expect(try written(.data(bytes)) == prologue + """
-            <data>
-            AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4
-            OTo7
-            </data>
-            </plist>
+        #expect(
+            try written(.data(bytes)) == prologue + """
+                <data>
+                AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4
+                OTo7
+                </data>
+                </plist>
 
-            """)
-        #expect(try written([.data(bytes)]) == prologue + """
-            <array>
-            \t<data>
-            \tAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEy
-            \tMzQ1Njc4OTo7
-            \t</data>
-            </array>
-            </plist>
+                """)
+        #expect(
+            try written([.data(bytes)]) == prologue + """
+                <array>
+                \t<data>
+                \tAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEy
+                \tMzQ1Njc4OTo7
+                \t</data>
+                </array>
+                </plist>
 
-            """)
+                """)
         #expect(try written(.data(Data())) == prologue + "<data>\n</data>\n</plist>\n")
     }
 
@@ -115,7 +119,8 @@ struct XMLPropertyListWriterTests {
         // CoreFoundation's _appendEscapedString escapes only & < >; Linux plutil
         // (swift-corelibs-foundation) converts this value's binary form to exactly these bytes.
         let value: PropertyListValue = ["a\rb": "x\r\ny\u{1B}z\u{3}", "n": "\u{0}&\t"]
-        let expected = prologue + "<dict>\n\t<key>a\rb</key>\n\t<string>x\r\ny\u{1B}z\u{3}</string>\n"
+        let expected =
+            prologue + "<dict>\n\t<key>a\rb</key>\n\t<string>x\r\ny\u{1B}z\u{3}</string>\n"
             + "\t<key>n</key>\n\t<string>\u{0}&amp;\t</string>\n</dict>\n</plist>\n"
         let bytes = try XMLPropertyListWriter().encode(value)
         #expect(bytes == Array(expected.utf8))

@@ -1,5 +1,5 @@
-import Testing
 import PropertyList
+import Testing
 
 struct XMLStreamReaderTests {
     private func events(_ text: String) throws -> [String] {

@@ -21,8 +21,10 @@ struct ContentSnifferTests {
         ("packages/PSTreeGraph/README.rtfd/TXT.rtf", "public.data"),  // file(1): text/rtf, but byte 588 (0xAC) is not UTF-8
         ("packages/TextEdit-sample-nibs/Edit.nib/designable.nib", "public.utf8-plain-text"),  // XML, but an Interface Builder <archive>
         ("packages/r0ketlcdql/Read Me.rtfd/Pasted Graphic.tiff", "public.data"),  // file(1): image/tiff
-        ("realworld/CocoaPods-Xcodeproj/spec/fixtures/Sample Project/Extensions/Extensions/Assets.xcassets/AppIcon.appiconset/Contents.json",
-         "public.json"),
+        (
+            "realworld/CocoaPods-Xcodeproj/spec/fixtures/Sample Project/Extensions/Extensions/Assets.xcassets/AppIcon.appiconset/Contents.json",
+            "public.json"
+        ),
     ]
 
     @Test(.enabled(if: interopExists, "the interop corpus is not at /work/shared/interop"), arguments: corpusFiles)
@@ -51,8 +53,9 @@ struct ContentSnifferTests {
             with zipfile.ZipFile(sys.argv[1], 'w') as z: z.writestr('Doc.ict/ctdocument.data', b'bplist00')
             with zipfile.ZipFile(sys.argv[2], 'w') as z: pass
             """
-        let process = try Process.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                      arguments: ["python3", "-c", script, folder.path + "/one.zip", folder.path + "/empty.zip"])
+        let process = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", "-c", script, folder.path + "/one.zip", folder.path + "/empty.zip"])
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(ContentSniffer.typeIdentifier(ofItemAtPath: folder.path + "/one.zip") == "public.zip-archive")
@@ -69,23 +72,24 @@ struct ContentSnifferTests {
     }
 
     /// Hand-made leading bytes: the magic numbers, and what cut or empty input is.
-    @Test(arguments: [
-        ([UInt8](), true, "public.utf8-plain-text"),  // no bytes: text without a character
-        (Array("bplist0".utf8), true, "com.apple.binary-property-list"),  // the magic is enough
-        (Array("bplist".utf8), true, "public.utf8-plain-text"),  // the magic cut short is just text
-        ([0x89, 0x50, 0x4E, 0x47], false, "public.data"),  // half a PNG signature: 0x89 is not UTF-8
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], false, "public.png"),
-        ([0x50, 0x4B, 0x03, 0x04], false, "public.zip-archive"),
-        ([0x50, 0x4B, 0x05, 0x06], true, "public.zip-archive"),
-        ([0x50, 0x4B, 0x03], true, "public.utf8-plain-text"),  // "PK" and a control character: text
-        ([0xEF, 0xBB, 0xBF] + Array(" \n<plist version=\"1.0\">".utf8), false, "com.apple.xml-property-list"),  // mark and white space skipped
-        (Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist SYSTEM \"x\">".utf8), false, "com.apple.xml-property-list"),
-        (Array("<?xml version=\"1.0\"?>\n<html>".utf8), true, "public.utf8-plain-text"),  // XML, not a property list
-        (Array("\n  [1, 2]".utf8), true, "public.json"),
-        (Array("{\"a\": \"caf".utf8) + [0xC3], false, "public.json"),  // an é cut in half at the end of a prefix
-        (Array("caf".utf8) + [0xC3], true, "public.data"),  // … but not at the end of the whole content
-        (Array("a\u{0}b".utf8), true, "public.data"),  // a NUL byte
-    ] as [([UInt8], Bool, String)])
+    @Test(
+        arguments: [
+            ([UInt8](), true, "public.utf8-plain-text"),  // no bytes: text without a character
+            (Array("bplist0".utf8), true, "com.apple.binary-property-list"),  // the magic is enough
+            (Array("bplist".utf8), true, "public.utf8-plain-text"),  // the magic cut short is just text
+            ([0x89, 0x50, 0x4E, 0x47], false, "public.data"),  // half a PNG signature: 0x89 is not UTF-8
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], false, "public.png"),
+            ([0x50, 0x4B, 0x03, 0x04], false, "public.zip-archive"),
+            ([0x50, 0x4B, 0x05, 0x06], true, "public.zip-archive"),
+            ([0x50, 0x4B, 0x03], true, "public.utf8-plain-text"),  // "PK" and a control character: text
+            ([0xEF, 0xBB, 0xBF] + Array(" \n<plist version=\"1.0\">".utf8), false, "com.apple.xml-property-list"),  // mark and white space skipped
+            (Array("<?xml version=\"1.0\"?>\n<!DOCTYPE plist SYSTEM \"x\">".utf8), false, "com.apple.xml-property-list"),
+            (Array("<?xml version=\"1.0\"?>\n<html>".utf8), true, "public.utf8-plain-text"),  // XML, not a property list
+            (Array("\n  [1, 2]".utf8), true, "public.json"),
+            (Array("{\"a\": \"caf".utf8) + [0xC3], false, "public.json"),  // an é cut in half at the end of a prefix
+            (Array("caf".utf8) + [0xC3], true, "public.data"),  // … but not at the end of the whole content
+            (Array("a\u{0}b".utf8), true, "public.data"),  // a NUL byte
+        ] as [([UInt8], Bool, String)])
     func recognisesLeadingBytes(bytes: [UInt8], isWholeContent: Bool, type: String) {
         #expect(ContentSniffer.typeIdentifier(ofLeadingBytes: bytes, isWholeContent: isWholeContent) == type)
     }
@@ -94,8 +98,9 @@ struct ContentSnifferTests {
     /// and a longer input is a cut one whatever the caller says.
     @Test func looksOnlyAtThePrefix() {
         let padding = [UInt8](repeating: UInt8(ascii: " "), count: ContentSniffer.prefixLength)
-        #expect(ContentSniffer.typeIdentifier(ofLeadingBytes: Array("<?xml?>".utf8) + padding + Array("<plist>".utf8), isWholeContent: true)
-            == "public.utf8-plain-text")
+        #expect(
+            ContentSniffer.typeIdentifier(ofLeadingBytes: Array("<?xml?>".utf8) + padding + Array("<plist>".utf8), isWholeContent: true)
+                == "public.utf8-plain-text")
         let cutInACharacter = [UInt8](repeating: UInt8(ascii: "a"), count: ContentSniffer.prefixLength - 1) + [0xC3, 0xA9]
         #expect(ContentSniffer.typeIdentifier(ofLeadingBytes: cutInACharacter, isWholeContent: true) == "public.utf8-plain-text")
     }

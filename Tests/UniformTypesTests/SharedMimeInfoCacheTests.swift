@@ -19,26 +19,27 @@ struct SharedMimeInfoCacheTests {
 
     /// A small cache: text/x-b (alias application/x-a) is a subclass of
     /// text/plain and has the glob `*.x`.
-    private static let small: [UInt8] = [0, 1, 0, 2]  // 0: major 1, minor 2
-        + card32(40)   // 4: alias list
-        + card32(52)   // 8: parent list
-        + card32(72)   // 12: literal list
-        + card32(76)   // 16: reverse suffix tree
+    private static let small: [UInt8] =
+        [0, 1, 0, 2]  // 0: major 1, minor 2
+        + card32(40)  // 4: alias list
+        + card32(52)  // 8: parent list
+        + card32(72)  // 12: literal list
+        + card32(76)  // 16: reverse suffix tree
         + card32(120)  // 20: glob list
         + card32(124) + card32(124) + card32(124) + card32(124)  // 24: magic, namespaces, icons, generic icons (unread)
         + card32(1) + card32(128) + card32(144)  // 40: 1 alias: application/x-a → text/x-b
-        + card32(1) + card32(144) + card32(64)   // 52: 1 parent entry: text/x-b, parents at 64
-        + card32(1) + card32(153)                // 64: 1 parent: text/plain
-        + card32(0)                              // 72: no literals
-        + card32(1) + card32(84)                 // 76: 1 root, at 84
+        + card32(1) + card32(144) + card32(64)  // 52: 1 parent entry: text/x-b, parents at 64
+        + card32(1) + card32(153)  // 64: 1 parent: text/plain
+        + card32(0)  // 72: no literals
+        + card32(1) + card32(84)  // 76: 1 root, at 84
         + card32(0x78) + card32(1) + card32(96)  // 84: "x", 1 child at 96
-        + card32(0x2E) + card32(1) + card32(108) // 96: ".", 1 child at 108
-        + card32(0) + card32(144) + card32(50)   // 108: leaf: text/x-b, weight 50
-        + card32(0)                              // 120: no other globs
-        + card32(0)                              // 124: empty list for the unread sections
-        + Array("application/x-a\0".utf8)        // 128
-        + Array("text/x-b\0".utf8)               // 144
-        + Array("text/plain\0".utf8)             // 153
+        + card32(0x2E) + card32(1) + card32(108)  // 96: ".", 1 child at 108
+        + card32(0) + card32(144) + card32(50)  // 108: leaf: text/x-b, weight 50
+        + card32(0)  // 120: no other globs
+        + card32(0)  // 124: empty list for the unread sections
+        + Array("application/x-a\0".utf8)  // 128
+        + Array("text/x-b\0".utf8)  // 144
+        + Array("text/plain\0".utf8)  // 153
 
     private func read(_ bytes: [UInt8]) throws -> [MimeTypeDeclaration] {
         try bytes.withUnsafeBytes { buffer throws(PropertyListError) in try SharedMimeInfoCacheReader.read(buffer, file: "test") }
@@ -104,19 +105,20 @@ struct SharedMimeInfoCacheTests {
     }
 
     /// A cache in which text/a and text/b are each other's parent.
-    private static let cyclicParents: [UInt8] = [0, 1, 0, 2]  // 0: major 1, minor 2
+    private static let cyclicParents: [UInt8] =
+        [0, 1, 0, 2]  // 0: major 1, minor 2
         + card32(40) + card32(44) + card32(80) + card32(84) + card32(92)  // 4: aliases, parents, literals, suffix tree, globs
         + card32(96) + card32(96) + card32(96) + card32(96)  // 24: magic, namespaces, icons, generic icons (unread)
-        + card32(0)                                          // 40: no aliases
+        + card32(0)  // 40: no aliases
         + card32(2) + card32(100) + card32(64) + card32(107) + card32(72)  // 44: text/a's parents at 64, text/b's at 72
-        + card32(1) + card32(107)                            // 64: text/a < text/b
-        + card32(1) + card32(100)                            // 72: text/b < text/a
-        + card32(0)                                          // 80: no literals
-        + card32(0) + card32(0)                              // 84: a suffix tree without roots
-        + card32(0)                                          // 92: no globs
-        + card32(0)                                          // 96: empty list for the unread sections
-        + Array("text/a\0".utf8)                             // 100
-        + Array("text/b\0".utf8)                             // 107
+        + card32(1) + card32(107)  // 64: text/a < text/b
+        + card32(1) + card32(100)  // 72: text/b < text/a
+        + card32(0)  // 80: no literals
+        + card32(0) + card32(0)  // 84: a suffix tree without roots
+        + card32(0)  // 92: no globs
+        + card32(0)  // 96: empty list for the unread sections
+        + Array("text/a\0".utf8)  // 100
+        + Array("text/b\0".utf8)  // 107
 
     /// Cyclic parents are the registry's to handle, as they are from the
     /// XML: the two types conform to each other and nothing loops.
@@ -151,18 +153,19 @@ struct SharedMimeInfoCacheTests {
     }
 
     /// application/x-both, aliased image/jpeg and image/png, both registered types' MIME types.
-    private static let twoRegisteredAliases: [UInt8] = [0, 1, 0, 2]  // 0: major 1, minor 2
+    private static let twoRegisteredAliases: [UInt8] =
+        [0, 1, 0, 2]  // 0: major 1, minor 2
         + card32(40) + card32(60) + card32(64) + card32(68) + card32(76)  // 4: aliases, parents, literals, suffix tree, globs
         + card32(80) + card32(80) + card32(80) + card32(80)  // 24: magic, namespaces, icons, generic icons (unread)
         + card32(2) + card32(84) + card32(95) + card32(114) + card32(95)  // 40: image/jpeg and image/png → application/x-both
-        + card32(0)                                          // 60: no parents
-        + card32(0)                                          // 64: no literals
-        + card32(0) + card32(0)                              // 68: a suffix tree without roots
-        + card32(0)                                          // 76: no globs
-        + card32(0)                                          // 80: empty list for the unread sections
-        + Array("image/jpeg\0".utf8)                         // 84
-        + Array("application/x-both\0".utf8)                 // 95
-        + Array("image/png\0".utf8)                          // 114
+        + card32(0)  // 60: no parents
+        + card32(0)  // 64: no literals
+        + card32(0) + card32(0)  // 68: a suffix tree without roots
+        + card32(0)  // 76: no globs
+        + card32(0)  // 80: empty list for the unread sections
+        + Array("image/jpeg\0".utf8)  // 84
+        + Array("application/x-both\0".utf8)  // 95
+        + Array("image/png\0".utf8)  // 114
 
     /// A database directory made of `cache`, a `types` file, an old package file and, when given, the type's own file.
     private func database(_ cache: [UInt8], types: String, typeFile: (name: String, text: String)?) throws -> URL {
@@ -182,12 +185,15 @@ struct SharedMimeInfoCacheTests {
     }
 
     private func typeFile(_ aliases: [String]) -> (name: String, text: String) {
-        ("application/x-both", """
+        (
+            "application/x-both",
+            """
             <?xml version="1.0" encoding="utf-8"?>
             <mime-type xmlns="http://www.freedesktop.org/standards/shared-mime-info" type="application/x-both">
             \(aliases.map { "  <alias type=\"\($0)\"/>" }.joined(separator: "\n"))
             </mime-type>
-            """)
+            """
+        )
     }
 
     /// The XML's alias order decides which registered type an unregistered
@@ -248,8 +254,9 @@ struct SharedMimeInfoCacheTests {
         #expect(try fromCache.addSharedMimeInfoCache())
         #expect(Set(fromCache.declarations.map { $0.identifier.lowercased() }) == Set(fromXML.declarations.map { $0.identifier.lowercased() }))
         for declaration in fromXML.declarations {
-            #expect(Set(fromCache.supertypes(of: declaration.identifier)) == Set(fromXML.supertypes(of: declaration.identifier)),
-                    "\(declaration.identifier)")
+            #expect(
+                Set(fromCache.supertypes(of: declaration.identifier)) == Set(fromXML.supertypes(of: declaration.identifier)),
+                "\(declaration.identifier)")
         }
     }
 }

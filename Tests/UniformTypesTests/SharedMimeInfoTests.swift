@@ -70,7 +70,8 @@ struct SharedMimeInfoTests {
     }
 
     /// Acceptance 3.
-    @Test(.enabled(if: Fixtures.freedesktopExists, "needs /usr/share/mime/packages/freedesktop.org.xml (Debian shared-mime-info; scripts/install-deps.sh test)"))
+    @Test(
+        .enabled(if: Fixtures.freedesktopExists, "needs /usr/share/mime/packages/freedesktop.org.xml (Debian shared-mime-info; scripts/install-deps.sh test)"))
     func fullFreedesktopDatabase() throws {
         let entries = try SharedMimeInfoReader.read(contentsOf: Fixtures.freedesktopXML)
         #expect(entries.count > 700)

@@ -43,8 +43,10 @@ struct SystemTypeDeclarationsTests {
     }
 
     /// Types the issue named as missing (Quicksilver, MacVim, TextEdit).
-    @Test(arguments: ["com.apple.bom-compressed-cpio", "public.precompiled-c-header", "public.lex-source",
-                      "org.openoffice.text", "public.yacc-source", "com.apple.xar-archive"])
+    @Test(arguments: [
+        "com.apple.bom-compressed-cpio", "public.precompiled-c-header", "public.lex-source",
+        "org.openoffice.text", "public.yacc-source", "com.apple.xar-archive",
+    ])
     func knowsTypesRealAppsConformTo(_ identifier: String) {
         let registry = TypeRegistry.system
         #expect(registry.declaration(for: identifier)?.origin == .system)
@@ -151,7 +153,8 @@ struct SystemTypeDeclarationsTests {
     }
 
     /// The shared-mime-info database adds parents; it must not make any fact false.
-    @Test(.enabled(if: Fixtures.freedesktopExists, "needs /usr/share/mime/packages/freedesktop.org.xml (Debian shared-mime-info; scripts/install-deps.sh test)"))
+    @Test(
+        .enabled(if: Fixtures.freedesktopExists, "needs /usr/share/mime/packages/freedesktop.org.xml (Debian shared-mime-info; scripts/install-deps.sh test)"))
     func conformanceFactsHoldWithTheDesktopDatabase() throws {
         var registry = TypeRegistry.system
         registry.add(TypeDeclarationSet.ict)

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyList
 import Testing
+
 @testable import UniformTypes
 
 /// The type tables the build writes give exactly the declarations the
@@ -52,7 +53,8 @@ struct TypeDeclarationTableTests {
             #expect(builtIn.supertypes(of: declaration.identifier) == fromXML.supertypes(of: declaration.identifier))
             for (tagClass, tags) in declaration.tags {
                 for tag in tags {
-                    #expect(builtIn.types(forTag: tag, tagClass: tagClass).map(\.identifier)
+                    #expect(
+                        builtIn.types(forTag: tag, tagClass: tagClass).map(\.identifier)
                             == fromXML.types(forTag: tag, tagClass: tagClass).map(\.identifier))
                 }
             }
@@ -61,7 +63,8 @@ struct TypeDeclarationTableTests {
 
     /// A table in the line format, read back: each kind of line lands in its field.
     @Test func readsEachKindOfLine() {
-        let table = "I\tcom.example.a\nS\tdocs\nD\tAn A\nC\tpublic.data\nK\tpublic.filename-extension\nT\ta\nT\taa\n"
+        let table =
+            "I\tcom.example.a\nS\tdocs\nD\tAn A\nC\tpublic.data\nK\tpublic.filename-extension\nT\ta\nT\taa\n"
             + "K\tpublic.mime-type\nI\tcom.example.b\nC\tcom.example.a"
         let set = TypeDeclarationSet(typeTable: table, exportedOrigin: .exported)
         #expect(set.exported.map(\.identifier) == ["com.example.a", "com.example.b"])
@@ -70,7 +73,8 @@ struct TypeDeclarationTableTests {
         #expect(a.typeDescription == "An A")
         #expect(a.conformsTo == ["public.data"])
         #expect(a.tags == [.filenameExtension: ["a", "aa"], .mimeType: []])
-        #expect(a.tagPaths[.filenameExtension]?.last
+        #expect(
+            a.tagPaths[.filenameExtension]?.last
                 == [.key("UTExportedTypeDeclarations"), .index(0), .key("UTTypeTagSpecification"), .key("public.filename-extension"), .index(1)])
         #expect(set.exported[1].conformsToPaths == [[.key("UTExportedTypeDeclarations"), .index(1), .key("UTTypeConformsTo"), .index(0)]])
     }

@@ -13,8 +13,9 @@ struct TypeRegistryTests {
     }
 
     private func type(_ id: String, _ parents: [String], ext: [String] = [], origin: TypeOrigin) -> TypeDeclaration {
-        TypeDeclaration(identifier: id, conformsTo: parents, tags: ext.isEmpty ? [:] : [.filenameExtension: ext],
-                        origin: origin, source: DeclarationSource(file: "x"))
+        TypeDeclaration(
+            identifier: id, conformsTo: parents, tags: ext.isEmpty ? [:] : [.filenameExtension: ext],
+            origin: origin, source: DeclarationSource(file: "x"))
     }
 
     /// ICTKit's stand-in for an app's type gives way to the app's own
@@ -24,8 +25,10 @@ struct TypeRegistryTests {
         #expect(registry.declaration(for: "com.apple.xcode.project")?.origin == .wellKnown)
         registry.add(set(imported: [type("com.apple.xcode.project", ["public.data"], origin: .imported)], file: "Other.plist"))
         #expect(registry.declaration(for: "com.apple.xcode.project")?.origin == .wellKnown)
-        registry.add(set(exported: [type("com.apple.xcode.project", ["com.apple.package"], ext: ["xcodeproj"], origin: .exported)],
-                         file: "Xcode.plist"))
+        registry.add(
+            set(
+                exported: [type("com.apple.xcode.project", ["com.apple.package"], ext: ["xcodeproj"], origin: .exported)],
+                file: "Xcode.plist"))
         #expect(registry.declaration(for: "com.apple.xcode.project")?.source.file == "x")
         #expect(registry.declaration(for: "com.apple.xcode.project")?.origin == .exported)
         #expect(TypeRegistry.system.declaration(for: "com.apple.xcode.project") == nil)
@@ -56,8 +59,12 @@ struct TypeRegistryTests {
 
     @Test func cyclesTerminateAndConformBothWays() {
         var registry = TypeRegistry.system
-        registry.add(set(exported: [type("com.example.a", ["com.example.b"], origin: .exported),
-                                    type("com.example.b", ["com.example.a", "public.data"], origin: .exported)], file: "x"))
+        registry.add(
+            set(
+                exported: [
+                    type("com.example.a", ["com.example.b"], origin: .exported),
+                    type("com.example.b", ["com.example.a", "public.data"], origin: .exported),
+                ], file: "x"))
         #expect(registry.conforms("com.example.a", to: "com.example.b"))
         #expect(registry.conforms("com.example.b", to: "com.example.a"))
         #expect(registry.conforms("com.example.a", to: "public.item"))
@@ -89,11 +96,13 @@ struct TypeRegistryTests {
 
     @Test func infoPlistReadsStringOrArrayConformanceAndTags() {
         let plist: PropertyListValue = [
-            "UTExportedTypeDeclarations": [[
-                "UTTypeIdentifier": "com.example.one",
-                "UTTypeConformsTo": "public.data",
-                "UTTypeTagSpecification": ["public.filename-extension": "one", "public.mime-type": ["application/x-one"]],
-            ]],
+            "UTExportedTypeDeclarations": [
+                [
+                    "UTTypeIdentifier": "com.example.one",
+                    "UTTypeConformsTo": "public.data",
+                    "UTTypeTagSpecification": ["public.filename-extension": "one", "public.mime-type": ["application/x-one"]],
+                ]
+            ]
         ]
         let declarations = TypeDeclarationSet(infoPlist: plist, file: "Info.plist")
         #expect(declarations.findings.isEmpty)

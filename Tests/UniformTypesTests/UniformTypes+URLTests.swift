@@ -54,8 +54,10 @@ struct UniformTypesURLTests {
             path)
         let byPath = try TypeDeclarationSet.read(contentsOf: path)
         #expect(byPath.exported.map(\.identifier) == expected)
-        for set in [try TypeDeclarationSet.read(contentsOf: URL(fileURLWithPath: path)),
-                    try TypeDeclarationSet.read(contentsOf: FilePath(path))] {
+        for set in [
+            try TypeDeclarationSet.read(contentsOf: URL(fileURLWithPath: path)),
+            try TypeDeclarationSet.read(contentsOf: FilePath(path)),
+        ] {
             #expect(set == byPath)
             #expect(set.file == path)
         }
@@ -116,10 +118,12 @@ struct UniformTypesURLTests {
     @Test func missingFileErrorNamesThePath() throws {
         let scratch = try Scratch()
         let missing = scratch.folder + "/Nöt here.plist"
-        for attempt in [{ _ = try TypeDeclarationSet.read(contentsOf: URL(fileURLWithPath: missing)) },
-                        { _ = try TypeDeclarationSet.read(contentsOf: FilePath(missing)) },
-                        { _ = try SharedMimeInfoReader.read(contentsOf: URL(fileURLWithPath: missing)) },
-                        { _ = try TypeRegistry.builtIn.identifyItem(at: FilePath(missing)) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try TypeDeclarationSet.read(contentsOf: URL(fileURLWithPath: missing)) },
+            { _ = try TypeDeclarationSet.read(contentsOf: FilePath(missing)) },
+            { _ = try SharedMimeInfoReader.read(contentsOf: URL(fileURLWithPath: missing)) },
+            { _ = try TypeRegistry.builtIn.identifyItem(at: FilePath(missing)) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
             #expect(error.kind == .io)
             #expect(error.message.contains(missing), "\(error.message)")
@@ -129,10 +133,12 @@ struct UniformTypesURLTests {
     @Test func nonFileURLIsRefusedNamingIt() throws {
         let url = try #require(URL(string: "https://example.com/Info.plist"))
         var registry = TypeRegistry()
-        for attempt in [{ _ = try TypeDeclarationSet.read(contentsOf: url) },
-                        { _ = try SharedMimeInfoReader.read(contentsOf: url) },
-                        { _ = try TypeRegistry.builtIn.identifyItem(at: url) },
-                        { _ = try registry.addSharedMimeInfo(directory: url) }] as [() throws -> Void] {
+        for attempt in [
+            { _ = try TypeDeclarationSet.read(contentsOf: url) },
+            { _ = try SharedMimeInfoReader.read(contentsOf: url) },
+            { _ = try TypeRegistry.builtIn.identifyItem(at: url) },
+            { _ = try registry.addSharedMimeInfo(directory: url) },
+        ] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
             #expect(error.kind == .io)
             #expect(error.message == "https://example.com/Info.plist is not a file URL")

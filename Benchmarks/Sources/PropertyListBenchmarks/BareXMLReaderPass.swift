@@ -13,7 +13,7 @@ import CBenchmarkLibXML2
 func bareXMLTextReaderPass(_ bytes: UnsafeRawBufferPointer) -> Int? {
     let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
     guard let base = bytes.baseAddress,
-          let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
+        let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
     else { return nil }
     defer { xmlFreeTextReader(reader) }
     var checksum = 0

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,13 +35,15 @@ struct ChildOutcome {
 /// reaped (`waitid` with `WNOWAIT`): it has exited, its counters are final,
 /// and `/proc/PID/io` still answers for the zombie. Then `wait4` reaps it.
 /// (The read of `/proc` adds to the wall time; rows that use it do not time.)
-func runChild(_ arguments: [String], standardOutput: String, standardError: String?,
-              readingIOCounters: Bool = false) throws -> ChildOutcome {
-#if canImport(Darwin)
+func runChild(
+    _ arguments: [String], standardOutput: String, standardError: String?,
+    readingIOCounters: Bool = false
+) throws -> ChildOutcome {
+    #if canImport(Darwin)
     var actions: posix_spawn_file_actions_t? = nil
-#else
+    #else
     var actions = posix_spawn_file_actions_t()
-#endif
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -68,24 +71,25 @@ func runChild(_ arguments: [String], standardOutput: String, standardError: Stri
     let elapsed = clock.now - start
 
     let exited = status & 0x7f == 0  // WIFEXITED
-#if canImport(Darwin)
+    #if canImport(Darwin)
     let peakResidentBytes = Int(usage.ru_maxrss)  // bytes on Darwin
-#else
+    #else
     let peakResidentBytes = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
-#endif
+    #endif
     func duration(_ time: timeval) -> Duration {
         .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
     }
-    return ChildOutcome(exitStatus: exited ? (status >> 8) & 0xff : nil, wallTime: elapsed,
-                        cpuTime: duration(usage.ru_utime) + duration(usage.ru_stime),
-                        peakResidentBytes: peakResidentBytes, minorPageFaults: Int(usage.ru_minflt),
-                        ioCounters: try ioCounters?.get())
+    return ChildOutcome(
+        exitStatus: exited ? (status >> 8) & 0xff : nil, wallTime: elapsed,
+        cpuTime: duration(usage.ru_utime) + duration(usage.ru_stime),
+        peakResidentBytes: peakResidentBytes, minorPageFaults: Int(usage.ru_minflt),
+        ioCounters: try ioCounters?.get())
 }
 
 /// Waits until child `pid` has exited, leaving it unreaped, and reads its
 /// `/proc/PID/io`. The corresponding C function is `waitid`.
 private func exitedChildIOCounters(_ pid: pid_t) throws -> [String: Int] {
-#if os(Linux)
+    #if os(Linux)
     var information = siginfo_t()
     while waitid(P_PID, id_t(pid), &information, WEXITED | WNOWAIT) == -1 {
         guard errno == EINTR else { throw BenchmarkFailure("waitid failed: \(String(cString: strerror(errno)))") }
@@ -99,9 +103,9 @@ private func exitedChildIOCounters(_ pid: pid_t) throws -> [String: Int] {
         }
     }
     return counters
-#else
+    #else
     throw BenchmarkFailure("/proc/PID/io is Linux's")
-#endif
+    #endif
 }
 
 /// Runs `arguments` once and fails unless it exits with status 0; its
@@ -109,8 +113,9 @@ private func exitedChildIOCounters(_ pid: pid_t) throws -> [String: Int] {
 func runChildChecked(_ arguments: [String], standardOutput: String, readingIOCounters: Bool = false) throws -> ChildOutcome {
     let errorFile = temporaryPath("stderr")
     defer { unlink(errorFile) }
-    let outcome = try runChild(arguments, standardOutput: standardOutput, standardError: errorFile,
-                               readingIOCounters: readingIOCounters)
+    let outcome = try runChild(
+        arguments, standardOutput: standardOutput, standardError: errorFile,
+        readingIOCounters: readingIOCounters)
     guard outcome.exitStatus == 0 else {
         let message = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
         let how = outcome.exitStatus.map { "exited with status \($0)" } ?? "was killed by a signal"

@@ -1,6 +1,7 @@
 import Foundation
 import ICTDocument
 import KeyedArchive
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,11 +57,13 @@ struct DocumentListing {
             let startUp = try runChildChecked([ict, "list", empty], standardOutput: "/dev/null", readingIOCounters: true)
             let listing = try runChildChecked([ict, "list", folder.path], standardOutput: "/dev/null", readingIOCounters: true)
             guard let read = listing.ioCounters?["rchar"], let calls = listing.ioCounters?["syscr"],
-                  let startUpRead = startUp.ioCounters?["rchar"]
+                let startUpRead = startUp.ioCounters?["rchar"]
             else { throw BenchmarkFailure("no rchar/syscr in /proc/PID/io") }
-            var row = Row.share(benchmark, ours: "\(read) B", peer: peer, peerMeasurement: "\(metadataBytes) B",
-                                share: Double(read) / Double(metadataBytes), target: target)
-            row.note = "rchar of the `ict list` child (every byte read(2)/pread(2) returned to it, page cache or not), "
+            var row = Row.share(
+                benchmark, ours: "\(read) B", peer: peer, peerMeasurement: "\(metadataBytes) B",
+                share: Double(read) / Double(metadataBytes), target: target)
+            row.note =
+                "rchar of the `ict list` child (every byte read(2)/pread(2) returned to it, page cache or not), "
                 + "read from /proc/PID/io after it exited and before it was reaped (waitid with WNOWAIT); it includes the "
                 + "\(startUpRead) B `ict list` of an empty folder reads (dynamic loader, start-up); \(calls) read calls. "
                 + "rchar misses mapped reads: ict reads entries with pread and maps none; its \(listing.minorPageFaults) minor "
@@ -96,7 +99,8 @@ struct DocumentListing {
                 reported: { try runChildChecked(ours, standardOutput: "/dev/null").sample },
                 { try runChildChecked(peer, standardOutput: "/dev/null").sample })
             var row = Row.timed(benchmark, ours: ourTime, peer: peerName, peerTime: peerTime, target: target)
-            row.note = "wall time from spawn to exit, standard output to /dev/null, page cache warmed by the warm-up runs "
+            row.note =
+                "wall time from spawn to exit, standard output to /dev/null, page cache warmed by the warm-up runs "
                 + "(and row l): `ict list DIR` vs `/bin/sh -c 'cd DIR && cat -- */ctdocument.metadata'`"
             return row
         } catch {
@@ -127,7 +131,8 @@ struct DocumentListing {
                     reported: { try runChildChecked([ict, "list", folder.path], standardOutput: "/dev/null").sample },
                     { try runChildChecked([ict, "list", "--data", folder.path], standardOutput: "/dev/null").sample })
                 var row = Row.timed(benchmark, ours: ourTime, peer: peerName, peerTime: peerTime, target: .faster(by: 20))
-                row.note = "wall time from spawn to exit, standard output to /dev/null, page cache warm: `ict list DIR` reads "
+                row.note =
+                    "wall time from spawn to exit, standard output to /dev/null, page cache warm: `ict list DIR` reads "
                     + "each metadata entry's display name and thumbnail header (ICTDocumentSummary); `ict list --data DIR` "
                     + "does the same and also opens each document and decodes its data entry (ICTDocument.data(): the "
                     + "CTData archive, the photo kept as PNG bytes, its size from the PNG header)"
@@ -140,15 +145,18 @@ struct DocumentListing {
         }
 
         let documents = stride(from: 0, to: paths.count, by: 10).map { paths[$0] }
-        try expect(try Self.list(documents, decoding: .none).map(\.name) == Self.list(documents, decoding: .archiveAndPhoto).map(\.name),
-                   "listing with and without the data disagree")
+        try expect(
+            try Self.list(documents, decoding: .none).map(\.name) == Self.list(documents, decoding: .archiveAndPhoto).map(\.name),
+            "listing with and without the data disagree")
         log("n2. listing vs the same, data archive + photo PNG decoded")
         let (ours, peer) = try stopwatch.compare(
             { try Self.list(documents, decoding: .none) },
             { try Self.list(documents, decoding: .archiveAndPhoto) })
-        var row = Row.timed("n2. list \(documents.count) documents (every 10th), in process", ours: ours,
-                            peer: "the same, data archive + photo PNG decoded", peerTime: peer, target: .faster(by: 20))
-        row.note = "in this process with the ICTDocument API: ICTDocumentSummary(ofDocumentAt:) per document, as `ict list`, "
+        var row = Row.timed(
+            "n2. list \(documents.count) documents (every 10th), in process", ours: ours,
+            peer: "the same, data archive + photo PNG decoded", peerTime: peer, target: .faster(by: 20))
+        row.note =
+            "in this process with the ICTDocument API: ICTDocumentSummary(ofDocumentAt:) per document, as `ict list`, "
             + "then a sort by name; the peer also calls ICTDocument(contentsOf:).data() and decodes the photo to RGBA "
             + "pixels with PNGImage(pngBytes:), as a program showing the documents' photos must. Page cache warm"
         rows.append(row)
@@ -191,7 +199,8 @@ struct DocumentFolder {
     /// The largest change the noise makes to a colour channel, either way.
     static let noiseAmplitude = 5
     static let markerName = ".parameters"
-    static let parameters = "documents=\(documentCount) templates=\(templateCount) side=\(ICTFormat.photoSide) "
+    static let parameters =
+        "documents=\(documentCount) templates=\(templateCount) side=\(ICTFormat.photoSide) "
         + "noise=\(noiseAmplitude) generator=1\n"
 
     let path: String
@@ -242,8 +251,9 @@ struct DocumentFolder {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             do {
                 for index in stride(from: worker, to: Self.documentCount, by: workers) {
-                    try writeDocument(index, firstName: names[index].0, lastName: names[index].1,
-                                      template: templates[index % templates.count])
+                    try writeDocument(
+                        index, firstName: names[index].0, lastName: names[index].1,
+                        template: templates[index % templates.count])
                 }
             } catch {
                 failures.append(error)
@@ -256,15 +266,18 @@ struct DocumentFolder {
 
     private func writeDocument(_ index: Int, firstName: String, lastName: String, template: (photo: Data, thumbnail: Data)) throws {
         let displayName = "\(firstName) \(lastName)"
-        let data = CTData(firstName: firstName, lastName: lastName, displayName: displayName,
-                          favoriteNumber: Double(Float(index) / 7), photo: template.photo)
+        let data = CTData(
+            firstName: firstName, lastName: lastName, displayName: displayName,
+            favoriteNumber: Double(Float(index) / 7), photo: template.photo)
         let metadata = CTMetadata(thumbnail: template.thumbnail, displayName: displayName)
         let document = path + "/" + Self.documentName(index)
         guard mkdir(document, 0o755) == 0 else { throw BenchmarkFailure("cannot make \(document)") }
-        try Self.write(try KeyedArchiver.archive(metadata, forKey: ICTFormat.topKey),
-                       to: document + "/" + ICTFormat.metadataEntryName)
-        try Self.write(try KeyedArchiver.archive(data, forKey: ICTFormat.topKey),
-                       to: document + "/" + ICTFormat.dataEntryName)
+        try Self.write(
+            try KeyedArchiver.archive(metadata, forKey: ICTFormat.topKey),
+            to: document + "/" + ICTFormat.metadataEntryName)
+        try Self.write(
+            try KeyedArchiver.archive(data, forKey: ICTFormat.topKey),
+            to: document + "/" + ICTFormat.dataEntryName)
     }
 
     /// The photos (PNG, 560 × 560) and their thumbnails (PNG, 280 × 280, as `ICTDocument` makes them).
@@ -301,10 +314,14 @@ struct DocumentFolder {
         }
     }
 
-    private static let firstNames = ["Ada", "Alan", "Barbara", "Claude", "Donald", "Edsger", "Frances", "Grace", "Hedy",
-                                     "John", "Ken", "Leslie", "Margaret", "Niklaus", "Radia", "Tony"]
-    private static let lastNames = ["Allen", "Backus", "Dijkstra", "Hamilton", "Hoare", "Hopper", "Kernighan", "Knuth",
-                                    "Lamport", "Liskov", "Lovelace", "Perlman", "Ritchie", "Shannon", "Turing", "Wirth"]
+    private static let firstNames = [
+        "Ada", "Alan", "Barbara", "Claude", "Donald", "Edsger", "Frances", "Grace", "Hedy",
+        "John", "Ken", "Leslie", "Margaret", "Niklaus", "Radia", "Tony",
+    ]
+    private static let lastNames = [
+        "Allen", "Backus", "Dijkstra", "Hamilton", "Hoare", "Hopper", "Kernighan", "Knuth",
+        "Lamport", "Liskov", "Lovelace", "Perlman", "Ritchie", "Shannon", "Turing", "Wirth",
+    ]
 }
 
 /// The errors of concurrent workers, kept under a lock.

@@ -17,8 +17,10 @@ extension Suite {
             let (ours, peer) = try stopwatch.compare(
                 { try KeyedArchiveReader().read(graphBytes).decodeValue(forTopKey: "root") },
                 { Self.foundationDecode(graphBytes, key: "root") })
-            rows.append(.timed("g. keyed archive decode, \(Self.objectCount(graphBytes)) objects", ours: ours,
-                               peer: "Foundation NSKeyedUnarchiver", peerTime: peer, target: .faster(by: 10)))
+            rows.append(
+                .timed(
+                    "g. keyed archive decode, \(Self.objectCount(graphBytes)) objects", ours: ours,
+                    peer: "Foundation NSKeyedUnarchiver", peerTime: peer, target: .faster(by: 10)))
         }
         if only.contains("h") {
             let thumbnail = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
@@ -32,16 +34,20 @@ extension Suite {
             let (ours, peer) = try stopwatch.compare(
                 { try KeyedUnarchiver(bytes: [UInt8](entry)).decodeTopLevelObject(of: BenchmarkMetadata.self, forKey: "DATA") },
                 { Self.foundationDecode(entry, key: "DATA") })
-            rows.append(.timed("h. .ict metadata entry decode (CTMetadata, 20 KB thumbnail)", ours: ours,
-                               peer: "Foundation NSKeyedUnarchiver + setClass", peerTime: peer, target: .faster(by: 10)))
+            rows.append(
+                .timed(
+                    "h. .ict metadata entry decode (CTMetadata, 20 KB thumbnail)", ours: ours,
+                    peer: "Foundation NSKeyedUnarchiver + setClass", peerTime: peer, target: .faster(by: 10)))
         }
         if only.contains("i") {
             log("i. keyed archive encode: ICTKit vs Foundation")
             let (ours, peer) = try stopwatch.compare(
                 { try KeyedArchiver.archive(graph) },
                 { try NSKeyedArchiver.archivedData(withRootObject: foundationGraph, requiringSecureCoding: false) })
-            rows.append(.timed("i. keyed archive encode, same graph as g", ours: ours,
-                               peer: "Foundation NSKeyedArchiver", peerTime: peer, target: .faster(by: 10)))
+            rows.append(
+                .timed(
+                    "i. keyed archive encode, same graph as g", ours: ours,
+                    peer: "Foundation NSKeyedArchiver", peerTime: peer, target: .faster(by: 10)))
         }
         return rows
     }
@@ -53,11 +59,12 @@ extension Suite {
         for index in 0..<2_000 {
             let name = "record \(index)"
             let bytes = Data((0..<16).map { UInt8(truncatingIfNeeded: index &+ $0) })
-            records.append(.dictionary([
-                ArchivedDictionaryEntry(key: .string("name"), value: .string(name)),
-                ArchivedDictionaryEntry(key: .string("count"), value: .integer(PropertyListInteger(index))),
-                ArchivedDictionaryEntry(key: .string("bytes"), value: .data(bytes)),
-            ]))
+            records.append(
+                .dictionary([
+                    ArchivedDictionaryEntry(key: .string("name"), value: .string(name)),
+                    ArchivedDictionaryEntry(key: .string("count"), value: .integer(PropertyListInteger(index))),
+                    ArchivedDictionaryEntry(key: .string("bytes"), value: .data(bytes)),
+                ]))
             foundation.add(NSDictionary(dictionary: ["name": NSString(string: name), "count": NSNumber(value: index), "bytes": NSData(data: bytes)]))
         }
         return (.array(records), foundation)

@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,27 +39,34 @@ struct PackageSaving {
         func fullSave(flushing: Bool) throws -> Sample {
             try? FileManager.default.removeItem(atPath: target)
             let fresh = try Self.makePackage()
-            sync()   // each run starts with no dirty pages of the runs before, on both sides
+            sync()  // each run starts with no dirty pages of the runs before, on both sides
             return try Stopwatch.time { try fresh.save(to: target, options: PackageSaveOptions(flushingToDisk: flushing)) }
         }
 
         var rows: [Row] = []
         for flushing in [false, true] {
             let peerName = flushing ? "cp -r && sync -f" : "cp -r"
-            let peerCommand = flushing ? ["sh", "-c", "cp -r \"$0\" \"$1\" && sync -f \"$1\"", source, copy]
-                                       : ["cp", "-r", source, copy]
+            let peerCommand =
+                flushing
+                ? ["sh", "-c", "cp -r \"$0\" \"$1\" && sync -f \"$1\"", source, copy]
+                : ["cp", "-r", source, copy]
             log("p1. safe save, \(flushing ? "flushed" : "not flushed"): DocumentPackage vs \(peerName)")
-            let (ours, peer) = try stopwatch.compare(reported: { try fullSave(flushing: flushing) }, {
-                try? FileManager.default.removeItem(atPath: copy)
-                sync()
-                return try runChildChecked(peerCommand, standardOutput: "/dev/null").sample
-            })
+            let (ours, peer) = try stopwatch.compare(
+                reported: { try fullSave(flushing: flushing) },
+                {
+                    try? FileManager.default.removeItem(atPath: copy)
+                    sync()
+                    return try runChildChecked(peerCommand, standardOutput: "/dev/null").sample
+                })
             try expect(try snapshotsEqual(source, copy), "\(peerName) did not copy the package")
             try expect(try snapshotsEqual(source, target), "the saved package differs from the source")
-            var row = Row.timed(flushing ? "p1b. safe save \(megabytes(Self.totalSize)), flushed (default)"
-                                         : "p1a. safe save \(megabytes(Self.totalSize)), not flushed",
-                                ours: ours, peer: peerName, peerTime: peer, target: .atMostSlower(by: 1.3))
-            row.note = flushing
+            var row = Row.timed(
+                flushing
+                    ? "p1b. safe save \(megabytes(Self.totalSize)), flushed (default)"
+                    : "p1a. safe save \(megabytes(Self.totalSize)), not flushed",
+                ours: ours, peer: peerName, peerTime: peer, target: .atMostSlower(by: 1.3))
+            row.note =
+                flushing
                 ? "PackageSaveOptions() as apps get it: writes from memory beside the old package, fsyncs every file and "
                     + "directory, swaps it in; the peer copies from the page cache, then flushes the file system"
                 : "PackageSaveOptions(flushingToDisk: false): written beside, swapped in, nothing flushed; "
@@ -71,27 +79,32 @@ struct PackageSaving {
         try Self.makePackage().save(to: edited)
         var written: [Int] = []
         var round = 0
-        let (resave, full) = try stopwatch.compare(reported: {
-            let package = try PackageWrapper(readingFrom: edited)
-            round += 1
-            package.descendant(atPath: "Pages/07/page-0.bin")!.setContents(Self.bytes(count: Self.smallFileSize, seed: 1000 + round))
-            sync()
-            let before = try bytesWrittenByThisThread()
-            let sample = try Stopwatch.time { try package.save(to: edited) }
-            written.append(try bytesWrittenByThisThread() - before)
-            return sample
-        }, { try fullSave(flushing: true) })
+        let (resave, full) = try stopwatch.compare(
+            reported: {
+                let package = try PackageWrapper(readingFrom: edited)
+                round += 1
+                package.descendant(atPath: "Pages/07/page-0.bin")!.setContents(Self.bytes(count: Self.smallFileSize, seed: 1000 + round))
+                sync()
+                let before = try bytesWrittenByThisThread()
+                let sample = try Stopwatch.time { try package.save(to: edited) }
+                written.append(try bytesWrittenByThisThread() - before)
+                return sample
+            }, { try fullSave(flushing: true) })
         let maximumWritten = written.max() ?? 0
-        var bytesRow = Row.share("p2. re-save after one 4 KB change: bytes written",
-                                 ours: "\(maximumWritten) B", peer: "package size", peerMeasurement: "\(Self.totalSize) B",
-                                 share: Double(maximumWritten) / Double(Self.totalSize), target: .shareAtMost(percent: 1))
-        bytesRow.note = "wchar of the saving thread (/proc/thread-self/io), the largest of \(written.count) saves; "
+        var bytesRow = Row.share(
+            "p2. re-save after one 4 KB change: bytes written",
+            ours: "\(maximumWritten) B", peer: "package size", peerMeasurement: "\(Self.totalSize) B",
+            share: Double(maximumWritten) / Double(Self.totalSize), target: .shareAtMost(percent: 1))
+        bytesRow.note =
+            "wchar of the saving thread (/proc/thread-self/io), the largest of \(written.count) saves; "
             + "unchanged entries are hard-linked"
-        var timeRow = Row.share("p3. re-save after one 4 KB change: time",
-                                ours: milliseconds(resave.median.milliseconds) + resave.fewerRunsThanAsked,
-                                peer: "full save (as p1b)", peerMeasurement: milliseconds(full.median.milliseconds),
-                                share: resave.median.milliseconds / full.median.milliseconds, target: .shareAtMost(percent: 5))
-        timeRow.note = "re-saves and full flushed saves interleaved; the re-save reads the package lazily first (not timed), "
+        var timeRow = Row.share(
+            "p3. re-save after one 4 KB change: time",
+            ours: milliseconds(resave.median.milliseconds) + resave.fewerRunsThanAsked,
+            peer: "full save (as p1b)", peerMeasurement: milliseconds(full.median.milliseconds),
+            share: resave.median.milliseconds / full.median.milliseconds, target: .shareAtMost(percent: 5))
+        timeRow.note =
+            "re-saves and full flushed saves interleaved; the re-save reads the package lazily first (not timed), "
             + "and every change lies in Pages/07: the entries outside it are checked against what was read (a listing per folder, "
             + "an lstat per entry), then that folder alone is made anew beside the package (1 directory, its 9 unchanged "
             + "files hard-linked, 1 written, each fsynced), exchanged with the old one in one step (renameat2 RENAME_EXCHANGE), "
@@ -104,15 +117,17 @@ struct PackageSaving {
     static func makePackage() throws -> PackageWrapper {
         let media = try PackageWrapper(directoryWithChildren: [:])
         for index in 0..<largeFileCount {
-            try media.addChild(PackageWrapper(regularFileWithContents: bytes(count: largeFileSize, seed: index)),
-                               named: "clip-\(index).bin")
+            try media.addChild(
+                PackageWrapper(regularFileWithContents: bytes(count: largeFileSize, seed: index)),
+                named: "clip-\(index).bin")
         }
         let pages = try PackageWrapper(directoryWithChildren: [:])
         for group in 0..<10 {
             let folder = try PackageWrapper(directoryWithChildren: [:])
             for index in 0..<(smallFileCount / 10) {
-                try folder.addChild(PackageWrapper(regularFileWithContents: bytes(count: smallFileSize, seed: 100 + group * 10 + index)),
-                                    named: "page-\(index).bin")
+                try folder.addChild(
+                    PackageWrapper(regularFileWithContents: bytes(count: smallFileSize, seed: 100 + group * 10 + index)),
+                    named: "page-\(index).bin")
             }
             try pages.addChild(folder, named: String(format: "%02d", group))
         }
@@ -139,7 +154,7 @@ struct PackageSaving {
     private func bytesWrittenByThisThread() throws -> Int {
         let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }),
-              let value = Int(line.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces))
+            let value = Int(line.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces))
         else { throw BenchmarkFailure("no wchar in /proc/thread-self/io") }
         return value
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,8 +38,10 @@ struct PackageZipping {
         let restorePeer = "unzip -q (Info-ZIP)"
         let target = Target.atMostSlower(by: 2)
         guard let ict else {
-            return [.notMeasured(zipBenchmark, peer: zipPeer, target: target, reason: "no `ict` given (--ict PATH)"),
-                    .notMeasured(restoreBenchmark, peer: restorePeer, target: target, reason: "no `ict` given (--ict PATH)")]
+            return [
+                .notMeasured(zipBenchmark, peer: zipPeer, target: target, reason: "no `ict` given (--ict PATH)"),
+                .notMeasured(restoreBenchmark, peer: restorePeer, target: target, reason: "no `ict` given (--ict PATH)"),
+            ]
         }
         try generateUnlessPresent()
         let ourZip = workDirectory + "/ict.zip"
@@ -52,17 +55,20 @@ struct PackageZipping {
         let zipCommand = [ict, "convert", packagePath, "--format", "zip", "-o", ourZip]
         let zipPeerCommand = ["/bin/sh", "-c", "cd \"$0\" && exec zip -r -q \"$1\" Bench.pkg", workDirectory, theirZip]
         log("z1. zip \(Self.entryCount) entries: ict convert vs zip -r -q")
-        let (ourZipTime, peerZipTime) = try processRuns.compare(reported: {
-            try clear(ourZip)
-            return try runChildChecked(zipCommand, standardOutput: "/dev/null").sample
-        }, {
-            try clear(theirZip)
-            return try runChildChecked(zipPeerCommand, standardOutput: "/dev/null").sample
-        })
+        let (ourZipTime, peerZipTime) = try processRuns.compare(
+            reported: {
+                try clear(ourZip)
+                return try runChildChecked(zipCommand, standardOutput: "/dev/null").sample
+            },
+            {
+                try clear(theirZip)
+                return try runChildChecked(zipPeerCommand, standardOutput: "/dev/null").sample
+            })
         // Info-ZIP reads ict's zip back, every entry's checksum checked.
         _ = try runChildChecked(["unzip", "-tq", ourZip], standardOutput: "/dev/null")
         var zipRow = Row.timed(zipBenchmark, ours: ourZipTime, peer: zipPeer, peerTime: peerZipTime, target: target)
-        zipRow.note = "wall time from spawn to exit, page cache warm: `ict convert PKG --format zip -o X.zip` vs "
+        zipRow.note =
+            "wall time from spawn to exit, page cache warm: `ict convert PKG --format zip -o X.zip` vs "
             + "`sh -c 'cd DIR && exec zip -r -q Y.zip Bench.pkg'`; `unzip -tq` then checks every entry of ict's zip"
 
         // Each run restores into a new folder: removing 100,000 files just before a run made the next
@@ -76,22 +82,29 @@ struct PackageZipping {
             return folder
         }
         log("z2. restore \(Self.entryCount) entries: ict convert vs unzip -q")
-        let (ourRestoreTime, peerRestoreTime) = try processRuns.compare(reported: {
-            let folder = try freshFolder(ourRestore)
-            return try runChildChecked([ict, "convert", ourZip, "--format", "package", "-o", folder + "/Bench.pkg"],
-                                       standardOutput: "/dev/null").sample
-        }, {
-            let folder = try freshFolder(theirRestore)
-            return try runChildChecked(["/bin/sh", "-c", "cd \"$0\" && exec unzip -q \"$1\"", folder, ourZip],
-                                       standardOutput: "/dev/null").sample
-        })
+        let (ourRestoreTime, peerRestoreTime) = try processRuns.compare(
+            reported: {
+                let folder = try freshFolder(ourRestore)
+                return try runChildChecked(
+                    [ict, "convert", ourZip, "--format", "package", "-o", folder + "/Bench.pkg"],
+                    standardOutput: "/dev/null"
+                ).sample
+            },
+            {
+                let folder = try freshFolder(theirRestore)
+                return try runChildChecked(
+                    ["/bin/sh", "-c", "cd \"$0\" && exec unzip -q \"$1\"", folder, ourZip],
+                    standardOutput: "/dev/null"
+                ).sample
+            })
         for prefix in [ourRestore, theirRestore] {
             let restored = prefix + "/" + (try FileManager.default.contentsOfDirectory(atPath: prefix).sorted().first ?? "")
             let count = try FileManager.default.subpathsOfDirectory(atPath: restored + "/Bench.pkg").count
             try expect(count == Self.entryCount, "\(restored) holds \(count) entries, not \(Self.entryCount)")
         }
         var restoreRow = Row.timed(restoreBenchmark, ours: ourRestoreTime, peer: restorePeer, peerTime: peerRestoreTime, target: target)
-        restoreRow.note = "both restore ict's zip of z1, wall time from spawn to exit: `ict convert X.zip --format package -o DIR` "
+        restoreRow.note =
+            "both restore ict's zip of z1, wall time from spawn to exit: `ict convert X.zip --format package -o DIR` "
             + "(checks the whole central directory first, writes beside, flushes to disk with one syncfs, "
             + "then renames into place) vs `sh -c 'cd DIR && exec unzip -q X.zip'` (flushes nothing)"
         return [zipRow, restoreRow]

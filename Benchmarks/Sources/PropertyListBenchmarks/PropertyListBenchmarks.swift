@@ -76,12 +76,15 @@ struct PropertyListBenchmarks {
                 )
                 rows.append(finding.run())
             }
-            let startupMethod = options.only.contains("s")
+            let startupMethod =
+                options.only.contains("s")
                 ? " (rows s: of up to \(StartupRows.repetitions) runs after \(max(options.warmUpRuns, 3)) warm-up, within the 40 s budget)" : ""
-            let method = "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up\(startupMethod)"
+            let method =
+                "each time is the median of \(options.repetitions) runs after \(options.warmUpRuns) warm-up\(startupMethod)"
                 + ", ICTKit's and the peer's runs interleaved; in-process rows read the same bytes in memory; "
                 + "results are freed after the clock stops, on both sides"
-            let load = "machine load (1-minute average, \(ProcessInfo.processInfo.activeProcessorCount) cores): "
+            let load =
+                "machine load (1-minute average, \(ProcessInfo.processInfo.activeProcessorCount) cores): "
                 + "\(loadBefore) at the start, \(loadAverage()) at the end"
             print(render(rows, notes: notes + [method, load]))
         } catch {

@@ -56,29 +56,36 @@ struct Row {
         case .memoryAtMost, .shareAtMost:
             preconditionFailure("a timed row has a time target")
         }
-        let cpuRatio = switch target {
-        case .faster: peerTime.medianCPU.milliseconds / ours.medianCPU.milliseconds
-        default: ours.medianCPU.milliseconds / peerTime.medianCPU.milliseconds
-        }
-        let cpuRatioText = format(cpuRatio) + "×: " + milliseconds(ours.medianCPU.milliseconds)
+        let cpuRatio =
+            switch target {
+            case .faster: peerTime.medianCPU.milliseconds / ours.medianCPU.milliseconds
+            default: ours.medianCPU.milliseconds / peerTime.medianCPU.milliseconds
+            }
+        let cpuRatioText =
+            format(cpuRatio) + "×: " + milliseconds(ours.medianCPU.milliseconds)
             + " vs " + milliseconds(peerTime.medianCPU.milliseconds)
-        return Row(benchmark: benchmark, ours: milliseconds(ourTime) + ours.fewerRunsThanAsked, peer: peer,
-                   peerMeasurement: milliseconds(theirTime) + peerTime.fewerRunsThanAsked, ratio: ratio, target: target, met: met,
-                   cpuRatio: cpuRatioText)
+        return Row(
+            benchmark: benchmark, ours: milliseconds(ourTime) + ours.fewerRunsThanAsked, peer: peer,
+            peerMeasurement: milliseconds(theirTime) + peerTime.fewerRunsThanAsked, ratio: ratio, target: target, met: met,
+            cpuRatio: cpuRatioText)
     }
 
     /// A row comparing a measurement with the same kind of measurement of
     /// the peer, as a share: `share` is ours ÷ peer.
-    static func share(_ benchmark: String, ours: String, peer: String, peerMeasurement: String, share: Double,
-                      target: Target) -> Row {
+    static func share(
+        _ benchmark: String, ours: String, peer: String, peerMeasurement: String, share: Double,
+        target: Target
+    ) -> Row {
         guard case .shareAtMost(let percent) = target else { preconditionFailure("a share row has a share target") }
-        return Row(benchmark: benchmark, ours: ours, peer: peer, peerMeasurement: peerMeasurement,
-                   ratio: "\(format(share * 100, decimals: 2)) %", target: target, met: share * 100 <= percent)
+        return Row(
+            benchmark: benchmark, ours: ours, peer: peer, peerMeasurement: peerMeasurement,
+            ratio: "\(format(share * 100, decimals: 2)) %", target: target, met: share * 100 <= percent)
     }
 
     /// A row that could not be measured, with the reason.
     static func notMeasured(_ benchmark: String, peer: String, target: Target, reason: String) -> Row {
-        Row(benchmark: benchmark, ours: "–", peer: peer, peerMeasurement: "–", ratio: "–",
+        Row(
+            benchmark: benchmark, ours: "–", peer: peer, peerMeasurement: "–", ratio: "–",
             target: target, met: nil, note: reason)
     }
 
@@ -109,8 +116,9 @@ func render(_ rows: [Row], notes: [String]) -> String {
     output += rowNotes + notes.map { "- " + $0 }
     if !cpuNotes.isEmpty {
         output.append("")
-        output.append("CPU time (this thread's, or the child's user + system), medians: a cross-check, "
-            + "as other work on the machine swells wall times much more than CPU times")
+        output.append(
+            "CPU time (this thread's, or the child's user + system), medians: a cross-check, "
+                + "as other work on the machine swells wall times much more than CPU times")
         output += cpuNotes
     }
     output.append("")

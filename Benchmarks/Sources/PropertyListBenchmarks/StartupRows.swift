@@ -24,10 +24,12 @@ struct StartupRows {
         let getName = "s4. ict get of one key, 19 MB binary, whole process"
         guard let ict else {
             let reason = "no `ict` given (--ict PATH)"
-            return [.notMeasured(convertName, peer: "plistutil", target: .atMostSlower(by: 1.5), reason: reason),
-                    .notMeasured(plutilName, peer: "Apple plutil", target: .atMostSlower(by: 0.5), reason: reason),
-                    .notMeasured(conformsName, peer: "/bin/true", target: .atMost(milliseconds: 5), reason: reason),
-                    .notMeasured(getName, peer: "s1's ict", target: .atMostSlower(by: 2), reason: reason)]
+            return [
+                .notMeasured(convertName, peer: "plistutil", target: .atMostSlower(by: 1.5), reason: reason),
+                .notMeasured(plutilName, peer: "Apple plutil", target: .atMostSlower(by: 0.5), reason: reason),
+                .notMeasured(conformsName, peer: "/bin/true", target: .atMost(milliseconds: 5), reason: reason),
+                .notMeasured(getName, peer: "s1's ict", target: .atMostSlower(by: 2), reason: reason),
+            ]
         }
         var stopwatch = processRuns
         stopwatch.repetitions = max(stopwatch.repetitions, Self.repetitions)
@@ -35,24 +37,33 @@ struct StartupRows {
         let ours = [ict, "convert", small, "--format", "xml1", "-o", "-"]
         var rows: [Row] = []
 
-        rows.append(measure(convertName, ours: ours, peerName: "plistutil -f xml (libplist)",
-                            peer: [plistutil, "-i", small, "-f", "xml", "-o", "-"], target: .atMostSlower(by: 1.5),
-                            check: smallValue, stopwatch))
+        rows.append(
+            measure(
+                convertName, ours: ours, peerName: "plistutil -f xml (libplist)",
+                peer: [plistutil, "-i", small, "-f", "xml", "-o", "-"], target: .atMostSlower(by: 1.5),
+                check: smallValue, stopwatch))
         if let plutil {
-            rows.append(measure(plutilName, ours: ours, peerName: "Apple plutil -convert xml1 (swift-corelibs-foundation)",
-                                peer: [plutil, "-convert", "xml1", "-o", "-", small], target: .atMostSlower(by: 0.5),
-                                check: smallValue, stopwatch))
+            rows.append(
+                measure(
+                    plutilName, ours: ours, peerName: "Apple plutil -convert xml1 (swift-corelibs-foundation)",
+                    peer: [plutil, "-convert", "xml1", "-o", "-", small], target: .atMostSlower(by: 0.5),
+                    check: smallValue, stopwatch))
         } else {
-            rows.append(.notMeasured(plutilName, peer: "Apple plutil", target: .atMostSlower(by: 0.5),
-                                     reason: "no plutil found (it ships with the Swift toolchain on Linux: --plutil PATH)"))
+            rows.append(
+                .notMeasured(
+                    plutilName, peer: "Apple plutil", target: .atMostSlower(by: 0.5),
+                    reason: "no plutil found (it ships with the Swift toolchain on Linux: --plutil PATH)"))
         }
-        rows.append(measure(conformsName, ours: [ict, "types", "conforms", "public.png", "public.image"],
-                            peerName: "/bin/true (a process that does nothing, for scale)", peer: ["/bin/true"],
-                            target: .atMost(milliseconds: 5), check: nil, stopwatch))
+        rows.append(
+            measure(
+                conformsName, ours: [ict, "types", "conforms", "public.png", "public.image"],
+                peerName: "/bin/true (a process that does nothing, for scale)", peer: ["/bin/true"],
+                target: .atMost(milliseconds: 5), check: nil, stopwatch))
         let keyPath = inputs.deepKeyPath.plutilDescription
-        var getRow = measure(getName, ours: [ict, "get", inputs.binaryPath, keyPath],
-                             peerName: "s1's ict convert of the 575-byte file", peer: ours,
-                             target: .atMostSlower(by: 2), check: nil, stopwatch)
+        var getRow = measure(
+            getName, ours: [ict, "get", inputs.binaryPath, keyPath],
+            peerName: "s1's ict convert of the 575-byte file", peer: ours,
+            target: .atMostSlower(by: 2), check: nil, stopwatch)
         getRow.note = (getRow.note.map { $0 + "; " } ?? "") + "key path \(keyPath)"
         rows.append(getRow)
         return rows
@@ -61,8 +72,10 @@ struct StartupRows {
     /// Times `ours` against `peer`, both whole processes with standard output
     /// to /dev/null, after checking once that each XML-writing command writes
     /// `check`'s value.
-    private func measure(_ name: String, ours: [String], peerName: String, peer: [String], target: Target,
-                         check: PropertyListValue?, _ stopwatch: Stopwatch) -> Row {
+    private func measure(
+        _ name: String, ours: [String], peerName: String, peer: [String], target: Target,
+        check: PropertyListValue?, _ stopwatch: Stopwatch
+    ) -> Row {
         do {
             if let check {
                 for command in [ours, peer] {

@@ -51,15 +51,17 @@ struct Suite {
     private mutating func binaryRead(reference: PropertyListValue) throws -> Row {
         let data = inputs.binaryData
         let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        try expect(foundationDictionaryCount(foundation) == reference.dictionaryValue?.count,
-                   "Foundation and ICTKit disagree on the binary file's top-level entries")
+        try expect(
+            foundationDictionaryCount(foundation) == reference.dictionaryValue?.count,
+            "Foundation and ICTKit disagree on the binary file's top-level entries")
         log("a. binary read: ICTKit vs Foundation")
         let reader = BinaryPropertyListReader()
         let (ours, peer) = try stopwatch.compare(
             { try reader.read(data) },
             { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) })
-        return .timed("a. binary read \(binarySize) → value", ours: ours,
-                      peer: "Foundation PropertyListSerialization", peerTime: peer, target: .faster(by: 10))
+        return .timed(
+            "a. binary read \(binarySize) → value", ours: ours,
+            peer: "Foundation PropertyListSerialization", peerTime: peer, target: .faster(by: 10))
     }
 
     // MARK: b. binary → XML, whole process
@@ -81,7 +83,8 @@ struct Suite {
                 reported: { try runChildChecked(ours, standardOutput: "/dev/null").sample },
                 { try runChildChecked(peer, standardOutput: "/dev/null").sample })
             var row = Row.timed(benchmark, ours: ourTime, peer: peerName, peerTime: peerTime, target: target)
-            row.note = "wall time from spawn to exit, standard output to /dev/null for both: `\(ours.joined(separator: " "))` vs `\(peer.joined(separator: " "))`"
+            row.note =
+                "wall time from spawn to exit, standard output to /dev/null for both: `\(ours.joined(separator: " "))` vs `\(peer.joined(separator: " "))`"
             return row
         } catch {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "\(error)")
@@ -106,8 +109,9 @@ struct Suite {
         let writer = BinaryPropertyListWriter()
         let graph = foundationObject(reference)
         let ourBytes = try writer.encode(reference)
-        try expect(try BinaryPropertyListReader().read(Data(ourBytes)) == reference,
-                   "ICTKit's binary writer does not round-trip the input")
+        try expect(
+            try BinaryPropertyListReader().read(Data(ourBytes)) == reference,
+            "ICTKit's binary writer does not round-trip the input")
         let theirBytes = try PropertyListSerialization.data(fromPropertyList: graph, format: .binary, options: 0)
         if try !sameContent(BinaryPropertyListReader().read(theirBytes), reference) {
             notes.append("c: Foundation's binary output does not read back as the input's value")
@@ -117,8 +121,9 @@ struct Suite {
         let (ours, peer) = try stopwatch.compare(
             { try writer.encode(reference) },
             { try PropertyListSerialization.data(fromPropertyList: graph, format: .binary, options: 0) })
-        return .timed("c. binary write value → bytes", ours: ours,
-                      peer: "Foundation PropertyListSerialization (NS objects)", peerTime: peer, target: .faster(by: 10))
+        return .timed(
+            "c. binary write value → bytes", ours: ours,
+            peer: "Foundation PropertyListSerialization (NS objects)", peerTime: peer, target: .faster(by: 10))
     }
 
     // MARK: d. XML read
@@ -133,8 +138,9 @@ struct Suite {
             let reader = XMLPropertyListReader()
             let value = try reader.read(data)
             let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-            try expect(foundationDictionaryCount(foundation) == value.dictionaryValue?.count,
-                       "Foundation and ICTKit disagree on the XML file's top-level entries")
+            try expect(
+                foundationDictionaryCount(foundation) == value.dictionaryValue?.count,
+                "Foundation and ICTKit disagree on the XML file's top-level entries")
             try expect(data.withUnsafeBytes(bareXMLTextReaderPass) != nil, "libxml2 rejects the XML input")
             log("d. XML read: ICTKit vs Foundation")
             let (ours, peer) = try stopwatch.compare(
@@ -175,8 +181,9 @@ struct Suite {
                 let value = try BinaryPropertyListReader().read(file.bytes)
                 return (file, try walk(value, keyPath))
             })
-        var row = Row.timed("e. one value by key path (\(binarySize) file)", ours: ours,
-                            peer: "ICTKit: map + decode whole file", peerTime: whole, target: .faster(by: 100))
+        var row = Row.timed(
+            "e. one value by key path (\(binarySize) file)", ours: ours,
+            peer: "ICTKit: map + decode whole file", peerTime: whole, target: .faster(by: 100))
         row.note = "`\(keyPath)`, in the last top-level entry; both sides map the file and check the trailer inside the timed part"
         return row
     }
@@ -195,13 +202,14 @@ struct Suite {
             let fileSize = inputs.binaryData.count
             let ratio = Double(extra) / Double(fileSize)
             guard case .memoryAtMost(let factor) = target else { preconditionFailure() }
-            return Row(benchmark: benchmark, ours: megabytes(extra), peer: peerName,
-                       peerMeasurement: megabytes(fileSize), ratio: "\(format(ratio))× file size",
-                       target: target, met: ratio <= factor,
-                       note: "a child process maps the file and decodes it whole with BinaryPropertyListReader.read(MappedFile); "
-                           + "ICTKit column = its peak RSS (\(megabytes(decoding))) minus the peak RSS of the same executable "
-                           + "started doing nothing (\(megabytes(baseline))); the mapped pages resident at the peak count in it "
-                           + "(the reader gives back those it has moved past)")
+            return Row(
+                benchmark: benchmark, ours: megabytes(extra), peer: peerName,
+                peerMeasurement: megabytes(fileSize), ratio: "\(format(ratio))× file size",
+                target: target, met: ratio <= factor,
+                note: "a child process maps the file and decodes it whole with BinaryPropertyListReader.read(MappedFile); "
+                    + "ICTKit column = its peak RSS (\(megabytes(decoding))) minus the peak RSS of the same executable "
+                    + "started doing nothing (\(megabytes(baseline))); the mapped pages resident at the peak count in it "
+                    + "(the reader gives back those it has moved past)")
         } catch {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "\(error)")
         }
@@ -219,8 +227,9 @@ struct Suite {
         for _ in 0..<3 {
             let output = temporaryPath("peak")
             defer { unlink(output) }
-            _ = try runChildChecked([currentExecutable, ChildMode.measure.rawValue, currentExecutable] + mode,
-                                    standardOutput: output)
+            _ = try runChildChecked(
+                [currentExecutable, ChildMode.measure.rawValue, currentExecutable] + mode,
+                standardOutput: output)
             let text = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let peak = Int(text) else { throw BenchmarkFailure("the measuring child printed \(text.debugDescription)") }
             peaks.append(peak)

@@ -15,8 +15,10 @@ extension Suite {
         let queryPeer = "the same pairs by identifier string"
         guard let xml = FileManager.default.contents(atPath: Self.freedesktopXML) else {
             let reason = "\(Self.freedesktopXML) is missing: apt-get install shared-mime-info"
-            return [.notMeasured(loadName, peer: loadPeer, target: .atMost(milliseconds: 50), reason: reason),
-                    .notMeasured(queryName, peer: queryPeer, target: .atMost(milliseconds: 1000), reason: reason)]
+            return [
+                .notMeasured(loadName, peer: loadPeer, target: .atMost(milliseconds: 50), reason: reason),
+                .notMeasured(queryName, peer: queryPeer, target: .atMost(milliseconds: 1000), reason: reason),
+            ]
         }
         var rows: [Row] = []
         do {
@@ -25,7 +27,8 @@ extension Suite {
                 log("j. uniform types: load vs a bare libxml2 pass")
                 let (ours, bare) = try stopwatch.compare({ try Self.loadRegistry(xml) }, { xml.withUnsafeBytes(bareXMLTextReaderPass) })
                 var row = Row.timed(loadName, ours: ours, peer: loadPeer, peerTime: bare, target: .atMost(milliseconds: 50))
-                row.note = "parses the built-in Schemas/system-types.plist text, builds the registry, reads the "
+                row.note =
+                    "parses the built-in Schemas/system-types.plist text, builds the registry, reads the "
                     + "\(megabytes(xml.count)) XML (bytes in memory) and merges its \(registry.count) types; conformance closure included"
                 rows.append(row)
             }
@@ -69,7 +72,8 @@ extension Suite {
             { pairs.reduce(0) { $0 + (registry.conforms($1.0, to: $1.1) ? 1 : 0) } },
             { namedPairs.reduce(0) { $0 + (registry.conforms($1.0, to: $1.1) ? 1 : 0) } })
         var row = Row.timed(name, ours: ours, peer: peer, peerTime: strings, target: .atMost(milliseconds: 1000))
-        row.note = "\(count) types (system + freedesktop.org.xml); pairs drawn with a seeded generator; "
+        row.note =
+            "\(count) types (system + freedesktop.org.xml); pairs drawn with a seeded generator; "
             + "\(expected) of the 1,000,000 pairs conform; queries use TypeRegistry.TypeIndex (a bit-matrix load)"
         return row
     }

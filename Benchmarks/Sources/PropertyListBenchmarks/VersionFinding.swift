@@ -28,7 +28,8 @@ struct VersionFinding {
                 reported: { try runChildChecked(ours, standardOutput: "/dev/null").sample },
                 { try runChildChecked(peer, standardOutput: "/dev/null").sample })
             var row = Row.timed(benchmark, ours: ourTime, peer: peerName, peerTime: peerTime, target: target)
-            row.note = "wall time from spawn to exit, page cache warm: this executable in child mode calling "
+            row.note =
+                "wall time from spawn to exit, page cache warm: this executable in child mode calling "
                 + "DocumentVersion.otherVersionsOfItems(inFolder:) (one listing of the folder, one of each package, "
                 + "an lstat only for folders of unknown type and for conflict copies) and checking it found "
                 + "\(Self.conflictCount) versions, vs `/bin/ls -R FOLDER` to /dev/null"
@@ -71,8 +72,9 @@ struct VersionFinding {
                 "ctdocument.metadata": PackageWrapper(regularFileWithContents: Data("metadata \(index)".utf8)),
             ])
             if index % 20 == 10 {
-                try package.addChild(PackageWrapper(regularFileWithContents: Data("other data".utf8)),
-                                     named: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data")
+                try package.addChild(
+                    PackageWrapper(regularFileWithContents: Data("other data".utf8)),
+                    named: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data")
             }
             try package.save(to: "\(folder)/\(name).ict", options: options)
             if index % 20 == 0 {

@@ -17,9 +17,10 @@ func fuzzKeyedArchive(_ bytes: [UInt8]) {
     }
     do {
         let again = try reader.read(written)
-        require(again.top == archive.top && again.objects.count == archive.objects.count
+        require(
+            again.top == archive.top && again.objects.count == archive.objects.count
                 && zip(again.objects, archive.objects).allSatisfy { sameValue($0, $1) },
-                "archive round trip changed the archive: \(brief(archive)) became \(brief(again))")
+            "archive round trip changed the archive: \(brief(archive)) became \(brief(again))")
     } catch {
         require(false, "the archive reader refused what the writer wrote: \(error)")
     }
@@ -85,8 +86,9 @@ func fuzzArchiveValidator(_ bytes: [UInt8]) {
     let archive = full.check(propertyList)
     var first = KeyedArchiveValidator(stopAtFirstProblem: true)
     _ = first.check(propertyList)
-    require(first.problems.first == full.problems.first,
-            "first problem differs: stopping gave \(brief(first.problems.first as Any)), full check \(brief(full.problems.first as Any))")
+    require(
+        first.problems.first == full.problems.first,
+        "first problem differs: stopping gave \(brief(first.problems.first as Any)), full check \(brief(full.problems.first as Any))")
     if full.problems.isEmpty {
         require(archive != nil, "no problems found but no archive returned")
         do {

@@ -30,8 +30,9 @@ func fuzzKeyedCoder(_ bytes: [UInt8]) {
         do {
             let again = try ICTKeyedUnarchiver(forReadingFrom: archived, limits: fuzzArchiveLimits)
             let decoded = again.decodeObject(of: foundationStandIns, forKey: "root")
-            require(decoded != nil && again.error == nil,
-                    "what ICTKeyedArchiver wrote of \(brief(object)) does not decode: \(again.error.map { "\($0)" } ?? "nil")")
+            require(
+                decoded != nil && again.error == nil,
+                "what ICTKeyedArchiver wrote of \(brief(object)) does not decode: \(again.error.map { "\($0)" } ?? "nil")")
         } catch {
             require(false, "ICTKeyedArchiver wrote an archive ICTKeyedUnarchiver cannot read: \(error)")
         }

@@ -15,17 +15,20 @@ func fuzzDocumentSummary(_ bytes: [UInt8]) {
     writeFile("\(package)/\(ICTFormat.metadataEntryName)", bytes)
     let summary = try? ICTDocumentSummary(ofDocumentAt: package)
     guard let document = try? ICTDocument(contentsOf: package, imageLimits: fuzzImageLimits),
-          let metadata = try? document.metadata() else { return }
+        let metadata = try? document.metadata()
+    else { return }
     if let thumbnail = metadata.thumbnail, (try? PNGImage.size(ofPNG: thumbnail)) == nil { return }
     guard let summary else {
         let error = Result { () throws(ICTDocumentError) in try ICTDocumentSummary(ofDocumentAt: package) }
         require(false, "metadata() reads the entry, the summary refuses it: \(error)")
         return
     }
-    require(summary.displayName == (metadata.displayName ?? "Summary"),
-            "summary name \(brief(summary.displayName)), metadata name \(brief(metadata.displayName as Any))")
-    require(summary.thumbnailByteCount == metadata.thumbnail?.count,
-            "summary thumbnail \(summary.thumbnailByteCount as Any) bytes, metadata \(metadata.thumbnail?.count as Any)")
+    require(
+        summary.displayName == (metadata.displayName ?? "Summary"),
+        "summary name \(brief(summary.displayName)), metadata name \(brief(metadata.displayName as Any))")
+    require(
+        summary.thumbnailByteCount == metadata.thumbnail?.count,
+        "summary thumbnail \(summary.thumbnailByteCount as Any) bytes, metadata \(metadata.thumbnail?.count as Any)")
 }
 
 /// A whole document whose data entry is the input (beside a valid metadata
@@ -39,7 +42,8 @@ func fuzzDocument(_ bytes: [UInt8]) {
     writeFile("\(package)/\(ICTFormat.metadataEntryName)", validMetadataEntry)
     writeFile("\(package)/\(ICTFormat.dataEntryName)", bytes)
     guard let document = try? ICTDocument(contentsOf: package, imageLimits: fuzzImageLimits),
-          let data = try? document.data() else { return }
+        let data = try? document.data()
+    else { return }
     do {
         // Edit and restore a field, so the save encodes the data entry again.
         _ = try document.setFirstName((data.firstName ?? "") + "~")
@@ -68,8 +72,9 @@ func fuzzPNG(_ bytes: [UInt8]) {
         _ = try? PNGImage.size(ofPNG: bytes)
         return
     }
-    require(image.pixels.count == image.width * image.height * 4,
-            "\(image.width)×\(image.height) image with \(image.pixels.count) pixel bytes")
+    require(
+        image.pixels.count == image.width * image.height * 4,
+        "\(image.width)×\(image.height) image with \(image.pixels.count) pixel bytes")
     if let size = try? PNGImage.size(ofPNG: bytes) {
         require(size.width == image.width && size.height == image.height, "size(ofPNG:) \(size), decoded \(image.width)×\(image.height)")
     }
@@ -80,7 +85,8 @@ func fuzzPNG(_ bytes: [UInt8]) {
         require(false, "a decoded image did not encode and decode again: \(error)")
     }
     let thumbnail = ICTDocument.thumbnail(of: image)
-    require(thumbnail.width == ICTFormat.thumbnailSide && thumbnail.height == ICTFormat.thumbnailSide
+    require(
+        thumbnail.width == ICTFormat.thumbnailSide && thumbnail.height == ICTFormat.thumbnailSide
             && thumbnail.pixels.count == thumbnail.width * thumbnail.height * 4,
-            "thumbnail of \(image.width)×\(image.height) is \(thumbnail.width)×\(thumbnail.height)")
+        "thumbnail of \(image.width)×\(image.height) is \(thumbnail.width)×\(thumbnail.height)")
 }

@@ -37,7 +37,8 @@ let fuzzTargets: [FuzzTarget] = [
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.
 let selectedTarget: FuzzTarget = {
     guard let name = getenv("ICT_FUZZ_TARGET").map({ String(cString: $0) }),
-          let target = fuzzTargets.first(where: { $0.name == name }) else {
+        let target = fuzzTargets.first(where: { $0.name == name })
+    else {
         let names = fuzzTargets.map(\.name).joined(separator: " ")
         printError("ICTFuzz: set ICT_FUZZ_TARGET to one of: \(names)")
         exit(2)
@@ -59,9 +60,11 @@ public func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// Declared here rather than in a C target: its arguments are plain
 /// pointers, passed alike in the Swift and C conventions.
 @_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 @_cdecl("ICTFuzz_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

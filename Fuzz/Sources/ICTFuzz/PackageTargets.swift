@@ -1,10 +1,11 @@
+import DocumentPackage
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import DocumentPackage
-import Foundation
 
 let fuzzPackageLimits = DocumentPackageLimits(maximumEntryCount: 2_000, maximumDepth: 32, maximumTotalSize: 64 << 20)
 
@@ -20,7 +21,8 @@ func fuzzZipRestore(_ bytes: [UInt8]) {
     writeFile(zipPath, bytes)
     mkdir("\(root)/out", 0o700)
     guard let package = try? PackageZipArchive.read(at: zipPath, limits: fuzzPackageLimits),
-          package.kind == .directory else { return }
+        package.kind == .directory
+    else { return }
     do {
         try package.save(to: restored, options: PackageSaveOptions(flushingToDisk: false))
     } catch {

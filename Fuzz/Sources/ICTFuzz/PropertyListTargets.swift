@@ -5,7 +5,9 @@ import PropertyList
 /// Binary reader: what it reads, the binary writer writes and it reads back equal.
 func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
     guard let value = try? BinaryPropertyListReader(limits: fuzzLimits).read(Data(bytes)) else { return }
-    requireRoundTrip(value, through: "binary") { v throws(PropertyListError) in try BinaryPropertyListWriter().encode(v) } read: { b throws(PropertyListError) in
+    requireRoundTrip(value, through: "binary") { v throws(PropertyListError) in
+        try BinaryPropertyListWriter().encode(v)
+    } read: { b throws(PropertyListError) in
         try BinaryPropertyListReader(limits: fuzzLimits).read(Data(b))
     }
 }
@@ -13,7 +15,9 @@ func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
 /// XML reader (libxml2): what it reads, the XML writer writes and it reads back equal.
 func fuzzXMLPropertyList(_ bytes: [UInt8]) {
     guard let value = try? XMLPropertyListReader(limits: fuzzLimits).read(Data(bytes)) else { return }
-    requireRoundTrip(value, through: "XML") { v throws(PropertyListError) in try XMLPropertyListWriter().encode(v) } read: { b throws(PropertyListError) in
+    requireRoundTrip(value, through: "XML") { v throws(PropertyListError) in
+        try XMLPropertyListWriter().encode(v)
+    } read: { b throws(PropertyListError) in
         try XMLPropertyListReader(limits: fuzzLimits).read(Data(b))
     }
 }
@@ -22,7 +26,9 @@ func fuzzXMLPropertyList(_ bytes: [UInt8]) {
 /// writes and the binary reader reads back equal.
 func fuzzOpenStepPropertyList(_ bytes: [UInt8]) {
     guard let value = try? OpenStepPropertyListReader(limits: fuzzLimits).read(Data(bytes)) else { return }
-    requireRoundTrip(value, through: "binary") { v throws(PropertyListError) in try BinaryPropertyListWriter().encode(v) } read: { b throws(PropertyListError) in
+    requireRoundTrip(value, through: "binary") { v throws(PropertyListError) in
+        try BinaryPropertyListWriter().encode(v)
+    } read: { b throws(PropertyListError) in
         try BinaryPropertyListReader(limits: fuzzLimits).read(Data(b))
     }
 }
@@ -30,15 +36,19 @@ func fuzzOpenStepPropertyList(_ bytes: [UInt8]) {
 /// JSON form reader: what it reads, the JSON writer writes and it reads back equal.
 func fuzzJSONPropertyList(_ bytes: [UInt8]) {
     guard let value = try? JSONPropertyListReader(limits: fuzzLimits).read(Data(bytes)) else { return }
-    requireRoundTrip(value, through: "JSON") { v throws(PropertyListError) in try JSONPropertyListWriter().encode(v) } read: { b throws(PropertyListError) in
+    requireRoundTrip(value, through: "JSON") { v throws(PropertyListError) in
+        try JSONPropertyListWriter().encode(v)
+    } read: { b throws(PropertyListError) in
         try JSONPropertyListReader(limits: fuzzLimits).read(Data(b))
     }
 }
 
 /// Writes `value`, reads it back, and crashes unless the two are equal.
-func requireRoundTrip(_ value: PropertyListValue, through format: String,
-                      write: (PropertyListValue) throws(PropertyListError) -> [UInt8],
-                      read: ([UInt8]) throws(PropertyListError) -> PropertyListValue) {
+func requireRoundTrip(
+    _ value: PropertyListValue, through format: String,
+    write: (PropertyListValue) throws(PropertyListError) -> [UInt8],
+    read: ([UInt8]) throws(PropertyListError) -> PropertyListValue
+) {
     let written: [UInt8]
     do { written = try write(value) } catch {
         require(false, "the \(format) writer refused what the reader read: \(error); value \(brief(value))")
@@ -122,8 +132,9 @@ func fuzzKeyPathLookup(_ bytes: [UInt8]) {
     for (path, expected) in paths {
         do {
             let found = try document.value(at: path)
-            require(found.map { sameValue($0, expected) } ?? false,
-                    "value(at: \(path)) gave \(brief(found as Any)), the decoded value has \(brief(expected))")
+            require(
+                found.map { sameValue($0, expected) } ?? false,
+                "value(at: \(path)) gave \(brief(found as Any)), the decoded value has \(brief(expected))")
             _ = try document.offset(of: path)
         } catch {
             require(false, "value(at: \(path)) threw \(error) on a document decode() reads")
@@ -131,8 +142,10 @@ func fuzzKeyPathLookup(_ bytes: [UInt8]) {
     }
 }
 
-private func collectKeyPaths(_ value: PropertyListValue, _ path: PropertyListKeyPath,
-                             into paths: inout [(PropertyListKeyPath, PropertyListValue)]) {
+private func collectKeyPaths(
+    _ value: PropertyListValue, _ path: PropertyListKeyPath,
+    into paths: inout [(PropertyListKeyPath, PropertyListValue)]
+) {
     guard paths.count < 300 else { return }
     paths.append((path, value))
     switch value {

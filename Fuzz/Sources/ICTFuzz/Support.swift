@@ -1,11 +1,12 @@
+import Foundation
+import OrderedCollections
+import PropertyList
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import OrderedCollections
-import PropertyList
 
 /// Crashes with `message` when a checked property does not hold; libFuzzer
 /// then saves the input as `crash-…`.

@@ -11,7 +11,8 @@ func fuzzInfoPlist(_ bytes: [UInt8]) {
     let declarations = TypeDeclarationSet(infoPlist: value, file: nil)
     _ = validator.validate(declarations)
     guard let xml = try? XMLPropertyListWriter().encode(value),
-          let again = try? XMLPropertyListReader(limits: fuzzLimits).read(Data(xml)) else { return }
+        let again = try? XMLPropertyListReader(limits: fuzzLimits).read(Data(xml))
+    else { return }
     let declarationsAgain = TypeDeclarationSet(infoPlist: again, file: nil)
     require(declarationsAgain == declarations, "the declarations changed through XML: \(brief(declarations)) became \(brief(declarationsAgain))")
 }

@@ -1,9 +1,10 @@
+import ICTKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ICTKit
 
 /// `DocumentReport DOC.ict…` prints, for each `.ict` document, its display
 /// name, the person's names and favourite number, and the size of its

@@ -44,12 +44,11 @@ test: static manual
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# make test and the tests tagged slow (ICT_SLOW_TESTS=1): the real-world
-# corpus sweeps and the largest inputs.
-test-all: static manual
-	scripts/install-deps.sh test
-	$(SWIFT) build --build-tests
-	ICT_SLOW_TESTS=1 $(SWIFT) test --skip-build
+# make test, then the suites tagged slow (Tests/ICTCommandTests/SlowTests.swift:
+# the real-world corpus sweep and the largest input), which make test leaves out.
+SLOW_SUITES = RealWorldCorpusTests|ValidateMemoryTests
+test-all: test
+	ICT_SLOW_TESTS=1 $(SWIFT) test --skip-build --filter '$(SLOW_SUITES)'
 
 # The formatting .swift-format describes; CI fails on any finding.
 LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources Examples

@@ -60,6 +60,7 @@ def classify(path, data):
         if b"$archiver" in data:
             add("keyed-archive", data)
             add("keyed-unarchiver", data)
+            add("keyed-coder", data)
         if b"CTMetadata" in data:
             add("ict-summary", data)
         if b"CTData" in data:
@@ -158,10 +159,10 @@ data = [archive("DATA", "CTData", {"VERSION": 1, "FIRST_NAME": "Ada", "LAST_NAME
         archive("DATA", "CTData", {"VERSION": 1, "FIRST_NAME": None, "LAST_NAME": None, "DISPLAY_NAME": None,
                                    "FAVORITE_NUMBER": None, "PHOTO": None})]
 for m in metadata:
-    for t in ("ict-summary", "keyed-unarchiver", "keyed-archive", "archive-validator", "partial-binary-plist"):
+    for t in ("ict-summary", "keyed-unarchiver", "keyed-coder", "keyed-archive", "archive-validator", "partial-binary-plist"):
         add(t, m)
 for d in data:
-    for t in ("ict-document", "keyed-unarchiver", "keyed-archive", "archive-validator"):
+    for t in ("ict-document", "keyed-unarchiver", "keyed-coder", "keyed-archive", "archive-validator"):
         add(t, d)
 
 add("zip", zip_of([("Doc.ict/ctdocument.metadata", metadata[0]), ("Doc.ict/ctdocument.data", data[0])]))
@@ -224,3 +225,10 @@ add("mime-cache", bytes([0, 1, 0, 2]) + card32(40) + card32(44) + card32(80) + c
     + card32(0) + card32(2) + card32(100) + card32(64) + card32(107) + card32(72) + card32(1) + card32(107)
     + card32(1) + card32(100) + card32(0) + card32(0) + card32(0) + card32(0) + card32(0)
     + b"text/a\0" + b"text/b\0")  # cyclic parents
+
+# ict-json-form: the .ict JSON form as `ict convert DOC.ict --format json` writes
+# it (images as files), and small hand-made forms: embedded data, a NaN, bare.
+add("ict-json-form", b'{\n  "version": 1,\n  "firstName": "Falcon",\n  "lastName": "Heavy",\n  "displayName": "Rocket",\n  "favoriteNumber": 2018.0,\n  "photo": {\n    "file": "Rocket.photo.png"\n  },\n  "thumbnail": {\n    "file": "Rocket.thumbnail.png"\n  }\n}')
+add("ict-json-form", b'{"version": 1, "firstName": "Ada", "favoriteNumber": {"$real": "nan"}, "photo": {"$data": "iVBORw0KGgo="}}')
+add("ict-json-form", b'{"version": 1}')
+add("ict-json-form", b'{"version": 1, "lastName": "L\\u00e9", "displayName": "x", "favoriteNumber": 1e300, "thumbnail": {"file": "/abs/t.png"}}')

@@ -26,6 +26,31 @@ struct PNGImageTests {
         #expect(throws: ICTDocumentError.self) { try PNGImage(pngBytes: Array("not a png".utf8)) }
     }
 
+    /// Fuzzing (`png`, a 173-byte input) found a chunk whose declared length
+    /// libpng allocated before reading: 2 GB for a `zTXt` chunk. Here: the
+    /// signature, a valid 1×1 IHDR (its CRC as libpng wrote it), then a
+    /// chunk header declaring 0x7A545874 = 2,052,348,020 bytes at byte
+    /// 8 + 25 = 33, and 16 bytes after it.
+    @Test func aChunkLongerThanTheFileIsRefusedBeforeLibPNGAllocatesIt() throws {
+        let bytes: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]  // signature
+            + [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0] + [0x1F, 0x15, 0xC4, 0x89]  // 1×1 RGBA
+            + [0x7A, 0x54, 0x58, 0x74] + Array("zTXt".utf8)  // 2,052,348,020 bytes declared
+            + [UInt8](repeating: 0, count: 16)
+        let expected = "not a readable PNG: the zTXt chunk at byte 33 declares 2052348020 bytes of data, but only 16 bytes follow its header"
+        let decoded = #expect(throws: ICTDocumentError.self) { try PNGImage(pngBytes: bytes) }
+        #expect(decoded?.kind == .damagedImage)
+        #expect(decoded?.message == expected)
+        // The header alone is still read by the size check, which reads no further.
+        #expect(try PNGImage.size(ofPNGHeader: bytes) == (1, 1))
+        // A whole valid PNG passes the check: the chunks end exactly at IEND.
+        let valid = try PNGImage(width: 1, height: 1, pixels: [0, 0, 0, 255]).pngBytes()
+        #expect(try PNGImage(pngBytes: valid).width == 1)
+        // Cut inside its IDAT, it is refused by the same check.
+        let cut = #expect(throws: ICTDocumentError.self) { try PNGImage(pngBytes: Array(valid.dropLast(20))) }
+        #expect(cut?.message.contains("IDAT chunk at byte") == true, "\(cut?.message ?? "")")
+    }
+
     @Test func pixelLimitStopsADecompressionBombFromItsHeader() throws {
         // A valid 1×1 PNG whose header then claims 100000×100000 pixels (CRC fixed up).
         var bytes = try PNGImage(width: 1, height: 1, pixels: [0, 0, 0, 255]).pngBytes()

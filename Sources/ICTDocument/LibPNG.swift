@@ -36,7 +36,8 @@ enum PNGChunks {
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let following = bytes.count - offset - 8
             guard length <= following - 4 else {  // The data, then its 4-byte CRC.
-                throw LibPNGFailure(message: "the \(type) chunk at byte \(offset) declares \(length) bytes of data, but only \(following) bytes follow its header")
+                throw LibPNGFailure(
+                    message: "the \(type) chunk at byte \(offset) declares \(length) bytes of data, but only \(following) bytes follow its header")
             }
             if type == "IEND" { return }
             offset += 12 + length

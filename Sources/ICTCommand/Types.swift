@@ -45,31 +45,50 @@ struct TypeSources: ParsableArguments {
     /// and aliases, but no comments, and glob order is lost. A stale,
     /// missing or unreadable cache falls back to the XML.
     func registry(_ report: Report, describing: Bool = true) throws -> TypeRegistry {
-        try Self.registry(declarationFiles: declarationFiles, sharedMimeInfo: !noSharedMimeInfo, describing: describing, report)
+        var registry = TypeRegistry.builtIn
+        try Self.fill(&registry, declarationFiles: declarationFiles, sharedMimeInfo: !noSharedMimeInfo, describing: describing, report)
+        return registry
     }
 
-    /// The registry of `registry(_:describing:)` from plain values (see `QuickCommand`).
-    static func registry(declarationFiles: [String], sharedMimeInfo: Bool, describing: Bool = true, _ report: Report) throws -> TypeRegistry {
-        var registry = TypeRegistry.builtIn
-        registry.add(TypeDeclarationSet.ict)
+    /// The conformance of the types `registry(_:describing:)` gives, without
+    /// their descriptions or tags (see `QuickCommand`).
+    static func conformanceGraph(declarationFiles: [String], sharedMimeInfo: Bool, _ report: Report) throws -> TypeConformanceGraph {
+        var graph = TypeConformanceGraph.builtIn
+        try fill(&graph, declarationFiles: declarationFiles, sharedMimeInfo: sharedMimeInfo, describing: false, report)
+        return graph
+    }
+
+    private static func fill<Types: TypeSourceTarget>(
+        _ types: inout Types, declarationFiles: [String], sharedMimeInfo: Bool, describing: Bool, _ report: Report
+    ) throws {
+        types.add(TypeDeclarationSet.ict)
         for path in declarationFiles {
             do {
-                registry.add(try TypeDeclarationSet.read(contentsOf: path))
+                types.add(try TypeDeclarationSet.read(contentsOf: path))
             } catch {
                 throw report.fail(Problem(path: path, error))
             }
         }
         if sharedMimeInfo {
-            if !describing, (try? registry.addSharedMimeInfoCache()) == true { return registry }
+            if !describing, (try? types.addSharedMimeInfoCache(directory: SharedMimeInfoCacheReader.systemDirectory)) == true { return }
             do {
-                try registry.addSharedMimeInfo()
+                try types.addSharedMimeInfo(directory: SharedMimeInfoReader.systemPackagesDirectory)
             } catch {
                 throw report.fail(Problem(path: "/usr/share/mime/packages", "\(error)"))
             }
         }
-        return registry
     }
 }
+
+/// What `TypeSources` fills: a registry, or the conformance graph alone.
+protocol TypeSourceTarget {
+    mutating func add(_ set: TypeDeclarationSet)
+    mutating func addSharedMimeInfoCache(directory: String) throws(PropertyListError) -> Bool
+    @discardableResult mutating func addSharedMimeInfo(directory: String) throws(PropertyListError) -> [String]
+}
+
+extension TypeRegistry: TypeSourceTarget {}
+extension TypeConformanceGraph: TypeSourceTarget {}
 
 /// A type as `--json` shows it (`Schemas/cli/types-*.schema.json`).
 func typeJSON(_ declaration: TypeDeclaration, registry: TypeRegistry) -> JSONValue {

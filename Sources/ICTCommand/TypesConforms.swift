@@ -36,8 +36,8 @@ extension Ict.Types {
 
         func run() throws {
             let report = Conforms.report(json: json)
-            let registry = try TypeSources.registry(declarationFiles: declarationFiles, sharedMimeInfo: sharedMimeInfo, describing: false, report)
-            let yes = registry.conforms(type, to: ancestor)
+            let graph = try TypeSources.conformanceGraph(declarationFiles: declarationFiles, sharedMimeInfo: sharedMimeInfo, report)
+            let yes = graph.conforms(type, to: ancestor)
             report["type"] = .string(type)
             report["conformsTo"] = .string(ancestor)
             report["conforms"] = .bool(yes)

@@ -27,6 +27,19 @@ public struct MimeTypeDeclaration: Hashable, Sendable {
     /// Where it was read (file and line).
     public var source: DeclarationSource
 
+    /// Makes a declaration; names are expected lower-cased, as the readers give them.
+    public init(
+        mimeType: String, aliases: [String] = [], parents: [String] = [], globs: [String] = [], comment: String? = nil,
+        source: DeclarationSource
+    ) {
+        self.mimeType = mimeType
+        self.aliases = aliases
+        self.parents = parents
+        self.globs = globs
+        self.comment = comment
+        self.source = source
+    }
+
     /// The filename extensions of the globs of the form `*.ext` (without
     /// other wildcards), lower-cased; `*.tar.gz` gives `tar.gz`.
     public var filenameExtensions: [String] {
@@ -74,6 +87,15 @@ public enum SharedMimeInfoReader {
     public static func read(contentsOf path: String) throws(PropertyListError) -> [MimeTypeDeclaration] {
         let file = try MappedFile(path: path)
         return try read(file.bytes, file: path)
+    }
+
+    /// The entries of every `*.xml` file of a `packages` directory, in name
+    /// order, and the files read.
+    static func read(packagesDirectory directory: String) throws(PropertyListError) -> (entries: [MimeTypeDeclaration], files: [String]) {
+        let files = FileSystem.entries(of: directory).filter { $0.hasSuffix(".xml") }.sorted().map { directory + "/" + $0 }
+        var entries: [MimeTypeDeclaration] = []
+        for file in files { entries += try SharedMimeInfoReader.read(contentsOf: file) }
+        return (entries, files)
     }
 }
 

@@ -35,13 +35,26 @@ public enum SharedMimeInfoCacheReader {
     ///   `.cycle` for a suffix tree deeper than `maximumGlobLength` or with
     ///   more nodes than the file can hold.
     public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
+        try read(bytes, file: file, includingGlobs: true)
+    }
+
+    /// `read(_:file:)`, leaving out the globs when `includingGlobs` is false:
+    /// a type then named only by a glob is not among the result.
+    static func read(_ bytes: UnsafeRawBufferPointer, file: String?, includingGlobs: Bool) throws(PropertyListError) -> [MimeTypeDeclaration] {
+        try readEntries(bytes, file: file, includingGlobs: includingGlobs).entries
+    }
+
+    /// The entries of `read(_:file:includingGlobs:)` and each one's index by MIME type.
+    private static func readEntries(_ bytes: UnsafeRawBufferPointer, file: String?, includingGlobs: Bool) throws(PropertyListError) -> (
+        entries: [MimeTypeDeclaration], byName: [String: Int]
+    ) {
         let cache = try MimeCache(bytes)
         var entries: [MimeTypeDeclaration] = []
         var entryByName: [String: Int] = [:]
         var entryByOffset: [Int: Int] = [:]  // Most types are named at one offset throughout.
         func entry(typeAt offset: Int) throws(PropertyListError) -> Int {
             if let known = entryByOffset[offset] { return known }
-            let name = try cache.string(at: offset).lowercased()
+            let name = try cache.string(at: offset).lowercasedIfNeeded
             let index =
                 entryByName[name]
                 ?? {
@@ -53,7 +66,7 @@ public enum SharedMimeInfoCacheReader {
             return index
         }
         for (aliasOffset, typeOffset) in try cache.offsetPairs(listAt: MimeCache.aliasListField) {
-            let alias = try cache.string(at: aliasOffset).lowercased()
+            let alias = try cache.string(at: aliasOffset).lowercasedIfNeeded
             let type = try entry(typeAt: typeOffset)
             entries[type].aliases.append(alias)
         }
@@ -64,6 +77,7 @@ public enum SharedMimeInfoCacheReader {
                 entries[type].parents.append(entries[parent].mimeType)
             }
         }
+        guard includingGlobs else { return (entries, entryByName) }
         var globs = try cache.suffixGlobs()
         for (patternOffset, typeOffset) in try cache.offsetPairs(listAt: MimeCache.literalListField, entrySize: 12)
             + cache.offsetPairs(listAt: MimeCache.globListField, entrySize: 12)
@@ -74,7 +88,7 @@ public enum SharedMimeInfoCacheReader {
             let type = try entry(typeAt: typeOffset)
             if !entries[type].globs.contains(glob) { entries[type].globs.append(glob) }
         }
-        return entries
+        return (entries, entryByName)
     }
 
     /// The declarations of the database in `directory`: those of its
@@ -88,6 +102,35 @@ public enum SharedMimeInfoCacheReader {
     /// - Throws: `PropertyListError` as `read(_:file:)`, or `.io` when a
     ///   file cannot be read.
     public static func read(directory: String = systemDirectory) throws(PropertyListError) -> [MimeTypeDeclaration]? {
+        try read(directory: directory, includingGlobs: true)
+    }
+
+    /// `read(directory:)`, leaving out the globs (so the filename extensions)
+    /// when `includingGlobs` is false: the same types, aliases and parents,
+    /// those named only by a glob coming from the `types` file, without
+    /// walking the suffix tree.
+    static func read(directory: String, includingGlobs: Bool) throws(PropertyListError) -> [MimeTypeDeclaration]? {
+        guard let (cachePath, typesPath) = freshFiles(directory: directory) else { return nil }
+        let cache = try MappedFile(path: cachePath)
+        let read = try withExtendedLifetime(cache) { () throws(PropertyListError) in
+            try readEntries(cache.bytes, file: cachePath, includingGlobs: includingGlobs)
+        }
+        var entries = read.entries
+        let named = read.byName
+        let types = try MappedFile(path: typesPath)
+        withExtendedLifetime(types) {
+            forEachLine(of: types.bytes) { line in
+                let type = String(decoding: line, as: UTF8.self).lowercasedIfNeeded
+                if named[type] == nil { entries.append(MimeTypeDeclaration(mimeType: type, source: DeclarationSource(file: typesPath))) }
+            }
+        }
+        return entries
+    }
+
+    /// The paths of the cache and the `types` file of the database in
+    /// `directory`, or nil when either is missing or older than a file in
+    /// `directory/packages`.
+    static func freshFiles(directory: String) -> (cache: String, types: String)? {
         let cachePath = directory + "/mime.cache"
         let typesPath = directory + "/types"
         let packages = directory + "/packages"
@@ -99,23 +142,57 @@ public enum SharedMimeInfoCacheReader {
                 packageTime <= cacheTime, packageTime <= typesTime
             else { return nil }
         }
-        let cache = try MappedFile(path: cachePath)
-        var entries = try withExtendedLifetime(cache) { () throws(PropertyListError) in try read(cache.bytes, file: cachePath) }
-        let named = Set(entries.map(\.mimeType))
-        let types = try MappedFile(path: typesPath)
-        withExtendedLifetime(types) {
-            for line in types.bytes.split(separator: UInt8(ascii: "\n")) {
-                let type = String(decoding: line, as: UTF8.self).lowercased()
-                if !named.contains(type) { entries.append(MimeTypeDeclaration(mimeType: type, source: DeclarationSource(file: typesPath))) }
-            }
+        return (cachePath, typesPath)
+    }
+
+    /// Calls `body` with each non-empty line of a `types` file's bytes.
+    static func forEachLine(of bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if end > start { body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
+            start = end + 1
         }
-        return entries
+    }
+
+    /// `aliases`, the aliases mime.cache lists for the type `name`, in the
+    /// order of the type's own XML file, `directory/MEDIA/SUBTYPE.xml`.
+    ///
+    /// - Throws: `PropertyListError` when `name` is not MEDIA/SUBTYPE, or the
+    ///   file cannot be read or lists other aliases.
+    static func orderedAliases(ofType name: String, _ aliases: [String], directory: String) throws(PropertyListError) -> [String] {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            throw PropertyListError(.invalidString, at: .none, "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
+        }
+        let file = try SharedMimeInfoReader.read(contentsOf: directory + "/" + name + ".xml")
+        guard let ordered = file.first?.aliases, Set(ordered) == Set(aliases) else {
+            throw PropertyListError(.invalidValue, at: .none, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
+        }
+        return ordered
+    }
+
+    /// Puts the aliases of each entry of `entries` in the order of the
+    /// type's own XML file, `directory/MEDIA/SUBTYPE.xml`, where the order
+    /// decides what the entry merges into: its own MIME type is not in
+    /// `registered` and more than one of its aliases is (the cache lists
+    /// aliases by name).
+    ///
+    /// - Throws: `PropertyListError` when such a file cannot be read, or
+    ///   lists other aliases than the cache.
+    static func orderAliases(
+        of entries: inout [MimeTypeDeclaration], registered: (String) -> Bool, directory: String
+    ) throws(PropertyListError) {
+        for index in entries.indices
+        where !registered(entries[index].mimeType) && entries[index].aliases.filter(registered).count > 1 {
+            entries[index].aliases = try orderedAliases(ofType: entries[index].mimeType, entries[index].aliases, directory: directory)
+        }
     }
 }
 
 /// A checked view of a mime.cache: the header is read on creation, and
 /// every later read checks its offset.
-private struct MimeCache {
+struct MimeCache {
     let bytes: UnsafeRawBufferPointer
 
     /// The header's byte offsets of the list offsets used.
@@ -151,13 +228,18 @@ private struct MimeCache {
 
     /// The NUL-terminated string at `offset`.
     func string(at offset: Int) throws(PropertyListError) -> String {
+        String(decoding: try stringBytes(at: offset), as: UTF8.self)
+    }
+
+    /// The bytes of the NUL-terminated string at `offset`, without the NUL.
+    func stringBytes(at offset: Int) throws(PropertyListError) -> UnsafeRawBufferPointer {
         guard offset >= 0, offset < bytes.count else {
             throw PropertyListError(.truncated, at: .byteOffset(offset), "a string offset \(offset) is past the end (\(bytes.count) bytes)")
         }
         guard let end = bytes[offset...].firstIndex(of: 0) else {
             throw PropertyListError(.invalidString, at: .byteOffset(offset), "the string at byte \(offset) has no NUL before the end")
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
     }
 
     /// The first entry's offset and the count of the CARD32-counted list of

@@ -28,7 +28,7 @@ extension TypeDeclarationSet {
 }
 
 /// Reads a type table's lines into declarations.
-private struct TypeTableReader {
+struct TypeTableReader {
     let bytes: UnsafeBufferPointer<UInt8>
 
     private static let declarationsKey = PropertyListPathComponent.key("UTExportedTypeDeclarations")
@@ -69,11 +69,8 @@ private struct TypeTableReader {
             result.append(declaration)
             (reference, description, conformsTo, tags, tagClass) = (nil, nil, [], [:], nil)
         }
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            precondition(line.count >= 2 && line[line.startIndex + 1] == UInt8(ascii: "\t"), "a type table line is malformed")
-            let field = String(decoding: UnsafeBufferPointer(rebasing: line.dropFirst(2)), as: UTF8.self)
-            let kind = line[line.startIndex]
-            precondition(identifier != nil || kind == UInt8(ascii: "I"), "a type table starts with a line other than I")
+        forEachLine { kind, fieldBytes in
+            let field = String(decoding: fieldBytes, as: UTF8.self)
             switch kind {
             case UInt8(ascii: "I"):
                 finishDeclaration()
@@ -92,5 +89,21 @@ private struct TypeTableReader {
         }
         finishDeclaration()
         return result
+    }
+
+    /// Calls `body` with each line's kind and field, checking that the
+    /// table starts with an `I` line and that every line has a kind and a tab.
+    func forEachLine(_ body: (UInt8, UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if end > start {
+                precondition(end - start >= 2 && bytes[start + 1] == UInt8(ascii: "\t"), "a type table line is malformed")
+                let kind = bytes[start]
+                precondition(start != 0 || kind == UInt8(ascii: "I"), "a type table starts with a line other than I")
+                body(kind, UnsafeBufferPointer(rebasing: bytes[(start + 2)..<end]))
+            }
+            start = end + 1
+        }
     }
 }

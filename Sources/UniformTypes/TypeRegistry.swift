@@ -98,46 +98,7 @@ public struct TypeRegistry: Sendable {
     /// `sub-class-of` types, else to `public.plain-text` for `text/*`,
     /// `public.item` for `inode/*` and `x-content/*`, `public.data` otherwise.
     public mutating func add(_ mimeTypes: [MimeTypeDeclaration]) {
-        var byMimeType = bestTypeByMIMEType()
-        var pending: [(type: Int32, parents: [String])] = []
-        var made: [Int32] = []
-        for entry in mimeTypes {
-            var target = byMimeType[entry.mimeType] ?? entry.aliases.lazy.compactMap { byMimeType[$0] }.first
-            if target == nil {
-                let identifier = DynamicTypeIdentifier.make(tag: entry.mimeType, tagClass: .mimeType)
-                if let existing = indexByIdentifier[identifier.lowercasedIfNeeded] {
-                    target = existing
-                } else {
-                    let declaration = TypeDeclaration(
-                        identifier: identifier, typeDescription: entry.comment,
-                        origin: .dynamic, source: entry.source)
-                    target = register(declaration)
-                    made.append(target!)
-                }
-            }
-            let type = target!
-            appendTags(.filenameExtension, entry.filenameExtensions, to: type)
-            appendTags(.mimeType, [entry.mimeType] + entry.aliases, to: type)
-            for name in [entry.mimeType] + entry.aliases where byMimeType[name] == nil { byMimeType[name] = type }
-            pending.append((type, entry.parents))
-        }
-        for (type, parents) in pending {
-            for parent in parents {
-                guard let parentIndex = byMimeType[parent], parentIndex != type else { continue }
-                let identifier = declarations[Int(parentIndex)].identifier
-                if !declarations[Int(type)].conformsTo.contains(where: { $0.lowercasedIfNeeded == identifier.lowercasedIfNeeded }) {
-                    declarations[Int(type)].conformsTo.append(identifier)
-                }
-            }
-        }
-        for type in made where declarations[Int(type)].conformsTo.isEmpty {
-            let mimeType = declarations[Int(type)].tags[.mimeType]?.first ?? ""
-            let parent =
-                if mimeType.hasPrefix("text/") { "public.plain-text" } else if mimeType.hasPrefix("inode/") || mimeType.hasPrefix("x-content/") {
-                    "public.item"
-                } else { "public.data" }
-            declarations[Int(type)].conformsTo.append(parent)
-        }
+        mergeMimeTypes(mimeTypes)
         forgetDerivedIndexes()
     }
 
@@ -149,9 +110,7 @@ public struct TypeRegistry: Sendable {
     public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
         throws(PropertyListError) -> [String]
     {
-        let files = FileSystem.entries(of: directory).filter { $0.hasSuffix(".xml") }.sorted().map { directory + "/" + $0 }
-        var entries: [MimeTypeDeclaration] = []
-        for file in files { entries += try SharedMimeInfoReader.read(contentsOf: file) }
+        let (entries, files) = try SharedMimeInfoReader.read(packagesDirectory: directory)
         add(entries)
         return files
     }
@@ -178,21 +137,7 @@ public struct TypeRegistry: Sendable {
     {
         guard var entries = try SharedMimeInfoCacheReader.read(directory: directory) else { return false }
         let registered = bestTypeByMIMEType()
-        for index in entries.indices
-        where registered[entries[index].mimeType] == nil
-            && entries[index].aliases.filter({ registered[$0] != nil }).count > 1
-        {
-            let name = entries[index].mimeType
-            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
-                throw PropertyListError(.invalidString, at: .none, "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
-            }
-            let file = try SharedMimeInfoReader.read(contentsOf: directory + "/" + name + ".xml")
-            guard let ordered = file.first?.aliases, Set(ordered) == Set(entries[index].aliases) else {
-                throw PropertyListError(.invalidValue, at: .none, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
-            }
-            entries[index].aliases = ordered
-        }
+        try SharedMimeInfoCacheReader.orderAliases(of: &entries, registered: { registered[$0] != nil }, directory: directory)
         add(entries)
         return true
     }
@@ -203,7 +148,7 @@ public struct TypeRegistry: Sendable {
         let key = declaration.identifier.lowercasedIfNeeded
         if let existing = indexByIdentifier[key] {
             let current = declarations[Int(existing)]
-            if declaration.origin == .exported && (current.origin == .imported || current.origin == .wellKnown) {
+            if declaration.origin.replaces(current.origin) {
                 ignoredDeclarations.append(current)
                 declarations[Int(existing)] = declaration
             } else {
@@ -215,15 +160,6 @@ public struct TypeRegistry: Sendable {
         declarations.append(declaration)
         indexByIdentifier[key] = index
         return index
-    }
-
-    private mutating func appendTags(_ tagClass: TypeTagClass, _ tags: [String], to type: Int32) {
-        for tag in tags {
-            let existing = declarations[Int(type)].tags[tagClass] ?? []
-            if !existing.contains(where: { tagClass.normalized($0) == tagClass.normalized(tag) }) {
-                declarations[Int(type)].tags[tagClass, default: []].append(tag)
-            }
-        }
     }
 
     /// Forgets the tag index and the closure, to be remade on first use.
@@ -241,20 +177,6 @@ public struct TypeRegistry: Sendable {
     /// The conformance closure of every registered type.
     private func makeClosure() -> ConformanceClosure {
         ConformanceClosure(parents: declarations.indices.map(parentIndexes(of:)))
-    }
-
-    /// For each normalized MIME type, the type `tagIndex` would list first
-    /// (lowest origin, then first registered), without making the tag index.
-    private func bestTypeByMIMEType() -> [String: Int32] {
-        var best: [String: Int32] = [:]
-        for index in declarations.indices {
-            for tag in declarations[index].tags[.mimeType] ?? [] {
-                let key = TypeTagClass.mimeType.normalized(tag)
-                if let current = best[key], declarations[Int(current)].origin <= declarations[index].origin { continue }
-                best[key] = Int32(index)
-            }
-        }
-        return best
     }
 
     /// The tag index: reads each declaration in place (copying one costs a dozen retains).
@@ -407,6 +329,17 @@ public struct TypeRegistry: Sendable {
     /// legacy document type (one without `LSItemContentTypes`) claims the
     /// extension with `LSTypeIsPackage`.
     func dynamicType(tag: String, tagClass: TypeTagClass) -> TypeDeclaration {
+        TypeDeclaration(
+            identifier: DynamicTypeIdentifier.make(tag: tag, tagClass: tagClass),
+            conformsTo: [Self.dynamicTypeParent(tag: tag, tagClass: tagClass, documentTypes: documentTypes)],
+            tags: [tagClass: [tagClass.normalized(tag)]], origin: .dynamic, source: DeclarationSource(file: nil))
+    }
+
+    /// The parent of the dynamic type for a tag nobody declared:
+    /// `com.apple.package` when a legacy document type of `documentTypes`
+    /// (one without `LSItemContentTypes`) claims the extension with
+    /// `LSTypeIsPackage`, else `public.data`.
+    static func dynamicTypeParent(tag: String, tagClass: TypeTagClass, documentTypes: [DocumentTypeDeclaration]) -> String {
         let normalized = tagClass.normalized(tag)
         let isPackage =
             tagClass == .filenameExtension
@@ -414,10 +347,60 @@ public struct TypeRegistry: Sendable {
                 documentType.contentTypes.isEmpty && documentType.isPackage == true
                     && documentType.filenameExtensions.contains { $0.lowercased() == normalized }
             }
-        return TypeDeclaration(
-            identifier: DynamicTypeIdentifier.make(tag: tag, tagClass: tagClass),
-            conformsTo: [isPackage ? "com.apple.package" : "public.data"],
-            tags: [tagClass: [normalized]], origin: .dynamic, source: DeclarationSource(file: nil))
+        return isPackage ? "com.apple.package" : "public.data"
+    }
+}
+
+extension TypeRegistry: MimeTypeMergeTarget {
+    var typeCount: Int { declarations.count }
+    func origin(of type: Int32) -> TypeOrigin { declarations[Int(type)].origin }
+
+    func mimeTypeNames(of type: Int32) -> [String] {
+        (declarations[Int(type)].tags[.mimeType] ?? []).map(TypeTagClass.mimeType.normalized)
+    }
+
+    func mimeTypeName(of entry: MimeTypeDeclaration) -> String { entry.mimeType }
+    func mimeTypeText(of entry: MimeTypeDeclaration) -> String { entry.mimeType }
+    func aliasNames(of entry: MimeTypeDeclaration) -> [String] { entry.aliases }
+    func parentNames(of entry: MimeTypeDeclaration) -> [String] { entry.parents }
+
+    func existingDynamicType(for entry: MimeTypeDeclaration) -> Int32? {
+        indexByIdentifier[DynamicTypeIdentifier.make(tag: entry.mimeType, tagClass: .mimeType).lowercasedIfNeeded]
+    }
+
+    mutating func registerDynamicType(for entry: MimeTypeDeclaration) -> Int32 {
+        register(
+            TypeDeclaration(
+                identifier: DynamicTypeIdentifier.make(tag: entry.mimeType, tagClass: .mimeType),
+                typeDescription: entry.comment, origin: .dynamic, source: entry.source))
+    }
+
+    mutating func appendTags(of entry: MimeTypeDeclaration, to type: Int32) {
+        appendTags(.filenameExtension, entry.filenameExtensions, to: type)
+        appendTags(.mimeType, [entry.mimeType] + entry.aliases, to: type)
+    }
+
+    private mutating func appendTags(_ tagClass: TypeTagClass, _ tags: [String], to type: Int32) {
+        for tag in tags {
+            let existing = declarations[Int(type)].tags[tagClass] ?? []
+            if !existing.contains(where: { tagClass.normalized($0) == tagClass.normalized(tag) }) {
+                declarations[Int(type)].tags[tagClass, default: []].append(tag)
+            }
+        }
+    }
+
+    mutating func appendParentType(_ parent: Int32, to type: Int32) {
+        let identifier = declarations[Int(parent)].identifier
+        let key = identifier.lowercasedIfNeeded
+        if !declarations[Int(type)].conformsTo.contains(where: { $0.lowercasedIfNeeded == key }) {
+            declarations[Int(type)].conformsTo.append(identifier)
+        }
+    }
+
+    func hasNoParents(_ type: Int32) -> Bool { declarations[Int(type)].conformsTo.isEmpty }
+
+    mutating func appendParent(_ identifier: String, to type: Int32) {
+        declarations[Int(type)].conformsTo.append(identifier)
     }
 }
 

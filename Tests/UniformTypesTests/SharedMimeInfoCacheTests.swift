@@ -205,6 +205,14 @@ struct SharedMimeInfoCacheTests {
         var registry = TypeRegistry.system
         #expect(try registry.addSharedMimeInfoCache(directory: directory.path))
         #expect(registry.preferredType(forTag: "application/x-both", tagClass: .mimeType)?.identifier == expected)
+        // The conformance graph merges alike: a later sub-class of
+        // application/x-both conforms to the type it merged into.
+        var graph = TypeConformanceGraph()
+        graph.add(TypeDeclarationSet.system)
+        #expect(try graph.addSharedMimeInfoCache(directory: directory.path))
+        graph.add([MimeTypeDeclaration(mimeType: "text/x-child", parents: ["application/x-both"], source: DeclarationSource(file: nil))])
+        let child = DynamicTypeIdentifier.make(tag: "text/x-child", tagClass: .mimeType)
+        #expect(graph.parents(of: child) == [expected])
     }
 
     @Test func aMissingTypesFileForTwoRegisteredAliasesThrowsAndAddsNothing() throws {
@@ -214,6 +222,10 @@ struct SharedMimeInfoCacheTests {
         let count = registry.count
         #expect(throws: PropertyListError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
         #expect(registry.count == count)
+        var graph = TypeConformanceGraph()
+        graph.add(TypeDeclarationSet.system)
+        #expect(throws: PropertyListError.self) { try graph.addSharedMimeInfoCache(directory: directory.path) }
+        #expect(graph.count == count)
     }
 
     @Test func aTypesFileListingOtherAliasesThrows() throws {

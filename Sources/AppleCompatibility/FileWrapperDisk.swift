@@ -147,7 +147,7 @@ extension FileWrapper {
     /// under `NSUnderlyingErrorKey`.
     static func cocoaError(_ error: DocumentPackageError, url: URL, writing: Bool) -> CocoaError {
         let code: CocoaError.Code =
-            switch (error.kind, error.systemErrorNumber) {
+            switch (error.code, error.systemErrorNumber) {
             case (.notFound, _): writing ? .fileNoSuchFile : .fileReadNoSuchFile
             case (.alreadyExists, _): .fileWriteFileExists
             case (.invalidName, _): writing ? .fileWriteInvalidFileName : .fileReadInvalidFileName

@@ -46,41 +46,85 @@ public struct DocumentPackageLimits: Hashable, Sendable {
 /// An error reading, writing or converting a document package, saying what
 /// went wrong, where inside the package, and at which file-system path.
 public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case notADirectory
+            case notFound
+            case invalidName
+            case duplicateName
+            case alreadyExists
+            case unsupportedFileType
+            case wrongKind
+            case changedOnDisk
+            case limitExceeded(DocumentPackageLimit)
+            case unsafePath
+            case invalidArchive
+            case io
+        }
+
+        private var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
         /// The package path names something that is not a directory.
-        case notADirectory
+        public static var notADirectory: Self { Self(.notADirectory) }
         /// An entry that was asked for does not exist.
-        case notFound
+        public static var notFound: Self { Self(.notFound) }
         /// A child name is empty, `.`, `..`, holds `/` or NUL, is over 255
         /// bytes of UTF-8, or (on disk) is not valid UTF-8.
-        case invalidName
+        public static var invalidName: Self { Self(.invalidName) }
         /// Two children of one directory have names that differ only by case.
-        case duplicateName
+        public static var duplicateName: Self { Self(.duplicateName) }
         /// Something already exists where a new package was to be created.
-        case alreadyExists
+        public static var alreadyExists: Self { Self(.alreadyExists) }
         /// An entry on disk is neither a directory, a regular file nor a
         /// symbolic link (a device, a FIFO, a socket).
-        case unsupportedFileType
+        public static var unsupportedFileType: Self { Self(.unsupportedFileType) }
         /// The operation needs a different kind of wrapper (the children of a
         /// regular file, say).
-        case wrongKind
+        public static var wrongKind: Self { Self(.wrongKind) }
         /// A file read lazily was replaced or modified on disk after the
         /// package was read, so its original bytes are gone.
-        case changedOnDisk
-        /// A limit was hit.
-        case limitExceeded(DocumentPackageLimit)
+        public static var changedOnDisk: Self { Self(.changedOnDisk) }
+        /// A limit was hit; ``limit`` says which.
+        public static func limitExceeded(_ limit: DocumentPackageLimit) -> Self { Self(.limitExceeded(limit)) }
         /// A zip entry or link would land outside the target, or has an
         /// absolute path.
-        case unsafePath
+        public static var unsafePath: Self { Self(.unsafePath) }
         /// The zip archive is unreadable or inconsistent.
-        case invalidArchive
+        public static var invalidArchive: Self { Self(.invalidArchive) }
         /// A system call failed; `systemErrorNumber` holds its `errno`.
-        case io
+        public static var io: Self { Self(.io) }
+
+        /// The limit hit, for a ``limitExceeded(_:)`` code; nil for every other code.
+        public var limit: DocumentPackageLimit? {
+            if case .limitExceeded(let limit) = wrapped { limit } else { nil }
+        }
+
+        /// The code's name, stable across versions: `notFound`, `limitExceeded(entryCount)`.
+        public var description: String {
+            switch wrapped {
+            case .notADirectory: "notADirectory"
+            case .notFound: "notFound"
+            case .invalidName: "invalidName"
+            case .duplicateName: "duplicateName"
+            case .alreadyExists: "alreadyExists"
+            case .unsupportedFileType: "unsupportedFileType"
+            case .wrongKind: "wrongKind"
+            case .changedOnDisk: "changedOnDisk"
+            case .limitExceeded(let limit): "limitExceeded(\(limit.rawValue))"
+            case .unsafePath: "unsafePath"
+            case .invalidArchive: "invalidArchive"
+            case .io: "io"
+            }
+        }
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// The path inside the package, `Contents/Resources/x.nib`; empty for the
     /// package itself.
     public var pathInPackage: String
@@ -93,10 +137,10 @@ public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConve
 
     /// Makes an error.
     public init(
-        _ kind: Kind, pathInPackage: String = "", fileSystemPath: String = "",
+        _ code: Code, pathInPackage: String = "", fileSystemPath: String = "",
         systemErrorNumber: Int32? = nil, _ message: String
     ) {
-        self.kind = kind
+        self.code = code
         self.pathInPackage = pathInPackage
         self.fileSystemPath = fileSystemPath
         self.systemErrorNumber = systemErrorNumber

@@ -36,8 +36,8 @@ struct EntryLocation {
             systemErrorNumber: code, "cannot \(action): \(reason)")
     }
 
-    func error(_ kind: DocumentPackageError.Kind, _ message: String) -> DocumentPackageError {
-        DocumentPackageError(kind, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath, message)
+    func error(_ code: DocumentPackageError.Code, _ message: String) -> DocumentPackageError {
+        DocumentPackageError(code, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath, message)
     }
 }
 

@@ -99,7 +99,7 @@ struct PackageReader {
             do {
                 try directory.addChild(child, named: name)
             } catch {
-                throw childLocation.error(error.kind, error.message)
+                throw childLocation.error(error.code, error.message)
             }
         }
     }

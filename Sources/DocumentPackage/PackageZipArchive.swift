@@ -245,8 +245,8 @@ private struct PackageZipTreeBuilder {
         root = PackageWrapper(kind: .directory, permissions: 0o755)
     }
 
-    private func error(_ kind: DocumentPackageError.Kind, _ path: String, _ message: String) -> DocumentPackageError {
-        DocumentPackageError(kind, pathInPackage: path, fileSystemPath: archive.path, message)
+    private func error(_ code: DocumentPackageError.Code, _ path: String, _ message: String) -> DocumentPackageError {
+        DocumentPackageError(code, pathInPackage: path, fileSystemPath: archive.path, message)
     }
 
     /// The entry's path as checked steps: no absolute path, drive letter,
@@ -311,7 +311,7 @@ private struct PackageZipTreeBuilder {
         do {
             try parent.addChild(child, named: name)
         } catch {
-            throw self.error(error.kind, entryPath, error.message)
+            throw self.error(error.code, entryPath, error.message)
         }
     }
 

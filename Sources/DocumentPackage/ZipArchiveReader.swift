@@ -350,7 +350,7 @@ final class ZipArchiveReader {
                     ended = try inflater.inflate(piece, into: take)
                 } catch  where error.fileSystemPath.isEmpty {
                     // The inflater's own error: say which entry.
-                    throw location.error(error.kind, error.message)
+                    throw location.error(error.code, error.message)
                 }
             }
         }

@@ -1,22 +1,47 @@
 /// An error finding, replacing or removing versions, saying where.
 public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case notFound
+            case io
+            case changedOnDisk
+            case kindMismatch
+            case package
+        }
+
+        private var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
         /// The document or version is not there.
-        case notFound
+        public static var notFound: Self { Self(.notFound) }
         /// A file-system call failed.
-        case io
+        public static var io: Self { Self(.io) }
         /// The document or a version changed after it was listed.
-        case changedOnDisk
+        public static var changedOnDisk: Self { Self(.changedOnDisk) }
         /// A version is not an item of the document's kind (a file where
         /// the document is a package, or the other way round).
-        case kindMismatch
+        public static var kindMismatch: Self { Self(.kindMismatch) }
         /// Reading or saving a package failed (the message says how).
-        case package
+        public static var package: Self { Self(.package) }
+
+        /// The code's name, stable across versions: `notFound`.
+        public var description: String {
+            switch wrapped {
+            case .notFound: "notFound"
+            case .io: "io"
+            case .changedOnDisk: "changedOnDisk"
+            case .kindMismatch: "kindMismatch"
+            case .package: "package"
+            }
+        }
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// The file-system path the error is about.
     public var path: String
     /// The entry inside a package, when the error is about one.
@@ -25,8 +50,8 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
     public var message: String
 
     /// Makes an error.
-    public init(_ kind: Kind, path: String, entry: String = "", _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, path: String, entry: String = "", _ message: String) {
+        self.code = code
         self.path = path
         self.entry = entry
         self.message = message

@@ -278,7 +278,7 @@ extension Ict {
                     }
                 } catch {
                     sink.abandon()
-                    let blamed = error.location == .none && error.kind == .io ? (destination == "-" ? "<stdout>" : destination) : input
+                    let blamed = error.location == .none && error.code == .io ? (destination == "-" ? "<stdout>" : destination) : input
                     throw report.fail(Problem(path: blamed, error))
                 }
                 try sink.commit()

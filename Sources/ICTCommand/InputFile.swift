@@ -41,7 +41,7 @@ struct InputFile {
 
     /// Opens `path` (`-` is standard input), refusing input over `limit` bytes.
     ///
-    /// - Throws: `PropertyListError` of kind `.io` when it cannot be opened or
+    /// - Throws: `PropertyListError` with code `.io` when it cannot be opened or
     ///   read or is a directory, `.limitExceeded(.inputSize)` over the limit.
     init(path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
         if path == "-" {

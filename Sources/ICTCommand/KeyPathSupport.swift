@@ -71,7 +71,7 @@ struct KeyPathTarget {
             let input = try InputFile(path: file, limit: limits.maximumInputSize)
             (document, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
         } catch {
-            if let entry, error.kind == .io {
+            if let entry, error.code == .io {
                 throw Problem(path: path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: text)
             }
             throw Problem(path: path, error)

@@ -319,14 +319,16 @@ extension Plutil {
 
     /// `plutil`'s words for a failed insertion or replacement.
     private static func insertMessage(_ error: PropertyListKeyPathError, keyPath: String) -> String {
-        switch error.kind {
+        let code = error.code
+        if let index = code.index { return "Index \(index) out of bounds in array at key path \(keyPath)" }
+        if let parentIsArray = code.parentIsArray {
+            return parentIsArray ? "Attempt to append value to non-array at key path \(keyPath)" : "Appending to a non-array at key path \(keyPath)"
+        }
+        return switch code {
         case .missing: "Key path not found \(keyPath)"
         case .notAnIndex: "Unable to index into array with key path \(keyPath)"
-        case .indexOutOfRange(let index): "Index \(index) out of bounds in array at key path \(keyPath)"
-        case .notAnArray(let parentIsArray):
-            parentIsArray ? "Attempt to append value to non-array at key path \(keyPath)" : "Appending to a non-array at key path \(keyPath)"
         case .exists: "Value already exists at key path \(keyPath)"
-        case .notAContainer, .root: "Unable to insert value at key path \(keyPath)"
+        default: "Unable to insert value at key path \(keyPath)"  // .notAContainer, .root
         }
     }
 

@@ -272,7 +272,7 @@ public final class ICTDocument {
         }
         do {
             try package.save(to: target, options: PackageSaveOptions(replacingExisting: replacing))
-        } catch let error where error.kind == .alreadyExists {
+        } catch let error where error.code == .alreadyExists {
             throw ICTDocumentError(.alreadyExists, "\(target) already exists; not replaced")
         } catch {
             throw ICTDocumentError(error)

@@ -6,42 +6,85 @@ import PropertyList
 /// where: the entry (`ctdocument.data`) and the key inside it (`VERSION`),
 /// or the file-system path for package errors.
 public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case missingEntry
+            case invalidArchive
+            case wrongClass
+            case unsupportedVersion
+            case wrongType
+            case missingKey
+            case damagedImage
+            case imageTooLarge
+            case inconsistent
+            case package
+            case invalidSchema
+            case alreadyExists
+            case invalidJSON
+            case unreadableFile
+        }
+
+        private var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
         /// A required entry is not in the package.
-        case missingEntry
+        public static var missingEntry: Self { Self(.missingEntry) }
         /// An entry is not a readable keyed archive; `archiveError` says why.
-        case invalidArchive
+        public static var invalidArchive: Self { Self(.invalidArchive) }
         /// The archive's root object is of another class than the entry needs.
-        case wrongClass
+        public static var wrongClass: Self { Self(.wrongClass) }
         /// `VERSION` is one this project does not know.
-        case unsupportedVersion
+        public static var unsupportedVersion: Self { Self(.unsupportedVersion) }
         /// A field holds a value of the wrong type.
-        case wrongType
+        public static var wrongType: Self { Self(.wrongType) }
         /// A field required by the schema is absent.
-        case missingKey
+        public static var missingKey: Self { Self(.missingKey) }
         /// Image bytes are not a PNG libpng can decode (or encode).
-        case damagedImage
+        public static var damagedImage: Self { Self(.damagedImage) }
         /// An image has more pixels than the limit allows (`ImageLimits.pixelLimit`).
-        case imageTooLarge
+        public static var imageTooLarge: Self { Self(.imageTooLarge) }
         /// Metadata and data disagree (display name, thumbnail).
-        case inconsistent
+        public static var inconsistent: Self { Self(.inconsistent) }
         /// The package could not be read or written; `packageError` says why.
-        case package
+        public static var package: Self { Self(.package) }
         /// A schema file is not a schema this project can read.
-        case invalidSchema
+        public static var invalidSchema: Self { Self(.invalidSchema) }
         /// A document exists where a new one was to be created.
-        case alreadyExists
+        public static var alreadyExists: Self { Self(.alreadyExists) }
         /// The JSON form is not JSON as ICTKit reads it, `$data` that is not
         /// base64 for one; `propertyListError` says where in the text.
-        case invalidJSON
+        public static var invalidJSON: Self { Self(.invalidJSON) }
         /// A file could not be read: the JSON form, or an image file it
         /// names; `propertyListError` says why.
-        case unreadableFile
+        public static var unreadableFile: Self { Self(.unreadableFile) }
+
+        /// The code's name, stable across versions: `missingEntry`.
+        public var description: String {
+            switch wrapped {
+            case .missingEntry: "missingEntry"
+            case .invalidArchive: "invalidArchive"
+            case .wrongClass: "wrongClass"
+            case .unsupportedVersion: "unsupportedVersion"
+            case .wrongType: "wrongType"
+            case .missingKey: "missingKey"
+            case .damagedImage: "damagedImage"
+            case .imageTooLarge: "imageTooLarge"
+            case .inconsistent: "inconsistent"
+            case .package: "package"
+            case .invalidSchema: "invalidSchema"
+            case .alreadyExists: "alreadyExists"
+            case .invalidJSON: "invalidJSON"
+            case .unreadableFile: "unreadableFile"
+            }
+        }
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// The entry concerned (`ctdocument.metadata`), empty when none.
     public var entry: String
     /// The key path inside the entry's archive (`DATA.PHOTO`), empty when none.
@@ -56,8 +99,8 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     public var propertyListError: PropertyListError?
 
     /// Makes an error.
-    public init(_ kind: Kind, entry: String = "", keyPath: String = "", _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, entry: String = "", keyPath: String = "", _ message: String) {
+        self.code = code
         self.entry = entry
         self.keyPath = keyPath
         self.message = message
@@ -65,13 +108,13 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
 
     init(_ error: KeyedArchiveError, entry: String) {
         // A disallowed class at `$top.DATA` is the root object's; deeper, a field's.
-        let kind: Kind =
-            switch error.kind {
+        let code: Code =
+            switch error.code {
             case .disallowedClass: error.keyPath.components.count <= 2 ? .wrongClass : .wrongType
             case .invalidObject: .wrongType
             default: .invalidArchive
             }
-        self.init(kind, entry: entry, keyPath: error.keyPath.description, error.message)
+        self.init(code, entry: entry, keyPath: error.keyPath.description, error.message)
         archiveError = error
     }
 

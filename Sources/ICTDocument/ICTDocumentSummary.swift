@@ -55,7 +55,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         let propertyList: PartialBinaryPropertyList
         do {
             propertyList = try PartialBinaryPropertyList(path: "\(path)/\(entry)", relativeTo: directory, followingSymbolicLinks: false)
-        } catch  where error.kind == .io {
+        } catch  where error.code == .io {
             throw Self.openingError(path, relativeTo: directory, error)
         } catch {
             throw ICTDocumentError(.invalidArchive, entry: entry, "not a readable keyed archive: \(error)")
@@ -70,7 +70,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
                 let size = try PNGImage.size(ofPNGHeader: header)
                 thumbnailSize = PixelSize(width: size.width, height: size.height)
             } catch let error as ICTDocumentError {
-                throw ICTDocumentError(error.kind, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), error.message)
+                throw ICTDocumentError(error.code, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), error.message)
             } catch {
                 throw ICTDocumentError(.invalidArchive, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), "\(error)")
             }

@@ -120,7 +120,7 @@ extension KeyedArchive {
     ///     nil allows any.
     ///   - limits: the depth and size limits of decoding.
     /// - Returns: `.null` when `$top.key` holds `$null`.
-    /// - Throws: `KeyedArchiveError` of kind `.missingValue` when `$top` has
+    /// - Throws: `KeyedArchiveError` with code `.missingValue` when `$top` has
     ///   no such key, `.disallowedClass` for a class not allowed,
     ///   `.invalidObject` for a built-in of the wrong shape,
     ///   `.depthLimitExceeded` past `limits.maximumDepth` — each with the key

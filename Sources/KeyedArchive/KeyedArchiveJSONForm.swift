@@ -37,7 +37,7 @@ extension KeyedArchive {
     /// Reads an archive from its JSON form (as `JSONPropertyListReader` reads
     /// the text) and checks it as `init(propertyList:)` does.
     ///
-    /// - Throws: `KeyedArchiveError` of kind `.notAnArchive` when the
+    /// - Throws: `KeyedArchiveError` with code `.notAnArchive` when the
     ///   document lacks `archiver`, `version`, `top` or `objects`, has other
     ///   members (but `layout`) or a `layout` of the wrong shape; else any
     ///   structural problem, with its key path.

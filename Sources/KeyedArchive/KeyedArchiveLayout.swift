@@ -69,7 +69,7 @@ public struct KeyedArchiveLayout: Hashable, Sendable {
 
     /// Reads a layout from its JSON form.
     ///
-    /// - Throws: `KeyedArchiveError` of kind `.notAnArchive`, with the key path
+    /// - Throws: `KeyedArchiveError` with code `.notAnArchive`, with the key path
     ///   under `layout`, for a member that is not of that shape.
     public init(jsonForm value: PropertyListValue) throws(KeyedArchiveError) {
         let path: PropertyListKeyPath = [.key("layout")]
@@ -116,7 +116,7 @@ public struct KeyedArchiveLayout: Hashable, Sendable {
     /// - Returns: nil when the writer's rule numbers the objects so already,
     ///   or when the table is not one the writer can make (the same bytes
     ///   would not come out).
-    /// - Throws: `KeyedArchiveError` of kind `.propertyList` when the bytes are not a binary property list.
+    /// - Throws: `KeyedArchiveError` with code `.propertyList` when the bytes are not a binary property list.
     public init?(
         recording archive: KeyedArchive, binaryPropertyList bytes: UnsafeRawBufferPointer,
         limits: PropertyListLimits = .default

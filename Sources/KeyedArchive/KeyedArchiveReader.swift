@@ -26,7 +26,7 @@ public struct KeyedArchiveReader: Sendable {
     /// Decodes and checks the archive in `bytes`. Reads the whole property
     /// list; decodes no object (see `KeyedUnarchiver` and `ArchivedValue`).
     ///
-    /// - Throws: `KeyedArchiveError` of kind `.propertyList` (with the byte
+    /// - Throws: `KeyedArchiveError` with code `.propertyList` (with the byte
     ///   offset or line in `underlying`) when the bytes are not a property
     ///   list, else of the first structural problem, with its key path.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(KeyedArchiveError) -> KeyedArchive {

@@ -73,8 +73,8 @@ public struct KeyedArchiveValidator: Sendable {
 
     private var isDone: Bool { stopAtFirstProblem && !problems.isEmpty }
 
-    private mutating func report(_ kind: KeyedArchiveError.Kind, _ path: PropertyListKeyPath, _ index: Int?, _ message: String) {
-        problems.append(KeyedArchiveError(kind, at: path, object: index, message))
+    private mutating func report(_ code: KeyedArchiveError.Code, _ path: PropertyListKeyPath, _ index: Int?, _ message: String) {
+        problems.append(KeyedArchiveError(code, at: path, object: index, message))
     }
 
     /// Checks one object of `$objects`. `isClassDescription` marks, by index,

@@ -59,7 +59,7 @@ public struct KeyedArchiveWriter: Sendable {
     /// Encodes `archive`.
     ///
     /// - Throws: `KeyedArchiveError` for the first structural problem of
-    ///   `archive` (so only archives that read back are written), or of kind
+    ///   `archive` (so only archives that read back are written), or with code
     ///   `.propertyList` when the XML writer refuses a value.
     public func encode(_ archive: KeyedArchive) throws(KeyedArchiveError) -> [UInt8] {
         var validator = KeyedArchiveValidator(stopAtFirstProblem: true)

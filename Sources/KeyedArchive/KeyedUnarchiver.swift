@@ -49,7 +49,7 @@ public struct KeyedUnarchiver: Sendable {
     /// `archivedData(withRootObject:)`, `DATA` in `.ict` entries) as `type`.
     ///
     /// - Returns: nil when `$top` holds `$null` there.
-    /// - Throws: `KeyedArchiveError` of kind `.missingValue` (with key path
+    /// - Throws: `KeyedArchiveError` with code `.missingValue` (with key path
     ///   `$top.key`) when `$top` has no such key, `.disallowedClass` when the
     ///   object's class is not one of `type`'s, or what `type` throws.
     public func decodeTopLevelObject<T: KeyedArchiveDecodable>(of type: T.Type, forKey key: String = "root") throws(KeyedArchiveError) -> T? {
@@ -176,9 +176,9 @@ public struct KeyedArchiveDecoder {
     /// True when the object has a field `key`.
     public func containsValue(forKey key: String) -> Bool { fields[key] != nil }
 
-    /// An error of `kind` at `key` of this object, for decoders' own checks.
-    public func error(_ kind: KeyedArchiveError.Kind, forKey key: String?, _ message: String) -> KeyedArchiveError {
-        KeyedArchiveError(kind, at: key.map { keyPath.appending(.key($0)) } ?? keyPath, object: index, message)
+    /// An error with `code` at `key` of this object, for decoders' own checks.
+    public func error(_ code: KeyedArchiveError.Code, forKey key: String?, _ message: String) -> KeyedArchiveError {
+        KeyedArchiveError(code, at: key.map { keyPath.appending(.key($0)) } ?? keyPath, object: index, message)
     }
 
     /// The integer at `key` (`encodeInt:forKey:`); 0 when absent.

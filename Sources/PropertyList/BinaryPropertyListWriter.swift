@@ -29,7 +29,7 @@ public struct BinaryPropertyListWriter: Sendable {
 
     /// Encodes `value` as a binary property list.
     ///
-    /// - Throws: `PropertyListError` with kind `.limitExceeded(.depth)` when
+    /// - Throws: `PropertyListError` with code `.limitExceeded(.depth)` when
     ///   containers nest deeper than `maximumDepth`, with the key path.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         var flattener = BinaryPropertyListFlattener(maximumDepth: maximumDepth)

@@ -588,8 +588,8 @@ private struct JSONParser {
         }
     }
 
-    private func error(_ kind: PropertyListError.Kind, at offset: Int, _ message: String) -> PropertyListError {
-        PropertyListError(kind, at: PropertyListText.location(ofByte: offset, in: text), message)
+    private func error(_ code: PropertyListError.Code, at offset: Int, _ message: String) -> PropertyListError {
+        PropertyListError(code, at: PropertyListText.location(ofByte: offset, in: text), message)
     }
 
     private func unexpectedCharacter(expecting what: String) -> PropertyListError {

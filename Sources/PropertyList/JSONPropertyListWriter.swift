@@ -66,7 +66,7 @@ public struct JSONPropertyListWriter: Sendable {
 
     /// The UTF-8 JSON text of `value`, without a final newline.
     ///
-    /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
+    /// - Throws: `PropertyListError` with code `.unsupportedValue`, with the key
     ///   path, for a date that is not finite or outside the years -999999 to
     ///   999999; `.limitExceeded(.depth)` for containers nested deeper than
     ///   `maximumDepth`.

@@ -25,7 +25,7 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Maps the regular file at `path`.
     ///
-    /// - Throws: `PropertyListError` of kind `.io` when the file cannot be
+    /// - Throws: `PropertyListError` with code `.io` when the file cannot be
     ///   opened, is not a regular file, or cannot be mapped; the message names
     ///   the system's reason.
     public convenience init(path: String) throws(PropertyListError) {
@@ -39,7 +39,7 @@ public final class MappedFile: @unchecked Sendable {
     /// to close (the mapping outlives it). `path` is kept for messages only,
     /// so a caller can open a name that is not UTF-8 itself.
     ///
-    /// - Throws: `PropertyListError` of kind `.io` when the descriptor is not
+    /// - Throws: `PropertyListError` with code `.io` when the descriptor is not
     ///   a regular file or cannot be mapped.
     public init(descriptor: Int32, path: String) throws(PropertyListError) {
         self.path = path

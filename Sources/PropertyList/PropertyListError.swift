@@ -136,40 +136,88 @@ public struct PropertyListLimits: Hashable, Sendable {
 
 /// An error reading or writing a property list, saying what went wrong and where.
 public struct PropertyListError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case truncated
+            case unrecognizedFormat
+            case invalidTrailer
+            case invalidReference
+            case invalidObject
+            case invalidString
+            case unexpectedElement
+            case invalidValue
+            case invalidKey
+            case cycle
+            case limitExceeded(PropertyListLimit)
+            case malformedXML
+            case unsupportedValue
+            case io
+        }
+
+        private var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
         /// The input ends before a value it announces.
-        case truncated
+        public static var truncated: Self { Self(.truncated) }
         /// The input is not of the expected format at all (wrong magic, not XML, …).
-        case unrecognizedFormat
+        public static var unrecognizedFormat: Self { Self(.unrecognizedFormat) }
         /// The binary trailer or offset table is inconsistent.
-        case invalidTrailer
+        public static var invalidTrailer: Self { Self(.invalidTrailer) }
         /// An object reference or offset points outside the object table.
-        case invalidReference
+        public static var invalidReference: Self { Self(.invalidReference) }
         /// An object's bytes are not a valid encoding of its kind.
-        case invalidObject
+        public static var invalidObject: Self { Self(.invalidObject) }
         /// A string is not valid in its declared encoding.
-        case invalidString
+        public static var invalidString: Self { Self(.invalidString) }
         /// An element, tag or token is not allowed where it stands.
-        case unexpectedElement
+        public static var unexpectedElement: Self { Self(.unexpectedElement) }
         /// A value's text is not valid for its type (an integer, real, date, data).
-        case invalidValue
+        public static var invalidValue: Self { Self(.invalidValue) }
         /// A dictionary key is not a string, or a key has no value.
-        case invalidKey
+        public static var invalidKey: Self { Self(.invalidKey) }
         /// Objects refer to themselves (a cycle).
-        case cycle
-        /// A limit was hit.
-        case limitExceeded(PropertyListLimit)
+        public static var cycle: Self { Self(.cycle) }
+        /// A limit was hit; ``limit`` says which.
+        public static func limitExceeded(_ limit: PropertyListLimit) -> Self { Self(.limitExceeded(limit)) }
         /// XML the parser rejected (not well-formed, an entity, a DTD problem).
-        case malformedXML
+        public static var malformedXML: Self { Self(.malformedXML) }
         /// The value cannot be written in the requested format.
-        case unsupportedValue
+        public static var unsupportedValue: Self { Self(.unsupportedValue) }
         /// Reading or writing a file failed.
-        case io
+        public static var io: Self { Self(.io) }
+
+        /// The limit hit, for a ``limitExceeded(_:)`` code; nil for every other code.
+        public var limit: PropertyListLimit? {
+            if case .limitExceeded(let limit) = wrapped { limit } else { nil }
+        }
+
+        /// The code's name, stable across versions: `truncated`, `limitExceeded(depth)`.
+        public var description: String {
+            switch wrapped {
+            case .truncated: "truncated"
+            case .unrecognizedFormat: "unrecognizedFormat"
+            case .invalidTrailer: "invalidTrailer"
+            case .invalidReference: "invalidReference"
+            case .invalidObject: "invalidObject"
+            case .invalidString: "invalidString"
+            case .unexpectedElement: "unexpectedElement"
+            case .invalidValue: "invalidValue"
+            case .invalidKey: "invalidKey"
+            case .cycle: "cycle"
+            case .limitExceeded(let limit): "limitExceeded(\(limit.rawValue))"
+            case .malformedXML: "malformedXML"
+            case .unsupportedValue: "unsupportedValue"
+            case .io: "io"
+            }
+        }
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// Where in the input.
     public var location: PropertyListLocation
     /// The path from the root to the value concerned, when known.
@@ -178,8 +226,8 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
     public var message: String
 
     /// Makes an error.
-    public init(_ kind: Kind, at location: PropertyListLocation, keyPath: PropertyListKeyPath = [], _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, at location: PropertyListLocation, keyPath: PropertyListKeyPath = [], _ message: String) {
+        self.code = code
         self.location = location
         self.keyPath = keyPath
         self.message = message

@@ -45,35 +45,79 @@ extension PropertyListKeyPath {
 
 /// Why a value could not be read, set or removed at a key path.
 public struct PropertyListKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public enum Kind: Hashable, Sendable {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        // fileprivate: `message` below switches over every case.
+        fileprivate enum Wrapped: Hashable, Sendable {
+            case missing
+            case notAnIndex
+            case indexOutOfRange(Int)
+            case notAnArray(parentIsArray: Bool)
+            case exists
+            case notAContainer
+            case root
+        }
+
+        fileprivate var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
         /// A key or index on the way (or, for removal, at the end) is absent.
-        case missing
+        public static var missing: Self { Self(.missing) }
         /// A component applied to an array is not an index.
-        case notAnIndex
-        /// An index lies past the end of its array.
-        case indexOutOfRange(Int)
-        /// The value to append to is not an array; `parentIsArray` tells
-        /// whether it was reached through an array index.
-        case notAnArray(parentIsArray: Bool)
+        public static var notAnIndex: Self { Self(.notAnIndex) }
+        /// An index lies past the end of its array; ``index`` gives it.
+        public static func indexOutOfRange(_ index: Int) -> Self { Self(.indexOutOfRange(index)) }
+        /// The value to append to is not an array; `parentIsArray` (read
+        /// back with ``parentIsArray``) tells whether it was reached through
+        /// an array index.
+        public static func notAnArray(parentIsArray: Bool) -> Self { Self(.notAnArray(parentIsArray: parentIsArray)) }
         /// An insertion (not a replacement) found a value already there.
-        case exists
+        public static var exists: Self { Self(.exists) }
         /// The path runs through a value that is neither array nor dictionary.
-        case notAContainer
+        public static var notAContainer: Self { Self(.notAContainer) }
         /// The path is empty: the root itself cannot be removed.
-        case root
+        public static var root: Self { Self(.root) }
+
+        /// The index past the end of its array, for an ``indexOutOfRange(_:)``
+        /// code; nil for every other code.
+        public var index: Int? {
+            if case .indexOutOfRange(let index) = wrapped { index } else { nil }
+        }
+
+        /// For a ``notAnArray(parentIsArray:)`` code, whether the value was
+        /// reached through an array index; nil for every other code.
+        public var parentIsArray: Bool? {
+            if case .notAnArray(let parentIsArray) = wrapped { parentIsArray } else { nil }
+        }
+
+        /// The code's name, stable across versions: `missing`,
+        /// `indexOutOfRange(3)`, `notAnArray(parentIsArray: true)`.
+        public var description: String {
+            switch wrapped {
+            case .missing: "missing"
+            case .notAnIndex: "notAnIndex"
+            case .indexOutOfRange(let index): "indexOutOfRange(\(index))"
+            case .notAnArray(let parentIsArray): "notAnArray(parentIsArray: \(parentIsArray))"
+            case .exists: "exists"
+            case .notAContainer: "notAContainer"
+            case .root: "root"
+            }
+        }
     }
 
     /// What went wrong.
-    public var kind: Kind
+    public var code: Code
     /// The whole key path asked for.
     public var keyPath: PropertyListKeyPath
     /// How many components of `keyPath` were walked before the problem.
     public var depth: Int
 
     /// Makes an error.
-    public init(_ kind: Kind, keyPath: PropertyListKeyPath, depth: Int) {
-        self.kind = kind
+    public init(_ code: Code, keyPath: PropertyListKeyPath, depth: Int) {
+        self.code = code
         self.keyPath = keyPath
         self.depth = depth
     }
@@ -82,7 +126,7 @@ public struct PropertyListKeyPathError: Error, Hashable, Sendable, CustomStringC
     public var message: String {
         let reached = PropertyListKeyPath(Array(keyPath.components.prefix(depth)))
         let place = reached.components.isEmpty ? "the root" : "'\(reached.plutilDescription)'"
-        switch kind {
+        switch code.wrapped {
         case .missing: return "no value at this key path"
         case .notAnIndex: return "\(place) is an array, and '\(Self.text(of: keyPath.components[depth]))' is not an index"
         case .indexOutOfRange(let index): return "index \(index) is past the end of the array at \(place)"

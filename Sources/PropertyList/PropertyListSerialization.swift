@@ -56,9 +56,9 @@ public struct PropertyListReader: Sendable {
     /// the one from the reader that got further into the text.
     ///
     /// - Returns: the value and the form it was read in.
-    /// - Throws: `PropertyListError` from the reader of that form; of kind
+    /// - Throws: `PropertyListError` from the reader of that form; with code
     ///   `.truncated` for empty input (zero bytes), which CoreFoundation
-    ///   refuses too; of kind `.unrecognizedFormat`, naming the format, for a
+    ///   refuses too; with code `.unrecognizedFormat`, naming the format, for a
     ///   file `NonPropertyListFormat` recognises (a NIBArchive nib, an Xcode
     ///   scheme, …).
     public func read(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil) throws(PropertyListError)
@@ -107,7 +107,7 @@ public struct PropertyListWriter: Sendable {
 
     /// Encodes `value` in `format`.
     ///
-    /// - Throws: `PropertyListError` of kind `.unsupportedValue` for the
+    /// - Throws: `PropertyListError` with code `.unsupportedValue` for the
     ///   OpenStep form, which is read only, or when the value cannot be
     ///   written in that form; `.limitExceeded(.depth)` for over-deep values.
     public func encode(_ value: PropertyListValue, format: PropertyListFormat) throws(PropertyListError) -> [UInt8] {

@@ -130,7 +130,7 @@ public enum XMLEventParser {
     /// Reads all of `bytes` (not copied by the caller; libxml2 copies them
     /// into its input buffer), sending elements and text to `handler`.
     ///
-    /// - Throws: what `handler` throws; else `PropertyListError` of kind
+    /// - Throws: what `handler` throws; else `PropertyListError` with code
     ///   `.malformedXML` with the line and column libxml2 reported when the
     ///   document is not well-formed or declares entities, or
     ///   `.limitExceeded(.inputSize)` when it is larger than libxml2 accepts (2 GiB).

@@ -396,8 +396,8 @@ private struct XMLPropertyListBuilder: ~Copyable {
 
     // MARK: Errors
 
-    private func error(_ kind: PropertyListError.Kind, at location: PropertyListLocation, _ message: String) -> PropertyListError {
-        PropertyListError(kind, at: location, keyPath: currentKeyPath(), message)
+    private func error(_ code: PropertyListError.Code, at location: PropertyListLocation, _ message: String) -> PropertyListError {
+        PropertyListError(code, at: location, keyPath: currentKeyPath(), message)
     }
 
     /// The path to the value being read: for each open dictionary the key

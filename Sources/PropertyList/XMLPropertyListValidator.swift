@@ -19,7 +19,7 @@ public struct XMLPropertyListValidator {
 
     /// Parses the DTD in `dtd`.
     ///
-    /// - Throws: `PropertyListError` of kind `.malformedXML`, with libxml2's
+    /// - Throws: `PropertyListError` with code `.malformedXML`, with libxml2's
     ///   message and the line and column in the DTD, when it cannot be parsed.
     public init(dtd: UnsafeRawBufferPointer) throws(PropertyListError) {
         let collector = XMLDiagnosticCollector()
@@ -48,7 +48,7 @@ public struct XMLPropertyListValidator {
     /// Validates the document in `bytes`, returning every problem found;
     /// empty when the document is valid.
     ///
-    /// Each finding is a `PropertyListError` of kind `.malformedXML` with the
+    /// Each finding is a `PropertyListError` with code `.malformedXML` with the
     /// line (and column, when libxml2 knows it; validity findings name only
     /// the line of the element's start tag and give column 1) and libxml2's
     /// message. A document that is not well-formed gets only libxml2's

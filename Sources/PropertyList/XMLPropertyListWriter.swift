@@ -45,7 +45,7 @@ public struct XMLPropertyListWriter: Sendable {
 
     /// Serialises `value` as a complete XML property-list document in UTF-8.
     ///
-    /// - Throws: `PropertyListError` of kind `.unsupportedValue`, with the key
+    /// - Throws: `PropertyListError` with code `.unsupportedValue`, with the key
     ///   path, for a date too far from 1970 to format; `.limitExceeded(.depth)` for
     ///   containers nested deeper than `maximumDepth`.
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {

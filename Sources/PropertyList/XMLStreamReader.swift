@@ -32,7 +32,7 @@ public struct XMLStreamReader: ~Copyable {
 
     /// Opens a reader over `bytes`, which are not copied and must outlive the reader.
     ///
-    /// - Throws: `PropertyListError` of kind `.limitExceeded(.inputSize)`
+    /// - Throws: `PropertyListError` with code `.limitExceeded(.inputSize)`
     ///   when the input is larger than libxml2 accepts (2 GiB), or
     ///   `.malformedXML` when libxml2 cannot start.
     public init(bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
@@ -48,7 +48,7 @@ public struct XMLStreamReader: ~Copyable {
     /// Moves to the next element start, element end or text node.
     ///
     /// - Returns: the node's kind, or nil at the end of the document.
-    /// - Throws: `PropertyListError` of kind `.malformedXML` with the line
+    /// - Throws: `PropertyListError` with code `.malformedXML` with the line
     ///   and column libxml2 reported when the document is not well-formed.
     public mutating func next() throws(PropertyListError) -> Node? {
         if pendingEndOfEmptyElement {

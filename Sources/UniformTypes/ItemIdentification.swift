@@ -29,7 +29,7 @@ extension TypeRegistry {
     ///
     /// Reads the item's status and, for sniffing, its first `ContentSniffer.prefixLength` bytes.
     ///
-    /// - Throws: `PropertyListError` of kind `.io` when `path` cannot be examined.
+    /// - Throws: `PropertyListError` with code `.io` when `path` cannot be examined.
     public func identifyItem(atPath path: String) throws(PropertyListError) -> TypeDeclaration {
         var status = stat()
         guard lstat(path, &status) == 0 else {

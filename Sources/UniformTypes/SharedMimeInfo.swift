@@ -71,7 +71,7 @@ public enum SharedMimeInfoReader {
 
     /// Reads the `<mime-type>` elements of `bytes`.
     ///
-    /// - Throws: `PropertyListError` of kind `.malformedXML` with line and
+    /// - Throws: `PropertyListError` with code `.malformedXML` with line and
     ///   column when the XML is not well-formed, or `.unexpectedElement`
     ///   when a `mime-type` has no `type`.
     public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
@@ -82,7 +82,7 @@ public enum SharedMimeInfoReader {
 
     /// Reads the shared-mime-info file at `path`.
     ///
-    /// - Throws: `PropertyListError` of kind `.io` when the file cannot be
+    /// - Throws: `PropertyListError` with code `.io` when the file cannot be
     ///   read, else as `read(_:file:)`.
     public static func read(contentsOf path: String) throws(PropertyListError) -> [MimeTypeDeclaration] {
         let file = try MappedFile(path: path)

@@ -76,7 +76,7 @@ struct FileWrapperTests {
         let error = #expect(throws: CocoaError.self) { try FileWrapper(url: package) }
         #expect(error?.code == .fileReadUnknown)
         let underlying = error?.userInfo[NSUnderlyingErrorKey] as? DocumentPackageError
-        #expect(underlying?.kind == .unsupportedFileType)
+        #expect(underlying?.code == .unsupportedFileType)
         #expect(underlying?.pathInPackage == "pipe")
         // The FIFO itself, at the top.
         #expect(throws: CocoaError.self) { try FileWrapper(url: package.appendingPathComponent("pipe")) }
@@ -89,7 +89,7 @@ struct FileWrapperTests {
         try Data("keep".utf8).write(to: file)
         let tree = FileWrapper(directoryWithFileWrappers: ["x.txt": FileWrapper(regularFileWithContents: Data())])
         let error = #expect(throws: CocoaError.self) { try tree.write(to: file, originalContentsURL: nil) }
-        #expect((error?.userInfo[NSUnderlyingErrorKey] as? DocumentPackageError)?.kind == .notADirectory)
+        #expect((error?.userInfo[NSUnderlyingErrorKey] as? DocumentPackageError)?.code == .notADirectory)
         #expect(try Data(contentsOf: file) == Data("keep".utf8))
     }
     #endif

@@ -152,7 +152,7 @@ struct DocumentPackageURLTests {
             { _ = try PackageZipArchive.read(at: url) },
         ] as [() throws -> Void] {
             let error = try #require(packageError(attempt))
-            #expect(error.kind == .io)
+            #expect(error.code == .io)
             #expect(error.fileSystemPath == "https://example.com/Chelsea.ict")
             #expect(error.description == "https://example.com/Chelsea.ict: not a file URL")
         }

@@ -43,7 +43,7 @@ struct PackageReaderTests {
         try writeFile(path + "/ctdocument.data", "replaced")
         #expect(try eager.child(named: "ctdocument.data")?.contents() == Data("data".utf8))
         let error = packageError { _ = try lazy.child(named: "ctdocument.data")!.contents() }
-        #expect(error?.kind == .changedOnDisk)
+        #expect(error?.code == .changedOnDisk)
         #expect(error?.pathInPackage == "ctdocument.data")
         #expect(error?.fileSystemPath == path + "/ctdocument.data")
     }
@@ -70,11 +70,11 @@ struct PackageReaderTests {
         let path = directory.appending("Flat.ict")
         try writeFile(path, "not a package")
         let error = packageError { _ = try PackageWrapper(readingFrom: path) }
-        #expect(error?.kind == .notADirectory)
+        #expect(error?.code == .notADirectory)
         #expect(error?.fileSystemPath == path)
         #expect(error?.description.hasPrefix(path + ":") == true)
         let missing = packageError { _ = try PackageWrapper(readingFrom: directory.appending("Missing.ict")) }
-        #expect(missing?.kind == .notFound)
+        #expect(missing?.code == .notFound)
         #expect(missing?.fileSystemPath == directory.appending("Missing.ict"))
     }
 
@@ -85,7 +85,7 @@ struct PackageReaderTests {
         try writeFile(directory.appending("P.ict/Locked/secret"), "x")
         chmod(directory.appending("P.ict/Locked"), 0)
         let error = packageError { _ = try PackageWrapper(readingFrom: directory.appending("P.ict")) }
-        #expect(error?.kind == .io)
+        #expect(error?.code == .io)
         #expect(error?.pathInPackage == "Locked")
         #expect(error?.fileSystemPath == directory.appending("P.ict/Locked"))
     }
@@ -96,7 +96,7 @@ struct PackageReaderTests {
         let path = try makePackage(in: directory)
         #expect(mkfifo(path + "/Contents/pipe", 0o644) == 0)
         let error = packageError { _ = try PackageWrapper(readingFrom: path) }
-        #expect(error?.kind == .unsupportedFileType)
+        #expect(error?.code == .unsupportedFileType)
         #expect(error?.pathInPackage == "Contents/pipe")
     }
 
@@ -105,13 +105,13 @@ struct PackageReaderTests {
         defer { directory.remove() }
         let path = try makePackage(in: directory)
         try writeFile(path + "/CTDOCUMENT.DATA", "shadow")
-        #expect(packageError { _ = try PackageWrapper(readingFrom: path) }?.kind == .duplicateName)
+        #expect(packageError { _ = try PackageWrapper(readingFrom: path) }?.code == .duplicateName)
         try FileManager.default.removeItem(atPath: path + "/CTDOCUMENT.DATA")
         let invalid = Array((path + "/bad-").utf8) + [0xFF, 0xFE]
         let descriptor = open(invalid.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
         #expect(descriptor >= 0)
         close(descriptor)
-        #expect(packageError { _ = try PackageWrapper(readingFrom: path) }?.kind == .invalidName)
+        #expect(packageError { _ = try PackageWrapper(readingFrom: path) }?.code == .invalidName)
     }
 
     @Test func enforcesEntryCountDepthAndTotalSizeLimitsByName() throws {
@@ -119,12 +119,12 @@ struct PackageReaderTests {
         defer { directory.remove() }
         let path = try makePackage(in: directory)  // 5 entries, 2 levels deep, 7 bytes
         let count = packageError { _ = try PackageWrapper(readingFrom: path, limits: .init(maximumEntryCount: 4)) }
-        #expect(count?.kind == .limitExceeded(.entryCount))
+        #expect(count?.code == .limitExceeded(.entryCount))
         let depth = packageError { _ = try PackageWrapper(readingFrom: path, limits: .init(maximumDepth: 1)) }
-        #expect(depth?.kind == .limitExceeded(.depth))
+        #expect(depth?.code == .limitExceeded(.depth))
         #expect(depth?.pathInPackage == "Contents/Resources")
         let size = packageError { _ = try PackageWrapper(readingFrom: path, limits: .init(maximumTotalSize: 6)) }
-        #expect(size?.kind == .limitExceeded(.totalSize))
+        #expect(size?.code == .limitExceeded(.totalSize))
         _ = try PackageWrapper(readingFrom: path, limits: .init(maximumEntryCount: 5, maximumDepth: 2, maximumTotalSize: 7))
     }
 

@@ -9,7 +9,7 @@ struct PackageWrapperTests {
     func refusesInvalidChildNames(_ name: String) throws {
         let directory = try PackageWrapper(directoryWithChildren: [:])
         let error = packageError { try directory.addChild(file("x"), named: name) }
-        #expect(error?.kind == .invalidName)
+        #expect(error?.code == .invalidName)
         #expect(directory.children.isEmpty)
     }
 
@@ -18,13 +18,13 @@ struct PackageWrapperTests {
         let name = String(repeating: "a", count: 255)
         try directory.addChild(file("x"), named: name)
         #expect(directory.child(named: name) != nil)
-        #expect(packageError { try directory.addChild(file("y"), named: name + "b") }?.kind == .invalidName)
+        #expect(packageError { try directory.addChild(file("y"), named: name + "b") }?.code == .invalidName)
     }
 
     @Test func refusesNamesThatDifferOnlyByCase() throws {
         let directory = try PackageWrapper(directoryWithChildren: ["Read Me.txt": file("one")])
         let error = packageError { try directory.addChild(file("two"), named: "READ ME.TXT") }
-        #expect(error?.kind == .duplicateName)
+        #expect(error?.code == .duplicateName)
         #expect(error?.pathInPackage == "READ ME.TXT")
         #expect(try directory.child(named: "Read Me.txt")?.contents() == Data("one".utf8))
         #expect(directory.child(named: "READ ME.TXT") == nil)
@@ -32,9 +32,9 @@ struct PackageWrapperTests {
 
     @Test func refusesRenamingOntoAnotherChildsNameInAnyCase() throws {
         let directory = try PackageWrapper(directoryWithChildren: ["a": file("a"), "b": file("b")])
-        #expect(packageError { try directory.renameChild(named: "a", to: "B") }?.kind == .duplicateName)
-        #expect(packageError { try directory.renameChild(named: "missing", to: "c") }?.kind == .notFound)
-        #expect(packageError { try directory.renameChild(named: "a", to: "..") }?.kind == .invalidName)
+        #expect(packageError { try directory.renameChild(named: "a", to: "B") }?.code == .duplicateName)
+        #expect(packageError { try directory.renameChild(named: "missing", to: "c") }?.code == .notFound)
+        #expect(packageError { try directory.renameChild(named: "a", to: "..") }?.code == .invalidName)
         try directory.renameChild(named: "a", to: "A")
         #expect(directory.children.map(\.fileName) == ["A", "b"])
     }

@@ -145,7 +145,7 @@ struct PackageWriterTests {
         try writeFile(path + "/data", "edited by someone else")
         let before = try snapshot(of: path)
         let error = packageError { try package.save(to: path) }
-        #expect(error?.kind == .changedOnDisk)
+        #expect(error?.code == .changedOnDisk)
         #expect(error?.pathInPackage == "data")
         #expect(try snapshot(of: path) == before)
         #expect(try strayTemporaries(of: path).isEmpty)
@@ -176,7 +176,7 @@ struct PackageWriterTests {
         try writeFile(directory.appending(".Doc.ict.saving-999999999-2/da"), "half")
         let package = try PackageWrapper(directoryWithChildren: ["data": file("new version")])
         let error = packageError { try package.save(to: path, options: PackageSaveOptions(replacingExisting: false)) }
-        #expect(error?.kind == .alreadyExists)
+        #expect(error?.code == .alreadyExists)
         #expect(try snapshot(of: path) == ["data": .file(permissions: 0o644, bytes: Data("old version".utf8))])
         #expect(try strayTemporaries(of: path).isEmpty)
     }
@@ -187,7 +187,7 @@ struct PackageWriterTests {
         let path = directory.appending("Doc.ict")
         try writeFile(path, "a flat file")
         let error = packageError { try PackageWrapper(directoryWithChildren: [:]).save(to: path) }
-        #expect(error?.kind == .notADirectory)
+        #expect(error?.code == .notADirectory)
         #expect(error?.fileSystemPath == path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "a flat file")
     }

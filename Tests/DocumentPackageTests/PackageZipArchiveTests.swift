@@ -98,7 +98,7 @@ struct PackageZipArchiveTests {
         try craftZip(zip, [CraftedEntry(path: "Friend.ict/ctdocument.data"), CraftedEntry(path: path, contents: "pwned")])
         let before = try snapshot(of: directory.path)
         let error = packageError { _ = try PackageZipArchive.read(at: zip) }
-        #expect(error?.kind == .unsafePath)
+        #expect(error?.code == .unsafePath)
         #expect(error?.pathInPackage == path)
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
         #expect(try snapshot(of: directory.path) == before)
@@ -124,7 +124,7 @@ struct PackageZipArchiveTests {
         let zip = directory.appending("links.zip")
         try craftZip(zip, [CraftedEntry(path: "P.ict/data")] + entries)
         let error = packageError { _ = try PackageZipArchive.read(at: zip) }
-        #expect(error?.kind == .unsafePath)
+        #expect(error?.code == .unsafePath)
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
 
@@ -140,7 +140,7 @@ struct PackageZipArchiveTests {
                 CraftedEntry(path: "P.ict/dir/file"),
             ])
         let error = packageError { _ = try PackageZipArchive.read(at: zip) }
-        #expect(error?.kind == .unsafePath)
+        #expect(error?.code == .unsafePath)
         #expect(error?.pathInPackage == "P.ict/dir/file")
     }
 
@@ -149,11 +149,11 @@ struct PackageZipArchiveTests {
         defer { directory.remove() }
         let zip = directory.appending("dup.zip")
         try craftZip(zip, [CraftedEntry(path: "P.ict/Data"), CraftedEntry(path: "P.ict/DATA")])
-        #expect(packageError { _ = try PackageZipArchive.read(at: zip) }?.kind == .duplicateName)
+        #expect(packageError { _ = try PackageZipArchive.read(at: zip) }?.code == .duplicateName)
         let big = directory.appending("big.zip")
         try craftZip(big, [CraftedEntry(path: "P.ict/a", contents: String(repeating: "a", count: 100))])
         let error = packageError { _ = try PackageZipArchive.read(at: big, limits: .init(maximumTotalSize: 99)) }
-        #expect(error?.kind == .limitExceeded(.totalSize))
+        #expect(error?.code == .limitExceeded(.totalSize))
     }
 
     @Test func aFileThatIsNotAZipIsAnInvalidArchive() throws {
@@ -161,7 +161,7 @@ struct PackageZipArchiveTests {
         defer { directory.remove() }
         try writeFile(directory.appending("not.zip"), "plain text")
         let error = packageError { _ = try PackageZipArchive.read(at: directory.appending("not.zip")) }
-        #expect(error?.kind == .invalidArchive)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.fileSystemPath == directory.appending("not.zip"))
     }
 
@@ -183,7 +183,7 @@ struct PackageZipArchiveTests {
 
         let limits = DocumentPackageLimits(maximumEntrySize: 64 << 10)
         let error = packageError { try PackageZipArchive.read(at: zip, limits: limits).save(to: target) }
-        #expect(error?.kind == .limitExceeded(.entrySize))
+        #expect(error?.code == .limitExceeded(.entrySize))
         #expect(error?.pathInPackage == "Bomb.ict/zeros")
         #expect(error?.fileSystemPath == zip)
         #expect(error?.message == "the zip entry declares 1048576 bytes, over the limit of 65536 per entry", "\(error?.message ?? "")")
@@ -212,11 +212,11 @@ struct PackageZipArchiveTests {
         #expect(package.child(named: "zeros")?.fileSize == 1000)
         let target = directory.appending("Liar.ict")
         let error = packageError { try package.save(to: target) }
-        #expect(error?.kind == .invalidArchive)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.pathInPackage == "Liar.ict/zeros")
         #expect(error?.message == "the zip entry holds more bytes than the 1000 it declares", "\(error?.message ?? "")")
         #expect(try snapshot(of: directory.path) == before, "no package, no temporary")
-        #expect(packageError { _ = try package.child(named: "zeros")!.contents() }?.kind == .invalidArchive)
+        #expect(packageError { _ = try package.child(named: "zeros")!.contents() }?.code == .invalidArchive)
     }
 
     @Test func refusesAnEntryWhoseBytesDoNotMatchTheirChecksum() throws {
@@ -231,7 +231,7 @@ struct PackageZipArchiveTests {
         bytes[at] = UInt8(ascii: "x")
         try Data(bytes).write(to: URL(fileURLWithPath: zip))
         let error = packageError { try PackageZipArchive.read(at: zip).save(to: directory.appending("Flip.ict")) }
-        #expect(error?.kind == .invalidArchive)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.pathInPackage == "Flip.ict/note.txt")
         #expect(error?.message.contains("checksum") == true, "\(error?.message ?? "")")
         #expect(!FileManager.default.fileExists(atPath: directory.appending("Flip.ict")))
@@ -261,7 +261,7 @@ struct PackageZipArchiveTests {
         let package = try PackageWrapper(readingFrom: source)
         let bigZip = directory.appending("Over.zip")
         let error = packageError { try PackageZipArchive.write(package, to: bigZip, rootName: "Full.ict", limits: limits) }
-        #expect(error?.kind == .limitExceeded(.entryCount))
+        #expect(error?.code == .limitExceeded(.entryCount))
         #expect(error?.fileSystemPath == source)
         #expect(error?.message == "the package has more than 40 entries; a zip of it could not be read back", "\(error?.message ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Full.ict", "Full.zip", "Restored.ict"])
@@ -308,7 +308,7 @@ struct PackageZipArchiveTests {
         bytes[end + 10] = 4
         try Data(bytes).write(to: URL(fileURLWithPath: zip))
         let error = packageError { _ = try PackageZipArchive.read(at: zip) }
-        #expect(error?.kind == .invalidArchive)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.fileSystemPath == zip)
         #expect(error?.message.hasPrefix("not a readable zip archive") == true, "\(error?.message ?? "")")
     }

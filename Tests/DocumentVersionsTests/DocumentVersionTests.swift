@@ -132,7 +132,7 @@ struct DocumentVersionTests {
         do {
             try version.replaceItem(at: document)
         } catch {
-            #expect(error.kind == .kindMismatch)
+            #expect(error.code == .kindMismatch)
         }
         #expect(try folder.read("F.ict/ctdocument.data") == "current")
         #expect(try folder.read("F.sync-conflict-20261123-101500-ABCDEF7.ict") == "a file")
@@ -177,7 +177,7 @@ struct DocumentVersionTests {
             _ = try DocumentVersion.otherVersionsOfItem(at: folder.appending("none.ict"))
             Issue.record("no error")
         } catch {
-            #expect(error.kind == .notFound)
+            #expect(error.code == .notFound)
         }
     }
 }

@@ -122,7 +122,7 @@ struct DocumentVersionsURLTests {
             { _ = try VersionFingerprint.ofItem(at: URL(fileURLWithPath: missing)) },
         ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
-            #expect(error.kind == .notFound)
+            #expect(error.code == .notFound)
             #expect(error.path == missing)
         }
     }
@@ -141,7 +141,7 @@ struct DocumentVersionsURLTests {
             { _ = try VersionFingerprint.ofItem(at: url) },
         ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
-            #expect(error.kind == .io)
+            #expect(error.code == .io)
             #expect(error.path == url.absoluteString)
             #expect(error.message == "not a file URL")
         }

@@ -41,10 +41,10 @@ struct ICTDocumentDataTests {
     @Test func damagedDataIsRefusedAsBytesAre() throws {
         let truncated = try Self.thumbnail().prefix(20)
         let header = try #require(throws: ICTDocumentError.self) { _ = try PNGImage.size(ofPNGHeader: truncated) }
-        #expect(header.kind == .damagedImage)
+        #expect(header.code == .damagedImage)
         #expect(header == (try #require(throws: ICTDocumentError.self) { _ = try PNGImage.size(ofPNGHeader: [UInt8](truncated)) }))
         let image = try #require(throws: ICTDocumentError.self) { _ = try PNGImage(pngData: Data("not a png".utf8)) }
-        #expect(image.kind == .damagedImage)
+        #expect(image.code == .damagedImage)
     }
 
     @Test func setPhotoFromDataStoresIt() throws {
@@ -56,6 +56,6 @@ struct ICTDocumentDataTests {
         #expect(try document.setPhoto(pngData: nil))
         #expect(try document.data().photo == nil)
         let error = try #require(throws: ICTDocumentError.self) { _ = try document.setPhoto(pngData: Data("not a png".utf8)) }
-        #expect(error.kind == .damagedImage)
+        #expect(error.code == .damagedImage)
     }
 }

@@ -134,7 +134,7 @@ struct ICTDocumentURLTests {
             { _ = try ICTDocument(contentsOf: FilePath(missing)) },
         ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
-            #expect(error.kind == .package)
+            #expect(error.code == .package)
             #expect(error.packageError?.fileSystemPath == missing)
         }
         let summaryError = try #require(throws: ICTDocumentError.self) {
@@ -158,7 +158,7 @@ struct ICTDocumentURLTests {
             { _ = try ICTDocument.freeFileName(for: "x", in: url) },
         ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
-            #expect(error.kind == .package)
+            #expect(error.code == .package)
             #expect(error.packageError?.fileSystemPath == "https://example.com/Chelsea.ict")
             #expect(error.message == "https://example.com/Chelsea.ict: not a file URL")
         }

@@ -139,33 +139,33 @@ struct ICTDocumentJSONFormTests {
     /// whether the schema rejects it too.
     struct BadInput: CustomTestStringConvertible, Sendable {
         var json: String
-        var kind: ICTDocumentError.Kind
+        var code: ICTDocumentError.Code
         var keyPath: String
         var schemaRejects = true
         var testDescription: String { json }
     }
 
     static let badInputs: [BadInput] = [
-        BadInput(json: "[1]", kind: .wrongType, keyPath: ""),
-        BadInput(json: "\"text\"", kind: .wrongType, keyPath: ""),
-        BadInput(json: "{}", kind: .missingKey, keyPath: "version"),
-        BadInput(json: #"{"firstName": "Ada"}"#, kind: .missingKey, keyPath: "version"),
-        BadInput(json: #"{"version": "1"}"#, kind: .wrongType, keyPath: "version"),
-        BadInput(json: #"{"version": 1.0}"#, kind: .wrongType, keyPath: "version", schemaRejects: false),  // JSON Schema: 1.0 == 1
-        BadInput(json: #"{"version": 2}"#, kind: .unsupportedVersion, keyPath: "version"),
-        BadInput(json: #"{"version": 1, "firstName": 5}"#, kind: .wrongType, keyPath: "firstName"),
-        BadInput(json: #"{"version": 1, "lastName": true}"#, kind: .wrongType, keyPath: "lastName"),
-        BadInput(json: #"{"version": 1, "displayName": ["A"]}"#, kind: .wrongType, keyPath: "displayName"),
-        BadInput(json: #"{"version": 1, "favoriteNumber": "7"}"#, kind: .wrongType, keyPath: "favoriteNumber"),
-        BadInput(json: #"{"version": 1, "favoriteNumber": {"n": 7}}"#, kind: .wrongType, keyPath: "favoriteNumber"),
-        BadInput(json: #"{"version": 1, "photo": "Ada.photo.png"}"#, kind: .wrongType, keyPath: "photo"),
-        BadInput(json: #"{"version": 1, "photo": {}}"#, kind: .missingKey, keyPath: "photo.file"),
-        BadInput(json: #"{"version": 1, "photo": {"name": "a.png"}}"#, kind: .missingKey, keyPath: "photo.file"),
-        BadInput(json: #"{"version": 1, "photo": {"file": 3}}"#, kind: .wrongType, keyPath: "photo.file"),
-        BadInput(json: #"{"version": 1, "thumbnail": {"file": null}}"#, kind: .invalidJSON, keyPath: "thumbnail.file"),
-        BadInput(json: #"{"version": 1, "photo": {"$data": "!!!!"}}"#, kind: .invalidJSON, keyPath: "photo.$data"),
-        BadInput(json: #"{"version": 1, "thumbnail": {"$data": 12}}"#, kind: .invalidJSON, keyPath: "thumbnail.$data"),
-        BadInput(json: #"{"version": 1, "favoriteNumber": {"$real": "many"}}"#, kind: .invalidJSON, keyPath: "favoriteNumber.$real"),
+        BadInput(json: "[1]", code: .wrongType, keyPath: ""),
+        BadInput(json: "\"text\"", code: .wrongType, keyPath: ""),
+        BadInput(json: "{}", code: .missingKey, keyPath: "version"),
+        BadInput(json: #"{"firstName": "Ada"}"#, code: .missingKey, keyPath: "version"),
+        BadInput(json: #"{"version": "1"}"#, code: .wrongType, keyPath: "version"),
+        BadInput(json: #"{"version": 1.0}"#, code: .wrongType, keyPath: "version", schemaRejects: false),  // JSON Schema: 1.0 == 1
+        BadInput(json: #"{"version": 2}"#, code: .unsupportedVersion, keyPath: "version"),
+        BadInput(json: #"{"version": 1, "firstName": 5}"#, code: .wrongType, keyPath: "firstName"),
+        BadInput(json: #"{"version": 1, "lastName": true}"#, code: .wrongType, keyPath: "lastName"),
+        BadInput(json: #"{"version": 1, "displayName": ["A"]}"#, code: .wrongType, keyPath: "displayName"),
+        BadInput(json: #"{"version": 1, "favoriteNumber": "7"}"#, code: .wrongType, keyPath: "favoriteNumber"),
+        BadInput(json: #"{"version": 1, "favoriteNumber": {"n": 7}}"#, code: .wrongType, keyPath: "favoriteNumber"),
+        BadInput(json: #"{"version": 1, "photo": "Ada.photo.png"}"#, code: .wrongType, keyPath: "photo"),
+        BadInput(json: #"{"version": 1, "photo": {}}"#, code: .missingKey, keyPath: "photo.file"),
+        BadInput(json: #"{"version": 1, "photo": {"name": "a.png"}}"#, code: .missingKey, keyPath: "photo.file"),
+        BadInput(json: #"{"version": 1, "photo": {"file": 3}}"#, code: .wrongType, keyPath: "photo.file"),
+        BadInput(json: #"{"version": 1, "thumbnail": {"file": null}}"#, code: .invalidJSON, keyPath: "thumbnail.file"),
+        BadInput(json: #"{"version": 1, "photo": {"$data": "!!!!"}}"#, code: .invalidJSON, keyPath: "photo.$data"),
+        BadInput(json: #"{"version": 1, "thumbnail": {"$data": 12}}"#, code: .invalidJSON, keyPath: "thumbnail.$data"),
+        BadInput(json: #"{"version": 1, "favoriteNumber": {"$real": "many"}}"#, code: .invalidJSON, keyPath: "favoriteNumber.$real"),
     ]
 
     @Test(arguments: badInputs)
@@ -173,10 +173,10 @@ struct ICTDocumentJSONFormTests {
         let error = #expect(throws: ICTDocumentError.self) {
             try Array(input.json.utf8).withUnsafeBytes { try ICTDocumentJSONForm(jsonBytes: $0) }
         }
-        #expect(error?.kind == input.kind)
+        #expect(error?.code == input.code)
         #expect(error?.keyPath == input.keyPath)
         #expect((error?.description.contains("(at \(input.keyPath))") ?? false) == !input.keyPath.isEmpty)
-        if input.kind == .invalidJSON { #expect(error?.propertyListError != nil) }
+        if input.code == .invalidJSON { #expect(error?.propertyListError != nil) }
         if input.schemaRejects {
             #expect(try Self.schemaComplaint(Array(input.json.utf8)) != "")
         }
@@ -191,20 +191,20 @@ struct ICTDocumentJSONFormTests {
         let error = #expect(throws: ICTDocumentError.self) {
             try Array(text.utf8).withUnsafeBytes { try ICTDocumentJSONForm(jsonBytes: $0) }
         }
-        #expect(error?.kind == .invalidJSON)
+        #expect(error?.code == .invalidJSON)
         #expect(error?.propertyListError?.location == location)
     }
 
     @Test func unreadableFilesAndDamagedPhotosAreErrors() throws {
         let folder = try ScratchFolder()
         let missingJSON = #expect(throws: ICTDocumentError.self) { try ICTDocument(jsonFormAt: folder.path + "/none.json") }
-        #expect(missingJSON?.kind == .unreadableFile)
-        #expect(missingJSON?.propertyListError?.kind == .io)
+        #expect(missingJSON?.code == .unreadableFile)
+        #expect(missingJSON?.propertyListError?.code == .io)
 
         let missingPhoto = #expect(throws: ICTDocumentError.self) {
             try ICTDocument(jsonForm: ICTDocumentJSONForm(photo: .file("none.png")), imageFolder: folder.path + "/")
         }
-        #expect(missingPhoto?.kind == .unreadableFile)
+        #expect(missingPhoto?.code == .unreadableFile)
         #expect(missingPhoto?.message.contains(folder.path + "/none.png") == true)
 
         // Three zero bytes in base64: data, but not a PNG.
@@ -213,7 +213,7 @@ struct ICTDocumentJSONFormTests {
                 try ICTDocument(jsonForm: try ICTDocumentJSONForm(jsonBytes: $0), imageFolder: "")
             }
         }
-        #expect(notPNG?.kind == .damagedImage)
+        #expect(notPNG?.code == .damagedImage)
     }
 
     @Test func absentFieldsAreLeftOutAndIntegersAreNumbers() throws {

@@ -49,14 +49,14 @@ struct ICTDocumentSummaryTests {
         let version = #expect(throws: ICTDocumentError.self) {
             try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("unknown-version.ict").path)
         }
-        #expect(version?.kind == .unsupportedVersion)
+        #expect(version?.code == .unsupportedVersion)
         #expect(version?.entry == "ctdocument.metadata")
         #expect(version?.keyPath == "DATA.VERSION")
         #expect(version?.message.contains("VERSION 2") == true)
         let wrongClass = #expect(throws: ICTDocumentError.self) {
             try ICTDocumentSummary(ofDocumentAt: malformed.appendingPathComponent("wrong-class.ict").path)
         }
-        #expect(wrongClass?.kind == .wrongClass)
+        #expect(wrongClass?.code == .wrongClass)
         #expect(wrongClass?.message.contains("CTData") == true)
         // Broken in the data entry only: the summary does not read it.
         #expect(
@@ -70,15 +70,15 @@ struct ICTDocumentSummaryTests {
         let metadata = path + "/ctdocument.metadata"
         try FileManager.default.moveItem(atPath: metadata, toPath: folder.path + "/moved")
         let missing = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
-        #expect(missing?.kind == .missingEntry)
+        #expect(missing?.code == .missingEntry)
         #expect(missing?.entry == "ctdocument.metadata")
         // A link to a metadata entry outside the package is not followed.
         try FileManager.default.createSymbolicLink(atPath: metadata, withDestinationPath: folder.path + "/moved")
         let link = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
-        #expect(link?.kind == .missingEntry)
+        #expect(link?.code == .missingEntry)
         #expect(link?.message == "the entry is a symbolic link, not a file; links in a document are not followed")
         let notPackage = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: folder.path + "/moved") }
-        #expect(notPackage?.kind == .package)
+        #expect(notPackage?.code == .package)
         #expect(notPackage?.message.contains("moved: not a package directory") == true)
     }
 
@@ -89,7 +89,7 @@ struct ICTDocumentSummaryTests {
         let bytes = try Data(contentsOf: metadata)
         try bytes.prefix(bytes.count / 2).write(to: metadata)
         let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
-        #expect(error?.kind == .invalidArchive)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.entry == "ctdocument.metadata")
     }
 
@@ -104,7 +104,7 @@ struct ICTDocumentSummaryTests {
         bytes[start + 19] ^= 0x01  // the width's last byte: the IHDR CRC no longer matches
         try Data(bytes).write(to: metadata)
         let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
-        #expect(error?.kind == .damagedImage)
+        #expect(error?.code == .damagedImage)
         #expect(error?.keyPath == "DATA.THUMBNAIL")
         #expect(error?.message.contains("CRC") == true)
     }
@@ -113,14 +113,14 @@ struct ICTDocumentSummaryTests {
     /// entry and key, and the entry on disk left as it was.
     @Test(arguments: [
         (
-            "DISPLAY NAME", PropertyListValue.integer(PropertyListInteger(7)), ICTDocumentError.Kind.wrongType, "DATA.DISPLAY NAME",
+            "DISPLAY NAME", PropertyListValue.integer(PropertyListInteger(7)), ICTDocumentError.Code.wrongType, "DATA.DISPLAY NAME",
             "DISPLAY NAME is not a string"
         ),
         ("THUMBNAIL", .string("not png"), .wrongType, "DATA.THUMBNAIL", "THUMBNAIL is not data"),
         ("VERSION", .string("1"), .wrongType, "DATA.VERSION", "VERSION is not an integer"),
     ])
     func refusesFieldsOfTheWrongType(
-        _ key: String, _ value: PropertyListValue, _ kind: ICTDocumentError.Kind,
+        _ key: String, _ value: PropertyListValue, _ code: ICTDocumentError.Code,
         _ keyPath: String, _ message: String
     ) throws {
         let folder = try ScratchFolder()
@@ -136,7 +136,7 @@ struct ICTDocumentSummaryTests {
         let bytes = Data(try KeyedArchiveWriter().encode(archive))
         try bytes.write(to: metadata)
         let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
-        #expect(error?.kind == kind)
+        #expect(error?.code == code)
         #expect(error?.entry == "ctdocument.metadata")
         #expect(error?.keyPath == keyPath)
         #expect(error?.message == message)
@@ -151,7 +151,7 @@ struct ICTDocumentSummaryTests {
         archive.top["DATA"] = .uid(0)
         try Data(try KeyedArchiveWriter().encode(archive)).write(to: metadata)
         let error = #expect(throws: ICTDocumentError.self) { try ICTDocumentSummary(ofDocumentAt: path) }
-        #expect(error?.kind == .wrongClass)
+        #expect(error?.code == .wrongClass)
         #expect(error?.message == "the root object is $null")
     }
 

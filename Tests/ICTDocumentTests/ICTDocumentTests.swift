@@ -98,7 +98,7 @@ struct ICTDocumentTests {
             try document.setDisplayName("Overwrite")
             Issue.record("an unknown version was edited")
         } catch {
-            #expect(error.kind == .unsupportedVersion)
+            #expect(error.code == .unsupportedVersion)
             #expect(error.entry == "ctdocument.data")
             #expect(error.keyPath == "DATA.VERSION")
         }
@@ -116,7 +116,7 @@ struct ICTDocumentTests {
             _ = try document.metadata()
             Issue.record("a CTData archive decoded as metadata")
         } catch {
-            #expect(error.kind == .wrongClass)
+            #expect(error.code == .wrongClass)
             #expect(error.entry == "ctdocument.metadata")
             #expect(error.keyPath.hasSuffix("DATA"))
             #expect(error.message.contains("CTData"))
@@ -124,7 +124,7 @@ struct ICTDocumentTests {
         do {
             _ = try document.data()
         } catch {
-            #expect(error.kind == .missingEntry)
+            #expect(error.code == .missingEntry)
             #expect(error.entry == "ctdocument.data")
         }
     }
@@ -145,7 +145,7 @@ struct ICTDocumentTests {
             try ICTDocument().save(to: path)
             Issue.record("replaced an existing document")
         } catch {
-            #expect(error.kind == .alreadyExists)
+            #expect(error.code == .alreadyExists)
         }
         #expect(try ICTDocument(contentsOf: path).displayName() == "Ada L")
     }

@@ -21,7 +21,7 @@ struct PNGImageTests {
         do {
             _ = try PNGImage(pngBytes: bytes)
         } catch {
-            #expect(error.kind == .damagedImage)
+            #expect(error.code == .damagedImage)
         }
         #expect(throws: ICTDocumentError.self) { try PNGImage(pngBytes: Array("not a png".utf8)) }
     }
@@ -39,7 +39,7 @@ struct PNGImageTests {
             + [UInt8](repeating: 0, count: 16)
         let expected = "not a readable PNG: the zTXt chunk at byte 33 declares 2052348020 bytes of data, but only 16 bytes follow its header"
         let decoded = #expect(throws: ICTDocumentError.self) { try PNGImage(pngBytes: bytes) }
-        #expect(decoded?.kind == .damagedImage)
+        #expect(decoded?.code == .damagedImage)
         #expect(decoded?.message == expected)
         // The header alone is still read by the size check, which reads no further.
         #expect(try PNGImage.size(ofPNGHeader: bytes) == (1, 1))
@@ -64,7 +64,7 @@ struct PNGImageTests {
             _ = try PNGImage(pngBytes: bytes)
             Issue.record("a 10-gigapixel image decoded")
         } catch {
-            #expect(error.kind == .imageTooLarge)
+            #expect(error.code == .imageTooLarge)
             #expect(error.message.contains("thumbnailPixelLimit"))
         }
     }

@@ -48,7 +48,7 @@ struct ICTKitImportTests {
 
     @Test func aMissingDocumentIsAPackageError() throws {
         let error = try #require(throws: ICTDocumentError.self) { try ICTDocument(contentsOf: Self.coffee + "-missing") }
-        #expect(error.kind == .package)
+        #expect(error.code == .package)
         #expect(error.packageError != nil)
     }
 }

@@ -222,7 +222,7 @@ import Testing
     }
 
     /// The archives MANIFEST says to reject, with the error each gets.
-    static let rejected: [String: (KeyedArchiveError.Kind, String)] = [
+    static let rejected: [String: (KeyedArchiveError.Code, String)] = [
         "bpylist2/invalid_type_archive.plist": (.wrongArchiver, "$archiver"),
         "bpylist2/invalid_uid_archive.plist": (.danglingReference, "$top.root"),
         "bpylist2/invalid_version_archive.plist": (.unsupportedVersion, "$version"),
@@ -238,11 +238,11 @@ import Testing
 
     @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: rejectedPaths)
     func rejectsMalformedArchiveWithKeyPath(_ file: String) throws {
-        let (kind, path) = try #require(Self.rejected[file])
+        let (code, path) = try #require(Self.rejected[file])
         let error = #expect(throws: KeyedArchiveError.self) {
             _ = try Fixtures.archive("keyedarchive/" + file).decodeValue(forTopKey: "root")
         }
-        #expect(error?.kind == kind, "\(file): \(String(describing: error))")
+        #expect(error?.code == code, "\(file): \(String(describing: error))")
         #expect(error?.keyPath.description == path, "\(file): \(String(describing: error))")
     }
 
@@ -262,7 +262,7 @@ import Testing
             } catch {
                 let saysWhere =
                     !error.keyPath.components.isEmpty || error.underlying.map { $0.location != .none } ?? false
-                    || [.notAnArchive, .wrongArchiver].contains(error.kind)
+                    || [.notAnArchive, .wrongArchiver].contains(error.code)
                 #expect(saysWhere, "\(file): \(error)")
             }
         }

@@ -183,7 +183,7 @@ import Testing
         let error = #expect(throws: KeyedArchiveError.self) {
             _ = try KeyedUnarchiver(archive: archive).decodeTopLevelObject(of: Metadata.self, forKey: "DATA")
         }
-        #expect(error?.kind == .disallowedClass)
+        #expect(error?.code == .disallowedClass)
         #expect(error?.keyPath.description == "$top.DATA")
         #expect(error?.message.contains(object.classDescription.name) == true)
     }

@@ -48,7 +48,7 @@ struct KeyedArchiveLayoutTests {
             (error as? KeyedArchiveError)?.keyPath.description == "layout.topKeys"
         }
         #expect { try KeyedArchiveLayout(jsonForm: .dictionary(["order": []])) } throws: { error in
-            (error as? KeyedArchiveError)?.kind == .notAnArchive
+            (error as? KeyedArchiveError)?.code == .notAnArchive
         }
     }
 

@@ -30,12 +30,12 @@ struct KeyedUnarchiverTests {
                 throw root.error(.disallowedClass, forKey: "title", "refused")
             }
         }
-        #expect(error.kind == .disallowedClass && "\(error.keyPath)" == "$top.root.title" && error.objectIndex == 1)
+        #expect(error.code == .disallowedClass && "\(error.keyPath)" == "$top.root.title" && error.objectIndex == 1)
     }
 
     @Test func topLevelValueOfTheWrongKindNamesNoObject() throws {
         let top = try Self.simpleArchive().topLevelDecoder()
         let error = try #require(throws: KeyedArchiveError.self) { _ = try top.decodeInt(forKey: "root") }
-        #expect(error.kind == .invalidObject && "\(error.keyPath)" == "$top.root" && error.objectIndex == nil)
+        #expect(error.code == .invalidObject && "\(error.keyPath)" == "$top.root" && error.objectIndex == nil)
     }
 }

@@ -61,13 +61,13 @@ struct PartialKeyedArchiveTests {
         #expect(try partial.topObjectIndex(forKey: "no such key") == nil)
     }
 
-    /// MANIFEST's rejected archives: the same kind and key path as the
+    /// MANIFEST's rejected archives: the same code and key path as the
     /// whole-archive reader, for the checks the partial reader makes — except
     /// that a class description without `$classname` is named itself.
     @Test(
         .enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing),
         arguments: [
-            ("bpylist2/invalid_type_archive.plist", KeyedArchiveError.Kind.wrongArchiver, "$archiver"),
+            ("bpylist2/invalid_type_archive.plist", KeyedArchiveError.Code.wrongArchiver, "$archiver"),
             ("bpylist2/invalid_version_archive.plist", .unsupportedVersion, "$version"),
             ("bpylist2/no_objects_archive.plist", .missingObjects, ""),
             ("bpylist2/no_top_archive.plist", .missingTop, ""),
@@ -75,13 +75,13 @@ struct PartialKeyedArchiveTests {
             ("bpylist2/no_class_meta_archive.plist", .invalidClass, "$objects[1].$class"),
             ("bpylist2/no_class_name_archive.plist", .invalidClass, "$objects[3].$classname"),
         ])
-    func rejectsLikeTheWholeReader(_ file: String, _ kind: KeyedArchiveError.Kind, _ keyPath: String) throws {
+    func rejectsLikeTheWholeReader(_ file: String, _ code: KeyedArchiveError.Code, _ keyPath: String) throws {
         let error = #expect(throws: KeyedArchiveError.self) {
             let archive = try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: Self.path("keyedarchive/" + file)))
             guard let root = try archive.topObjectIndex(forKey: "root") else { return }
             _ = try archive.className(of: archive.instance(at: root))
         }
-        #expect(error?.kind == kind, "\(file): \(String(describing: error))")
+        #expect(error?.code == code, "\(file): \(String(describing: error))")
         #expect(error?.keyPath.description == keyPath, "\(file): \(String(describing: error))")
     }
 
@@ -90,11 +90,11 @@ struct PartialKeyedArchiveTests {
         try Data(BinaryPropertyListWriter().encode(["just": "a dictionary"])).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect { try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: file)) } throws: { error in
-            (error as? KeyedArchiveError)?.kind == .wrongArchiver
+            (error as? KeyedArchiveError)?.code == .wrongArchiver
         }
         try Data(BinaryPropertyListWriter().encode([1, 2])).write(to: URL(fileURLWithPath: file))
         #expect { try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: file)) } throws: { error in
-            (error as? KeyedArchiveError)?.kind == .notAnArchive
+            (error as? KeyedArchiveError)?.code == .notAnArchive
         }
     }
 

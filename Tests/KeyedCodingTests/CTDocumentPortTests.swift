@@ -138,7 +138,7 @@ extension CTDocumentPortTests {
         // SampleDocs/malformed/README.md: the metadata entry holds a CTData archive.
         let url = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/wrong-class.ict")
         let error = try #require(throws: KeyedArchiveError.self) { try CTDocumentFiles.read(documentAt: url) }
-        #expect(error.kind == .disallowedClass)
+        #expect(error.code == .disallowedClass)
         #expect("\(error.keyPath)" == "$top.DATA")
         #expect(error.message.contains("CTData") && error.message.contains("CTMetadata"))
     }
@@ -147,7 +147,7 @@ extension CTDocumentPortTests {
         // SampleDocs/malformed/README.md: the data entry was cut to half its bytes.
         let url = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/truncated-archive.ict")
         let error = try #require(throws: KeyedArchiveError.self) { try CTDocumentFiles.read(documentAt: url) }
-        guard case .propertyList = error.kind else {
+        guard error.code.propertyListCode != nil else {
             Issue.record("expected a property-list error, got \(error)")
             return
         }
@@ -160,7 +160,7 @@ extension CTDocumentPortTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try CTDocumentFiles.decode(CTDocumentPort.CTData.self, archivedAs: "CTData", from: url)
         }
-        #expect(error.kind == .disallowedClass)
+        #expect(error.code == .disallowedClass)
         #expect("\(error.keyPath)" == "$top.DATA.FIRST_NAME")
         #expect(error.message.contains("NSData") && error.message.contains("NSString"))
     }
@@ -172,7 +172,7 @@ extension CTDocumentPortTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try CTDocumentFiles.decode(CTDocumentPort.CTData.self, archivedAs: "CTData", from: url)
         }
-        #expect(error.kind == .disallowedClass)
+        #expect(error.code == .disallowedClass)
         #expect("\(error.keyPath)" == "$top.DATA.PHOTO")
         #expect(error.message.contains("EvilPayload"))
     }
@@ -184,7 +184,7 @@ extension CTDocumentPortTests {
         let error = try #require(throws: KeyedArchiveError.self) {
             try CTDocumentFiles.decode(CTDocumentPort.CTData.self, archivedAs: "CTData", from: url)
         }
-        #expect(error.kind == .invalidObject)
+        #expect(error.code == .invalidObject)
         #expect("\(error.keyPath)" == "$top.DATA.VERSION")
     }
 }

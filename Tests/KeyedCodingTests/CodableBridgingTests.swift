@@ -96,7 +96,7 @@ struct Expedition: Codable, Equatable {
         // bpylist2's simple_archive: root is a crap.Foo (MANIFEST).
         let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: try Fixtures.interop("keyedarchive/bpylist2/simple_archive.plist"))
         let error = try #require(throws: KeyedArchiveError.self) { _ = try unarchiver.decodeTopLevelDecodable(Expedition.self, forKey: "root") }
-        #expect(error.kind == .disallowedClass)
+        #expect(error.code == .disallowedClass)
         #expect("\(error.keyPath)" == "$top.root")
         #expect(error.message.contains("crap.Foo"))
     }

@@ -267,7 +267,7 @@ enum FriendValues {
         #expect(unarchiver.decodeFloat(forKey: "float") == Float(0.1) && unarchiver.decodeDouble(forKey: "double") == 2.5e300)
         #expect(unarchiver.decodeBool(forKey: "bool") && !unarchiver.decodeBool(forKey: "absent"))
         #expect(unarchiver.decodeInt32(forKey: "int64") == 0, "Int64.min does not fit 32 bits")
-        #expect((unarchiver.error as? KeyedArchiveError)?.kind == .invalidObject)
+        #expect((unarchiver.error as? KeyedArchiveError)?.code == .invalidObject)
     }
 
     @Test(.enabled(if: Fixtures.hasInterop("keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist")))
@@ -358,7 +358,7 @@ enum FriendValues {
         let error = try #require(throws: KeyedArchiveError.self) {
             try ICTKeyedArchiver.archivedData(withRootObject: Insecure(), requiringSecureCoding: true)
         }
-        #expect(error.kind == .unsupportedValue && error.message.contains("does not support secure coding"))
+        #expect(error.code == .unsupportedValue && error.message.contains("does not support secure coding"))
         #expect(try ICTKeyedArchiver.archivedData(withRootObject: Insecure(), requiringSecureCoding: false).count > 0)
     }
 
@@ -367,6 +367,6 @@ enum FriendValues {
         let error = try #require(throws: KeyedArchiveError.self) {
             try ICTKeyedArchiver.archivedData(withRootObject: NotArchivable(), requiringSecureCoding: false)
         }
-        #expect(error.kind == .unsupportedValue && error.message.contains("NotArchivable"))
+        #expect(error.code == .unsupportedValue && error.message.contains("NotArchivable"))
     }
 }

@@ -84,7 +84,7 @@ final class Insecure: ICTObject, ICTCoding {
 
         let withoutNull = allowed.filter { $0 != ICTNull.self }
         let error = try #require(throws: KeyedArchiveError.self) { try ICTKeyedUnarchiver.unarchivedObject(ofClasses: withoutNull, from: data) }
-        #expect(error.kind == .disallowedClass && error.message.contains("NSNull"))
+        #expect(error.code == .disallowedClass && error.message.contains("NSNull"))
         #expect("\(error.keyPath)" == "$top.root.NS.objects[0].NS.objects[0]")
     }
 
@@ -126,7 +126,7 @@ final class Insecure: ICTObject, ICTCoding {
         let unarchiver = try Self.unarchiver("keyedarchive/bpylist2/circular_archive.plist")
         #expect(unarchiver.decodeObject(of: Foo.self, forKey: "root") == nil)
         let error = try #require(unarchiver.error as? KeyedArchiveError)
-        #expect(error.kind == .cycle)
+        #expect(error.code == .cycle)
         #expect("\(error.keyPath)" == "$top.root.recursive")
     }
 
@@ -138,18 +138,18 @@ final class Insecure: ICTObject, ICTCoding {
         unarchiver.setClass(Foo.self, forClassName: "crap.Foo")
         #expect(unarchiver.decodeObject(of: Foo.self, forKey: "root") == nil)
         let error = try #require(unarchiver.error as? KeyedArchiveError)
-        #expect(error.kind == .depthLimitExceeded)
+        #expect(error.code == .depthLimitExceeded)
         #expect(error.keyPath.components.count == 2 + KeyedArchiveLimits.default.maximumDepth, "$top.root, then one recursive per level")
     }
 
     @Test func malformedArchivesAreRefusedWhenRead() throws {
         // MANIFEST: REJECT $version 10000; REJECT $archiver "NSArchiver"; REJECT no $top.
-        for (file, kind) in [
-            ("invalid_version_archive", KeyedArchiveError.Kind.unsupportedVersion),
+        for (file, code) in [
+            ("invalid_version_archive", KeyedArchiveError.Code.unsupportedVersion),
             ("invalid_type_archive", .wrongArchiver), ("no_top_archive", .missingTop),
         ] {
             let error = try #require(throws: KeyedArchiveError.self) { try Self.unarchiver("keyedarchive/bpylist2/\(file).plist") }
-            #expect(error.kind == kind, "\(file)")
+            #expect(error.code == code, "\(file)")
         }
     }
 
@@ -158,7 +158,7 @@ final class Insecure: ICTObject, ICTCoding {
         unarchiver.requiresSecureCoding = false
         #expect(unarchiver.decodeObject(forKey: "root") == nil)
         let error = try #require(unarchiver.error as? KeyedArchiveError)
-        #expect(error.kind == .disallowedClass)
+        #expect(error.code == .disallowedClass)
         #expect(error.message.contains("crap.Foo"))
         #expect("\(error.keyPath)" == "$top.root")
     }
@@ -167,7 +167,7 @@ final class Insecure: ICTObject, ICTCoding {
         // The root is a string (MANIFEST); asking for an array must fail.
         let data = try Fixtures.interop("keyedarchive/cpython-plistlib/TESTDATA_KEYED_ARCHIVE.bplist")
         let error = try #require(throws: KeyedArchiveError.self) { try ICTKeyedUnarchiver.unarchivedObject(ofClass: [Any].self, from: data) }
-        #expect(error.kind == .disallowedClass)
+        #expect(error.code == .disallowedClass)
         #expect(error.message.contains("NSArray"))
     }
 
@@ -216,7 +216,7 @@ final class Insecure: ICTObject, ICTCoding {
         #expect(unarchiver.decodeObject(of: Probe.self, forKey: "root") == nil)
         let error = try #require(unarchiver.error as? KeyedArchiveError)
         // "title" refers to the string "yo" (MANIFEST), a reference where an integer belongs.
-        #expect(error.kind == .invalidObject)
+        #expect(error.code == .invalidObject)
         #expect("\(error.keyPath)" == "$top.root.title")
     }
 

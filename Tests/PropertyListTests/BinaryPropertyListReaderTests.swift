@@ -54,7 +54,7 @@ struct BinaryPropertyListReaderTests {
         let negative = [UInt8](repeating: 0xFF, count: 8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFB]
         #expect(try BinaryPropertyListReader().read(bplist(objects: [[0x14] + negative])) == -5)
         let tooLarge = [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
-        #expect(readError(bplist(objects: [[0x14] + tooLarge]))?.kind == .invalidValue)
+        #expect(readError(bplist(objects: [[0x14] + tooLarge]))?.code == .invalidValue)
     }
 
     @Test func readsSetsAsArraysAndSharedObjectsOnce() throws {
@@ -65,32 +65,32 @@ struct BinaryPropertyListReaderTests {
 
     @Test func rejectsAMissingHeader() {
         let error = readError(Data("bplist15".utf8 + [UInt8](repeating: 0, count: 40)))
-        #expect(error?.kind == .unrecognizedFormat)
+        #expect(error?.code == .unrecognizedFormat)
         #expect(error?.location == .byteOffset(0))
     }
 
     @Test func rejectsATrailerThatPointsPastTheFile() {
         // Offset table offset 200 in a 42-byte file.
         let error = readError(bplist(objects: [[0x09]], tableOffset: 200))
-        #expect(error?.kind == .invalidTrailer)
+        #expect(error?.code == .invalidTrailer)
         #expect(error?.description == "byte 34: the offset table offset 200 is outside the object area 9..<10")
     }
 
     @Test func rejectsAnObjectCountTheTableCannotHold() {
         let error = readError(bplist(objects: [[0x09]], objectCount: UInt64.max))
-        #expect(error?.kind == .invalidTrailer)
+        #expect(error?.code == .invalidTrailer)
         #expect(error?.location == .byteOffset(18))
     }
 
     @Test func rejectsZeroOffsetAndReferenceSizes() {
-        #expect(readError(bplist(objects: [[0x09]], offsetSize: 0))?.kind == .invalidTrailer)
-        #expect(readError(bplist(objects: [[0x09]], referenceSize: 0))?.kind == .invalidTrailer)
+        #expect(readError(bplist(objects: [[0x09]], offsetSize: 0))?.code == .invalidTrailer)
+        #expect(readError(bplist(objects: [[0x09]], referenceSize: 0))?.code == .invalidTrailer)
     }
 
     @Test func rejectsAReferenceToNoObjectWithTheKeyPath() {
         // ["ok", <reference 9>]: the second element points at a missing object.
         let error = readError(bplist(objects: [[0xA2, 1, 9], [0x52, 0x6F, 0x6B]]))
-        #expect(error?.kind == .invalidReference)
+        #expect(error?.code == .invalidReference)
         #expect(error?.location == .byteOffset(10))  // The second reference byte of the array.
         #expect(error?.keyPath.description == "[1]")
     }
@@ -98,36 +98,36 @@ struct BinaryPropertyListReaderTests {
     @Test func rejectsAnArrayLongerThanTheFile() {
         // An array claiming 0x7FFF_FFFF elements, its length in a following 4-byte integer.
         let error = readError(bplist(objects: [[0xAF, 0x12, 0x7F, 0xFF, 0xFF, 0xFF]]))
-        #expect(error?.kind == .truncated)
+        #expect(error?.code == .truncated)
         #expect(error?.location == .byteOffset(8))
     }
 
     @Test func rejectsNonASCIIBytesInAnASCIIString() {
         let error = readError(bplist(objects: [[0x52, 0x61, 0xE9]]))
-        #expect(error?.kind == .invalidString)
+        #expect(error?.code == .invalidString)
         #expect(error?.location == .byteOffset(10))
     }
 
     @Test func rejectsAnUnpairedSurrogate() {
         let error = readError(bplist(objects: [[0x61, 0xD8, 0x3D]]))
-        #expect(error?.kind == .invalidString)
+        #expect(error?.code == .invalidString)
     }
 
     @Test func rejectsNonStringKeysWithTheirOffset() {
         let error = readError(bplist(objects: [[0xD1, 1, 1], [0x10, 0x01]]))
-        #expect(error?.kind == .invalidKey)
+        #expect(error?.code == .invalidKey)
         #expect(error?.description == "byte 11: dictionary key 0 is an integer, not a string")
     }
 
     @Test func rejectsADateThatIsNotFinite() {
         let error = readError(bplist(objects: [[0x33, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0]]))
-        #expect(error?.kind == .invalidValue)
+        #expect(error?.code == .invalidValue)
     }
 
     @Test func rejectsACycleInsteadOfRecursingForever() {
         // An array that contains itself through a dictionary.
         let error = readError(bplist(objects: [[0xA1, 1], [0xD1, 2, 0], [0x51, 0x6B]]))
-        #expect(error?.kind == .cycle)
+        #expect(error?.code == .cycle)
         #expect(error?.keyPath.description == "[0].k")
     }
 
@@ -136,7 +136,7 @@ struct BinaryPropertyListReaderTests {
         var objects: [[UInt8]] = (0..<9).map { [0xA1, UInt8($0 + 1)] }
         objects.append([0xA0])
         let error = readError(bplist(objects: objects), limits: PropertyListLimits(maximumDepth: 4))
-        #expect(error?.kind == .limitExceeded(.depth))
+        #expect(error?.code == .limitExceeded(.depth))
         #expect(error?.keyPath.description == "[0][0][0][0]")
     }
 
@@ -145,7 +145,7 @@ struct BinaryPropertyListReaderTests {
         var objects: [[UInt8]] = (0..<40).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
         objects.append([0x09])
         let limited = readError(bplist(objects: objects), limits: PropertyListLimits(maximumObjectCount: 1_000_000))
-        #expect(limited?.kind == .limitExceeded(.objectCount))
+        #expect(limited?.code == .limitExceeded(.objectCount))
     }
 
     @Test func readsOneValueByPathWithoutTheRest() throws {

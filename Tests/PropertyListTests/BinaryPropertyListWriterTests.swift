@@ -67,7 +67,7 @@ struct BinaryPropertyListWriterTests {
         do {
             _ = try BinaryPropertyListWriter(maximumDepth: 5).encode(value)
         } catch {
-            #expect(error.kind == .limitExceeded(.depth))
+            #expect(error.code == .limitExceeded(.depth))
             #expect(error.keyPath.description == "[0][0][0][0][0]")
         }
     }

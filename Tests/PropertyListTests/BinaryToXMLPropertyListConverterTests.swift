@@ -33,7 +33,7 @@ struct BinaryToXMLPropertyListConverterTests {
         let actual: Result<[UInt8], PropertyListError> = Result { () throws(PropertyListError) in try streamed(file) }
         switch (expected, actual) {
         case (.success(let tree), .success(let stream)): #expect(stream == tree)
-        case (.failure(let treeError), .failure(let streamError)): #expect(streamError.kind == treeError.kind)
+        case (.failure(let treeError), .failure(let streamError)): #expect(streamError.code == treeError.code)
         default: Issue.record("tree \(expected), stream \(actual)")
         }
     }
@@ -69,7 +69,7 @@ struct BinaryToXMLPropertyListConverterTests {
             _ = try streamed(file)
             Issue.record("a cycle was written")
         } catch {
-            #expect(error.kind == .cycle)
+            #expect(error.code == .cycle)
             #expect(error.keyPath.description == "[0].k")
         }
     }

@@ -28,13 +28,13 @@ struct JSONPropertyListReaderTests {
         failure(bytes: Array(text.utf8), limits: limits, sourceLocation: sourceLocation)
     }
 
-    /// Checks an error's kind, line:column and message.
+    /// Checks an error's code, line:column and message.
     private func expectFailure(
-        _ text: String, _ kind: PropertyListError.Kind, line: Int, column: Int, _ message: String,
+        _ text: String, _ code: PropertyListError.Code, line: Int, column: Int, _ message: String,
         keyPath: PropertyListKeyPath = [], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let error = failure(text, sourceLocation: sourceLocation) else { return }
-        #expect(error.kind == kind, sourceLocation: sourceLocation)
+        #expect(error.code == code, sourceLocation: sourceLocation)
         #expect(error.location == .lineColumn(line: line, column: column), sourceLocation: sourceLocation)
         #expect(error.message == message, sourceLocation: sourceLocation)
         #expect(error.keyPath == keyPath, sourceLocation: sourceLocation)
@@ -221,7 +221,7 @@ struct JSONPropertyListReaderTests {
         let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/timeout-json-tag-backtracking.json")
         let bytes = try [UInt8](Data(contentsOf: fixture))
         let error = try #require(failure(bytes: bytes))
-        #expect(error.kind == .invalidValue)
+        #expect(error.code == .invalidValue)
         #expect(error.location == .lineColumn(line: 1, column: 30))
         #expect(error.message == #"the value of "$date" must be a string"#)
         #expect(error.keyPath == [.key("$di4ect"), .key("$dic#"), .key("$date")])
@@ -254,7 +254,7 @@ struct JSONPropertyListReaderTests {
     @Test func readsOnlyTheDatesTheWriterWrites() throws {
         let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-json-date-year-beyond-writer.json")
         let error = try #require(failure(bytes: try [UInt8](Data(contentsOf: fixture))))
-        #expect(error.kind == .invalidValue)
+        #expect(error.code == .invalidValue)
         #expect(error.location == .lineColumn(line: 1, column: 11))
         #expect(error.keyPath == [.key("$date")])
         let last = #"{"$date": "999999-12-31T23:59:59Z"}"#
@@ -270,16 +270,16 @@ struct JSONPropertyListReaderTests {
 
     @Test func stopsAtTheLimits() throws {
         let depth = try #require(failure(#"{"a": [[1]], "b": [[{"$dict": {"c": [1]}}]]}"#, limits: PropertyListLimits(maximumDepth: 4)))
-        #expect(depth.kind == .limitExceeded(.depth))
+        #expect(depth.code == .limitExceeded(.depth))
         #expect(depth.location == .lineColumn(line: 1, column: 37))
         #expect(depth.keyPath == PropertyListKeyPath([.key("b"), .index(0), .index(0), .key("$dict"), .key("c")]))
         #expect(depth.message == "containers nest more than 4 deep")
-        #expect(failure(String(repeating: "[", count: 100_000))?.kind == .limitExceeded(.depth))
+        #expect(failure(String(repeating: "[", count: 100_000))?.code == .limitExceeded(.depth))
         let count = try #require(failure("[1, 2, 3]", limits: PropertyListLimits(maximumObjectCount: 3)))
-        #expect(count.kind == .limitExceeded(.objectCount))
+        #expect(count.code == .limitExceeded(.objectCount))
         #expect(count.location == .lineColumn(line: 1, column: 8))
         let size = try #require(failure("[1, 2, 3]", limits: PropertyListLimits(maximumInputSize: 8)))
-        #expect(size.kind == .limitExceeded(.inputSize))
+        #expect(size.code == .limitExceeded(.inputSize))
     }
 
     // MARK: Round trips

@@ -140,7 +140,7 @@ struct JSONPropertyListWriterTests {
             _ = try compact(value)
             Issue.record("expected an error")
         } catch {
-            #expect(error.kind == .unsupportedValue)
+            #expect(error.code == .unsupportedValue)
             #expect(error.keyPath == PropertyListKeyPath([.key("d"), .index(1)]))
             #expect(error.message == "the date 1e+300 s after 2001 is outside the years -999999 to 999999 JSON dates can hold")
         }

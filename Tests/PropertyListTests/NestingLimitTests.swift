@@ -13,7 +13,7 @@ struct NestingLimitTests {
         return value
     }
 
-    private func isDepthLimit(_ error: PropertyListError) -> Bool { error.kind == .limitExceeded(.depth) }
+    private func isDepthLimit(_ error: PropertyListError) -> Bool { error.code == .limitExceeded(.depth) }
 
     @Test func everyWriterWritesTheLimitAndEveryReaderReadsItBack() throws {
         let limit = PropertyListLimits.default.maximumDepth

@@ -46,7 +46,7 @@ struct NonPropertyListFormatTests {
 
     @Test func readersNameTheFormat() throws {
         let scheme = try #require(readError(Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Scheme version=\"1.3\">\n</Scheme>\n".utf8)))
-        #expect(scheme.kind == .unrecognizedFormat)
+        #expect(scheme.code == .unrecognizedFormat)
         #expect(scheme.message == "an Xcode scheme (<Scheme>), not a property list")
         #expect(scheme.location == .lineColumn(line: 2, column: 1))
         let nib = try #require(readError(Array("NIBArchive".utf8) + [1, 0, 0, 0, 9, 0, 0, 0]))

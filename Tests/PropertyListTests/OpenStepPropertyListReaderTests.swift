@@ -189,7 +189,7 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func rejectsAMissingSemicolon() throws {
         let error = try #require(failure("{ a = b }"))
-        #expect(error.kind == .unexpectedElement)
+        #expect(error.code == .unexpectedElement)
         #expect(error.location == .lineColumn(line: 1, column: 9))
         #expect(error.keyPath == [.key("a")])
         #expect(error.message == "expected ';' after the value, found '}'")
@@ -210,7 +210,7 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func rejectsAnUnterminatedString() throws {
         let error = try #require(failure("{ outer = { inner = ( x, \"never closed ) ; }; }"))
-        #expect(error.kind == .truncated)
+        #expect(error.code == .truncated)
         #expect(error.location == .lineColumn(line: 1, column: 26))
         #expect(error.keyPath == PropertyListKeyPath([.key("outer"), .key("inner"), .index(1)]))
         #expect(error.message == "the quoted string is not closed: the input ends before its closing '\"'")
@@ -218,16 +218,16 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func rejectsAnUnterminatedComment() throws {
         let error = try #require(failure("( a, /* never closed"))
-        #expect(error.kind == .truncated)
+        #expect(error.code == .truncated)
         #expect(error.location == .lineColumn(line: 1, column: 6))
         #expect(error.message == "the comment is not closed: the input ends before its '*/'")
     }
 
     @Test func rejectsUnterminatedContainers() throws {
         let dictionary = try #require(failure("x = 1;\n{ a = b;\n"))
-        #expect(dictionary.kind == .invalidKey)  // `{` where a key belongs in the .strings form.
+        #expect(dictionary.code == .invalidKey)  // `{` where a key belongs in the .strings form.
         let braced = try #require(failure("\n  { a = b;\n"))
-        #expect(braced.kind == .truncated)
+        #expect(braced.code == .truncated)
         #expect(braced.location == .lineColumn(line: 2, column: 3))
         #expect(braced.message == "the dictionary is not closed: the input ends before its '}'")
         let array = try #require(failure("( a, b"))
@@ -257,7 +257,7 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func rejectsBadData() throws {
         let letter = try #require(failure("<0g>"))
-        #expect(letter.kind == .invalidValue)
+        #expect(letter.code == .invalidValue)
         #expect(letter.location == .lineColumn(line: 1, column: 3))
         #expect(letter.message == "'g' in data; only hex digits and whitespace may stand between '<' and '>'")
         let odd = try #require(failure("<0f1>"))
@@ -267,14 +267,14 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func rejectsNonStringKeys() throws {
         let error = try #require(failure("{ (a) = b; }"))
-        #expect(error.kind == .invalidKey)
+        #expect(error.code == .invalidKey)
         #expect(error.location == .lineColumn(line: 1, column: 3))
         #expect(error.message == "a dictionary key must be a string, not '('")
     }
 
     @Test func rejectsBadStrings() throws {
         let utf8 = try #require(failure(bytes: [0x22, 0x61, 0xFF, 0x22]))
-        #expect(utf8.kind == .invalidString)
+        #expect(utf8.code == .invalidString)
         #expect(utf8.location == .lineColumn(line: 1, column: 3))
         #expect(utf8.message == "byte 0xFF is not valid UTF-8")
         let lowSurrogate = try #require(failure(#""\UDC00""#))
@@ -289,7 +289,7 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func rejectsBrokenUTF16() throws {
         let unpaired = try #require(failure(bytes: [0xFF, 0xFE, 0x22, 0x00, 0x0A, 0x00, 0x3D, 0xD8, 0x22, 0x00]))
-        #expect(unpaired.kind == .invalidString)
+        #expect(unpaired.code == .invalidString)
         #expect(unpaired.location == .lineColumn(line: 2, column: 1))
         #expect(unpaired.message == "an unpaired UTF-16 surrogate 0xD83D")
         let odd = try #require(failure(bytes: [0xFE, 0xFF, 0x00, 0x61, 0x00]))
@@ -304,22 +304,22 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func stopsAtTheDepthLimit() throws {
         let error = try #require(failure("((({a=((b));})))", limits: PropertyListLimits(maximumDepth: 4)))
-        #expect(error.kind == .limitExceeded(.depth))
+        #expect(error.code == .limitExceeded(.depth))
         #expect(error.location == .lineColumn(line: 1, column: 7))
         #expect(error.keyPath == PropertyListKeyPath([.index(0), .index(0), .index(0), .key("a")]))
         #expect(error.message == "containers nest more than 4 deep")
         #expect(try read("((({a=(b);})))", limits: PropertyListLimits(maximumDepth: 5)) == [[[["a": ["b"]]]]])
         // Far past any stack: the default limit stops it first.
         let deep = String(repeating: "(", count: 100_000)
-        #expect(failure(deep)?.kind == .limitExceeded(.depth))
+        #expect(failure(deep)?.code == .limitExceeded(.depth))
     }
 
     @Test func stopsAtTheObjectCountAndInputSizeLimits() throws {
         let count = try #require(failure("(a, b, c, d)", limits: PropertyListLimits(maximumObjectCount: 4)))
-        #expect(count.kind == .limitExceeded(.objectCount))
+        #expect(count.code == .limitExceeded(.objectCount))
         #expect(count.location == .lineColumn(line: 1, column: 11))
         let size = try #require(failure("(a, b)", limits: PropertyListLimits(maximumInputSize: 5)))
-        #expect(size.kind == .limitExceeded(.inputSize))
+        #expect(size.code == .limitExceeded(.inputSize))
         #expect(size.message == "the input is 6 bytes, over the limit of 5")
     }
 
@@ -331,19 +331,19 @@ struct OpenStepPropertyListReaderTests {
             return
         }
         // The MANIFEST lists these dd-plist files as ASCII plists that must be rejected.
-        let expectations: [(file: String, kind: PropertyListError.Kind, location: PropertyListLocation)] = [
+        let expectations: [(file: String, code: PropertyListError.Code, location: PropertyListLocation)] = [
             ("malformed/dd-plist/github-issue73-1.plist", .invalidValue, .lineColumn(line: 1, column: 3)),  // "(<" then a non-hex byte
             ("malformed/dd-plist/github-issue73-4.plist", .unexpectedElement, .lineColumn(line: 1, column: 1)),  // a lone DEL byte
             ("malformed/dd-plist/github-issue73-5.plist", .truncated, .lineColumn(line: 1, column: 1)),  // "/*" with NULs, never closed
             ("malformed/dd-plist/github-issue76.plist", .unexpectedElement, .lineColumn(line: 1, column: 4)),  // "(((," an empty element
         ]
-        for (file, kind, location) in expectations {
+        for (file, code, location) in expectations {
             let bytes = try Fixtures.interopBytes(file)
             do {
                 let value = try OpenStepPropertyListReader().read(bytes)
                 Issue.record("\(file): expected an error, read \(value)")
             } catch {
-                #expect(error.kind == kind, "\(file): \(error)")
+                #expect(error.code == code, "\(file): \(error)")
                 #expect(error.location == location, "\(file): \(error)")
             }
         }

@@ -116,15 +116,15 @@ struct PartialBinaryPropertyListTests {
     @Test func refusesWhatIsNotABinaryPropertyList() throws {
         let xml = try ScratchFile(Array("<?xml version=\"1.0\"?><plist><true/></plist>".utf8))
         #expect { try PartialBinaryPropertyList(path: xml.path) } throws: { error in
-            (error as? PropertyListError)?.kind == .unrecognizedFormat && (error as? PropertyListError)?.location == .byteOffset(0)
+            (error as? PropertyListError)?.code == .unrecognizedFormat && (error as? PropertyListError)?.location == .byteOffset(0)
         }
         let short = try ScratchFile(Array("bplist00".utf8) + [0x09])
-        #expect { try PartialBinaryPropertyList(path: short.path) } throws: { ($0 as? PropertyListError)?.kind == .truncated }
+        #expect { try PartialBinaryPropertyList(path: short.path) } throws: { ($0 as? PropertyListError)?.code == .truncated }
         #expect { try PartialBinaryPropertyList(path: "/nonexistent/file.plist") } throws: {
-            ($0 as? PropertyListError)?.kind == .io && "\($0)".contains("/nonexistent/file.plist")
+            ($0 as? PropertyListError)?.code == .io && "\($0)".contains("/nonexistent/file.plist")
         }
         #expect { try PartialBinaryPropertyList(path: FileManager.default.temporaryDirectory.path) } throws: {
-            ($0 as? PropertyListError)?.kind == .io && "\($0)".contains("not a regular file")
+            ($0 as? PropertyListError)?.code == .io && "\($0)".contains("not a regular file")
         }
     }
 
@@ -135,12 +135,12 @@ struct PartialBinaryPropertyListTests {
         bytes[trailer + 6] = 0  // offset size 0
         let file = try ScratchFile(bytes)
         #expect { try PartialBinaryPropertyList(path: file.path) } throws: { error in
-            (error as? PropertyListError)?.kind == .invalidTrailer && (error as? PropertyListError)?.location == .byteOffset(trailer + 6)
+            (error as? PropertyListError)?.code == .invalidTrailer && (error as? PropertyListError)?.location == .byteOffset(trailer + 6)
         }
         var topOutside = [UInt8](try BinaryPropertyListWriter().encode(["a": 1]))
         topOutside[topOutside.count - 9] = 200  // top object 200 of 3
         let second = try ScratchFile(topOutside)
-        #expect { try PartialBinaryPropertyList(path: second.path) } throws: { ($0 as? PropertyListError)?.kind == .invalidTrailer }
+        #expect { try PartialBinaryPropertyList(path: second.path) } throws: { ($0 as? PropertyListError)?.code == .invalidTrailer }
     }
 
     /// A reference past the objects and a length running past the object
@@ -153,17 +153,17 @@ struct PartialBinaryPropertyListTests {
         let file = try ScratchFile(array)
         let plist = try PartialBinaryPropertyList(path: file.path)
         #expect { try plist.object(0) } throws: { error in
-            (error as? PropertyListError)?.kind == .invalidReference && (error as? PropertyListError)?.location == .byteOffset(9)
+            (error as? PropertyListError)?.code == .invalidReference && (error as? PropertyListError)?.location == .byteOffset(9)
         }
         #expect(try plist.object(1) == .bool(true))
-        #expect { try plist.object(2) } throws: { ($0 as? PropertyListError)?.kind == .invalidReference }
+        #expect { try plist.object(2) } throws: { ($0 as? PropertyListError)?.code == .invalidReference }
         // A data object claiming 200 bytes in a 43-byte file.
         let data: [UInt8] =
             Array("bplist00".utf8) + [0x4F, 0x10, 200] + [0x08]
             + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 11]
         let dataFile = try ScratchFile(data)
         #expect { try PartialBinaryPropertyList(path: dataFile.path).object(0) } throws: { error in
-            (error as? PropertyListError)?.kind == .truncated && (error as? PropertyListError)?.location == .byteOffset(8)
+            (error as? PropertyListError)?.code == .truncated && (error as? PropertyListError)?.location == .byteOffset(8)
         }
     }
 
@@ -173,6 +173,6 @@ struct PartialBinaryPropertyListTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file.path)
         defer { try? FileManager.default.removeItem(atPath: link) }
         #expect(try PartialBinaryPropertyList(path: link).objectCount == 3)
-        #expect { try PartialBinaryPropertyList(path: link, followingSymbolicLinks: false) } throws: { ($0 as? PropertyListError)?.kind == .io }
+        #expect { try PartialBinaryPropertyList(path: link, followingSymbolicLinks: false) } throws: { ($0 as? PropertyListError)?.code == .io }
     }
 }

@@ -65,7 +65,7 @@ struct PropertyListDataTests {
         let error = try #require(throws: PropertyListError.self) {
             _ = try PropertyListWriter().encodedData(.string("x"), format: .openStep)
         }
-        #expect(error.kind == .unsupportedValue)
+        #expect(error.code == .unsupportedValue)
     }
 
     @Test func locationsOnDataMatchBytes() throws {
@@ -102,6 +102,6 @@ struct PropertyListDataTests {
         // The MANIFEST: someData is b"<binary gunk>".
         #expect(data == Data("<binary gunk>".utf8))
         let error = try #require(throws: PropertyListError.self) { _ = try plist.data(at: plist.size - 2, count: 10) }
-        #expect(error.kind == .truncated)
+        #expect(error.code == .truncated)
     }
 }

@@ -96,7 +96,7 @@ struct PropertyListURLTests {
             { _ = try PartialBinaryPropertyList(filePath: FilePath(expectedPath)) },
         ] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
-            #expect(error.kind == .io)
+            #expect(error.code == .io)
             #expect(error.message.contains(expectedPath), "\(error.message)")
         }
     }
@@ -105,7 +105,7 @@ struct PropertyListURLTests {
         let url = try #require(URL(string: "https://example.com/Info.plist"))
         for attempt in [{ _ = try MappedFile(url: url) }, { _ = try PartialBinaryPropertyList(url: url) }] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
-            #expect(error.kind == .io)
+            #expect(error.code == .io)
             #expect(error.message == "https://example.com/Info.plist is not a file URL")
         }
     }

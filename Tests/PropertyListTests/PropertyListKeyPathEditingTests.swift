@@ -29,16 +29,16 @@ struct PropertyListKeyPathEditingTests {
 
     @Test func failuresSayWhyAndLeaveTheValue() {
         var value = sample
-        let cases: [(String, PropertyListEditMode, PropertyListKeyPathError.Kind)] = [
+        let cases: [(String, PropertyListEditMode, PropertyListKeyPathError.Code)] = [
             ("a.b.5", .insert, .indexOutOfRange(5)), ("a.b.x", .insert, .notAnIndex), ("a", .insert, .exists),
             ("dot\\.ted.x", .insert, .notAContainer), ("no.where", .replace, .missing), ("dot\\.ted", .append, .notAnArray(parentIsArray: false)),
         ]
-        for (text, mode, kind) in cases {
+        for (text, mode, code) in cases {
             do {
                 try value.setValue("v", at: PropertyListKeyPath(plutilSyntax: text), mode: mode)
                 Issue.record("\(text) should fail")
             } catch {
-                #expect(error.kind == kind, "\(text)")
+                #expect(error.code == code, "\(text)")
             }
             #expect(value == sample, "\(text)")
         }

@@ -55,7 +55,7 @@ struct XMLEventParserTests {
     @Test func malformedXMLThrowsWithLine() throws {
         #expect { try events("<a>\n<b>\n</a>") } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.kind == .malformedXML && line == 3
+            return error.code == .malformedXML && line == 3
         }
     }
 
@@ -64,7 +64,7 @@ struct XMLEventParserTests {
         let bomb = "<!DOCTYPE a [\n<!ENTITY x \"xx\">\n<!ENTITY y \"&x;&x;\">\n]>\n<a>&y;</a>"
         #expect { try events(bomb) } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.kind == .malformedXML && line == 2 && error.message.contains("entity")
+            return error.code == .malformedXML && line == 2 && error.message.contains("entity")
         }
         // An external entity would be a file read; it is never declared, let alone loaded.
         #expect(throws: PropertyListError.self) { try events("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>") }
@@ -74,7 +74,7 @@ struct XMLEventParserTests {
     @Test func anErrorTheHandlerThrowsStopsTheParse() throws {
         #expect { try events("<a>\n<stop/><b/></a>") } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.kind == .unexpectedElement && line == 2
+            return error.code == .unexpectedElement && line == 2
         }
     }
 }

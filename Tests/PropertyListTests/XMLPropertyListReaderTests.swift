@@ -193,7 +193,7 @@ struct XMLPropertyListReaderTests {
 
     @Test func rejectsUnknownElement() throws {
         let error = try #require(readError("<plist>\n<dict>\n  <key>a</key>\n  <float>1</float>\n</dict>\n</plist>"))
-        #expect(error.kind == .unexpectedElement)
+        #expect(error.code == .unexpectedElement)
         #expect(error.message == "unknown element <float>")
         #expect(error.location == .lineColumn(line: 4, column: 3))
         #expect(error.keyPath == [.key("a")])
@@ -216,7 +216,7 @@ struct XMLPropertyListReaderTests {
                 </dict>
                 </plist>
                 """))
-        #expect(error.kind == .invalidValue)
+        #expect(error.code == .invalidValue)
         #expect(error.message == "\"12x\" is not an integer")
         #expect(error.location == .lineColumn(line: 8, column: 51))
         #expect(error.keyPath.description == "aDict.deeperDict.c[2]")
@@ -234,33 +234,33 @@ struct XMLPropertyListReaderTests {
     ])
     func rejectsBadScalarText(_ element: String, _ message: String) throws {
         let error = try #require(readError("<plist>\n  " + element + "\n</plist>"))
-        #expect(error.kind == .invalidValue)
+        #expect(error.code == .invalidValue)
         #expect(error.message == message)
         #expect(error.location == .lineColumn(line: 2, column: 3))
     }
 
     @Test func rejectsKeyWithoutValue() throws {
         let error = try #require(readError("<plist><dict>\n<key>a</key>\n<key>b</key><true/></dict></plist>"))
-        #expect(error.kind == .invalidKey)
+        #expect(error.code == .invalidKey)
         #expect(error.message == "key \"a\" has no value")
         #expect(error.location == .lineColumn(line: 3, column: 1))
 
         let atEnd = try #require(readError("<plist><dict>\n<key>a</key>\n</dict></plist>"))
-        #expect(atEnd.kind == .invalidKey)
+        #expect(atEnd.code == .invalidKey)
         #expect(atEnd.message == "key \"a\" has no value")
         #expect(atEnd.location == .lineColumn(line: 3, column: 1))
     }
 
     @Test func rejectsDictionaryValueWithoutKey() throws {
         let error = try #require(readError("<plist><dict><key>a</key><true/>\n  <string>x</string></dict></plist>"))
-        #expect(error.kind == .invalidKey)
+        #expect(error.code == .invalidKey)
         #expect(error.message == "<string> in a dictionary where a <key> is expected")
         #expect(error.location == .lineColumn(line: 2, column: 3))
     }
 
     @Test func rejectsKeyOutsideDictionary() throws {
         let error = try #require(readError("<plist><array><key>a</key></array></plist>"))
-        #expect(error.kind == .unexpectedElement)
+        #expect(error.code == .unexpectedElement)
         #expect(error.message == "<key> in an array")
         #expect(error.location == .lineColumn(line: 1, column: 15))
         #expect(error.keyPath == [.index(0)])
@@ -268,25 +268,25 @@ struct XMLPropertyListReaderTests {
 
     @Test func rejectsTwoRootValues() throws {
         let error = try #require(readError("<plist>\n<string>a</string>\n<string>b</string>\n</plist>"))
-        #expect(error.kind == .unexpectedElement)
+        #expect(error.code == .unexpectedElement)
         #expect(error.message == "a second value, <string>, at the top level; a property list holds one")
         #expect(error.location == .lineColumn(line: 3, column: 1))
     }
 
     @Test func rejectsEmptyPlistAndStrayText() throws {
         let empty = try #require(readError("<plist version=\"1.0\">\n</plist>"))
-        #expect(empty.kind == .unexpectedElement)
+        #expect(empty.code == .unexpectedElement)
         #expect(empty.message == "the document holds no property-list value")
 
         let stray = try #require(readError("<plist><array>\n  hello<string/></array></plist>"))
-        #expect(stray.kind == .unexpectedElement)
+        #expect(stray.code == .unexpectedElement)
         #expect(stray.message == "text \"hello\" outside a value element")
         #expect(stray.location == .lineColumn(line: 1, column: 15))
     }
 
     @Test func rejectsElementInsideString() throws {
         let error = try #require(readError("<plist><string>a<b/></string></plist>"))
-        #expect(error.kind == .unexpectedElement)
+        #expect(error.code == .unexpectedElement)
         #expect(error.message == "unknown element <b>")
         let nested = try #require(readError("<plist><string>a<true/></string></plist>"))
         #expect(nested.message == "<true> inside <string>, which holds only text")
@@ -295,14 +295,14 @@ struct XMLPropertyListReaderTests {
 
     @Test func reportsLibXML2ErrorsWithLineAndColumn() throws {
         let error = try #require(readError("<plist>\n<dict>\n<key>a</key>\n<string>x</strin>\n</dict></plist>"))
-        #expect(error.kind == .malformedXML)
+        #expect(error.code == .malformedXML)
         #expect(error.location == .lineColumn(line: 4, column: 18))
         #expect(error.message == "Opening and ending tag mismatch: string line 4 and strin")
     }
 
     @Test func rejectsEmptyInput() throws {
         let error = try #require(readError(""))
-        #expect(error.kind == .unrecognizedFormat)
+        #expect(error.code == .unrecognizedFormat)
     }
 
     // MARK: Hostile input
@@ -311,7 +311,7 @@ struct XMLPropertyListReaderTests {
     func rejectsEntityDeclarations() throws {
         let data = try XMLInterop.data("malformed/cpython-plistlib/XML_PLIST_WITH_ENTITY.plist")
         let error = try #require(throws: PropertyListError.self) { try XMLPropertyListReader().read(data) }
-        #expect(error.kind == .malformedXML)
+        #expect(error.code == .malformedXML)
         #expect(error.message == "entity declarations/references are not supported")
     }
 
@@ -327,26 +327,26 @@ struct XMLPropertyListReaderTests {
         let start = clock.now
         let error = try #require(readError(document))
         #expect(clock.now - start < .seconds(1))
-        #expect(error.kind == .malformedXML)
+        #expect(error.code == .malformedXML)
         #expect(error.message == "entity declarations/references are not supported")
     }
 
     @Test func rejectsInternalSubsetDeclarations() throws {
         let error = try #require(readError("<!DOCTYPE plist [<!ELEMENT foo (#PCDATA)>]>\n<plist><true/></plist>"))
-        #expect(error.kind == .malformedXML)
+        #expect(error.code == .malformedXML)
         #expect(error.message == "declarations inside <!DOCTYPE plist [...]> are not supported")
         #expect(try read("<!DOCTYPE plist [ ]>\n<plist><true/></plist>") == true)
     }
 
     @Test func rejectsUndeclaredEntityReference() throws {
         let error = try #require(readError("<plist><string>&nope;</string></plist>"))
-        #expect(error.kind == .malformedXML)
+        #expect(error.code == .malformedXML)
     }
 
     @Test func rejectsNestingBeyondTheDepthLimit() throws {
         let deep = String(repeating: "<array>", count: 20) + String(repeating: "</array>", count: 20)
         let error = try #require(readError("<plist>" + deep + "</plist>", limits: PropertyListLimits(maximumDepth: 10)))
-        #expect(error.kind == .limitExceeded(.depth))
+        #expect(error.code == .limitExceeded(.depth))
         #expect(error.message == "arrays and dictionaries nest more than 10 deep")
         #expect(error.location == .lineColumn(line: 1, column: 78))
         #expect(error.keyPath.components.count == 10)
@@ -355,7 +355,7 @@ struct XMLPropertyListReaderTests {
     @Test func rejectsNestingBeyondLibXML2sDepthLimit() throws {
         let deep = String(repeating: "<array>", count: 600) + String(repeating: "</array>", count: 600)
         let error = try #require(readError("<plist>" + deep + "</plist>"))
-        #expect(error.kind == .limitExceeded(.depth))
+        #expect(error.code == .limitExceeded(.depth))
     }
 
     @Test func rejectsMoreValuesThanTheObjectLimit() throws {
@@ -364,12 +364,12 @@ struct XMLPropertyListReaderTests {
             readError(
                 "<plist><array>" + items + "</array></plist>",
                 limits: PropertyListLimits(maximumObjectCount: 10)))
-        #expect(error.kind == .limitExceeded(.objectCount))
+        #expect(error.code == .limitExceeded(.objectCount))
     }
 
     @Test func rejectsInputOverTheSizeLimit() throws {
         let error = try #require(readError("<plist><true/></plist>", limits: PropertyListLimits(maximumInputSize: 8)))
-        #expect(error.kind == .limitExceeded(.inputSize))
+        #expect(error.code == .limitExceeded(.inputSize))
     }
 
     // MARK: Text as CoreFoundation reads it (raw control characters and CR)
@@ -409,11 +409,11 @@ struct XMLPropertyListReaderTests {
     @Test func stillRefusesControlCharactersOutsideText() throws {
         // Between elements CoreFoundation refuses them too ("unexpected character").
         let between = try #require(readError("<plist><array>\u{1B}<true/></array></plist>"))
-        #expect(between.kind == .unexpectedElement)
+        #expect(between.code == .unexpectedElement)
         #expect(between.message == "text \"\u{1B}\" outside a value element")
         // Inside a tag they are libxml2's to refuse.
         let inTag = try #require(readError("<plist><string a=\"\u{1B}\">x</string></plist>"))
-        #expect(inTag.kind == .malformedXML)
+        #expect(inTag.code == .malformedXML)
     }
 
     @Test func readsCocoaWrittenNibsHoldingEscape() throws {

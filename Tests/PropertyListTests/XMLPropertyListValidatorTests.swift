@@ -40,7 +40,7 @@ struct XMLPropertyListValidatorTests {
     @Test func reportsValueWithoutKeyOnItsLine() throws {
         let result = try findings(header + "<plist version=\"1.0\">\n<array>\n<dict><string>x</string></dict>\n</array>\n</plist>\n")
         let finding = try #require(result.first)
-        #expect(finding.kind == .malformedXML)
+        #expect(finding.code == .malformedXML)
         #expect(finding.location == .lineColumn(line: 5, column: 1))
         #expect(finding.message.contains("dict"))
     }
@@ -96,7 +96,7 @@ struct XMLPropertyListValidatorTests {
         let error = try #require(throws: PropertyListError.self) {
             try XMLPropertyListValidator(dtd: Data("<!ELEMENT plist (array\n".utf8))
         }
-        #expect(error.kind == .malformedXML)
+        #expect(error.code == .malformedXML)
         #expect(error.message.hasPrefix("the DTD cannot be parsed: "))
     }
 

@@ -26,7 +26,7 @@ struct XMLStreamReaderTests {
     @Test func malformedXMLThrowsWithLine() throws {
         #expect { try events("<a>\n<b>\n</a>") } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.kind == .malformedXML && line == 3
+            return error.code == .malformedXML && line == 3
         }
     }
 }

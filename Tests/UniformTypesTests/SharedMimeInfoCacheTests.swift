@@ -52,10 +52,10 @@ struct SharedMimeInfoCacheTests {
         return bytes
     }
 
-    private func expectError(_ kind: PropertyListError.Kind, atByte offset: Int, reading bytes: [UInt8]) {
+    private func expectError(_ code: PropertyListError.Code, atByte offset: Int, reading bytes: [UInt8]) {
         #expect { try read(bytes) } throws: { error in
             guard let error = error as? PropertyListError else { return false }
-            return error.kind == kind && error.location == .byteOffset(offset)
+            return error.code == code && error.location == .byteOffset(offset)
         }
     }
 

@@ -55,7 +55,7 @@ struct SharedMimeInfoTests {
     @Test func malformedXMLIsAnErrorWithItsLine() throws {
         #expect { try read("<mime-info>\n<mime-type type=\"a/b\">\n</mime-info>") } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.kind == .malformedXML && line == 3
+            return error.code == .malformedXML && line == 3
         }
     }
 

@@ -81,7 +81,7 @@ struct UniformTypesURLTests {
     @Test func sharedMimeInfoDataRejectsBadXMLAsBytesDo() throws {
         let data = Data("<mime-info><mime-type type=\"a/b\">".utf8)
         let byData = try #require(throws: PropertyListError.self) { _ = try SharedMimeInfoReader.read(data, file: "bad.xml") }
-        #expect(byData.kind == .malformedXML)
+        #expect(byData.code == .malformedXML)
     }
 
     @Test func addSharedMimeInfoByURLAndFilePathListsTheFolder() throws {
@@ -125,7 +125,7 @@ struct UniformTypesURLTests {
             { _ = try TypeRegistry.builtIn.identifyItem(at: FilePath(missing)) },
         ] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
-            #expect(error.kind == .io)
+            #expect(error.code == .io)
             #expect(error.message.contains(missing), "\(error.message)")
         }
     }
@@ -140,7 +140,7 @@ struct UniformTypesURLTests {
             { _ = try registry.addSharedMimeInfo(directory: url) },
         ] as [() throws -> Void] {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
-            #expect(error.kind == .io)
+            #expect(error.code == .io)
             #expect(error.message == "https://example.com/Info.plist is not a file URL")
         }
     }

@@ -130,6 +130,22 @@ public struct TypeConformanceGraph: Sendable {
         return true
     }
 
+    /// Adds the types of a mime.cache's bytes and, when given, its `types`
+    /// file's, as `TypeRegistry.add(_:)` adds what
+    /// `SharedMimeInfoCacheReader.read(_:file:)` reads from the same bytes,
+    /// but for the types only the globs name, and with aliases in the
+    /// cache's order (`addSharedMimeInfoCache(directory:)` reads the XML
+    /// where that order decides a merge).
+    ///
+    /// - Throws: `PropertyListError` at the byte concerned, as the reader
+    ///   does; nothing is added.
+    public mutating func addSharedMimeInfoCache(_ cache: UnsafeRawBufferPointer, types: UnsafeRawBufferPointer?) throws(PropertyListError) {
+        var table = names
+        let entries = try Self.readEntries(cache: cache, types: types ?? UnsafeRawBufferPointer(start: nil, count: 0), names: &table)
+        names = table
+        mergeMimeTypes(entries)
+    }
+
     /// The entries `SharedMimeInfoCacheReader.read(directory:)` reads, in its
     /// order, without globs, their names interned in `names`: the types the
     /// cache names as aliases' targets or parents, with their aliases and

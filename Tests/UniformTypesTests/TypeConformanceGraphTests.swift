@@ -65,6 +65,41 @@ struct TypeConformanceGraphTests {
         #expect(!graph.conforms(unknown, to: "public.xml"))
     }
 
+    /// From the cache's bytes alone, every type the graph makes has the
+    /// parents the registry gives it from what the reader reads of the
+    /// same bytes; a cache cut short is refused at the same byte by both.
+    @Test(.enabled(if: SharedMimeInfoCacheTests.systemCacheExists, "needs /usr/share/mime (Debian shared-mime-info)"))
+    func theSystemCacheBytesMatchTheReader() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: SharedMimeInfoCacheTests.systemCache)))
+        var registry = TypeRegistry.system
+        registry.add(try bytes.withUnsafeBytes { try SharedMimeInfoCacheReader.read($0, file: nil) })
+        var graph = TypeConformanceGraph()
+        graph.add(TypeDeclarationSet.system)
+        try bytes.withUnsafeBytes { try graph.addSharedMimeInfoCache($0, types: nil) }
+        #expect(graph.count > TypeRegistry.system.count)  // Not vacuous: the cache made types.
+        var differing: [String] = []
+        for identifier in graph.allIdentifiers where graph.parents(of: identifier) != registry.parents(of: identifier) {
+            differing.append(identifier)
+        }
+        #expect(differing.isEmpty, "parents differ for \(differing.prefix(10))")
+
+        // The alias list's entries run to the end of the file: cut the
+        // file one byte into the last entry's second offset.
+        let aliasList = Int(bytes[4]) << 24 | Int(bytes[5]) << 16 | Int(bytes[6]) << 8 | Int(bytes[7])
+        let aliasCount = Int(bytes[aliasList]) << 24 | Int(bytes[aliasList + 1]) << 16 | Int(bytes[aliasList + 2]) << 8 | Int(bytes[aliasList + 3])
+        let cut = Array(bytes[..<(aliasList + 4 + aliasCount * 8 - 1)])
+        var expected: PropertyListError?
+        do { _ = try cut.withUnsafeBytes { try SharedMimeInfoCacheReader.read($0, file: nil) } } catch let error as PropertyListError { expected = error }
+        let readerError = try #require(expected)
+        var cutGraph = TypeConformanceGraph()
+        #expect {
+            try cut.withUnsafeBytes { try cutGraph.addSharedMimeInfoCache($0, types: nil) }
+        } throws: { error in
+            (error as? PropertyListError)?.location == readerError.location
+        }
+        #expect(cutGraph.count == 0)
+    }
+
     @Test(.enabled(if: Fixtures.freedesktopExists, "needs /usr/share/mime/packages (Debian shared-mime-info)"))
     func thePackagesXMLMatchesTheRegistry() throws {
         var registry = TypeRegistry.builtIn

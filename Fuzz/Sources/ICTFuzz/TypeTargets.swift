@@ -42,4 +42,21 @@ func fuzzSharedMimeInfoCache(_ bytes: [UInt8]) {
             require(types.contains(parent), "parent \(brief(parent)) of \(brief(declaration.mimeType)) has no entry")
         }
     }
+    // The conformance graph reads the same bytes its own way (names
+    // interned from the mapped bytes, globs unread): it must accept them
+    // too and give every type it makes the registry's parents.
+    var registry = TypeRegistry.system
+    registry.add(declarations)
+    var graph = TypeConformanceGraph()
+    graph.add(TypeDeclarationSet.system)
+    do {
+        try bytes.withUnsafeBytes { buffer throws(PropertyListError) in try graph.addSharedMimeInfoCache(buffer, types: nil) }
+    } catch {
+        require(false, "the graph refused a cache the reader read: \(error)")
+    }
+    for identifier in graph.allIdentifiers {
+        require(
+            graph.parents(of: identifier) == registry.parents(of: identifier),
+            "parents of \(brief(identifier)): graph \(brief(graph.parents(of: identifier))), registry \(brief(registry.parents(of: identifier)))")
+    }
 }

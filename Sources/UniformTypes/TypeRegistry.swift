@@ -407,6 +407,9 @@ extension TypeRegistry: MimeTypeMergeTarget {
 /// A registry's indexes that are made on first use: each is made once, under
 /// a lock, by whichever thread asks first. A registry that changes gets a new
 /// instance, so copies of a registry share one only while they are equal.
+// @unchecked Sendable: the two mutable properties are read and written only
+// between pthread_mutex_lock and unlock of `lock`, which is allocated in
+// init and destroyed in deinit; nothing else is mutable.
 private final class DerivedIndexes: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var tagIndexValue: [TypeTagClass: [String: [Int32]]]?

@@ -4,6 +4,7 @@ import ICTDocument
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import UniformTypes
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -103,14 +104,15 @@ extension Ict {
 
         /// The differences between `old` and `new`, each a file, a package or a document.
         static func differences(_ old: String, _ new: String) throws(Problem) -> [Difference] {
-            let oldIsFolder = PackageConversion.isDirectory(old), newIsFolder = PackageConversion.isDirectory(new)
+            let oldIsFolder = ContentSniffer.typeIdentifier(ofItemAtPath: old) == "public.directory"
+            let newIsFolder = ContentSniffer.typeIdentifier(ofItemAtPath: new) == "public.directory"
             if oldIsFolder != newIsFolder {
                 throw Problem(path: newIsFolder ? old : new, "is a file and the other is a folder; compare two files or two packages")
             }
             guard oldIsFolder else {
                 return PropertyListDifference.between(try comparable(file: old), try comparable(file: new)).map { Difference(entry: nil, change: $0) }
             }
-            if DocumentSupport.isDocument(old), DocumentSupport.isDocument(new) {
+            if ICTFormat.isDocument(atPath: old), ICTFormat.isDocument(atPath: new) {
                 return PropertyListDifference.between(try fields(ofDocument: old), try fields(ofDocument: new)).map(splitEntry)
             }
             return try packageDifferences(old, new)

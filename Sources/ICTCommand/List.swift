@@ -3,6 +3,7 @@ import DocumentVersions
 import ICTDocument
 import OrderedCollections
 import PropertyList
+import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -231,7 +232,7 @@ extension Ict {
             var locations: [Location] = []
             for entry in entries.sorted(by: { $0.name < $1.name }) {
                 let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
-                guard entry.isDirectory ?? PackageConversion.isDirectory(location.path) else { continue }
+                guard entry.isDirectory ?? (ContentSniffer.typeIdentifier(ofItemAtPath: location.path) == "public.directory") else { continue }
                 if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
                     // A conflict copy of a document that is here is a version of it, not a document.
                     if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }

@@ -233,7 +233,7 @@ extension Ict {
             for entry in entries.sorted(by: { $0.name < $1.name }) {
                 let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
                 guard entry.isDirectory ?? (ContentSniffer.typeIdentifier(ofItemAtPath: location.path) == "public.directory") else { continue }
-                if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
+                if ICTFormat.isPackageName(entry.name) {
                     // A conflict copy of a document that is here is a version of it, not a document.
                     if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                     locations.append(location)

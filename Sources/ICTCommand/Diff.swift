@@ -146,15 +146,17 @@ extension Ict {
             do {
                 let document = try ICTDocument(contentsOf: trimmed)
                 let metadata = try document.metadata(), data = try document.data()
-                var metadataFields: OrderedDictionary<String, PropertyListValue> = ["VERSION": .integer(PropertyListInteger(Int64(metadata.version)))]
-                metadataFields["DISPLAY NAME"] = metadata.displayName.map(PropertyListValue.string)
-                metadataFields["THUMBNAIL"] = metadata.thumbnail.map(PropertyListValue.data)
-                var dataFields: OrderedDictionary<String, PropertyListValue> = ["VERSION": .integer(PropertyListInteger(Int64(data.version)))]
-                dataFields["DISPLAY_NAME"] = data.displayName.map(PropertyListValue.string)
-                dataFields["FIRST_NAME"] = data.firstName.map(PropertyListValue.string)
-                dataFields["LAST_NAME"] = data.lastName.map(PropertyListValue.string)
-                dataFields["FAVORITE_NUMBER"] = data.favoriteNumber.map(PropertyListValue.real)
-                dataFields["PHOTO"] = data.photo.map(PropertyListValue.data)
+                var metadataFields: OrderedDictionary<String, PropertyListValue> = [
+                    ICTFormat.versionKey: .integer(PropertyListInteger(Int64(metadata.version)))
+                ]
+                metadataFields[ICTFormat.metadataDisplayNameKey] = metadata.displayName.map(PropertyListValue.string)
+                metadataFields[ICTFormat.thumbnailKey] = metadata.thumbnail.map(PropertyListValue.data)
+                var dataFields: OrderedDictionary<String, PropertyListValue> = [ICTFormat.versionKey: .integer(PropertyListInteger(Int64(data.version)))]
+                dataFields[ICTFormat.dataDisplayNameKey] = data.displayName.map(PropertyListValue.string)
+                dataFields[ICTFormat.firstNameKey] = data.firstName.map(PropertyListValue.string)
+                dataFields[ICTFormat.lastNameKey] = data.lastName.map(PropertyListValue.string)
+                dataFields[ICTFormat.favoriteNumberKey] = data.favoriteNumber.map(PropertyListValue.real)
+                dataFields[ICTFormat.photoKey] = data.photo.map(PropertyListValue.data)
                 return .dictionary([ICTFormat.metadataEntryName: .dictionary(metadataFields), ICTFormat.dataEntryName: .dictionary(dataFields)])
             } catch {
                 throw Problem(document: trimmed, error)

@@ -3,6 +3,7 @@ import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -147,7 +148,7 @@ extension Ict {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
             if let problem = inputProblem() { throw report.fail(problem) }
-            if input != "-", (format == .json && DocumentSupport.isDocument(input)) || format == .ict {
+            if input != "-", (format == .json && ICTFormat.isDocument(atPath: input)) || format == .ict {
                 try convertDocument(report)
             } else if format == .zip || format == .package {
                 try convertPackage(report)
@@ -158,9 +159,9 @@ extension Ict {
 
         /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
         private func inputProblem() -> Problem? {
-            if input != "-", format == .json, DocumentSupport.isDocument(input) { return nil }
-            let inputIsPackage = input != "-" && PackageConversion.isDirectory(input)
-            let inputIsZip = input != "-" && !inputIsPackage && PackageConversion.isZip(input)
+            if input != "-", format == .json, ICTFormat.isDocument(atPath: input) { return nil }
+            let inputIsPackage = input != "-" && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory"
+            let inputIsZip = input != "-" && !inputIsPackage && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.zip-archive"
             switch format {
             case .zip:
                 if !inputIsPackage { return Problem(path: input, "--format zip needs a package directory; this is not one") }

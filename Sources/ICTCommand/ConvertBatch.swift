@@ -1,4 +1,5 @@
 import ArgumentParser
+import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ extension Ict.Convert {
     func runBatch() throws {
         let report = Self.report(json: false, jsonLines: batch.jsonl)
         let folder = DocumentSupport.trimmingTrailingSlashes(output ?? "")
-        guard PackageConversion.isDirectory(folder) else {
+        guard ContentSniffer.typeIdentifier(ofItemAtPath: folder) == "public.directory" else {
             throw report.fail(Problem(path: folder, "with --files-from, -o names the folder the outputs are written in; this is not a folder"))
         }
         var names: InputNames

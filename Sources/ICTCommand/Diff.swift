@@ -4,6 +4,7 @@ import ICTDocument
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import UniformTypes
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -103,14 +104,15 @@ extension Ict {
 
         /// The differences between `old` and `new`, each a file, a package or a document.
         static func differences(_ old: String, _ new: String) throws(Problem) -> [Difference] {
-            let oldIsFolder = PackageConversion.isDirectory(old), newIsFolder = PackageConversion.isDirectory(new)
+            let oldIsFolder = ContentSniffer.typeIdentifier(ofItemAtPath: old) == "public.directory"
+            let newIsFolder = ContentSniffer.typeIdentifier(ofItemAtPath: new) == "public.directory"
             if oldIsFolder != newIsFolder {
                 throw Problem(path: newIsFolder ? old : new, "is a file and the other is a folder; compare two files or two packages")
             }
             guard oldIsFolder else {
                 return PropertyListDifference.between(try comparable(file: old), try comparable(file: new)).map { Difference(entry: nil, change: $0) }
             }
-            if DocumentSupport.isDocument(old), DocumentSupport.isDocument(new) {
+            if ICTFormat.isDocument(atPath: old), ICTFormat.isDocument(atPath: new) {
                 return PropertyListDifference.between(try fields(ofDocument: old), try fields(ofDocument: new)).map(splitEntry)
             }
             return try packageDifferences(old, new)
@@ -144,15 +146,17 @@ extension Ict {
             do {
                 let document = try ICTDocument(contentsOf: trimmed)
                 let metadata = try document.metadata(), data = try document.data()
-                var metadataFields: OrderedDictionary<String, PropertyListValue> = ["VERSION": .integer(PropertyListInteger(Int64(metadata.version)))]
-                metadataFields["DISPLAY NAME"] = metadata.displayName.map(PropertyListValue.string)
-                metadataFields["THUMBNAIL"] = metadata.thumbnail.map(PropertyListValue.data)
-                var dataFields: OrderedDictionary<String, PropertyListValue> = ["VERSION": .integer(PropertyListInteger(Int64(data.version)))]
-                dataFields["DISPLAY_NAME"] = data.displayName.map(PropertyListValue.string)
-                dataFields["FIRST_NAME"] = data.firstName.map(PropertyListValue.string)
-                dataFields["LAST_NAME"] = data.lastName.map(PropertyListValue.string)
-                dataFields["FAVORITE_NUMBER"] = data.favoriteNumber.map(PropertyListValue.real)
-                dataFields["PHOTO"] = data.photo.map(PropertyListValue.data)
+                var metadataFields: OrderedDictionary<String, PropertyListValue> = [
+                    ICTFormat.versionKey: .integer(PropertyListInteger(Int64(metadata.version)))
+                ]
+                metadataFields[ICTFormat.metadataDisplayNameKey] = metadata.displayName.map(PropertyListValue.string)
+                metadataFields[ICTFormat.thumbnailKey] = metadata.thumbnail.map(PropertyListValue.data)
+                var dataFields: OrderedDictionary<String, PropertyListValue> = [ICTFormat.versionKey: .integer(PropertyListInteger(Int64(data.version)))]
+                dataFields[ICTFormat.dataDisplayNameKey] = data.displayName.map(PropertyListValue.string)
+                dataFields[ICTFormat.firstNameKey] = data.firstName.map(PropertyListValue.string)
+                dataFields[ICTFormat.lastNameKey] = data.lastName.map(PropertyListValue.string)
+                dataFields[ICTFormat.favoriteNumberKey] = data.favoriteNumber.map(PropertyListValue.real)
+                dataFields[ICTFormat.photoKey] = data.photo.map(PropertyListValue.data)
                 return .dictionary([ICTFormat.metadataEntryName: .dictionary(metadataFields), ICTFormat.dataEntryName: .dictionary(dataFields)])
             } catch {
                 throw Problem(document: trimmed, error)

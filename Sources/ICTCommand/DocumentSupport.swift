@@ -10,14 +10,6 @@ import Darwin
 
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
-    /// `ICTFormat.isPackage(atPath:)`, under the name the commands call.
-    static func isICTPackage(_ path: String) -> Bool { ICTFormat.isPackage(atPath: path) }
-
-    /// `ICTFormat.isDocument(atPath:)`, under the name the commands call.
-    /// Other packages (zipped, or inspected entry by entry) are left to the
-    /// package commands; `validate` checks every `.ict` package.
-    static func isDocument(_ path: String) -> Bool { ICTFormat.isDocument(atPath: path) }
-
     static func trimmingTrailingSlashes(_ path: String) -> String {
         var result = path
         while result.count > 1, result.hasSuffix("/") { result.removeLast() }
@@ -32,14 +24,16 @@ enum DocumentSupport {
 
     /// Why `path` is not an `.ict` document to edit or read, or nil when it is one.
     static func notADocumentProblem(_ path: String) -> Problem? {
-        if isDocument(path) { return nil }
+        if ICTFormat.isDocument(atPath: path) { return nil }
         let trimmed = trimmingTrailingSlashes(path)
         var status = stat()
         guard RawFileName.withPath(trimmed, { stat($0, &status) }) == 0 else {
             return Problem(path: trimmed, "cannot open: \(String(cString: strerror(errno)))")
         }
         if (status.st_mode & S_IFMT) != S_IFDIR { return Problem(path: trimmed, "is a file, not an .ict document package") }
-        if !isICTPackage(trimmed) { return Problem(path: trimmed, "is a directory, not an .ict document package (its name does not end in .ict)") }
+        if !ICTFormat.isPackage(atPath: trimmed) {
+            return Problem(path: trimmed, "is a directory, not an .ict document package (its name does not end in .ict)")
+        }
         return Problem(path: trimmed, location: .entry(ICTFormat.metadataEntryName), "the package has no metadata entry, so it is not an .ict document")
     }
 }

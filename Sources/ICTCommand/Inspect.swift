@@ -3,6 +3,7 @@ import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import UniformTypes
 
 extension Ict {
     /// `ict inspect`: what is inside a file, as a tree for people or JSON for programs.
@@ -42,11 +43,11 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
-            if input != "-", DocumentSupport.isDocument(input) {
+            if input != "-", ICTFormat.isDocument(atPath: input) {
                 try inspectDocument(report)
                 return
             }
-            if input != "-", PackageConversion.isDirectory(input) {
+            if input != "-", ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory" {
                 try inspectPackage(report)
                 return
             }

@@ -53,7 +53,7 @@ struct KeyPathTarget {
         keyPathText = text
         var file = path
         var pathText = text
-        if DocumentSupport.isICTPackage(path) {
+        if ICTFormat.isPackage(atPath: path) {
             guard let colon = text.firstIndex(of: ":") else {
                 throw Problem(path: path, "an .ict document's key path is ENTRY:PATH, such as ctdocument.data:FIRST_NAME", keyPath: text)
             }
@@ -94,7 +94,7 @@ struct KeyPathTarget {
     static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits) -> PropertyListValue? {
         let keyPath = PropertyListKeyPath(plutilSyntax: text)
         guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
-            !DocumentSupport.isICTPackage(path)
+            !ICTFormat.isPackage(atPath: path)
         else { return nil }
         var status = stat()
         guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,

@@ -3,6 +3,7 @@ import DocumentVersions
 import ICTDocument
 import OrderedCollections
 import PropertyList
+import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -231,8 +232,8 @@ extension Ict {
             var locations: [Location] = []
             for entry in entries.sorted(by: { $0.name < $1.name }) {
                 let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
-                guard entry.isDirectory ?? PackageConversion.isDirectory(location.path) else { continue }
-                if entry.name.lowercased().hasSuffix(".\(ICTFormat.packageExtension)") {
+                guard entry.isDirectory ?? (ContentSniffer.typeIdentifier(ofItemAtPath: location.path) == "public.directory") else { continue }
+                if ICTFormat.isPackageName(entry.name) {
                     // A conflict copy of a document that is here is a version of it, not a document.
                     if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                     locations.append(location)

@@ -1,14 +1,7 @@
 import DocumentPackage
-import UniformTypes
 
 /// `ict convert` between a package directory and a zip of it.
 enum PackageConversion {
-    /// Whether `path` is a directory (following a link, as the user named it), as `ContentSniffer` sees it.
-    static func isDirectory(_ path: String) -> Bool { ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory" }
-
-    /// Whether the file at `path` starts like a zip archive, as `ContentSniffer` sees it.
-    static func isZip(_ path: String) -> Bool { ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.zip-archive" }
-
     /// Zips the package at `input` to `output`, by default `INPUT.zip`
     /// beside it; the zip's top-level directory is the package's name.
     /// Returns the zip's path.

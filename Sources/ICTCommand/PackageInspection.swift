@@ -1,4 +1,5 @@
 import DocumentPackage
+import KeyedArchive
 import OrderedCollections
 import PropertyList
 import UniformTypes
@@ -80,27 +81,16 @@ struct PackageInspection {
 
     /// Recognises a file from its first bytes with `ContentSniffer`: a
     /// binary property list is a keyed archive when its top dictionary has
-    /// `$archiver`; JSON counts as text, a zip as other.
+    /// `$archiver` (`KeyedArchive.isBinaryArchive(atPath:)`); JSON counts as text, a zip as other.
     static func contentKind(of file: PackageWrapper, at fileSystemPath: String) throws(DocumentPackageError) -> PackageEntrySummary.ContentKind {
         let prefix = Array(try file.contentsPrefix(maximumCount: ContentSniffer.prefixLength))
         switch ContentSniffer.typeIdentifier(ofLeadingBytes: prefix, isWholeContent: prefix.count < ContentSniffer.prefixLength) {
-        case "com.apple.binary-property-list": return isKeyedArchive(at: fileSystemPath) ? .keyedArchive : .propertyList
+        case "com.apple.binary-property-list": return KeyedArchive.isBinaryArchive(atPath: fileSystemPath) ? .keyedArchive : .propertyList
         case "com.apple.xml-property-list": return .propertyList
         case "public.png": return .png
         case "public.utf8-plain-text", "public.json": return .text
         default: return .other
         }
-    }
-
-    /// Whether the binary property list at `path` has `$archiver` in its top
-    /// dictionary. Only that key is read.
-    private static func isKeyedArchive(at path: String) -> Bool {
-        guard let file = try? MappedFile(path: path),
-            let document = try? BinaryPropertyListDocument(file: file),
-            let archiver = try? document.value(at: [.key("$archiver")])
-        else { return false }
-        if case .string = archiver { return true }
-        return false
     }
 
     // MARK: Output for people

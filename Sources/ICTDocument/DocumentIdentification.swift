@@ -15,9 +15,17 @@ extension ICTFormat {
     public static func isPackage(atPath path: String) -> Bool {
         var name = Substring(path)
         while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
-        guard name.lowercased().hasSuffix(".\(packageExtension)") else { return false }
+        guard isPackageName(name) else { return false }
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `name` (a file name, or a path's last part) is a package
+    /// name: it ends in `.ict` in any case (`Coffee.ict`, `Upper.ICT`).
+    /// Nothing is looked up on disk: what the name alone says, for a
+    /// directory already known to be one, as when listing a folder.
+    public static func isPackageName(_ name: some StringProtocol) -> Bool {
+        name.lowercased().hasSuffix(".\(packageExtension)")
     }
 
     /// Whether `path` names an `.ict` document: an `.ict` package

@@ -53,6 +53,24 @@ public struct KeyedArchive: Hashable, Sendable {
         return dictionary["$archiver"] != nil || dictionary["$objects"] != nil
     }
 
+    /// True when the file at `path` is a binary property list whose top
+    /// object is a dictionary with a string under `$archiver` (any archiver
+    /// name, not only `NSKeyedArchiver`): how a package's entry is told to be
+    /// a keyed archive without reading it. False when the file cannot be
+    /// mapped or is not a binary property list.
+    ///
+    /// Only the trailer, the offset table and the top dictionary's keys and
+    /// that one value are read (`BinaryPropertyListDocument`), so a large
+    /// archive costs no more than a small one.
+    public static func isBinaryArchive(atPath path: String) -> Bool {
+        guard let file = try? MappedFile(path: path),
+            let document = try? BinaryPropertyListDocument(file: file),
+            let archiver = try? document.value(at: [.key("$archiver")])
+        else { return false }
+        if case .string = archiver { return true }
+        return false
+    }
+
     /// The archive as a property list, keys in the order `NSKeyedArchiver`
     /// writes them: `$version`, `$objects`, `$archiver`, `$top`.
     public var propertyList: PropertyListValue {

@@ -23,6 +23,16 @@ struct DocumentIdentificationTests {
         #expect(!ICTFormat.isDocument(atPath: ""))
     }
 
+    /// The name alone: `.ict` at the end, in any case; nothing on disk is read.
+    @Test(arguments: [
+        ("Coffee.ict", true), ("Hubble Deep Field.ict", true), ("Upper.ICT", true), ("Mixed.IcT", true), ("Nobody.ict", true),
+        ("ict", false), ("Coffee", false), ("Coffee.icts", false), ("Coffee.ict.zip", false), ("Coffee_ict", false), ("", false),
+    ])
+    func theNameAloneSaysWhetherItIsAPackageName(name: String, expected: Bool) {
+        #expect(ICTFormat.isPackageName(name) == expected)
+        #expect(ICTFormat.isPackageName(Substring(name)) == expected)
+    }
+
     @Test func theNameAndTheMetadataEntryDecide() throws {
         let folder = try ScratchFolder()
         let fileManager = FileManager.default

@@ -68,7 +68,7 @@ extension Ict {
             let bytes: [UInt8]
             do throws(PropertyListError) {
                 switch format {
-                case .raw: bytes = Array((PlutilText.raw(value) + "\n").utf8)
+                case .raw: bytes = Array((PlutilTextForm.raw(value) + "\n").utf8)
                 case .xml1: bytes = try XMLPropertyListWriter().encode(value)
                 case .binary1: bytes = try BinaryPropertyListWriter().encode(value)
                 case .json: bytes = try JSONPropertyListWriter().encode(value) + [UInt8(ascii: "\n")]

@@ -290,7 +290,7 @@ extension Plutil {
         if options.silent { Diagnostics.printError("-s doesn't make a lot of sense with -p.") }
         return eachFile(options) { path throws(FileFailure) in
             let (value, _) = try readPropertyList(path)
-            printOutput(Array(PlutilText.prettyPrinted(value).utf8))
+            printOutput(Array(PlutilTextForm.prettyPrinted(value).utf8))
         }
     }
 
@@ -336,7 +336,7 @@ extension Plutil {
         let bytes: [UInt8]
         let empty = PropertyListValue.dictionary([:])
         switch format {
-        case .json: bytes = Array(PlutilText.json(empty, readable: options.readable).utf8)
+        case .json: bytes = Array(PlutilTextForm.json(empty, readable: options.readable).utf8)
         case .xml, .binary: bytes = try encode(empty, format == .xml ? .xml : .binary)
         case .swift: bytes = Array("/// Generated from -\nlet - = [\n    ]".utf8)
         case .objc: bytes = Array("/// Generated from -\n__attribute__((visibility(\"hidden\")))\nNSDictionary * const _ = @{\n};".utf8)

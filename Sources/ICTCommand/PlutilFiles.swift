@@ -101,15 +101,15 @@ extension Plutil {
         case .xml: bytes = try encode(value, .xml)
         case .binary: bytes = try encode(value, .binary)
         case .json:
-            guard PlutilText.isValidJSON(value) else { throw FileFailure(message: "Invalid object in plist for JSON format") }
-            bytes = Array(PlutilText.json(value, readable: options.readable).utf8)
-        case .swift: bytes = Array(PlutilText.swiftLiteral(value, source: path).utf8)
+            guard PlutilTextForm.isValidJSON(value) else { throw FileFailure(message: "Invalid object in plist for JSON format") }
+            bytes = Array(PlutilTextForm.json(value, readable: options.readable).utf8)
+        case .swift: bytes = Array(PlutilTextForm.swiftLiteral(value, sourcePath: path).utf8)
         case .objc:
-            guard PlutilText.isValidObjC(value) else {
+            guard PlutilTextForm.isValidObjC(value) else {
                 throw FileFailure(message: "Input contains an object that cannot be represented in Obj-C literal syntax")
             }
-            bytes = Array(PlutilText.objcLiteral(value, source: path, output: target).utf8)
-        case .raw: bytes = Array(PlutilText.raw(value).utf8)
+            bytes = Array(PlutilTextForm.objcLiteral(value, sourcePath: path, outputPath: target).utf8)
+        case .raw: bytes = Array(PlutilTextForm.raw(value).utf8)
         case .type: bytes = Array(ValueType(of: value).rawValue.utf8)
         case .openStep: throw FileFailure(message: "Conversion to OpenStep format is not supported")
         }
@@ -120,7 +120,7 @@ extension Plutil {
         }
         try writeFile(bytes, to: target)
         if format == .objc, header {
-            try writeFile(Array(PlutilText.objcHeader(value, source: path).utf8), to: PlutilText.replacingExtension(of: target, with: "h"))
+            try writeFile(Array(PlutilTextForm.objcHeader(value, sourcePath: path).utf8), to: replacingExtension(of: target, with: "h"))
         }
     }
 
@@ -128,18 +128,25 @@ extension Plutil {
     static func outputPath(for path: String, format: Format, options: Options) -> String {
         if let output = options.outputPath { return output }
         var result = path
-        if let outputExtension = options.outputExtension { result = PlutilText.replacingExtension(of: result, with: outputExtension) }
+        if let outputExtension = options.outputExtension { result = replacingExtension(of: result, with: outputExtension) }
         switch format {
-        case .objc: return PlutilText.replacingExtension(of: result, with: "m")
-        case .swift: return PlutilText.replacingExtension(of: result, with: "swift")
+        case .objc: return replacingExtension(of: result, with: "m")
+        case .swift: return replacingExtension(of: result, with: "swift")
         default: return result
         }
+    }
+
+    /// `path` with the text after its last `.` replaced (unchanged without
+    /// one): the output file's name for `-e` and for `-convert objc`/`swift`.
+    static func replacingExtension(of path: String, with newExtension: String) -> String {
+        guard path != ".", path != "..", let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), dot != path.startIndex else { return path }
+        return String(path[...dot]) + newExtension
     }
 
     /// The bytes of `value` in XML or binary, dictionaries' keys sorted.
     static func encode(_ value: PropertyListValue, _ format: PropertyListFormat) throws(FileFailure) -> [UInt8] {
         do {
-            return try PropertyListWriter().encode(PlutilText.sortingKeys(value, by: <), format: format)
+            return try PropertyListWriter().encode(PlutilTextForm.sortingKeys(value, by: <), format: format)
         } catch {
             throw FileFailure(message: error.message)
         }

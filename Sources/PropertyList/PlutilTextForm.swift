@@ -1,5 +1,4 @@
 import OrderedCollections
-import PropertyList
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -8,19 +7,41 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The text forms `plutil` writes: its JSON, `-p`'s listing, raw values,
-/// and Swift and Objective-C literals, each laid out as `plutil` lays it out.
-enum PlutilText {
+/// The text forms Apple's `plutil` writes, each laid out byte for byte as
+/// `plutil` lays it out: its JSON (`-convert json`), the listing of `-p`,
+/// raw values (`-extract … raw`), and Swift and Objective-C literals
+/// (`-convert swift`, `-convert objc`).
+///
+/// These are `plutil`'s presentations, not lossless encodings: the JSON has
+/// no dates, data or non-finite reals (``isValidJSON(_:)`` says whether a value
+/// has none), and the listing and literals are for people and compilers. For
+/// JSON that reads back to an equal value, use ``JSONPropertyListWriter``.
+///
+/// Dictionaries' keys are written in `plutil`'s order,
+/// ``areKeysInIncreasingOrder(_:_:)``, whatever their order in the value.
+public enum PlutilTextForm {
     // MARK: Key order
 
-    /// `plutil`'s order for keys in `-p`, `-r` JSON, raw and literals:
-    /// case-insensitive, digit runs compared as numbers, then lowercase
-    /// before uppercase where the keys differ only in case.
-    static func keyOrder(_ a: String, _ b: String) -> Bool {
+    /// Whether key `a` comes before key `b` in `plutil`'s order, the order of
+    /// dictionaries' keys in every form here (`-p`, `-convert json`,
+    /// `-extract … raw`, `-convert swift`, `-convert objc`).
+    ///
+    /// Case-insensitive, runs of digits compared as numbers (`a9` before
+    /// `a10`), then lowercase before uppercase where keys differ only in case
+    /// (`b` before `B`).
+    ///
+    /// - Parameters:
+    ///   - a: A key.
+    ///   - b: Another key.
+    /// - Returns: `true` when `a` sorts before `b`; a strict order, as
+    ///   `sorted(by:)` takes.
+    public static func areKeysInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         let left = Array(a.unicodeScalars), right = Array(b.unicodeScalars)
         var i = 0, j = 0
         while i < left.count, j < right.count {
@@ -50,8 +71,16 @@ enum PlutilText {
 
     private static func folded(_ scalar: Unicode.Scalar) -> String { String(scalar).lowercased() }
 
-    /// `value` with every dictionary's keys in the order `by` gives.
-    static func sortingKeys(_ value: PropertyListValue, by order: (String, String) -> Bool) -> PropertyListValue {
+    /// `value` with every dictionary's keys, at every depth, in the order
+    /// `order` gives: as `plutil` writes XML and binary property lists
+    /// (`-convert xml1`, `-convert binary1`), whose keys it sorts with `<`.
+    ///
+    /// - Parameters:
+    ///   - value: The value to reorder.
+    ///   - order: A strict order on keys, such as `<` or
+    ///     ``areKeysInIncreasingOrder(_:_:)``.
+    /// - Returns: An equal value but for the order of dictionaries' keys.
+    public static func sortingKeys(_ value: PropertyListValue, by order: (String, String) -> Bool) -> PropertyListValue {
         switch value {
         case .array(let elements): return .array(elements.map { sortingKeys($0, by: order) })
         case .dictionary(let dictionary):
@@ -64,9 +93,16 @@ enum PlutilText {
 
     // MARK: JSON
 
-    /// Whether `plutil` can write `value` as JSON: an array or dictionary
-    /// holding no date, data or non-finite real.
-    static func isValidJSON(_ value: PropertyListValue) -> Bool {
+    /// Whether `plutil` can write `value` as JSON (`-convert json`): an array
+    /// or dictionary holding no date, data, UID or non-finite real.
+    ///
+    /// `plutil` refuses any other value with "Invalid object in plist for
+    /// JSON format"; ``json(_:readable:)`` writes only values for which this
+    /// is `true`.
+    ///
+    /// - Parameter value: The value to check.
+    /// - Returns: `true` when ``json(_:readable:)`` can write `value`.
+    public static func isValidJSON(_ value: PropertyListValue) -> Bool {
         func valid(_ value: PropertyListValue) -> Bool {
             switch value {
             case .date, .data, .uid: false
@@ -83,9 +119,18 @@ enum PlutilText {
         }
     }
 
-    /// JSON as `plutil` writes it: compact, or with `-r` indented by two and
-    /// `" : "` after keys; `/` escaped; reals without a trailing `.0`.
-    static func json(_ value: PropertyListValue, readable: Bool) -> String {
+    /// JSON laid out as `plutil -convert json` lays it out: compact, or with
+    /// `-r` indented by two spaces with `" : "` after keys; `/` escaped; reals
+    /// without a trailing `.0`; keys in ``areKeysInIncreasingOrder(_:_:)``
+    /// (the order of `-r`: compact, Apple's Linux build writes them in hash
+    /// order, which differs from run to run).
+    ///
+    /// - Parameters:
+    ///   - value: A value for which ``isValidJSON(_:)`` is `true` (dates and
+    ///     data in any other are left out).
+    ///   - readable: Whether to indent, as `plutil`'s `-r` does.
+    /// - Returns: The JSON text, without a final newline.
+    public static func json(_ value: PropertyListValue, readable: Bool = false) -> String {
         var output = ""
         appendJSON(value, readable: readable, indent: 0, to: &output)
         return output
@@ -117,7 +162,7 @@ enum PlutilText {
                 output += "\n"
                 if !dictionary.isEmpty { output += pad(indent + 2) }
             }
-            for (index, key) in dictionary.keys.sorted(by: keyOrder).enumerated() {
+            for (index, key) in dictionary.keys.sorted(by: areKeysInIncreasingOrder).enumerated() {
                 if index > 0 { output += readable ? ",\n" + pad(indent + 2) : "," }
                 appendJSONString(key, to: &output)
                 output += readable ? " : " : ":"
@@ -154,8 +199,14 @@ enum PlutilText {
 
     // MARK: -p
 
-    /// `-p`'s listing: `"key" => value`, arrays as `index => value`.
-    static func prettyPrinted(_ value: PropertyListValue) -> String {
+    /// The listing `plutil -p` prints: dictionaries as `"key" => value` in
+    /// ``areKeysInIncreasingOrder(_:_:)``, arrays as `index => value`, nested
+    /// levels indented by two spaces, data as `{length = N, bytes = 0x…}` and
+    /// dates as `2004-10-26 10:33:33 +0000`.
+    ///
+    /// - Parameter value: Any value.
+    /// - Returns: The listing, ending in a newline.
+    public static func prettyPrinted(_ value: PropertyListValue) -> String {
         var output = ""
         appendPretty(value, indent: 2, to: &output)
         return output
@@ -166,7 +217,7 @@ enum PlutilText {
         switch value {
         case .dictionary(let dictionary):
             output += "{\n"
-            for key in dictionary.keys.sorted(by: keyOrder) {
+            for key in dictionary.keys.sorted(by: areKeysInIncreasingOrder) {
                 output += pad(indent) + "\"\(key)\" => "
                 appendPretty(dictionary[key]!, indent: indent + 2, to: &output)
             }
@@ -205,12 +256,20 @@ enum PlutilText {
 
     // MARK: raw
 
-    /// `-extract … raw`: a scalar's text, an array's count, a dictionary's keys one a line.
-    static func raw(_ value: PropertyListValue) -> String {
+    /// A value as `plutil -extract KEYPATH raw` prints it: a string as it
+    /// is, a number as C's `%lld` or `%f`, a boolean as `true` or `false`, a
+    /// date in ISO 8601 (`2004-10-26T10:33:33Z`), data in base64, an array's
+    /// count, and a dictionary's keys one a line in
+    /// ``areKeysInIncreasingOrder(_:_:)``.
+    ///
+    /// - Parameter value: Any value.
+    /// - Returns: The text, without a final newline (`plutil` adds one unless
+    ///   given `-n`).
+    public static func raw(_ value: PropertyListValue) -> String {
         switch value {
         case .string(let string): string
         case .array(let elements): String(elements.count)
-        case .dictionary(let dictionary): dictionary.keys.sorted(by: keyOrder).joined(separator: "\n")
+        case .dictionary(let dictionary): dictionary.keys.sorted(by: areKeysInIncreasingOrder).joined(separator: "\n")
         case .date(let date): PropertyListDateFormat.format(date)
         case .data(let data): data.base64EncodedString()
         default: number(value, objC: false)
@@ -259,7 +318,7 @@ enum PlutilText {
     }
 
     /// The last component of a path, as `URL.lastPathComponent` gives it.
-    static func lastComponent(_ path: String) -> String {
+    private static func lastComponent(_ path: String) -> String {
         URL(fileURLWithPath: path).lastPathComponent
     }
 
@@ -267,12 +326,6 @@ enum PlutilText {
         let last = lastComponent(path)
         guard last != ".", last != "..", let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
         return String(last[..<dot])
-    }
-
-    /// `path` with the text after its last `.` replaced (unchanged without one).
-    static func replacingExtension(of path: String, with newExtension: String) -> String {
-        guard path != ".", path != "..", let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")), dot != path.startIndex else { return path }
-        return String(path[...dot]) + newExtension
     }
 
     /// Escapes `"` and the backslash sequences `\b \s \w \. \| \* \) \(` with a backslash, one kind after another.
@@ -286,8 +339,19 @@ enum PlutilText {
 
     private static func indentation(_ depth: Int) -> String { String(repeating: " ", count: depth * 4) }
 
-    /// `-convert swift`: `/// Generated from FILE`, then `let NAME = …`.
-    static func swiftLiteral(_ value: PropertyListValue, source: String) -> String {
+    /// A Swift literal laid out as `plutil -convert swift` writes it:
+    /// `/// Generated from FILE`, then `let NAME = …` with arrays and
+    /// dictionaries indented by four spaces, data as `Data(bytes: […])` and
+    /// dates as `Date(timeIntervalSinceReferenceDate: …)`.
+    ///
+    /// - Parameters:
+    ///   - value: Any value.
+    ///   - source: The path of the property list the value was read
+    ///     from: its last component is the comment's `FILE`, and its name
+    ///     without the extension (`-` and spaces as `_`, symbols and controls
+    ///     dropped) the variable's `NAME`.
+    /// - Returns: The Swift source, ending in a newline.
+    public static func swiftLiteral(_ value: PropertyListValue, sourcePath source: String) -> String {
         var output = "/// Generated from \(lastComponent(source))\nlet \(variableName(source))"
         let elements: [PropertyListValue]? =
             switch value {
@@ -295,7 +359,7 @@ enum PlutilText {
             case .dictionary(let dictionary): Array(dictionary.values)
             default: nil
             }
-        if let elements, Set(elements.map { ValueType(of: $0).rawValue }).count > 1 {
+        if let elements, Set(elements.map(kind)).count > 1 {
             if case .array = value { output += " : [Any]" } else { output += " : [String : Any]" }
         }
         output += " = "
@@ -303,7 +367,19 @@ enum PlutilText {
         return output + "\n"
     }
 
-    private typealias ValueType = Plutil.ValueType
+    /// The kinds `plutil -type` tells apart: UIDs count as integers, 32-bit reals as reals.
+    private static func kind(_ value: PropertyListValue) -> String {
+        switch value {
+        case .bool: "bool"
+        case .integer, .uid: "integer"
+        case .real, .real32: "float"
+        case .string: "string"
+        case .array: "array"
+        case .dictionary: "dictionary"
+        case .date: "date"
+        case .data: "data"
+        }
+    }
 
     private static func appendSwift(_ value: PropertyListValue, depth: Int, indent: Bool, to output: inout String) {
         if indent { output += indentation(depth) }
@@ -318,7 +394,7 @@ enum PlutilText {
             output += indentation(depth) + "]"
         case .dictionary(let dictionary):
             output += "[\n"
-            for key in dictionary.keys.sorted(by: keyOrder) {
+            for key in dictionary.keys.sorted(by: areKeysInIncreasingOrder) {
                 output += indentation(depth + 1) + "\"\(key)\" : "
                 appendSwift(dictionary[key]!, depth: depth + 1, indent: false, to: &output)
                 output += ",\n"
@@ -331,8 +407,13 @@ enum PlutilText {
         }
     }
 
-    /// Whether Objective-C literals can hold `value`: no dates nor data.
-    static func isValidObjC(_ value: PropertyListValue) -> Bool {
+    /// Whether `plutil -convert objc` can write `value`: Objective-C literals
+    /// have no form for dates and data, so the value must hold neither.
+    ///
+    /// - Parameter value: The value to check.
+    /// - Returns: `true` when ``objcLiteral(_:sourcePath:outputPath:)`` can
+    ///   write `value`.
+    public static func isValidObjC(_ value: PropertyListValue) -> Bool {
         switch value {
         case .date, .data: false
         case .array(let elements): elements.allSatisfy(isValidObjC)
@@ -350,8 +431,20 @@ enum PlutilText {
         }
     }
 
-    /// `-convert objc`: `#import "NAME.h"` (not on standard output), the comment, and `TYPE * const NAME = …;`.
-    static func objcLiteral(_ value: PropertyListValue, source: String, output target: String) -> String {
+    /// An Objective-C literal laid out as `plutil -convert objc` writes its
+    /// `.m` file: `#import "NAME.h"` (left out on standard output),
+    /// `/// Generated from FILE`, and `TYPE * const NAME = …;` with `@{…}`,
+    /// `@[…]`, `@"…"` and `@`-numbers (`@YES`, `@NO`).
+    ///
+    /// - Parameters:
+    ///   - value: A value for which ``isValidObjC(_:)`` is `true`.
+    ///   - source: The path of the property list the value was read
+    ///     from: its last component is the comment's `FILE`, and its name
+    ///     without the extension the variable's `NAME`.
+    ///   - target: The path the `.m` file goes to, whose name without the
+    ///     extension the `#import` names; `-` for standard output.
+    /// - Returns: The Objective-C source, ending in a newline.
+    public static func objcLiteral(_ value: PropertyListValue, sourcePath source: String, outputPath target: String) -> String {
         var output = target == "-" ? "" : "#import \"\(stem(of: target)).h\"\n\n"
         output += "/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
         output += "\(objcClass(value)) * const \(variableName(source)) = "
@@ -359,8 +452,16 @@ enum PlutilText {
         return output + ";\n"
     }
 
-    /// `-convert objc -header`'s `.h` file.
-    static func objcHeader(_ value: PropertyListValue, source: String) -> String {
+    /// The header `plutil -convert objc -header` writes beside the `.m`
+    /// file: `#import <Foundation/Foundation.h>`, the comment, and
+    /// `extern TYPE * const NAME;`.
+    ///
+    /// - Parameters:
+    ///   - value: The value ``objcLiteral(_:sourcePath:outputPath:)`` writes.
+    ///   - source: The path of the property list the value was read from,
+    ///     as for ``objcLiteral(_:sourcePath:outputPath:)``.
+    /// - Returns: The header's text, ending in a newline.
+    public static func objcHeader(_ value: PropertyListValue, sourcePath source: String) -> String {
         "#import <Foundation/Foundation.h>\n\n/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
             + "extern \(objcClass(value)) * const \(variableName(source));\n"
     }
@@ -378,7 +479,7 @@ enum PlutilText {
             output += indentation(depth) + "]"
         case .dictionary(let dictionary):
             output += "@{\n"
-            for key in dictionary.keys.sorted(by: keyOrder) {
+            for key in dictionary.keys.sorted(by: areKeysInIncreasingOrder) {
                 output += indentation(depth + 1) + "@\"\(key)\" : "
                 appendObjC(dictionary[key]!, depth: depth + 1, indent: false, to: &output)
                 output += ",\n"
@@ -394,7 +495,7 @@ extension String {
     /// Unicode scalars as NSString's `replacingOccurrences(of:with:)` compares
     /// code units — not by Characters as `replacing(_:with:)` does, which
     /// would not find "\n" inside a "\r\n".
-    func replacingScalars(_ target: String, with replacement: String) -> String {
+    fileprivate func replacingScalars(_ target: String, with replacement: String) -> String {
         let source = Array(unicodeScalars)
         let pattern = Array(target.unicodeScalars)
         guard !pattern.isEmpty else { return self }

@@ -20,10 +20,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-        // The tests' independent zip reader. Its manifest declares Resources/PrivacyInfo.xcprivacy (Apple's privacy manifest)
-        // only where Compression imports, so off Apple platforms SwiftPM warns that the file is unhandled: harmless, and
-        // not fixable from here (true of every release up to 0.9.20; a dependency's files cannot be excluded by its user).
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // FilePath, for the path overloads beside String and URL.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         // `swift package generate-documentation` (make docs): each module's DocC catalog.
@@ -180,7 +176,7 @@ let package = Package(
             dependencies: [
                 "DocumentPackage",
                 "PackageSaveStress",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "ZipTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
@@ -206,8 +202,11 @@ let package = Package(
             dependencies: [
                 "ICTCommand",
                 "PropertyList",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "ZipTestSupport",
             ]
         ),
+        // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
+        // its privacy manifest only on Apple platforms, so every build on Linux printed a warning about it.)
+        .target(name: "ZipTestSupport", path: "Tests/ZipTestSupport"),
     ]
 )

@@ -363,7 +363,7 @@ public enum PlutilTextForm {
             if case .array = value { output += " : [Any]" } else { output += " : [String : Any]" }
         }
         output += " = "
-        appendSwift(value, depth: 0, indent: true, to: &output)
+        appendLiteral(value, .swift, depth: 0, indent: true, to: &output)
         return output + "\n"
     }
 
@@ -381,29 +381,40 @@ public enum PlutilTextForm {
         }
     }
 
-    private static func appendSwift(_ value: PropertyListValue, depth: Int, indent: Bool, to output: inout String) {
+    /// A literal syntax: what `plutil -convert swift` and `-convert objc` differ in.
+    private enum LiteralLanguage {
+        case swift, objC
+    }
+
+    /// Appends `value` as a literal of `language`, laid out as `plutil` lays it out.
+    private static func appendLiteral(
+        _ value: PropertyListValue, _ language: LiteralLanguage, depth: Int, indent: Bool, to output: inout String
+    ) {
+        let objC = language == .objC
         if indent { output += indentation(depth) }
         switch value {
-        case .string(let string): output += "\"" + escaped(string).replacingScalars("\n", with: "\\n") + "\""
+        case .string(let string):
+            output += objC ? "@\"" + escaped(string) + "\"" : "\"" + escaped(string).replacingScalars("\n", with: "\\n") + "\""
         case .array(let elements):
-            output += "[\n"
+            output += objC ? "@[\n" : "[\n"
             for element in elements {
-                appendSwift(element, depth: depth + 1, indent: true, to: &output)
+                appendLiteral(element, language, depth: depth + 1, indent: true, to: &output)
                 output += ",\n"
             }
             output += indentation(depth) + "]"
         case .dictionary(let dictionary):
-            output += "[\n"
+            output += objC ? "@{\n" : "[\n"
             for key in dictionary.keys.sorted(by: areKeysInIncreasingOrder) {
-                output += indentation(depth + 1) + "\"\(key)\" : "
-                appendSwift(dictionary[key]!, depth: depth + 1, indent: false, to: &output)
+                output += indentation(depth + 1) + (objC ? "@" : "") + "\"\(key)\" : "
+                appendLiteral(dictionary[key]!, language, depth: depth + 1, indent: false, to: &output)
                 output += ",\n"
             }
-            output += indentation(depth) + "]"
-        case .data(let data):
+            output += indentation(depth) + (objC ? "}" : "]")
+        // Objective-C has no literal for these; `isValidObjC` keeps them out.
+        case .data(let data) where !objC:
             output += "Data(bytes: [" + data.map { "0x" + ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) + "," }.joined() + "])"
-        case .date(let date): output += "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
-        default: output += number(value, objC: false)
+        case .date(let date) where !objC: output += "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
+        default: output += number(value, objC: objC)
         }
     }
 
@@ -448,7 +459,7 @@ public enum PlutilTextForm {
         var output = target == "-" ? "" : "#import \"\(stem(of: target)).h\"\n\n"
         output += "/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
         output += "\(objcClass(value)) * const \(variableName(source)) = "
-        appendObjC(value, depth: 0, indent: true, to: &output)
+        appendLiteral(value, .objC, depth: 0, indent: true, to: &output)
         return output + ";\n"
     }
 
@@ -466,28 +477,6 @@ public enum PlutilTextForm {
             + "extern \(objcClass(value)) * const \(variableName(source));\n"
     }
 
-    private static func appendObjC(_ value: PropertyListValue, depth: Int, indent: Bool, to output: inout String) {
-        if indent { output += indentation(depth) }
-        switch value {
-        case .string(let string): output += "@\"" + escaped(string) + "\""
-        case .array(let elements):
-            output += "@[\n"
-            for element in elements {
-                appendObjC(element, depth: depth + 1, indent: true, to: &output)
-                output += ",\n"
-            }
-            output += indentation(depth) + "]"
-        case .dictionary(let dictionary):
-            output += "@{\n"
-            for key in dictionary.keys.sorted(by: areKeysInIncreasingOrder) {
-                output += indentation(depth + 1) + "@\"\(key)\" : "
-                appendObjC(dictionary[key]!, depth: depth + 1, indent: false, to: &output)
-                output += ",\n"
-            }
-            output += indentation(depth) + "}"
-        default: output += number(value, objC: true)
-        }
-    }
 }
 
 extension String {

@@ -76,9 +76,12 @@ let package = Package(
             name: "CLibZ",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The system calls and file-system helpers more than one module needs (names as bytes, locks,
+        // temporary files), shared with `package` access and never shipped as a product of its own.
+        .target(name: "SystemSupport", dependencies: ["CFileSystem"]),
         .target(
             name: "DocumentPackage",
-            dependencies: ["CFileSystem", "CLibZ", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CFileSystem", "CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "DocumentVersions",
@@ -148,6 +151,7 @@ let package = Package(
                 "DocumentVersions",
                 "UniformTypes",
                 "ICTDocument",
+                "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

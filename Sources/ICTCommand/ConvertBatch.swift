@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemSupport
 import UniformTypes
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ICTDocument
 import PropertyList
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc

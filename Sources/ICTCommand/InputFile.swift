@@ -1,5 +1,6 @@
 import ArgumentParser
 import PropertyList
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc

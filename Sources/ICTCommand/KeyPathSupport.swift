@@ -2,6 +2,7 @@ import ArgumentParser
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc

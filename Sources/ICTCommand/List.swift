@@ -3,6 +3,7 @@ import DocumentVersions
 import ICTDocument
 import OrderedCollections
 import PropertyList
+import SystemSupport
 import UniformTypes
 
 #if canImport(Glibc)

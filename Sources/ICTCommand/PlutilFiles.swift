@@ -1,4 +1,5 @@
 import PropertyList
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc

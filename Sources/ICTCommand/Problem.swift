@@ -2,6 +2,7 @@ import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import SystemSupport
 import UniformTypes
 
 /// One problem the command found, in the one form every command reports:

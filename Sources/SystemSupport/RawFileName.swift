@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -11,11 +13,11 @@ import Darwin
 /// (U+10FF80…U+10FFFF), and turned back into that byte wherever the name
 /// reaches the file system or standard error. JSON output, which must be
 /// UTF-8, shows those scalars as they are.
-enum RawFileName {
+package enum RawFileName {
     private static let base: UInt32 = 0x10FF00
 
     /// The command-line arguments after the program's name, decoded so.
-    static func arguments() -> [String] {
+    package static func arguments() -> [String] {
         (1..<Int(CommandLine.argc)).map { index in
             guard let argument = CommandLine.unsafeArgv[index] else { return "" }
             var length = 0
@@ -25,14 +27,14 @@ enum RawFileName {
     }
 
     /// The last path component of the name the program was run as (`plutil` through a link so named).
-    static func programName() -> String {
+    package static func programName() -> String {
         guard CommandLine.argc > 0, let name = CommandLine.unsafeArgv[0] else { return "" }
         let full = decoding(UnsafeRawBufferPointer(start: name, count: Int(strlen(name))))
         return full.split(separator: "/").last.map(String.init) ?? full
     }
 
     /// `bytes` as a string: valid UTF-8 as it is, every other byte as U+10FF00 + byte.
-    static func decoding<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func decoding<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         if let valid = String(validating: bytes, as: UTF8.self) { return valid }
         var scalars = String.UnicodeScalarView()
         var parser = Unicode.UTF8.ForwardParser()
@@ -56,7 +58,7 @@ enum RawFileName {
 
     /// The bytes `text` stands for on the file system: UTF-8, with each
     /// U+10FF80…U+10FFFF turned back into the byte it carries.
-    static func bytes(_ text: String) -> [UInt8] {
+    package static func bytes(_ text: String) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -70,7 +72,7 @@ enum RawFileName {
     }
 
     /// Calls `body` with `path` as a C string of its file-system bytes.
-    static func withPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         let cString = bytes(path).map { CChar(bitPattern: $0) } + [0]
         return try cString.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }

@@ -323,7 +323,26 @@ public final class PackageWrapper {
     /// below it changed or was added or removed. True for a wrapper that was
     /// never read or saved. Costs one `lstat` per entry and no reads.
     public func hasChangedOnDisk() -> Bool {
-        guard let record = diskRecord else { return true }
+        diskChanged(countingUnread: true)
+    }
+
+    /// Where another program changed the items this wrapper was read from
+    /// since (as `hasChangedOnDisk()`, without counting children added in
+    /// memory, which have nothing on disk to compare): the first such item,
+    /// or nil. Costs one `lstat` per item read.
+    func firstChangeOnDiskSinceRead() -> EntryLocation? {
+        guard let record = diskRecord else { return nil }
+        if kind == .directory {
+            // Children first: a file replaced by a rename changes its folder too, and the file is the news.
+            for child in childrenByFoldedName.values {
+                if let changed = child.firstChangeOnDiskSinceRead() { return changed }
+            }
+        }
+        return diskChanged(countingUnread: false, recursing: false) ? record.location : nil
+    }
+
+    private func diskChanged(countingUnread: Bool, recursing: Bool = true) -> Bool {
+        guard let record = diskRecord else { return countingUnread }
         let now: FileIdentity?
         do {
             now = try FileSystem.linkStatus(record.fileSystemPath, at: record.location)
@@ -331,7 +350,7 @@ public final class PackageWrapper {
             return true
         }
         guard let now, now.sameContents(as: record.identity), now.mode == record.identity.mode else { return true }
-        guard kind == .directory else { return false }
-        return childrenByFoldedName.values.contains { $0.hasChangedOnDisk() }
+        guard kind == .directory, recursing else { return false }
+        return childrenByFoldedName.values.contains { $0.diskChanged(countingUnread: countingUnread) }
     }
 }

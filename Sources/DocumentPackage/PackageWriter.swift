@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -262,12 +264,22 @@ public struct PackageSaveOptions: Hashable, Sendable {
     /// never edited in place. Nil (the default): nothing is shared with a
     /// package that stays.
     public var originalContentsPath: String?
+    /// Whether re-saving the package a wrapper was read from replaces it
+    /// even when another program changed it on disk since it was read
+    /// (Foundation's `FileWrapper.write` does). False (the default): such a
+    /// save throws `.changedOnDisk` and leaves the other program's package
+    /// as it is, so no one's change is lost without a word.
+    public var overwritingChangesOnDisk: Bool
 
     /// Makes a set of options.
-    public init(replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: String? = nil) {
+    public init(
+        replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: String? = nil,
+        overwritingChangesOnDisk: Bool = false
+    ) {
         self.replacingExisting = replacingExisting
         self.flushingToDisk = flushingToDisk
         self.originalContentsPath = originalContentsPath
+        self.overwritingChangesOnDisk = overwritingChangesOnDisk
     }
 }
 
@@ -317,6 +329,16 @@ extension PackageWrapper {
 
         let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath)
         let parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
+        // Held to the end of the save: ICTKit's writers of this package take turns.
+        let lock = try Self.lock(absolutePath, at: location)
+        defer { lock.release() }
+        // Re-saving the package this wrapper was read from: only over what was read.
+        if !options.overwritingChangesOnDisk, let record = diskRecord, record.pathInPackage.isEmpty, record.origin.path == absolutePath,
+            let changed = firstChangeOnDiskSinceRead()
+        {
+            throw changed.error(
+                .changedOnDisk, "the package changed on disk since it was read (another program saved it); nothing was saved")
+        }
         try Self.cleanUpStrayTemporaries(of: name, in: parent, at: parentLocation)
         let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
         if let existing {
@@ -368,6 +390,15 @@ extension PackageWrapper {
         childrenMatchDiskRecord = true
         for (wrapper, pathInPackage, identity) in writer.written {
             wrapper.recordSaved(DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity))
+        }
+    }
+
+    /// The exclusive `ItemLock` of the package at `path`.
+    private static func lock(_ path: String, at location: EntryLocation) throws(DocumentPackageError) -> ItemLock {
+        do throws(ItemLock.Failure) {
+            return try ItemLock.acquire(path, .exclusive)
+        } catch {
+            throw location.error(.io, "cannot lock the package for saving: \(error.description)")
         }
     }
 

@@ -1,4 +1,5 @@
 import DocumentPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -228,6 +229,8 @@ public final class DocumentVersion {
     @discardableResult
     public func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
         guard isConflict else { return path }
+        let lock = try Self.lock(path)
+        defer { lock.release() }
         guard let target = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
@@ -271,6 +274,8 @@ public final class DocumentVersion {
     ///
     /// - Throws: as `otherVersionsOfItem(at:)` and `remove()`.
     public static func removeOtherVersionsOfItem(at path: String) throws(DocumentVersionError) {
+        let lock = try lock(path)
+        defer { lock.release() }
         removeStrays(in: splitPath(path).folder)
         let versions = try otherVersionsOfItem(at: path)
         let entryCopies = versions.flatMap { $0.entrySwaps.map(\.conflictEntryPath) }
@@ -281,6 +286,15 @@ public final class DocumentVersion {
     }
 
     // MARK: File-system steps
+
+    /// The exclusive `ItemLock` of the document at `path`, held while it is resolved.
+    private static func lock(_ path: String) throws(DocumentVersionError) -> ItemLock {
+        do throws(ItemLock.Failure) {
+            return try ItemLock.acquire(path, .exclusive)
+        } catch {
+            throw DocumentVersionError(.io, path: path, "cannot lock the document: \(error.description)")
+        }
+    }
 
     /// The prefix of a version renamed aside to be removed.
     static let removingPrefix = ".ict-removing-"

@@ -40,6 +40,8 @@ struct KeyPathTarget {
     /// The whole property list of the file (or entry).
     var document: PropertyListValue
     let format: PropertyListFormat
+    /// The file (or entry) as it was before it was read: a save replaces only that file.
+    let stamp: FileStamp?
 
     /// A problem about this target: the file, the entry, and the key path as typed.
     func problem(_ message: String) -> Problem {
@@ -68,6 +70,7 @@ struct KeyPathTarget {
         } else {
             entry = nil
         }
+        stamp = FileStamp(path: file)
         do throws(PropertyListError) {
             let input = try InputFile(path: file, limit: limits.maximumInputSize)
             (document, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
@@ -115,6 +118,13 @@ struct KeyPathTarget {
         return (try? document.value(at: keyPath)) ?? nil
     }
 
+    /// The path whose `ItemLock` a read-modify-write of this target holds:
+    /// the document for an entry of an `.ict` document (its saves replace
+    /// the whole package), else the file.
+    static func lockPath(_ path: String) -> String {
+        path == "-" || !ICTFormat.isPackage(atPath: path) ? path : DocumentSupport.trimmingTrailingSlashes(path)
+    }
+
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
     static func open(_ path: String, keyPath: String, limits: PropertyListLimits, report: Report) throws -> KeyPathTarget {
         report["path"] = .string(path)
@@ -146,9 +156,12 @@ struct KeyPathTarget {
         return found
     }
 
-    /// Writes `document` back to the file in the file's own form.
+    /// Writes `document` back to the file in the file's own form, only over
+    /// the file that was read (`stamp`).
     ///
-    /// - Throws: `Problem` when the form is read only or the file cannot be written (it is then unchanged).
+    /// - Throws: `Problem` when the form is read only, the file cannot be
+    ///   written, or another program changed it since it was read (it is
+    ///   then as that program left it).
     func save() throws(Problem) {
         let bytes: [UInt8]
         do throws(PropertyListError) {
@@ -165,9 +178,9 @@ struct KeyPathTarget {
             throw problem(error.message)
         }
         do {
-            try OutputFile.write(bytes, to: filePath)
+            try OutputFile.write(bytes, to: filePath, expecting: stamp)
         } catch {
-            throw problem("cannot write: \(error.description)")
+            throw problem(error.changedSinceRead ? error.description : "cannot write: \(error.description)")
         }
     }
 

@@ -22,6 +22,13 @@ private let systemWrite = Darwin.write
 final class OutputFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The file in place is not the one that was read: another program
+        /// replaced or rewrote it, and it was left as that program left it.
+        var changedSinceRead = false
+
+        static let changed = Failure(
+            description: "the file changed since it was read (another program wrote it); nothing was saved, run the command again",
+            changedSinceRead: true)
     }
 
     private let path: String
@@ -39,14 +46,15 @@ final class OutputFile {
         return isatty(descriptor) == 1
     }
 
-    /// Writes all of `bytes` to `path` and commits.
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    /// Writes all of `bytes` to `path` and commits; with `expected`, only
+    /// over the file that stamp describes (see `commit(expecting:)`).
+    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(Failure) {
         let output = try OutputFile(path: path)
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
             Result { () throws(Failure) in try output.write(buffer) }
         }
         try result.get()
-        try output.commit()
+        try output.commit(expecting: expected)
     }
 
     /// Opens the destination named `path`: standard output, a device or pipe
@@ -106,7 +114,10 @@ final class OutputFile {
 
     /// Finishes: for a regular file, sets the old file's permissions (or the
     /// defaults), flushes, and renames the temporary file over the target.
-    func commit() throws(Failure) {
+    /// With `expected` (the stamp of the file taken before it was read, for
+    /// a read-modify-write), only while the file in place is still that one:
+    /// otherwise nothing is replaced and `Failure.changed` is thrown.
+    func commit(expecting expected: FileStamp? = nil) throws(Failure) {
         finished = true
         guard let (temporary, target) = replacement else {
             if descriptor != STDOUT_FILENO { close(descriptor) }
@@ -124,8 +135,16 @@ final class OutputFile {
         }
         guard fchmod(descriptor, mode) == 0 else { throw abandoning(Self.systemFailure("cannot set the permissions of the new file")) }
         guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush the new file")) }
-        let renamed = RawFileName.withPath(temporary) { from in RawFileName.withPath(target) { to in rename(from, to) } }
-        guard renamed == 0 else { throw abandoning(Self.systemFailure("cannot replace it")) }
+        do throws(FileStamp.ReplaceFailure) {
+            try FileStamp.replace(temporary, over: target, expecting: expected)
+        } catch {
+            if error.changedSinceRead {
+                InterruptCleanup.unregister(temporary)
+                throw .changed
+            }
+            errno = error.systemError
+            throw abandoning(Self.systemFailure("cannot replace it"))
+        }
         InterruptCleanup.unregister(temporary)
     }
 

@@ -92,9 +92,12 @@ extension Plutil {
     /// `-o -` (and for raw and type output without `-o`), else to the file
     /// `-o` names or to `path` itself (its extension changed by `-e`, and
     /// to `.swift` or `.m` for those formats).
+    ///
+    /// With `expected` (the stamp of `path` before it was read), a file
+    /// written over `path` itself replaces only that file.
     static func write(
         _ value: PropertyListValue, from path: String, format: Format, options: Options,
-        keyPath: String?, header: Bool
+        keyPath: String?, header: Bool, expecting expected: FileStamp? = nil
     ) throws(FileFailure) {
         let target = outputPath(for: path, format: format, options: options)
         let bytes: [UInt8]
@@ -119,7 +122,7 @@ extension Plutil {
             printOutput(bytes + (options.terminatingNewline && lineFormat ? [UInt8(ascii: "\n")] : []))
             return
         }
-        try writeFile(bytes, to: target)
+        try writeFile(bytes, to: target, expecting: target == path ? expected : nil)
         if format == .objc, header {
             try writeFile(Array(PlutilTextForm.objcHeader(value, sourcePath: path).utf8), to: replacingExtension(of: target, with: "h"))
         }
@@ -155,7 +158,7 @@ extension Plutil {
 
     /// Writes a whole file safely (beside, then renamed over); a file named
     /// `-` is a file here, as `plutil` writes it, not standard output.
-    static func writeFile(_ bytes: [UInt8], to path: String) throws(FileFailure) {
+    static func writeFile(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(FileFailure) {
         let name = path == "-" ? "./-" : path
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[..<$0]) } ?? "."
@@ -164,9 +167,22 @@ extension Plutil {
             throw FileFailure(message: systemMessage(errno))
         }
         do {
-            try OutputFile.write(bytes, to: name)
+            try OutputFile.write(bytes, to: name, expecting: expected)
         } catch {
             throw FileFailure(message: "(The operation could not be completed. \(error.description))")
         }
+    }
+
+    /// Runs the read-modify-write `body` of `path` holding its `ItemLock`,
+    /// passing the file's stamp taken before it is read (nil for standard input).
+    static func editing(_ path: String, _ body: (FileStamp?) throws(FileFailure) -> Void) throws(FileFailure) {
+        let lock: ItemLock?
+        switch ItemLockSupport.exclusive(path) {
+        case .success(let taken): lock = taken
+        case .failure(let failure):
+            throw FileFailure(message: "(The operation could not be completed. cannot lock it for editing: \(failure.description))")
+        }
+        defer { lock?.release() }
+        try body(path == "-" ? nil : FileStamp(path: path))
     }
 }

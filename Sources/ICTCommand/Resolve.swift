@@ -46,6 +46,9 @@ extension Ict {
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
             report["path"] = .string(path)
+            // Held from the fingerprint check to the last removal: no other ict run changes the document in between.
+            let lock = try ItemLockSupport.exclusive(path, report: report)
+            defer { lock?.release() }
             do {
                 if let expect {
                     let now = try VersionFingerprint.ofItem(at: path)

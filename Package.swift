@@ -205,10 +205,14 @@ let package = Package(
             name: "ICTCommandTests",
             dependencies: [
                 "ICTCommand",
+                "LockHolder",
                 "PropertyList",
                 "ZipTestSupport",
             ]
         ),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
+        .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
         // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
         // its privacy manifest only on Apple platforms, so every build on Linux printed a warning about it.)
         .target(name: "ZipTestSupport", path: "Tests/ZipTestSupport"),

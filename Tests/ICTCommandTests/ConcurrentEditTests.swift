@@ -151,6 +151,47 @@ struct ConcurrentEditTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Doc.ict"], "nothing is left beside the document")
     }
 
+    /// A process that dies holding the lock (SIGKILL: no clean-up of its
+    /// own) releases it: an `ict set` waiting for it then saves.
+    @Test func aLockHeldByAKilledProcessIsReleased() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/held.plist"
+        try Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#.utf8).write(to: URL(fileURLWithPath: path))
+        let holder = Process()
+        holder.executableURL = ICTRunner.executable.deletingLastPathComponent().appendingPathComponent("LockHolder")
+        holder.arguments = [path]
+        let holderInput = Pipe()
+        let holderOutput = Pipe()
+        holder.standardInput = holderInput
+        holder.standardOutput = holderOutput
+        try holder.run()
+        let said = String(decoding: holderOutput.fileHandleForReading.readData(ofLength: 7), as: UTF8.self)
+        try #require(said == "locked\n", "the holder did not take the lock: \(said)")
+
+        let editor = Process()
+        editor.executableURL = ICTRunner.executable
+        editor.arguments = ["set", path, "after", "-integer", "1"]
+        let editorOutput = Pipe()
+        editor.standardOutput = editorOutput
+        editor.standardError = FileHandle.nullDevice
+        try editor.run()
+        // While the lock is held the edit waits (for up to a second here: it must not have saved by then).
+        let deadline = Date().addingTimeInterval(1)
+        while editor.isRunning, Date() < deadline { usleep(5_000) }
+        #expect(editor.isRunning, "ict set did not wait for the lock")
+        #expect(try Self.plistlibKeys(path).isEmpty, "the file changed while another process held the lock")
+
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        let limit = Date().addingTimeInterval(60)
+        while editor.isRunning, Date() < limit { usleep(5_000) }
+        try #require(!editor.isRunning, "ict set still waits a minute after the holder died")
+        #expect(editor.terminationStatus == 0)
+        #expect(String(decoding: editorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasSuffix(": saved\n"))
+        #expect(try Self.plistlibKeys(path) == ["after"])
+    }
+
     /// A writer that takes no lock renames a new version of the file into
     /// place again and again (as a sync tool does) while `ict set` edits it
     /// 200 times. Each version carries its generation; before each rename

@@ -8,14 +8,15 @@ ICT_RELEASE = .build/release/ict
 # scratch directory: SwiftPM does not relink when only --static-swift-stdlib
 # changes, so in .build a dynamic release build could take its place.
 STATIC_BUILD = .build-static
-# On Linux ict is a static executable: no dynamic loader, so a run starts in
-# a fifth of the time (the loader resolved thousands of libstdc++ and libc
-# symbols, 3.9 million instructions, before main). libxml2's own libraries
-# (ICU, liblzma) come from pkg-config --static, and ICU's C++ library. The Swift runtime is
-# static on every platform (--static-swift-stdlib).
+# On Linux ict is a static executable: no dynamic loader, which resolved
+# thousands of libstdc++ and libc symbols before main (3.9 million
+# instructions; a small conversion's page faults went from 692 to 249).
+# libxml2's own libraries (ICU, liblzma) come from pkg-config --static, and
+# ICU's C++ library. The Swift runtime is static on every platform
+# (--static-swift-stdlib).
 # The functions a short run uses are laid out side by side (lld's
 # --symbol-ordering-file, each function in its own section), so a small
-# conversion touches 113 pages instead of 155, each a page fault; the list is
+# conversion takes 117 page faults instead of 155; the list is
 # scripts/ict-startup.order, written by scripts/startup-order.sh.
 ifeq ($(shell uname -s),Linux)
 STATIC_FLAGS = -Xswiftc -static-executable $(foreach lib,$(shell pkg-config --static --libs-only-l libxml-2.0 libpng 2>/dev/null) -lstdc++,-Xlinker $(lib)) \
@@ -61,7 +62,10 @@ LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchm
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 
-# Every public module's DocC catalog (swift-docc-plugin), warnings as errors.
+# The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
+# of each module it re-exports (KeyedCoding has no catalog: its doc comments
+# only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
+# not among them.
 DOC_MODULES = ICTKit PropertyList KeyedArchive KeyedCoding DocumentPackage DocumentVersions UniformTypes ICTDocument AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \

@@ -36,7 +36,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: demo test test-all build static manual install bench clean fuzz fuzz-check lint docs examples
+.PHONY: demo test test-all check-install build static manual install bench clean fuzz fuzz-check lint docs examples
 
 build:
 	scripts/install-deps.sh build
@@ -45,11 +45,20 @@ build:
 demo: build
 	scripts/demo.sh $(ICT_RELEASE)
 
-# The install tests check what static and manual make, so they come first.
-test: static manual
+# The tests alone: a debug build and the whole suite but the slow suites and
+# the install checks (make check-install), so the loop stays short.
+test:
 	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# What make install installs, checked: the static ict runs alone, the man
+# pages and completions are made (InstallTests, StaticBinaryTests; CI runs it).
+INSTALL_SUITES = InstallTests|StaticBinaryTests
+check-install: static manual
+	scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	ICT_INSTALL_TESTS=1 $(SWIFT) test --skip-build --filter '$(INSTALL_SUITES)'
 
 # make test, then the suites tagged slow (Tests/ICTCommandTests/SlowTests.swift:
 # the real-world corpus sweep and the largest input), which make test leaves out.

@@ -18,7 +18,8 @@ let package = Package(
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Pinned to a minor version: Ict.swift reads the first line and the "  - " choices of its usage errors (UsageErrorTextTests).
+        .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.0")),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // FilePath, for the path overloads beside String and URL.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),

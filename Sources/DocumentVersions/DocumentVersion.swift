@@ -393,7 +393,10 @@ public final class DocumentVersion {
         let (folder, name) = splitPath(target)
         let temporary = joinPath(folder, ".\(name).ict-replacing-\(getpid())")
         let bytes = try readFileNotFollowingLink(source)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // The name is foreseeable: whatever is there (a link planted to make this write land outside,
+        // a stray of a killed run) is removed, not written through, and the file made anew.
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ioError(temporary, "cannot write beside the document") }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let flushed = fsync(descriptor)

@@ -64,6 +64,25 @@ struct DocumentVersionLinkTests {
         #expect(try folder.read("outside.txt") == "elsewhere")
     }
 
+    @Test func aLinkWhereTheCopyIsWrittenBesideIsReplacedNotWrittenThrough() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("mine", at: "work/Notes.txt")
+        try folder.write("theirs", at: "work/Notes.sync-conflict-20261123-101500-ABCDEF7.txt")
+        try folder.write("elsewhere", at: "outside.txt")
+        // The name replaceItem writes the copy under before renaming it over the document.
+        let beside = folder.appending("work/.Notes.txt.ict-replacing-\(getpid())")
+        try FileManager.default.createSymbolicLink(atPath: beside, withDestinationPath: "../outside.txt")
+        let document = folder.appending("work/Notes.txt")
+        let version = try #require(try DocumentVersion.otherVersionsOfItem(at: document).first)
+        try version.replaceItem(at: document)
+        #expect(try folder.read("work/Notes.txt") == "theirs")
+        #expect(try folder.read("outside.txt") == "elsewhere")
+        #expect(try folder.names("work") == ["Notes.sync-conflict-20261123-101500-ABCDEF7.txt", "Notes.txt"])
+        var status = stat()
+        #expect(lstat(document, &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
+    }
+
     @Test func anEntryCopyThatIsALinkIsMarkedAndRefusedWithoutACrash() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -101,6 +101,14 @@ public final class DocumentVersion {
         return Self.linkError(path: path, entry: "", "the version")
     }
 
+    /// `.symbolicLink` for a document that is itself a link.
+    private static func documentLinkError(_ path: String) -> DocumentVersionError {
+        let destination = FileStatus.linkDestination(path).map { " (to \"\($0)\")" } ?? ""
+        return DocumentVersionError(
+            .symbolicLink, path: path,
+            "the document is a symbolic link\(destination); its versions are beside the item it points to, named after it: name that item instead")
+    }
+
     /// `.symbolicLink` for the link at `path` (or at `entry` inside it).
     private static func linkError(path: String, entry: String, _ subject: String) -> DocumentVersionError {
         let destination = FileStatus.linkDestination(entry.isEmpty ? path : joinPath(path, entry)).map { " (to \"\($0)\")" } ?? ""
@@ -136,11 +144,14 @@ public final class DocumentVersion {
     /// date in the name).
     ///
     /// - Throws: `DocumentVersionError` `.notFound` when the document is not
-    ///   there, `.io` when a folder cannot be listed. Costs one listing of
-    ///   the document's folder and, for a package, of each of its folders,
-    ///   and one `lstat` per candidate; no file is read.
+    ///   there, `.symbolicLink` when it is a link (its versions are beside
+    ///   what it points to, named after that), `.io` when a folder cannot be
+    ///   listed. Costs one listing of the document's folder and, for a
+    ///   package, of each of its folders, and one `lstat` per candidate; no
+    ///   file is read.
     public static func otherVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
         let current = try currentVersionOfItem(at: path)
+        if current.isSymbolicLink { throw documentLinkError(path) }
         let (folder, name) = splitPath(path)
         var versions: [DocumentVersion] = []
         for sibling in try FileStatus.names(in: folder) where sibling != name {
@@ -275,7 +286,7 @@ public final class DocumentVersion {
     /// - Throws: `DocumentVersionError` `.kindMismatch` when the version is a
     ///   file and the document a package or the other way round,
     ///   `.symbolicLink` when the version is a link or holds one
-    ///   (`symbolicLinkError`), `.package` or `.io` when reading or writing
+    ///   (`symbolicLinkError`) or the document is a link, `.package` or `.io` when reading or writing
     ///   fails (the document is left as it was).
     @discardableResult
     public func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
@@ -286,6 +297,7 @@ public final class DocumentVersion {
         guard let target = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
+        if target.isSymbolicLink { throw Self.documentLinkError(path) }
         guard target.isDirectory == isDirectory else {
             throw DocumentVersionError(
                 .kindMismatch, path: self.path,

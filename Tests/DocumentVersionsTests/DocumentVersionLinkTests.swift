@@ -83,6 +83,29 @@ struct DocumentVersionLinkTests {
         #expect(lstat(document, &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
     }
 
+    @Test func aDocumentThatIsALinkIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("mine", at: "real/Notes.txt")
+        try folder.write("theirs", at: "real/Notes.sync-conflict-20261123-101500-ABCDEF7.txt")
+        try FileManager.default.createDirectory(atPath: folder.appending("work"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appending("work/Notes.txt"), withDestinationPath: "../real/Notes.txt")
+        try folder.write("theirs too", at: "work/Notes.sync-conflict-20261124-101500-ABCDEF7.txt")
+        let link = folder.appending("work/Notes.txt")
+        let error = #expect(throws: DocumentVersionError.self) { _ = try DocumentVersion.otherVersionsOfItem(at: link) }
+        #expect(error?.code == .symbolicLink)
+        #expect(
+            error?.description
+                == "\(link): the document is a symbolic link (to \"../real/Notes.txt\"); its versions are beside the item it points to, named after it: name that item instead"
+        )
+        // A version found for the item itself is not moved over a link put in its place.
+        let version = try #require(try DocumentVersion.otherVersionsOfItem(at: folder.appending("real/Notes.txt")).first)
+        #expect(throws: DocumentVersionError.self) { try version.replaceItem(at: link, options: .byMoving) }
+        #expect(try folder.read("real/Notes.txt") == "mine")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../real/Notes.txt")
+        #expect(try folder.names("real") == ["Notes.sync-conflict-20261123-101500-ABCDEF7.txt", "Notes.txt"])
+    }
+
     @Test func anEntryCopyThatIsALinkIsMarkedAndRefusedWithoutACrash() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -146,6 +146,24 @@ struct SymbolicLinkCommandTests {
         #expect(FileManager.default.contents(atPath: outside + "/data") == FileManager.default.contents(atPath: Self.samples + "/Rocket.ict/ctdocument.data"))
     }
 
+    @Test func aDocumentNamedThroughALinkIsRefusedWithWhereItPoints() throws {
+        let (root, work, _) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.copyItem(atPath: Self.samples + "/Coffee.ict", toPath: work + "/Friend.ict")
+        try FileManager.default.copyItem(atPath: Self.samples + "/Rocket.ict", toPath: work + "/" + Self.syncthingPackage)
+        try link(work + "/Link.ict", to: "Friend.ict")
+        let before = try snapshot(root)
+        let expected =
+            "\(work)/Link.ict: error: the document is a symbolic link (to \"Friend.ict\"); "
+            + "its versions are beside the item it points to, named after it: name that item instead\n"
+        for arguments in [["versions", work + "/Link.ict"], ["resolve", work + "/Link.ict", "--keep", "current"]] {
+            let run = try ICTRunner.run(arguments)
+            #expect(run.status == 1)
+            #expect(run.stderr == expected)
+        }
+        #expect(try snapshot(root) == before)
+    }
+
     // MARK: list -r
 
     @Test func listRecursiveNeverFollowsLinksToFolders() throws {

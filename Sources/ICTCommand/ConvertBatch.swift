@@ -62,6 +62,7 @@ extension Ict.Convert {
     private func convertOne(_ path: String, to destination: String, folders: inout FolderMaker, _ fileReport: Report) throws {
         do throws(FolderMaker.Failure) {
             try folders.makeParent(of: destination)
+            try FolderMaker.checkNotALink(destination)
         } catch {
             fileReport["input"] = .string(path)
             fileReport["format"] = .string(format.rawValue)
@@ -117,16 +118,21 @@ extension Ict.Convert {
                     throw Failure(path: level, message: "cannot make the folder: \(String(cString: strerror(errno)))")
                 }
                 // A link there is not followed: the outputs below it would land outside the folder -o names.
+                try Self.checkNotALink(level)
                 var status = stat()
                 guard RawFileName.withPath(level, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                    throw Failure(
-                        path: level,
-                        message: status.st_mode & S_IFMT == S_IFLNK
-                            ? "is a symbolic link; outputs are written only inside the folder -o names, so it is not followed"
-                            : "is in the way: not a folder")
+                    throw Failure(path: level, message: "is in the way: not a folder")
                 }
             }
             made = parent
+        }
+
+        /// Throws when `path` is a symbolic link: an output (or a folder of
+        /// outputs) is written only inside the folder -o names, never through a link.
+        static func checkNotALink(_ path: String) throws(Failure) {
+            var status = stat()
+            guard RawFileName.withPath(path, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
+            throw Failure(path: path, message: "is a symbolic link; outputs are written only inside the folder -o names, so it is not followed")
         }
     }
 }

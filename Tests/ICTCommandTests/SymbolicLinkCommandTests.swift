@@ -264,5 +264,17 @@ struct SymbolicLinkCommandTests {
         #expect(run.status == 1)
         #expect(run.stderr == "out/in: error: is a symbolic link; outputs are written only inside the folder -o names, so it is not followed\n")
         #expect(try snapshot(outside) == before)
+
+        // An output that is a link to a file outside is not written through either.
+        try FileManager.default.removeItem(atPath: work + "/out/in")
+        try FileManager.default.createDirectory(atPath: work + "/out/in/sub", withIntermediateDirectories: true)
+        try Data("outside\n".utf8).write(to: URL(fileURLWithPath: outside + "/target.plist"))
+        try link(work + "/out/in/sub/a.plist", to: outside + "/target.plist")
+        let outsideBefore = try snapshot(outside)
+        let file = try ProgramRunner.run(
+            ICTRunner.executable.path, ["convert", "--files-from", "list", "--format", "xml1", "-o", "out"], in: URL(fileURLWithPath: work))
+        #expect(file.status == 1)
+        #expect(file.stderr == "out/in/sub/a.plist: error: is a symbolic link; outputs are written only inside the folder -o names, so it is not followed\n")
+        #expect(try snapshot(outside) == outsideBefore)
     }
 }

@@ -212,7 +212,10 @@ public final class PackageWrapper {
             "\(what), not a regular file; its bytes are not read through it")
     }
 
-    /// Replaces a regular file's bytes; the next save writes them.
+    /// Replaces a regular file's bytes; the next save writes them. Only for
+    /// a regular file (a precondition): a wrapper read from disk has the
+    /// kind the disk gave it, so check `kind` first, or put a new file in
+    /// its place with `replaceChild(named:with:)`.
     public func setContents(_ contents: Data) {
         precondition(kind == .regularFile, "setContents(_:) of a \(kind) wrapper")
         loadedContents = contents

@@ -67,6 +67,7 @@ struct KeyPathTarget {
             entry = name
             file = DocumentSupport.trimmingTrailingSlashes(path) + "/" + name
             pathText = String(text[text.index(after: colon)...])
+            if let problem = Self.entryProblem(file) { throw Problem(path: path, location: .entry(name), problem, keyPath: text) }
         } else {
             entry = nil
         }
@@ -125,6 +126,26 @@ struct KeyPathTarget {
         path == "-" || !ICTFormat.isPackage(atPath: path) ? path : DocumentSupport.trimmingTrailingSlashes(path)
     }
 
+    /// Why an `.ict` document's entry cannot be read or edited in place: it
+    /// is a symbolic link (links in a document are never followed, as
+    /// `ICTDocument` reads entries: an edit would write through it, maybe
+    /// outside the document) or a folder; nil for a file or nothing there.
+    private static func entryProblem(_ file: String) -> String? {
+        var status = stat()
+        guard RawFileName.withPath(file, { lstat($0, &status) }) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = RawFileName.withPath(file) { readlink($0, &buffer, buffer.count - 1) }
+            let destination = count >= 0 ? RawFileName.decoding(buffer[..<count].map { UInt8(bitPattern: $0) }) : "?"
+            return "the entry is a symbolic link (to \(destination)), not a file; links in a document are not followed"
+        case S_IFDIR:
+            return "the entry is a folder, not a file"
+        default:
+            return nil
+        }
+    }
+
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
     static func open(_ path: String, keyPath: String, limits: PropertyListLimits, report: Report) throws -> KeyPathTarget {
         report["path"] = .string(path)
@@ -178,7 +199,8 @@ struct KeyPathTarget {
             throw problem(error.message)
         }
         do {
-            try OutputFile.write(bytes, to: filePath, expecting: stamp)
+            // An entry is replaced, never written through: had it become a link since it was read, the link goes.
+            try OutputFile.write(bytes, to: filePath, expecting: stamp, followingLink: entry == nil)
         } catch {
             throw problem(error.changedSinceRead ? error.description : "cannot write: \(error.description)")
         }

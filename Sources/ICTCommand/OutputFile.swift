@@ -35,6 +35,8 @@ final class OutputFile {
     private let descriptor: Int32
     /// The temporary file and the file it will replace, for a regular-file target.
     private let replacement: (temporary: String, target: String)?
+    /// Whether a link at the path is written through (else replaced).
+    private let followsLink: Bool
     private var finished = false
 
     /// True when `path` is `-` or names a terminal.
@@ -48,8 +50,8 @@ final class OutputFile {
 
     /// Writes all of `bytes` to `path` and commits; with `expected`, only
     /// over the file that stamp describes (see `commit(expecting:)`).
-    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(Failure) {
-        let output = try OutputFile(path: path)
+    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil, followingLink: Bool = true) throws(Failure) {
+        let output = try OutputFile(path: path, followingLink: followingLink)
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
             Result { () throws(Failure) in try output.write(buffer) }
         }
@@ -58,23 +60,29 @@ final class OutputFile {
     }
 
     /// Opens the destination named `path`: standard output, a device or pipe
-    /// as it is, or a new temporary file beside a regular file's path.
-    init(path: String) throws(Failure) {
+    /// as it is, or a new temporary file beside a regular file's path. A
+    /// symbolic link at `path` is written through to the file it names;
+    /// one that names nothing (dangling) is refused, as `cp` does, rather
+    /// than create a file wherever it points. Without `followingLink`, a
+    /// link at `path` is replaced by the new file, never written through.
+    init(path: String, followingLink: Bool = true) throws(Failure) {
         self.path = path
+        followsLink = followingLink
         if path == "-" {
             descriptor = STDOUT_FILENO
             replacement = nil
             return
         }
         var status = stat()
-        if RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+        let found = RawFileName.withPath(path) { followingLink ? stat($0, &status) : lstat($0, &status) } == 0
+        if found, (status.st_mode & S_IFMT) != S_IFREG, followingLink || (status.st_mode & S_IFMT) != S_IFLNK {
             guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
             descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
             guard descriptor >= 0 else { throw Self.systemFailure("cannot open") }
             replacement = nil
             return
         }
-        let target = Self.resolvedPath(path)
+        let target = followingLink ? try Self.resolvedPath(path) : path
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
@@ -126,7 +134,8 @@ final class OutputFile {
         defer { close(descriptor) }
         var existing = stat()
         let mode: mode_t
-        if stat(target, &existing) == 0 {
+        let statted = RawFileName.withPath(target) { followsLink ? stat($0, &existing) : lstat($0, &existing) } == 0
+        if statted, (existing.st_mode & S_IFMT) == S_IFREG {
             mode = existing.st_mode & 0o7777
         } else {
             let mask = umask(0)
@@ -206,11 +215,15 @@ final class OutputFile {
     }
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.
-    private static func resolvedPath(_ path: String) -> String {
+    ///
+    /// - Throws: `Failure` for a link that names nothing (or a loop of links).
+    private static func resolvedPath(_ path: String) throws(Failure) -> String {
         var linkStatus = stat()
-        guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK,
-            let resolved = RawFileName.withPath(path, { realpath($0, nil) })
-        else { return path }
+        guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = RawFileName.withPath(path, { realpath($0, nil) }) else {
+            let link = errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing (dangling)"
+            throw Failure(description: "is \(link); not writing through it, which would make a file wherever it points")
+        }
         defer { free(resolved) }
         return RawFileName.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }

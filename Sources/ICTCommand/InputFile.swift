@@ -38,11 +38,11 @@ struct InputOptions: ParsableArguments {
 /// The path is opened once, without waiting (`O_NONBLOCK`: opening a FIFO
 /// for reading would otherwise wait there for a writer), and what was
 /// opened decides the rest; a name checked first and opened after could be
-/// another file by then. An input read to be edited in place
-/// (`Purpose.editingInPlace`) must be a regular file: anything else is
+/// another file by then. An input read to be edited in place, or a
+/// package's entry, must be a regular file (`Purpose`): anything else is
 /// refused right after opening, before any wait or read.
 struct InputFile {
-    /// Why the input is read.
+    /// Why the input is read, which decides what it may be.
     enum Purpose {
         /// To read it: a stream is read to its end.
         case reading
@@ -50,6 +50,9 @@ struct InputFile {
         /// which needs a regular file: a FIFO, pipe or device is refused,
         /// so is standard input.
         case editingInPlace
+        /// As an entry of a package, which holds only regular files
+        /// (besides folders and links): a FIFO or device there is refused.
+        case packageEntry
     }
 
     /// The name to print in messages: the path, or `<stdin>`.
@@ -60,8 +63,8 @@ struct InputFile {
     /// Opens `path` (`-` is standard input), refusing input over `limit` bytes.
     ///
     /// - Throws: `PropertyListError` with code `.io` when it cannot be opened or
-    ///   read or is a directory (or, to edit in place, is not a regular
-    ///   file), `.limitExceeded(.inputSize)` over the limit.
+    ///   read or is a directory (or, to edit in place or as a package's
+    ///   entry, is not a regular file), `.limitExceeded(.inputSize)` over the limit.
     init(path: String, limit: Int = PropertyListLimits.default.maximumInputSize, for purpose: Purpose = .reading)
         throws(PropertyListError)
     {
@@ -82,8 +85,9 @@ struct InputFile {
         guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of") }
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR { throw PropertyListError(.io, at: .none, "is a directory, not a file") }
-        if purpose == .editingInPlace, type != S_IFREG {
-            throw PropertyListError(.io, at: .none, "is \(Self.kindName(type)), not a regular file: only a regular file is edited in place")
+        if purpose != .reading, type != S_IFREG {
+            let rule = purpose == .editingInPlace ? "only a regular file is edited in place" : "a package's entry must be one"
+            throw PropertyListError(.io, at: .none, "is \(Self.kindName(type)), not a regular file: \(rule)")
         }
         switch type {
         case S_IFREG:

@@ -74,7 +74,7 @@ struct KeyPathTarget {
         }
         stamp = FileStamp(path: file)
         do throws(PropertyListError) {
-            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: purpose)
+            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: entry == nil || purpose == .editingInPlace ? purpose : .packageEntry)
             (document, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
         } catch {
             var status = stat()

@@ -173,8 +173,9 @@ enum BoundedRunner {
         #expect(edited.stdout == "a.plist: saved\n")
     }
 
-    /// A document's entry that is a FIFO: refused at the entry (not "no entry"), the package as it was.
-    @Test func editingADocumentEntryThatIsAFIFOIsRefusedAtTheEntry() throws {
+    /// A document's entry that is a FIFO: refused at the entry (not "no entry"),
+    /// to edit and to read (a package holds only regular files), the package as it was.
+    @Test func aDocumentEntryThatIsAFIFOIsRefusedAtTheEntry() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let document = folder + "/Doc.ict"
         try FileManager.default.copyItem(
@@ -188,6 +189,13 @@ enum BoundedRunner {
         #expect(
             run.stderr
                 == "Doc.ict:ctdocument.data: error: is a FIFO or pipe, not a regular file: only a regular file is edited in place (at ctdocument.data:FIRST_NAME)\n"
+        )
+        let read = try BoundedRunner.ict(["get", "Doc.ict", "ctdocument.data:FIRST_NAME"], in: folder)
+        #expect(!read.hung)
+        #expect(read.status == 1)
+        #expect(
+            read.stderr
+                == "Doc.ict:ctdocument.data: error: is a FIFO or pipe, not a regular file: a package's entry must be one (at ctdocument.data:FIRST_NAME)\n"
         )
         #expect(isFIFO(fifo))
         #expect(try FileManager.default.contentsOfDirectory(atPath: document).sorted() == before)

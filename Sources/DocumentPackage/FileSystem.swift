@@ -143,7 +143,8 @@ enum FileSystem {
     static func openFileForReadingIfPresent(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor?
     {
-        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Without waiting: a FIFO would hold the open until a writer came; callers refuse it by its status.
+        let descriptor = openat(directory, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw location.error("open the file")

@@ -77,6 +77,7 @@ extension Ict {
                 throw report.fail(problem(error.message))
             }
             if let output {
+                if let problem = OutputPlacement.insideInputProblem(output, reading: file) { throw report.fail(problem) }
                 do { try OutputFile.write(bytes, to: output) } catch { throw report.fail(Problem(path: output, "cannot write: \(error.description)")) }
             } else if !json {
                 if format == .binary1, OutputFile.isTerminal("-") {

@@ -47,7 +47,7 @@ enum KeyPathEdit {
         // Held from reading to writing back: concurrent edits of one file by ict take turns, none lost.
         let lock = try ItemLockSupport.exclusive(KeyPathTarget.lockPath(file), report: report)
         defer { lock?.release() }
-        var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
+        var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, for: .editingInPlace, report: report)
         let before = target.document
         do throws(PropertyListKeyPathError) {
             try edit(&target)

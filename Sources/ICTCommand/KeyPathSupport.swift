@@ -48,10 +48,12 @@ struct KeyPathTarget {
         Problem(path: path, location: entry.map(Problem.Location.entry) ?? .none, message, keyPath: keyPathText)
     }
 
-    /// Reads the file (or the document's entry) named `path`.
+    /// Reads the file (or the document's entry) named `path`, to edit it in
+    /// place or only to read it (`InputFile.Purpose`).
     ///
-    /// - Throws: `Problem` when it cannot be read or the key path does not fit it.
-    init(path: String, keyPath text: String, limits: PropertyListLimits) throws(Problem) {
+    /// - Throws: `Problem` when it cannot be read (to edit: is not a regular
+    ///   file) or the key path does not fit it.
+    init(path: String, keyPath text: String, limits: PropertyListLimits, for purpose: InputFile.Purpose) throws(Problem) {
         self.path = path
         keyPathText = text
         var file = path
@@ -73,12 +75,14 @@ struct KeyPathTarget {
         }
         stamp = FileStamp(path: file)
         do throws(PropertyListError) {
-            let input = try InputFile(path: file, limit: limits.maximumInputSize)
+            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: entry == nil || purpose == .editingInPlace ? purpose : .packageEntry)
             (document, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
         } catch {
-            if let entry, error.code == .io {
+            var status = stat()
+            if let entry, error.code == .io, RawFileName.withPath(file, { lstat($0, &status) }) != 0, errno == ENOENT {
                 throw Problem(path: path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: text)
             }
+            if let entry, error.code == .io { throw Problem(path: path, location: .entry(entry), error.message, keyPath: text) }
             throw Problem(path: path, error)
         }
         var components = pathText.isEmpty && entry != nil ? [] : PropertyListKeyPath(plutilSyntax: pathText).components
@@ -106,9 +110,9 @@ struct KeyPathTarget {
             Int(status.st_size) <= limits.maximumInputSize
         else { return nil }
         #if canImport(Glibc)
-        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         #else
-        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         #endif
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -147,11 +151,13 @@ struct KeyPathTarget {
     }
 
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
-    static func open(_ path: String, keyPath: String, limits: PropertyListLimits, report: Report) throws -> KeyPathTarget {
+    static func open(
+        _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading, report: Report
+    ) throws -> KeyPathTarget {
         report["path"] = .string(path)
         report["keyPath"] = .string(keyPath)
         do throws(Problem) {
-            return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits)
+            return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits, for: purpose)
         } catch {
             throw report.fail(error)
         }

@@ -217,7 +217,7 @@ extension Plutil {
                 let options = try Options(parsing: arguments)
                 return Plutil.eachFile(options) { path throws(FileFailure) in
                     try Plutil.editing(path) { stamp throws(FileFailure) in
-                        let (value, existing) = try Plutil.readPropertyList(path)
+                        let (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: format, options: options))
                         try Plutil.write(
                             value, from: path, format: format ?? existing, options: options, keyPath: nil, header: header, expecting: stamp)
                     }
@@ -228,7 +228,7 @@ extension Plutil {
                 let options = try Options(parsing: arguments)
                 return Plutil.eachFile(options) { path throws(FileFailure) in
                     try Plutil.editing(path) { stamp throws(FileFailure) in
-                        var (value, existing) = try Plutil.readPropertyList(path)
+                        var (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: nil, options: options))
                         do throws(PropertyListKeyPathError) {
                             try value.removeValue(at: PropertyListKeyPath(plutilSyntax: keyPath))
                         } catch {
@@ -240,7 +240,7 @@ extension Plutil {
             case .extract(let keyPath, let format, let expect, let arguments):
                 let options = try Options(parsing: arguments)
                 return Plutil.eachFile(options) { path throws(FileFailure) in
-                    let (value, existing) = try Plutil.readPropertyList(path)
+                    let (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: format, options: options))
                     let path2 = PropertyListKeyPath(plutilSyntax: keyPath)
                     guard !path2.components.contains(.key("")), let found = value.value(at: path2) else {
                         throw FileFailure(message: "Could not extract value, error: No value at that key path or invalid key path: \(keyPath)")
@@ -313,7 +313,7 @@ extension Plutil {
         let mode: PropertyListEditMode = replace ? .replace : append ? .append : .insert
         return eachFile(options) { path throws(FileFailure) in
             try editing(path) { stamp throws(FileFailure) in
-                var (document, existing) = try readPropertyList(path)
+                var (document, existing) = try readPropertyList(path, for: purpose(reading: path, format: nil, options: options))
                 do throws(PropertyListKeyPathError) {
                     try document.setValue(value, at: PropertyListKeyPath(plutilSyntax: keyPath), mode: mode)
                 } catch {

@@ -17,8 +17,9 @@ extension Plutil {
     /// What `plutil` says of zero bytes of input.
     static let emptyPropertyList = "Cannot parse a NULL or zero-length data"
 
-    /// The bytes of `path` (`-` standard input), with `plutil`'s words when they cannot be read.
-    static func readBytes(_ path: String) throws(FileFailure) -> [UInt8] {
+    /// The bytes of `path` (`-` standard input), with `plutil`'s words when
+    /// they cannot be read; to edit in place, only a regular file is read.
+    static func readBytes(_ path: String, for purpose: InputFile.Purpose = .reading) throws(FileFailure) -> [UInt8] {
         guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
         if path != "-" {
             var status = stat()
@@ -29,7 +30,7 @@ extension Plutil {
         }
         let bytes: [UInt8]
         do throws(PropertyListError) {
-            bytes = try InputFile(path: path).withBytes { [UInt8]($0) }
+            bytes = try InputFile(path: path, for: purpose).withBytes { [UInt8]($0) }
         } catch {
             throw FileFailure(message: "(The operation could not be completed. \(error.message))")
         }
@@ -63,8 +64,8 @@ extension Plutil {
 
     /// Reads `path` as `plutil` does: a property list in any form, else
     /// plain JSON (no `$data` tags), saying both readers' complaints when neither can.
-    static func readPropertyList(_ path: String) throws(FileFailure) -> (PropertyListValue, Format) {
-        let bytes = try readBytes(path)
+    static func readPropertyList(_ path: String, for purpose: InputFile.Purpose = .reading) throws(FileFailure) -> (PropertyListValue, Format) {
+        let bytes = try readBytes(path, for: purpose)
         let propertyListError: PropertyListError
         do throws(PropertyListError) {
             return try readPropertyListOnly(bytes)
@@ -126,6 +127,16 @@ extension Plutil {
         if format == .objc, header {
             try writeFile(Array(PlutilTextForm.objcHeader(value, sourcePath: path).utf8), to: replacingExtension(of: target, with: "h"))
         }
+    }
+
+    /// How a verb writing `format` output (nil: the input's own form) reads
+    /// `path`: to edit it in place when the output replaces it (no `-o`
+    /// naming another file, no `-e`, not printed), else only to read it.
+    static func purpose(reading path: String, format: Format?, options: Options) -> InputFile.Purpose {
+        if options.outputPath == nil, format == .raw || format == .type { return .reading }
+        // The output's name depends on the format only for swift and objc, never an input's own form.
+        let target = outputPath(for: path, format: format ?? .xml, options: options)
+        return InputFile.names(target, sameFileAs: path) ? .editingInPlace : .reading
     }
 
     /// Where the output of `path` goes when it is a file.

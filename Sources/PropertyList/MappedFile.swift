@@ -29,7 +29,8 @@ public final class MappedFile: @unchecked Sendable {
     ///   opened, is not a regular file, or cannot be mapped; the message names
     ///   the system's reason.
     public convenience init(path: String) throws(PropertyListError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without waiting: a FIFO would hold the open until a writer came; here it is refused.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
         defer { close(descriptor) }
         try self.init(descriptor: descriptor, path: path)

@@ -117,7 +117,7 @@ struct KeyPathTarget {
 
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
     static func open(_ path: String, keyPath: String, limits: PropertyListLimits, report: Report) throws -> KeyPathTarget {
-        report["path"] = .string(path)
+        report["path"] = .string(Problem.inputName(path))
         report["keyPath"] = .string(keyPath)
         do throws(Problem) {
             return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits)

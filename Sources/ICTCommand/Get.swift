@@ -77,7 +77,9 @@ extension Ict {
                 throw report.fail(problem(error.message))
             }
             if let output {
-                do { try OutputFile.write(bytes, to: output) } catch { throw report.fail(Problem(path: Problem.outputName(output), "cannot write: \(error.description)")) }
+                do { try OutputFile.write(bytes, to: output) } catch {
+                    throw report.fail(Problem(path: Problem.outputName(output), "cannot write: \(error.description)"))
+                }
             } else if !json {
                 if format == .binary1, OutputFile.isTerminal("-") {
                     throw report.fail(Problem(path: "ict", "binary output is not sent to a terminal; use -o FILE"))

@@ -131,7 +131,8 @@ struct ContractPlacesTests {
         #expect(mkfifo(folder + "/D.ict/fifo", 0o644) == 0)
         let before = try snapshot(folder)
 
-        let withFIFO = try ProgramRunner.run(ICTRunner.executable.path, ["convert", "D.ict", "--format", "zip", "-o", "D.zip"], in: URL(fileURLWithPath: folder))
+        let withFIFO = try ProgramRunner.run(
+            ICTRunner.executable.path, ["convert", "D.ict", "--format", "zip", "-o", "D.zip"], in: URL(fileURLWithPath: folder))
         #expect(withFIFO.status == 1)
         #expect(withFIFO.stderr == "D.ict:fifo: error: not a directory, regular file or symbolic link\n")
 

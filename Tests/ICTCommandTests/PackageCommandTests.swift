@@ -205,7 +205,8 @@ struct PackageCommandTests {
         #expect(zipping.status == 1)
         #expect(
             zipping.stderr
-                == "\(package):passwd: error: the link points to an absolute path, outside the package; a zip of it could not be restored, so none is written\n")
+                == "\(package):passwd: error: the link points to an absolute path, outside the package; a zip of it could not be restored, so none is written\n"
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict"])
         try PythonZip.create(zip, entries: [("Friend.ict/ctdocument.data", .file, "x"), ("Friend.ict/passwd", .symlink, "/etc/passwd")])
         let link = try PythonZip.entries(of: zip).first { $0.path == "Friend.ict/passwd" }

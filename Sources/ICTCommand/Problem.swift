@@ -131,13 +131,37 @@ extension Problem {
             self.init(path: error.entry.isEmpty ? document : "\(document)/\(error.entry)", underlying)
             return
         }
+        if let archive = error.archiveError, archive.underlying == nil, !error.entry.isEmpty,
+            let location = Self.location(of: archive.keyPath, inEntry: error.entry, of: document)
+        {
+            // A keyed archive's problem: at its byte in the entry, as for an archive file.
+            self.init(path: "\(document)/\(error.entry)", archive, location: location)
+            return
+        }
         self.init(path: document, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message, keyPath: error.keyPath)
     }
 
     init(document: String, _ finding: DocumentFinding) {
+        // A keyed archive's own problem (its key path in `$objects` or `$top`): at its byte in the entry.
+        if !finding.entry.isEmpty, finding.keyPath.hasPrefix("$objects") || finding.keyPath.hasPrefix("$top"),
+            let location = Self.location(of: PropertyListKeyPath(parsing: finding.keyPath), inEntry: finding.entry, of: document)
+        {
+            self.init(
+                path: "\(document)/\(finding.entry)", location: Location(location),
+                severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
+            return
+        }
         self.init(
             path: document, location: finding.entry.isEmpty ? .none : .entry(finding.entry),
             severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
+    }
+
+    /// Where `keyPath` lies in the bytes of a document's entry, read again
+    /// now that there is a problem to report; nil when it cannot be found.
+    private static func location(of keyPath: PropertyListKeyPath, inEntry entry: String, of document: String) -> PropertyListLocation? {
+        guard !keyPath.components.isEmpty, let file = try? MappedFile(path: "\(document)/\(entry)") else { return nil }
+        let location = PropertyListLocator.locations(of: [keyPath], in: file.bytes).first ?? .none
+        return location == .none ? nil : location
     }
 
     /// A type declaration's finding, with the library's severity unless `severity` is given.

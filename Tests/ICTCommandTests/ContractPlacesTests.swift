@@ -209,6 +209,41 @@ struct ContractPlacesTests {
         #expect(try snapshot(folder) == before)
     }
 
+    /// The same in a document's keyed-archive entry: the entry's path and
+    /// the byte in it, from every command that reads the entry.
+    @Test func keyedArchiveErrorsInADocumentCarryTheirByteInEveryCommand() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let document = folder + "/Dangling.ict"
+        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: document)
+        let entry = document + "/ctdocument.data"
+        let read = try PropertyListReader().read(try #require(FileManager.default.contents(atPath: entry))).value
+        guard case .dictionary(var top) = read, case .array(var objects)? = top["$objects"], case .dictionary(var data) = objects[1] else {
+            Issue.record("Coffee.ict's data entry is not the archive expected")
+            return
+        }
+        data["FIRST_NAME"] = .uid(999)
+        objects[1] = .dictionary(data)
+        top["$objects"] = .array(objects)
+        try Data(try BinaryPropertyListWriter().encode(.dictionary(top))).write(to: URL(fileURLWithPath: entry))
+        let before = try snapshot(folder)
+
+        var bytes: Set<String> = []
+        for arguments in [
+            ["validate", document], ["inspect", "--data", document], ["convert", document, "--format", "json", "-o", folder + "/out.json"],
+            ["diff", document, ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict"],
+        ] {
+            let run = try ICTRunner.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            let line = String(run.stderr.split(separator: "\n").first ?? "")
+            let pattern = #"^.*/Dangling\.ict/ctdocument\.data:byte (\d+): error: .*UID 999 refers past the \d+ objects.* \(at \$objects\[1\]\.FIRST_NAME\)$"#
+            let match = try #require(line.firstMatch(of: try Regex(pattern)), "\(arguments): \(line)")
+            bytes.insert(String(match.output[1].substring ?? ""))
+        }
+        #expect(bytes.count == 1, "the same byte from every command: \(bytes)")
+        #expect(try snapshot(folder) == before)
+    }
+
     // MARK: owner and group
 
     static var isRoot: Bool { geteuid() == 0 }

@@ -79,6 +79,7 @@ struct FileIdentity: Hashable, Sendable {
         #endif
         mode = UInt32(status.st_mode)
         owner = UInt32(status.st_uid)
+        group = UInt32(status.st_gid)
     }
 
     /// `S_IFMT` and the type values, which Glibc's overlay imports ambiguously.
@@ -90,6 +91,8 @@ struct FileIdentity: Hashable, Sendable {
     var fileType: UInt32 { mode & Self.typeMask }
     /// The owner's user ID.
     var owner: UInt32
+    /// The group ID.
+    var group: UInt32
     var permissions: UInt16 { UInt16(mode & 0o7777) }
 
     /// Same item, same bytes as far as the file system tells: device, inode,

@@ -16,12 +16,15 @@ import Darwin
 final class PackageOrigin: Sendable {
     /// The package's absolute path.
     let path: String
+    /// The package's path as the caller named it, for errors.
+    let shownPath: String
     /// The root directory's device and inode, to recognise the same package.
     let device: UInt64
     let inode: UInt64
 
-    init(path: String, identity: FileIdentity) {
+    init(path: String, shownPath: String, identity: FileIdentity) {
         self.path = path
+        self.shownPath = shownPath
         device = identity.device
         inode = identity.inode
     }
@@ -35,7 +38,10 @@ struct DiskRecord {
     let identity: FileIdentity
 
     var fileSystemPath: String { pathInPackage.isEmpty ? origin.path : origin.path + "/" + pathInPackage }
-    var location: EntryLocation { EntryLocation(pathInPackage: pathInPackage, fileSystemPath: fileSystemPath) }
+    /// Where errors about the entry say it is: below the path the caller named.
+    var location: EntryLocation {
+        EntryLocation(pathInPackage: pathInPackage, fileSystemPath: pathInPackage.isEmpty ? origin.shownPath : origin.shownPath + "/" + pathInPackage)
+    }
 }
 
 /// A file wrapper: one item of a document package — a directory of named

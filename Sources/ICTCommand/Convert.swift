@@ -200,7 +200,7 @@ extension Ict {
             } catch let error as PropertyListError {
                 throw report.fail(Problem(path: source, error))
             } catch let failure as OutputFile.Failure {
-                throw report.fail(Problem(path: destination, failure.description))
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
 
@@ -265,14 +265,14 @@ extension Ict {
                     try write(value, layout: layout, to: sink)
                 } catch let error as KeyedArchiveError {
                     sink.abandon()
-                    throw report.fail(Problem(path: displayInput, error))
+                    throw report.fail(Problem(file: file, error))
                 } catch let error as PropertyListError {
                     sink.abandon()
                     throw report.fail(Problem(path: destination == "-" ? "<stdout>" : destination, error))
                 }
                 try sink.commit()
             } catch let failure as OutputFile.Failure {
-                throw report.fail(Problem(path: destination, failure.description))
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
 
@@ -298,7 +298,7 @@ extension Ict {
                 }
                 try sink.commit()
             } catch let failure as OutputFile.Failure {
-                throw report.fail(Problem(path: destination, failure.description))
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
 

@@ -92,7 +92,8 @@ struct InputFile {
         switch type {
         case S_IFREG:
             guard Int(status.st_size) <= limit else { throw Self.overLimit(limit) }
-            mapped = try MappedFile(descriptor: descriptor, path: path)
+            // A file of no stated size (`/proc/self/status`) is read to its end, up to the limit.
+            mapped = try MappedFile(descriptor: descriptor, path: path, limit: limit)
             buffer = []
         case S_IFIFO:
             mapped = nil

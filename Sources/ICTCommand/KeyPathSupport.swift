@@ -154,7 +154,7 @@ struct KeyPathTarget {
     static func open(
         _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading, report: Report
     ) throws -> KeyPathTarget {
-        report["path"] = .string(path)
+        report["path"] = .string(Problem.inputName(path))
         report["keyPath"] = .string(keyPath)
         do throws(Problem) {
             return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits, for: purpose)

@@ -14,7 +14,8 @@ private let systemWrite = Darwin.write
 /// `/dev/stdout` or `/dev/null`) is written directly, never replaced. Any
 /// other path gets a new regular file written beside it under a temporary
 /// name (`.NAME.ict-PID-XXXXXX`), flushed, and renamed over it in one step by
-/// `commit()`, keeping an existing file's permissions; if anything fails
+/// `commit()`, keeping an existing file's permissions (and its owner and
+/// group, where the process may); if anything fails
 /// before that, the temporary file is removed and the old file is untouched.
 /// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process
 /// ends (`InterruptCleanup`); one left by a killed run (SIGKILL, a crash) is
@@ -120,8 +121,8 @@ final class OutputFile {
         }
     }
 
-    /// Finishes: for a regular file, sets the old file's permissions (or the
-    /// defaults), flushes, and renames the temporary file over the target.
+    /// Finishes: for a regular file, sets the old file's owner, group and
+    /// permissions (or the defaults), flushes, and renames the temporary file over the target.
     /// With `expected` (the stamp of the file taken before it was read, for
     /// a read-modify-write), only while the file in place is still that one:
     /// otherwise nothing is replaced and `Failure.changed` is thrown.
@@ -137,6 +138,10 @@ final class OutputFile {
         let statted = RawFileName.withPath(target) { followsLink ? stat($0, &existing) : lstat($0, &existing) } == 0
         if statted, (existing.st_mode & S_IFMT) == S_IFREG {
             mode = existing.st_mode & 0o7777
+            // The old file's owner and group too, where the process may (as root): before fchmod, which chown would undo.
+            if let failed = FileOwnership.keep(owner: existing.st_uid, group: existing.st_gid, on: descriptor) {
+                throw abandoning(Failure(description: "cannot keep the owner of the file: \(String(cString: strerror(failed)))"))
+            }
         } else {
             let mask = umask(0)
             umask(mask)

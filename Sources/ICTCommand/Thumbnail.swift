@@ -60,7 +60,7 @@ extension Ict {
             do {
                 try OutputFile.write(bytes, to: output)
             } catch {
-                throw report.fail(Problem(path: output, error.description))
+                throw report.fail(Problem(path: Problem.outputName(output), error.description))
             }
             report["bytes"] = .integer(bytes.count)
             try report.finish()

@@ -164,7 +164,7 @@ enum BoundedRunner {
         #expect(!piped.hung)
         #expect(piped.status == 1)
         #expect(piped.stdout == "")
-        #expect(piped.stderr == "-: error: standard input cannot be edited in place; name a regular file\n")
+        #expect(piped.stderr == "<stdin>: error: standard input cannot be edited in place; name a regular file\n")
         #expect(FileManager.default.contents(atPath: folder + "/a.plist") == before)
         #expect(try listing() == ["a.plist"])
         // A regular file is still edited.

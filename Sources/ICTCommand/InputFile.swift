@@ -31,8 +31,11 @@ struct InputOptions: ParsableArguments {
 /// An input named on the command line: a regular file, mapped; or a stream
 /// read to its end: `-` (standard input), `/dev/stdin`, a pipe from process
 /// substitution (`<(cat f.plist)`), a FIFO or a character device. A stream
-/// is read only up to the size limit, so `ict inspect - < /dev/zero` stops
-/// with an error rather than filling memory. A FIFO waits for a writer, as
+/// is read only up to the size limit, and its bytes are checked as they
+/// arrive (`PropertyListInputSniffer`), so `ict inspect - < /dev/zero` or
+/// `< /dev/urandom` stops at the first byte no property list can hold
+/// there rather than reading to the limit; a regular file's first bytes
+/// are checked so before it is read. A FIFO waits for a writer, as
 /// `cat` does, saying so on a terminal after a second.
 struct InputFile {
     /// The name to print in messages: the path, or `<stdin>`.
@@ -43,7 +46,8 @@ struct InputFile {
     /// Opens `path` (`-` is standard input), refusing input over `limit` bytes.
     ///
     /// - Throws: `PropertyListError` with code `.io` when it cannot be opened or
-    ///   read or is a directory, `.limitExceeded(.inputSize)` over the limit.
+    ///   read or is a directory, `.limitExceeded(.inputSize)` over the limit,
+    ///   and `PropertyListInputSniffer`'s errors, at the byte concerned.
     init(path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
         if path == "-" {
             displayName = "<stdin>"
@@ -68,6 +72,7 @@ struct InputFile {
             guard Int(status.st_size) <= limit else { throw Self.overLimit(limit) }
             mapped = try MappedFile(descriptor: descriptor, path: path)
             buffer = []
+            try PropertyListInputSniffer.checkStart(of: mapped?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0))
         case S_IFDIR:
             throw PropertyListError(.io, at: .none, "is a directory, not a file")
         default:
@@ -90,6 +95,7 @@ struct InputFile {
 
     private static func readAll(descriptor: Int32, limit: Int) throws(PropertyListError) -> [UInt8] {
         var bytes: [UInt8] = []
+        var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -99,8 +105,17 @@ struct InputFile {
                 throw systemError("cannot read")
             }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
+            try sniff(chunk[0..<count], with: &sniffer)
             bytes.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Checks the next bytes of a stream (see `PropertyListInputSniffer`).
+    private static func sniff(_ bytes: ArraySlice<UInt8>, with sniffer: inout PropertyListInputSniffer) throws(PropertyListError) {
+        let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(PropertyListError) in try sniffer.check(buffer) }
+        }
+        try result.get()
     }
 
     /// Reads a FIFO to its end. Opening one for reading waits for a writer,
@@ -114,6 +129,7 @@ struct InputFile {
         var waiting = WaitingNote(path: path)
         defer { waiting.clear() }
         var bytes: [UInt8] = []
+        var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -134,6 +150,7 @@ struct InputFile {
                 throw systemError("cannot read")
             }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
+            try sniff(chunk[0..<count], with: &sniffer)
             bytes.append(contentsOf: chunk[0..<count])
         }
     }

@@ -122,7 +122,8 @@ struct BinaryPropertyListSharedObjectsTests {
         bytes += [0xD1, 59, 0]  // Key: the top array; value: the integer 1.
         let table = bytes.count
         bytes += Array(bomb[objectsEnd..<(objectsEnd + 60)]) + [UInt8(dictionaryOffset)]
-        bomb = bytes + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 61] + [0, 0, 0, 0, 0, 0, 0, 60]
+        bomb =
+            bytes + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 61] + [0, 0, 0, 0, 0, 0, 0, 60]
             + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
         let document = try BinaryPropertyListDocument(data: Data(bomb))
         #expect(try document.value(at: PropertyListKeyPath(parsing: "x")) == nil)

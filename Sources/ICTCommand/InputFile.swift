@@ -70,9 +70,10 @@ struct InputFile {
         switch status.st_mode & S_IFMT {
         case S_IFREG:
             guard Int(status.st_size) <= limit else { throw Self.overLimit(limit) }
-            mapped = try MappedFile(descriptor: descriptor, path: path)
+            let file = try MappedFile(descriptor: descriptor, path: path)
+            try PropertyListInputSniffer.checkStart(of: file.bytes)
+            mapped = file
             buffer = []
-            try PropertyListInputSniffer.checkStart(of: mapped?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0))
         case S_IFDIR:
             throw PropertyListError(.io, at: .none, "is a directory, not a file")
         default:

@@ -73,7 +73,15 @@ public struct PropertyListInputSniffer: Sendable {
     ///   is no byte order mark); `.invalidString` when text is not
     ///   well-formed in its encoding.
     public mutating func check(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
+        if form == .unchecked {
+            offset += bytes.count
+            return
+        }
         for byte in bytes {
+            if byte < 0x80, started, continuations == 0, form == .utf8 {
+                offset += 1  // ASCII in UTF-8 text under way: the most common byte, and always good.
+                continue
+            }
             try check(byte)
         }
     }

@@ -42,9 +42,12 @@ public struct PropertyListInputSniffer: Sendable {
     private static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
     /// Whether the text's first character (not white space, not a byte order mark) was seen.
     private var started = false
-    /// UTF-8: continuation bytes still expected, and the range of the next one.
+    /// UTF-8: continuation bytes still expected, the range of the next one,
+    /// and the bytes of the character so far.
     private var continuations = 0
     private var nextRange: ClosedRange<UInt8> = 0x80...0xBF
+    private var character: UInt32 = 0
+    private var characterLength = 0
     /// UTF-16 and UTF-32: the code unit being gathered, its bytes so far and where it started.
     private var unit: UInt32 = 0
     private var unitBytes = 0
@@ -57,7 +60,7 @@ public struct PropertyListInputSniffer: Sendable {
 
     /// Whether the bytes so far decided the form and, for text, showed its
     /// first character: past this, only the encoding is checked.
-    public var hasCheckedStart: Bool {
+    private var hasCheckedStart: Bool {
         switch form {
         case .undecided: false
         case .unchecked: true
@@ -149,7 +152,12 @@ public struct PropertyListInputSniffer: Sendable {
 
     private mutating func checkUTF8(_ byte: UInt8) throws(PropertyListError) {
         if continuations > 0 {
-            guard nextRange.contains(byte) else { throw notUTF8(byte) }
+            character = character << 8 | UInt32(byte)
+            characterLength += 1
+            guard nextRange.contains(byte) else {
+                let bytes = (0..<characterLength).reversed().map { UInt8(truncatingIfNeeded: character >> (8 * UInt32($0))) }
+                throw notUTF8(bytes, at: offset + 1 - characterLength)
+            }
             continuations -= 1
             nextRange = 0x80...0xBF
             return
@@ -158,12 +166,16 @@ public struct PropertyListInputSniffer: Sendable {
             byteOrderMarkBytes += 1
             return
         }
-        if (1...2).contains(byteOrderMarkBytes), byteOrderMarkBytes == offset { throw notUTF8(byte) }
+        if (1...2).contains(byteOrderMarkBytes), byteOrderMarkBytes == offset {
+            throw notUTF8(Array(Self.utf8ByteOrderMark[0..<offset]) + [byte], at: 0)
+        }
         if byte < 0x80 {
             try checkFirst(UInt32(byte), at: offset)
             return
         }
         guard started else { throw cannotStart(UInt32(byte), at: offset, byte: true) }
+        character = UInt32(byte)
+        characterLength = 1
         switch byte {
         case 0xC2...0xDF: continuations = 1
         case 0xE0: continuations = 2; nextRange = 0xA0...0xBF
@@ -172,7 +184,7 @@ public struct PropertyListInputSniffer: Sendable {
         case 0xF0: continuations = 3; nextRange = 0x90...0xBF
         case 0xF1...0xF3: continuations = 3
         case 0xF4: continuations = 3; nextRange = 0x80...0x8F
-        default: throw notUTF8(byte)
+        default: throw notUTF8([byte], at: offset)
         }
     }
 
@@ -226,10 +238,11 @@ public struct PropertyListInputSniffer: Sendable {
             "\(shown)\(name) starts no property list: not a binary one (bplist00), nor XML, JSON or OpenStep text")
     }
 
-    private func notUTF8(_ byte: UInt8) -> PropertyListError {
-        PropertyListError(
-            .invalidString, at: .byteOffset(offset),
-            "byte 0x\(Self.hex(UInt32(byte), digits: 2)) is not valid UTF-8, which this text property list is written in")
+    private func notUTF8(_ bytes: [UInt8], at position: Int) -> PropertyListError {
+        let shown = bytes.map { "0x" + Self.hex(UInt32($0), digits: 2) }.joined(separator: " ")
+        return PropertyListError(
+            .invalidString, at: .byteOffset(position),
+            "\(bytes.count == 1 ? "byte" : "bytes") \(shown) \(bytes.count == 1 ? "is" : "are") not valid UTF-8, which this text property list is written in")
     }
 
     private func badUnit(_ value: UInt32, _ encoding: String, _ problem: String) -> PropertyListError {

@@ -74,12 +74,14 @@ struct PropertyListInputSnifferTests {
     @Test func refusesTextThatIsNotWellFormedWhereItGoesWrong() throws {
         let utf8 = try #require(failure(Array("{ a = \"".utf8) + [0xC3, 0x28]))
         #expect(utf8.code == .invalidString)
-        #expect(utf8.location == .byteOffset(8))
+        #expect(utf8.location == .byteOffset(7))
+        #expect(utf8.message == "bytes 0xC3 0x28 are not valid UTF-8, which this text property list is written in")
         let utf16 = try #require(failure([0xFE, 0xFF, 0x00, 0x3C, 0xDC, 0x00]))
         #expect(utf16.location == .byteOffset(4))
         #expect(utf16.message == "the UTF-16 code unit 0xDC00 is an unpaired low surrogate")
         let brokenMark = try #require(failure([0xEF, 0xBB, 0x3C, 0x20]))
-        #expect(brokenMark.location == .byteOffset(2))
+        #expect(brokenMark.location == .byteOffset(0))
+        #expect(brokenMark.message.hasPrefix("bytes 0xEF 0xBB 0x3C are not valid UTF-8"))
     }
 
     @Test func randomBytesAreRefusedWithinTheirFirstKilobytes() throws {

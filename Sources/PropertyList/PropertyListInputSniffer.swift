@@ -55,6 +55,9 @@ public struct PropertyListInputSniffer: Sendable {
     /// UTF-16: a high surrogate waits for its low one.
     private var awaitingLowSurrogate = false
 
+    /// Whether bytes after the start are left alone (`checkStart(of:)`).
+    private var checksStartOnly = false
+
     /// Makes a sniffer for an input whose first bytes are still to come.
     public init() {}
 
@@ -97,6 +100,7 @@ public struct PropertyListInputSniffer: Sendable {
     /// - Throws: `PropertyListError`, as `check(_:)`.
     public static func checkStart(of bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
         var sniffer = PropertyListInputSniffer()
+        sniffer.checksStartOnly = true
         for byte in bytes.prefix(4096) {
             try sniffer.check(byte)
             if sniffer.hasCheckedStart { return }
@@ -105,6 +109,7 @@ public struct PropertyListInputSniffer: Sendable {
     }
 
     private mutating func check(_ byte: UInt8) throws(PropertyListError) {
+        if checksStartOnly, hasCheckedStart { return }
         switch form {
         case .undecided:
             head.append(byte)
@@ -132,7 +137,9 @@ public struct PropertyListInputSniffer: Sendable {
         }
         if !atEnd, Self.magics.contains(where: { $0.starts(with: head) }) || head.count < 4 { return }
         let decided: Form =
-            head.withUnsafeBytes { bytes in
+            head.count < 4 && (head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]))
+            ? .utf16(bigEndian: head[0] == 0xFE)  // A short input after a UTF-16 byte order mark.
+            : head.withUnsafeBytes { bytes in
                 switch XMLInputEncoding.detect(bytes) {
                 case .utf8: .utf8
                 case .utf16BigEndian: .utf16(bigEndian: true)

@@ -39,7 +39,7 @@ struct PropertyListInputSnifferTests {
         Array("NIBArchive".utf8) + [0x01, 0x00, 0x00],
         [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03],
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00],
-        Array("bpl".utf8), [], Array("1".utf8),
+        Array("bpl".utf8), [], Array("1".utf8), [0xFF, 0xFE], [0xFE, 0xFF, 0x00],
     ]
 
     @Test(arguments: readable)
@@ -82,6 +82,14 @@ struct PropertyListInputSnifferTests {
         let brokenMark = try #require(failure([0xEF, 0xBB, 0x3C, 0x20]))
         #expect(brokenMark.location == .byteOffset(0))
         #expect(brokenMark.message.hasPrefix("bytes 0xEF 0xBB 0x3C are not valid UTF-8"))
+    }
+
+    @Test func aWholeInputIsCheckedOnlyAtItsStart() throws {
+        // What follows the first character is left to the reader, which says where in its own terms.
+        let bytes = Array("<a".utf8) + [0x98] + Array("bc>".utf8)
+        #expect(startFailure(bytes) == nil)
+        #expect(failure(bytes)?.location == .byteOffset(2))
+        #expect(startFailure([0x20, 0x0A, 0x00, 0x3C])?.location == .byteOffset(2))
     }
 
     @Test func randomBytesAreRefusedWithinTheirFirstKilobytes() throws {

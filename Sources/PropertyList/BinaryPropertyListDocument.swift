@@ -56,10 +56,14 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
     /// an index is out of range. Only the keys compared on the way and the
     /// returned value are decoded. As in `plutil`'s syntax (and
     /// `PropertyListValue.value(at:)`), a key that is a decimal integer
-    /// selects an element when applied to an array.
+    /// selects an element when applied to an array. Before the value is
+    /// decoded, the objects it holds are walked once to find the shared
+    /// ones and count its expansion against `maximumObjectCount`; each shared
+    /// object is then decoded once.
     ///
     /// - Throws: `PropertyListError` when the path runs through a value that
-    ///   is not a container of the right kind, or the bytes on the way are invalid.
+    ///   is not a container of the right kind, or the bytes on the way are
+    ///   invalid; `limitExceeded(.objectCount)` when the value expands past the limit.
     public func value(at keyPath: PropertyListKeyPath) throws(PropertyListError) -> PropertyListValue? {
         try withExtendedLifetime(owner) { () throws(PropertyListError) -> PropertyListValue? in
             var keyDecoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)

@@ -22,10 +22,14 @@ public struct BinaryPropertyListReader: Sendable {
         self.limits = limits
     }
 
-    /// Decodes the whole property list in `bytes`.
+    /// Decodes the whole property list in `bytes`. Before anything is
+    /// decoded, the values the file expands to (each use of a shared object
+    /// counted) are counted from its references, a pass that costs a fraction
+    /// of decoding.
     ///
     /// - Throws: `PropertyListError` with the byte offset of the problem and the
-    ///   key path of the value being read.
+    ///   key path of the value being read; `limitExceeded(.objectCount)` before
+    ///   decoding when the count is over `maximumObjectCount`.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
         var decoder = try BinaryPropertyListDecoder.checkedForWholeFile(scanner: scanner, limits: limits)

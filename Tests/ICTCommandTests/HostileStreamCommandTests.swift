@@ -151,8 +151,18 @@ struct InputBoundsTests {
 
     @Test(arguments: inputs)
     func everyInputStaysWithinTheBounds(_ path: String) throws {
+        // `convert` of a document writes its photo and thumbnail beside it:
+        // a copy keeps the corpora as they are.
+        var input = path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-bounds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        if path.hasSuffix(".ict") {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            input = scratch.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
+            try FileManager.default.copyItem(atPath: path, toPath: input)
+        }
         for command in Self.commands {
-            try check(command(path))
+            try check(command(input))
         }
     }
 

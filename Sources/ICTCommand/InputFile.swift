@@ -31,8 +31,11 @@ struct InputOptions: ParsableArguments {
 /// An input named on the command line: a regular file, mapped; or a stream
 /// read to its end: `-` (standard input), `/dev/stdin`, a pipe from process
 /// substitution (`<(cat f.plist)`), a FIFO or a character device. A stream
-/// is read only up to the size limit, so `ict inspect - < /dev/zero` stops
-/// with an error rather than filling memory. A FIFO waits for a writer, as
+/// is read only up to the size limit, and its bytes are checked as they
+/// arrive (`PropertyListInputSniffer`), so `ict inspect - < /dev/zero` or
+/// `< /dev/urandom` stops at the first byte no property list can hold
+/// there rather than reading to the limit; a regular file's first bytes
+/// are checked so before it is read. A FIFO waits for a writer, as
 /// `cat` does, saying so on a terminal after a second.
 ///
 /// The path is opened once, without waiting (`O_NONBLOCK`: opening a FIFO
@@ -64,7 +67,8 @@ struct InputFile {
     ///
     /// - Throws: `PropertyListError` with code `.io` when it cannot be opened or
     ///   read or is a directory (or, to edit in place or as a package's
-    ///   entry, is not a regular file), `.limitExceeded(.inputSize)` over the limit.
+    ///   entry, is not a regular file), `.limitExceeded(.inputSize)` over the limit,
+    ///   and `PropertyListInputSniffer`'s errors, at the byte concerned.
     init(path: String, limit: Int = PropertyListLimits.default.maximumInputSize, for purpose: Purpose = .reading)
         throws(PropertyListError)
     {
@@ -93,7 +97,9 @@ struct InputFile {
         case S_IFREG:
             guard Int(status.st_size) <= limit else { throw Self.overLimit(limit) }
             // A file of no stated size (`/proc/self/status`) is read to its end, up to the limit.
-            mapped = try MappedFile(descriptor: descriptor, path: path, limit: limit)
+            let file = try MappedFile(descriptor: descriptor, path: path, limit: limit)
+            try PropertyListInputSniffer.checkStart(of: file.bytes)
+            mapped = file
             buffer = []
         case S_IFIFO:
             mapped = nil
@@ -135,6 +141,7 @@ struct InputFile {
 
     private static func readAll(descriptor: Int32, limit: Int) throws(PropertyListError) -> [UInt8] {
         var bytes: [UInt8] = []
+        var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -144,8 +151,17 @@ struct InputFile {
                 throw systemError("cannot read")
             }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
+            try sniff(chunk[0..<count], with: &sniffer)
             bytes.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Checks the next bytes of a stream (see `PropertyListInputSniffer`).
+    private static func sniff(_ bytes: ArraySlice<UInt8>, with sniffer: inout PropertyListInputSniffer) throws(PropertyListError) {
+        let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(PropertyListError) in try sniffer.check(buffer) }
+        }
+        try result.get()
     }
 
     /// Reads a FIFO (or pipe) opened without blocking to its end, waiting
@@ -156,6 +172,7 @@ struct InputFile {
         var waiting = WaitingNote(path: path)
         defer { waiting.clear() }
         var bytes: [UInt8] = []
+        var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -176,6 +193,7 @@ struct InputFile {
                 throw systemError("cannot read")
             }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
+            try sniff(chunk[0..<count], with: &sniffer)
             bytes.append(contentsOf: chunk[0..<count])
         }
     }

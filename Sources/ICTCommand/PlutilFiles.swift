@@ -32,7 +32,7 @@ extension Plutil {
         do throws(PropertyListError) {
             bytes = try InputFile(path: path, for: purpose).withBytes { [UInt8]($0) }
         } catch {
-            throw FileFailure(message: "(The operation could not be completed. \(error.message))")
+            throw FileFailure(message: "(The operation could not be completed. \(error.description))")  // With the byte, if any.
         }
         // Foundation reads an empty standard input as no data at all.
         if path == "-", bytes.isEmpty { throw FileFailure(message: "(Unable to read file from standard input)") }

@@ -56,13 +56,17 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
     /// an index is out of range. Only the keys compared on the way and the
     /// returned value are decoded. As in `plutil`'s syntax (and
     /// `PropertyListValue.value(at:)`), a key that is a decimal integer
-    /// selects an element when applied to an array.
+    /// selects an element when applied to an array. Before the value is
+    /// decoded, the objects it holds are walked once to find the shared
+    /// ones and count its expansion against `maximumObjectCount`; each shared
+    /// object is then decoded once.
     ///
     /// - Throws: `PropertyListError` when the path runs through a value that
-    ///   is not a container of the right kind, or the bytes on the way are invalid.
+    ///   is not a container of the right kind, or the bytes on the way are
+    ///   invalid; `limitExceeded(.objectCount)` when the value expands past the limit.
     public func value(at keyPath: PropertyListKeyPath) throws(PropertyListError) -> PropertyListValue? {
         try withExtendedLifetime(owner) { () throws(PropertyListError) -> PropertyListValue? in
-            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, findingSharedObjects: false)
+            var keyDecoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)
             var object = scanner.topObject
             var walked = PropertyListKeyPath()
             for component in keyPath.components {
@@ -76,7 +80,7 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
                     object = next
                 case .key(let wanted):
                     guard kind == 0xD else { throw notAContainer(offset, walked, expected: "a dictionary") }
-                    guard let next = try childOfDictionary(at: offset, key: wanted, decoder: &decoder, walked: walked) else { return nil }
+                    guard let next = try childOfDictionary(at: offset, key: wanted, decoder: &keyDecoder, walked: walked) else { return nil }
                     object = next
                 case .index(let wanted):
                     guard isArray else { throw notAContainer(offset, walked, expected: "an array") }
@@ -86,7 +90,13 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
                 walked = walked.appending(component)
             }
             do throws(PropertyListError) {
-                return try decoder.decode(object, depth: walked.components.count)
+                // The value's objects are decoded once each, shared ones
+                // reused, after a count of what they expand to.
+                let depth = walked.components.count
+                let sharing = BinaryPropertyListSharedObjects(reachableFrom: object, of: scanner)
+                try BinaryPropertyListExpansion.check(object, depth: depth, scanner: scanner, sharing: sharing, limits: limits)
+                var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: sharing)
+                return try decoder.decode(object, depth: depth)
             } catch {
                 var located = error
                 located.keyPath.components.insert(contentsOf: walked.components, at: 0)
@@ -114,7 +124,7 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
     ///   is not a container of the right kind, or the bytes on the way are invalid.
     public func offset(of keyPath: PropertyListKeyPath) throws(PropertyListError) -> Int {
         try withExtendedLifetime(owner) { () throws(PropertyListError) -> Int in
-            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, findingSharedObjects: false)
+            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)
             var offset = try scanner.offset(ofObject: scanner.topObject)
             var walked = PropertyListKeyPath()
             for component in keyPath.components {
@@ -157,8 +167,11 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
             if wantedIsASCII, let ascii = try asciiKey(keyObject) {
                 // The common case: an ASCII key compared as bytes where it lies.
                 matches = wantedBytes.withUTF8 { $0.count == ascii.count && $0.elementsEqual(ascii) }
-            } else if case .string(let key) = try decoder.decode(keyObject, depth: 0) {
-                // A dictionary key is a string: decoding it reads no other object.
+            } else if try scanner.bytes[scanner.offset(ofObject: keyObject)] >> 4 == 0x6,
+                case .string(let key) = try decoder.decode(keyObject, depth: 0)
+            {
+                // A UTF-16 string: decoding it reads no other object. A key
+                // of any other kind (the whole read refuses it) matches nothing.
                 matches = key == wanted
             } else {
                 matches = false

@@ -22,13 +22,17 @@ public struct BinaryPropertyListReader: Sendable {
         self.limits = limits
     }
 
-    /// Decodes the whole property list in `bytes`.
+    /// Decodes the whole property list in `bytes`. Before anything is
+    /// decoded, the values the file expands to (each use of a shared object
+    /// counted) are counted from its references, a pass that costs a fraction
+    /// of decoding.
     ///
     /// - Throws: `PropertyListError` with the byte offset of the problem and the
-    ///   key path of the value being read.
+    ///   key path of the value being read; `limitExceeded(.objectCount)` before
+    ///   decoding when the count is over `maximumObjectCount`.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
-        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+        var decoder = try BinaryPropertyListDecoder.checkedForWholeFile(scanner: scanner, limits: limits)
         return try decoder.decode(scanner.topObject, depth: 0)
     }
 
@@ -42,7 +46,7 @@ public struct BinaryPropertyListReader: Sendable {
     public func read(_ file: MappedFile) throws(PropertyListError) -> PropertyListValue {
         try withExtendedLifetime(file) { () throws(PropertyListError) in
             let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
-            var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+            var decoder = try BinaryPropertyListDecoder.checkedForWholeFile(scanner: scanner, limits: limits)
             decoder.pageRelease = { file.releasePages($0) }
             return try decoder.decode(scanner.topObject, depth: 0)
         }
@@ -66,7 +70,8 @@ public struct BinaryPropertyListReader: Sendable {
     public func readObjectTable(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> [BinaryPropertyListObject]? {
         let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
         guard scanner.topObject == 0 else { return nil }
-        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits)
+        // Scalars only: nothing is shared or expanded.
+        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)
         var table: [BinaryPropertyListObject] = []
         table.reserveCapacity(scanner.objectCount)  // Bounded: the scanner checked the offset table lies in the file.
         for object in 0..<scanner.objectCount {
@@ -113,11 +118,9 @@ struct BinaryPropertyListDecoder {
 
     let scanner: BinaryPropertyListScanner
     let limits: PropertyListLimits
-    /// One bit per object: set when the object is referenced more than once.
-    private var sharedBits: [UInt64]
-    /// For each 64-object word of `sharedBits`, the shared objects before it:
-    /// an object's slot in `shared` is that count plus the set bits below it.
-    private var sharedBefore: [UInt32]
+    /// The objects decoded once and reused.
+    let sharing: BinaryPropertyListSharedObjects
+    /// The state of each shared object, by its slot.
     private var shared: [SharedState]
     private(set) var producedCount = 0
     /// Gives back the mapped pages of a range the decoder has moved past.
@@ -129,75 +132,32 @@ struct BinaryPropertyListDecoder {
     /// are decoded, so little is read again.
     private static let pageReleaseMargin = 1 << 20
 
-    /// Makes a decoder. With `findingSharedObjects` false, the decoder skips
-    /// the pass over all objects that a whole-file read needs; shared objects
-    /// are then decoded at each use (still bounded by the object-count limit)
-    /// and cycles end at the depth limit. Reading one value by path does that.
-    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, findingSharedObjects: Bool = true) {
+    /// Makes a decoder that decodes each object of `sharing` once. With
+    /// `.none`, shared objects are decoded at each use (still bounded by the
+    /// object-count limit) and cycles end at the depth limit: for the keys
+    /// and scalars a walk decodes one at a time.
+    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, sharing: BinaryPropertyListSharedObjects) {
         self.scanner = scanner
         self.limits = limits
-        sharedBits = []
-        sharedBefore = []
-        shared = []
-        if findingSharedObjects { findSharedObjects() }
+        self.sharing = sharing
+        shared = [SharedState](repeating: .notStarted, count: sharing.count)
     }
 
-    /// Counts the references to each object (the top object counts as one) and
-    /// gives a cache slot to every object referenced more than once. Every
-    /// cycle passes through such an object, so marking those in progress is
-    /// enough to find cycles; and each object is then decoded at most once.
-    /// Needs a scanner that checked all offsets.
-    private mutating func findSharedObjects() {
-        let objectCount = scanner.objectCount
-        let words = (objectCount + 63) / 64
-        var seen = [UInt64](repeating: 0, count: words)
-        var twice = [UInt64](repeating: 0, count: words)
-        let bytes = scanner.bytes
-        let referenceSize = scanner.referenceSize
-        seen.withUnsafeMutableBufferPointer { seen in
-            twice.withUnsafeMutableBufferPointer { twice in
-                @inline(__always) func mark(_ target: Int) {
-                    // Safe: target < objectCount, so its word < words.
-                    let word = target &>> 6, bit = UInt64(1) &<< UInt64(target & 63)
-                    twice[word] |= seen[word] & bit
-                    seen[word] |= bit
-                }
-                mark(scanner.topObject)
-                for object in 0..<objectCount {
-                    guard let references = scanner.referencesIfContainer(at: scanner.rawOffset(ofObject: object)) else { continue }
-                    var position = references.start
-                    for _ in 0..<references.count {
-                        let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: referenceSize)
-                        if target < UInt64(objectCount) { mark(Int(target)) }
-                        position &+= referenceSize  // Safe: referencesIfContainer checked they all fit.
-                    }
-                }
-            }
-        }
-        var before = [UInt32](repeating: 0, count: words)
-        var total: UInt32 = 0
-        for word in 0..<words {
-            before[word] = total
-            total &+= UInt32(twice[word].nonzeroBitCount)  // At most objectCount, which fits: it came from the file.
-        }
-        sharedBits = twice
-        sharedBefore = before
-        shared = [SharedState](repeating: .notStarted, count: Int(total))
-    }
-
-    /// The cache slot of `object`, or nil when it is referenced once.
-    @inline(__always)
-    private func sharedSlot(_ object: Int) -> Int? {
-        guard !sharedBits.isEmpty else { return nil }
-        let word = object &>> 6
-        let bit = UInt64(1) &<< UInt64(object & 63)
-        let bits = sharedBits[word]
-        guard bits & bit != 0 else { return nil }
-        return Int(sharedBefore[word]) &+ (bits & (bit &- 1)).nonzeroBitCount
+    /// A decoder for the whole file of `scanner` (which checked all
+    /// offsets), after checking that the top object's expansion is within
+    /// the object-count limit.
+    ///
+    /// - Throws: `limitExceeded(.objectCount)` (see `BinaryPropertyListExpansion`).
+    static func checkedForWholeFile(
+        scanner: BinaryPropertyListScanner, limits: PropertyListLimits
+    ) throws(PropertyListError) -> BinaryPropertyListDecoder {
+        let sharing = BinaryPropertyListSharedObjects(allObjectsOf: scanner)
+        try BinaryPropertyListExpansion.check(scanner.topObject, depth: 0, scanner: scanner, sharing: sharing, limits: limits)
+        return BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: sharing)
     }
 
     mutating func decode(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        if let slot = sharedSlot(object) {
+        if let slot = sharing.slot(object) {
             switch shared[slot] {
             case .done(let sharedObject):
                 try countProduced(sharedObject.producedCount, object: object)

@@ -5,10 +5,14 @@ extension XMLPropertyListWriter {
     /// output is byte for byte what `encode(_:)` writes for the value
     /// `BinaryPropertyListReader` reads from the same file.
     ///
-    /// Nothing is held but the path being written, so memory stays small
-    /// whatever the file's size. A problem found part way is thrown after the
-    /// pieces before it were handed over: a caller writing to a file should
-    /// write to a temporary one and keep it only on success.
+    /// Before anything is handed over, the values the file expands to are
+    /// counted from its references (each use of a shared object counted), so
+    /// a file over the object-count limit is refused with nothing written.
+    /// Nothing is held but the path being written and two bits per object,
+    /// so memory stays small whatever the file's size. A problem found part
+    /// way is thrown after the pieces before it were handed over: a caller
+    /// writing to a file should write to a temporary one and keep it only on
+    /// success.
     ///
     /// - Throws: `PropertyListError` for the input (byte offset and key path,
     ///   cycles and limits as the reader reports them), for a value XML cannot
@@ -20,7 +24,7 @@ extension XMLPropertyListWriter {
         try withExtendedLifetime(file) { () throws(PropertyListError) in
             try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
                 let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
-                var converter = BinaryToXMLPropertyListConverter(
+                var converter = try BinaryToXMLPropertyListConverter(
                     scanner: scanner, limits: limits, encoder: XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize))
                 defer { converter.encoder.output.deallocate() }
                 converter.encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
@@ -46,13 +50,19 @@ struct BinaryToXMLPropertyListConverter {
     private var decoder: BinaryPropertyListDecoder
     /// One bit per object: set while the object is being written, to find cycles.
     private var onPath: [UInt64]
-    private var writtenCount = 0
 
-    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, encoder: XMLPropertyListEncoder) {
+    /// Makes a converter, after checking that the top object's expansion is
+    /// within the object-count limit, so such a file is refused before a
+    /// byte is written.
+    ///
+    /// - Throws: `limitExceeded(.objectCount)` (see `BinaryPropertyListExpansion`).
+    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, encoder: XMLPropertyListEncoder) throws(PropertyListError) {
         self.scanner = scanner
         self.limits = limits
         self.encoder = encoder
-        decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, findingSharedObjects: false)
+        let sharing = BinaryPropertyListSharedObjects(allObjectsOf: scanner)
+        try BinaryPropertyListExpansion.check(scanner.topObject, depth: 0, scanner: scanner, sharing: sharing, limits: limits)
+        decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)
         onPath = [UInt64](repeating: 0, count: (scanner.objectCount + 63) / 64)
     }
 
@@ -96,12 +106,6 @@ struct BinaryToXMLPropertyListConverter {
             throw PropertyListError(
                 .limitExceeded(.depth), at: .byteOffset(offset),
                 "containers nest more than \(limits.maximumDepth) deep")
-        }
-        writtenCount += 1 + header.length
-        guard writtenCount <= limits.maximumObjectCount else {
-            throw PropertyListError(
-                .limitExceeded(.objectCount), at: .byteOffset(offset),
-                "the property list expands to more than \(limits.maximumObjectCount) values")
         }
         let word = object >> 6, bit = UInt64(1) << UInt64(object & 63)
         guard onPath[word] & bit == 0 else {

@@ -1,0 +1,201 @@
+/// The objects of a binary property list that are referenced more than once.
+///
+/// A shared object is decoded once and its value reused; and as every cycle
+/// passes through a shared object (the top object counts as referenced
+/// once), marking those in progress is enough to find cycles. Found from the
+/// references alone, without decoding anything: one bit per object and a
+/// counter per 64 objects.
+struct BinaryPropertyListSharedObjects {
+    /// One bit per object: set when the object is referenced more than once.
+    private var bits: [UInt64] = []
+    /// For each 64-object word of `bits`, the shared objects before it: an
+    /// object's slot is that count plus the set bits below it.
+    private var before: [UInt32] = []
+    /// How many objects are shared: the slots are `0..<count`.
+    private(set) var count = 0
+
+    /// No object treated as shared: each is decoded at every use.
+    static let none = BinaryPropertyListSharedObjects()
+
+    private init() {}
+
+    /// The shared objects among all the file's objects, from one pass over
+    /// the offset table in file order. Needs a scanner that checked all offsets.
+    init(allObjectsOf scanner: BinaryPropertyListScanner) {
+        self.init(scanner: scanner) { mark in
+            _ = mark(scanner.topObject)
+            for object in 0..<scanner.objectCount {
+                scanner.forEachReference(ofObjectAt: scanner.rawOffset(ofObject: object)) { _ = mark($0) }
+            }
+        }
+    }
+
+    /// The shared objects among those reachable from `root`, found by a walk
+    /// that reads only those objects: for a value taken out of a large file.
+    /// Each offset is checked as it is used; an object whose offset is bad
+    /// is skipped, as the decoder reports it when it reaches it.
+    init(reachableFrom root: Int, of scanner: BinaryPropertyListScanner) {
+        self.init(scanner: scanner) { mark in
+            var pending = [root]
+            _ = mark(root)
+            while let object = pending.popLast() {
+                guard let offset = try? scanner.offset(ofObject: object) else { continue }
+                scanner.forEachReference(ofObjectAt: offset) { target in
+                    if mark(target) { pending.append(target) }
+                }
+            }
+        }
+    }
+
+    /// Runs `visit` with a `mark` that records one reference to an object
+    /// (below the object count) and returns true at its first; then keeps
+    /// the objects marked more than once.
+    private init(scanner: BinaryPropertyListScanner, visit: ((Int) -> Bool) -> Void) {
+        let words = (scanner.objectCount + 63) / 64
+        var seen = [UInt64](repeating: 0, count: words)
+        var twice = [UInt64](repeating: 0, count: words)
+        seen.withUnsafeMutableBufferPointer { seen in
+            twice.withUnsafeMutableBufferPointer { twice in
+                visit { target in
+                    // Safe: target < objectCount, so its word < words.
+                    let word = target &>> 6, bit = UInt64(1) &<< UInt64(target & 63)
+                    let first = seen[word] & bit == 0
+                    twice[word] |= seen[word] & bit
+                    seen[word] |= bit
+                    return first
+                }
+            }
+        }
+        var before = [UInt32](repeating: 0, count: words)
+        var total: UInt32 = 0
+        for word in 0..<words {
+            before[word] = total
+            total &+= UInt32(twice[word].nonzeroBitCount)  // At most objectCount, which fits: it came from the file.
+        }
+        bits = twice
+        self.before = before
+        count = Int(total)
+    }
+
+    /// The slot of `object`, or nil when it is referenced once.
+    @inline(__always)
+    func slot(_ object: Int) -> Int? {
+        guard !bits.isEmpty else { return nil }
+        let word = object &>> 6
+        let bit = UInt64(1) &<< UInt64(object & 63)
+        let bits = self.bits[word]
+        guard bits & bit != 0 else { return nil }
+        return Int(before[word]) &+ (bits & (bit &- 1)).nonzeroBitCount
+    }
+}
+
+extension BinaryPropertyListScanner {
+    /// Calls `body` with each object reference (below the object count) of
+    /// the array, set or dictionary at `offset`, in file order (a
+    /// dictionary's keys, then its values); does nothing for any other kind,
+    /// or when the references do not fit in the object area. A quick look
+    /// for the passes that only follow references: problems are reported by
+    /// the decoder when it reaches the object.
+    @inline(__always)
+    func forEachReference(ofObjectAt offset: Int, _ body: (Int) -> Void) {
+        guard let references = referencesIfContainer(at: offset) else { return }
+        var position = references.start
+        for _ in 0..<references.count {
+            let target = Self.readBigEndian(bytes, at: position, size: referenceSize)
+            if target < UInt64(objectCount) { body(Int(target)) }
+            position &+= referenceSize  // Safe: referencesIfContainer checked they all fit.
+        }
+    }
+}
+
+/// How many values an object of a binary property list expands to when it
+/// is decoded or written out: itself, and the expansion of each reference
+/// it holds (a dictionary's keys and values), every use of a shared object
+/// counted again. That is the count `BinaryPropertyListDecoder` reaches,
+/// found here from the references alone, each shared object's count kept:
+/// one visit per object, so a file of a few hundred bytes whose arrays hold
+/// one another twice over, 60 levels deep, is refused in microseconds,
+/// before anything is decoded or written.
+struct BinaryPropertyListExpansion {
+    let scanner: BinaryPropertyListScanner
+    let sharing: BinaryPropertyListSharedObjects
+    let limits: PropertyListLimits
+    /// Each shared object's count once known; 0 before it is counted, -1 while it is.
+    private var counts: [Int]
+
+    /// Throws `limitExceeded(.objectCount)` when `object`, met at `depth`,
+    /// expands to more than `limits.maximumObjectCount` values.
+    ///
+    /// The count stops where the decoder stops with an error of its own: it
+    /// skips references to no object and does not go below the depth limit
+    /// or round a cycle, so those are reported, at their place, by the
+    /// decoder. The error is at the byte of the container whose count first
+    /// goes over the limit, with the key path from `object` to it.
+    static func check(
+        _ object: Int, depth: Int, scanner: BinaryPropertyListScanner, sharing: BinaryPropertyListSharedObjects,
+        limits: PropertyListLimits
+    ) throws(PropertyListError) {
+        var expansion = BinaryPropertyListExpansion(
+            scanner: scanner, sharing: sharing, limits: limits, counts: [Int](repeating: 0, count: sharing.count))
+        _ = try expansion.count(object, depth: depth)
+    }
+
+    private mutating func count(_ object: Int, depth: Int) throws(PropertyListError) -> Int {
+        let slot = sharing.slot(object)
+        if let slot {
+            let known = counts[slot]
+            if known > 0 { return known }
+            if known < 0 { return 1 }  // A cycle, which the decoder reports where it meets it.
+            counts[slot] = -1
+        }
+        var total = 1
+        if depth < limits.maximumDepth, let offset = try? scanner.offset(ofObject: object),
+            let references = scanner.referencesIfContainer(at: offset)
+        {
+            var position = references.start
+            for index in 0..<references.count {
+                let target = BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize)
+                position &+= scanner.referenceSize  // Safe: referencesIfContainer checked they all fit.
+                guard target < UInt64(scanner.objectCount) else { continue }
+                let part: Int
+                do {
+                    part = try count(Int(target), depth: depth + 1)
+                } catch {
+                    // Without a step here, the path ends at this container.
+                    guard let step = component(index, of: references.count, at: offset) else {
+                        var located = error
+                        located.keyPath = []
+                        throw located
+                    }
+                    throw error.prefixed(by: step)
+                }
+                let (sum, overflow) = total.addingReportingOverflow(part)
+                guard !overflow, sum <= limits.maximumObjectCount else {
+                    throw PropertyListError(
+                        .limitExceeded(.objectCount), at: .byteOffset(offset),
+                        "this value expands to more than \(limits.maximumObjectCount) values, each use of a shared object "
+                            + "counted (the maximumObjectCount limit); nothing was decoded or written")
+                }
+                total = sum
+            }
+        }
+        if let slot { counts[slot] = total }
+        return total
+    }
+
+    /// The key path step to reference `index` of the `count` references of
+    /// the container at `offset`: an index into an array, or the key of a
+    /// dictionary's value (decoded here, only for an error's message; a key
+    /// itself, or a key that is no string, gives none).
+    private func component(_ index: Int, of count: Int, at offset: Int) -> PropertyListPathComponent? {
+        guard scanner.bytes[offset] >> 4 == 0xD else { return .index(index) }
+        let pairs = count / 2
+        guard index >= pairs, let references = scanner.referencesIfContainer(at: offset),
+            let keyObject = try? scanner.reference(at: references.start + (index - pairs) * scanner.referenceSize),
+            let keyOffset = try? scanner.offset(ofObject: keyObject), [0x5, 0x6].contains(scanner.bytes[keyOffset] >> 4)
+        else { return nil }
+        var decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)
+        guard case .string(let key)? = try? decoder.decode(keyObject, depth: 0) else { return nil }
+        return .key(key)
+    }
+}

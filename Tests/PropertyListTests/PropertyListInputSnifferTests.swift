@@ -1,0 +1,109 @@
+import Foundation
+import PropertyList
+import Testing
+
+/// The sniffer refuses, at the first such byte, input no property list can
+/// be, and lets every form the readers read pass, fed whole or a byte at a time.
+struct PropertyListInputSnifferTests {
+    /// The error for `bytes` fed in pieces of `piece` bytes, or nil when they pass.
+    private func failure(_ bytes: [UInt8], piece: Int = 1) -> PropertyListError? {
+        var sniffer = PropertyListInputSniffer()
+        for start in stride(from: 0, to: bytes.count, by: piece) {
+            let end = min(bytes.count, start + piece)
+            let result: Result<Void, PropertyListError> = bytes[start..<end].withUnsafeBytes { chunk in
+                Result { () throws(PropertyListError) in try sniffer.check(chunk) }
+            }
+            if case .failure(let error) = result { return error }
+        }
+        return nil
+    }
+
+    private func startFailure(_ bytes: [UInt8]) -> PropertyListError? {
+        let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { all in
+            Result { () throws(PropertyListError) in try PropertyListInputSniffer.checkStart(of: all) }
+        }
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    static let readable: [[UInt8]] = [
+        Array("bplist00\u{0}\u{0}\u{FF}".utf8),
+        Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>".utf8) + [0xE9, 0x00] + Array("</string></plist>".utf8),
+        Array("<plist><string>a\u{0}b\u{1B}é</string></plist>".utf8),
+        [0xEF, 0xBB, 0xBF] + Array(" \n{\"a\": [1, true]}".utf8),
+        Array("{ a = (1, \"ü\"); }".utf8),
+        Array("// comment\nkey = value;".utf8),
+        [0xFE, 0xFF, 0x00, 0x3C, 0x00, 0x70, 0xD8, 0x3D, 0xDE, 0x00],  // UTF-16BE "<p" and a surrogate pair.
+        [0x3C, 0x00, 0x3F, 0x00, 0x78, 0x00],  // UTF-16LE "<?x" without a byte order mark.
+        [0x00, 0x00, 0x00, 0x3C, 0x00, 0x00, 0x00, 0x70],  // UTF-32BE "<p".
+        Array("NIBArchive".utf8) + [0x01, 0x00, 0x00],
+        [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03],
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00],
+        Array("bpl".utf8), [], Array("1".utf8), [0xFF, 0xFE], [0xFE, 0xFF, 0x00],
+    ]
+
+    @Test(arguments: readable)
+    func passesWhatTheReadersRead(_ bytes: [UInt8]) {
+        #expect(failure(bytes) == nil)
+        #expect(failure(bytes, piece: 4096) == nil)
+        #expect(startFailure(bytes) == nil)
+    }
+
+    @Test func refusesNULBytesAtByteZero() throws {
+        let zeros = [UInt8](repeating: 0, count: 1 << 16)
+        for error in [failure(zeros), failure(zeros, piece: 1 << 16), startFailure(zeros)] {
+            let refused = try #require(error)
+            #expect(refused.code == .unrecognizedFormat)
+            #expect(refused.location == .byteOffset(0))
+            #expect(refused.message == "byte 0x00 (NUL) starts no property list: not a binary one (bplist00), nor XML, JSON or OpenStep text")
+        }
+    }
+
+    @Test func refusesAFirstCharacterNoFormatStartsWith() throws {
+        let control = try #require(failure(Array("  \u{1}{}".utf8)))
+        #expect(control.location == .byteOffset(2))
+        #expect(control.message.hasPrefix("byte 0x01 starts no property list"))
+        let high = try #require(failure([0xC3, 0xA9, 0x20, 0x20]))
+        #expect(high.location == .byteOffset(0))
+        let utf16 = try #require(failure([0xFE, 0xFF, 0x00, 0x00, 0x00, 0x3C]))
+        #expect(utf16.code == .unrecognizedFormat)
+        #expect(utf16.location == .byteOffset(2))
+        #expect(utf16.message.hasPrefix("U+0000 (NUL) starts no property list"))
+    }
+
+    @Test func refusesTextThatIsNotWellFormedWhereItGoesWrong() throws {
+        let utf8 = try #require(failure(Array("{ a = \"".utf8) + [0xC3, 0x28]))
+        #expect(utf8.code == .invalidString)
+        #expect(utf8.location == .byteOffset(7))
+        #expect(utf8.message == "bytes 0xC3 0x28 are not valid UTF-8, which this text property list is written in")
+        let utf16 = try #require(failure([0xFE, 0xFF, 0x00, 0x3C, 0xDC, 0x00]))
+        #expect(utf16.location == .byteOffset(4))
+        #expect(utf16.message == "the UTF-16 code unit 0xDC00 is an unpaired low surrogate")
+        let brokenMark = try #require(failure([0xEF, 0xBB, 0x3C, 0x20]))
+        #expect(brokenMark.location == .byteOffset(0))
+        #expect(brokenMark.message.hasPrefix("bytes 0xEF 0xBB 0x3C are not valid UTF-8"))
+    }
+
+    @Test func aWholeInputIsCheckedOnlyAtItsStart() throws {
+        // What follows the first character is left to the reader, which says where in its own terms.
+        let bytes = Array("<a".utf8) + [0x98] + Array("bc>".utf8)
+        #expect(startFailure(bytes) == nil)
+        #expect(failure(bytes)?.location == .byteOffset(2))
+        #expect(startFailure([0x20, 0x0A, 0x00, 0x3C])?.location == .byteOffset(2))
+    }
+
+    @Test func randomBytesAreRefusedWithinTheirFirstKilobytes() throws {
+        // As /dev/urandom: whatever the first bytes, random bytes soon break UTF-8.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            guard !bytes.starts(with: Array("bplist".utf8)) else { continue }
+            let error = try #require(failure(bytes, piece: 512))
+            guard case .byteOffset(let offset) = error.location else {
+                Issue.record("not at a byte: \(error)")
+                continue
+            }
+            #expect(offset < 4096)
+        }
+    }
+}

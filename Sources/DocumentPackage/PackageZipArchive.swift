@@ -347,6 +347,9 @@ private struct PackageZipTreeBuilder {
         do {
             try parent.addChild(child, named: name)
         } catch {
+            if error.code == .duplicateName, parent.child(named: name) != nil {
+                throw self.error(error.code, entryPath, "the zip holds two entries named \(PackageChildName.quoted(entryPath))")
+            }
             throw self.error(error.code, entryPath, error.message)
         }
     }

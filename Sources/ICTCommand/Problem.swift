@@ -191,8 +191,7 @@ enum KeyPathText {
         guard !components.isEmpty else { return nil }
         guard components.count > shownSteps else { return keyPath.description }
         let head = PropertyListKeyPath(Array(components.prefix(6))).description
-        var tail = PropertyListKeyPath(Array(components.suffix(6))).description
-        if case .key = components[components.count - 6] { tail = "." + tail }
+        let tail = PropertyListKeyPath(Array(components.suffix(6))).description
         return "\(head)…(\(components.count - 12) more steps)…\(tail)"
     }
 }

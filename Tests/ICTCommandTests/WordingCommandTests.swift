@@ -170,4 +170,38 @@ struct WordingCommandTests {
         #expect(try ICTRunner.run(["validate", "--strict", plist]).status == 1)
         #expect(try snapshot() == before)
     }
+
+    @Test func listRefusesAThumbnailThatValidateRefuses() throws {
+        let document = folder + "/Big.ict"
+        try FileManager.default.copyItem(atPath: DocumentCommandTests.sampleDocs.appendingPathComponent("Coffee.ict").path, toPath: document)
+        // The thumbnail's IHDR claims 2³¹ − 1 × 2³¹ − 1 pixels, its CRC recomputed: the header reads, the image could never be decoded.
+        let metadata = document + "/ctdocument.metadata"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: metadata)))
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let png = try #require((0..<(bytes.count - 33)).first { Array(bytes[$0..<($0 + 8)]) == signature })
+        bytes.replaceSubrange((png + 16)..<(png + 24), with: [0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF])
+        let crc = Self.crc32(bytes[(png + 12)..<(png + 29)])
+        bytes.replaceSubrange((png + 29)..<(png + 33), with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) })
+        try Data(bytes).write(to: URL(fileURLWithPath: metadata))
+        let before = try snapshot()
+        let list = try ICTRunner.run(["list", folder])
+        #expect(list.status == 1)
+        #expect(!list.stdout.contains("2147483647"), "\(list.stdout)")
+        #expect(
+            list.stderr
+                == "\(document):ctdocument.metadata: error: the PNG is 2147483647×2147483647 pixels, over the limit of 67108864 (thumbnailPixelLimit) (at DATA.THUMBNAIL)\n"
+        )
+        #expect(try ICTRunner.run(["validate", document]).status == 1)
+        #expect(try snapshot() == before)
+    }
+
+    /// The CRC-32 of PNG chunks (zlib's), bit by bit.
+    private static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
 }

@@ -42,7 +42,7 @@ extension Ict.Types {
             report["types"] = .array(types.map { typeJSON($0, registry: registry) })
             if !sources.json {
                 var output = StandardOutput()
-                for type in types { output.writeLine(typeSummary(type)) }
+                for type in types { output.write(typeSummary(type) + "\n") }
                 output.flush()
             }
             report.answeredNo = types.isEmpty

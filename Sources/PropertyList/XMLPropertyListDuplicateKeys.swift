@@ -30,7 +30,9 @@ extension XMLPropertyListReader {
     public static func duplicateKeys(in bytes: UnsafeRawBufferPointer) -> [XMLDuplicateKey] {
         let finder = XMLDuplicateKeyFinder()
         guard let input = try? XMLParserInput(bytes) else { return [] }
-        let parsed = input.withBytes(of: bytes) { _, parserBytes, _ in (try? XMLEventParser.parse(parserBytes, handler: finder)) != nil }
+        let parsed = input.withBytes(of: bytes) { _, parserBytes, options in
+            (try? XMLEventParser.parse(parserBytes, options: options, handler: finder)) != nil
+        }
         return parsed ? finder.duplicates : []
     }
 }

@@ -285,14 +285,23 @@ public final class PackageWrapper {
         try PackageChildName.check(name, pathInPackage: name)
         let key = PackageChildName.foldingKey(name)
         if let existing = childrenByFoldedName[key] {
-            throw DocumentPackageError(
-                .duplicateName, pathInPackage: name,
-                "\(PackageChildName.quoted(name)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
+            throw Self.duplicate(name, existing: existing)
         }
         child.fileName = name
         childrenByFoldedName[key] = child
         childrenMatchDiskRecord = false
         return name
+    }
+
+    /// `.duplicateName` for `name` when `existing` has it already, or a name
+    /// that differs from it only by case.
+    private static func duplicate(_ name: String, existing: PackageWrapper) -> DocumentPackageError {
+        let existingName = existing.fileName ?? ""
+        let message =
+            existingName == name
+            ? "\(PackageChildName.quoted(name)) is already a child of this directory"
+            : "\(PackageChildName.quoted(name)) differs only by case from the existing child \(PackageChildName.quoted(existingName))"
+        return DocumentPackageError(.duplicateName, pathInPackage: name, message)
     }
 
     /// Puts `child` under `name`, replacing the child of that name (or of a
@@ -327,9 +336,7 @@ public final class PackageWrapper {
         let oldKey = PackageChildName.foldingKey(oldName)
         let newKey = PackageChildName.foldingKey(newName)
         if newKey != oldKey, let existing = childrenByFoldedName[newKey] {
-            throw DocumentPackageError(
-                .duplicateName, pathInPackage: newName,
-                "\(PackageChildName.quoted(newName)) differs only by case from the existing child \(PackageChildName.quoted(existing.fileName!))")
+            throw Self.duplicate(newName, existing: existing)
         }
         childrenByFoldedName.removeValue(forKey: oldKey)
         child.fileName = newName

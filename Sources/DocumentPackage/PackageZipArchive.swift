@@ -35,9 +35,12 @@ public enum PackageZipArchive {
     ///   that could not be read back is never made), `.io`
     ///   when the zip cannot be written, `.changedOnDisk` when a lazily read
     ///   file changed since reading.
+    ///
+    /// `progress`, when given, is called on this thread after each entry is
+    /// written, with the entries written and the package's entry count.
     public static func write(
         _ package: PackageWrapper, to zipPath: String, rootName: String,
-        limits: DocumentPackageLimits = .default
+        limits: DocumentPackageLimits = .default, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DocumentPackageError) {
         precondition(package.kind == .directory, "a package zip holds a directory")
         let absolutePath = PackageWrapper.absolutePath(zipPath)
@@ -51,7 +54,13 @@ public enum PackageZipArchive {
         do {
             let descriptor = try FileSystem.createFile(temporaryPath, in: AT_FDCWD, permissions: 0o666, at: location)
             let writer = ZipArchiveWriter(descriptor: descriptor, location: location)
-            try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(time(nil)), nanoseconds: 0))
+            var written = 0
+            // The root directory and each entry below it.
+            let total = tally.entries + 1
+            try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(time(nil)), nanoseconds: 0)) {
+                written += 1
+                progress?(written, total)
+            }
             try writer.finish()
             // On disk before it takes the zip's name, as `ict convert` flushes every file it writes.
             try FileSystem.flush(descriptor, at: location)
@@ -66,15 +75,15 @@ public enum PackageZipArchive {
         }
     }
 
-    private static func addEntry(_ wrapper: PackageWrapper, path: String, to writer: ZipArchiveWriter, now: FileTimestamp)
-        throws(DocumentPackageError)
-    {
+    private static func addEntry(
+        _ wrapper: PackageWrapper, path: String, to writer: ZipArchiveWriter, now: FileTimestamp, added: () -> Void
+    ) throws(DocumentPackageError) {
         let time = wrapper.modificationTime ?? now
         switch wrapper.kind {
         case .directory:
             try writer.addDirectory(path: path + "/", permissions: wrapper.permissions, modificationTime: time)
             for child in wrapper.children {
-                try addEntry(child, path: path + "/" + child.fileName!, to: writer, now: now)
+                try addEntry(child, path: path + "/" + child.fileName!, to: writer, now: now, added: added)
             }
         case .regularFile:
             let stream = try PackageFileStream(wrapper)
@@ -84,6 +93,7 @@ public enum PackageZipArchive {
         case .symbolicLink:
             try writer.addSymbolicLink(path: path, destination: wrapper.symbolicLinkDestination!, modificationTime: time)
         }
+        added()
     }
 
     /// Reads the zip at `zipPath` as a package: its whole central directory
@@ -105,13 +115,28 @@ public enum PackageZipArchive {
     ///   cannot be read. Reading or saving the files later throws
     ///   `.invalidArchive` naming the entry whose bytes disagree with the
     ///   central directory (more or fewer than declared, a wrong checksum).
-    public static func read(at zipPath: String, limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
-        -> PackageWrapper
-    {
+    ///
+    /// `progress`, when given, is called on the thread that reads or saves
+    /// the files, after each file's bytes are read whole and checked, with
+    /// the files read so far and the zip's file count.
+    public static func read(
+        at zipPath: String, limits: DocumentPackageLimits = .default, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(DocumentPackageError) -> PackageWrapper {
         // Opened once, by the path as given, which its errors name.
         let archive = try ZipArchiveReader(path: zipPath)
         var builder = PackageZipTreeBuilder(archive: archive, limits: limits)
-        try archive.forEachRecord { (record) throws(DocumentPackageError) in try builder.add(record) }
+        var fileCount = 0
+        try archive.forEachRecord { (record) throws(DocumentPackageError) in
+            try builder.add(record)
+            if record.kind == .regularFile { fileCount += 1 }
+        }
+        if let progress {
+            var read = 0
+            archive.contentsRead = {
+                read += 1
+                progress(read, fileCount)
+            }
+        }
         return try builder.package()
     }
 }
@@ -167,6 +192,8 @@ private struct PackageLimitTally {
     let fileSystemPath: String
     private var entryCount = 0
     private var totalSize: Int64 = 0
+    /// The entries counted so far.
+    var entries: Int { entryCount }
 
     init(limits: DocumentPackageLimits, fileSystemPath: String) {
         self.limits = limits
@@ -347,6 +374,9 @@ private struct PackageZipTreeBuilder {
         do {
             try parent.addChild(child, named: name)
         } catch {
+            if error.code == .duplicateName, parent.child(named: name) != nil {
+                throw self.error(error.code, entryPath, "the zip holds two entries named \(PackageChildName.quoted(entryPath))")
+            }
             throw self.error(error.code, entryPath, error.message)
         }
     }

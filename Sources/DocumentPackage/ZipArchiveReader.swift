@@ -78,6 +78,8 @@ final class ZipArchiveReader {
     let declaredEntryCount: UInt64
     private let directoryWindow = ReadWindow()
     private let dataWindow = ReadWindow()
+    /// Called after each entry's bytes are read whole and checked (`readContents`), for a progress count.
+    var contentsRead: (() -> Void)?
     private let inflater = Inflater()
     /// MS-DOS date and time fields already converted: `mktime` reads the
     /// time zone file again on every call, and most entries share a few times.
@@ -362,6 +364,7 @@ final class ZipArchiveReader {
         guard checksum == record.checksum else {
             throw location.error(.invalidArchive, "the zip entry's bytes do not match their checksum")
         }
+        contentsRead?()
     }
 
     /// Where the entry's compressed bytes begin, after its local header,

@@ -84,7 +84,8 @@ struct ArchiveGraphView {
         switch node {
         case .null: output.write("$null")
         case .value(let value): output.write(TreePrinter.scalar(value))
-        case .seen(let index, let name, let isCycle): output.write("\(name) #\(index) (\(isCycle ? "cycle" : "shared"), shown above)")
+        case .seen(let index, let name, let isCycle):
+            output.write("\(TerminalText.escaped(name)) #\(index) (\(isCycle ? "cycle" : "shared"), shown above)")
         case .tooDeep(let index): output.write("#\(index) (nested too deep, not shown)")
         case .list(let elements):
             if elements.isEmpty { output.write("[]"); return }
@@ -96,7 +97,7 @@ struct ArchiveGraphView {
             }
             output.write(String(repeating: "  ", count: indent) + "]")
         case .object(let index, let name, _, let fields):
-            output.write("\(name) #\(index) {")
+            output.write("\(TerminalText.escaped(name)) #\(index) {")
             if fields.isEmpty { output.write("}"); return }
             output.write("\n")
             for (key, field) in fields {

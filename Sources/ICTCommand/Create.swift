@@ -59,7 +59,7 @@ extension Ict {
                 throw report.fail(Problem(document: directory, error))
             }
             report["path"] = .string(path)
-            if !json { print(path) }
+            if !json { print(TerminalText.escaped(path)) }
             try report.finish()
         }
     }

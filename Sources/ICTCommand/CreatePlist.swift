@@ -49,9 +49,9 @@ extension Ict {
             case .json: bytes = try JSONPropertyListWriter().encode(empty) + [UInt8(ascii: "\n")]
             }
             do { try OutputFile.write(bytes, to: file) } catch {
-                throw report.fail(Problem(path: Problem.outputName(file), "cannot write: \(error.description)"))
+                throw report.fail(Problem(path: Problem.outputName(file), error.description))
             }
-            if !json, file != "-" { print(file) }
+            if !json, file != "-" { print(TerminalText.escaped(file)) }
             try report.finish()
         }
     }

@@ -8,10 +8,11 @@ import Darwin
 
 /// Output for people on standard error.
 enum Diagnostics {
-    /// Prints `text` and a newline on standard error.
-    /// File names in it are written as their own bytes (see `RawFileName`).
+    /// Prints `text`, one line, and a newline on standard error. Control
+    /// characters in it (from a file name, a key, a value) are shown escaped
+    /// (`TerminalText`); file names are written as their own bytes (see `RawFileName`).
     static func printError(_ text: String) {
-        writeAll(RawFileName.bytes(text + "\n"), to: STDERR_FILENO)
+        writeAll(RawFileName.bytes(TerminalText.escaped(text) + "\n"), to: STDERR_FILENO)
     }
 
     /// Writes every byte to `descriptor`, retrying short writes; gives up
@@ -33,6 +34,14 @@ enum Diagnostics {
 struct StandardOutput {
     private var buffer: [UInt8] = []
 
+    /// Writes one line for people and a newline, control characters in it
+    /// (from a name, a key, a value) shown escaped (`TerminalText`).
+    mutating func writeLine(_ line: String) {
+        write(TerminalText.escaped(line))
+        write("\n")
+    }
+
+    /// Writes `text` as it is: JSON, or text for people whose fields are already escaped.
     mutating func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count > 1 << 16 { flush() }

@@ -58,8 +58,8 @@ extension Ict {
             report["differences"] = .array(differences.map(\.jsonValue))
             if !json {
                 var output = StandardOutput()
-                if paths.count == 7 { output.write("ict diff \(paths[0])\n") }
-                for difference in differences { output.write(difference.line + "\n") }
+                if paths.count == 7 { output.writeLine("ict diff \(paths[0])") }
+                for difference in differences { output.writeLine(difference.line) }
                 output.flush()
             }
             report.answeredNo = !differences.isEmpty

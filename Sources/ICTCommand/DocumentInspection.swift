@@ -37,6 +37,7 @@ struct DocumentInspection {
         return "\(size.width)×\(size.height) PNG, \(bytes) bytes"
     }
 
+    /// The text for people, its names and fields with control characters escaped (`TerminalText`).
     func text() -> String {
         var lines = [
             "\(path): .ict document",
@@ -52,15 +53,17 @@ struct DocumentInspection {
             lines.append("  photo: \(Self.sizeText(photoSize, bytes: data.photo?.count))")
         }
         lines.append("  entries:")
-        let width = entries.map(\.name.count).max() ?? 0
-        for entry in entries {
-            let padding = String(repeating: " ", count: width - entry.name.count)
-            lines.append("    \(entry.name)\(padding)  \(entry.size.map { "\($0) bytes" } ?? "directory or link")")
+        let names = entries.map { TerminalText.escaped($0.name) }
+        let width = names.map(\.count).max() ?? 0
+        for (name, entry) in zip(names, entries) {
+            let padding = String(repeating: " ", count: width - name.count)
+            lines.append("    \(name)\(padding)  \(entry.size.map { "\($0) bytes" } ?? "directory or link")")
         }
         lines.append(
             "  read: \(entriesRead.joined(separator: ", ")) (\(bytesRead) bytes)"
                 + (data == nil ? "; the data entry was not read (--data shows the fields and photo)" : ""))
-        return lines.joined(separator: "\n") + "\n"
+        // Each line is one line: any control character in it came from the document.
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// A number as the user typed it: 7, not 7.0.

@@ -79,7 +79,7 @@ extension Ict {
             if let output {
                 if let problem = OutputPlacement.insideInputProblem(output, reading: file) { throw report.fail(problem) }
                 do { try OutputFile.write(bytes, to: output) } catch {
-                    throw report.fail(Problem(path: Problem.outputName(output), "cannot write: \(error.description)"))
+                    throw report.fail(Problem(path: Problem.outputName(output), error.description))
                 }
             } else if !json {
                 if format == .binary1, OutputFile.isTerminal("-") {

@@ -18,7 +18,9 @@ struct Ict: ParsableCommand {
             printed on standard error as PATH:LOCATION: severity: message (at KEY.PATH), \
             LOCATION being line:column, byte N or an entry of a package. With --json, \
             every command prints one JSON document on standard output, described by \
-            Schemas/cli/COMMAND.schema.json.
+            Schemas/cli/COMMAND.schema.json. In output for people, control \
+            characters in names and values are shown as escapes (\\n, \\t, \\r, \\u{1B}); \
+            --json shows them exactly.
             """,
         version: ICTVersion.current,
         subcommands: [

@@ -209,7 +209,8 @@ struct InputFile {
             guard !isShown else { return }
             isShown = true
             guard isatty(STDERR_FILENO) == 1 else { return }
-            Diagnostics.writeAll(RawFileName.bytes("\(path): waiting for a writer on this FIFO (Ctrl-C to stop)"), to: STDERR_FILENO)
+            Diagnostics.writeAll(
+                RawFileName.bytes(TerminalText.escaped(path) + ": waiting for a writer on this FIFO (Ctrl-C to stop)"), to: STDERR_FILENO)
         }
 
         mutating func clear() {

@@ -59,7 +59,7 @@ enum KeyPathEdit {
             do throws(Problem) { try target.save() } catch { throw report.fail(error) }
         }
         report["changed"] = .bool(changed)
-        if !json { print("\(file): \(changed ? "saved" : "unchanged")") }
+        if !json { print(TerminalText.escaped("\(file): \(changed ? "saved" : "unchanged")")) }
         try report.finish()
     }
 }

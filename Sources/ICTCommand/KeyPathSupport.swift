@@ -208,7 +208,7 @@ struct KeyPathTarget {
             // An entry is replaced, never written through: had it become a link since it was read, the link goes.
             try OutputFile.write(bytes, to: filePath, expecting: stamp, followingLink: entry == nil)
         } catch {
-            throw problem(error.changedSinceRead ? error.description : "cannot write: \(error.description)")
+            throw problem(error.description)
         }
     }
 

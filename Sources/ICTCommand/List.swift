@@ -166,9 +166,10 @@ extension Ict {
             size.map { "\($0.width)×\($0.height)" } ?? "none"
         }
 
+        /// The table for people: names and paths with control characters escaped (`TerminalText`).
         static func table(_ rows: [Row], showingData: Bool) -> String {
             var headers = ["NAME", "THUMBNAIL"]
-            var columns = [rows.map(\.displayName), rows.map { sizeText($0.thumbnailSize) }]
+            var columns = [rows.map { TerminalText.escaped($0.displayName) }, rows.map { sizeText($0.thumbnailSize) }]
             // Shown only when a document has conflicts, so a clean folder lists as before.
             if rows.contains(where: { ($0.conflicts ?? 0) > 0 }) {
                 headers.append("CONFLICTS")
@@ -176,8 +177,8 @@ extension Ict {
             }
             if showingData {
                 headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
-                columns.append(rows.map { $0.data?.fields.firstName ?? "none" })
-                columns.append(rows.map { $0.data?.fields.lastName ?? "none" })
+                columns.append(rows.map { TerminalText.escaped($0.data?.fields.firstName ?? "none") })
+                columns.append(rows.map { TerminalText.escaped($0.data?.fields.lastName ?? "none") })
                 columns.append(rows.map { $0.data?.fields.favoriteNumber.map(DocumentInspection.number) ?? "none" })
                 columns.append(rows.map { sizeText($0.data?.photoSize) })
             }
@@ -187,7 +188,7 @@ extension Ict {
             }
             var text = line(headers, path: "PATH")
             for (index, row) in rows.enumerated() {
-                text += line(columns.map { $0[index] }, path: row.path)
+                text += line(columns.map { $0[index] }, path: TerminalText.escaped(row.path))
             }
             return text
         }

@@ -96,7 +96,7 @@ struct PackageInspection {
     // MARK: Output for people
 
     /// The tree: the package, then each entry indented under its directory,
-    /// with its size and kind.
+    /// with its size and kind; names with control characters escaped (`TerminalText`).
     func treeText() -> String {
         let fileCount = entries.filter { $0.wrapperKind == .regularFile }.count
         let total = entries.filter { $0.depth == 0 }.reduce(Int64(0)) { $0 + $1.size }
@@ -113,7 +113,8 @@ struct PackageInspection {
                 lines.append("\(indent)\(name) -> \(entry.linkDestination!)  link")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Each line is one line: any control character in it came from a name.
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// `812 B`, `4.0 KB`, `50.0 MB` (powers of 1000, as the Finder shows).

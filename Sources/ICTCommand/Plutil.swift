@@ -1,4 +1,5 @@
 import PropertyList
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -285,7 +286,7 @@ extension Plutil {
             } catch {
                 throw FileFailure(message: "(\(bytes.isEmpty ? emptyPropertyList : error.description))")
             }
-            if !options.silent { printOutput(Array("\(path == "-" ? "<stdin>" : path): OK\n".utf8)) }
+            if !options.silent { printOutput(RawFileName.bytes(TerminalText.escaped(path == "-" ? "<stdin>" : path) + ": OK\n")) }
         }
     }
 

@@ -32,6 +32,11 @@ extension Plutil {
         do throws(PropertyListError) {
             bytes = try InputFile(path: path, for: purpose).withBytes { [UInt8]($0) }
         } catch {
+            // plutil has no --max-input-size: say what the limit is, not how ict sets it.
+            if error.code == .limitExceeded(.inputSize) {
+                let limit = PropertyListLimits.default.maximumInputSize
+                throw FileFailure(message: "(The operation could not be completed. The file is larger than \(limit) bytes, the most plutil reads.)")
+            }
             throw FileFailure(message: "(The operation could not be completed. \(error.description))")  // With the byte, if any.
         }
         // Foundation reads an empty standard input as no data at all.

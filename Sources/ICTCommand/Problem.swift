@@ -43,14 +43,15 @@ struct Problem: Error {
         self.keyPath = keyPath.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The line printed on standard error.
+    /// The line printed on standard error (by `Diagnostics.printError`,
+    /// which shows control characters in it escaped).
     var line: String {
-        var text = Self.printable(path)
+        var text = path
         switch location {
         case .none: break
         case .lineColumn(let line, let column): text += ":\(line):\(column)"
         case .byte(let offset): text += ":byte \(offset)"
-        case .entry(let entry): text += ":" + Self.printable(entry)
+        case .entry(let entry): text += ":" + entry
         }
         text += ": \(severity.rawValue): \(message)"
         if let keyPath { text += " (at \(keyPath))" }
@@ -79,10 +80,6 @@ struct Problem: Error {
 
     /// How an output named `path` is called: `-` is standard output, `<stdout>`.
     static func outputName(_ path: String) -> String { path == "-" ? "<stdout>" : path }
-
-    /// A path as it is shown to people: the file name's own bytes, even
-    /// when they are not UTF-8 (see `RawFileName`).
-    private static func printable(_ path: String) -> String { path }
 }
 
 // MARK: From the library's errors
@@ -194,8 +191,7 @@ enum KeyPathText {
         guard !components.isEmpty else { return nil }
         guard components.count > shownSteps else { return keyPath.description }
         let head = PropertyListKeyPath(Array(components.prefix(6))).description
-        var tail = PropertyListKeyPath(Array(components.suffix(6))).description
-        if case .key = components[components.count - 6] { tail = "." + tail }
+        let tail = PropertyListKeyPath(Array(components.suffix(6))).description
         return "\(head)…(\(components.count - 12) more steps)…\(tail)"
     }
 }

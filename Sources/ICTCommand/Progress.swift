@@ -20,8 +20,9 @@ struct ProgressReporter {
     static let updateInterval = Duration.milliseconds(100)
 
     private let label: String
-    /// Nil when the steps come from a stream (`--files-from`): `label: done unit`.
-    private let total: Int?
+    /// Nil when the steps come from a stream (`--files-from`): `label: done
+    /// unit`; may be set once it is known (a zip's entry count, say).
+    var total: Int?
     private let unit: String
     private let isShown: Bool
     private let start = ContinuousClock.now

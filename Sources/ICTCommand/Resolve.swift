@@ -85,8 +85,9 @@ extension Ict {
                 report["removed"] = .array(removed.map(JSONValue.string))
                 if !json {
                     print(
-                        "\(path): kept version \(kept.number) (\(VersionListing.sourceText(kept.version)))"
-                            + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)"))
+                        TerminalText.escaped(
+                            "\(path): kept version \(kept.number) (\(VersionListing.sourceText(kept.version)))"
+                                + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)")))
                 }
             } catch let error as DocumentVersionError {
                 throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))

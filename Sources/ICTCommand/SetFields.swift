@@ -66,7 +66,7 @@ extension Ict {
                 let changed = try fields.apply(to: opened)
                 if changed { try opened.save() }
                 report["changed"] = .bool(changed)
-                if !json { print("\(path): \(changed ? "saved" : "unchanged")") }
+                if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
             } catch let problem as DocumentFieldOptions.Failure {

@@ -70,24 +70,13 @@ struct TreePrinter {
         return "{length = \(data.count), bytes = 0x\(shown)\(data.count > 16 ? "..." : "")}"
     }
 
-    /// A string in double quotes, with quotes, backslashes and control characters escaped.
+    /// A string in double quotes, with quotes and backslashes escaped, and
+    /// control characters as `TerminalText` shows them.
     static func quoted(_ string: String) -> String {
-        var text = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            case "\r": text += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    text += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
+        var text = string
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text = text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
         }
-        return text + "\""
+        return "\"" + TerminalText.escaped(text) + "\""
     }
 }

@@ -105,7 +105,8 @@ func typeJSON(_ declaration: TypeDeclaration, registry: TypeRegistry) -> JSONVal
 
 /// One line naming a type: `identifier  origin  description`.
 func typeSummary(_ declaration: TypeDeclaration) -> String {
-    var text = "\(declaration.identifier)\t\(declaration.origin.rawValue)"
-    if let description = declaration.typeDescription { text += "\t\(description)" }
+    // Tab-separated fields, each with its control characters escaped (`TerminalText`).
+    var text = "\(TerminalText.escaped(declaration.identifier))\t\(declaration.origin.rawValue)"
+    if let description = declaration.typeDescription { text += "\t\(TerminalText.escaped(description))" }
     return text
 }

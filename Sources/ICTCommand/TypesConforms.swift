@@ -43,7 +43,7 @@ extension Ict.Types {
             report["conforms"] = .bool(yes)
             if !json {
                 var output = StandardOutput()
-                output.write("\(type) \(yes ? "conforms" : "does not conform") to \(ancestor)\n")
+                output.writeLine("\(type) \(yes ? "conforms" : "does not conform") to \(ancestor)")
                 output.flush()
             }
             report.answeredNo = !yes

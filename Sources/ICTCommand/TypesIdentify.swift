@@ -33,7 +33,7 @@ extension Ict.Types {
                 case .success(let type):
                     items.append(.object([("path", .string(path)), ("type", typeJSON(type, registry: registry))]))
                     if !sources.json {
-                        output.write("\(path): \(type.identifier)" + (type.typeDescription.map { " (\($0))" } ?? "") + "\n")
+                        output.writeLine("\(path): \(type.identifier)" + (type.typeDescription.map { " (\($0))" } ?? ""))
                     }
                 case .failure(let error):
                     output.flush()

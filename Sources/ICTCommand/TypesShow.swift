@@ -23,17 +23,17 @@ extension Ict.Types {
             report["type"] = typeJSON(declaration, registry: registry)
             if !sources.json {
                 var output = StandardOutput()
-                output.write("\(declaration.identifier)\n")
-                if let description = declaration.typeDescription { output.write("  description: \(description)\n") }
-                output.write("  origin: \(declaration.origin.rawValue) (\(declaration.source))\n")
-                if let url = declaration.referenceURL { output.write("  reference: \(url)\n") }
-                if let icon = declaration.iconName { output.write("  icon: \(icon)\n") }
-                if let version = declaration.version { output.write("  version: \(version)\n") }
+                output.writeLine(declaration.identifier)
+                if let description = declaration.typeDescription { output.writeLine("  description: \(description)") }
+                output.writeLine("  origin: \(declaration.origin.rawValue) (\(declaration.source))")
+                if let url = declaration.referenceURL { output.writeLine("  reference: \(url)") }
+                if let icon = declaration.iconName { output.writeLine("  icon: \(icon)") }
+                if let version = declaration.version { output.writeLine("  version: \(version)") }
                 if !declaration.tags.isEmpty {
-                    output.write("  tags:\n")
-                    for (tagClass, tags) in declaration.tags { output.write("    \(tagClass): \(tags.joined(separator: " "))\n") }
+                    output.writeLine("  tags:")
+                    for (tagClass, tags) in declaration.tags { output.writeLine("    \(tagClass): \(tags.joined(separator: " "))") }
                 }
-                output.write("  conforms to:\n")
+                output.writeLine("  conforms to:")
                 writeTree(of: declaration.identifier, registry: registry, prefix: "    ", path: [], to: &output)
                 output.flush()
             }
@@ -49,7 +49,7 @@ extension Ict.Types {
             for (index, parent) in parents.enumerated() {
                 let isLast = index == parents.count - 1
                 let isCycle = path.contains(parent.lowercased()) || parent.lowercased() == identifier.lowercased()
-                output.write(prefix + (isLast ? "└─ " : "├─ ") + parent + (isCycle ? " (cycle)" : "") + "\n")
+                output.writeLine(prefix + (isLast ? "└─ " : "├─ ") + parent + (isCycle ? " (cycle)" : ""))
                 if !isCycle {
                     writeTree(
                         of: parent, registry: registry, prefix: prefix + (isLast ? "   " : "│  "),

@@ -11,6 +11,7 @@ enum UsageCheck {
     /// than one character is not an option of `ict` (the short options are
     /// single letters) nor a number, so it is a file named wrongly.
     static func problem(in arguments: [String]) -> String? {
+        if let problem = unknownCommand(in: arguments) { return problem }
         for argument in arguments {
             if argument == "--" { return nil }
             guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, argument != "-append",
@@ -20,6 +21,54 @@ enum UsageCheck {
             return "unknown option '\(argument)'; a file whose name starts with '-' is named ./\(argument) or after --"
         }
         return nil
+    }
+
+    /// A command name that is not one, first or after `help` (`ict inpsect`,
+    /// `ict help nonexistent`, `ict types shw`), with the nearest command
+    /// when one is near; argument-parser would take it for an argument, or
+    /// for `help`, answer with the general help and exit status 0.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        var words = arguments[...]
+        if words.first == "help" { words = words.dropFirst() }
+        guard let word = words.first, !word.hasPrefix("-") else { return nil }
+        let commands = Ict.configuration.subcommands
+        guard let command = commands.first(where: { $0._commandName == word }) else {
+            return unknown(word, among: commands.map { $0._commandName } + (arguments.first == "help" ? [] : ["help"]))
+        }
+        let nested = command.configuration.subcommands
+        guard !nested.isEmpty, words.count > 1, let next = words.dropFirst().first, !next.hasPrefix("-") else { return nil }
+        guard !nested.contains(where: { $0._commandName == next }), next != "help" else { return nil }
+        return unknown(next, among: nested.map { $0._commandName }, in: word)
+    }
+
+    /// `unknown command 'WORD'`, with the nearest of `names` when one is
+    /// within two edits (a letter added, left out, changed, or two swapped).
+    private static func unknown(_ word: String, among names: [String], in parent: String? = nil) -> String {
+        let text = "unknown command '\(parent.map { $0 + " " } ?? "")\(word)'"
+        let nearest = names.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }.min { $0.distance < $1.distance }
+        guard let nearest, nearest.distance <= 2, nearest.distance < word.count else {
+            return text + "; the commands are \(names.joined(separator: ", "))"
+        }
+        return text + "; did you mean '\(parent.map { $0 + " " } ?? "")\(nearest.name)'?"
+    }
+
+    /// The optimal string alignment distance: insertions, deletions,
+    /// substitutions and swaps of two neighbouring characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(64)), b = Array(b.prefix(64))
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = min(current[j], previous2[j - 2] + 1) }
+            }
+            previous2 = previous
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// The command line of `ict validate` split in two: what argument-parser

@@ -85,7 +85,7 @@ extension Ict {
                 }
                 progress.clear()
                 if !json, !batch.jsonl, strict ? result.isStrictlyValid : result.isValid {
-                    output.write("\(result.path): valid \(result.formatName)\n")
+                    output.writeLine("\(result.path): valid \(result.formatName)")
                 }
                 output.flush()
                 result.problems.forEach(report.add)
@@ -176,12 +176,24 @@ extension Ict {
                     // The value read is gone by now: the DTD check streams the bytes again.
                     if format == .xml {
                         result.problems += try XMLPropertyListValidator.propertyListDTD().validate(bytes).map { Problem(path: file.displayName, $0) }
+                        result.problems += XMLPropertyListReader.duplicateKeys(in: bytes).map { Self.problem(file.displayName, $0) }
                     }
                 }
             } catch {
                 result.problems.append(Problem(path: path == "-" ? "<stdin>" : path, error))
             }
             return result
+        }
+
+        /// A key written twice in one dictionary: a warning at the later key, naming both lines.
+        static func problem(_ path: String, _ duplicate: XMLDuplicateKey) -> Problem {
+            let key: String
+            if case .key(let name)? = duplicate.keyPath.components.last { key = name } else { key = "" }
+            return Problem(
+                path: path, location: .lineColumn(line: duplicate.line, column: 1), severity: .warning,
+                "duplicate key \"\(key)\" at lines \(duplicate.firstLine) and \(duplicate.line) of one dictionary; "
+                    + "the last value is kept, as Apple's readers keep it",
+                keyPath: KeyPathText.abbreviated(duplicate.keyPath))
         }
 
         /// Reads the property list in `bytes`, checks it as an Info.plist or

@@ -55,8 +55,9 @@ extension Ict {
             try report.finish()
         }
 
+        /// The listing for people, its names and fields with control characters escaped (`TerminalText`).
         static func text(_ listing: VersionListing, fingerprint: String) -> String {
-            var text = ""
+            var lines: [String] = []
             for entry in listing.entries {
                 let version = entry.version
                 var line = "\(entry.number)  \(VersionListing.sourceText(version))"
@@ -64,20 +65,21 @@ extension Ict {
                     line += ", \(name.date)"
                     if let device = name.device { line += ", device \(device)" }
                 }
-                text += line + "\n    \(version.path)\n"
+                lines += [line, "    \(version.path)"]
                 if let fields = entry.fields {
-                    text +=
+                    lines.append(
                         "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "
-                        + "favourite number: \(fields.favoriteNumber.map(DocumentInspection.number) ?? "none"); "
-                        + "photo: \(entry.photoSize.map { "\($0.width)×\($0.height)" } ?? "none")\n"
+                            + "favourite number: \(fields.favoriteNumber.map(DocumentInspection.number) ?? "none"); "
+                            + "photo: \(entry.photoSize.map { "\($0.width)×\($0.height)" } ?? "none")")
                 }
                 if entry.number > 0, listing.isICTDocument, entry.fields != nil {
-                    text += "    differs in: \(entry.differences.isEmpty ? "nothing" : entry.differences.joined(separator: ", "))\n"
+                    lines.append("    differs in: \(entry.differences.isEmpty ? "nothing" : entry.differences.joined(separator: ", "))")
                 }
             }
-            if listing.entries.count == 1 { text += "no conflict versions\n" }
-            text += "fingerprint: \(fingerprint)\n"
-            return text
+            if listing.entries.count == 1 { lines.append("no conflict versions") }
+            lines.append("fingerprint: \(fingerprint)")
+            // Each line is one line: a control character in it came from a name or a field.
+            return lines.map { TerminalText.escaped($0) + "\n" }.joined()
         }
     }
 }

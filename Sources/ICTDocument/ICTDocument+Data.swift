@@ -19,7 +19,8 @@ extension PNGImage {
 
     /// Only the size of the PNG in `data`, from its first 33 bytes, as `size(ofPNGHeader:)`.
     ///
-    /// - Throws: `ICTDocumentError` `.damagedImage` saying which check failed.
+    /// - Throws: `ICTDocumentError` `.damagedImage` saying which check failed,
+    ///   `.imageTooLarge` over the default `ImageLimits`.
     public static func size(ofPNGHeader data: Data) throws(ICTDocumentError) -> (width: Int, height: Int) {
         try size(ofPNGHeader: [UInt8](data.prefix(headerByteCount)))
     }

@@ -53,11 +53,7 @@ public struct PNGImage: Hashable, Sendable {
         do {
             let decoding = try PNGDecoding(bytes: bytes)
             let header = decoding.header
-            let (pixelCount, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-            guard !overflow, pixelCount <= limits.thumbnailPixelLimit else {
-                throw ICTDocumentError(
-                    .imageTooLarge, "the PNG is \(header.width)×\(header.height) pixels, over the limit of \(limits.thumbnailPixelLimit) (thumbnailPixelLimit)")
-            }
+            try Self.checkPixelCount(width: header.width, height: header.height, limits: limits)
             self.init(width: header.width, height: header.height, pixels: try decoding.finishReadingRGBA())
         } catch let failure as LibPNGFailure {
             throw ICTDocumentError(.damagedImage, "not a readable PNG: \(failure.message)")
@@ -68,18 +64,30 @@ public struct PNGImage: Hashable, Sendable {
         }
     }
 
+    /// `.imageTooLarge` when a `width` × `height` image is over `limits`.
+    static func checkPixelCount(width: Int, height: Int, limits: ImageLimits) throws(ICTDocumentError) {
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixelCount <= limits.thumbnailPixelLimit else {
+            throw ICTDocumentError(
+                .imageTooLarge, "the PNG is \(width)×\(height) pixels, over the limit of \(limits.thumbnailPixelLimit) (thumbnailPixelLimit)")
+        }
+    }
+
     /// Only the size of the PNG in `bytes`, from its header, decompressing nothing.
     ///
     /// Reads `bytes` in place (no copy), so listing many thumbnails costs
     /// only their headers.
     ///
-    /// - Throws: `ICTDocumentError` `.damagedImage` when the header is not a PNG's.
-    public static func size(ofPNG bytes: some ContiguousBytes) throws(ICTDocumentError) -> (width: Int, height: Int) {
+    /// - Throws: `ICTDocumentError` `.damagedImage` when the header is not a
+    ///   PNG's, `.imageTooLarge` when its width × height is over `limits`
+    ///   (an image `init(pngBytes:limits:)` would refuse).
+    public static func size(ofPNG bytes: some ContiguousBytes, limits: ImageLimits = .default) throws(ICTDocumentError) -> (width: Int, height: Int) {
         let header = bytes.withUnsafeBytes { buffer in
             Result { () throws(LibPNGFailure) in try PNGDecoding.header(of: buffer) }
         }
         switch header {
         case .success(let header):
+            try checkPixelCount(width: header.width, height: header.height, limits: limits)
             return (header.width, header.height)
         case .failure(let failure):
             throw ICTDocumentError(.damagedImage, "not a readable PNG: \(failure.message)")
@@ -97,8 +105,10 @@ public struct PNGImage: Hashable, Sendable {
     /// For listing many thumbnails without reading them; the rest of the
     /// image is not looked at, so `PNGImage(pngBytes:)` may still fail.
     ///
-    /// - Throws: `ICTDocumentError` `.damagedImage` saying which check failed.
-    public static func size(ofPNGHeader bytes: [UInt8]) throws(ICTDocumentError) -> (width: Int, height: Int) {
+    /// - Throws: `ICTDocumentError` `.damagedImage` saying which check failed,
+    ///   `.imageTooLarge` when width × height is over `limits` (an image
+    ///   `init(pngBytes:limits:)` would refuse).
+    public static func size(ofPNGHeader bytes: [UInt8], limits: ImageLimits = .default) throws(ICTDocumentError) -> (width: Int, height: Int) {
         func damaged(_ reason: String) -> ICTDocumentError { ICTDocumentError(.damagedImage, "not a readable PNG: \(reason)") }
         guard bytes.count >= headerByteCount else { throw damaged("\(bytes.count) bytes, too short for the signature and IHDR") }
         guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw damaged("no PNG signature") }
@@ -109,6 +119,7 @@ public struct PNGImage: Hashable, Sendable {
         guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
             throw damaged("IHDR: invalid size \(width)×\(height)")
         }
+        try checkPixelCount(width: Int(width), height: Int(height), limits: limits)
         return (Int(width), Int(height))
     }
 

@@ -166,15 +166,16 @@ enum PropertyListText {
         return (scalar, length)
     }
 
-    /// The character at `offset` for a message: `'x'`, `U+0007` for one that
-    /// does not print, a hint for a NUL (UTF-16 text without a byte-order
-    /// mark?), the byte for invalid UTF-8, or "the end of the input".
+    /// The character at `offset` for a message, a noun phrase that reads
+    /// after "unexpected", "found" or "not": `'x'`, `U+0007` for one that
+    /// does not print, `NUL (U+0000; …)` with a hint (UTF-16 text without a
+    /// byte-order mark?), the byte for invalid UTF-8, or "the end of the input".
     static func describeCharacter(at offset: Int, in text: UnsafeRawBufferPointer) -> String {
         guard offset < text.count else { return "the end of the input" }
         guard let (scalar, _) = decodeScalar(text, at: offset) else {
             return "byte 0x\(String(text[offset], radix: 16, uppercase: true)), which is not valid UTF-8"
         }
-        if scalar.value == 0 { return "a NUL character (UTF-16 text without a byte-order mark?)" }
+        if scalar.value == 0 { return "NUL (U+0000; UTF-16 text without a byte-order mark?)" }
         if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
@@ -558,7 +559,8 @@ private struct OpenStepParser {
     }
 
     private func unexpectedCharacter(expecting what: String) -> PropertyListError {
-        error(.unexpectedElement, at: position, "unexpected \(describeCharacter(at: position)); expected \(what)")
+        guard position < text.count else { return missing(what) }
+        return error(.unexpectedElement, at: position, "unexpected \(describeCharacter(at: position)); expected \(what)")
     }
 
     private func describeCharacter(at offset: Int) -> String {

@@ -28,7 +28,7 @@ public enum PropertyListLocator {
             let finder = XMLValueLineFinder(wanted: keyPaths)
             // Parsed as the reader parses it, so raw control characters in text do not stop it.
             guard let input = try? XMLParserInput(bytes),
-                input.withBytes(of: bytes, { _, parserBytes, _ in (try? XMLEventParser.parse(parserBytes, handler: finder)) != nil })
+                input.withBytes(of: bytes, { _, parserBytes, options in (try? XMLEventParser.parse(parserBytes, options: options, handler: finder)) != nil })
             else { return keyPaths.map { _ in .none } }
             return keyPaths.map { keyPath in
                 // The deepest path on the way to `keyPath` whose value was seen.

@@ -135,11 +135,18 @@ public enum XMLEventParser {
     ///   document is not well-formed or declares entities, or
     ///   `.limitExceeded(.inputSize)` when it is larger than libxml2 accepts (2 GiB).
     public static func parse(_ bytes: UnsafeRawBufferPointer, handler: some XMLEventHandler) throws(PropertyListError) {
+        try parse(bytes, options: .untrusted, handler: handler)
+    }
+
+    /// Reads `bytes` with `options`, as `parse(_:handler:)`: for bytes an
+    /// `XMLParserInput` prepared, with the options it gives (a transcoded
+    /// input's declared encoding is ignored).
+    static func parse(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, handler: some XMLEventHandler) throws(PropertyListError) {
         guard bytes.count <= Int(Int32.max) else {
             throw PropertyListError(.limitExceeded(.inputSize), at: .none, "the XML input is larger than 2 GiB")
         }
         let sink = XMLEventSink(handler: handler)
-        if parseXMLEvents(bytes, options: .untrusted, into: sink) { return }
+        if parseXMLEvents(bytes, options: options, into: sink) { return }
         if let thrown = sink.thrown { throw thrown }
         if let error = sink.diagnostics.firstError {
             throw PropertyListError(.malformedXML, at: .lineColumn(line: error.line, column: error.column), error.message)

@@ -18,7 +18,8 @@ import Foundation
 /// with signs, any case), `<true/>`, `<false/>`, `<date>` (`YYYY-MM-DDTHH:MM:SSZ`,
 /// fractional seconds allowed), `<data>` (base64, whitespace anywhere); empty
 /// forms, CDATA sections, comments and character references. A duplicated
-/// key keeps its last value. A dictionary whose only key is `CF$UID` with an
+/// key keeps its last value, as CoreFoundation and Python's `plistlib` keep
+/// it (`duplicateKeys(in:)` finds such keys, for a warning). A dictionary whose only key is `CF$UID` with an
 /// integer value is read as `.uid`, as Apple writes keyed-archiver UIDs.
 ///
 /// Text is read as CoreFoundation reads it, the one place where this reader
@@ -172,8 +173,8 @@ private struct XMLPropertyListBuilder: ~Copyable {
             case XMLNodeType.entityReference.rawValue:
                 throw entityError(at: location(afterTag: tagCount - 1))
             case XMLNodeType.documentType.rawValue:
-                let position = reader.parserPosition()
-                let location = PropertyListLocation.lineColumn(line: position.line, column: position.column)
+                // libxml2 has parsed ahead by now (to the end of a small input): say where the declarations are.
+                let location = declarationLocation()
                 if reader.documentDeclaresEntities() { throw entityError(at: location) }
                 if reader.documentHasInternalSubsetDeclarations() {
                     throw error(.malformedXML, at: location, "declarations inside <!DOCTYPE plist [...]> are not supported")
@@ -428,7 +429,7 @@ private struct XMLPropertyListBuilder: ~Copyable {
     private func parserError() -> PropertyListError {
         if let diagnostic = reader.diagnostics.firstError {
             let location = PropertyListLocation.lineColumn(line: diagnostic.line, column: diagnostic.column)
-            if reader.documentDeclaresEntities() { return entityError(at: location) }
+            if reader.documentDeclaresEntities() { return entityError(at: declarationLocation()) }
             if diagnostic.isDepthLimit {
                 return error(.limitExceeded(.depth), at: location, "elements nest deeper than libxml2 allows: \(diagnostic.message)")
             }
@@ -448,6 +449,13 @@ private struct XMLPropertyListBuilder: ~Copyable {
     private func location(afterTag index: Int) -> PropertyListLocation {
         guard index >= 0 else { return .lineColumn(line: 1, column: 1) }
         return XMLTagLocator.locate(tag: index, in: input, encoding: encoding).map { .lineColumn(line: $0.end.line, column: $0.end.column) }
+            ?? fallbackLocation()
+    }
+
+    /// Where the first entity declaration (`<!ENTITY`) begins, else the
+    /// document type declaration (`<!DOCTYPE`), else where the parser is.
+    private func declarationLocation() -> PropertyListLocation {
+        XMLTagLocator.locateDeclaration(in: input, encoding: encoding).map { .lineColumn(line: $0.line, column: $0.column) }
             ?? fallbackLocation()
     }
 
@@ -639,6 +647,49 @@ private enum XMLTagLocator {
     {
         let utf8 = asUTF8(input, encoding: encoding)
         return utf8.withUnsafeBufferPointer { locate(tag: index, in: $0) }
+    }
+
+    /// The start of the first `<!ENTITY` outside comments, else of the
+    /// first `<!DOCTYPE`; nil when there is neither.
+    static func locateDeclaration(in input: UnsafeRawBufferPointer, encoding: XMLInputEncoding) -> Position? {
+        let utf8 = asUTF8(input, encoding: encoding)
+        return utf8.withUnsafeBufferPointer { bytes in
+            locate("<!ENTITY", in: bytes) ?? locate("<!DOCTYPE", in: bytes)
+        }
+    }
+
+    /// The start of the first `marker` outside comments.
+    private static func locate(_ marker: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Position? {
+        let pattern = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+        func matches(_ prefix: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+            offset + prefix.count <= bytes.count && (0..<prefix.count).allSatisfy { bytes[offset + $0] == prefix[$0] }
+        }
+        let commentStart: StaticString = "<!--", commentEnd: StaticString = "-->"
+        let opening = UnsafeBufferPointer(start: commentStart.utf8Start, count: commentStart.utf8CodeUnitCount)
+        let closing = UnsafeBufferPointer(start: commentEnd.utf8Start, count: commentEnd.utf8CodeUnitCount)
+        var line = 1
+        var lineStart = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        var index = lineStart
+        var inComment = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A || (byte == 0x0D && !(index + 1 < bytes.count && bytes[index + 1] == 0x0A)) {
+                line += 1
+                index += 1
+                lineStart = index
+                continue
+            }
+            if inComment {
+                if matches(closing, at: index) { inComment = false; index += closing.count; continue }
+            } else if matches(opening, at: index) {
+                inComment = true; index += opening.count; continue
+            } else if matches(pattern, at: index) {
+                // Columns count characters: every byte but UTF-8 continuation bytes.
+                return Position(line: line, column: bytes[lineStart..<index].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) })
+            }
+            index += 1
+        }
+        return nil
     }
 
     private static func asUTF8(_ input: UnsafeRawBufferPointer, encoding: XMLInputEncoding) -> [UInt8] {

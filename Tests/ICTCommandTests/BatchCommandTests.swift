@@ -66,7 +66,8 @@ struct BatchCommandTests {
         let list = Array(newline.utf8) + [0] + Array(carriage.utf8) + [0] + latin1 + [0]
         let run = try ICTRunner.run(["validate", "--files-from", "-", "-0"], stdin: Data(list))
         #expect(run.status == 1)
-        #expect(run.stdout == "\(newline): valid XML property list\n\(carriage): valid XML property list\n")
+        // Shown escaped on standard output (`TerminalText`), so a name cannot forge a line.
+        #expect(run.stdout == "\(f)/a\\nb.plist: valid XML property list\n\(f)/c\\r: valid XML property list\n")
         #expect(run.stderrBytes == latin1 + Array(":1:26: error: \"x\" is not an integer (at n)\n".utf8))
     }
 

@@ -85,4 +85,54 @@ struct ProgressReporterTests {
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.split(separator: "\n").count == Self.fileCount)
     }
+
+    /// Zipping a package of 6000 files of text and restoring it take a few
+    /// seconds each on a 2-core build machine: each shows its count.
+    @Test(.tags(.slow), .enabled(if: SlowTests.enabled, SlowTests.skipped))
+    func longZipAndRestoreShowProgressOnATerminalAndClearIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-zip-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Many.pkg")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        var generator = SeededBytes(seed: 20)
+        let fileCount = 6000
+        // Hex text of random bytes: half compressible, so deflate has work to do. Each file is another window of it.
+        let digits = Array("0123456789abcdef".utf8)
+        let text = (0..<(fileCount + 8000) / 2).flatMap { _ in
+            let byte = generator.next()
+            return [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+        }
+        for index in 0..<fileCount {
+            try Data(text[index..<(index + 8000)]).write(to: package.appendingPathComponent("f\(index).txt"))
+        }
+        let zip = folder.appendingPathComponent("Many.zip").path
+        let zipped = try runOnTerminal(["convert", package.path, "--format", "zip", "-o", zip])
+        #expect(zipped.status == 0)
+        #expect(zipped.terminal.contains("\rzip: "), "no progress: did the run take less than a second?")
+        #expect(zipped.terminal.contains("/\(fileCount + 1) entries"), "the files and the package's own directory")
+        #expect(zipped.terminal.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
+        let restored = folder.appendingPathComponent("Restored.pkg").path
+        let restore = try runOnTerminal(["convert", zip, "--format", "package", "-o", restored])
+        #expect(restore.status == 0)
+        #expect(restore.terminal.contains("\rrestore: "), "no progress: did the run take less than a second?")
+        #expect(restore.terminal.contains("/\(fileCount) files"))
+        #expect(restore.terminal.hasSuffix("\r\u{1B}[K"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: restored).count == fileCount)
+        let first = try Data(contentsOf: package.appendingPathComponent("f0.txt"))
+        #expect(FileManager.default.contents(atPath: restored + "/f0.txt") == first)
+    }
+}
+
+/// A small seeded byte generator (xorshift), so the test's files are the same every run.
+private struct SeededBytes {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+
+    mutating func next() -> UInt8 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return UInt8(truncatingIfNeeded: state >> 32)
+    }
 }

@@ -59,7 +59,12 @@ struct PNGImageTests {
         bytes.replaceSubrange(20..<24, with: width)
         let crc = crc32(Array(bytes[12..<29]))
         bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
-        #expect(try PNGImage.size(ofPNG: bytes) == (100_000, 100_000))
+        #expect(try PNGImage.size(ofPNG: bytes, limits: ImageLimits(thumbnailPixelLimit: .max)) == (100_000, 100_000))
+        // The size alone is refused as the image is, so a listing never shows a size that cannot be decoded.
+        let sized = #expect(throws: ICTDocumentError.self) { try PNGImage.size(ofPNG: bytes) }
+        #expect(sized?.code == .imageTooLarge)
+        let fromHeader = #expect(throws: ICTDocumentError.self) { try PNGImage.size(ofPNGHeader: Array(bytes.prefix(PNGImage.headerByteCount))) }
+        #expect(fromHeader?.message == "the PNG is 100000×100000 pixels, over the limit of 67108864 (thumbnailPixelLimit)")
         do {
             _ = try PNGImage(pngBytes: bytes)
             Issue.record("a 10-gigapixel image decoded")

@@ -299,7 +299,7 @@ struct OpenStepPropertyListReaderTests {
 
     @Test func hintsAtUTF16WithoutAByteOrderMark() throws {
         let error = try #require(failure(bytes: [0x61, 0x00, 0x3D, 0x00]))
-        #expect(error.message == "unexpected a NUL character (UTF-16 text without a byte-order mark?); expected the end of the input after the top-level value")
+        #expect(error.message == "unexpected NUL (U+0000; UTF-16 text without a byte-order mark?); expected the end of the input after the top-level value")
     }
 
     @Test func stopsAtTheDepthLimit() throws {

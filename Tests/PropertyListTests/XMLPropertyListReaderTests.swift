@@ -432,4 +432,39 @@ struct XMLPropertyListReaderTests {
         #expect(keyBinding["$\u{3}"] == "insertNewline:")
         #expect(keyBinding["^~\r"] == "insertNewline:")
     }
+
+    @Test func keepsTheLastValueOfADuplicateKeyAsPlistlibDoesAndFindsBothLines() throws {
+        let text = """
+            <plist><dict>
+            <key>a</key><string>first</string>
+            <key>b</key><dict><key>c</key><integer>1</integer>
+            <key>c</key><integer>2</integer></dict>
+            <key>a</key><string>last</string>
+            </dict></plist>
+            """
+        let value = try read(text)
+        #expect(value["a"] == "last")
+        #expect(value["b"]?["c"] == .integer(2))
+        // The oracle: Python's plistlib (CoreFoundation's plutil keeps the last too).
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read()), sort_keys=True))"]
+        let input = Pipe(), output = Pipe()
+        python.standardInput = input
+        python.standardOutput = output
+        try python.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        #expect(String(decoding: printed, as: UTF8.self) == "{\"a\": \"last\", \"b\": {\"c\": 2}}\n")
+        let duplicates = Data(text.utf8).withUnsafeBytes { XMLPropertyListReader.duplicateKeys(in: $0) }
+        #expect(
+            duplicates == [
+                XMLDuplicateKey(keyPath: PropertyListKeyPath([.key("b"), .key("c")]), firstLine: 3, line: 4),
+                XMLDuplicateKey(keyPath: PropertyListKeyPath([.key("a")]), firstLine: 2, line: 5),
+            ])
+        #expect(Data("<plist><dict><key>a</key><true/></dict></plist>".utf8).withUnsafeBytes { XMLPropertyListReader.duplicateKeys(in: $0) }.isEmpty)
+    }
 }

@@ -88,14 +88,6 @@ let package = Package(
             name: "DocumentVersions",
             dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        .executableTarget(
-            name: "VersionResolveStress",
-            dependencies: ["DocumentVersions", "DocumentPackage"]
-        ),
-        .executableTarget(
-            name: "PackageSaveStress",
-            dependencies: ["DocumentPackage"]
-        ),
         .target(
             name: "UniformTypes",
             dependencies: [
@@ -209,6 +201,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        // Children the crash tests kill with SIGKILL while they save a package or resolve a version.
+        .executableTarget(name: "PackageSaveStress", dependencies: ["DocumentPackage"], path: "Tests/PackageSaveStress"),
+        .executableTarget(
+            name: "VersionResolveStress", dependencies: ["DocumentVersions", "DocumentPackage"], path: "Tests/VersionResolveStress"),
         // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
         .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
         // Build tools.

@@ -70,8 +70,7 @@ struct HostileStreamCommandTests {
         if arguments[0] == "plutil" {
             #expect(run.stderr == "<stdin>: (The operation could not be completed. byte 0: \(message))\n")
         } else {
-            // `get` names standard input as it was given.
-            #expect(run.stderr == "\(arguments[0] == "get" ? "-" : "<stdin>"):byte 0: error: \(message)\n")
+            #expect(run.stderr == "<stdin>:byte 0: error: \(message)\n")
         }
         #expect(run.stdout.isEmpty || arguments[0] == "plutil")
         #expect(run.peakMemory < Self.memoryBound, "used \(run.peakMemory >> 20) MB")

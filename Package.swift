@@ -85,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "DocumentVersions",
-            dependencies: ["DocumentPackage", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "VersionResolveStress",

@@ -1,4 +1,5 @@
 import CFileSystem
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -505,9 +506,30 @@ enum FileSystem {
         }
     }
 
-    /// Whether process `id` still runs (a stray temporary of a live save is
-    /// left alone).
-    static func processIsAlive(_ id: Int32) -> Bool {
-        kill(id, 0) == 0 || errno == EPERM
+    /// Makes a file (mode 0600) under a fresh temporary name for `target` in
+    /// `directory` (whose path is `folder`), removed by a signal until `TemporaryItem.finished`.
+    static func makeTemporaryFile(for target: String, in directory: Descriptor, folder: String, at location: EntryLocation)
+        throws(DocumentPackageError) -> (Descriptor, String)
+    {
+        guard let (descriptor, name) = TemporaryItem.makeFile(for: target, in: directory.rawValue, folder: folder) else {
+            throw location.error("create a temporary file beside it")
+        }
+        return (Descriptor(descriptor), name)
+    }
+
+    /// `renameat(2)` within one directory, replacing what `to` names.
+    static func rename(_ from: String, to: String, in directory: Int32, at location: EntryLocation) throws(DocumentPackageError) {
+        guard renameat(directory, from, directory, to) == 0 else { throw location.error("move the new file into place") }
+    }
+
+    /// Makes a folder under a fresh temporary name for `target` in `directory`
+    /// (whose path is `folder`), removed by a signal until `TemporaryItem.finished`.
+    static func makeTemporaryFolder(for target: String, in directory: Descriptor, folder: String, at location: EntryLocation)
+        throws(DocumentPackageError) -> String
+    {
+        guard let name = TemporaryItem.makeFolder(for: target, in: directory.rawValue, folder: folder) else {
+            throw location.error("create a temporary folder beside it")
+        }
+        return name
     }
 }

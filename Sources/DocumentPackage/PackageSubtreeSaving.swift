@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemSupport
 
 /// Re-saving a package in place of the one it was read from when every
 /// change since lies inside one directory below the root: that directory
@@ -110,9 +111,9 @@ extension PackageWrapper {
         let root = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)
         guard try Self.unchangedOnDisk(self, open: root, at: rootLocation, except: target) else { return false }
 
-        let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let temporaryName = try FileSystem.makeTemporaryFolder(for: name, in: parent, folder: parentPath, at: rootLocation)
+        defer { TemporaryItem.finished(temporaryName, folder: parentPath) }
         let temporaryLocation = EntryLocation(pathInPackage: targetLocation.pathInPackage, fileSystemPath: parentPath + "/" + temporaryName)
-        try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
         var writer = PackageWriter(
             replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
             rootPathInPackage: targetLocation.pathInPackage)

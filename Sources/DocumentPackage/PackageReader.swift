@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -81,10 +82,8 @@ struct PackageReader {
         depth: Int
     ) throws(DocumentPackageError) {
         for rawName in try FileSystem.entryNames(of: descriptor, at: location) {
-            guard let name = String(validating: rawName, as: UTF8.self) else {
-                let shown = String(decoding: rawName, as: UTF8.self)
-                throw location.child(shown).error(.invalidName, "the name is not valid UTF-8")
-            }
+            // A name that is not UTF-8 is carried byte for byte (`RawFileName`).
+            let name = RawFileName.decoding(rawName)
             let childLocation = location.child(name)
             entryCount += 1
             guard entryCount <= limits.maximumEntryCount else {

@@ -174,7 +174,7 @@ extension PackageWrapper {
         let onDisk = try FileSystem.entryNames(of: descriptor, at: location)
         let children = directory.children
         guard onDisk.count == children.count,
-            Set(onDisk) == Set(children.map { Array($0.fileName!.utf8) })
+            Set(onDisk) == Set(children.map { RawFileName.bytes($0.fileName!) })
         else { return false }
         for child in children where child !== target {
             let name = child.fileName!

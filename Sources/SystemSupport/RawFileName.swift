@@ -71,8 +71,27 @@ package enum RawFileName {
         return result
     }
 
+    /// `name` for people: each byte that is not UTF-8 as `\xff`, each control
+    /// character as `\u{1b}`, the rest as it is.
+    package static func escaped(_ name: String) -> String {
+        var result = ""
+        for scalar in name.unicodeScalars {
+            if scalar.value >= base + 0x80, scalar.value <= base + 0xFF {
+                let byte = String(scalar.value - base, radix: 16)
+                result += "\\x" + byte
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// Calls `body` with `path` as a C string of its file-system bytes.
     package static func withPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        // U+10FF80…U+10FFFF all begin with the byte F4 in UTF-8: without one, the UTF-8 is the bytes.
+        if !path.utf8.contains(0xF4) { return try path.withCString(body) }
         let cString = bytes(path).map { CChar(bitPattern: $0) } + [0]
         return try cString.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }

@@ -176,6 +176,10 @@ let package = Package(
             dependencies: ["UniformTypes", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
+            name: "SystemSupportTests",
+            dependencies: ["SystemSupport"]
+        ),
+        .testTarget(
             name: "DocumentPackageTests",
             dependencies: [
                 "DocumentPackage",

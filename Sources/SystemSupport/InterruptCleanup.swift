@@ -32,8 +32,14 @@ package enum InterruptCleanup {
         return table
     }()
     nonisolated(unsafe) private static var installed = false
+    /// Serialises `register` and `unregister` between threads (the handler itself takes no lock).
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
 
-    /// Installs the handlers (once); `register` calls it.
+    /// Installs the handlers (once); `register` calls it, holding the lock.
     private static func install() {
         guard !installed else { return }
         installed = true
@@ -83,9 +89,13 @@ package enum InterruptCleanup {
     /// process is interrupted before `unregister`. When the table is full
     /// the path is not kept: the next write of the same target removes it.
     package static func register(_ path: String) {
-        install()
         let held = holdSignals()
-        defer { release(held) }
+        pthread_mutex_lock(lock)
+        defer {
+            pthread_mutex_unlock(lock)
+            release(held)
+        }
+        install()
         for slot in 0..<capacity where table[slot] == nil {
             let bytes = RawFileName.bytes(path)
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
@@ -99,7 +109,11 @@ package enum InterruptCleanup {
     /// Forgets `path`: it was renamed into place or removed.
     package static func unregister(_ path: String) {
         let held = holdSignals()
-        defer { release(held) }
+        pthread_mutex_lock(lock)
+        defer {
+            pthread_mutex_unlock(lock)
+            release(held)
+        }
         let bytes = RawFileName.bytes(path).map { CChar(bitPattern: $0) }
         for slot in 0..<capacity {
             guard let entry = table[slot], strlen(entry) == bytes.count,

@@ -20,7 +20,8 @@ import Darwin
 /// out. Such a name is never longer than `NAME_MAX` (255 bytes), whatever
 /// the target's length: a target name too long to fit is shortened by bytes
 /// (at a character boundary) and followed by `~` and a hash of the whole
-/// name, so two long targets sharing a beginning keep apart.
+/// name, so two long targets sharing a beginning keep apart, and the marker
+/// is then `.ict~` (`.SHORTENED~HASH.ict~new-PID-RANDOM`).
 ///
 /// Every temporary made here is registered with `InterruptCleanup` until the
 /// writer calls `finished`, so SIGINT, SIGTERM and SIGHUP remove it. One
@@ -44,6 +45,17 @@ package enum TemporaryItem {
     /// `.ict-new-`, a process id of up to ten digits, `-` and the random part.
     private static let overhead = 1 + marker.count + 4 + 10 + 1 + randomDigits
 
+    /// The marker after a target shortened in its temporaries' names
+    /// (`.ict~new-…`): such a name does not carry the whole target.
+    private static let shortenedMarker = Array(".ict~".utf8)
+
+    /// The start of every temporary name of `target` in `role`: the dot, the
+    /// target's name as it fits (`embeddedName`), the marker and the role.
+    private static func prefix(_ target: [UInt8], _ role: Role) -> [UInt8] {
+        let embedded = embeddedName(target)
+        return Array(".".utf8) + embedded + (embedded == target ? marker : shortenedMarker) + Array("\(role.rawValue)-".utf8)
+    }
+
     /// The target's name as its temporaries carry it: as it is when it fits,
     /// else its first bytes, `~` and 16 hex digits of a hash of all of it.
     package static func embeddedName(_ target: [UInt8]) -> [UInt8] {
@@ -65,8 +77,8 @@ package enum TemporaryItem {
     /// not UTF-8 as `RawFileName` carries them), owned by this process.
     package static func name(for target: String, role: Role = .new) -> String {
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
-        let suffix = "\(role.rawValue)-\(getpid())-" + String(repeating: "0", count: randomDigits - random.count) + random
-        return RawFileName.decoding(Array(".".utf8) + embeddedName(RawFileName.bytes(target)) + marker + Array(suffix.utf8))
+        let suffix = "\(getpid())-" + String(repeating: "0", count: randomDigits - random.count) + random
+        return RawFileName.decoding(prefix(RawFileName.bytes(target), role) + Array(suffix.utf8))
     }
 
     /// The role and owning process of `entry` when it is a temporary of
@@ -76,8 +88,7 @@ package enum TemporaryItem {
     package static func owner(of entry: [UInt8], target: String) -> (role: Role, processID: Int32)? {
         let targetBytes = RawFileName.bytes(target)
         let current: [(prefix: [UInt8], role: Role, randomPart: Bool)] = [
-            (Array(".".utf8) + embeddedName(targetBytes) + marker + Array("new-".utf8), .new, true),
-            (Array(".".utf8) + embeddedName(targetBytes) + marker + Array("old-".utf8), .old, true),
+            (prefix(targetBytes, .new), .new, true), (prefix(targetBytes, .old), .old, true),
         ]
         let earlier: [(prefix: [UInt8], role: Role, randomPart: Bool)] = [
             (Array(".".utf8) + targetBytes + marker, .new, true),
@@ -106,14 +117,13 @@ package enum TemporaryItem {
     }
 
     /// The target `entry` is a temporary of, when it is named by this scheme
-    /// and carries the target's whole name (not shortened).
+    /// and carries the target's whole name (`.ict-`, not `.ict~`: not shortened).
     package static func target(of entry: [UInt8]) -> String? {
         guard entry.first == UInt8(ascii: "."),
             let markerStart = stride(from: entry.count - marker.count, to: 1, by: -1).first(where: { entry[$0...].starts(with: marker) })
         else { return nil }
         let target = RawFileName.decoding(entry[1..<markerStart])
-        guard embeddedName(RawFileName.bytes(target)) == RawFileName.bytes(target), owner(of: entry, target: target) != nil else { return nil }
-        return target
+        return owner(of: entry, target: target) != nil ? target : nil
     }
 
     /// Whether process `id` is gone: not this one, and `kill(id, 0)` finds no such process.
@@ -223,16 +233,17 @@ package enum TemporaryItem {
             stale.append((entry, role))
         }
         let targetBytes = RawFileName.bytes(target)
+        var restored: [UInt8]?
         if let old = stale.first(where: { $0.role == .old }) {
             var status = stat()
             let missing = withCString(targetBytes) { fstatat(directory, $0, &status, AT_SYMLINK_NOFOLLOW) } != 0 && errno == ENOENT
             if missing,
                 withCString(old.name, { from in withCString(targetBytes) { to in ictkit_rename_without_replacing(directory, from, directory, to) } }) == 0
             {
-                stale.removeAll { $0.name == old.name }
+                restored = old.name
             }
         }
-        for (name, _) in stale {
+        for (name, _) in stale where name != restored {
             withCString(name) { ictkit_remove_tree(directory, $0) }
         }
         return stale.map(\.name)

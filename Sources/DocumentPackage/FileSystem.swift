@@ -523,7 +523,8 @@ enum FileSystem {
 
     /// `renameat(2)` within one directory, replacing what `to` names.
     static func rename(_ from: String, to: String, in directory: Int32, at location: EntryLocation) throws(DocumentPackageError) {
-        guard RawFileName.withPath(from, { old in RawFileName.withPath(to) { renameat(directory, old, directory, $0) } }) == 0 else { throw location.error("move the new file into place") }
+        let renamed = RawFileName.withPath(from) { old in RawFileName.withPath(to) { renameat(directory, old, directory, $0) } }
+        guard renamed == 0 else { throw location.error("move the new file into place") }
     }
 
     /// Makes a folder under a fresh temporary name for `target` in `directory`

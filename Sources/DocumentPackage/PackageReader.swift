@@ -1,9 +1,10 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

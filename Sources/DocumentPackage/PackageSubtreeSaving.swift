@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemSupport
 
 /// Re-saving a package in place of the one it was read from when every
 /// change since lies inside one directory below the root: that directory

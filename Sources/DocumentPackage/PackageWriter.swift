@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,7 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemSupport
 
 /// Writes a wrapper's children into a new directory: directories made anew,
 /// regular files whose bytes are unchanged since reading hard-linked (inside

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemSupport
 
 /// Writes a new zip in one pass: each entry's local header and bytes as it
 /// is added, the central directory (kept in memory, under 100 bytes an entry

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemSupport
 
 /// What `lstat` says of one item, and the directory calls versions need.
 struct FileStatus: Hashable {

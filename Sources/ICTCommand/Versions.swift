@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
+import SystemSupport
 
 extension Ict {
     /// `ict versions`: the current version of a document and its conflict versions.
@@ -63,7 +64,7 @@ extension Ict {
                     line += ", \(name.date)"
                     if let device = name.device { line += ", device \(device)" }
                 }
-                text += line + "\n    \(version.path)\n"
+                text += line + "\n    \(RawFileName.escaped(version.path))\n"
                 if let fields = entry.fields {
                     text +=
                         "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "

@@ -170,8 +170,9 @@ final class LeftoverAndNameCommandTests {
 
     /// A package holding a file named `caf` + byte 0xFF: inspect shows it
     /// escaped and `--json` exact, validate, versions and set handle it, set
-    /// keeps it, and a zip carries it (without the UTF-8 flag, as Python's
-    /// zipfile reads it: code page 437) back to a package byte for byte.
+    /// keeps it, a zip carries it (without the UTF-8 flag, as Python's
+    /// zipfile reads it: code page 437) back to a package byte for byte, and
+    /// a conflict copy of it is a version named escaped (`--json`: exact).
     @Test func aNameThatIsNotUTF8InsideAPackageIsReadWrittenAndZipped() throws {
         let package = folder + "/R.ict"
         try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Rocket.ict").path, toPath: package)
@@ -210,6 +211,18 @@ final class LeftoverAndNameCommandTests {
         let restored = try ICTRunner.run(["convert", zip, "--format", "package", "-o", folder + "/Back.ict"])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(try tree(folder + "/Back.ict") == after)
+
+        // A Syncthing copy of that entry makes a version, named escaped for people and exactly in JSON.
+        let copy = Array((folder + "/Back.ict/caf").utf8) + [0xFF] + Array(".sync-conflict-20261123-101600-QRSTUV2".utf8)
+        let copyDescriptor = open(copy.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        #expect(copyDescriptor >= 0)
+        close(copyDescriptor)
+        let versions = try ICTRunner.run(["versions", folder + "/Back.ict"])
+        #expect(versions.status == 0, "\(versions.stderr)")
+        #expect(versions.stdout.contains("1  Syncthing entry copies (caf\\xff), 2026-11-23 10:16:00, device QRSTUV2\n"), "\(versions.stdout)")
+        let versionsJSON = try ICTRunner.run(["versions", "--json", folder + "/Back.ict"])
+        #expect(versionsJSON.status == 0, "\(versionsJSON.stderr)")
+        #expect(versionsJSON.stdout.contains("\"entry\": \"caf\u{10FFFF}\""), "\(versionsJSON.stdout)")
     }
 
     /// A file name of 250 bytes, and one of 255 (two-byte characters), is

@@ -8,14 +8,15 @@ ICT_RELEASE = .build/release/ict
 # scratch directory: SwiftPM does not relink when only --static-swift-stdlib
 # changes, so in .build a dynamic release build could take its place.
 STATIC_BUILD = .build-static
-# On Linux ict is a static executable: no dynamic loader, so a run starts in
-# a fifth of the time (the loader resolved thousands of libstdc++ and libc
-# symbols, 3.9 million instructions, before main). libxml2's own libraries
-# (ICU, liblzma) come from pkg-config --static, and ICU's C++ library. The Swift runtime is
-# static on every platform (--static-swift-stdlib).
+# On Linux ict is a static executable: no dynamic loader, which resolved
+# thousands of libstdc++ and libc symbols before main (3.9 million
+# instructions; a small conversion's page faults went from 692 to 249).
+# libxml2's own libraries (ICU, liblzma) come from pkg-config --static, and
+# ICU's C++ library. The Swift runtime is static on every platform
+# (--static-swift-stdlib).
 # The functions a short run uses are laid out side by side (lld's
 # --symbol-ordering-file, each function in its own section), so a small
-# conversion touches 113 pages instead of 155, each a page fault; the list is
+# conversion takes 117 page faults instead of 155; the list is
 # scripts/ict-startup.order, written by scripts/startup-order.sh.
 ifeq ($(shell uname -s),Linux)
 STATIC_FLAGS = -Xswiftc -static-executable $(foreach lib,$(shell pkg-config --static --libs-only-l libxml-2.0 libpng 2>/dev/null) -lstdc++,-Xlinker $(lib)) \
@@ -35,7 +36,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: demo test test-all build static manual install bench clean fuzz fuzz-check lint docs examples
+.PHONY: demo test test-all check-install build static manual install bench clean fuzz fuzz-check lint docs examples
 
 build:
 	scripts/install-deps.sh build
@@ -44,11 +45,20 @@ build:
 demo: build
 	scripts/demo.sh $(ICT_RELEASE)
 
-# The install tests check what static and manual make, so they come first.
-test: static manual
+# The tests alone: a debug build and the whole suite but the slow suites and
+# the install checks (make check-install), so the loop stays short.
+test:
 	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# What make install installs, checked: the static ict runs alone, the man
+# pages and completions are made (InstallTests, StaticBinaryTests; CI runs it).
+INSTALL_SUITES = InstallTests|StaticBinaryTests
+check-install: static manual
+	scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	ICT_INSTALL_TESTS=1 $(SWIFT) test --skip-build --filter '$(INSTALL_SUITES)'
 
 # make test, then the suites tagged slow (Tests/ICTCommandTests/SlowTests.swift:
 # the real-world corpus sweep and the largest input), which make test leaves out.
@@ -61,7 +71,10 @@ LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchm
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 
-# Every public module's DocC catalog (swift-docc-plugin), warnings as errors.
+# The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
+# of each module it re-exports (KeyedCoding has no catalog: its doc comments
+# only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
+# not among them.
 DOC_MODULES = ICTKit PropertyList KeyedArchive KeyedCoding DocumentPackage DocumentVersions UniformTypes ICTDocument AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \

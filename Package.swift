@@ -18,7 +18,8 @@ let package = Package(
         .executable(name: "ict", targets: ["ICTCommand"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Pinned to a minor version: Ict.swift reads the first line and the "  - " choices of its usage errors (UsageErrorTextTests).
+        .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.0")),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // FilePath, for the path overloads beside String and URL.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
@@ -102,11 +103,8 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            plugins: ["EmbedTypeDeclarations"]
+            plugins: ["EmbedSchemas"]
         ),
-        // Embeds Schemas/*-types.plist in UniformTypes at build time, as text and as type tables (see the plugin for why not .embedInCode).
-        .plugin(name: "EmbedTypeDeclarations", capability: .buildTool(), dependencies: ["EmbedText", "WriteTypeTable"]),
-        .executableTarget(name: "EmbedText"),
         // Foundation's FileWrapper and UniformTypeIdentifiers' UTType under Apple's names off Apple platforms.
         .target(
             name: "AppleCompatibility",
@@ -117,7 +115,6 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
-        .executableTarget(name: "WriteTypeTable", dependencies: ["PropertyList"]),
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -132,7 +129,8 @@ let package = Package(
                 "DocumentPackage",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            plugins: ["EmbedSchemas"]
         ),
         // `import ICTKit`: every library module at once.
         .target(
@@ -209,10 +207,19 @@ let package = Package(
             name: "ICTCommandTests",
             dependencies: [
                 "ICTCommand",
+                "LockHolder",
                 "PropertyList",
                 "ZipTestSupport",
             ]
         ),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
+        .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
+        // Build tools.
+        // Embeds Schemas/ in UniformTypes (type declarations, as text and as type tables) and in ICTDocument
+        // (the document schema) at build time (see the plugin for why not .embedInCode).
+        .plugin(name: "EmbedSchemas", capability: .buildTool(), dependencies: ["SchemaEmbedder"]),
+        .executableTarget(name: "SchemaEmbedder", dependencies: ["PropertyList"], path: "Plugins/SchemaEmbedder"),
         // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
         // its privacy manifest only on Apple platforms, so every build on Linux printed a warning about it.)
         .target(name: "ZipTestSupport", path: "Tests/ZipTestSupport"),

@@ -28,7 +28,7 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
   gathered from public sources; each declaration's ICTKitSource names its
   source, and Schemas/system-types-SOURCES.md lists the sources and their
   licences. The UniformTypes module embeds this file at build time (the
-  EmbedTypeDeclarations plugin) and reads it at first use.
+  EmbedSchemas plugin) and reads it at first use.
 -->
 '''
 DECLARATION = re.compile(

@@ -101,7 +101,8 @@ extension FileWrapper {
         switch contents {
         case .directory:
             do throws(DocumentPackageError) {
-                let saving = PackageSaveOptions(originalContentsPath: originalContentsURL?.path)
+                // Foundation's FileWrapper writes over whatever is at the URL.
+                let saving = PackageSaveOptions(originalContentsPath: originalContentsURL?.path, overwritingChangesOnDisk: true)
                 try packageNode().save(to: url.path, options: saving)
             } catch {
                 throw Self.cocoaError(error, url: url, writing: true)

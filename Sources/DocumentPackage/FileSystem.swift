@@ -80,6 +80,7 @@ struct FileIdentity: Hashable, Sendable {
         #endif
         mode = UInt32(status.st_mode)
         owner = UInt32(status.st_uid)
+        group = UInt32(status.st_gid)
     }
 
     /// `S_IFMT` and the type values, which Glibc's overlay imports ambiguously.
@@ -91,6 +92,8 @@ struct FileIdentity: Hashable, Sendable {
     var fileType: UInt32 { mode & Self.typeMask }
     /// The owner's user ID.
     var owner: UInt32
+    /// The group ID.
+    var group: UInt32
     var permissions: UInt16 { UInt16(mode & 0o7777) }
 
     /// Same item, same bytes as far as the file system tells: device, inode,
@@ -144,7 +147,8 @@ enum FileSystem {
     static func openFileForReadingIfPresent(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor?
     {
-        let descriptor = RawFileName.withPath(name) { openat(directory, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        // Without waiting: a FIFO would hold the open until a writer came; callers refuse it by its status.
+        let descriptor = RawFileName.withPath(name) { openat(directory, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw location.error("open the file")

@@ -40,10 +40,11 @@ extension PackageWrapper {
         limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) {
         let absolutePath = Self.absolutePath(path)
-        let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
+        // Errors name the path as given, never the absolute one made from it.
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
         let root = try FileSystem.openDirectory(absolutePath, followingLink: true, at: location)
         let identity = try FileSystem.status(of: root, at: location)
-        let origin = PackageOrigin(path: absolutePath, identity: identity)
+        let origin = PackageOrigin(path: absolutePath, shownPath: path, identity: identity)
         self.init(kind: .directory, permissions: identity.permissions)
         fileName = String(absolutePath.split(separator: "/").last ?? "")
         modificationTime = identity.modificationTime

@@ -84,10 +84,10 @@ extension PackageWrapper {
     /// - Throws: `DocumentPackageError` as `save(to:options:)`; the
     ///   temporary is removed and the package left as it was.
     func saveSubtree(
-        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, parentPath: String,
+        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, shownPath: String,
         existing: FileIdentity, options: PackageSaveOptions
     ) throws(DocumentPackageError) -> Bool {
-        let rootLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath + "/" + name)
+        let rootLocation = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
         // Walk down to the changed directory's container, checking each step is the directory read.
         var container = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)
         guard try FileSystem.status(of: container, at: rootLocation).inode == existing.inode else { return false }
@@ -112,16 +112,19 @@ extension PackageWrapper {
         let root = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)
         guard try Self.unchangedOnDisk(self, open: root, at: rootLocation, except: target) else { return false }
 
-        let temporaryName = try FileSystem.makeTemporaryFolder(for: name, in: parent, folder: parentPath, at: rootLocation)
+        let temporaryName = try FileSystem.makeTemporaryFolder(for: name, in: parent, folder: parentPath, at: targetLocation)
         defer { TemporaryItem.finished(temporaryName, folder: parentPath) }
-        let temporaryLocation = EntryLocation(pathInPackage: targetLocation.pathInPackage, fileSystemPath: parentPath + "/" + temporaryName)
+        // What goes wrong in the new folder is said of the folder it replaces.
+        let temporaryLocation = targetLocation
         var writer = PackageWriter(
             replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
             rootPathInPackage: targetLocation.pathInPackage)
+        writer.replacedOwnership = (onDisk.owner, onDisk.group)
         let newFolder: Descriptor
         do {
             newFolder = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
             try writer.writeChildren(of: target, into: newFolder, at: temporaryLocation)
+            try writer.keepOwnership(newFolder, at: temporaryLocation)
             try FileSystem.finish(
                 newFolder, permissions: target.permissions, modificationTime: target.modificationTime,
                 startingWriteback: false, at: temporaryLocation)
@@ -155,7 +158,7 @@ extension PackageWrapper {
         }
         if options.flushingToDisk {
             try FileSystem.flush(container, at: containerLocation)
-            try FileSystem.flush(parent, at: EntryLocation(pathInPackage: "", fileSystemPath: parentPath))
+            try FileSystem.flush(parent, at: EntryLocation(pathInPackage: "", fileSystemPath: Self.folderShown(of: shownPath)))
         }
         // After the exchange the temporary name holds the old folder.
         try FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)

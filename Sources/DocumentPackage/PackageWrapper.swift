@@ -16,12 +16,15 @@ import Darwin
 final class PackageOrigin: Sendable {
     /// The package's absolute path.
     let path: String
+    /// The package's path as the caller named it, for errors.
+    let shownPath: String
     /// The root directory's device and inode, to recognise the same package.
     let device: UInt64
     let inode: UInt64
 
-    init(path: String, identity: FileIdentity) {
+    init(path: String, shownPath: String, identity: FileIdentity) {
         self.path = path
+        self.shownPath = shownPath
         device = identity.device
         inode = identity.inode
     }
@@ -35,7 +38,10 @@ struct DiskRecord {
     let identity: FileIdentity
 
     var fileSystemPath: String { pathInPackage.isEmpty ? origin.path : origin.path + "/" + pathInPackage }
-    var location: EntryLocation { EntryLocation(pathInPackage: pathInPackage, fileSystemPath: fileSystemPath) }
+    /// Where errors about the entry say it is: below the path the caller named.
+    var location: EntryLocation {
+        EntryLocation(pathInPackage: pathInPackage, fileSystemPath: pathInPackage.isEmpty ? origin.shownPath : origin.shownPath + "/" + pathInPackage)
+    }
 }
 
 /// A file wrapper: one item of a document package — a directory of named
@@ -162,12 +168,13 @@ public final class PackageWrapper {
     /// first call (one `read` of the file's size, or the entry inflated from
     /// its zip) and keeps the bytes.
     ///
-    /// - Throws: `DocumentPackageError` `.changedOnDisk` when the file was
-    ///   replaced or modified since the package was read, `.io` when it
-    ///   cannot be read, `.invalidArchive` when its zip entry's bytes
-    ///   disagree with the central directory.
+    /// - Throws: `DocumentPackageError` `.wrongKind` for a directory or a
+    ///   symbolic link (a link's destination is never read through),
+    ///   `.changedOnDisk` when the file was replaced or modified since the
+    ///   package was read, `.io` when it cannot be read, `.invalidArchive`
+    ///   when its zip entry's bytes disagree with the central directory.
     public func contents() throws(DocumentPackageError) -> Data {
-        precondition(kind == .regularFile, "contents() of a \(kind) wrapper")
+        try requireRegularFile()
         if let loadedContents { return loadedContents }
         if let zipContents {
             let data = try zipContents.read()
@@ -186,7 +193,7 @@ public final class PackageWrapper {
     ///
     /// - Throws: as `contents()`.
     public func contentsPrefix(maximumCount: Int) throws(DocumentPackageError) -> Data {
-        precondition(kind == .regularFile, "contentsPrefix(maximumCount:) of a \(kind) wrapper")
+        try requireRegularFile()
         if let loadedContents { return loadedContents.prefix(maximumCount) }
         // A zip entry is inflated whole (at most `maximumEntrySize`) to check its checksum.
         if let zipContents { return try zipContents.read().prefix(maximumCount) }
@@ -194,7 +201,31 @@ public final class PackageWrapper {
         return try Self.readFile(record, maximumCount: maximumCount)
     }
 
-    /// Replaces a regular file's bytes; the next save writes them.
+    /// Throws `.wrongKind` unless this is a directory (a wrapper read from
+    /// disk has the kind the disk gave it).
+    private func requireDirectory() throws(DocumentPackageError) {
+        guard kind != .directory else { return }
+        throw DocumentPackageError(
+            .wrongKind, pathInPackage: diskRecord?.pathInPackage ?? "", fileSystemPath: diskRecord?.fileSystemPath ?? "",
+            "\(kind == .regularFile ? "a regular file" : "a symbolic link"), not a folder; it has no children")
+    }
+
+    /// Throws `.wrongKind` unless this is a regular file: the kind comes
+    /// from the disk, where a link or a folder can stand in any entry's place.
+    private func requireRegularFile() throws(DocumentPackageError) {
+        guard kind != .regularFile else { return }
+        let what =
+            kind == .directory
+            ? "a folder" : "a symbolic link (to \(PackageChildName.quoted(destination ?? "")))"
+        throw DocumentPackageError(
+            .wrongKind, pathInPackage: diskRecord?.pathInPackage ?? "", fileSystemPath: diskRecord?.fileSystemPath ?? "",
+            "\(what), not a regular file; its bytes are not read through it")
+    }
+
+    /// Replaces a regular file's bytes; the next save writes them. Only for
+    /// a regular file (a precondition): a wrapper read from disk has the
+    /// kind the disk gave it, so check `kind` first, or put a new file in
+    /// its place with `replaceChild(named:with:)`.
     public func setContents(_ contents: Data) {
         precondition(kind == .regularFile, "setContents(_:) of a \(kind) wrapper")
         loadedContents = contents
@@ -217,16 +248,15 @@ public final class PackageWrapper {
 
     // MARK: Children
 
-    /// A directory's children, sorted by name.
+    /// A directory's children, sorted by name; none for a file or a link.
     public var children: [PackageWrapper] {
-        precondition(kind == .directory, "children of a \(kind) wrapper")
+        guard kind == .directory else { return [] }
         return childrenByFoldedName.values.sorted { $0.fileName!.utf8.lexicographicallyPrecedes($1.fileName!.utf8) }
     }
 
-    /// The child with exactly this name, or nil.
+    /// The child with exactly this name, or nil (always nil for a file or a link).
     public func child(named name: String) -> PackageWrapper? {
-        precondition(kind == .directory, "child(named:) of a \(kind) wrapper")
-        guard let child = childrenByFoldedName[PackageChildName.foldingKey(name)], child.fileName == name else {
+        guard kind == .directory, let child = childrenByFoldedName[PackageChildName.foldingKey(name)], child.fileName == name else {
             return nil
         }
         return child
@@ -248,10 +278,11 @@ public final class PackageWrapper {
     ///
     /// - Throws: `DocumentPackageError` `.invalidName` when the name is
     ///   empty, `.`, `..`, holds `/` or NUL, or is over 255 bytes of UTF-8;
-    ///   `.duplicateName` when a child's name already equals it ignoring case.
+    ///   `.duplicateName` when a child's name already equals it ignoring case;
+    ///   `.wrongKind` when this wrapper is not a directory.
     @discardableResult
     public func addChild(_ child: PackageWrapper, named name: String? = nil) throws(DocumentPackageError) -> String {
-        precondition(kind == .directory, "addChild(_:named:) of a \(kind) wrapper")
+        try requireDirectory()
         guard let name = name ?? child.preferredFileName ?? child.fileName else {
             throw DocumentPackageError(.invalidName, "a child needs a name: none given, preferred or set")
         }
@@ -271,12 +302,12 @@ public final class PackageWrapper {
     /// Puts `child` under `name`, replacing the child of that name (or of a
     /// name that differs only by case), and returns the replaced child.
     ///
-    /// - Throws: `DocumentPackageError` `.invalidName`, as `addChild(_:named:)`.
+    /// - Throws: `DocumentPackageError` `.invalidName` or `.wrongKind`, as `addChild(_:named:)`.
     @discardableResult
     public func replaceChild(named name: String, with child: PackageWrapper) throws(DocumentPackageError)
         -> PackageWrapper?
     {
-        precondition(kind == .directory, "replaceChild(named:with:) of a \(kind) wrapper")
+        try requireDirectory()
         try PackageChildName.check(name, pathInPackage: name)
         let key = PackageChildName.foldingKey(name)
         let replaced = childrenByFoldedName.removeValue(forKey: key)
@@ -290,9 +321,9 @@ public final class PackageWrapper {
     /// from the old one only by case).
     ///
     /// - Throws: `DocumentPackageError` `.notFound` when there is no such
-    ///   child, `.invalidName` or `.duplicateName` as `addChild(_:named:)`.
+    ///   child, `.invalidName`, `.duplicateName` or `.wrongKind` as `addChild(_:named:)`.
     public func renameChild(named oldName: String, to newName: String) throws(DocumentPackageError) {
-        precondition(kind == .directory, "renameChild(named:to:) of a \(kind) wrapper")
+        try requireDirectory()
         guard let child = child(named: oldName) else {
             throw DocumentPackageError(.notFound, pathInPackage: oldName, "no child named \(PackageChildName.quoted(oldName))")
         }
@@ -327,7 +358,26 @@ public final class PackageWrapper {
     /// below it changed or was added or removed. True for a wrapper that was
     /// never read or saved. Costs one `lstat` per entry and no reads.
     public func hasChangedOnDisk() -> Bool {
-        guard let record = diskRecord else { return true }
+        diskChanged(countingUnread: true)
+    }
+
+    /// Where another program changed the items this wrapper was read from
+    /// since (as `hasChangedOnDisk()`, without counting children added in
+    /// memory, which have nothing on disk to compare): the first such item,
+    /// or nil. Costs one `lstat` per item read.
+    func firstChangeOnDiskSinceRead() -> EntryLocation? {
+        guard let record = diskRecord else { return nil }
+        if kind == .directory {
+            // Children first: a file replaced by a rename changes its folder too, and the file is the news.
+            for child in childrenByFoldedName.values {
+                if let changed = child.firstChangeOnDiskSinceRead() { return changed }
+            }
+        }
+        return diskChanged(countingUnread: false, recursing: false) ? record.location : nil
+    }
+
+    private func diskChanged(countingUnread: Bool, recursing: Bool = true) -> Bool {
+        guard let record = diskRecord else { return countingUnread }
         let now: FileIdentity?
         do {
             now = try FileSystem.linkStatus(record.fileSystemPath, at: record.location)
@@ -335,7 +385,7 @@ public final class PackageWrapper {
             return true
         }
         guard let now, now.sameContents(as: record.identity), now.mode == record.identity.mode else { return true }
-        guard kind == .directory else { return false }
-        return childrenByFoldedName.values.contains { $0.hasChangedOnDisk() }
+        guard kind == .directory, recursing else { return false }
+        return childrenByFoldedName.values.contains { $0.diskChanged(countingUnread: countingUnread) }
     }
 }

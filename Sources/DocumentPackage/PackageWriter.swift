@@ -44,6 +44,9 @@ struct PackageWriter {
     /// The path inside the package of the directory written into: empty
     /// for a whole package, the directory's path when only it is written.
     let rootPathInPackage: String
+    /// The owner and group of the directory replaced, given to every item
+    /// written where the process may (as root), as Apple's tools keep them.
+    var replacedOwnership: (owner: UInt32, group: UInt32)?
 
     init(
         replacedRoot: (device: UInt64, inode: UInt64)?, originalRoot: (device: UInt64, inode: UInt64)? = nil, flush: Bool,
@@ -108,6 +111,7 @@ struct PackageWriter {
                 try FileSystem.makeDirectory(name, in: descriptor.rawValue, at: childLocation)
                 let childDescriptor = try FileSystem.openDirectory(name, in: descriptor.rawValue, at: childLocation)
                 try writeChildren(of: child, into: childDescriptor, at: childLocation)
+                try keepOwnership(childDescriptor, at: childLocation)
                 try FileSystem.finish(
                     childDescriptor, permissions: child.permissions,
                     modificationTime: child.modificationTime, startingWriteback: false, at: childLocation)
@@ -119,6 +123,12 @@ struct PackageWriter {
                 try FileSystem.makeSymbolicLink(
                     name, in: descriptor.rawValue, destination: child.destination!,
                     modificationTime: child.modificationTime, at: childLocation)
+                if let replacedOwnership,
+                    let failed = FileOwnership.keep(
+                        owner: replacedOwnership.owner, group: replacedOwnership.group, ofLinkNamed: name, in: descriptor.rawValue)
+                {
+                    throw childLocation.error("keep the owner", errno: failed)
+                }
                 if let identity = try FileSystem.linkStatus(name, in: descriptor.rawValue, at: childLocation) {
                     written.append((child, childLocation.pathInPackage, identity))
                 }
@@ -223,6 +233,16 @@ struct PackageWriter {
             in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
     }
 
+    /// Gives the item written the replaced directory's owner and group
+    /// (`replacedOwnership`), where the process may; before its permissions
+    /// are set, which `chown` would clear of set-user-ID bits.
+    func keepOwnership(_ descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
+        guard let replacedOwnership,
+            let failed = FileOwnership.keep(owner: replacedOwnership.owner, group: replacedOwnership.group, on: descriptor.rawValue)
+        else { return }
+        throw location.error("keep the owner", errno: failed)
+    }
+
     /// Files at least this large start their writeback as soon as they are
     /// written, so that the flush at the end overlaps with writing the rest.
     static let earlyWritebackSize = 256 << 10
@@ -238,6 +258,7 @@ struct PackageWriter {
         throws(DocumentPackageError)
     {
         let startsWriteback = flush && (toFlush.count < Self.fileSystemFlushThreshold || byteCount >= Self.earlyWritebackSize)
+        try keepOwnership(descriptor, at: location)
         try FileSystem.finish(
             descriptor, permissions: file.permissions, modificationTime: file.modificationTime,
             startingWriteback: startsWriteback, at: location)
@@ -264,12 +285,22 @@ public struct PackageSaveOptions: Hashable, Sendable {
     /// never edited in place. Nil (the default): nothing is shared with a
     /// package that stays.
     public var originalContentsPath: String?
+    /// Whether re-saving the package a wrapper was read from replaces it
+    /// even when another program changed it on disk since it was read
+    /// (Foundation's `FileWrapper.write` does). False (the default): such a
+    /// save throws `.changedOnDisk` and leaves the other program's package
+    /// as it is, so no one's change is lost without a word.
+    public var overwritingChangesOnDisk: Bool
 
     /// Makes a set of options.
-    public init(replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: String? = nil) {
+    public init(
+        replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: String? = nil,
+        overwritingChangesOnDisk: Bool = false
+    ) {
         self.replacingExisting = replacingExisting
         self.flushingToDisk = flushingToDisk
         self.originalContentsPath = originalContentsPath
+        self.overwritingChangesOnDisk = overwritingChangesOnDisk
     }
 }
 
@@ -310,11 +341,24 @@ extension PackageWrapper {
         let slash = absolutePath.lastIndex(of: "/")!
         let parentPath = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
         let name = String(absolutePath[absolutePath.index(after: slash)...])
-        let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
-        try PackageChildName.check(name, pathInPackage: "", fileSystemPath: absolutePath)
+        // Errors name the path as given (its folder, the package), never the absolute one nor the temporary's.
+        var shownPath = path
+        while shownPath.count > 1, shownPath.hasSuffix("/") { shownPath.removeLast() }
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
+        try PackageChildName.check(name, pathInPackage: "", fileSystemPath: shownPath)
 
-        let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath)
+        let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: Self.folderShown(of: shownPath))
         let parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
+        // Held to the end of the save: ICTKit's writers of this package take turns.
+        let lock = try Self.lock(absolutePath, at: location)
+        defer { lock.release() }
+        // Re-saving the package this wrapper was read from: only over what was read.
+        if !options.overwritingChangesOnDisk, let record = diskRecord, record.pathInPackage.isEmpty, record.origin.path == absolutePath,
+            let changed = firstChangeOnDiskSinceRead()
+        {
+            throw changed.error(
+                .changedOnDisk, "the package changed on disk since it was read (another program saved it); nothing was saved")
+        }
         Self.cleanUpStrayTemporaries(of: name, in: parent)
         let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
         if let existing {
@@ -326,25 +370,28 @@ extension PackageWrapper {
 
         // Every change inside one directory below the root: that directory alone is written anew and swapped in.
         if let existing, let chain = changedSubtree(of: existing, at: absolutePath),
-            try saveSubtree(chain, ofPackageNamed: name, in: parent, parentPath: parentPath, existing: existing, options: options)
+            try saveSubtree(chain, ofPackageNamed: name, in: parent, shownPath: shownPath, existing: existing, options: options)
         {
             return
         }
 
         let temporaryName = try FileSystem.makeTemporaryFolder(for: name, in: parent, folder: parentPath, at: location)
         defer { TemporaryItem.finished(temporaryName, folder: parentPath) }
-        let temporaryLocation = EntryLocation(pathInPackage: "", fileSystemPath: parentPath + "/" + temporaryName)
+        // What goes wrong in the new version is said of the package it becomes.
+        let temporaryLocation = location
         let original = try options.originalContentsPath.flatMap { (path) throws(DocumentPackageError) in
             let originalPath = Self.absolutePath(path)
-            return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: originalPath))
+            return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: path))
         }
         var writer = PackageWriter(
             replacedRoot: existing.map { ($0.device, $0.inode) },
             originalRoot: original.map { ($0.device, $0.inode) }, flush: options.flushingToDisk)
+        writer.replacedOwnership = existing.map { ($0.owner, $0.group) }
         let rootIdentity: FileIdentity
         do {
             let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
             try writer.writeChildren(of: self, into: root, at: temporaryLocation)
+            try writer.keepOwnership(root, at: temporaryLocation)
             try FileSystem.finish(
                 root, permissions: permissions, modificationTime: modificationTime,
                 startingWriteback: false, at: temporaryLocation)
@@ -359,7 +406,7 @@ extension PackageWrapper {
         // After a swap the temporary name holds the old version.
         try FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
 
-        let origin = PackageOrigin(path: absolutePath, identity: rootIdentity)
+        let origin = PackageOrigin(path: absolutePath, shownPath: shownPath, identity: rootIdentity)
         fileName = name
         modificationTime = rootIdentity.modificationTime
         diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: rootIdentity)
@@ -367,6 +414,21 @@ extension PackageWrapper {
         for (wrapper, pathInPackage, identity) in writer.written {
             wrapper.recordSaved(DiskRecord(origin: origin, pathInPackage: pathInPackage, identity: identity))
         }
+    }
+
+    /// The exclusive `ItemLock` of the package at `path`.
+    private static func lock(_ path: String, at location: EntryLocation) throws(DocumentPackageError) -> ItemLock {
+        do throws(ItemLock.Failure) {
+            return try ItemLock.acquire(path, .exclusive)
+        } catch {
+            throw location.error(.io, "cannot lock the package for saving: \(error.description)")
+        }
+    }
+
+    /// The folder holding `path` as errors name it: `.` for a bare name.
+    static func folderShown(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Records that this wrapper is now the item `record` describes, as saved.

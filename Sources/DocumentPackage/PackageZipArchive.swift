@@ -33,8 +33,10 @@ public enum PackageZipArchive {
     /// linearly with the entries. The zip is flushed to disk before the rename.
     ///
     /// - Throws: `DocumentPackageError` `.limitExceeded` naming the entry
-    ///   when the package is over `limits` (checked before anything is
-    ///   written: a zip that could not be read back is never made), `.io`
+    ///   when the package is over `limits`, `.unsafePath` naming a symbolic
+    ///   link whose destination is absolute or leaves the package, which
+    ///   reading refuses (both checked before anything is written: a zip
+    ///   that could not be read back is never made), `.io`
     ///   when the zip cannot be written, `.changedOnDisk` when a lazily read
     ///   file changed since reading.
     public static func write(
@@ -43,10 +45,12 @@ public enum PackageZipArchive {
     ) throws(DocumentPackageError) {
         precondition(package.kind == .directory, "a package zip holds a directory")
         let absolutePath = PackageWrapper.absolutePath(zipPath)
-        try PackageChildName.check(rootName, pathInPackage: "", fileSystemPath: absolutePath)
-        var tally = PackageLimitTally(limits: limits, fileSystemPath: package.diskRecord?.origin.path ?? absolutePath)
+        // Errors name the paths as given, never the absolute ones made from them.
+        try PackageChildName.check(rootName, pathInPackage: "", fileSystemPath: zipPath)
+        var tally = PackageLimitTally(limits: limits, fileSystemPath: package.diskRecord?.origin.shownPath ?? zipPath)
         try tally.count(childrenOf: package, path: "", depth: 1)
-        let location = EntryLocation(pathInPackage: "", fileSystemPath: absolutePath)
+        // Errors name the zip as given; the folder is opened by its absolute path.
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: zipPath)
         let slash = absolutePath.lastIndex(of: "/")!  // An absolute path has one.
         let folder = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
         let name = String(absolutePath[absolutePath.index(after: slash)...])
@@ -113,11 +117,39 @@ public enum PackageZipArchive {
     public static func read(at zipPath: String, limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
         -> PackageWrapper
     {
-        let absolutePath = PackageWrapper.absolutePath(zipPath)
-        let archive = try ZipArchiveReader(path: absolutePath)
+        // Opened once, by the path as given, which its errors name.
+        let archive = try ZipArchiveReader(path: zipPath)
         var builder = PackageZipTreeBuilder(archive: archive, limits: limits)
         try archive.forEachRecord { (record) throws(DocumentPackageError) in try builder.add(record) }
         return try builder.package()
+    }
+}
+
+/// Which symbolic links a package zip may hold: reading refuses the others,
+/// and writing refuses them too, so that every zip written is read back.
+///
+/// A link's destination must be relative and, resolved from the link's
+/// directory, stay inside the package. `..` is accepted only before the
+/// first name (`../Shared/x`, not `a/../..`): a name may itself be a link,
+/// and `l/..` then climbs from wherever `l` points. With that rule each link
+/// that stays inside keeps every chain of links inside.
+enum PackageLinkRule {
+    /// Why a link `directoryDepth` directories below the package's root
+    /// pointing to `destination` is refused, or nil when it is accepted.
+    static func refusal(of destination: String, directoryDepth: Int) -> String? {
+        if destination.hasPrefix("/") { return "the link points to an absolute path, outside the package" }
+        var depth = directoryDepth
+        var sawName = false
+        for step in destination.split(separator: "/", omittingEmptySubsequences: true) where step != "." {
+            if step != ".." {
+                sawName = true
+                continue
+            }
+            guard !sawName else { return "the link's destination climbs with \"..\" after a name (\(destination))" }
+            guard depth > 0 else { return "the link points outside the package (\(destination))" }
+            depth -= 1
+        }
+        return nil
     }
 }
 
@@ -179,7 +211,12 @@ private struct PackageLimitTally {
                     throw error(.totalSize, childPath, "the package's files hold more than \(limits.maximumTotalSize) bytes")
                 }
             case .symbolicLink:
-                break
+                let destination = child.symbolicLinkDestination ?? ""
+                if let reason = PackageLinkRule.refusal(of: destination, directoryDepth: depth - 1) {
+                    throw DocumentPackageError(
+                        .unsafePath, pathInPackage: childPath, fileSystemPath: fileSystemPath,
+                        reason + "; a zip of it could not be restored, so none is written")
+                }
             }
         }
     }
@@ -371,32 +408,12 @@ private struct PackageZipTreeBuilder {
         try add(wrapper, named: name, to: parent, entryPath: path)
     }
 
-    /// Refuses links whose destination is absolute or, resolved from the
-    /// link's directory, leaves the package (whose root is `packageSteps`
-    /// steps below the zip's). `..` is accepted only before the first name
-    /// (`../Shared/x`, not `a/../..`): a name may itself be a link, and
-    /// `l/..` then climbs from wherever `l` points. With that rule each link
-    /// that stays inside keeps every chain of links inside.
+    /// Refuses links that `PackageLinkRule` refuses (the package's root is
+    /// `packageSteps` steps below the zip's).
     private func checkLinks(packageSteps: Int) throws(DocumentPackageError) {
         for (steps, destination) in links {
-            let path = steps.joined(separator: "/")
-            if destination.hasPrefix("/") {
-                throw error(.unsafePath, path, "the link points to an absolute path, outside the package")
-            }
-            var depth = steps.count - 1 - packageSteps
-            var sawName = false
-            for step in destination.split(separator: "/", omittingEmptySubsequences: true) where step != "." {
-                if step != ".." {
-                    sawName = true
-                    continue
-                }
-                guard !sawName else {
-                    throw error(.unsafePath, path, "the link's destination climbs with \"..\" after a name (\(destination))")
-                }
-                guard depth > 0 else {
-                    throw error(.unsafePath, path, "the link points outside the package (\(destination))")
-                }
-                depth -= 1
+            if let reason = PackageLinkRule.refusal(of: destination, directoryDepth: steps.count - 1 - packageSteps) {
+                throw error(.unsafePath, steps.joined(separator: "/"), reason)
             }
         }
     }

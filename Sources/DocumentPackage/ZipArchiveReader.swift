@@ -69,7 +69,7 @@ private final class ReadWindow {
 /// streamed through 256 KB windows, and entries inflated piece by piece, so
 /// memory stays small whatever the zip holds.
 final class ZipArchiveReader {
-    /// The zip's absolute path, for errors.
+    /// The zip's path as the caller named it, for errors.
     let path: String
     private let descriptor: Descriptor
     private let fileSize: UInt64
@@ -85,7 +85,8 @@ final class ZipArchiveReader {
     /// time zone file again on every call, and most entries share a few times.
     private var timestamps: [UInt32: FileTimestamp?] = [:]
 
-    /// Opens the zip at `path` (absolute) and reads its end records.
+    /// Opens the zip at `path` and reads its end records; later reads use
+    /// the open descriptor, so a change of directory does not matter.
     ///
     /// - Throws: `DocumentPackageError` `.io` when the file cannot be read,
     ///   `.invalidArchive` when it has no valid end record or its central

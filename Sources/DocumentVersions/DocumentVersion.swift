@@ -31,6 +31,9 @@ public final class DocumentVersion {
         public var entryPath: String
         /// The conflict copy inside the package, `ctdocument.sync-conflict-…data`.
         public var conflictEntryPath: String
+        /// Whether the copy is a symbolic link (then the version is refused:
+        /// see `DocumentVersion.symbolicLinkError`).
+        public var isSymbolicLink = false
     }
 
     /// Options for `replaceItem(at:options:)`, as `NSFileVersion.ReplacingOptions`.
@@ -58,6 +61,10 @@ public final class DocumentVersion {
     public let modificationDate: Date?
     /// Whether the version is a directory (a package).
     public let isDirectory: Bool
+    /// Whether the version is a symbolic link, or for entry copies whether
+    /// one of them is: such a version is listed, never moved or copied in
+    /// (`symbolicLinkError`).
+    public let isSymbolicLink: Bool
     /// Whether this is a conflict version (every version but the current one).
     public var isConflict: Bool { conflictName != nil }
     /// Whether the conflict has been resolved by this process: the version
@@ -77,6 +84,46 @@ public final class DocumentVersion {
         self.entrySwaps = entrySwaps
         self.modificationDate = status.modificationDate
         self.isDirectory = status.isDirectory || !entrySwaps.isEmpty
+        self.isSymbolicLink = entrySwaps.isEmpty ? status.isSymbolicLink : entrySwaps.contains(where: \.isSymbolicLink)
+    }
+
+    /// Why this conflict version can never become the document, or nil: it
+    /// is a symbolic link, or one of its entry copies is. A link moved into the
+    /// document's place would be followed by every later edit, writing to
+    /// whatever it points to (maybe outside the folder); so
+    /// `replaceItem(at:options:)` and `packageWrapper(movingEntries:)` throw
+    /// this error (code `.symbolicLink`) and change nothing. Costs one
+    /// `readlink` for such a version, nothing for any other.
+    public var symbolicLinkError: DocumentVersionError? {
+        if let swap = entrySwaps.first(where: \.isSymbolicLink) {
+            return Self.linkError(path: path, entry: swap.conflictEntryPath, "the entry copy")
+        }
+        guard isConflict, isSymbolicLink, entrySwaps.isEmpty else { return nil }
+        return Self.linkError(path: path, entry: "", "the version")
+    }
+
+    /// `.symbolicLink` for a document that is itself a link.
+    private static func documentLinkError(_ path: String) -> DocumentVersionError {
+        let destination = FileStatus.linkDestination(path).map { " (to \"\($0)\")" } ?? ""
+        return DocumentVersionError(
+            .symbolicLink, path: path,
+            "the document is a symbolic link\(destination); its versions are beside the item it points to, named after it: name that item instead")
+    }
+
+    /// `.symbolicLink` for the link at `path` (or at `entry` inside it).
+    private static func linkError(path: String, entry: String, _ subject: String) -> DocumentVersionError {
+        let destination = FileStatus.linkDestination(entry.isEmpty ? path : joinPath(path, entry)).map { " (to \"\($0)\")" } ?? ""
+        return DocumentVersionError(
+            .symbolicLink, path: path, entry: entry,
+            "\(subject) is a symbolic link\(destination); a link is never moved or copied into the document's place, where later edits would write through it")
+    }
+
+    /// Throws `symbolicLinkError`, or the same error when the version's
+    /// path has become a link since it was listed.
+    private func refuseLinks() throws(DocumentVersionError) {
+        if let error = symbolicLinkError { throw error }
+        guard entrySwaps.isEmpty, isConflict, let now = try FileStatus.of(path), now.isSymbolicLink else { return }
+        throw Self.linkError(path: path, entry: "", "the version")
     }
 
     // MARK: Finding versions
@@ -98,11 +145,14 @@ public final class DocumentVersion {
     /// date in the name).
     ///
     /// - Throws: `DocumentVersionError` `.notFound` when the document is not
-    ///   there, `.io` when a folder cannot be listed. Costs one listing of
-    ///   the document's folder and, for a package, of each of its folders,
-    ///   and one `lstat` per candidate; no file is read.
+    ///   there, `.symbolicLink` when it is a link (its versions are beside
+    ///   what it points to, named after that), `.io` when a folder cannot be
+    ///   listed. Costs one listing of the document's folder and, for a
+    ///   package, of each of its folders, and one `lstat` per candidate; no
+    ///   file is read.
     public static func otherVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
         let current = try currentVersionOfItem(at: path)
+        if current.isSymbolicLink { throw documentLinkError(path) }
         let (folder, name) = splitPath(path)
         var versions: [DocumentVersion] = []
         for sibling in try FileStatus.names(in: folder) where sibling != name {
@@ -182,16 +232,18 @@ public final class DocumentVersion {
     /// The version as a package wrapper, read lazily: the package itself, or
     /// the document's package with each entry conflict in place of its entry.
     ///
-    /// - Throws: `DocumentVersionError` `.kindMismatch` for a version that is
-    ///   not a directory, `.package` when it cannot be read.
+    /// - Throws: `DocumentVersionError` `.symbolicLink` for a version that is
+    ///   a link or holds one (`symbolicLinkError`), `.kindMismatch` for a
+    ///   version that is not a directory, `.package` when it cannot be read.
     public func packageWrapper(movingEntries: Bool = false) throws(DocumentVersionError) -> PackageWrapper {
+        try refuseLinks()
         guard isDirectory else {
             throw DocumentVersionError(.kindMismatch, path: path, "a file, not a package")
         }
         do {
             let package = try PackageWrapper(readingFrom: path)
             for swap in entrySwaps {
-                try Self.swapIn(swap, in: package, moving: movingEntries)
+                try swapIn(swap, in: package, moving: movingEntries)
             }
             return package
         } catch {
@@ -199,13 +251,21 @@ public final class DocumentVersion {
         }
     }
 
-    private static func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
+    private func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
         let (conflictFolder, conflictName) = splitEntryPath(swap.conflictEntryPath)
         let (_, entryName) = splitEntryPath(swap.entryPath)
         guard let parent = conflictFolder.isEmpty ? package : package.descendant(atPath: conflictFolder),
             let copy = parent.child(named: conflictName)
         else {
             throw DocumentPackageError(.notFound, pathInPackage: swap.conflictEntryPath, "the conflict copy is gone")
+        }
+        // As read now, not as listed: a copy that became a link or a folder since is refused too.
+        guard copy.kind == .regularFile else {
+            throw DocumentPackageError(
+                .wrongKind, pathInPackage: swap.conflictEntryPath,
+                copy.kind == .symbolicLink
+                    ? Self.linkError(path: path, entry: swap.conflictEntryPath, "the entry copy").message
+                    : "the entry copy is a folder, not a file; it cannot replace an entry")
         }
         if moving {
             parent.removeChild(named: entryName)
@@ -225,14 +285,20 @@ public final class DocumentVersion {
     /// else it stays. Returns the document's path.
     ///
     /// - Throws: `DocumentVersionError` `.kindMismatch` when the version is a
-    ///   file and the document a package or the other way round, `.package`
-    ///   or `.io` when reading or writing fails (the document is left as it was).
+    ///   file and the document a package or the other way round,
+    ///   `.symbolicLink` when the version is a link or holds one
+    ///   (`symbolicLinkError`) or the document is a link, `.package` or `.io` when reading or writing
+    ///   fails (the document is left as it was).
     @discardableResult
     public func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
         guard isConflict else { return path }
+        try refuseLinks()
+        let lock = try Self.lock(path)
+        defer { lock.release() }
         guard let target = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
+        if target.isSymbolicLink { throw Self.documentLinkError(path) }
         guard target.isDirectory == isDirectory else {
             throw DocumentVersionError(
                 .kindMismatch, path: self.path,
@@ -247,6 +313,7 @@ public final class DocumentVersion {
             }
             if options.contains(.byMoving), entrySwaps.isEmpty { try Self.removeAside(self.path) }
         } else if options.contains(.byMoving) {
+            try refuseLinks()
             guard rename(self.path, path) == 0 else { throw Self.ioError(self.path, "cannot move the version in") }
         } else {
             try Self.copyFileAtomically(from: self.path, over: path)
@@ -273,6 +340,8 @@ public final class DocumentVersion {
     ///
     /// - Throws: as `otherVersionsOfItem(at:)` and `remove()`.
     public static func removeOtherVersionsOfItem(at path: String) throws(DocumentVersionError) {
+        let lock = try lock(path)
+        defer { lock.release() }
         removeStrays(in: splitPath(path).folder)
         let versions = try otherVersionsOfItem(at: path)
         let entryCopies = versions.flatMap { $0.entrySwaps.map(\.conflictEntryPath) }
@@ -283,6 +352,15 @@ public final class DocumentVersion {
     }
 
     // MARK: File-system steps
+
+    /// The exclusive `ItemLock` of the document at `path`, held while it is resolved.
+    private static func lock(_ path: String) throws(DocumentVersionError) -> ItemLock {
+        do throws(ItemLock.Failure) {
+            return try ItemLock.acquire(path, .exclusive)
+        } catch {
+            throw DocumentVersionError(.io, path: path, "cannot lock the document: \(error.description)")
+        }
+    }
 
     /// The prefix of a version renamed aside to be removed by runs before
     /// `TemporaryItem` named every temporary.
@@ -340,16 +418,12 @@ public final class DocumentVersion {
     /// (`TemporaryItem`), flushes it, and renames it over `target`.
     private static func copyFileAtomically(from source: String, over target: String) throws(DocumentVersionError) {
         let (folder, name) = splitPath(target)
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        } catch {
-            throw DocumentVersionError(.io, path: source, "cannot read the version: \(error)")
-        }
+        let bytes = try readFileNotFollowingLink(source)
         let directory = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard directory >= 0 else { throw ioError(folder, "cannot open the document's folder") }
         defer { close(directory) }
         TemporaryItem.removeStale(of: name, in: directory)
+        // A fresh name made anew (O_EXCL, O_NOFOLLOW): nothing planted there is written through.
         guard let (descriptor, temporary) = TemporaryItem.makeFile(for: name, in: directory, folder: folder, permissions: 0o644) else {
             throw ioError(target, "cannot write beside the document")
         }
@@ -370,6 +444,26 @@ public final class DocumentVersion {
             let error = ioError(target, "cannot replace the document")
             _ = RawFileName.withPath(temporary) { unlinkat(directory, $0, 0) }
             throw error
+        }
+    }
+
+    /// The bytes of the regular file at `path`, opened without following a
+    /// last link (`O_NOFOLLOW`): a version that became a link is refused.
+    private static func readFileNotFollowingLink(_ path: String) throws(DocumentVersionError) -> Data {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw linkError(path: path, entry: "", "the version") }
+            throw ioError(path, "cannot read the version")
+        }
+        defer { close(descriptor) }
+        var bytes = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw ioError(path, "cannot read the version") }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
         }
     }
 

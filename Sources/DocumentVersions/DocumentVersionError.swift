@@ -10,6 +10,7 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
             case changedOnDisk
             case kindMismatch
             case package
+            case symbolicLink
         }
 
         private var wrapped: Wrapped
@@ -27,6 +28,10 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
         public static var kindMismatch: Self { Self(.kindMismatch) }
         /// Reading or saving a package failed (the message says how).
         public static var package: Self { Self(.package) }
+        /// A version is a symbolic link, or holds one among its entry copies:
+        /// moved into the document's place, it would make later edits write
+        /// through it to whatever it points to, maybe outside the folder.
+        public static var symbolicLink: Self { Self(.symbolicLink) }
 
         /// The code's name, stable across versions: `notFound`.
         public var description: String {
@@ -36,6 +41,7 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
             case .changedOnDisk: "changedOnDisk"
             case .kindMismatch: "kindMismatch"
             case .package: "package"
+            case .symbolicLink: "symbolicLink"
             }
         }
     }

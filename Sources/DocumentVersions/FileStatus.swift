@@ -21,6 +21,7 @@ struct FileStatus: Hashable {
     var nanoseconds: Int64
 
     var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
     var modificationDate: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000) }
 
     /// The item's status, not following a last link; nil when it does not exist.
@@ -40,6 +41,17 @@ struct FileStatus: Hashable {
         return FileStatus(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
             mode: UInt32(status.st_mode), seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+    }
+
+    /// Where the symbolic link at `path` points, as stored in the link; nil
+    /// when it cannot be read (not a link, or gone).
+    static func linkDestination(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) { readlink(path, $0.baseAddress!, $0.count) }
+        }
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// The names in a directory (without `.` and `..`), in byte order.

@@ -5,7 +5,9 @@
 /// devices: `ctdocument.sync-conflict-20261123-101500-ABCDEF7.data` beside
 /// `ctdocument.data`. The copies made by one tool at one time on one device
 /// belong together: swapped in for the entries they are copies of, they make
-/// one whole-package version.
+/// one whole-package version. A copy that is a symbolic link is found as
+/// any other (it is there) and marked, so that the version is refused
+/// rather than its link moved in; a folder that is a link is not looked into.
 enum PackageEntryConflicts {
     /// The entry conflicts below `packagePath`, grouped into versions (by
     /// tool, date and device), oldest first. Lists every folder of the
@@ -44,7 +46,7 @@ enum PackageEntryConflicts {
             key.originalName = ""
             let original = relative.isEmpty ? conflict.originalName : relative + "/" + conflict.originalName
             var group = groups[key] ?? ([], status)
-            group.0.append(DocumentVersion.EntrySwap(entryPath: original, conflictEntryPath: entryPath))
+            group.0.append(DocumentVersion.EntrySwap(entryPath: original, conflictEntryPath: entryPath, isSymbolicLink: status.isSymbolicLink))
             if (status.seconds, status.nanoseconds) > (group.1.seconds, group.1.nanoseconds) { group.1 = status }
             groups[key] = group
         }

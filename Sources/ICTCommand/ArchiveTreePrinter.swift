@@ -19,11 +19,20 @@ struct ArchiveGraphView {
 
     let archive: KeyedArchive
     /// Objects nested deeper than this are not expanded (stops runaway chains).
-    let maximumDepth = 256
+    let maximumDepth: Int
     private var expanded: Set<Int> = []
     private var onPath: Set<Int> = []
 
-    init(archive: KeyedArchive) { self.archive = archive }
+    init(archive: KeyedArchive, maximumDepth: Int = 256) {
+        self.archive = archive
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The depth the JSON form expands objects to: each object is two JSON
+    /// containers (itself and its `fields`), below `archive` and `top`, and
+    /// all of them must stay within the JSON writer's depth limit, with room
+    /// for the values inside the last objects. Deeper objects are `notShown`.
+    static let jsonMaximumDepth = PropertyListLimits.default.maximumDepth / 2 - 56
 
     /// The top keys with their nodes.
     mutating func topNodes() -> [(String, Node)] {
@@ -102,7 +111,7 @@ struct ArchiveGraphView {
     /// The graph as JSON: `{"top": {"root": {"object": 1, "class": …, "classes": […], "fields": {…}}}}`;
     /// `{"null": true}`, `{"shared": 3, "class": …}`, `{"cycle": 1, "class": …}`; values in the property-list JSON form.
     static func jsonValue(_ archive: KeyedArchive) -> PropertyListValue {
-        var view = ArchiveGraphView(archive: archive)
+        var view = ArchiveGraphView(archive: archive, maximumDepth: jsonMaximumDepth)
         var top = OrderedDictionary<String, PropertyListValue>()
         for (key, node) in view.topNodes() { top[key] = json(node) }
         return .dictionary(["objectCount": .integer(PropertyListInteger(archive.objects.count)), "top": .dictionary(top)])

@@ -38,7 +38,10 @@ extension Ict {
                 An .ict document converts with --format json to its fields as JSON, the \
                 photo and thumbnail written as PNG files next to the output (or beside \
                 the document when the JSON goes to standard output), or inside the JSON \
-                as base64 with --embed. Such a JSON file converts back with --format ict \
+                as base64 with --embed. An existing image file is not replaced unless \
+                --force, and none is made beside a device or pipe (-o /dev/null needs \
+                --embed); no output is written inside the package being read. Such a \
+                JSON file converts back with --format ict \
                 (default output: the JSON's name with .ict; never replaced); the \
                 thumbnail is made again from the photo.
 
@@ -77,6 +80,9 @@ extension Ict {
         @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
         var embed = false
 
+        @Flag(help: "With an .ict document and --format json, replace existing photo and thumbnail files beside the JSON.")
+        var force = false
+
         @Flag(help: "Print one JSON document describing the conversion (Schemas/cli/convert.schema.json); the output then goes to the file -o names.")
         var json = false
 
@@ -111,7 +117,7 @@ extension Ict {
         /// The conversion of `input` to `output` with this command line's options.
         func job(input: String, output: String?) -> ConvertJob {
             ConvertJob(
-                input: input, format: format, output: output, embed: embed, json: json, sortKeys: sortKeys,
+                input: input, format: format, output: output, embed: embed, force: force, json: json, sortKeys: sortKeys,
                 limits: inputOptions.limits)
         }
     }
@@ -124,6 +130,7 @@ extension Ict {
         var format: Convert.OutputFormat
         var output: String?
         var embed = false
+        var force = false
         var json = false
         var sortKeys = false
         var limits = PropertyListLimits.default
@@ -184,18 +191,23 @@ extension Ict {
                 if format == .ict {
                     try DocumentConversion.import(source, to: destination)
                 } else {
-                    try DocumentConversion.export(source, to: destination, embedding: embed)
+                    try DocumentConversion.export(source, to: destination, embedding: embed, replacingImageFiles: force)
                 }
+            } catch let problem as Problem {
+                throw report.fail(problem)
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: source, error))
             } catch let error as PropertyListError {
                 throw report.fail(Problem(path: source, error))
             } catch let failure as OutputFile.Failure {
-                throw report.fail(Problem(path: destination, failure.description))
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
 
         private func convertPackage(_ report: Report) throws {
+            if format == .zip, let output, let problem = OutputPlacement.insideInputProblem(output, reading: input) {
+                throw report.fail(problem)
+            }
             do {
                 let written: String
                 if format == .zip {
@@ -217,7 +229,9 @@ extension Ict {
             }
             let file: InputFile
             do {
-                file = try InputFile(path: input, limit: limits.maximumInputSize)
+                // -o naming the input itself edits it in place, which only a regular file can be.
+                let inPlace = output.map { InputFile.names($0, sameFileAs: input) } ?? false
+                file = try InputFile(path: input, limit: limits.maximumInputSize, for: inPlace ? .editingInPlace : .reading)
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
@@ -251,14 +265,14 @@ extension Ict {
                     try write(value, layout: layout, to: sink)
                 } catch let error as KeyedArchiveError {
                     sink.abandon()
-                    throw report.fail(Problem(path: displayInput, error))
+                    throw report.fail(Problem(file: file, error))
                 } catch let error as PropertyListError {
                     sink.abandon()
                     throw report.fail(Problem(path: destination == "-" ? "<stdout>" : destination, error))
                 }
                 try sink.commit()
             } catch let failure as OutputFile.Failure {
-                throw report.fail(Problem(path: destination, failure.description))
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
 
@@ -284,7 +298,7 @@ extension Ict {
                 }
                 try sink.commit()
             } catch let failure as OutputFile.Failure {
-                throw report.fail(Problem(path: destination, failure.description))
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
 

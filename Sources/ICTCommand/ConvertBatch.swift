@@ -62,6 +62,7 @@ extension Ict.Convert {
     private func convertOne(_ path: String, to destination: String, folders: inout FolderMaker, _ fileReport: Report) throws {
         do throws(FolderMaker.Failure) {
             try folders.makeParent(of: destination)
+            try FolderMaker.checkNotALink(destination)
         } catch {
             fileReport["input"] = .string(path)
             fileReport["format"] = .string(format.rawValue)
@@ -108,15 +109,30 @@ extension Ict.Convert {
             guard let slash = path.lastIndex(of: "/") else { return }
             let parent = String(path[..<slash])
             guard parent != made else { return }
-            // Each level below the root in turn; one that exists already is fine.
+            // Each level below the root in turn; a folder that exists already is fine.
             var level = root
             for component in parent.dropFirst(root.count).split(separator: "/") {
                 level += "/" + component
-                if RawFileName.withPath(level, { mkdir($0, 0o777) }) != 0, errno != EEXIST {
+                guard RawFileName.withPath(level, { mkdir($0, 0o777) }) != 0 else { continue }
+                guard errno == EEXIST else {
                     throw Failure(path: level, message: "cannot make the folder: \(String(cString: strerror(errno)))")
+                }
+                // A link there is not followed: the outputs below it would land outside the folder -o names.
+                try Self.checkNotALink(level)
+                var status = stat()
+                guard RawFileName.withPath(level, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                    throw Failure(path: level, message: "is in the way: not a folder")
                 }
             }
             made = parent
+        }
+
+        /// Throws when `path` is a symbolic link: an output (or a folder of
+        /// outputs) is written only inside the folder -o names, never through a link.
+        static func checkNotALink(_ path: String) throws(Failure) {
+            var status = stat()
+            guard RawFileName.withPath(path, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
+            throw Failure(path: path, message: "is a symbolic link; outputs are written only inside the folder -o names, so it is not followed")
         }
     }
 }

@@ -48,7 +48,9 @@ extension Ict {
             case .binary1: bytes = try BinaryPropertyListWriter().encode(empty)
             case .json: bytes = try JSONPropertyListWriter().encode(empty) + [UInt8(ascii: "\n")]
             }
-            do { try OutputFile.write(bytes, to: file) } catch { throw report.fail(Problem(path: file, "cannot write: \(error.description)")) }
+            do { try OutputFile.write(bytes, to: file) } catch {
+                throw report.fail(Problem(path: Problem.outputName(file), "cannot write: \(error.description)"))
+            }
             if !json, file != "-" { print(file) }
             try report.finish()
         }

@@ -121,13 +121,19 @@ extension Ict {
         /// A file as compared: a property list's value, a keyed archive's graph.
         static func comparable(file path: String) throws(Problem) -> PropertyListValue {
             let value: PropertyListValue
+            let input: InputFile
             do {
-                let input = try InputFile(path: path)
+                input = try InputFile(path: path)
                 value = try input.withBytes { bytes throws(PropertyListError) in try PropertyListReader().read(bytes).value }
             } catch {
                 throw Problem(path: path, error)
             }
-            return try graph(of: value, path: path)
+            guard KeyedArchive.looksLikeArchive(value) else { return value }
+            do {
+                return ArchiveGraphView.comparableValue(try KeyedArchive(propertyList: value))
+            } catch {
+                throw Problem(file: input, error)
+            }
         }
 
         /// A keyed archive's object graph from `$top`, without object numbers; any other value as it is.

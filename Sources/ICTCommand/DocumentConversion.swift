@@ -8,15 +8,30 @@ enum DocumentConversion {
     /// standard output). Unless `embedding`, each image is written beside
     /// the JSON as `BASE.photo.png` and `BASE.thumbnail.png`, BASE being the
     /// destination without `.json` (the document without `.ict` for
-    /// standard output), and named relative to the JSON's folder.
-    static func export(_ path: String, to destination: String, embedding: Bool) throws {
-        let base = destination == "-" ? String(path.dropLast(4)) : (destination.hasSuffix(".json") ? String(destination.dropLast(5)) : destination)
-        let folder = destination == "-" ? "" : (destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? "")
-        let export = try ICTDocument(contentsOf: path).jsonForm(imageFileBase: embedding ? nil : String(base.dropFirst(folder.count)))
-        for file in export.imageFiles {
-            try OutputFile.write(file.contents, to: folder + file.name)
+    /// standard output), and named relative to the JSON's folder; an
+    /// existing image file is replaced only when `replacingImageFiles`
+    /// (`OutputPlacement`). Everything is checked before anything is written.
+    ///
+    /// - Throws: `Problem` when an output may not be written there,
+    ///   `ICTDocumentError` when the document cannot be read,
+    ///   `OutputFile.Failure` when an output cannot be written.
+    static func export(_ path: String, to destination: String, embedding: Bool, replacingImageFiles: Bool) throws {
+        if let problem = OutputPlacement.insideInputProblem(destination, reading: path) { throw problem }
+        let document = try ICTDocument(contentsOf: path)
+        var imageFiles: [(name: String, contents: [UInt8])] = []
+        var form: ICTDocumentJSONForm
+        if embedding {
+            form = try document.jsonForm(imageFileBase: nil).form
+        } else {
+            let side = try OutputPlacement.SideFiles(beside: destination, document: path)
+            (form, imageFiles) = try document.jsonForm(imageFileBase: side.base)
+            try side.check(imageFiles.map(\.name), replacing: replacingImageFiles, reading: path)
+            imageFiles = imageFiles.map { (side.folder + $0.name, $0.contents) }
         }
-        try OutputFile.write(export.form.jsonBytes() + [UInt8(ascii: "\n")], to: destination)
+        for file in imageFiles {
+            try OutputFile.write(file.contents, to: file.name)
+        }
+        try OutputFile.write(form.jsonBytes() + [UInt8(ascii: "\n")], to: destination)
     }
 
     /// Builds a new document at `destination` from the JSON form at `path`;

@@ -54,7 +54,7 @@ extension Ict {
             let value: PropertyListValue
             let problem: (String) -> Problem
             if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
-                report["path"] = .string(file)
+                report["path"] = .string(Problem.inputName(file))
                 report["keyPath"] = .string(keyPath)
                 value = found
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
@@ -77,7 +77,10 @@ extension Ict {
                 throw report.fail(problem(error.message))
             }
             if let output {
-                do { try OutputFile.write(bytes, to: output) } catch { throw report.fail(Problem(path: output, "cannot write: \(error.description)")) }
+                if let problem = OutputPlacement.insideInputProblem(output, reading: file) { throw report.fail(problem) }
+                do { try OutputFile.write(bytes, to: output) } catch {
+                    throw report.fail(Problem(path: Problem.outputName(output), "cannot write: \(error.description)"))
+                }
             } else if !json {
                 if format == .binary1, OutputFile.isTerminal("-") {
                     throw report.fail(Problem(path: "ict", "binary output is not sent to a terminal; use -o FILE"))

@@ -34,7 +34,27 @@ struct InputOptions: ParsableArguments {
 /// is read only up to the size limit, so `ict inspect - < /dev/zero` stops
 /// with an error rather than filling memory. A FIFO waits for a writer, as
 /// `cat` does, saying so on a terminal after a second.
+///
+/// The path is opened once, without waiting (`O_NONBLOCK`: opening a FIFO
+/// for reading would otherwise wait there for a writer), and what was
+/// opened decides the rest; a name checked first and opened after could be
+/// another file by then. An input read to be edited in place, or a
+/// package's entry, must be a regular file (`Purpose`): anything else is
+/// refused right after opening, before any wait or read.
 struct InputFile {
+    /// Why the input is read, which decides what it may be.
+    enum Purpose {
+        /// To read it: a stream is read to its end.
+        case reading
+        /// To write it back over itself (`ict set`, `plutil -replace`, …),
+        /// which needs a regular file: a FIFO, pipe or device is refused,
+        /// so is standard input.
+        case editingInPlace
+        /// As an entry of a package, which holds only regular files
+        /// (besides folders and links): a FIFO or device there is refused.
+        case packageEntry
+    }
+
     /// The name to print in messages: the path, or `<stdin>`.
     let displayName: String
     private let mapped: MappedFile?
@@ -43,37 +63,62 @@ struct InputFile {
     /// Opens `path` (`-` is standard input), refusing input over `limit` bytes.
     ///
     /// - Throws: `PropertyListError` with code `.io` when it cannot be opened or
-    ///   read or is a directory, `.limitExceeded(.inputSize)` over the limit.
-    init(path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
+    ///   read or is a directory (or, to edit in place or as a package's
+    ///   entry, is not a regular file), `.limitExceeded(.inputSize)` over the limit.
+    init(path: String, limit: Int = PropertyListLimits.default.maximumInputSize, for purpose: Purpose = .reading)
+        throws(PropertyListError)
+    {
         if path == "-" {
+            guard purpose == .reading else {
+                throw PropertyListError(.io, at: .none, "standard input cannot be edited in place; name a regular file")
+            }
             displayName = "<stdin>"
             mapped = nil
             buffer = try Self.readAll(descriptor: STDIN_FILENO, limit: limit)
             return
         }
         displayName = path
-        var named = stat()
-        if RawFileName.withPath(path, { stat($0, &named) }) == 0, (named.st_mode & S_IFMT) == S_IFIFO {
-            mapped = nil
-            buffer = try Self.readFIFO(path, limit: limit)
-            return
-        }
-        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Self.systemError("cannot open") }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of") }
-        switch status.st_mode & S_IFMT {
+        let type = status.st_mode & S_IFMT
+        if type == S_IFDIR { throw PropertyListError(.io, at: .none, "is a directory, not a file") }
+        if purpose != .reading, type != S_IFREG {
+            let rule = purpose == .editingInPlace ? "only a regular file is edited in place" : "a package's entry must be one"
+            throw PropertyListError(.io, at: .none, "is \(Self.kindName(type)), not a regular file: \(rule)")
+        }
+        switch type {
         case S_IFREG:
             guard Int(status.st_size) <= limit else { throw Self.overLimit(limit) }
-            mapped = try MappedFile(descriptor: descriptor, path: path)
+            // A file of no stated size (`/proc/self/status`) is read to its end, up to the limit.
+            mapped = try MappedFile(descriptor: descriptor, path: path, limit: limit)
             buffer = []
-        case S_IFDIR:
-            throw PropertyListError(.io, at: .none, "is a directory, not a file")
+        case S_IFIFO:
+            mapped = nil
+            buffer = try Self.readFIFO(descriptor, path: path, limit: limit)
         default:
+            // A device or socket is read as a stream, waiting for data as `cat` does.
+            guard fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) == 0 else {
+                throw Self.systemError("cannot read")
+            }
             mapped = nil
             buffer = try Self.readAll(descriptor: descriptor, limit: limit)
         }
+    }
+
+    /// True when `output` names the file `input` names: the same name, or
+    /// the same file by another (a link, `./`, another folder's path).
+    static func names(_ output: String, sameFileAs input: String) -> Bool {
+        guard output != "-", input != "-" else { return false }
+        if output == input { return true }
+        var inputStatus = stat()
+        var outputStatus = stat()
+        guard RawFileName.withPath(input, { stat($0, &inputStatus) }) == 0,
+            RawFileName.withPath(output, { stat($0, &outputStatus) }) == 0
+        else { return false }
+        return inputStatus.st_dev == outputStatus.st_dev && inputStatus.st_ino == outputStatus.st_ino
     }
 
     /// Calls `body` with the input's bytes.
@@ -103,14 +148,11 @@ struct InputFile {
         }
     }
 
-    /// Reads a FIFO to its end. Opening one for reading waits for a writer,
-    /// as `cat` does; so that the wait is never silent, after a second a
-    /// line on a terminal's standard error says so (cleared when data comes).
-    private static func readFIFO(_ path: String, limit: Int) throws(PropertyListError) -> [UInt8] {
-        // Opened without blocking, then polled: the wait can be announced.
-        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw systemError("cannot open") }
-        defer { close(descriptor) }
+    /// Reads a FIFO (or pipe) opened without blocking to its end, waiting
+    /// for a writer as `cat` does; so that the wait is never silent, after a
+    /// second a line on a terminal's standard error says so (cleared when
+    /// data comes).
+    private static func readFIFO(_ descriptor: Int32, path: String, limit: Int) throws(PropertyListError) -> [UInt8] {
         var waiting = WaitingNote(path: path)
         defer { waiting.clear() }
         var bytes: [UInt8] = []
@@ -156,6 +198,17 @@ struct InputFile {
             guard isShown else { return }
             isShown = false
             if isatty(STDERR_FILENO) == 1 { Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
+        }
+    }
+
+    /// "a FIFO or pipe", "a character device", … for an `st_mode` file type other than a regular file or directory.
+    static func kindName(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: "a FIFO or pipe"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PropertyList
+import SystemSupport
 
 extension Ict {
     /// `ict insert`: add a value at a key path.
@@ -43,7 +44,10 @@ enum KeyPathEdit {
         _ edit: (inout KeyPathTarget) throws(PropertyListKeyPathError) -> Void
     ) throws {
         let report = command.report(json: json)
-        var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
+        // Held from reading to writing back: concurrent edits of one file by ict take turns, none lost.
+        let lock = try ItemLockSupport.exclusive(KeyPathTarget.lockPath(file), report: report)
+        defer { lock?.release() }
+        var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, for: .editingInPlace, report: report)
         let before = target.document
         do throws(PropertyListKeyPathError) {
             try edit(&target)

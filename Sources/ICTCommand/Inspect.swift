@@ -64,7 +64,7 @@ extension Ict {
                 throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))
             }
             if KeyedArchive.looksLikeArchive(value) {
-                try show(archiveFrom: value, displayName: file.displayName, report)
+                try show(archiveFrom: value, in: file, report)
                 return
             }
             report["kind"] = "propertyList"
@@ -77,13 +77,13 @@ extension Ict {
             try report.finish()
         }
 
-        private func show(archiveFrom value: PropertyListValue, displayName: String, _ report: Report) throws {
+        private func show(archiveFrom value: PropertyListValue, in file: InputFile, _ report: Report) throws {
             report["kind"] = "keyedArchive"
             let archive: KeyedArchive
             do {
                 archive = try KeyedArchive(propertyList: value)
             } catch {
-                throw report.fail(Problem(path: displayName, error))
+                throw report.fail(Problem(file: file, error))
             }
             if json {
                 report["archive"] = .propertyList(ArchiveGraphView.jsonValue(archive))

@@ -184,13 +184,41 @@ final class Report {
         Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: STDOUT_FILENO)
     }
 
+    /// The file the report is about, for a problem found in printing it:
+    /// the command's `path` field, else `ict`.
+    private var subject: String {
+        if case .string(let path) = self["path"] { return path }
+        return "ict"
+    }
+
+    /// The JSON document, always: a field whose value JSON cannot hold (one
+    /// nested deeper than the JSON writer's limit) is reported as a problem
+    /// at its key path, from the field's name, and printed as null.
+    private func encodedDocument() throws(PropertyListError) -> [UInt8] {
+        do {
+            return try document.encoded()
+        } catch {
+            for index in values.indices {
+                do {
+                    _ = try values[index]?.encoded()
+                } catch {
+                    values[index] = nil
+                    var inField = error
+                    inField.keyPath = PropertyListKeyPath([.key(fieldNames[index])] + error.keyPath.components)
+                    add(Problem(path: subject, inField))
+                }
+            }
+            return try document.encoded()
+        }
+    }
+
     /// Prints the JSON document when `--json` was given (with `--jsonl`, a
     /// last line for problems of no one file, if there are any), and fails
     /// the command (exit status 1) when any problem is an error or the answer is no.
     func finish() throws {
         if json {
             var output = StandardOutput()
-            output.write(String(decoding: try document.encoded(), as: UTF8.self))
+            output.write(String(decoding: try encodedDocument(), as: UTF8.self))
             output.write("\n")
             output.flush()
         }

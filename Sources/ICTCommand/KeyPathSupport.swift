@@ -40,16 +40,20 @@ struct KeyPathTarget {
     /// The whole property list of the file (or entry).
     var document: PropertyListValue
     let format: PropertyListFormat
+    /// The file (or entry) as it was before it was read: a save replaces only that file.
+    let stamp: FileStamp?
 
     /// A problem about this target: the file, the entry, and the key path as typed.
     func problem(_ message: String) -> Problem {
         Problem(path: path, location: entry.map(Problem.Location.entry) ?? .none, message, keyPath: keyPathText)
     }
 
-    /// Reads the file (or the document's entry) named `path`.
+    /// Reads the file (or the document's entry) named `path`, to edit it in
+    /// place or only to read it (`InputFile.Purpose`).
     ///
-    /// - Throws: `Problem` when it cannot be read or the key path does not fit it.
-    init(path: String, keyPath text: String, limits: PropertyListLimits) throws(Problem) {
+    /// - Throws: `Problem` when it cannot be read (to edit: is not a regular
+    ///   file) or the key path does not fit it.
+    init(path: String, keyPath text: String, limits: PropertyListLimits, for purpose: InputFile.Purpose) throws(Problem) {
         self.path = path
         keyPathText = text
         var file = path
@@ -65,16 +69,20 @@ struct KeyPathTarget {
             entry = name
             file = DocumentSupport.trimmingTrailingSlashes(path) + "/" + name
             pathText = String(text[text.index(after: colon)...])
+            if let problem = Self.entryProblem(file) { throw Problem(path: path, location: .entry(name), problem, keyPath: text) }
         } else {
             entry = nil
         }
+        stamp = FileStamp(path: file)
         do throws(PropertyListError) {
-            let input = try InputFile(path: file, limit: limits.maximumInputSize)
+            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: entry == nil || purpose == .editingInPlace ? purpose : .packageEntry)
             (document, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
         } catch {
-            if let entry, error.code == .io {
+            var status = stat()
+            if let entry, error.code == .io, RawFileName.withPath(file, { lstat($0, &status) }) != 0, errno == ENOENT {
                 throw Problem(path: path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: text)
             }
+            if let entry, error.code == .io { throw Problem(path: path, location: .entry(entry), error.message, keyPath: text) }
             throw Problem(path: path, error)
         }
         var components = pathText.isEmpty && entry != nil ? [] : PropertyListKeyPath(plutilSyntax: pathText).components
@@ -102,9 +110,9 @@ struct KeyPathTarget {
             Int(status.st_size) <= limits.maximumInputSize
         else { return nil }
         #if canImport(Glibc)
-        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         #else
-        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         #endif
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -115,12 +123,41 @@ struct KeyPathTarget {
         return (try? document.value(at: keyPath)) ?? nil
     }
 
+    /// The path whose `ItemLock` a read-modify-write of this target holds:
+    /// the document for an entry of an `.ict` document (its saves replace
+    /// the whole package), else the file.
+    static func lockPath(_ path: String) -> String {
+        path == "-" || !ICTFormat.isPackage(atPath: path) ? path : DocumentSupport.trimmingTrailingSlashes(path)
+    }
+
+    /// Why an `.ict` document's entry cannot be read or edited in place: it
+    /// is a symbolic link (links in a document are never followed, as
+    /// `ICTDocument` reads entries: an edit would write through it, maybe
+    /// outside the document) or a folder; nil for a file or nothing there.
+    private static func entryProblem(_ file: String) -> String? {
+        var status = stat()
+        guard RawFileName.withPath(file, { lstat($0, &status) }) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = RawFileName.withPath(file) { readlink($0, &buffer, buffer.count - 1) }
+            let destination = count >= 0 ? RawFileName.decoding(buffer[..<count].map { UInt8(bitPattern: $0) }) : "?"
+            return "the entry is a symbolic link (to \(destination)), not a file; links in a document are not followed"
+        case S_IFDIR:
+            return "the entry is a folder, not a file"
+        default:
+            return nil
+        }
+    }
+
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
-    static func open(_ path: String, keyPath: String, limits: PropertyListLimits, report: Report) throws -> KeyPathTarget {
-        report["path"] = .string(path)
+    static func open(
+        _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading, report: Report
+    ) throws -> KeyPathTarget {
+        report["path"] = .string(Problem.inputName(path))
         report["keyPath"] = .string(keyPath)
         do throws(Problem) {
-            return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits)
+            return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits, for: purpose)
         } catch {
             throw report.fail(error)
         }
@@ -146,9 +183,12 @@ struct KeyPathTarget {
         return found
     }
 
-    /// Writes `document` back to the file in the file's own form.
+    /// Writes `document` back to the file in the file's own form, only over
+    /// the file that was read (`stamp`).
     ///
-    /// - Throws: `Problem` when the form is read only or the file cannot be written (it is then unchanged).
+    /// - Throws: `Problem` when the form is read only, the file cannot be
+    ///   written, or another program changed it since it was read (it is
+    ///   then as that program left it).
     func save() throws(Problem) {
         let bytes: [UInt8]
         do throws(PropertyListError) {
@@ -165,9 +205,10 @@ struct KeyPathTarget {
             throw problem(error.message)
         }
         do {
-            try OutputFile.write(bytes, to: filePath)
+            // An entry is replaced, never written through: had it become a link since it was read, the link goes.
+            try OutputFile.write(bytes, to: filePath, expecting: stamp, followingLink: entry == nil)
         } catch {
-            throw problem("cannot write: \(error.description)")
+            throw problem(error.changedSinceRead ? error.description : "cannot write: \(error.description)")
         }
     }
 

@@ -4,7 +4,6 @@ import ICTDocument
 import OrderedCollections
 import PropertyList
 import SystemSupport
-import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +19,8 @@ extension Ict {
             discussion: """
                 Reads only each document's metadata entry, and of it only the display \
                 name and the thumbnail's PNG header; the data entry only with --data. \
-                -r looks into subfolders (not into documents). A document with \
+                -r looks into subfolders (not into documents, nor through links to \
+                folders, as find without -L: a link can lead back up into a loop). A document with \
                 conflict copies beside it (Syncthing, Nextcloud/ownCloud, Dropbox; see \
                 'ict versions') is marked in the CONFLICTS column, found from the folder's \
                 one listing; the copies are not listed as documents of their own. On a \
@@ -233,12 +233,16 @@ extension Ict {
             var locations: [Location] = []
             for entry in entries.sorted(by: { $0.name < $1.name }) {
                 let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
-                guard entry.isDirectory ?? (ContentSniffer.typeIdentifier(ofItemAtPath: location.path) == "public.directory") else { continue }
+                guard let kind = entry.isDirectory.map({ $0 ? FolderEntryKind.folder : .other }) ?? FolderEntryKind.of(location.path),
+                    kind != .other
+                else { continue }
                 if ICTFormat.isPackageName(entry.name) {
                     // A conflict copy of a document that is here is a version of it, not a document.
                     if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                     locations.append(location)
-                } else if recursive {
+                } else if recursive, kind == .folder {
+                    // A link to a folder is not looked into (as find without -L): it could lead
+                    // back up (a loop) or anywhere on the disk.
                     do {
                         locations += try documentLocations(in: location.path, recursive: true, report: report)
                     } catch {
@@ -247,6 +251,24 @@ extension Ict {
                 }
             }
             return locations
+        }
+    }
+}
+
+/// What an entry of a folder being listed is, for finding documents: a
+/// folder, a symbolic link to a folder (a document reached through it is
+/// listed; it is never looked into for more), or anything else.
+enum FolderEntryKind {
+    case folder, linkToFolder, other
+
+    /// The kind of the item at `path`, from `lstat` and, for a link, `stat`; nil when it is gone.
+    static func of(_ path: String) -> FolderEntryKind? {
+        var status = stat()
+        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFLNK: return RawFileName.withPath(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFDIR ? .linkToFolder : .other
+        default: return .other
         }
     }
 }

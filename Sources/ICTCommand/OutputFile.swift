@@ -14,20 +14,30 @@ private let systemWrite = Darwin.write
 /// `/dev/stdout` or `/dev/null`) is written directly, never replaced. Any
 /// other path gets a new regular file written beside it under a temporary
 /// name (`TemporaryItem`: `.NAME.ict-new-PID-RANDOM`), flushed, and renamed
-/// over it in one step by `commit()`, keeping an existing file's permissions;
-/// if anything fails before that, the temporary file is removed and the old
-/// file is untouched. SIGINT, SIGTERM and SIGHUP remove the temporary file
-/// before the process ends; one left by a killed run (SIGKILL, a crash) is
+/// over it in one step by `commit()`, keeping an existing file's permissions
+/// (and its owner and group, where the process may); if anything fails
+/// before that, the temporary file is removed and the old file is untouched.
+/// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process
+/// ends; one left by a killed run (SIGKILL, a crash) is
 /// removed by the next run writing the same file, once its process is gone.
 final class OutputFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The file in place is not the one that was read: another program
+        /// replaced or rewrote it, and it was left as that program left it.
+        var changedSinceRead = false
+
+        static let changed = Failure(
+            description: "the file changed since it was read (another program wrote it); nothing was saved, run the command again",
+            changedSinceRead: true)
     }
 
     private let path: String
     private let descriptor: Int32
     /// The temporary file and the file it will replace, for a regular-file target.
     private let replacement: (temporary: String, target: String)?
+    /// Whether a link at the path is written through (else replaced).
+    private let followsLink: Bool
     private var finished = false
 
     /// True when `path` is `-` or names a terminal.
@@ -39,34 +49,41 @@ final class OutputFile {
         return isatty(descriptor) == 1
     }
 
-    /// Writes all of `bytes` to `path` and commits.
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let output = try OutputFile(path: path)
+    /// Writes all of `bytes` to `path` and commits; with `expected`, only
+    /// over the file that stamp describes (see `commit(expecting:)`).
+    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil, followingLink: Bool = true) throws(Failure) {
+        let output = try OutputFile(path: path, followingLink: followingLink)
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
             Result { () throws(Failure) in try output.write(buffer) }
         }
         try result.get()
-        try output.commit()
+        try output.commit(expecting: expected)
     }
 
     /// Opens the destination named `path`: standard output, a device or pipe
-    /// as it is, or a new temporary file beside a regular file's path.
-    init(path: String) throws(Failure) {
+    /// as it is, or a new temporary file beside a regular file's path. A
+    /// symbolic link at `path` is written through to the file it names;
+    /// one that names nothing (dangling) is refused, as `cp` does, rather
+    /// than create a file wherever it points. Without `followingLink`, a
+    /// link at `path` is replaced by the new file, never written through.
+    init(path: String, followingLink: Bool = true) throws(Failure) {
         self.path = path
+        followsLink = followingLink
         if path == "-" {
             descriptor = STDOUT_FILENO
             replacement = nil
             return
         }
         var status = stat()
-        if RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+        let found = RawFileName.withPath(path) { followingLink ? stat($0, &status) : lstat($0, &status) } == 0
+        if found, (status.st_mode & S_IFMT) != S_IFREG, followingLink || (status.st_mode & S_IFMT) != S_IFLNK {
             guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
             descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
             guard descriptor >= 0 else { throw Self.systemFailure("cannot open") }
             replacement = nil
             return
         }
-        let target = Self.resolvedPath(path)
+        let target = followingLink ? try Self.resolvedPath(path) : path
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
@@ -102,9 +119,12 @@ final class OutputFile {
         }
     }
 
-    /// Finishes: for a regular file, sets the old file's permissions (or the
-    /// defaults), flushes, and renames the temporary file over the target.
-    func commit() throws(Failure) {
+    /// Finishes: for a regular file, sets the old file's owner, group and
+    /// permissions (or the defaults), flushes, and renames the temporary file over the target.
+    /// With `expected` (the stamp of the file taken before it was read, for
+    /// a read-modify-write), only while the file in place is still that one:
+    /// otherwise nothing is replaced and `Failure.changed` is thrown.
+    func commit(expecting expected: FileStamp? = nil) throws(Failure) {
         finished = true
         guard let (temporary, target) = replacement else {
             if descriptor != STDOUT_FILENO { close(descriptor) }
@@ -113,8 +133,13 @@ final class OutputFile {
         defer { close(descriptor) }
         var existing = stat()
         let mode: mode_t
-        if stat(target, &existing) == 0 {
+        let statted = RawFileName.withPath(target) { followsLink ? stat($0, &existing) : lstat($0, &existing) } == 0
+        if statted, (existing.st_mode & S_IFMT) == S_IFREG {
             mode = existing.st_mode & 0o7777
+            // The old file's owner and group too, where the process may (as root): before fchmod, which chown would undo.
+            if let failed = FileOwnership.keep(owner: existing.st_uid, group: existing.st_gid, on: descriptor) {
+                throw abandoning(Failure(description: "cannot keep the owner of the file: \(String(cString: strerror(failed)))"))
+            }
         } else {
             let mask = umask(0)
             umask(mask)
@@ -122,8 +147,16 @@ final class OutputFile {
         }
         guard fchmod(descriptor, mode) == 0 else { throw abandoning(Self.systemFailure("cannot set the permissions of the new file")) }
         guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush the new file")) }
-        let renamed = RawFileName.withPath(temporary) { from in RawFileName.withPath(target) { to in rename(from, to) } }
-        guard renamed == 0 else { throw abandoning(Self.systemFailure("cannot replace it")) }
+        do throws(FileStamp.ReplaceFailure) {
+            try FileStamp.replace(temporary, over: target, expecting: expected)
+        } catch {
+            if error.changedSinceRead {
+                TemporaryItem.finished(temporary, folder: "")
+                throw .changed
+            }
+            errno = error.systemError
+            throw abandoning(Self.systemFailure("cannot replace it"))
+        }
         TemporaryItem.finished(temporary, folder: "")
     }
 
@@ -160,11 +193,15 @@ final class OutputFile {
     }
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.
-    private static func resolvedPath(_ path: String) -> String {
+    ///
+    /// - Throws: `Failure` for a link that names nothing (or a loop of links).
+    private static func resolvedPath(_ path: String) throws(Failure) -> String {
         var linkStatus = stat()
-        guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK,
-            let resolved = RawFileName.withPath(path, { realpath($0, nil) })
-        else { return path }
+        guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = RawFileName.withPath(path, { realpath($0, nil) }) else {
+            let link = errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing (dangling)"
+            throw Failure(description: "is \(link); not writing through it, which would make a file wherever it points")
+        }
         defer { free(resolved) }
         return RawFileName.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }

@@ -216,26 +216,31 @@ extension Plutil {
             case .convert(let format, let header, let arguments):
                 let options = try Options(parsing: arguments)
                 return Plutil.eachFile(options) { path throws(FileFailure) in
-                    let (value, existing) = try Plutil.readPropertyList(path)
-                    try Plutil.write(value, from: path, format: format ?? existing, options: options, keyPath: nil, header: header)
+                    try Plutil.editing(path) { stamp throws(FileFailure) in
+                        let (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: format, options: options))
+                        try Plutil.write(
+                            value, from: path, format: format ?? existing, options: options, keyPath: nil, header: header, expecting: stamp)
+                    }
                 }
             case .print(let arguments): return try Plutil.print(Options(parsing: arguments))
             case .insert(let replace, let arguments): return try Plutil.insert(replace: replace, arguments)
             case .remove(let keyPath, let arguments):
                 let options = try Options(parsing: arguments)
                 return Plutil.eachFile(options) { path throws(FileFailure) in
-                    var (value, existing) = try Plutil.readPropertyList(path)
-                    do throws(PropertyListKeyPathError) {
-                        try value.removeValue(at: PropertyListKeyPath(plutilSyntax: keyPath))
-                    } catch {
-                        throw FileFailure(message: "No value to remove at key path \(keyPath)")
+                    try Plutil.editing(path) { stamp throws(FileFailure) in
+                        var (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: nil, options: options))
+                        do throws(PropertyListKeyPathError) {
+                            try value.removeValue(at: PropertyListKeyPath(plutilSyntax: keyPath))
+                        } catch {
+                            throw FileFailure(message: "No value to remove at key path \(keyPath)")
+                        }
+                        try Plutil.write(value, from: path, format: existing, options: options, keyPath: keyPath, header: false, expecting: stamp)
                     }
-                    try Plutil.write(value, from: path, format: existing, options: options, keyPath: keyPath, header: false)
                 }
             case .extract(let keyPath, let format, let expect, let arguments):
                 let options = try Options(parsing: arguments)
                 return Plutil.eachFile(options) { path throws(FileFailure) in
-                    let (value, existing) = try Plutil.readPropertyList(path)
+                    let (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: format, options: options))
                     let path2 = PropertyListKeyPath(plutilSyntax: keyPath)
                     guard !path2.components.contains(.key("")), let found = value.value(at: path2) else {
                         throw FileFailure(message: "Could not extract value, error: No value at that key path or invalid key path: \(keyPath)")
@@ -307,13 +312,15 @@ extension Plutil {
         let options = try Options(parsing: rest)
         let mode: PropertyListEditMode = replace ? .replace : append ? .append : .insert
         return eachFile(options) { path throws(FileFailure) in
-            var (document, existing) = try readPropertyList(path)
-            do throws(PropertyListKeyPathError) {
-                try document.setValue(value, at: PropertyListKeyPath(plutilSyntax: keyPath), mode: mode)
-            } catch {
-                throw FileFailure(message: insertMessage(error, keyPath: keyPath))
+            try editing(path) { stamp throws(FileFailure) in
+                var (document, existing) = try readPropertyList(path, for: purpose(reading: path, format: nil, options: options))
+                do throws(PropertyListKeyPathError) {
+                    try document.setValue(value, at: PropertyListKeyPath(plutilSyntax: keyPath), mode: mode)
+                } catch {
+                    throw FileFailure(message: insertMessage(error, keyPath: keyPath))
+                }
+                try write(document, from: path, format: existing, options: options, keyPath: keyPath, header: false, expecting: stamp)
             }
-            try write(document, from: path, format: existing, options: options, keyPath: keyPath, header: false)
         }
     }
 

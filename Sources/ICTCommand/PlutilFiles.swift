@@ -17,8 +17,9 @@ extension Plutil {
     /// What `plutil` says of zero bytes of input.
     static let emptyPropertyList = "Cannot parse a NULL or zero-length data"
 
-    /// The bytes of `path` (`-` standard input), with `plutil`'s words when they cannot be read.
-    static func readBytes(_ path: String) throws(FileFailure) -> [UInt8] {
+    /// The bytes of `path` (`-` standard input), with `plutil`'s words when
+    /// they cannot be read; to edit in place, only a regular file is read.
+    static func readBytes(_ path: String, for purpose: InputFile.Purpose = .reading) throws(FileFailure) -> [UInt8] {
         guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
         if path != "-" {
             var status = stat()
@@ -29,7 +30,7 @@ extension Plutil {
         }
         let bytes: [UInt8]
         do throws(PropertyListError) {
-            bytes = try InputFile(path: path).withBytes { [UInt8]($0) }
+            bytes = try InputFile(path: path, for: purpose).withBytes { [UInt8]($0) }
         } catch {
             throw FileFailure(message: "(The operation could not be completed. \(error.message))")
         }
@@ -63,8 +64,8 @@ extension Plutil {
 
     /// Reads `path` as `plutil` does: a property list in any form, else
     /// plain JSON (no `$data` tags), saying both readers' complaints when neither can.
-    static func readPropertyList(_ path: String) throws(FileFailure) -> (PropertyListValue, Format) {
-        let bytes = try readBytes(path)
+    static func readPropertyList(_ path: String, for purpose: InputFile.Purpose = .reading) throws(FileFailure) -> (PropertyListValue, Format) {
+        let bytes = try readBytes(path, for: purpose)
         let propertyListError: PropertyListError
         do throws(PropertyListError) {
             return try readPropertyListOnly(bytes)
@@ -92,9 +93,12 @@ extension Plutil {
     /// `-o -` (and for raw and type output without `-o`), else to the file
     /// `-o` names or to `path` itself (its extension changed by `-e`, and
     /// to `.swift` or `.m` for those formats).
+    ///
+    /// With `expected` (the stamp of `path` before it was read), a file
+    /// written over `path` itself replaces only that file.
     static func write(
         _ value: PropertyListValue, from path: String, format: Format, options: Options,
-        keyPath: String?, header: Bool
+        keyPath: String?, header: Bool, expecting expected: FileStamp? = nil
     ) throws(FileFailure) {
         let target = outputPath(for: path, format: format, options: options)
         let bytes: [UInt8]
@@ -119,10 +123,20 @@ extension Plutil {
             printOutput(bytes + (options.terminatingNewline && lineFormat ? [UInt8(ascii: "\n")] : []))
             return
         }
-        try writeFile(bytes, to: target)
+        try writeFile(bytes, to: target, expecting: target == path ? expected : nil)
         if format == .objc, header {
             try writeFile(Array(PlutilTextForm.objcHeader(value, sourcePath: path).utf8), to: replacingExtension(of: target, with: "h"))
         }
+    }
+
+    /// How a verb writing `format` output (nil: the input's own form) reads
+    /// `path`: to edit it in place when the output replaces it (no `-o`
+    /// naming another file, no `-e`, not printed), else only to read it.
+    static func purpose(reading path: String, format: Format?, options: Options) -> InputFile.Purpose {
+        if options.outputPath == nil, format == .raw || format == .type { return .reading }
+        // The output's name depends on the format only for swift and objc, never an input's own form.
+        let target = outputPath(for: path, format: format ?? .xml, options: options)
+        return InputFile.names(target, sameFileAs: path) ? .editingInPlace : .reading
     }
 
     /// Where the output of `path` goes when it is a file.
@@ -155,7 +169,7 @@ extension Plutil {
 
     /// Writes a whole file safely (beside, then renamed over); a file named
     /// `-` is a file here, as `plutil` writes it, not standard output.
-    static func writeFile(_ bytes: [UInt8], to path: String) throws(FileFailure) {
+    static func writeFile(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(FileFailure) {
         let name = path == "-" ? "./-" : path
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[..<$0]) } ?? "."
@@ -164,9 +178,22 @@ extension Plutil {
             throw FileFailure(message: systemMessage(errno))
         }
         do {
-            try OutputFile.write(bytes, to: name)
+            try OutputFile.write(bytes, to: name, expecting: expected)
         } catch {
             throw FileFailure(message: "(The operation could not be completed. \(error.description))")
         }
+    }
+
+    /// Runs the read-modify-write `body` of `path` holding its `ItemLock`,
+    /// passing the file's stamp taken before it is read (nil for standard input).
+    static func editing(_ path: String, _ body: (FileStamp?) throws(FileFailure) -> Void) throws(FileFailure) {
+        let lock: ItemLock?
+        switch ItemLockSupport.exclusive(path) {
+        case .success(let taken): lock = taken
+        case .failure(let failure):
+            throw FileFailure(message: "(The operation could not be completed. cannot lock it for editing: \(failure.description))")
+        }
+        defer { lock?.release() }
+        try body(path == "-" ? nil : FileStamp(path: path))
     }
 }

@@ -25,8 +25,9 @@ struct Problem: Error {
         case entry(String)
     }
 
-    /// The file the problem is in, as the user named it; `ict` for a problem
-    /// with the command line itself.
+    /// The file the problem is in, as the user named it (`<stdin>` for `-`,
+    /// `<stdout>` for an output's `-`); `ict` for a problem with the command
+    /// line itself.
     var path: String
     var location: Location
     var severity: Severity
@@ -35,7 +36,7 @@ struct Problem: Error {
     var keyPath: String?
 
     init(path: String, location: Location = .none, severity: Severity = .error, _ message: String, keyPath: String? = nil) {
-        self.path = path
+        self.path = Self.inputName(path)
         self.location = location
         self.severity = severity
         self.message = message
@@ -72,6 +73,13 @@ struct Problem: Error {
         ])
     }
 
+    /// How an input named `path` is called in problems and reports: `-` is
+    /// standard input, `<stdin>`, in every command.
+    static func inputName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+    /// How an output named `path` is called: `-` is standard output, `<stdout>`.
+    static func outputName(_ path: String) -> String { path == "-" ? "<stdout>" : path }
+
     /// A path as it is shown to people: the file name's own bytes, even
     /// when they are not UTF-8 (see `RawFileName`).
     private static func printable(_ path: String) -> String { path }
@@ -105,6 +113,17 @@ extension Problem {
         self.init(path: path, location: Location(location), message, keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 
+    /// A keyed archive's problem in the input `file`, at the byte (binary)
+    /// or line and column (text) of the value its key path names, found in
+    /// the file's bytes only now that there is a problem to report.
+    init(file: InputFile, _ error: KeyedArchiveError) {
+        let location =
+            error.underlying != nil || error.keyPath.components.isEmpty
+            ? PropertyListLocation.none
+            : (try? file.withBytes { bytes in PropertyListLocator.locations(of: [error.keyPath], in: bytes).first }) ?? .none
+        self.init(path: file.displayName, error, location: location)
+    }
+
     /// A document's problem: the entry is the location.
     init(document: String, _ error: ICTDocumentError) {
         if let archive = error.archiveError, let underlying = archive.underlying, underlying.location != .none {
@@ -112,13 +131,37 @@ extension Problem {
             self.init(path: error.entry.isEmpty ? document : "\(document)/\(error.entry)", underlying)
             return
         }
+        if let archive = error.archiveError, archive.underlying == nil, !error.entry.isEmpty,
+            let location = Self.location(of: archive.keyPath, inEntry: error.entry, of: document)
+        {
+            // A keyed archive's problem: at its byte in the entry, as for an archive file.
+            self.init(path: "\(document)/\(error.entry)", archive, location: location)
+            return
+        }
         self.init(path: document, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message, keyPath: error.keyPath)
     }
 
     init(document: String, _ finding: DocumentFinding) {
+        // A keyed archive's own problem (its key path in `$objects` or `$top`): at its byte in the entry.
+        if !finding.entry.isEmpty, finding.keyPath.hasPrefix("$objects") || finding.keyPath.hasPrefix("$top"),
+            let location = Self.location(of: PropertyListKeyPath(parsing: finding.keyPath), inEntry: finding.entry, of: document)
+        {
+            self.init(
+                path: "\(document)/\(finding.entry)", location: Location(location),
+                severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
+            return
+        }
         self.init(
             path: document, location: finding.entry.isEmpty ? .none : .entry(finding.entry),
             severity: finding.severity == .warning ? .warning : .error, finding.message, keyPath: finding.keyPath)
+    }
+
+    /// Where `keyPath` lies in the bytes of a document's entry, read again
+    /// now that there is a problem to report; nil when it cannot be found.
+    private static func location(of keyPath: PropertyListKeyPath, inEntry entry: String, of document: String) -> PropertyListLocation? {
+        guard !keyPath.components.isEmpty, let file = try? MappedFile(path: "\(document)/\(entry)") else { return nil }
+        let location = PropertyListLocator.locations(of: [keyPath], in: file.bytes).first ?? .none
+        return location == .none ? nil : location
     }
 
     /// A type declaration's finding, with the library's severity unless `severity` is given.
@@ -128,9 +171,14 @@ extension Problem {
             keyPath: KeyPathText.abbreviated(finding.keyPath))
     }
 
-    /// A package's problem: the file-system path, and the entry inside the package as the location.
+    /// A package's problem: the package's or zip's path as the user named
+    /// it (the library's errors keep it), and the entry inside as the location.
     init(path: String, _ error: DocumentPackageError) {
-        let file = error.fileSystemPath.isEmpty ? path : error.fileSystemPath
+        var file = error.fileSystemPath.isEmpty ? path : error.fileSystemPath
+        // An entry on disk is the package's path and the entry: the entry is said once, as the location.
+        if !error.pathInPackage.isEmpty, file.hasSuffix("/" + error.pathInPackage) {
+            file.removeLast(error.pathInPackage.count + 1)
+        }
         self.init(path: file, location: error.pathInPackage.isEmpty ? .none : .entry(error.pathInPackage), error.message)
     }
 }

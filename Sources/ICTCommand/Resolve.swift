@@ -22,8 +22,11 @@ extension Ict {
                 conflict version is removed, unless --keep-others; the document itself \
                 is never removed. With --expect FINGERPRINT (printed by 'ict versions'), \
                 nothing is done when the document or any version changed since it was \
-                listed. A kept version that cannot be read as the document's kind is \
-                refused, and nothing is changed.
+                listed. A kept version that cannot be read as the document's kind, or \
+                that is a symbolic link (or holds one among its entry copies), is \
+                refused, and nothing is changed: a link in the document's place would \
+                make later edits write through it. A document named through a link is \
+                refused too: name the item it points to.
                 """
         )
 
@@ -46,6 +49,9 @@ extension Ict {
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
             report["path"] = .string(path)
+            // Held from the fingerprint check to the last removal: no other ict run changes the document in between.
+            let lock = try ItemLockSupport.exclusive(path, report: report)
+            defer { lock?.release() }
             do {
                 if let expect {
                     let now = try VersionFingerprint.ofItem(at: path)

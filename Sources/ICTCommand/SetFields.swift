@@ -1,6 +1,7 @@
 import ArgumentParser
 import ICTDocument
 import PropertyList
+import SystemSupport
 
 extension Ict {
     /// `ict set`: edit the fields of an `.ict` document, or put a value at a
@@ -57,6 +58,9 @@ extension Ict {
             let path = DocumentSupport.trimmingTrailingSlashes(document)
             report["path"] = .string(path)
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
+            // Held from reading to saving: concurrent edits by ict take turns, none lost.
+            let lock = try ItemLockSupport.exclusive(path, report: report)
+            defer { lock?.release() }
             do {
                 let opened = try ICTDocument(contentsOf: path)
                 let changed = try fields.apply(to: opened)

@@ -36,6 +36,7 @@ extension Ict {
             report["path"] = .string(path)
             report["output"] = .string(output)
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
+            if let problem = OutputPlacement.insideInputProblem(output, reading: path) { throw report.fail(problem) }
             let bytes: [UInt8]
             do {
                 let opened = try ICTDocument(contentsOf: path)
@@ -59,7 +60,7 @@ extension Ict {
             do {
                 try OutputFile.write(bytes, to: output)
             } catch {
-                throw report.fail(Problem(path: output, error.description))
+                throw report.fail(Problem(path: Problem.outputName(output), error.description))
             }
             report["bytes"] = .integer(bytes.count)
             try report.finish()

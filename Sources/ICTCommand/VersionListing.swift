@@ -16,14 +16,14 @@ struct VersionListing {
         var photoSize: (width: Int, height: Int)?
         /// The fields that differ from the current version's.
         var differences: [String] = []
-        /// Why the version cannot be used: unreadable, or not of the document's kind.
+        /// Why the version cannot be used: a symbolic link, unreadable, or not of the document's kind.
         var problem: Problem?
     }
 
     var path: String
     var isICTDocument: Bool
     var entries: [Entry]
-    /// Problems with single versions (unreadable, another kind): the listing goes on.
+    /// Problems with single versions (a link, unreadable, another kind): the listing goes on.
     var problems: [Problem] { entries.compactMap(\.problem) }
 
     /// Finds the versions and, for an `.ict` document, reads each one's data entry.
@@ -38,7 +38,7 @@ struct VersionListing {
             entries.append(Entry(number: index + 1, version: version))
         }
         for index in entries.indices {
-            if let problem = Self.kindProblem(entries[index], current: current) {
+            if let problem = Self.linkProblem(entries[index]) ?? Self.kindProblem(entries[index], current: current) {
                 entries[index].problem = problem
                 continue
             }
@@ -63,6 +63,12 @@ struct VersionListing {
                 entries[index].differences = Self.differences(fields, from: base)
             }
         }
+    }
+
+    /// A version that is a symbolic link or holds one, which the library never moves in.
+    static func linkProblem(_ entry: Entry) -> Problem? {
+        guard let error = entry.version.symbolicLinkError else { return nil }
+        return Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), "version \(entry.number): \(error.message)")
     }
 
     /// A version of another kind than the document: a file beside a package or the other way round.

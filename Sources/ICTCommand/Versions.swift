@@ -16,9 +16,10 @@ extension Ict {
                 first, for 'ict resolve --keep N'. For .ict documents each version's fields \
                 are read and what differs from the current one is shown. The fingerprint \
                 printed last changes whenever the document or a version changes: pass it \
-                to 'ict resolve --expect'. A version that cannot be read or is not of the \
-                document's kind is an error (exit status 1); so is a document that \
-                changed while it was listed.
+                to 'ict resolve --expect'. A version that cannot be read, is not of the \
+                document's kind or is a symbolic link (it is listed, and never moved in) \
+                is an error (exit status 1); so is a document that changed while it was \
+                listed, or one named through a link.
                 """
         )
 

@@ -6,10 +6,11 @@ import Musl
 import Darwin
 #endif
 
-// @unchecked Sendable: both stored properties are `let`s set once in init;
-// the mapping is read-only (PROT_READ) and owned by this object, unmapped
-// only in deinit, when no thread can hold it. `releasePages` (madvise
-// MADV_DONTNEED) may run while other threads read: for a private mapping
+// @unchecked Sendable: every stored property is a `let` set once in init;
+// the mapping (or the buffer of a file of no stated size) is read-only and
+// owned by this object, released only in deinit, when no thread can hold
+// it. `releasePages` (madvise MADV_DONTNEED, on a mapping only) may run
+// while other threads read: for a private mapping
 // never written, a dropped page reads back from the file, so readers see
 // no torn memory (only the documented "later writes may or may not show").
 /// A file's bytes, read-only and memory-mapped, so a large file can be read
@@ -29,7 +30,8 @@ public final class MappedFile: @unchecked Sendable {
     ///   opened, is not a regular file, or cannot be mapped; the message names
     ///   the system's reason.
     public convenience init(path: String) throws(PropertyListError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without waiting: a FIFO would hold the open until a writer came; here it is refused.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
         defer { close(descriptor) }
         try self.init(descriptor: descriptor, path: path)
@@ -39,9 +41,14 @@ public final class MappedFile: @unchecked Sendable {
     /// to close (the mapping outlives it). `path` is kept for messages only,
     /// so a caller can open a name that is not UTF-8 itself.
     ///
+    /// A file whose status says 0 bytes (as `/proc` and `/sys` files do,
+    /// which have content all the same) is read to its end instead, up to
+    /// `limit` bytes.
+    ///
     /// - Throws: `PropertyListError` with code `.io` when the descriptor is not
-    ///   a regular file or cannot be mapped.
-    public init(descriptor: Int32, path: String) throws(PropertyListError) {
+    ///   a regular file or cannot be mapped or read,
+    ///   `.limitExceeded(.inputSize)` when a file of no stated size holds more than `limit` bytes.
+    public init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
         self.path = path
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of", path) }
@@ -50,20 +57,48 @@ public final class MappedFile: @unchecked Sendable {
         }
         let size = Int(status.st_size)
         if size == 0 {
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            bytes = try Self.readToEnd(descriptor, path: path, limit: limit)
+            isMapped = false
             return
         }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
             throw Self.systemError("cannot map", path)
         }
         bytes = UnsafeRawBufferPointer(start: address, count: size)
+        isMapped = true
+    }
+
+    /// Whether `bytes` is a mapping (else an allocation, or empty).
+    private let isMapped: Bool
+
+    /// The bytes of a file whose size is not known from its status, read
+    /// until `read` says there are no more, in a buffer of their own.
+    private static func readToEnd(_ descriptor: Int32, path: String, limit: Int) throws(PropertyListError) -> UnsafeRawBufferPointer {
+        var collected: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw systemError("cannot read", path)
+            }
+            if count == 0 { break }
+            guard collected.count + count <= limit else {
+                throw PropertyListError(.limitExceeded(.inputSize), at: .none, "the input is larger than the limit of \(limit) bytes")
+            }
+            collected.append(contentsOf: chunk[0..<count])
+        }
+        guard !collected.isEmpty else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: collected.count, alignment: 16)
+        collected.withUnsafeBytes { copy.copyMemory(from: $0) }
+        return UnsafeRawBufferPointer(copy)
     }
 
     /// Lets the system drop the resident pages of `range` (rounded inward to
     /// whole pages). The mapping is private and read-only, so nothing is lost:
     /// a dropped page touched again is read back from the page cache.
     func releasePages(_ range: Range<Int>) {
-        guard let base = bytes.baseAddress else { return }
+        guard isMapped, let base = bytes.baseAddress else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (range.lowerBound + pageSize - 1) / pageSize * pageSize
         let end = min(range.upperBound, bytes.count) / pageSize * pageSize
@@ -72,8 +107,11 @@ public final class MappedFile: @unchecked Sendable {
     }
 
     deinit {
-        if let base = bytes.baseAddress {
+        guard let base = bytes.baseAddress else { return }
+        if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+        } else {
+            base.deallocate()
         }
     }
 

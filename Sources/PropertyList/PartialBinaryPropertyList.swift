@@ -342,7 +342,8 @@ private struct FileWindows {
     /// Opens the regular file at `path`; closed by `closeDescriptor()`.
     init(path: String, relativeTo directory: Int32, followingSymbolicLinks: Bool) throws(PropertyListError) {
         self.path = path
-        descriptor = openat(directory, path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
+        // Without waiting: a FIFO would hold the open until a writer came; here it is refused.
+        descriptor = openat(directory, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {

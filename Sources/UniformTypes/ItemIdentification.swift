@@ -139,7 +139,8 @@ enum FileSystem {
 
     /// Up to `count` first bytes of the file at `path`; nil when it cannot be opened.
     static func prefix(ofFile path: String, count: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without waiting: a FIFO would hold the open until a writer came.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: count)

@@ -1,8 +1,8 @@
 import OrderedCollections
 import PropertyList
 
-// A type table: ICTKit's own declaration files as the WriteTypeTable build
-// tool writes them (Sources/WriteTypeTable), so that the built-in registry
+// A type table: ICTKit's own declaration files as the SchemaEmbedder build
+// tool writes them (Plugins/SchemaEmbedder), so that the built-in registry
 // is made without parsing 371 KB of XML on every run. One field a line, the
 // line's kind first, fields tab-separated:
 //

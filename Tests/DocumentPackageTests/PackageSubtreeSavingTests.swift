@@ -118,9 +118,10 @@ struct PackageSubtreeSavingTests {
     }
 
     /// Another writer changed the package outside the changed folder after
-    /// it was read: the whole package is saved, as before — the wrappers'
-    /// tree when they hold every byte, an error (and nothing changed) when
-    /// a file never read is gone.
+    /// it was read: by default the save is refused (`.changedOnDisk`); when
+    /// told to overwrite, the whole package is saved, as before — the
+    /// wrappers' tree when they hold every byte, an error (and nothing
+    /// changed) when a file never read is gone.
     @Test func anotherWritersChangeOutsideTheFolderMakesAWholeSave() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -136,7 +137,11 @@ struct PackageSubtreeSavingTests {
         #expect(try snapshot(of: path)["Pages/07/b.bin"] == .file(permissions: 0o644, bytes: Data("b7".utf8)))
 
         eager.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("eager".utf8))
-        try eager.save(to: path)
+        // By default the other writer's change is not overwritten without a word.
+        let refused = #expect(throws: DocumentPackageError.self) { try eager.save(to: path) }
+        #expect(refused?.code == .changedOnDisk)
+        #expect(try snapshot(of: path)["Media/intruder.bin"] != nil, "a refused save changes nothing")
+        try eager.save(to: path, options: PackageSaveOptions(overwritingChangesOnDisk: true))
         let tree = try snapshot(of: path)
         #expect(tree["Media/clip.bin"] == .file(permissions: 0o644, bytes: Data(String(repeating: "m", count: 50_000).utf8)))
         #expect(tree["Media/intruder.bin"] == nil)

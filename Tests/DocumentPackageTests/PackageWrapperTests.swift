@@ -109,3 +109,40 @@ struct PackageWrapperTests {
         #expect(package.child(named: "a.txt")?.modificationDate == attributes[.modificationDate] as? Date)
     }
 }
+
+/// Issue 20, links: a wrapper's kind comes from the disk, where a link or a
+/// folder can stand where a file is expected; asking it for what it is not
+/// throws or answers nothing, never stops the process.
+struct PackageWrapperKindFromDiskTests {
+    @Test func aLinkOrAFolderReadFromDiskThrowsWhenAskedForBytes() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let package = folder.appending("Doc.pkg")
+        try writeFile(folder.appending("outside.txt"), "outside")
+        try FileManager.default.createDirectory(atPath: package + "/folder", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: package + "/link", withDestinationPath: "../outside.txt")
+        let wrapper = try PackageWrapper(readingFrom: package)
+
+        let link = try #require(wrapper.child(named: "link"))
+        #expect(link.kind == .symbolicLink)
+        let linkError = packageError { _ = try link.contents() }
+        #expect(linkError?.code == .wrongKind)
+        #expect(linkError?.pathInPackage == "link")
+        #expect(linkError?.message == "a symbolic link (to \"../outside.txt\"), not a regular file; its bytes are not read through it")
+        #expect(packageError { _ = try link.contentsPrefix(maximumCount: 4) }?.code == .wrongKind)
+        #expect(link.children.isEmpty)
+        #expect(link.child(named: "x") == nil)
+        let adding = packageError { try link.addChild(PackageWrapper(regularFileWithContents: Data()), named: "x") }
+        #expect(adding?.code == .wrongKind)
+        #expect(adding?.message == "a symbolic link, not a folder; it has no children")
+        #expect(packageError { try link.replaceChild(named: "x", with: PackageWrapper(regularFileWithContents: Data())) }?.code == .wrongKind)
+        #expect(packageError { try link.renameChild(named: "x", to: "y") }?.code == .wrongKind)
+
+        let directory = try #require(wrapper.child(named: "folder"))
+        let directoryError = packageError { _ = try directory.contents() }
+        #expect(directoryError?.code == .wrongKind)
+        #expect(directoryError?.pathInPackage == "folder")
+        #expect(directoryError?.message == "a folder, not a regular file; its bytes are not read through it")
+        #expect(try String(contentsOfFile: folder.appending("outside.txt"), encoding: .utf8) == "outside")
+    }
+}

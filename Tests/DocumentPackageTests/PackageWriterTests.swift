@@ -219,4 +219,36 @@ struct PackageWriterTests {
             }
         }
     }
+
+    /// As root, a save gives what it writes anew the replaced package's (or
+    /// folder's) owner and group, as Apple's tools keep them: in a whole save
+    /// and in a save of one changed folder.
+    @Test(.enabled(if: geteuid() == 0, "only root can give files to another owner"))
+    func savesKeepTheReplacedOwnerAndGroup() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("Owned.pkg")
+        try PackageSubtreeSavingTests.makePackage(at: path)
+        #expect(lchown(path, 1234, 5678) == 0)
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: path) {
+            #expect(lchown(path + "/" + relative, 1234, 5678) == 0)
+        }
+        func owner(_ relative: String) -> String {
+            var status = stat()
+            guard lstat(relative.isEmpty ? path : path + "/" + relative, &status) == 0 else { return "missing" }
+            return "\(status.st_uid):\(status.st_gid)"
+        }
+
+        let oneFolder = try PackageWrapper(readingFrom: path)
+        oneFolder.descendant(atPath: "Pages/07/b.bin")!.setContents(Data("b7 v2".utf8))
+        try oneFolder.save(to: path)
+        for relative in ["Pages/07", "Pages/07/b.bin", "Pages/07/c.bin", "Pages"] { #expect(owner(relative) == "1234:5678", "\(relative)") }
+
+        let whole = try PackageWrapper(readingFrom: path)
+        whole.descendant(atPath: "top.txt")!.setContents(Data("top v2".utf8))
+        try whole.addChild(PackageWrapper(symbolicLinkWithDestination: "top.txt"), named: "alias")
+        try whole.save(to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/top.txt")) == Data("top v2".utf8))
+        for relative in ["", "top.txt", "alias", "Media", "Media/clip.bin", "Pages/07/b.bin"] { #expect(owner(relative) == "1234:5678", "'\(relative)'") }
+    }
 }

@@ -122,6 +122,27 @@ struct PackageZipArchiveTests {
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
 
+    /// Writing refuses, naming the entry and before anything is written,
+    /// every link that reading would refuse: each zip written reads back.
+    @Test(arguments: [
+        ("passwd", "/etc/passwd", "absolute"), ("up", "../outside", "outside"), ("Contents/up", "../../outside", "outside"),
+        ("Contents/climb", "x/../..", "after a name"),
+    ])
+    func writingRefusesTheLinksReadingRefuses(_ name: String, _ destination: String, _ reason: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.appending("P.ict")
+        try writeFile(source + "/Contents/data", "data")
+        try FileManager.default.createSymbolicLink(atPath: source + "/" + name, withDestinationPath: destination)
+        let zip = directory.appending("P.zip")
+        let error = packageError { try PackageZipArchive.write(try PackageWrapper(readingFrom: source), to: zip, rootName: "P.ict") }
+        #expect(error?.code == .unsafePath)
+        #expect(error?.pathInPackage == name)
+        #expect(error?.fileSystemPath == source)
+        #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["P.ict"])
+    }
+
     @Test func refusesAnEntryBelowALink() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

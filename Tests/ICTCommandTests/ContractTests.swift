@@ -38,6 +38,25 @@ struct ContractTests {
                     "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 9]],
                     "$objects": ["$null"],
                 ] as [String: Any], format: .xml, options: 0))
+        // Chains of objects: 10,000 deep (shown to the JSON form's depth), and 190 deep holding a
+        // value nested 150 deep, which JSON cannot hold below them (a problem, the field null).
+        for (name, depth, nested) in [("deep-archive.plist", 10_000, 0), ("deep-value-archive.plist", 190, 150)] {
+            var innermost: Any = "bottom"
+            for _ in 0..<nested { innermost = ["a": innermost] }
+            var objects: [Any] = ["$null"]
+            for index in 1...depth {
+                var object: [String: Any] = ["$class": ["CF$UID": depth + 1]]
+                if index < depth { object["child"] = ["CF$UID": index + 1] } else { object["value"] = innermost }
+                objects.append(object)
+            }
+            objects.append(["$classname": "Node", "$classes": ["Node", "NSObject"]])
+            _ = FileManager.default.createFile(
+                atPath: folder + "/" + name,
+                contents: try? PropertyListSerialization.data(
+                    fromPropertyList: [
+                        "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": ["CF$UID": 1]], "$objects": objects,
+                    ] as [String: Any], format: .xml, options: 0))
+        }
         // Documents with conflict copies for versions and resolve.
         for name in ["V", "R", "R2"] {
             try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/\(name).ict")
@@ -54,6 +73,8 @@ struct ContractTests {
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/good.plist"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/archive.plist"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/bad-archive.plist"], status: 1),
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/deep-archive.plist"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", s + "/deep-value-archive.plist"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/Coffee.ict"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", "--data", samples + "/Coffee.ict"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/malformed/unknown-version.ict"], status: 1),

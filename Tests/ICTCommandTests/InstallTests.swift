@@ -6,7 +6,7 @@ import Testing
 /// `make install`: the static `ict`, its man pages and the bash, zsh and fish
 /// completions land under `DESTDIR`/`PREFIX` where those tools look for them.
 ///
-/// `make test` has built the static binary and the man pages already, and a
+/// `make check-install` has built the static binary and the man pages already, and a
 /// test cannot run SwiftPM inside SwiftPM's own test run, so `make` is told
 /// (`-o static -o manual`) to take those two prerequisites as made.
 @Suite(

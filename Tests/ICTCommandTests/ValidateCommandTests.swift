@@ -192,7 +192,6 @@ struct MalformedCorpusCommandTests {
         let fullPath = ICTRunner.interop.appendingPathComponent(file.path).path
         let run = try ICTRunner.run(["validate", fullPath])
         #expect(run.status == 0 || run.status == 1, "crashed or failed oddly: status \(run.status), \(run.stderr)")
-        #expect(run.seconds < 1.0, "took \(run.seconds) s")
         #expect(run.peakMemory < 256 << 20, "used \(run.peakMemory >> 20) MB")
         let mustReject = file.expectation.hasPrefix("REJECT") && !Self.acceptedLikeCoreFoundation.contains(file.path)
         if mustReject {

@@ -51,7 +51,6 @@ import Testing
         let archives = originals.compactMap { try? KeyedArchiveReader().read($0) }
         var random = FoundationInteropTests.SeededGenerator(state: 20_000)
         var decoded = 0
-        let start = Date()
         for copy in 0..<Self.copies {
             var bytes = originals[copy % originals.count]
             switch copy % 3 {
@@ -68,8 +67,6 @@ import Testing
             }
             if Self.decode(bytes) { decoded += 1 }
         }
-        let seconds = Date().timeIntervalSince(start)
-        #expect(seconds < 60, "\(Self.copies) damaged archives took \(seconds) s")
         #expect(decoded > 0 && decoded < Self.copies, "\(decoded) of \(Self.copies) decoded")
     }
 }

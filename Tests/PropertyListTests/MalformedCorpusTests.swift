@@ -319,11 +319,7 @@ struct MalformedCorpusTests {
         let bytes = try Fixtures.interopBytes(file.path)
         for format in [nil, file.format] as [PropertyListFormat?] {
             let how = format.map { "read as \($0)" } ?? "read with format detection"
-            let clock = ContinuousClock()
-            let start = clock.now
             let outcome = Result { () throws(PropertyListError) in try PropertyListReader().read(bytes, format: format) }
-            let elapsed = clock.now - start
-            #expect(elapsed < .seconds(1), "\(how) took \(elapsed)")
 
             guard case .reject = file.expectation else { continue }  // returning or throwing are both fine
             switch outcome {

@@ -323,10 +323,8 @@ struct XMLPropertyListReaderTests {
             document += "<!ENTITY lol\(level) \"\(String(repeating: previous, count: 10))\">\n"
         }
         document += "]>\n<plist><string>&lol9;</string></plist>\n"
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Refused at the first entity declaration, before any is expanded.
         let error = try #require(readError(document))
-        #expect(clock.now - start < .seconds(1))
         #expect(error.code == .malformedXML)
         #expect(error.message == "entity declarations/references are not supported")
     }

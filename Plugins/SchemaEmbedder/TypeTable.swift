@@ -8,10 +8,9 @@ import Musl
 import Darwin
 #endif
 
-// The EmbedTypeDeclarations build plugin's second tool:
-//   WriteTypeTable INPUT OUTPUT CONSTANT NAME
-// reads INPUT, an Info.plist of ICTKit's own type declarations (shown to
-// people as NAME), and writes OUTPUT, a Swift file declaring the internal
+// `SchemaEmbedder table INPUT OUTPUT CONSTANT NAME` reads INPUT, an
+// Info.plist of ICTKit's own type declarations (shown to people as NAME),
+// and writes OUTPUT, a Swift file declaring the internal
 // `TypeDeclarationSet.CONSTANT`: the same declarations as a type table, the
 // line format `TypeDeclarationSet(typeTable:exportedOrigin:)` reads in
 // Sources/UniformTypes/TypeDeclarationTable.swift (one field a line, no
@@ -22,26 +21,28 @@ import Darwin
 // the build, so the table never silently drops what the XML says; a test
 // compares the declarations read both ways.
 
-func fail(_ message: String) -> Never {
-    let line = Array("WriteTypeTable: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(1)
+/// The Swift source declaring `TypeDeclarationSet.constant`, the type table of the Info.plist at `input`.
+func typeTableSource(input: String, constant: String, name: String) -> String {
+    """
+    extension TypeDeclarationSet {
+        /// The declarations of `\(name)` as a type table, written at build
+        /// time by the EmbedSchemas plugin.
+        static let \(constant): String = #\"\"\"
+    \(typeTable(input: input, name: name))\"\"\"#
+    }
+
+    """
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 5 else { fail("usage: WriteTypeTable INPUT OUTPUT CONSTANT NAME") }
-let (input, output, constant, name) = (arguments[1], arguments[2], arguments[3], arguments[4])
-
 /// One table line: a kind letter, then fields, tab-separated.
-func line(_ kind: String, _ fields: String..., at path: String) -> String {
+func line(_ kind: String, _ fields: String..., at path: String, name: String) -> String {
     for field in fields where field.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || field.contains("\"\"\"#") {
         fail("\(name): \(path) holds a control character or \"\"\"#, which the type table cannot hold")
     }
     return ([kind] + fields).joined(separator: "\t") + "\n"
 }
-
 /// The strings of an array; the build fails on anything else.
-func strings(_ value: PropertyListValue, at path: String) -> [String] {
+func strings(_ value: PropertyListValue, at path: String, name: String) -> [String] {
     guard let items = value.arrayValue else { fail("\(name): \(path) is not an array") }
     return items.enumerated().map { index, item in
         guard let text = item.stringValue else { fail("\(name): \(path)[\(index)] is not a string") }
@@ -52,7 +53,7 @@ func strings(_ value: PropertyListValue, at path: String) -> [String] {
 /// The type table of the Info.plist at `input`. A function, so that the
 /// property list is freed before the program ends (a leak checker, as in the
 /// sanitized fuzz build, would report values left in globals).
-func typeTable() -> String {
+func typeTable(input: String, name: String) -> String {
     let root: PropertyListValue
     do {
         let file = try MappedFile(path: input)
@@ -66,48 +67,35 @@ func typeTable() -> String {
         guard key == "UTExportedTypeDeclarations", let entries = value.arrayValue else {
             fail("\(name): \(key) is not UTExportedTypeDeclarations, an array; the type table holds nothing else")
         }
-        for (index, entry) in entries.enumerated() { table += lines(of: entry, at: "UTExportedTypeDeclarations[\(index)]") }
+        for (index, entry) in entries.enumerated() { table += lines(of: entry, at: "UTExportedTypeDeclarations[\(index)]", name: name) }
     }
     return table
 }
 
 /// The table lines of one declaration.
-func lines(of entry: PropertyListValue, at path: String) -> String {
+func lines(of entry: PropertyListValue, at path: String, name: String) -> String {
     guard let fields = entry.dictionaryValue, let identifier = fields["UTTypeIdentifier"]?.stringValue else {
         fail("\(name): \(path) is not a dictionary with a UTTypeIdentifier string")
     }
-    var table = line("I", identifier, at: path)
+    var table = line("I", identifier, at: path, name: name)
     for (field, value) in fields where field != "UTTypeIdentifier" {
         let fieldPath = "\(path).\(field)"
         switch field {
         case "UTTypeConformsTo":
-            for parent in strings(value, at: fieldPath) { table += line("C", parent, at: fieldPath) }
+            for parent in strings(value, at: fieldPath, name: name) { table += line("C", parent, at: fieldPath, name: name) }
         case "UTTypeTagSpecification":
             guard let specification = value.dictionaryValue else { fail("\(name): \(fieldPath) is not a dictionary") }
             for (tagClass, tags) in specification {
-                table += line("K", tagClass, at: fieldPath)
-                for tag in strings(tags, at: "\(fieldPath).\(tagClass)") { table += line("T", tag, at: fieldPath) }
+                table += line("K", tagClass, at: fieldPath, name: name)
+                for tag in strings(tags, at: "\(fieldPath).\(tagClass)", name: name) { table += line("T", tag, at: fieldPath, name: name) }
             }
         default:
             let kinds = ["ICTKitSource": "S", "UTTypeDescription": "D"]
             guard let kind = kinds[field], let text = value.stringValue else {
                 fail("\(name): \(fieldPath) is not a string the type table holds")
             }
-            table += line(kind, text, at: fieldPath)
+            table += line(kind, text, at: fieldPath, name: name)
         }
     }
     return table
 }
-
-let swift = """
-    extension TypeDeclarationSet {
-        /// The declarations of `\(name)` as a type table, written at build
-        /// time by the EmbedTypeDeclarations plugin.
-        static let \(constant): String = #\"\"\"
-    \(typeTable())\"\"\"#
-    }
-
-    """
-guard let file = fopen(output, "wb") else { fail("cannot write \(output)") }
-let written = fputs(swift, file)
-guard fclose(file) == 0, written >= 0 else { fail("cannot write \(output)") }

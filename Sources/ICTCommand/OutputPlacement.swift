@@ -1,0 +1,102 @@
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command may write, decided in one place for every command and
+/// checked before anything is written:
+/// - no output inside the package being read (`ict thumbnail Doc.ict -o
+///   Doc.ict/ctdocument.data`), by whatever name (links, `..`) reaches it;
+/// - no side file (the images of a document's JSON export) beside a
+///   device, pipe or socket: `-o /dev/null` would make `/dev/null.photo.png`;
+/// - no existing side file replaced unless asked (`--force`), and none
+///   that is not a regular file even then.
+enum OutputPlacement {
+    /// Why `output` may not be written while `input` is read: `input` is a
+    /// directory (a package) and `output` is in it, or is it; else nil.
+    /// Costs resolving both paths (`realpath`).
+    static func insideInputProblem(_ output: String, reading input: String) -> Problem? {
+        guard output != "-", let folder = resolved(input) else { return nil }
+        var status = stat()
+        guard RawFileName.withPath(input, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+            let target = resolvedOutput(output)
+        else { return nil }
+        guard target == folder || target.starts(with: folder + [UInt8(ascii: "/")]) else { return nil }
+        return Problem(path: output, "is inside \(input), the package being read; write the output outside it")
+    }
+
+    /// The files a document's JSON export writes beside the JSON: `BASE.photo.png`, `BASE.thumbnail.png`.
+    struct SideFiles {
+        /// The folder they go in: ending in `/`, or empty for the current directory.
+        let folder: String
+        /// The start of their names in `folder`: `out` for `out.json`.
+        let base: String
+
+        /// The side files of the JSON written to `destination`: beside it, or
+        /// for standard output (`-`) beside the document `document` (`NAME.ict`).
+        ///
+        /// - Throws: `Problem` when `destination` exists and is not a regular
+        ///   file (a device such as `/dev/null`, a pipe, a directory): no file
+        ///   is ever made beside one.
+        init(beside destination: String, document: String) throws(Problem) {
+            if destination == "-" {
+                folder = ""
+                base = String(document.dropLast(".ict".count))
+                return
+            }
+            var status = stat()
+            if RawFileName.withPath(destination, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+                throw Problem(
+                    path: destination,
+                    "is \(InputFile.kindName(status.st_mode & S_IFMT)), not a regular file: the photo and thumbnail files "
+                        + "would go beside it, and none is made beside a device or pipe; use --embed, or -o - "
+                        + "(they then go beside the document)")
+            }
+            folder = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? ""
+            let name = String(destination.dropFirst(folder.count))
+            base = name.hasSuffix(".json") ? String(name.dropLast(".json".count)) : name
+        }
+
+        /// Checks that each of `names` (relative to `folder`) may be written
+        /// while `document` is read: not inside it, and not there already
+        /// unless `replacing` — then only over a regular file.
+        ///
+        /// - Throws: `Problem` naming the first side file that may not be written.
+        func check(_ names: [String], replacing: Bool, reading document: String) throws(Problem) {
+            for name in names {
+                let path = folder + name
+                if let problem = OutputPlacement.insideInputProblem(path, reading: document) { throw problem }
+                var status = stat()
+                guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { continue }
+                guard replacing else { throw Problem(path: path, "already exists; --force replaces it") }
+                if RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+                    throw Problem(
+                        path: path, "is \(InputFile.kindName(status.st_mode & S_IFMT)), not a regular file: it is not replaced, even with --force")
+                }
+            }
+        }
+    }
+
+    /// The absolute path `path` names, links and `..` resolved; nil when it does not exist.
+    private static func resolved(_ path: String) -> [UInt8]? {
+        guard let resolved = RawFileName.withPath(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return [UInt8](UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
+    /// Where writing `output` would land: the file it resolves to when it
+    /// exists, else its resolved folder and its name; nil when neither exists.
+    private static func resolvedOutput(_ output: String) -> [UInt8]? {
+        if let existing = resolved(output) { return existing }
+        var trimmed = output
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        guard let folder = resolved(parent) else { return nil }
+        return (folder == [UInt8(ascii: "/")] ? folder : folder + [UInt8(ascii: "/")]) + RawFileName.bytes(name)
+    }
+}

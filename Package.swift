@@ -174,10 +174,6 @@ let package = Package(
             dependencies: ["UniformTypes", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
-            name: "SystemSupportTests",
-            dependencies: ["SystemSupport"]
-        ),
-        .testTarget(
             name: "DocumentPackageTests",
             dependencies: [
                 "DocumentPackage",

@@ -84,7 +84,7 @@ extension PackageWrapper {
     /// - Throws: `DocumentPackageError` as `save(to:options:)`; the
     ///   temporary is removed and the package left as it was.
     func saveSubtree(
-        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, shownPath: String,
+        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, parentPath: String, shownPath: String,
         existing: FileIdentity, options: PackageSaveOptions
     ) throws(DocumentPackageError) -> Bool {
         let rootLocation = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)

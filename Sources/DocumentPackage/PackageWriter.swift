@@ -370,7 +370,9 @@ extension PackageWrapper {
 
         // Every change inside one directory below the root: that directory alone is written anew and swapped in.
         if let existing, let chain = changedSubtree(of: existing, at: absolutePath),
-            try saveSubtree(chain, ofPackageNamed: name, in: parent, shownPath: shownPath, existing: existing, options: options)
+            try saveSubtree(
+                chain, ofPackageNamed: name, in: parent, parentPath: parentPath, shownPath: shownPath, existing: existing,
+                options: options)
         {
             return
         }

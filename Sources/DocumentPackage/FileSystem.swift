@@ -520,7 +520,7 @@ enum FileSystem {
         throws(DocumentPackageError) -> (Descriptor, String)
     {
         guard let (descriptor, name) = TemporaryItem.makeFile(for: target, in: directory.rawValue, folder: folder) else {
-            throw location.error("create a temporary file beside it")
+            throw location.error("create the file")
         }
         return (Descriptor(descriptor), name)
     }

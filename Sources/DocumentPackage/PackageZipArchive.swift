@@ -54,7 +54,9 @@ public enum PackageZipArchive {
         let slash = absolutePath.lastIndex(of: "/")!  // An absolute path has one.
         let folder = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
         let name = String(absolutePath[absolutePath.index(after: slash)...])
-        let parent = try FileSystem.openDirectory(folder, followingLink: true, at: EntryLocation(pathInPackage: "", fileSystemPath: folder))
+        let folderDescriptor = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard folderDescriptor >= 0 else { throw location.error("create the file") }
+        let parent = Descriptor(folderDescriptor)
         TemporaryItem.removeStale(of: name, in: parent.rawValue)
         let (descriptor, temporaryName) = try FileSystem.makeTemporaryFile(for: name, in: parent, folder: folder, at: location)
         defer { TemporaryItem.finished(temporaryName, folder: folder) }

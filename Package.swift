@@ -86,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "DocumentVersions",
-            dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "UniformTypes",

@@ -79,4 +79,111 @@ static inline int ictkit_wait_for_writeback(int file) { (void)file; return 0; }
 
 #endif
 
+/// Removes `name` in `parent` and, for a directory, everything below it,
+/// without following symbolic links; best effort (what cannot be removed
+/// stays). Makes only async-signal-safe system calls and allocates nothing,
+/// so a signal handler may call it: each directory is read in passes
+/// through one static buffer, files unlinked, and one directory met per
+/// pass is emptied (recursively, at most 128 levels deep) before the next
+/// pass rereads the directory from its start. Not reentrant: the caller
+/// keeps two calls from overlapping (the handlers block one another).
+static inline void ictkit_remove_tree(int parent, const char *name);
+
+#if defined(__linux__)
+#include <dirent.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+/// One directory entry as getdents64(2) gives it.
+struct ictkit_directory_entry64 {
+    unsigned long long inode;
+    long long offset;
+    unsigned short length;
+    unsigned char type;
+    char name[];
+};
+
+/// One pass over the open directory: unlinks every entry that is not a
+/// directory and copies the name of one directory into `directoryName`.
+/// Returns how many entries it saw (0: the directory is empty), -1 on error.
+static inline int ictkit_empty_directory_pass(int directory, char directoryName[256]) {
+    static _Alignas(8) char buffer[8192];
+    int seen = 0;
+    directoryName[0] = 0;
+    if (lseek(directory, 0, SEEK_SET) != 0) return -1;
+    for (;;) {
+        long count = syscall(SYS_getdents64, directory, buffer, sizeof buffer);
+        if (count < 0) return -1;
+        if (count == 0) return seen;
+        for (long offset = 0; offset < count;) {
+            struct ictkit_directory_entry64 *entry = (struct ictkit_directory_entry64 *)(buffer + offset);
+            offset += entry->length;
+            if (strcmp(entry->name, ".") == 0 || strcmp(entry->name, "..") == 0) continue;
+            seen += 1;
+            if (entry->type != DT_DIR && unlinkat(directory, entry->name, 0) == 0) continue;
+            if (directoryName[0] == 0 && strlen(entry->name) < 256) strcpy(directoryName, entry->name);
+        }
+    }
+}
+
+#elif defined(__APPLE__)
+#include <string.h>
+#include <sys/attr.h>
+#include <sys/vnode.h>
+
+/// `ictkit_empty_directory_pass` through getattrlistbulk(2), which, unlike
+/// readdir, is a system call and allocates nothing (it gives no `.` or `..`).
+static inline int ictkit_empty_directory_pass(int directory, char directoryName[256]) {
+    static _Alignas(8) char buffer[16384];
+    struct attrlist request = {0};
+    request.bitmapcount = ATTR_BIT_MAP_COUNT;
+    request.commonattr = ATTR_CMN_RETURNED_ATTRS | ATTR_CMN_NAME | ATTR_CMN_OBJTYPE;
+    int seen = 0;
+    directoryName[0] = 0;
+    if (lseek(directory, 0, SEEK_SET) != 0) return -1;
+    for (;;) {
+        int count = getattrlistbulk(directory, &request, buffer, sizeof buffer, 0);
+        if (count < 0) return -1;
+        if (count == 0) return seen;
+        char *entry = buffer;
+        for (int index = 0; index < count; index++) {
+            unsigned int length = *(unsigned int *)entry;
+            char *field = entry + sizeof(unsigned int) + sizeof(attribute_set_t);
+            attrreference_t *reference = (attrreference_t *)field;
+            const char *name = field + reference->attr_dataoffset;
+            fsobj_type_t type = *(fsobj_type_t *)(field + sizeof(attrreference_t));
+            entry += length;
+            seen += 1;
+            if (type != VDIR && unlinkat(directory, name, 0) == 0) continue;
+            if (directoryName[0] == 0 && strlen(name) < 256) strcpy(directoryName, name);
+        }
+    }
+}
+#endif
+
+static inline void ictkit_remove_tree_below(int parent, const char *name, int depth) {
+    if (unlinkat(parent, name, 0) == 0 || errno == ENOENT) return;
+    if (depth > 128) return;
+    // A read-only directory's entries cannot be removed by its owner.
+    (void)fchmodat(parent, name, 0700, 0);
+    int directory = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (directory < 0) return;
+    char child[256];
+    // Each pass removes every file it sees and then one directory; a
+    // directory that will not go ends the removal, so this always ends.
+    while (ictkit_empty_directory_pass(directory, child) > 0) {
+        if (child[0] == 0) continue;
+        ictkit_remove_tree_below(directory, child, depth + 1);
+        if (unlinkat(directory, child, AT_REMOVEDIR) != 0 && errno != ENOENT) break;
+    }
+    close(directory);
+    (void)unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+static inline void ictkit_remove_tree(int parent, const char *name) {
+    int saved = errno;
+    ictkit_remove_tree_below(parent, name, 0);
+    errno = saved;
+}
+
 #endif

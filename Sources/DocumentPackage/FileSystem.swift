@@ -1,4 +1,5 @@
 import CFileSystem
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -120,7 +121,7 @@ enum FileSystem {
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Descriptor {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)
-        let descriptor = openat(directory, name, flags)
+        let descriptor = RawFileName.withPath(name) { openat(directory, $0, flags) }
         guard descriptor >= 0 else {
             let code = errno
             switch code {
@@ -147,7 +148,7 @@ enum FileSystem {
         throws(DocumentPackageError) -> Descriptor?
     {
         // Without waiting: a FIFO would hold the open until a writer came; callers refuse it by its status.
-        let descriptor = openat(directory, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = RawFileName.withPath(name) { openat(directory, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw location.error("open the file")
@@ -160,7 +161,7 @@ enum FileSystem {
     static func createFile(_ name: String, in directory: Int32, permissions: mode_t = 0o600, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
-        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        let descriptor = RawFileName.withPath(name) { openat(directory, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) }
         guard descriptor >= 0 else { throw location.error("create the file") }
         return Descriptor(descriptor)
     }
@@ -179,7 +180,7 @@ enum FileSystem {
         throws(DocumentPackageError) -> FileIdentity?
     {
         var result = stat()
-        guard fstatat(directory, name, &result, AT_SYMLINK_NOFOLLOW) == 0 else {
+        guard RawFileName.withPath(name, { fstatat(directory, $0, &result, AT_SYMLINK_NOFOLLOW) }) == 0 else {
             if errno == ENOENT { return nil }
             throw location.error("read the status")
         }
@@ -220,7 +221,7 @@ enum FileSystem {
         var capacity = max(Int(clamping: size), 0) + 1
         while true {
             var buffer = [UInt8](repeating: 0, count: capacity)
-            let count = readlinkat(directory, name, &buffer, capacity)
+            let count = RawFileName.withPath(name) { readlinkat(directory, $0, &buffer, capacity) }
             guard count >= 0 else { throw location.error("read the link") }
             if count < capacity { return Array(buffer[0..<count]) }
             guard capacity < Int(PATH_MAX) * 2 else { throw location.error(.io, "link destination too long") }
@@ -331,7 +332,7 @@ enum FileSystem {
     static func openForFlushing(_ relativePath: String, in directory: Descriptor, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
-        let descriptor = openat(directory.rawValue, relativePath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = RawFileName.withPath(relativePath) { openat(directory.rawValue, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else { throw location.error("open to flush to disk") }
         return Descriptor(descriptor)
     }
@@ -367,7 +368,7 @@ enum FileSystem {
     static func makeDirectory(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        guard mkdirat(directory, name, 0o700) == 0 else { throw location.error("create the directory") }
+        guard RawFileName.withPath(name, { mkdirat(directory, $0, 0o700) }) == 0 else { throw location.error("create the directory") }
     }
 
     /// `symlinkat(2)`, then the link's own modification time when given.
@@ -377,10 +378,10 @@ enum FileSystem {
     )
         throws(DocumentPackageError)
     {
-        guard symlinkat(destination, directory, name) == 0 else { throw location.error("create the link") }
+        guard RawFileName.withPath(name, { symlinkat(destination, directory, $0) }) == 0 else { throw location.error("create the link") }
         if let modificationTime {
             let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
-            guard utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard RawFileName.withPath(name, { utimensat(directory, $0, times, AT_SYMLINK_NOFOLLOW) }) == 0 else {
                 throw location.error("set the link's modification time")
             }
         }
@@ -393,7 +394,7 @@ enum FileSystem {
         _ sourceName: String, in sourceDirectory: Int32, named name: String, in directory: Int32,
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Bool {
-        if linkat(sourceDirectory, sourceName, directory, name, 0) == 0 { return true }
+        if RawFileName.withPath(sourceName, { from in RawFileName.withPath(name) { linkat(sourceDirectory, from, directory, $0, 0) } }) == 0 { return true }
         switch errno {
         // ENOENT: the source is gone since it was read; the caller decides what to write instead.
         case EXDEV, EPERM, EMLINK, ENOTSUP, ENOSYS, ENOENT: return false
@@ -414,7 +415,9 @@ enum FileSystem {
         _ first: String, in firstDirectory: Int32, with second: String, in secondDirectory: Int32,
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Bool {
-        if ictkit_exchange_names(firstDirectory, first, secondDirectory, second) == 0 { return true }
+        if RawFileName.withPath(first, { from in RawFileName.withPath(second) { ictkit_exchange_names(firstDirectory, from, secondDirectory, $0) } }) == 0 {
+            return true
+        }
         switch errno {
         // No exchange on this file system, across these directories, or in a folder we may not change.
         case EINVAL, ENOSYS, ENOTSUP, EXDEV, EACCES, EPERM, EBUSY: return false
@@ -427,7 +430,9 @@ enum FileSystem {
     static func renameWithoutReplacing(_ from: String, to: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        if ictkit_rename_without_replacing(directory, from, directory, to) == 0 { return }
+        if RawFileName.withPath(from, { old in RawFileName.withPath(to) { ictkit_rename_without_replacing(directory, old, directory, $0) } }) == 0 {
+            return
+        }
         if errno == EEXIST { throw location.error(.alreadyExists, "already exists") }
         throw location.error("move the package into place")
     }
@@ -437,7 +442,7 @@ enum FileSystem {
     static func removeTree(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        try removeTree(Array(name.utf8CString), in: directory, at: location)
+        try removeTree(RawFileName.bytes(name).map { CChar(bitPattern: $0) } + [0], in: directory, at: location)
     }
 
     /// `removeTree(_:in:at:)` of a NUL-terminated name.
@@ -483,9 +488,9 @@ enum FileSystem {
         guard unlinkat(directory, cName, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw location.error("remove") }
     }
 
-    /// A NUL-terminated name for messages (not necessarily UTF-8 on disk).
+    /// A NUL-terminated name as names are carried (`RawFileName`: bytes that are not UTF-8 kept).
     private static func displayName(_ cName: [CChar]) -> String {
-        String(decoding: cName.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        RawFileName.decoding(cName.dropLast().map { UInt8(bitPattern: $0) })
     }
 
     /// All entries `next` (`readdir` of a freshly opened stream) gives but
@@ -509,9 +514,31 @@ enum FileSystem {
         }
     }
 
-    /// Whether process `id` still runs (a stray temporary of a live save is
-    /// left alone).
-    static func processIsAlive(_ id: Int32) -> Bool {
-        kill(id, 0) == 0 || errno == EPERM
+    /// Makes a file (mode 0600) under a fresh temporary name for `target` in
+    /// `directory` (whose path is `folder`), removed by a signal until `TemporaryItem.finished`.
+    static func makeTemporaryFile(for target: String, in directory: Descriptor, folder: String, at location: EntryLocation)
+        throws(DocumentPackageError) -> (Descriptor, String)
+    {
+        guard let (descriptor, name) = TemporaryItem.makeFile(for: target, in: directory.rawValue, folder: folder) else {
+            throw location.error("create the file")
+        }
+        return (Descriptor(descriptor), name)
+    }
+
+    /// `renameat(2)` within one directory, replacing what `to` names.
+    static func rename(_ from: String, to: String, in directory: Int32, at location: EntryLocation) throws(DocumentPackageError) {
+        let renamed = RawFileName.withPath(from) { old in RawFileName.withPath(to) { renameat(directory, old, directory, $0) } }
+        guard renamed == 0 else { throw location.error("move the new file into place") }
+    }
+
+    /// Makes a folder under a fresh temporary name for `target` in `directory`
+    /// (whose path is `folder`), removed by a signal until `TemporaryItem.finished`.
+    static func makeTemporaryFolder(for target: String, in directory: Descriptor, folder: String, at location: EntryLocation)
+        throws(DocumentPackageError) -> String
+    {
+        guard let name = TemporaryItem.makeFolder(for: target, in: directory.rawValue, folder: folder) else {
+            throw location.error("create a temporary folder beside it")
+        }
+        return name
     }
 }

@@ -1,6 +1,9 @@
+import SystemSupport
+
 /// The rules for a child's name inside a package.
 enum PackageChildName {
-    /// The longest name accepted, in bytes of UTF-8 (`NAME_MAX` on Linux and macOS).
+    /// The longest name accepted, in bytes on disk (`NAME_MAX` on Linux and
+    /// macOS; a byte that is not UTF-8 is carried as one scalar, `RawFileName`).
     static let maximumByteCount = 255
 
     /// Why `name` cannot name a child, or nil when it can.
@@ -9,8 +12,9 @@ enum PackageChildName {
         if name == "." || name == ".." { return "a name cannot be \"\(name)\"" }
         if name.utf8.contains(UInt8(ascii: "/")) { return "a name cannot contain \"/\"" }
         if name.utf8.contains(0) { return "a name cannot contain NUL" }
-        if name.utf8.count > maximumByteCount {
-            return "a name cannot be longer than \(maximumByteCount) bytes of UTF-8 (this one has \(name.utf8.count))"
+        let byteCount = RawFileName.bytes(name).count
+        if byteCount > maximumByteCount {
+            return "a name cannot be longer than \(maximumByteCount) bytes (this one has \(byteCount))"
         }
         return nil
     }
@@ -33,8 +37,9 @@ enum PackageChildName {
         name.lowercased()
     }
 
-    /// `name` in quotes, with control characters escaped, for messages.
+    /// `name` in quotes, with control characters and bytes that are not
+    /// UTF-8 escaped (`\xff`), for messages.
     static func quoted(_ name: String) -> String {
-        "\"" + name.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+        "\"" + RawFileName.escaped(name) + "\""
     }
 }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -82,10 +84,8 @@ struct PackageReader {
         depth: Int
     ) throws(DocumentPackageError) {
         for rawName in try FileSystem.entryNames(of: descriptor, at: location) {
-            guard let name = String(validating: rawName, as: UTF8.self) else {
-                let shown = String(decoding: rawName, as: UTF8.self)
-                throw location.child(shown).error(.invalidName, "the name is not valid UTF-8")
-            }
+            // A name that is not UTF-8 is carried byte for byte (`RawFileName`).
+            let name = RawFileName.decoding(rawName)
             let childLocation = location.child(name)
             entryCount += 1
             guard entryCount <= limits.maximumEntryCount else {

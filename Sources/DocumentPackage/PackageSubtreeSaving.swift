@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -82,7 +84,7 @@ extension PackageWrapper {
     /// - Throws: `DocumentPackageError` as `save(to:options:)`; the
     ///   temporary is removed and the package left as it was.
     func saveSubtree(
-        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, shownPath: String,
+        _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, parentPath: String, shownPath: String,
         existing: FileIdentity, options: PackageSaveOptions
     ) throws(DocumentPackageError) -> Bool {
         let rootLocation = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
@@ -110,10 +112,10 @@ extension PackageWrapper {
         let root = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)
         guard try Self.unchangedOnDisk(self, open: root, at: rootLocation, except: target) else { return false }
 
-        let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let temporaryName = try FileSystem.makeTemporaryFolder(for: name, in: parent, folder: parentPath, at: targetLocation)
+        defer { TemporaryItem.finished(temporaryName, folder: parentPath) }
         // What goes wrong in the new folder is said of the folder it replaces.
         let temporaryLocation = targetLocation
-        try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
         var writer = PackageWriter(
             replacedRoot: (existing.device, existing.inode), flush: options.flushingToDisk,
             rootPathInPackage: targetLocation.pathInPackage)
@@ -176,7 +178,7 @@ extension PackageWrapper {
         let onDisk = try FileSystem.entryNames(of: descriptor, at: location)
         let children = directory.children
         guard onDisk.count == children.count,
-            Set(onDisk) == Set(children.map { Array($0.fileName!.utf8) })
+            Set(onDisk) == Set(children.map { RawFileName.bytes($0.fileName!) })
         else { return false }
         for child in children where child !== target {
             let name = child.fileName!

@@ -66,7 +66,11 @@ public final class PackageWrapper {
     /// The kind of item, fixed when the wrapper is made.
     public let kind: Kind
     /// The name under which the wrapper is a child of its directory (or was
-    /// read from disk); nil for a new wrapper not yet added.
+    /// read from disk); nil for a new wrapper not yet added. Names are bytes:
+    /// a byte of a name on disk (or in a zip) that is not part of valid UTF-8
+    /// is carried as the private-use scalar U+10FF00 + byte (U+10FF80…U+10FFFF)
+    /// and written back as that byte, so such a file is read, saved and zipped
+    /// under its own name.
     public internal(set) var fileName: String?
     /// The name to use when the wrapper is added without one.
     public var preferredFileName: String?

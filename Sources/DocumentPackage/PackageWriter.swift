@@ -305,15 +305,11 @@ public struct PackageSaveOptions: Hashable, Sendable {
 }
 
 extension PackageWrapper {
-    /// The marker in the names of temporaries beside a package: a save in
-    /// progress, or an old version waiting to be removed.
-    static let savingMarker = ".saving-"
-    static let replacedMarker = ".replaced-"
-
     /// Saves this directory wrapper as the package at `path`, safely.
     ///
     /// The new package is written beside the old one under a temporary name
-    /// (`.NAME.saving-PID-RANDOM`), flushed, and swapped in with one
+    /// (`TemporaryItem`: `.NAME.ict-new-PID-RANDOM`, removed by SIGINT,
+    /// SIGTERM and SIGHUP while the save runs), flushed, and swapped in with one
     /// `renameat2(RENAME_EXCHANGE)` (`renameatx_np(RENAME_SWAP)` on macOS);
     /// where the file system cannot swap, the old package is renamed aside
     /// and the new one renamed in. The old version is then removed. At no
@@ -363,7 +359,7 @@ extension PackageWrapper {
             throw changed.error(
                 .changedOnDisk, "the package changed on disk since it was read (another program saved it); nothing was saved")
         }
-        try Self.cleanUpStrayTemporaries(of: name, in: parent, at: parentLocation)
+        Self.cleanUpStrayTemporaries(of: name, in: parent)
         let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
         if let existing {
             guard options.replacingExisting else { throw location.error(.alreadyExists, "already exists") }
@@ -374,15 +370,17 @@ extension PackageWrapper {
 
         // Every change inside one directory below the root: that directory alone is written anew and swapped in.
         if let existing, let chain = changedSubtree(of: existing, at: absolutePath),
-            try saveSubtree(chain, ofPackageNamed: name, in: parent, shownPath: shownPath, existing: existing, options: options)
+            try saveSubtree(
+                chain, ofPackageNamed: name, in: parent, parentPath: parentPath, shownPath: shownPath, existing: existing,
+                options: options)
         {
             return
         }
 
-        let temporaryName = ".\(name)\(Self.savingMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let temporaryName = try FileSystem.makeTemporaryFolder(for: name, in: parent, folder: parentPath, at: location)
+        defer { TemporaryItem.finished(temporaryName, folder: parentPath) }
         // What goes wrong in the new version is said of the package it becomes.
         let temporaryLocation = location
-        try FileSystem.makeDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
         let original = try options.originalContentsPath.flatMap { (path) throws(DocumentPackageError) in
             let originalPath = Self.absolutePath(path)
             return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: path))
@@ -463,7 +461,7 @@ extension PackageWrapper {
         if try FileSystem.exchange(temporaryName, name, in: parent.rawValue, at: location) { return }
         // No swap on this file system: move the old version aside under a
         // name the next save recognises, then the new one in.
-        let asideName = ".\(name)\(replacedMarker)\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let asideName = TemporaryItem.name(for: name, role: .old)
         try FileSystem.renameWithoutReplacing(name, to: asideName, in: parent.rawValue, at: location)
         do {
             try FileSystem.renameWithoutReplacing(temporaryName, to: name, in: parent.rawValue, at: location)
@@ -474,33 +472,11 @@ extension PackageWrapper {
         try FileSystem.renameWithoutReplacing(asideName, to: temporaryName, in: parent.rawValue, at: location)
     }
 
-    /// Removes the temporaries of saves of `name` whose process is gone. When
-    /// such a save died between moving the old package aside and moving the
-    /// new one in, the old one is put back first.
-    static func cleanUpStrayTemporaries(of name: String, in parent: Descriptor, at location: EntryLocation)
-        throws(DocumentPackageError)
-    {
-        var strays: [(name: String, isReplacedOriginal: Bool)] = []
-        for rawName in try FileSystem.entryNames(of: parent, at: location) {
-            guard let entry = String(validating: rawName, as: UTF8.self) else { continue }
-            for (marker, isReplacedOriginal) in [(savingMarker, false), (replacedMarker, true)] {
-                let prefix = "." + name + marker
-                guard entry.hasPrefix(prefix) else { continue }
-                let rest = entry.dropFirst(prefix.count)
-                guard let dash = rest.firstIndex(of: "-"), let processID = Int32(rest[..<dash]),
-                    processID != getpid(), !FileSystem.processIsAlive(processID)
-                else { continue }
-                strays.append((entry, isReplacedOriginal))
-            }
-        }
-        if let original = strays.first(where: \.isReplacedOriginal),
-            try FileSystem.linkStatus(name, in: parent.rawValue, at: location.child(name)) == nil
-        {
-            try FileSystem.renameWithoutReplacing(original.name, to: name, in: parent.rawValue, at: location.child(name))
-            strays.removeAll { $0.name == original.name }
-        }
-        for stray in strays {
-            try FileSystem.removeTree(stray.name, in: parent.rawValue, at: location.child(stray.name))
-        }
+    /// Removes the temporaries of saves of `name` whose process is gone
+    /// (`TemporaryItem.removeStale`). When such a save died between moving
+    /// the old package aside and moving the new one in, the old one is put
+    /// back instead.
+    static func cleanUpStrayTemporaries(of name: String, in parent: Descriptor) {
+        TemporaryItem.removeStale(of: name, in: parent.rawValue)
     }
 }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -25,7 +27,9 @@ public enum PackageZipArchive {
     /// that is smaller); permissions, modification dates (to the zip's 2
     /// seconds) and symbolic links (as links) are kept. Files read lazily are
     /// streamed from disk, not loaded. The zip is written in one pass under
-    /// a temporary name and renamed into place; time and memory grow
+    /// a temporary name beside it (`TemporaryItem`: removed by SIGINT,
+    /// SIGTERM and SIGHUP, and when a killed run left it, by the next write
+    /// of the same zip) and renamed into place; time and memory grow
     /// linearly with the entries. The zip is flushed to disk before the rename.
     ///
     /// - Throws: `DocumentPackageError` `.limitExceeded` naming the entry
@@ -48,11 +52,18 @@ public enum PackageZipArchive {
         try PackageChildName.check(rootName, pathInPackage: "", fileSystemPath: zipPath)
         var tally = PackageLimitTally(limits: limits, fileSystemPath: package.diskRecord?.origin.shownPath ?? zipPath)
         try tally.count(childrenOf: package, path: "", depth: 1)
-        let temporaryPath = absolutePath + ".partial-\(getpid())"
+        // Errors name the zip as given; the folder is opened by its absolute path.
         let location = EntryLocation(pathInPackage: "", fileSystemPath: zipPath)
-        unlink(temporaryPath)
-        do {
-            let descriptor = try FileSystem.createFile(temporaryPath, in: AT_FDCWD, permissions: 0o666, at: location)
+        let slash = absolutePath.lastIndex(of: "/")!  // An absolute path has one.
+        let folder = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
+        let name = String(absolutePath[absolutePath.index(after: slash)...])
+        let folderDescriptor = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard folderDescriptor >= 0 else { throw location.error("create the file") }
+        let parent = Descriptor(folderDescriptor)
+        TemporaryItem.removeStale(of: name, in: parent.rawValue)
+        let (descriptor, temporaryName) = try FileSystem.makeTemporaryFile(for: name, in: parent, folder: folder, at: location)
+        defer { TemporaryItem.finished(temporaryName, folder: folder) }
+        do throws(DocumentPackageError) {
             let writer = ZipArchiveWriter(descriptor: descriptor, location: location)
             var written = 0
             // The root directory and each entry below it.
@@ -62,16 +73,16 @@ public enum PackageZipArchive {
                 progress?(written, total)
             }
             try writer.finish()
+            // As a new file would have been made: 0666 less the umask.
+            let mask = umask(0)
+            umask(mask)
+            guard fchmod(descriptor.rawValue, 0o666 & ~mask) == 0 else { throw location.error("set the zip's permissions") }
             // On disk before it takes the zip's name, as `ict convert` flushes every file it writes.
             try FileSystem.flush(descriptor, at: location)
+            try FileSystem.rename(temporaryName, to: name, in: parent.rawValue, at: location)
         } catch {
-            unlink(temporaryPath)
+            try? FileSystem.removeTree(temporaryName, in: parent.rawValue, at: location)
             throw error
-        }
-        guard rename(temporaryPath, absolutePath) == 0 else {
-            let failure = location.error("move the zip into place")
-            unlink(temporaryPath)
-            throw failure
         }
     }
 

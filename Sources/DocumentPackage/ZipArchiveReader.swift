@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -239,10 +241,8 @@ final class ZipArchiveReader {
         func field32(_ at: Int) -> UInt32 { raw.getLittleEndian(UInt32.self, at: at)! }
         let nameStart = ZipFormat.centralHeaderSize
         let nameBytes = UnsafeRawBufferPointer(rebasing: raw[nameStart..<nameStart + Int(nameLength)])
-        guard let path = String(validating: nameBytes, as: UTF8.self) else {
-            let shown = String(decoding: nameBytes, as: UTF8.self)
-            throw EntryLocation(pathInPackage: shown, fileSystemPath: self.path).error(.invalidName, "the zip entry's name is not UTF-8")
-        }
+        // A name that is not UTF-8 (written without the UTF-8 flag, as Info-ZIP does) is kept byte for byte.
+        let path = RawFileName.decoding(nameBytes)
         let entryLocation = EntryLocation(pathInPackage: path, fileSystemPath: self.path)
         let flags = field16(8)
         let method = field16(10)

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -140,15 +142,23 @@ final class ZipArchiveWriter {
             compressedSize: compressedSize, size: UInt64(bytes.count), mode: mode, headerOffset: headerOffset)
     }
 
-    /// The path's UTF-8 bytes, which a zip's 16-bit length field must hold.
+    /// The path's bytes (`RawFileName`: a name that is not UTF-8 as it is on
+    /// disk), which a zip's 16-bit length field must hold.
     private func nameBytes(_ path: String) throws(DocumentPackageError) -> [UInt8] {
-        let name = Array(path.utf8)
+        let name = RawFileName.bytes(path)
         guard name.count <= Int(UInt16.max) else {
             throw DocumentPackageError(
                 .invalidName, pathInPackage: path, fileSystemPath: location.fileSystemPath,
                 "the path is longer than the 65,535 bytes a zip entry's name can hold")
         }
         return name
+    }
+
+    /// The general-purpose flags of an entry named `name`: the UTF-8 flag
+    /// when the name is UTF-8; a name that is not carries its bytes as they
+    /// are, without it (as Info-ZIP writes such names).
+    private static func flags(_ name: [UInt8]) -> UInt16 {
+        String(validating: name, as: UTF8.self) == nil ? 0 : ZipFormat.flagUTF8
     }
 
     /// A local file header; nil `sizes` means a ZIP64 field holds them (filled in later).
@@ -159,7 +169,7 @@ final class ZipArchiveWriter {
         let (date, time) = ZipFormat.dosDateTime(modificationTime)
         buffer.appendLittleEndian(ZipFormat.localHeaderSignature)
         buffer.appendLittleEndian(sizes == nil ? ZipFormat.versionNeededZip64 : ZipFormat.versionNeeded)
-        buffer.appendLittleEndian(ZipFormat.flagUTF8)
+        buffer.appendLittleEndian(Self.flags(name))
         buffer.appendLittleEndian(method)
         buffer.appendLittleEndian(time)
         buffer.appendLittleEndian(date)
@@ -196,7 +206,7 @@ final class ZipArchiveWriter {
         centralDirectory.appendLittleEndian(ZipFormat.centralHeaderSignature)
         centralDirectory.appendLittleEndian(ZipFormat.madeByUnix)
         centralDirectory.appendLittleEndian(zip64.isEmpty ? ZipFormat.versionNeeded : ZipFormat.versionNeededZip64)
-        centralDirectory.appendLittleEndian(ZipFormat.flagUTF8)
+        centralDirectory.appendLittleEndian(Self.flags(name))
         centralDirectory.appendLittleEndian(method)
         centralDirectory.appendLittleEndian(time)
         centralDirectory.appendLittleEndian(date)

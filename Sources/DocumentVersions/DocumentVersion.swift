@@ -1,3 +1,4 @@
+import CFileSystem
 import DocumentPackage
 import SystemSupport
 
@@ -361,30 +362,43 @@ public final class DocumentVersion {
         }
     }
 
-    /// The prefix of a version renamed aside to be removed.
+    /// The prefix of a version renamed aside to be removed by runs before
+    /// `TemporaryItem` named every temporary.
     static let removingPrefix = ".ict-removing-"
 
-    /// Renames `path` aside (one step, so a version is there whole or not at
-    /// all), then removes it with everything in it.
+    /// Renames `path` aside under a temporary name (one step, so a version
+    /// is there whole or not at all), then removes it with everything in
+    /// it; a signal meanwhile removes it too.
     private static func removeAside(_ path: String) throws(DocumentVersionError) {
-        let folder = splitPath(path).folder
-        let aside = joinPath(folder, "\(removingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        guard rename(path, aside) == 0 else { throw ioError(path, "cannot remove the version") }
-        removeTree(aside)
+        let (folder, name) = splitPath(path)
+        let asideName = TemporaryItem.name(for: name, role: .old)
+        let aside = joinPath(folder, asideName)
+        let held = InterruptCleanup.holdSignals()
+        let renamed = RawFileName.withPath(path) { from in RawFileName.withPath(aside) { to in rename(from, to) } }
+        let code = errno
+        if renamed == 0 { TemporaryItem.adopt(asideName, folder: folder) }
+        InterruptCleanup.release(held)
+        guard renamed == 0 else { throw ioError(path, "cannot remove the version", errno: code) }
+        RawFileName.withPath(aside) { ictkit_remove_tree(AT_FDCWD, $0) }
+        TemporaryItem.finished(asideName, folder: folder)
     }
 
-    /// Removes what earlier runs killed while removing a version left aside.
+    /// Handles what earlier runs killed while writing beside the document
+    /// or removing a version left behind (`TemporaryItem.removeStale`: an
+    /// old version aside is put back when its name is free, else removed).
     private static func removeStrays(in folder: String) {
-        guard let names = try? FileStatus.names(in: folder) else { return }
-        for name in names where name.hasPrefix(removingPrefix) {
-            let pidText = name.dropFirst(removingPrefix.count).prefix { $0 != "-" }
-            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            removeTree(joinPath(folder, name))
+        let directory = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard directory >= 0 else { return }
+        defer { close(directory) }
+        for entry in TemporaryItem.candidates(in: directory) {
+            if entry.starts(with: Array(removingPrefix.utf8)) {
+                let pid = entry.dropFirst(removingPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }
+                guard let pid = Int32(String(decoding: pid, as: UTF8.self)), TemporaryItem.processIsGone(pid) else { continue }
+                (entry.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { ictkit_remove_tree(directory, $0.baseAddress!) }
+            } else if let target = TemporaryItem.target(of: entry) {
+                TemporaryItem.removeStale(of: target, among: [entry], in: directory)
+            }
         }
-    }
-
-    private static func removeTree(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     private static func removeEntryCopies(_ entries: [String], inPackageAt path: String) throws(DocumentVersionError) {
@@ -400,22 +414,35 @@ public final class DocumentVersion {
         }
     }
 
-    /// Writes a copy of `source` beside `target`, flushes it, and renames it over `target`.
+    /// Writes a copy of `source` beside `target` under a temporary name
+    /// (`TemporaryItem`), flushes it, and renames it over `target`.
     private static func copyFileAtomically(from source: String, over target: String) throws(DocumentVersionError) {
         let (folder, name) = splitPath(target)
-        let temporary = joinPath(folder, ".\(name).ict-replacing-\(getpid())")
         let bytes = try readFileNotFollowingLink(source)
-        // The name is foreseeable: whatever is there (a link planted to make this write land outside,
-        // a stray of a killed run) is removed, not written through, and the file made anew.
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ioError(temporary, "cannot write beside the document") }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let flushed = fsync(descriptor)
+        let directory = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard directory >= 0 else { throw ioError(folder, "cannot open the document's folder") }
+        defer { close(directory) }
+        TemporaryItem.removeStale(of: name, in: directory)
+        // A fresh name made anew (O_EXCL, O_NOFOLLOW): nothing planted there is written through.
+        guard let (descriptor, temporary) = TemporaryItem.makeFile(for: name, in: directory, folder: folder, permissions: 0o644) else {
+            throw ioError(target, "cannot write beside the document")
+        }
+        defer { TemporaryItem.finished(temporary, folder: folder) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        let flushed = written == bytes.count ? fsync(descriptor) : -1
         close(descriptor)
-        guard written == bytes.count, flushed == 0, rename(temporary, target) == 0 else {
+        let renamed =
+            flushed == 0
+            ? RawFileName.withPath(temporary) { from in RawFileName.withPath(name) { to in renameat(directory, from, directory, to) } } : -1
+        guard renamed == 0 else {
             let error = ioError(target, "cannot replace the document")
-            unlink(temporary)
+            _ = RawFileName.withPath(temporary) { unlinkat(directory, $0, 0) }
             throw error
         }
     }
@@ -440,8 +467,8 @@ public final class DocumentVersion {
         }
     }
 
-    private static func ioError(_ path: String, _ action: String) -> DocumentVersionError {
-        DocumentVersionError(.io, path: path, "\(action): \(String(cString: strerror(errno)))")
+    private static func ioError(_ path: String, _ action: String, errno code: Int32 = errno) -> DocumentVersionError {
+        DocumentVersionError(.io, path: path, "\(action): \(String(cString: strerror(code)))")
     }
 }
 

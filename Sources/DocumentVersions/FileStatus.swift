@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -27,7 +29,7 @@ struct FileStatus: Hashable {
     /// - Throws: `DocumentVersionError` `.io` for any other failure.
     static func of(_ path: String) throws(DocumentVersionError) -> FileStatus? {
         var status = stat()
-        guard lstat(path, &status) == 0 else {
+        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw DocumentVersionError(.io, path: path, "cannot read the item's status: \(String(cString: strerror(errno)))")
         }
@@ -65,13 +67,13 @@ struct FileStatus: Hashable {
     ///
     /// - Throws: `DocumentVersionError` `.io` when it cannot be listed.
     static func entries(in directory: String) throws(DocumentVersionError) -> [(name: String, isDirectory: Bool?)] {
-        guard let stream = opendir(directory) else {
+        guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
             throw DocumentVersionError(.io, path: directory, "cannot list the folder: \(String(cString: strerror(errno)))")
         }
         defer { closedir(stream) }
         var entries: [(name: String, isDirectory: Bool?)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { RawFileName.decoding($0.prefix { $0 != 0 }) }
             guard name != ".", name != ".." else { continue }
             let type = Int32(entry.pointee.d_type)
             entries.append((name, type == Int32(DT_DIR) ? true : type == Int32(DT_REG) ? false : nil))

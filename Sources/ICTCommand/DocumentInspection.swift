@@ -1,6 +1,7 @@
 import ICTDocument
 import OrderedCollections
 import PropertyList
+import SystemSupport
 
 /// What `ict inspect DOC.ict` shows: the metadata, the entries' sizes, and
 /// with `--data` the data's fields. Reads only the metadata entry unless the
@@ -53,9 +54,10 @@ struct DocumentInspection {
             lines.append("  photo: \(Self.sizeText(photoSize, bytes: data.photo?.count))")
         }
         lines.append("  entries:")
-        let names = entries.map { TerminalText.escaped($0.name) }
-        let width = names.map(\.count).max() ?? 0
-        for (name, entry) in zip(names, entries) {
+        // Names as bytes may be anything: shown escaped (`RawFileName.escaped`), `--json` gives them as they are.
+        let shown = entries.map { RawFileName.escaped($0.name) }
+        let width = shown.map(\.count).max() ?? 0
+        for (entry, name) in zip(entries, shown) {
             let padding = String(repeating: " ", count: width - name.count)
             lines.append("    \(name)\(padding)  \(entry.size.map { "\($0) bytes" } ?? "directory or link")")
         }

@@ -13,12 +13,12 @@ private let systemWrite = Darwin.write
 /// `-` is standard output. A path naming a device, pipe or socket (say
 /// `/dev/stdout` or `/dev/null`) is written directly, never replaced. Any
 /// other path gets a new regular file written beside it under a temporary
-/// name (`.NAME.ict-PID-XXXXXX`), flushed, and renamed over it in one step by
-/// `commit()`, keeping an existing file's permissions (and its owner and
-/// group, where the process may); if anything fails
+/// name (`TemporaryItem`: `.NAME.ict-new-PID-RANDOM`), flushed, and renamed
+/// over it in one step by `commit()`, keeping an existing file's permissions
+/// (and its owner and group, where the process may); if anything fails
 /// before that, the temporary file is removed and the old file is untouched.
 /// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process
-/// ends (`InterruptCleanup`); one left by a killed run (SIGKILL, a crash) is
+/// ends; one left by a killed run (SIGKILL, a crash) is
 /// removed by the next run writing the same file, once its process is gone.
 final class OutputFile {
     struct Failure: Error, CustomStringConvertible {
@@ -88,17 +88,15 @@ final class OutputFile {
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         let folder = directory.isEmpty ? "/" : directory
-        Self.removeStaleTemporaries(of: name, in: folder)
-        var template = (RawFileName.bytes("\(folder)/.\(name).ict-\(getpid())-") + Array("XXXXXX".utf8)).map { CChar(bitPattern: $0) } + [0]
-        InterruptCleanup.install()
-        // Signals are held while the file is made and registered, so none can
-        // end the process between the two and leave the file behind.
-        let held = InterruptCleanup.holdSignals()
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let temporary = RawFileName.decoding(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
-        if descriptor >= 0 { InterruptCleanup.register(temporary) }
-        InterruptCleanup.release(held)
-        guard descriptor >= 0 else { throw Self.systemFailure("cannot create a temporary file beside it") }
+        let folderDescriptor = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard folderDescriptor >= 0 else { throw Self.systemFailure("cannot open the folder to write into") }
+        defer { close(folderDescriptor) }
+        Self.removeStaleTemporaries(of: name, in: folder, descriptor: folderDescriptor)
+        guard let (made, temporaryName) = TemporaryItem.makeFile(for: name, in: folderDescriptor, folder: folder) else {
+            throw Self.systemFailure("cannot create a temporary file beside it")
+        }
+        descriptor = made
+        let temporary = TemporaryItem.path(temporaryName, in: folder)
         replacement = (temporary, target)
     }
 
@@ -153,13 +151,13 @@ final class OutputFile {
             try FileStamp.replace(temporary, over: target, expecting: expected)
         } catch {
             if error.changedSinceRead {
-                InterruptCleanup.unregister(temporary)
+                TemporaryItem.finished(temporary, folder: "")
                 throw .changed
             }
             errno = error.systemError
             throw abandoning(Self.systemFailure("cannot replace it"))
         }
-        InterruptCleanup.unregister(temporary)
+        TemporaryItem.finished(temporary, folder: "")
     }
 
     /// Removes the temporary file, leaving any old file as it was.
@@ -168,55 +166,30 @@ final class OutputFile {
         guard let (temporary, _) = replacement else { return }
         close(descriptor)
         RawFileName.withPath(temporary) { _ = unlink($0) }
-        InterruptCleanup.unregister(temporary)
+        TemporaryItem.finished(temporary, folder: "")
     }
 
     private func abandoning(_ failure: Failure) -> Failure {
         if let temporary = replacement?.temporary {
             RawFileName.withPath(temporary) { _ = unlink($0) }
-            InterruptCleanup.unregister(temporary)
+            TemporaryItem.finished(temporary, folder: "")
         }
         return failure
     }
 
-    /// The stale temporaries of the folder last written into, by the name
-    /// each was to replace. A folder is listed once for all the files
-    /// written into it in a row: a batch writing n files into one folder
-    /// listed it for each, reading n² entries in all.
-    nonisolated(unsafe) private static var lastListed: (folder: String, stale: [String: [[UInt8]]])?
+    /// The folder last written into and its entries that may be
+    /// temporaries (`TemporaryItem.candidates`). A folder is listed once for
+    /// all the files written into it in a row: a batch writing n files into
+    /// one folder listed it for each, reading n² entries in all.
+    nonisolated(unsafe) private static var lastListed: (folder: String, candidates: [[UInt8]])?
 
-    /// Removes `.NAME.ict-PID-XXXXXX` files in `folder` whose process no
-    /// longer runs: what a killed run writing NAME left behind.
-    private static func removeStaleTemporaries(of name: String, in folder: String) {
-        if lastListed?.folder != folder { lastListed = (folder, staleTemporaries(in: folder)) }
-        guard let paths = lastListed?.stale.removeValue(forKey: name) else { return }
-        for path in paths {
-            _ = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        }
-    }
-
-    /// The `.NAME.ict-PID-XXXXXX` files in `folder` whose process no longer runs, by NAME.
-    private static func staleTemporaries(in folder: String) -> [String: [[UInt8]]] {
-        guard let stream = RawFileName.withPath(folder, { opendir($0) }) else { return [:] }
-        defer { closedir(stream) }
-        let marker = Array(".ict-".utf8)
-        var stale: [String: [[UInt8]]] = [:]
-        while let entry = readdir(stream) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { [UInt8]($0.prefix { $0 != 0 }) }
-            // From the end: "-" and six characters (mkstemp's), the process id's digits, ".ict-", NAME, ".".
-            let dash = entryName.count - 7
-            guard dash > marker.count + 1, entryName[0] == UInt8(ascii: "."), entryName[dash] == UInt8(ascii: "-") else { continue }
-            var digits = dash
-            while digits > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(entryName[digits - 1]) { digits -= 1 }
-            let nameEnd = digits - marker.count
-            guard digits < dash, nameEnd > 1, entryName[nameEnd..<digits].elementsEqual(marker),
-                let processID = Int32(String(decoding: entryName[digits..<dash], as: UTF8.self)), processID > 0,
-                processID != getpid(), kill(processID, 0) != 0, errno == ESRCH
-            else { continue }
-            let name = RawFileName.decoding(entryName[1..<nameEnd])
-            stale[name, default: []].append(RawFileName.bytes(folder) + Array("/".utf8) + entryName)
-        }
-        return stale
+    /// Removes the temporaries of `name` in `folder` that a killed run left
+    /// behind, once their process is gone (`TemporaryItem.removeStale`).
+    private static func removeStaleTemporaries(of name: String, in folder: String, descriptor: Int32) {
+        if lastListed?.folder != folder { lastListed = (folder, TemporaryItem.candidates(in: descriptor)) }
+        guard let candidates = lastListed?.candidates else { return }
+        let handled = TemporaryItem.removeStale(of: name, among: candidates, in: descriptor)
+        if !handled.isEmpty { lastListed?.candidates.removeAll { handled.contains($0) } }
     }
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.

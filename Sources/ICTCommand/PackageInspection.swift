@@ -2,6 +2,7 @@ import DocumentPackage
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import SystemSupport
 import UniformTypes
 
 /// What `ict inspect` says about one entry of a package directory.
@@ -103,7 +104,7 @@ struct PackageInspection {
         var lines = ["\(package.fileName ?? packagePath)/  package, \(entries.count) entries, \(fileCount) files, \(Self.sizeText(total))"]
         for entry in entries {
             let indent = String(repeating: "  ", count: entry.depth + 1)
-            let name = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+            let name = RawFileName.escaped(entry.path.split(separator: "/").last.map(String.init) ?? entry.path)
             switch entry.wrapperKind {
             case .directory:
                 lines.append("\(indent)\(name)/  \(Self.sizeText(entry.size))")

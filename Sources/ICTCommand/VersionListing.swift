@@ -2,6 +2,7 @@ import DocumentPackage
 import DocumentVersions
 import ICTDocument
 import PropertyList
+import SystemSupport
 
 /// The versions of one document as `ict versions` shows them and `ict
 /// resolve` picks from: number 0 the current version, then each conflict
@@ -93,11 +94,12 @@ struct VersionListing {
         return names
     }
 
-    /// What a version is, in words: `current`, `Syncthing copy`, `Dropbox entry copies (ctdocument.data)`.
+    /// What a version is, in words: `current`, `Syncthing copy`, `Dropbox entry copies (ctdocument.data)`
+    /// (names escaped, `RawFileName.escaped`).
     static func sourceText(_ version: DocumentVersion) -> String {
         guard let name = version.conflictName else { return "current" }
         guard !version.entrySwaps.isEmpty else { return "\(name.tool.displayName) copy" }
-        return "\(name.tool.displayName) entry copies (\(version.entrySwaps.map(\.entryPath).joined(separator: ", ")))"
+        return "\(name.tool.displayName) entry copies (\(version.entrySwaps.map { RawFileName.escaped($0.entryPath) }.joined(separator: ", ")))"
     }
 
     /// One version of `ict versions --json` (`Schemas/cli/versions.schema.json`).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
+import SystemSupport
 
 extension Ict {
     /// `ict versions`: the current version of a document and its conflict versions.
@@ -65,7 +66,7 @@ extension Ict {
                     line += ", \(name.date)"
                     if let device = name.device { line += ", device \(device)" }
                 }
-                lines += [line, "    \(version.path)"]
+                lines += [line, "    \(RawFileName.escaped(version.path))"]
                 if let fields = entry.fields {
                     lines.append(
                         "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "

@@ -71,8 +71,57 @@ package enum RawFileName {
         return result
     }
 
+    /// Text from files and the file system as it is shown to people: a
+    /// display name, an entry or file name, a key, a message quoting them.
+    /// Such text may hold an escape sequence that clears the screen or
+    /// retitles the terminal, or a newline that forges a line of a table; in
+    /// output for people each control character is shown as an escape, in
+    /// the manner of Swift's string literals (without the quotes):
+    ///
+    /// - `\0`, `\t`, `\n`, `\r` for NUL, tab, line feed and carriage return;
+    /// - `\u{1B}` (hexadecimal, upper case) for every other C0 control, DEL,
+    ///   the C1 controls U+0080…U+009F, the line and paragraph separators
+    ///   U+2028 and U+2029, and the bidirectional formatting characters
+    ///   (U+061C, U+200E, U+200F, U+202A…U+202E, U+2066…U+2069), which
+    ///   reorder what is printed after them ("Trojan Source");
+    /// - `\xFF` for a byte of a name that is not UTF-8: every such byte with
+    ///   `everyRawByte` (names inside a package), else only 0x80…0x9F, which
+    ///   a terminal not in UTF-8 takes for a C1 control (a path the user
+    ///   typed is printed back byte for byte).
+    ///
+    /// Backslashes are left as they are, so text without control characters
+    /// is unchanged and escaping twice is the same as once; `--json` output
+    /// is the exact form, and is never escaped.
+    package static func escaped(_ text: String, everyRawByte: Bool = true) -> String {
+        // Fast path: plain printable ASCII, as nearly all names are.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00: result += "\\0"
+            case 0x09: result += "\\t"
+            case 0x0A: result += "\\n"
+            case 0x0D: result += "\\r"
+            case (base + 0x80)...(base + 0x9F): result += "\\x" + hex(scalar.value - base)
+            case (base + 0xA0)...(base + 0xFF) where everyRawByte: result += "\\x" + hex(scalar.value - base)
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069:
+                result += "\\u{" + hex(scalar.value) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
     /// Calls `body` with `path` as a C string of its file-system bytes.
     package static func withPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        // U+10FF80…U+10FFFF all begin with the byte F4 in UTF-8: without one, the UTF-8 is the bytes.
+        if !path.utf8.contains(0xF4) { return try path.withCString(body) }
         let cString = bytes(path).map { CChar(bitPattern: $0) } + [0]
         return try cString.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }

@@ -100,18 +100,58 @@ struct PackageReaderTests {
         #expect(error?.pathInPackage == "Contents/pipe")
     }
 
-    @Test func refusesNamesOnDiskThatDifferOnlyByCaseOrAreNotUTF8() throws {
+    @Test func refusesNamesOnDiskThatDifferOnlyByCase() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try makePackage(in: directory)
         try writeFile(path + "/CTDOCUMENT.DATA", "shadow")
         #expect(packageError { _ = try PackageWrapper(readingFrom: path) }?.code == .duplicateName)
-        try FileManager.default.removeItem(atPath: path + "/CTDOCUMENT.DATA")
-        let invalid = Array((path + "/bad-").utf8) + [0xFF, 0xFE]
-        let descriptor = open(invalid.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+    }
+
+    /// Names are bytes: `bad-` + 0xFF 0xFE is read (each byte carried as
+    /// U+10FF00 + byte), saved elsewhere and zipped and restored under the
+    /// same bytes, with its contents.
+    @Test func namesThatAreNotUTF8AreKeptByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try makePackage(in: directory)
+        let raw = Array("bad-".utf8) + [0xFF, 0xFE]
+        let descriptor = open((Array((path + "/").utf8) + raw).map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
         #expect(descriptor >= 0)
+        #expect(write(descriptor, "raw", 3) == 3)
         close(descriptor)
-        #expect(packageError { _ = try PackageWrapper(readingFrom: path) }?.code == .invalidName)
+        let carried = "bad-" + String(String.UnicodeScalarView([Unicode.Scalar(0x10FFFF)!, Unicode.Scalar(0x10FFFE)!]))
+        let package = try PackageWrapper(readingFrom: path)
+        #expect(try package.child(named: carried)?.contents() == Data("raw".utf8))
+
+        let copy = directory.appending("Copy.ict")
+        try package.save(to: copy)
+        let zip = directory.appending("Copy.zip")
+        try PackageZipArchive.write(try PackageWrapper(readingFrom: copy), to: zip, rootName: "Copy.ict")
+        let back = directory.appending("Back.ict")
+        try PackageZipArchive.read(at: zip).save(to: back)
+        for saved in [copy, back] {
+            let reopened = open((Array((saved + "/").utf8) + raw).map { CChar(bitPattern: $0) } + [0], O_RDONLY)
+            #expect(reopened >= 0, "\(saved) has no entry named bad-\\xFF\\xFE")
+            var buffer = [UInt8](repeating: 0, count: 8)
+            #expect(read(reopened, &buffer, 8) == 3 && buffer.prefix(3).elementsEqual("raw".utf8))
+            close(reopened)
+            let names = try PackageWrapper(readingFrom: saved).children.map { $0.fileName! }
+            #expect(names == package.children.map { $0.fileName! })
+        }
+    }
+
+    /// A package named with 255 bytes is saved: its temporary's name stays within the limit.
+    @Test func aPackageWithA255ByteNameIsSaved() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending(String(repeating: "\u{E9}", count: 125) + "a.ict")
+        let package = try PackageWrapper(directoryWithChildren: ["data": PackageWrapper(regularFileWithContents: Data("v1".utf8))])
+        try package.save(to: path)
+        try package.replaceChild(named: "data", with: PackageWrapper(regularFileWithContents: Data("v2".utf8)))
+        try package.save(to: path)
+        #expect(try String(contentsOfFile: path + "/data", encoding: .utf8) == "v2")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
     }
 
     @Test func enforcesEntryCountDepthAndTotalSizeLimitsByName() throws {

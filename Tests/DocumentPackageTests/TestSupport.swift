@@ -82,7 +82,7 @@ func strayTemporaries(of packagePath: String) throws -> [String] {
     let url = URL(fileURLWithPath: packagePath)
     let name = url.lastPathComponent
     return try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
-        .filter { $0.hasPrefix(".\(name).saving-") || $0.hasPrefix(".\(name).replaced-") }
+        .filter { $0.hasPrefix(".\(name).ict-") || $0.hasPrefix(".\(name).saving-") || $0.hasPrefix(".\(name).replaced-") }
 }
 
 /// The interop corpus (`../shared/interop` from the repository root), or nil when absent.

@@ -70,7 +70,8 @@ struct DocumentVersionLinkTests {
         try folder.write("mine", at: "work/Notes.txt")
         try folder.write("theirs", at: "work/Notes.sync-conflict-20261123-101500-ABCDEF7.txt")
         try folder.write("elsewhere", at: "outside.txt")
-        // The name replaceItem writes the copy under before renaming it over the document.
+        // The name replaceItem wrote the copy under before its temporaries were named by
+        // `TemporaryItem` (now a random part makes the name unforeseeable): a link there is left alone.
         let beside = folder.appending("work/.Notes.txt.ict-replacing-\(getpid())")
         try FileManager.default.createSymbolicLink(atPath: beside, withDestinationPath: "../outside.txt")
         let document = folder.appending("work/Notes.txt")
@@ -78,7 +79,8 @@ struct DocumentVersionLinkTests {
         try version.replaceItem(at: document)
         #expect(try folder.read("work/Notes.txt") == "theirs")
         #expect(try folder.read("outside.txt") == "elsewhere")
-        #expect(try folder.names("work") == ["Notes.sync-conflict-20261123-101500-ABCDEF7.txt", "Notes.txt"])
+        #expect(try folder.names("work") == [".Notes.txt.ict-replacing-\(getpid())", "Notes.sync-conflict-20261123-101500-ABCDEF7.txt", "Notes.txt"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: beside) == "../outside.txt")
         var status = stat()
         #expect(lstat(document, &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
     }

@@ -42,11 +42,12 @@ package final class ItemLock {
     /// by another process, short enough that a stuck one is reported.
     package static let defaultTimeout: Double = 120
 
-    private let key: Key
+    /// The lock and the thread that took it: a lock may be released (or dropped) on another thread.
+    private let holder: Holder
     private var released = false
 
-    private init(key: Key) {
-        self.key = key
+    private init(holder: Holder) {
+        self.holder = holder
     }
 
     deinit { release() }
@@ -61,17 +62,18 @@ package final class ItemLock {
     ///   directory cannot be used, or the wait timed out.
     package static func acquire(_ path: String, _ mode: Mode, timeout: Double = defaultTimeout) throws(Failure) -> ItemLock {
         let key = try Key(path: path)
-        if Registry.shared.reenter(key, mode) { return ItemLock(key: key) }
+        let holder = Holder(key: key)
+        if Registry.shared.reenter(holder, mode) { return ItemLock(holder: holder) }
         let (descriptor, lockPath) = try lockFile(for: key, mode: mode, timeout: timeout)
-        Registry.shared.hold(key, mode, descriptor: descriptor, lockPath: lockPath)
-        return ItemLock(key: key)
+        Registry.shared.hold(holder, mode, descriptor: descriptor, lockPath: lockPath)
+        return ItemLock(holder: holder)
     }
 
     /// Gives the lock up (also when the value is dropped); once only.
     package func release() {
         guard !released else { return }
         released = true
-        guard let (descriptor, lockPath, heldMode) = Registry.shared.leave(key) else { return }
+        guard let (descriptor, lockPath, heldMode) = Registry.shared.leave(holder) else { return }
         if heldMode == .exclusive {
             // Unlinked while still held, so a waiter that opened this inode
             // sees it is no longer the lock's file and opens the new one.
@@ -213,15 +215,26 @@ package final class ItemLock {
         }
     }
 
+    /// A lock taken by a thread: the key and the thread that took it.
+    struct Holder: Hashable {
+        var key: Key
+        var thread: UInt
+
+        /// `key` as taken by the calling thread.
+        init(key: Key) {
+            self.key = key
+            #if canImport(Darwin)
+            thread = UInt(bitPattern: pthread_self())
+            #else
+            thread = UInt(pthread_self())
+            #endif
+        }
+    }
+
     /// The locks this process holds, by key and thread, so a thread can take one it holds again.
     private final class Registry: @unchecked Sendable {
         // @unchecked: every access to `held` is under `mutex`.
         static let shared = Registry()
-
-        private struct Holder: Hashable {
-            var key: Key
-            var thread: UInt
-        }
 
         private struct Held {
             var descriptor: Int32
@@ -235,36 +248,26 @@ package final class ItemLock {
 
         init() { pthread_mutex_init(&mutex, nil) }
 
-        private func holder(_ key: Key) -> Holder {
-            #if canImport(Darwin)
-            Holder(key: key, thread: UInt(bitPattern: pthread_self()))
-            #else
-            Holder(key: key, thread: UInt(pthread_self()))
-            #endif
-        }
-
         /// True when this thread already holds `key` in a mode that covers `mode`; counts the nesting.
-        func reenter(_ key: Key, _ mode: Mode) -> Bool {
+        func reenter(_ holder: Holder, _ mode: Mode) -> Bool {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
-            let holder = holder(key)
             guard var entry = held[holder], entry.mode == .exclusive || mode == .shared else { return false }
             entry.depth += 1
             held[holder] = entry
             return true
         }
 
-        func hold(_ key: Key, _ mode: Mode, descriptor: Int32, lockPath: String) {
+        func hold(_ holder: Holder, _ mode: Mode, descriptor: Int32, lockPath: String) {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
-            held[holder(key)] = Held(descriptor: descriptor, lockPath: lockPath, mode: mode, depth: 1)
+            held[holder] = Held(descriptor: descriptor, lockPath: lockPath, mode: mode, depth: 1)
         }
 
         /// The descriptor and lock file to give up when this was the outermost hold of this thread.
-        func leave(_ key: Key) -> (descriptor: Int32, lockPath: String, mode: Mode)? {
+        func leave(_ holder: Holder) -> (descriptor: Int32, lockPath: String, mode: Mode)? {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
-            let holder = holder(key)
             guard var entry = held[holder] else { return nil }
             entry.depth -= 1
             if entry.depth > 0 {

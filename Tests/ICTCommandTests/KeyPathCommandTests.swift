@@ -202,7 +202,7 @@ struct KeyPathCommandTests {
         BadCase(arguments: ["remove", "FILE", "list.2"], message: "no value at this key path (at list.2)"),
         BadCase(arguments: ["remove", "FILE", "inner.a.b"], message: "no value at this key path (at inner.a.b)"),
         BadCase(
-            arguments: ["get", "FILE", "name", "-o", "/nonexistent/folder/out"], message: "cannot create a temporary file beside it: No such file or directory"),
+            arguments: ["get", "FILE", "name", "-o", "/nonexistent/folder/out"], message: "cannot open the folder to write into: No such file or directory"),
     ])
     func badInputFailsNamingTheKeyPathAndLeavesTheFile(_ testCase: BadCase) throws {
         let folder = try Self.folder()

@@ -77,6 +77,19 @@ struct ItemLockTests {
         #expect(after != nil, "the lock was not released")
     }
 
+    /// A lock taken on one thread and dropped on another is given up (a leaked
+    /// lock would keep every later writer of the item waiting).
+    @Test func aLockDroppedOnAnotherThreadIsReleased() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/Doc.ict"
+        var taken = Thread.detachNewThreadAndWait { try? ItemLock.acquire(path, .exclusive, timeout: 0) }
+        #expect(taken != nil)
+        #expect(throws: ItemLock.Failure.self) { try ItemLock.acquire(path, .exclusive, timeout: 0) }
+        taken = nil
+        #expect(throws: Never.self) { try ItemLock.acquire(path, .exclusive, timeout: 0).release() }
+    }
+
     @Test func sharedHoldersShareAndKeepWritersOut() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

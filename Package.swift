@@ -27,12 +27,31 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
+        // MARK: C shims — libxml2, libpng and zlib each behind one module; CFileSystem (the system calls Swift
+        // cannot import) called by SystemSupport, DocumentPackage and DocumentVersions.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "CPropertyListSupport"),
+        .systemLibrary(name: "CFileSystem"),
+        .systemLibrary(
+            name: "CLibZ",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+
+        // MARK: System support — internal, shared with `package` access, never a product of its own.
+        // The system calls and file-system helpers more than one module needs (names as bytes, locks,
+        // temporary files).
+        .target(name: "SystemSupport", dependencies: ["CFileSystem"]),
+
+        // MARK: Core formats — property lists, keyed archives, coding, uniform types.
         .target(
             name: "PropertyList",
             dependencies: [
@@ -58,36 +77,6 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
-        // Foundation's names for KeyedCoding's types, for code ported from Apple platforms by changing its import.
-        .target(
-            name: "KeyedCodingAppleNames",
-            dependencies: ["KeyedCoding"]
-        ),
-        // The original app's CTData/CTMetadata NSSecureCoding classes, unchanged but for their import line.
-        .executableTarget(
-            name: "CTDocumentPort",
-            // KeyedCoding too, though the names module re-exports it: an incremental build then
-            // recompiles the port when KeyedCoding's classes change (it did not through the re-export alone).
-            dependencies: ["KeyedCodingAppleNames", "KeyedCoding"],
-            path: "Examples/CTDocumentPort",
-            exclude: ["README.md"]
-        ),
-        .systemLibrary(name: "CFileSystem"),
-        .systemLibrary(
-            name: "CLibZ",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
-        // The system calls and file-system helpers more than one module needs (names as bytes, locks,
-        // temporary files), shared with `package` access and never shipped as a product of its own.
-        .target(name: "SystemSupport", dependencies: ["CFileSystem"]),
-        .target(
-            name: "DocumentPackage",
-            dependencies: ["CFileSystem", "CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
-        ),
-        .target(
-            name: "DocumentVersions",
-            dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
-        ),
         .target(
             name: "UniformTypes",
             dependencies: [
@@ -97,20 +86,15 @@ let package = Package(
             ],
             plugins: ["EmbedSchemas"]
         ),
-        // Foundation's FileWrapper and UniformTypeIdentifiers' UTType under Apple's names off Apple platforms.
+
+        // MARK: Documents and packages — file wrappers, conflict versions, .ict documents.
         .target(
-            name: "AppleCompatibility",
-            dependencies: [
-                "DocumentPackage",
-                "UniformTypes",
-                "PropertyList",
-                .product(name: "OrderedCollections", package: "swift-collections"),
-            ]
+            name: "DocumentPackage",
+            dependencies: ["CFileSystem", "CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        .systemLibrary(
-            name: "CLibPNG",
-            pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        .target(
+            name: "DocumentVersions",
+            dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "ICTDocument",
@@ -124,7 +108,25 @@ let package = Package(
             ],
             plugins: ["EmbedSchemas"]
         ),
-        // `import ICTKit`: every library module at once.
+
+        // MARK: Apple's names — for code ported from Apple platforms by changing its import.
+        // Foundation's names for KeyedCoding's types.
+        .target(
+            name: "KeyedCodingAppleNames",
+            dependencies: ["KeyedCoding"]
+        ),
+        // Foundation's FileWrapper and UniformTypeIdentifiers' UTType under Apple's names off Apple platforms.
+        .target(
+            name: "AppleCompatibility",
+            dependencies: [
+                "DocumentPackage",
+                "UniformTypes",
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+
+        // MARK: Umbrella — `import ICTKit`: every library module at once.
         .target(
             name: "ICTKit",
             dependencies: [
@@ -132,6 +134,8 @@ let package = Package(
                 "ICTDocument", "AppleCompatibility",
             ]
         ),
+
+        // MARK: Command line — `ict`.
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
@@ -146,6 +150,37 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+
+        // MARK: Build tools.
+        // Embeds Schemas/ in UniformTypes (type declarations, as text and as type tables) and in ICTDocument
+        // (the document schema) at build time (see the plugin for why not .embedInCode).
+        .plugin(name: "EmbedSchemas", capability: .buildTool(), dependencies: ["SchemaEmbedder"]),
+        .executableTarget(name: "SchemaEmbedder", dependencies: ["PropertyList"], path: "Plugins/SchemaEmbedder"),
+
+        // MARK: Examples the tests run.
+        // The original app's CTData/CTMetadata NSSecureCoding classes, unchanged but for their import line.
+        .executableTarget(
+            name: "CTDocumentPort",
+            // KeyedCoding too, though the names module re-exports it: an incremental build then
+            // recompiles the port when KeyedCoding's classes change (it did not through the re-export alone).
+            dependencies: ["KeyedCodingAppleNames", "KeyedCoding"],
+            path: "Examples/CTDocumentPort",
+            exclude: ["README.md"]
+        ),
+
+        // MARK: Test support — children the tests run, and an independent zip.
+        // Children the crash tests kill with SIGKILL while they save a package or resolve a version.
+        .executableTarget(name: "PackageSaveStress", dependencies: ["DocumentPackage"], path: "Tests/PackageSaveStress"),
+        .executableTarget(
+            name: "VersionResolveStress", dependencies: ["DocumentVersions", "DocumentPackage"], path: "Tests/VersionResolveStress"),
+        // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
+        .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
+        // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
+        // its privacy manifest only on Apple platforms, so every build on Linux printed a warning about it.)
+        .target(name: "ZipTestSupport", path: "Tests/ZipTestSupport"),
+
+        // MARK: Tests, in the order of the modules they test.
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList", .product(name: "SystemPackage", package: "swift-system")],
@@ -180,12 +215,12 @@ let package = Package(
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
-            name: "AppleCompatibilityTests",
-            dependencies: ["AppleCompatibility", "DocumentPackage"]
-        ),
-        .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .testTarget(
+            name: "AppleCompatibilityTests",
+            dependencies: ["AppleCompatibility", "DocumentPackage"]
         ),
         .testTarget(
             name: "ICTKitTests",
@@ -200,20 +235,5 @@ let package = Package(
                 "ZipTestSupport",
             ]
         ),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
-        // Children the crash tests kill with SIGKILL while they save a package or resolve a version.
-        .executableTarget(name: "PackageSaveStress", dependencies: ["DocumentPackage"], path: "Tests/PackageSaveStress"),
-        .executableTarget(
-            name: "VersionResolveStress", dependencies: ["DocumentVersions", "DocumentPackage"], path: "Tests/VersionResolveStress"),
-        // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
-        .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
-        // Build tools.
-        // Embeds Schemas/ in UniformTypes (type declarations, as text and as type tables) and in ICTDocument
-        // (the document schema) at build time (see the plugin for why not .embedInCode).
-        .plugin(name: "EmbedSchemas", capability: .buildTool(), dependencies: ["SchemaEmbedder"]),
-        .executableTarget(name: "SchemaEmbedder", dependencies: ["PropertyList"], path: "Plugins/SchemaEmbedder"),
-        // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
-        // its privacy manifest only on Apple platforms, so every build on Linux printed a warning about it.)
-        .target(name: "ZipTestSupport", path: "Tests/ZipTestSupport"),
     ]
 )

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import ICTCommand
+
 /// `ict` rewrites swift-argument-parser's usage errors into one line
 /// (`Ict.usageFailure`): it keeps the message's first line and folds the
 /// "Please provide one of the following:" list of choices into it. That
@@ -23,5 +25,15 @@ struct UsageErrorTextTests {
         let missing = try ICTRunner.run(["inspect"])
         #expect(missing.status == 64)
         #expect(missing.stderr == "ict: error: missing expected argument '<input>' (see 'ict inspect --help')\n")
+    }
+
+    /// The names `UsageCheck` answers from without asking argument-parser are the ones it gives.
+    @Test func theCommandNamesUsageCheckKnowsAreArgumentParsers() {
+        let commands = Ict.configuration.subcommands
+        #expect(UsageCheck.commandNames.map(\.name) == commands.map { $0._commandName })
+        for command in commands {
+            let known = UsageCheck.commandNames.first { $0.name == command._commandName }?.commands
+            #expect(known == command.configuration.subcommands.map { $0._commandName })
+        }
     }
 }

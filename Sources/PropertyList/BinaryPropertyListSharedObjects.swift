@@ -13,6 +13,12 @@ struct BinaryPropertyListSharedObjects {
     private var before: [UInt32] = []
     /// How many objects are shared: the slots are `0..<count`.
     private(set) var count = 0
+    /// The references met (the top object's counted as one): with no
+    /// container shared, no value can expand to more than this many values.
+    private(set) var referenceCount = 0
+    /// Whether an array, set or dictionary is among the shared objects: only
+    /// then can the values expand past `referenceCount`.
+    private(set) var sharesAContainer = false
 
     /// No object treated as shared: each is decoded at every use.
     static let none = BinaryPropertyListSharedObjects()
@@ -54,9 +60,11 @@ struct BinaryPropertyListSharedObjects {
         let words = (scanner.objectCount + 63) / 64
         var seen = [UInt64](repeating: 0, count: words)
         var twice = [UInt64](repeating: 0, count: words)
+        var references = 0
         seen.withUnsafeMutableBufferPointer { seen in
             twice.withUnsafeMutableBufferPointer { twice in
                 visit { target in
+                    references &+= 1  // Safe: at most the file's size in references.
                     // Safe: target < objectCount, so its word < words.
                     let word = target &>> 6, bit = UInt64(1) &<< UInt64(target & 63)
                     let first = seen[word] & bit == 0
@@ -73,11 +81,28 @@ struct BinaryPropertyListSharedObjects {
             total &+= UInt32(twice[word].nonzeroBitCount)  // At most objectCount, which fits: it came from the file.
         }
         bits = twice
+        referenceCount = references
+        sharesAContainer = Self.holdsAContainer(twice, of: scanner)
         self.before = before
         count = Int(total)
     }
 
     /// The slot of `object`, or nil when it is referenced once.
+    /// Whether any object whose bit is set is an array, set or dictionary.
+    private static func holdsAContainer(_ bits: [UInt64], of scanner: BinaryPropertyListScanner) -> Bool {
+        for (word, value) in bits.enumerated() where value != 0 {
+            var rest = value
+            while rest != 0 {
+                let object = word &* 64 &+ rest.trailingZeroBitCount  // Safe: below objectCount.
+                rest &= rest &- 1
+                // An object whose offset cannot be had is counted as a container: the walk then finds out.
+                guard let offset = try? scanner.offset(ofObject: object) else { return true }
+                if scanner.referencesIfContainer(at: offset) != nil { return true }
+            }
+        }
+        return false
+    }
+
     @inline(__always)
     func slot(_ object: Int) -> Int? {
         guard !bits.isEmpty else { return nil }
@@ -135,6 +160,10 @@ struct BinaryPropertyListExpansion {
         _ object: Int, depth: Int, scanner: BinaryPropertyListScanner, sharing: BinaryPropertyListSharedObjects,
         limits: PropertyListLimits
     ) throws(PropertyListError) {
+        // No container shared: every value is met through one reference, so
+        // the references bound the count, and nothing needs walking (the
+        // common case: writers share strings, numbers and dates).
+        if !sharing.sharesAContainer, sharing.referenceCount <= limits.maximumObjectCount { return }
         var expansion = BinaryPropertyListExpansion(
             scanner: scanner, sharing: sharing, limits: limits, counts: [Int](repeating: 0, count: sharing.count))
         _ = try expansion.count(object, depth: depth)

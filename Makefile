@@ -64,9 +64,8 @@ check-install: static manual
 
 # make test, then the suites tagged slow (Tests/ICTCommandTests/SlowTests.swift:
 # the real-world corpus sweep, the largest input, and every corpus input held to
-# issue 20's bounds of 5 s and 256 MB, the progress of a long zip on a
-# terminal), which make test leaves out.
-SLOW_SUITES = RealWorldCorpusTests|ValidateMemoryTests|InputBoundsTests|longZipAndRestoreShowProgressOnATerminalAndClearIt
+# issue 20's bounds of 5 s and 256 MB), which make test leaves out.
+SLOW_SUITES = RealWorldCorpusTests|ValidateMemoryTests|InputBoundsTests
 test-all: test
 	ICT_SLOW_TESTS=1 $(SWIFT) test --skip-build --filter '$(SLOW_SUITES)'
 

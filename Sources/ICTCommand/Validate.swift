@@ -176,7 +176,11 @@ extension Ict {
                     // The value read is gone by now: the DTD check streams the bytes again.
                     if format == .xml {
                         result.problems += try XMLPropertyListValidator.propertyListDTD().validate(bytes).map { Problem(path: file.displayName, $0) }
-                        result.problems += XMLPropertyListReader.duplicateKeys(in: bytes).map { Self.problem(file.displayName, $0) }
+                        // A third parse; over this size it would break validate's memory bound
+                        // (ValidateMemoryTests: under 3× the file), so large files are not scanned.
+                        if bytes.count <= Self.duplicateKeyScanLimit {
+                            result.problems += XMLPropertyListReader.duplicateKeys(in: bytes).map { Self.problem(file.displayName, $0) }
+                        }
                     }
                 }
             } catch {
@@ -184,6 +188,9 @@ extension Ict {
             }
             return result
         }
+
+        /// The largest XML file whose dictionaries are scanned for duplicate keys (16 MiB).
+        static let duplicateKeyScanLimit = 16 << 20
 
         /// A key written twice in one dictionary: a warning at the later key, naming both lines.
         static func problem(_ path: String, _ duplicate: XMLDuplicateKey) -> Problem {

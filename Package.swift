@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "FileCoordination", targets: ["FileCoordination"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
@@ -96,6 +97,8 @@ let package = Package(
             name: "DocumentVersions",
             dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
+        .target(name: "FileCoordination", dependencies: ["DocumentVersions", "SystemSupport"]),
         .target(
             name: "ICTDocument",
             dependencies: [
@@ -130,8 +133,8 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes",
-                "ICTDocument", "AppleCompatibility",
+                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
+                "UniformTypes", "ICTDocument", "AppleCompatibility",
             ]
         ),
 

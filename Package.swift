@@ -123,6 +123,8 @@ let package = Package(
             name: "AppleCompatibility",
             dependencies: [
                 "DocumentPackage",
+                "DocumentVersions",
+                "FileCoordination",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),

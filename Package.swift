@@ -178,6 +178,8 @@ let package = Package(
         .executableTarget(name: "PackageSaveStress", dependencies: ["DocumentPackage"], path: "Tests/PackageSaveStress"),
         .executableTarget(
             name: "VersionResolveStress", dependencies: ["DocumentVersions", "DocumentPackage"], path: "Tests/VersionResolveStress"),
+        // A child making coordinated reads, writes, moves and presenting, for FileCoordinationTests (and a bench row).
+        .executableTarget(name: "CoordinationStress", dependencies: ["FileCoordination"], path: "Tests/CoordinationStress"),
         // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
         .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
         // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
@@ -219,6 +221,7 @@ let package = Package(
             name: "DocumentVersionsTests",
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        .testTarget(name: "FileCoordinationTests", dependencies: ["FileCoordination", "DocumentVersions", "CoordinationStress"]),
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]

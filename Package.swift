@@ -148,6 +148,7 @@ let package = Package(
                 "KeyedArchive",
                 "DocumentPackage",
                 "DocumentVersions",
+                "FileCoordination",
                 "UniformTypes",
                 "ICTDocument",
                 "SystemSupport",
@@ -238,6 +239,7 @@ let package = Package(
             name: "ICTCommandTests",
             dependencies: [
                 "ICTCommand",
+                "CoordinationStress",
                 "LockHolder",
                 "PropertyList",
                 "ZipTestSupport",

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 import SystemSupport
 
 /// Coordinated reading and writing of files and package directories, with
@@ -29,7 +29,7 @@ public final class FileCoordinator: Sendable {
     }
 
     private let presenter: FilePresenterRegistration?
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// Makes a coordinator; `presenter`, when given, is the registration of
     /// the caller's own presenter, which is not asked or told about the

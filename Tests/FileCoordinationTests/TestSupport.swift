@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A `CoordinationStress` child (built beside the test bundle): its
 /// standard output read line by line as it comes, waited for with bounds.
@@ -17,10 +16,10 @@ final class Child: Sendable {
 
     let process: Process
     private let input = Pipe()
-    private let lines = Mutex<[String]>([])
+    private let lines = Protected<[String]>([])
     private let lineArrived = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
-    private let errors = Mutex(Data())
+    private let errors = Protected(Data())
 
     /// Starts `CoordinationStress ARGUMENTS`.
     init(_ arguments: [String]) throws {
@@ -122,4 +121,19 @@ func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
     try process.run()
     process.waitUntilExit()
     return process.terminationStatus
+}
+
+/// A value shared between threads, touched only under a lock (`Mutex` needs macOS 15).
+final class Protected<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched inside `withLock`, under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }

@@ -16,8 +16,9 @@ import SystemSupport
 /// the same lock.
 ///
 /// A thread may coordinate an item it already coordinates (a save inside a
-/// read-modify-write). Coordinate in synchronous code only: the lock belongs
-/// to the thread, so a body must not suspend (`await`) while it runs.
+/// read-modify-write), but a read cannot become a write: coordinate the
+/// write from the start. Coordinate in synchronous code only: the lock
+/// belongs to the thread, so a body must not suspend (`await`) while it runs.
 public final class FileCoordinator: Sendable {
     /// How long a coordination waits for other readers and writers, and for
     /// presenters' answers, unless told otherwise.

@@ -194,6 +194,7 @@ private final class PresenterLoop: @unchecked Sendable {
 
     func touchesItem(_ event: DirectoryWatcher.Event) -> Bool {
         (event.watch == folderWatch && event.name == itemName) || (event.watch == packageWatch && packageWatch >= 0)
+            || event.change == .overflowed
     }
 
     /// Answers the requests waiting; returns the news.

@@ -101,8 +101,11 @@ struct ScratchFolder {
 
     func appending(_ name: String) -> String { path + "/" + name }
 
+    /// Writes `text` to the file `name` through a descriptor closed on exec: one
+    /// inherited by a child another test spawns meanwhile would be closed later,
+    /// and a presenter told of that close (inotify's IN_CLOSE_WRITE) as a change.
     func write(_ text: String, to name: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: appending(name)))
+        try writeClosedOnExec(text, to: appending(name))
     }
 
     func read(_ name: String) throws -> String {
@@ -136,4 +139,14 @@ final class Protected<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+}
+
+/// Writes `text` to the file at `path` (made or emptied) through a descriptor
+/// that no child process inherits.
+func writeClosedOnExec(_ text: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { throw POSIXError(.EIO) }
 }

@@ -108,6 +108,26 @@ struct FilePresenterRegistrationTests {
         #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
     }
 
+    /// Presenting leaves nothing in the lock directory (here one of the
+    /// test's own, `ICTKIT_LOCK_DIRECTORY`): the presenter folder, made by
+    /// the first presenter, goes with the last.
+    @Test func nothingIsLeftOnceThePresenterGoes() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let locks = folder.appending("locks")
+        try FileManager.default.createDirectory(atPath: locks, withIntermediateDirectories: false)
+        let path = folder.appending("doc.txt")
+        try folder.write("start\n", to: "doc.txt")
+        let environment = ["ICTKIT_LOCK_DIRECTORY": locks]
+        let presenter = try Child(["present", path], environment: environment)
+        try #require(presenter.waitForLine { $0 == "ready" } != nil, "the presenter did not start: \(presenter.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locks).filter { $0.hasSuffix(".presenters") }.count == 1)
+        #expect(try Child(["append", path, "writer"], environment: environment).waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+        #expect(presenter.finish() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locks).filter { $0.hasSuffix(".presenters") } == [])
+    }
+
     /// The presenter saves by appending `presenter`; another process's
     /// merging write appends `writer`. The file's lines show the order.
     @Test func aPresenterSavesBeforeAnotherProcessWrites() throws {

@@ -117,6 +117,34 @@ struct FilePresenterRegistrationTests {
         #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
     }
 
+    final class RefusingPresenter: FilePresenter {
+        struct Refusal: Error, CustomStringConvertible {
+            var description: String { "the disk is full" }
+        }
+
+        func savePresentedItemChanges() throws { throw Refusal() }
+    }
+
+    /// A presenter that fails to save makes the reader that asked fail,
+    /// saying which item and why; a read `.withoutChanges` does not ask.
+    @Test func aPresenterThatCannotSaveFailsTheReader() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("0\n", to: "doc.txt")
+        let registration = try FilePresenterRegistration(presenting: path, presenter: RefusingPresenter())
+        defer { registration.remove() }
+        #expect {
+            try FileCoordinator().coordinate(reading: path) { _ in }
+        } throws: { error in
+            let error = error as? FileCoordinationError
+            return error?.code == .presenterRefused && error?.path == path && error?.message.contains("the disk is full") == true
+        }
+        var read = false
+        try FileCoordinator().coordinate(reading: path, options: .withoutChanges) { _ in read = true }
+        #expect(read)
+    }
+
     /// Presenting leaves nothing in the lock directory (here one of the
     /// test's own, `ICTKIT_LOCK_DIRECTORY`): the presenter folder, made by
     /// the first presenter, goes with the last.

@@ -48,9 +48,8 @@ demo: build
 	scripts/demo.sh $(ICT_RELEASE)
 
 # The tests alone: a debug build and the whole suite but the slow suites and
-# the install checks (make check-install), so the loop stays short. The
-# install checks still run when .build-static/ holds a static ict (and man
-# pages) from an earlier make static (manual), whatever its age.
+# the install checks (make check-install, ICT_INSTALL_TESTS=1), so the loop
+# stays short and never checks a stale static build.
 test:
 	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests

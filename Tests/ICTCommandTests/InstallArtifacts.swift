@@ -8,7 +8,8 @@ enum InstallArtifacts {
     static let manPages = ICTRunner.repositoryRoot.appendingPathComponent(".build-static/man")
 
     /// Under `make check-install` (`ICT_INSTALL_TESTS=1`, which CI runs) they have been built, so their
-    /// absence is a failure, not a skip; `make test` leaves them to it.
+    /// absence is a failure, not a skip; `make test` leaves the install checks to it, whatever
+    /// `.build-static` holds (an old static build would be checked otherwise, not the code under test).
     static var areRequired: Bool { ProcessInfo.processInfo.environment["ICT_INSTALL_TESTS"] == "1" }
 
     static var staticBinaryIsBuilt: Bool { FileManager.default.isExecutableFile(atPath: staticBinary.path) }
@@ -18,5 +19,6 @@ enum InstallArtifacts {
     }
 
     static let staticBinaryNotBuilt = "the static ict is not built (.build-static/release/ict): run make static, or make check-install"
+    static let runByCheckInstall = "the install checks run under make check-install (ICT_INSTALL_TESTS=1)"
     static let notBuilt = "the static ict or its man pages are not built (.build-static/): run make static manual, or make check-install"
 }

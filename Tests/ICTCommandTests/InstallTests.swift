@@ -10,9 +10,7 @@ import Testing
 /// test cannot run SwiftPM inside SwiftPM's own test run, so `make` is told
 /// (`-o static -o manual`) to take those two prerequisites as made.
 @Suite(
-    .enabled(
-        if: (InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt) || InstallArtifacts.areRequired,
-        Comment(rawValue: InstallArtifacts.notBuilt)))
+    .enabled(if: InstallArtifacts.areRequired, Comment(rawValue: InstallArtifacts.runByCheckInstall)))
 struct InstallTests {
     static let subcommands = ["inspect", "convert", "validate", "types", "list", "thumbnail", "create", "set"]
     static let nestedSubcommands = ["show", "conforms", "lookup", "identify"]
@@ -21,7 +19,7 @@ struct InstallTests {
     private func install(_ variables: (URL) -> [String]) throws -> URL {
         try #require(
             InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt,
-            "CI=true: \(InstallArtifacts.notBuilt)")
+            "ICT_INSTALL_TESTS=1: \(InstallArtifacts.notBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-install-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Under make test, the outer make's flags and variables must not reach this one.

@@ -65,9 +65,7 @@ check-install: static manual
 
 # make test, then the suites tagged slow (Tests/ICTCommandTests/SlowTests.swift:
 # the real-world corpus sweep, the largest input, and every corpus input held to
-# issue 20's bounds of 5 s and 256 MB), which make test leaves out. The one
-# test tagged slow outside these suites (ProgressReporterTests' zip and
-# restore, timing-dependent) is left out here too.
+# issue 20's bounds of 5 s and 256 MB), which make test leaves out.
 SLOW_SUITES = RealWorldCorpusTests|ValidateMemoryTests|InputBoundsTests
 test-all: test
 	ICT_SLOW_TESTS=1 $(SWIFT) test --skip-build --filter '$(SLOW_SUITES)'

@@ -37,7 +37,9 @@ extension Plutil {
                 let limit = PropertyListLimits.default.maximumInputSize
                 throw FileFailure(message: "(The operation could not be completed. The file is larger than \(limit) bytes, the most plutil reads.)")
             }
-            throw FileFailure(message: "(The operation could not be completed. \(error.description))")  // With the byte, if any.
+            // With the byte, if any; a description that starts with its verb ("is a FIFO …") names the file.
+            let description = error.description.hasPrefix("is ") ? "The file " + error.description : error.description
+            throw FileFailure(message: "(The operation could not be completed. \(description))")
         }
         // Foundation reads an empty standard input as no data at all.
         if path == "-", bytes.isEmpty { throw FileFailure(message: "(Unable to read file from standard input)") }

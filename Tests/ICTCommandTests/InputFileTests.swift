@@ -132,7 +132,7 @@ enum BoundedRunner {
         #expect(run.status == 1)
         #expect(
             run.stderr
-                == "p: (The operation could not be completed. is a FIFO or pipe, not a regular file: only a regular file is edited in place)\n")
+                == "p: (The operation could not be completed. The file is a FIFO or pipe, not a regular file: only a regular file is edited in place)\n")
         #expect(isFIFO(fifo))
         #expect(try listing() == ["a.plist", "p"])
         // The oracle: Apple's plutil (swift-corelibs-foundation's build) exits 1 on the same FIFO.

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `ict types …` and `ict validate` on Info.plists, end to end.
@@ -165,9 +166,9 @@ struct TypesCommandTests {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func validateKeepsAnInfoPlistWithOnlyWarningsValid() throws {
-        let skim = ICTRunner.interop.appendingPathComponent("uti-apps/Skim/Info.plist").path
+        let skim = InteropCorpus.root.appendingPathComponent("uti-apps/Skim/Info.plist").path
         let run = try ICTRunner.run(["validate", skim])
         #expect(run.status == 0)
         #expect(run.stdout == "\(skim): valid XML property list\n")
@@ -202,7 +203,7 @@ struct TypesCommandTests {
     }
 
     /// The same types on real folders from the interop corpus.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func identifyNamesRealXcodeAndNibFolders() throws {
         let expected = [
             ("realworld/CocoaPods-Xcodeproj/spec/fixtures/Sample Project/Emoji.xcodeproj", "com.apple.xcode.project"),
@@ -214,9 +215,9 @@ struct TypesCommandTests {
             ),
             ("packages/TextEdit-sample-nibs/Edit.nib", "com.apple.interfacebuilder.document.cocoa"),
             ("realworld/adium-adium/Resources/ja.lproj/ProxyPasswordPrompt.nib", "com.apple.interfacebuilder.document.cocoa"),
-        ].filter { FileManager.default.fileExists(atPath: ICTRunner.interop.appendingPathComponent($0.0).path) }
+        ].filter { FileManager.default.fileExists(atPath: InteropCorpus.root.appendingPathComponent($0.0).path) }
         #expect(expected.count >= 4)
-        let paths = expected.map { ICTRunner.interop.appendingPathComponent($0.0).path }
+        let paths = expected.map { InteropCorpus.root.appendingPathComponent($0.0).path }
         let run = try ICTRunner.run(["types", "identify"] + paths + ["--no-shared-mime-info"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -232,7 +233,7 @@ struct TypesCommandTests {
         let manager = FileManager.default
         var files: [URL] = []
         for (folder, onlyInfo) in [("uti-apps", false), ("realworld", true)] {
-            let root = ICTRunner.interop.appendingPathComponent(folder)
+            let root = InteropCorpus.root.appendingPathComponent(folder)
             guard let walker = manager.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
             for case let url as URL in walker where url.pathExtension == "plist" {
                 if !onlyInfo || url.lastPathComponent.contains("Info") { files.append(url) }
@@ -243,7 +244,7 @@ struct TypesCommandTests {
 
     /// Every system type (public.*, com.apple.*) a corpus Info.plist's
     /// exported or imported declaration conforms to is one `ict types show` knows.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func showKnowsEverySystemTypeTheCorpusConformsTo() throws {
         var parents: Set<String> = []
         for file in Self.corpusInfoPlists() {
@@ -293,11 +294,11 @@ struct TypesCommandTests {
 
     /// Acceptance: ict validate passes every corpus Info.plist (warnings
     /// allowed) but those listed above, which fail for the reason given.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func validatePassesEveryCorpusInfoPlistAndStrictFailsTheCertainlyWrong() throws {
         let files = Self.corpusInfoPlists()
         #expect(files.count >= 40)
-        let prefix = ICTRunner.interop.path + "/"
+        let prefix = InteropCorpus.root.path + "/"
         var failed: [String] = []
         for file in files {
             let relative = String(file.path.dropFirst(prefix.count))
@@ -323,13 +324,13 @@ struct TypesCommandTests {
     }
 
     /// A Spotlight importer's Info.plist (CFBundleTypeRole MDImporter) is valid.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func validateAcceptsSpotlightImporters() throws {
         for importer in [
             "realworld/JackieXie168-skim/SkimImporter/Info.plist",
             "realworld/adium-adium/Frameworks/AIUtilities/Other/Adium Spotlight Importer/Info.plist",
         ] {
-            let path = ICTRunner.interop.appendingPathComponent(importer).path
+            let path = InteropCorpus.root.appendingPathComponent(importer).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let run = try ICTRunner.run(["validate", path])
             #expect(run.status == 0, "\(run.stderr)")

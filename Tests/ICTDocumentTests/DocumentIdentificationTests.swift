@@ -1,12 +1,13 @@
 import Foundation
 import ICTDocument
+import TestSupport
 import Testing
 
 /// `ICTFormat.isPackage(atPath:)` and `isDocument(atPath:)` on the sample
 /// documents and on folders, files and links made here, each named for
 /// what docs/ict-format.md section 1 says a document is.
 struct DocumentIdentificationTests {
-    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs").path
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs").path
 
     @Test(arguments: ["Coffee.ict", "Coffee.ict/", "Coffee.ict//", "Hubble Deep Field.ict", "malformed/missing-entry.ict"])
     func sampleDocumentsAreDocuments(name: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import KeyedArchive
+import TestSupport
 import Testing
 
 @testable import ICTDocument
@@ -7,7 +8,7 @@ import Testing
 /// The validation rules come from schema files, not code.
 struct DocumentSchemaTests {
     @Test func builtInSchemaIsTheFileInSchemas() throws {
-        let file = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict-document.schema.plist"), encoding: .utf8)
+        let file = try String(contentsOf: Repository.root.appendingPathComponent("Schemas/ict-document.schema.plist"), encoding: .utf8)
         #expect(file == ictDocumentSchemaText)
         let schema = DocumentSchema.ictDocument
         #expect(schema.entries.map(\.name) == [ICTFormat.metadataEntryName, ICTFormat.dataEntryName])

@@ -1,13 +1,14 @@
 import Foundation
 import ICTDocument
 import KeyedArchive
+import TestSupport
 import Testing
 
 /// `ICTDocumentError.Code`: the code a malformed sample document gets (and
 /// that the error still names the entry), the codes' names, and a `switch`
 /// over them.
 struct ErrorCodeTests {
-    static let malformed = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed")
+    static let malformed = Repository.root.appendingPathComponent("SampleDocs/malformed")
 
     @Test func aDocumentWithoutItsDataEntryIsMissingEntry() throws {
         // SampleDocs/malformed/README.md: the data entry was deleted.

@@ -1,5 +1,6 @@
 import Foundation
 import ICTDocument
+import TestSupport
 import Testing
 
 /// The `Data` forms of `PNGImage` and `ICTDocument.setPhoto`: the same
@@ -8,7 +9,7 @@ import Testing
 struct ICTDocumentDataTests {
     /// The sample's thumbnail, read by the document reader.
     static func thumbnail() throws -> Data {
-        let document = try ICTDocument(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Chelsea.ict").path)
+        let document = try ICTDocument(contentsOf: Repository.root.appendingPathComponent("SampleDocs/Chelsea.ict").path)
         return try #require(try document.metadata().thumbnail)
     }
 

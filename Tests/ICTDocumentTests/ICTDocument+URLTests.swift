@@ -2,6 +2,7 @@ import DocumentPackage
 import Foundation
 import ICTDocument
 import SystemPackage
+import TestSupport
 import Testing
 
 /// The `URL` and `FilePath` forms of opening, saving, summarising and
@@ -10,7 +11,7 @@ import Testing
 /// holds a space and a literal `%20`: the same results as the `String`
 /// forms, and the display name and thumbnail Python's plistlib reads.
 struct ICTDocumentURLTests {
-    static let sample = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Chelsea.ict")
+    static let sample = Repository.root.appendingPathComponent("SampleDocs/Chelsea.ict")
 
     /// A scratch folder `url overloads %20` holding a copy of the sample as `Ünïcode copy.ict`.
     struct Scratch {
@@ -111,7 +112,7 @@ struct ICTDocumentURLTests {
         let validator = DocumentValidator()
         #expect(validator.validate(packageAt: scratch.documentURL) == validator.validate(packageAt: scratch.document))
         #expect(validator.validate(packageAt: FilePath(scratch.document)) == validator.validate(packageAt: scratch.document))
-        let damaged = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/damaged-png.ict")
+        let damaged = Repository.root.appendingPathComponent("SampleDocs/malformed/damaged-png.ict")
         let findings = validator.validate(packageAt: damaged.path)
         #expect(!findings.isEmpty)
         #expect(validator.validate(packageAt: damaged) == findings)

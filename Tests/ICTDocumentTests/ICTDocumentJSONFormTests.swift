@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 @testable import ICTDocument
@@ -9,9 +10,9 @@ import Testing
 /// reading the JSON this code writes; the schema is checked by python3's
 /// jsonschema; bad inputs are hand-written with the key path they break.
 struct ICTDocumentJSONFormTests {
-    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs")
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs")
     static let sampleNames = ["Astronaut", "Cameraman", "Chelsea", "Coffee", "Hubble Deep Field", "Rocket"]
-    static let schemaPath = Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict-document.json-form.schema.json").path
+    static let schemaPath = Repository.root.appendingPathComponent("Schemas/ict-document.json-form.schema.json").path
 
     /// Each sample's fields as plistlib reads its archives: `data.FIRST_NAME`,
     /// `metadata.THUMBNAIL` (data in base64), … following `$top.DATA`'s UIDs.

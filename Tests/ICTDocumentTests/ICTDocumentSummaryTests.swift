@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 @testable import ICTDocument
@@ -8,7 +9,7 @@ import Testing
 /// `ICTDocumentSummary`: what `ict list` shows, the same as decoding the
 /// whole metadata entry, from a few kilobytes of it.
 struct ICTDocumentSummaryTests {
-    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs")
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs")
     static let samples = ["Astronaut", "Cameraman", "Chelsea", "Coffee", "Hubble Deep Field", "Rocket"]
 
     @Test(arguments: samples)

@@ -15,9 +15,6 @@ final class ScratchFolder {
 }
 
 enum Fixtures {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// A `width × height` opaque image with smooth gradients and some detail.
     static func photo(width: Int, height: Int) -> PNGImage {
         var pixels = [UInt8]()

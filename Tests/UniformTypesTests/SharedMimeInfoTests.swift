@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -52,7 +53,7 @@ struct SharedMimeInfoTests {
         #expect(registry.conforms(example.identifier, to: "public.xml"))
     }
 
-    @Test func malformedXMLIsAnErrorWithItsLine() throws {
+    @Test func malformedXMLIsAnErrorWithItsFileAndLine() throws {
         #expect { try read("<mime-info>\n<mime-type type=\"a/b\">\n</mime-info>") } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
             return error.code == .malformedXML && line == 3
@@ -63,7 +64,7 @@ struct SharedMimeInfoTests {
         var registry = TypeRegistry.system
         registry.add(TypeDeclarationSet.ict)
         let before = registry.count
-        registry.add(try SharedMimeInfoReader.read(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict.mime.xml").path))
+        registry.add(try SharedMimeInfoReader.read(contentsOf: Repository.root.appendingPathComponent("Schemas/ict.mime.xml").path))
         #expect(registry.count == before)
         #expect(registry.preferredType(forTag: "application/x-icloudtest-doc", tagClass: .mimeType)?.identifier == "com.appmosphereinc.icloudtest.doc")
         #expect(!registry.conforms("com.appmosphereinc.icloudtest.doc", to: "public.folder"))

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -30,7 +31,7 @@ struct TypeConformanceGraphTests {
     }
 
     /// Every interop app's declarations, added in one order to both.
-    @Test(.enabled(if: Fixtures.utiAppsExist, "needs ../shared/interop/uti-apps (the shared interop corpus beside the repository)"))
+    @Test(.interopCorpus)
     func appDeclarationsMatchTheRegistry() throws {
         var registry = TypeRegistry.builtIn
         var graph = TypeConformanceGraph.builtIn

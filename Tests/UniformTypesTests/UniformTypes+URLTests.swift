@@ -1,6 +1,7 @@
 import Foundation
 import PropertyList
 import SystemPackage
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -10,8 +11,8 @@ import UniformTypes
 /// literal `%20`, checked against Python's plistlib and ElementTree.
 struct UniformTypesURLTests {
     static let cotEditorInfoPlist = Fixtures.utiApps.appendingPathComponent("CotEditor/Info.plist")
-    static let mimeXML = Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict.mime.xml")
-    static let sampleDocument = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Chelsea.ict")
+    static let mimeXML = Repository.root.appendingPathComponent("Schemas/ict.mime.xml")
+    static let sampleDocument = Repository.root.appendingPathComponent("SampleDocs/Chelsea.ict")
 
     /// A scratch folder `url overloads %20 <UUID>`, removed with the value.
     final class Scratch {
@@ -45,7 +46,7 @@ struct UniformTypesURLTests {
         return text.split(separator: "\n").map(String.init)
     }
 
-    @Test(.enabled(if: Fixtures.utiAppsExist, "needs ../shared/interop/uti-apps next to the repository"))
+    @Test(.interopCorpus)
     func infoPlistByURLAndFilePathMatchesPathAndPlistlib() throws {
         let scratch = try Scratch()
         let path = try scratch.copy(Self.cotEditorInfoPlist, as: "Ünïcode copy.plist")
@@ -127,6 +128,7 @@ struct UniformTypesURLTests {
             let error = try #require(throws: PropertyListError.self, performing: attempt)
             #expect(error.code == .io)
             #expect(error.message.contains(missing), "\(error.message)")
+            #expect(error.path == missing)
         }
     }
 

@@ -17,6 +17,27 @@ struct TypesCommandTests {
         #expect(run.stdout == "com.appmosphereinc.icloudtest.doc\texported\tiCloudTest Document\n")
     }
 
+    /// What `types` prints for a file it cannot read or examine: the same
+    /// text as before UniformTypes had its own error (taken from that build's
+    /// `ict`), the XML message being libxml2's.
+    @Test func unreadableDeclarationsAndItemsSayWhere() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.plist").path
+        try Data("<plist version=\"1.0\">\n<dict><key>a</key>\n<strin>x</string></dict></plist>\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let notAPropertyList = try ICTRunner.run(["types", "lookup", "--extension", "zork", "--declarations", bad, "--no-shared-mime-info"])
+        #expect(notAPropertyList.status == 1)
+        #expect(notAPropertyList.stderr == "\(bad):3:18: error: Opening and ending tag mismatch: strin line 3 and string\n")
+        let missing = folder.appendingPathComponent("nope.plist").path
+        let absent = try ICTRunner.run(["types", "lookup", "--extension", "zork", "--declarations", missing, "--no-shared-mime-info"])
+        #expect(absent.status == 1)
+        #expect(absent.stderr == "\(missing): error: cannot open \(missing): No such file or directory\n")
+        let item = folder.appendingPathComponent("gone/x.txt").path
+        let identify = try ICTRunner.run(["types", "identify", item, "--no-shared-mime-info"])
+        #expect(identify.status == 1)
+        #expect(identify.stderr == "\(item): error: cannot examine \(item): No such file or directory\n")
+    }
+
     @Test func lookupByMimeTypeAndDeclarationsFile() throws {
         let run = try ICTRunner.run(["types", "lookup", "--mime-type", "image/png", "--no-shared-mime-info"])
         #expect(run.stdout == "public.png\tsystem\tPNG image\n")

@@ -24,7 +24,7 @@ struct SharedMimeInfoTests {
 
     private func read(_ text: String) throws -> [MimeTypeDeclaration] {
         let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBytes { buffer throws(PropertyListError) in try SharedMimeInfoReader.read(buffer, file: "sample.xml") }
+        return try bytes.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoReader.read(buffer, file: "sample.xml") }
     }
 
     @Test func readsTypesGlobsAliasesParentsAndTheUntranslatedComment() throws {
@@ -55,8 +55,9 @@ struct SharedMimeInfoTests {
 
     @Test func malformedXMLIsAnErrorWithItsFileAndLine() throws {
         #expect { try read("<mime-info>\n<mime-type type=\"a/b\">\n</mime-info>") } throws: { error in
-            guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.code == .malformedXML && line == 3
+            guard let error = error as? UniformTypeError, case .lineColumn(let line, _) = error.location else { return false }
+            return error.code == .malformedSharedMimeInfo && error.propertyListError?.code == .malformedXML && line == 3
+                && error.path == "sample.xml" && error.description.hasPrefix("sample.xml:3:")
         }
     }
 

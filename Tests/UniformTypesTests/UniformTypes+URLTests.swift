@@ -76,13 +76,14 @@ struct UniformTypesURLTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let byData = try SharedMimeInfoReader.read(data, file: path)
         #expect(byData == byPath)
-        #expect(byData == (try data.withUnsafeBytes { buffer throws(PropertyListError) in try SharedMimeInfoReader.read(buffer, file: path) }))
+        #expect(byData == (try data.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoReader.read(buffer, file: path) }))
     }
 
     @Test func sharedMimeInfoDataRejectsBadXMLAsBytesDo() throws {
         let data = Data("<mime-info><mime-type type=\"a/b\">".utf8)
-        let byData = try #require(throws: PropertyListError.self) { _ = try SharedMimeInfoReader.read(data, file: "bad.xml") }
-        #expect(byData.code == .malformedXML)
+        let byData = try #require(throws: UniformTypeError.self) { _ = try SharedMimeInfoReader.read(data, file: "bad.xml") }
+        #expect(byData.code == .malformedSharedMimeInfo)
+        #expect(byData.path == "bad.xml")
     }
 
     @Test func addSharedMimeInfoByURLAndFilePathListsTheFolder() throws {
@@ -125,10 +126,10 @@ struct UniformTypesURLTests {
             { _ = try SharedMimeInfoReader.read(contentsOf: URL(fileURLWithPath: missing)) },
             { _ = try TypeRegistry.builtIn.identifyItem(at: FilePath(missing)) },
         ] as [() throws -> Void] {
-            let error = try #require(throws: PropertyListError.self, performing: attempt)
+            let error = try #require(throws: UniformTypeError.self, performing: attempt)
             #expect(error.code == .io)
-            #expect(error.message.contains(missing), "\(error.message)")
             #expect(error.path == missing)
+            #expect(error.message.contains(missing), "\(error.message)")
         }
     }
 
@@ -141,7 +142,7 @@ struct UniformTypesURLTests {
             { _ = try TypeRegistry.builtIn.identifyItem(at: url) },
             { _ = try registry.addSharedMimeInfo(directory: url) },
         ] as [() throws -> Void] {
-            let error = try #require(throws: PropertyListError.self, performing: attempt)
+            let error = try #require(throws: UniformTypeError.self, performing: attempt)
             #expect(error.code == .io)
             #expect(error.message == "https://example.com/Info.plist is not a file URL")
         }

@@ -155,7 +155,7 @@ extension Ict {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
             if let problem = inputProblem() { throw report.fail(problem) }
-            if input != "-", (format == .json && ICTFormat.isDocument(atPath: input)) || format == .ict {
+            if input != "-", (format == .json && ICTDocumentFormat.isDocument(atPath: input)) || format == .ict {
                 try convertDocument(report)
             } else if format == .zip || format == .package {
                 try convertPackage(report)
@@ -166,7 +166,7 @@ extension Ict {
 
         /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
         private func inputProblem() -> Problem? {
-            if input != "-", format == .json, ICTFormat.isDocument(atPath: input) { return nil }
+            if input != "-", format == .json, ICTDocumentFormat.isDocument(atPath: input) { return nil }
             let inputIsPackage = input != "-" && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory"
             let inputIsZip = input != "-" && !inputIsPackage && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.zip-archive"
             switch format {

@@ -43,7 +43,7 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
-            if input != "-", ICTFormat.isDocument(atPath: input) {
+            if input != "-", ICTDocumentFormat.isDocument(atPath: input) {
                 try inspectDocument(report)
                 return
             }

@@ -78,7 +78,7 @@ extension Ict {
             var output = StandardOutput()
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
-                if ICTFormat.isPackage(atPath: path) || (schema != nil && ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory") {
+                if ICTDocumentFormat.isPackage(atPath: path) || (schema != nil && ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory") {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
                     result = check(path)

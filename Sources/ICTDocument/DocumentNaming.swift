@@ -22,11 +22,11 @@ extension ICTDocument {
             }
             taken.insert(name.lowercased())
         }
-        var candidate = "\(baseName).\(ICTFormat.packageExtension)"
+        var candidate = "\(baseName).\(ICTDocumentFormat.packageExtension)"
         var number = 0
         while taken.contains(candidate.lowercased()) {
             number += 1
-            candidate = "\(baseName) \(number).\(ICTFormat.packageExtension)"
+            candidate = "\(baseName) \(number).\(ICTDocumentFormat.packageExtension)"
         }
         return candidate
     }

@@ -11,13 +11,13 @@ struct ICTDocumentTests {
         let document = try ICTDocument(contentsOf: path)
         #expect(document.statistics == ICTDocument.Statistics())
         #expect(try document.displayName() == "Ada L")
-        let metadataSize = try #require(document.entrySizes.first { $0.name == ICTFormat.metadataEntryName }?.size)
-        #expect(document.statistics.entriesDecoded == [ICTFormat.metadataEntryName])
+        let metadataSize = try #require(document.entrySizes.first { $0.name == ICTDocumentFormat.metadataEntryName }?.size)
+        #expect(document.statistics.entriesDecoded == [ICTDocumentFormat.metadataEntryName])
         #expect(document.statistics.bytesRead == Int(metadataSize))
         _ = try document.metadata()
-        #expect(document.statistics.entriesDecoded == [ICTFormat.metadataEntryName])
+        #expect(document.statistics.entriesDecoded == [ICTDocumentFormat.metadataEntryName])
         let data = try document.data()
-        #expect(document.statistics.entriesDecoded == [ICTFormat.metadataEntryName, ICTFormat.dataEntryName])
+        #expect(document.statistics.entriesDecoded == [ICTDocumentFormat.metadataEntryName, ICTDocumentFormat.dataEntryName])
         #expect(data.firstName == "Ada" && data.lastName == "Lovelace" && data.displayName == "Ada L")
         #expect(data.favoriteNumber == 7.5)
     }
@@ -65,11 +65,11 @@ struct ICTDocumentTests {
     @Test func editingOnlyTheDataLeavesTheMetadataEntryUnwritten() throws {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
-        let metadataInode = try Fixtures.inode(path + "/" + ICTFormat.metadataEntryName)
+        let metadataInode = try Fixtures.inode(path + "/" + ICTDocumentFormat.metadataEntryName)
         let document = try ICTDocument(contentsOf: path)
         #expect(try document.setFavoriteNumber(42))
         try document.save()
-        #expect(try Fixtures.inode(path + "/" + ICTFormat.metadataEntryName) == metadataInode)
+        #expect(try Fixtures.inode(path + "/" + ICTDocumentFormat.metadataEntryName) == metadataInode)
         #expect(try ICTDocument(contentsOf: path).data().favoriteNumber == 42)
     }
 

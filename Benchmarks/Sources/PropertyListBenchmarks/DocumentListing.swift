@@ -29,8 +29,8 @@ struct DocumentListing {
     func run() throws -> [Row] {
         try folder.generateUnlessPresent()
         let paths = try folder.documentPaths()
-        let metadataBytes = try folder.totalSize(ofEntry: ICTFormat.metadataEntryName, in: paths)
-        let dataBytes = try folder.totalSize(ofEntry: ICTFormat.dataEntryName, in: paths)
+        let metadataBytes = try folder.totalSize(ofEntry: ICTDocumentFormat.metadataEntryName, in: paths)
+        let dataBytes = try folder.totalSize(ofEntry: ICTDocumentFormat.dataEntryName, in: paths)
         log("l/m/n. \(paths.count) documents: metadata entries \(megabytes(metadataBytes)), data entries \(megabytes(dataBytes))")
         var rows: [Row] = []
         if only.contains("l") { rows.append(bytesRead(metadataBytes: metadataBytes, dataBytes: dataBytes, count: paths.count)) }
@@ -200,7 +200,7 @@ struct DocumentFolder {
     static let noiseAmplitude = 5
     static let markerName = ".parameters"
     static let parameters =
-        "documents=\(documentCount) templates=\(templateCount) side=\(ICTFormat.photoSide) "
+        "documents=\(documentCount) templates=\(templateCount) side=\(ICTDocumentFormat.photoSide) "
         + "noise=\(noiseAmplitude) generator=1\n"
 
     let path: String
@@ -213,7 +213,7 @@ struct DocumentFolder {
     /// The documents' paths, in name order.
     func documentPaths() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path)
-            .filter { $0.hasSuffix(".\(ICTFormat.packageExtension)") }
+            .filter { $0.hasSuffix(".\(ICTDocumentFormat.packageExtension)") }
             .sorted()
             .map { path + "/" + $0 }
     }
@@ -273,11 +273,11 @@ struct DocumentFolder {
         let document = path + "/" + Self.documentName(index)
         guard mkdir(document, 0o755) == 0 else { throw BenchmarkFailure("cannot make \(document)") }
         try Self.write(
-            try KeyedArchiver.archive(metadata, forKey: ICTFormat.topKey),
-            to: document + "/" + ICTFormat.metadataEntryName)
+            try KeyedArchiver.archive(metadata, forKey: ICTDocumentFormat.topKey),
+            to: document + "/" + ICTDocumentFormat.metadataEntryName)
         try Self.write(
-            try KeyedArchiver.archive(data, forKey: ICTFormat.topKey),
-            to: document + "/" + ICTFormat.dataEntryName)
+            try KeyedArchiver.archive(data, forKey: ICTDocumentFormat.topKey),
+            to: document + "/" + ICTDocumentFormat.dataEntryName)
     }
 
     /// The photos (PNG, 560 × 560) and their thumbnails (PNG, 280 × 280, as `ICTDocument` makes them).
@@ -289,7 +289,7 @@ struct DocumentFolder {
             guard let photo = try ICTDocument(contentsOf: samples + "/" + name).data().photo else {
                 throw BenchmarkFailure("\(name) has no photo")
             }
-            return try PNGImage(pngBytes: [UInt8](photo)).resized(width: ICTFormat.photoSide, height: ICTFormat.photoSide)
+            return try PNGImage(pngBytes: [UInt8](photo)).resized(width: ICTDocumentFormat.photoSide, height: ICTDocumentFormat.photoSide)
         }
         return try (0..<templateCount).map { index in
             let photo = withNoise(photos[index % photos.count], seed: UInt64(index))

@@ -31,7 +31,7 @@ func fuzzKeyedArchive(_ bytes: [UInt8]) {
 /// decodes back equal.
 func fuzzKeyedUnarchiver(_ bytes: [UInt8]) {
     guard let unarchiver = try? KeyedUnarchiver(bytes: bytes, limits: fuzzArchiveLimits) else { return }
-    for key in [ICTFormat.topKey, "root"] {
+    for key in [ICTDocumentFormat.topKey, "root"] {
         if let data = try? unarchiver.decodeTopLevelObject(of: CTData.self, forKey: key) {
             // The favourite number is written as a 32-bit real.
             var expected = data

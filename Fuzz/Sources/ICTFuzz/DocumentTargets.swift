@@ -12,7 +12,7 @@ func fuzzDocumentSummary(_ bytes: [UInt8]) {
     let package = "\(scratchFolder)/Summary.ict"
     removeItem(package)
     mkdir(package, 0o755)
-    writeFile("\(package)/\(ICTFormat.metadataEntryName)", bytes)
+    writeFile("\(package)/\(ICTDocumentFormat.metadataEntryName)", bytes)
     let summary = try? ICTDocumentSummary(ofDocumentAt: package)
     guard let document = try? ICTDocument(contentsOf: package, imageLimits: fuzzImageLimits),
         let metadata = try? document.metadata()
@@ -39,8 +39,8 @@ func fuzzDocument(_ bytes: [UInt8]) {
     removeItem(package)
     removeItem(saved)
     mkdir(package, 0o755)
-    writeFile("\(package)/\(ICTFormat.metadataEntryName)", validMetadataEntry)
-    writeFile("\(package)/\(ICTFormat.dataEntryName)", bytes)
+    writeFile("\(package)/\(ICTDocumentFormat.metadataEntryName)", validMetadataEntry)
+    writeFile("\(package)/\(ICTDocumentFormat.dataEntryName)", bytes)
     guard let document = try? ICTDocument(contentsOf: package, imageLimits: fuzzImageLimits),
         let data = try? document.data()
     else { return }
@@ -59,7 +59,7 @@ func fuzzDocument(_ bytes: [UInt8]) {
 }
 
 private let validMetadataEntry: [UInt8] = {
-    do { return try KeyedArchiver.archive(CTMetadata(displayName: "Fuzz"), forKey: ICTFormat.topKey) } catch {
+    do { return try KeyedArchiver.archive(CTMetadata(displayName: "Fuzz"), forKey: ICTDocumentFormat.topKey) } catch {
         fatalError("cannot archive metadata: \(error)")
     }
 }()
@@ -86,7 +86,7 @@ func fuzzPNG(_ bytes: [UInt8]) {
     }
     let thumbnail = ICTDocument.thumbnail(of: image)
     require(
-        thumbnail.width == ICTFormat.thumbnailSide && thumbnail.height == ICTFormat.thumbnailSide
+        thumbnail.width == ICTDocumentFormat.thumbnailSide && thumbnail.height == ICTDocumentFormat.thumbnailSide
             && thumbnail.pixels.count == thumbnail.width * thumbnail.height * 4,
         "thumbnail of \(image.width)×\(image.height) is \(thumbnail.width)×\(thumbnail.height)")
 }

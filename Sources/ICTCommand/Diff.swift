@@ -128,9 +128,9 @@ extension Ict {
             } catch {
                 throw Problem(path: path, error)
             }
-            guard KeyedArchive.looksLikeArchive(value) else { return value }
+            guard KeyedArchiveObjectGraph.looksLikeArchive(value) else { return value }
             do {
-                return ArchiveGraphView.comparableValue(try KeyedArchive(propertyList: value))
+                return ArchiveGraphView.comparableValue(try KeyedArchiveObjectGraph(propertyList: value))
             } catch {
                 throw Problem(file: input, error)
             }
@@ -138,9 +138,9 @@ extension Ict {
 
         /// A keyed archive's object graph from `$top`, without object numbers; any other value as it is.
         static func graph(of value: PropertyListValue, path: String) throws(Problem) -> PropertyListValue {
-            guard KeyedArchive.looksLikeArchive(value) else { return value }
+            guard KeyedArchiveObjectGraph.looksLikeArchive(value) else { return value }
             do {
-                return ArchiveGraphView.comparableValue(try KeyedArchive(propertyList: value))
+                return ArchiveGraphView.comparableValue(try KeyedArchiveObjectGraph(propertyList: value))
             } catch {
                 throw Problem(path: path, error)
             }

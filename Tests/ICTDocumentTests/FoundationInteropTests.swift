@@ -71,7 +71,7 @@ struct FoundationInteropTests {
         archiver.finishEncoding()
         let swiftName = NSStringFromClass(type(of: object))
         let archive = try KeyedArchiveReader().read(archiver.encodedData)
-        let renamed = KeyedArchive(
+        let renamed = KeyedArchiveObjectGraph(
             top: archive.top,
             objects: archive.objects.map { object in
                 guard case .dictionary(var fields) = object, fields["$classname"] == .string(swiftName) else { return object }

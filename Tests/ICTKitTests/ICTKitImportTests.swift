@@ -40,7 +40,7 @@ struct ICTKitImportTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.coffee + "/ctdocument.metadata"))
         let read = try PropertyListReader().read(bytes)
         #expect(read.format == .binary)
-        #expect(KeyedArchive.looksLikeArchive(read.value))
+        #expect(KeyedArchiveObjectGraph.looksLikeArchive(read.value))
         // UniformTypes: Apple's documentation says public.png conforms to public.image.
         #expect(TypeRegistry.builtIn.conforms("public.png", to: "public.image"))
         #expect(!TypeRegistry.builtIn.conforms("public.png", to: "public.text"))

@@ -37,7 +37,7 @@ enum Fixtures {
     }
 
     /// Reads an archive of the corpus.
-    static func archive(_ relativePath: String) throws -> KeyedArchive {
+    static func archive(_ relativePath: String) throws -> KeyedArchiveObjectGraph {
         try KeyedArchiveReader().read(try interopBytes(relativePath))
     }
 }

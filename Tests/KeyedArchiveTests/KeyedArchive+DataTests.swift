@@ -78,7 +78,7 @@ struct KeyedArchiveDataTests {
     }
 
     @Test func writerRefusesABrokenArchiveAsBytesDo() throws {
-        let broken = KeyedArchive(top: ["root": .uid(5)], objects: [.string("$null")])
+        let broken = KeyedArchiveObjectGraph(top: ["root": .uid(5)], objects: [.string("$null")])
         let byData = try #require(throws: KeyedArchiveError.self) { _ = try KeyedArchiveWriter().encodedData(broken) }
         let byBytes = try #require(throws: KeyedArchiveError.self) { _ = try KeyedArchiveWriter().encode(broken) }
         #expect(byData == byBytes)

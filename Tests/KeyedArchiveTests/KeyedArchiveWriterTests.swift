@@ -42,7 +42,7 @@ import Testing
             do {
                 let archive = try KeyedArchiveReader(keepsLayout: true).read(original)
                 let text = try JSONPropertyListWriter().encode(archive.jsonForm)
-                let back = try KeyedArchive(jsonForm: text.withUnsafeBytes { bytes in try JSONPropertyListReader().read(bytes) })
+                let back = try KeyedArchiveObjectGraph(jsonForm: text.withUnsafeBytes { bytes in try JSONPropertyListReader().read(bytes) })
                 let written = try KeyedArchiveWriter(format: isBinary ? .binary : .xml).encode(back)
                 if Data(written) == original {
                     identical += 1

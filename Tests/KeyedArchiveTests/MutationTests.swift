@@ -10,7 +10,7 @@ import Testing
     static let copies = 20_000
 
     /// A copy of `archive` with the values of two UID fields swapped.
-    static func swappingTwoUIDs(_ archive: KeyedArchive, _ random: inout FoundationInteropTests.SeededGenerator) -> KeyedArchive {
+    static func swappingTwoUIDs(_ archive: KeyedArchiveObjectGraph, _ random: inout FoundationInteropTests.SeededGenerator) -> KeyedArchiveObjectGraph {
         var uids: [(object: Int, key: String)] = []
         for (index, object) in archive.objects.enumerated() {
             guard case .dictionary(let fields) = object else { continue }

@@ -18,7 +18,7 @@ struct PartialKeyedArchiveTests {
     }
 
     /// A field as the whole archive holds it, in the partial reader's terms.
-    static func expectedField(_ value: PropertyListValue, in archive: KeyedArchive) -> PartialKeyedArchive.Field? {
+    static func expectedField(_ value: PropertyListValue, in archive: KeyedArchiveObjectGraph) -> PartialKeyedArchive.Field? {
         switch value {
         case .uid(0): return .null
         case .uid(let uid):

@@ -150,7 +150,7 @@ extension Ict {
         static func fields(ofDocument path: String) throws(Problem) -> PropertyListValue {
             let trimmed = DocumentSupport.trimmingTrailingSlashes(path)
             do {
-                let document = try ICTDocument(contentsOf: trimmed)
+                let document = try ICTDocumentFile(contentsOf: trimmed)
                 let metadata = try document.metadata(), data = try document.data()
                 var metadataFields: OrderedDictionary<String, PropertyListValue> = [
                     ICTDocumentFormat.versionKey: .integer(PropertyListInteger(Int64(metadata.version)))

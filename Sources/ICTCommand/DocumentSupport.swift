@@ -66,7 +66,7 @@ struct DocumentFieldOptions: ParsableArguments {
     /// Applies the options given to `document`; returns whether anything changed.
     ///
     /// - Throws: `ICTDocumentError` from the document, `Failure` for the photo file.
-    func apply(to document: ICTDocument) throws -> Bool {
+    func apply(to document: ICTDocumentFile) throws -> Bool {
         var changed = false
         if let firstName { changed = try document.setFirstName(firstName) || changed }
         if let lastName { changed = try document.setLastName(lastName) || changed }

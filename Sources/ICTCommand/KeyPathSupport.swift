@@ -132,7 +132,7 @@ struct KeyPathTarget {
 
     /// Why an `.ict` document's entry cannot be read or edited in place: it
     /// is a symbolic link (links in a document are never followed, as
-    /// `ICTDocument` reads entries: an edit would write through it, maybe
+    /// `ICTDocumentFile` reads entries: an edit would write through it, maybe
     /// outside the document) or a folder; nil for a file or nothing there.
     private static func entryProblem(_ file: String) -> String? {
         var status = stat()

@@ -156,7 +156,7 @@ extension Ict {
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
                 conflicts: location.conflicts)
             if readingData {
-                let fields = try ICTDocument(contentsOf: path).data()
+                let fields = try ICTDocumentFile(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })
             }
             return row

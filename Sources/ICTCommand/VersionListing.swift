@@ -44,7 +44,7 @@ struct VersionListing {
             }
             guard isICTDocument else { continue }
             do {
-                let document = ICTDocument(package: try entries[index].version.packageWrapper(), path: entries[index].version.path)
+                let document = ICTDocumentFile(package: try entries[index].version.packageWrapper(), path: entries[index].version.path)
                 _ = try document.metadata()
                 let fields = try document.data()
                 entries[index].fields = fields

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-extension ICTDocument {
+extension ICTDocumentFile {
     /// The first free document name in `directory` for `baseName`:
     /// `Friend.ict`, then `Friend 1.ict`, `Friend 2.ict`, … — names compared
     /// case-insensitively, as the platform guidance asks.

@@ -187,7 +187,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
     }
 }
 
-extension ICTDocument {
+extension ICTDocumentFile {
     /// The document's fields as the JSON form: images embedded when
     /// `imageFileBase` is nil, else named `BASE.photo.png` and
     /// `BASE.thumbnail.png` (relative to the JSON's folder, as the form

@@ -26,7 +26,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     }
 
     /// The name to show: the metadata's `DISPLAY NAME`, else the package's
-    /// file name without `.ict` (as `ICTDocument.displayName()`).
+    /// file name without `.ict` (as `ICTDocumentFile.displayName()`).
     public var displayName: String
     /// The thumbnail's size in bytes; nil when the metadata has none.
     public var thumbnailByteCount: Int?
@@ -41,7 +41,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     /// Reads only the metadata entry, and of it the trailer, the small
     /// objects (keys, class, name) and the thumbnail's first bytes — usually
     /// two 4 KB reads, whatever the thumbnail's size. Checks what it reads
-    /// as `ICTDocument.metadata()` does: the archive's top level, the class
+    /// as `ICTDocumentFile.metadata()` does: the archive's top level, the class
     /// `CTMetadata`, `VERSION` 1 and the fields' types; the thumbnail's PNG
     /// header but not its pixels (`ict validate` checks those). The entry is
     /// opened without following a symbolic link.
@@ -62,7 +62,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         }
         let archive = try Self.reading { () throws(KeyedArchiveError) in try PartialKeyedArchive(propertyList: propertyList) }
         let fields = try Self.readFields(of: archive)
-        displayName = fields.name ?? ICTDocument.fileDisplayName(ofPath: path)
+        displayName = fields.name ?? ICTDocumentFile.fileDisplayName(ofPath: path)
         if let thumbnail = fields.thumbnail {
             thumbnailByteCount = thumbnail.count
             do {

@@ -12,7 +12,7 @@ struct ErrorCodeTests {
 
     @Test func aDocumentWithoutItsDataEntryIsMissingEntry() throws {
         // SampleDocs/malformed/README.md: the data entry was deleted.
-        let document = try ICTDocument(contentsOf: Self.malformed.appendingPathComponent("missing-entry.ict").path)
+        let document = try ICTDocumentFile(contentsOf: Self.malformed.appendingPathComponent("missing-entry.ict").path)
         let error = #expect(throws: ICTDocumentError.self) { _ = try document.data() }
         #expect(error?.code == .missingEntry)
         #expect(error?.code != .missingKey)
@@ -21,7 +21,7 @@ struct ErrorCodeTests {
 
     @Test func aTruncatedDataEntryIsAnInvalidArchiveNamingTheEntry() throws {
         // The data entry was cut to half its bytes: a property-list error underneath.
-        let document = try ICTDocument(contentsOf: Self.malformed.appendingPathComponent("truncated-archive.ict").path)
+        let document = try ICTDocumentFile(contentsOf: Self.malformed.appendingPathComponent("truncated-archive.ict").path)
         let error = #expect(throws: ICTDocumentError.self) { _ = try document.data() }
         #expect(error?.code == .invalidArchive)
         #expect(error?.entry == "ctdocument.data")

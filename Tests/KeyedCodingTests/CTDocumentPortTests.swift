@@ -85,7 +85,7 @@ final class FoundationEntry: NSObject, NSSecureCoding {
             #expect(PlistlibDocument.bytes(after.metadata["THUMBNAIL"]) == PlistlibDocument.bytes(original.metadata["THUMBNAIL"]))
             #expect(after.classes == original.classes, "$classes as the original app wrote them")
 
-            let document = try ICTDocument(contentsOf: written.path)
+            let document = try ICTDocumentFile(contentsOf: written.path)
             #expect(try document.metadata().displayName == newName)
             #expect(try document.data().displayName == newName)
             #expect(try document.data().favoriteNumber == original.data["FAVORITE_NUMBER"] as? Double)

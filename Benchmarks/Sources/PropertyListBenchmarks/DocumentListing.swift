@@ -134,7 +134,7 @@ struct DocumentListing {
                 row.note =
                     "wall time from spawn to exit, standard output to /dev/null, page cache warm: `ict list DIR` reads "
                     + "each metadata entry's display name and thumbnail header (ICTDocumentSummary); `ict list --data DIR` "
-                    + "does the same and also opens each document and decodes its data entry (ICTDocument.data(): the "
+                    + "does the same and also opens each document and decodes its data entry (ICTDocumentFile.data(): the "
                     + "CTData archive, the photo kept as PNG bytes, its size from the PNG header)"
                 rows.append(row)
             } catch {
@@ -157,7 +157,7 @@ struct DocumentListing {
             peer: "the same, data archive + photo PNG decoded", peerTime: peer, target: .faster(by: 20))
         row.note =
             "in this process with the ICTDocument API: ICTDocumentSummary(ofDocumentAt:) per document, as `ict list`, "
-            + "then a sort by name; the peer also calls ICTDocument(contentsOf:).data() and decodes the photo to RGBA "
+            + "then a sort by name; the peer also calls ICTDocumentFile(contentsOf:).data() and decodes the photo to RGBA "
             + "pixels with PNGImage(pngBytes:), as a program showing the documents' photos must. Page cache warm"
         rows.append(row)
         return rows
@@ -173,7 +173,7 @@ struct DocumentListing {
             case .none:
                 break
             case .archiveAndPhoto:
-                guard let photo = try ICTDocument(contentsOf: path).data().photo else { throw BenchmarkFailure("\(path) has no photo") }
+                guard let photo = try ICTDocumentFile(contentsOf: path).data().photo else { throw BenchmarkFailure("\(path) has no photo") }
                 keep(try PNGImage(pngBytes: [UInt8](photo)))
             }
             rows.append((summary.displayName, summary.thumbnailSize.map { ($0.width, $0.height) }))
@@ -280,20 +280,20 @@ struct DocumentFolder {
             to: document + "/" + ICTDocumentFormat.dataEntryName)
     }
 
-    /// The photos (PNG, 560 × 560) and their thumbnails (PNG, 280 × 280, as `ICTDocument` makes them).
+    /// The photos (PNG, 560 × 560) and their thumbnails (PNG, 280 × 280, as `ICTDocumentFile` makes them).
     private static func templates() throws -> [(photo: Data, thumbnail: Data)] {
         let samples = Inputs.benchmarksDirectory.deletingLastPathComponent().appendingPathComponent("SampleDocs").path
         let names = try FileManager.default.contentsOfDirectory(atPath: samples).filter { $0.hasSuffix(".ict") }.sorted()
         try expect(!names.isEmpty, "no sample documents in \(samples)")
         let photos = try names.map { name in
-            guard let photo = try ICTDocument(contentsOf: samples + "/" + name).data().photo else {
+            guard let photo = try ICTDocumentFile(contentsOf: samples + "/" + name).data().photo else {
                 throw BenchmarkFailure("\(name) has no photo")
             }
             return try PNGImage(pngBytes: [UInt8](photo)).resized(width: ICTDocumentFormat.photoSide, height: ICTDocumentFormat.photoSide)
         }
         return try (0..<templateCount).map { index in
             let photo = withNoise(photos[index % photos.count], seed: UInt64(index))
-            return (Data(try photo.pngBytes()), Data(try ICTDocument.thumbnail(of: photo).pngBytes()))
+            return (Data(try photo.pngBytes()), Data(try ICTDocumentFile.thumbnail(of: photo).pngBytes()))
         }
     }
 

@@ -15,7 +15,7 @@ import Foundation
 /// the metadata entry on first call; `data()` (and every setter) reads and
 /// decodes the data entry on first call. `statistics` counts both, so the
 /// laziness can be checked. Entries this type does not know are kept on save.
-public final class ICTDocument {
+public final class ICTDocumentFile {
     /// What has been read from disk so far.
     public struct Statistics: Hashable, Sendable {
         /// Bytes of entries read.
@@ -300,3 +300,11 @@ public final class ICTDocument {
         }
     }
 }
+
+/// The name of ``ICTDocumentFile`` before 1.0.
+///
+/// A type named as its module breaks qualification: `ICTDocument.ICTDocument`
+/// does not compile where another module declares an `ICTDocument`. So long
+/// as this alias exists, that remains so.
+@available(*, deprecated, renamed: "ICTDocumentFile")
+public typealias ICTDocument = ICTDocumentFile

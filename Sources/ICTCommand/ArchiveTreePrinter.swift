@@ -17,13 +17,13 @@ struct ArchiveGraphView {
         case tooDeep(index: Int)
     }
 
-    let archive: KeyedArchive
+    let archive: KeyedArchiveObjectGraph
     /// Objects nested deeper than this are not expanded (stops runaway chains).
     let maximumDepth: Int
     private var expanded: Set<Int> = []
     private var onPath: Set<Int> = []
 
-    init(archive: KeyedArchive, maximumDepth: Int = 256) {
+    init(archive: KeyedArchiveObjectGraph, maximumDepth: Int = 256) {
         self.archive = archive
         self.maximumDepth = maximumDepth
     }
@@ -67,7 +67,7 @@ struct ArchiveGraphView {
     }
 
     /// Prints the tree: `root => NSDictionary #1 {`, fields indented, `#3 (shared)`, `#1 (cycle)`.
-    static func printTree(_ archive: KeyedArchive) {
+    static func printTree(_ archive: KeyedArchiveObjectGraph) {
         var view = ArchiveGraphView(archive: archive)
         var output = StandardOutput()
         output.write("NSKeyedArchiver archive, \(archive.objects.count) objects\n")
@@ -111,7 +111,7 @@ struct ArchiveGraphView {
 
     /// The graph as JSON: `{"top": {"root": {"object": 1, "class": …, "classes": […], "fields": {…}}}}`;
     /// `{"null": true}`, `{"shared": 3, "class": …}`, `{"cycle": 1, "class": …}`; values in the property-list JSON form.
-    static func jsonValue(_ archive: KeyedArchive) -> PropertyListValue {
+    static func jsonValue(_ archive: KeyedArchiveObjectGraph) -> PropertyListValue {
         var view = ArchiveGraphView(archive: archive, maximumDepth: jsonMaximumDepth)
         var top = OrderedDictionary<String, PropertyListValue>()
         for (key, node) in view.topNodes() { top[key] = json(node) }
@@ -142,7 +142,7 @@ extension ArchiveGraphView {
     /// object a dictionary of `$class` and its fields, in place of the number
     /// it has in `$objects` (which any rewrite may change); an object reached
     /// again is `{"$class", "$reference": "shared" | "cycle"}`.
-    static func comparableValue(_ archive: KeyedArchive) -> PropertyListValue {
+    static func comparableValue(_ archive: KeyedArchiveObjectGraph) -> PropertyListValue {
         var view = ArchiveGraphView(archive: archive)
         var top = OrderedDictionary<String, PropertyListValue>()
         for (key, node) in view.topNodes() { top[key] = comparable(node) }

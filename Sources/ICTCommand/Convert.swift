@@ -155,7 +155,7 @@ extension Ict {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
             if let problem = inputProblem() { throw report.fail(problem) }
-            if input != "-", (format == .json && ICTFormat.isDocument(atPath: input)) || format == .ict {
+            if input != "-", (format == .json && ICTDocumentFormat.isDocument(atPath: input)) || format == .ict {
                 try convertDocument(report)
             } else if format == .zip || format == .package {
                 try convertPackage(report)
@@ -166,7 +166,7 @@ extension Ict {
 
         /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
         private func inputProblem() -> Problem? {
-            if input != "-", format == .json, ICTFormat.isDocument(atPath: input) { return nil }
+            if input != "-", format == .json, ICTDocumentFormat.isDocument(atPath: input) { return nil }
             let inputIsPackage = input != "-" && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory"
             let inputIsZip = input != "-" && !inputIsPackage && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.zip-archive"
             switch format {
@@ -249,8 +249,8 @@ extension Ict {
                     let read = try PropertyListReader(limits: limits).read(bytes, format: hint)
                     report["inputFormat"] = .string(read.format.rawValue)
                     if sortKeys { return (read.value.withSortedKeys(), nil) }
-                    guard keepsLayout, read.format == .binary, KeyedArchive.looksLikeArchive(read.value),
-                        let archive = try? KeyedArchive(propertyList: read.value)
+                    guard keepsLayout, read.format == .binary, KeyedArchiveObjectGraph.looksLikeArchive(read.value),
+                        let archive = try? KeyedArchiveObjectGraph(propertyList: read.value)
                     else { return (read.value, nil) }
                     // An archive that cannot be recorded is written by the rule; its problems are reported when it is converted.
                     let layout = try? KeyedArchiveLayout(recording: archive, binaryPropertyList: bytes, limits: limits)
@@ -336,23 +336,25 @@ extension Ict {
                 // object table (nibs and Xcode's files share objects by
                 // identity, not by a rule), so an unchanged archive comes back whole.
                 guard let layout else { return try PropertyListWriter().encode(value, format: .binary) }
-                var archive = try KeyedArchive(propertyList: value)
+                var archive = try KeyedArchiveObjectGraph(propertyList: value)
                 archive.layout = layout
                 return try KeyedArchiveWriter(format: .binary).encode(archive)
             case .json:
                 // A JSON text file ends with a newline, as XML property lists do.
-                guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
-                var archive = try KeyedArchive(propertyList: value)
+                guard KeyedArchiveObjectGraph.looksLikeArchive(value) else {
+                    return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")]
+                }
+                var archive = try KeyedArchiveObjectGraph(propertyList: value)
                 archive.layout = layout
                 return try JSONPropertyListWriter(prettyPrinted: true).encode(archive.jsonForm) + [UInt8(ascii: "\n")]
             case .zip, .package, .ict:
                 preconditionFailure("package and document conversions are handled by run()")
             case .keyedArchive, .keyedArchiveXML:
-                var archive: KeyedArchive
-                if KeyedArchive.looksLikeJSONForm(value) {
-                    archive = try KeyedArchive(jsonForm: value)
+                var archive: KeyedArchiveObjectGraph
+                if KeyedArchiveObjectGraph.looksLikeJSONForm(value) {
+                    archive = try KeyedArchiveObjectGraph(jsonForm: value)
                 } else {
-                    archive = try KeyedArchive(propertyList: value)
+                    archive = try KeyedArchiveObjectGraph(propertyList: value)
                     archive.layout = layout
                 }
                 return try KeyedArchiveWriter(format: format == .keyedArchive ? .binary : .xml).encode(archive)

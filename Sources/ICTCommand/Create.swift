@@ -42,7 +42,7 @@ extension Ict {
 
         func run() throws {
             let report = Self.report(json: json)
-            let document = ICTDocument()
+            let document = ICTDocumentFile()
             do {
                 _ = try fields.apply(to: document)
             } catch let problem as DocumentFieldOptions.Failure {
@@ -53,7 +53,7 @@ extension Ict {
             let directory = DocumentSupport.trimmingTrailingSlashes(output)
             let path: String
             do {
-                path = "\(directory)/\(try ICTDocument.freeFileName(for: name, in: directory))"
+                path = "\(directory)/\(try ICTDocumentFile.freeFileName(for: name, in: directory))"
                 try document.save(to: path)
             } catch {
                 throw report.fail(Problem(document: directory, error))

@@ -112,7 +112,7 @@ extension Ict {
             guard oldIsFolder else {
                 return PropertyListDifference.between(try comparable(file: old), try comparable(file: new)).map { Difference(entry: nil, change: $0) }
             }
-            if ICTFormat.isDocument(atPath: old), ICTFormat.isDocument(atPath: new) {
+            if ICTDocumentFormat.isDocument(atPath: old), ICTDocumentFormat.isDocument(atPath: new) {
                 return PropertyListDifference.between(try fields(ofDocument: old), try fields(ofDocument: new)).map(splitEntry)
             }
             return try packageDifferences(old, new)
@@ -128,9 +128,9 @@ extension Ict {
             } catch {
                 throw Problem(path: path, error)
             }
-            guard KeyedArchive.looksLikeArchive(value) else { return value }
+            guard KeyedArchiveObjectGraph.looksLikeArchive(value) else { return value }
             do {
-                return ArchiveGraphView.comparableValue(try KeyedArchive(propertyList: value))
+                return ArchiveGraphView.comparableValue(try KeyedArchiveObjectGraph(propertyList: value))
             } catch {
                 throw Problem(file: input, error)
             }
@@ -138,9 +138,9 @@ extension Ict {
 
         /// A keyed archive's object graph from `$top`, without object numbers; any other value as it is.
         static func graph(of value: PropertyListValue, path: String) throws(Problem) -> PropertyListValue {
-            guard KeyedArchive.looksLikeArchive(value) else { return value }
+            guard KeyedArchiveObjectGraph.looksLikeArchive(value) else { return value }
             do {
-                return ArchiveGraphView.comparableValue(try KeyedArchive(propertyList: value))
+                return ArchiveGraphView.comparableValue(try KeyedArchiveObjectGraph(propertyList: value))
             } catch {
                 throw Problem(path: path, error)
             }
@@ -150,20 +150,22 @@ extension Ict {
         static func fields(ofDocument path: String) throws(Problem) -> PropertyListValue {
             let trimmed = DocumentSupport.trimmingTrailingSlashes(path)
             do {
-                let document = try ICTDocument(contentsOf: trimmed)
+                let document = try ICTDocumentFile(contentsOf: trimmed)
                 let metadata = try document.metadata(), data = try document.data()
                 var metadataFields: OrderedDictionary<String, PropertyListValue> = [
-                    ICTFormat.versionKey: .integer(PropertyListInteger(Int64(metadata.version)))
+                    ICTDocumentFormat.versionKey: .integer(PropertyListInteger(Int64(metadata.version)))
                 ]
-                metadataFields[ICTFormat.metadataDisplayNameKey] = metadata.displayName.map(PropertyListValue.string)
-                metadataFields[ICTFormat.thumbnailKey] = metadata.thumbnail.map(PropertyListValue.data)
-                var dataFields: OrderedDictionary<String, PropertyListValue> = [ICTFormat.versionKey: .integer(PropertyListInteger(Int64(data.version)))]
-                dataFields[ICTFormat.dataDisplayNameKey] = data.displayName.map(PropertyListValue.string)
-                dataFields[ICTFormat.firstNameKey] = data.firstName.map(PropertyListValue.string)
-                dataFields[ICTFormat.lastNameKey] = data.lastName.map(PropertyListValue.string)
-                dataFields[ICTFormat.favoriteNumberKey] = data.favoriteNumber.map(PropertyListValue.real)
-                dataFields[ICTFormat.photoKey] = data.photo.map(PropertyListValue.data)
-                return .dictionary([ICTFormat.metadataEntryName: .dictionary(metadataFields), ICTFormat.dataEntryName: .dictionary(dataFields)])
+                metadataFields[ICTDocumentFormat.metadataDisplayNameKey] = metadata.displayName.map(PropertyListValue.string)
+                metadataFields[ICTDocumentFormat.thumbnailKey] = metadata.thumbnail.map(PropertyListValue.data)
+                var dataFields: OrderedDictionary<String, PropertyListValue> = [
+                    ICTDocumentFormat.versionKey: .integer(PropertyListInteger(Int64(data.version)))
+                ]
+                dataFields[ICTDocumentFormat.dataDisplayNameKey] = data.displayName.map(PropertyListValue.string)
+                dataFields[ICTDocumentFormat.firstNameKey] = data.firstName.map(PropertyListValue.string)
+                dataFields[ICTDocumentFormat.lastNameKey] = data.lastName.map(PropertyListValue.string)
+                dataFields[ICTDocumentFormat.favoriteNumberKey] = data.favoriteNumber.map(PropertyListValue.real)
+                dataFields[ICTDocumentFormat.photoKey] = data.photo.map(PropertyListValue.data)
+                return .dictionary([ICTDocumentFormat.metadataEntryName: .dictionary(metadataFields), ICTDocumentFormat.dataEntryName: .dictionary(dataFields)])
             } catch {
                 throw Problem(document: trimmed, error)
             }

@@ -58,7 +58,7 @@ struct KeyPathTarget {
         keyPathText = text
         var file = path
         var pathText = text
-        if ICTFormat.isPackage(atPath: path) {
+        if ICTDocumentFormat.isPackage(atPath: path) {
             guard let colon = text.firstIndex(of: ":") else {
                 throw Problem(path: path, "an .ict document's key path is ENTRY:PATH, such as ctdocument.data:FIRST_NAME", keyPath: text)
             }
@@ -87,7 +87,7 @@ struct KeyPathTarget {
         }
         var components = pathText.isEmpty && entry != nil ? [] : PropertyListKeyPath(plutilSyntax: pathText).components
         if entry != nil, KeyedArchiveKeyPath.isArchive(document) {
-            components = [.key("$top"), .key(ICTFormat.topKey)] + components
+            components = [.key("$top"), .key(ICTDocumentFormat.topKey)] + components
         }
         keyPath = PropertyListKeyPath(components)
     }
@@ -103,7 +103,7 @@ struct KeyPathTarget {
     static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits) -> PropertyListValue? {
         let keyPath = PropertyListKeyPath(plutilSyntax: text)
         guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
-            !ICTFormat.isPackage(atPath: path)
+            !ICTDocumentFormat.isPackage(atPath: path)
         else { return nil }
         var status = stat()
         guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,
@@ -127,12 +127,12 @@ struct KeyPathTarget {
     /// the document for an entry of an `.ict` document (its saves replace
     /// the whole package), else the file.
     static func lockPath(_ path: String) -> String {
-        path == "-" || !ICTFormat.isPackage(atPath: path) ? path : DocumentSupport.trimmingTrailingSlashes(path)
+        path == "-" || !ICTDocumentFormat.isPackage(atPath: path) ? path : DocumentSupport.trimmingTrailingSlashes(path)
     }
 
     /// Why an `.ict` document's entry cannot be read or edited in place: it
     /// is a symbolic link (links in a document are never followed, as
-    /// `ICTDocument` reads entries: an edit would write through it, maybe
+    /// `ICTDocumentFile` reads entries: an edit would write through it, maybe
     /// outside the document) or a folder; nil for a file or nothing there.
     private static func entryProblem(_ file: String) -> String? {
         var status = stat()

@@ -156,7 +156,7 @@ extension Ict {
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
                 conflicts: location.conflicts)
             if readingData {
-                let fields = try ICTDocument(contentsOf: path).data()
+                let fields = try ICTDocumentFile(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })
             }
             return row
@@ -237,7 +237,7 @@ extension Ict {
                 guard let kind = entry.isDirectory.map({ $0 ? FolderEntryKind.folder : .other }) ?? FolderEntryKind.of(location.path),
                     kind != .other
                 else { continue }
-                if ICTFormat.isPackageName(entry.name) {
+                if ICTDocumentFormat.isPackageName(entry.name) {
                     // A conflict copy of a document that is here is a version of it, not a document.
                     if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
                     locations.append(location)

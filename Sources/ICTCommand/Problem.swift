@@ -101,6 +101,13 @@ extension Problem {
             keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 
+    /// A uniform-type reading problem, at `path`, the file it names when it names one.
+    init(path: String, _ error: UniformTypeError) {
+        self.init(
+            path: error.path ?? path, location: Location(error.location), error.message,
+            keyPath: KeyPathText.abbreviated(error.keyPath))
+    }
+
     init(path: String, _ error: KeyedArchiveError, location: PropertyListLocation = .none) {
         if let underlying = error.underlying {
             self.init(path: path, underlying)

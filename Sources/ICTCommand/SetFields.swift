@@ -62,7 +62,7 @@ extension Ict {
             let lock = try ItemLockSupport.exclusive(path, report: report)
             defer { lock?.release() }
             do {
-                let opened = try ICTDocument(contentsOf: path)
+                let opened = try ICTDocumentFile(contentsOf: path)
                 let changed = try fields.apply(to: opened)
                 if changed { try opened.save() }
                 report["changed"] = .bool(changed)

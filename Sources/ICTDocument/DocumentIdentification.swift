@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-extension ICTFormat {
+extension ICTDocumentFormat {
     /// Whether `path` names an `.ict` package: a directory (a symbolic link
     /// to one is followed, as a user's path is) whose name ends in `.ict` in
     /// any case, trailing slashes aside.

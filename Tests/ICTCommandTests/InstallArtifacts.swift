@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 
 /// What `make static` and `make manual` build for `make install` (and `make
 /// check-install` builds before it runs the install tests): the statically
 /// linked `ict` and the man pages.
 enum InstallArtifacts {
-    static let staticBinary = ICTRunner.repositoryRoot.appendingPathComponent(".build-static/release/ict")
-    static let manPages = ICTRunner.repositoryRoot.appendingPathComponent(".build-static/man")
+    static let staticBinary = Repository.root.appendingPathComponent(".build-static/release/ict")
+    static let manPages = Repository.root.appendingPathComponent(".build-static/man")
 
     /// Under `make check-install` (`ICT_INSTALL_TESTS=1`, which CI runs) they have been built, so their
     /// absence is a failure, not a skip; `make test` leaves the install checks to it, whatever

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ICTCommand
@@ -26,7 +27,7 @@ struct InstallTests {
         let environment = ProcessInfo.processInfo.environment.filter { !["MAKEFLAGS", "MFLAGS", "MAKELEVEL"].contains($0.key) }
         let run = try ProgramRunner.run(
             "make",
-            ["-C", ICTRunner.repositoryRoot.path, "-o", "static", "-o", "manual", "install"]
+            ["-C", Repository.root.path, "-o", "static", "-o", "manual", "install"]
                 + variables(folder), environment: environment)
         try #require(run.status == 0, "make install failed: \(run.stderr)")
         return folder

@@ -199,7 +199,7 @@ extension Ict {
                 throw report.fail(Problem(document: source, error))
             } catch let error as PropertyListError {
                 throw report.fail(Problem(path: source, error))
-            } catch let failure as OutputFile.Failure {
+            } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
@@ -271,7 +271,7 @@ extension Ict {
                     throw report.fail(Problem(path: destination == "-" ? "<stdout>" : destination, error))
                 }
                 try sink.commit()
-            } catch let failure as OutputFile.Failure {
+            } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
@@ -285,7 +285,7 @@ extension Ict {
                 let sink = try OutputFile(path: destination)
                 do throws(PropertyListError) {
                     try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: limits) { (bytes) throws(PropertyListError) in
-                        do throws(OutputFile.Failure) {
+                        do throws(CommandFailure) {
                             try sink.write(bytes)
                         } catch {
                             throw PropertyListError(.io, at: .none, error.description)
@@ -297,7 +297,7 @@ extension Ict {
                     throw report.fail(Problem(path: blamed, error))
                 }
                 try sink.commit()
-            } catch let failure as OutputFile.Failure {
+            } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }

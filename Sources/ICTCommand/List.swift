@@ -72,11 +72,11 @@ extension Ict {
                 do {
                     locations = try Self.documentLocations(in: folderPath, recursive: recursive, report: report)
                 } catch {
-                    throw report.fail(Problem(path: folderPath, error.description))
+                    throw report.fail(error.problem)
                 }
             }
             var listed: InputNames
-            do throws(FileList.Failure) {
+            do throws(CommandFailure) {
                 listed = try batch.names(after: [])
             } catch {
                 throw report.fail(error.problem)
@@ -212,13 +212,9 @@ extension Ict {
         /// The `.ict` directories in `directory` (and below, with `recursive`), in name order.
         /// A folder that cannot be listed: the named one is a failure of the
         /// command, a subfolder met with -r a problem reported on the way.
-        struct ListingFailure: Error, CustomStringConvertible {
-            var description: String
-        }
-
-        static func documentLocations(in directory: String, recursive: Bool, report: Report) throws(ListingFailure) -> [Location] {
+        static func documentLocations(in directory: String, recursive: Bool, report: Report) throws(CommandFailure) -> [Location] {
             guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
-                throw ListingFailure(description: "cannot list the folder: \(String(cString: strerror(errno)))")
+                throw CommandFailure(path: directory, "cannot list the folder: \(String(cString: strerror(errno)))")
             }
             var entries: [(name: String, isDirectory: Bool?)] = []
             while let entry = readdir(stream) {
@@ -247,7 +243,7 @@ extension Ict {
                     do {
                         locations += try documentLocations(in: location.path, recursive: true, report: report)
                     } catch {
-                        report.add(Problem(path: location.path, error.description))
+                        report.add(error.problem)
                     }
                 }
             }

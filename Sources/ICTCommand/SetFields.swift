@@ -69,8 +69,8 @@ extension Ict {
                 if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
-            } catch let problem as DocumentFieldOptions.Failure {
-                throw report.fail(problem.problem)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             }
             try report.finish()
         }

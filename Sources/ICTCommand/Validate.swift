@@ -67,7 +67,7 @@ extension Ict {
             report.strict = strict
             let documentSchema = try loadSchema(report)
             var names: InputNames
-            do throws(FileList.Failure) {
+            do throws(CommandFailure) {
                 names = try batch.names(after: files)
             } catch {
                 throw report.fail(error.problem)

@@ -103,6 +103,7 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "DocumentPackage",
+                "UniformTypes",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

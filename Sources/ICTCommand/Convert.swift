@@ -154,8 +154,9 @@ extension Ict {
         func convert(_ report: Report) throws {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
-            if let problem = inputProblem() { throw report.fail(problem) }
-            if input != "-", (format == .json && ICTFormat.isDocument(atPath: input)) || format == .ict {
+            let kind = InputKind(classifying: input)
+            if let problem = inputProblem(kind) { throw report.fail(problem) }
+            if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
                 try convertDocument(report)
             } else if format == .zip || format == .package {
                 try convertPackage(report)
@@ -165,10 +166,10 @@ extension Ict {
         }
 
         /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
-        private func inputProblem() -> Problem? {
-            if input != "-", format == .json, ICTFormat.isDocument(atPath: input) { return nil }
-            let inputIsPackage = input != "-" && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory"
-            let inputIsZip = input != "-" && !inputIsPackage && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.zip-archive"
+        private func inputProblem(_ kind: InputKind) -> Problem? {
+            if format == .json, kind == .document { return nil }
+            let inputIsPackage = kind.isDirectory
+            let inputIsZip = kind == .zipArchive
             switch format {
             case .zip:
                 if !inputIsPackage { return Problem(path: input, "--format zip needs a package directory; this is not one") }

@@ -78,7 +78,8 @@ extension Ict {
             var output = StandardOutput()
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
-                if ICTFormat.isPackage(atPath: path) || (schema != nil && ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory") {
+                let kind = InputKind(classifying: path)
+                if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
                     result = check(path)

@@ -104,6 +104,7 @@ let package = Package(
                 "KeyedArchive",
                 "DocumentPackage",
                 "UniformTypes",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

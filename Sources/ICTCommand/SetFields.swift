@@ -50,7 +50,7 @@ extension Ict {
             if let keyPath {
                 let newValue = try value.value()
                 try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json) { target throws(PropertyListKeyPathError) in
-                    try target.document.setValue(newValue, at: target.resolved(), mode: .replace)
+                    try target.propertyList.setValue(newValue, at: target.resolved(), mode: .replace)
                 }
                 return
             }

@@ -103,6 +103,7 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "DocumentPackage",
+                "DocumentVersions",
                 "UniformTypes",
                 "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),

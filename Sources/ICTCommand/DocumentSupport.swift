@@ -12,9 +12,7 @@ import Darwin
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
     static func trimmingTrailingSlashes(_ path: String) -> String {
-        var result = path
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
+        ICTFormat.trimmingTrailingSlashes(path)
     }
 
     /// The bytes of the file at `path`.

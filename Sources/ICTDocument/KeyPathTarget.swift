@@ -56,7 +56,7 @@ public struct KeyPathAddress: Sendable, Equatable {
             throw ICTDocumentError(.invalidKeyPath, keyPath: text, "'\(name)' is not an entry name of the document")
         }
         entry = name
-        filePath = Self.trimmingTrailingSlashes(path) + "/" + name
+        filePath = ICTFormat.trimmingTrailingSlashes(path) + "/" + name
         pathInFile = String(text[text.index(after: colon)...])
         if let problem = Self.entryProblem(filePath) { throw ICTDocumentError(.unreadableFile, entry: name, keyPath: text, problem) }
     }
@@ -67,18 +67,12 @@ public struct KeyPathAddress: Sendable, Equatable {
     ///
     /// Reads the item's status.
     public static func lockPath(_ path: String) -> String {
-        path == "-" || !ICTFormat.isPackage(atPath: path) ? path : trimmingTrailingSlashes(path)
+        path == "-" || !ICTFormat.isPackage(atPath: path) ? path : ICTFormat.trimmingTrailingSlashes(path)
     }
 
     /// An error about this address, at its entry and key path as typed.
     public func error(_ code: ICTDocumentError.Code, _ message: String) -> ICTDocumentError {
         ICTDocumentError(code, entry: entry ?? "", keyPath: keyPathText, message)
-    }
-
-    static func trimmingTrailingSlashes(_ path: String) -> String {
-        var result = path
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
     }
 
     /// Why an `.ict` document's entry cannot be read or edited in place: it

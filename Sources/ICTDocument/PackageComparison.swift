@@ -63,7 +63,7 @@ public struct ComparablePackage: Sendable {
         self.path = path
         let package: PackageWrapper
         do {
-            package = try PackageWrapper(readingFrom: Self.trimmingTrailingSlashes(path), mode: .lazy)
+            package = try PackageWrapper(readingFrom: ICTFormat.trimmingTrailingSlashes(path), mode: .lazy)
         } catch {
             throw Self.packageError(error, at: path)
         }
@@ -96,7 +96,7 @@ public struct ComparablePackage: Sendable {
     /// - Throws: `ICTDocumentError` when the document cannot be read.
     public init(documentAt path: String) throws(ICTDocumentError) {
         self.path = path
-        let document = try ICTDocument(contentsOf: Self.trimmingTrailingSlashes(path))
+        let document = try ICTDocument(contentsOf: ICTFormat.trimmingTrailingSlashes(path))
         let metadata = try document.metadata(), data = try document.data()
         var metadataFields: OrderedDictionary<String, PropertyListValue> = [
             ICTFormat.versionKey: .integer(PropertyListInteger(Int64(metadata.version)))
@@ -191,9 +191,5 @@ public struct ComparablePackage: Sendable {
         var error = error
         if error.fileSystemPath.isEmpty { error.fileSystemPath = path }
         return ICTDocumentError(error)
-    }
-
-    private static func trimmingTrailingSlashes(_ path: String) -> String {
-        KeyPathAddress.trimmingTrailingSlashes(path)
     }
 }

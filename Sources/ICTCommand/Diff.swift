@@ -129,12 +129,20 @@ extension PackageDifference {
         }
     }
 
+    /// A difference in `ict diff --json` (`Schemas/cli/diff.schema.json`).
+    private struct JSONForm: Encodable {
+        var kind: String
+        var entry: String?
+        var keyPath: String?
+        var old: JSONValue
+        var new: JSONValue
+    }
+
     var jsonValue: JSONValue {
-        .object([
-            ("kind", .string(change.kind.rawValue)), ("entry", .optional(entry)),
-            ("keyPath", .optional(KeyPathText.abbreviated(change.keyPath))),
-            ("old", change.old.map(JSONValue.propertyList) ?? .null), ("new", change.new.map(JSONValue.propertyList) ?? .null),
-        ])
+        JSONValueEncoder.encode(
+            JSONForm(
+                kind: change.kind.rawValue, entry: entry, keyPath: KeyPathText.abbreviated(change.keyPath),
+                old: change.old.map(JSONValue.propertyList) ?? .null, new: change.new.map(JSONValue.propertyList) ?? .null))
     }
 
     /// A value on one line: its compact JSON form, data as its size, cut at 100 characters.

@@ -43,11 +43,12 @@ public enum DocumentDiscovery {
     /// without `-L`: a link can lead back up into a loop), in name order,
     /// each folder's documents before its subfolders' in that order.
     ///
+    /// A subfolder that cannot be listed is passed to `unlistedFolder` as
+    /// an error, and the rest is still searched.
+    ///
     /// Reads each folder's listing once, and the status of entries whose
     /// type the listing does not give; no document is opened.
     ///
-    /// - Parameter unlistedFolder: called with the error of a subfolder
-    ///   that cannot be listed; the rest is still searched.
     /// - Throws: `ICTDocumentError` with code `.package` (its
     ///   `packageError` an `.io` one at `directory`) when `directory` itself
     ///   cannot be listed.

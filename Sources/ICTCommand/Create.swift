@@ -45,8 +45,8 @@ extension Ict {
             let document = ICTDocumentFile()
             do {
                 _ = try fields.apply(to: document)
-            } catch let problem as DocumentFieldOptions.Failure {
-                throw report.fail(problem.problem)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(path: "ict", error.description))
             }

@@ -14,7 +14,7 @@ enum DocumentConversion {
     ///
     /// - Throws: `Problem` when an output may not be written there,
     ///   `ICTDocumentError` when the document cannot be read,
-    ///   `OutputFile.Failure` when an output cannot be written.
+    ///   `CommandFailure` when an output cannot be written.
     static func export(_ path: String, to destination: String, embedding: Bool, replacingImageFiles: Bool) throws {
         if let problem = OutputPlacement.insideInputProblem(destination, reading: path) { throw problem }
         let document = try ICTDocumentFile(contentsOf: path)

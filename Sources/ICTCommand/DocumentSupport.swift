@@ -12,9 +12,7 @@ import Darwin
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
     static func trimmingTrailingSlashes(_ path: String) -> String {
-        var result = path
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
+        ICTDocumentFormat.trimmingTrailingSlashes(path)
     }
 
     /// The bytes of the file at `path`.
@@ -58,14 +56,9 @@ struct DocumentFieldOptions: ParsableArguments {
 
     var isEmpty: Bool { firstName == nil && lastName == nil && displayName == nil && favoriteNumber == nil && photo == nil }
 
-    /// A photo that cannot be read or used.
-    struct Failure: Error {
-        var problem: Problem
-    }
-
     /// Applies the options given to `document`; returns whether anything changed.
     ///
-    /// - Throws: `ICTDocumentError` from the document, `Failure` for the photo file.
+    /// - Throws: `ICTDocumentError` from the document, a `Problem` at the photo file when it cannot be read or used.
     func apply(to document: ICTDocumentFile) throws -> Bool {
         var changed = false
         if let firstName { changed = try document.setFirstName(firstName) || changed }
@@ -77,12 +70,12 @@ struct DocumentFieldOptions: ParsableArguments {
             do {
                 bytes = try DocumentSupport.readFile(photo)
             } catch {
-                throw Failure(problem: Problem(path: photo, error))
+                throw Problem(path: photo, error)
             }
             do {
                 changed = try document.setPhoto(pngBytes: bytes) || changed
             } catch {
-                throw Failure(problem: Problem(path: photo, error.message))
+                throw Problem(path: photo, error.message)
             }
         }
         return changed

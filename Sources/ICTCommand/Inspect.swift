@@ -43,13 +43,10 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
-            if input != "-", ICTDocumentFormat.isDocument(atPath: input) {
-                try inspectDocument(report)
-                return
-            }
-            if input != "-", ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory" {
-                try inspectPackage(report)
-                return
+            switch InputKind(classifying: input) {
+            case .document: return try inspectDocument(report)
+            case .documentWithoutMetadata, .package: return try inspectPackage(report)
+            case .standardInput, .zipArchive, .file: break
             }
             let value: PropertyListValue
             let file: InputFile

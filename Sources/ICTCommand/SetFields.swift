@@ -50,7 +50,7 @@ extension Ict {
             if let keyPath {
                 let newValue = try value.value()
                 try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json) { target throws(PropertyListKeyPathError) in
-                    try target.document.setValue(newValue, at: target.resolved(), mode: .replace)
+                    try target.propertyList.setValue(newValue, at: target.resolved(), mode: .replace)
                 }
                 return
             }
@@ -69,8 +69,8 @@ extension Ict {
                 if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
-            } catch let problem as DocumentFieldOptions.Failure {
-                throw report.fail(problem.problem)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             }
             try report.finish()
         }

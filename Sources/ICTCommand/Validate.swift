@@ -67,7 +67,7 @@ extension Ict {
             report.strict = strict
             let documentSchema = try loadSchema(report)
             var names: InputNames
-            do throws(FileList.Failure) {
+            do throws(CommandFailure) {
                 names = try batch.names(after: files)
             } catch {
                 throw report.fail(error.problem)
@@ -78,7 +78,8 @@ extension Ict {
             var output = StandardOutput()
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
-                if ICTDocumentFormat.isPackage(atPath: path) || (schema != nil && ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory") {
+                let kind = InputKind(classifying: path)
+                if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
                     result = check(path)

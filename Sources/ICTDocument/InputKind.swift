@@ -6,7 +6,7 @@ import UniformTypes
 public enum InputKind: Sendable, Equatable {
     /// `-`: standard input, a stream to read as a property list.
     case standardInput
-    /// An `.ict` document (`ICTFormat.isDocument(atPath:)`): a directory
+    /// An `.ict` document (`ICTDocumentFormat.isDocument(atPath:)`): a directory
     /// named `.ict` with its metadata entry.
     case document
     /// A directory named `.ict` without a `ctdocument.metadata` item: a

@@ -1,12 +1,13 @@
 import Foundation
 import ICTDocument
+import TestSupport
 import Testing
 
 /// `DocumentDiscovery.documents(in:recursive:)` on a folder made here with
 /// documents, a Syncthing conflict copy, a subfolder, a link to a folder and
 /// an unreadable subfolder; the expected lists are written out by hand.
 struct DocumentDiscoveryTests {
-    static let coffee = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path
+    static let coffee = Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path
 
     private func makeFolder() throws -> ScratchFolder {
         let folder = try ScratchFolder()

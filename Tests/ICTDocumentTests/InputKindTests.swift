@@ -1,5 +1,6 @@
 import Foundation
 import ICTDocument
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Darwin
 /// files, a zip Python's zipfile wrote, and a FIFO with no writer (which
 /// must not be waited on).
 struct InputKindTests {
-    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs").path
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs").path
 
     @Test func samplesAreClassifiedByWhatTheyAre() {
         #expect(InputKind(classifying: "-") == .standardInput)

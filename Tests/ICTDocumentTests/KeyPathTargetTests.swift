@@ -1,13 +1,14 @@
 import Foundation
 import ICTDocument
 import PropertyList
+import TestSupport
 import Testing
 
 /// `KeyPathAddress` and `KeyPathTarget` on the sample documents, with the
 /// values Python's plistlib reads from the same entries (following the
 /// archive's UIDs by hand), and on real links and folders inside a copy.
 struct KeyPathTargetTests {
-    static let coffee = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path
+    static let coffee = Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path
 
     /// What plistlib finds at `$top.DATA.KEY` of an entry, as text (`repr` of a str or float).
     private func plistlibField(_ entry: String, _ key: String) throws -> String {

@@ -1,13 +1,14 @@
 import Foundation
 import ICTDocument
 import PropertyList
+import TestSupport
 import Testing
 
 /// `ComparablePackage`: two copies of a sample document, one changed here
 /// entry by entry with FileManager and plistlib; the differences expected
 /// are the changes made.
 struct PackageComparisonTests {
-    static let coffee = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path
+    static let coffee = Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path
 
     @Test func packagesDifferEntryByEntry() throws {
         let folder = try ScratchFolder()

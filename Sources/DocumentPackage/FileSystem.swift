@@ -1,17 +1,17 @@
 import CFileSystem
 import SystemSupport
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
-#endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
 #endif
 
 // Each system call the module makes, behind one internal function that
@@ -134,7 +134,7 @@ enum FileSystem {
     }
 
     /// `openat(2)` of a regular file for reading, refusing a symbolic link.
-    static func openFileForReading(_ name: String, in directory: Int32, at location: EntryLocation)
+    static func openFileForReading(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
         guard let descriptor = try openFileForReadingIfPresent(name, in: directory, at: location) else {
@@ -144,7 +144,7 @@ enum FileSystem {
     }
 
     /// `openFileForReading(_:in:at:)`, nil when nothing is there.
-    static func openFileForReadingIfPresent(_ name: String, in directory: Int32, at location: EntryLocation)
+    static func openFileForReadingIfPresent(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor?
     {
         // Without waiting: a FIFO would hold the open until a writer came; callers refuse it by its status.

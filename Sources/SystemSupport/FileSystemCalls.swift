@@ -320,3 +320,15 @@ package enum SymbolicLink {
         return RawFileName.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 }
+
+/// The process's current directory.
+package enum CurrentDirectory {
+    /// Its absolute path (bytes not UTF-8 as `RawFileName` carries them);
+    /// nil when it cannot be told (removed, or unreadable on the way up).
+    /// The corresponding C function is `getcwd`.
+    package static func path() -> String? {
+        guard let directory = getcwd(nil, 0) else { return nil }
+        defer { free(directory) }
+        return RawFileName.decoding(UnsafeRawBufferPointer(start: directory, count: strlen(directory)))
+    }
+}

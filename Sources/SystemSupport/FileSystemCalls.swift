@@ -27,6 +27,9 @@ package struct SystemCallError: Error, CustomStringConvertible, Equatable, Senda
     /// the way is a file).
     package var isMissing: Bool { code == ENOENT || code == ENOTDIR }
 
+    /// Whether the process may not do it: `EACCES` or `EPERM`.
+    package var isPermissionDenied: Bool { code == EACCES || code == EPERM }
+
     /// `path: reason`, the path with control characters escaped.
     package var description: String { "\(RawFileName.escaped(path, everyRawByte: false)): \(reason)" }
 

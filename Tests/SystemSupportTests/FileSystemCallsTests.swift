@@ -68,6 +68,11 @@ struct FileSystemCallsTests {
         #expect(error.code == ENOENT)
         #expect(error.path == dangling)
         #expect(error.description == "\(dangling): No such file or directory")
+        #expect(error.isMissing && !error.isPermissionDenied)
+        // A file where a folder should be: ENOTDIR, missing too, as Foundation says of it.
+        let underFile = try #require(throws: SystemCallError.self) { try FileInfo.of(path: root + "/file/inside") }
+        #expect(underFile.code == ENOTDIR && underFile.isMissing)
+        #expect(SystemCallError(path: "x", code: EACCES).isPermissionDenied && SystemCallError(path: "x", code: EPERM).isPermissionDenied)
         // Opening a file as a directory: ENOTDIR; a link with noFollow: ELOOP.
         #expect(throws: SystemCallError(path: root + "/file", code: ENOTDIR)) { try OpenFile(path: root + "/file", options: .directory) }
         #expect(throws: SystemCallError(path: root + "/link", code: ELOOP)) { try OpenFile(path: root + "/link", options: .noFollow) }

@@ -48,8 +48,8 @@ let package = Package(
         ),
 
         // MARK: System support — internal, shared with `package` access, never a product of its own.
-        // The system calls and file-system helpers more than one module needs (names as bytes, locks,
-        // temporary files).
+        // The system calls and file-system helpers more than one module needs (names as bytes, file URLs,
+        // stat/open/readdir wrappers, locks, temporary files, atomic writes).
         .target(name: "SystemSupport", dependencies: ["CFileSystem"]),
 
         // MARK: Core formats — property lists, keyed archives, coding, uniform types.
@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "CLibXML2",
                 "CPropertyListSupport",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -82,6 +83,7 @@ let package = Package(
             name: "UniformTypes",
             dependencies: [
                 "PropertyList",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

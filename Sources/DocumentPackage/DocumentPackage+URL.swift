@@ -1,4 +1,5 @@
 import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -123,8 +124,10 @@ extension PackageSaveOptions {
         get { originalContentsPath.map { URL(filePath: $0, directoryHint: .isDirectory) } }
         set {
             if let newValue {
-                precondition(newValue.isFileURL, "originalContentsURL \(newValue.absoluteString) is not a file URL")
-                originalContentsPath = decodedPath(of: newValue)
+                guard let path = FileURL.path(of: newValue) else {
+                    preconditionFailure("originalContentsURL \(newValue.absoluteString) is not a file URL")
+                }
+                originalContentsPath = path
             } else {
                 originalContentsPath = nil
             }
@@ -136,16 +139,6 @@ extension PackageSaveOptions {
 ///
 /// - Throws: `DocumentPackageError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(DocumentPackageError) -> String {
-    guard url.isFileURL else {
-        throw DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")
-    }
-    return decodedPath(of: url)
-}
-
-/// The percent-decoded path of `url`, without a trailing slash.
-private func decodedPath(of url: URL) -> String {
-    var path = url.path(percentEncoded: false)
-    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let path = FileURL.path(of: url) else { throw DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL") }
     return path
 }

@@ -1,17 +1,17 @@
 import CFileSystem
 import SystemSupport
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
-#endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
 #endif
 
 // Each system call the module makes, behind one internal function that
@@ -134,7 +134,7 @@ enum FileSystem {
     }
 
     /// `openat(2)` of a regular file for reading, refusing a symbolic link.
-    static func openFileForReading(_ name: String, in directory: Int32, at location: EntryLocation)
+    static func openFileForReading(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
         guard let descriptor = try openFileForReadingIfPresent(name, in: directory, at: location) else {
@@ -144,7 +144,7 @@ enum FileSystem {
     }
 
     /// `openFileForReading(_:in:at:)`, nil when nothing is there.
-    static func openFileForReadingIfPresent(_ name: String, in directory: Int32, at location: EntryLocation)
+    static func openFileForReadingIfPresent(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor?
     {
         // Without waiting: a FIFO would hold the open until a writer came; callers refuse it by its status.
@@ -192,25 +192,10 @@ enum FileSystem {
     static func entryNames(of directory: Descriptor, at location: EntryLocation) throws(DocumentPackageError)
         -> [[UInt8]]
     {
-        let copy = dup(directory.rawValue)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            throw location.error("list the directory")
-        }
-        defer { closedir(stream) }
-        rewinddir(stream)
-        var names: [[UInt8]] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                if errno != 0 { throw location.error("list the directory") }
-                return names
-            }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            names.append(name)
+        do throws(SystemCallError) {
+            return try Directory.entries(of: directory.rawValue, path: "").map(\.bytes)
+        } catch {
+            throw location.error("list the directory", errno: error.code)
         }
     }
 
@@ -256,16 +241,7 @@ enum FileSystem {
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Descriptor, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        var written = 0
-        while written < bytes.count {
-            // `written < bytes.count`, so the base address is not nil and the offset is inside.
-            let result = write(descriptor.rawValue, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw location.error("write the file")
-            }
-            written += result
-        }
+        if let code = FileWriting.writeAll(bytes, to: descriptor.rawValue) { throw location.error("write the file", errno: code) }
     }
 
     /// Makes `destination` hold a copy of `source`'s bytes: a reflink
@@ -471,47 +447,24 @@ enum FileSystem {
         _ = fchmodat(directory, cName, 0o700, 0)
         let descriptor = openat(directory, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw location.error("open the directory to remove") }
-        guard let stream = fdopendir(descriptor) else {
-            close(descriptor)
-            throw location.error("list the directory")
-        }
         // Closed after the directory is gone: the kernel frees it on this close.
-        defer { closedir(stream) }
-        let opened = dirfd(stream)
-        for (entry, isDirectory) in try entries(readingWith: { readdir(stream) }, at: location) {
-            if isDirectory {
-                try removeDirectory(entry, in: opened, at: location.child(displayName(entry)))
-            } else if unlinkat(opened, entry, 0) != 0, errno != ENOENT {
-                try removeTree(entry, in: opened, at: location.child(displayName(entry)))
+        defer { close(descriptor) }
+        // All entries read before any is removed.
+        let entries: [DirectoryEntry]
+        do throws(SystemCallError) {
+            entries = try Directory.entries(of: descriptor, path: "")
+        } catch {
+            throw location.error("list the directory", errno: error.code)
+        }
+        for entry in entries {
+            let entryName = entry.bytes.map { CChar(bitPattern: $0) } + [0]
+            if entry.kind == .directory {
+                try removeDirectory(entryName, in: descriptor, at: location.child(entry.name))
+            } else if unlinkat(descriptor, entryName, 0) != 0, errno != ENOENT {
+                try removeTree(entryName, in: descriptor, at: location.child(entry.name))
             }
         }
         guard unlinkat(directory, cName, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw location.error("remove") }
-    }
-
-    /// A NUL-terminated name as names are carried (`RawFileName`: bytes that are not UTF-8 kept).
-    private static func displayName(_ cName: [CChar]) -> String {
-        RawFileName.decoding(cName.dropLast().map { UInt8(bitPattern: $0) })
-    }
-
-    /// All entries `next` (`readdir` of a freshly opened stream) gives but
-    /// `.` and `..`, read before any is removed: NUL-terminated names and
-    /// whether the listing says the entry is a directory.
-    private static func entries(readingWith next: () -> UnsafeMutablePointer<dirent>?, at location: EntryLocation)
-        throws(DocumentPackageError) -> [(name: [CChar], isDirectory: Bool)]
-    {
-        var entries: [(name: [CChar], isDirectory: Bool)] = []
-        while true {
-            errno = 0
-            guard let entry = next() else {
-                if errno != 0 { throw location.error("list the directory") }
-                return entries
-            }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                raw.prefix(while: { $0 != 0 }).map { CChar(bitPattern: $0) } + [0]
-            }
-            if name == [0x2E, 0] || name == [0x2E, 0x2E, 0] { continue }
-            entries.append((name, Int(entry.pointee.d_type) == Int(DT_DIR)))
-        }
     }
 
     /// Makes a file (mode 0600) under a fresh temporary name for `target` in

@@ -5,13 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// When a package's regular files are read.
 public enum PackageReadingMode: Hashable, Sendable {
@@ -58,9 +51,7 @@ extension PackageWrapper {
     /// still find it after a `chdir`.
     static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        guard let directory = getcwd(nil, 0) else { return path }
-        defer { free(directory) }
-        let base = String(cString: directory)
+        guard let base = CurrentDirectory.path() else { return path }
         return base == "/" ? "/" + path : base + "/" + path
     }
 }

@@ -3,13 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where a package was read from or last saved to; the entries read from it
 /// refer to it for their bytes.
@@ -237,7 +230,7 @@ public final class PackageWrapper {
     /// was read: same inode, size and modification time.
     private static func readFile(_ record: DiskRecord, maximumCount: Int?) throws(DocumentPackageError) -> Data {
         let location = record.location
-        let descriptor = try FileSystem.openFileForReading(record.fileSystemPath, in: AT_FDCWD, at: location)
+        let descriptor = try FileSystem.openFileForReading(record.fileSystemPath, at: location)
         let now = try FileSystem.status(of: descriptor, at: location)
         guard now.fileType == FileIdentity.regularFileType, now.sameContents(as: record.identity) else {
             throw location.error(.changedOnDisk, "the file changed on disk after the package was read")

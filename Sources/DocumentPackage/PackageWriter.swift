@@ -5,13 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes a wrapper's children into a new directory: directories made anew,
 /// regular files whose bytes are unchanged since reading hard-linked (inside
@@ -195,7 +188,7 @@ struct PackageWriter {
             try FileSystem.removeTree(name, in: directory.rawValue, at: location)
         }
         // Gone since it was read: not transferable (the caller writes the bytes it holds, or says it has none).
-        guard let source = try FileSystem.openFileForReadingIfPresent(record.fileSystemPath, in: AT_FDCWD, at: record.location),
+        guard let source = try FileSystem.openFileForReadingIfPresent(record.fileSystemPath, at: record.location),
             try FileSystem.status(of: source, at: record.location).sameContents(as: record.identity)
         else { return false }
         let descriptor = try FileSystem.createFile(name, in: directory.rawValue, at: location)

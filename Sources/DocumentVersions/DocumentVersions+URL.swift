@@ -1,4 +1,5 @@
 import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -147,11 +148,6 @@ extension VersionFingerprint {
 ///
 /// - Throws: `DocumentVersionError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(DocumentVersionError) -> String {
-    guard url.isFileURL else {
-        throw DocumentVersionError(.io, path: url.absoluteString, "not a file URL")
-    }
-    var path = url.path(percentEncoded: false)
-    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let path = FileURL.path(of: url) else { throw DocumentVersionError(.io, path: url.absoluteString, "not a file URL") }
     return path
 }

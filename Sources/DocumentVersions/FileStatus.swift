@@ -5,11 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What `lstat` says of one item, and the directory calls versions need.
 struct FileStatus: Hashable {
@@ -20,38 +15,30 @@ struct FileStatus: Hashable {
     var seconds: Int64
     var nanoseconds: Int64
 
-    var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
-    var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+    var isDirectory: Bool { FileKind(mode: mode) == .directory }
+    var isSymbolicLink: Bool { FileKind(mode: mode) == .symbolicLink }
     var modificationDate: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000) }
 
     /// The item's status, not following a last link; nil when it does not exist.
     ///
     /// - Throws: `DocumentVersionError` `.io` for any other failure.
     static func of(_ path: String) throws(DocumentVersionError) -> FileStatus? {
-        var status = stat()
-        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw DocumentVersionError(.io, path: path, "cannot read the item's status: \(String(cString: strerror(errno)))")
+        let info: FileInfo
+        do throws(SystemCallError) {
+            info = try FileInfo.of(path: path, followingLink: false)
+        } catch {
+            if error.isMissing { return nil }
+            throw DocumentVersionError(.io, path: path, "cannot read the item's status: \(error.reason)")
         }
-        #if canImport(Darwin)
-        let time = status.st_mtimespec
-        #else
-        let time = status.st_mtim
-        #endif
         return FileStatus(
-            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            mode: UInt32(status.st_mode), seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+            device: info.device, inode: info.inode, size: info.size, mode: info.mode, seconds: info.modificationSeconds,
+            nanoseconds: info.modificationNanoseconds)
     }
 
     /// Where the symbolic link at `path` points, as stored in the link; nil
     /// when it cannot be read (not a link, or gone).
     static func linkDestination(_ path: String) -> String? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = buffer.withUnsafeMutableBufferPointer { pointer in
-            pointer.withMemoryRebound(to: CChar.self) { readlink(path, $0.baseAddress!, $0.count) }
-        }
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
+        try? SymbolicLink.destination(ofLinkAt: path)
     }
 
     /// The names in a directory (without `.` and `..`), in byte order.
@@ -67,16 +54,14 @@ struct FileStatus: Hashable {
     ///
     /// - Throws: `DocumentVersionError` `.io` when it cannot be listed.
     static func entries(in directory: String) throws(DocumentVersionError) -> [(name: String, isDirectory: Bool?)] {
-        guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
-            throw DocumentVersionError(.io, path: directory, "cannot list the folder: \(String(cString: strerror(errno)))")
+        let listed: [DirectoryEntry]
+        do throws(SystemCallError) {
+            listed = try Directory.entries(atPath: directory)
+        } catch {
+            throw DocumentVersionError(.io, path: directory, "cannot list the folder: \(error.reason)")
         }
-        defer { closedir(stream) }
-        var entries: [(name: String, isDirectory: Bool?)] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { RawFileName.decoding($0.prefix { $0 != 0 }) }
-            guard name != ".", name != ".." else { continue }
-            let type = Int32(entry.pointee.d_type)
-            entries.append((name, type == Int32(DT_DIR) ? true : type == Int32(DT_REG) ? false : nil))
+        let entries = listed.map { entry in
+            (name: entry.name, isDirectory: entry.kind == .directory ? true : entry.kind == .regular ? false : nil)
         }
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }

@@ -2,11 +2,6 @@ import FileCoordination
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -23,9 +18,13 @@ extension Plutil {
     static func readBytes(_ path: String, for purpose: InputFile.Purpose = .reading) throws(CommandFailure) -> [UInt8] {
         guard !path.isEmpty else { throw CommandFailure("Empty path specified") }
         if path != "-" {
-            var status = stat()
-            guard RawFileName.withPath(path, { stat($0, &status) }) == 0 else { throw CommandFailure(systemMessage(errno)) }
-            if (status.st_mode & S_IFMT) == S_IFDIR {
+            let info: FileInfo
+            do throws(SystemCallError) {
+                info = try FileInfo.of(path: path)
+            } catch {
+                throw CommandFailure(systemMessage(error))
+            }
+            if info.kind == .directory {
                 throw CommandFailure("(The operation could not be completed. (NSCocoaErrorDomain error 256.))")
             }
         }
@@ -48,12 +47,10 @@ extension Plutil {
     }
 
     /// Foundation's words for a failed file operation.
-    static func systemMessage(_ code: Int32) -> String {
-        switch code {
-        case ENOENT, ENOTDIR: "(The operation could not be completed. The file doesn’t exist.)"
-        case EACCES, EPERM: "(The operation could not be completed. Permission denied)"
-        default: "(The operation could not be completed. \(String(cString: strerror(code))))"
-        }
+    static func systemMessage(_ error: SystemCallError) -> String {
+        if error.isMissing { return "(The operation could not be completed. The file doesn’t exist.)" }
+        if error.isPermissionDenied { return "(The operation could not be completed. Permission denied)" }
+        return "(The operation could not be completed. \(error.reason))"
     }
 
     /// Reads a binary, XML or OpenStep property list, as `-lint` checks them (JSON is not a property list to it).
@@ -181,9 +178,10 @@ extension Plutil {
         let name = path == "-" ? "./-" : path
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[..<$0]) } ?? "."
-        var status = stat()
-        guard RawFileName.withPath(folder.isEmpty ? "/" : folder, { stat($0, &status) }) == 0 else {
-            throw CommandFailure(systemMessage(errno))
+        do throws(SystemCallError) {
+            _ = try FileInfo.of(path: folder.isEmpty ? "/" : folder)
+        } catch {
+            throw CommandFailure(systemMessage(error))
         }
         do {
             try OutputFile.write(bytes, to: name, expecting: expected)

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 extension ICTDocumentFormat {
     /// Whether `path` names an `.ict` package: a directory (a symbolic link
@@ -14,8 +8,7 @@ extension ICTDocumentFormat {
     /// Reads the item's status only.
     public static func isPackage(atPath path: String) -> Bool {
         guard isPackageName(trimmingTrailingSlashes(path)) else { return false }
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        return (try? FileInfo.of(path: path))?.kind == .directory
     }
 
     /// Whether `name` (a file name, or a path's last part) is a package
@@ -32,7 +25,7 @@ extension ICTDocumentFormat {
     ///
     /// Reads the status of the package and of the entry only.
     public static func isDocument(atPath path: String) -> Bool {
-        isPackage(atPath: path) && access("\(path)/\(metadataEntryName)", F_OK) == 0
+        isPackage(atPath: path) && (try? FileInfo.of(path: "\(path)/\(metadataEntryName)")) != nil
     }
 
     /// `path` without slashes at its end (`/` stays `/`): a folder named with

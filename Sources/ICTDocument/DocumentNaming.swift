@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 extension ICTDocumentFile {
     /// The first free document name in `directory` for `baseName`:
@@ -11,17 +7,13 @@ extension ICTDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` `.package` when the directory cannot be listed.
     public static func freeFileName(for baseName: String, in directory: String) throws(ICTDocumentError) -> String {
-        guard let stream = opendir(directory) else {
-            throw ICTDocumentError(.package, "cannot list \(directory): \(String(cString: strerror(errno)))")
+        let entries: [DirectoryEntry]
+        do throws(SystemCallError) {
+            entries = try Directory.entries(atPath: directory)
+        } catch {
+            throw ICTDocumentError(.package, "cannot list \(directory): \(error.reason)")
         }
-        defer { closedir(stream) }
-        var taken: Set<String> = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            taken.insert(name.lowercased())
-        }
+        let taken = Set(entries.map { String(decoding: $0.bytes, as: UTF8.self).lowercased() })
         var candidate = "\(baseName).\(ICTDocumentFormat.packageExtension)"
         var number = 0
         while taken.contains(candidate.lowercased()) {

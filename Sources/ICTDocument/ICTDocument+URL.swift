@@ -1,5 +1,6 @@
 import DocumentPackage
 import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -124,11 +125,6 @@ extension DocumentValidator {
 ///
 /// - Throws: `ICTDocumentError` `.package` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(ICTDocumentError) -> String {
-    guard url.isFileURL else {
-        throw ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL"))
-    }
-    var path = url.path(percentEncoded: false)
-    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let path = FileURL.path(of: url) else { throw ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")) }
     return path
 }

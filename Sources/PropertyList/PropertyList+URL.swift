@@ -1,4 +1,5 @@
 import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -77,11 +78,6 @@ extension PartialBinaryPropertyList {
 ///
 /// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
-    guard url.isFileURL else {
-        throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL")
-    }
-    var path = url.path(percentEncoded: false)
-    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let path = FileURL.path(of: url) else { throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL") }
     return path
 }

@@ -27,32 +27,26 @@ package struct FileStamp: Equatable, Sendable {
     package var seconds: Int64
     package var nanoseconds: Int64
 
-    package init(_ status: stat) {
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        #if canImport(Darwin)
-        seconds = Int64(status.st_mtimespec.tv_sec)
-        nanoseconds = Int64(status.st_mtimespec.tv_nsec)
-        #else
-        seconds = Int64(status.st_mtim.tv_sec)
-        nanoseconds = Int64(status.st_mtim.tv_nsec)
-        #endif
+    /// The stamp of the object `info` describes.
+    package init(_ info: FileInfo) {
+        device = info.device
+        inode = info.inode
+        size = info.size
+        seconds = info.modificationSeconds
+        nanoseconds = info.modificationNanoseconds
     }
 
     /// The stamp of the file at `path` (a final symbolic link followed), or
     /// nil when nothing is there.
     package init?(path: String) {
-        var status = stat()
-        guard RawFileName.withPath(path, { stat($0, &status) }) == 0 else { return nil }
-        self.init(status)
+        guard let info = try? FileInfo.of(path: path) else { return nil }
+        self.init(info)
     }
 
     /// The stamp of the item at `path` itself, a link not followed.
     package init?(itemAt path: String) {
-        var status = stat()
-        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { return nil }
-        self.init(status)
+        guard let info = try? FileInfo.of(path: path, followingLink: false) else { return nil }
+        self.init(info)
     }
 
     /// Why `replace(_:over:expecting:)` did not put the new file in place.

@@ -243,39 +243,35 @@ package final class ItemLock {
             var depth: Int
         }
 
-        private var mutex = pthread_mutex_t()
+        private let mutex = ThreadLock()
         private var held: [Holder: Held] = [:]
-
-        init() { pthread_mutex_init(&mutex, nil) }
 
         /// True when this thread already holds `key` in a mode that covers `mode`; counts the nesting.
         func reenter(_ holder: Holder, _ mode: Mode) -> Bool {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            guard var entry = held[holder], entry.mode == .exclusive || mode == .shared else { return false }
-            entry.depth += 1
-            held[holder] = entry
-            return true
+            mutex.withLock {
+                guard var entry = held[holder], entry.mode == .exclusive || mode == .shared else { return false }
+                entry.depth += 1
+                held[holder] = entry
+                return true
+            }
         }
 
         func hold(_ holder: Holder, _ mode: Mode, descriptor: Int32, lockPath: String) {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            held[holder] = Held(descriptor: descriptor, lockPath: lockPath, mode: mode, depth: 1)
+            mutex.withLock { held[holder] = Held(descriptor: descriptor, lockPath: lockPath, mode: mode, depth: 1) }
         }
 
         /// The descriptor and lock file to give up when this was the outermost hold of this thread.
         func leave(_ holder: Holder) -> (descriptor: Int32, lockPath: String, mode: Mode)? {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            guard var entry = held[holder] else { return nil }
-            entry.depth -= 1
-            if entry.depth > 0 {
-                held[holder] = entry
-                return nil
+            mutex.withLock {
+                guard var entry = held[holder] else { return nil }
+                entry.depth -= 1
+                if entry.depth > 0 {
+                    held[holder] = entry
+                    return nil
+                }
+                held.removeValue(forKey: holder)
+                return (entry.descriptor, entry.lockPath, entry.mode)
             }
-            held.removeValue(forKey: holder)
-            return (entry.descriptor, entry.lockPath, entry.mode)
         }
     }
 }

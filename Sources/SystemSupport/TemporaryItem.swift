@@ -205,20 +205,11 @@ package enum TemporaryItem {
     /// the candidates `removeStale(of:among:in:)` looks through, listed once
     /// for every target written into one folder. Empty when it cannot be listed.
     package static func candidates(in directory: Int32) -> [[UInt8]] {
-        let copy = dup(directory)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            return []
-        }
-        defer { closedir(stream) }
         let partial = Array(".partial-".utf8)
-        var names: [[UInt8]] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { [UInt8]($0.prefix { $0 != 0 }) }
-            guard name.count > 2 else { continue }
-            if name.first == UInt8(ascii: ".") || name.firstRange(of: partial) != nil { names.append(name) }
+        let entries = (try? Directory.entries(of: directory, path: "")) ?? []
+        return entries.map(\.bytes).filter { name in
+            name.count > 2 && (name.first == UInt8(ascii: ".") || name.firstRange(of: partial) != nil)
         }
-        return names
     }
 
     /// Removes the temporaries of `target` in `directory` whose process is

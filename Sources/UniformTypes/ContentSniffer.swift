@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// Recognises what a file holds from its first bytes, the one place ICTKit
 /// sniffs content: identification (`TypeRegistry.identifyItem(atPath:)`),
@@ -61,12 +55,10 @@ public enum ContentSniffer {
     ///
     /// Reads the item's status and at most the first `prefixLength` bytes.
     public static func typeIdentifier(ofItemAtPath path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR:
+        switch (try? FileInfo.of(path: path))?.kind {
+        case .directory:
             return "public.directory"
-        case S_IFREG:
+        case .regular:
             guard let head = FileSystem.prefix(ofFile: path, count: prefixLength) else { return nil }
             return typeIdentifier(ofLeadingBytes: head, isWholeContent: head.count < prefixLength)
         default:

@@ -1,12 +1,5 @@
 import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 extension TypeRegistry {
     /// The type of the item at `path`, as the Finder would see it:
@@ -31,15 +24,17 @@ extension TypeRegistry {
     ///
     /// - Throws: `UniformTypeError` with code `.io` when `path` cannot be examined.
     public func identifyItem(atPath path: String) throws(UniformTypeError) -> TypeDeclaration {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            throw UniformTypeError(.io, path: path, "cannot examine \(path): \(String(cString: strerror(errno)))")
+        let info: FileInfo
+        do throws(SystemCallError) {
+            info = try FileInfo.of(path: path, followingLink: false)
+        } catch {
+            throw UniformTypeError(.io, path: path, "cannot examine \(path): \(error.reason)")
         }
         let extensions = Self.extensionCandidates(of: path)
-        switch status.st_mode & S_IFMT {
-        case S_IFLNK:
+        switch info.kind {
+        case .symbolicLink:
             return builtIn("public.symlink")
-        case S_IFDIR:
+        case .directory:
             for candidate in extensions {
                 if let type = declaredType(forExtension: candidate, kind: "public.directory", notKind: "public.data") {
                     return type
@@ -49,8 +44,8 @@ extension TypeRegistry {
                 if conforms(dynamic.identifier, to: "com.apple.package") { return dynamic }
             }
             return builtIn(path == "/" ? "public.volume" : "public.folder")
-        case S_IFREG:
-            return identifyFile(atPath: path, extensions: extensions, isExecutable: status.st_mode & 0o111 != 0)
+        case .regular:
+            return identifyFile(atPath: path, extensions: extensions, isExecutable: info.permissions & 0o111 != 0)
         default:
             return builtIn("public.item")
         }
@@ -108,47 +103,30 @@ extension TypeRegistry {
     }
 }
 
-/// The few file-system calls the module makes.
+/// The few file-system calls the module makes, through `SystemSupport`.
 enum FileSystem {
     /// The names in `directory` (without `.` and `..`); empty when it cannot be read.
     static func entries(of directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        ((try? Directory.entries(atPath: directory)) ?? []).map { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
     /// The last modification time of the file at `path`, in nanoseconds
     /// since 1970; nil when it cannot be examined.
     static func modificationTime(ofFile path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        #if canImport(Darwin)
-        let time = status.st_mtimespec
-        #else
-        let time = status.st_mtim
-        #endif
-        return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+        guard let info = try? FileInfo.of(path: path) else { return nil }
+        return Int(info.modificationSeconds) * 1_000_000_000 + Int(info.modificationNanoseconds)
     }
 
     /// Up to `count` first bytes of the file at `path`; nil when it cannot be opened.
     static func prefix(ofFile path: String, count: Int) -> [UInt8]? {
         // Without waiting: a FIFO would hold the open until a writer came.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let file = try? OpenFile(path: path, options: .nonBlocking) else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 { break }
+            // A read error ends the prefix where it is, as the end of the file does.
+            let got = bytes.withUnsafeMutableBytes { (try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))) ?? 0 }
+            if got == 0 { break }
             filled += got
         }
         return Array(bytes[..<filled])

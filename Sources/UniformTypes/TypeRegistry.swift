@@ -1,13 +1,6 @@
 import OrderedCollections
 import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A registry of uniform types: declarations from ICTKit's system types,
 /// apps' Info.plists and freedesktop shared-mime-info, answering which type
@@ -408,41 +401,31 @@ extension TypeRegistry: MimeTypeMergeTarget {
 /// a lock, by whichever thread asks first. A registry that changes gets a new
 /// instance, so copies of a registry share one only while they are equal.
 // @unchecked Sendable: the two mutable properties are read and written only
-// between pthread_mutex_lock and unlock of `lock`, which is allocated in
-// init and destroyed in deinit; nothing else is mutable.
+// inside `lock.withLock`; nothing else is mutable.
 private final class DerivedIndexes: @unchecked Sendable {
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = ThreadLock()
     private var tagIndexValue: [TypeTagClass: [String: [Int32]]]?
     private var closureValue: ConformanceClosure?
 
-    init() { pthread_mutex_init(lock, nil) }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
-
     func tagIndex(_ make: () -> [TypeTagClass: [String: [Int32]]]) -> [TypeTagClass: [String: [Int32]]] {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let tagIndexValue { return tagIndexValue }
-        let made = make()
-        tagIndexValue = made
-        return made
+        lock.withLock {
+            if let tagIndexValue { return tagIndexValue }
+            let made = make()
+            tagIndexValue = made
+            return made
+        }
     }
 
     /// `body` of the closure, made first by `make` if need be.
     func withClosure<Result>(make: () -> ConformanceClosure, _ body: (ConformanceClosure) -> Result) -> Result {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if closureValue == nil { closureValue = make() }
-        return body(closureValue!)
+        lock.withLock {
+            if closureValue == nil { closureValue = make() }
+            return body(closureValue!)
+        }
     }
 
     /// `body` of the closure when it is made, else nil.
     func withClosureIfMade<Result>(_ body: (ConformanceClosure) -> Result) -> Result? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return closureValue.map(body)
+        lock.withLock { closureValue.map(body) }
     }
 }

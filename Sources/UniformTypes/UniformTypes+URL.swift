@@ -1,5 +1,6 @@
 import PropertyList
 import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -123,11 +124,6 @@ extension TypeDeclarationSet {
 ///
 /// - Throws: `UniformTypeError` `.io` naming `url` for any other scheme.
 func fileSystemPath(of url: URL) throws(UniformTypeError) -> String {
-    guard url.isFileURL else {
-        throw UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL")
-    }
-    var path = url.path(percentEncoded: false)
-    // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let path = FileURL.path(of: url) else { throw UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL") }
     return path
 }

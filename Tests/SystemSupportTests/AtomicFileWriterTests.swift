@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `AtomicFileWriter` on real files: the old file stays whole until commit,
+/// keeps its permissions, a link is written through (or replaced), a device
+/// is written directly, a directory or a dangling link is refused, and no
+/// temporary is left behind. Checked with `FileManager`.
+struct AtomicFileWriterTests {
+    private static func makeFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AtomicFileWriterTests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private static func write(_ text: String, to path: String, followingLink: Bool = true) throws {
+        let writer = try AtomicFileWriter(path: path, followingLink: followingLink)
+        try Array(text.utf8).withUnsafeBytes { try writer.write($0) }
+        try writer.commit()
+    }
+
+    @Test func replacesAFileKeepingItsPermissionsAndLeavingNoTemporary() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.plist"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o604]))
+        let writer = try AtomicFileWriter(path: path)
+        try Array("new contents".utf8).withUnsafeBytes { try writer.write($0) }
+        // Before commit the old file is whole, and the new one is a hidden temporary beside it.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        let during = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != "out.plist" }
+        #expect(during.count == 1 && during[0].hasPrefix(".out.plist.ict-new-\(getpid())-"))
+        try writer.commit()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new contents")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o604)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"])
+    }
+
+    @Test func abandoningLeavesTheOldFileAsItWas() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.plist"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("old".utf8)))
+        do {
+            let writer = try AtomicFileWriter(path: path)
+            try Array("half".utf8).withUnsafeBytes { try writer.write($0) }
+            writer.abandon()
+        }
+        do {
+            // Dropped without commit: abandoned too.
+            let writer = try AtomicFileWriter(path: path)
+            try Array("half".utf8).withUnsafeBytes { try writer.write($0) }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"])
+    }
+
+    @Test func aLinkIsWrittenThroughOrReplaced() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(FileManager.default.createFile(atPath: folder + "/file", contents: Data("old".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "file")
+        try Self.write("through", to: folder + "/link")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link") == "file")
+        #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "through")
+        try Self.write("replaced", to: folder + "/link", followingLink: false)
+        #expect(try FileManager.default.attributesOfItem(atPath: folder + "/link")[.type] as? FileAttributeType == .typeRegular)
+        #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "through")
+        #expect(try String(contentsOfFile: folder + "/link", encoding: .utf8) == "replaced")
+    }
+
+    @Test func aNameNotUTF8IsWrittenByteForByte() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let name = RawFileName.decoding(Array("out".utf8) + [0xFE])
+        try Self.write("raw", to: folder + "/" + name)
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(listed.count == 1)
+        #expect(try Directory.entries(atPath: folder).map(\.name) == [name])
+    }
+
+    @Test func refusesADirectoryAndADanglingLinkAndWritesADeviceDirectly() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: AtomicFileWriter.Failure(description: "is a directory, not a file")) { try AtomicFileWriter(path: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: "missing")
+        let failure = try #require(throws: AtomicFileWriter.Failure.self) { try AtomicFileWriter(path: folder + "/dangling") }
+        #expect(failure.description.hasPrefix("is a symbolic link to nothing (dangling)"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/missing"))
+        try Self.write("discarded", to: "/dev/null")
+        #expect(try FileInfo.of(path: "/dev/null").kind == .characterDevice)
+    }
+
+    @Test func aFileChangedSinceItWasReadIsNotReplaced() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.plist"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("read".utf8)))
+        let stamp = try #require(FileStamp(path: path))
+        // Another program replaces the file after it was read.
+        try Data("other program".utf8).write(to: URL(fileURLWithPath: path))
+        let writer = try AtomicFileWriter(path: path)
+        try Array("mine".utf8).withUnsafeBytes { try writer.write($0) }
+        let failure = try #require(throws: AtomicFileWriter.Failure.self) { try writer.commit(expecting: stamp) }
+        #expect(failure.changedSinceRead)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "other program")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"])
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The stat, open, readdir, readlink and realpath wrappers on real
+/// file-system objects (a file, a folder, a FIFO, a link, a dangling link,
+/// a name that is not UTF-8), checked against Foundation's `FileManager`
+/// and Python's `os` module; errors name the path as given.
+struct FileSystemCallsTests {
+    /// A fresh folder holding `file` (5 bytes, mode 0640), `folder/`, `fifo`,
+    /// `link` → `file`, `dangling` → `missing`, and a file named by the bytes
+    /// `6E 6F FF 6E` ("no", 0xFF, "n": not UTF-8).
+    private static func makeTree() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("FileSystemCallsTests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/folder", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data("hello".utf8), attributes: [.posixPermissions: 0o640]))
+        #expect(mkfifo(root + "/fifo", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "file")
+        try FileManager.default.createSymbolicLink(atPath: root + "/dangling", withDestinationPath: "missing")
+        let raw = Array((root + "/no").utf8) + [0xFF] + Array("n".utf8)
+        let descriptor = (raw.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        return root
+    }
+
+    /// The non-UTF-8 name as `RawFileName` carries it.
+    private static let rawName = RawFileName.decoding(Array("no".utf8) + [0xFF] + Array("n".utf8))
+
+    @Test func infoTellsKindSizeAndPermissionsOfEachObject() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/file")
+        let file = try FileInfo.of(path: root + "/file")
+        #expect(file.kind == .regular)
+        #expect(file.size == (attributes[.size] as? NSNumber)?.int64Value)
+        #expect(file.size == 5)
+        #expect(file.permissions == 0o640)
+        #expect(file.inode == (attributes[.systemFileNumber] as? NSNumber)?.uint64Value)
+        #expect(try FileInfo.of(path: root + "/folder").kind == .directory)
+        #expect(try FileInfo.of(path: root + "/fifo").kind == .fifo)
+        #expect(try FileInfo.of(path: "/dev/null").kind == .characterDevice)
+        // A link followed describes its file; not followed, the link itself.
+        #expect(try FileInfo.of(path: root + "/link") == file)
+        #expect(try FileInfo.of(path: root + "/link", followingLink: false).kind == .symbolicLink)
+        #expect(try FileInfo.of(path: root + "/dangling", followingLink: false).kind == .symbolicLink)
+        #expect(try FileInfo.of(path: root + "/" + Self.rawName).kind == .regular)
+        let directory = try OpenFile(path: root, options: .directory)
+        #expect(try FileInfo.of("link", in: directory.descriptor, followingLink: false).kind == .symbolicLink)
+        #expect(try FileInfo.of(Self.rawName, in: directory.descriptor).size == 0)
+    }
+
+    @Test func failuresNameThePathAndCarryErrno() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // A dangling link followed: ENOENT, the path as given.
+        let dangling = root + "/dangling"
+        let error = try #require(throws: SystemCallError.self) { try FileInfo.of(path: dangling) }
+        #expect(error.code == ENOENT)
+        #expect(error.path == dangling)
+        #expect(error.description == "\(dangling): No such file or directory")
+        #expect(error.isMissing && !error.isPermissionDenied)
+        // A file where a folder should be: ENOTDIR, missing too, as Foundation says of it.
+        let underFile = try #require(throws: SystemCallError.self) { try FileInfo.of(path: root + "/file/inside") }
+        #expect(underFile.code == ENOTDIR && underFile.isMissing)
+        #expect(SystemCallError(path: "x", code: EACCES).isPermissionDenied && SystemCallError(path: "x", code: EPERM).isPermissionDenied)
+        // Opening a file as a directory: ENOTDIR; a link with noFollow: ELOOP.
+        #expect(throws: SystemCallError(path: root + "/file", code: ENOTDIR)) { try OpenFile(path: root + "/file", options: .directory) }
+        #expect(throws: SystemCallError(path: root + "/link", code: ELOOP)) { try OpenFile(path: root + "/link", options: .noFollow) }
+        #expect(throws: SystemCallError(path: root + "/file", code: ENOTDIR)) { try Directory.entries(atPath: root + "/file") }
+        #expect(throws: SystemCallError(path: root + "/file", code: EINVAL)) { try SymbolicLink.destination(ofLinkAt: root + "/file") }
+        // A name not UTF-8 is printed back byte for byte, as the user typed it; a control character is escaped.
+        let missing = root + "/" + Self.rawName + "x"
+        let rawError = try #require(throws: SystemCallError.self) { try FileInfo.of(path: missing) }
+        #expect(RawFileName.bytes(rawError.description) == Array("\(root)/no".utf8) + [0xFF] + Array("nx: No such file or directory".utf8))
+        let control = try #require(throws: SystemCallError.self) { try FileInfo.of(path: root + "/new\nline") }
+        #expect(control.description == "\(root)/new\\nline: No such file or directory")
+    }
+
+    @Test func openFileReadsAFileAndAFIFO() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = try OpenFile(path: root + "/link")
+        #expect(try file.info().kind == .regular)
+        #expect(try file.readToEnd() == Array("hello".utf8))
+        #expect(try OpenFile(path: root + "/file").readToEnd(limit: 4) == nil)
+        // A FIFO opens without waiting for a writer, then reads what one writes.
+        let fifo = try OpenFile(path: root + "/fifo", options: [.nonBlocking, .noControllingTerminal])
+        #expect(try fifo.info().kind == .fifo)
+        let writer = open(root + "/fifo", O_WRONLY | O_NONBLOCK)
+        #expect(writer >= 0)
+        try fifo.makeBlocking()
+        #expect(write(writer, "piped", 5) == 5)
+        close(writer)
+        #expect(try fifo.readToEnd() == Array("piped".utf8))
+    }
+
+    @Test func directoryEntriesMatchPythonsListing() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let entries = try Directory.entries(atPath: root)
+        // Python lists the names as bytes, hex-encoded one a line.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import os,sys\nfor n in os.listdir(sys.argv[1].encode()): print(n.hex())", root]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        let expected = String(decoding: output, as: UTF8.self).split(separator: "\n").map { hex in
+            RawFileName.decoding(stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! })
+        }
+        #expect(entries.map(\.name).sorted() == expected.sorted())
+        #expect(expected.contains(Self.rawName))
+        let kinds = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0.kind) })
+        // readdir may not say (DT_UNKNOWN on some file systems); where it does, it agrees with lstat.
+        for (name, kind) in kinds {
+            if let kind { #expect(kind == (try FileInfo.of(path: root + "/" + name, followingLink: false).kind), "\(name)") }
+        }
+    }
+
+    @Test func linksReadAndResolve() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(try SymbolicLink.destination(ofLinkAt: root + "/dangling") == "missing")
+        let resolved = try SymbolicLink.resolvedPath(root + "/link")
+        #expect(resolved == URL(fileURLWithPath: root + "/file").resolvingSymlinksInPath().path)
+        #expect(throws: SystemCallError(path: root + "/dangling", code: ENOENT)) { try SymbolicLink.resolvedPath(root + "/dangling") }
+    }
+}

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "Documents", targets: ["Documents"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
@@ -108,6 +109,11 @@ let package = Package(
             ],
             plugins: ["EmbedSchemas"]
         ),
+        // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
+        .target(
+            name: "Documents",
+            dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport"]
+        ),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
         // Foundation's names for KeyedCoding's types.
@@ -120,6 +126,8 @@ let package = Package(
             name: "AppleCompatibility",
             dependencies: [
                 "DocumentPackage",
+                "DocumentVersions",
+                "Documents",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -131,7 +139,7 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes",
-                "ICTDocument", "AppleCompatibility",
+                "ICTDocument", "Documents", "AppleCompatibility",
             ]
         ),
 
@@ -217,6 +225,10 @@ let package = Package(
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .testTarget(
+            name: "DocumentsTests",
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

@@ -1,0 +1,292 @@
+import DocumentVersions
+import SystemSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A document with a life, as UIKit's `UIDocument`: opened, edited (the
+/// change count), autosaved after a delay, saved safely, reverted, closed,
+/// with a `documentState` that says when it is in conflict, failed to save
+/// or may not be edited.
+///
+/// A subclass says how its model becomes `Contents` and back by overriding
+/// `contents()` and `load(_:)`; `Contents` is `Data` for a one-file document
+/// and `PackageWrapper` for a package (read lazily: each file's bytes on
+/// first access; re-saved incrementally: only what changed is written).
+/// Every read holds the document's lock shared and every save exclusive, so
+/// other ICTKit readers and writers, in this process or another, never see
+/// a half-saved document; a save never replaces a version another program
+/// put in place since the document read it (`.changedOnDisk`).
+///
+/// The conflict state comes from the document's conflict versions (the
+/// copies sync tools leave beside it, `DocumentVersion`): looked for when
+/// the document is opened, saved or autosaved, and on
+/// `updateConflictState()`.
+@MainActor
+open class Document<Contents: DocumentContents> {
+    /// Where the document is, as the caller gave it; changed by a save to another path.
+    public private(set) var path: String
+    /// The document's state: `.closed` until opened, then `normal` or the
+    /// flags that say what is wrong.
+    public private(set) var documentState: DocumentState = .closed {
+        didSet { if documentState != oldValue { stateChanged(from: oldValue) } }
+    }
+    /// The modification date of the document's item when it was last read or saved.
+    public private(set) var fileModificationDate: Date?
+    /// Changes made since the document was read or saved (`updateChangeCount(_:)`).
+    public private(set) var changeCount = 0
+    /// The conflict versions found when the conflict state was last updated.
+    public private(set) var conflictVersions: [DocumentVersion] = []
+    /// The error of the last save when it failed (`.savingError`); nil after a save that succeeded.
+    public private(set) var lastSavingError: (any Error)?
+    /// How long after a change the document saves itself.
+    public var autosaveDelay: Duration
+
+    private let scheduler: any DocumentAutosaveScheduler
+    private var pendingAutosave: DocumentScheduledAction?
+    /// The item read or last saved, so a save never replaces another program's version.
+    private var identity: DocumentFileIdentity?
+    private var stateObservers: [Int: AsyncStream<DocumentState>.Continuation] = [:]
+    private var nextObserver = 0
+
+    /// Makes a closed document for the item at `path`; nothing is read until `open()`.
+    ///
+    /// `scheduler` runs the autosaves (`ClockAutosaveScheduler` on the
+    /// continuous clock by default; tests pass one they fire by hand).
+    public init(path: String, autosaveDelay: Duration = .seconds(15), scheduler: any DocumentAutosaveScheduler = ClockAutosaveScheduler()) {
+        self.path = path
+        self.autosaveDelay = autosaveDelay
+        self.scheduler = scheduler
+    }
+
+    // MARK: What a subclass provides
+
+    /// The document's model as contents to save. A subclass must override it.
+    ///
+    /// - Throws: whatever keeps the model from being saved; the save then
+    ///   fails with that error.
+    open func contents() throws -> Contents {
+        preconditionFailure("\(type(of: self)) does not override contents()")
+    }
+
+    /// Takes `contents` read from disk as the document's model. A subclass must override it.
+    ///
+    /// - Throws: whatever makes the contents unreadable; `open()` or
+    ///   `revert()` then fails with that error.
+    open func load(_ contents: Contents) throws {
+        preconditionFailure("\(type(of: self)) does not override load(_:)")
+    }
+
+    /// Called after `documentState` changed, with the state before. Does
+    /// nothing; a subclass may override it (and should call `super`).
+    open func documentStateDidChange(from oldState: DocumentState) {}
+
+    // MARK: Life
+
+    /// Reads the document and hands its contents to `load(_:)`; the document
+    /// is then open (`normal`, or `editingDisabled` when its item or folder
+    /// is read-only, `inConflict` when conflict versions lie beside it).
+    ///
+    /// - Throws: `DocumentError` `.notOpen` when it is already open, the
+    ///   errors of `Contents.readDocument(at:)`, or what `load(_:)` threw;
+    ///   the document stays closed. Takes the document's lock shared while reading.
+    public func open() throws {
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is already open") }
+        try readAndLoad()
+        changeCount = 0
+        lastSavingError = nil
+        documentState = stateAfterAccess()
+    }
+
+    /// Saves the document if it has unsaved changes, then closes it.
+    ///
+    /// - Throws: what `save(to:for:)` throws; the document then stays open,
+    ///   in `savingError`, with its changes.
+    public func close() throws {
+        guard !documentState.contains(.closed) else { return }
+        if hasUnsavedChanges { try save() }
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        documentState = .closed
+    }
+
+    /// Saves the document's `contents()` to `path` (the document's own when
+    /// nil), safely; afterwards the document is open at that path, with no
+    /// unsaved change. A save `.forCreating` makes a new document (nothing
+    /// may be at `path`); `.forOverwriting` replaces the item — when it is
+    /// the document's own, only the version the document read or last saved.
+    ///
+    /// - Throws: what `contents()` threw, or `DocumentError` `.alreadyExists`,
+    ///   `.changedOnDisk`, `.locked`, `.io`, `.package`. The document is then
+    ///   in `savingError` and keeps its changes. Takes the lock exclusive.
+    public func save(to path: String? = nil, for operation: DocumentSaveOperation = .forOverwriting) throws {
+        let destination = path ?? self.path
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        do {
+            let contents = try contents()
+            let replacing = destination == self.path ? identity : nil
+            let saved = try DocumentCoordination.writing(destination) { () throws(DocumentError) in
+                try contents.writeDocument(at: destination, for: operation, replacing: replacing)
+            }
+            self.path = destination
+            identity = saved
+            fileModificationDate = saved.modificationDate
+            changeCount = 0
+            lastSavingError = nil
+            documentState = stateAfterAccess()
+        } catch {
+            lastSavingError = error
+            documentState.insert(.savingError)
+            throw error
+        }
+    }
+
+    /// Saves the document when it has unsaved changes, as the autosave does;
+    /// a failure leaves it in `savingError` with its changes and is not
+    /// thrown (`lastSavingError` holds it). Returns whether it saved.
+    @discardableResult
+    public func autosave() -> Bool {
+        pendingAutosave = nil
+        guard hasUnsavedChanges, !documentState.contains(.closed) else { return false }
+        do {
+            try save()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads the document again, dropping unsaved changes: its contents go
+    /// to `load(_:)` and the change count is 0. The document is
+    /// `editingDisabled` while this runs.
+    ///
+    /// - Throws: as `open()`; the document keeps its model and changes then.
+    public func revert() throws {
+        guard !documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is not open") }
+        let before = documentState
+        documentState.insert(.editingDisabled)
+        do {
+            try readAndLoad()
+        } catch {
+            documentState = before
+            throw error
+        }
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        changeCount = 0
+        lastSavingError = nil
+        documentState = stateAfterAccess()
+    }
+
+    // MARK: Changes
+
+    /// Whether changes were made since the document was read or saved.
+    public var hasUnsavedChanges: Bool { changeCount != 0 }
+
+    /// Records a change, its undoing or redoing, or that the document
+    /// matches its file again; a change schedules an autosave after
+    /// `autosaveDelay` unless one is pending.
+    public func updateChangeCount(_ change: DocumentChangeKind) {
+        switch change {
+        case .done, .redone: changeCount += 1
+        case .undone: changeCount -= 1
+        case .cleared: changeCount = 0
+        }
+        if !hasUnsavedChanges {
+            pendingAutosave?.cancel()
+            pendingAutosave = nil
+        } else if pendingAutosave == nil, !documentState.contains(.closed) {
+            pendingAutosave = scheduler.schedule(after: autosaveDelay) { [weak self] in self?.autosave() }
+        }
+    }
+
+    // MARK: Conflicts
+
+    /// Looks for the document's conflict versions again and sets or clears
+    /// `inConflict`. Costs one listing of the document's folder (and of
+    /// each folder of a package); no file is read.
+    ///
+    /// - Throws: `DocumentError` `.versions` when the folder cannot be listed.
+    public func updateConflictState() throws(DocumentError) {
+        do throws(DocumentVersionError) {
+            conflictVersions = try DocumentVersion.unresolvedConflictVersionsOfItem(at: path)
+        } catch {
+            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+        }
+        guard !documentState.contains(.closed) else { return }
+        if conflictVersions.isEmpty { documentState.remove(.inConflict) } else { documentState.insert(.inConflict) }
+    }
+
+    /// Resolves the document's conflict: `keeping` (one of
+    /// `conflictVersions`) is moved in as the document and read (`revert()`),
+    /// or with nil the document stays as it is; every other conflict version
+    /// is removed, and `inConflict` is cleared.
+    ///
+    /// - Throws: `DocumentError` `.versions` when a version cannot be moved
+    ///   in or removed, or what `revert()` throws.
+    public func resolveConflict(keeping version: DocumentVersion? = nil) throws {
+        do throws(DocumentVersionError) {
+            if let version { _ = try version.replaceItem(at: path, options: .byMoving) }
+            try DocumentVersion.removeOtherVersionsOfItem(at: path)
+        } catch {
+            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+        }
+        if version != nil { try revert() }
+        try updateConflictState()
+    }
+
+    // MARK: State notifications
+
+    /// The document's states from now on, one element per change, until the
+    /// document is deallocated or the consumer stops. (`documentStateDidChange(from:)`
+    /// is the synchronous way to hear of them.)
+    public func stateChanges() -> AsyncStream<DocumentState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DocumentState.self)
+        let key = nextObserver
+        nextObserver += 1
+        stateObservers[key] = continuation
+        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.stateObservers[key] = nil } }
+        return stream
+    }
+
+    private func stateChanged(from oldState: DocumentState) {
+        for continuation in stateObservers.values { continuation.yield(documentState) }
+        documentStateDidChange(from: oldState)
+    }
+
+    // MARK: Disk
+
+    private func readAndLoad() throws {
+        let path = path
+        let (contents, identity) = try DocumentCoordination.reading(path) { () throws(DocumentError) in
+            try Contents.readDocument(at: path)
+        }
+        try load(contents)
+        self.identity = identity
+        fileModificationDate = identity.modificationDate
+    }
+
+    /// The state of an open document just read or saved: `editingDisabled`
+    /// when its item or folder is read-only, `inConflict` when conflict
+    /// versions lie beside it (a folder that cannot be listed shows none).
+    private func stateAfterAccess() -> DocumentState {
+        var state = DocumentState.normal
+        let folder = FlatFile.split(path).folder
+        let writable = { (item: String) in RawFileName.withPath(item) { access($0, W_OK) } == 0 }
+        if !writable(path) || !writable(folder.isEmpty ? "." : folder) { state.insert(.editingDisabled) }
+        conflictVersions = (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? []
+        if !conflictVersions.isEmpty { state.insert(.inConflict) }
+        return state
+    }
+}

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "FileCoordination", targets: ["FileCoordination"]),
         .library(name: "Documents", targets: ["Documents"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
@@ -97,6 +98,8 @@ let package = Package(
             name: "DocumentVersions",
             dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
+        .target(name: "FileCoordination", dependencies: ["DocumentVersions", "SystemSupport"]),
         .target(
             name: "ICTDocument",
             dependencies: [
@@ -112,7 +115,7 @@ let package = Package(
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
             name: "Documents",
-            dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport"]
+            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
         ),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
@@ -127,6 +130,7 @@ let package = Package(
             dependencies: [
                 "DocumentPackage",
                 "DocumentVersions",
+                "FileCoordination",
                 "Documents",
                 "UniformTypes",
                 "PropertyList",
@@ -138,8 +142,8 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "UniformTypes",
-                "ICTDocument", "Documents", "AppleCompatibility",
+                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
+                "UniformTypes", "ICTDocument", "Documents", "AppleCompatibility",
             ]
         ),
 
@@ -181,6 +185,8 @@ let package = Package(
         .executableTarget(name: "PackageSaveStress", dependencies: ["DocumentPackage"], path: "Tests/PackageSaveStress"),
         .executableTarget(
             name: "VersionResolveStress", dependencies: ["DocumentVersions", "DocumentPackage"], path: "Tests/VersionResolveStress"),
+        // A child making coordinated reads, writes, moves and presenting, for FileCoordinationTests (and a bench row).
+        .executableTarget(name: "CoordinationStress", dependencies: ["FileCoordination"], path: "Tests/CoordinationStress"),
         // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
         .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
         // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
@@ -222,6 +228,7 @@ let package = Package(
             name: "DocumentVersionsTests",
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        .testTarget(name: "FileCoordinationTests", dependencies: ["FileCoordination", "DocumentVersions", "CoordinationStress"]),
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]

@@ -15,6 +15,7 @@
 static inline long ictkit_utime_omit(void) { return UTIME_OMIT; }
 
 #if defined(__linux__)
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 

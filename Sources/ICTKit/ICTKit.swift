@@ -8,6 +8,7 @@
 @_exported import DocumentPackage
 @_exported import DocumentVersions
 @_exported import Documents
+@_exported import FileCoordination
 @_exported import ICTDocument
 @_exported import KeyedArchive
 @_exported import KeyedCoding

@@ -129,7 +129,7 @@ package final class ItemLock {
 
     /// The machine-wide directory of lock files, made on first use (sticky
     /// and writable by all, as `/tmp`).
-    private static func lockDirectory() throws(Failure) -> String {
+    static func lockDirectory() throws(Failure) -> String {
         let directory: String
         if let configured = getenv("ICTKIT_LOCK_DIRECTORY") {
             directory = String(cString: configured)

@@ -1,0 +1,151 @@
+import DocumentVersions
+import FileCoordination
+import Foundation
+import Testing
+
+/// Acceptance 2: a presenter in a child process is told of a coordinated
+/// change made by another process, of a file renamed into place by `mv`
+/// (which does not coordinate), of deletions, of a Syncthing conflict copy
+/// appearing and of a coordinated move; and it saves before another
+/// process's merging write proceeds. Every wait has a bound; the child says
+/// `ready` once it watches, so nothing races its start.
+@Suite(.enabled(if: Child.tool != nil, "CoordinationStress is not built beside the test bundle (swift build --build-tests)"))
+struct FilePresenterRegistrationTests {
+    static func presenter(of path: String) throws -> Child {
+        let child = try Child(["present", path])
+        try #require(child.waitForLine { $0 == "ready" } != nil, "the presenter did not start: \(child.errorText)")
+        return child
+    }
+
+    @Test func aCoordinatedChangeByAnotherProcessIsTold() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("0\n", to: "doc.txt")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        let writer = try Child(["increment", path, "1"])
+        #expect(writer.waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+    }
+
+    @Test func aChangeInsideAPackageIsTold() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let package = folder.appending("Doc.ict")
+        try FileManager.default.createDirectory(atPath: package, withIntermediateDirectories: false)
+        try folder.write("0\n", to: "Doc.ict/count")
+        let presenter = try Self.presenter(of: package)
+        defer { presenter.finish() }
+        #expect(try Child(["increment", package, "1"]).waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+    }
+
+    @Test func aFileRenamedIntoPlaceByMvIsTold() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("old\n", to: "doc.txt")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        try folder.write("new\n", to: ".doc.txt.incoming")
+        #expect(try runProgram("/bin/mv", [folder.appending(".doc.txt.incoming"), path]) == 0)
+        #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+        #expect(!presenter.said.contains("deleted"))
+    }
+
+    @Test func aDeletionByRmIsTold() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("old\n", to: "doc.txt")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        #expect(try runProgram("/bin/rm", [path]) == 0)
+        #expect(presenter.waitForLine { $0 == "deleted" } != nil, "\(presenter.said)")
+    }
+
+    @Test func aCoordinatedDeletionIsToldBeforeItHappens() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("old\n", to: "doc.txt")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        #expect(try Child(["delete", path]).waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "deleted" } != nil, "\(presenter.said)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aSyncthingConflictCopyIsTold() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.plist")
+        try folder.write("mine\n", to: "doc.plist")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        // Syncthing's form (docs.syncthing.net, "Conflicting Changes"): name.sync-conflict-DATE-TIME-DEVICE.ext.
+        let conflict = folder.appending("doc.sync-conflict-20261125-101500-ABCDEF7.plist")
+        try folder.write("theirs\n", to: ".incoming")
+        #expect(try runProgram("/bin/mv", [folder.appending(".incoming"), conflict]) == 0)
+        #expect(presenter.waitForLine { $0 == "gained \(conflict)" } != nil, "\(presenter.said)")
+        #expect(!presenter.said.contains("changed"), "a copy beside it is not a change of it")
+    }
+
+    @Test func aCoordinatedMoveIsToldWithTheNewPlace() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.appending("elsewhere"), withIntermediateDirectories: false)
+        let path = folder.appending("doc.txt")
+        let destination = folder.appending("elsewhere/renamed.txt")
+        try folder.write("old\n", to: "doc.txt")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        #expect(try Child(["move", path, destination]).waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "moved \(destination)" } != nil, "\(presenter.said)")
+        // It presents the new place now: a change there is told.
+        #expect(try Child(["append", destination, "more"]).waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+    }
+
+    /// The presenter saves by appending `presenter`; another process's
+    /// merging write appends `writer`. The file's lines show the order.
+    @Test func aPresenterSavesBeforeAnotherProcessWrites() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("start\n", to: "doc.txt")
+        let presenter = try Self.presenter(of: path)
+        defer { presenter.finish() }
+        let writer = try Child(["append", path, "writer"])
+        #expect(writer.waitForExit() == 0, "\(writer.errorText)")
+        #expect(presenter.said.contains("saved"), "the writer proceeded before the presenter answered: \(presenter.said)")
+        #expect(try folder.read("doc.txt") == "start\npresenter\nwriter\n")
+    }
+
+    /// In this process, through `events`: a change by a child is told, the
+    /// registration's own coordinated writes are not (the conflict copy made
+    /// after the own write is the first news), and the sequence ends when
+    /// the registration is removed.
+    @Test func eventsInThisProcessLeaveOutItsOwnWrites() async throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("0\n", to: "doc.txt")
+        let registration = try FilePresenterRegistration(presenting: path)
+        var events = registration.events.makeAsyncIterator()
+        try FileCoordinator(presenter: registration).coordinate(writing: path) { path in
+            try Data("own\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+        try folder.write("theirs\n", to: "doc.sync-conflict-20261125-101500-ABCDEF7.txt")
+        let copyName = "doc.sync-conflict-20261125-101500-ABCDEF7.txt"
+        let conflictName = try #require(ConflictName(parsing: copyName))
+        #expect(await events.next() == .gainedVersion(path: folder.appending(copyName), conflictName: conflictName))
+        // A merging write: asked to save first, then told of the change.
+        #expect(try Child(["increment", path, "1"]).waitForExit() == 0)
+        #expect(await events.next() == .saveRequested)
+        #expect(await events.next() == .changed)
+        registration.remove()
+        while let event = await events.next() { #expect(event == .changed, "after the removal only pending news") }
+    }
+}

@@ -235,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions"]
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

@@ -1,4 +1,5 @@
 import DocumentVersions
+import FileCoordination
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -23,15 +24,21 @@ import Darwin
 /// `contents()` and `load(_:)`; `Contents` is `Data` for a one-file document
 /// and `PackageWrapper` for a package (read lazily: each file's bytes on
 /// first access; re-saved incrementally: only what changed is written).
-/// Every read holds the document's lock shared and every save exclusive, so
-/// other ICTKit readers and writers, in this process or another, never see
-/// a half-saved document; a save never replaces a version another program
-/// put in place since the document read it (`.changedOnDisk`).
+/// Every read and save is coordinated (`FileCoordinator`: reading shared,
+/// saving exclusive), so other ICTKit readers and writers, in this process
+/// or another, never see a half-saved document; a save never replaces a
+/// version another program put in place since the document read it
+/// (`.changedOnDisk`).
 ///
-/// The conflict state comes from the document's conflict versions (the
-/// copies sync tools leave beside it, `DocumentVersion`): looked for when
-/// the document is opened, saved or autosaved, and on
-/// `updateConflictState()`.
+/// While open, the document presents its item (`FilePresenterRegistration`,
+/// one thread): it saves its unsaved changes when another coordinated
+/// reader or writer asks first, reads the item again when another writer
+/// changed it and no change is unsaved here, follows it when it moves, and
+/// sets `inConflict` when a conflict version appears beside it (a sync
+/// tool's conflict copy, noticed from the folder's file events). The
+/// conflict state comes from the document's conflict versions
+/// (`DocumentVersion`), looked for too when the document is opened or saved
+/// and on `updateConflictState()`.
 @MainActor
 open class Document<Contents: DocumentContents> {
     /// Where the document is, as the caller gave it; changed by a save to another path.
@@ -44,7 +51,9 @@ open class Document<Contents: DocumentContents> {
     /// The modification date of the document's item when it was last read or saved.
     public private(set) var fileModificationDate: Date?
     /// Changes made since the document was read or saved (`updateChangeCount(_:)`).
-    public private(set) var changeCount = 0
+    public private(set) var changeCount = 0 {
+        didSet { presenter?.hasUnsavedChanges.withLock { $0 = changeCount != 0 } }
+    }
     /// The conflict versions found when the conflict state was last updated.
     public private(set) var conflictVersions: [DocumentVersion] = []
     /// The error of the last save when it failed (`.savingError`); nil after a save that succeeded.
@@ -57,6 +66,11 @@ open class Document<Contents: DocumentContents> {
     /// The item read or last saved, so a save never replaces another program's version.
     private var identity: DocumentFileIdentity?
     private var stateObservers: [Int: AsyncStream<DocumentState>.Continuation] = [:]
+    /// The document's presenter and its registration while it is open.
+    private var presenter: DocumentPresenter?
+    private var registration: FilePresenterRegistration?
+    /// Coordinates with the registration, so the document is not asked about its own accesses.
+    private var coordination = DocumentCoordination(coordinator: FileCoordinator())
     private var nextObserver = 0
 
     /// Makes a closed document for the item at `path`; nothing is read until `open()`.
@@ -105,6 +119,7 @@ open class Document<Contents: DocumentContents> {
         try readAndLoad()
         changeCount = 0
         lastSavingError = nil
+        startPresenting()
         documentState = stateAfterAccess()
     }
 
@@ -117,6 +132,7 @@ open class Document<Contents: DocumentContents> {
         if hasUnsavedChanges { try save() }
         pendingAutosave?.cancel()
         pendingAutosave = nil
+        stopPresenting()
         documentState = .closed
     }
 
@@ -136,10 +152,12 @@ open class Document<Contents: DocumentContents> {
         do {
             let contents = try contents()
             let replacing = destination == self.path ? identity : nil
-            let saved = try DocumentCoordination.writing(destination) { () throws(DocumentError) in
+            let saved = try coordination.writing(destination) { () throws(DocumentError) in
                 try contents.writeDocument(at: destination, for: operation, replacing: replacing)
             }
+            let moved = destination != self.path
             self.path = destination
+            if moved || registration == nil { startPresenting() }
             identity = saved
             fileModificationDate = saved.modificationDate
             changeCount = 0
@@ -265,11 +283,32 @@ open class Document<Contents: DocumentContents> {
         documentStateDidChange(from: oldState)
     }
 
+    // MARK: Presenting
+
+    /// Registers the document as the presenter of its item (again, after a
+    /// move). A document whose folder cannot be watched works on unpresented:
+    /// it learns of conflicts when opened, saved or asked (`updateConflictState()`).
+    private func startPresenting() {
+        stopPresenting()
+        let presenter = DocumentPresenter(self)
+        presenter.hasUnsavedChanges.withLock { $0 = hasUnsavedChanges }
+        registration = try? FilePresenterRegistration(presenting: path, presenter: presenter)
+        self.presenter = registration == nil ? nil : presenter
+        coordination = DocumentCoordination(coordinator: FileCoordinator(presenter: registration))
+    }
+
+    private func stopPresenting() {
+        registration?.remove()
+        registration = nil
+        presenter = nil
+        coordination = DocumentCoordination(coordinator: FileCoordinator())
+    }
+
     // MARK: Disk
 
     private func readAndLoad() throws {
         let path = path
-        let (contents, identity) = try DocumentCoordination.reading(path) { () throws(DocumentError) in
+        let (contents, identity) = try coordination.reading(path) { () throws(DocumentError) in
             try Contents.readDocument(at: path)
         }
         try load(contents)
@@ -288,5 +327,26 @@ open class Document<Contents: DocumentContents> {
         conflictVersions = (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? []
         if !conflictVersions.isEmpty { state.insert(.inConflict) }
         return state
+    }
+}
+
+extension Document: PresentedDocument {
+    func presenterSaw(_ news: DocumentPresenterNews) {
+        guard !documentState.contains(.closed) else { return }
+        switch news {
+        case .changed:
+            // Another writer's version: read it, unless changes made here would be lost.
+            if !hasUnsavedChanges, let onDisk = DocumentFileIdentity(path: path), onDisk != identity { try? revert() }
+            try? updateConflictState()
+        case .moved(let newPath):
+            path = newPath
+        case .gainedVersion:
+            try? updateConflictState()
+        }
+    }
+
+    func saveForPresenter() throws {
+        guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
+        try save()
     }
 }

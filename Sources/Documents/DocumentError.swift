@@ -12,6 +12,7 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
             case wrongKind
             case changedOnDisk
             case locked
+            case coordination
             case invalidText
             case notOpen
             case package
@@ -33,8 +34,12 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
         /// Another program replaced or rewrote the document since it was
         /// read; the save left that program's version in place.
         public static var changedOnDisk: Self { Self(.changedOnDisk) }
-        /// Another writer held the document past the wait.
+        /// Another reader or writer held the document past the wait, or
+        /// one of its presenters did not answer within it.
         public static var locked: Self { Self(.locked) }
+        /// The document's access could not be coordinated (its folder or the
+        /// lock directory cannot be used, a presenter refused to save).
+        public static var coordination: Self { Self(.coordination) }
         /// The bytes are not UTF-8 text; `byteOffset` says where.
         public static var invalidText: Self { Self(.invalidText) }
         /// The operation needs an open document (or a closed one, for `open`).
@@ -54,6 +59,7 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
             case .wrongKind: "wrongKind"
             case .changedOnDisk: "changedOnDisk"
             case .locked: "locked"
+            case .coordination: "coordination"
             case .invalidText: "invalidText"
             case .notOpen: "notOpen"
             case .package: "package"

@@ -1,5 +1,5 @@
-import DocumentVersions
 import Dispatch
+import DocumentVersions
 import FileCoordination
 import Synchronization
 

@@ -127,4 +127,3 @@ enum FlatFile {
 
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
-

@@ -56,7 +56,9 @@ import Testing
 
         // Another thread reads through its own coordinator, as another program would.
         let read = try await Task.detached {
-            try FileCoordinator().coordinate(reading: path, timeout: .seconds(10)) { String(decoding: try Data(contentsOf: URL(fileURLWithPath: $0)), as: UTF8.self) }
+            try FileCoordinator().coordinate(reading: path, timeout: .seconds(10)) {
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: $0)), as: UTF8.self)
+            }
         }.value
         #expect(read == "unsaved here", "the document saved before the read went on")
         #expect(!document.hasUnsavedChanges)

@@ -1,10 +1,11 @@
+import Documents
+
 #if canImport(UIKit)
 import UIKit
 #else
 import AppleCompatibility
 import Foundation
 #endif
-import Documents
 
 /// The tutorial's note (`.dox`): one file whose whole content is the note as
 /// UTF-8 text, empty notes shown as "Empty" — as on iOS but for the import.

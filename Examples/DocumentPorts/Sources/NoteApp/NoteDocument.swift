@@ -1,10 +1,11 @@
+import Documents
+
 #if canImport(UIKit)
 import UIKit
 #else
 import AppleCompatibility
 import Foundation
 #endif
-import Documents
 
 /// The notes app's document (`.icfnote`): one file whose whole content is
 /// the note as UTF-8 text. As on iOS but for the import, and for reading the

@@ -16,9 +16,10 @@ public typealias NSFileVersion = DocumentVersion
 /// for a one-file document or a directory `FileWrapper` for a package) and
 /// `load(fromContents:ofType:)`, and is opened, edited
 /// (`updateChangeCount(_:)`), saved, autosaved, reverted and closed as on
-/// iOS. Reads and saves take the document's lock (shared, exclusive) and
-/// are safe: the document on disk is the old or the new version at every
-/// moment. A package is read lazily; unchanged files are hard-linked when saved.
+/// iOS. Reads and saves are coordinated (`FileCoordinator`) and safe: the
+/// document on disk is the old or the new version at every moment. An open
+/// document presents its item (`Document`). A package is read lazily;
+/// unchanged files are hard-linked when saved.
 ///
 /// The work is done on the main actor before a completion handler is
 /// called (UIKit does it on a background queue); completion handlers run on

@@ -113,7 +113,8 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: `DocumentError` `.notOpen` when it is already open, the
     ///   errors of `Contents.readDocument(at:)`, or what `load(_:)` threw;
-    ///   the document stays closed. Takes the document's lock shared while reading.
+    ///   the document stays closed. A coordinated read: other presenters of the
+    ///   item are asked to save first.
     public func open() throws {
         guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is already open") }
         try readAndLoad()
@@ -144,7 +145,8 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: what `contents()` threw, or `DocumentError` `.alreadyExists`,
     ///   `.changedOnDisk`, `.locked`, `.io`, `.package`. The document is then
-    ///   in `savingError` and keeps its changes. Takes the lock exclusive.
+    ///   in `savingError` and keeps its changes. A coordinated write: other
+    ///   presenters of the item are told of it.
     public func save(to path: String? = nil, for operation: DocumentSaveOperation = .forOverwriting) throws {
         let destination = path ?? self.path
         pendingAutosave?.cancel()

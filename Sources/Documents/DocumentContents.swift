@@ -9,8 +9,8 @@ import Foundation
 
 /// What a document holds on disk and how it is read and saved: `Data` for a
 /// one-file document, `PackageWrapper` for a package (a folder shown as one
-/// file). `Document` calls these while it holds the document's lock, so an
-/// implementation never coordinates on its own.
+/// file). `Document` calls these inside a coordinated read or write of the
+/// document, so an implementation never coordinates on its own.
 public protocol DocumentContents {
     /// Reads the document at `path` (as the caller gave it).
     ///

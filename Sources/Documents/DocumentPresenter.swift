@@ -40,16 +40,33 @@ final class DocumentPresenter: FilePresenter, @unchecked Sendable {
 
     func presentedItemDidGain(_ version: DocumentVersion) { tell(.gainedVersion) }
 
-    /// Saves on the main actor while the asking reader or writer waits
-    /// (up to its timeout); nothing when no change is unsaved.
+    /// Saves on the main actor while the asking reader or writer waits;
+    /// nothing when no change is unsaved. When the main actor does not
+    /// answer within `mainActorWait` — it may itself be waiting for this
+    /// answer, in a read by another document of this process — the reader
+    /// goes on without the save, which runs once the main actor is free.
     func savePresentedItemChanges() throws {
         guard hasUnsavedChanges.withLock({ $0 }) else { return }
-        try DispatchQueue.main.sync {
-            try MainActor.assumeIsolated { try document?.saveForPresenter() }
+        let outcome = SaveOutcome()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async { [weak document] in
+            let result = MainActor.assumeIsolated { Result { if let document { try document.saveForPresenter() } } }
+            outcome.result.withLock { $0 = result }
+            done.signal()
         }
+        guard done.wait(timeout: .now() + Self.mainActorWait) == .success else { return }
+        try outcome.result.withLock { $0 }?.get()
     }
+
+    /// How long a request to save waits for the main actor.
+    static let mainActorWait: DispatchTimeInterval = .seconds(10)
 
     private func tell(_ news: DocumentPresenterNews) {
         Task { @MainActor [weak document] in document?.presenterSaw(news) }
     }
+}
+
+/// The result of a save made on the main actor for the presenter's thread.
+private final class SaveOutcome: Sendable {
+    let result = Mutex<Result<Void, any Error>?>(nil)
 }

@@ -155,6 +155,7 @@ let package = Package(
                 "KeyedArchive",
                 "DocumentPackage",
                 "DocumentVersions",
+                "FileCoordination",
                 "UniformTypes",
                 "ICTDocument",
                 "SystemSupport",
@@ -249,6 +250,7 @@ let package = Package(
             name: "ICTCommandTests",
             dependencies: [
                 "ICTCommand",
+                "CoordinationStress",
                 "LockHolder",
                 "PropertyList",
                 "ZipTestSupport",

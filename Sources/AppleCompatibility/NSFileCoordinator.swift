@@ -19,8 +19,10 @@ public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 open class NSFileCoordinator: NSObject {
     /// Options for coordinated reading (Foundation's `NSFileCoordinator.ReadingOptions`).
     public struct ReadingOptions: OptionSet, Sendable {
+        /// The options' bits, as Foundation's.
         public let rawValue: UInt
 
+        /// Makes a set of options from its bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
 
         /// Presenters are not asked to save first.
@@ -35,8 +37,10 @@ open class NSFileCoordinator: NSObject {
 
     /// Options for coordinated writing (Foundation's `NSFileCoordinator.WritingOptions`).
     public struct WritingOptions: OptionSet, Sendable {
+        /// The options' bits, as Foundation's.
         public let rawValue: UInt
 
+        /// Makes a set of options from its bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
 
         /// The write deletes the item: presenters accommodate the deletion first.
@@ -159,18 +163,28 @@ public protocol NSFilePresenter: NSObjectProtocol {
     /// The queue the presenter's methods are called on.
     var presentedItemOperationQueue: OperationQueue { get }
 
+    /// Another writer changed the item.
     func presentedItemDidChange()
+    /// The item moved to `newURL`.
     func presentedItemDidMove(to newURL: URL)
+    /// A writer is about to delete the item (or did, without coordinating): let go, then call `completionHandler`.
     func accommodatePresentedItemDeletion(completionHandler: @escaping (Error?) -> Void)
+    /// A conflict version appeared beside the item.
     func presentedItemDidGain(_ version: DocumentVersion)
+    /// A reader or merging writer waits: save, then call `completionHandler`.
     func savePresentedItemChanges(completionHandler: @escaping (Error?) -> Void)
 }
 
 extension NSFilePresenter {
+    /// Does nothing.
     public func presentedItemDidChange() {}
+    /// Does nothing.
     public func presentedItemDidMove(to newURL: URL) {}
+    /// Calls `completionHandler(nil)`.
     public func accommodatePresentedItemDeletion(completionHandler: @escaping (Error?) -> Void) { completionHandler(nil) }
+    /// Does nothing.
     public func presentedItemDidGain(_ version: DocumentVersion) {}
+    /// Calls `completionHandler(nil)`.
     public func savePresentedItemChanges(completionHandler: @escaping (Error?) -> Void) { completionHandler(nil) }
 }
 

@@ -1,8 +1,10 @@
 /// How a coordinated read treats the item's presenters (Apple's
 /// `NSFileCoordinator.ReadingOptions`, where they apply off Apple platforms).
 public struct FileReadingOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits.
     public let rawValue: Int
 
+    /// Makes a set of options from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Read the item as it is on disk: presenters are not asked to save
@@ -13,8 +15,10 @@ public struct FileReadingOptions: OptionSet, Hashable, Sendable {
 /// What a coordinated write does to the item, which decides what its
 /// presenters are told (Apple's `NSFileCoordinator.WritingOptions`).
 public struct FileWritingOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits.
     public let rawValue: Int
 
+    /// Makes a set of options from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The write deletes the item: before it proceeds, presenters are asked

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 import SystemSupport
 
 /// Coordinated reading and writing of files and package directories, with
@@ -16,8 +16,9 @@ import SystemSupport
 /// the same lock.
 ///
 /// A thread may coordinate an item it already coordinates (a save inside a
-/// read-modify-write). Coordinate in synchronous code only: the lock belongs
-/// to the thread, so a body must not suspend (`await`) while it runs.
+/// read-modify-write), but a read cannot become a write: coordinate the
+/// write from the start. Coordinate in synchronous code only: the lock
+/// belongs to the thread, so a body must not suspend (`await`) while it runs.
 public final class FileCoordinator: Sendable {
     /// How long a coordination waits for other readers and writers, and for
     /// presenters' answers, unless told otherwise.
@@ -29,7 +30,7 @@ public final class FileCoordinator: Sendable {
     }
 
     private let presenter: FilePresenterRegistration?
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// Makes a coordinator; `presenter`, when given, is the registration of
     /// the caller's own presenter, which is not asked or told about the

@@ -33,10 +33,15 @@ public protocol FilePresenter: AnyObject, Sendable {
 }
 
 extension FilePresenter {
+    /// Does nothing.
     public func presentedItemDidChange() {}
+    /// Does nothing.
     public func presentedItemDidMove(to path: String) {}
+    /// Does nothing (the deletion proceeds).
     public func accommodatePresentedItemDeletion() throws {}
+    /// Does nothing.
     public func presentedItemDidGain(_ version: DocumentVersion) {}
+    /// Does nothing (there is nothing unsaved).
     public func savePresentedItemChanges() throws {}
 }
 

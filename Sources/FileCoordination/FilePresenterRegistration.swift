@@ -1,6 +1,5 @@
 import DocumentVersions
 import Foundation
-import Synchronization
 import SystemSupport
 
 /// A presenter registered for an item: while it lives, the item's
@@ -16,7 +15,9 @@ import SystemSupport
 /// the item's folder: the registration is a FIFO in the lock directory.
 public final class FilePresenterRegistration: Sendable {
     /// What the presenter is told, in order, as an asynchronous sequence
-    /// (one consumer); it ends when the registration is removed.
+    /// (one consumer); it ends when the registration is removed. It keeps
+    /// the newest 256 events not yet consumed (older ones are dropped, so a
+    /// registration whose events nobody reads holds little).
     public let events: AsyncStream<FilePresenterEvent>
 
     private struct Place: Sendable {
@@ -26,7 +27,7 @@ public final class FilePresenterRegistration: Sendable {
         var removed = false
     }
 
-    private let place: Mutex<Place>
+    private let place: Protected<Place>
 
     /// Registers `presenter` (or only `events`, when nil) for the item at
     /// `path`, which may be a file or a package directory and need not exist
@@ -36,10 +37,10 @@ public final class FilePresenterRegistration: Sendable {
     ///   or the lock directory cannot be used, `.watchFailed` when the folder
     ///   cannot be watched. Starts a thread.
     public init(presenting path: String, presenter: (any FilePresenter)? = nil) throws(FileCoordinationError) {
-        let (stream, continuation) = AsyncStream.makeStream(of: FilePresenterEvent.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: FilePresenterEvent.self, bufferingPolicy: .bufferingNewest(256))
         events = stream
         let loop = try PresenterLoop(path: path, presenter: presenter, continuation: continuation)
-        place = Mutex(Place(path: path, folder: loop.inbox.folder, name: loop.inbox.name))
+        place = Protected(Place(path: path, folder: loop.inbox.folder, name: loop.inbox.name))
         loop.registration = Weak(self)
         let thread = Thread { loop.run() }
         thread.name = "ICTKit file presenter"
@@ -193,6 +194,7 @@ private final class PresenterLoop: @unchecked Sendable {
 
     func touchesItem(_ event: DirectoryWatcher.Event) -> Bool {
         (event.watch == folderWatch && event.name == itemName) || (event.watch == packageWatch && packageWatch >= 0)
+            || event.change == .overflowed
     }
 
     /// Answers the requests waiting; returns the news.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileCoordination
 import ICTDocument
 
 extension Ict {
@@ -54,9 +55,12 @@ extension Ict {
             let path: String
             do {
                 path = "\(directory)/\(try ICTDocument.freeFileName(for: name, in: directory))"
-                try document.save(to: path)
-            } catch {
+                // A coordinated write: a presenter waiting for this name hears of it once the save is whole.
+                try FileCoordinator().coordinate(writing: path, options: .forReplacing) { try document.save(to: $0) }
+            } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: directory, error))
+            } catch {
+                throw report.fail(Problem(path: directory, "\(error)"))
             }
             report["path"] = .string(path)
             if !json { print(TerminalText.escaped(path)) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileCoordination
 import PropertyList
 import SystemSupport
 
@@ -48,8 +49,14 @@ extension Ict {
             case .binary1: bytes = try BinaryPropertyListWriter().encode(empty)
             case .json: bytes = try JSONPropertyListWriter().encode(empty) + [UInt8(ascii: "\n")]
             }
-            do { try OutputFile.write(bytes, to: file) } catch {
-                throw report.fail(Problem(path: Problem.outputName(file), error.description))
+            do {
+                if file == "-" {
+                    try OutputFile.write(bytes, to: file)
+                } else {
+                    try FileCoordinator().coordinate(writing: file, options: .forReplacing) { try OutputFile.write(bytes, to: $0) }
+                }
+            } catch {
+                throw report.fail(Problem(path: Problem.outputName(file), "\(error)"))
             }
             if !json, file != "-" { print(TerminalText.escaped(file)) }
             try report.finish()

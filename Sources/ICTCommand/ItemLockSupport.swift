@@ -1,30 +1,31 @@
+import FileCoordination
 import SystemSupport
 
-/// The `ItemLock` a command's read-modify-write holds, with the failure as
-/// the command reports it.
+/// The coordinated write a command's read-modify-write holds (a
+/// `.forMerging` write: the document's presenters in other processes save
+/// first, and are told of the change when it ends), with the failure as the
+/// command reports it.
 enum ItemLockSupport {
-    /// Takes the exclusive lock on `path` (nil for standard input, and when
-    /// the path's folder does not exist: reading it then says what is wrong).
+    /// Starts the coordinated write of `path` (nil for standard input, and
+    /// when the path's folder does not exist: reading it then says what is wrong).
     ///
-    /// - Throws: the report's failure when another process kept the lock
-    ///   past the timeout or the lock directory cannot be used.
-    static func exclusive(_ path: String, report: Report) throws -> ItemLock? {
-        guard path != "-" else { return nil }
-        do throws(ItemLock.Failure) {
-            return try ItemLock.acquire(path, .exclusive)
-        } catch {
-            if !error.timedOut, FileStamp(path: folder(of: path)) == nil { return nil }
-            throw report.fail(Problem(path: path, "cannot lock it for editing: \(error.description)"))
+    /// - Throws: the report's failure when another process kept the document
+    ///   past the timeout, a presenter failed to save, or the lock directory
+    ///   cannot be used.
+    static func exclusive(_ path: String, report: Report) throws -> CoordinatedAccess? {
+        switch exclusive(path) {
+        case .success(let access): return access
+        case .failure(let error): throw report.fail(Problem(path: path, "cannot lock it for editing: \(error.message)"))
         }
     }
 
-    /// `exclusive(_:report:)` for commands that print `plutil`'s messages: the failure's words, or nil.
-    static func exclusive(_ path: String) -> Result<ItemLock?, ItemLock.Failure> {
+    /// `exclusive(_:report:)` for commands that print `plutil`'s messages: the failure, or nil.
+    static func exclusive(_ path: String) -> Result<CoordinatedAccess?, FileCoordinationError> {
         guard path != "-" else { return .success(nil) }
-        do throws(ItemLock.Failure) {
-            return .success(try ItemLock.acquire(path, .exclusive))
+        do throws(FileCoordinationError) {
+            return .success(try FileCoordinator().access(writing: path, options: .forMerging))
         } catch {
-            if !error.timedOut, FileStamp(path: folder(of: path)) == nil { return .success(nil) }
+            if error.code == .unavailable, FileStamp(path: folder(of: path)) == nil { return .success(nil) }
             return .failure(error)
         }
     }

@@ -1,3 +1,4 @@
+import FileCoordination
 import PropertyList
 import SystemSupport
 
@@ -189,14 +190,14 @@ extension Plutil {
         }
     }
 
-    /// Runs the read-modify-write `body` of `path` holding its `ItemLock`,
+    /// Runs the read-modify-write `body` of `path` in a coordinated write,
     /// passing the file's stamp taken before it is read (nil for standard input).
     static func editing(_ path: String, _ body: (FileStamp?) throws(FileFailure) -> Void) throws(FileFailure) {
-        let lock: ItemLock?
+        let lock: CoordinatedAccess?
         switch ItemLockSupport.exclusive(path) {
         case .success(let taken): lock = taken
         case .failure(let failure):
-            throw FileFailure(message: "(The operation could not be completed. cannot lock it for editing: \(failure.description))")
+            throw FileFailure(message: "(The operation could not be completed. cannot lock it for editing: \(failure.message))")
         }
         defer { lock?.release() }
         try body(path == "-" ? nil : FileStamp(path: path))

@@ -19,7 +19,9 @@ extension Ict {
                 to 'ict resolve --expect'. A version that cannot be read, is not of the \
                 document's kind or is a symbolic link (it is listed, and never moved in) \
                 is an error (exit status 1); so is a document that changed while it was \
-                listed, or one named through a link.
+                listed, or one named through a link. The document's state is printed \
+                too: inConflict while conflict versions wait, editingDisabled when it is \
+                read-only, else normal.
                 """
         )
 
@@ -35,9 +37,11 @@ extension Ict {
             report["path"] = .string(path)
             let listing: VersionListing
             let fingerprint: String
+            let state: DocumentItemState
             do {
                 let before = try VersionFingerprint.ofItem(at: path)
                 listing = try VersionListing(path: path)
+                state = try DocumentItemState(ofItemAt: path)
                 fingerprint = try VersionFingerprint.ofItem(at: path)
                 if fingerprint != before {
                     throw report.fail(Problem(path: path, "the document or a version changed while it was listed; list it again"))
@@ -48,16 +52,17 @@ extension Ict {
             for problem in listing.problems { report.add(problem) }
             report["fingerprint"] = .string(fingerprint)
             report["versions"] = .array(listing.entries.map(VersionListing.jsonValue))
+            report["state"] = .array(state.names.map(JSONValue.string))
             if !json {
                 var output = StandardOutput()
-                output.write(Self.text(listing, fingerprint: fingerprint))
+                output.write(Self.text(listing, state: state, fingerprint: fingerprint))
                 output.flush()
             }
             try report.finish()
         }
 
         /// The listing for people, its names and fields with control characters escaped (`TerminalText`).
-        static func text(_ listing: VersionListing, fingerprint: String) -> String {
+        static func text(_ listing: VersionListing, state: DocumentItemState, fingerprint: String) -> String {
             var lines: [String] = []
             for entry in listing.entries {
                 let version = entry.version
@@ -78,6 +83,7 @@ extension Ict {
                 }
             }
             if listing.entries.count == 1 { lines.append("no conflict versions") }
+            lines.append("state: \(state)")
             lines.append("fingerprint: \(fingerprint)")
             // Each line is one line: a control character in it came from a name or a field.
             return lines.map { TerminalText.escaped($0) + "\n" }.joined()
@@ -87,5 +93,5 @@ extension Ict {
 
 extension Ict.Versions: ReportingCommand {
     static let reportName = "versions"
-    static let reportFields = ["path", "fingerprint", "versions"]
+    static let reportFields = ["path", "fingerprint", "versions", "state"]
 }

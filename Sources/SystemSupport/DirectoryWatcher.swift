@@ -22,6 +22,8 @@ package final class DirectoryWatcher {
         case went
         /// The watched folder itself went or was replaced; its watch is gone.
         case folderGone
+        /// The kernel's queue overflowed and events were lost (watch -1): anything may have changed.
+        case overflowed
     }
 
     /// One event: the watch (as `watch(_:)` returned it), the name in that
@@ -100,7 +102,9 @@ package final class DirectoryWatcher {
                 offset += 16 + length
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 let change: Change
-                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    change = .overflowed
+                } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                     change = .folderGone
                 } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
                     change = .went

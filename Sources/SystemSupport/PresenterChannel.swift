@@ -167,7 +167,8 @@ package enum PresenterChannel {
         guard !request.replyName.isEmpty, !request.replyName.contains("/"),
             let bytes = Message(.reply, argument: refusal).encoded
         else { return }
-        _ = send(bytes, to: folder + "/" + request.replyName, removingWhenDead: false)
+        // A reply FIFO nobody reads is an asker's that died: removed.
+        _ = send(bytes, to: folder + "/" + request.replyName, removingWhenDead: true)
     }
 
     /// Names of presenter FIFOs in `folder`.

@@ -109,10 +109,8 @@ enum CoordinationStress {
         var registration: FilePresenterRegistration?
 
         func savePresentedItemChanges() throws {
-            var isDirectory: ObjCBool = false
-            guard let registration, FileManager.default.fileExists(atPath: registration.presentedItemPath, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            else { return }
+            say("asked\n")
+            guard let registration, registration.presentedItemPath.hasSuffix(".txt") else { return }
             try append("presenter", to: registration.presentedItemPath, coordinator: FileCoordinator(presenter: registration))
             say("saved\n")
         }

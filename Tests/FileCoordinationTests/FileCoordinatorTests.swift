@@ -1,6 +1,5 @@
 import FileCoordination
 import Foundation
-import Synchronization
 import Testing
 
 /// Acceptance 1: coordinated writers in real processes apply every change,
@@ -152,7 +151,7 @@ struct FileCoordinatorTests {
         let path = folder.appending("doc.txt")
         let held = try FileCoordinator().access(writing: path)
         let waiting = FileCoordinator()
-        let outcome = Mutex<FileCoordinationError?>(nil)
+        let outcome = Protected<FileCoordinationError?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
             do throws(FileCoordinationError) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A `CoordinationStress` child (built beside the test bundle): its
 /// standard output read line by line as it comes, waited for with bounds.
@@ -17,10 +16,10 @@ final class Child: Sendable {
 
     let process: Process
     private let input = Pipe()
-    private let lines = Mutex<[String]>([])
+    private let lines = Protected<[String]>([])
     private let lineArrived = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
-    private let errors = Mutex(Data())
+    private let errors = Protected(Data())
 
     /// Starts `CoordinationStress ARGUMENTS`.
     init(_ arguments: [String]) throws {
@@ -102,8 +101,11 @@ struct ScratchFolder {
 
     func appending(_ name: String) -> String { path + "/" + name }
 
+    /// Writes `text` to the file `name` through a descriptor closed on exec: one
+    /// inherited by a child another test spawns meanwhile would be closed later,
+    /// and a presenter told of that close (inotify's IN_CLOSE_WRITE) as a change.
     func write(_ text: String, to name: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: appending(name)))
+        try writeClosedOnExec(text, to: appending(name))
     }
 
     func read(_ name: String) throws -> String {
@@ -122,4 +124,29 @@ func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
     try process.run()
     process.waitUntilExit()
     return process.terminationStatus
+}
+
+/// A value shared between threads, touched only under a lock (`Mutex` needs macOS 15).
+final class Protected<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched inside `withLock`, under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// Writes `text` to the file at `path` (made or emptied) through a descriptor
+/// that no child process inherits.
+func writeClosedOnExec(_ text: String, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { throw POSIXError(.EIO) }
 }

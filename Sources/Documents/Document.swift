@@ -318,15 +318,19 @@ open class Document<Contents: DocumentContents> {
         fileModificationDate = identity.modificationDate
     }
 
-    /// The state of an open document just read or saved: `editingDisabled`
-    /// when its item or folder is read-only, `inConflict` when conflict
-    /// versions lie beside it (a folder that cannot be listed shows none).
+    /// The state of an open document just read or saved, as
+    /// `DocumentItemState` reads it from the files (`inConflict`,
+    /// `editingDisabled`), and `editingDisabled` too when its folder is
+    /// read-only (a safe save writes beside the document). A folder that
+    /// cannot be listed shows no conflict.
     private func stateAfterAccess() -> DocumentState {
         var state = DocumentState.normal
+        let item = (try? DocumentItemState(ofItemAt: path)) ?? []
         let folder = FlatFile.split(path).folder
-        let writable = { (item: String) in RawFileName.withPath(item) { access($0, W_OK) } == 0 }
-        if !writable(path) || !writable(folder.isEmpty ? "." : folder) { state.insert(.editingDisabled) }
-        conflictVersions = (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? []
+        if item.contains(.editingDisabled) || RawFileName.withPath(folder.isEmpty ? "." : folder, { access($0, W_OK) }) != 0 {
+            state.insert(.editingDisabled)
+        }
+        conflictVersions = item.contains(.inConflict) ? (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? [] : []
         if !conflictVersions.isEmpty { state.insert(.inConflict) }
         return state
     }

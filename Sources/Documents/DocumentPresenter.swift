@@ -1,7 +1,6 @@
 import Dispatch
 import DocumentVersions
 import FileCoordination
-import Synchronization
 
 /// What an open document hears from its presenter registration.
 enum DocumentPresenterNews: Sendable {
@@ -28,7 +27,7 @@ final class DocumentPresenter: FilePresenter, @unchecked Sendable {
     // @unchecked: `document` is set once, in `init`, before the presenter is registered.
     private weak var document: (any PresentedDocument)?
     /// The document's `hasUnsavedChanges`, mirrored for the registration's thread.
-    let hasUnsavedChanges = Mutex(false)
+    let hasUnsavedChanges = Protected(false)
 
     init(_ document: any PresentedDocument) {
         self.document = document
@@ -68,5 +67,5 @@ final class DocumentPresenter: FilePresenter, @unchecked Sendable {
 
 /// The result of a save made on the main actor for the presenter's thread.
 private final class SaveOutcome: Sendable {
-    let result = Mutex<Result<Void, any Error>?>(nil)
+    let result = Protected<Result<Void, any Error>?>(nil)
 }

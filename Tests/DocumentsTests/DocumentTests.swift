@@ -295,4 +295,19 @@ final class ScratchFolder {
         let missing = NoteDocument(path: folder.path + "/Missing.icfnote", scheduler: ManualScheduler())
         #expect { try missing.open() } throws: { ($0 as? DocumentError)?.code == .notFound }
     }
+
+    @Test func aReadOnlyDocumentIsEditingDisabled() throws {
+        let folder = try ScratchFolder()
+        let path = try folder.file("Note.icfnote", "read only")
+        // No write permission for anyone: read-only even for root, who may write anyway.
+        #expect(chmod(path, 0o444) == 0)
+        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        try document.open()
+        #expect(document.documentState == .editingDisabled)
+
+        #expect(chmod(path, 0o644) == 0)
+        try document.revert()
+        #expect(document.documentState == .normal)
+        #expect(document.states == [.editingDisabled, .normal])
+    }
 }

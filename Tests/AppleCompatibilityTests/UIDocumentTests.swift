@@ -92,6 +92,7 @@ final class PackageUIDocument: UIDocument {
         try FileManager.default.removeItem(at: copy)
         document.updateConflictState()
         #expect(document.documentState == .normal)
+        #expect(await document.close())
     }
 
     @Test func aPackageIsLoadedAsAFileWrapperAndItsUnchangedEntryIsLinkedWhenSaved() async throws {

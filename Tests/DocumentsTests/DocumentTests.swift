@@ -139,6 +139,7 @@ final class ScratchFolder {
         #expect(scheduler.live.isEmpty)
         document.updateChangeCount(.redone)
         #expect(scheduler.live.count == 1)
+        try document.close()
     }
 
     @Test func aSaveFailingInAReadOnlyFolderGivesSavingErrorAndKeepsTheChange() async throws {
@@ -164,6 +165,7 @@ final class ScratchFolder {
         #expect(document.documentState == .normal)
         #expect(try folder.text("Note.icfnote") == "after")
         #expect(document.states == [.normal, .savingError, .normal])
+        try document.close()
     }
 
     /// Makes `folder` refuse new files: `chmod 0555`, or — where that does not
@@ -210,6 +212,7 @@ final class ScratchFolder {
         #expect(try folder.names() == ["Note.icfnote"], "the copy is removed")
         #expect(try folder.text("Note.icfnote") == "mine")
         #expect(document.states == [.normal, .inConflict, .normal])
+        try document.close()
     }
 
     @Test func resolvingByKeepingTheConflictCopyReadsIt() throws {
@@ -226,6 +229,7 @@ final class ScratchFolder {
         #expect(document.documentState == .normal)
         #expect(try folder.names() == ["Note.icfnote"])
         #expect(try folder.text("Note.icfnote") == "theirs")
+        try document.close()
     }
 
     @Test func aSaveNeverReplacesAVersionAnotherProgramPutInPlace() throws {
@@ -249,6 +253,7 @@ final class ScratchFolder {
         #expect(document.text == "synced from elsewhere")
         #expect(!document.hasUnsavedChanges)
         #expect(document.documentState == .normal)
+        try document.close()
     }
 
     @Test func savingForCreatingRefusesAnExistingItemAndMakesANewDocument() throws {
@@ -264,6 +269,7 @@ final class ScratchFolder {
         #expect(try folder.text("New.icfnote") == "new")
         let permissions = try FileManager.default.attributesOfItem(atPath: folder.path + "/New.icfnote")[.posixPermissions] as? Int
         #expect(permissions == 0o644)
+        try document.close()
     }
 
     @Test func aPackageIsReadLazilyAndSavedWithItsUnchangedFilesLinked() throws {
@@ -285,6 +291,7 @@ final class ScratchFolder {
         #expect(try inode("ctdocument.data") == dataInode, "the unchanged entry is the same file, not a copy")
         #expect(try folder.names() == ["Friend.ict"])
         #expect(document.documentState == .normal)
+        try document.close()
     }
 
     @Test func openingWhatIsNotTheDocumentsKindFailsAndStaysClosed() throws {
@@ -309,5 +316,6 @@ final class ScratchFolder {
         try document.revert()
         #expect(document.documentState == .normal)
         #expect(document.states == [.editingDisabled, .normal])
+        try document.close()
     }
 }

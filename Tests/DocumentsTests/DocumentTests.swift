@@ -59,7 +59,20 @@ final class ManualScheduler: DocumentAutosaveScheduler, @unchecked Sendable {
     }
 }
 
-/// A fresh folder under the temporary directory, removed at the end.
+/// The scratch folders to remove at exit.
+final class LeftoverFolders: @unchecked Sendable {
+    // @unchecked: `paths` is only touched under `lock`.
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    func withLock<Result>(_ body: (inout [String]) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&paths)
+    }
+}
+
+/// A fresh folder under the temporary directory, removed when the process exits.
 final class ScratchFolder {
     let path: String
 
@@ -68,10 +81,22 @@ final class ScratchFolder {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// Removed when the test process exits, not when the test ends: a folder
+    /// removed at once frees its inode for the next test's folder, and the
+    /// presenter registrations of a document are keyed by the folder's inode
+    /// and the item's name (an open once waited its whole timeout for a
+    /// presenter left from an earlier test's document in a removed folder).
     deinit {
         chmod(path, 0o755)
-        try? FileManager.default.removeItem(atPath: path)
+        Self.leftovers.withLock { $0.append(path) }
     }
+
+    private static let leftovers: LeftoverFolders = {
+        atexit {
+            for path in ScratchFolder.leftovers.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+        }
+        return LeftoverFolders()
+    }()
 
     func file(_ name: String, _ text: String) throws -> String {
         let file = path + "/" + name

@@ -16,8 +16,8 @@ STATIC_BUILD = .build-static
 # (--static-swift-stdlib).
 # The functions a short run uses are laid out side by side (lld's
 # --symbol-ordering-file, each function in its own section), so a small
-# conversion takes about 120 page faults instead of 155 (121 on 2026-11-25,
-# perf stat -e page-faults); the list is scripts/ict-startup.order, written
+# conversion takes about 120 page faults instead of 155 (121 to 123 on
+# 2026-11-25, perf stat -e page-faults); the list is scripts/ict-startup.order, written
 # by scripts/startup-order.sh, to be run again when the start-up path moves
 # (a stale list costs page faults, never correctness).
 ifeq ($(shell uname -s),Linux)
@@ -48,7 +48,8 @@ demo: build
 	scripts/demo.sh $(ICT_RELEASE)
 
 # The tests alone: a debug build and the whole suite but the slow suites and
-# the install checks (make check-install), so the loop stays short.
+# the install checks (make check-install, ICT_INSTALL_TESTS=1), so the loop
+# stays short and never checks a stale static build.
 test:
 	scripts/install-deps.sh test
 	$(SWIFT) build --build-tests

@@ -107,6 +107,9 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "DocumentPackage",
+                "DocumentVersions",
+                "UniformTypes",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -190,37 +193,40 @@ let package = Package(
         .executableTarget(name: "CoordinationStress", dependencies: ["FileCoordination"], path: "Tests/CoordinationStress"),
         // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
         .executableTarget(name: "LockHolder", dependencies: ["SystemSupport"], path: "Tests/LockHolder"),
-        // The tests' independent zip writer and reader: Python's zipfile. (The Swift zip package used before declares
-        // its privacy manifest only on Apple platforms, so every build on Linux printed a warning about it.)
-        .target(name: "ZipTestSupport", path: "Tests/ZipTestSupport"),
+        // What several test targets share: the repository root, the interop corpus and its condition (skipped
+        // without it, failed on CI), and the tests' independent zip writer and reader, Python's zipfile. (The Swift
+        // zip package used before declares its privacy manifest only on Apple platforms, so every build on Linux
+        // printed a warning about it.)
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // MARK: Tests, in the order of the modules they test.
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList"],
+            dependencies: ["KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "KeyedCodingTests",
-            dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument"],
+            dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["UniformTypes", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "DocumentPackageTests",
             dependencies: [
                 "DocumentPackage",
                 "PackageSaveStress",
-                "ZipTestSupport",
+                "TestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
@@ -232,7 +238,7 @@ let package = Package(
         .testTarget(name: "FileCoordinationTests", dependencies: ["FileCoordination", "DocumentVersions", "CoordinationStress"]),
         .testTarget(
             name: "ICTDocumentTests",
-            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "DocumentsTests",
@@ -240,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleCompatibilityTests",
-            dependencies: ["AppleCompatibility", "DocumentPackage"]
+            dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport"]
         ),
         .testTarget(
             name: "ICTKitTests",
@@ -253,7 +259,7 @@ let package = Package(
                 "CoordinationStress",
                 "LockHolder",
                 "PropertyList",
-                "ZipTestSupport",
+                "TestSupport",
             ]
         ),
     ]

@@ -51,7 +51,7 @@ extension UTType {
     /// Costs a read of the file and a recomputation of conformance (about a
     /// millisecond for a thousand types).
     ///
-    /// - Throws: `PropertyListError` when the file cannot be read or is not
+    /// - Throws: `UniformTypeError` when the file cannot be read or is not
     ///   a property list. Badly shaped entries are skipped, not thrown.
     public static func registerDeclarations(fromInfoPlistAt url: URL) throws {
         let set = try TypeDeclarationSet.read(contentsOf: url.path)

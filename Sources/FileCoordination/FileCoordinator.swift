@@ -46,7 +46,8 @@ public final class FileCoordinator: Sendable {
 
     /// Says, inside a `.forMoving` write of `from`, that the item is now at
     /// `to`: when the write ends, `from`'s presenters are told
-    /// `presentedItemDidMove(to:)` instead of a change.
+    /// `presentedItemDidMove(to:)` instead of a change. (The move is noted on
+    /// the coordinator: give each thread that moves things its own.)
     public func itemMoved(from: String, to: String) {
         state.withLock { $0.moves.append((from, to)) }
     }

@@ -28,6 +28,9 @@ public final class FilePresenterRegistration: Sendable {
     }
 
     private let place: Protected<Place>
+    /// The presenter's thread, and a signal that it ended.
+    private let loopThread: ThreadBox
+    private let loopEnded: DispatchSemaphore
 
     /// Registers `presenter` (or only `events`, when nil) for the item at
     /// `path`, which may be a file or a package directory and need not exist
@@ -41,9 +44,15 @@ public final class FilePresenterRegistration: Sendable {
         events = stream
         let loop = try PresenterLoop(path: path, presenter: presenter, continuation: continuation)
         place = Protected(Place(path: path, folder: loop.inbox.folder, name: loop.inbox.name))
-        loop.registration = Weak(self)
-        let thread = Thread { loop.run() }
+        let ended = DispatchSemaphore(value: 0)
+        loopEnded = ended
+        let thread = Thread {
+            loop.run()
+            ended.signal()
+        }
         thread.name = "ICTKit file presenter"
+        loopThread = ThreadBox(thread)
+        loop.registration = Weak(self)
         thread.start()
     }
 
@@ -52,7 +61,9 @@ public final class FilePresenterRegistration: Sendable {
     /// The item presented now (it changes when the item moves).
     public var presentedItemPath: String { place.withLock { $0.path } }
 
-    /// Stops presenting: no more questions or news; `events` ends. Once only.
+    /// Stops presenting: no more questions or news; `events` ends. Once only;
+    /// returns when the registration's thread has ended (or after 10 s, when
+    /// a presenter method is still running).
     public func remove() {
         let (folder, name, removed) = place.withLock { place in
             defer { place.removed = true }
@@ -60,6 +71,9 @@ public final class FilePresenterRegistration: Sendable {
         }
         guard !removed else { return }
         PresenterChannel.send(.init(.stop), toPresenter: name, in: folder)
+        // Waits (up to 10 s: a presenter method may be running) for the thread to let go of its FIFO,
+        // unless called from that thread (from a presenter method).
+        if Thread.current !== loopThread.thread { _ = loopEnded.wait(timeout: .now() + 10) }
     }
 
     /// The registration's FIFO name: what a coordinator made with it leaves out.
@@ -74,6 +88,13 @@ public final class FilePresenterRegistration: Sendable {
             place.name = name
         }
     }
+}
+
+/// The presenter's thread, held by its registration.
+final class ThreadBox: @unchecked Sendable {
+    // @unchecked: `thread` is set once and only compared by identity.
+    let thread: Thread
+    init(_ thread: Thread) { self.thread = thread }
 }
 
 /// A weak reference that may cross to the presenter's thread.
@@ -137,11 +158,18 @@ private final class PresenterLoop: @unchecked Sendable {
     }
 
     static func inbox(for path: String) throws(FileCoordinationError) -> PresenterChannel.Inbox {
-        do throws(PresenterChannel.Failure) {
-            let folder = try PresenterChannel.folder(of: path, create: true)
-            return try PresenterChannel.Inbox(folder: folder, name: PresenterChannel.uniqueName("p"))
-        } catch {
-            throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
+        var attempts = 0
+        while true {
+            do throws(PresenterChannel.Failure) {
+                let folder = try PresenterChannel.folder(of: path, create: true)
+                return try PresenterChannel.Inbox(folder: folder, name: PresenterChannel.uniqueName("p"))
+            } catch {
+                // The folder may go with the item's last other presenter between making it and using it: make it again.
+                attempts += 1
+                guard attempts < 5 else {
+                    throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
+                }
+            }
         }
     }
 

@@ -2,31 +2,13 @@ import KeyedArchive
 import OrderedCollections
 import PropertyList
 
-/// Shows a keyed archive's object graph, as a tree for people or as JSON for
-/// programs, from one walk over the graph: each object is expanded where it
-/// is first reached; later references to it say `shared` and name its index,
-/// and a reference back to an object being expanded says `cycle`.
-struct ArchiveGraphView {
-    /// One node of the walk.
-    indirect enum Node {
-        case null
-        case value(PropertyListValue)
-        case object(index: Int, className: String, chain: [String], fields: [(String, Node)])
-        case list([Node])
-        case seen(index: Int, className: String, isCycle: Bool)
-        case tooDeep(index: Int)
-    }
-
-    let archive: KeyedArchive
-    /// Objects nested deeper than this are not expanded (stops runaway chains).
-    let maximumDepth: Int
-    private var expanded: Set<Int> = []
-    private var onPath: Set<Int> = []
-
-    init(archive: KeyedArchive, maximumDepth: Int = 256) {
-        self.archive = archive
-        self.maximumDepth = maximumDepth
-    }
+/// Shows a keyed archive's object graph (`KeyedArchiveTree`, one walk
+/// over it), as a tree for people or as JSON for programs: each object is
+/// expanded where it is first reached; later references to it say `shared`
+/// and name its index, and a reference back to an object being expanded
+/// says `cycle`.
+enum ArchiveGraphView {
+    typealias Node = KeyedArchiveTree.Node
 
     /// The depth the JSON form expands objects to: each object is two JSON
     /// containers (itself and its `fields`), below `archive` and `top`, and
@@ -34,41 +16,9 @@ struct ArchiveGraphView {
     /// for the values inside the last objects. Deeper objects are `notShown`.
     static let jsonMaximumDepth = PropertyListLimits.default.maximumDepth / 2 - 56
 
-    /// The top keys with their nodes.
-    mutating func topNodes() -> [(String, Node)] {
-        archive.top.map { key, value in (key, node(for: value, depth: 0)) }
-    }
-
-    private mutating func node(for value: PropertyListValue, depth: Int) -> Node {
-        switch value {
-        case .uid(let uid): return objectNode(Int(clamping: uid), depth: depth)
-        case .array(let elements): return .list(elements.map { node(for: $0, depth: depth + 1) })
-        default: return .value(value)
-        }
-    }
-
-    private mutating func objectNode(_ index: Int, depth: Int) -> Node {
-        guard index > 0, index < archive.objects.count else { return .null }
-        switch archive.object(at: index) {
-        case .null: return .null
-        case .value(let value): return .value(value)
-        case .classDescription(let description): return .seen(index: index, className: description.name, isCycle: false)
-        case .instance(let instance):
-            let name = instance.classDescription.name
-            if onPath.contains(index) { return .seen(index: index, className: name, isCycle: true) }
-            if expanded.contains(index) { return .seen(index: index, className: name, isCycle: false) }
-            guard depth < maximumDepth else { return .tooDeep(index: index) }
-            expanded.insert(index)
-            onPath.insert(index)
-            defer { onPath.remove(index) }
-            let fields = instance.fields.map { key, value in (key, node(for: value, depth: depth + 1)) }
-            return .object(index: index, className: name, chain: instance.classDescription.chain, fields: fields)
-        }
-    }
-
     /// Prints the tree: `root => NSDictionary #1 {`, fields indented, `#3 (shared)`, `#1 (cycle)`.
-    static func printTree(_ archive: KeyedArchive) {
-        var view = ArchiveGraphView(archive: archive)
+    static func printTree(_ archive: KeyedArchiveObjectGraph) {
+        var view = KeyedArchiveTree(archive: archive)
         var output = StandardOutput()
         output.write("NSKeyedArchiver archive, \(archive.objects.count) objects\n")
         for (key, node) in view.topNodes() {
@@ -111,8 +61,8 @@ struct ArchiveGraphView {
 
     /// The graph as JSON: `{"top": {"root": {"object": 1, "class": …, "classes": […], "fields": {…}}}}`;
     /// `{"null": true}`, `{"shared": 3, "class": …}`, `{"cycle": 1, "class": …}`; values in the property-list JSON form.
-    static func jsonValue(_ archive: KeyedArchive) -> PropertyListValue {
-        var view = ArchiveGraphView(archive: archive, maximumDepth: jsonMaximumDepth)
+    static func jsonValue(_ archive: KeyedArchiveObjectGraph) -> PropertyListValue {
+        var view = KeyedArchiveTree(archive: archive, maximumDepth: jsonMaximumDepth)
         var top = OrderedDictionary<String, PropertyListValue>()
         for (key, node) in view.topNodes() { top[key] = json(node) }
         return .dictionary(["objectCount": .integer(PropertyListInteger(archive.objects.count)), "top": .dictionary(top)])
@@ -133,33 +83,6 @@ struct ArchiveGraphView {
                 "object": .integer(PropertyListInteger(index)), "class": .string(name),
                 "classes": .array(chain.map(PropertyListValue.string)), "fields": .dictionary(members),
             ])
-        }
-    }
-}
-
-extension ArchiveGraphView {
-    /// The graph from `$top` as one value to compare two archives by: each
-    /// object a dictionary of `$class` and its fields, in place of the number
-    /// it has in `$objects` (which any rewrite may change); an object reached
-    /// again is `{"$class", "$reference": "shared" | "cycle"}`.
-    static func comparableValue(_ archive: KeyedArchive) -> PropertyListValue {
-        var view = ArchiveGraphView(archive: archive)
-        var top = OrderedDictionary<String, PropertyListValue>()
-        for (key, node) in view.topNodes() { top[key] = comparable(node) }
-        return .dictionary(top)
-    }
-
-    private static func comparable(_ node: Node) -> PropertyListValue {
-        switch node {
-        case .null: return "$null"
-        case .value(let value): return value
-        case .seen(_, let name, let isCycle): return ["$class": .string(name), "$reference": isCycle ? "cycle" : "shared"]
-        case .tooDeep: return ["$reference": "not shown (too deep)"]
-        case .list(let elements): return .array(elements.map(comparable))
-        case .object(_, let name, _, let fields):
-            var members: OrderedDictionary<String, PropertyListValue> = ["$class": .string(name)]
-            for (key, field) in fields { members[key] = comparable(field) }
-            return .dictionary(members)
         }
     }
 }

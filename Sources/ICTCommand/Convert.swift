@@ -75,6 +75,17 @@ extension Ict {
             case zip, package, ict
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
+
+            /// The library's form for a property-list conversion (`.xml` for a package's or document's, which are not).
+            var propertyListForm: PropertyListConversion.Form {
+                switch self {
+                case .binary1: .binary
+                case .json: .json
+                case .keyedArchive: .keyedArchive
+                case .keyedArchiveXML: .keyedArchiveXML
+                case .xml1, .zip, .package, .ict: .xml
+                }
+            }
         }
 
         @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
@@ -154,8 +165,9 @@ extension Ict {
         func convert(_ report: Report) throws {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
-            if let problem = inputProblem() { throw report.fail(problem) }
-            if input != "-", (format == .json && ICTFormat.isDocument(atPath: input)) || format == .ict {
+            let kind = InputKind(classifying: input)
+            if let problem = inputProblem(kind) { throw report.fail(problem) }
+            if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
                 try convertDocument(report)
             } else if format == .zip || format == .package {
                 try convertPackage(report)
@@ -165,10 +177,10 @@ extension Ict {
         }
 
         /// An input of the wrong kind for the format asked for (exit status 1: the command line is right, the file is not).
-        private func inputProblem() -> Problem? {
-            if input != "-", format == .json, ICTFormat.isDocument(atPath: input) { return nil }
-            let inputIsPackage = input != "-" && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory"
-            let inputIsZip = input != "-" && !inputIsPackage && ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.zip-archive"
+        private func inputProblem(_ kind: InputKind) -> Problem? {
+            if format == .json, kind == .document { return nil }
+            let inputIsPackage = kind.isDirectory
+            let inputIsZip = kind == .zipArchive
             switch format {
             case .zip:
                 if !inputIsPackage { return Problem(path: input, "--format zip needs a package directory; this is not one") }
@@ -199,7 +211,7 @@ extension Ict {
                 throw report.fail(Problem(document: source, error))
             } catch let error as PropertyListError {
                 throw report.fail(Problem(path: source, error))
-            } catch let failure as OutputFile.Failure {
+            } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
@@ -240,29 +252,25 @@ extension Ict {
                 try convertBinaryToXML(mapped, destination: destination, report)
                 return
             }
-            let value: PropertyListValue
-            var layout: KeyedArchiveLayout?
+            let conversion = PropertyListConversion(to: format.propertyListForm, sortingKeys: sortKeys, limits: limits)
+            let read: PropertyListConversion.Input
             do {
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
-                let keepsLayout = !sortKeys && (format == .json || format == .keyedArchive || format == .binary1)
-                (value, layout) = try file.withBytes { bytes throws(PropertyListError) in
-                    let read = try PropertyListReader(limits: limits).read(bytes, format: hint)
-                    report["inputFormat"] = .string(read.format.rawValue)
-                    if sortKeys { return (read.value.withSortedKeys(), nil) }
-                    guard keepsLayout, read.format == .binary, KeyedArchive.looksLikeArchive(read.value),
-                        let archive = try? KeyedArchive(propertyList: read.value)
-                    else { return (read.value, nil) }
-                    // An archive that cannot be recorded is written by the rule; its problems are reported when it is converted.
-                    let layout = try? KeyedArchiveLayout(recording: archive, binaryPropertyList: bytes, limits: limits)
-                    return (read.value, layout ?? nil)
-                }
+                read = try file.withBytes { bytes throws(PropertyListError) in try conversion.read(bytes, hint: hint) }
+                report["inputFormat"] = .string(read.format.rawValue)
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
             do {
                 let sink = try OutputFile(path: destination)
                 do {
-                    try write(value, layout: layout, to: sink)
+                    try conversion.write(read) { (bytes) throws(PropertyListError) in
+                        do throws(CommandFailure) {
+                            try sink.write(bytes)
+                        } catch {
+                            throw PropertyListError(.io, at: .none, error.description)
+                        }
+                    }
                 } catch let error as KeyedArchiveError {
                     sink.abandon()
                     throw report.fail(Problem(file: file, error))
@@ -271,7 +279,7 @@ extension Ict {
                     throw report.fail(Problem(path: destination == "-" ? "<stdout>" : destination, error))
                 }
                 try sink.commit()
-            } catch let failure as OutputFile.Failure {
+            } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
         }
@@ -285,7 +293,7 @@ extension Ict {
                 let sink = try OutputFile(path: destination)
                 do throws(PropertyListError) {
                     try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: limits) { (bytes) throws(PropertyListError) in
-                        do throws(OutputFile.Failure) {
+                        do throws(CommandFailure) {
                             try sink.write(bytes)
                         } catch {
                             throw PropertyListError(.io, at: .none, error.description)
@@ -297,65 +305,8 @@ extension Ict {
                     throw report.fail(Problem(path: blamed, error))
                 }
                 try sink.commit()
-            } catch let failure as OutputFile.Failure {
+            } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
-            }
-        }
-
-        /// Encodes `value` in the chosen form into `sink`: a property list as
-        /// XML in pieces as it is produced, everything else whole.
-        ///
-        /// - Throws: `PropertyListError` for the output (or an I/O failure),
-        ///   `KeyedArchiveError` for an input that is not the archive asked for.
-        private func write(_ value: PropertyListValue, layout: KeyedArchiveLayout?, to sink: OutputFile) throws {
-            func put(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) {
-                do {
-                    try sink.write(bytes)
-                } catch {
-                    throw PropertyListError(.io, at: .none, error.description)
-                }
-            }
-            if format == .xml1 {
-                try XMLPropertyListWriter().encode(value, to: put)
-                return
-            }
-            let bytes = try encode(value, layout: layout)
-            let result: Result<Void, PropertyListError> = bytes.withUnsafeBytes { buffer in
-                Result { () throws(PropertyListError) in try put(buffer) }
-            }
-            try result.get()
-        }
-
-        /// The output bytes: a property list, an archive's JSON form, or an
-        /// archive; an archive read from a binary file numbered as `layout` says.
-        private func encode(_ value: PropertyListValue, layout: KeyedArchiveLayout?) throws -> [UInt8] {
-            switch format {
-            case .xml1: return try PropertyListWriter().encode(value, format: .xml)
-            case .binary1:
-                // A binary keyed archive written again as binary keeps its own
-                // object table (nibs and Xcode's files share objects by
-                // identity, not by a rule), so an unchanged archive comes back whole.
-                guard let layout else { return try PropertyListWriter().encode(value, format: .binary) }
-                var archive = try KeyedArchive(propertyList: value)
-                archive.layout = layout
-                return try KeyedArchiveWriter(format: .binary).encode(archive)
-            case .json:
-                // A JSON text file ends with a newline, as XML property lists do.
-                guard KeyedArchive.looksLikeArchive(value) else { return try PropertyListWriter().encode(value, format: .json) + [UInt8(ascii: "\n")] }
-                var archive = try KeyedArchive(propertyList: value)
-                archive.layout = layout
-                return try JSONPropertyListWriter(prettyPrinted: true).encode(archive.jsonForm) + [UInt8(ascii: "\n")]
-            case .zip, .package, .ict:
-                preconditionFailure("package and document conversions are handled by run()")
-            case .keyedArchive, .keyedArchiveXML:
-                var archive: KeyedArchive
-                if KeyedArchive.looksLikeJSONForm(value) {
-                    archive = try KeyedArchive(jsonForm: value)
-                } else {
-                    archive = try KeyedArchive(propertyList: value)
-                    archive.layout = layout
-                }
-                return try KeyedArchiveWriter(format: format == .keyedArchive ? .binary : .xml).encode(archive)
             }
         }
     }

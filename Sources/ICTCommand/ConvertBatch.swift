@@ -33,7 +33,7 @@ extension Ict.Convert {
             throw report.fail(Problem(path: folder, "with --files-from, -o names the folder the outputs are written in; this is not a folder"))
         }
         var names: InputNames
-        do throws(FileList.Failure) {
+        do throws(CommandFailure) {
             names = try batch.names(after: inputArgument.map { [$0] } ?? [])
         } catch {
             throw report.fail(error.problem)
@@ -60,13 +60,13 @@ extension Ict.Convert {
 
     /// Converts `path` to `destination` as one `ict convert` would, its problems in `fileReport`.
     private func convertOne(_ path: String, to destination: String, folders: inout FolderMaker, _ fileReport: Report) throws {
-        do throws(FolderMaker.Failure) {
+        do throws(CommandFailure) {
             try folders.makeParent(of: destination)
             try FolderMaker.checkNotALink(destination)
         } catch {
             fileReport["input"] = .string(path)
             fileReport["format"] = .string(format.rawValue)
-            fileReport.add(Problem(path: error.path, error.message))
+            fileReport.add(error.problem)
             return
         }
         do {
@@ -92,11 +92,6 @@ extension Ict.Convert {
     /// Makes the folders below the batch's output folder as outputs need
     /// them, remembering the last one made (inputs come folder by folder).
     struct FolderMaker {
-        struct Failure: Error {
-            var path: String
-            var message: String
-        }
-
         let root: String
         private var made: String
 
@@ -105,7 +100,7 @@ extension Ict.Convert {
             made = root
         }
 
-        mutating func makeParent(of path: String) throws(Failure) {
+        mutating func makeParent(of path: String) throws(CommandFailure) {
             guard let slash = path.lastIndex(of: "/") else { return }
             let parent = String(path[..<slash])
             guard parent != made else { return }
@@ -115,13 +110,13 @@ extension Ict.Convert {
                 level += "/" + component
                 guard RawFileName.withPath(level, { mkdir($0, 0o777) }) != 0 else { continue }
                 guard errno == EEXIST else {
-                    throw Failure(path: level, message: "cannot make the folder: \(String(cString: strerror(errno)))")
+                    throw CommandFailure(path: level, "cannot make the folder: \(String(cString: strerror(errno)))")
                 }
                 // A link there is not followed: the outputs below it would land outside the folder -o names.
                 try Self.checkNotALink(level)
                 var status = stat()
                 guard RawFileName.withPath(level, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                    throw Failure(path: level, message: "is in the way: not a folder")
+                    throw CommandFailure(path: level, "is in the way: not a folder")
                 }
             }
             made = parent
@@ -129,10 +124,10 @@ extension Ict.Convert {
 
         /// Throws when `path` is a symbolic link: an output (or a folder of
         /// outputs) is written only inside the folder -o names, never through a link.
-        static func checkNotALink(_ path: String) throws(Failure) {
+        static func checkNotALink(_ path: String) throws(CommandFailure) {
             var status = stat()
             guard RawFileName.withPath(path, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
-            throw Failure(path: path, message: "is a symbolic link; outputs are written only inside the folder -o names, so it is not followed")
+            throw CommandFailure(path: path, "is a symbolic link; outputs are written only inside the folder -o names, so it is not followed")
         }
     }
 }

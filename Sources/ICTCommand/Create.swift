@@ -43,18 +43,18 @@ extension Ict {
 
         func run() throws {
             let report = Self.report(json: json)
-            let document = ICTDocument()
+            let document = ICTDocumentFile()
             do {
                 _ = try fields.apply(to: document)
-            } catch let problem as DocumentFieldOptions.Failure {
-                throw report.fail(problem.problem)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(path: "ict", error.description))
             }
             let directory = DocumentSupport.trimmingTrailingSlashes(output)
             let path: String
             do {
-                path = "\(directory)/\(try ICTDocument.freeFileName(for: name, in: directory))"
+                path = "\(directory)/\(try ICTDocumentFile.freeFileName(for: name, in: directory))"
                 // A coordinated write: a presenter waiting for this name hears of it once the save is whole.
                 try FileCoordinator().coordinate(writing: path, options: .forReplacing) { try document.save(to: $0) }
             } catch let error as ICTDocumentError {

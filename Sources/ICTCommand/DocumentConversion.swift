@@ -14,10 +14,10 @@ enum DocumentConversion {
     ///
     /// - Throws: `Problem` when an output may not be written there,
     ///   `ICTDocumentError` when the document cannot be read,
-    ///   `OutputFile.Failure` when an output cannot be written.
+    ///   `CommandFailure` when an output cannot be written.
     static func export(_ path: String, to destination: String, embedding: Bool, replacingImageFiles: Bool) throws {
         if let problem = OutputPlacement.insideInputProblem(destination, reading: path) { throw problem }
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         var imageFiles: [(name: String, contents: [UInt8])] = []
         var form: ICTDocumentJSONForm
         if embedding {
@@ -41,9 +41,9 @@ enum DocumentConversion {
     /// - Throws: `PropertyListError` when the JSON or the photo file cannot
     ///   be read or is not JSON (it says where); else `ICTDocumentError`.
     static func `import`(_ path: String, to destination: String) throws {
-        let document: ICTDocument
+        let document: ICTDocumentFile
         do {
-            document = try ICTDocument(jsonFormAt: path)
+            document = try ICTDocumentFile(jsonFormAt: path)
         } catch {
             if let reading = error.propertyListError { throw reading }
             throw error

@@ -18,7 +18,7 @@ struct DocumentInspection {
     var bytesRead: Int
 
     init(path: String, readingData: Bool) throws(ICTDocumentError) {
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         self.path = path
         metadata = try document.metadata()
         displayName = try document.displayName()

@@ -12,9 +12,7 @@ import Darwin
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
     static func trimmingTrailingSlashes(_ path: String) -> String {
-        var result = path
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
+        ICTDocumentFormat.trimmingTrailingSlashes(path)
     }
 
     /// The bytes of the file at `path`.
@@ -25,17 +23,17 @@ enum DocumentSupport {
 
     /// Why `path` is not an `.ict` document to edit or read, or nil when it is one.
     static func notADocumentProblem(_ path: String) -> Problem? {
-        if ICTFormat.isDocument(atPath: path) { return nil }
+        if ICTDocumentFormat.isDocument(atPath: path) { return nil }
         let trimmed = trimmingTrailingSlashes(path)
         var status = stat()
         guard RawFileName.withPath(trimmed, { stat($0, &status) }) == 0 else {
             return Problem(path: trimmed, "cannot open: \(String(cString: strerror(errno)))")
         }
         if (status.st_mode & S_IFMT) != S_IFDIR { return Problem(path: trimmed, "is a file, not an .ict document package") }
-        if !ICTFormat.isPackage(atPath: trimmed) {
+        if !ICTDocumentFormat.isPackage(atPath: trimmed) {
             return Problem(path: trimmed, "is a directory, not an .ict document package (its name does not end in .ict)")
         }
-        return Problem(path: trimmed, location: .entry(ICTFormat.metadataEntryName), "the package has no metadata entry, so it is not an .ict document")
+        return Problem(path: trimmed, location: .entry(ICTDocumentFormat.metadataEntryName), "the package has no metadata entry, so it is not an .ict document")
     }
 }
 
@@ -58,15 +56,10 @@ struct DocumentFieldOptions: ParsableArguments {
 
     var isEmpty: Bool { firstName == nil && lastName == nil && displayName == nil && favoriteNumber == nil && photo == nil }
 
-    /// A photo that cannot be read or used.
-    struct Failure: Error {
-        var problem: Problem
-    }
-
     /// Applies the options given to `document`; returns whether anything changed.
     ///
-    /// - Throws: `ICTDocumentError` from the document, `Failure` for the photo file.
-    func apply(to document: ICTDocument) throws -> Bool {
+    /// - Throws: `ICTDocumentError` from the document, a `Problem` at the photo file when it cannot be read or used.
+    func apply(to document: ICTDocumentFile) throws -> Bool {
         var changed = false
         if let firstName { changed = try document.setFirstName(firstName) || changed }
         if let lastName { changed = try document.setLastName(lastName) || changed }
@@ -77,12 +70,12 @@ struct DocumentFieldOptions: ParsableArguments {
             do {
                 bytes = try DocumentSupport.readFile(photo)
             } catch {
-                throw Failure(problem: Problem(path: photo, error))
+                throw Problem(path: photo, error)
             }
             do {
                 changed = try document.setPhoto(pngBytes: bytes) || changed
             } catch {
-                throw Failure(problem: Problem(path: photo, error.message))
+                throw Problem(path: photo, error.message)
             }
         }
         return changed

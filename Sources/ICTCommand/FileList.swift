@@ -41,10 +41,10 @@ struct BatchOptions: ParsableArguments {
     /// The names given as `arguments`, then those of the `--files-from` list,
     /// which is opened now: a list that cannot be opened fails the run before
     /// any file is touched.
-    func names(after arguments: [String]) throws(FileList.Failure) -> InputNames {
-        let list = try filesFrom.map { name throws(FileList.Failure) in try FileList(path: name, nulSeparated: null) }
+    func names(after arguments: [String]) throws(CommandFailure) -> InputNames {
+        let list = try filesFrom.map { name throws(CommandFailure) in try FileList(path: name, nulSeparated: null) }
         if list?.isStandardInput == true, arguments.contains("-") {
-            throw FileList.Failure(path: "<stdin>", message: "standard input is the --files-from list, so it cannot also be a file (-)")
+            throw CommandFailure(path: "<stdin>", "standard input is the --files-from list, so it cannot also be a file (-)")
         }
         return InputNames(arguments: arguments, list: list)
     }
@@ -66,8 +66,8 @@ struct InputNames {
 
     /// The next name, or nil after the last.
     ///
-    /// - Throws: `FileList.Failure` when the list cannot be read further.
-    mutating func next() throws(FileList.Failure) -> String? {
+    /// - Throws: `CommandFailure` when the list cannot be read further.
+    mutating func next() throws(CommandFailure) -> String? {
         if let argument = arguments.next() { return argument }
         return try list?.next()
     }
@@ -75,7 +75,7 @@ struct InputNames {
     /// The next name; nil after the last, or when the list cannot be read
     /// further, which is then a problem of the run (not of a file) in `report`.
     mutating func next(reportingTo report: Report, clearing progress: inout ProgressReporter) -> String? {
-        do throws(FileList.Failure) {
+        do throws(CommandFailure) {
             return try next()
         } catch {
             progress.clear()
@@ -91,14 +91,6 @@ struct InputNames {
 /// Names are bytes, carried as `RawFileName` carries them; a name is never
 /// an option nor standard input: `-` in a list is the file `./-`.
 struct FileList {
-    struct Failure: Error {
-        /// The list as named: its path, or `<stdin>`.
-        var path: String
-        var message: String
-
-        var problem: Problem { Problem(path: path, message) }
-    }
-
     /// The longest name read: longer ones cannot be opened (`ENAMETOOLONG`),
     /// and without a bound a list with no separator would fill memory.
     static let maximumNameLength = Int(PATH_MAX)
@@ -113,7 +105,7 @@ struct FileList {
     private var atEnd = false
 
     /// Opens the list at `path` (`-` is standard input).
-    init(path: String, nulSeparated: Bool) throws(Failure) {
+    init(path: String, nulSeparated: Bool) throws(CommandFailure) {
         isStandardInput = path == "-"
         displayName = isStandardInput ? "<stdin>" : path
         separator = nulSeparated ? 0 : UInt8(ascii: "\n")
@@ -122,16 +114,16 @@ struct FileList {
             return
         }
         descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw Failure(path: path, message: "cannot open the file list: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw CommandFailure(path: path, "cannot open the file list: \(String(cString: strerror(errno)))") }
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
-            throw Failure(path: path, message: "is a directory, not a file list")
+            throw CommandFailure(path: path, "is a directory, not a file list")
         }
     }
 
     /// The next name in the list, or nil after the last.
-    mutating func next() throws(Failure) -> String? {
+    mutating func next() throws(CommandFailure) -> String? {
         while true {
             if let end = buffer[start...].firstIndex(of: separator) {
                 let name = buffer[start..<end]
@@ -145,7 +137,7 @@ struct FileList {
                 return rest.isEmpty ? nil : take(rest)
             }
             guard buffer.count - start <= Self.maximumNameLength else {
-                throw Failure(path: displayName, message: "a name in the file list is longer than \(Self.maximumNameLength) bytes")
+                throw CommandFailure(path: displayName, "a name in the file list is longer than \(Self.maximumNameLength) bytes")
             }
             try readMore()
         }
@@ -161,7 +153,7 @@ struct FileList {
     }
 
     /// Drops the names already taken and appends the next chunk of the list.
-    private mutating func readMore() throws(Failure) {
+    private mutating func readMore() throws(CommandFailure) {
         buffer.removeSubrange(0..<start)
         start = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -169,7 +161,7 @@ struct FileList {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(path: displayName, message: "cannot read the file list: \(String(cString: strerror(errno)))")
+                throw CommandFailure(path: displayName, "cannot read the file list: \(String(cString: strerror(errno)))")
             }
             if count == 0 { atEnd = true }
             buffer.append(contentsOf: chunk[0..<count])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTDocument
 import PropertyList
 
 extension Ict {
@@ -59,8 +60,8 @@ extension Ict {
                 value = found
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
             } else {
-                let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report)
-                do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
+                let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report).target
+                do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
                 problem = { message in target.problem(message) }
             }
             report["type"] = .string(ValueTypeName.of(value))

@@ -40,10 +40,10 @@ struct Ict: ParsableCommand {
         if programName == "plutil" || arguments.first == "plutil" {
             Plutil.main(arguments: programName == "plutil" ? arguments : Array(arguments.dropFirst()))
         }
+        if let problem = UsageCheck.problem(in: arguments) {
+            usageFailure(problem, arguments: arguments)
+        }
         do {
-            if let problem = UsageCheck.problem(in: arguments) {
-                throw UsageCheck.Failure(message: problem)
-            }
             if let command = QuickCommand(arguments) {
                 try command.run()
                 return
@@ -57,8 +57,6 @@ struct Ict: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Self.exit(withError: exit)
-        } catch let failure as UsageCheck.Failure {
-            usageFailure(failure.message, arguments: arguments)
         } catch {
             let code = exitCode(for: error)
             guard code == .validationFailure else {

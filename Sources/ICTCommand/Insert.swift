@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTDocument
 import PropertyList
 import SystemSupport
 
@@ -26,7 +27,7 @@ extension Ict {
             let newValue = try value.value()
             try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) {
                 target throws(PropertyListKeyPathError) in
-                try target.document.setValue(newValue, at: target.resolved(followingLast: false), mode: append ? .append : .insert)
+                try target.propertyList.setValue(newValue, at: target.resolved(followingLast: false), mode: append ? .append : .insert)
             }
         }
     }
@@ -45,18 +46,19 @@ enum KeyPathEdit {
     ) throws {
         let report = command.report(json: json)
         // Held from reading to writing back: concurrent edits of one file by ict take turns, none lost.
-        let lock = try ItemLockSupport.exclusive(KeyPathTarget.lockPath(file), report: report)
+        let lock = try ItemLockSupport.exclusive(KeyPathAddress.lockPath(file), report: report)
         defer { lock?.release() }
-        var target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, for: .editingInPlace, report: report)
-        let before = target.document
+        let opened = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, for: .editingInPlace, report: report)
+        var target = opened.target
+        let before = target.propertyList
         do throws(PropertyListKeyPathError) {
             try edit(&target)
         } catch {
             throw report.fail(target.problem(error))
         }
-        let changed = target.document != before
+        let changed = target.propertyList != before
         if changed {
-            do throws(Problem) { try target.save() } catch { throw report.fail(error) }
+            do throws(Problem) { try target.save(expecting: opened.stamp) } catch { throw report.fail(error) }
         }
         report["changed"] = .bool(changed)
         if !json { print(TerminalText.escaped("\(file): \(changed ? "saved" : "unchanged")")) }

@@ -43,13 +43,10 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
-            if input != "-", ICTFormat.isDocument(atPath: input) {
-                try inspectDocument(report)
-                return
-            }
-            if input != "-", ContentSniffer.typeIdentifier(ofItemAtPath: input) == "public.directory" {
-                try inspectPackage(report)
-                return
+            switch InputKind(classifying: input) {
+            case .document: return try inspectDocument(report)
+            case .documentWithoutMetadata, .package: return try inspectPackage(report)
+            case .standardInput, .zipArchive, .file: break
             }
             let value: PropertyListValue
             let file: InputFile
@@ -63,7 +60,7 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))
             }
-            if KeyedArchive.looksLikeArchive(value) {
+            if KeyedArchiveObjectGraph.looksLikeArchive(value) {
                 try show(archiveFrom: value, in: file, report)
                 return
             }
@@ -79,9 +76,9 @@ extension Ict {
 
         private func show(archiveFrom value: PropertyListValue, in file: InputFile, _ report: Report) throws {
             report["kind"] = "keyedArchive"
-            let archive: KeyedArchive
+            let archive: KeyedArchiveObjectGraph
             do {
-                archive = try KeyedArchive(propertyList: value)
+                archive = try KeyedArchiveObjectGraph(propertyList: value)
             } catch {
                 throw report.fail(Problem(file: file, error))
             }

@@ -15,206 +15,98 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `get`, `type`, `set`, `insert` and `remove` work on: one value of a
-/// property list found by key path, in `plutil`'s syntax (`a.b.2`, `\.` a
-/// dot inside a key).
-///
-/// - In a keyed archive, a key path starting `$top` follows references
-///   (`$top.root.NSString`; see `KeyedArchiveKeyPath`).
-/// - In an `.ict` document the key path is `ENTRY:PATH`: PATH is taken in
-///   the entry's archive from its root object (`ctdocument.data:FIRST_NAME`
-///   is `$top.DATA.FIRST_NAME` there); an empty PATH is the root object.
-///
-/// An edited file is written back in its own form (binary, XML or JSON;
-/// OpenStep is read only) beside itself and renamed over it, never half
-/// written; a failed edit leaves it as it was.
-struct KeyPathTarget {
-    /// The file as named on the command line.
-    let path: String
-    /// The entry of an `.ict` document, or nil.
-    let entry: String?
-    /// The key path as typed.
-    let keyPathText: String
-    /// The key path in the file's property list, before references are followed.
-    let keyPath: PropertyListKeyPath
-    /// The whole property list of the file (or entry).
-    var document: PropertyListValue
-    let format: PropertyListFormat
-    /// The file (or entry) as it was before it was read: a save replaces only that file.
-    let stamp: FileStamp?
-
+/// What `get`, `type`, `set`, `insert` and `remove` work on: the library's
+/// `KeyPathTarget` (a value found by key path in a property list, an
+/// archive from `$top`, or an `.ict` document's entry as `ENTRY:PATH`),
+/// read through `InputFile` (so also from standard input or a FIFO) and
+/// written back through `OutputFile`: beside itself and renamed over it,
+/// never half written, only over the file that was read.
+extension KeyPathTarget {
     /// A problem about this target: the file, the entry, and the key path as typed.
     func problem(_ message: String) -> Problem {
-        Problem(path: path, location: entry.map(Problem.Location.entry) ?? .none, message, keyPath: keyPathText)
+        Problem(path: address.path, location: address.entry.map(Problem.Location.entry) ?? .none, message, keyPath: address.keyPathText)
+    }
+
+    /// `PropertyListKeyPathError`'s sentence, as a problem about this target.
+    func problem(_ error: PropertyListKeyPathError) -> Problem {
+        problem(error.message)
     }
 
     /// Reads the file (or the document's entry) named `path`, to edit it in
-    /// place or only to read it (`InputFile.Purpose`).
+    /// place or only to read it (`InputFile.Purpose`), with the stamp of the
+    /// file taken before it was read.
     ///
     /// - Throws: `Problem` when it cannot be read (to edit: is not a regular
     ///   file) or the key path does not fit it.
-    init(path: String, keyPath text: String, limits: PropertyListLimits, for purpose: InputFile.Purpose) throws(Problem) {
-        self.path = path
-        keyPathText = text
-        var file = path
-        var pathText = text
-        if ICTFormat.isPackage(atPath: path) {
-            guard let colon = text.firstIndex(of: ":") else {
-                throw Problem(path: path, "an .ict document's key path is ENTRY:PATH, such as ctdocument.data:FIRST_NAME", keyPath: text)
-            }
-            let name = String(text[..<colon])
-            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
-                throw Problem(path: path, "'\(name)' is not an entry name of the document", keyPath: text)
-            }
-            entry = name
-            file = DocumentSupport.trimmingTrailingSlashes(path) + "/" + name
-            pathText = String(text[text.index(after: colon)...])
-            if let problem = Self.entryProblem(file) { throw Problem(path: path, location: .entry(name), problem, keyPath: text) }
-        } else {
-            entry = nil
+    static func read(_ path: String, keyPath text: String, limits: PropertyListLimits, for purpose: InputFile.Purpose) throws(Problem)
+        -> (target: KeyPathTarget, stamp: FileStamp?)
+    {
+        let address: KeyPathAddress
+        do throws(ICTDocumentError) {
+            address = try KeyPathAddress(path: path, keyPath: text)
+        } catch {
+            throw Problem(document: path, error)
         }
-        stamp = FileStamp(path: file)
+        let file = address.filePath
+        let stamp = FileStamp(path: file)
         do throws(PropertyListError) {
-            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: entry == nil || purpose == .editingInPlace ? purpose : .packageEntry)
-            (document, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
+            let entryPurpose = address.entry == nil || purpose == .editingInPlace ? purpose : .packageEntry
+            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: entryPurpose)
+            let (value, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
+            return (KeyPathTarget(address: address, propertyList: value, format: format), stamp)
         } catch {
             var status = stat()
-            if let entry, error.code == .io, RawFileName.withPath(file, { lstat($0, &status) }) != 0, errno == ENOENT {
+            if let entry = address.entry, error.code == .io, RawFileName.withPath(file, { lstat($0, &status) }) != 0, errno == ENOENT {
                 throw Problem(path: path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: text)
             }
-            if let entry, error.code == .io { throw Problem(path: path, location: .entry(entry), error.message, keyPath: text) }
+            if let entry = address.entry, error.code == .io { throw Problem(path: path, location: .entry(entry), error.message, keyPath: text) }
             throw Problem(path: path, error)
-        }
-        var components = pathText.isEmpty && entry != nil ? [] : PropertyListKeyPath(plutilSyntax: pathText).components
-        if entry != nil, KeyedArchiveKeyPath.isArchive(document) {
-            components = [.key("$top"), .key(ICTFormat.topKey)] + components
-        }
-        keyPath = PropertyListKeyPath(components)
-    }
-
-    /// The value at the key path of a binary property list file, found
-    /// without reading the rest of the file (`BinaryPropertyListDocument`:
-    /// the trailer, then only the objects on the way), for `get` on a large
-    /// file. nil unless `path` is a regular binary property-list file and
-    /// the path is a plain one (not into an `.ict` document, not following
-    /// an archive's references from `$top`), and nil whenever anything on
-    /// the way fails: the caller then reads the whole file, whose reading
-    /// says what is wrong, exactly as for any other file.
-    static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits) -> PropertyListValue? {
-        let keyPath = PropertyListKeyPath(plutilSyntax: text)
-        guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
-            !ICTFormat.isPackage(atPath: path)
-        else { return nil }
-        var status = stat()
-        guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-            Int(status.st_size) <= limits.maximumInputSize
-        else { return nil }
-        #if canImport(Glibc)
-        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        #else
-        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        #endif
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard let file = try? MappedFile(descriptor: descriptor, path: path), file.bytes.count <= limits.maximumInputSize,
-            file.bytes.starts(with: "bplist00".utf8),
-            let document = try? BinaryPropertyListDocument(file: file, limits: limits)
-        else { return nil }
-        return (try? document.value(at: keyPath)) ?? nil
-    }
-
-    /// The path whose `ItemLock` a read-modify-write of this target holds:
-    /// the document for an entry of an `.ict` document (its saves replace
-    /// the whole package), else the file.
-    static func lockPath(_ path: String) -> String {
-        path == "-" || !ICTFormat.isPackage(atPath: path) ? path : DocumentSupport.trimmingTrailingSlashes(path)
-    }
-
-    /// Why an `.ict` document's entry cannot be read or edited in place: it
-    /// is a symbolic link (links in a document are never followed, as
-    /// `ICTDocument` reads entries: an edit would write through it, maybe
-    /// outside the document) or a folder; nil for a file or nothing there.
-    private static func entryProblem(_ file: String) -> String? {
-        var status = stat()
-        guard RawFileName.withPath(file, { lstat($0, &status) }) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFLNK:
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = RawFileName.withPath(file) { readlink($0, &buffer, buffer.count - 1) }
-            let destination = count >= 0 ? RawFileName.decoding(buffer[..<count].map { UInt8(bitPattern: $0) }) : "?"
-            return "the entry is a symbolic link (to \(destination)), not a file; links in a document are not followed"
-        case S_IFDIR:
-            return "the entry is a folder, not a file"
-        default:
-            return nil
         }
     }
 
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
     static func open(
         _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading, report: Report
-    ) throws -> KeyPathTarget {
+    ) throws -> (target: KeyPathTarget, stamp: FileStamp?) {
         report["path"] = .string(Problem.inputName(path))
         report["keyPath"] = .string(keyPath)
         do throws(Problem) {
-            return try KeyPathTarget(path: path, keyPath: keyPath, limits: limits, for: purpose)
+            return try read(path, keyPath: keyPath, limits: limits, for: purpose)
         } catch {
             throw report.fail(error)
         }
     }
 
-    /// The file written back: the document's entry, or the file itself.
-    private var filePath: String {
-        entry.map { DocumentSupport.trimmingTrailingSlashes(path) + "/" + $0 } ?? path
-    }
-
-    /// The path in the property list itself, references followed (see `KeyedArchiveKeyPath`).
-    func resolved(followingLast: Bool = true) -> PropertyListKeyPath {
-        KeyedArchiveKeyPath.resolve(keyPath, in: document, followingLast: followingLast)
-    }
-
     /// The value at the key path.
     ///
     /// - Throws: `Problem` naming the key path when nothing is there.
-    func value() throws(Problem) -> PropertyListValue {
-        guard !keyPath.components.contains(.key("")), let found = document.value(at: resolved()) else {
-            throw problem("no value at this key path")
+    func foundValue() throws(Problem) -> PropertyListValue {
+        do throws(ICTDocumentError) {
+            return try value()
+        } catch {
+            throw problem(error.message)
         }
-        return found
     }
 
-    /// Writes `document` back to the file in the file's own form, only over
-    /// the file that was read (`stamp`).
+    /// Writes the property list back to the file in the file's own form,
+    /// only over the file `stamp` describes.
     ///
     /// - Throws: `Problem` when the form is read only, the file cannot be
     ///   written, or another program changed it since it was read (it is
     ///   then as that program left it).
-    func save() throws(Problem) {
+    func save(expecting stamp: FileStamp?) throws(Problem) {
         let bytes: [UInt8]
-        do throws(PropertyListError) {
-            switch format {
-            case .binary: bytes = try BinaryPropertyListWriter().encode(document)
-            case .xml: bytes = try XMLPropertyListWriter().encode(document)
-            case .json: bytes = try JSONPropertyListWriter().encode(document)
-            case .openStep:
-                throw PropertyListError(
-                    .unsupportedValue, at: .none,
-                    "the OpenStep form is read only; convert the file first (ict convert FILE --format xml1 -o FILE)")
-            }
+        do throws(ICTDocumentError) {
+            bytes = try encoded()
         } catch {
             throw problem(error.message)
         }
         do {
             // An entry is replaced, never written through: had it become a link since it was read, the link goes.
-            try OutputFile.write(bytes, to: filePath, expecting: stamp, followingLink: entry == nil)
+            try OutputFile.write(bytes, to: address.filePath, expecting: stamp, followingLink: address.entry == nil)
         } catch {
             throw problem(error.description)
         }
-    }
-
-    /// `PropertyListKeyPathError`'s sentence, as a problem about this target.
-    func problem(_ error: PropertyListKeyPathError) -> Problem {
-        problem(error.message)
     }
 }
 
@@ -330,7 +222,7 @@ struct KeyPathArguments: ParsableArguments {
 
     /// Reads the target, or fails the report.
     func target(_ report: Report) throws -> KeyPathTarget {
-        try KeyPathTarget.open(file, keyPath: keyPath, limits: input.limits, report: report)
+        try KeyPathTarget.open(file, keyPath: keyPath, limits: input.limits, report: report).target
     }
 }
 

@@ -16,7 +16,7 @@ extension Ict {
             let report = Self.report(json: arguments.json)
             let target = try arguments.target(report)
             let value: PropertyListValue
-            do throws(Problem) { value = try target.value() } catch { throw report.fail(error) }
+            do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
             report["type"] = .string(ValueTypeName.of(value))
             if !arguments.json { print(ValueTypeName.of(value)) }
             try report.finish()

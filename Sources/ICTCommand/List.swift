@@ -67,16 +67,18 @@ extension Ict {
             let report = Self.report(json: json, jsonLines: batch.jsonl)
             let folderPath = directory.map(DocumentSupport.trimmingTrailingSlashes)
             report["directory"] = .optional(folderPath)
-            var locations: [Location] = []
+            var locations: [DocumentLocation] = []
             if let folderPath {
-                do {
-                    locations = try Self.documentLocations(in: folderPath, recursive: recursive, report: report)
+                do throws(ICTDocumentError) {
+                    locations = try DocumentDiscovery.documents(in: folderPath, recursive: recursive) { error in
+                        report.add(Self.problem(folderPath, error))
+                    }
                 } catch {
-                    throw report.fail(Problem(path: folderPath, error.description))
+                    throw report.fail(Self.problem(folderPath, error))
                 }
             }
             var listed: InputNames
-            do throws(FileList.Failure) {
+            do throws(CommandFailure) {
                 listed = try batch.names(after: [])
             } catch {
                 throw report.fail(error.problem)
@@ -113,17 +115,13 @@ extension Ict {
         }
 
         /// A document named in the `--files-from` list: read by its path, its folder not listed.
-        static func listedLocation(_ path: String) -> Location {
-            Location(folder: "", name: DocumentSupport.trimmingTrailingSlashes(path), conflicts: nil)
+        static func listedLocation(_ path: String) -> DocumentLocation {
+            DocumentLocation(folder: "", name: DocumentSupport.trimmingTrailingSlashes(path), conflictCount: nil)
         }
 
-        /// A document found in a folder, or named in a list (`folder` empty, `name` its path).
-        struct Location {
-            var folder: String
-            var name: String
-            /// How many conflict copies of the document the folder's listing holds; nil when not listed.
-            var conflicts: Int?
-            var path: String { folder.isEmpty ? name : folder == "/" ? "/" + name : "\(folder)/\(name)" }
+        /// A folder that cannot be listed: at the folder the library names, else at `folder`.
+        static func problem(_ folder: String, _ error: ICTDocumentError) -> Problem {
+            error.packageError.map { Problem(path: folder, $0) } ?? Problem(path: folder, error.message)
         }
 
         /// The folder the documents being read are in, kept open so each
@@ -149,14 +147,14 @@ extension Ict {
         }
 
         /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
-        static func row(_ location: Location, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
+        static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
             let path = location.path
             let summary = try ICTDocumentSummary(ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder)
             var row = Row(
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
-                conflicts: location.conflicts)
+                conflicts: location.conflictCount)
             if readingData {
-                let fields = try ICTDocument(contentsOf: path).data()
+                let fields = try ICTDocumentFile(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })
             }
             return row
@@ -207,69 +205,6 @@ extension Ict {
                 ("data", row?.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
                 ("conflicts", .optional(row?.conflicts)),
             ]
-        }
-
-        /// The `.ict` directories in `directory` (and below, with `recursive`), in name order.
-        /// A folder that cannot be listed: the named one is a failure of the
-        /// command, a subfolder met with -r a problem reported on the way.
-        struct ListingFailure: Error, CustomStringConvertible {
-            var description: String
-        }
-
-        static func documentLocations(in directory: String, recursive: Bool, report: Report) throws(ListingFailure) -> [Location] {
-            guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
-                throw ListingFailure(description: "cannot list the folder: \(String(cString: strerror(errno)))")
-            }
-            var entries: [(name: String, isDirectory: Bool?)] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { RawFileName.decoding($0.prefix { $0 != 0 }) }
-                guard name != ".", name != ".." else { continue }
-                // The entry's type when the file system gives it; links and unknowns are looked up.
-                let type = Int(entry.pointee.d_type)
-                entries.append((name, type == Int(DT_DIR) ? true : type == Int(DT_REG) ? false : nil))
-            }
-            closedir(stream)
-            let conflicts = DocumentVersion.conflictCounts(amongNames: entries.map(\.name))
-            let names = Set(entries.map(\.name))
-            var locations: [Location] = []
-            for entry in entries.sorted(by: { $0.name < $1.name }) {
-                let location = Location(folder: directory, name: entry.name, conflicts: conflicts[entry.name] ?? 0)
-                guard let kind = entry.isDirectory.map({ $0 ? FolderEntryKind.folder : .other }) ?? FolderEntryKind.of(location.path),
-                    kind != .other
-                else { continue }
-                if ICTFormat.isPackageName(entry.name) {
-                    // A conflict copy of a document that is here is a version of it, not a document.
-                    if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
-                    locations.append(location)
-                } else if recursive, kind == .folder {
-                    // A link to a folder is not looked into (as find without -L): it could lead
-                    // back up (a loop) or anywhere on the disk.
-                    do {
-                        locations += try documentLocations(in: location.path, recursive: true, report: report)
-                    } catch {
-                        report.add(Problem(path: location.path, error.description))
-                    }
-                }
-            }
-            return locations
-        }
-    }
-}
-
-/// What an entry of a folder being listed is, for finding documents: a
-/// folder, a symbolic link to a folder (a document reached through it is
-/// listed; it is never looked into for more), or anything else.
-enum FolderEntryKind {
-    case folder, linkToFolder, other
-
-    /// The kind of the item at `path`, from `lstat` and, for a link, `stat`; nil when it is gone.
-    static func of(_ path: String) -> FolderEntryKind? {
-        var status = stat()
-        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: return .folder
-        case S_IFLNK: return RawFileName.withPath(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFDIR ? .linkToFolder : .other
-        default: return .other
         }
     }
 }

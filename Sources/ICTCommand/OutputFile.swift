@@ -21,17 +21,6 @@ private let systemWrite = Darwin.write
 /// ends; one left by a killed run (SIGKILL, a crash) is
 /// removed by the next run writing the same file, once its process is gone.
 final class OutputFile {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        /// The file in place is not the one that was read: another program
-        /// replaced or rewrote it, and it was left as that program left it.
-        var changedSinceRead = false
-
-        static let changed = Failure(
-            description: "the file changed since it was read (another program wrote it); nothing was saved, run the command again",
-            changedSinceRead: true)
-    }
-
     private let path: String
     private let descriptor: Int32
     /// The temporary file and the file it will replace, for a regular-file target.
@@ -51,10 +40,10 @@ final class OutputFile {
 
     /// Writes all of `bytes` to `path` and commits; with `expected`, only
     /// over the file that stamp describes (see `commit(expecting:)`).
-    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil, followingLink: Bool = true) throws(Failure) {
+    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil, followingLink: Bool = true) throws(CommandFailure) {
         let output = try OutputFile(path: path, followingLink: followingLink)
-        let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Failure) in try output.write(buffer) }
+        let result: Result<Void, CommandFailure> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(CommandFailure) in try output.write(buffer) }
         }
         try result.get()
         try output.commit(expecting: expected)
@@ -66,7 +55,7 @@ final class OutputFile {
     /// one that names nothing (dangling) is refused, as `cp` does, rather
     /// than create a file wherever it points. Without `followingLink`, a
     /// link at `path` is replaced by the new file, never written through.
-    init(path: String, followingLink: Bool = true) throws(Failure) {
+    init(path: String, followingLink: Bool = true) throws(CommandFailure) {
         self.path = path
         followsLink = followingLink
         if path == "-" {
@@ -77,7 +66,7 @@ final class OutputFile {
         var status = stat()
         let found = RawFileName.withPath(path) { followingLink ? stat($0, &status) : lstat($0, &status) } == 0
         if found, (status.st_mode & S_IFMT) != S_IFREG, followingLink || (status.st_mode & S_IFMT) != S_IFLNK {
-            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
+            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw CommandFailure("is a directory, not a file") }
             descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
             guard descriptor >= 0 else { throw Self.systemFailure("cannot open") }
             replacement = nil
@@ -105,7 +94,7 @@ final class OutputFile {
     }
 
     /// Appends `bytes`; on failure the destination is abandoned.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
         var written = 0
         while written < bytes.count {
             let count = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
@@ -123,8 +112,8 @@ final class OutputFile {
     /// permissions (or the defaults), flushes, and renames the temporary file over the target.
     /// With `expected` (the stamp of the file taken before it was read, for
     /// a read-modify-write), only while the file in place is still that one:
-    /// otherwise nothing is replaced and `Failure.changed` is thrown.
-    func commit(expecting expected: FileStamp? = nil) throws(Failure) {
+    /// otherwise nothing is replaced and `CommandFailure.changed` is thrown.
+    func commit(expecting expected: FileStamp? = nil) throws(CommandFailure) {
         finished = true
         guard let (temporary, target) = replacement else {
             if descriptor != STDOUT_FILENO { close(descriptor) }
@@ -138,7 +127,7 @@ final class OutputFile {
             mode = existing.st_mode & 0o7777
             // The old file's owner and group too, where the process may (as root): before fchmod, which chown would undo.
             if let failed = FileOwnership.keep(owner: existing.st_uid, group: existing.st_gid, on: descriptor) {
-                throw abandoning(Failure(description: "cannot keep the owner of the file: \(String(cString: strerror(failed)))"))
+                throw abandoning(CommandFailure("cannot keep the owner of the file: \(String(cString: strerror(failed)))"))
             }
         } else {
             let mask = umask(0)
@@ -169,7 +158,7 @@ final class OutputFile {
         TemporaryItem.finished(temporary, folder: "")
     }
 
-    private func abandoning(_ failure: Failure) -> Failure {
+    private func abandoning(_ failure: CommandFailure) -> CommandFailure {
         if let temporary = replacement?.temporary {
             RawFileName.withPath(temporary) { _ = unlink($0) }
             TemporaryItem.finished(temporary, folder: "")
@@ -194,19 +183,19 @@ final class OutputFile {
 
     /// The file a symbolic link at `path` points to, so the link itself stays a link.
     ///
-    /// - Throws: `Failure` for a link that names nothing (or a loop of links).
-    private static func resolvedPath(_ path: String) throws(Failure) -> String {
+    /// - Throws: `CommandFailure` for a link that names nothing (or a loop of links).
+    private static func resolvedPath(_ path: String) throws(CommandFailure) -> String {
         var linkStatus = stat()
         guard RawFileName.withPath(path, { lstat($0, &linkStatus) }) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK else { return path }
         guard let resolved = RawFileName.withPath(path, { realpath($0, nil) }) else {
             let link = errno == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing (dangling)"
-            throw Failure(description: "is \(link); not writing through it, which would make a file wherever it points")
+            throw CommandFailure("is \(link); not writing through it, which would make a file wherever it points")
         }
         defer { free(resolved) }
         return RawFileName.decoding(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 
-    private static func systemFailure(_ action: String) -> Failure {
-        Failure(description: "\(action): \(String(cString: strerror(errno)))")
+    private static func systemFailure(_ action: String) -> CommandFailure {
+        CommandFailure("\(action): \(String(cString: strerror(errno)))")
     }
 }

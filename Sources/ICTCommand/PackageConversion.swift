@@ -8,7 +8,7 @@ enum PackageConversion {
     /// `zip: done/total entries` on standard error, erased at the end.
     @discardableResult
     static func zip(packageAt input: String, to output: String?) throws(DocumentPackageError) -> String {
-        let packagePath = trimmingTrailingSlashes(input)
+        let packagePath = DocumentSupport.trimmingTrailingSlashes(input)
         var progress = ProgressReporter("zip", total: nil, unit: "entries")
         defer { progress.clear() }
         let package = try PackageWrapper(readingFrom: packagePath, mode: .lazy)
@@ -33,7 +33,7 @@ enum PackageConversion {
             progress.total = total
             progress.advance()
         }
-        let target = output.map(trimmingTrailingSlashes) ?? defaultPackagePath(forZip: input, packageName: package.preferredFileName)
+        let target = output.map(DocumentSupport.trimmingTrailingSlashes) ?? defaultPackagePath(forZip: input, packageName: package.preferredFileName)
         try package.save(to: target, options: PackageSaveOptions(replacingExisting: false))
         return target
     }
@@ -44,11 +44,5 @@ enum PackageConversion {
         let zipName = slash.map { String(zip[zip.index(after: $0)...]) } ?? zip
         let baseName = zipName.hasSuffix(".zip") && zipName.count > 4 ? String(zipName.dropLast(4)) : zipName + ".package"
         return directory + (packageName ?? baseName)
-    }
-
-    private static func trimmingTrailingSlashes(_ path: String) -> String {
-        var result = path
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
     }
 }

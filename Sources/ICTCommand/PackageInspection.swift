@@ -82,11 +82,11 @@ struct PackageInspection {
 
     /// Recognises a file from its first bytes with `ContentSniffer`: a
     /// binary property list is a keyed archive when its top dictionary has
-    /// `$archiver` (`KeyedArchive.isBinaryArchive(atPath:)`); JSON counts as text, a zip as other.
+    /// `$archiver` (`KeyedArchiveObjectGraph.isBinaryArchive(atPath:)`); JSON counts as text, a zip as other.
     static func contentKind(of file: PackageWrapper, at fileSystemPath: String) throws(DocumentPackageError) -> PackageEntrySummary.ContentKind {
         let prefix = Array(try file.contentsPrefix(maximumCount: ContentSniffer.prefixLength))
         switch ContentSniffer.typeIdentifier(ofLeadingBytes: prefix, isWholeContent: prefix.count < ContentSniffer.prefixLength) {
-        case "com.apple.binary-property-list": return KeyedArchive.isBinaryArchive(atPath: fileSystemPath) ? .keyedArchive : .propertyList
+        case "com.apple.binary-property-list": return KeyedArchiveObjectGraph.isBinaryArchive(atPath: fileSystemPath) ? .keyedArchive : .propertyList
         case "com.apple.xml-property-list": return .propertyList
         case "public.png": return .png
         case "public.utf8-plain-text", "public.json": return .text

@@ -28,15 +28,8 @@ import Darwin
 /// binary and compact JSON in the order of Swift's per-process hash seed,
 /// so its output differs from run to run).
 enum Plutil {
-    /// A command-line mistake: printed alone on standard error, exit status 1.
-    struct UsageFailure: Error {
-        let message: String
-    }
-
-    /// A failure with one file: printed as `PATH: message`, and the next file is tried.
-    struct FileFailure: Error {
-        let message: String
-    }
+    // A `CommandFailure` thrown by the verb's parsing is a command-line mistake, printed alone (exit status 1);
+    // one thrown for a file is printed as `PATH: message` by `eachFile`, and the next file is tried.
 
     /// Runs `plutil` with `arguments` (after the program's name) and exits with its status.
     static func main(arguments: [String]) -> Never {
@@ -46,7 +39,7 @@ enum Plutil {
     /// Runs `plutil` with `arguments` (after the program's name); `name` is
     /// the program's name for `-help`. Returns the exit status.
     static func run(name: String, arguments: [String]) -> Int32 {
-        do throws(UsageFailure) {
+        do throws(CommandFailure) {
             let verb = try Verb(parsing: arguments[...])
             return try verb.execute(name: name) ? 0 : 1
         } catch {
@@ -74,7 +67,7 @@ extension Plutil {
         case openStep, xml, binary, json, swift, objc, raw, type
 
         /// Parses a format argument; nil for `NoConversion` (keep the input's form).
-        static func parse(_ text: String) throws(UsageFailure) -> Format? {
+        static func parse(_ text: String) throws(CommandFailure) -> Format? {
             switch text {
             case "NoConversion": return nil
             case "openStep": return .openStep
@@ -85,7 +78,7 @@ extension Plutil {
             case "objc": return .objc
             case "raw": return .raw
             case "type": return .type
-            default: throw UsageFailure(message: "Unknown format specifier: \(text)")
+            default: throw CommandFailure("Unknown format specifier: \(text)")
             }
         }
     }
@@ -124,7 +117,7 @@ extension Plutil {
         var outputExtension: String?
         var silent = false
 
-        init(parsing arguments: ArraySlice<String>) throws(UsageFailure) {
+        init(parsing arguments: ArraySlice<String>) throws(CommandFailure) {
             var remaining = arguments
             while let argument = remaining.popFirst() {
                 switch argument {
@@ -135,17 +128,17 @@ extension Plutil {
                 case "-s": silent = true
                 case "-r": readable = true
                 case "-o":
-                    guard let next = remaining.popFirst() else { throw UsageFailure(message: "Missing argument for -o.") }
+                    guard let next = remaining.popFirst() else { throw CommandFailure("Missing argument for -o.") }
                     outputPath = next
                 case "-e":
-                    guard let next = remaining.popFirst() else { throw UsageFailure(message: "Missing argument for -e.") }
+                    guard let next = remaining.popFirst() else { throw CommandFailure("Missing argument for -e.") }
                     outputExtension = next
                 default:
-                    if argument.hasPrefix("-"), argument.count > 1 { throw UsageFailure(message: "unrecognized option: \(argument)") }
+                    if argument.hasPrefix("-"), argument.count > 1 { throw CommandFailure("unrecognized option: \(argument)") }
                     paths.append(argument)
                 }
             }
-            guard !paths.isEmpty else { throw UsageFailure(message: "No files specified.") }
+            guard !paths.isEmpty else { throw CommandFailure("No files specified.") }
         }
     }
 }
@@ -163,28 +156,28 @@ extension Plutil {
         case extract(keyPath: String, Format?, expect: ValueType?, ArraySlice<String>)
         case create(Format, ArraySlice<String>)
 
-        init(parsing arguments: ArraySlice<String>) throws(UsageFailure) {
+        init(parsing arguments: ArraySlice<String>) throws(CommandFailure) {
             var rest = arguments
-            guard let verb = rest.popFirst() else { throw UsageFailure(message: "No files specified.") }
+            guard let verb = rest.popFirst() else { throw CommandFailure("No files specified.") }
             switch verb {
             case "-help": self = .help
             case "-lint": self = .lint(rest)
             case "-convert":
-                guard let text = rest.popFirst() else { throw UsageFailure(message: "Missing format specifier for command.") }
+                guard let text = rest.popFirst() else { throw CommandFailure("Missing format specifier for command.") }
                 let format = try Format.parse(text)
                 let header = rest.first == "-header"
                 if header {
-                    guard format == .objc else { throw UsageFailure(message: "-header is only valid for objc literal conversions.") }
+                    guard format == .objc else { throw CommandFailure("-header is only valid for objc literal conversions.") }
                     rest.removeFirst()
                 }
                 self = .convert(format, header: header, rest)
             case "-p": self = .print(rest)
             case "-insert", "-replace": self = .insert(replace: verb == "-replace", rest)
             case "-remove":
-                guard let keyPath = rest.popFirst() else { throw UsageFailure(message: "'Remove' requires a key path.") }
+                guard let keyPath = rest.popFirst() else { throw CommandFailure("'Remove' requires a key path.") }
                 self = .remove(keyPath: keyPath, rest)
             case "-extract", "-type":
-                let missing = UsageFailure(message: "'Extract' requires a key path and a plist format.")
+                let missing = CommandFailure("'Extract' requires a key path and a plist format.")
                 guard let keyPath = rest.popFirst() else { throw missing }
                 var format: Format? = .type
                 if verb == "-extract" {
@@ -194,13 +187,13 @@ extension Plutil {
                 var expect: ValueType?
                 if rest.first == "-expect" {
                     rest.removeFirst()
-                    guard let text = rest.popFirst() else { throw UsageFailure(message: "-expect requires a type argument.") }
-                    guard let type = ValueType(rawValue: text) else { throw UsageFailure(message: "-expect type [\(text)] not valid.") }
+                    guard let text = rest.popFirst() else { throw CommandFailure("-expect requires a type argument.") }
+                    guard let type = ValueType(rawValue: text) else { throw CommandFailure("-expect type [\(text)] not valid.") }
                     expect = type
                 }
                 self = .extract(keyPath: keyPath, format, expect: expect, rest)
             case "-create":
-                guard let text = rest.popFirst() else { throw UsageFailure(message: "'Create' requires a plist format.") }
+                guard let text = rest.popFirst() else { throw CommandFailure("'Create' requires a plist format.") }
                 self = .create(try Format.parse(text) ?? .xml, rest)
             default:
                 self = .lint(arguments)
@@ -208,7 +201,7 @@ extension Plutil {
         }
 
         /// Runs the verb; true when every file succeeded.
-        func execute(name: String) throws(UsageFailure) -> Bool {
+        func execute(name: String) throws(CommandFailure) -> Bool {
             switch self {
             case .help:
                 Plutil.printOutput(Array(Plutil.helpText(name: name).utf8))
@@ -216,8 +209,8 @@ extension Plutil {
             case .lint(let arguments): return try Plutil.lint(Options(parsing: arguments))
             case .convert(let format, let header, let arguments):
                 let options = try Options(parsing: arguments)
-                return Plutil.eachFile(options) { path throws(FileFailure) in
-                    try Plutil.editing(path) { stamp throws(FileFailure) in
+                return Plutil.eachFile(options) { path throws(CommandFailure) in
+                    try Plutil.editing(path) { stamp throws(CommandFailure) in
                         let (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: format, options: options))
                         try Plutil.write(
                             value, from: path, format: format ?? existing, options: options, keyPath: nil, header: header, expecting: stamp)
@@ -227,42 +220,42 @@ extension Plutil {
             case .insert(let replace, let arguments): return try Plutil.insert(replace: replace, arguments)
             case .remove(let keyPath, let arguments):
                 let options = try Options(parsing: arguments)
-                return Plutil.eachFile(options) { path throws(FileFailure) in
-                    try Plutil.editing(path) { stamp throws(FileFailure) in
+                return Plutil.eachFile(options) { path throws(CommandFailure) in
+                    try Plutil.editing(path) { stamp throws(CommandFailure) in
                         var (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: nil, options: options))
                         do throws(PropertyListKeyPathError) {
                             try value.removeValue(at: PropertyListKeyPath(plutilSyntax: keyPath))
                         } catch {
-                            throw FileFailure(message: "No value to remove at key path \(keyPath)")
+                            throw CommandFailure("No value to remove at key path \(keyPath)")
                         }
                         try Plutil.write(value, from: path, format: existing, options: options, keyPath: keyPath, header: false, expecting: stamp)
                     }
                 }
             case .extract(let keyPath, let format, let expect, let arguments):
                 let options = try Options(parsing: arguments)
-                return Plutil.eachFile(options) { path throws(FileFailure) in
+                return Plutil.eachFile(options) { path throws(CommandFailure) in
                     let (value, existing) = try Plutil.readPropertyList(path, for: Plutil.purpose(reading: path, format: format, options: options))
                     let path2 = PropertyListKeyPath(plutilSyntax: keyPath)
                     guard !path2.components.contains(.key("")), let found = value.value(at: path2) else {
-                        throw FileFailure(message: "Could not extract value, error: No value at that key path or invalid key path: \(keyPath)")
+                        throw CommandFailure("Could not extract value, error: No value at that key path or invalid key path: \(keyPath)")
                     }
                     if let expect, ValueType(of: found) != expect {
-                        throw FileFailure(message: "Value at [\(keyPath)] expected to be \(expect.spelledOut) but is \(ValueType(of: found).spelledOut)")
+                        throw CommandFailure("Value at [\(keyPath)] expected to be \(expect.spelledOut) but is \(ValueType(of: found).spelledOut)")
                     }
                     try Plutil.write(found, from: path, format: format ?? existing, options: options, keyPath: keyPath, header: false)
                 }
             case .create(let format, let arguments):
                 let options = try Options(parsing: arguments)
-                return Plutil.eachFile(options) { path throws(FileFailure) in try Plutil.create(format, at: path, options: options) }
+                return Plutil.eachFile(options) { path throws(CommandFailure) in try Plutil.create(format, at: path, options: options) }
             }
         }
     }
 
     /// Runs `body` for each file, printing its failure and going on; true when none failed.
-    static func eachFile(_ options: Options, _ body: (String) throws(FileFailure) -> Void) -> Bool {
+    static func eachFile(_ options: Options, _ body: (String) throws(CommandFailure) -> Void) -> Bool {
         var failed = false
         for path in options.paths {
-            do throws(FileFailure) {
+            do throws(CommandFailure) {
                 try body(path)
             } catch {
                 failed = true
@@ -276,33 +269,33 @@ extension Plutil {
 // MARK: The verbs' work
 
 extension Plutil {
-    static func lint(_ options: Options) throws(UsageFailure) -> Bool {
-        if options.outputPath != nil { throw UsageFailure(message: "-o is not used with -lint.") }
-        if options.outputExtension != nil { throw UsageFailure(message: "-e is not used with -lint.") }
-        return eachFile(options) { path throws(FileFailure) in
+    static func lint(_ options: Options) throws(CommandFailure) -> Bool {
+        if options.outputPath != nil { throw CommandFailure("-o is not used with -lint.") }
+        if options.outputExtension != nil { throw CommandFailure("-e is not used with -lint.") }
+        return eachFile(options) { path throws(CommandFailure) in
             let bytes = try readBytes(path)
             do throws(PropertyListError) {
                 _ = try readPropertyListOnly(bytes)
             } catch {
-                throw FileFailure(message: "(\(bytes.isEmpty ? emptyPropertyList : error.description))")
+                throw CommandFailure("(\(bytes.isEmpty ? emptyPropertyList : error.description))")
             }
             if !options.silent { printOutput(RawFileName.bytes(TerminalText.escaped(path == "-" ? "<stdin>" : path) + ": OK\n")) }
         }
     }
 
-    static func print(_ options: Options) throws(UsageFailure) -> Bool {
-        if options.outputPath != nil { throw UsageFailure(message: "-o is not used with -p.") }
-        if options.outputExtension != nil { throw UsageFailure(message: "-e is not used with -p.") }
+    static func print(_ options: Options) throws(CommandFailure) -> Bool {
+        if options.outputPath != nil { throw CommandFailure("-o is not used with -p.") }
+        if options.outputExtension != nil { throw CommandFailure("-e is not used with -p.") }
         if options.silent { Diagnostics.printError("-s doesn't make a lot of sense with -p.") }
-        return eachFile(options) { path throws(FileFailure) in
+        return eachFile(options) { path throws(CommandFailure) in
             let (value, _) = try readPropertyList(path)
             printOutput(Array(PlutilTextForm.prettyPrinted(value).utf8))
         }
     }
 
-    static func insert(replace: Bool, _ arguments: ArraySlice<String>) throws(UsageFailure) -> Bool {
+    static func insert(replace: Bool, _ arguments: ArraySlice<String>) throws(CommandFailure) -> Bool {
         var rest = arguments
-        let missing = UsageFailure(message: "'Insert' and 'Replace' require a key path, a type, and a value.")
+        let missing = CommandFailure("'Insert' and 'Replace' require a key path, a type, and a value.")
         guard let keyPath = rest.popFirst(), let type = rest.popFirst() else { throw missing }
         let value = try PlutilValueArgument.value(type: type, arguments: &rest)
         var append = false
@@ -312,13 +305,13 @@ extension Plutil {
         }
         let options = try Options(parsing: rest)
         let mode: PropertyListEditMode = replace ? .replace : append ? .append : .insert
-        return eachFile(options) { path throws(FileFailure) in
-            try editing(path) { stamp throws(FileFailure) in
+        return eachFile(options) { path throws(CommandFailure) in
+            try editing(path) { stamp throws(CommandFailure) in
                 var (document, existing) = try readPropertyList(path, for: purpose(reading: path, format: nil, options: options))
                 do throws(PropertyListKeyPathError) {
                     try document.setValue(value, at: PropertyListKeyPath(plutilSyntax: keyPath), mode: mode)
                 } catch {
-                    throw FileFailure(message: insertMessage(error, keyPath: keyPath))
+                    throw CommandFailure(insertMessage(error, keyPath: keyPath))
                 }
                 try write(document, from: path, format: existing, options: options, keyPath: keyPath, header: false, expecting: stamp)
             }
@@ -340,7 +333,7 @@ extension Plutil {
         }
     }
 
-    static func create(_ format: Format, at path: String, options: Options) throws(FileFailure) {
+    static func create(_ format: Format, at path: String, options: Options) throws(CommandFailure) {
         let bytes: [UInt8]
         let empty = PropertyListValue.dictionary([:])
         switch format {
@@ -350,7 +343,7 @@ extension Plutil {
         case .objc: bytes = Array("/// Generated from -\n__attribute__((visibility(\"hidden\")))\nNSDictionary * const _ = @{\n};".utf8)
         case .raw: bytes = [UInt8(ascii: "\n")]
         case .type: bytes = Array(ValueType.dictionary.rawValue.utf8)
-        case .openStep: throw FileFailure(message: "Cannot create open step property lists")
+        case .openStep: throw CommandFailure("Cannot create open step property lists")
         }
         if path == "-" {
             printOutput(bytes + (options.terminatingNewline && (format == .raw || format == .type) ? [UInt8(ascii: "\n")] : []))

@@ -20,13 +20,13 @@ extension Plutil {
 
     /// The bytes of `path` (`-` standard input), with `plutil`'s words when
     /// they cannot be read; to edit in place, only a regular file is read.
-    static func readBytes(_ path: String, for purpose: InputFile.Purpose = .reading) throws(FileFailure) -> [UInt8] {
-        guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
+    static func readBytes(_ path: String, for purpose: InputFile.Purpose = .reading) throws(CommandFailure) -> [UInt8] {
+        guard !path.isEmpty else { throw CommandFailure("Empty path specified") }
         if path != "-" {
             var status = stat()
-            guard RawFileName.withPath(path, { stat($0, &status) }) == 0 else { throw FileFailure(message: systemMessage(errno)) }
+            guard RawFileName.withPath(path, { stat($0, &status) }) == 0 else { throw CommandFailure(systemMessage(errno)) }
             if (status.st_mode & S_IFMT) == S_IFDIR {
-                throw FileFailure(message: "(The operation could not be completed. (NSCocoaErrorDomain error 256.))")
+                throw CommandFailure("(The operation could not be completed. (NSCocoaErrorDomain error 256.))")
             }
         }
         let bytes: [UInt8]
@@ -36,12 +36,14 @@ extension Plutil {
             // plutil has no --max-input-size: say what the limit is, not how ict sets it.
             if error.code == .limitExceeded(.inputSize) {
                 let limit = PropertyListLimits.default.maximumInputSize
-                throw FileFailure(message: "(The operation could not be completed. The file is larger than \(limit) bytes, the most plutil reads.)")
+                throw CommandFailure("(The operation could not be completed. The file is larger than \(limit) bytes, the most plutil reads.)")
             }
-            throw FileFailure(message: "(The operation could not be completed. \(error.description))")  // With the byte, if any.
+            // With the byte, if any; a description that starts with its verb ("is a FIFO …") names the file.
+            let description = error.description.hasPrefix("is ") ? "The file " + error.description : error.description
+            throw CommandFailure("(The operation could not be completed. \(description))")
         }
         // Foundation reads an empty standard input as no data at all.
-        if path == "-", bytes.isEmpty { throw FileFailure(message: "(Unable to read file from standard input)") }
+        if path == "-", bytes.isEmpty { throw CommandFailure("(Unable to read file from standard input)") }
         return bytes
     }
 
@@ -70,7 +72,7 @@ extension Plutil {
 
     /// Reads `path` as `plutil` does: a property list in any form, else
     /// plain JSON (no `$data` tags), saying both readers' complaints when neither can.
-    static func readPropertyList(_ path: String, for purpose: InputFile.Purpose = .reading) throws(FileFailure) -> (PropertyListValue, Format) {
+    static func readPropertyList(_ path: String, for purpose: InputFile.Purpose = .reading) throws(CommandFailure) -> (PropertyListValue, Format) {
         let bytes = try readBytes(path, for: purpose)
         let propertyListError: PropertyListError
         do throws(PropertyListError) {
@@ -86,12 +88,12 @@ extension Plutil {
             }
         } catch {
             if error.message == "null has no property-list equivalent" {
-                throw FileFailure(message: "Dictionaries are required to have string keys in property lists")
+                throw CommandFailure("Dictionaries are required to have string keys in property lists")
             }
             if bytes.isEmpty {
-                throw FileFailure(message: "Property List error: \(emptyPropertyList) / JSON error: Unexpected end of file during JSON parse.")
+                throw CommandFailure("Property List error: \(emptyPropertyList) / JSON error: Unexpected end of file during JSON parse.")
             }
-            throw FileFailure(message: "Property List error: \(propertyListError.description) / JSON error: \(error.description)")
+            throw CommandFailure("Property List error: \(propertyListError.description) / JSON error: \(error.description)")
         }
     }
 
@@ -105,24 +107,24 @@ extension Plutil {
     static func write(
         _ value: PropertyListValue, from path: String, format: Format, options: Options,
         keyPath: String?, header: Bool, expecting expected: FileStamp? = nil
-    ) throws(FileFailure) {
+    ) throws(CommandFailure) {
         let target = outputPath(for: path, format: format, options: options)
         let bytes: [UInt8]
         switch format {
         case .xml: bytes = try encode(value, .xml)
         case .binary: bytes = try encode(value, .binary)
         case .json:
-            guard PlutilTextForm.isValidJSON(value) else { throw FileFailure(message: "Invalid object in plist for JSON format") }
+            guard PlutilTextForm.isValidJSON(value) else { throw CommandFailure("Invalid object in plist for JSON format") }
             bytes = Array(PlutilTextForm.json(value, readable: options.readable).utf8)
         case .swift: bytes = Array(PlutilTextForm.swiftLiteral(value, sourcePath: path).utf8)
         case .objc:
             guard PlutilTextForm.isValidObjC(value) else {
-                throw FileFailure(message: "Input contains an object that cannot be represented in Obj-C literal syntax")
+                throw CommandFailure("Input contains an object that cannot be represented in Obj-C literal syntax")
             }
             bytes = Array(PlutilTextForm.objcLiteral(value, sourcePath: path, outputPath: target).utf8)
         case .raw: bytes = Array(PlutilTextForm.raw(value).utf8)
         case .type: bytes = Array(ValueType(of: value).rawValue.utf8)
-        case .openStep: throw FileFailure(message: "Conversion to OpenStep format is not supported")
+        case .openStep: throw CommandFailure("Conversion to OpenStep format is not supported")
         }
         let lineFormat = format == .raw || format == .type
         if options.outputPath == "-" || (options.outputPath == nil && lineFormat) {
@@ -165,39 +167,39 @@ extension Plutil {
     }
 
     /// The bytes of `value` in XML or binary, dictionaries' keys sorted.
-    static func encode(_ value: PropertyListValue, _ format: PropertyListFormat) throws(FileFailure) -> [UInt8] {
+    static func encode(_ value: PropertyListValue, _ format: PropertyListFormat) throws(CommandFailure) -> [UInt8] {
         do {
             return try PropertyListWriter().encode(PlutilTextForm.sortingKeys(value, by: <), format: format)
         } catch {
-            throw FileFailure(message: error.message)
+            throw CommandFailure(error.message)
         }
     }
 
     /// Writes a whole file safely (beside, then renamed over); a file named
     /// `-` is a file here, as `plutil` writes it, not standard output.
-    static func writeFile(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(FileFailure) {
+    static func writeFile(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(CommandFailure) {
         let name = path == "-" ? "./-" : path
         let slash = name.lastIndex(of: "/")
         let folder = slash.map { String(name[..<$0]) } ?? "."
         var status = stat()
         guard RawFileName.withPath(folder.isEmpty ? "/" : folder, { stat($0, &status) }) == 0 else {
-            throw FileFailure(message: systemMessage(errno))
+            throw CommandFailure(systemMessage(errno))
         }
         do {
             try OutputFile.write(bytes, to: name, expecting: expected)
         } catch {
-            throw FileFailure(message: "(The operation could not be completed. \(error.description))")
+            throw CommandFailure("(The operation could not be completed. \(error.description))")
         }
     }
 
     /// Runs the read-modify-write `body` of `path` in a coordinated write,
     /// passing the file's stamp taken before it is read (nil for standard input).
-    static func editing(_ path: String, _ body: (FileStamp?) throws(FileFailure) -> Void) throws(FileFailure) {
+    static func editing(_ path: String, _ body: (FileStamp?) throws(CommandFailure) -> Void) throws(CommandFailure) {
         let lock: CoordinatedAccess?
         switch ItemLockSupport.exclusive(path) {
         case .success(let taken): lock = taken
         case .failure(let failure):
-            throw FileFailure(message: "(The operation could not be completed. cannot lock it for editing: \(failure.message))")
+            throw CommandFailure("(The operation could not be completed. cannot lock it for editing: \(failure.message))")
         }
         defer { lock?.release() }
         try body(path == "-" ? nil : FileStamp(path: path))

@@ -12,57 +12,48 @@ enum PlutilValueArgument {
     /// Reads the value of `type` (`-string`, …), taking its text from the
     /// front of `arguments` (`-array` and `-dictionary` take none).
     ///
-    /// - Throws: `Plutil.UsageFailure` with `plutil`'s words.
-    static func value(type: String, arguments: inout ArraySlice<String>) throws(Plutil.UsageFailure) -> PropertyListValue {
+    /// - Throws: `CommandFailure` with `plutil`'s words.
+    static func value(type: String, arguments: inout ArraySlice<String>) throws(CommandFailure) -> PropertyListValue {
         switch type {
         case "-dictionary": return .dictionary([:])
         case "-array": return .array([])
         case "-bool", "-integer", "-float", "-string", "-date", "-data", "-xml", "-json": break
-        default: throw Plutil.UsageFailure(message: "Unknown insert or replace type \(type)")
+        default: throw CommandFailure("Unknown insert or replace type \(type)")
         }
         guard let text = arguments.popFirst() else {
-            throw Plutil.UsageFailure(message: "'Insert' and 'Replace' require a key path, a type, and a value2.")
+            throw CommandFailure("'Insert' and 'Replace' require a key path, a type, and a value2.")
         }
-        do throws(ValueError) {
-            return try parse(type: type, text)
-        } catch {
-            throw Plutil.UsageFailure(message: error.message)
-        }
-    }
-
-    /// Why a value's text is not of its type.
-    struct ValueError: Error {
-        let message: String
+        return try parse(type: type, text)
     }
 
     /// The value `text` gives for `type` (`-bool` … `-json`, as `plutil` names them).
     ///
-    /// - Throws: `ValueError` for data that is not base64, a date, XML or JSON that cannot be read.
-    static func parse(type: String, _ text: String) throws(ValueError) -> PropertyListValue {
+    /// - Throws: `CommandFailure` for data that is not base64, a date, XML or JSON that cannot be read.
+    static func parse(type: String, _ text: String) throws(CommandFailure) -> PropertyListValue {
         switch type {
         case "-bool": return .bool(["true", "yes"].contains(text.lowercased()))
         case "-integer": return .integer(PropertyListInteger(leadingInteger(text)))
         case "-float": return .real(leadingReal(text))
         case "-string": return .string(text)
         case "-date":
-            guard let date = PropertyListDateFormat.parse(text) else { throw ValueError(message: "Invalid date in argument: \(text)") }
+            guard let date = PropertyListDateFormat.parse(text) else { throw CommandFailure("Invalid date in argument: \(text)") }
             return .date(date)
         case "-data":
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                throw ValueError(message: "Invalid base64 data in argument")
+                throw CommandFailure("Invalid base64 data in argument")
             }
             return .data(data)
         case "-xml":
             do {
                 return try PropertyListReader().read(Data(text.utf8)).value
             } catch {
-                throw ValueError(message: "Unable to parse xml property list: \(error.description)")
+                throw CommandFailure("Unable to parse xml property list: \(error.description)")
             }
         case "-json":
             do {
                 return try JSONPropertyListReader(interpretsTags: false).read(Data(text.utf8))
             } catch {
-                throw ValueError(message: "Unable to parse JSON: \(error.description)")
+                throw CommandFailure("Unable to parse JSON: \(error.description)")
             }
         default:
             preconditionFailure("not a value type: \(type)")

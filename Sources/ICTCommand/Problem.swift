@@ -59,19 +59,27 @@ struct Problem: Error {
     }
 
     /// The fields of `Schemas/cli/problem.schema.json`, every one present.
+    private struct JSONForm: Encodable {
+        var path: String
+        var line: Int?
+        var column: Int?
+        var byte: Int?
+        var entry: String?
+        var severity: String
+        var message: String
+        var keyPath: String?
+    }
+
+    /// The problem in its JSON form (`Schemas/cli/problem.schema.json`).
     var jsonValue: JSONValue {
-        var line: JSONValue = .null, column: JSONValue = .null, byte: JSONValue = .null, entry: JSONValue = .null
+        var form = JSONForm(path: path, severity: severity.rawValue, message: message, keyPath: keyPath)
         switch location {
         case .none: break
-        case .lineColumn(let l, let c): line = .integer(l); column = .integer(c)
-        case .byte(let offset): byte = .integer(offset)
-        case .entry(let name): entry = .string(name)
+        case .lineColumn(let line, let column): (form.line, form.column) = (line, column)
+        case .byte(let offset): form.byte = offset
+        case .entry(let name): form.entry = name
         }
-        return .object([
-            ("path", .string(path)), ("line", line), ("column", column), ("byte", byte), ("entry", entry),
-            ("severity", .string(severity.rawValue)), ("message", .string(message)),
-            ("keyPath", keyPath.map(JSONValue.string) ?? .null),
-        ])
+        return JSONValueEncoder.encode(form)
     }
 
     /// How an input named `path` is called in problems and reports: `-` is
@@ -98,6 +106,13 @@ extension Problem {
     init(path: String, _ error: PropertyListError, severity: Severity = .error) {
         self.init(
             path: path, location: Location(error.location), severity: severity, error.message,
+            keyPath: KeyPathText.abbreviated(error.keyPath))
+    }
+
+    /// A uniform-type reading problem, at `path`, the file it names when it names one.
+    init(path: String, _ error: UniformTypeError) {
+        self.init(
+            path: error.path ?? path, location: Location(error.location), error.message,
             keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 

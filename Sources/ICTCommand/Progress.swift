@@ -14,8 +14,15 @@ import Darwin
 /// puts it back as it was, so it stays under output printed as the loop goes.
 /// When standard error is not a terminal, `advance()` costs one comparison.
 struct ProgressReporter {
-    /// How long a run goes silent before the line first appears.
-    static let quietPeriod = Duration.seconds(1)
+    /// How long a run goes silent before the line first appears: a second, or
+    /// `ICT_PROGRESS_QUIET_MS` milliseconds (tests set it, so that whether the
+    /// line appears does not depend on how fast the machine is).
+    static let quietPeriod: Duration = {
+        guard let text = getenv("ICT_PROGRESS_QUIET_MS").map({ String(cString: $0) }), let milliseconds = Int64(text),
+            milliseconds >= 0
+        else { return .seconds(1) }
+        return .milliseconds(milliseconds)
+    }()
     /// The shortest time between two changes of the count shown.
     static let updateInterval = Duration.milliseconds(100)
 
@@ -48,7 +55,7 @@ struct ProgressReporter {
         done += 1
         guard isShown else { return }
         let now = ContinuousClock.now
-        if lastUpdate.map({ now - $0 >= Self.updateInterval }) ?? (now - start > Self.quietPeriod) {
+        if lastUpdate.map({ now - $0 >= Self.updateInterval }) ?? (now - start >= Self.quietPeriod) {
             lastUpdate = now
             line = "\r\(label): \(done)\(total.map { "/\($0)" } ?? "") \(unit)\u{1B}[K"
         } else if isDrawn || line.isEmpty {

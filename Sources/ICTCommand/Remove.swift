@@ -14,7 +14,7 @@ extension Ict {
         func run() throws {
             try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) {
                 target throws(PropertyListKeyPathError) in
-                try target.document.removeValue(at: target.resolved(followingLast: false))
+                try target.propertyList.removeValue(at: target.resolved(followingLast: false))
             }
         }
     }

@@ -50,7 +50,7 @@ extension Ict {
             if let keyPath {
                 let newValue = try value.value()
                 try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json) { target throws(PropertyListKeyPathError) in
-                    try target.document.setValue(newValue, at: target.resolved(), mode: .replace)
+                    try target.propertyList.setValue(newValue, at: target.resolved(), mode: .replace)
                 }
                 return
             }
@@ -62,15 +62,15 @@ extension Ict {
             let lock = try ItemLockSupport.exclusive(path, report: report)
             defer { lock?.release() }
             do {
-                let opened = try ICTDocument(contentsOf: path)
+                let opened = try ICTDocumentFile(contentsOf: path)
                 let changed = try fields.apply(to: opened)
                 if changed { try opened.save() }
                 report["changed"] = .bool(changed)
                 if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
-            } catch let problem as DocumentFieldOptions.Failure {
-                throw report.fail(problem.problem)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             }
             try report.finish()
         }

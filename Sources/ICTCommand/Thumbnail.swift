@@ -39,15 +39,16 @@ extension Ict {
             if let problem = OutputPlacement.insideInputProblem(output, reading: path) { throw report.fail(problem) }
             let bytes: [UInt8]
             do {
-                let opened = try ICTDocument(contentsOf: path)
+                let opened = try ICTDocumentFile(contentsOf: path)
                 if let size {
                     guard let photo = try opened.data().photo else {
-                        throw ICTDocumentError(.missingKey, entry: ICTFormat.dataEntryName, keyPath: "DATA.PHOTO", "the document has no photo")
+                        throw ICTDocumentError(.missingKey, entry: ICTDocumentFormat.dataEntryName, keyPath: "DATA.PHOTO", "the document has no photo")
                     }
-                    bytes = try ICTDocument.thumbnail(of: try PNGImage(pngBytes: [UInt8](photo)), side: size).pngBytes()
+                    bytes = try ICTDocumentFile.thumbnail(of: try PNGImage(pngBytes: [UInt8](photo)), side: size).pngBytes()
                 } else {
                     guard let thumbnail = try opened.metadata().thumbnail else {
-                        throw ICTDocumentError(.missingKey, entry: ICTFormat.metadataEntryName, keyPath: "DATA.THUMBNAIL", "the document has no thumbnail")
+                        throw ICTDocumentError(
+                            .missingKey, entry: ICTDocumentFormat.metadataEntryName, keyPath: "DATA.THUMBNAIL", "the document has no thumbnail")
                     }
                     bytes = [UInt8](thumbnail)
                 }

@@ -74,7 +74,7 @@ struct TypeSources: ParsableArguments {
             do {
                 try types.addSharedMimeInfo(directory: SharedMimeInfoReader.systemPackagesDirectory)
             } catch {
-                throw report.fail(Problem(path: "/usr/share/mime/packages", "\(error)"))
+                throw report.fail(Problem(path: error.path ?? SharedMimeInfoReader.systemPackagesDirectory, error))
             }
         }
     }
@@ -83,8 +83,8 @@ struct TypeSources: ParsableArguments {
 /// What `TypeSources` fills: a registry, or the conformance graph alone.
 protocol TypeSourceTarget {
     mutating func add(_ set: TypeDeclarationSet)
-    mutating func addSharedMimeInfoCache(directory: String) throws(PropertyListError) -> Bool
-    @discardableResult mutating func addSharedMimeInfo(directory: String) throws(PropertyListError) -> [String]
+    mutating func addSharedMimeInfoCache(directory: String) throws(UniformTypeError) -> Bool
+    @discardableResult mutating func addSharedMimeInfo(directory: String) throws(UniformTypeError) -> [String]
 }
 
 extension TypeRegistry: TypeSourceTarget {}

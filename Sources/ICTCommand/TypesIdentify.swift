@@ -29,7 +29,7 @@ extension Ict.Types {
             var output = StandardOutput()
             var items: [JSONValue] = []
             for path in paths {
-                switch Result(catching: { () throws(PropertyListError) in try registry.identifyItem(atPath: path) }) {
+                switch Result(catching: { () throws(UniformTypeError) in try registry.identifyItem(atPath: path) }) {
                 case .success(let type):
                     items.append(.object([("path", .string(path)), ("type", typeJSON(type, registry: registry))]))
                     if !sources.json {

@@ -1,10 +1,6 @@
 /// Command-line checks made before argument-parser sees the arguments, and
 /// what a usage error needs to know of the command it was for.
 enum UsageCheck {
-    struct Failure: Error {
-        var message: String
-    }
-
     /// A problem argument-parser would not report: an argument such as
     /// `-dash.plist`, which it reads as the short flags `-d -a -s -h` and so
     /// answers with help and exit status 0. A single dash followed by more

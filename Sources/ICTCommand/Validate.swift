@@ -67,7 +67,7 @@ extension Ict {
             report.strict = strict
             let documentSchema = try loadSchema(report)
             var names: InputNames
-            do throws(FileList.Failure) {
+            do throws(CommandFailure) {
                 names = try batch.names(after: files)
             } catch {
                 throw report.fail(error.problem)
@@ -78,7 +78,8 @@ extension Ict {
             var output = StandardOutput()
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
-                if ICTFormat.isPackage(atPath: path) || (schema != nil && ContentSniffer.typeIdentifier(ofItemAtPath: path) == "public.directory") {
+                let kind = InputKind(classifying: path)
+                if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
                     result = check(path)
@@ -221,7 +222,7 @@ extension Ict {
                 let places = findings.isEmpty ? [] : PropertyListLocator.locations(of: findings.map(\.keyPath), in: bytes)
                 result.problems += zip(findings, places).map { Problem(path: displayName, $0, location: $1, severity: .warning) }
             }
-            if KeyedArchive.looksLikeArchive(value) {
+            if KeyedArchiveObjectGraph.looksLikeArchive(value) {
                 result.isKeyedArchive = true
                 var validator = KeyedArchiveValidator()
                 _ = validator.check(value)

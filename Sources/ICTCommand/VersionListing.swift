@@ -32,7 +32,7 @@ struct VersionListing {
     init(path: String) throws(DocumentVersionError) {
         self.path = path
         let current = try DocumentVersion.currentVersionOfItem(at: path)
-        isICTDocument = ICTFormat.isDocument(atPath: path)
+        isICTDocument = ICTDocumentFormat.isDocument(atPath: path)
         entries = [Entry(number: 0, version: current)]
         for (index, version) in try DocumentVersion.otherVersionsOfItem(at: path).enumerated() {
             entries.append(Entry(number: index + 1, version: version))
@@ -44,7 +44,7 @@ struct VersionListing {
             }
             guard isICTDocument else { continue }
             do {
-                let document = ICTDocument(package: try entries[index].version.packageWrapper(), path: entries[index].version.path)
+                let document = ICTDocumentFile(package: try entries[index].version.packageWrapper(), path: entries[index].version.path)
                 _ = try document.metadata()
                 let fields = try document.data()
                 entries[index].fields = fields

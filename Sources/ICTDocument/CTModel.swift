@@ -11,7 +11,7 @@ import Foundation
 /// The archive keys, class names and entry names of the `.ict` format
 /// (docs/ict-format.md sections 1–3), spelled exactly as the original app
 /// spells them.
-public enum ICTFormat {
+public enum ICTDocumentFormat {
     /// The entry holding `CTData`.
     public static let dataEntryName = "ctdocument.data"
     /// The entry holding `CTMetadata`.
@@ -55,6 +55,11 @@ public enum ICTFormat {
 
 }
 
+/// The name of ``ICTDocumentFormat`` before 1.0, when "ICT" also meant
+/// "ICTKit's" (`ICTCoder`, `ICTNumber`).
+@available(*, deprecated, renamed: "ICTDocumentFormat")
+public typealias ICTFormat = ICTDocumentFormat
+
 /// The lightweight metadata of a document (`CTMetadata`): what a list of
 /// documents shows without reading the data.
 public struct CTMetadata: Hashable, Sendable, KeyedArchiveCodable {
@@ -66,7 +71,7 @@ public struct CTMetadata: Hashable, Sendable, KeyedArchiveCodable {
     public var displayName: String?
 
     /// Makes metadata; a new document's is version 1 and empty.
-    public init(version: Int = ICTFormat.version, thumbnail: Data? = nil, displayName: String? = nil) {
+    public init(version: Int = ICTDocumentFormat.version, thumbnail: Data? = nil, displayName: String? = nil) {
         self.version = version
         self.thumbnail = thumbnail
         self.displayName = displayName
@@ -81,16 +86,16 @@ public struct CTMetadata: Hashable, Sendable, KeyedArchiveCodable {
     ///
     /// - Throws: `KeyedArchiveError` for a field of the wrong type.
     public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
-        version = try decoder.decodeInt(forKey: ICTFormat.versionKey)
-        thumbnail = try decoder.decodeObject(of: Data.self, forKey: ICTFormat.thumbnailKey)
-        displayName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.metadataDisplayNameKey)
+        version = try decoder.decodeInt(forKey: ICTDocumentFormat.versionKey)
+        thumbnail = try decoder.decodeObject(of: Data.self, forKey: ICTDocumentFormat.thumbnailKey)
+        displayName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.metadataDisplayNameKey)
     }
 
     /// Writes the fields in the original app's order; nil fields as `$null`.
     public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
-        encoder.encode(version, forKey: ICTFormat.versionKey)
-        try encoder.encode(thumbnail, forKey: ICTFormat.thumbnailKey)
-        try encoder.encode(displayName, forKey: ICTFormat.metadataDisplayNameKey)
+        encoder.encode(version, forKey: ICTDocumentFormat.versionKey)
+        try encoder.encode(thumbnail, forKey: ICTDocumentFormat.thumbnailKey)
+        try encoder.encode(displayName, forKey: ICTDocumentFormat.metadataDisplayNameKey)
     }
 }
 
@@ -111,7 +116,7 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
 
     /// Makes data; a new document's is version 1 and empty.
     public init(
-        version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil,
+        version: Int = ICTDocumentFormat.version, firstName: String? = nil, lastName: String? = nil,
         displayName: String? = nil, favoriteNumber: Double? = nil, photo: Data? = nil
     ) {
         self.version = version
@@ -131,23 +136,23 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
     ///
     /// - Throws: `KeyedArchiveError` for a field of the wrong type.
     public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
-        version = try decoder.decodeInt(forKey: ICTFormat.versionKey)
-        firstName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.firstNameKey)
-        lastName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.lastNameKey)
-        displayName = try decoder.decodeObject(of: String.self, forKey: ICTFormat.dataDisplayNameKey)
-        favoriteNumber = try decoder.decodeObject(of: ArchivedNumber.self, forKey: ICTFormat.favoriteNumberKey)?.value
-        photo = try decoder.decodeObject(of: Data.self, forKey: ICTFormat.photoKey)
+        version = try decoder.decodeInt(forKey: ICTDocumentFormat.versionKey)
+        firstName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.firstNameKey)
+        lastName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.lastNameKey)
+        displayName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.dataDisplayNameKey)
+        favoriteNumber = try decoder.decodeObject(of: ArchivedNumber.self, forKey: ICTDocumentFormat.favoriteNumberKey)?.value
+        photo = try decoder.decodeObject(of: Data.self, forKey: ICTDocumentFormat.photoKey)
     }
 
     /// Writes the fields in the original app's order; nil fields as `$null`,
     /// the favourite number as a 32-bit real (`numberWithFloat:`).
     public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
-        encoder.encode(version, forKey: ICTFormat.versionKey)
-        try encoder.encode(firstName, forKey: ICTFormat.firstNameKey)
-        try encoder.encode(lastName, forKey: ICTFormat.lastNameKey)
-        try encoder.encode(displayName, forKey: ICTFormat.dataDisplayNameKey)
-        try encoder.encode(favoriteNumber.map { ArchivedNumber(value: Double(Float($0))) }, forKey: ICTFormat.favoriteNumberKey)
-        try encoder.encode(photo, forKey: ICTFormat.photoKey)
+        encoder.encode(version, forKey: ICTDocumentFormat.versionKey)
+        try encoder.encode(firstName, forKey: ICTDocumentFormat.firstNameKey)
+        try encoder.encode(lastName, forKey: ICTDocumentFormat.lastNameKey)
+        try encoder.encode(displayName, forKey: ICTDocumentFormat.dataDisplayNameKey)
+        try encoder.encode(favoriteNumber.map { ArchivedNumber(value: Double(Float($0))) }, forKey: ICTDocumentFormat.favoriteNumberKey)
+        try encoder.encode(photo, forKey: ICTDocumentFormat.photoKey)
     }
 }
 

@@ -6,16 +6,14 @@ import Musl
 import Darwin
 #endif
 
-extension ICTFormat {
+extension ICTDocumentFormat {
     /// Whether `path` names an `.ict` package: a directory (a symbolic link
     /// to one is followed, as a user's path is) whose name ends in `.ict` in
     /// any case, trailing slashes aside.
     ///
     /// Reads the item's status only.
     public static func isPackage(atPath path: String) -> Bool {
-        var name = Substring(path)
-        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
-        guard isPackageName(name) else { return false }
+        guard isPackageName(trimmingTrailingSlashes(path)) else { return false }
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
@@ -35,5 +33,13 @@ extension ICTFormat {
     /// Reads the status of the package and of the entry only.
     public static func isDocument(atPath path: String) -> Bool {
         isPackage(atPath: path) && access("\(path)/\(metadataEntryName)", F_OK) == 0
+    }
+
+    /// `path` without slashes at its end (`/` stays `/`): a folder named with
+    /// one (`Coffee.ict/`, as shells complete it) as it is named without.
+    package static func trimmingTrailingSlashes(_ path: String) -> String {
+        var result = path
+        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+        return result
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-extension ICTDocument {
+extension ICTDocumentFile {
     /// The first free document name in `directory` for `baseName`:
     /// `Friend.ict`, then `Friend 1.ict`, `Friend 2.ict`, … — names compared
     /// case-insensitively, as the platform guidance asks.
@@ -22,11 +22,11 @@ extension ICTDocument {
             }
             taken.insert(name.lowercased())
         }
-        var candidate = "\(baseName).\(ICTFormat.packageExtension)"
+        var candidate = "\(baseName).\(ICTDocumentFormat.packageExtension)"
         var number = 0
         while taken.contains(candidate.lowercased()) {
             number += 1
-            candidate = "\(baseName) \(number).\(ICTFormat.packageExtension)"
+            candidate = "\(baseName) \(number).\(ICTDocumentFormat.packageExtension)"
         }
         return candidate
     }

@@ -104,7 +104,7 @@ public struct DocumentValidator {
             findings.append(DocumentFinding(entry: entry.name, keyPath: keyPath, message: message))
         }
         let child = package.child(named: entry.name)
-        if let problem = ICTFormat.entryProblem(child) {
+        if let problem = ICTDocumentFormat.entryProblem(child) {
             if child != nil {
                 finding("", problem)
             } else if entry.isRequired {

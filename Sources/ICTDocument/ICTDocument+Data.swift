@@ -34,7 +34,7 @@ extension PNGImage {
     }
 }
 
-extension ICTDocument {
+extension ICTDocumentFile {
     /// Sets the photo from PNG `data`, as `setPhoto(pngBytes:)`; nil removes
     /// the photo and the thumbnail.
     ///

@@ -22,7 +22,7 @@ import Darwin
 // A `FilePath` that is not valid UTF-8 is decoded with replacement
 // characters and so may not name the same file.
 
-extension ICTDocument {
+extension ICTDocumentFile {
     /// Where the document was opened or last saved, as a directory's file
     /// URL (`path`); nil for a new document.
     public var fileURL: URL? { path.map { URL(filePath: $0, directoryHint: .isDirectory) } }

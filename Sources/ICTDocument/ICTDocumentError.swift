@@ -25,6 +25,9 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
             case alreadyExists
             case invalidJSON
             case unreadableFile
+            case invalidKeyPath
+            case missingValue
+            case unwritableValue
         }
 
         private var wrapped: Wrapped
@@ -59,8 +62,16 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         /// base64 for one; `propertyListError` says where in the text.
         public static var invalidJSON: Self { Self(.invalidJSON) }
         /// A file could not be read: the JSON form, or an image file it
-        /// names; `propertyListError` says why.
+        /// names; `propertyListError` says why. Also a document's entry a
+        /// key path names that is a symbolic link or a folder (`KeyPathAddress`).
         public static var unreadableFile: Self { Self(.unreadableFile) }
+        /// A key path into a document is not `ENTRY:PATH` with an entry's name (`KeyPathAddress`).
+        public static var invalidKeyPath: Self { Self(.invalidKeyPath) }
+        /// Nothing is at a key path (`KeyPathTarget`).
+        public static var missingValue: Self { Self(.missingValue) }
+        /// A property list cannot be written in its file's form: OpenStep is
+        /// read only (`KeyPathTarget`); `propertyListError` says why.
+        public static var unwritableValue: Self { Self(.unwritableValue) }
 
         /// The code's name, stable across versions: `missingEntry`.
         public var description: String {
@@ -79,6 +90,9 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
             case .alreadyExists: "alreadyExists"
             case .invalidJSON: "invalidJSON"
             case .unreadableFile: "unreadableFile"
+            case .invalidKeyPath: "invalidKeyPath"
+            case .missingValue: "missingValue"
+            case .unwritableValue: "unwritableValue"
             }
         }
     }

@@ -56,7 +56,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
 
     /// Makes a form from its fields.
     public init(
-        version: Int = ICTFormat.version, firstName: String? = nil, lastName: String? = nil, displayName: String? = nil,
+        version: Int = ICTDocumentFormat.version, firstName: String? = nil, lastName: String? = nil, displayName: String? = nil,
         favoriteNumber: Double? = nil, photo: Image? = nil, thumbnail: Image? = nil
     ) {
         self.version = version
@@ -110,7 +110,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
     ///   is not base64 (`propertyListError` says where, by line and column);
     ///   `.missingKey` for a missing `version` or an image object without
     ///   `file`; `.wrongType` for a value of the wrong type;
-    ///   `.unsupportedVersion` for a version other than `ICTFormat.version`.
+    ///   `.unsupportedVersion` for a version other than `ICTDocumentFormat.version`.
     public init(jsonBytes bytes: UnsafeRawBufferPointer) throws(ICTDocumentError) {
         let value: PropertyListValue
         do throws(PropertyListError) {
@@ -127,10 +127,10 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
         guard case .integer(let versionInteger) = versionValue, let version = versionInteger.int64Value.flatMap(Int.init(exactly:)) else {
             throw Self.wrongType(versionValue, at: "version", expected: "an integer")
         }
-        guard version == ICTFormat.version else {
+        guard version == ICTDocumentFormat.version else {
             throw ICTDocumentError(
                 .unsupportedVersion, keyPath: "version",
-                "unsupported version \(version) (this version of ICTKit reads \(ICTFormat.version))")
+                "unsupported version \(version) (this version of ICTKit reads \(ICTDocumentFormat.version))")
         }
         self.init(
             version: version, firstName: try Self.string(object, "firstName"), lastName: try Self.string(object, "lastName"),
@@ -187,7 +187,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
     }
 }
 
-extension ICTDocument {
+extension ICTDocumentFile {
     /// The document's fields as the JSON form: images embedded when
     /// `imageFileBase` is nil, else named `BASE.photo.png` and
     /// `BASE.thumbnail.png` (relative to the JSON's folder, as the form

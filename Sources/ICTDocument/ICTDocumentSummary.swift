@@ -26,7 +26,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     }
 
     /// The name to show: the metadata's `DISPLAY NAME`, else the package's
-    /// file name without `.ict` (as `ICTDocument.displayName()`).
+    /// file name without `.ict` (as `ICTDocumentFile.displayName()`).
     public var displayName: String
     /// The thumbnail's size in bytes; nil when the metadata has none.
     public var thumbnailByteCount: Int?
@@ -41,7 +41,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     /// Reads only the metadata entry, and of it the trailer, the small
     /// objects (keys, class, name) and the thumbnail's first bytes — usually
     /// two 4 KB reads, whatever the thumbnail's size. Checks what it reads
-    /// as `ICTDocument.metadata()` does: the archive's top level, the class
+    /// as `ICTDocumentFile.metadata()` does: the archive's top level, the class
     /// `CTMetadata`, `VERSION` 1 and the fields' types; the thumbnail's PNG
     /// header but not its pixels (`ict validate` checks those). The entry is
     /// opened without following a symbolic link.
@@ -51,7 +51,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     ///   `.invalidArchive`, `.wrongClass`, `.unsupportedVersion`, `.wrongType`
     ///   or `.damagedImage` naming `ctdocument.metadata` and the key.
     public init(ofDocumentAt path: String, relativeTo directory: Int32 = AT_FDCWD) throws(ICTDocumentError) {
-        let entry = ICTFormat.metadataEntryName
+        let entry = ICTDocumentFormat.metadataEntryName
         let propertyList: PartialBinaryPropertyList
         do {
             propertyList = try PartialBinaryPropertyList(path: "\(path)/\(entry)", relativeTo: directory, followingSymbolicLinks: false)
@@ -62,7 +62,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         }
         let archive = try Self.reading { () throws(KeyedArchiveError) in try PartialKeyedArchive(propertyList: propertyList) }
         let fields = try Self.readFields(of: archive)
-        displayName = fields.name ?? ICTDocument.fileDisplayName(ofPath: path)
+        displayName = fields.name ?? ICTDocumentFile.fileDisplayName(ofPath: path)
         if let thumbnail = fields.thumbnail {
             thumbnailByteCount = thumbnail.count
             do {
@@ -70,9 +70,9 @@ public struct ICTDocumentSummary: Hashable, Sendable {
                 let size = try PNGImage.size(ofPNGHeader: header)
                 thumbnailSize = PixelSize(width: size.width, height: size.height)
             } catch let error as ICTDocumentError {
-                throw ICTDocumentError(error.code, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), error.message)
+                throw ICTDocumentError(error.code, entry: entry, keyPath: Self.keyPath(ICTDocumentFormat.thumbnailKey), error.message)
             } catch {
-                throw ICTDocumentError(.invalidArchive, entry: entry, keyPath: Self.keyPath(ICTFormat.thumbnailKey), "\(error)")
+                throw ICTDocumentError(.invalidArchive, entry: entry, keyPath: Self.keyPath(ICTDocumentFormat.thumbnailKey), "\(error)")
             }
         }
         bytesRead = propertyList.bytesRead
@@ -80,43 +80,43 @@ public struct ICTDocumentSummary: Hashable, Sendable {
 
     /// The root object's display name and where the thumbnail's bytes lie, with its class, version and field types checked.
     private static func readFields(of archive: PartialKeyedArchive) throws(ICTDocumentError) -> (name: String?, thumbnail: (offset: Int, count: Int)?) {
-        let entry = ICTFormat.metadataEntryName
-        guard let rootIndex = try reading({ () throws(KeyedArchiveError) in try archive.topObjectIndex(forKey: ICTFormat.topKey) }) else {
-            throw ICTDocumentError(.wrongClass, entry: entry, keyPath: ICTFormat.topKey, "the root object is $null")
+        let entry = ICTDocumentFormat.metadataEntryName
+        guard let rootIndex = try reading({ () throws(KeyedArchiveError) in try archive.topObjectIndex(forKey: ICTDocumentFormat.topKey) }) else {
+            throw ICTDocumentError(.wrongClass, entry: entry, keyPath: ICTDocumentFormat.topKey, "the root object is $null")
         }
         let root = try reading { () throws(KeyedArchiveError) in try archive.instance(at: rootIndex) }
         let rootClass = try reading { () throws(KeyedArchiveError) in try archive.className(of: root) }
         guard CTMetadata.archivedClassNames.contains(rootClass.name) else {
             throw ICTDocumentError(
-                .wrongClass, entry: entry, keyPath: "$top.\(ICTFormat.topKey)",
+                .wrongClass, entry: entry, keyPath: "$top.\(ICTDocumentFormat.topKey)",
                 "class \(rootClass.name) is not allowed here (expected CTMetadata)")
         }
         func field(_ key: String) throws(ICTDocumentError) -> PartialKeyedArchive.Field? {
             try reading { () throws(KeyedArchiveError) in try archive.field(key, of: root) }
         }
         let version: Int? =
-            switch try field(ICTFormat.versionKey) {
+            switch try field(ICTDocumentFormat.versionKey) {
             case .inline(.integer(let integer))?, .reference(_, .integer(let integer))?: integer.int64Value.map { Int(clamping: $0) }
             case nil: 0
             default: nil
             }
-        guard let version else { throw wrongType(ICTFormat.versionKey, "VERSION is not an integer") }
-        guard version == ICTFormat.version else {
+        guard let version else { throw wrongType(ICTDocumentFormat.versionKey, "VERSION is not an integer") }
+        guard version == ICTDocumentFormat.version else {
             throw ICTDocumentError(
-                .unsupportedVersion, entry: entry, keyPath: keyPath(ICTFormat.versionKey),
-                "unsupported VERSION \(version) (this version of ICTKit reads \(ICTFormat.version))")
+                .unsupportedVersion, entry: entry, keyPath: keyPath(ICTDocumentFormat.versionKey),
+                "unsupported VERSION \(version) (this version of ICTKit reads \(ICTDocumentFormat.version))")
         }
         var name: String?
-        switch try field(ICTFormat.metadataDisplayNameKey) {
+        switch try field(ICTDocumentFormat.metadataDisplayNameKey) {
         case .reference(_, .string(let text))?: name = text
         case .null?, nil: name = nil
-        default: throw wrongType(ICTFormat.metadataDisplayNameKey, "DISPLAY NAME is not a string")
+        default: throw wrongType(ICTDocumentFormat.metadataDisplayNameKey, "DISPLAY NAME is not a string")
         }
         var thumbnail: (offset: Int, count: Int)?
-        switch try field(ICTFormat.thumbnailKey) {
+        switch try field(ICTDocumentFormat.thumbnailKey) {
         case .reference(_, .data(let offset, let count))?: thumbnail = (offset, count)
         case .null?, nil: thumbnail = nil
-        default: throw wrongType(ICTFormat.thumbnailKey, "THUMBNAIL is not data")
+        default: throw wrongType(ICTDocumentFormat.thumbnailKey, "THUMBNAIL is not data")
         }
         return (name, thumbnail)
     }
@@ -127,15 +127,15 @@ public struct ICTDocumentSummary: Hashable, Sendable {
             return try step()
         } catch {
             throw ICTDocumentError(
-                .invalidArchive, entry: ICTFormat.metadataEntryName, keyPath: error.keyPath.description,
+                .invalidArchive, entry: ICTDocumentFormat.metadataEntryName, keyPath: error.keyPath.description,
                 "not a readable keyed archive: \(error.message)")
         }
     }
 
-    private static func keyPath(_ key: String) -> String { "\(ICTFormat.topKey).\(key)" }
+    private static func keyPath(_ key: String) -> String { "\(ICTDocumentFormat.topKey).\(key)" }
 
     private static func wrongType(_ key: String, _ message: String) -> ICTDocumentError {
-        ICTDocumentError(.wrongType, entry: ICTFormat.metadataEntryName, keyPath: keyPath(key), message)
+        ICTDocumentError(.wrongType, entry: ICTDocumentFormat.metadataEntryName, keyPath: keyPath(key), message)
     }
 
     /// Why the metadata entry of `path` could not be opened: no package
@@ -145,15 +145,15 @@ public struct ICTDocumentSummary: Hashable, Sendable {
         guard fstatat(directory, path, &status, 0) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             return ICTDocumentError(.package, "\(path): not a package directory")
         }
-        guard fstatat(directory, "\(path)/\(ICTFormat.metadataEntryName)", &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            return ICTDocumentError(.missingEntry, entry: ICTFormat.metadataEntryName, "the entry is missing")
+        guard fstatat(directory, "\(path)/\(ICTDocumentFormat.metadataEntryName)", &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return ICTDocumentError(.missingEntry, entry: ICTDocumentFormat.metadataEntryName, "the entry is missing")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             let what = (status.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a special file"
             return ICTDocumentError(
-                .missingEntry, entry: ICTFormat.metadataEntryName,
+                .missingEntry, entry: ICTDocumentFormat.metadataEntryName,
                 "the entry is \(what), not a file; links in a document are not followed")
         }
-        return ICTDocumentError(.package, entry: ICTFormat.metadataEntryName, error.message)
+        return ICTDocumentError(.package, entry: ICTDocumentFormat.metadataEntryName, error.message)
     }
 }

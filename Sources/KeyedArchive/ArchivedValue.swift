@@ -108,7 +108,7 @@ extension ArchivedValue {
     ]
 }
 
-extension KeyedArchive {
+extension KeyedArchiveObjectGraph {
     /// Decodes the object under `$top.key` with its whole graph: built-ins
     /// become Swift values, other classes `ArchivedObject`s. An object shared
     /// by several references is decoded once and appears at each; a
@@ -143,7 +143,7 @@ extension KeyedArchive {
 /// pushed and popped on the way down and up, and made into a
 /// `PropertyListKeyPath` only for an error.
 struct ArchivedValueDecoder {
-    let archive: KeyedArchive
+    let archive: KeyedArchiveObjectGraph
     let allowedClassNames: Set<String>?
     let maximumDepth: Int
     /// Each object's value once decoded, by index.
@@ -155,7 +155,7 @@ struct ArchivedValueDecoder {
     /// The steps of the key path to the value being decoded.
     private var pathSteps: [PropertyListPathComponent] = []
 
-    init(archive: KeyedArchive, allowedClassNames: Set<String>?, maximumDepth: Int) {
+    init(archive: KeyedArchiveObjectGraph, allowedClassNames: Set<String>?, maximumDepth: Int) {
         self.archive = archive
         self.allowedClassNames = allowedClassNames
         self.maximumDepth = maximumDepth
@@ -253,7 +253,7 @@ struct ArchivedValueDecoder {
         return result
     }
 
-    /// `KeyedArchive.object(at:)` without copying the fields (they keep `$class`) and with class descriptions cached.
+    /// `KeyedArchiveObjectGraph.object(at:)` without copying the fields (they keep `$class`) and with class descriptions cached.
     private mutating func classify(_ index: Int) -> KeyedArchiveObject {
         guard case .dictionary(let fields) = archive.objects[index], fields["$classname"] == nil,
             case .uid(let classUID)? = fields["$class"], classUID < UInt64(archive.objects.count)

@@ -44,7 +44,7 @@ extension KeyedArchiveWriter {
     ///
     /// - Throws: `KeyedArchiveError` as `encode(_:)`: the first structural
     ///   problem of `archive`, or `.propertyList` when the XML writer refuses a value.
-    public func encodedData(_ archive: KeyedArchive) throws(KeyedArchiveError) -> Data {
+    public func encodedData(_ archive: KeyedArchiveObjectGraph) throws(KeyedArchiveError) -> Data {
         Data(try encode(archive))
     }
 }

@@ -21,7 +21,7 @@ import PropertyList
 /// JSON form. Reading it back
 /// and writing the archive with `KeyedArchiveWriter` gives the same bytes as
 /// writing the original archive.
-extension KeyedArchive {
+extension KeyedArchiveObjectGraph {
     /// The archive in its JSON form, as a property-list value for `JSONPropertyListWriter`.
     public var jsonForm: PropertyListValue {
         var document: OrderedDictionary<String, PropertyListValue> = [

@@ -118,7 +118,7 @@ public struct KeyedArchiveLayout: Hashable, Sendable {
     ///   would not come out).
     /// - Throws: `KeyedArchiveError` with code `.propertyList` when the bytes are not a binary property list.
     public init?(
-        recording archive: KeyedArchive, binaryPropertyList bytes: UnsafeRawBufferPointer,
+        recording archive: KeyedArchiveObjectGraph, binaryPropertyList bytes: UnsafeRawBufferPointer,
         limits: PropertyListLimits = .default
     ) throws(KeyedArchiveError) {
         let original: [BinaryPropertyListObject]

@@ -13,7 +13,7 @@ public struct KeyedArchiveReader: Sendable {
     public var limits: KeyedArchiveLimits
     /// Whether to record, for a binary archive, how its objects are numbered
     /// where `KeyedArchiveWriter`'s rule would number them otherwise
-    /// (`KeyedArchive.layout`), so that writing it unchanged gives the same
+    /// (`KeyedArchiveObjectGraph.layout`), so that writing it unchanged gives the same
     /// bytes. Costs a second pass over the object table and one write.
     public var keepsLayout: Bool
 
@@ -29,14 +29,14 @@ public struct KeyedArchiveReader: Sendable {
     /// - Throws: `KeyedArchiveError` with code `.propertyList` (with the byte
     ///   offset or line in `underlying`) when the bytes are not a property
     ///   list, else of the first structural problem, with its key path.
-    public func read(_ bytes: UnsafeRawBufferPointer) throws(KeyedArchiveError) -> KeyedArchive {
+    public func read(_ bytes: UnsafeRawBufferPointer) throws(KeyedArchiveError) -> KeyedArchiveObjectGraph {
         let value: PropertyListValue
         do {
             value = try PropertyListReader(limits: limits.propertyList).read(bytes).value
         } catch {
             throw KeyedArchiveError(error)
         }
-        var archive = try KeyedArchive(propertyList: value)
+        var archive = try KeyedArchiveObjectGraph(propertyList: value)
         if keepsLayout, PropertyListFormat.detect(bytes) == .binary {
             archive.layout = try KeyedArchiveLayout(recording: archive, binaryPropertyList: bytes, limits: limits.propertyList)
         }
@@ -46,8 +46,8 @@ public struct KeyedArchiveReader: Sendable {
     /// Decodes and checks the archive in `data`, as `read(_:)` on bytes.
     ///
     /// - Throws: `KeyedArchiveError`, as `read(_:)` on bytes.
-    public func read(_ data: Data) throws(KeyedArchiveError) -> KeyedArchive {
-        let result: Result<KeyedArchive, KeyedArchiveError> = data.withUnsafeBytes { buffer in
+    public func read(_ data: Data) throws(KeyedArchiveError) -> KeyedArchiveObjectGraph {
+        let result: Result<KeyedArchiveObjectGraph, KeyedArchiveError> = data.withUnsafeBytes { buffer in
             Result { () throws(KeyedArchiveError) in try read(buffer) }
         }
         return try result.get()
@@ -56,8 +56,8 @@ public struct KeyedArchiveReader: Sendable {
     /// Decodes and checks the archive in `bytes`, as `read(_:)` on bytes.
     ///
     /// - Throws: `KeyedArchiveError`, as `read(_:)` on bytes.
-    public func read(_ bytes: [UInt8]) throws(KeyedArchiveError) -> KeyedArchive {
-        let result: Result<KeyedArchive, KeyedArchiveError> = bytes.withUnsafeBytes { buffer in
+    public func read(_ bytes: [UInt8]) throws(KeyedArchiveError) -> KeyedArchiveObjectGraph {
+        let result: Result<KeyedArchiveObjectGraph, KeyedArchiveError> = bytes.withUnsafeBytes { buffer in
             Result { () throws(KeyedArchiveError) in try read(buffer) }
         }
         return try result.get()

@@ -26,20 +26,20 @@ public struct KeyedArchiveValidator: Sendable {
     /// Checks `propertyList` as a keyed archive; returns its parts when the
     /// top-level structure is usable (even if objects have problems), else nil.
     /// Problems are appended to `problems`.
-    public mutating func check(_ propertyList: PropertyListValue) -> KeyedArchive? {
+    public mutating func check(_ propertyList: PropertyListValue) -> KeyedArchiveObjectGraph? {
         guard case .dictionary(let root) = propertyList else {
             report(.notAnArchive, [], nil, "the property list is \(propertyList.kindNameWithArticle), not a keyed archive's dictionary")
             return nil
         }
         switch root["$archiver"] {
-        case .string(KeyedArchive.archiverName)?: break
+        case .string(KeyedArchiveObjectGraph.archiverName)?: break
         case .string(let other)?: report(.wrongArchiver, [.key("$archiver")], nil, "$archiver is \"\(other)\", not \"NSKeyedArchiver\"")
         case let other?: report(.wrongArchiver, [.key("$archiver")], nil, "$archiver is \(other.kindNameWithArticle), not the string \"NSKeyedArchiver\"")
         case nil: report(.wrongArchiver, [], nil, "no $archiver: not a keyed archive")
         }
         if isDone { return nil }
         switch root["$version"] {
-        case .integer(let version)? where version.int64Value == KeyedArchive.formatVersion: break
+        case .integer(let version)? where version.int64Value == KeyedArchiveObjectGraph.formatVersion: break
         case .integer(let version)?: report(.unsupportedVersion, [.key("$version")], nil, "$version is \(version), not 100000")
         case let other?: report(.unsupportedVersion, [.key("$version")], nil, "$version is \(other.kindNameWithArticle), not the integer 100000")
         case nil: report(.unsupportedVersion, [], nil, "no $version")
@@ -68,7 +68,7 @@ public struct KeyedArchiveValidator: Sendable {
             checkObject(objects[index], at: index, in: objects, isClassDescription: &isClassDescription)
             if isDone { return nil }
         }
-        return KeyedArchive(top: top, objects: objects)
+        return KeyedArchiveObjectGraph(top: top, objects: objects)
     }
 
     private var isDone: Bool { stopAtFirstProblem && !problems.isEmpty }

@@ -61,7 +61,7 @@ public struct KeyedArchiveWriter: Sendable {
     /// - Throws: `KeyedArchiveError` for the first structural problem of
     ///   `archive` (so only archives that read back are written), or with code
     ///   `.propertyList` when the XML writer refuses a value.
-    public func encode(_ archive: KeyedArchive) throws(KeyedArchiveError) -> [UInt8] {
+    public func encode(_ archive: KeyedArchiveObjectGraph) throws(KeyedArchiveError) -> [UInt8] {
         var validator = KeyedArchiveValidator(stopAtFirstProblem: true)
         _ = validator.check(archive.propertyList)
         if let problem = validator.problems.first { throw problem }
@@ -78,7 +78,7 @@ public struct KeyedArchiveWriter: Sendable {
     }
 
     /// The archive's objects numbered by the rule, or by `archive.layout` when it fits the archive.
-    static func objectTable(_ archive: KeyedArchive) -> [BinaryPropertyListObject] {
+    static func objectTable(_ archive: KeyedArchiveObjectGraph) -> [BinaryPropertyListObject] {
         if let recorded = archive.layout, !recorded.isStandard {
             var layout = ArchiveLayout(exceptions: recorded.placements)
             layout.flattenArchive(archive, topKeys: recorded.topKeys)
@@ -174,7 +174,7 @@ struct ArchiveLayout {
         var index: Int
     }
 
-    mutating func flattenArchive(_ archive: KeyedArchive, topKeys: [String] = KeyedArchiveLayout.standardTopKeys) {
+    mutating func flattenArchive(_ archive: KeyedArchiveObjectGraph, topKeys: [String] = KeyedArchiveLayout.standardTopKeys) {
         let top = append(.dictionary(keys: [], values: []), at: nil)
         var keyNumbers: [Int] = []
         for (position, name) in topKeys.enumerated() { keyNumbers.append(key(for: name, at: Slot(parent: top, index: position))) }
@@ -182,9 +182,9 @@ struct ArchiveLayout {
         for (position, name) in topKeys.enumerated() {
             let slot = Slot(parent: top, index: topKeys.count + position)
             switch name {
-            case "$version": valueNumbers.append(value(.integer(PropertyListInteger(KeyedArchive.formatVersion)), at: slot))
+            case "$version": valueNumbers.append(value(.integer(PropertyListInteger(KeyedArchiveObjectGraph.formatVersion)), at: slot))
             case "$objects": valueNumbers.append(flattenObjects(archive.objects, at: slot))
-            case "$archiver": valueNumbers.append(value(.string(KeyedArchive.archiverName), at: slot))
+            case "$archiver": valueNumbers.append(value(.string(KeyedArchiveObjectGraph.archiverName), at: slot))
             default: valueNumbers.append(flattenDictionary(archive.top, classDescription: false, at: slot))
             }
         }

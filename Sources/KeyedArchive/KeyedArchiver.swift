@@ -37,8 +37,8 @@ public struct KeyedArchiver {
     }
 
     /// The archive built so far.
-    public var archive: KeyedArchive {
-        KeyedArchive(top: state.top, objects: state.objects)
+    public var archive: KeyedArchiveObjectGraph {
+        KeyedArchiveObjectGraph(top: state.top, objects: state.objects)
     }
 
     /// The archive built so far, serialised.

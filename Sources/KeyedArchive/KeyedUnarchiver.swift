@@ -28,12 +28,12 @@ public protocol KeyedArchiveDecodable {
 /// Decodes typed objects from a checked keyed archive.
 public struct KeyedUnarchiver: Sendable {
     /// The archive decoded from.
-    public let archive: KeyedArchive
+    public let archive: KeyedArchiveObjectGraph
     /// The limits applied while decoding.
     public var limits: KeyedArchiveLimits
 
     /// Makes an unarchiver over an archive already read.
-    public init(archive: KeyedArchive, limits: KeyedArchiveLimits = .default) {
+    public init(archive: KeyedArchiveObjectGraph, limits: KeyedArchiveLimits = .default) {
         self.archive = archive
         self.limits = limits
     }
@@ -73,11 +73,11 @@ public struct KeyedUnarchiver: Sendable {
 
 /// The state shared by the decoders of one decoding: which objects are being decoded (to catch cycles).
 final class KeyedArchiveDecodingContext {
-    let archive: KeyedArchive
+    let archive: KeyedArchiveObjectGraph
     let maximumDepth: Int
     private var inProgress: Set<Int> = []
 
-    init(archive: KeyedArchive, maximumDepth: Int) {
+    init(archive: KeyedArchiveObjectGraph, maximumDepth: Int) {
         self.archive = archive
         self.maximumDepth = maximumDepth
     }
@@ -309,7 +309,7 @@ public struct KeyedArchiveDecoder {
     ///   - key: the object's field.
     ///   - allowedClassNames: the classes that may occur; the built-ins by default.
     /// - Returns: nil when the field is absent.
-    /// - Throws: errors of `KeyedArchive.decodeValue(forTopKey:allowedClassNames:limits:)`.
+    /// - Throws: errors of `KeyedArchiveObjectGraph.decodeValue(forTopKey:allowedClassNames:limits:)`.
     public func decodeValue(forKey key: String, allowedClassNames: Set<String>? = ArchivedValue.builtInClassNames) throws(KeyedArchiveError) -> ArchivedValue? {
         guard let value = fields[key] else { return nil }
         var decoder = ArchivedValueDecoder(archive: context.archive, allowedClassNames: allowedClassNames, maximumDepth: context.maximumDepth)

@@ -3,7 +3,7 @@ import PropertyList
 /// A keyed archive read piece by piece from a binary property-list file:
 /// the fields of one object without the rest of the archive.
 ///
-/// Opening checks the archive's top level as `KeyedArchive` does
+/// Opening checks the archive's top level as `KeyedArchiveObjectGraph` does
 /// (`$archiver`, `$version`, `$top`, `$objects`, `$null`) and reads nothing
 /// else. `instance(at:)` reads one object's dictionary and keys;
 /// `className(of:)` and `field(_:of:)` then read the few objects they name. A data field is returned as its place in the file,
@@ -48,7 +48,7 @@ public struct PartialKeyedArchive {
     ///
     /// - Throws: `KeyedArchiveError` `.notAnArchive`, `.wrongArchiver`,
     ///   `.unsupportedVersion`, `.missingObjects`, `.missingTop` or
-    ///   `.missingNull` as `KeyedArchive(propertyList:)` does, and
+    ///   `.missingNull` as `KeyedArchiveObjectGraph(propertyList:)` does, and
     ///   `.propertyList` for bytes that cannot be read.
     public init(propertyList: PartialBinaryPropertyList) throws(KeyedArchiveError) {
         self.propertyList = propertyList
@@ -60,13 +60,13 @@ public struct PartialKeyedArchive {
             return try Self.object(number, in: propertyList, at: [.key(key)])
         }
         switch try object("$archiver") {
-        case .string(KeyedArchive.archiverName)?: break
+        case .string(KeyedArchiveObjectGraph.archiverName)?: break
         case .string(let other)?: throw KeyedArchiveError(.wrongArchiver, at: [.key("$archiver")], "$archiver is \"\(other)\", not \"NSKeyedArchiver\"")
         case _?: throw KeyedArchiveError(.wrongArchiver, at: [.key("$archiver")], "$archiver is not the string \"NSKeyedArchiver\"")
         case nil: throw KeyedArchiveError(.wrongArchiver, at: [], "no $archiver: not a keyed archive")
         }
         switch try object("$version") {
-        case .integer(let version)? where version.int64Value == KeyedArchive.formatVersion: break
+        case .integer(let version)? where version.int64Value == KeyedArchiveObjectGraph.formatVersion: break
         case .integer(let version)?: throw KeyedArchiveError(.unsupportedVersion, at: [.key("$version")], "$version is \(version), not 100000")
         case _?: throw KeyedArchiveError(.unsupportedVersion, at: [.key("$version")], "$version is not the integer 100000")
         case nil: throw KeyedArchiveError(.unsupportedVersion, at: [], "no $version")

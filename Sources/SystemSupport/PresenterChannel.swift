@@ -19,7 +19,8 @@ import Darwin
 /// bytes, so messages from several writers never interleave). A FIFO nobody
 /// has open any more (its process died) refuses a non-blocking open with
 /// `ENXIO`, and the writer that finds it removes it. A request that needs an
-/// answer names a reply FIFO of the asker's in the same folder.
+/// answer names a reply FIFO of the asker's in the same folder. The folder
+/// goes with its last FIFO.
 package enum PresenterChannel {
     /// What a message says.
     package enum Kind: UInt8, Sendable {
@@ -137,7 +138,14 @@ package enum PresenterChannel {
         let names = presenterNames(in: folder).filter { $0 != excluding }
         guard !names.isEmpty else { return ([], 0) }
         let replyName = uniqueName("r")
-        let reply = try Inbox(folder: folder, name: replyName)
+        let reply: Inbox
+        do throws(Failure) {
+            reply = try Inbox(folder: folder, name: replyName)
+        } catch {
+            // The folder went with its last presenter since it was listed: no one to ask.
+            if access(folder, F_OK) != 0, errno == ENOENT { return ([], 0) }
+            throw error
+        }
         defer { reply.close() }
         guard let bytes = Message(kind, sender: excluding, replyName: replyName).encoded else { return ([], 0) }
         var expected = 0
@@ -189,7 +197,10 @@ package enum PresenterChannel {
     private static func send(_ bytes: [UInt8], to path: String, removingWhenDead: Bool) -> Bool {
         let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENXIO, removingWhenDead { unlink(path) }
+            if errno == ENXIO, removingWhenDead, unlink(path) == 0, let slash = path.lastIndex(of: "/") {
+                // Its folder goes with its last FIFO.
+                rmdir(String(path[..<slash]))
+            }
             return false
         }
         defer { close(descriptor) }
@@ -250,6 +261,8 @@ package enum PresenterChannel {
             closed = true
             unlink(folder + "/" + name)
             closeDescriptor(descriptor)
+            // The folder goes with its last FIFO (fails while others are there): nothing is left behind.
+            rmdir(folder)
         }
     }
 

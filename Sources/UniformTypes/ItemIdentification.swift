@@ -29,11 +29,11 @@ extension TypeRegistry {
     ///
     /// Reads the item's status and, for sniffing, its first `ContentSniffer.prefixLength` bytes.
     ///
-    /// - Throws: `PropertyListError` with code `.io` when `path` cannot be examined.
-    public func identifyItem(atPath path: String) throws(PropertyListError) -> TypeDeclaration {
+    /// - Throws: `UniformTypeError` with code `.io` when `path` cannot be examined.
+    public func identifyItem(atPath path: String) throws(UniformTypeError) -> TypeDeclaration {
         var status = stat()
         guard lstat(path, &status) == 0 else {
-            throw PropertyListError(.io, at: .none, "cannot examine \(path): \(String(cString: strerror(errno)))")
+            throw UniformTypeError(.io, path: path, "cannot examine \(path): \(String(cString: strerror(errno)))")
         }
         let extensions = Self.extensionCandidates(of: path)
         switch status.st_mode & S_IFMT {

@@ -71,27 +71,31 @@ public enum SharedMimeInfoReader {
 
     /// Reads the `<mime-type>` elements of `bytes`.
     ///
-    /// - Throws: `PropertyListError` with code `.malformedXML` with line and
-    ///   column when the XML is not well-formed, or `.unexpectedElement`
-    ///   when a `mime-type` has no `type`.
-    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
+    /// - Throws: `UniformTypeError` `.malformedSharedMimeInfo` naming `file`,
+    ///   with line and column, when the XML is not well-formed or a
+    ///   `mime-type` has no `type`.
+    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         let handler = SharedMimeInfoHandler(file: file)
-        try XMLEventParser.parse(bytes, handler: handler)
+        do {
+            try XMLEventParser.parse(bytes, handler: handler)
+        } catch {
+            throw UniformTypeError(error, path: file, as: .malformedSharedMimeInfo)
+        }
         return handler.result
     }
 
     /// Reads the shared-mime-info file at `path`.
     ///
-    /// - Throws: `PropertyListError` with code `.io` when the file cannot be
+    /// - Throws: `UniformTypeError` with code `.io` when the file cannot be
     ///   read, else as `read(_:file:)`.
-    public static func read(contentsOf path: String) throws(PropertyListError) -> [MimeTypeDeclaration] {
-        let file = try MappedFile(path: path)
+    public static func read(contentsOf path: String) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+        let file = try mapFile(path, readingAs: .malformedSharedMimeInfo)
         return try read(file.bytes, file: path)
     }
 
     /// The entries of every `*.xml` file of a `packages` directory, in name
     /// order, and the files read.
-    static func read(packagesDirectory directory: String) throws(PropertyListError) -> (entries: [MimeTypeDeclaration], files: [String]) {
+    static func read(packagesDirectory directory: String) throws(UniformTypeError) -> (entries: [MimeTypeDeclaration], files: [String]) {
         let files = FileSystem.entries(of: directory).filter { $0.hasSuffix(".xml") }.sorted().map { directory + "/" + $0 }
         var entries: [MimeTypeDeclaration] = []
         for file in files { entries += try SharedMimeInfoReader.read(contentsOf: file) }

@@ -29,19 +29,24 @@ public enum SharedMimeInfoCacheReader {
     /// order the cache first names them. Names are lower-cased, as
     /// `SharedMimeInfoReader` does.
     ///
-    /// - Throws: `PropertyListError` at the byte concerned: `.unrecognizedFormat`
-    ///   for another major version, `.truncated` for an offset or count that
-    ///   reaches past the end, `.invalidString` for a string without a NUL,
-    ///   `.cycle` for a suffix tree deeper than `maximumGlobLength` or with
-    ///   more nodes than the file can hold.
-    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
+    /// - Throws: `UniformTypeError` `.malformedMimeCache` naming `file`, at
+    ///   the byte concerned, with `propertyListError` saying how:
+    ///   `.unrecognizedFormat` for another major version, `.truncated` for an
+    ///   offset or count that reaches past the end, `.invalidString` for a
+    ///   string without a NUL, `.cycle` for a suffix tree deeper than
+    ///   `maximumGlobLength` or with more nodes than the file can hold.
+    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         try read(bytes, file: file, includingGlobs: true)
     }
 
     /// `read(_:file:)`, leaving out the globs when `includingGlobs` is false:
     /// a type then named only by a glob is not among the result.
-    static func read(_ bytes: UnsafeRawBufferPointer, file: String?, includingGlobs: Bool) throws(PropertyListError) -> [MimeTypeDeclaration] {
-        try readEntries(bytes, file: file, includingGlobs: includingGlobs).entries
+    static func read(_ bytes: UnsafeRawBufferPointer, file: String?, includingGlobs: Bool) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+        do {
+            return try readEntries(bytes, file: file, includingGlobs: includingGlobs).entries
+        } catch {
+            throw UniformTypeError(error, path: file, as: .malformedMimeCache)
+        }
     }
 
     /// The entries of `read(_:file:includingGlobs:)` and each one's index by MIME type.
@@ -99,9 +104,9 @@ public enum SharedMimeInfoCacheReader {
     ///
     /// Costs a `stat` of each package file and reading two small files.
     ///
-    /// - Throws: `PropertyListError` as `read(_:file:)`, or `.io` when a
+    /// - Throws: `UniformTypeError` as `read(_:file:)`, or `.io` when a
     ///   file cannot be read.
-    public static func read(directory: String = systemDirectory) throws(PropertyListError) -> [MimeTypeDeclaration]? {
+    public static func read(directory: String = systemDirectory) throws(UniformTypeError) -> [MimeTypeDeclaration]? {
         try read(directory: directory, includingGlobs: true)
     }
 
@@ -109,15 +114,19 @@ public enum SharedMimeInfoCacheReader {
     /// when `includingGlobs` is false: the same types, aliases and parents,
     /// those named only by a glob coming from the `types` file, without
     /// walking the suffix tree.
-    static func read(directory: String, includingGlobs: Bool) throws(PropertyListError) -> [MimeTypeDeclaration]? {
+    static func read(directory: String, includingGlobs: Bool) throws(UniformTypeError) -> [MimeTypeDeclaration]? {
         guard let (cachePath, typesPath) = freshFiles(directory: directory) else { return nil }
-        let cache = try MappedFile(path: cachePath)
-        let read = try withExtendedLifetime(cache) { () throws(PropertyListError) in
-            try readEntries(cache.bytes, file: cachePath, includingGlobs: includingGlobs)
+        let cache = try mapFile(cachePath, readingAs: .malformedMimeCache)
+        let read = try withExtendedLifetime(cache) { () throws(UniformTypeError) in
+            do throws(PropertyListError) {
+                return try readEntries(cache.bytes, file: cachePath, includingGlobs: includingGlobs)
+            } catch {
+                throw UniformTypeError(error, path: cachePath, as: .malformedMimeCache)
+            }
         }
         var entries = read.entries
         let named = read.byName
-        let types = try MappedFile(path: typesPath)
+        let types = try mapFile(typesPath, readingAs: .inconsistentMimeDatabase)
         withExtendedLifetime(types) {
             forEachLine(of: types.bytes) { line in
                 let type = String(decoding: line, as: UTF8.self).lowercasedIfNeeded
@@ -158,16 +167,19 @@ public enum SharedMimeInfoCacheReader {
     /// `aliases`, the aliases mime.cache lists for the type `name`, in the
     /// order of the type's own XML file, `directory/MEDIA/SUBTYPE.xml`.
     ///
-    /// - Throws: `PropertyListError` when `name` is not MEDIA/SUBTYPE, or the
-    ///   file cannot be read or lists other aliases.
-    static func orderedAliases(ofType name: String, _ aliases: [String], directory: String) throws(PropertyListError) -> [String] {
+    /// - Throws: `UniformTypeError` `.inconsistentMimeDatabase` when `name` is
+    ///   not MEDIA/SUBTYPE or the file lists other aliases, or as
+    ///   `SharedMimeInfoReader.read(contentsOf:)` when it cannot be read.
+    static func orderedAliases(ofType name: String, _ aliases: [String], directory: String) throws(UniformTypeError) -> [String] {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
-            throw PropertyListError(.invalidString, at: .none, "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
+            throw UniformTypeError(
+                .inconsistentMimeDatabase, path: directory + "/mime.cache", "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
         }
-        let file = try SharedMimeInfoReader.read(contentsOf: directory + "/" + name + ".xml")
+        let path = directory + "/" + name + ".xml"
+        let file = try SharedMimeInfoReader.read(contentsOf: path)
         guard let ordered = file.first?.aliases, Set(ordered) == Set(aliases) else {
-            throw PropertyListError(.invalidValue, at: .none, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
+            throw UniformTypeError(.inconsistentMimeDatabase, path: path, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
         }
         return ordered
     }
@@ -178,11 +190,11 @@ public enum SharedMimeInfoCacheReader {
     /// `registered` and more than one of its aliases is (the cache lists
     /// aliases by name).
     ///
-    /// - Throws: `PropertyListError` when such a file cannot be read, or
+    /// - Throws: `UniformTypeError` when such a file cannot be read, or
     ///   lists other aliases than the cache.
     static func orderAliases(
         of entries: inout [MimeTypeDeclaration], registered: (String) -> Bool, directory: String
-    ) throws(PropertyListError) {
+    ) throws(UniformTypeError) {
         for index in entries.indices
         where !registered(entries[index].mimeType) && entries[index].aliases.filter(registered).count > 1 {
             entries[index].aliases = try orderedAliases(ofType: entries[index].mimeType, entries[index].aliases, directory: directory)

@@ -90,10 +90,10 @@ public struct TypeConformanceGraph: Sendable {
     /// in name order, as `TypeRegistry.addSharedMimeInfo(directory:)` does.
     ///
     /// - Returns: the files read.
-    /// - Throws: `PropertyListError` from the first file that cannot be read.
+    /// - Throws: `UniformTypeError` from the first file that cannot be read.
     @discardableResult
     public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
-        throws(PropertyListError) -> [String]
+        throws(UniformTypeError) -> [String]
     {
         let (entries, files) = try SharedMimeInfoReader.read(packagesDirectory: directory)
         add(entries)
@@ -105,17 +105,21 @@ public struct TypeConformanceGraph: Sendable {
     /// reading its globs.
     ///
     /// - Returns: false, adding nothing, when the cache is missing or stale.
-    /// - Throws: `PropertyListError` as the registry's method does, but for
+    /// - Throws: `UniformTypeError` as the registry's method does, but for
     ///   a damaged suffix tree, which is not read; nothing is added.
     public mutating func addSharedMimeInfoCache(directory: String = SharedMimeInfoCacheReader.systemDirectory)
-        throws(PropertyListError) -> Bool
+        throws(UniformTypeError) -> Bool
     {
         guard let (cachePath, typesPath) = SharedMimeInfoCacheReader.freshFiles(directory: directory) else { return false }
-        let cache = try MappedFile(path: cachePath)
-        let types = try MappedFile(path: typesPath)
+        let cache = try mapFile(cachePath, readingAs: .malformedMimeCache)
+        let types = try mapFile(typesPath, readingAs: .inconsistentMimeDatabase)
         var table = names  // Kept only when nothing throws.
-        var entries = try withExtendedLifetime((cache, types)) { () throws(PropertyListError) in
-            try Self.readEntries(cache: cache.bytes, types: types.bytes, names: &table)
+        var entries = try withExtendedLifetime((cache, types)) { () throws(UniformTypeError) in
+            do throws(PropertyListError) {
+                return try Self.readEntries(cache: cache.bytes, types: types.bytes, names: &table)
+            } catch {
+                throw UniformTypeError(error, path: cachePath, as: .malformedMimeCache)
+            }
         }
         let registered = bestTypeByMIMEType()
         for index in entries.indices
@@ -137,11 +141,16 @@ public struct TypeConformanceGraph: Sendable {
     /// cache's order (`addSharedMimeInfoCache(directory:)` reads the XML
     /// where that order decides a merge).
     ///
-    /// - Throws: `PropertyListError` at the byte concerned, as the reader
-    ///   does; nothing is added.
-    public mutating func addSharedMimeInfoCache(_ cache: UnsafeRawBufferPointer, types: UnsafeRawBufferPointer?) throws(PropertyListError) {
+    /// - Throws: `UniformTypeError` `.malformedMimeCache` at the byte
+    ///   concerned, as the reader does; nothing is added.
+    public mutating func addSharedMimeInfoCache(_ cache: UnsafeRawBufferPointer, types: UnsafeRawBufferPointer?) throws(UniformTypeError) {
         var table = names
-        let entries = try Self.readEntries(cache: cache, types: types ?? UnsafeRawBufferPointer(start: nil, count: 0), names: &table)
+        let entries: [NamedMimeType]
+        do {
+            entries = try Self.readEntries(cache: cache, types: types ?? UnsafeRawBufferPointer(start: nil, count: 0), names: &table)
+        } catch {
+            throw UniformTypeError(error, path: nil, as: .malformedMimeCache)
+        }
         names = table
         mergeMimeTypes(entries)
     }

@@ -62,10 +62,16 @@ public struct TypeDeclarationSet: Hashable, Sendable {
 
     /// Reads the Info.plist at `path`, in any property-list form.
     ///
-    /// - Throws: `PropertyListError` when the file cannot be read or is not a property list.
-    public static func read(contentsOf path: String) throws(PropertyListError) -> TypeDeclarationSet {
-        let file = try MappedFile(path: path)
-        let value = try PropertyListReader().read(file.bytes).value
+    /// - Throws: `UniformTypeError` `.io` when the file cannot be read, or
+    ///   `.invalidPropertyList` (with the reader's error) when it is not a property list.
+    public static func read(contentsOf path: String) throws(UniformTypeError) -> TypeDeclarationSet {
+        let file = try mapFile(path, readingAs: .invalidPropertyList)
+        let value: PropertyListValue
+        do {
+            value = try PropertyListReader().read(file.bytes).value
+        } catch {
+            throw UniformTypeError(error, path: path, as: .invalidPropertyList)
+        }
         return TypeDeclarationSet(infoPlist: value, file: path)
     }
 

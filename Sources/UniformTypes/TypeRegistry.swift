@@ -105,10 +105,10 @@ public struct TypeRegistry: Sendable {
     /// Adds every `*.xml` file of a shared-mime-info `packages` directory, in name order.
     ///
     /// - Returns: the files read.
-    /// - Throws: `PropertyListError` from the first file that cannot be read.
+    /// - Throws: `UniformTypeError` from the first file that cannot be read.
     @discardableResult
     public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
-        throws(PropertyListError) -> [String]
+        throws(UniformTypeError) -> [String]
     {
         let (entries, files) = try SharedMimeInfoReader.read(packagesDirectory: directory)
         add(entries)
@@ -130,10 +130,10 @@ public struct TypeRegistry: Sendable {
     /// writes with the cache.
     ///
     /// - Returns: false, adding nothing, when the cache is missing or stale.
-    /// - Throws: `PropertyListError` when the cache, the `types` file or a
+    /// - Throws: `UniformTypeError` when the cache, the `types` file or a
     ///   type's file cannot be read or is malformed; nothing is added.
     public mutating func addSharedMimeInfoCache(directory: String = SharedMimeInfoCacheReader.systemDirectory)
-        throws(PropertyListError) -> Bool
+        throws(UniformTypeError) -> Bool
     {
         guard var entries = try SharedMimeInfoCacheReader.read(directory: directory) else { return false }
         let registered = bestTypeByMIMEType()

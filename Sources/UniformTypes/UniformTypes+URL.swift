@@ -20,9 +20,9 @@ extension TypeRegistry {
     ///
     /// Reads the item's status and, for sniffing, its first kilobyte.
     ///
-    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    /// - Throws: `UniformTypeError` `.io` naming `url` when it is not a
     ///   `file:` URL, or naming the path when it cannot be examined.
-    public func identifyItem(at url: URL) throws(PropertyListError) -> TypeDeclaration {
+    public func identifyItem(at url: URL) throws(UniformTypeError) -> TypeDeclaration {
         try identifyItem(atPath: try fileSystemPath(of: url))
     }
 
@@ -30,8 +30,8 @@ extension TypeRegistry {
     ///
     /// Reads the item's status and, for sniffing, its first kilobyte.
     ///
-    /// - Throws: `PropertyListError` `.io` naming the path when it cannot be examined.
-    public func identifyItem(at filePath: FilePath) throws(PropertyListError) -> TypeDeclaration {
+    /// - Throws: `UniformTypeError` `.io` naming the path when it cannot be examined.
+    public func identifyItem(at filePath: FilePath) throws(UniformTypeError) -> TypeDeclaration {
         try identifyItem(atPath: filePath.string)
     }
 
@@ -41,10 +41,10 @@ extension TypeRegistry {
     /// Reads every file in full.
     ///
     /// - Returns: the files read.
-    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    /// - Throws: `UniformTypeError` `.io` naming `url` when it is not a
     ///   `file:` URL (nothing is added); else from the first file that cannot be read.
     @discardableResult
-    public mutating func addSharedMimeInfo(directory url: URL) throws(PropertyListError) -> [URL] {
+    public mutating func addSharedMimeInfo(directory url: URL) throws(UniformTypeError) -> [URL] {
         try addSharedMimeInfo(directory: try fileSystemPath(of: url)).map { URL(filePath: $0) }
     }
 
@@ -54,9 +54,9 @@ extension TypeRegistry {
     /// Reads every file in full.
     ///
     /// - Returns: the files read.
-    /// - Throws: `PropertyListError` from the first file that cannot be read.
+    /// - Throws: `UniformTypeError` from the first file that cannot be read.
     @discardableResult
-    public mutating func addSharedMimeInfo(directory filePath: FilePath) throws(PropertyListError) -> [FilePath] {
+    public mutating func addSharedMimeInfo(directory filePath: FilePath) throws(UniformTypeError) -> [FilePath] {
         try addSharedMimeInfo(directory: filePath.string).map { FilePath($0) }
     }
 }
@@ -64,12 +64,11 @@ extension TypeRegistry {
 extension SharedMimeInfoReader {
     /// Reads the `<mime-type>` elements of `data`, as `read(_:file:)` on bytes.
     ///
-    /// - Throws: `PropertyListError` `.malformedXML` with line and column when
-    ///   the XML is not well-formed, `.unexpectedElement` when a `mime-type`
-    ///   has no `type`.
-    public static func read(_ data: Data, file: String?) throws(PropertyListError) -> [MimeTypeDeclaration] {
-        let result: Result<[MimeTypeDeclaration], PropertyListError> = data.withUnsafeBytes { bytes in
-            Result { () throws(PropertyListError) in try read(bytes, file: file) }
+    /// - Throws: `UniformTypeError` `.malformedSharedMimeInfo` with line and column when
+    ///   the XML is not well-formed or a `mime-type` has no `type`.
+    public static func read(_ data: Data, file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+        let result: Result<[MimeTypeDeclaration], UniformTypeError> = data.withUnsafeBytes { bytes in
+            Result { () throws(UniformTypeError) in try read(bytes, file: file) }
         }
         return try result.get()
     }
@@ -78,10 +77,10 @@ extension SharedMimeInfoReader {
     ///
     /// Maps the file and parses it in full.
     ///
-    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    /// - Throws: `UniformTypeError` `.io` naming `url` when it is not a
     ///   `file:` URL, or naming the path when the file cannot be read; else
     ///   as `read(_:file:)`.
-    public static func read(contentsOf url: URL) throws(PropertyListError) -> [MimeTypeDeclaration] {
+    public static func read(contentsOf url: URL) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         try read(contentsOf: try fileSystemPath(of: url))
     }
 
@@ -89,9 +88,9 @@ extension SharedMimeInfoReader {
     ///
     /// Maps the file and parses it in full.
     ///
-    /// - Throws: `PropertyListError` `.io` naming the path when the file
+    /// - Throws: `UniformTypeError` `.io` naming the path when the file
     ///   cannot be read, else as `read(_:file:)`.
-    public static func read(contentsOf filePath: FilePath) throws(PropertyListError) -> [MimeTypeDeclaration] {
+    public static func read(contentsOf filePath: FilePath) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         try read(contentsOf: filePath.string)
     }
 }
@@ -102,10 +101,10 @@ extension TypeDeclarationSet {
     ///
     /// Maps the file and decodes it in full.
     ///
-    /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
+    /// - Throws: `UniformTypeError` `.io` naming `url` when it is not a
     ///   `file:` URL, or naming the path when the file cannot be read; else
     ///   the reader's error when it is not a property list.
-    public static func read(contentsOf url: URL) throws(PropertyListError) -> TypeDeclarationSet {
+    public static func read(contentsOf url: URL) throws(UniformTypeError) -> TypeDeclarationSet {
         try read(contentsOf: try fileSystemPath(of: url))
     }
 
@@ -113,19 +112,19 @@ extension TypeDeclarationSet {
     ///
     /// Maps the file and decodes it in full.
     ///
-    /// - Throws: `PropertyListError` `.io` naming the path when the file
+    /// - Throws: `UniformTypeError` `.io` naming the path when the file
     ///   cannot be read, else the reader's error when it is not a property list.
-    public static func read(contentsOf filePath: FilePath) throws(PropertyListError) -> TypeDeclarationSet {
+    public static func read(contentsOf filePath: FilePath) throws(UniformTypeError) -> TypeDeclarationSet {
         try read(contentsOf: filePath.string)
     }
 }
 
 /// The percent-decoded path of a `file:` URL, without a trailing slash.
 ///
-/// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
+/// - Throws: `UniformTypeError` `.io` naming `url` for any other scheme.
+func fileSystemPath(of url: URL) throws(UniformTypeError) -> String {
     guard url.isFileURL else {
-        throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL")
+        throw UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL")
     }
     var path = url.path(percentEncoded: false)
     // As `URL.path`: without the trailing slash of a directory's URL, but `/` stays.

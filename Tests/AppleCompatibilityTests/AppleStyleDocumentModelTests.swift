@@ -1,5 +1,6 @@
 import AppleCompatibility
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `AppleStyleDocumentModel.swift`, code written against Apple's API,
@@ -9,13 +10,13 @@ import Testing
 struct AppleStyleDocumentModelTests {
     // MARK: FileWrapper: read a package, change one file, write it linking the rest
 
-    @Test(.enabled(if: interopCorpus != nil, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func editsOneFileOfAnRTFDAndLinksTheUnchangedAttachment() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // A copy, so that the corpus is never written.
         let original = directory.url.appendingPathComponent("README.rtfd")
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: interopCorpus! + "/packages/PSTreeGraph/README.rtfd"), to: original)
+        try FileManager.default.copyItem(at: InteropCorpus.url("packages/PSTreeGraph/README.rtfd"), to: original)
 
         let document = try PackageDocument(contentsOf: original)
         #expect(document.fileNames == ["TXT.rtf", "horizontal.png"])
@@ -112,9 +113,9 @@ struct AppleStyleDocumentModelTests {
     // MARK: UTType: declared types from an Info.plist
 
     #if !canImport(UniformTypeIdentifiers)
-    @Test(.enabled(if: interopCorpus != nil, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func declaredTypesComeFromARegisteredInfoPlist() throws {
-        try UTType.registerDeclarations(fromInfoPlistAt: URL(fileURLWithPath: interopCorpus! + "/uti-apps/Sequel-Ace/Info.plist"))
+        try UTType.registerDeclarations(fromInfoPlistAt: InteropCorpus.url("uti-apps/Sequel-Ace/Info.plist"))
         // Sequel-Ace's Info.plist: com.sequel-ace.sequel-ace.spfs, "Sequel Ace Session", extension spfs, conforms to com.apple.package.
         let session = DocumentTypes.sessionPackage
         #expect(session.isDeclared)

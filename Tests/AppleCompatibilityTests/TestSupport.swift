@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A new empty directory under the system's temporary directory, removed by `remove()`.
@@ -16,14 +17,7 @@ struct TemporaryDirectory {
 }
 
 /// The repository's `SampleDocs` folder.
-let sampleDocs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("SampleDocs")
-
-/// The interop corpus (`../shared/interop` from the repository root), or nil when absent.
-let interopCorpus: String? = {
-    let path = sampleDocs.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/interop").path
-    return FileManager.default.fileExists(atPath: path) ? path : nil
-}()
+let sampleDocs = Repository.root.appendingPathComponent("SampleDocs")
 
 /// The inode number and hard-link count of the item at `url`, as `lstat` gives them.
 func fileNumberAndLinks(_ url: URL) throws -> (fileNumber: UInt64, links: Int) {

@@ -1,5 +1,6 @@
 import AppleCompatibility
 import Foundation
+import TestSupport
 import Testing
 
 /// `UTType` against Apple's documentation of each member and of the system
@@ -121,9 +122,9 @@ struct UTTypeTests {
         #expect(png.isDeclared)
     }
 
-    @Test(.enabled(if: interopCorpus != nil, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func registeredInfoPlistDeclaresImportedAndExportedTypes() throws {
-        try UTType.registerDeclarations(fromInfoPlistAt: URL(fileURLWithPath: interopCorpus! + "/uti-apps/Skim/Info.plist"))
+        try UTType.registerDeclarations(fromInfoPlistAt: InteropCorpus.url("uti-apps/Skim/Info.plist"))
         // Skim's Info.plist: net.sourceforge.skim-app.pdfd -> [com.apple.package, public.composite-content], extension pdfd.
         let pdfd = try #require(UTType(filenameExtension: "pdfd", conformingTo: .package))
         #expect(pdfd.identifier == "net.sourceforge.skim-app.pdfd")

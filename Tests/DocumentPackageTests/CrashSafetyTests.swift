@@ -37,9 +37,10 @@ struct CrashSafetyTests {
             let started = Pipe()
             child.standardOutput = started
             try child.run()
-            // Kill at a random moment of the saving loop, not of the process start.
-            _ = started.fileHandleForReading.readData(ofLength: 1)
-            usleep(UInt32.random(in: 0...60_000, using: &generator))
+            // Kill at a random moment of the saving loop, not of the process start: after its start or
+            // one or two of its saves (the child says each), then up to 20 ms, on a fast machine or a loaded one.
+            _ = started.fileHandleForReading.readData(ofLength: Int.random(in: 1...3, using: &generator))
+            usleep(UInt32.random(in: 0...20_000, using: &generator))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
             #expect(child.terminationReason == .uncaughtSignal, "kill \(round): the child ended by itself")

@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import TestSupport
 import Testing
 
 struct PackageWriterTests {
@@ -194,9 +195,9 @@ struct PackageWriterTests {
 
     /// Acceptance 4: every real package of the interop corpus reads and writes
     /// back to a tree identical in names, bytes and permissions.
-    @Test(.enabled(if: interopCorpus != nil, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func realPackagesRoundTripToIdenticalTrees() throws {
-        let root = interopCorpus! + "/packages"
+        let root = InteropCorpus.url("packages").path
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var packages: [String] = []

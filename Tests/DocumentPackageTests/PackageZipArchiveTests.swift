@@ -1,7 +1,7 @@
 import DocumentPackage
 import Foundation
+import TestSupport
 import Testing
-import ZipTestSupport
 
 /// One entry of a hand-made zip: what an attacker can put in one.
 struct CraftedEntry: Sendable {

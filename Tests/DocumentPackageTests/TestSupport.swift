@@ -85,14 +85,6 @@ func strayTemporaries(of packagePath: String) throws -> [String] {
         .filter { $0.hasPrefix(".\(name).ict-") || $0.hasPrefix(".\(name).saving-") || $0.hasPrefix(".\(name).replaced-") }
 }
 
-/// The interop corpus (`../shared/interop` from the repository root), or nil when absent.
-let interopCorpus: String? = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let path = root.appendingPathComponent("shared/interop").path
-    return FileManager.default.fileExists(atPath: path) ? path : nil
-}()
-
 /// The error `body` throws, or nil.
 func packageError(_ body: () throws -> Void) -> DocumentPackageError? {
     do {

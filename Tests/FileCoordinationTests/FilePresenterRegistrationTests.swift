@@ -11,6 +11,15 @@ import Testing
 /// `ready` once it watches, so nothing races its start.
 @Suite(.enabled(if: Child.tool != nil, "CoordinationStress is not built beside the test bundle (swift build --build-tests)"))
 struct FilePresenterRegistrationTests {
+    /// Whether presenters hear of processes that do not coordinate (inotify: Linux only so far).
+    static let watchesFolders: Bool = {
+        #if os(Linux)
+        true
+        #else
+        false
+        #endif
+    }()
+
     static func presenter(of path: String) throws -> Child {
         let child = try Child(["present", path])
         try #require(child.waitForLine { $0 == "ready" } != nil, "the presenter did not start: \(child.errorText)")
@@ -41,7 +50,7 @@ struct FilePresenterRegistrationTests {
         #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
     }
 
-    @Test func aFileRenamedIntoPlaceByMvIsTold() throws {
+    @Test(.enabled(if: watchesFolders, "uncoordinated changes are watched on Linux only")) func aFileRenamedIntoPlaceByMvIsTold() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.appending("doc.txt")
@@ -54,7 +63,7 @@ struct FilePresenterRegistrationTests {
         #expect(!presenter.said.contains("deleted"))
     }
 
-    @Test func aDeletionByRmIsTold() throws {
+    @Test(.enabled(if: watchesFolders, "uncoordinated changes are watched on Linux only")) func aDeletionByRmIsTold() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.appending("doc.txt")
@@ -77,7 +86,7 @@ struct FilePresenterRegistrationTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test func aSyncthingConflictCopyIsTold() throws {
+    @Test(.enabled(if: watchesFolders, "uncoordinated changes are watched on Linux only")) func aSyncthingConflictCopyIsTold() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.appending("doc.plist")
@@ -108,6 +117,54 @@ struct FilePresenterRegistrationTests {
         #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
     }
 
+    final class RefusingPresenter: FilePresenter {
+        struct Refusal: Error, CustomStringConvertible {
+            var description: String { "the disk is full" }
+        }
+
+        func savePresentedItemChanges() throws { throw Refusal() }
+    }
+
+    /// A presenter that fails to save makes the reader that asked fail,
+    /// saying which item and why; a read `.withoutChanges` does not ask.
+    @Test func aPresenterThatCannotSaveFailsTheReader() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("doc.txt")
+        try folder.write("0\n", to: "doc.txt")
+        let registration = try FilePresenterRegistration(presenting: path, presenter: RefusingPresenter())
+        defer { registration.remove() }
+        #expect {
+            try FileCoordinator().coordinate(reading: path) { _ in }
+        } throws: { error in
+            let error = error as? FileCoordinationError
+            return error?.code == .presenterRefused && error?.path == path && error?.message.contains("the disk is full") == true
+        }
+        var read = false
+        try FileCoordinator().coordinate(reading: path, options: .withoutChanges) { _ in read = true }
+        #expect(read)
+    }
+
+    /// Presenting leaves nothing in the lock directory (here one of the
+    /// test's own, `ICTKIT_LOCK_DIRECTORY`): the presenter folder, made by
+    /// the first presenter, goes with the last.
+    @Test func nothingIsLeftOnceThePresenterGoes() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let locks = folder.appending("locks")
+        try FileManager.default.createDirectory(atPath: locks, withIntermediateDirectories: false)
+        let path = folder.appending("doc.txt")
+        try folder.write("start\n", to: "doc.txt")
+        let environment = ["ICTKIT_LOCK_DIRECTORY": locks]
+        let presenter = try Child(["present", path], environment: environment)
+        try #require(presenter.waitForLine { $0 == "ready" } != nil, "the presenter did not start: \(presenter.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locks).filter { $0.hasSuffix(".presenters") }.count == 1)
+        #expect(try Child(["append", path, "writer"], environment: environment).waitForExit() == 0)
+        #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+        #expect(presenter.finish() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locks).filter { $0.hasSuffix(".presenters") } == [])
+    }
+
     /// The presenter saves by appending `presenter`; another process's
     /// merging write appends `writer`. The file's lines show the order.
     @Test func aPresenterSavesBeforeAnotherProcessWrites() throws {
@@ -127,7 +184,7 @@ struct FilePresenterRegistrationTests {
     /// registration's own coordinated writes are not (the conflict copy made
     /// after the own write is the first news), and the sequence ends when
     /// the registration is removed.
-    @Test func eventsInThisProcessLeaveOutItsOwnWrites() async throws {
+    @Test(.enabled(if: watchesFolders, "uncoordinated changes are watched on Linux only")) func eventsInThisProcessLeaveOutItsOwnWrites() async throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.appending("doc.txt")

@@ -21,11 +21,12 @@ final class Child: Sendable {
     private let exited = DispatchSemaphore(value: 0)
     private let errors = Protected(Data())
 
-    /// Starts `CoordinationStress ARGUMENTS`.
-    init(_ arguments: [String]) throws {
+    /// Starts `CoordinationStress ARGUMENTS`, with `environment` added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.tool ?? "CoordinationStress")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errorOutput = Pipe()
         process.standardInput = input

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// End-to-end: `ict inspect`, `convert` and `validate` on keyed archives.
 @Suite struct ArchiveCommandTests {
-    static let keyed = ICTRunner.interop.appendingPathComponent("keyedarchive")
+    static let keyed = InteropCorpus.root.appendingPathComponent("keyedarchive")
 
     static func scratch() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-archive-\(UUID().uuidString)")
@@ -11,7 +12,7 @@ import Testing
         return folder
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func archiveSurvivesJSONByteForByte() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -45,7 +46,7 @@ import Testing
     /// Interface Builder's nib and Xcode's state file (objects numbered
     /// otherwise than Foundation numbers them, top keys in Xcode's order):
     /// binary → json → binary gives the file's bytes, and so does binary → binary.
-    @Test(.enabled(if: ICTRunner.interopExists, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func interfaceBuilderAndXcodeArchivesSurviveJSONByteForByte() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -70,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func inspectMarksCyclesAndSharedObjects() throws {
         let run = try ICTRunner.run(["inspect", Self.keyed.appendingPathComponent("bpylist2/circular_archive.plist").path])
         #expect(run.status == 0)
@@ -88,7 +89,7 @@ import Testing
         #expect(json.stdout.contains("\"cycle\": 1"))
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "the interop corpus ../shared/interop is absent"))
+    @Test(.interopCorpus)
     func validateReportsStructuralProblemsWithKeyPaths() throws {
         let files = ["invalid_uid_archive.plist", "no_class_meta_archive.plist", "invalid_type_archive.plist", "no_top_archive.plist"]
             .map { Self.keyed.appendingPathComponent("bpylist2/" + $0).path }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -170,7 +171,7 @@ struct BadInputCommandTests {
 
     @Test func aSymbolicLinkedMetadataEntryIsCalledALink() throws {
         let document = folder + "/Coffee.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: document)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: document)
         try FileManager.default.moveItem(atPath: document + "/ctdocument.metadata", toPath: folder + "/elsewhere")
         try FileManager.default.createSymbolicLink(atPath: document + "/ctdocument.metadata", withDestinationPath: "../elsewhere")
         let expected =

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -159,7 +160,7 @@ struct BatchCommandTests {
     }
 
     @Test func listReadsTheDocumentsNamedInTheList() throws {
-        let samples = ICTRunner.repositoryRoot.path + "/SampleDocs"
+        let samples = Repository.root.path + "/SampleDocs"
         let list = "\(samples)/Rocket.ict/\n\(samples)/malformed/unknown-version.ict\n\(samples)/Coffee.ict\n"
         let run = try ICTRunner.run(["list", "--files-from", "-", "--jsonl"], stdin: Data(list.utf8))
         #expect(run.status == 1)

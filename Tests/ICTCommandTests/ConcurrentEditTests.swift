@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -110,7 +111,7 @@ struct ConcurrentEditTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let document = folder + "/Doc.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: document)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: document)
         let metadataBefore = try Data(contentsOf: URL(fileURLWithPath: document + "/ctdocument.metadata"))
         let keys = (1...20).map { "K\($0)" }
         let runs = try Self.runAtOnce(keys.enumerated().map { ["set", document, "ctdocument.data:\($1)", "-integer", "\($0 + 1)"] })
@@ -136,7 +137,7 @@ struct ConcurrentEditTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let document = folder + "/Doc.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: document)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: document)
         let names = (1...10).map { "Name \($0)" }
         let runs = try Self.runAtOnce(names.map { ["set", document, "--display-name", $0] })
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")

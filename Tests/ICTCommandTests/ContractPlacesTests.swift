@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -127,7 +128,7 @@ struct ContractPlacesTests {
     @Test func packageAndZipErrorsNameThePathsAsGiven() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: folder + "/D.ict")
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: folder + "/D.ict")
         #expect(mkfifo(folder + "/D.ict/fifo", 0o644) == 0)
         let before = try snapshot(folder)
 
@@ -215,7 +216,7 @@ struct ContractPlacesTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let document = folder + "/Dangling.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: document)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: document)
         let entry = document + "/ctdocument.data"
         let read = try PropertyListReader().read(try #require(FileManager.default.contents(atPath: entry))).value
         guard case .dictionary(var top) = read, case .array(var objects)? = top["$objects"], case .dictionary(var data) = objects[1] else {
@@ -231,7 +232,7 @@ struct ContractPlacesTests {
         var bytes: Set<String> = []
         for arguments in [
             ["validate", document], ["inspect", "--data", document], ["convert", document, "--format", "json", "-o", folder + "/out.json"],
-            ["diff", document, ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict"],
+            ["diff", document, Repository.root.path + "/SampleDocs/Coffee.ict"],
         ] {
             let run = try ICTRunner.run(arguments)
             #expect(run.status == 1, "\(arguments)")
@@ -288,7 +289,7 @@ struct ContractPlacesTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let package = folder + "/Friend.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: package)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: package)
         for path in [package] + (try FileManager.default.contentsOfDirectory(atPath: package)).map({ package + "/" + $0 }) {
             #expect(lchown(path, 1234, 5678) == 0)
         }
@@ -316,7 +317,7 @@ struct ContractPlacesTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let package = folder + "/Links.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: package)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: package)
         try FileManager.default.createDirectory(atPath: package + "/sub", withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: package + "/data-link", withDestinationPath: "ctdocument.data")
         try FileManager.default.createSymbolicLink(atPath: package + "/sub/up-inside", withDestinationPath: "../ctdocument.metadata")

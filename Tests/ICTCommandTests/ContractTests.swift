@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The contract every `ict` command keeps (README, "The contract"): exit
@@ -17,7 +18,7 @@ struct ContractTests {
         var testDescription: String { "ict " + arguments.joined(separator: " ") }
     }
 
-    static let root = ICTRunner.repositoryRoot.path
+    static let root = Repository.root.path
     static let scratch: String = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-contract-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: folder + "/docs", withIntermediateDirectories: true)
@@ -78,7 +79,7 @@ struct ContractTests {
             Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/Coffee.ict"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", "--data", samples + "/Coffee.ict"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/malformed/unknown-version.ict"], status: 1),
-            Case(schema: "inspect", arguments: ["inspect", "--json", ICTRunner.repositoryRoot.path + "/Sources"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", Repository.root.path + "/Sources"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/bad.plist"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/missing.plist"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", "-"], stdin: "", status: 1),
@@ -331,8 +332,8 @@ struct ContractTests {
     @Test(arguments: [
         ["inspect"], ["inspect", "--nope", "x"], ["convert", "x"], ["convert", "x", "--format", "yaml"], ["frobnicate"],
         ["validate", "-weird.plist"], ["list", "/nonexistent"], ["validate", "/nonexistent.plist"],
-        ["inspect", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/truncated-archive.ict", "--data"],
-        ["validate", "--strict", ICTRunner.repositoryRoot.path + "/SampleDocs/malformed/name-mismatch.ict"],
+        ["inspect", Repository.root.path + "/SampleDocs/malformed/truncated-archive.ict", "--data"],
+        ["validate", "--strict", Repository.root.path + "/SampleDocs/malformed/name-mismatch.ict"],
         ["types", "show", "nothing.at.all"], ["thumbnail", "/nonexistent.ict", "-o", "/tmp/x.png"],
         ["create", "--photo", "/nonexistent.png", "-o", "/tmp"], ["set", "/tmp", "--first-name", "A"],
         ["validate", "--files-from", "/nonexistent.txt"], ["list", "--files-from", "/nonexistent.txt"], ["validate", "--json", "--jsonl", "x"],

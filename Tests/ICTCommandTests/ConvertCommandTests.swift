@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ict convert` end to end: formats, atomic replacement, devices, stdin/stdout, errors.
@@ -23,19 +24,19 @@ struct ConvertCommandTests {
 
         """
 
-    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    @Test(.interopCorpus)
     func cocoaBinaryBecomesCocoaXMLByteForByte() throws {
-        let binary = ICTRunner.interop.appendingPathComponent("bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist").path
-        let xml = try String(contentsOf: ICTRunner.interop.appendingPathComponent("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist"), encoding: .utf8)
+        let binary = InteropCorpus.root.appendingPathComponent("bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist").path
+        let xml = try String(contentsOf: InteropCorpus.root.appendingPathComponent("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist"), encoding: .utf8)
         let run = try ICTRunner.run(["convert", binary, "--format", "xml1", "-o", "-"])
         #expect(run.status == 0)
         #expect(run.stdout == xml)
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    @Test(.interopCorpus)
     func nibWithEscapeConvertsToXMLAndBackUnchanged() throws {
         // This binary nib holds ESC as a key equivalent; xml1 used to refuse it.
-        let nib = ICTRunner.interop.appendingPathComponent("realworld/adium-adium/Frameworks/Adium/Resources/JoinChatWindow.nib/keyedobjects.nib").path
+        let nib = InteropCorpus.root.appendingPathComponent("realworld/adium-adium/Frameworks/Adium/Resources/JoinChatWindow.nib/keyedobjects.nib").path
         let folder = try scratchFolder()
         let xml = folder.appendingPathComponent("nib.xml")
         let binary = folder.appendingPathComponent("nib.bplist")

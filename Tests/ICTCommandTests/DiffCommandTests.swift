@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ict diff` on each kind of input: what differs, by key path, with exit
@@ -76,7 +77,7 @@ struct DiffCommandTests {
 
     @Test func documentsDifferFieldByField() throws {
         let a = folder + "/A.ict", b = folder + "/B.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: a)
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: a)
         try FileManager.default.copyItem(atPath: a, toPath: b)
         #expect(try ICTRunner.run(["set", b, "--first-name", "Zed", "--favorite-number", "7"]).status == 0)
         let run = try ICTRunner.run(["diff", a, b])

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ict create/set/list/inspect/thumbnail/convert/validate` on `.ict` documents, end to end.
 struct DocumentCommandTests {
-    static let sampleDocs = ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs")
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs")
 
     static func samplePaths(in folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ict") }.sorted()

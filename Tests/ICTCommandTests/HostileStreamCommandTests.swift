@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Inputs that grow before they are refused: a binary property list whose
@@ -7,7 +8,7 @@ import Testing
 /// 1 and a message saying where, before a byte of output is written, with
 /// little memory.
 struct HostileStreamCommandTests {
-    static let bomb = ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/malformed/expansion-bomb.plist").path
+    static let bomb = Repository.root.appendingPathComponent("SampleDocs/malformed/expansion-bomb.plist").path
     /// Far below what expanding the bomb, or reading a stream to the 2 GiB limit, takes.
     static let memoryBound = 256 << 20
 
@@ -114,8 +115,8 @@ struct HostileStreamCommandTests {
 struct InputBoundsTests {
     static let inputs: [String] = {
         var paths: [String] = []
-        var roots = [ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs")]
-        if ICTRunner.interopExists { roots.append(ICTRunner.interop) }
+        var roots = [Repository.root.appendingPathComponent("SampleDocs")]
+        if InteropCorpus.isPresent { roots.append(InteropCorpus.root) }
         for root in roots {
             guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
             for case let url as URL in walk {
@@ -145,7 +146,7 @@ struct InputBoundsTests {
 
     @Test func theCorporaAreFound() {
         #expect(Self.inputs.contains { $0.hasSuffix("SampleDocs/malformed/expansion-bomb.plist") })
-        #expect(Self.inputs.count >= (ICTRunner.interopExists ? 700 : 20))
+        #expect(Self.inputs.count >= (InteropCorpus.isPresent ? 700 : 20))
     }
 
     @Test(arguments: inputs)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -21,12 +22,6 @@ struct ICTRun {
 /// Runs the `ict` executable built beside the test bundle, with output sent
 /// to files (no pipe can fill up) and the child's resource use read by `wait4`.
 enum ICTRunner {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let interop = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/interop")
-    static var interopExists: Bool { FileManager.default.fileExists(atPath: interop.path) }
-
     static let executable: URL = {
         var folders = Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
@@ -34,7 +29,7 @@ enum ICTRunner {
             let candidate = folder.appendingPathComponent("ict")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return repositoryRoot.appendingPathComponent(".build/debug/ict")
+        return Repository.root.appendingPathComponent(".build/debug/ict")
     }()
 
     static func run(_ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil) throws -> ICTRun {

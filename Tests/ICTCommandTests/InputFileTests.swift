@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ enum BoundedRunner {
         #expect(run.status == 1)
         #expect(
             run.stderr
-                == "p: (The operation could not be completed. is a FIFO or pipe, not a regular file: only a regular file is edited in place)\n")
+                == "p: (The operation could not be completed. The file is a FIFO or pipe, not a regular file: only a regular file is edited in place)\n")
         #expect(isFIFO(fifo))
         #expect(try listing() == ["a.plist", "p"])
         // The oracle: Apple's plutil (swift-corelibs-foundation's build) exits 1 on the same FIFO.
@@ -179,7 +180,7 @@ enum BoundedRunner {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let document = folder + "/Doc.ict"
         try FileManager.default.copyItem(
-            atPath: ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
+            atPath: Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
         try FileManager.default.removeItem(atPath: document + "/ctdocument.data")
         let fifo = makeFIFO("Doc.ict/ctdocument.data")
         let before = try FileManager.default.contentsOfDirectory(atPath: document).sorted()
@@ -207,7 +208,7 @@ enum BoundedRunner {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let document = folder + "/Doc.ict"
         try FileManager.default.copyItem(
-            atPath: ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
+            atPath: Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
         let fifo = makeFIFO("photo.png")
         let setPhoto = try BoundedRunner.ict(["set", "Doc.ict", "--photo", "photo.png"], in: folder)
         #expect(!setPhoto.hung)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ICTCommand
@@ -10,9 +11,7 @@ import Testing
 /// test cannot run SwiftPM inside SwiftPM's own test run, so `make` is told
 /// (`-o static -o manual`) to take those two prerequisites as made.
 @Suite(
-    .enabled(
-        if: (InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt) || InstallArtifacts.areRequired,
-        Comment(rawValue: InstallArtifacts.notBuilt)))
+    .enabled(if: InstallArtifacts.areRequired, Comment(rawValue: InstallArtifacts.runByCheckInstall)))
 struct InstallTests {
     static let subcommands = ["inspect", "convert", "validate", "types", "list", "thumbnail", "create", "set"]
     static let nestedSubcommands = ["show", "conforms", "lookup", "identify"]
@@ -21,14 +20,14 @@ struct InstallTests {
     private func install(_ variables: (URL) -> [String]) throws -> URL {
         try #require(
             InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt,
-            "CI=true: \(InstallArtifacts.notBuilt)")
+            "ICT_INSTALL_TESTS=1: \(InstallArtifacts.notBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-install-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Under make test, the outer make's flags and variables must not reach this one.
         let environment = ProcessInfo.processInfo.environment.filter { !["MAKEFLAGS", "MFLAGS", "MAKELEVEL"].contains($0.key) }
         let run = try ProgramRunner.run(
             "make",
-            ["-C", ICTRunner.repositoryRoot.path, "-o", "static", "-o", "manual", "install"]
+            ["-C", Repository.root.path, "-o", "static", "-o", "manual", "install"]
                 + variables(folder), environment: environment)
         try #require(run.status == 0, "make install failed: \(run.stderr)")
         return folder

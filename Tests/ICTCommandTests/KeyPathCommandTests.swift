@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `ict get`, `type`, `set KEYPATH`, `insert`, `remove` and `create-plist`,
@@ -30,7 +31,7 @@ struct KeyPathCommandTests {
             ],
         ]
         try Data(BinaryPropertyListWriter().encode(archive)).write(to: URL(fileURLWithPath: folder + "/a.archive"))
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.path + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
         return folder
     }
 

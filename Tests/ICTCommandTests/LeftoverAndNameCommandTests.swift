@@ -1,6 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-import ZipTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -175,7 +175,7 @@ final class LeftoverAndNameCommandTests {
     /// a conflict copy of it is a version named escaped (`--json`: exact).
     @Test func aNameThatIsNotUTF8InsideAPackageIsReadWrittenAndZipped() throws {
         let package = folder + "/R.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Rocket.ict").path, toPath: package)
+        try FileManager.default.copyItem(atPath: Repository.root.appendingPathComponent("SampleDocs/Rocket.ict").path, toPath: package)
         let odd = Array((package + "/caf").utf8) + [0xFF]
         let descriptor = open(odd.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o644)
         #expect(descriptor >= 0)

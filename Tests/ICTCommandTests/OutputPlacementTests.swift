@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ import Darwin
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-placement-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         document = folder + "/Doc.ict"
-        try FileManager.default.copyItem(atPath: ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
+        try FileManager.default.copyItem(atPath: Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
     }
 
     /// Every item below `root` (links not followed) with its kind and bytes.

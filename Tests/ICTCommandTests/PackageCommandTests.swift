@@ -1,7 +1,7 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
-import ZipTestSupport
 
 /// `ict inspect PACKAGE` and `ict convert` between packages and zips, end to end.
 struct PackageCommandTests {

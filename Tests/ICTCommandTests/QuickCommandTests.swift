@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `convert`, `get` and `types conforms` in their plain shapes skip
@@ -78,7 +79,7 @@ struct QuickCommandTests {
             """
         let made = try ProgramRunner.run("python3", ["-c", script, folder.path])
         try #require(made.status == 0, "python3: \(made.stderr)")
-        let archive = ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Rocket.ict/ctdocument.metadata")
+        let archive = Repository.root.appendingPathComponent("SampleDocs/Rocket.ict/ctdocument.metadata")
         try FileManager.default.copyItem(at: archive, to: folder.appendingPathComponent("archive.plist"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 11's acceptance over `../shared/interop/realworld/`: files that
@@ -12,11 +13,9 @@ import Testing
 /// its place given. The counts are printed.
 @Suite(.tags(.slow), .enabled(if: SlowTests.enabled, SlowTests.skipped))
 struct RealWorldCorpusTests {
-    static let folder = ICTRunner.interop.appendingPathComponent("realworld")
+    static let folder = InteropCorpus.root.appendingPathComponent("realworld")
     static let plutil = "/opt/swift/usr/bin/plutil"
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: folder.path) && FileManager.default.isExecutableFile(atPath: plutil)
-    }
+    static var plutilExists: Bool { FileManager.default.isExecutableFile(atPath: plutil) }
 
     /// XML files whose bytes ict does not give back, and what differs. Each
     /// was written by a person, another tool or an older Interface Builder,
@@ -71,7 +70,7 @@ struct RealWorldCorpusTests {
         return process.terminationStatus == 0
     }
 
-    @Test(.enabled(if: available, "needs ../shared/interop/realworld and Apple's plutil (/opt/swift/usr/bin/plutil)"))
+    @Test(.interopCorpus, .enabled(if: plutilExists, "needs Apple's plutil (/opt/swift/usr/bin/plutil)"))
     func everyPropertyListReadsConvertsAndRoundTrips() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-realworld-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -140,7 +139,7 @@ struct RealWorldCorpusTests {
 
     /// Files Apple's plutil does not read: ict refuses them too, naming the
     /// format when it is one it knows, else saying where it stopped.
-    @Test(.enabled(if: available, "needs ../shared/interop/realworld and Apple's plutil (/opt/swift/usr/bin/plutil)"))
+    @Test(.interopCorpus, .enabled(if: plutilExists, "needs Apple's plutil (/opt/swift/usr/bin/plutil)"))
     func everyOtherFileIsRefusedAndSaysWhatItIs() throws {
         var named = 0, located = 0
         var failures: [String] = []

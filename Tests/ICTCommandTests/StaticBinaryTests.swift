@@ -14,15 +14,14 @@ import Darwin
 /// `PATH` and no library path, and loads no Swift library from a toolchain.
 @Suite(
     .enabled(
-        if: InstallArtifacts.staticBinaryIsBuilt || InstallArtifacts.areRequired,
-        Comment(rawValue: InstallArtifacts.staticBinaryNotBuilt)))
+        if: InstallArtifacts.areRequired, Comment(rawValue: InstallArtifacts.runByCheckInstall)))
 struct StaticBinaryTests {
     /// The environment the copied binary runs in: nothing but a system `PATH`.
     static let bareEnvironment = ["PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""]
 
     /// A fresh folder holding only a copy of the static `ict`.
     private func copyAlone() throws -> URL {
-        try #require(InstallArtifacts.staticBinaryIsBuilt, "CI=true: \(InstallArtifacts.staticBinaryNotBuilt)")
+        try #require(InstallArtifacts.staticBinaryIsBuilt, "ICT_INSTALL_TESTS=1: \(InstallArtifacts.staticBinaryNotBuilt)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-static-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Self.copyClosingOnExec(InstallArtifacts.staticBinary, to: folder.appendingPathComponent("ict"))

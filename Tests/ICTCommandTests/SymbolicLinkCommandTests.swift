@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import Darwin
 /// what is wrong and where, and leaves what the links point to byte for byte
 /// as it was.
 struct SymbolicLinkCommandTests {
-    static let samples = ICTRunner.repositoryRoot.path + "/SampleDocs"
+    static let samples = Repository.root.path + "/SampleDocs"
     static let syncthingFile = "notes.sync-conflict-20261123-101500-ABCDEF7.txt"
     static let syncthingPackage = "Friend.sync-conflict-20261123-101500-ABCDEF7.ict"
     static let entryCopy = "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `ict types …` and `ict validate` on Info.plists, end to end.
@@ -14,6 +15,27 @@ struct TypesCommandTests {
         let run = try ICTRunner.run(["types", "lookup", "--extension", "ict", "--no-shared-mime-info"])
         #expect(run.status == 0)
         #expect(run.stdout == "com.appmosphereinc.icloudtest.doc\texported\tiCloudTest Document\n")
+    }
+
+    /// What `types` prints for a file it cannot read or examine: the same
+    /// text as before UniformTypes had its own error (taken from that build's
+    /// `ict`), the XML message being libxml2's.
+    @Test func unreadableDeclarationsAndItemsSayWhere() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.plist").path
+        try Data("<plist version=\"1.0\">\n<dict><key>a</key>\n<strin>x</string></dict></plist>\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let notAPropertyList = try ICTRunner.run(["types", "lookup", "--extension", "zork", "--declarations", bad, "--no-shared-mime-info"])
+        #expect(notAPropertyList.status == 1)
+        #expect(notAPropertyList.stderr == "\(bad):3:18: error: Opening and ending tag mismatch: strin line 3 and string\n")
+        let missing = folder.appendingPathComponent("nope.plist").path
+        let absent = try ICTRunner.run(["types", "lookup", "--extension", "zork", "--declarations", missing, "--no-shared-mime-info"])
+        #expect(absent.status == 1)
+        #expect(absent.stderr == "\(missing): error: cannot open \(missing): No such file or directory\n")
+        let item = folder.appendingPathComponent("gone/x.txt").path
+        let identify = try ICTRunner.run(["types", "identify", item, "--no-shared-mime-info"])
+        #expect(identify.status == 1)
+        #expect(identify.stderr == "\(item): error: cannot examine \(item): No such file or directory\n")
     }
 
     @Test func lookupByMimeTypeAndDeclarationsFile() throws {
@@ -165,9 +187,9 @@ struct TypesCommandTests {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func validateKeepsAnInfoPlistWithOnlyWarningsValid() throws {
-        let skim = ICTRunner.interop.appendingPathComponent("uti-apps/Skim/Info.plist").path
+        let skim = InteropCorpus.root.appendingPathComponent("uti-apps/Skim/Info.plist").path
         let run = try ICTRunner.run(["validate", skim])
         #expect(run.status == 0)
         #expect(run.stdout == "\(skim): valid XML property list\n")
@@ -202,7 +224,7 @@ struct TypesCommandTests {
     }
 
     /// The same types on real folders from the interop corpus.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func identifyNamesRealXcodeAndNibFolders() throws {
         let expected = [
             ("realworld/CocoaPods-Xcodeproj/spec/fixtures/Sample Project/Emoji.xcodeproj", "com.apple.xcode.project"),
@@ -214,9 +236,9 @@ struct TypesCommandTests {
             ),
             ("packages/TextEdit-sample-nibs/Edit.nib", "com.apple.interfacebuilder.document.cocoa"),
             ("realworld/adium-adium/Resources/ja.lproj/ProxyPasswordPrompt.nib", "com.apple.interfacebuilder.document.cocoa"),
-        ].filter { FileManager.default.fileExists(atPath: ICTRunner.interop.appendingPathComponent($0.0).path) }
+        ].filter { FileManager.default.fileExists(atPath: InteropCorpus.root.appendingPathComponent($0.0).path) }
         #expect(expected.count >= 4)
-        let paths = expected.map { ICTRunner.interop.appendingPathComponent($0.0).path }
+        let paths = expected.map { InteropCorpus.root.appendingPathComponent($0.0).path }
         let run = try ICTRunner.run(["types", "identify"] + paths + ["--no-shared-mime-info"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -232,7 +254,7 @@ struct TypesCommandTests {
         let manager = FileManager.default
         var files: [URL] = []
         for (folder, onlyInfo) in [("uti-apps", false), ("realworld", true)] {
-            let root = ICTRunner.interop.appendingPathComponent(folder)
+            let root = InteropCorpus.root.appendingPathComponent(folder)
             guard let walker = manager.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
             for case let url as URL in walker where url.pathExtension == "plist" {
                 if !onlyInfo || url.lastPathComponent.contains("Info") { files.append(url) }
@@ -243,7 +265,7 @@ struct TypesCommandTests {
 
     /// Every system type (public.*, com.apple.*) a corpus Info.plist's
     /// exported or imported declaration conforms to is one `ict types show` knows.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func showKnowsEverySystemTypeTheCorpusConformsTo() throws {
         var parents: Set<String> = []
         for file in Self.corpusInfoPlists() {
@@ -293,11 +315,11 @@ struct TypesCommandTests {
 
     /// Acceptance: ict validate passes every corpus Info.plist (warnings
     /// allowed) but those listed above, which fail for the reason given.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func validatePassesEveryCorpusInfoPlistAndStrictFailsTheCertainlyWrong() throws {
         let files = Self.corpusInfoPlists()
         #expect(files.count >= 40)
-        let prefix = ICTRunner.interop.path + "/"
+        let prefix = InteropCorpus.root.path + "/"
         var failed: [String] = []
         for file in files {
             let relative = String(file.path.dropFirst(prefix.count))
@@ -323,13 +345,13 @@ struct TypesCommandTests {
     }
 
     /// A Spotlight importer's Info.plist (CFBundleTypeRole MDImporter) is valid.
-    @Test(.enabled(if: ICTRunner.interopExists, "needs ../shared/interop (the shared interop corpus)"))
+    @Test(.interopCorpus)
     func validateAcceptsSpotlightImporters() throws {
         for importer in [
             "realworld/JackieXie168-skim/SkimImporter/Info.plist",
             "realworld/adium-adium/Frameworks/AIUtilities/Other/Adium Spotlight Importer/Info.plist",
         ] {
-            let path = ICTRunner.interop.appendingPathComponent(importer).path
+            let path = InteropCorpus.root.appendingPathComponent(importer).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let run = try ICTRunner.run(["validate", path])
             #expect(run.status == 0, "\(run.stderr)")

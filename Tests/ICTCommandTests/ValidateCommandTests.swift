@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ict validate` end to end: exit status, messages with locations, limits.
@@ -12,7 +13,7 @@ struct ValidateCommandTests {
     }
 
     @Test func validFileExitsZeroAndSaysWhatItIs() throws {
-        let sample = ICTRunner.repositoryRoot.appendingPathComponent("SampleDocs/Info.plist").path
+        let sample = Repository.root.appendingPathComponent("SampleDocs/Info.plist").path
         let run = try ICTRunner.run(["validate", sample])
         #expect(run.status == 0)
         #expect(run.stdout == "\(sample): valid XML property list\n")
@@ -75,20 +76,21 @@ struct ValidateCommandTests {
         #expect((finding?["message"] as? String)?.isEmpty == false)
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    @Test(.interopCorpus)
     func cocoaNibWithRawEscapeIsValid() throws {
         // Interface Builder wrote ESC raw in <string>; libxml2 alone said "PCDATA invalid Char value 27".
-        let nib = ICTRunner.interop.appendingPathComponent("realworld/adium-adium/Frameworks/Adium/Resources/nl.lproj/PasswordPrompt.nib/keyedobjects.nib").path
+        let nib = InteropCorpus.root.appendingPathComponent("realworld/adium-adium/Frameworks/Adium/Resources/nl.lproj/PasswordPrompt.nib/keyedobjects.nib")
+            .path
         let run = try ICTRunner.run(["validate", nib])
         #expect(run.status == 0)
         #expect(run.stdout == "\(nib): valid keyed archive (XML property list)\n")
         #expect(run.stderr.isEmpty)
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    @Test(.interopCorpus)
     func utf32IsValidAsConvertReadsIt() throws {
         // The DTD check used to see the raw UTF-32 bytes and say "Document is empty".
-        let file = ICTRunner.interop.appendingPathComponent("xmlplist/dd-plist/test-xml-utf-32le.plist").path
+        let file = InteropCorpus.root.appendingPathComponent("xmlplist/dd-plist/test-xml-utf-32le.plist").path
         #expect(try ICTRunner.run(["convert", file, "--format", "json"]).status == 0)
         let run = try ICTRunner.run(["validate", file])
         #expect(run.status == 0)
@@ -174,7 +176,7 @@ struct MalformedCorpusCommandTests {
     ]
 
     static let cases: [Case] = {
-        guard let manifest = try? String(contentsOf: ICTRunner.interop.appendingPathComponent("MANIFEST.md"), encoding: .utf8) else { return [] }
+        guard let manifest = try? String(contentsOf: InteropCorpus.root.appendingPathComponent("MANIFEST.md"), encoding: .utf8) else { return [] }
         return manifest.split(separator: "\n").compactMap { line -> Case? in
             let columns = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard columns.count > 6, columns[1].hasPrefix("malformed/"), !columns[1].hasSuffix("INDEX.tsv") else { return nil }
@@ -182,14 +184,14 @@ struct MalformedCorpusCommandTests {
         }
     }()
 
-    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"))
+    @Test(.interopCorpus)
     func corpusIsListed() {
         #expect(Self.cases.count >= 200)
     }
 
-    @Test(.enabled(if: ICTRunner.interopExists, "../shared/interop not found next to the repository"), arguments: cases)
+    @Test(.interopCorpus, arguments: cases)
     func validateHandles(_ file: Case) throws {
-        let fullPath = ICTRunner.interop.appendingPathComponent(file.path).path
+        let fullPath = InteropCorpus.root.appendingPathComponent(file.path).path
         let run = try ICTRunner.run(["validate", fullPath])
         #expect(run.status == 0 || run.status == 1, "crashed or failed oddly: status \(run.status), \(run.stderr)")
         #expect(run.peakMemory < 256 << 20, "used \(run.peakMemory >> 20) MB")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A flag one thread sets and another reads.
@@ -14,7 +15,7 @@ final class ManagedAtomicFlag: @unchecked Sendable {
 /// (or while) it was listed, an unreadable version and a version that is not
 /// a document of the same kind each give a clear error and change nothing.
 struct VersionsCommandTests {
-    static let samples = ICTRunner.repositoryRoot.path + "/SampleDocs"
+    static let samples = Repository.root.path + "/SampleDocs"
     static let syncthingCopy = "Friend.sync-conflict-20261123-101500-ABCDEF7.ict"
     static let dropboxCopy = "Friend (Ada's MacBook's conflicted copy 2026-11-20).ict"
 

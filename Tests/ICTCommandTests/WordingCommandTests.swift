@@ -1,6 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-import ZipTestSupport
 
 /// Small things a user trips over: a mistyped command, `help` of no command,
 /// and messages that said a thing twice, wrongly or in the wrong place.

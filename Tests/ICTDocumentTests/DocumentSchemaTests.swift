@@ -1,5 +1,6 @@
 import Foundation
 import KeyedArchive
+import TestSupport
 import Testing
 
 @testable import ICTDocument
@@ -7,12 +8,14 @@ import Testing
 /// The validation rules come from schema files, not code.
 struct DocumentSchemaTests {
     @Test func builtInSchemaIsTheFileInSchemas() throws {
-        let file = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict-document.schema.plist"), encoding: .utf8)
+        let file = try String(contentsOf: Repository.root.appendingPathComponent("Schemas/ict-document.schema.plist"), encoding: .utf8)
         #expect(file == ictDocumentSchemaText)
         let schema = DocumentSchema.ictDocument
-        #expect(schema.entries.map(\.name) == [ICTFormat.metadataEntryName, ICTFormat.dataEntryName])
+        #expect(schema.entries.map(\.name) == [ICTDocumentFormat.metadataEntryName, ICTDocumentFormat.dataEntryName])
         #expect(
-            schema.entry(named: ICTFormat.dataEntryName)?.keys.map(\.key) == ["VERSION", "FIRST_NAME", "LAST_NAME", "DISPLAY_NAME", "FAVORITE_NUMBER", "PHOTO"])
+            schema.entry(named: ICTDocumentFormat.dataEntryName)?.keys.map(\.key) == [
+                "VERSION", "FIRST_NAME", "LAST_NAME", "DISPLAY_NAME", "FAVORITE_NUMBER", "PHOTO",
+            ])
     }
 
     /// A made-up `.ptk` photo package: `photo.data` (a `PTPhoto` with `IMAGE`

@@ -25,7 +25,7 @@ struct DocumentValidatorTests {
     private func document(photo: PNGImage, thumbnailOf thumbnailSource: PNGImage, in folder: ScratchFolder) throws -> String {
         let path = folder.path + "/Doc.ict", other = folder.path + "/Other.ict"
         for (target, image) in [(path, photo), (other, thumbnailSource)] {
-            let document = ICTDocument()
+            let document = ICTDocumentFile()
             try document.setDisplayName("Same")
             try document.setPhoto(pngBytes: try image.pngBytes())
             try document.save(to: target)
@@ -46,7 +46,7 @@ struct DocumentValidatorTests {
         #expect(findings.first?.keyPath == "DATA.THUMBNAIL")
         #expect(findings.first?.message.hasPrefix("THUMBNAIL does not show ctdocument.data PHOTO (PSNR ") == true)
         // The document still opens and lists.
-        #expect(try ICTDocument(contentsOf: path).metadata().thumbnail != nil)
+        #expect(try ICTDocumentFile(contentsOf: path).metadata().thumbnail != nil)
     }
 
     @Test func aStaleThumbnailIsAWarning() throws {

@@ -1,17 +1,18 @@
 import Foundation
 import ICTDocument
 import KeyedArchive
+import TestSupport
 import Testing
 
 /// `ICTDocumentError.Code`: the code a malformed sample document gets (and
 /// that the error still names the entry), the codes' names, and a `switch`
 /// over them.
 struct ErrorCodeTests {
-    static let malformed = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed")
+    static let malformed = Repository.root.appendingPathComponent("SampleDocs/malformed")
 
     @Test func aDocumentWithoutItsDataEntryIsMissingEntry() throws {
         // SampleDocs/malformed/README.md: the data entry was deleted.
-        let document = try ICTDocument(contentsOf: Self.malformed.appendingPathComponent("missing-entry.ict").path)
+        let document = try ICTDocumentFile(contentsOf: Self.malformed.appendingPathComponent("missing-entry.ict").path)
         let error = #expect(throws: ICTDocumentError.self) { _ = try document.data() }
         #expect(error?.code == .missingEntry)
         #expect(error?.code != .missingKey)
@@ -20,7 +21,7 @@ struct ErrorCodeTests {
 
     @Test func aTruncatedDataEntryIsAnInvalidArchiveNamingTheEntry() throws {
         // The data entry was cut to half its bytes: a property-list error underneath.
-        let document = try ICTDocument(contentsOf: Self.malformed.appendingPathComponent("truncated-archive.ict").path)
+        let document = try ICTDocumentFile(contentsOf: Self.malformed.appendingPathComponent("truncated-archive.ict").path)
         let error = #expect(throws: ICTDocumentError.self) { _ = try document.data() }
         #expect(error?.code == .invalidArchive)
         #expect(error?.entry == "ctdocument.data")

@@ -10,7 +10,7 @@ struct FoundationInteropTests {
     @Test func foundationDecodesBothEntriesWeWriteFieldForField() throws {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
-        let ours = try ICTDocument(contentsOf: path)
+        let ours = try ICTDocumentFile(contentsOf: path)
 
         let dataUnarchiver = try NSKeyedUnarchiver(forReadingFrom: Data(contentsOf: URL(fileURLWithPath: path + "/ctdocument.data")))
         dataUnarchiver.requiresSecureCoding = false
@@ -44,7 +44,7 @@ struct FoundationInteropTests {
         let path = folder.path + "/Foundation.ict"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         let photo = Data(try Fixtures.photo(width: 300, height: 300).pngBytes())
-        let thumbnail = Data(try ICTDocument.thumbnail(of: Fixtures.photo(width: 300, height: 300)).pngBytes())
+        let thumbnail = Data(try ICTDocumentFile.thumbnail(of: Fixtures.photo(width: 300, height: 300)).pngBytes())
         let data = FoundationCTData()
         (data.version, data.firstName, data.lastName, data.displayName) = (1, "Grace", "Hopper", "Amazing Grace")
         data.favoriteNumber = NSNumber(value: Float(1.25))
@@ -54,7 +54,7 @@ struct FoundationInteropTests {
         try Self.archive(data, renaming: "CTData").write(to: URL(fileURLWithPath: path + "/ctdocument.data"))
         try Self.archive(metadata, renaming: "CTMetadata").write(to: URL(fileURLWithPath: path + "/ctdocument.metadata"))
 
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         #expect(try document.metadata() == CTMetadata(version: 1, thumbnail: thumbnail, displayName: "Amazing Grace"))
         #expect(
             try document.data()
@@ -71,7 +71,7 @@ struct FoundationInteropTests {
         archiver.finishEncoding()
         let swiftName = NSStringFromClass(type(of: object))
         let archive = try KeyedArchiveReader().read(archiver.encodedData)
-        let renamed = KeyedArchive(
+        let renamed = KeyedArchiveObjectGraph(
             top: archive.top,
             objects: archive.objects.map { object in
                 guard case .dictionary(var fields) = object, fields["$classname"] == .string(swiftName) else { return object }

@@ -1,14 +1,15 @@
 import Foundation
 import ICTDocument
+import TestSupport
 import Testing
 
-/// The `Data` forms of `PNGImage` and `ICTDocument.setPhoto`: the same
+/// The `Data` forms of `PNGImage` and `ICTDocumentFile.setPhoto`: the same
 /// images and bytes as the `[UInt8]` forms, on the thumbnail of the sample
 /// document `Chelsea.ict`, whose size is read from its IHDR here.
 struct ICTDocumentDataTests {
     /// The sample's thumbnail, read by the document reader.
     static func thumbnail() throws -> Data {
-        let document = try ICTDocument(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Chelsea.ict").path)
+        let document = try ICTDocumentFile(contentsOf: Repository.root.appendingPathComponent("SampleDocs/Chelsea.ict").path)
         return try #require(try document.metadata().thumbnail)
     }
 
@@ -49,7 +50,7 @@ struct ICTDocumentDataTests {
 
     @Test func setPhotoFromDataStoresIt() throws {
         let data = try Fixtures.photo(width: 100, height: 80).pngData()
-        let document = ICTDocument()
+        let document = ICTDocumentFile()
         #expect(try document.setPhoto(pngData: data))
         #expect(try document.data().photo == data)
         #expect(try !document.setPhoto(pngData: data))

@@ -2,6 +2,7 @@ import DocumentPackage
 import Foundation
 import ICTDocument
 import SystemPackage
+import TestSupport
 import Testing
 
 /// The `URL` and `FilePath` forms of opening, saving, summarising and
@@ -10,7 +11,7 @@ import Testing
 /// holds a space and a literal `%20`: the same results as the `String`
 /// forms, and the display name and thumbnail Python's plistlib reads.
 struct ICTDocumentURLTests {
-    static let sample = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Chelsea.ict")
+    static let sample = Repository.root.appendingPathComponent("SampleDocs/Chelsea.ict")
 
     /// A scratch folder `url overloads %20` holding a copy of the sample as `Ünïcode copy.ict`.
     struct Scratch {
@@ -56,29 +57,29 @@ struct ICTDocumentURLTests {
     @Test func openingByURLAndFilePathMatchesPathAndPlistlib() throws {
         let scratch = try Scratch()
         let expected = try Self.plistlibMetadata(of: scratch.document)
-        let byPath = try ICTDocument(contentsOf: scratch.document)
+        let byPath = try ICTDocumentFile(contentsOf: scratch.document)
         #expect(try byPath.displayName() == expected[0])
-        for document in [try ICTDocument(contentsOf: scratch.documentURL), try ICTDocument(contentsOf: FilePath(scratch.document))] {
+        for document in [try ICTDocumentFile(contentsOf: scratch.documentURL), try ICTDocumentFile(contentsOf: FilePath(scratch.document))] {
             #expect(document.path == scratch.document)
             #expect(document.fileURL == scratch.documentURL)
             #expect(try document.displayName() == expected[0])
             #expect(try document.metadata().thumbnail == (try byPath.metadata().thumbnail))
         }
-        #expect(ICTDocument().fileURL == nil)
+        #expect(ICTDocumentFile().fileURL == nil)
     }
 
     @Test func percentEncodedURLStringOpensTheDocument() throws {
         let scratch = try Scratch()
         // Spelled out by hand: `%` as `%25`, spaces as `%20`, Ü and ï in UTF-8.
         let text = "file://" + scratch.root.path + "/url%20overloads%20%2520/%C3%9Cn%C3%AFcode%20copy.ict"
-        let document = try ICTDocument(contentsOf: try #require(URL(string: text)))
+        let document = try ICTDocumentFile(contentsOf: try #require(URL(string: text)))
         #expect(document.path == scratch.document)
         #expect(try document.displayName() == (try Self.plistlibMetadata(of: scratch.document))[0])
     }
 
     @Test func savingByURLAndFilePathIsReadByPlistlib() throws {
         let scratch = try Scratch()
-        let document = try ICTDocument(contentsOf: scratch.documentURL)
+        let document = try ICTDocumentFile(contentsOf: scratch.documentURL)
         try document.setDisplayName("Zoë by URL")
         let byURL = scratch.folder + "/Saved by URL ü.ict"
         try document.save(to: URL(fileURLWithPath: byURL))
@@ -111,7 +112,7 @@ struct ICTDocumentURLTests {
         let validator = DocumentValidator()
         #expect(validator.validate(packageAt: scratch.documentURL) == validator.validate(packageAt: scratch.document))
         #expect(validator.validate(packageAt: FilePath(scratch.document)) == validator.validate(packageAt: scratch.document))
-        let damaged = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/damaged-png.ict")
+        let damaged = Repository.root.appendingPathComponent("SampleDocs/malformed/damaged-png.ict")
         let findings = validator.validate(packageAt: damaged.path)
         #expect(!findings.isEmpty)
         #expect(validator.validate(packageAt: damaged) == findings)
@@ -120,18 +121,18 @@ struct ICTDocumentURLTests {
 
     @Test func freeFileNameByURLAndFilePathMatchesPath() throws {
         let scratch = try Scratch()
-        let byPath = try ICTDocument.freeFileName(for: "Ünïcode copy", in: scratch.folder)
+        let byPath = try ICTDocumentFile.freeFileName(for: "Ünïcode copy", in: scratch.folder)
         #expect(byPath == "Ünïcode copy 1.ict")
-        #expect(try ICTDocument.freeFileName(for: "Ünïcode copy", in: URL(fileURLWithPath: scratch.folder)) == byPath)
-        #expect(try ICTDocument.freeFileName(for: "Ünïcode copy", in: FilePath(scratch.folder)) == byPath)
+        #expect(try ICTDocumentFile.freeFileName(for: "Ünïcode copy", in: URL(fileURLWithPath: scratch.folder)) == byPath)
+        #expect(try ICTDocumentFile.freeFileName(for: "Ünïcode copy", in: FilePath(scratch.folder)) == byPath)
     }
 
     @Test func missingDocumentErrorNamesThePath() throws {
         let scratch = try Scratch()
         let missing = scratch.folder + "/Nöt here.ict"
         for attempt in [
-            { _ = try ICTDocument(contentsOf: URL(fileURLWithPath: missing)) },
-            { _ = try ICTDocument(contentsOf: FilePath(missing)) },
+            { _ = try ICTDocumentFile(contentsOf: URL(fileURLWithPath: missing)) },
+            { _ = try ICTDocumentFile(contentsOf: FilePath(missing)) },
         ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
             #expect(error.code == .package)
@@ -142,7 +143,7 @@ struct ICTDocumentURLTests {
         }
         #expect(summaryError.message.contains(missing), "\(summaryError.message)")
         let listingError = try #require(throws: ICTDocumentError.self) {
-            _ = try ICTDocument.freeFileName(for: "x", in: FilePath(missing))
+            _ = try ICTDocumentFile.freeFileName(for: "x", in: FilePath(missing))
         }
         #expect(listingError.message.contains(missing), "\(listingError.message)")
     }
@@ -150,12 +151,12 @@ struct ICTDocumentURLTests {
     @Test func nonFileURLIsRefusedNamingIt() throws {
         let scratch = try Scratch()
         let url = try #require(URL(string: "https://example.com/Chelsea.ict"))
-        let document = try ICTDocument(contentsOf: scratch.document)
+        let document = try ICTDocumentFile(contentsOf: scratch.document)
         try document.setDisplayName("Not saved")
         for attempt in [
-            { _ = try ICTDocument(contentsOf: url) }, { try document.save(to: url) },
+            { _ = try ICTDocumentFile(contentsOf: url) }, { try document.save(to: url) },
             { _ = try ICTDocumentSummary(ofDocumentAt: url) },
-            { _ = try ICTDocument.freeFileName(for: "x", in: url) },
+            { _ = try ICTDocumentFile.freeFileName(for: "x", in: url) },
         ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
             #expect(error.code == .package)

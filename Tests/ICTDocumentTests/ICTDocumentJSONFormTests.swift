@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 @testable import ICTDocument
@@ -9,9 +10,9 @@ import Testing
 /// reading the JSON this code writes; the schema is checked by python3's
 /// jsonschema; bad inputs are hand-written with the key path they break.
 struct ICTDocumentJSONFormTests {
-    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs")
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs")
     static let sampleNames = ["Astronaut", "Cameraman", "Chelsea", "Coffee", "Hubble Deep Field", "Rocket"]
-    static let schemaPath = Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict-document.json-form.schema.json").path
+    static let schemaPath = Repository.root.appendingPathComponent("Schemas/ict-document.json-form.schema.json").path
 
     /// Each sample's fields as plistlib reads its archives: `data.FIRST_NAME`,
     /// `metadata.THUMBNAIL` (data in base64), … following `$top.DATA`'s UIDs.
@@ -59,7 +60,7 @@ struct ICTDocumentJSONFormTests {
     @Test(arguments: sampleNames)
     func exportCarriesTheArchivedFields(name: String) throws {
         let expected = try #require(Self.archivedFields[name], "python3 could not read \(name).ict")
-        let document = try ICTDocument(contentsOf: Self.sampleDocs.appendingPathComponent("\(name).ict").path)
+        let document = try ICTDocumentFile(contentsOf: Self.sampleDocs.appendingPathComponent("\(name).ict").path)
         let export = try document.jsonForm(imageFileBase: nil)
         #expect(export.imageFiles.isEmpty)
         let form = export.form
@@ -83,12 +84,12 @@ struct ICTDocumentJSONFormTests {
     @Test(arguments: sampleNames)
     func embeddedFormRoundTrips(name: String) throws {
         let expected = try #require(Self.archivedFields[name], "python3 could not read \(name).ict")
-        let original = try ICTDocument(contentsOf: Self.sampleDocs.appendingPathComponent("\(name).ict").path)
+        let original = try ICTDocumentFile(contentsOf: Self.sampleDocs.appendingPathComponent("\(name).ict").path)
         let form = try original.jsonForm(imageFileBase: nil).form
         let read = try form.jsonBytes().withUnsafeBytes { try ICTDocumentJSONForm(jsonBytes: $0) }
         #expect(read == form)
 
-        let rebuilt = try ICTDocument(jsonForm: read, imageFolder: "")
+        let rebuilt = try ICTDocumentFile(jsonForm: read, imageFolder: "")
         let data = try rebuilt.data()
         #expect(data.firstName == expected["data.FIRST_NAME"]?.string)
         #expect(data.lastName == expected["data.LAST_NAME"]?.string)
@@ -103,7 +104,7 @@ struct ICTDocumentJSONFormTests {
 
     @Test func imageFilesAreNamedFromTheBaseAndReadBesideTheJSON() throws {
         let folder = try ScratchFolder()
-        let original = try ICTDocument(contentsOf: Self.sampleDocs.appendingPathComponent("Coffee.ict").path)
+        let original = try ICTDocumentFile(contentsOf: Self.sampleDocs.appendingPathComponent("Coffee.ict").path)
         let export = try original.jsonForm(imageFileBase: "cup")
         #expect(export.imageFiles.map(\.name) == ["cup.photo.png", "cup.thumbnail.png"])
         #expect(export.form.photo == .file("cup.photo.png"))
@@ -117,18 +118,18 @@ struct ICTDocumentJSONFormTests {
             #expect(FileManager.default.createFile(atPath: folder.path + "/" + file.name, contents: Data(file.contents)))
         }
         #expect(FileManager.default.createFile(atPath: folder.path + "/cup.json", contents: Data(export.form.jsonBytes())))
-        let rebuilt = try ICTDocument(jsonFormAt: folder.path + "/cup.json")
+        let rebuilt = try ICTDocumentFile(jsonFormAt: folder.path + "/cup.json")
         #expect(try rebuilt.data() == original.data())
 
         // An absolute name is used as it is, whatever the folder.
         var absolute = export.form
         absolute.photo = .file(folder.path + "/cup.photo.png")
-        #expect(try ICTDocument(jsonForm: absolute, imageFolder: "/nonexistent/").data().photo == original.data().photo)
+        #expect(try ICTDocumentFile(jsonForm: absolute, imageFolder: "/nonexistent/").data().photo == original.data().photo)
     }
 
     @Test(arguments: sampleNames)
     func exportsMatchTheSchema(name: String) throws {
-        let document = try ICTDocument(contentsOf: Self.sampleDocs.appendingPathComponent("\(name).ict").path)
+        let document = try ICTDocumentFile(contentsOf: Self.sampleDocs.appendingPathComponent("\(name).ict").path)
         for base in [nil, name] as [String?] {
             let complaint = try Self.schemaComplaint(try document.jsonForm(imageFileBase: base).form.jsonBytes())
             #expect(complaint == "", "\(complaint)")
@@ -197,12 +198,12 @@ struct ICTDocumentJSONFormTests {
 
     @Test func unreadableFilesAndDamagedPhotosAreErrors() throws {
         let folder = try ScratchFolder()
-        let missingJSON = #expect(throws: ICTDocumentError.self) { try ICTDocument(jsonFormAt: folder.path + "/none.json") }
+        let missingJSON = #expect(throws: ICTDocumentError.self) { try ICTDocumentFile(jsonFormAt: folder.path + "/none.json") }
         #expect(missingJSON?.code == .unreadableFile)
         #expect(missingJSON?.propertyListError?.code == .io)
 
         let missingPhoto = #expect(throws: ICTDocumentError.self) {
-            try ICTDocument(jsonForm: ICTDocumentJSONForm(photo: .file("none.png")), imageFolder: folder.path + "/")
+            try ICTDocumentFile(jsonForm: ICTDocumentJSONForm(photo: .file("none.png")), imageFolder: folder.path + "/")
         }
         #expect(missingPhoto?.code == .unreadableFile)
         #expect(missingPhoto?.message.contains(folder.path + "/none.png") == true)
@@ -210,7 +211,7 @@ struct ICTDocumentJSONFormTests {
         // Three zero bytes in base64: data, but not a PNG.
         let notPNG = #expect(throws: ICTDocumentError.self) {
             try Array(#"{"version": 1, "photo": {"$data": "AAAA"}}"#.utf8).withUnsafeBytes {
-                try ICTDocument(jsonForm: try ICTDocumentJSONForm(jsonBytes: $0), imageFolder: "")
+                try ICTDocumentFile(jsonForm: try ICTDocumentJSONForm(jsonBytes: $0), imageFolder: "")
             }
         }
         #expect(notPNG?.code == .damagedImage)
@@ -220,7 +221,7 @@ struct ICTDocumentJSONFormTests {
         let minimal = try Array(#"{"version": 1, "favoriteNumber": 3, "unknown": [1]}"#.utf8).withUnsafeBytes { try ICTDocumentJSONForm(jsonBytes: $0) }
         #expect(minimal == ICTDocumentJSONForm(favoriteNumber: 3))
         #expect(String(decoding: ICTDocumentJSONForm().jsonBytes(), as: UTF8.self) == "{\n  \"version\": 1\n}")
-        let document = try ICTDocument(jsonForm: minimal, imageFolder: "")
+        let document = try ICTDocumentFile(jsonForm: minimal, imageFolder: "")
         #expect(try document.data() == CTData(favoriteNumber: 3))
         #expect(try document.metadata() == CTMetadata())
     }

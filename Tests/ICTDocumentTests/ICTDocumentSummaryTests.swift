@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 @testable import ICTDocument
@@ -8,14 +9,14 @@ import Testing
 /// `ICTDocumentSummary`: what `ict list` shows, the same as decoding the
 /// whole metadata entry, from a few kilobytes of it.
 struct ICTDocumentSummaryTests {
-    static let sampleDocs = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs")
+    static let sampleDocs = Repository.root.appendingPathComponent("SampleDocs")
     static let samples = ["Astronaut", "Cameraman", "Chelsea", "Coffee", "Hubble Deep Field", "Rocket"]
 
     @Test(arguments: samples)
     func matchesTheDecodedMetadata(_ name: String) throws {
         let path = Self.sampleDocs.appendingPathComponent("\(name).ict").path
         let summary = try ICTDocumentSummary(ofDocumentAt: path)
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         let thumbnail = try #require(try document.metadata().thumbnail)
         let size = try PNGImage.size(ofPNG: thumbnail)
         #expect(summary.displayName == (try document.displayName()))
@@ -36,7 +37,7 @@ struct ICTDocumentSummaryTests {
     /// No display name and no thumbnail: the file name, and no size.
     @Test func fallsBackToTheFileName() throws {
         let folder = try ScratchFolder()
-        let document = ICTDocument()
+        let document = ICTDocumentFile()
         try document.save(to: folder.path + "/Nameless.ict")
         let summary = try ICTDocumentSummary(ofDocumentAt: folder.path + "/Nameless.ict")
         #expect(summary.displayName == "Nameless")

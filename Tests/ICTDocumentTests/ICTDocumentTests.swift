@@ -8,23 +8,23 @@ struct ICTDocumentTests {
     @Test func openingReadsOnlyTheListingAndEachEntryLazily() throws {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
-        let document = try ICTDocument(contentsOf: path)
-        #expect(document.statistics == ICTDocument.Statistics())
+        let document = try ICTDocumentFile(contentsOf: path)
+        #expect(document.statistics == ICTDocumentFile.Statistics())
         #expect(try document.displayName() == "Ada L")
-        let metadataSize = try #require(document.entrySizes.first { $0.name == ICTFormat.metadataEntryName }?.size)
-        #expect(document.statistics.entriesDecoded == [ICTFormat.metadataEntryName])
+        let metadataSize = try #require(document.entrySizes.first { $0.name == ICTDocumentFormat.metadataEntryName }?.size)
+        #expect(document.statistics.entriesDecoded == [ICTDocumentFormat.metadataEntryName])
         #expect(document.statistics.bytesRead == Int(metadataSize))
         _ = try document.metadata()
-        #expect(document.statistics.entriesDecoded == [ICTFormat.metadataEntryName])
+        #expect(document.statistics.entriesDecoded == [ICTDocumentFormat.metadataEntryName])
         let data = try document.data()
-        #expect(document.statistics.entriesDecoded == [ICTFormat.metadataEntryName, ICTFormat.dataEntryName])
+        #expect(document.statistics.entriesDecoded == [ICTDocumentFormat.metadataEntryName, ICTDocumentFormat.dataEntryName])
         #expect(data.firstName == "Ada" && data.lastName == "Lovelace" && data.displayName == "Ada L")
         #expect(data.favoriteNumber == 7.5)
     }
 
     @Test func photoIsStoredAtMost560AndTheThumbnailIs280() throws {
         let folder = try ScratchFolder()
-        let document = try ICTDocument(contentsOf: try Fixtures.savedDocument(in: folder))
+        let document = try ICTDocumentFile(contentsOf: try Fixtures.savedDocument(in: folder))
         let photo = try PNGImage(pngBytes: [UInt8](try #require(try document.data().photo)))
         let thumbnail = try PNGImage(pngBytes: [UInt8](try #require(try document.metadata().thumbnail)))
         #expect((photo.width, photo.height) == (560, 560))
@@ -33,7 +33,7 @@ struct ICTDocumentTests {
 
     @Test func settingAnEqualValueChangesNothing() throws {
         let folder = try ScratchFolder()
-        let document = try ICTDocument(contentsOf: try Fixtures.savedDocument(in: folder))
+        let document = try ICTDocumentFile(contentsOf: try Fixtures.savedDocument(in: folder))
         #expect(try document.setDisplayName("Ada L") == false)
         #expect(try document.setFirstName("Ada") == false)
         #expect(try document.setFavoriteNumber(7.5) == false)
@@ -46,15 +46,15 @@ struct ICTDocumentTests {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
         try Data("kept".utf8).write(to: URL(fileURLWithPath: path + "/notes.txt"))
-        let photoBefore = try ICTDocument(contentsOf: path).data().photo
+        let photoBefore = try ICTDocumentFile(contentsOf: path).data().photo
         let notesInode = try Fixtures.inode(path + "/notes.txt")
 
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         #expect(try document.setDisplayName("Countess"))
         #expect(document.hasUnsavedChanges)
         try document.save()
 
-        let reopened = try ICTDocument(contentsOf: path)
+        let reopened = try ICTDocumentFile(contentsOf: path)
         #expect(try reopened.metadata().displayName == "Countess")
         #expect(try reopened.data().displayName == "Countess")
         #expect(try reopened.data().photo == photoBefore)
@@ -65,12 +65,12 @@ struct ICTDocumentTests {
     @Test func editingOnlyTheDataLeavesTheMetadataEntryUnwritten() throws {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
-        let metadataInode = try Fixtures.inode(path + "/" + ICTFormat.metadataEntryName)
-        let document = try ICTDocument(contentsOf: path)
+        let metadataInode = try Fixtures.inode(path + "/" + ICTDocumentFormat.metadataEntryName)
+        let document = try ICTDocumentFile(contentsOf: path)
         #expect(try document.setFavoriteNumber(42))
         try document.save()
-        #expect(try Fixtures.inode(path + "/" + ICTFormat.metadataEntryName) == metadataInode)
-        #expect(try ICTDocument(contentsOf: path).data().favoriteNumber == 42)
+        #expect(try Fixtures.inode(path + "/" + ICTDocumentFormat.metadataEntryName) == metadataInode)
+        #expect(try ICTDocumentFile(contentsOf: path).data().favoriteNumber == 42)
     }
 
     @Test func favoriteNumberIsWrittenAs32BitReal() throws {
@@ -93,7 +93,7 @@ struct ICTDocumentTests {
         metadata.displayName = "Future"
         try Data(KeyedArchiver.archive(metadata, forKey: "DATA")).write(to: URL(fileURLWithPath: dataPath))
         let before = try Data(contentsOf: URL(fileURLWithPath: dataPath))
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         do {
             try document.setDisplayName("Overwrite")
             Issue.record("an unknown version was edited")
@@ -111,7 +111,7 @@ struct ICTDocumentTests {
         let path = try Fixtures.savedDocument(in: folder)
         try FileManager.default.removeItem(atPath: path + "/ctdocument.data")
         try Data(KeyedArchiver.archive(CTData(), forKey: "DATA")).write(to: URL(fileURLWithPath: path + "/ctdocument.metadata"))
-        let document = try ICTDocument(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: path)
         do {
             _ = try document.metadata()
             Issue.record("a CTData archive decoded as metadata")
@@ -131,22 +131,22 @@ struct ICTDocumentTests {
 
     @Test func newNamesAreFreeCaseInsensitively() throws {
         let folder = try ScratchFolder()
-        #expect(try ICTDocument.freeFileName(for: "Friend", in: folder.path) == "Friend.ict")
+        #expect(try ICTDocumentFile.freeFileName(for: "Friend", in: folder.path) == "Friend.ict")
         try FileManager.default.createDirectory(atPath: folder.path + "/friend.ICT", withIntermediateDirectories: false)
-        #expect(try ICTDocument.freeFileName(for: "Friend", in: folder.path) == "Friend 1.ict")
+        #expect(try ICTDocumentFile.freeFileName(for: "Friend", in: folder.path) == "Friend 1.ict")
         try FileManager.default.createDirectory(atPath: folder.path + "/FRIEND 1.ict", withIntermediateDirectories: false)
-        #expect(try ICTDocument.freeFileName(for: "Friend", in: folder.path) == "Friend 2.ict")
+        #expect(try ICTDocumentFile.freeFileName(for: "Friend", in: folder.path) == "Friend 2.ict")
     }
 
     @Test func aNewDocumentNeverReplacesAnExistingOne() throws {
         let folder = try ScratchFolder()
         let path = try Fixtures.savedDocument(in: folder)
         do {
-            try ICTDocument().save(to: path)
+            try ICTDocumentFile().save(to: path)
             Issue.record("replaced an existing document")
         } catch {
             #expect(error.code == .alreadyExists)
         }
-        #expect(try ICTDocument(contentsOf: path).displayName() == "Ada L")
+        #expect(try ICTDocumentFile(contentsOf: path).displayName() == "Ada L")
     }
 }

@@ -15,9 +15,6 @@ final class ScratchFolder {
 }
 
 enum Fixtures {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// A `width × height` opaque image with smooth gradients and some detail.
     static func photo(width: Int, height: Int) -> PNGImage {
         var pixels = [UInt8]()
@@ -35,7 +32,7 @@ enum Fixtures {
 
     /// A saved document with every field and a 600×600 photo, and its path.
     static func savedDocument(in folder: ScratchFolder, name: String = "Friend.ict") throws -> String {
-        let document = ICTDocument()
+        let document = ICTDocumentFile()
         try document.setFirstName("Ada")
         try document.setLastName("Lovelace")
         try document.setDisplayName("Ada L")

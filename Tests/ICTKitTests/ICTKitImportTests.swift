@@ -34,20 +34,20 @@ struct ICTKitImportTests {
 
     @Test func everyModuleIsReachable() throws {
         // ICTDocument: the document's display name.
-        let document = try ICTDocument(contentsOf: Self.coffee)
+        let document = try ICTDocumentFile(contentsOf: Self.coffee)
         #expect(try document.displayName() == Self.displayNameByPlistlib())
         // PropertyList and KeyedArchive: the metadata entry is a binary keyed archive.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.coffee + "/ctdocument.metadata"))
         let read = try PropertyListReader().read(bytes)
         #expect(read.format == .binary)
-        #expect(KeyedArchive.looksLikeArchive(read.value))
+        #expect(KeyedArchiveObjectGraph.looksLikeArchive(read.value))
         // UniformTypes: Apple's documentation says public.png conforms to public.image.
         #expect(TypeRegistry.builtIn.conforms("public.png", to: "public.image"))
         #expect(!TypeRegistry.builtIn.conforms("public.png", to: "public.text"))
     }
 
     @Test func aMissingDocumentIsAPackageError() throws {
-        let error = try #require(throws: ICTDocumentError.self) { try ICTDocument(contentsOf: Self.coffee + "-missing") }
+        let error = try #require(throws: ICTDocumentError.self) { try ICTDocumentFile(contentsOf: Self.coffee + "-missing") }
         #expect(error.code == .package)
         #expect(error.packageError != nil)
     }

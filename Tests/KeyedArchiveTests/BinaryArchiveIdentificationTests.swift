@@ -2,7 +2,7 @@ import Foundation
 import KeyedArchive
 import Testing
 
-/// `KeyedArchive.isBinaryArchive(atPath:)` on archives other tools wrote (the
+/// `KeyedArchiveObjectGraph.isBinaryArchive(atPath:)` on archives other tools wrote (the
 /// interop corpus) and on binary property lists laid out by hand from
 /// Apple's format description (CFBinaryPList.c: the `bplist00` header, the
 /// objects, a table of 1-byte offsets, the 32-byte trailer), each checked
@@ -33,12 +33,12 @@ struct BinaryArchiveIdentificationTests {
         "bpylist2/invalid_type_archive.plist",  // $archiver is "NSArchiver": still a string
     ])
     func binaryArchivesAreArchives(name: String) {
-        #expect(KeyedArchive.isBinaryArchive(atPath: Self.corpusFile(name)))
+        #expect(KeyedArchiveObjectGraph.isBinaryArchive(atPath: Self.corpusFile(name)))
     }
 
     @Test func anXMLArchiveIsNotABinaryOne() {
         // The same $archiver, $objects and $top, in the XML form.
-        #expect(!KeyedArchive.isBinaryArchive(atPath: Self.corpusFile("swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist")))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: Self.corpusFile("swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist")))
     }
 
     @Test func aNonStringArchiverIsNotAnArchive() throws {
@@ -50,7 +50,7 @@ struct BinaryArchiveIdentificationTests {
         #expect(bytes.count == 58)
         let path = try Self.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(!KeyedArchive.isBinaryArchive(atPath: path))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: path))
     }
 
     @Test func aTopArrayIsNotAnArchive() throws {
@@ -59,14 +59,14 @@ struct BinaryArchiveIdentificationTests {
         #expect(bytes.count == 42)
         let path = try Self.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(!KeyedArchive.isBinaryArchive(atPath: path))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: path))
     }
 
     @Test func unreadableOrOtherFilesAreNotArchives() throws {
-        #expect(!KeyedArchive.isBinaryArchive(atPath: "/nonexistent/archive.plist"))
-        #expect(!KeyedArchive.isBinaryArchive(atPath: FileManager.default.temporaryDirectory.path))  // a directory
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: "/nonexistent/archive.plist"))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: FileManager.default.temporaryDirectory.path))  // a directory
         let path = try Self.temporaryFile(Array("{\"$archiver\": \"NSKeyedArchiver\"}".utf8))  // JSON, not binary
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(!KeyedArchive.isBinaryArchive(atPath: path))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: path))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// Acceptance 1 and 2: every archive of `../shared/interop/keyedarchive/`
@@ -182,7 +183,7 @@ import Testing
 
     static let decodablePaths = expectations.keys.sorted()
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: decodablePaths)
+    @Test(arguments: decodablePaths)
     func decodesAsManifestStates(_ file: String) throws {
         let expected = try #require(Self.expectations[file])
         let archive = try Fixtures.archive("keyedarchive/" + file)
@@ -198,7 +199,7 @@ import Testing
 
     static let foundationFiles = foundationFixtures.keys.sorted()
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: foundationFiles)
+    @Test(arguments: foundationFiles)
     func foundationFixtureMatchesManifestFieldByField(_ name: String) throws {
         let expected = try #require(Self.foundationFixtures[name])
         let archive = try Fixtures.archive("keyedarchive/swift-corelibs-foundation/macOS-10.14/\(name).archive")
@@ -212,7 +213,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+    @Test
     func everyCorpusArchiveHasAnExpectation() {
         let listed = Set(Self.expectations.keys.map { "keyedarchive/" + $0 })
             .union(Self.foundationFixtures.keys.map { "keyedarchive/swift-corelibs-foundation/macOS-10.14/\($0).archive" })
@@ -236,7 +237,7 @@ import Testing
 
     static let rejectedPaths = rejected.keys.sorted()
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: rejectedPaths)
+    @Test(arguments: rejectedPaths)
     func rejectsMalformedArchiveWithKeyPath(_ file: String) throws {
         let (code, path) = try #require(Self.rejected[file])
         let error = #expect(throws: KeyedArchiveError.self) {
@@ -250,7 +251,7 @@ import Testing
 
     /// Acceptance 2: nothing under malformed/ is an archive; each fails with a
     /// typed error that says where (a byte offset, a line, or a key path).
-    @Test(.enabled(if: Fixtures.fullCorpusExists, Fixtures.fullCorpusMissing))
+    @Test(.interopCorpus)
     func malformedFilesFailCleanly() throws {
         #expect(!Self.malformedFiles.isEmpty)
         for file in Self.malformedFiles {

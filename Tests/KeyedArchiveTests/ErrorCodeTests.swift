@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// `KeyedArchiveError.Code`: the code a bad archive gets (and that the error
@@ -20,7 +21,7 @@ struct ErrorCodeTests {
     @Test func aTruncatedDataEntryIsAPropertyListErrorWithItsByteOffset() throws {
         // SampleDocs/malformed/README.md: the data entry was cut to half its
         // bytes, so its binary property list has no trailer.
-        let entry = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/truncated-archive.ict/ctdocument.data")
+        let entry = Repository.root.appendingPathComponent("SampleDocs/malformed/truncated-archive.ict/ctdocument.data")
         let bytes = try Data(contentsOf: entry)
         let error = #expect(throws: KeyedArchiveError.self) { try KeyedArchiveReader().read(bytes) }
         let propertyListCode = try #require(error?.code.propertyListCode)

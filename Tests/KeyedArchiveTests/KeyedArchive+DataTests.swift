@@ -1,12 +1,13 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// The `Data` forms of `KeyedUnarchiver`, `KeyedArchiver` and
 /// `KeyedArchiveWriter`: the same archives and bytes as the `[UInt8]` forms,
 /// checked against the corpus MANIFEST and CPython plistlib.
-@Suite(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+@Suite
 struct KeyedArchiveDataTests {
     /// bpylist2's simple archive; its MANIFEST row states crap.Foo title "yo", count 42.
     static let simpleArchive = "keyedarchive/bpylist2/simple_archive.plist"
@@ -77,7 +78,7 @@ struct KeyedArchiveDataTests {
     }
 
     @Test func writerRefusesABrokenArchiveAsBytesDo() throws {
-        let broken = KeyedArchive(top: ["root": .uid(5)], objects: [.string("$null")])
+        let broken = KeyedArchiveObjectGraph(top: ["root": .uid(5)], objects: [.string("$null")])
         let byData = try #require(throws: KeyedArchiveError.self) { _ = try KeyedArchiveWriter().encodedData(broken) }
         let byBytes = try #require(throws: KeyedArchiveError.self) { _ = try KeyedArchiveWriter().encode(broken) }
         #expect(byData == byBytes)

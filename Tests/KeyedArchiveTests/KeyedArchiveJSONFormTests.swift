@@ -2,12 +2,12 @@ import KeyedArchive
 import PropertyList
 import Testing
 
-/// `KeyedArchive.jsonForm` and `init(jsonForm:)`: JSON text and back gives the same archive and the same bytes.
+/// `KeyedArchiveObjectGraph.jsonForm` and `init(jsonForm:)`: JSON text and back gives the same archive and the same bytes.
 struct KeyedArchiveJSONFormTests {
     /// `archive` through JSON text and back, as `ict convert` does it.
-    static func throughJSONText(_ archive: KeyedArchive) throws -> KeyedArchive {
+    static func throughJSONText(_ archive: KeyedArchiveObjectGraph) throws -> KeyedArchiveObjectGraph {
         let text = try JSONPropertyListWriter().encode(archive.jsonForm)
-        return try KeyedArchive(jsonForm: text.withUnsafeBytes { bytes in try JSONPropertyListReader().read(bytes) })
+        return try KeyedArchiveObjectGraph(jsonForm: text.withUnsafeBytes { bytes in try JSONPropertyListReader().read(bytes) })
     }
 
     /// `ClassNameOnlyArchive`: the description stays `{"$classname": "TestDummy"}`, no `$classes` added.

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// `KeyedArchiveLayout`: recorded from a binary archive whose objects are not
@@ -56,7 +57,7 @@ struct KeyedArchiveLayoutTests {
     /// others (`NSCell` is one object in one class chain, another in the
     /// next): the layout names those placements, and only with it do the
     /// file's bytes come back.
-    @Test(.enabled(if: Fixtures.fullCorpusExists, Fixtures.fullCorpusMissing))
+    @Test(.interopCorpus)
     func rewritesAnInterfaceBuilderNibByteForByte() throws {
         let original = try Fixtures.interopBytes(Self.joinChatWindow)
         let archive = try KeyedArchiveReader(keepsLayout: true).read(original)

@@ -2,7 +2,7 @@ import KeyedArchive
 import PropertyList
 import Testing
 
-/// `KeyedArchiveReader` and the classification of what it read (`KeyedArchive.object(at:)`).
+/// `KeyedArchiveReader` and the classification of what it read (`KeyedArchiveObjectGraph.object(at:)`).
 struct KeyedArchiveReaderTests {
     /// `ClassNameOnlyArchive`: the class description without `$classes` is
     /// read, its chain being the class name alone.

@@ -1,6 +1,7 @@
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import TestSupport
 import Testing
 
 /// `KeyedArchiveValidator` reports what Apple's `NSKeyedUnarchiver` refuses, and only that.
@@ -54,7 +55,7 @@ struct KeyedArchiveValidatorTests {
     /// is valid; each of bpylist2's malformed ones is refused at the key path
     /// its tests name (MANIFEST.md), except `no_root_archive`: a `$top`
     /// without `root` is valid, as NSKeyedUnarchiver reads it.
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+    @Test
     func judgesEveryRealArchiveAsAppleDoes() throws {
         var refused = CorpusTests.rejected.mapValues(\.1)
         refused["bpylist2/no_root_archive.plist"] = nil

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 @Suite struct KeyedArchiveWriterTests {
@@ -8,7 +9,7 @@ import Testing
         Fixtures.corpusFiles(under: "keyedarchive/swift-corelibs-foundation/macOS-10.14")
         + ["keyedarchive/swift-corelibs-foundation/NSKeyedUnarchiver-ComplexTest.plist"]
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: foundationArchives)
+    @Test(arguments: foundationArchives)
     func rewritesFoundationArchiveByteForByte(_ path: String) throws {
         let original = try Fixtures.interopBytes(path)
         let archive = try KeyedArchiveReader().read(original)
@@ -26,7 +27,7 @@ import Testing
     /// Builder nibs, Xcode state), binary and XML: read keeping its layout,
     /// through JSON text and back, written in its own form. Prints
     /// "N of M byte-identical"; every binary one must be.
-    @Test(.enabled(if: Fixtures.fullCorpusExists, Fixtures.fullCorpusMissing))
+    @Test(.interopCorpus)
     func rewritesRealWorldArchivesThroughJSONByteForByte() throws {
         let files = Fixtures.corpusFiles(under: "realworld").filter { file in
             guard let bytes = try? Fixtures.interopBytes(file) else { return false }
@@ -41,7 +42,7 @@ import Testing
             do {
                 let archive = try KeyedArchiveReader(keepsLayout: true).read(original)
                 let text = try JSONPropertyListWriter().encode(archive.jsonForm)
-                let back = try KeyedArchive(jsonForm: text.withUnsafeBytes { bytes in try JSONPropertyListReader().read(bytes) })
+                let back = try KeyedArchiveObjectGraph(jsonForm: text.withUnsafeBytes { bytes in try JSONPropertyListReader().read(bytes) })
                 let written = try KeyedArchiveWriter(format: isBinary ? .binary : .xml).encode(back)
                 if Data(written) == original {
                     identical += 1

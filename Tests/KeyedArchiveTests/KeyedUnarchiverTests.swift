@@ -1,11 +1,12 @@
 import Foundation
 import KeyedArchive
+import TestSupport
 import Testing
 
 /// `KeyedUnarchiver.topLevelDecoder()` and the closure-based
 /// `decodeObject(forKey:using:)`, on bpylist2's simple archive, whose
 /// MANIFEST row states: crap.Foo title "yo", count 42.
-@Suite(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing))
+@Suite
 struct KeyedUnarchiverTests {
     static func simpleArchive() throws -> KeyedUnarchiver {
         try KeyedUnarchiver(bytes: Array(try Fixtures.interopBytes("keyedarchive/bpylist2/simple_archive.plist")))

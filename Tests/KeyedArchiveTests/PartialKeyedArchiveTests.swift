@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// `PartialKeyedArchive`: the same top objects, classes and fields as the
@@ -17,7 +18,7 @@ struct PartialKeyedArchiveTests {
     }
 
     /// A field as the whole archive holds it, in the partial reader's terms.
-    static func expectedField(_ value: PropertyListValue, in archive: KeyedArchive) -> PartialKeyedArchive.Field? {
+    static func expectedField(_ value: PropertyListValue, in archive: KeyedArchiveObjectGraph) -> PartialKeyedArchive.Field? {
         switch value {
         case .uid(0): return .null
         case .uid(let uid):
@@ -35,7 +36,7 @@ struct PartialKeyedArchiveTests {
         }
     }
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing), arguments: readable)
+    @Test(arguments: readable)
     func readsTheSameTopObjectsClassesAndFields(_ file: String) throws {
         let whole = try Fixtures.archive(file)
         let partial = try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: Self.path(file)))
@@ -65,7 +66,6 @@ struct PartialKeyedArchiveTests {
     /// whole-archive reader, for the checks the partial reader makes — except
     /// that a class description without `$classname` is named itself.
     @Test(
-        .enabled(if: Fixtures.sharedInteropExists, Fixtures.corpusMissing),
         arguments: [
             ("bpylist2/invalid_type_archive.plist", KeyedArchiveError.Code.wrongArchiver, "$archiver"),
             ("bpylist2/invalid_version_archive.plist", .unsupportedVersion, "$version"),

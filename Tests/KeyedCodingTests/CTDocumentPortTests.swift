@@ -1,6 +1,7 @@
 import Foundation
 import ICTDocument
 import KeyedArchive
+import TestSupport
 import Testing
 
 @testable import CTDocumentPort
@@ -84,7 +85,7 @@ final class FoundationEntry: NSObject, NSSecureCoding {
             #expect(PlistlibDocument.bytes(after.metadata["THUMBNAIL"]) == PlistlibDocument.bytes(original.metadata["THUMBNAIL"]))
             #expect(after.classes == original.classes, "$classes as the original app wrote them")
 
-            let document = try ICTDocument(contentsOf: written.path)
+            let document = try ICTDocumentFile(contentsOf: written.path)
             #expect(try document.metadata().displayName == newName)
             #expect(try document.data().displayName == newName)
             #expect(try document.data().favoriteNumber == original.data["FAVORITE_NUMBER"] as? Double)
@@ -114,7 +115,7 @@ final class FoundationEntry: NSObject, NSSecureCoding {
 
     @Test func unknownVersionIsReportedNotEmptied() throws {
         // SampleDocs/malformed/README.md: the metadata's VERSION is 2.
-        let url = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/unknown-version.ict")
+        let url = Repository.root.appendingPathComponent("SampleDocs/malformed/unknown-version.ict")
         let error = try #require(throws: CTDocumentError.self) { try CTDocumentFiles.read(documentAt: url) }
         #expect("\(error)" == "ctdocument.metadata: unsupported VERSION 2 (supported: 1)")
     }
@@ -136,7 +137,7 @@ final class FoundationEntry: NSObject, NSSecureCoding {
 extension CTDocumentPortTests {
     @Test func documentWhoseMetadataIsACTDataIsAnErrorAtItsKeyPath() throws {
         // SampleDocs/malformed/README.md: the metadata entry holds a CTData archive.
-        let url = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/wrong-class.ict")
+        let url = Repository.root.appendingPathComponent("SampleDocs/malformed/wrong-class.ict")
         let error = try #require(throws: KeyedArchiveError.self) { try CTDocumentFiles.read(documentAt: url) }
         #expect(error.code == .disallowedClass)
         #expect("\(error.keyPath)" == "$top.DATA")
@@ -145,7 +146,7 @@ extension CTDocumentPortTests {
 
     @Test func truncatedArchiveIsAPropertyListError() throws {
         // SampleDocs/malformed/README.md: the data entry was cut to half its bytes.
-        let url = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/truncated-archive.ict")
+        let url = Repository.root.appendingPathComponent("SampleDocs/malformed/truncated-archive.ict")
         let error = try #require(throws: KeyedArchiveError.self) { try CTDocumentFiles.read(documentAt: url) }
         guard error.code.propertyListCode != nil else {
             Issue.record("expected a property-list error, got \(error)")

@@ -1,19 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Paths and helpers shared by the KeyedCoding tests.
 enum Fixtures {
-    /// The repository root: three levels up from this file.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// `../shared/interop` next to the repository, else the slice of it in
     /// `Tests/KeyedArchiveTests/Fixtures/interop`.
-    static let interopRoot: URL = {
-        let shared = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/interop")
-        return FileManager.default.fileExists(atPath: shared.appendingPathComponent("keyedarchive").path)
-            ? shared : repositoryRoot.appendingPathComponent("Tests/KeyedArchiveTests/Fixtures/interop")
-    }()
+    static let interopRoot: URL =
+        FileManager.default.fileExists(atPath: InteropCorpus.url("keyedarchive").path)
+        ? InteropCorpus.root : Repository.root.appendingPathComponent("Tests/KeyedArchiveTests/Fixtures/interop")
 
     /// True when the file of the interop corpus under `relativePath` is there.
     static func hasInterop(_ relativePath: String) -> Bool {
@@ -27,13 +22,13 @@ enum Fixtures {
 
     /// The real documents in `SampleDocs/`, sorted.
     static var sampleDocuments: [URL] {
-        let folder = repositoryRoot.appendingPathComponent("SampleDocs")
+        let folder = Repository.root.appendingPathComponent("SampleDocs")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".ict") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
     static func script(_ name: String) -> String {
-        repositoryRoot.appendingPathComponent("Tests/KeyedCodingTests/Fixtures/\(name)").path
+        Repository.root.appendingPathComponent("Tests/KeyedCodingTests/Fixtures/\(name)").path
     }
 
     /// Runs python3 with `arguments` and returns its standard output, which

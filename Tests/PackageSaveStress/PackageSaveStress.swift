@@ -7,8 +7,10 @@ import Foundation
 /// always exactly one version of the sequence.
 ///
 /// Usage: `PackageSaveStress PACKAGE [SAVES]` — SAVES defaults to unlimited.
-/// Writes one byte to standard output when it starts saving, so the test
-/// can time its kill from there rather than from a slow process start.
+/// Writes one byte to standard output when it starts saving (`s`) and one
+/// after each save (`v`), so the test can time its kill from a moment it
+/// chooses, however fast or loaded the machine is, rather than from a slow
+/// process start.
 @main
 enum PackageSaveStress {
     static func main() throws {
@@ -22,6 +24,7 @@ enum PackageSaveStress {
         FileHandle.standardOutput.write(Data("s".utf8))
         for _ in 0..<saves {
             try saveNextVersion(at: path)
+            FileHandle.standardOutput.write(Data("v".utf8))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// A binary property list whose arrays hold one another twice over, `levels`
@@ -43,7 +44,7 @@ struct BinaryPropertyListSharedObjectsTests {
     }
 
     @Test func theSampleBombIsTheGeneratedOne() throws {
-        let sample = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/malformed/expansion-bomb.plist"))
+        let sample = try Data(contentsOf: Repository.root.appendingPathComponent("SampleDocs/malformed/expansion-bomb.plist"))
         #expect(sample.count == 279)
         #expect(sample == expansionBomb())
     }

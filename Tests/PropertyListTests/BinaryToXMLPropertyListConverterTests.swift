@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// The streaming binary → XML conversion writes exactly what decoding then
@@ -21,10 +22,10 @@ struct BinaryToXMLPropertyListConverterTests {
     }
 
     @Test(
-        .enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"),
-        arguments: Fixtures.corpusFiles(under: "bplist") + Fixtures.corpusFiles(under: "keyedarchive"))
+        .interopCorpus,
+        arguments: InteropCorpus.files(under: "bplist") + InteropCorpus.files(under: "keyedarchive"))
     func matchesDecodingThenWriting(_ path: String) throws {
-        let data = try Fixtures.interopBytes(path)
+        let data = try InteropCorpus.bytes(path)
         guard data.starts(with: Data("bplist".utf8)) else { return }  // XML keyed archives are not binary input.
         let file = try mapped(data)
         let expected: Result<[UInt8], PropertyListError> = Result { () throws(PropertyListError) in

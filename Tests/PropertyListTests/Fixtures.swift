@@ -1,62 +1,20 @@
 import Foundation
 import PropertyList
 
-/// Test fixtures shared by the property-list tests: the interop corpus in
-/// `../shared/interop` next to the repository, and CPython's `plistlib` as an
-/// independent oracle (run through the scripts in `Fixtures/`).
+/// Test fixtures shared by the property-list tests: CPython's `plistlib` as an
+/// independent oracle (run through the scripts in `Fixtures/`). The interop
+/// corpus and the repository root are TestSupport's.
 enum Fixtures {
-    /// The repository root: three levels up from `Tests/PropertyListTests/Fixtures.swift`.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// `../shared/interop`, next to the repository root.
-    static let sharedInteropRoot =
-        repositoryRoot
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared", isDirectory: true)
-        .appendingPathComponent("interop", isDirectory: true)
-
     /// The folder of the Python helper scripts.
     static let scriptsFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .appendingPathComponent("Fixtures", isDirectory: true)
-
-    /// True when the shared interop corpus is checked out next to the repository.
-    static var sharedInteropExists: Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: sharedInteropRoot.path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
-    }
-
-    /// A file of the interop corpus, by its path under `../shared/interop`.
-    static func interop(_ relativePath: String) -> URL {
-        sharedInteropRoot.appendingPathComponent(relativePath)
-    }
-
-    /// The bytes of a file of the interop corpus.
-    static func interopBytes(_ relativePath: String) throws -> Data {
-        try Data(contentsOf: interop(relativePath))
-    }
 
     /// Bytes written as hex digits, spaces ignored: `"00000004 10410820 82"`.
     static func bytes(hex: String) -> Data {
         let digits = hex.filter { !$0.isWhitespace }.map { UInt8(String($0), radix: 16)! }
         precondition(digits.count.isMultiple(of: 2), "odd number of hex digits: \(hex)")
         return Data(stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] })
-    }
-
-    /// The paths under `../shared/interop/<folder>` of every file in it, sorted.
-    static func corpusFiles(under folder: String) -> [String] {
-        let root = interop(folder)
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        else { return [] }
-        var paths: [String] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            paths.append(folder + "/" + url.path.dropFirst(root.path.count + 1))
-        }
-        return paths.sorted()
     }
 
     /// The value CPython's `plistlib.load` decodes from `file`.

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// What a corpus file must decode to, as `../shared/interop/MANIFEST.md`
@@ -41,13 +42,13 @@ struct CorpusFile: Sendable, CustomTestStringConvertible {
             #expect(comparison.firstDifference(decoded, expected) == nil)
         case .facts(let checkFacts):
             checkFacts(decoded)
-            let oracle = try Fixtures.pythonPlistlib(Fixtures.interop(path))
+            let oracle = try Fixtures.pythonPlistlib(InteropCorpus.url(path))
             #expect(PropertyListComparison.plistlib.firstDifference(decoded, oracle) == nil)
         case .plistlib:
-            let oracle = try Fixtures.pythonPlistlib(Fixtures.interop(path))
+            let oracle = try Fixtures.pythonPlistlib(InteropCorpus.url(path))
             #expect(PropertyListComparison.plistlib.firstDifference(decoded, oracle) == nil)
         case .sameAsPlistlib(let twin):
-            let oracle = try Fixtures.pythonPlistlib(Fixtures.interop(twin))
+            let oracle = try Fixtures.pythonPlistlib(InteropCorpus.url(twin))
             #expect(PropertyListComparison.plistlib.firstDifference(decoded, oracle) == nil)
         }
     }
@@ -145,7 +146,7 @@ enum ManifestValues {
 
 /// Every binary property list of `../shared/interop/bplist/` decodes to the
 /// value MANIFEST.md states for it.
-@Suite(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"))
+@Suite(.interopCorpus)
 struct InteropCorpusTests {
     static let files: [CorpusFile] = bpylist2 + cpython + ddPlist + libplist + rustPlist + swiftFoundation
 
@@ -288,12 +289,12 @@ struct InteropCorpusTests {
     ]
 
     @Test func tableListsEveryFileOfTheBinaryCorpus() {
-        #expect(Self.files.map(\.path).sorted() == Fixtures.corpusFiles(under: "bplist"))
+        #expect(Self.files.map(\.path).sorted() == InteropCorpus.files(under: "bplist"))
     }
 
     @Test(arguments: files)
     func decodesToTheManifestValue(_ file: CorpusFile) throws {
-        let bytes = try Fixtures.interopBytes(file.path)
+        let bytes = try InteropCorpus.bytes(file.path)
         let decoded = try BinaryPropertyListReader().read(bytes)
         try file.check(decoded)
     }
@@ -301,7 +302,7 @@ struct InteropCorpusTests {
     /// Whatever we read, our writer writes and our reader reads back unchanged.
     @Test(arguments: files)
     func survivesOurBinaryWriter(_ file: CorpusFile) throws {
-        let decoded = try BinaryPropertyListReader().read(try Fixtures.interopBytes(file.path))
+        let decoded = try BinaryPropertyListReader().read(try InteropCorpus.bytes(file.path))
         let rewritten = try BinaryPropertyListWriter().encode(decoded)
         let reread = try BinaryPropertyListReader().read(Data(rewritten))
         #expect(PropertyListComparison.exact.firstDifference(reread, decoded) == nil)
@@ -309,7 +310,7 @@ struct InteropCorpusTests {
 
     /// CPython's test_appleformatting: Cocoa's own bytes must come back byte for byte.
     @Test func rewritesCocoaTestDataByteIdentically() throws {
-        let original = try Fixtures.interopBytes("bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist")
+        let original = try InteropCorpus.bytes("bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist")
         let decoded = try BinaryPropertyListReader().read(original)
         let rewritten = try BinaryPropertyListWriter().encode(decoded)
         #expect(rewritten == Array(original))
@@ -318,7 +319,7 @@ struct InteropCorpusTests {
     /// swift-foundation's test_5877417 reads Generic_XML_Properties_Binary.plist
     /// with its header changed to "bplist0x": any "bplist0?" version is accepted.
     @Test func acceptsAnyBplist0Version() throws {
-        var bytes = try Fixtures.interopBytes("bplist/swift-foundation/Generic_XML_Properties_Binary.plist")
+        var bytes = try InteropCorpus.bytes("bplist/swift-foundation/Generic_XML_Properties_Binary.plist")
         bytes[7] = UInt8(ascii: "x")
         let decoded = try BinaryPropertyListReader().read(bytes)
         #expect(PropertyListComparison.manifest.firstDifference(decoded, ManifestValues.genericXMLProperties) == nil)

@@ -1,11 +1,12 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Every XML property list of `../shared/interop/xmlplist/` decodes to the
 /// value MANIFEST.md states for it (or, where it states none, to what
 /// CPython's plistlib reads).
-@Suite(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"))
+@Suite(.interopCorpus)
 struct InteropXMLCorpusTests {
     static let files: [CorpusFile] = cpython + ddPlist + libplist + rustPlist + swiftCorelibsFoundation + swiftFoundation
 
@@ -136,12 +137,12 @@ struct InteropXMLCorpusTests {
     ]
 
     @Test func tableListsEveryFileOfTheXMLCorpus() {
-        #expect(Self.files.map(\.path).sorted() == Fixtures.corpusFiles(under: "xmlplist"))
+        #expect(Self.files.map(\.path).sorted() == InteropCorpus.files(under: "xmlplist"))
     }
 
     @Test(arguments: files)
     func decodesToTheManifestValue(_ file: CorpusFile) throws {
-        let decoded = try XMLPropertyListReader().read(try Fixtures.interopBytes(file.path))
+        let decoded = try XMLPropertyListReader().read(try InteropCorpus.bytes(file.path))
         try file.check(decoded)
     }
 
@@ -149,7 +150,7 @@ struct InteropXMLCorpusTests {
     /// xml -> bin -> xml; this does it for every file, through our writers.
     @Test(arguments: files)
     func survivesOurXMLAndBinaryWriters(_ file: CorpusFile) throws {
-        let decoded = try XMLPropertyListReader().read(try Fixtures.interopBytes(file.path))
+        let decoded = try XMLPropertyListReader().read(try InteropCorpus.bytes(file.path))
         let viaXML = try XMLPropertyListReader().read(Data(try XMLPropertyListWriter().encode(decoded)))
         #expect(PropertyListComparison.exact.firstDifference(viaXML, decoded) == nil)
         let viaBinary = try BinaryPropertyListReader().read(Data(try BinaryPropertyListWriter().encode(decoded)))
@@ -159,7 +160,7 @@ struct InteropXMLCorpusTests {
     /// CPython's test_appleformatting: Cocoa's XML (tabs, <data> line
     /// wrapping) must come back byte for byte.
     @Test func rewritesCocoaTestDataByteIdentically() throws {
-        let original = try Fixtures.interopBytes("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist")
+        let original = try InteropCorpus.bytes("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist")
         let decoded = try XMLPropertyListReader().read(original)
         let rewritten = try XMLPropertyListWriter().encode(decoded)
         #expect(rewritten == Array(original))

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 struct JSONPropertyListReaderTests {
@@ -218,7 +219,7 @@ struct JSONPropertyListReaderTests {
     /// Its first problem, counted by hand: the value of `"$date"` at line 1,
     /// column 30 (`{"$di4ect":{"$dic#":{"$date":{`) is an object.
     @Test func readsTheFuzzedNestedTagsOnce() throws {
-        let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/timeout-json-tag-backtracking.json")
+        let fixture = Repository.root.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/timeout-json-tag-backtracking.json")
         let bytes = try [UInt8](Data(contentsOf: fixture))
         let error = try #require(failure(bytes: bytes))
         #expect(error.code == .invalidValue)
@@ -252,7 +253,7 @@ struct JSONPropertyListReaderTests {
     /// (years -999999 to 999999), so what it read did not write back. The
     /// last second of year 999999 reads and writes back; the year after does not read.
     @Test func readsOnlyTheDatesTheWriterWrites() throws {
-        let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-json-date-year-beyond-writer.json")
+        let fixture = Repository.root.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-json-date-year-beyond-writer.json")
         let error = try #require(failure(bytes: try [UInt8](Data(contentsOf: fixture))))
         #expect(error.code == .invalidValue)
         #expect(error.location == .lineColumn(line: 1, column: 11))

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Glibc
 /// asking `xmlTextReaderCurrentDoc` for the internal subset makes the caller
 /// the document's owner.
 @Test func readingXMLFreesLibXML2sDocument() throws {
-    let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/leak-xml-reader-document.plist")
+    let fixture = Repository.root.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/leak-xml-reader-document.plist")
     let bytes = try Data(contentsOf: fixture)
     let reader = XMLPropertyListReader()
     _ = try reader.read(bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// One file of `../shared/interop/malformed/` and what MANIFEST.md and the
@@ -30,7 +31,7 @@ struct MalformedFile: Sendable, CustomTestStringConvertible {
 
 /// Every file of `../shared/interop/malformed/` is rejected with an error
 /// that says where, or at least read without crashing, in under a second.
-@Suite(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"))
+@Suite(.interopCorpus)
 struct MalformedCorpusTests {
     static let files: [MalformedFile] = cpython + ddPlist + goPlist + libplist + rustPlist + swiftFoundation
     static var inputs: [MalformedFile] {
@@ -308,7 +309,7 @@ struct MalformedCorpusTests {
     ]
 
     @Test func tableListsEveryFileOfTheMalformedCorpus() {
-        #expect(Self.files.map(\.path).sorted() == Fixtures.corpusFiles(under: "malformed"))
+        #expect(Self.files.map(\.path).sorted() == InteropCorpus.files(under: "malformed"))
     }
 
     /// Each file is read twice through `PropertyListReader`: with format
@@ -316,7 +317,7 @@ struct MalformedCorpusTests {
     /// the upstream test meant it for. A REJECT file must be rejected both ways.
     @Test(arguments: inputs)
     func isRejectedOrSurvived(_ file: MalformedFile) throws {
-        let bytes = try Fixtures.interopBytes(file.path)
+        let bytes = try InteropCorpus.bytes(file.path)
         for format in [nil, file.format] as [PropertyListFormat?] {
             let how = format.map { "read as \($0)" } ?? "read with format detection"
             let outcome = Result { () throws(PropertyListError) in try PropertyListReader().read(bytes, format: format) }

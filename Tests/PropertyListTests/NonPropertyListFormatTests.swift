@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Files that sit beside property lists but are not ones say what they are.
@@ -79,9 +80,9 @@ struct NonPropertyListFormatTests {
         ("sparkle-project-Sparkle/Resources/Images.xcassets/AppIcon.appiconset/icon_256x256.png", .png),
     ]
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing), arguments: realFiles)
+    @Test(.interopCorpus, arguments: realFiles)
     func namesRealFiles(_ path: String, _ format: NonPropertyListFormat) throws {
-        let bytes = try XMLInterop.data("realworld/" + path)
+        let bytes = try InteropCorpus.bytes("realworld/" + path)
         #expect(detected(Array(bytes)) == format)
         #expect(readError(Array(bytes))?.message == "\(format), not a property list")
     }

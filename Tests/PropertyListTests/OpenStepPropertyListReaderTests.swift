@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// A small seeded random number generator (SplitMix64), so fuzz tests are
@@ -325,11 +326,7 @@ struct OpenStepPropertyListReaderTests {
 
     // MARK: Interop corpus
 
-    @Test func rejectsTheMalformedASCIIPlistsOfTheInteropCorpus() throws {
-        guard Fixtures.sharedInteropExists else {
-            print("skipped: the shared interop corpus is not at \(Fixtures.sharedInteropRoot.path)")
-            return
-        }
+    @Test(.interopCorpus) func rejectsTheMalformedASCIIPlistsOfTheInteropCorpus() throws {
         // The MANIFEST lists these dd-plist files as ASCII plists that must be rejected.
         let expectations: [(file: String, code: PropertyListError.Code, location: PropertyListLocation)] = [
             ("malformed/dd-plist/github-issue73-1.plist", .invalidValue, .lineColumn(line: 1, column: 3)),  // "(<" then a non-hex byte
@@ -338,7 +335,7 @@ struct OpenStepPropertyListReaderTests {
             ("malformed/dd-plist/github-issue76.plist", .unexpectedElement, .lineColumn(line: 1, column: 4)),  // "(((," an empty element
         ]
         for (file, code, location) in expectations {
-            let bytes = try Fixtures.interopBytes(file)
+            let bytes = try InteropCorpus.bytes(file)
             do {
                 let value = try OpenStepPropertyListReader().read(bytes)
                 Issue.record("\(file): expected an error, read \(value)")

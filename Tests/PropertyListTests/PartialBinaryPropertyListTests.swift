@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import PropertyList
+import TestSupport
 import Testing
 
 /// `PartialBinaryPropertyList`: the same values as the whole-file reader,
@@ -54,11 +55,11 @@ struct PartialBinaryPropertyListTests {
         }
     }
 
-    static let corpus = Fixtures.corpusFiles(under: "bplist")
+    static let corpus = InteropCorpus.files(under: "bplist")
 
-    @Test(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"), arguments: corpus)
+    @Test(.interopCorpus, arguments: corpus)
     func walksToTheWholeFileValue(_ relativePath: String) throws {
-        let path = Fixtures.interop(relativePath).path
+        let path = InteropCorpus.url(relativePath).path
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // Files the whole-file reader refuses are covered by the malformed test below.
         guard bytes.starts(with: Array("bplist00".utf8)), let whole = try? BinaryPropertyListReader().read(bytes) else { return }
@@ -66,13 +67,13 @@ struct PartialBinaryPropertyListTests {
         #expect(try Self.walk(plist, plist.topObject) == Self.widened(whole), "\(relativePath)")
     }
 
-    static let malformed = Fixtures.corpusFiles(under: "malformed").filter { $0.hasSuffix("plist") || $0.hasSuffix(".bin") }
+    static let malformed = InteropCorpus.files(under: "malformed").filter { $0.hasSuffix("plist") || $0.hasSuffix(".bin") }
 
     /// Hostile files: a thrown `PropertyListError` or a value, never a crash;
     /// when the whole-file reader accepts the file, the same value.
-    @Test(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"), arguments: malformed)
+    @Test(.interopCorpus, arguments: malformed)
     func malformedFilesFailCleanly(_ relativePath: String) throws {
-        let path = Fixtures.interop(relativePath).path
+        let path = InteropCorpus.url(relativePath).path
         let whole = try? BinaryPropertyListReader().read(Data(contentsOf: URL(fileURLWithPath: path)))
         do {
             let plist = try PartialBinaryPropertyList(path: path)

@@ -1,12 +1,13 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// The `Data` forms of the writers, `detect`, `locations` and
 /// `PartialBinaryPropertyList.bytes`: the same bytes and answers as the
 /// `[UInt8]` and buffer forms, checked against CPython plistlib and the
 /// corpus MANIFEST.
-@Suite(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"))
+@Suite(.interopCorpus)
 struct PropertyListDataTests {
     static let binaryFile = "bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist"
     static let xmlFile = "xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist"
@@ -20,8 +21,8 @@ struct PropertyListDataTests {
     }
 
     @Test func detectOnDataMatchesBytes() throws {
-        let binary = try Fixtures.interopBytes(Self.binaryFile)
-        let xml = try Fixtures.interopBytes(Self.xmlFile)
+        let binary = try InteropCorpus.bytes(Self.binaryFile)
+        let xml = try InteropCorpus.bytes(Self.xmlFile)
         #expect(PropertyListFormat.detect(binary) == .binary)
         #expect(PropertyListFormat.detect(xml) == .xml)
         #expect(PropertyListFormat.detect(Data("{\"a\": 1}".utf8)) == .json)
@@ -32,9 +33,9 @@ struct PropertyListDataTests {
     }
 
     @Test func writersEncodedDataMatchesBytesAndPlistlibReadsIt() throws {
-        let original = try Fixtures.interopBytes(Self.binaryFile)
+        let original = try InteropCorpus.bytes(Self.binaryFile)
         let value = try PropertyListReader().read(original).value
-        let expected = try Fixtures.pythonPlistlib(Fixtures.interop(Self.binaryFile))
+        let expected = try Fixtures.pythonPlistlib(InteropCorpus.url(Self.binaryFile))
         let binary = try BinaryPropertyListWriter().encodedData(value)
         let xml = try XMLPropertyListWriter().encodedData(value)
         #expect(binary == Data(try BinaryPropertyListWriter().encode(value)))
@@ -69,7 +70,7 @@ struct PropertyListDataTests {
     }
 
     @Test func locationsOnDataMatchBytes() throws {
-        let xml = try Fixtures.interopBytes(Self.xmlFile)
+        let xml = try InteropCorpus.bytes(Self.xmlFile)
         let paths: [PropertyListKeyPath] = [[.key("aString")], [.key("aDict"), .key("aTrueValue")], [.key("absent")]]
         let byData = PropertyListLocator.locations(of: paths, in: xml)
         #expect(byData == xml.withUnsafeBytes { PropertyListLocator.locations(of: paths, in: $0) })
@@ -86,7 +87,7 @@ struct PropertyListDataTests {
     }
 
     @Test func partialDataMatchesBytesAndManifest() throws {
-        let plist = try PartialBinaryPropertyList(path: Fixtures.interop(Self.binaryFile).path)
+        let plist = try PartialBinaryPropertyList(path: InteropCorpus.url(Self.binaryFile).path)
         guard case .dictionary(let keys, let values) = try plist.object(plist.topObject) else {
             Issue.record("the top object is not a dictionary"); return
         }

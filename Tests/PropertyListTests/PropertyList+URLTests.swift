@@ -1,12 +1,13 @@
 import Foundation
 import PropertyList
 import SystemPackage
+import TestSupport
 import Testing
 
 /// The `URL` and `FilePath` forms of `MappedFile` and `PartialBinaryPropertyList`:
 /// the same bytes and values as the `String` form, the file's size as the file
 /// system reports it, CPython plistlib's value, and errors that name what was asked for.
-@Suite(.enabled(if: Fixtures.sharedInteropExists, "../shared/interop not found next to the repository"))
+@Suite(.interopCorpus)
 struct PropertyListURLTests {
     /// Cocoa's binary plist of CPython's test data (894 bytes per the corpus MANIFEST).
     static let corpusFile = "bplist/cpython-plistlib/TESTDATA_FMT_BINARY.bplist"
@@ -22,7 +23,7 @@ struct PropertyListURLTests {
                 .appendingPathComponent("url overloads %20 \(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             file = folder.appendingPathComponent("Ünïcode copy.plist")
-            try FileManager.default.copyItem(at: Fixtures.interop(corpusFile), to: file)
+            try FileManager.default.copyItem(at: InteropCorpus.url(corpusFile), to: file)
         }
 
         /// The path as the file system spells it: the folder name with its literal `%20`.

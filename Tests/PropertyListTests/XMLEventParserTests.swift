@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 struct XMLEventParserTests {
@@ -40,7 +41,7 @@ struct XMLEventParserTests {
     /// error reached the error handler with the parser context where the
     /// handler expected its sink, and was read as one.
     @Test func validityErrorInTheInternalSubsetDoesNotCrash() throws {
-        let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-dtd-validity-error.xml")
+        let fixture = Repository.root.appendingPathComponent("Tests/PropertyListTests/Fixtures/fuzz/crash-dtd-validity-error.xml")
         let text = try String(contentsOf: fixture, encoding: .utf8)
         let found = try? events(text)
         #expect(found == nil || found == ["<mime-info - - ->", "</>"])

@@ -1,19 +1,7 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
-
-/// The shared interop corpus: `../shared/interop` next to the repository root.
-enum XMLInterop {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/interop")
-    static let available = FileManager.default.fileExists(atPath: root.path)
-    static let missing: Comment = "../shared/interop not found next to the repository"
-
-    static func data(_ path: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent(path))
-    }
-}
 
 private func read(_ text: String, limits: PropertyListLimits = .default) throws(PropertyListError) -> PropertyListValue {
     try XMLPropertyListReader(limits: limits).read(Data(text.utf8))
@@ -125,9 +113,9 @@ struct XMLPropertyListReaderTests {
 
     // MARK: Interop files
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func readsCPythonTestData() throws {
-        let value = try XMLPropertyListReader().read(XMLInterop.data("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist"))
+        let value = try XMLPropertyListReader().read(InteropCorpus.bytes("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist"))
         let gunk = Data("<lots of binary gunk>\0\u{1}\u{2}\u{3}".utf8)
         let lotsOfGunk = Data(repeatElement(gunk, count: 10).joined())
         #expect(value["aBigInt"] == .integer(PropertyListInteger(Int64.max - 43)))
@@ -146,13 +134,13 @@ struct XMLPropertyListReaderTests {
     }
 
     @Test(
-        .enabled(if: XMLInterop.available, XMLInterop.missing),
+        .interopCorpus,
         arguments: [
             "utf-16be", "utf-16be-bom", "utf-16le", "utf-16le-bom",
             "utf-32be", "utf-32be-bom", "utf-32le", "utf-32le-bom",
         ])
     func readsEveryUnicodeEncoding(_ name: String) throws {
-        let value = try XMLPropertyListReader().read(XMLInterop.data("xmlplist/dd-plist/test-xml-\(name).plist"))
+        let value = try XMLPropertyListReader().read(InteropCorpus.bytes("xmlplist/dd-plist/test-xml-\(name).plist"))
         #expect(value["keyA"] == "valueA")
         #expect(value["key&B"] == "value&B \u{2705}")
         #expect(value["date"] == .date(Date(timeIntervalSince1970: 1_322_472_090)))
@@ -160,9 +148,9 @@ struct XMLPropertyListReaderTests {
         #expect(value["array"] == [true, false, 87, 3.14159])
     }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func readsEveryInteropFile() throws {
-        let folder = XMLInterop.root.appendingPathComponent("xmlplist")
+        let folder = InteropCorpus.root.appendingPathComponent("xmlplist")
         let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "plist" }
         #expect(files.count > 30)
@@ -176,16 +164,16 @@ struct XMLPropertyListReaderTests {
         }
     }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func readsLibplistEntitiesAndHex() throws {
-        let entities = try XMLPropertyListReader().read(XMLInterop.data("xmlplist/libplist/entities.plist"))
+        let entities = try XMLPropertyListReader().read(InteropCorpus.bytes("xmlplist/libplist/entities.plist"))
         #expect(entities["four byte utf-8"]?["four byte utf-8 with text before & after"] == "abcd\u{1D565}wxyz")
         #expect(entities["some test entitites"]?["copyright"] == "©")
     }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func readsInfinities() throws {
-        let value = try XMLPropertyListReader().read(XMLInterop.data("xmlplist/dd-plist/infinity-xml.plist"))
+        let value = try XMLPropertyListReader().read(InteropCorpus.bytes("xmlplist/dd-plist/infinity-xml.plist"))
         #expect(value == ["a": .real(.infinity), "b": .real(-.infinity)])
     }
 
@@ -307,9 +295,9 @@ struct XMLPropertyListReaderTests {
 
     // MARK: Hostile input
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func rejectsEntityDeclarations() throws {
-        let data = try XMLInterop.data("malformed/cpython-plistlib/XML_PLIST_WITH_ENTITY.plist")
+        let data = try InteropCorpus.bytes("malformed/cpython-plistlib/XML_PLIST_WITH_ENTITY.plist")
         let error = try #require(throws: PropertyListError.self) { try XMLPropertyListReader().read(data) }
         #expect(error.code == .malformedXML)
         #expect(error.message == "entity declarations/references are not supported")
@@ -414,11 +402,10 @@ struct XMLPropertyListReaderTests {
         #expect(inTag.code == .malformedXML)
     }
 
-    @Test func readsCocoaWrittenNibsHoldingEscape() throws {
-        try #require(XMLInterop.available, XMLInterop.missing)
+    @Test(.interopCorpus) func readsCocoaWrittenNibsHoldingEscape() throws {
         // Interface Builder wrote ESC raw as the key equivalent of a Cancel button.
         for path in ["nl.lproj/PasswordPrompt.nib", "tr.lproj/PasswordPrompt.nib"] {
-            let value = try XMLPropertyListReader().read(XMLInterop.data("realworld/adium-adium/Frameworks/Adium/Resources/\(path)/keyedobjects.nib"))
+            let value = try XMLPropertyListReader().read(InteropCorpus.bytes("realworld/adium-adium/Frameworks/Adium/Resources/\(path)/keyedobjects.nib"))
             let objects = try #require(value["$objects"]?.arrayValue)
             guard case .uid(let keyEquivalent)? = objects[67]["NSKeyEquivalent"] else {
                 Issue.record("no NSKeyEquivalent UID in $objects[67] of \(path)")
@@ -427,7 +414,7 @@ struct XMLPropertyListReaderTests {
             #expect(objects[Int(keyEquivalent)] == "\u{1B}", "\(path)")
         }
         // MacVim's key bindings: "$" (Shift) or "^~" (Control-Option) before CR or U+0003.
-        let keyBinding = try XMLPropertyListReader().read(XMLInterop.data("realworld/macvim-dev-macvim/src/MacVim/KeyBinding.plist"))
+        let keyBinding = try XMLPropertyListReader().read(InteropCorpus.bytes("realworld/macvim-dev-macvim/src/MacVim/KeyBinding.plist"))
         #expect(keyBinding["$\r"] == "insertNewline:")
         #expect(keyBinding["$\u{3}"] == "insertNewline:")
         #expect(keyBinding["^~\r"] == "insertNewline:")

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `Schemas/PropertyList-1.0.dtd` in this repository.
@@ -74,21 +75,21 @@ struct XMLPropertyListValidatorTests {
         #expect(finding.message == "Opening and ending tag mismatch: string line 2 and strin")
     }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func acceptsTheInteropCorpus() throws {
         let validator = try validator()
         for path in [
             "xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist", "xmlplist/swift-corelibs-foundation/Info.plist",
             "xmlplist/rust-plist/xml.plist", "xmlplist/libplist/entities.plist",
         ] {
-            let result = validator.validate(try XMLInterop.data(path))
+            let result = validator.validate(try InteropCorpus.bytes(path))
             #expect(result.isEmpty, "\(path): \(result)")
         }
     }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func reportsEntityDeclarations() throws {
-        let result = try validator().validate(XMLInterop.data("malformed/cpython-plistlib/XML_PLIST_WITH_ENTITY.plist"))
+        let result = try validator().validate(InteropCorpus.bytes("malformed/cpython-plistlib/XML_PLIST_WITH_ENTITY.plist"))
         #expect(result.contains { $0.message == "entity declarations/references are not supported" })
     }
 

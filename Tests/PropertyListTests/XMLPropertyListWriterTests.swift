@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 private func written(_ value: PropertyListValue) throws -> String {
@@ -14,9 +15,9 @@ private let prologue = """
     """
 
 struct XMLPropertyListWriterTests {
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing))
+    @Test(.interopCorpus)
     func rewritesCocoaTestDataByteForByte() throws {
-        let original = try XMLInterop.data("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist")
+        let original = try InteropCorpus.bytes("xmlplist/cpython-plistlib/TESTDATA_FMT_XML.plist")
         let value = try XMLPropertyListReader().read(original)
         let rewritten = try XMLPropertyListWriter().encode(value)
         #expect(rewritten == Array(original))
@@ -155,9 +156,9 @@ struct XMLPropertyListWriterTests {
         "Plugins/Purple Service/PurpleActionRequestWindow.nib",
     ].map { "realworld/adium-adium/\($0)/keyedobjects.nib" }
 
-    @Test(.enabled(if: XMLInterop.available, XMLInterop.missing), arguments: cocoaNibsWithControlCharacters)
+    @Test(.interopCorpus, arguments: cocoaNibsWithControlCharacters)
     func rewritesCocoaNibsWithControlCharactersByteForByte(_ path: String) throws {
-        let original = try XMLInterop.data(path)
+        let original = try InteropCorpus.bytes(path)
         let binary = try BinaryPropertyListWriter().encode(XMLPropertyListReader().read(original))
         let rewritten = try XMLPropertyListWriter().encode(BinaryPropertyListReader().read(Data(binary)))
         // These were written before Mac OS X 10.5, whose CoreFoundation names the DTD

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -6,8 +7,6 @@ import UniformTypes
 /// /work/shared/interop/MANIFEST.md and `file(1)` give them), of archives
 /// python3's zipfile writes, and of cut and empty input.
 struct ContentSnifferTests {
-    static let interop = Fixtures.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/interop").path
-    static var interopExists: Bool { FileManager.default.fileExists(atPath: interop) }
 
     /// A file of the corpus and the type its MANIFEST kind names.
     static let corpusFiles: [(path: String, type: String)] = [
@@ -27,20 +26,20 @@ struct ContentSnifferTests {
         ),
     ]
 
-    @Test(.enabled(if: interopExists, "the interop corpus is not at /work/shared/interop"), arguments: corpusFiles)
+    @Test(.interopCorpus, arguments: corpusFiles)
     func recognisesCorpusFiles(file: (path: String, type: String)) throws {
-        let path = Self.interop + "/" + file.path
+        let path = InteropCorpus.url(file.path).path
         #expect(ContentSniffer.typeIdentifier(ofItemAtPath: path) == file.type)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(ContentSniffer.typeIdentifier(ofLeadingBytes: bytes, isWholeContent: true) == file.type)
     }
 
     @Test func recognisesTheSampleDocumentsEntriesAndTheirFolder() throws {
-        let coffee = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Coffee.ict").path
+        let coffee = Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path
         #expect(ContentSniffer.typeIdentifier(ofItemAtPath: coffee) == "public.directory")
         #expect(ContentSniffer.typeIdentifier(ofItemAtPath: coffee + "/ctdocument.data") == "com.apple.binary-property-list")
         #expect(ContentSniffer.typeIdentifier(ofItemAtPath: coffee + "/ctdocument.metadata") == "com.apple.binary-property-list")
-        let info = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Info.plist").path
+        let info = Repository.root.appendingPathComponent("SampleDocs/Info.plist").path
         #expect(ContentSniffer.typeIdentifier(ofItemAtPath: info) == "com.apple.xml-property-list")
     }
 

@@ -1,15 +1,14 @@
 import Foundation
+import TestSupport
 
 /// Paths the UniformTypes tests read, found through #filePath.
 enum Fixtures {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let utiApps = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/interop/uti-apps")
-    static var utiAppsExist: Bool { FileManager.default.fileExists(atPath: utiApps.path) }
+    /// `../shared/interop/uti-apps` (tests that read it take the `.interopCorpus` trait).
+    static let utiApps = InteropCorpus.url("uti-apps")
     static let freedesktopXML = "/usr/share/mime/packages/freedesktop.org.xml"
     static var freedesktopExists: Bool { FileManager.default.fileExists(atPath: freedesktopXML) }
 
     static func schema(_ name: String) throws -> String {
-        try String(contentsOf: repositoryRoot.appendingPathComponent("Schemas/\(name)"), encoding: .utf8)
+        try String(contentsOf: Repository.root.appendingPathComponent("Schemas/\(name)"), encoding: .utf8)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 import UniformTypes
 
 /// Acceptance 2: every Info.plist under ../shared/interop/uti-apps loads, and
 /// the validator's findings for each are pinned, with why each is right.
-@Suite(.enabled(if: Fixtures.utiAppsExist, "needs ../shared/interop/uti-apps (the shared interop corpus beside the repository)"))
+@Suite(.interopCorpus)
 struct InteropInfoPlistTests {
     static let apps = [
         "CotEditor/Info.plist", "IINA/Info.plist", "Sequel-Ace/Info.plist", "Skim/Info.plist",

@@ -42,7 +42,7 @@ struct SharedMimeInfoCacheTests {
         + Array("text/plain\0".utf8)  // 153
 
     private func read(_ bytes: [UInt8]) throws -> [MimeTypeDeclaration] {
-        try bytes.withUnsafeBytes { buffer throws(PropertyListError) in try SharedMimeInfoCacheReader.read(buffer, file: "test") }
+        try bytes.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoCacheReader.read(buffer, file: "test") }
     }
 
     /// The bytes of `small` with the CARD32 at `offset` replaced.
@@ -54,8 +54,9 @@ struct SharedMimeInfoCacheTests {
 
     private func expectError(_ code: PropertyListError.Code, atByte offset: Int, reading bytes: [UInt8]) {
         #expect { try read(bytes) } throws: { error in
-            guard let error = error as? PropertyListError else { return false }
-            return error.code == code && error.location == .byteOffset(offset)
+            guard let error = error as? UniformTypeError else { return false }
+            return error.code == .malformedMimeCache && error.propertyListError?.code == code && error.path == "test"
+                && error.location == .byteOffset(offset)
         }
     }
 
@@ -220,11 +221,13 @@ struct SharedMimeInfoCacheTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var registry = TypeRegistry.system
         let count = registry.count
-        #expect(throws: PropertyListError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
+        let error = try #require(throws: UniformTypeError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
+        #expect(error.code == .io)
+        #expect(error.path == directory.path + "/application/x-both.xml")
         #expect(registry.count == count)
         var graph = TypeConformanceGraph()
         graph.add(TypeDeclarationSet.system)
-        #expect(throws: PropertyListError.self) { try graph.addSharedMimeInfoCache(directory: directory.path) }
+        #expect(throws: UniformTypeError.self) { try graph.addSharedMimeInfoCache(directory: directory.path) }
         #expect(graph.count == count)
     }
 
@@ -232,7 +235,25 @@ struct SharedMimeInfoCacheTests {
         let directory = try database(Self.twoRegisteredAliases, types: "application/x-both\n", typeFile: typeFile(["image/png"]))
         defer { try? FileManager.default.removeItem(at: directory) }
         var registry = TypeRegistry.system
-        #expect(throws: PropertyListError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
+        let error = try #require(throws: UniformTypeError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
+        #expect(error.code == .inconsistentMimeDatabase)
+        #expect(error.path == directory.path + "/application/x-both.xml")
+    }
+
+    /// A cache of another major version in a database: the error names the cache file and byte 0.
+    @Test func anotherMajorVersionNamesTheCacheFile() throws {
+        var cache = Self.twoRegisteredAliases
+        cache[1] = 2  // major version 2
+        let directory = try database(cache, types: "application/x-both\n", typeFile: nil)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = try #require(throws: UniformTypeError.self) { try SharedMimeInfoCacheReader.read(directory: directory.path) }
+        #expect(error.code == .malformedMimeCache)
+        #expect(error.propertyListError?.code == .unrecognizedFormat)
+        #expect(error.path == directory.path + "/mime.cache")
+        #expect(error.location == .byteOffset(0))
+        #expect(error.description == directory.path + "/mime.cache:byte 0: mime.cache major version 2 is not 1")
+        var graph = TypeConformanceGraph()
+        #expect(throws: error) { try graph.addSharedMimeInfoCache(directory: directory.path) }
     }
 
     @Test func aMissingCacheIsNotRead() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -23,7 +24,7 @@ struct SharedMimeInfoTests {
 
     private func read(_ text: String) throws -> [MimeTypeDeclaration] {
         let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBytes { buffer throws(PropertyListError) in try SharedMimeInfoReader.read(buffer, file: "sample.xml") }
+        return try bytes.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoReader.read(buffer, file: "sample.xml") }
     }
 
     @Test func readsTypesGlobsAliasesParentsAndTheUntranslatedComment() throws {
@@ -52,10 +53,11 @@ struct SharedMimeInfoTests {
         #expect(registry.conforms(example.identifier, to: "public.xml"))
     }
 
-    @Test func malformedXMLIsAnErrorWithItsLine() throws {
+    @Test func malformedXMLIsAnErrorWithItsFileAndLine() throws {
         #expect { try read("<mime-info>\n<mime-type type=\"a/b\">\n</mime-info>") } throws: { error in
-            guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }
-            return error.code == .malformedXML && line == 3
+            guard let error = error as? UniformTypeError, case .lineColumn(let line, _) = error.location else { return false }
+            return error.code == .malformedSharedMimeInfo && error.propertyListError?.code == .malformedXML && line == 3
+                && error.path == "sample.xml" && error.description.hasPrefix("sample.xml:3:")
         }
     }
 
@@ -63,7 +65,7 @@ struct SharedMimeInfoTests {
         var registry = TypeRegistry.system
         registry.add(TypeDeclarationSet.ict)
         let before = registry.count
-        registry.add(try SharedMimeInfoReader.read(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict.mime.xml").path))
+        registry.add(try SharedMimeInfoReader.read(contentsOf: Repository.root.appendingPathComponent("Schemas/ict.mime.xml").path))
         #expect(registry.count == before)
         #expect(registry.preferredType(forTag: "application/x-icloudtest-doc", tagClass: .mimeType)?.identifier == "com.appmosphereinc.icloudtest.doc")
         #expect(!registry.conforms("com.appmosphereinc.icloudtest.doc", to: "public.folder"))

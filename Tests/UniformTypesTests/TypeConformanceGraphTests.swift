@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -30,7 +31,7 @@ struct TypeConformanceGraphTests {
     }
 
     /// Every interop app's declarations, added in one order to both.
-    @Test(.enabled(if: Fixtures.utiAppsExist, "needs ../shared/interop/uti-apps (the shared interop corpus beside the repository)"))
+    @Test(.interopCorpus)
     func appDeclarationsMatchTheRegistry() throws {
         var registry = TypeRegistry.builtIn
         var graph = TypeConformanceGraph.builtIn
@@ -88,14 +89,14 @@ struct TypeConformanceGraphTests {
         let aliasList = Int(bytes[4]) << 24 | Int(bytes[5]) << 16 | Int(bytes[6]) << 8 | Int(bytes[7])
         let aliasCount = Int(bytes[aliasList]) << 24 | Int(bytes[aliasList + 1]) << 16 | Int(bytes[aliasList + 2]) << 8 | Int(bytes[aliasList + 3])
         let cut = Array(bytes[..<(aliasList + 4 + aliasCount * 8 - 1)])
-        var expected: PropertyListError?
-        do { _ = try cut.withUnsafeBytes { try SharedMimeInfoCacheReader.read($0, file: nil) } } catch let error as PropertyListError { expected = error }
+        var expected: UniformTypeError?
+        do { _ = try cut.withUnsafeBytes { try SharedMimeInfoCacheReader.read($0, file: nil) } } catch let error as UniformTypeError { expected = error }
         let readerError = try #require(expected)
         var cutGraph = TypeConformanceGraph()
         #expect {
             try cut.withUnsafeBytes { try cutGraph.addSharedMimeInfoCache($0, types: nil) }
         } throws: { error in
-            (error as? PropertyListError)?.location == readerError.location
+            (error as? UniformTypeError) == readerError
         }
         #expect(cutGraph.count == 0)
     }
@@ -187,7 +188,7 @@ struct TypeConformanceGraphTests {
         let cacheFile = directory.appendingPathComponent("mime.cache")
         try Data(cache(aliasList: 40)).write(to: cacheFile)
         var registry = TypeRegistry.system
-        #expect(throws: PropertyListError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
+        #expect(throws: UniformTypeError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
         var graph = TypeConformanceGraph()
         graph.add(TypeDeclarationSet.system)
         #expect(try graph.addSharedMimeInfoCache(directory: directory.path))
@@ -199,7 +200,7 @@ struct TypeConformanceGraphTests {
         #expect {
             try other.addSharedMimeInfoCache(directory: directory.path)
         } throws: { error in
-            (error as? PropertyListError)?.location == .byteOffset(5000)
+            (error as? UniformTypeError)?.location == .byteOffset(5000)
         }
         #expect(other.count == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyList
 import SystemPackage
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -10,8 +11,8 @@ import UniformTypes
 /// literal `%20`, checked against Python's plistlib and ElementTree.
 struct UniformTypesURLTests {
     static let cotEditorInfoPlist = Fixtures.utiApps.appendingPathComponent("CotEditor/Info.plist")
-    static let mimeXML = Fixtures.repositoryRoot.appendingPathComponent("Schemas/ict.mime.xml")
-    static let sampleDocument = Fixtures.repositoryRoot.appendingPathComponent("SampleDocs/Chelsea.ict")
+    static let mimeXML = Repository.root.appendingPathComponent("Schemas/ict.mime.xml")
+    static let sampleDocument = Repository.root.appendingPathComponent("SampleDocs/Chelsea.ict")
 
     /// A scratch folder `url overloads %20 <UUID>`, removed with the value.
     final class Scratch {
@@ -45,7 +46,7 @@ struct UniformTypesURLTests {
         return text.split(separator: "\n").map(String.init)
     }
 
-    @Test(.enabled(if: Fixtures.utiAppsExist, "needs ../shared/interop/uti-apps next to the repository"))
+    @Test(.interopCorpus)
     func infoPlistByURLAndFilePathMatchesPathAndPlistlib() throws {
         let scratch = try Scratch()
         let path = try scratch.copy(Self.cotEditorInfoPlist, as: "Ünïcode copy.plist")
@@ -75,13 +76,14 @@ struct UniformTypesURLTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let byData = try SharedMimeInfoReader.read(data, file: path)
         #expect(byData == byPath)
-        #expect(byData == (try data.withUnsafeBytes { buffer throws(PropertyListError) in try SharedMimeInfoReader.read(buffer, file: path) }))
+        #expect(byData == (try data.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoReader.read(buffer, file: path) }))
     }
 
     @Test func sharedMimeInfoDataRejectsBadXMLAsBytesDo() throws {
         let data = Data("<mime-info><mime-type type=\"a/b\">".utf8)
-        let byData = try #require(throws: PropertyListError.self) { _ = try SharedMimeInfoReader.read(data, file: "bad.xml") }
-        #expect(byData.code == .malformedXML)
+        let byData = try #require(throws: UniformTypeError.self) { _ = try SharedMimeInfoReader.read(data, file: "bad.xml") }
+        #expect(byData.code == .malformedSharedMimeInfo)
+        #expect(byData.path == "bad.xml")
     }
 
     @Test func addSharedMimeInfoByURLAndFilePathListsTheFolder() throws {
@@ -124,8 +126,9 @@ struct UniformTypesURLTests {
             { _ = try SharedMimeInfoReader.read(contentsOf: URL(fileURLWithPath: missing)) },
             { _ = try TypeRegistry.builtIn.identifyItem(at: FilePath(missing)) },
         ] as [() throws -> Void] {
-            let error = try #require(throws: PropertyListError.self, performing: attempt)
+            let error = try #require(throws: UniformTypeError.self, performing: attempt)
             #expect(error.code == .io)
+            #expect(error.path == missing)
             #expect(error.message.contains(missing), "\(error.message)")
         }
     }
@@ -139,7 +142,7 @@ struct UniformTypesURLTests {
             { _ = try TypeRegistry.builtIn.identifyItem(at: url) },
             { _ = try registry.addSharedMimeInfo(directory: url) },
         ] as [() throws -> Void] {
-            let error = try #require(throws: PropertyListError.self, performing: attempt)
+            let error = try #require(throws: UniformTypeError.self, performing: attempt)
             #expect(error.code == .io)
             #expect(error.message == "https://example.com/Info.plist is not a file URL")
         }

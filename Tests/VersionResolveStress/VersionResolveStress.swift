@@ -12,8 +12,10 @@ import Foundation
 ///
 /// Usage: `VersionResolveStress FOLDER [FIRST-ROUND]` (rounds count from 1
 /// by default; the test starts each child at another, so every kind of
-/// resolve is interrupted); writes one byte to standard output
-/// when it starts, so the test can time its kill from there.
+/// resolve is interrupted); writes one byte to standard output when it
+/// starts (`s`) and one after each step of a round (`c` conflicts made, `r`
+/// replaced, `d` versions removed), so the test can time its kill from a
+/// step it chooses, however fast or loaded the machine is.
 @main
 enum VersionResolveStress {
     static func main() throws {
@@ -28,6 +30,7 @@ enum VersionResolveStress {
         while true {
             round += 1
             try ResolveRound.makeConflicts(in: folder, round: round)
+            FileHandle.standardOutput.write(Data("c".utf8))
             let document = folder + "/" + ResolveRound.documentName
             let versions = try DocumentVersion.otherVersionsOfItem(at: document)
             // Alternate: keep the sibling copy, the entry version, the current one.
@@ -36,7 +39,9 @@ enum VersionResolveStress {
             case 1: try versions.first { !$0.entrySwaps.isEmpty }?.replaceItem(at: document, options: .byMoving)
             default: break
             }
+            FileHandle.standardOutput.write(Data("r".utf8))
             try DocumentVersion.removeOtherVersionsOfItem(at: document)
+            FileHandle.standardOutput.write(Data("d".utf8))
         }
     }
 }

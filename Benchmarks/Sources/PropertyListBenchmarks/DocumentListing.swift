@@ -29,8 +29,8 @@ struct DocumentListing {
     func run() throws -> [Row] {
         try folder.generateUnlessPresent()
         let paths = try folder.documentPaths()
-        let metadataBytes = try folder.totalSize(ofEntry: ICTFormat.metadataEntryName, in: paths)
-        let dataBytes = try folder.totalSize(ofEntry: ICTFormat.dataEntryName, in: paths)
+        let metadataBytes = try folder.totalSize(ofEntry: ICTDocumentFormat.metadataEntryName, in: paths)
+        let dataBytes = try folder.totalSize(ofEntry: ICTDocumentFormat.dataEntryName, in: paths)
         log("l/m/n. \(paths.count) documents: metadata entries \(megabytes(metadataBytes)), data entries \(megabytes(dataBytes))")
         var rows: [Row] = []
         if only.contains("l") { rows.append(bytesRead(metadataBytes: metadataBytes, dataBytes: dataBytes, count: paths.count)) }
@@ -134,7 +134,7 @@ struct DocumentListing {
                 row.note =
                     "wall time from spawn to exit, standard output to /dev/null, page cache warm: `ict list DIR` reads "
                     + "each metadata entry's display name and thumbnail header (ICTDocumentSummary); `ict list --data DIR` "
-                    + "does the same and also opens each document and decodes its data entry (ICTDocument.data(): the "
+                    + "does the same and also opens each document and decodes its data entry (ICTDocumentFile.data(): the "
                     + "CTData archive, the photo kept as PNG bytes, its size from the PNG header)"
                 rows.append(row)
             } catch {
@@ -157,7 +157,7 @@ struct DocumentListing {
             peer: "the same, data archive + photo PNG decoded", peerTime: peer, target: .faster(by: 20))
         row.note =
             "in this process with the ICTDocument API: ICTDocumentSummary(ofDocumentAt:) per document, as `ict list`, "
-            + "then a sort by name; the peer also calls ICTDocument(contentsOf:).data() and decodes the photo to RGBA "
+            + "then a sort by name; the peer also calls ICTDocumentFile(contentsOf:).data() and decodes the photo to RGBA "
             + "pixels with PNGImage(pngBytes:), as a program showing the documents' photos must. Page cache warm"
         rows.append(row)
         return rows
@@ -173,7 +173,7 @@ struct DocumentListing {
             case .none:
                 break
             case .archiveAndPhoto:
-                guard let photo = try ICTDocument(contentsOf: path).data().photo else { throw BenchmarkFailure("\(path) has no photo") }
+                guard let photo = try ICTDocumentFile(contentsOf: path).data().photo else { throw BenchmarkFailure("\(path) has no photo") }
                 keep(try PNGImage(pngBytes: [UInt8](photo)))
             }
             rows.append((summary.displayName, summary.thumbnailSize.map { ($0.width, $0.height) }))
@@ -200,7 +200,7 @@ struct DocumentFolder {
     static let noiseAmplitude = 5
     static let markerName = ".parameters"
     static let parameters =
-        "documents=\(documentCount) templates=\(templateCount) side=\(ICTFormat.photoSide) "
+        "documents=\(documentCount) templates=\(templateCount) side=\(ICTDocumentFormat.photoSide) "
         + "noise=\(noiseAmplitude) generator=1\n"
 
     let path: String
@@ -213,7 +213,7 @@ struct DocumentFolder {
     /// The documents' paths, in name order.
     func documentPaths() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path)
-            .filter { $0.hasSuffix(".\(ICTFormat.packageExtension)") }
+            .filter { $0.hasSuffix(".\(ICTDocumentFormat.packageExtension)") }
             .sorted()
             .map { path + "/" + $0 }
     }
@@ -273,27 +273,27 @@ struct DocumentFolder {
         let document = path + "/" + Self.documentName(index)
         guard mkdir(document, 0o755) == 0 else { throw BenchmarkFailure("cannot make \(document)") }
         try Self.write(
-            try KeyedArchiver.archive(metadata, forKey: ICTFormat.topKey),
-            to: document + "/" + ICTFormat.metadataEntryName)
+            try KeyedArchiver.archive(metadata, forKey: ICTDocumentFormat.topKey),
+            to: document + "/" + ICTDocumentFormat.metadataEntryName)
         try Self.write(
-            try KeyedArchiver.archive(data, forKey: ICTFormat.topKey),
-            to: document + "/" + ICTFormat.dataEntryName)
+            try KeyedArchiver.archive(data, forKey: ICTDocumentFormat.topKey),
+            to: document + "/" + ICTDocumentFormat.dataEntryName)
     }
 
-    /// The photos (PNG, 560 × 560) and their thumbnails (PNG, 280 × 280, as `ICTDocument` makes them).
+    /// The photos (PNG, 560 × 560) and their thumbnails (PNG, 280 × 280, as `ICTDocumentFile` makes them).
     private static func templates() throws -> [(photo: Data, thumbnail: Data)] {
         let samples = Inputs.benchmarksDirectory.deletingLastPathComponent().appendingPathComponent("SampleDocs").path
         let names = try FileManager.default.contentsOfDirectory(atPath: samples).filter { $0.hasSuffix(".ict") }.sorted()
         try expect(!names.isEmpty, "no sample documents in \(samples)")
         let photos = try names.map { name in
-            guard let photo = try ICTDocument(contentsOf: samples + "/" + name).data().photo else {
+            guard let photo = try ICTDocumentFile(contentsOf: samples + "/" + name).data().photo else {
                 throw BenchmarkFailure("\(name) has no photo")
             }
-            return try PNGImage(pngBytes: [UInt8](photo)).resized(width: ICTFormat.photoSide, height: ICTFormat.photoSide)
+            return try PNGImage(pngBytes: [UInt8](photo)).resized(width: ICTDocumentFormat.photoSide, height: ICTDocumentFormat.photoSide)
         }
         return try (0..<templateCount).map { index in
             let photo = withNoise(photos[index % photos.count], seed: UInt64(index))
-            return (Data(try photo.pngBytes()), Data(try ICTDocument.thumbnail(of: photo).pngBytes()))
+            return (Data(try photo.pngBytes()), Data(try ICTDocumentFile.thumbnail(of: photo).pngBytes()))
         }
     }
 

@@ -31,7 +31,7 @@ func fuzzKeyedArchive(_ bytes: [UInt8]) {
 /// decodes back equal.
 func fuzzKeyedUnarchiver(_ bytes: [UInt8]) {
     guard let unarchiver = try? KeyedUnarchiver(bytes: bytes, limits: fuzzArchiveLimits) else { return }
-    for key in [ICTFormat.topKey, "root"] {
+    for key in [ICTDocumentFormat.topKey, "root"] {
         if let data = try? unarchiver.decodeTopLevelObject(of: CTData.self, forKey: key) {
             // The favourite number is written as a 32-bit real.
             var expected = data
@@ -79,7 +79,7 @@ private func requireArchiveRoundTrip<T: KeyedArchiveCodable>(_ object: T, key: S
 
 /// Archive validator: stopping at the first problem finds the same first
 /// problem as a full check, and a property list with no problem is one
-/// `KeyedArchive(propertyList:)` takes.
+/// `KeyedArchiveObjectGraph(propertyList:)` takes.
 func fuzzArchiveValidator(_ bytes: [UInt8]) {
     guard let propertyList = try? PropertyListReader(limits: fuzzLimits).read(Data(bytes)).value else { return }
     var full = KeyedArchiveValidator()
@@ -92,9 +92,9 @@ func fuzzArchiveValidator(_ bytes: [UInt8]) {
     if full.problems.isEmpty {
         require(archive != nil, "no problems found but no archive returned")
         do {
-            _ = try KeyedArchive(propertyList: propertyList)
+            _ = try KeyedArchiveObjectGraph(propertyList: propertyList)
         } catch {
-            require(false, "the validator found no problem, KeyedArchive(propertyList:) threw \(error)")
+            require(false, "the validator found no problem, KeyedArchiveObjectGraph(propertyList:) threw \(error)")
         }
     }
 }

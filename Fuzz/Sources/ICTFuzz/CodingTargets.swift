@@ -17,7 +17,7 @@ private let foundationStandIns: [Any.Type] = [
 /// with `ICTKeyedArchiver`, and that archive decodes without an error.
 func fuzzKeyedCoder(_ bytes: [UInt8]) {
     let data = Data(bytes)
-    for key in ["root", ICTFormat.topKey] {
+    for key in ["root", ICTDocumentFormat.topKey] {
         guard let unarchiver = try? ICTKeyedUnarchiver(forReadingFrom: data, limits: fuzzArchiveLimits) else { return }
         guard let object = unarchiver.decodeObject(of: foundationStandIns, forKey: key), unarchiver.error == nil else { continue }
         let archived: Data

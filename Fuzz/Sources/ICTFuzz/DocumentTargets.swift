@@ -6,15 +6,15 @@ import PropertyList
 let fuzzImageLimits = ImageLimits(thumbnailPixelLimit: 2048 * 2048, inputByteLimit: 4 << 20)
 
 /// The summary, on a document whose metadata entry is the input: when
-/// `ICTDocument.metadata()` reads the entry (and its thumbnail has a PNG
+/// `ICTDocumentFile.metadata()` reads the entry (and its thumbnail has a PNG
 /// header), the summary reads it too and agrees on name and thumbnail size.
 func fuzzDocumentSummary(_ bytes: [UInt8]) {
     let package = "\(scratchFolder)/Summary.ict"
     removeItem(package)
     mkdir(package, 0o755)
-    writeFile("\(package)/\(ICTFormat.metadataEntryName)", bytes)
+    writeFile("\(package)/\(ICTDocumentFormat.metadataEntryName)", bytes)
     let summary = try? ICTDocumentSummary(ofDocumentAt: package)
-    guard let document = try? ICTDocument(contentsOf: package, imageLimits: fuzzImageLimits),
+    guard let document = try? ICTDocumentFile(contentsOf: package, imageLimits: fuzzImageLimits),
         let metadata = try? document.metadata()
     else { return }
     if let thumbnail = metadata.thumbnail, (try? PNGImage.size(ofPNG: thumbnail)) == nil { return }
@@ -39,9 +39,9 @@ func fuzzDocument(_ bytes: [UInt8]) {
     removeItem(package)
     removeItem(saved)
     mkdir(package, 0o755)
-    writeFile("\(package)/\(ICTFormat.metadataEntryName)", validMetadataEntry)
-    writeFile("\(package)/\(ICTFormat.dataEntryName)", bytes)
-    guard let document = try? ICTDocument(contentsOf: package, imageLimits: fuzzImageLimits),
+    writeFile("\(package)/\(ICTDocumentFormat.metadataEntryName)", validMetadataEntry)
+    writeFile("\(package)/\(ICTDocumentFormat.dataEntryName)", bytes)
+    guard let document = try? ICTDocumentFile(contentsOf: package, imageLimits: fuzzImageLimits),
         let data = try? document.data()
     else { return }
     do {
@@ -49,7 +49,7 @@ func fuzzDocument(_ bytes: [UInt8]) {
         _ = try document.setFirstName((data.firstName ?? "") + "~")
         _ = try document.setFirstName(data.firstName)
         try document.save(to: saved)
-        let again = try ICTDocument(contentsOf: saved, imageLimits: fuzzImageLimits).data()
+        let again = try ICTDocumentFile(contentsOf: saved, imageLimits: fuzzImageLimits).data()
         var expected = data
         expected.favoriteNumber = data.favoriteNumber.map { Double(Float($0)) }
         require(sameData(again, expected), "document round trip: \(brief(data)) became \(brief(again))")
@@ -59,7 +59,7 @@ func fuzzDocument(_ bytes: [UInt8]) {
 }
 
 private let validMetadataEntry: [UInt8] = {
-    do { return try KeyedArchiver.archive(CTMetadata(displayName: "Fuzz"), forKey: ICTFormat.topKey) } catch {
+    do { return try KeyedArchiver.archive(CTMetadata(displayName: "Fuzz"), forKey: ICTDocumentFormat.topKey) } catch {
         fatalError("cannot archive metadata: \(error)")
     }
 }()
@@ -84,9 +84,9 @@ func fuzzPNG(_ bytes: [UInt8]) {
     } catch {
         require(false, "a decoded image did not encode and decode again: \(error)")
     }
-    let thumbnail = ICTDocument.thumbnail(of: image)
+    let thumbnail = ICTDocumentFile.thumbnail(of: image)
     require(
-        thumbnail.width == ICTFormat.thumbnailSide && thumbnail.height == ICTFormat.thumbnailSide
+        thumbnail.width == ICTDocumentFormat.thumbnailSide && thumbnail.height == ICTDocumentFormat.thumbnailSide
             && thumbnail.pixels.count == thumbnail.width * thumbnail.height * 4,
         "thumbnail of \(image.width)×\(image.height) is \(thumbnail.width)×\(thumbnail.height)")
 }

@@ -15,7 +15,7 @@ import Foundation
 /// the metadata entry on first call; `data()` (and every setter) reads and
 /// decodes the data entry on first call. `statistics` counts both, so the
 /// laziness can be checked. Entries this type does not know are kept on save.
-public final class ICTDocument {
+public final class ICTDocumentFile {
     /// What has been read from disk so far.
     public struct Statistics: Hashable, Sendable {
         /// Bytes of entries read.
@@ -89,7 +89,7 @@ public final class ICTDocument {
     ///   entry and key. Costs one read of the metadata entry, once.
     public func metadata() throws(ICTDocumentError) -> CTMetadata {
         if let loadedMetadata { return loadedMetadata }
-        let metadata = try decodeEntry(ICTFormat.metadataEntryName, as: CTMetadata.self, version: \.version)
+        let metadata = try decodeEntry(ICTDocumentFormat.metadataEntryName, as: CTMetadata.self, version: \.version)
         loadedMetadata = metadata
         return metadata
     }
@@ -100,7 +100,7 @@ public final class ICTDocument {
     ///   the data entry (with the photo), once.
     public func data() throws(ICTDocumentError) -> CTData {
         if let loadedData { return loadedData }
-        let data = try decodeEntry(ICTFormat.dataEntryName, as: CTData.self, version: \.version)
+        let data = try decodeEntry(ICTDocumentFormat.dataEntryName, as: CTData.self, version: \.version)
         loadedData = data
         return data
     }
@@ -118,13 +118,13 @@ public final class ICTDocument {
     /// component of `path`, without `.ict`.
     static func fileDisplayName(ofPath path: String) -> String {
         let fileName = String(path.split(separator: "/").last ?? "")
-        return fileName.hasSuffix(".\(ICTFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
+        return fileName.hasSuffix(".\(ICTDocumentFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
     }
 
     private func decodeEntry<T: KeyedArchiveDecodable>(_ name: String, as type: T.Type, version: KeyPath<T, Int>) throws(ICTDocumentError) -> T {
         let wrapper = package.child(named: name)
-        guard let entry = wrapper, ICTFormat.entryProblem(entry) == nil else {
-            throw ICTDocumentError(.missingEntry, entry: name, ICTFormat.entryProblem(wrapper) ?? "")
+        guard let entry = wrapper, ICTDocumentFormat.entryProblem(entry) == nil else {
+            throw ICTDocumentError(.missingEntry, entry: name, ICTDocumentFormat.entryProblem(wrapper) ?? "")
         }
         let bytes: Data
         do {
@@ -136,17 +136,17 @@ public final class ICTDocument {
         statistics.entriesDecoded.append(name)
         let object: T?
         do {
-            object = try KeyedUnarchiver(archive: KeyedArchiveReader().read(bytes)).decodeTopLevelObject(of: T.self, forKey: ICTFormat.topKey)
+            object = try KeyedUnarchiver(archive: KeyedArchiveReader().read(bytes)).decodeTopLevelObject(of: T.self, forKey: ICTDocumentFormat.topKey)
         } catch {
             throw ICTDocumentError(error, entry: name)
         }
         guard let object else {
-            throw ICTDocumentError(.wrongClass, entry: name, keyPath: ICTFormat.topKey, "the root object is $null")
+            throw ICTDocumentError(.wrongClass, entry: name, keyPath: ICTDocumentFormat.topKey, "the root object is $null")
         }
-        guard object[keyPath: version] == ICTFormat.version else {
+        guard object[keyPath: version] == ICTDocumentFormat.version else {
             throw ICTDocumentError(
-                .unsupportedVersion, entry: name, keyPath: "\(ICTFormat.topKey).\(ICTFormat.versionKey)",
-                "unsupported VERSION \(object[keyPath: version]) (this version of ICTKit reads \(ICTFormat.version))")
+                .unsupportedVersion, entry: name, keyPath: "\(ICTDocumentFormat.topKey).\(ICTDocumentFormat.versionKey)",
+                "unsupported VERSION \(object[keyPath: version]) (this version of ICTKit reads \(ICTDocumentFormat.version))")
         }
         return object
     }
@@ -214,7 +214,7 @@ public final class ICTDocument {
         guard data.photo.map([UInt8].init) != pngBytes else { return false }
         if let pngBytes {
             let image = try PNGImage(pngBytes: pngBytes, limits: imageLimits)
-            let fitted = image.fitting(within: ICTFormat.photoSide)
+            let fitted = image.fitting(within: ICTDocumentFormat.photoSide)
             data.photo = Data(fitted == image ? pngBytes : try fitted.pngBytes())
             metadata.thumbnail = Data(try Self.thumbnail(of: fitted).pngBytes())
         } else {
@@ -227,7 +227,7 @@ public final class ICTDocument {
     }
 
     /// The thumbnail of a photo: resized to exactly 280 × 280.
-    public static func thumbnail(of photo: PNGImage, side: Int = ICTFormat.thumbnailSide) -> PNGImage {
+    public static func thumbnail(of photo: PNGImage, side: Int = ICTDocumentFormat.thumbnailSide) -> PNGImage {
         photo.resized(width: side, height: side)
     }
 
@@ -265,10 +265,10 @@ public final class ICTDocument {
         guard let target = destination ?? path else { preconditionFailure("save() of a new document needs a path") }
         let replacing = path.map { $0 == target } ?? false
         if metadataChanged, let loadedMetadata {
-            try write(loadedMetadata, as: ICTFormat.metadataEntryName)
+            try write(loadedMetadata, as: ICTDocumentFormat.metadataEntryName)
         }
         if dataChanged, let loadedData {
-            try write(loadedData, as: ICTFormat.dataEntryName)
+            try write(loadedData, as: ICTDocumentFormat.dataEntryName)
         }
         do {
             try package.save(to: target, options: PackageSaveOptions(replacingExisting: replacing))
@@ -285,7 +285,7 @@ public final class ICTDocument {
     private func write<T: KeyedArchiveEncodable>(_ object: T, as name: String) throws(ICTDocumentError) {
         let bytes: [UInt8]
         do {
-            bytes = try KeyedArchiver.archive(object, forKey: ICTFormat.topKey)
+            bytes = try KeyedArchiver.archive(object, forKey: ICTDocumentFormat.topKey)
         } catch {
             throw ICTDocumentError(error, entry: name)
         }
@@ -300,3 +300,11 @@ public final class ICTDocument {
         }
     }
 }
+
+/// The name of ``ICTDocumentFile`` before 1.0.
+///
+/// A type named as its module breaks qualification: `ICTDocument.ICTDocument`
+/// does not compile where another module declares an `ICTDocument`. So long
+/// as this alias exists, that remains so.
+@available(*, deprecated, renamed: "ICTDocumentFile")
+public typealias ICTDocument = ICTDocumentFile

@@ -11,7 +11,7 @@ import PropertyList
 /// description. Built directly with `init(top:objects:)` it is not checked
 /// until written or decoded. References are UIDs (`.uid(n)`, index `n` of
 /// `objects`; 0 is `$null`, no object).
-public struct KeyedArchive: Hashable, Sendable {
+public struct KeyedArchiveObjectGraph: Hashable, Sendable {
     /// `NSKeyedArchiver`, the only `$archiver` read.
     public static let archiverName = "NSKeyedArchiver"
     /// 100000, the only `$version` read.
@@ -181,3 +181,11 @@ public struct KeyedArchiveInstance: Hashable, Sendable {
         }
     }
 }
+
+/// The name of ``KeyedArchiveObjectGraph`` before 1.0.
+///
+/// A type named as its module breaks qualification: `KeyedArchive.KeyedArchive`
+/// does not compile where another module declares a `KeyedArchive`. So long
+/// as this alias exists, that remains so.
+@available(*, deprecated, renamed: "KeyedArchiveObjectGraph")
+public typealias KeyedArchive = KeyedArchiveObjectGraph

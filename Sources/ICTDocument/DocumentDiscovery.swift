@@ -1,0 +1,115 @@
+import DocumentPackage
+import DocumentVersions
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An `.ict` document found in a folder (`DocumentDiscovery`), or named by its path.
+public struct DocumentLocation: Sendable, Hashable {
+    /// The folder the document was found in, as it was named; empty for a
+    /// document named by its path.
+    public var folder: String
+    /// The document's name in `folder`, or its path when `folder` is empty.
+    public var name: String
+    /// How many conflict copies of the document the folder's listing holds
+    /// (see `DocumentVersion.conflictCounts(amongNames:)`); nil when the
+    /// folder was not listed.
+    public var conflictCount: Int?
+
+    /// A document in `folder` named `name` (or, with `folder` empty, at the path `name`).
+    public init(folder: String, name: String, conflictCount: Int?) {
+        self.folder = folder
+        self.name = name
+        self.conflictCount = conflictCount
+    }
+
+    /// The document's path: `folder/name`, or `name` for a document named by its path.
+    public var path: String { folder.isEmpty ? name : folder == "/" ? "/" + name : "\(folder)/\(name)" }
+}
+
+/// Finds the `.ict` documents in a folder, as `ict list` does: each
+/// directory (or link to one) named `.ict`, with the number of conflict
+/// copies sync tools left beside it; a conflict copy of a document that is
+/// there is a version of it, not a document of its own.
+public enum DocumentDiscovery {
+    /// The `.ict` documents in `directory`, and with `recursive` in its
+    /// subfolders (not in documents, nor through links to folders, as `find`
+    /// without `-L`: a link can lead back up into a loop), in name order,
+    /// each folder's documents before its subfolders' in that order.
+    ///
+    /// A subfolder that cannot be listed is passed to `unlistedFolder` as
+    /// an error, and the rest is still searched.
+    ///
+    /// Reads each folder's listing once, and the status of entries whose
+    /// type the listing does not give; no document is opened.
+    ///
+    /// - Throws: `ICTDocumentError` with code `.package` (its
+    ///   `packageError` an `.io` one at `directory`) when `directory` itself
+    ///   cannot be listed.
+    public static func documents(
+        in directory: String, recursive: Bool = false, unlistedFolder: (ICTDocumentError) -> Void = { _ in }
+    ) throws(ICTDocumentError) -> [DocumentLocation] {
+        guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
+            let number = errno
+            throw ICTDocumentError(
+                DocumentPackageError(
+                    .io, fileSystemPath: directory, systemErrorNumber: number, "cannot list the folder: \(String(cString: strerror(number)))"))
+        }
+        var entries: [(name: String, isDirectory: Bool?)] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { RawFileName.decoding($0.prefix { $0 != 0 }) }
+            guard name != ".", name != ".." else { continue }
+            // The entry's type when the file system gives it; links and unknowns are looked up.
+            let type = Int(entry.pointee.d_type)
+            entries.append((name, type == Int(DT_DIR) ? true : type == Int(DT_REG) ? false : nil))
+        }
+        closedir(stream)
+        let conflicts = DocumentVersion.conflictCounts(amongNames: entries.map(\.name))
+        let names = Set(entries.map(\.name))
+        var locations: [DocumentLocation] = []
+        for entry in entries.sorted(by: { $0.name < $1.name }) {
+            let location = DocumentLocation(folder: directory, name: entry.name, conflictCount: conflicts[entry.name] ?? 0)
+            guard let kind = entry.isDirectory.map({ $0 ? FolderEntryKind.folder : .other }) ?? FolderEntryKind.of(location.path),
+                kind != .other
+            else { continue }
+            if ICTDocumentFormat.isPackageName(entry.name) {
+                // A conflict copy of a document that is here is a version of it, not a document.
+                if let copy = ConflictName(parsing: entry.name), names.contains(copy.originalName) { continue }
+                locations.append(location)
+            } else if recursive, kind == .folder {
+                // A link to a folder is not looked into (as find without -L): it could lead
+                // back up (a loop) or anywhere on the disk.
+                do throws(ICTDocumentError) {
+                    locations += try documents(in: location.path, recursive: true, unlistedFolder: unlistedFolder)
+                } catch {
+                    unlistedFolder(error)
+                }
+            }
+        }
+        return locations
+    }
+}
+
+/// What an entry of a folder being searched is: a folder, a symbolic link
+/// to a folder (a document reached through it is found; it is never looked
+/// into for more), or anything else.
+private enum FolderEntryKind {
+    case folder, linkToFolder, other
+
+    /// The kind of the item at `path`, from `lstat` and, for a link, `stat`; nil when it is gone.
+    static func of(_ path: String) -> FolderEntryKind? {
+        var status = stat()
+        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFLNK: return RawFileName.withPath(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFDIR ? .linkToFolder : .other
+        default: return .other
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import KeyedArchive
+import PropertyList
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a key path typed by a user points: a property-list file, or an
+/// entry of an `.ict` document, and the key path inside it.
+///
+/// The key path is in `plutil`'s syntax (`a.b.2`, `\.` a dot inside a key).
+/// In an `.ict` document it is `ENTRY:PATH`, PATH taken in the entry's
+/// archive from its root object (`ctdocument.data:FIRST_NAME` is
+/// `$top.DATA.FIRST_NAME` there; an empty PATH is the root object). In a
+/// keyed archive a key path starting `$top` follows references
+/// (`$top.root.NSString`; see `KeyedArchiveKeyPath`).
+public struct KeyPathAddress: Sendable, Equatable {
+    /// The file or document as the user named it.
+    public let path: String
+    /// The key path as typed.
+    public let keyPathText: String
+    /// The entry of an `.ict` document, or nil for a property-list file.
+    public let entry: String?
+    /// The file holding the property list: `path`, or the document's entry in it.
+    public let filePath: String
+    /// The key path's text inside the file (after `ENTRY:` in a document).
+    let pathInFile: String
+
+    /// Parses `text` as a key path into the item at `path` (`-` is standard input).
+    ///
+    /// Reads the status of `path` and, in a document, of the entry (never its contents).
+    ///
+    /// - Throws: `ICTDocumentError` with code `.invalidKeyPath` when `path`
+    ///   is a document and `text` is not `ENTRY:PATH` with an entry's name,
+    ///   `.unreadableFile` when the entry is a symbolic link (links in a
+    ///   document are never followed) or a folder.
+    public init(path: String, keyPath text: String) throws(ICTDocumentError) {
+        self.path = path
+        keyPathText = text
+        guard ICTDocumentFormat.isPackage(atPath: path) else {
+            entry = nil
+            filePath = path
+            pathInFile = text
+            return
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            throw ICTDocumentError(.invalidKeyPath, keyPath: text, "an .ict document's key path is ENTRY:PATH, such as ctdocument.data:FIRST_NAME")
+        }
+        let name = String(text[..<colon])
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+            throw ICTDocumentError(.invalidKeyPath, keyPath: text, "'\(name)' is not an entry name of the document")
+        }
+        entry = name
+        filePath = ICTDocumentFormat.trimmingTrailingSlashes(path) + "/" + name
+        pathInFile = String(text[text.index(after: colon)...])
+        if let problem = Self.entryProblem(filePath) { throw ICTDocumentError(.unreadableFile, entry: name, keyPath: text, problem) }
+    }
+
+    /// The path whose lock a read-modify-write of a key path in `path`
+    /// holds: the document for an entry of an `.ict` document (its saves
+    /// replace the whole package), else the file.
+    ///
+    /// Reads the item's status.
+    public static func lockPath(_ path: String) -> String {
+        path == "-" || !ICTDocumentFormat.isPackage(atPath: path) ? path : ICTDocumentFormat.trimmingTrailingSlashes(path)
+    }
+
+    /// An error about this address, at its entry and key path as typed.
+    public func error(_ code: ICTDocumentError.Code, _ message: String) -> ICTDocumentError {
+        ICTDocumentError(code, entry: entry ?? "", keyPath: keyPathText, message)
+    }
+
+    /// Why an `.ict` document's entry cannot be read or edited in place: it
+    /// is a symbolic link (links in a document are never followed, as
+    /// `ICTDocument` reads entries: an edit would write through it, maybe
+    /// outside the document) or a folder; nil for a file or nothing there.
+    private static func entryProblem(_ file: String) -> String? {
+        var status = stat()
+        guard RawFileName.withPath(file, { lstat($0, &status) }) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = RawFileName.withPath(file) { readlink($0, &buffer, buffer.count - 1) }
+            let destination = count >= 0 ? RawFileName.decoding(buffer[..<count].map { UInt8(bitPattern: $0) }) : "?"
+            return "the entry is a symbolic link (to \(destination)), not a file; links in a document are not followed"
+        case S_IFDIR:
+            return "the entry is a folder, not a file"
+        default:
+            return nil
+        }
+    }
+}
+
+/// One value of a property list found by key path (see `KeyPathAddress`),
+/// with the whole property list it is in, to read it or edit it and write
+/// the property list back in its own form (binary, XML or JSON; OpenStep is
+/// read only).
+public struct KeyPathTarget: Sendable {
+    /// Where the key path points.
+    public let address: KeyPathAddress
+    /// The key path in the file's property list, before references are followed.
+    public let keyPath: PropertyListKeyPath
+    /// The whole property list of the file (or entry).
+    public var propertyList: PropertyListValue
+    /// The form the file was read in, and is written back in.
+    public let format: PropertyListFormat
+
+    /// The target at `address` in `propertyList`, read from `address.filePath` in `format`.
+    /// In a document's entry that is a keyed archive, the key path starts at the root object.
+    public init(address: KeyPathAddress, propertyList: PropertyListValue, format: PropertyListFormat) {
+        self.address = address
+        self.propertyList = propertyList
+        self.format = format
+        var components = address.pathInFile.isEmpty && address.entry != nil ? [] : PropertyListKeyPath(plutilSyntax: address.pathInFile).components
+        if address.entry != nil, KeyedArchiveKeyPath.isArchive(propertyList) {
+            components = [.key("$top"), .key(ICTDocumentFormat.topKey)] + components
+        }
+        keyPath = PropertyListKeyPath(components)
+    }
+
+    /// The path in the property list itself, references followed (see `KeyedArchiveKeyPath`).
+    public func resolved(followingLast: Bool = true) -> PropertyListKeyPath {
+        KeyedArchiveKeyPath.resolve(keyPath, in: propertyList, followingLast: followingLast)
+    }
+
+    /// The value at the key path.
+    ///
+    /// - Throws: `ICTDocumentError` with code `.missingValue` when nothing is there.
+    public func value() throws(ICTDocumentError) -> PropertyListValue {
+        guard !keyPath.components.contains(.key("")), let found = propertyList.value(at: resolved()) else {
+            throw address.error(.missingValue, "no value at this key path")
+        }
+        return found
+    }
+
+    /// The property list's bytes in the file's own form, to write back.
+    ///
+    /// - Throws: `ICTDocumentError` with code `.unwritableValue` when the
+    ///   form is OpenStep (read only) or the value cannot be written in it.
+    public func encoded() throws(ICTDocumentError) -> [UInt8] {
+        do throws(PropertyListError) {
+            switch format {
+            case .binary: return try BinaryPropertyListWriter().encode(propertyList)
+            case .xml: return try XMLPropertyListWriter().encode(propertyList)
+            case .json: return try JSONPropertyListWriter().encode(propertyList)
+            case .openStep:
+                throw PropertyListError(
+                    .unsupportedValue, at: .none,
+                    "the OpenStep form is read only; convert the file first (ict convert FILE --format xml1 -o FILE)")
+            }
+        } catch {
+            var failure = address.error(.unwritableValue, error.message)
+            failure.propertyListError = error
+            throw failure
+        }
+    }
+
+    /// The value at `keyPath` of a binary property-list file, found without
+    /// reading the rest of the file (`BinaryPropertyListDocument`: the
+    /// trailer, then only the objects on the way), for one value of a large
+    /// file. nil unless `path` is a regular binary property-list file and
+    /// the path is a plain one (not into an `.ict` document, not following
+    /// an archive's references from `$top`), and nil whenever anything on
+    /// the way fails: the caller then reads the whole file, whose reading
+    /// says what is wrong.
+    ///
+    /// Maps the file.
+    public static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits = .default) -> PropertyListValue? {
+        let keyPath = PropertyListKeyPath(plutilSyntax: text)
+        guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
+            !ICTDocumentFormat.isPackage(atPath: path)
+        else { return nil }
+        var status = stat()
+        guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            Int(status.st_size) <= limits.maximumInputSize
+        else { return nil }
+        #if canImport(Glibc)
+        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        #elseif canImport(Musl)
+        let descriptor = RawFileName.withPath(path) { Musl.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        #else
+        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        #endif
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let file = try? MappedFile(descriptor: descriptor, path: path), file.bytes.count <= limits.maximumInputSize,
+            file.bytes.starts(with: "bplist00".utf8),
+            let document = try? BinaryPropertyListDocument(file: file, limits: limits)
+        else { return nil }
+        return (try? document.value(at: keyPath)) ?? nil
+    }
+}

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
         .library(name: "FileCoordination", targets: ["FileCoordination"]),
+        .library(name: "Documents", targets: ["Documents"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
@@ -116,6 +117,11 @@ let package = Package(
             ],
             plugins: ["EmbedSchemas"]
         ),
+        // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
+        .target(
+            name: "Documents",
+            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
+        ),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
         // Foundation's names for KeyedCoding's types.
@@ -130,6 +136,7 @@ let package = Package(
                 "DocumentPackage",
                 "DocumentVersions",
                 "FileCoordination",
+                "Documents",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -141,7 +148,7 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
-                "UniformTypes", "ICTDocument", "AppleCompatibility",
+                "UniformTypes", "ICTDocument", "Documents", "AppleCompatibility",
             ]
         ),
 
@@ -234,6 +241,10 @@ let package = Package(
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .testTarget(
+            name: "DocumentsTests",
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

@@ -44,7 +44,7 @@ extension FileWrapper {
     }
 
     /// Wrappers for a directory node's children, keyed by name.
-    private static func children(of directory: PackageWrapper) -> [String: FileWrapper] {
+    static func children(of directory: PackageWrapper) -> [String: FileWrapper] {
         var result: [String: FileWrapper] = [:]
         for node in directory.children {
             let contents: Contents =
@@ -63,7 +63,7 @@ extension FileWrapper {
     }
 
     /// The `fileAttributes` of a node read by DocumentPackage.
-    private static func attributes(of node: PackageWrapper) -> [String: Any] {
+    static func attributes(of node: PackageWrapper) -> [String: Any] {
         var attributes: [String: Any] = [FileAttributeKey.posixPermissions.rawValue: NSNumber(value: node.permissions)]
         attributes[FileAttributeKey.modificationDate.rawValue] = node.modificationDate
         let type: FileAttributeType =
@@ -124,7 +124,7 @@ extension FileWrapper {
     /// This wrapper as a DocumentPackage node, with its attributes applied:
     /// a regular file's own node (which remembers the file it was read from),
     /// a new node for a directory or a link.
-    private func packageNode() throws(DocumentPackageError) -> PackageWrapper {
+    func packageNode() throws(DocumentPackageError) -> PackageWrapper {
         let node: PackageWrapper
         switch contents {
         case .directory(let children):

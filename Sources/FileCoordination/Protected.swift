@@ -2,14 +2,14 @@ import Foundation
 
 /// A value shared between threads, touched only under a lock (`Mutex`
 /// would be checked by the compiler, but needs macOS 15).
-final class Protected<Value>: @unchecked Sendable {
+package final class Protected<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

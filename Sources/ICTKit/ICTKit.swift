@@ -7,6 +7,7 @@
 @_exported import AppleCompatibility
 @_exported import DocumentPackage
 @_exported import DocumentVersions
+@_exported import Documents
 @_exported import FileCoordination
 @_exported import ICTDocument
 @_exported import KeyedArchive

@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+// The original apps' UIDocument subclasses, ported to Linux by changing
+// their import: tools outside ICTKit's package that depend on it by path and
+// use only its public API (`make examples` builds and runs them).
+import PackageDescription
+
+let package = Package(
+    name: "DocumentPorts",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "ICTKit", path: "../..")
+    ],
+    targets: [
+        // Opens, edits, saves (as a new document) and closes each document given, and reports its state.
+        .target(
+            name: "DocumentPortSupport",
+            dependencies: [.product(name: "AppleCompatibility", package: "ICTKit")]
+        ),
+        // The photo-and-name app's `.ict` package document (CTData, CTMetadata: Examples/CTDocumentPort).
+        .executableTarget(
+            name: "CTDocumentApp",
+            dependencies: [
+                "DocumentPortSupport",
+                .product(name: "AppleCompatibility", package: "ICTKit"),
+                .product(name: "KeyedCodingAppleNames", package: "ICTKit"),
+                .product(name: "ICTDocument", package: "ICTKit"),
+            ]
+        ),
+        // The notes app's one-file `.icfnote` text document.
+        .executableTarget(
+            name: "NoteApp",
+            dependencies: [
+                "DocumentPortSupport",
+                .product(name: "AppleCompatibility", package: "ICTKit"),
+                .product(name: "Documents", package: "ICTKit"),
+            ]
+        ),
+        // The tutorial's `.dox` note.
+        .executableTarget(
+            name: "DoxApp",
+            dependencies: [
+                "DocumentPortSupport",
+                .product(name: "AppleCompatibility", package: "ICTKit"),
+                .product(name: "Documents", package: "ICTKit"),
+            ]
+        ),
+    ]
+)

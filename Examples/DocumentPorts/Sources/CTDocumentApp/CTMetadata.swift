@@ -1,0 +1,1 @@
+../../../CTDocumentPort/CTMetadata.swift

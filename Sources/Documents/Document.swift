@@ -1,0 +1,358 @@
+import DocumentVersions
+import FileCoordination
+import SystemSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A document with a life, as UIKit's `UIDocument`: opened, edited (the
+/// change count), autosaved after a delay, saved safely, reverted, closed,
+/// with a `documentState` that says when it is in conflict, failed to save
+/// or may not be edited.
+///
+/// A subclass says how its model becomes `Contents` and back by overriding
+/// `contents()` and `load(_:)`; `Contents` is `Data` for a one-file document
+/// and `PackageWrapper` for a package (read lazily: each file's bytes on
+/// first access; re-saved incrementally: only what changed is written).
+/// Every read and save is coordinated (`FileCoordinator`: reading shared,
+/// saving exclusive), so other ICTKit readers and writers, in this process
+/// or another, never see a half-saved document; a save never replaces a
+/// version another program put in place since the document read it
+/// (`.changedOnDisk`).
+///
+/// While open, the document presents its item (`FilePresenterRegistration`,
+/// one thread): it saves its unsaved changes when another coordinated
+/// reader or writer asks first, reads the item again when another writer
+/// changed it and no change is unsaved here, follows it when it moves, and
+/// sets `inConflict` when a conflict version appears beside it (a sync
+/// tool's conflict copy, noticed from the folder's file events). The
+/// conflict state comes from the document's conflict versions
+/// (`DocumentVersion`), looked for too when the document is opened or saved
+/// and on `updateConflictState()`.
+@MainActor
+open class Document<Contents: DocumentContents> {
+    /// Where the document is, as the caller gave it; changed by a save to another path.
+    public private(set) var path: String
+    /// The document's state: `.closed` until opened, then `normal` or the
+    /// flags that say what is wrong.
+    public private(set) var documentState: DocumentState = .closed {
+        didSet { if documentState != oldValue { stateChanged(from: oldValue) } }
+    }
+    /// The modification date of the document's item when it was last read or saved.
+    public private(set) var fileModificationDate: Date?
+    /// Changes made since the document was read or saved (`updateChangeCount(_:)`).
+    public private(set) var changeCount = 0 {
+        didSet { presenter?.hasUnsavedChanges.withLock { $0 = changeCount != 0 } }
+    }
+    /// The conflict versions found when the conflict state was last updated.
+    public private(set) var conflictVersions: [DocumentVersion] = []
+    /// The error of the last save when it failed (`.savingError`); nil after a save that succeeded.
+    public private(set) var lastSavingError: (any Error)?
+    /// How long after a change the document saves itself.
+    public var autosaveDelay: Duration
+
+    private let scheduler: any DocumentAutosaveScheduler
+    private var pendingAutosave: DocumentScheduledAction?
+    /// The item read or last saved, so a save never replaces another program's version.
+    private var identity: DocumentFileIdentity?
+    private var stateObservers: [Int: AsyncStream<DocumentState>.Continuation] = [:]
+    /// The document's presenter and its registration while it is open.
+    private var presenter: DocumentPresenter?
+    private var registration: FilePresenterRegistration?
+    /// Coordinates with the registration, so the document is not asked about its own accesses.
+    private var coordination = DocumentCoordination(coordinator: FileCoordinator())
+    private var nextObserver = 0
+
+    /// Makes a closed document for the item at `path`; nothing is read until `open()`.
+    ///
+    /// `scheduler` runs the autosaves (`ClockAutosaveScheduler` on the
+    /// continuous clock by default; tests pass one they fire by hand).
+    public init(path: String, autosaveDelay: Duration = .seconds(15), scheduler: any DocumentAutosaveScheduler = ClockAutosaveScheduler()) {
+        self.path = path
+        self.autosaveDelay = autosaveDelay
+        self.scheduler = scheduler
+    }
+
+    // MARK: What a subclass provides
+
+    /// The document's model as contents to save. A subclass must override it.
+    ///
+    /// - Throws: whatever keeps the model from being saved; the save then
+    ///   fails with that error.
+    open func contents() throws -> Contents {
+        preconditionFailure("\(type(of: self)) does not override contents()")
+    }
+
+    /// Takes `contents` read from disk as the document's model. A subclass must override it.
+    ///
+    /// - Throws: whatever makes the contents unreadable; `open()` or
+    ///   `revert()` then fails with that error.
+    open func load(_ contents: Contents) throws {
+        preconditionFailure("\(type(of: self)) does not override load(_:)")
+    }
+
+    /// Called after `documentState` changed, with the state before. Does
+    /// nothing; a subclass may override it (and should call `super`).
+    open func documentStateDidChange(from oldState: DocumentState) {}
+
+    // MARK: Life
+
+    /// Reads the document and hands its contents to `load(_:)`; the document
+    /// is then open (`normal`, or `editingDisabled` when its item or folder
+    /// is read-only, `inConflict` when conflict versions lie beside it).
+    ///
+    /// - Throws: `DocumentError` `.notOpen` when it is already open, the
+    ///   errors of `Contents.readDocument(at:)`, or what `load(_:)` threw;
+    ///   the document stays closed. A coordinated read: other presenters of the
+    ///   item are asked to save first.
+    public func open() throws {
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is already open") }
+        try readAndLoad()
+        changeCount = 0
+        lastSavingError = nil
+        startPresenting()
+        documentState = stateAfterAccess()
+    }
+
+    /// Saves the document if it has unsaved changes, then closes it.
+    ///
+    /// - Throws: what `save(to:for:)` throws; the document then stays open,
+    ///   in `savingError`, with its changes.
+    public func close() throws {
+        guard !documentState.contains(.closed) else { return }
+        if hasUnsavedChanges { try save() }
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        stopPresenting()
+        documentState = .closed
+    }
+
+    /// Saves the document's `contents()` to `path` (the document's own when
+    /// nil), safely; afterwards the document is open at that path, with no
+    /// unsaved change. A save `.forCreating` makes a new document (nothing
+    /// may be at `path`); `.forOverwriting` replaces the item — when it is
+    /// the document's own, only the version the document read or last saved.
+    ///
+    /// - Throws: what `contents()` threw, or `DocumentError` `.alreadyExists`,
+    ///   `.changedOnDisk`, `.locked`, `.io`, `.package`. The document is then
+    ///   in `savingError` and keeps its changes. A coordinated write: other
+    ///   presenters of the item are told of it.
+    public func save(to path: String? = nil, for operation: DocumentSaveOperation = .forOverwriting) throws {
+        let destination = path ?? self.path
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        do {
+            let contents = try contents()
+            let replacing = destination == self.path ? identity : nil
+            let saved = try coordination.writing(destination) { () throws(DocumentError) in
+                try contents.writeDocument(at: destination, for: operation, replacing: replacing)
+            }
+            let moved = destination != self.path
+            self.path = destination
+            if moved || registration == nil { startPresenting() }
+            identity = saved
+            fileModificationDate = saved.modificationDate
+            changeCount = 0
+            lastSavingError = nil
+            documentState = stateAfterAccess()
+        } catch {
+            lastSavingError = error
+            documentState.insert(.savingError)
+            throw error
+        }
+    }
+
+    /// Saves the document when it has unsaved changes, as the autosave does;
+    /// a failure leaves it in `savingError` with its changes and is not
+    /// thrown (`lastSavingError` holds it). Returns whether it saved.
+    @discardableResult
+    public func autosave() -> Bool {
+        pendingAutosave = nil
+        guard hasUnsavedChanges, !documentState.contains(.closed) else { return false }
+        do {
+            try save()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads the document again, dropping unsaved changes: its contents go
+    /// to `load(_:)` and the change count is 0. The document is
+    /// `editingDisabled` while this runs.
+    ///
+    /// - Throws: as `open()`; the document keeps its model and changes then.
+    public func revert() throws {
+        guard !documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is not open") }
+        let before = documentState
+        documentState.insert(.editingDisabled)
+        do {
+            try readAndLoad()
+        } catch {
+            documentState = before
+            throw error
+        }
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        changeCount = 0
+        lastSavingError = nil
+        documentState = stateAfterAccess()
+    }
+
+    // MARK: Changes
+
+    /// Whether changes were made since the document was read or saved.
+    public var hasUnsavedChanges: Bool { changeCount != 0 }
+
+    /// Records a change, its undoing or redoing, or that the document
+    /// matches its file again; a change schedules an autosave after
+    /// `autosaveDelay` unless one is pending.
+    public func updateChangeCount(_ change: DocumentChangeKind) {
+        switch change {
+        case .done, .redone: changeCount += 1
+        case .undone: changeCount -= 1
+        case .cleared: changeCount = 0
+        }
+        if !hasUnsavedChanges {
+            pendingAutosave?.cancel()
+            pendingAutosave = nil
+        } else if pendingAutosave == nil, !documentState.contains(.closed) {
+            pendingAutosave = scheduler.schedule(after: autosaveDelay) { [weak self] in self?.autosave() }
+        }
+    }
+
+    // MARK: Conflicts
+
+    /// Looks for the document's conflict versions again and sets or clears
+    /// `inConflict`. Costs one listing of the document's folder (and of
+    /// each folder of a package); no file is read.
+    ///
+    /// - Throws: `DocumentError` `.versions` when the folder cannot be listed.
+    public func updateConflictState() throws(DocumentError) {
+        do throws(DocumentVersionError) {
+            conflictVersions = try DocumentVersion.unresolvedConflictVersionsOfItem(at: path)
+        } catch {
+            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+        }
+        guard !documentState.contains(.closed) else { return }
+        if conflictVersions.isEmpty { documentState.remove(.inConflict) } else { documentState.insert(.inConflict) }
+    }
+
+    /// Resolves the document's conflict: `keeping` (one of
+    /// `conflictVersions`) is moved in as the document and read (`revert()`),
+    /// or with nil the document stays as it is; every other conflict version
+    /// is removed, and `inConflict` is cleared.
+    ///
+    /// - Throws: `DocumentError` `.versions` when a version cannot be moved
+    ///   in or removed, or what `revert()` throws.
+    public func resolveConflict(keeping version: DocumentVersion? = nil) throws {
+        do throws(DocumentVersionError) {
+            if let version { _ = try version.replaceItem(at: path, options: .byMoving) }
+            try DocumentVersion.removeOtherVersionsOfItem(at: path)
+        } catch {
+            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+        }
+        if version != nil { try revert() }
+        try updateConflictState()
+    }
+
+    // MARK: State notifications
+
+    /// The document's states from now on, one element per change, until the
+    /// document is deallocated or the consumer stops. (`documentStateDidChange(from:)`
+    /// is the synchronous way to hear of them.)
+    public func stateChanges() -> AsyncStream<DocumentState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DocumentState.self)
+        let key = nextObserver
+        nextObserver += 1
+        stateObservers[key] = continuation
+        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.stateObservers[key] = nil } }
+        return stream
+    }
+
+    private func stateChanged(from oldState: DocumentState) {
+        for continuation in stateObservers.values { continuation.yield(documentState) }
+        documentStateDidChange(from: oldState)
+    }
+
+    // MARK: Presenting
+
+    /// Registers the document as the presenter of its item (again, after a
+    /// move). A document whose folder cannot be watched works on unpresented:
+    /// it learns of conflicts when opened, saved or asked (`updateConflictState()`).
+    private func startPresenting() {
+        stopPresenting()
+        let presenter = DocumentPresenter(self)
+        presenter.hasUnsavedChanges.withLock { $0 = hasUnsavedChanges }
+        registration = try? FilePresenterRegistration(presenting: path, presenter: presenter)
+        self.presenter = registration == nil ? nil : presenter
+        coordination = DocumentCoordination(coordinator: FileCoordinator(presenter: registration))
+    }
+
+    private func stopPresenting() {
+        registration?.remove()
+        registration = nil
+        presenter = nil
+        coordination = DocumentCoordination(coordinator: FileCoordinator())
+    }
+
+    // MARK: Disk
+
+    private func readAndLoad() throws {
+        let path = path
+        let (contents, identity) = try coordination.reading(path) { () throws(DocumentError) in
+            try Contents.readDocument(at: path)
+        }
+        try load(contents)
+        self.identity = identity
+        fileModificationDate = identity.modificationDate
+    }
+
+    /// The state of an open document just read or saved, as
+    /// `DocumentItemState` reads it from the files (`inConflict`,
+    /// `editingDisabled`), and `editingDisabled` too when its folder is
+    /// read-only (a safe save writes beside the document). A folder that
+    /// cannot be listed shows no conflict.
+    private func stateAfterAccess() -> DocumentState {
+        var state = DocumentState.normal
+        let item = (try? DocumentItemState(ofItemAt: path)) ?? []
+        let folder = FlatFile.split(path).folder
+        if item.contains(.editingDisabled) || RawFileName.withPath(folder.isEmpty ? "." : folder, { access($0, W_OK) }) != 0 {
+            state.insert(.editingDisabled)
+        }
+        conflictVersions = item.contains(.inConflict) ? (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? [] : []
+        if !conflictVersions.isEmpty { state.insert(.inConflict) }
+        return state
+    }
+}
+
+extension Document: PresentedDocument {
+    func presenterSaw(_ news: DocumentPresenterNews) {
+        guard !documentState.contains(.closed) else { return }
+        switch news {
+        case .changed:
+            // Another writer's version: read it, unless changes made here would be lost.
+            if !hasUnsavedChanges, let onDisk = DocumentFileIdentity(path: path), onDisk != identity { try? revert() }
+            try? updateConflictState()
+        case .moved(let newPath):
+            path = newPath
+        case .gainedVersion:
+            try? updateConflictState()
+        }
+    }
+
+    func saveForPresenter() throws {
+        guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
+        try save()
+    }
+}

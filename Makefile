@@ -91,6 +91,13 @@ examples:
 	$(SWIFT) build --package-path Examples/DocumentReport
 	Examples/DocumentReport/.build/debug/DocumentReport SampleDocs/*.ict
 	! Examples/DocumentReport/.build/debug/DocumentReport SampleDocs/malformed/truncated-archive.ict
+	$(SWIFT) build --package-path Examples/DocumentPorts
+	Examples/DocumentPorts/.build/debug/CTDocumentApp SampleDocs/*.ict
+	Examples/DocumentPorts/.build/debug/NoteApp "SampleDocs/Shopping List.icfnote"
+	Examples/DocumentPorts/.build/debug/NoteApp SampleDocs/conflict/Groceries.icfnote | grep 'state: \[inConflict\]'
+	Examples/DocumentPorts/.build/debug/DoxApp "SampleDocs/Tutorial Note.dox" SampleDocs/malformed-notes/truncated-utf8.dox
+	! Examples/DocumentPorts/.build/debug/NoteApp SampleDocs/malformed-notes/invalid-utf8.icfnote
+	! Examples/DocumentPorts/.build/debug/CTDocumentApp SampleDocs/malformed/truncated-archive.ict
 
 static:
 	scripts/install-deps.sh build

@@ -49,7 +49,7 @@ enum FlatFile {
             }
             bytes.append(contentsOf: chunk[..<count])
         }
-        return (bytes, FileStamp(status))
+        return (bytes, FileStamp(FileInfo(status)))
     }
 
     /// Writes `bytes` beside `path` under a temporary name, flushes them and

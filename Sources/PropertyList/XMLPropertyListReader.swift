@@ -173,11 +173,12 @@ private struct XMLPropertyListBuilder: ~Copyable {
             case XMLNodeType.entityReference.rawValue:
                 throw entityError(at: location(afterTag: tagCount - 1))
             case XMLNodeType.documentType.rawValue:
-                // libxml2 has parsed ahead by now (to the end of a small input): say where the declarations are.
-                let location = declarationLocation()
-                if reader.documentDeclaresEntities() { throw entityError(at: location) }
+                // libxml2 has parsed ahead by now (to the end of a small input): say where the declarations
+                // are. Found only for an error: the search copies and scans the whole input.
+                if reader.documentDeclaresEntities() { throw entityError(at: declarationLocation()) }
                 if reader.documentHasInternalSubsetDeclarations() {
-                    throw error(.malformedXML, at: location, "declarations inside <!DOCTYPE plist [...]> are not supported")
+                    throw error(
+                        .malformedXML, at: declarationLocation(), "declarations inside <!DOCTYPE plist [...]> are not supported")
                 }
             default:
                 break

@@ -406,19 +406,27 @@ private struct FileWindows {
     /// Reads `range` of the file into a new window; returns its index.
     private mutating func read(_ range: Range<Int>) throws(PropertyListError) -> Int {
         let start = range.lowerBound
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var filled = 0
-        while filled < bytes.count {
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(start + filled))
+        var failure: PropertyListError?
+        // Not zeroed first (a window is read for every document a listing opens): only what pread filled counts.
+        let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, initializedCount in
+            var filled = 0
+            defer { initializedCount = filled }
+            while filled < range.count {
+                // Safe: the buffer holds range.count > 0 bytes here, so it has an address.
+                let result = pread(descriptor, buffer.baseAddress! + filled, range.count - filled, off_t(start + filled))
+                if result < 0, errno == EINTR { continue }
+                guard result >= 0 else {
+                    failure = Self.systemError("cannot read", path)
+                    return
+                }
+                guard result > 0 else {
+                    failure = PropertyListError(.truncated, at: .byteOffset(start + filled), "\(path) became shorter while being read")
+                    return
+                }
+                filled += result
             }
-            if result < 0, errno == EINTR { continue }
-            guard result >= 0 else { throw Self.systemError("cannot read", path) }
-            guard result > 0 else {
-                throw PropertyListError(.truncated, at: .byteOffset(start + filled), "\(path) became shorter while being read")
-            }
-            filled += result
         }
+        if let failure { throw failure }
         bytesRead += bytes.count
         windows.append((start, bytes))
         return windows.count - 1

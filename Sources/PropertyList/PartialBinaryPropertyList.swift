@@ -383,9 +383,8 @@ private struct FileWindows {
         }
         let window = try window(covering: offset, count: size)
         let start = offset - windows[window].start
-        var value: UInt64 = 0
-        for byte in windows[window].bytes[start..<(start + size)] { value = value << 8 | UInt64(byte) }
-        return value
+        // window(covering:) gave a window holding start..<start + size.
+        return windows[window].bytes.withUnsafeBytes { BinaryPropertyListScanner.readBigEndian($0, at: start, size: size) }
     }
 
     /// The index in `windows` of one holding `offset..<offset + count`,

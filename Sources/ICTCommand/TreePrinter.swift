@@ -9,6 +9,13 @@ import Foundation
 /// Prints a property list as an indented tree for people, in the manner of
 /// `plutil -p`: dictionaries in braces with `"key" => value`, arrays in
 /// brackets with `index => value`, data as its length and first bytes.
+///
+/// Not `PlutilTextForm.prettyPrinted`, on purpose: that one must match
+/// Apple's `plutil -p` byte for byte (keys sorted, strings unescaped, data's
+/// hex digits unpadded with its odd sampling, `Date.description` dates),
+/// while this one is `ict inspect`'s output for people: keys in file order,
+/// quotes and control characters escaped for a terminal (`TerminalText`),
+/// UIDs marked as such, ISO 8601 dates, and written as it goes.
 struct TreePrinter {
     private(set) var output = StandardOutput()
 

@@ -206,6 +206,10 @@ public enum PlutilTextForm {
     ///
     /// - Parameter value: Any value.
     /// - Returns: The listing, ending in a newline.
+    // The `ict` command's `TreePrinter` (`ict inspect`) prints a tree of the
+    // same shape but differs on purpose: this one is plutil's, byte for
+    // byte; that one keeps file order and escapes what a terminal must not
+    // see, for people.
     public static func prettyPrinted(_ value: PropertyListValue) -> String {
         var output = ""
         appendPretty(value, indent: 2, to: &output)

@@ -7,6 +7,8 @@ import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -156,6 +158,8 @@ extension Ict {
             // the system rather than walking it once more on the way out.
             #if canImport(Glibc)
             Glibc.exit(EXIT_SUCCESS)
+            #elseif canImport(Musl)
+            Musl.exit(EXIT_SUCCESS)
             #else
             Darwin.exit(EXIT_SUCCESS)
             #endif

@@ -4,6 +4,8 @@ import UniformTypes
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -114,8 +116,7 @@ extension Ict.Convert {
                 }
                 // A link there is not followed: the outputs below it would land outside the folder -o names.
                 try Self.checkNotALink(level)
-                var status = stat()
-                guard RawFileName.withPath(level, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                guard (try? FileInfo.of(path: level, followingLink: false))?.kind == .directory else {
                     throw CommandFailure(path: level, "is in the way: not a folder")
                 }
             }
@@ -125,8 +126,7 @@ extension Ict.Convert {
         /// Throws when `path` is a symbolic link: an output (or a folder of
         /// outputs) is written only inside the folder -o names, never through a link.
         static func checkNotALink(_ path: String) throws(CommandFailure) {
-            var status = stat()
-            guard RawFileName.withPath(path, { lstat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
+            guard (try? FileInfo.of(path: path, followingLink: false))?.kind == .symbolicLink else { return }
             throw CommandFailure(path: path, "is a symbolic link; outputs are written only inside the folder -o names, so it is not followed")
         }
     }

@@ -3,6 +3,8 @@ import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -97,6 +99,8 @@ struct FileList {
 
     let displayName: String
     let isStandardInput: Bool
+    /// The list's file, open while the list is read; nil for standard input.
+    private let file: OpenFile?
     private let descriptor: Int32
     private let separator: UInt8
     private var buffer: [UInt8] = []
@@ -110,16 +114,19 @@ struct FileList {
         displayName = isStandardInput ? "<stdin>" : path
         separator = nulSeparated ? 0 : UInt8(ascii: "\n")
         if isStandardInput {
+            file = nil
             descriptor = STDIN_FILENO
             return
         }
-        descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw CommandFailure(path: path, "cannot open the file list: \(String(cString: strerror(errno)))") }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            throw CommandFailure(path: path, "is a directory, not a file list")
+        let file: OpenFile
+        do throws(SystemCallError) {
+            file = try OpenFile(path: path)
+        } catch {
+            throw CommandFailure(path: path, "cannot open the file list: \(error.reason)")
         }
+        if (try? file.info())?.kind == .directory { throw CommandFailure(path: path, "is a directory, not a file list") }
+        self.file = file
+        descriptor = file.descriptor
     }
 
     /// The next name in the list, or nil after the last.
@@ -157,15 +164,16 @@ struct FileList {
         buffer.removeSubrange(0..<start)
         start = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(path: displayName, "cannot read the file list: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { atEnd = true }
-            buffer.append(contentsOf: chunk[0..<count])
-            return
+        let read = chunk.withUnsafeMutableBytes { bytes in
+            Result { () throws(SystemCallError) in try FileReading.read(descriptor, into: bytes, path: displayName) }
         }
+        let count: Int
+        do throws(SystemCallError) {
+            count = try read.get()
+        } catch {
+            throw CommandFailure(path: displayName, "cannot read the file list: \(error.reason)")
+        }
+        if count == 0 { atEnd = true }
+        buffer.append(contentsOf: chunk[0..<count])
     }
 }

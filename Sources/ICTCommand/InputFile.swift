@@ -4,6 +4,8 @@ import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -78,39 +80,37 @@ struct InputFile {
             }
             displayName = "<stdin>"
             mapped = nil
-            buffer = try Self.readAll(descriptor: STDIN_FILENO, limit: limit)
+            buffer = try Self.readAll(descriptor: STDIN_FILENO, path: displayName, limit: limit)
             return
         }
         displayName = path
-        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw Self.systemError("cannot open") }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of") }
-        let type = status.st_mode & S_IFMT
-        if type == S_IFDIR { throw PropertyListError(.io, at: .none, "is a directory, not a file") }
-        if purpose != .reading, type != S_IFREG {
-            let rule = purpose == .editingInPlace ? "only a regular file is edited in place" : "a package's entry must be one"
-            throw PropertyListError(.io, at: .none, "is \(Self.kindName(type)), not a regular file: \(rule)")
+        let opened = try Self.attempt("cannot open") { () throws(SystemCallError) in
+            try OpenFile(path: path, options: [.nonBlocking, .noControllingTerminal])
         }
-        switch type {
-        case S_IFREG:
-            guard Int(status.st_size) <= limit else { throw Self.overLimit(limit) }
+        // `opened.descriptor` is used below: the file stays open to the end.
+        defer { withExtendedLifetime(opened) {} }
+        let info = try Self.attempt("cannot read the status of") { () throws(SystemCallError) in try opened.info() }
+        if info.kind == .directory { throw PropertyListError(.io, at: .none, "is a directory, not a file") }
+        if purpose != .reading, info.kind != .regular {
+            let rule = purpose == .editingInPlace ? "only a regular file is edited in place" : "a package's entry must be one"
+            throw PropertyListError(.io, at: .none, "is \(Self.kindName(info.kind)), not a regular file: \(rule)")
+        }
+        switch info.kind {
+        case .regular:
+            guard Int(info.size) <= limit else { throw Self.overLimit(limit) }
             // A file of no stated size (`/proc/self/status`) is read to its end, up to the limit.
-            let file = try MappedFile(descriptor: descriptor, path: path, limit: limit)
+            let file = try MappedFile(descriptor: opened.descriptor, path: path, limit: limit)
             try PropertyListInputSniffer.checkStart(of: file.bytes)
             mapped = file
             buffer = []
-        case S_IFIFO:
+        case .fifo:
             mapped = nil
-            buffer = try Self.readFIFO(descriptor, path: path, limit: limit)
+            buffer = try Self.readFIFO(opened, limit: limit)
         default:
             // A device or socket is read as a stream, waiting for data as `cat` does.
-            guard fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) == 0 else {
-                throw Self.systemError("cannot read")
-            }
+            try Self.attempt("cannot read") { () throws(SystemCallError) in try opened.makeBlocking() }
             mapped = nil
-            buffer = try Self.readAll(descriptor: descriptor, limit: limit)
+            buffer = try Self.readAll(descriptor: opened.descriptor, path: path, limit: limit)
         }
     }
 
@@ -119,12 +119,8 @@ struct InputFile {
     static func names(_ output: String, sameFileAs input: String) -> Bool {
         guard output != "-", input != "-" else { return false }
         if output == input { return true }
-        var inputStatus = stat()
-        var outputStatus = stat()
-        guard RawFileName.withPath(input, { stat($0, &inputStatus) }) == 0,
-            RawFileName.withPath(output, { stat($0, &outputStatus) }) == 0
-        else { return false }
-        return inputStatus.st_dev == outputStatus.st_dev && inputStatus.st_ino == outputStatus.st_ino
+        guard let inputInfo = try? FileInfo.of(path: input), let outputInfo = try? FileInfo.of(path: output) else { return false }
+        return inputInfo.device == outputInfo.device && inputInfo.inode == outputInfo.inode
     }
 
     /// Calls `body` with the input's bytes.
@@ -139,17 +135,17 @@ struct InputFile {
     /// The mapped file, when the input is a regular file.
     var file: MappedFile? { mapped }
 
-    private static func readAll(descriptor: Int32, limit: Int) throws(PropertyListError) -> [UInt8] {
+    /// Reads the stream open as `descriptor` (the caller's to close) to its end; `path` names it in errors.
+    private static func readAll(descriptor: Int32, path: String, limit: Int) throws(PropertyListError) -> [UInt8] {
         var bytes: [UInt8] = []
         var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw systemError("cannot read")
+            let read = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemCallError) in try FileReading.read(descriptor, into: buffer, path: path) }
             }
+            let count = try attempt("cannot read") { () throws(SystemCallError) in try read.get() }
+            if count == 0 { return bytes }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
             try sniff(chunk[0..<count], with: &sniffer)
             bytes.append(contentsOf: chunk[0..<count])
@@ -168,30 +164,34 @@ struct InputFile {
     /// for a writer as `cat` does; so that the wait is never silent, after a
     /// second a line on a terminal's standard error says so (cleared when
     /// data comes).
-    private static func readFIFO(_ descriptor: Int32, path: String, limit: Int) throws(PropertyListError) -> [UInt8] {
-        var waiting = WaitingNote(path: path)
+    private static func readFIFO(_ file: OpenFile, limit: Int) throws(PropertyListError) -> [UInt8] {
+        var waiting = WaitingNote(path: file.path)
         defer { waiting.clear() }
         var bytes: [UInt8] = []
         var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var request = pollfd(fd: file.descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, waiting.isShown ? -1 : 1000)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw systemError("cannot wait for data")
+                throw systemError("cannot wait for data", SystemCallError(path: file.path))
             }
             if ready == 0 {
                 waiting.show()
                 continue
             }
             waiting.clear()
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw systemError("cannot read")
+            let read = chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemCallError) in try file.read(into: buffer) } }
+            let count: Int
+            do throws(SystemCallError) {
+                count = try read.get()
+            } catch let error where error.code == EAGAIN {
+                continue
+            } catch {
+                throw systemError("cannot read", error)
             }
+            if count == 0 { return bytes }
             guard bytes.count + count <= limit else { throw overLimit(limit) }
             try sniff(chunk[0..<count], with: &sniffer)
             bytes.append(contentsOf: chunk[0..<count])
@@ -220,22 +220,37 @@ struct InputFile {
         }
     }
 
-    /// "a FIFO or pipe", "a character device", … for an `st_mode` file type other than a regular file or directory.
-    static func kindName(_ type: mode_t) -> String {
-        switch type {
-        case S_IFIFO: "a FIFO or pipe"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
+    /// "a FIFO or pipe", "a character device", … for a kind of file other than a regular file or directory.
+    static func kindName(_ kind: FileKind) -> String {
+        switch kind {
+        case .fifo: "a FIFO or pipe"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .socket: "a socket"
         default: "a special file"
         }
+    }
+
+    /// `kindName(_:)` for the file-type bits of an `st_mode`.
+    static func kindName(_ type: mode_t) -> String {
+        kindName(FileKind(mode: UInt32(type)))
     }
 
     private static func overLimit(_ limit: Int) -> PropertyListError {
         PropertyListError(.limitExceeded(.inputSize), at: .none, "the input is larger than the limit of \(limit) bytes (--max-input-size)")
     }
 
-    private static func systemError(_ action: String) -> PropertyListError {
-        PropertyListError(.io, at: .none, "\(action): \(String(cString: strerror(errno)))")
+    /// "`action`: reason" for a failed system call; the path is the caller's to add.
+    private static func systemError(_ action: String, _ error: SystemCallError) -> PropertyListError {
+        PropertyListError(.io, at: .none, "\(action): \(error.reason)")
+    }
+
+    /// `body`'s result, or its failure as `systemError(action, _:)`.
+    private static func attempt<T>(_ action: String, _ body: () throws(SystemCallError) -> T) throws(PropertyListError) -> T {
+        do throws(SystemCallError) {
+            return try body()
+        } catch {
+            throw systemError(action, error)
+        }
     }
 }

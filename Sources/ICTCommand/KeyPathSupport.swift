@@ -6,6 +6,8 @@ import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -55,12 +57,21 @@ extension KeyPathTarget {
             let (value, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
             return (KeyPathTarget(address: address, propertyList: value, format: format), stamp)
         } catch {
-            var status = stat()
-            if let entry = address.entry, error.code == .io, RawFileName.withPath(file, { lstat($0, &status) }) != 0, errno == ENOENT {
+            if let entry = address.entry, error.code == .io, nothingIs(at: file) {
                 throw Problem(path: path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: text)
             }
             if let entry = address.entry, error.code == .io { throw Problem(path: path, location: .entry(entry), error.message, keyPath: text) }
             throw Problem(path: path, error)
+        }
+    }
+
+    /// Whether nothing at all is at `path` (`ENOENT`; a link, even a dangling one, is something).
+    private static func nothingIs(at path: String) -> Bool {
+        do throws(SystemCallError) {
+            _ = try FileInfo.of(path: path, followingLink: false)
+            return false
+        } catch {
+            return error.code == ENOENT
         }
     }
 

@@ -2,14 +2,6 @@ import DocumentPackage
 import DocumentVersions
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An `.ict` document found in a folder (`DocumentDiscovery`), or named by its path.
 public struct DocumentLocation: Sendable, Hashable {
     /// The folder the document was found in, as it was named; empty for a
@@ -55,21 +47,15 @@ public enum DocumentDiscovery {
     public static func documents(
         in directory: String, recursive: Bool = false, unlistedFolder: (ICTDocumentError) -> Void = { _ in }
     ) throws(ICTDocumentError) -> [DocumentLocation] {
-        guard let stream = RawFileName.withPath(directory, { opendir($0) }) else {
-            let number = errno
+        let listing: [DirectoryEntry]
+        do throws(SystemCallError) {
+            listing = try Directory.entries(atPath: directory)
+        } catch {
             throw ICTDocumentError(
-                DocumentPackageError(
-                    .io, fileSystemPath: directory, systemErrorNumber: number, "cannot list the folder: \(String(cString: strerror(number)))"))
+                DocumentPackageError(.io, fileSystemPath: directory, systemErrorNumber: error.code, "cannot list the folder: \(error.reason)"))
         }
-        var entries: [(name: String, isDirectory: Bool?)] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { RawFileName.decoding($0.prefix { $0 != 0 }) }
-            guard name != ".", name != ".." else { continue }
-            // The entry's type when the file system gives it; links and unknowns are looked up.
-            let type = Int(entry.pointee.d_type)
-            entries.append((name, type == Int(DT_DIR) ? true : type == Int(DT_REG) ? false : nil))
-        }
-        closedir(stream)
+        // The entry's type when the file system gives it; links and unknowns are looked up.
+        let entries = listing.map { (name: $0.name, isDirectory: $0.kind == .directory ? true : $0.kind == .regular ? false : nil) }
         let conflicts = DocumentVersion.conflictCounts(amongNames: entries.map(\.name))
         let names = Set(entries.map(\.name))
         var locations: [DocumentLocation] = []
@@ -104,11 +90,10 @@ private enum FolderEntryKind {
 
     /// The kind of the item at `path`, from `lstat` and, for a link, `stat`; nil when it is gone.
     static func of(_ path: String) -> FolderEntryKind? {
-        var status = stat()
-        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: return .folder
-        case S_IFLNK: return RawFileName.withPath(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFDIR ? .linkToFolder : .other
+        guard let info = try? FileInfo.of(path: path, followingLink: false) else { return nil }
+        switch info.kind {
+        case .directory: return .folder
+        case .symbolicLink: return (try? FileInfo.of(path: path))?.kind == .directory ? .linkToFolder : .other
         default: return .other
         }
     }

@@ -2,14 +2,6 @@ import KeyedArchive
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where a key path typed by a user points: a property-list file, or an
 /// entry of an `.ict` document, and the key path inside it.
 ///
@@ -80,15 +72,12 @@ public struct KeyPathAddress: Sendable, Equatable {
     /// `ICTDocument` reads entries: an edit would write through it, maybe
     /// outside the document) or a folder; nil for a file or nothing there.
     private static func entryProblem(_ file: String) -> String? {
-        var status = stat()
-        guard RawFileName.withPath(file, { lstat($0, &status) }) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFLNK:
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = RawFileName.withPath(file) { readlink($0, &buffer, buffer.count - 1) }
-            let destination = count >= 0 ? RawFileName.decoding(buffer[..<count].map { UInt8(bitPattern: $0) }) : "?"
+        guard let info = try? FileInfo.of(path: file, followingLink: false) else { return nil }
+        switch info.kind {
+        case .symbolicLink:
+            let destination = (try? SymbolicLink.destination(ofLinkAt: file)) ?? "?"
             return "the entry is a symbolic link (to \(destination)), not a file; links in a document are not followed"
-        case S_IFDIR:
+        case .directory:
             return "the entry is a folder, not a file"
         default:
             return nil
@@ -175,20 +164,12 @@ public struct KeyPathTarget: Sendable {
         guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
             !ICTDocumentFormat.isPackage(atPath: path)
         else { return nil }
-        var status = stat()
-        guard RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-            Int(status.st_size) <= limits.maximumInputSize
+        guard let info = try? FileInfo.of(path: path), info.kind == .regular, Int(info.size) <= limits.maximumInputSize,
+            let opened = try? OpenFile(path: path, options: .nonBlocking)
         else { return nil }
-        #if canImport(Glibc)
-        let descriptor = RawFileName.withPath(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        #elseif canImport(Musl)
-        let descriptor = RawFileName.withPath(path) { Musl.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        #else
-        let descriptor = RawFileName.withPath(path) { Darwin.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        #endif
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard let file = try? MappedFile(descriptor: descriptor, path: path), file.bytes.count <= limits.maximumInputSize,
+        // The mapping outlives the descriptor, but the descriptor must outlive the mapping's making.
+        defer { withExtendedLifetime(opened) {} }
+        guard let file = try? MappedFile(descriptor: opened.descriptor, path: path), file.bytes.count <= limits.maximumInputSize,
             file.bytes.starts(with: "bplist00".utf8),
             let document = try? BinaryPropertyListDocument(file: file, limits: limits)
         else { return nil }

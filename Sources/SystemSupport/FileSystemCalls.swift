@@ -179,11 +179,7 @@ package final class OpenFile {
     ///
     /// - Throws: `SystemCallError` naming the path.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
-        while true {
-            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno != EINTR { throw SystemCallError(path: path) }
-        }
+        try FileReading.read(descriptor, into: buffer, path: path)
     }
 
     /// Every byte up to the end, read in chunks of 64 KiB; at most `limit`
@@ -198,6 +194,23 @@ package final class OpenFile {
             if count == 0 { return bytes }
             guard bytes.count <= limit - count else { return nil }
             bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+}
+
+/// Reading from a descriptor the caller holds and closes (standard input, say).
+package enum FileReading {
+    /// Reads up to `buffer.count` bytes from `descriptor`, again after a
+    /// signal (`EINTR`); 0 at the end. `path` names it in the error.
+    /// The corresponding C function is `read`.
+    ///
+    /// - Throws: `SystemCallError` naming `path` (`EAGAIN` from a descriptor
+    ///   that does not block and has no data yet).
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(SystemCallError) -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw SystemCallError(path: path) }
         }
     }
 }

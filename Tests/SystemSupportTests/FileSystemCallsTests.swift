@@ -104,6 +104,27 @@ struct FileSystemCallsTests {
         #expect(try fifo.readToEnd() == Array("piped".utf8))
     }
 
+    /// `FileReading.read` on a descriptor the caller holds (a pipe, as
+    /// standard input is): what the writer wrote, then 0 at the end; with
+    /// no data yet and `O_NONBLOCK`, `EAGAIN` naming the path given.
+    @Test func fileReadingReadsAHeldDescriptor() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let empty = try #require(throws: SystemCallError.self) {
+            try buffer.withUnsafeMutableBytes { try FileReading.read(ends[0], into: $0, path: "<pipe>") }
+        }
+        #expect(empty.code == EAGAIN)
+        #expect(empty.path == "<pipe>")
+        #expect(write(ends[1], "piped", 5) == 5)
+        close(ends[1])
+        let count = try buffer.withUnsafeMutableBytes { try FileReading.read(ends[0], into: $0, path: "<pipe>") }
+        #expect(Array(buffer[..<count]) == Array("piped".utf8))
+        #expect(try buffer.withUnsafeMutableBytes { try FileReading.read(ends[0], into: $0, path: "<pipe>") } == 0)
+    }
+
     @Test func directoryEntriesMatchPythonsListing() throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -237,7 +237,8 @@ let package = Package(
             name: "DocumentVersionsTests",
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        .testTarget(name: "FileCoordinationTests", dependencies: ["FileCoordination", "DocumentVersions", "CoordinationStress"]),
+        .testTarget(
+            name: "FileCoordinationTests", dependencies: ["FileCoordination", "DocumentVersions", "DocumentPackage", "CoordinationStress"]),
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]

@@ -344,7 +344,14 @@ extension PackageWrapper {
         let parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
         // Held to the end of the save: ICTKit's writers of this package take turns.
         let lock = try Self.lock(absolutePath, at: location)
-        defer { lock.release() }
+        var saved = false
+        defer {
+            // Presenters in other processes are told of the save before the lock goes, also of a change
+            // deep inside (which their folder watch does not see); a save inside a coordinated write
+            // (the lock taken again) leaves that to the write's end.
+            if saved, !lock.isReentered { PresenterChannel.postChange(ofItemAt: absolutePath) }
+            lock.release()
+        }
         // Re-saving the package this wrapper was read from: only over what was read.
         if !options.overwritingChangesOnDisk, let record = diskRecord, record.pathInPackage.isEmpty, record.origin.path == absolutePath,
             let changed = firstChangeOnDiskSinceRead()
@@ -367,6 +374,7 @@ extension PackageWrapper {
                 chain, ofPackageNamed: name, in: parent, parentPath: parentPath, shownPath: shownPath, existing: existing,
                 options: options)
         {
+            saved = true
             return
         }
 
@@ -393,6 +401,7 @@ extension PackageWrapper {
             try writer.flushAll(root: root, at: temporaryLocation)
             rootIdentity = try FileSystem.status(of: root, at: temporaryLocation)
             try Self.swapIn(temporaryName, as: name, in: parent, replacing: existing != nil, at: location)
+            saved = true
         } catch {
             try? FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
             throw error

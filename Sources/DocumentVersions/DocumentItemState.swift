@@ -32,8 +32,19 @@ public struct DocumentItemState: OptionSet, Hashable, Sendable, CustomStringConv
     ///   is not there). Costs one listing of its folder (and of a package's
     ///   folders) and an `access(2)`; no file is read.
     public init(ofItemAt path: String) throws(DocumentVersionError) {
+        try self.init(ofItemAt: path, conflictVersions: DocumentVersion.unresolvedConflictVersionsOfItem(at: path))
+    }
+
+    /// The state of the document at `path` whose conflict versions are
+    /// known already — for a folder of documents, from the one listing of
+    /// `DocumentVersion.otherVersionsOfItems(inFolder:)` rather than a
+    /// listing of the folder per document.
+    ///
+    /// - Throws: `DocumentVersionError` `.notFound` when it is not there.
+    ///   Costs a status look-up and an `access(2)`; no folder is listed.
+    public init(ofItemAt path: String, conflictVersions: [DocumentVersion]) throws(DocumentVersionError) {
         self = []
-        if try !DocumentVersion.unresolvedConflictVersionsOfItem(at: path).isEmpty { insert(.inConflict) }
+        if conflictVersions.contains(where: { $0.isConflict && !$0.isResolved }) { insert(.inConflict) }
         guard let status = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }

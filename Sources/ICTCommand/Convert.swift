@@ -207,7 +207,10 @@ extension Ict {
                 if format == .ict {
                     try DocumentConversion.import(source, to: destination)
                 } else {
-                    try DocumentConversion.export(source, to: destination, embedding: embed, replacingImageFiles: force)
+                    // Coordinated: a save by another process is never seen half done.
+                    try ItemLockSupport.reading(source) {
+                        try DocumentConversion.export(source, to: destination, embedding: embed, replacingImageFiles: force)
+                    }
                 }
             } catch let problem as Problem {
                 throw report.fail(problem)
@@ -227,12 +230,14 @@ extension Ict {
             do {
                 let written: String
                 if format == .zip {
-                    written = try PackageConversion.zip(packageAt: input, to: output)
+                    written = try ItemLockSupport.reading(input) { try PackageConversion.zip(packageAt: input, to: output) }
                 } else {
                     written = try PackageConversion.unzip(input, to: output)
                 }
                 report["output"] = .string(written)
-            } catch {
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            } catch let error as DocumentPackageError {
                 throw report.fail(Problem(path: input, error))
             }
         }

@@ -95,8 +95,11 @@ extension Ict {
             report["kind"] = "document"
             let inspection: DocumentInspection
             do {
-                inspection = try DocumentInspection(path: path, readingData: data)
-            } catch {
+                // Coordinated: a save by another process is never seen half done.
+                inspection = try ItemLockSupport.reading(path) { try DocumentInspection(path: path, readingData: data) }
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
             }
             if json {
@@ -113,8 +116,10 @@ extension Ict {
             report["kind"] = "package"
             let inspection: PackageInspection
             do {
-                inspection = try PackageInspection(path: input)
-            } catch {
+                inspection = try ItemLockSupport.reading(input) { try PackageInspection(path: input) }
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            } catch let error as DocumentPackageError {
                 throw report.fail(Problem(path: input, error))
             }
             if json {

@@ -30,6 +30,31 @@ enum ItemLockSupport {
         }
     }
 
+    /// Runs `body` in a coordinated read of `path`, so it never sees the
+    /// document part way through a coordinated save (which need not be one
+    /// rename: a package's entries are files of their own). Presenters are
+    /// not asked to save (`.withoutChanges`): a command reads what is on
+    /// disk. Nothing is coordinated for standard input, nor when the path's
+    /// folder does not exist (reading it then says what is wrong).
+    ///
+    /// - Throws: a `Problem` at `path` when the read cannot be coordinated
+    ///   (another process kept the document past the timeout, or the lock
+    ///   directory cannot be used); else what `body` throws.
+    static func reading<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
+        var access: CoordinatedAccess?
+        if path != "-" {
+            do throws(FileCoordinationError) {
+                access = try FileCoordinator().access(reading: path, options: .withoutChanges)
+            } catch {
+                if error.code != .unavailable || FileStamp(path: folder(of: path)) != nil {
+                    throw Problem(path: path, "cannot read it coordinated: \(error.message)")
+                }
+            }
+        }
+        defer { access?.release() }
+        return try body()
+    }
+
     private static func folder(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }

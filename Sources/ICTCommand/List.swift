@@ -23,7 +23,9 @@ extension Ict {
                 folders, as find without -L: a link can lead back up into a loop). A document with \
                 conflict copies beside it (Syncthing, Nextcloud/ownCloud, Dropbox; see \
                 'ict versions') is marked in the CONFLICTS column, found from the folder's \
-                one listing; the copies are not listed as documents of their own. On a \
+                one listing; the copies are not listed as documents of their own. A document \
+                in conflict or read-only is marked in the STATE column (inConflict, editingDisabled, \
+                as 'ict versions' says). On a \
                 terminal, progress shows on standard error when a run takes over a second. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
                 status is 1. --files-from names documents in a list instead of (or after) \
@@ -42,7 +44,9 @@ extension Ict {
         @Flag(help: "Also read each document's data entry and show its fields and photo size (much slower: the data holds the photo).")
         var data = false
 
-        @Flag(help: "Print one JSON document for programs (Schemas/cli/list.schema.json): {documents: [{path, displayName, thumbnail, data, conflicts}]}.")
+        @Flag(
+            help: "Print one JSON document for programs (Schemas/cli/list.schema.json): {documents: [{path, displayName, thumbnail, data, conflicts, state}]}."
+        )
         var json = false
 
         @OptionGroup var batch: BatchOptions
@@ -61,6 +65,9 @@ extension Ict {
             /// How many conflict copies of the document are beside it; nil
             /// for a document named in a list (its folder is not listed).
             var conflicts: Int?
+            /// What its files say of its state (`inConflict`, `editingDisabled`);
+            /// nil when that could not be found (reported as a warning).
+            var state: DocumentItemState?
         }
 
         func run() throws {
@@ -87,15 +94,33 @@ extension Ict {
             // Kept for the sorted table or --json document; with --jsonl each row is printed as it is read.
             var rows: [Row] = []
             var folder = OpenFolder()
+            var states = FolderStates()
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
                 do {
-                    let row = try Self.row(location, in: folder.descriptor(for: location.folder), readingData: data)
-                    try report.line(path: row.path, fields: Self.lineFields(row))
-                    if !batch.jsonl { rows.append(row) }
+                    let descriptor = folder.descriptor(for: location.folder)
+                    // Reading the data too reads the document whole: coordinated, so a save by
+                    // another process is never seen half done (the summary alone is one entry).
+                    let row =
+                        data
+                        ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
+                        : try Self.row(location, in: descriptor, readingData: false)
+                    var stated = row
+                    do throws(DocumentVersionError) {
+                        stated.state = try states.state(of: location)
+                    } catch {
+                        progress.clear()
+                        report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
+                    }
+                    try report.line(path: stated.path, fields: Self.lineFields(stated))
+                    if !batch.jsonl { rows.append(stated) }
                 } catch let error as ICTDocumentError {
                     progress.clear()
                     report.add(Problem(document: location.path, error))
+                    try report.line(path: location.path, fields: Self.lineFields(nil))
+                } catch let problem as Problem {
+                    progress.clear()
+                    report.add(problem)
                     try report.line(path: location.path, fields: Self.lineFields(nil))
                 }
                 progress.advance()
@@ -146,6 +171,21 @@ extension Ict {
             }
         }
 
+        /// The states of the documents of the folder being listed, from one
+        /// listing of it (`DocumentVersion.otherVersionsOfItems(inFolder:)`)
+        /// rather than a listing per document.
+        struct FolderStates {
+            private var current: (folder: String, versions: [String: [DocumentVersion]])?
+
+            /// The state of the document at `location`: a document named in a list on its own.
+            mutating func state(of location: DocumentLocation) throws(DocumentVersionError) -> DocumentItemState {
+                guard location.conflictCount != nil else { return try DocumentItemState(ofItemAt: location.path) }
+                let folder = location.folder.isEmpty ? "." : location.folder
+                if current?.folder != folder { current = (folder, try DocumentVersion.otherVersionsOfItems(inFolder: folder)) }
+                return try DocumentItemState(ofItemAt: location.path, conflictVersions: current?.versions[location.name] ?? [])
+            }
+        }
+
         /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
         static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
             let path = location.path
@@ -172,6 +212,11 @@ extension Ict {
             if rows.contains(where: { ($0.conflicts ?? 0) > 0 }) {
                 headers.append("CONFLICTS")
                 columns.append(rows.map { ($0.conflicts ?? 0) > 0 ? String($0.conflicts ?? 0) : "" })
+            }
+            // Likewise only when a document is in conflict or read-only: `inConflict, editingDisabled`.
+            if rows.contains(where: { !($0.state ?? []).isEmpty }) {
+                headers.append("STATE")
+                columns.append(rows.map { row in row.state.map { $0.isEmpty ? "" : $0.description } ?? "unknown" })
             }
             if showingData {
                 headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
@@ -204,6 +249,7 @@ extension Ict {
                 ("thumbnail", row?.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
                 ("data", row?.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
                 ("conflicts", .optional(row?.conflicts)),
+                ("state", row?.state.map { .array($0.names.map(JSONValue.string)) } ?? .null),
             ]
         }
     }
@@ -212,7 +258,7 @@ extension Ict {
 extension Ict.List: ReportingCommand {
     static let reportName = "list"
     static let reportFields = ["directory", "documents"]
-    static let lineFields = ["displayName", "thumbnail", "data", "conflicts"]
+    static let lineFields = ["displayName", "thumbnail", "data", "conflicts", "state"]
 }
 
 /// Closes a file descriptor (for types with a `close()` of their own).

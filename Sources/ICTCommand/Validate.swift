@@ -163,7 +163,14 @@ extension Ict {
 
         static func checkDocument(_ path: String, schema: DocumentSchema) -> FileResult {
             let trimmed = DocumentSupport.trimmingTrailingSlashes(path)
-            let findings = DocumentValidator(schema: schema).validate(packageAt: trimmed)
+            // Coordinated: a save by another process is never seen half done.
+            let findings: [DocumentFinding]
+            do {
+                findings = try ItemLockSupport.reading(trimmed) { DocumentValidator(schema: schema).validate(packageAt: trimmed) }
+            } catch {
+                let problem = error as? Problem ?? Problem(path: trimmed, "\(error)")
+                return FileResult(path: trimmed, documentSchema: schema.name, problems: [problem])
+            }
             return FileResult(path: trimmed, documentSchema: schema.name, problems: findings.map { Problem(document: trimmed, $0) })
         }
 

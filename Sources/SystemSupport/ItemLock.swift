@@ -45,9 +45,13 @@ package final class ItemLock {
     /// The lock and the thread that took it: a lock may be released (or dropped) on another thread.
     private let holder: Holder
     private var released = false
+    /// Whether this thread held the lock already when it took it again (a
+    /// save inside a coordinated write): the outer holder tells presenters.
+    package let isReentered: Bool
 
-    private init(holder: Holder) {
+    private init(holder: Holder, isReentered: Bool) {
         self.holder = holder
+        self.isReentered = isReentered
     }
 
     deinit { release() }
@@ -63,10 +67,10 @@ package final class ItemLock {
     package static func acquire(_ path: String, _ mode: Mode, timeout: Double = defaultTimeout) throws(Failure) -> ItemLock {
         let key = try Key(path: path)
         let holder = Holder(key: key)
-        if Registry.shared.reenter(holder, mode) { return ItemLock(holder: holder) }
+        if Registry.shared.reenter(holder, mode) { return ItemLock(holder: holder, isReentered: true) }
         let (descriptor, lockPath) = try lockFile(for: key, mode: mode, timeout: timeout)
         Registry.shared.hold(holder, mode, descriptor: descriptor, lockPath: lockPath)
-        return ItemLock(holder: holder)
+        return ItemLock(holder: holder, isReentered: false)
     }
 
     /// Gives the lock up (also when the value is dropped); once only.

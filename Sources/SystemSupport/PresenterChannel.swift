@@ -128,6 +128,17 @@ package enum PresenterChannel {
         return reached
     }
 
+    /// Tells the presenters of the item at `path` that it changed (a save by
+    /// a lower layer that holds the item's `ItemLock` but no coordinated
+    /// write, which would tell them itself). Best effort: an item whose
+    /// presenter folder cannot be found has no presenters to tell.
+    /// Returns how many it reached.
+    @discardableResult
+    package static func postChange(ofItemAt path: String) -> Int {
+        guard let folder = try? folder(of: path, create: false) else { return 0 }
+        return post(Message(.changed), toPresentersIn: folder)
+    }
+
     /// Sends a request to every presenter in `folder` but `excluding` and waits
     /// for their answers until `deadline` (a `monotonicNow()` value) or until
     /// `isCancelled()`. Returns the answers that were not "done" and how many

@@ -198,14 +198,53 @@ struct VersionsCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout == """
-                NAME     THUMBNAIL  CONFLICTS  PATH
-                Chelsea  280×280               \(folder)/Chelsea.ict
-                Coffee   280×280    2          \(folder)/Friend.ict
+                NAME     THUMBNAIL  CONFLICTS  STATE       PATH
+                Chelsea  280×280                           \(folder)/Chelsea.ict
+                Coffee   280×280    2          inConflict  \(folder)/Friend.ict
 
                 """)
         let json = try ICTRunner.run(["list", "--json", folder])
         let documents = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["documents"] as? [[String: Any]]
         #expect(documents?.map { $0["conflicts"] as? Int } == [0, 2])
+        #expect(documents?.map { $0["state"] as? [String] } == [[], ["inConflict"]])
+    }
+
+    /// `ict list` says each document's state as `ict versions` does: a
+    /// Syncthing copy beside one makes it `inConflict`, a package no one may
+    /// write (mode 555, which root too sees as read-only) `editingDisabled`;
+    /// from the folder's listing, and for documents named in a list.
+    @Test func listReportsEachDocumentsState() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-list-state-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.samples + "/Coffee.ict", toPath: folder + "/Friend.ict")
+        try FileManager.default.copyItem(atPath: Self.samples + "/Rocket.ict", toPath: folder + "/" + Self.syncthingCopy)
+        try FileManager.default.copyItem(atPath: Self.samples + "/Chelsea.ict", toPath: folder + "/Chelsea.ict")
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder + "/Chelsea.ict")
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/Chelsea.ict")
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let run = try ICTRunner.run(["list", folder])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout == """
+                NAME     THUMBNAIL  CONFLICTS  STATE            PATH
+                Chelsea  280×280               editingDisabled  \(folder)/Chelsea.ict
+                Coffee   280×280    1          inConflict       \(folder)/Friend.ict
+
+                """)
+        let json = try ICTRunner.run(["list", "--json", folder])
+        #expect(json.status == 0, "\(json.stderr)")
+        let documents = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["documents"] as? [[String: Any]]
+        #expect(documents?.map { $0["state"] as? [String] } == [["editingDisabled"], ["inConflict"]])
+        // Named in a list, their folder not listed: the same states.
+        let list = folder + "/list.txt"
+        try Data("\(folder)/Friend.ict\n\(folder)/Chelsea.ict\n".utf8).write(to: URL(fileURLWithPath: list))
+        let listed = try ICTRunner.run(["list", "--json", "--files-from", list])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let named = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["documents"] as? [[String: Any]]
+        #expect(named?.map { $0["path"] as? String } == [folder + "/Chelsea.ict", folder + "/Friend.ict"])
+        #expect(named?.map { $0["state"] as? [String] } == [["editingDisabled"], ["inConflict"]])
     }
 
     @Test func validateKVSReportsEachFindingWithItsKey() throws {

@@ -2,11 +2,12 @@ import Foundation
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
-/// [--plutil PATH] [--repetitions N] [--warm-up N] [--only abcdefghijklmnpsvz] [--verbose]` prints one table comparing ICTKit's
+/// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
+/// [--only abcdefghijklmnpsvwz] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), document-package (p),
 /// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
-/// layers with their peers, and whole `ict` processes on small jobs against
+/// layers with their peers, coordinated edits by many processes against one (w), and whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
@@ -69,6 +70,14 @@ struct PropertyListBenchmarks {
                     dataDirectory: options.dataDirectory)
                 rows += try startup.run()
             }
+            if options.only.contains("w") {
+                let edits = CoordinatedEdits(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    coordinationStress: options.coordinationStress,
+                    workDirectory: options.dataDirectory.appendingPathComponent("coordination").path
+                )
+                rows.append(try edits.run())
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -105,11 +114,13 @@ struct Options {
     var plistutil = "plistutil"
     /// Apple's plutil (swift-corelibs-foundation's, in the Swift toolchain on Linux).
     var plutil: String?
+    /// The test child `CoordinationStress` (row w), built in release.
+    var coordinationStress: String?
     var dataDirectory = Inputs.benchmarksDirectory.appendingPathComponent(".data")
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpsvz")
+    var only = Set("abcdefghijklmnpsvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -131,6 +142,7 @@ struct Options {
             case "--ict": ict = try value(for: option)
             case "--plistutil": plistutil = try value(for: option)
             case "--plutil": plutil = try value(for: option)
+            case "--coordination-stress": coordinationStress = try value(for: option)
             case "--data": dataDirectory = URL(fileURLWithPath: try value(for: option))
             case "--repetitions": repetitions = try count(for: option, minimum: 1)
             case "--warm-up": warmUpRuns = try count(for: option, minimum: 0)

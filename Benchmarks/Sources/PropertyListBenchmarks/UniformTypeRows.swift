@@ -45,7 +45,7 @@ extension Suite {
         let value = try PropertyListReader().read(Data(TypeDeclarationSet.systemTypeDeclarationsText.utf8)).value
         var registry = TypeRegistry()
         registry.add(TypeDeclarationSet(infoPlist: value, file: nil, exportedOrigin: .system))
-        let entries = try xml.withUnsafeBytes { bytes throws(PropertyListError) in
+        let entries = try xml.withUnsafeBytes { bytes throws(UniformTypeError) in
             try SharedMimeInfoReader.read(bytes, file: freedesktopXML)
         }
         registry.add(entries)

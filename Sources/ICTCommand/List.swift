@@ -25,7 +25,8 @@ extension Ict {
                 'ict versions') is marked in the CONFLICTS column, found from the folder's \
                 one listing; the copies are not listed as documents of their own. A document \
                 in conflict or read-only is marked in the STATE column (inConflict, editingDisabled, \
-                as 'ict versions' says). On a \
+                as 'ict versions' says; copies of a package's entries count with --data, which \
+                looks inside each package). On a \
                 terminal, progress shows on standard error when a run takes over a second. A document \
                 whose metadata cannot be read is reported on standard error and the exit \
                 status is 1. --files-from names documents in a list instead of (or after) \
@@ -107,7 +108,7 @@ extension Ict {
                         : try Self.row(location, in: descriptor, readingData: false)
                     var stated = row
                     do throws(DocumentVersionError) {
-                        stated.state = try states.state(of: location)
+                        stated.state = try states.state(of: location, lookingInside: data)
                     } catch {
                         progress.clear()
                         report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
@@ -178,8 +179,19 @@ extension Ict {
             private var current: (folder: String, versions: [String: [DocumentVersion]])?
 
             /// The state of the document at `location`: a document named in a list on its own.
-            mutating func state(of location: DocumentLocation) throws(DocumentVersionError) -> DocumentItemState {
-                guard location.conflictCount != nil else { return try DocumentItemState(ofItemAt: location.path) }
+            /// Without `lookingInside`, a document of a listed folder is in conflict when
+            /// conflict copies are beside it (the folder's one listing found them), and its
+            /// package is not listed for copies of its entries (which `ict versions` shows):
+            /// listing every package would double the time of a plain `ict list`.
+            mutating func state(of location: DocumentLocation, lookingInside: Bool) throws(DocumentVersionError)
+                -> DocumentItemState
+            {
+                guard let besideCount = location.conflictCount else { return try DocumentItemState(ofItemAt: location.path) }
+                if !lookingInside {
+                    var state = try DocumentItemState(ofItemAt: location.path, conflictVersions: [])
+                    if besideCount > 0 { state.insert(.inConflict) }
+                    return state
+                }
                 let folder = location.folder.isEmpty ? "." : location.folder
                 if current?.folder != folder { current = (folder, try DocumentVersion.otherVersionsOfItems(inFolder: folder)) }
                 return try DocumentItemState(ofItemAt: location.path, conflictVersions: current?.versions[location.name] ?? [])

@@ -42,4 +42,9 @@ echo "bench: building the benchmarks (release)" >&2
 swift build -c release --package-path Benchmarks >&2
 harness="$(swift build -c release --package-path Benchmarks --show-bin-path)/PropertyListBenchmarks"
 
-"$harness" --ict "$ict" --plistutil "$(command -v plistutil)" "${plutil_option[@]}" "$@"
+echo "bench: building CoordinationStress (release) for row w" >&2
+swift build -c release --product CoordinationStress >&2
+coordination_stress="$(swift build -c release --show-bin-path)/CoordinationStress"
+
+"$harness" --ict "$ict" --plistutil "$(command -v plistutil)" "${plutil_option[@]}" \
+    --coordination-stress "$coordination_stress" "$@"

@@ -199,37 +199,6 @@ struct BinaryPropertyListDecoder {
         let bytes = scanner.bytes
         let marker = bytes[offset]
         switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
-            default:
-                throw PropertyListError(
-                    .invalidObject, at: .byteOffset(offset),
-                    "marker 0x\(hex(marker)) (null or fill) is not a value a property list can hold")
-            }
-        case 0x1:
-            return .integer(try readInteger(marker: marker, at: offset))
-        case 0x2:
-            let size = 1 << Int(marker & 0x0F)
-            try needBytes(size, after: offset, what: "real")
-            let bits = BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: min(size, 8))
-            switch size {
-            case 4: return .real32(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
-            case 8: return .real(Double(bitPattern: bits))
-            default:
-                throw PropertyListError(.invalidObject, at: .byteOffset(offset), "a real of \(size) bytes; only 4 and 8 are valid")
-            }
-        case 0x3:
-            guard marker == 0x33 else {
-                throw PropertyListError(.invalidObject, at: .byteOffset(offset), "marker 0x\(hex(marker)) is not a valid date")
-            }
-            try needBytes(8, after: offset, what: "date")
-            let seconds = Double(bitPattern: BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: 8))
-            guard seconds.isFinite else {
-                throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the date is \(seconds), not a finite time")
-            }
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let header = try scanner.header(at: offset)
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "data")
@@ -242,56 +211,19 @@ struct BinaryPropertyListDecoder {
             let header = try scanner.header(at: offset)
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 2, objectOffset: offset, what: "string")
             return .string(try utf16String(header.payload, count: header.length, objectOffset: offset))
-        case 0x8:
-            let size = Int(marker & 0x0F) + 1
-            try needBytes(size, after: offset, what: "UID")
-            guard size <= 8 else {
-                for index in (offset + 1)..<(offset + 1 + size - 8) where bytes[index] != 0 {
-                    throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the UID does not fit in 64 bits")
-                }
-                return .uid(BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1 + size - 8, size: 8))
-            }
-            return .uid(BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: size))
         case 0xA, 0xB, 0xC:
             return .array(try decodeArray(at: offset, depth: depth))
         case 0xD:
             return .dictionary(try decodeDictionary(at: offset, depth: depth))
         default:
-            throw PropertyListError(.invalidObject, at: .byteOffset(offset), "unknown object marker 0x\(hex(marker))")
-        }
-    }
-
-    private func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
-    }
-
-    private func needBytes(_ count: Int, after offset: Int, what: String) throws(PropertyListError) {
-        guard count <= scanner.objectsEnd - offset - 1 else {
-            throw PropertyListError(.truncated, at: .byteOffset(offset), "the \(what) needs \(count) bytes after its marker; the object area ends first")
-        }
-    }
-
-    private func readInteger(marker: UInt8, at offset: Int) throws(PropertyListError) -> PropertyListInteger {
-        let bytes = scanner.bytes
-        let size = 1 << Int(marker & 0x0F)
-        guard size <= 16 else {
-            throw PropertyListError(.invalidObject, at: .byteOffset(offset), "an integer of \(size) bytes; at most 16 are valid")
-        }
-        try needBytes(size, after: offset, what: "integer")
-        switch size {
-        case 1, 2, 4:
-            return PropertyListInteger(BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: size))
-        case 8:
-            return PropertyListInteger(Int64(bitPattern: BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: 8)))
-        default:
-            // 16 bytes: CoreFoundation writes values above Int64.max this way, the
-            // high half zero. A high half of all ones is a negative 64-bit value.
-            let high = BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 1, size: 8)
-            let low = BinaryPropertyListScanner.readBigEndian(bytes, at: offset + 9, size: 8)
-            if high == 0 { return PropertyListInteger(low) }
-            if high == UInt64.max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
-            throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the 128-bit integer is outside Int64.min ... UInt64.max")
+            switch try scanner.scalar(marker: marker, at: offset) {
+            case .bool(let value): return .bool(value)
+            case .integer(let value): return .integer(value)
+            case .real32(let value): return .real32(value)
+            case .real(let value): return .real(value)
+            case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            case .uid(let value): return .uid(value)
+            }
         }
     }
 
@@ -300,7 +232,7 @@ struct BinaryPropertyListDecoder {
         for (index, byte) in raw.enumerated() where byte >= 0x80 {
             throw PropertyListError(
                 .invalidString, at: .byteOffset(start + index),
-                "byte 0x\(hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
+                "byte 0x\(BinaryPropertyListScanner.hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
         }
         return String(decoding: raw, as: UTF8.self)
     }

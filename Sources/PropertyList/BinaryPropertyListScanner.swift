@@ -181,29 +181,8 @@ struct BinaryPropertyListScanner {
     /// payload starts. Lengths of 15 or more are stored as a following integer.
     func header(at offset: Int) throws(PropertyListError) -> (marker: UInt8, length: Int, payload: Int) {
         let marker = bytes[offset]
-        let low = Int(marker & 0x0F)
-        if low != 0x0F { return (marker, low, offset &+ 1) }  // Safe: offset < objectsEnd.
-        let lengthMarkerOffset = offset + 1
-        guard lengthMarkerOffset < objectsEnd else {
-            throw PropertyListError(.truncated, at: .byteOffset(lengthMarkerOffset), "the object's length is cut off")
-        }
-        let lengthMarker = bytes[lengthMarkerOffset]
-        guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
-            throw PropertyListError(
-                .invalidObject, at: .byteOffset(lengthMarkerOffset),
-                "the object's length must be an integer of 1 to 8 bytes, not marker 0x\(String(lengthMarker, radix: 16))")
-        }
-        let size = 1 << Int(lengthMarker & 0x0F)
-        guard lengthMarkerOffset + 1 + size <= objectsEnd else {
-            throw PropertyListError(.truncated, at: .byteOffset(lengthMarkerOffset), "the object's length is cut off")
-        }
-        let length = Self.readBigEndian(bytes, at: lengthMarkerOffset + 1, size: size)
-        guard length <= UInt64(objectsEnd) else {
-            throw PropertyListError(
-                .truncated, at: .byteOffset(offset),
-                "the object claims \(length) elements, more than the file holds")
-        }
-        return (marker, Int(length), lengthMarkerOffset + 1 + size)
+        let (length, payload) = try lengthAndPayload(marker: marker, at: offset)
+        return (marker, length, payload)
     }
 
     /// The references of the array, set or dictionary at `offset`: where they
@@ -234,15 +213,9 @@ struct BinaryPropertyListScanner {
         guard !overflow, needed <= objectsEnd - start else { return nil }
         return (start, count)
     }
+}
 
-    /// Checks that `count` items of `itemSize` bytes from `payload` lie in the object area.
+extension BinaryPropertyListScanner: BinaryPropertyListByteSource {
     @inline(__always)
-    func checkExtent(payload: Int, count: Int, itemSize: Int, objectOffset: Int, what: String) throws(PropertyListError) {
-        let (bytesNeeded, overflow) = count.multipliedReportingOverflow(by: itemSize)
-        guard !overflow, bytesNeeded <= objectsEnd - payload else {
-            throw PropertyListError(
-                .truncated, at: .byteOffset(objectOffset),
-                "the \(what) at byte \(objectOffset) claims \(count) elements, which run past the object area")
-        }
-    }
+    func unsigned(at offset: Int, size: Int) -> UInt64 { Self.readBigEndian(bytes, at: offset, size: size) }
 }

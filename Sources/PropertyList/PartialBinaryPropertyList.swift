@@ -115,35 +115,13 @@ public final class PartialBinaryPropertyList {
     ///   full reader would refuse too; `.io` when the file cannot be read.
     public func object(_ index: Int) throws(PropertyListError) -> Object {
         let offset = try offset(ofObject: index)
-        let marker = try unsigned(at: offset, size: 1)
+        let marker = UInt8(truncatingIfNeeded: try unsigned(at: offset, size: 1))
         switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
-            default: throw invalid(offset, "marker 0x\(String(marker, radix: 16)) (null or fill) is not a value a property list can hold")
-            }
-        case 0x1:
-            return .integer(try integer(marker: UInt8(marker), at: offset))
-        case 0x2:
-            let size = 1 << Int(marker & 0x0F)
-            guard size == 4 || size == 8 else { throw invalid(offset, "a real of \(size) bytes; only 4 and 8 are valid") }
-            try needBytes(size, after: offset, what: "real")
-            let bits = try unsigned(at: offset + 1, size: size)
-            return .real(size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits))
-        case 0x3:
-            guard marker == 0x33 else { throw invalid(offset, "marker 0x\(String(marker, radix: 16)) is not a valid date") }
-            try needBytes(8, after: offset, what: "date")
-            let seconds = Double(bitPattern: try unsigned(at: offset + 1, size: 8))
-            guard seconds.isFinite else {
-                throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the date is \(seconds), not a finite time")
-            }
-            return .date(seconds)
         case 0x4:
-            let header = try header(at: offset, itemSize: 1, what: "data")
+            let header = try header(marker: marker, at: offset, itemSize: 1, what: "data")
             return .data(offset: header.payload, count: header.length)
         case 0x5:
-            let header = try header(at: offset, itemSize: 1, what: "string")
+            let header = try header(marker: marker, at: offset, itemSize: 1, what: "string")
             let characters = try bytes(at: header.payload, count: header.length)
             if let index = characters.firstIndex(where: { $0 >= 0x80 }) {
                 throw PropertyListError(
@@ -152,25 +130,34 @@ public final class PartialBinaryPropertyList {
             }
             return .string(String(decoding: characters, as: UTF8.self))
         case 0x6:
-            let header = try header(at: offset, itemSize: 2, what: "string")
+            let header = try header(marker: marker, at: offset, itemSize: 2, what: "string")
             return .string(try utf16String(try bytes(at: header.payload, count: 2 * header.length), objectOffset: offset))
-        case 0x8:
-            let size = Int(marker & 0x0F) + 1
-            try needBytes(size, after: offset, what: "UID")
-            if size > 8, try unsigned(at: offset + 1, size: size - 8) != 0 {
-                throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the UID does not fit in 64 bits")
-            }
-            return .uid(try unsigned(at: offset + 1 + max(0, size - 8), size: min(size, 8)))
         case 0xA, 0xB, 0xC:
-            let header = try header(at: offset, itemSize: referenceSize, what: "array")
+            let header = try header(marker: marker, at: offset, itemSize: referenceSize, what: "array")
             return .array(try references(at: header.payload, count: header.length))
         case 0xD:
-            let header = try header(at: offset, itemSize: 2 * referenceSize, what: "dictionary")
+            let header = try header(marker: marker, at: offset, itemSize: 2 * referenceSize, what: "dictionary")
             return .dictionary(
                 keys: try references(at: header.payload, count: header.length),
                 values: try references(at: header.payload + header.length * referenceSize, count: header.length))
         default:
-            throw invalid(offset, "unknown object marker 0x\(String(marker, radix: 16))")
+            // Refused before the shared decoder sees them, as this reader did
+            // before it shared it: a null or fill marker with its hexadecimal
+            // unpadded, a real of a wrong size before its bytes are counted.
+            if marker >> 4 == 0x0, marker != 0x08, marker != 0x09 {
+                throw invalid(offset, "marker 0x\(String(marker, radix: 16)) (null or fill) is not a value a property list can hold")
+            }
+            if marker >> 4 == 0x2, marker & 0x0F != 2, marker & 0x0F != 3 {
+                throw invalid(offset, "a real of \(1 << Int(marker & 0x0F)) bytes; only 4 and 8 are valid")
+            }
+            switch try scalar(marker: marker, at: offset) {
+            case .bool(let value): return .bool(value)
+            case .integer(let value): return .integer(value)
+            case .real32(let value): return .real(Double(value))
+            case .real(let value): return .real(value)
+            case .date(let seconds): return .date(seconds)
+            case .uid(let value): return .uid(value)
+            }
         }
     }
 
@@ -235,37 +222,12 @@ public final class PartialBinaryPropertyList {
         return Int(offset)
     }
 
-    /// The length of the object at `offset` and where its payload starts,
-    /// checked to hold `length` items of `itemSize` bytes inside the object area.
-    private func header(at offset: Int, itemSize: Int, what: String) throws(PropertyListError) -> (length: Int, payload: Int) {
-        let low = Int(try unsigned(at: offset, size: 1) & 0x0F)
-        var length = low
-        var payload = offset + 1
-        if low == 0x0F {
-            guard payload < offsetTableOffset else {
-                throw PropertyListError(.truncated, at: .byteOffset(payload), "the object's length is cut off")
-            }
-            let lengthMarker = try unsigned(at: payload, size: 1)
-            guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
-                throw invalid(payload, "the object's length must be an integer of 1 to 8 bytes, not marker 0x\(String(lengthMarker, radix: 16))")
-            }
-            let size = 1 << Int(lengthMarker & 0x0F)
-            guard payload + 1 + size <= offsetTableOffset else {
-                throw PropertyListError(.truncated, at: .byteOffset(payload), "the object's length is cut off")
-            }
-            let declared = try unsigned(at: payload + 1, size: size)
-            guard declared <= UInt64(offsetTableOffset) else {
-                throw PropertyListError(.truncated, at: .byteOffset(offset), "the object claims \(declared) elements, more than the file holds")
-            }
-            length = Int(declared)
-            payload += 1 + size
-        }
-        let (needed, overflow) = length.multipliedReportingOverflow(by: itemSize)
-        guard !overflow, needed <= offsetTableOffset - payload else {
-            throw PropertyListError(
-                .truncated, at: .byteOffset(offset),
-                "the \(what) at byte \(offset) claims \(length) elements, which run past the object area")
-        }
+    /// The length of the object whose marker `marker` is at `offset` and
+    /// where its payload starts, checked to hold `length` items of
+    /// `itemSize` bytes inside the object area.
+    private func header(marker: UInt8, at offset: Int, itemSize: Int, what: String) throws(PropertyListError) -> (length: Int, payload: Int) {
+        let (length, payload) = try lengthAndPayload(marker: marker, at: offset)
+        try checkExtent(payload: payload, count: length, itemSize: itemSize, objectOffset: offset, what: what)
         return (length, payload)
     }
 
@@ -291,23 +253,6 @@ public final class PartialBinaryPropertyList {
         return found
     }
 
-    private func integer(marker: UInt8, at offset: Int) throws(PropertyListError) -> PropertyListInteger {
-        let size = 1 << Int(marker & 0x0F)
-        guard size <= 16 else { throw invalid(offset, "an integer of \(size) bytes; at most 16 are valid") }
-        try needBytes(size, after: offset, what: "integer")
-        switch size {
-        case 1, 2, 4: return PropertyListInteger(try unsigned(at: offset + 1, size: size))
-        case 8: return PropertyListInteger(Int64(bitPattern: try unsigned(at: offset + 1, size: 8)))
-        default:
-            // As the full reader: the high half zero, or all ones over a negative low half.
-            let high = try unsigned(at: offset + 1, size: 8)
-            let low = try unsigned(at: offset + 9, size: 8)
-            if high == 0 { return PropertyListInteger(low) }
-            if high == UInt64.max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
-            throw PropertyListError(.invalidValue, at: .byteOffset(offset), "the 128-bit integer is outside Int64.min ... UInt64.max")
-        }
-    }
-
     private func utf16String(_ bytes: [UInt8], objectOffset: Int) throws(PropertyListError) -> String {
         let units = stride(from: 0, to: bytes.count, by: 2).lazy.map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
         var utf8: [UInt8] = []
@@ -319,18 +264,17 @@ public final class PartialBinaryPropertyList {
         return String(decoding: utf8, as: UTF8.self)
     }
 
-    private func needBytes(_ count: Int, after offset: Int, what: String) throws(PropertyListError) {
-        guard count <= offsetTableOffset - offset - 1 else {
-            throw PropertyListError(.truncated, at: .byteOffset(offset), "the \(what) needs \(count) bytes after its marker; the object area ends first")
-        }
-    }
-
     private func invalid(_ offset: Int, _ message: String) -> PropertyListError {
         PropertyListError(.invalidObject, at: .byteOffset(offset), message)
     }
 
+}
+
+extension PartialBinaryPropertyList: BinaryPropertyListByteSource {
+    var objectsEnd: Int { offsetTableOffset }
+
     /// The big-endian unsigned integer of `size` (1 to 8) bytes at `offset`.
-    private func unsigned(at offset: Int, size: Int) throws(PropertyListError) -> UInt64 {
+    func unsigned(at offset: Int, size: Int) throws(PropertyListError) -> UInt64 {
         try file.unsigned(at: offset, size: size)
     }
 }

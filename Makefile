@@ -79,7 +79,7 @@ lint:
 # of each module it re-exports (KeyedCoding has no catalog: its doc comments
 # only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
 # not among them.
-DOC_MODULES = ICTKit PropertyList KeyedArchive KeyedCoding DocumentPackage DocumentVersions UniformTypes ICTDocument AppleCompatibility
+DOC_MODULES = ICTKit PropertyList KeyedArchive KeyedCoding DocumentPackage DocumentVersions FileCoordination UniformTypes ICTDocument Documents AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \
 	  $(SWIFT) package generate-documentation --target $$module --warnings-as-errors || exit 1; \

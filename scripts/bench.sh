@@ -39,6 +39,9 @@ plutil_option=()
 if plutil="$(command -v plutil)"; then plutil_option=(--plutil "$plutil"); fi
 
 echo "bench: building the benchmarks (release)" >&2
+# SwiftPM caches the plan of a path dependency: a source file added to the
+# package since the last build would be missing from it ("cannot find … in scope").
+touch Benchmarks/Package.swift
 swift build -c release --package-path Benchmarks >&2
 harness="$(swift build -c release --package-path Benchmarks --show-bin-path)/PropertyListBenchmarks"
 

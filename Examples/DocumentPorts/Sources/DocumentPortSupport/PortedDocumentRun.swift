@@ -28,7 +28,6 @@ public enum PortedDocumentRun {
             exit(64)
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(tool)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
         var failed = false
         for path in paths {
             do {
@@ -39,6 +38,8 @@ public enum PortedDocumentRun {
                 failed = true
             }
         }
+        // exit() runs no defer: the scratch folder is removed here, or every run would leave one in /tmp.
+        try? FileManager.default.removeItem(at: scratch)
         exit(failed ? 1 : 0)
     }
 

@@ -3,14 +3,6 @@ import FileCoordination
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension Ict {
     /// `ict create-plist`: a new property list holding an empty dictionary.
     struct CreatePlist: ParsableCommand {
@@ -41,7 +33,7 @@ extension Ict {
             let report = Self.report(json: json)
             report["path"] = .string(file)
             report["format"] = .string(format.rawValue)
-            if file != "-", RawFileName.withPath(file, { access($0, F_OK) }) == 0 {
+            if file != "-", (try? FileInfo.of(path: file)) != nil {
                 throw report.fail(Problem(path: file, "already exists; ict create-plist never replaces a file"))
             }
             let empty = PropertyListValue.dictionary([:])

@@ -1,13 +1,6 @@
 import ArgumentParser
 import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A JSON value for the reports `--json` prints. Unlike a property list it
 /// has `null`, which every report uses for a field that has no value, so
@@ -183,7 +176,7 @@ final class Report {
         members.append(("problems", .array(problems.map(\.jsonValue))))
         problems.removeAll(keepingCapacity: true)
         // One write for the whole line, so lines of processes sharing a pipe or file do not mix.
-        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: STDOUT_FILENO)
+        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: StandardDescriptor.output)
     }
 
     /// The file the report is about, for a problem found in printing it:

@@ -3,14 +3,6 @@ import ICTDocument
 import KeyedArchive
 import PropertyList
 import SystemSupport
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -71,7 +63,7 @@ extension KeyPathTarget {
             _ = try FileInfo.of(path: path, followingLink: false)
             return false
         } catch {
-            return error.code == ENOENT
+            return error.isNoSuchEntry
         }
     }
 

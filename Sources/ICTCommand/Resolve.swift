@@ -1,14 +1,7 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 extension Ict {
     /// `ict resolve`: make one version current and remove the others.
@@ -108,9 +101,8 @@ extension Ict {
 
         /// The device and inode of the item at `path` (not following a last link), or nil.
         private static func identity(_ path: String) -> [UInt64]? {
-            var status = stat()
-            guard lstat(path, &status) == 0 else { return nil }
-            return [UInt64(status.st_dev), UInt64(status.st_ino)]
+            guard let info = try? FileInfo.of(path: path, followingLink: false) else { return nil }
+            return [info.device, info.inode]
         }
     }
 }

@@ -30,6 +30,16 @@ package struct SystemCallError: Error, CustomStringConvertible, Equatable, Senda
     /// Whether the process may not do it: `EACCES` or `EPERM`.
     package var isPermissionDenied: Bool { code == EACCES || code == EPERM }
 
+    /// Whether no entry has the path's last name: `ENOENT` alone (a folder
+    /// on the way that is a file is not counted, as `isMissing` counts it).
+    package var isNoSuchEntry: Bool { code == ENOENT }
+
+    /// Whether something is already at the path: `EEXIST`.
+    package var isAlreadyExisting: Bool { code == EEXIST }
+
+    /// Whether a descriptor that does not block had nothing to give yet: `EAGAIN`.
+    package var isWouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+
     /// `path: reason`, the path with control characters escaped.
     package var description: String { "\(RawFileName.escaped(path, everyRawByte: false)): \(reason)" }
 
@@ -182,6 +192,21 @@ package final class OpenFile {
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw SystemCallError(path: path) }
     }
 
+    /// Waits until the file has data to read (or its end, or an error) for
+    /// at most `milliseconds` (-1: as long as it takes), again after a
+    /// signal (`EINTR`). Returns false when the time passed first.
+    /// The corresponding C function is `poll`.
+    ///
+    /// - Throws: `SystemCallError` naming the path.
+    package func waitUntilReadable(milliseconds: Int32) throws(SystemCallError) -> Bool {
+        while true {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, milliseconds)
+            if ready >= 0 { return ready > 0 }
+            if errno != EINTR { throw SystemCallError(path: path) }
+        }
+    }
+
     /// Reads up to `buffer.count` bytes, again after a signal (`EINTR`);
     /// 0 at the end. The corresponding C function is `read`.
     ///
@@ -266,8 +291,17 @@ package struct DirectoryEntry: Sendable, Equatable {
     package var name: String { RawFileName.decoding(bytes) }
 }
 
-/// Listing directories.
+/// Listing and making directories.
 package enum Directory {
+    /// Makes the directory `path` with the permissions `permissions` (less
+    /// the umask). The corresponding C function is `mkdir`.
+    ///
+    /// - Throws: `SystemCallError` naming `path` (`isAlreadyExisting` when
+    ///   something is there).
+    package static func make(atPath path: String, permissions: UInt16 = 0o777) throws(SystemCallError) {
+        guard RawFileName.withPath(path, { mkdir($0, mode_t(permissions)) }) == 0 else { throw SystemCallError(path: path) }
+    }
+
     /// The entries of the directory at `path` (a last symbolic link
     /// followed), as `entries(of:path:)`. The corresponding C function is `open`.
     ///
@@ -321,6 +355,15 @@ package enum Directory {
     }
 }
 
+/// What the process may do with a file.
+package enum FileAccess {
+    /// Whether the process may write the object at `path` (by its real user
+    /// and group, a last link followed). The corresponding C function is `access`.
+    package static func isWritable(_ path: String) -> Bool {
+        RawFileName.withPath(path) { access($0, W_OK) } == 0
+    }
+}
+
 /// Symbolic links and the paths they resolve to.
 package enum SymbolicLink {
     /// What the link at `path` holds, byte for byte. The corresponding C function is `readlink`.
@@ -347,6 +390,10 @@ package enum SymbolicLink {
 
 /// The process's current directory.
 package enum CurrentDirectory {
+    /// The descriptor that names it to the calls taking a directory and a
+    /// relative name (`AT_FDCWD`).
+    package static let descriptor: Int32 = AT_FDCWD
+
     /// Its absolute path (bytes not UTF-8 as `RawFileName` carries them);
     /// nil when it cannot be told (removed, or unreadable on the way up).
     /// The corresponding C function is `getcwd`.

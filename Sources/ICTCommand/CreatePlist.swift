@@ -31,8 +31,8 @@ extension Ict {
 
         func run() throws {
             let report = Self.report(json: json)
-            report["path"] = .string(file)
-            report["format"] = .string(format.rawValue)
+            report.fields.path = file
+            report.fields.format = format.rawValue
             if file != "-", (try? FileInfo.of(path: file)) != nil {
                 throw report.fail(Problem(path: file, "already exists; ict create-plist never replaces a file"))
             }
@@ -58,7 +58,14 @@ extension Ict {
     }
 }
 
-extension Ict.CreatePlist: ReportingCommand {
+extension Ict.CreatePlist: TypedReportingCommand {
     static let reportName = "create-plist"
-    static let reportFields = ["path", "format"]
+
+    /// `Schemas/cli/create-plist.schema.json`.
+    struct Fields: ReportFields {
+        /// The file made, or `-`.
+        var path: String?
+        /// xml1, binary1 or json.
+        var format: String?
+    }
 }

@@ -158,4 +158,54 @@ struct FileSystemCallsTests {
         #expect(resolved == URL(fileURLWithPath: root + "/file").resolvingSymlinksInPath().path)
         #expect(throws: SystemCallError(path: root + "/dangling", code: ENOENT)) { try SymbolicLink.resolvedPath(root + "/dangling") }
     }
+
+    @Test func makingADirectoryTellsWhatWasInTheWay() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Directory.make(atPath: root + "/new")
+        #expect(try FileInfo.of(path: root + "/new").kind == .directory)
+        let again = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/new") }
+        #expect(again?.isAlreadyExisting == true)
+        #expect(again?.path == root + "/new")
+        let overFile = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/file") }
+        #expect(overFile?.isAlreadyExisting == true)
+        let inMissing = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/missing/new") }
+        #expect(inMissing?.isNoSuchEntry == true)
+        #expect(inMissing?.isAlreadyExisting == false)
+        // A folder on the way that is a file: missing, but not "no such entry" (ENOTDIR).
+        let underFile = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/file/new") }
+        #expect(underFile?.isMissing == true)
+        #expect(underFile?.isNoSuchEntry == false)
+    }
+
+    @Test func aFIFOIsReadableOnceAWriterWrites() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let reader = try OpenFile(path: root + "/fifo", options: [.nonBlocking])
+        // The reader is open, so opening the writer does not wait.
+        let writer = try #require(FileHandle(forWritingAtPath: root + "/fifo"))
+        defer { try? writer.close() }
+        // A writer with nothing written: nothing to read, at once (a zero wait, no sleeping).
+        #expect(try reader.waitUntilReadable(milliseconds: 0) == false)
+        var buffer = [UInt8](repeating: 0, count: 8)
+        let early = #expect(throws: SystemCallError.self) {
+            try buffer.withUnsafeMutableBytes { bytes in _ = try reader.read(into: bytes) }
+        }
+        #expect(early?.isWouldBlock == true)
+        writer.write(Data("abc".utf8))
+        #expect(try reader.waitUntilReadable(milliseconds: -1))
+        let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+        #expect(Array(buffer[..<count]) == Array("abc".utf8))
+    }
+
+    @Test func writableIsWhatAccessSays() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(FileAccess.isWritable(root + "/file"))
+        #expect(FileAccess.isWritable(root + "/folder"))
+        #expect(!FileAccess.isWritable(root + "/missing"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: root + "/file")
+        // Root may write whatever the mode says; anyone else may not write a 0444 file.
+        #expect(FileAccess.isWritable(root + "/file") == (geteuid() == 0))
+    }
 }

@@ -291,8 +291,81 @@ package struct DirectoryEntry: Sendable, Equatable {
     package var name: String { RawFileName.decoding(bytes) }
 }
 
+/// Reading and writing at an offset, without moving the file position.
+package enum PositionalIO {
+    /// Reads from `offset` until `buffer` is full or the file ends, again
+    /// after a signal (`EINTR`); returns how many bytes were read (fewer than
+    /// `buffer.count` only at the end). `path` names the file in the error.
+    /// The corresponding C function is `pread`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, path: String)
+        throws(SystemCallError) -> Int
+    {
+        var filled = 0
+        while filled < buffer.count {
+            // `filled < buffer.count`: the base address is not nil and the pointer stays inside the buffer.
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError(path: path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    /// Writes every byte of `bytes` at `offset`, again after a signal
+    /// (`EINTR`) or a short write. The corresponding C function is `pwrite`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws(SystemCallError) {
+        var written = 0
+        while written < bytes.count {
+            // `written < bytes.count`: the base address is not nil and the pointer stays inside.
+            let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError(path: path)
+            }
+            written += count
+        }
+    }
+}
+
+/// The permissions of files.
+package enum FilePermissions {
+    /// What a new file made with 0666 gets: 0666 less the process's umask.
+    /// The corresponding C function is `umask` (set and at once set back).
+    package static func forNewFile() -> UInt16 {
+        let mask = umask(0)
+        umask(mask)
+        return UInt16(truncatingIfNeeded: 0o666 & ~mask)
+    }
+
+    /// Sets the permission bits of the file open as `descriptor`.
+    /// The corresponding C function is `fchmod`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func set(_ permissions: UInt16, on descriptor: Int32, path: String) throws(SystemCallError) {
+        guard fchmod(descriptor, mode_t(permissions)) == 0 else { throw SystemCallError(path: path) }
+    }
+}
+
 /// Listing and making directories.
 package enum Directory {
+    /// Opens the directory at `path` (a last symbolic link followed) and
+    /// hands its descriptor to the caller, who closes it.
+    /// The corresponding C function is `open`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func openDescriptor(atPath path: String) throws(SystemCallError) -> Int32 {
+        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw SystemCallError(path: path) }
+        return descriptor
+    }
+
     /// Makes the directory `path` with the permissions `permissions` (less
     /// the umask). The corresponding C function is `mkdir`.
     ///

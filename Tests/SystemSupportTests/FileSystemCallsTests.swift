@@ -208,4 +208,40 @@ struct FileSystemCallsTests {
         // Root may write whatever the mode says; anyone else may not write a 0444 file.
         #expect(FileAccess.isWritable(root + "/file") == (geteuid() == 0))
     }
+
+    @Test func positionalReadsAndWritesLeaveThePositionAlone() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let descriptor = open(root + "/file", O_RDWR)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        try Array("EL".utf8).withUnsafeBytes { try PositionalIO.write(descriptor, $0, at: 1, path: root + "/file") }
+        var buffer = [UInt8](repeating: 0, count: 8)
+        // From byte 3 of "hELlo": two bytes, then the end.
+        let count = try buffer.withUnsafeMutableBytes { try PositionalIO.read(descriptor, into: $0, at: 3, path: root + "/file") }
+        #expect(Array(buffer[..<count]) == Array("lo".utf8))
+        #expect(lseek(descriptor, 0, SEEK_CUR) == 0)
+        #expect(try String(contentsOfFile: root + "/file", encoding: .utf8) == "hELlo")
+        let folder = open(root + "/folder", O_RDONLY | O_DIRECTORY)
+        defer { close(folder) }
+        let failure = #expect(throws: SystemCallError.self) {
+            try buffer.withUnsafeMutableBytes { _ = try PositionalIO.read(folder, into: $0, at: 0, path: "the folder") }
+        }
+        #expect(failure == SystemCallError(path: "the folder", code: EISDIR))
+    }
+
+    @Test func aNewFilesPermissionsAreWhatOpenGivesA0666File() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let descriptor = open(root + "/made", O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(try FileInfo.of(path: root + "/made").permissions == FilePermissions.forNewFile())
+        try FilePermissions.set(0o604, on: descriptor, path: root + "/made")
+        #expect(try FileInfo.of(path: root + "/made").permissions == 0o604)
+        let directory = try Directory.openDescriptor(atPath: root + "/folder")
+        defer { close(directory) }
+        #expect(try FileInfo.of(descriptor: directory, path: "folder").kind == .directory)
+        #expect(throws: SystemCallError(path: root + "/file", code: ENOTDIR)) { try Directory.openDescriptor(atPath: root + "/file") }
+    }
 }

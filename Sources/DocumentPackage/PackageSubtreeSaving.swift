@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Re-saving a package in place of the one it was read from when every
 /// change since lies inside one directory below the root: that directory
 /// alone is written anew beside the package and swapped in, in one step.
@@ -106,7 +98,7 @@ extension PackageWrapper {
         else { return false }
         // The holding folder's time is given back after the exchange: only by its owner (or root).
         let holder = try FileSystem.status(of: container, at: containerLocation)
-        guard holder.owner == geteuid() || geteuid() == 0 else { return false }
+        guard holder.owner == CurrentProcess.effectiveUserID || CurrentProcess.effectiveUserID == 0 else { return false }
         // Everything outside the changed folder must still be what was read, as a whole save would find
         // (or overwrite) it: another writer's change there makes this a whole save.
         let root = try FileSystem.openDirectory(name, in: parent.rawValue, at: rootLocation)

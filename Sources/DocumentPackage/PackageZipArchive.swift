@@ -5,13 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A document package as one zip file (for e-mail and upload), both ways.
 ///
@@ -57,9 +50,12 @@ public enum PackageZipArchive {
         let slash = absolutePath.lastIndex(of: "/")!  // An absolute path has one.
         let folder = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
         let name = String(absolutePath[absolutePath.index(after: slash)...])
-        let folderDescriptor = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard folderDescriptor >= 0 else { throw location.error("create the file") }
-        let parent = Descriptor(folderDescriptor)
+        let parent: Descriptor
+        do throws(SystemCallError) {
+            parent = Descriptor(try Directory.openDescriptor(atPath: folder))
+        } catch {
+            throw location.error("create the file", errno: error.code)
+        }
         TemporaryItem.removeStale(of: name, in: parent.rawValue)
         let (descriptor, temporaryName) = try FileSystem.makeTemporaryFile(for: name, in: parent, folder: folder, at: location)
         defer { TemporaryItem.finished(temporaryName, folder: folder) }
@@ -68,15 +64,17 @@ public enum PackageZipArchive {
             var written = 0
             // The root directory and each entry below it.
             let total = tally.entries + 1
-            try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(time(nil)), nanoseconds: 0)) {
+            try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)), nanoseconds: 0)) {
                 written += 1
                 progress?(written, total)
             }
             try writer.finish()
             // As a new file would have been made: 0666 less the umask.
-            let mask = umask(0)
-            umask(mask)
-            guard fchmod(descriptor.rawValue, 0o666 & ~mask) == 0 else { throw location.error("set the zip's permissions") }
+            do throws(SystemCallError) {
+                try FilePermissions.set(FilePermissions.forNewFile(), on: descriptor.rawValue, path: zipPath)
+            } catch {
+                throw location.error("set the zip's permissions", errno: error.code)
+            }
             // On disk before it takes the zip's name, as `ict convert` flushes every file it writes.
             try FileSystem.flush(descriptor, at: location)
             try FileSystem.rename(temporaryName, to: name, in: parent.rawValue, at: location)
@@ -269,7 +267,7 @@ private final class PackageFileStream {
             return
         }
         let record = file.diskRecord!
-        let opened = try FileSystem.openFileForReading(record.fileSystemPath, in: AT_FDCWD, at: record.location)
+        let opened = try FileSystem.openFileForReading(record.fileSystemPath, at: record.location)
         guard try FileSystem.status(of: opened, at: record.location).sameContents(as: record.identity) else {
             throw record.location.error(.changedOnDisk, "the file changed on disk after the package was read")
         }
@@ -285,17 +283,13 @@ private final class PackageFileStream {
             loaded.copyBytes(to: buffer, from: Int(position)..<Int(position) + buffer.count)
             return
         }
-        var filled = 0
-        while filled < buffer.count {
-            // `filled < buffer.count`: the pointer stays inside the buffer.
-            let got = pread(descriptor!.rawValue, buffer.baseAddress! + filled, buffer.count - filled, off_t(position) + off_t(filled))
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else {
-                if got < 0 { throw location.error("read the file") }
-                throw location.error(.changedOnDisk, "the file became shorter while it was zipped")
-            }
-            filled += got
+        let filled: Int
+        do throws(SystemCallError) {
+            filled = try PositionalIO.read(descriptor!.rawValue, into: buffer, at: UInt64(position), path: location.fileSystemPath)
+        } catch {
+            throw location.error("read the file", errno: error.code)
         }
+        guard filled == buffer.count else { throw location.error(.changedOnDisk, "the file became shorter while it was zipped") }
     }
 }
 
@@ -423,8 +417,8 @@ private struct PackageZipTreeBuilder {
             wrapper.zipContents = ZipContents(archive: archive, record: record)
         case .symbolicLink:
             // The destination is needed now, to check it: refuse a long one before reading it.
-            guard record.uncompressedSize <= UInt64(PATH_MAX) else {
-                throw error(.unsafePath, path, "the link's destination is longer than \(PATH_MAX) bytes")
+            guard record.uncompressedSize <= UInt64(RawFileName.maximumPathLength) else {
+                throw error(.unsafePath, path, "the link's destination is longer than \(RawFileName.maximumPathLength) bytes")
             }
             let bytes = try ZipContents(archive: archive, record: record).read()
             guard let destination = String(data: bytes, encoding: .utf8), !destination.isEmpty,

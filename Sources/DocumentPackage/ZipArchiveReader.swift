@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One entry as the central directory declares it. Its sizes are claims:
 /// the bytes are checked against them when read.
 struct ZipEntryRecord {
@@ -45,15 +37,12 @@ private final class ReadWindow {
             start = offset
             count = 0
             let available = Int(min(UInt64(buffer.count), fileSize - min(offset, fileSize)))
-            while count < available {
-                // `count < available <= buffer.count`: the pointer stays inside the buffer.
-                let result = pread(descriptor.rawValue, buffer.baseAddress! + count, available - count, off_t(offset) + off_t(count))
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    if result < 0 { throw location.error("read the zip") }
-                    break
-                }
-                count += result
+            do throws(SystemCallError) {
+                count = try PositionalIO.read(
+                    descriptor.rawValue, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<available]), at: offset,
+                    path: location.fileSystemPath)
+            } catch {
+                throw location.error("read the zip", errno: error.code)
             }
             guard wanted <= count else { throw location.error(.invalidArchive, "the zip ends early") }
         }
@@ -96,7 +85,7 @@ final class ZipArchiveReader {
     init(path: String) throws(DocumentPackageError) {
         self.path = path
         let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
-        descriptor = try FileSystem.openFileForReading(path, in: AT_FDCWD, at: location)
+        descriptor = try FileSystem.openFileForReading(path, at: location)
         let identity = try FileSystem.status(of: descriptor, at: location)
         guard identity.fileType == FileIdentity.regularFileType else {
             throw location.error(.invalidArchive, "not a readable zip archive: not a regular file")
@@ -187,17 +176,14 @@ final class ZipArchiveReader {
         throws(DocumentPackageError) -> [UInt8]
     {
         var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            // `filled < count`: the pointer stays inside the array.
-            let result = bytes.withUnsafeMutableBytes { pread(descriptor.rawValue, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                if result < 0 { throw location.error("read the zip") }
-                throw location.error(.invalidArchive, "not a readable zip archive: the file ends early")
+        let read = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemCallError) in
+                try PositionalIO.read(descriptor.rawValue, into: buffer, at: offset, path: location.fileSystemPath)
             }
-            filled += result
         }
+        let filled: Int
+        do throws(SystemCallError) { filled = try read.get() } catch { throw location.error("read the zip", errno: error.code) }
+        guard filled == count else { throw location.error(.invalidArchive, "not a readable zip archive: the file ends early") }
         return bytes
     }
 

@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes a new zip in one pass: each entry's local header and bytes as it
 /// is added, the central directory (kept in memory, under 100 bytes an entry
 /// plus its name) and the end records at `finish()`. Nothing written is read
@@ -283,7 +275,9 @@ final class ZipArchiveWriter {
 
     /// `pwrite(2)` of bytes already flushed.
     private func writeAt(_ bytes: [UInt8], _ offset: UInt64) throws(DocumentPackageError) {
-        let written = bytes.withUnsafeBytes { pwrite(descriptor.rawValue, $0.baseAddress, $0.count, off_t(offset)) }
-        guard written == bytes.count else { throw location.error("write the zip") }
+        let written = bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemCallError) in try PositionalIO.write(descriptor.rawValue, raw, at: offset, path: location.fileSystemPath) }
+        }
+        do throws(SystemCallError) { try written.get() } catch { throw location.error("write the zip", errno: error.code) }
     }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// The zip format's records, as far as package zips use them (APPNOTE.TXT
 /// 6.3): local file headers, the central directory, the end of central
@@ -44,29 +38,21 @@ enum ZipFormat {
     /// A time as MS-DOS date and time fields in local time (2-second
     /// steps, 1980 to 2107; earlier times become 1980-01-01).
     static func dosDateTime(_ time: FileTimestamp) -> (date: UInt16, time: UInt16) {
-        var seconds = time_t(time.seconds)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil, parts.tm_year >= 80 else { return (0x21, 0) }
-        let year = min(Int(parts.tm_year) - 80, 127)
-        let date = UInt16(year << 9 | Int(parts.tm_mon + 1) << 5 | Int(parts.tm_mday))
-        let clock = UInt16(Int(parts.tm_hour) << 11 | Int(parts.tm_min) << 5 | Int(parts.tm_sec) / 2)
+        guard let local = LocalTime(secondsSince1970: time.seconds), local.year >= 1980 else { return (0x21, 0) }
+        let year = min(local.year - 1980, 127)
+        let date = UInt16(year << 9 | local.month << 5 | local.day)
+        let clock = UInt16(local.hour << 11 | local.minute << 5 | local.second / 2)
         return (date, clock)
     }
 
     /// The time MS-DOS date and time fields name, in local time; nil when
     /// they name no valid time.
     static func timestamp(dosDate date: UInt16, time: UInt16) -> FileTimestamp? {
-        var parts = tm()
-        parts.tm_year = Int32(date >> 9) + 80
-        parts.tm_mon = Int32((date >> 5) & 0x0F) - 1
-        parts.tm_mday = Int32(date & 0x1F)
-        parts.tm_hour = Int32(time >> 11)
-        parts.tm_min = Int32((time >> 5) & 0x3F)
-        parts.tm_sec = Int32(time & 0x1F) * 2
-        parts.tm_isdst = -1
-        guard (0...11).contains(parts.tm_mon), parts.tm_mday >= 1 else { return nil }
-        let seconds = mktime(&parts)
-        return seconds == -1 ? nil : FileTimestamp(seconds: Int64(seconds), nanoseconds: 0)
+        let local = LocalTime(
+            year: Int(date >> 9) + 1980, month: Int((date >> 5) & 0x0F), day: Int(date & 0x1F),
+            hour: Int(time >> 11), minute: Int((time >> 5) & 0x3F), second: Int(time & 0x1F) * 2)
+        guard (1...12).contains(local.month), local.day >= 1, let seconds = local.secondsSince1970 else { return nil }
+        return FileTimestamp(seconds: seconds, nanoseconds: 0)
     }
 }
 

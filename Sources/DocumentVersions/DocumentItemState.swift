@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What a document's files say of its state, in the terms of a document
 /// object's state (UIKit's `UIDocument.State`): whether conflict versions of
 /// it wait to be resolved, and whether it may be edited. Empty: normal.
@@ -48,7 +40,7 @@ public struct DocumentItemState: OptionSet, Hashable, Sendable, CustomStringConv
         guard let status = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
-        if status.mode & 0o222 == 0 || RawFileName.withPath(path, { access($0, W_OK) }) != 0 { insert(.editingDisabled) }
+        if status.mode & 0o222 == 0 || !FileAccess.isWritable(path) { insert(.editingDisabled) }
     }
 
     /// The names of the states in it, stable across versions: `inConflict`, `editingDisabled`.

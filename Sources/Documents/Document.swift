@@ -7,13 +7,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A document with a life, as UIKit's `UIDocument`: opened, edited (the
 /// change count), autosaved after a delay, saved safely, reverted, closed,
@@ -327,7 +320,7 @@ open class Document<Contents: DocumentContents> {
         var state = DocumentState.normal
         let item = (try? DocumentItemState(ofItemAt: path)) ?? []
         let folder = FlatFile.split(path).folder
-        if item.contains(.editingDisabled) || RawFileName.withPath(folder.isEmpty ? "." : folder, { access($0, W_OK) }) != 0 {
+        if item.contains(.editingDisabled) || !FileAccess.isWritable(folder.isEmpty ? "." : folder) {
             state.insert(.editingDisabled)
         }
         conflictVersions = item.contains(.inConflict) ? (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? [] : []

@@ -3,15 +3,8 @@ import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import SystemSupport
 import UniformTypes
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension Ict {
     /// `ict convert`: one form of property list to another.
@@ -156,13 +149,7 @@ extension Ict {
             try report.finish()
             // The value may be a tree of millions of nodes: leave freeing it to
             // the system rather than walking it once more on the way out.
-            #if canImport(Glibc)
-            Glibc.exit(EXIT_SUCCESS)
-            #elseif canImport(Musl)
-            Musl.exit(EXIT_SUCCESS)
-            #else
-            Darwin.exit(EXIT_SUCCESS)
-            #endif
+            CurrentProcess.exit(0)
         }
 
         /// Converts `input` to `output`, filling `report`; a problem fails the report.

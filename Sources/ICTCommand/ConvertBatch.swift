@@ -2,14 +2,6 @@ import ArgumentParser
 import SystemSupport
 import UniformTypes
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `ict convert --files-from LIST -o DIR`: many inputs, each converted as
 /// one `ict convert INPUT -o DIR/INPUT'` would be, its output at the input's
 /// own path below DIR.
@@ -110,9 +102,11 @@ extension Ict.Convert {
             var level = root
             for component in parent.dropFirst(root.count).split(separator: "/") {
                 level += "/" + component
-                guard RawFileName.withPath(level, { mkdir($0, 0o777) }) != 0 else { continue }
-                guard errno == EEXIST else {
-                    throw CommandFailure(path: level, "cannot make the folder: \(String(cString: strerror(errno)))")
+                do throws(SystemCallError) {
+                    try Directory.make(atPath: level)
+                    continue
+                } catch {
+                    guard error.isAlreadyExisting else { throw CommandFailure(path: level, "cannot make the folder: \(error.reason)") }
                 }
                 // A link there is not followed: the outputs below it would land outside the folder -o names.
                 try Self.checkNotALink(level)

@@ -3,14 +3,6 @@ import FileCoordination
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension Ict {
     /// `ict create-plist`: a new property list holding an empty dictionary.
     struct CreatePlist: ParsableCommand {
@@ -39,9 +31,9 @@ extension Ict {
 
         func run() throws {
             let report = Self.report(json: json)
-            report["path"] = .string(file)
-            report["format"] = .string(format.rawValue)
-            if file != "-", RawFileName.withPath(file, { access($0, F_OK) }) == 0 {
+            report.fields.path = file
+            report.fields.format = format.rawValue
+            if file != "-", (try? FileInfo.of(path: file)) != nil {
                 throw report.fail(Problem(path: file, "already exists; ict create-plist never replaces a file"))
             }
             let empty = PropertyListValue.dictionary([:])
@@ -66,7 +58,14 @@ extension Ict {
     }
 }
 
-extension Ict.CreatePlist: ReportingCommand {
+extension Ict.CreatePlist: TypedReportingCommand {
     static let reportName = "create-plist"
-    static let reportFields = ["path", "format"]
+
+    /// `Schemas/cli/create-plist.schema.json`.
+    struct Fields: ReportFields {
+        /// The file made, or `-`.
+        var path: String?
+        /// xml1, binary1 or json.
+        var format: String?
+    }
 }

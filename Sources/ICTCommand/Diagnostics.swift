@@ -1,34 +1,18 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Output for people on standard error.
 enum Diagnostics {
     /// Prints `text`, one line, and a newline on standard error. Control
     /// characters in it (from a file name, a key, a value) are shown escaped
     /// (`TerminalText`); file names are written as their own bytes (see `RawFileName`).
     static func printError(_ text: String) {
-        writeAll(RawFileName.bytes(TerminalText.escaped(text) + "\n"), to: STDERR_FILENO)
+        writeAll(RawFileName.bytes(TerminalText.escaped(text) + "\n"), to: StandardDescriptor.error)
     }
 
     /// Writes every byte to `descriptor`, retrying short writes; gives up
     /// silently when the descriptor is closed (nothing else could be said).
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { return }
-                offset += count
-            }
-        }
+        _ = bytes.withUnsafeBytes { FileWriting.writeAll($0, to: descriptor) }
     }
 }
 
@@ -50,7 +34,7 @@ struct StandardOutput {
     }
 
     mutating func flush() {
-        Diagnostics.writeAll(buffer, to: STDOUT_FILENO)
+        Diagnostics.writeAll(buffer, to: StandardDescriptor.output)
         buffer.removeAll(keepingCapacity: true)
     }
 }

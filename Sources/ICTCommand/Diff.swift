@@ -47,15 +47,15 @@ extension Ict {
             let report = Self.report(json: json)
             // git diff's external-diff protocol: the old and new files are the second and fifth.
             let (old, new) = paths.count == 7 ? (paths[1], paths[4]) : (paths[0], paths[1])
-            report["old"] = .string(old)
-            report["new"] = .string(new)
+            report.fields.old = old
+            report.fields.new = new
             let differences: [PackageDifference]
             do throws(Problem) {
                 differences = try Self.differences(old, new)
             } catch {
                 throw report.fail(error)
             }
-            report["differences"] = .array(differences.map(\.jsonValue))
+            report.fields.differences = differences.map(\.jsonForm)
             if !json {
                 var output = StandardOutput()
                 if paths.count == 7 { output.writeLine("ict diff \(paths[0])") }
@@ -113,7 +113,7 @@ extension Ict {
     }
 }
 
-/// A difference as `ict diff` prints it, for people (`line`) and programs (`jsonValue`).
+/// A difference as `ict diff` prints it, for people (`line`) and programs (`jsonForm`).
 extension PackageDifference {
     var place: String {
         let keyPath = KeyPathText.abbreviated(change.keyPath) ?? ""
@@ -130,7 +130,7 @@ extension PackageDifference {
     }
 
     /// A difference in `ict diff --json` (`Schemas/cli/diff.schema.json`).
-    private struct JSONForm: Encodable {
+    struct JSONForm: Encodable {
         var kind: String
         var entry: String?
         var keyPath: String?
@@ -138,11 +138,10 @@ extension PackageDifference {
         var new: JSONValue
     }
 
-    var jsonValue: JSONValue {
-        JSONValueEncoder.encode(
-            JSONForm(
-                kind: change.kind.rawValue, entry: entry, keyPath: KeyPathText.abbreviated(change.keyPath),
-                old: change.old.map(JSONValue.propertyList) ?? .null, new: change.new.map(JSONValue.propertyList) ?? .null))
+    var jsonForm: JSONForm {
+        JSONForm(
+            kind: change.kind.rawValue, entry: entry, keyPath: KeyPathText.abbreviated(change.keyPath),
+            old: change.old.map(JSONValue.propertyList) ?? .null, new: change.new.map(JSONValue.propertyList) ?? .null)
     }
 
     /// A value on one line: its compact JSON form, data as its size, cut at 100 characters.
@@ -154,7 +153,14 @@ extension PackageDifference {
     }
 }
 
-extension Ict.Diff: ReportingCommand {
+extension Ict.Diff: TypedReportingCommand {
     static let reportName = "diff"
-    static let reportFields = ["old", "new", "differences"]
+
+    /// `Schemas/cli/diff.schema.json`.
+    struct Fields: ReportFields {
+        /// The two files compared, as named.
+        var old: String?
+        var new: String?
+        var differences: [PackageDifference.JSONForm]?
+    }
 }

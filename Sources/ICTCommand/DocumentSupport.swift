@@ -3,14 +3,6 @@ import ICTDocument
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Shared by the commands that work on `.ict` documents.
 enum DocumentSupport {
     static func trimmingTrailingSlashes(_ path: String) -> String {
@@ -27,11 +19,9 @@ enum DocumentSupport {
     static func notADocumentProblem(_ path: String) -> Problem? {
         if ICTDocumentFormat.isDocument(atPath: path) { return nil }
         let trimmed = trimmingTrailingSlashes(path)
-        var status = stat()
-        guard RawFileName.withPath(trimmed, { stat($0, &status) }) == 0 else {
-            return Problem(path: trimmed, "cannot open: \(String(cString: strerror(errno)))")
-        }
-        if (status.st_mode & S_IFMT) != S_IFDIR { return Problem(path: trimmed, "is a file, not an .ict document package") }
+        let info: FileInfo
+        do { info = try FileInfo.of(path: trimmed) } catch { return Problem(path: trimmed, "cannot open: \(error.reason)") }
+        if info.kind != .directory { return Problem(path: trimmed, "is a file, not an .ict document package") }
         if !ICTDocumentFormat.isPackage(atPath: trimmed) {
             return Problem(path: trimmed, "is a directory, not an .ict document package (its name does not end in .ict)")
         }

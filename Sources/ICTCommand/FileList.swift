@@ -1,14 +1,6 @@
 import ArgumentParser
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The options of the commands that take many files at a time (`validate`,
 /// `convert`, `list`): names read from a list, and one JSON line per file.
 struct BatchOptions: ParsableArguments {
@@ -95,7 +87,7 @@ struct InputNames {
 struct FileList {
     /// The longest name read: longer ones cannot be opened (`ENAMETOOLONG`),
     /// and without a bound a list with no separator would fill memory.
-    static let maximumNameLength = Int(PATH_MAX)
+    static let maximumNameLength = RawFileName.maximumPathLength
 
     let displayName: String
     let isStandardInput: Bool
@@ -115,7 +107,7 @@ struct FileList {
         separator = nulSeparated ? 0 : UInt8(ascii: "\n")
         if isStandardInput {
             file = nil
-            descriptor = STDIN_FILENO
+            descriptor = StandardDescriptor.input
             return
         }
         let file: OpenFile

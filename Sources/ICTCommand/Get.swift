@@ -55,8 +55,8 @@ extension Ict {
             let value: PropertyListValue
             let problem: (String) -> Problem
             if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
-                report["path"] = .string(Problem.inputName(file))
-                report["keyPath"] = .string(keyPath)
+                report.fields.path = Problem.inputName(file)
+                report.fields.keyPath = keyPath
                 value = found
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
             } else {
@@ -64,8 +64,8 @@ extension Ict {
                 do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
                 problem = { message in target.problem(message) }
             }
-            report["type"] = .string(ValueTypeName.of(value))
-            report["value"] = .propertyList(value)
+            report.fields.type = ValueTypeName.of(value)
+            report.fields.value = .propertyList(value)
             let bytes: [UInt8]
             do throws(PropertyListError) {
                 switch format {
@@ -93,7 +93,16 @@ extension Ict {
     }
 }
 
-extension Ict.Get: ReportingCommand {
+extension Ict.Get: TypedReportingCommand {
     static let reportName = "get"
-    static let reportFields = ["path", "keyPath", "type", "value"]
+
+    /// `Schemas/cli/get.schema.json`.
+    struct Fields: KeyPathReportFields {
+        var path: String?
+        var keyPath: String?
+        /// `plutil`'s name of the value's type (`ValueTypeName`).
+        var type: String?
+        /// The value, in the lossless JSON form of a property list (`.propertyList`).
+        var value: JSONValue?
+    }
 }

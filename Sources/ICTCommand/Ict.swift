@@ -1,14 +1,6 @@
 import ArgumentParser
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @main
 struct Ict: ParsableCommand {
     static let configuration = CommandConfiguration(

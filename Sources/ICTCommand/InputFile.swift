@@ -2,14 +2,6 @@ import ArgumentParser
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The input options of the commands that read property lists.
 struct InputOptions: ParsableArguments {
     @Option(
@@ -80,7 +72,7 @@ struct InputFile {
             }
             displayName = "<stdin>"
             mapped = nil
-            buffer = try Self.readAll(descriptor: STDIN_FILENO, path: displayName, limit: limit)
+            buffer = try Self.readAll(descriptor: StandardDescriptor.input, path: displayName, limit: limit)
             return
         }
         displayName = path
@@ -171,13 +163,10 @@ struct InputFile {
         var sniffer = PropertyListInputSniffer()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            var request = pollfd(fd: file.descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&request, 1, waiting.isShown ? -1 : 1000)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw systemError("cannot wait for data", SystemCallError(path: file.path))
+            let ready = try attempt("cannot wait for data") { () throws(SystemCallError) in
+                try file.waitUntilReadable(milliseconds: waiting.isShown ? -1 : 1000)
             }
-            if ready == 0 {
+            if !ready {
                 waiting.show()
                 continue
             }
@@ -186,7 +175,7 @@ struct InputFile {
             let count: Int
             do throws(SystemCallError) {
                 count = try read.get()
-            } catch let error where error.code == EAGAIN {
+            } catch let error where error.isWouldBlock {
                 continue
             } catch {
                 throw systemError("cannot read", error)
@@ -208,15 +197,15 @@ struct InputFile {
         mutating func show() {
             guard !isShown else { return }
             isShown = true
-            guard isatty(STDERR_FILENO) == 1 else { return }
+            guard Terminal.isTerminal(StandardDescriptor.error) else { return }
             Diagnostics.writeAll(
-                RawFileName.bytes(TerminalText.escaped(path) + ": waiting for a writer on this FIFO (Ctrl-C to stop)"), to: STDERR_FILENO)
+                RawFileName.bytes(TerminalText.escaped(path) + ": waiting for a writer on this FIFO (Ctrl-C to stop)"), to: StandardDescriptor.error)
         }
 
         mutating func clear() {
             guard isShown else { return }
             isShown = false
-            if isatty(STDERR_FILENO) == 1 { Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
+            if Terminal.isTerminal(StandardDescriptor.error) { Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: StandardDescriptor.error) }
         }
     }
 
@@ -229,11 +218,6 @@ struct InputFile {
         case .socket: "a socket"
         default: "a special file"
         }
-    }
-
-    /// `kindName(_:)` for the file-type bits of an `st_mode`.
-    static func kindName(_ type: mode_t) -> String {
-        kindName(FileKind(mode: UInt32(type)))
     }
 
     private static func overLimit(_ limit: Int) -> PropertyListError {

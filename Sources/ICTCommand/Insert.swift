@@ -33,9 +33,17 @@ extension Ict {
     }
 }
 
-extension Ict.Insert: ReportingCommand {
+extension Ict.Insert: TypedReportingCommand {
     static let reportName = "insert"
-    static let reportFields = ["path", "keyPath", "changed"]
+    typealias Fields = KeyPathEditFields
+}
+
+/// The fields of `ict insert`, `remove` and `set FILE KEYPATH` (`Schemas/cli/insert.schema.json`, …).
+struct KeyPathEditFields: KeyPathReportFields {
+    var path: String?
+    var keyPath: String?
+    /// Whether the edit changed the value, so the file was written.
+    var changed: Bool?
 }
 
 /// The run of an editing command: read, edit, write back, report.
@@ -44,7 +52,7 @@ enum KeyPathEdit {
         _ command: ReportingCommand.Type, _ file: String, keyPath: String, limits: PropertyListLimits, json: Bool,
         _ edit: (inout KeyPathTarget) throws(PropertyListKeyPathError) -> Void
     ) throws {
-        let report = command.report(json: json)
+        let report = TypedReport<KeyPathEditFields>(command: command.reportName, json: json)
         // Held from reading to writing back: concurrent edits of one file by ict take turns, none lost.
         let lock = try ItemLockSupport.exclusive(KeyPathAddress.lockPath(file), report: report)
         defer { lock?.release() }
@@ -60,7 +68,7 @@ enum KeyPathEdit {
         if changed {
             do throws(Problem) { try target.save(expecting: opened.stamp) } catch { throw report.fail(error) }
         }
-        report["changed"] = .bool(changed)
+        report.fields.changed = changed
         if !json { print(TerminalText.escaped("\(file): \(changed ? "saved" : "unchanged")")) }
         try report.finish()
     }

@@ -1,13 +1,6 @@
 import ArgumentParser
 import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A JSON value for the reports `--json` prints. Unlike a property list it
 /// has `null`, which every report uses for a field that has no value, so
@@ -90,7 +83,10 @@ extension JSONValue {
 /// With `--jsonl` the report prints one line for each file instead, as the
 /// command finishes it (`line(path:fields:)`), and keeps no problem past its
 /// line, so memory does not grow with the number of files.
-final class Report {
+///
+/// A command converted to a struct of fields uses `TypedReport`; the others
+/// still set fields by name (`report["path"] = …`).
+class Report {
     /// The command's name as typed: `validate`, `types show`.
     let command: String
     /// The command's own fields, in order, between `ok` and `problems`.
@@ -108,7 +104,7 @@ final class Report {
     /// names, not a dictionary: the first dictionary of its kind costs the
     /// runtime a scan of every protocol conformance, as much as a small
     /// conversion (see `QuickCommand`).
-    private var values: [JSONValue?]
+    fileprivate var values: [JSONValue?]
     /// Set for an answer that is "no" without being a problem (`types
     /// conforms` of two unrelated types): exit status 1, `"ok": false`.
     var answeredNo = false
@@ -150,6 +146,10 @@ final class Report {
         sawWarning = sawWarning || other.sawWarning
     }
 
+    /// Brings the fields' values up to date before they are printed (a
+    /// `TypedReport` encodes its struct into them); nothing here.
+    fileprivate func updateValues() {}
+
     /// Sets one of the command's declared fields.
     subscript(field: String) -> JSONValue {
         get { fieldNames.firstIndex(of: field).flatMap { values[$0] } ?? .null }
@@ -183,7 +183,7 @@ final class Report {
         members.append(("problems", .array(problems.map(\.jsonValue))))
         problems.removeAll(keepingCapacity: true)
         // One write for the whole line, so lines of processes sharing a pipe or file do not mix.
-        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: STDOUT_FILENO)
+        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: StandardDescriptor.output)
     }
 
     /// The file the report is about, for a problem found in printing it:
@@ -218,6 +218,7 @@ final class Report {
     /// last line for problems of no one file, if there are any), and fails
     /// the command (exit status 1) when any problem is an error or the answer is no.
     func finish() throws {
+        updateValues()
         if json {
             var output = StandardOutput()
             output.write(String(decoding: try encodedDocument(), as: UTF8.self))
@@ -244,4 +245,54 @@ final class Report {
 
 extension JSONValue: ExpressibleByStringLiteral {
     init(stringLiteral value: String) { self = .string(value) }
+}
+
+/// A command's own `--json` fields as a struct: its stored properties, in the
+/// order declared, are the report's fields between `ok` and `problems`, so a
+/// wrong field name fails to compile. Each is optional: null until the run
+/// gets as far as filling it.
+protocol ReportFields: Encodable {
+    /// Every field nil.
+    init()
+}
+
+extension ReportFields {
+    /// The fields' names in order: the members of an empty value's encoding.
+    static var fieldNames: [String] {
+        guard case .object(let members) = JSONValueEncoder.encode(Self()) else { return [] }
+        return members.map(\.0)
+    }
+}
+
+/// A `Report` whose command fields are the stored properties of `Fields`
+/// (`report.fields.path = …`), encoded by `JSONValueEncoder` when the
+/// report is printed. Without `--json` nothing is encoded: the encoder's
+/// dynamic casts cost the runtime a scan of the protocol conformances, which
+/// the plain command lines (`QuickCommand`) avoid.
+final class TypedReport<Fields: ReportFields>: Report {
+    /// The command's fields, nil until set.
+    var fields = Fields()
+
+    init(command: String, json: Bool) {
+        super.init(command: command, fields: json ? Fields.fieldNames : [], json: json)
+    }
+
+    fileprivate override func updateValues() {
+        guard json, case .object(let members) = JSONValueEncoder.encode(fields) else { return }
+        values = members.map(\.1)
+    }
+}
+
+/// A `ReportingCommand` whose fields are a `ReportFields` struct.
+protocol TypedReportingCommand: ReportingCommand {
+    associatedtype Fields: ReportFields
+}
+
+extension TypedReportingCommand {
+    static var reportFields: [String] { Fields.fieldNames }
+
+    /// A report for one run of this command.
+    static func report(json: Bool) -> TypedReport<Fields> {
+        TypedReport(command: reportName, json: json)
+    }
 }

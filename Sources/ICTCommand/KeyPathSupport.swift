@@ -3,14 +3,6 @@ import ICTDocument
 import KeyedArchive
 import PropertyList
 import SystemSupport
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -71,16 +63,17 @@ extension KeyPathTarget {
             _ = try FileInfo.of(path: path, followingLink: false)
             return false
         } catch {
-            return error.code == ENOENT
+            return error.isNoSuchEntry
         }
     }
 
     /// Reads the target for a command, filling the report's `path` and `keyPath`, or fails the report.
-    static func open(
-        _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading, report: Report
+    static func open<Fields: KeyPathReportFields>(
+        _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading,
+        report: TypedReport<Fields>
     ) throws -> (target: KeyPathTarget, stamp: FileStamp?) {
-        report["path"] = .string(Problem.inputName(path))
-        report["keyPath"] = .string(keyPath)
+        report.fields.path = Problem.inputName(path)
+        report.fields.keyPath = keyPath
         do throws(Problem) {
             return try read(path, keyPath: keyPath, limits: limits, for: purpose)
         } catch {
@@ -232,7 +225,7 @@ struct KeyPathArguments: ParsableArguments {
     var json = false
 
     /// Reads the target, or fails the report.
-    func target(_ report: Report) throws -> KeyPathTarget {
+    func target<Fields: KeyPathReportFields>(_ report: TypedReport<Fields>) throws -> KeyPathTarget {
         try KeyPathTarget.open(file, keyPath: keyPath, limits: input.limits, report: report).target
     }
 }
@@ -246,4 +239,10 @@ enum ValueTypeName {
         default: Plutil.ValueType(of: value).rawValue
         }
     }
+}
+
+/// The fields every key-path command reports first: the file as given (`<stdin>` for `-`) and the key path.
+protocol KeyPathReportFields: ReportFields {
+    var path: String? { get set }
+    var keyPath: String? { get set }
 }

@@ -17,14 +17,21 @@ extension Ict {
             let target = try arguments.target(report)
             let value: PropertyListValue
             do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
-            report["type"] = .string(ValueTypeName.of(value))
+            report.fields.type = ValueTypeName.of(value)
             if !arguments.json { print(ValueTypeName.of(value)) }
             try report.finish()
         }
     }
 }
 
-extension Ict.KeyPathType: ReportingCommand {
+extension Ict.KeyPathType: TypedReportingCommand {
     static let reportName = "type"
-    static let reportFields = ["path", "keyPath", "type"]
+
+    /// `Schemas/cli/type.schema.json`.
+    struct Fields: KeyPathReportFields {
+        var path: String?
+        var keyPath: String?
+        /// `plutil`'s name of the value's type (`ValueTypeName`).
+        var type: String?
+    }
 }

@@ -5,12 +5,6 @@ import OrderedCollections
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension Ict {
     /// `ict list`: the `.ict` documents in a folder, by display name.
     struct List: ParsableCommand {
@@ -153,21 +147,20 @@ extension Ict {
         /// The folder the documents being read are in, kept open so each
         /// document is opened relative to it (shorter lookups than full paths).
         struct OpenFolder {
-            private var current: (path: String, descriptor: Int32)?
+            private var current: (path: String, file: OpenFile)?
 
-            /// A descriptor of `path`, or `AT_FDCWD` when it cannot be opened (full paths are used then).
+            /// A descriptor of `path`, or the current directory's (`CurrentDirectory.descriptor`)
+            /// when it cannot be opened (full paths are used then).
             mutating func descriptor(for path: String) -> Int32 {
-                guard !path.isEmpty else { return AT_FDCWD }
-                if let current, current.path == path { return current.descriptor }
+                guard !path.isEmpty else { return CurrentDirectory.descriptor }
+                if let current, current.path == path { return current.file.descriptor }
                 close()
-                let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard descriptor >= 0 else { return AT_FDCWD }
-                current = (path, descriptor)
-                return descriptor
+                guard let file = try? OpenFile(path: path, options: .directory) else { return CurrentDirectory.descriptor }
+                current = (path, file)
+                return file.descriptor
             }
 
             mutating func close() {
-                if let current { closeDescriptor(current.descriptor) }
                 current = nil
             }
         }
@@ -201,7 +194,7 @@ extension Ict {
         /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
         static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
             let path = location.path
-            let summary = try ICTDocumentSummary(ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder)
+            let summary = try ICTDocumentSummary(ofDocumentAt: folder == CurrentDirectory.descriptor ? path : location.name, relativeTo: folder)
             var row = Row(
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
                 conflicts: location.conflictCount)
@@ -271,9 +264,4 @@ extension Ict.List: ReportingCommand {
     static let reportName = "list"
     static let reportFields = ["directory", "documents"]
     static let lineFields = ["displayName", "thumbnail", "data", "conflicts", "state"]
-}
-
-/// Closes a file descriptor (for types with a `close()` of their own).
-private func closeDescriptor(_ descriptor: Int32) {
-    close(descriptor)
 }

@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes command output where the user asked, never leaving a half-written file.
 ///
 /// `-` is standard output; any other path is written by `AtomicFileWriter`
@@ -19,11 +11,7 @@ final class OutputFile {
 
     /// True when `path` is `-` or names a terminal.
     static func isTerminal(_ path: String) -> Bool {
-        if path == "-" { return isatty(STDOUT_FILENO) == 1 }
-        let descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return isatty(descriptor) == 1
+        path == "-" ? Terminal.isTerminal(StandardDescriptor.output) : Terminal.isTerminal(path: path)
     }
 
     /// Writes all of `bytes` to `path` and commits; with `expected`, only
@@ -54,7 +42,7 @@ final class OutputFile {
     /// Appends `bytes`; on failure the destination is abandoned.
     func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
         guard let writer else {
-            if let code = FileWriting.writeAll(bytes, to: STDOUT_FILENO) {
+            if let code = FileWriting.writeAll(bytes, to: StandardDescriptor.output) {
                 throw CommandFailure("cannot write: \(SystemCallError.describe(code))")
             }
             return

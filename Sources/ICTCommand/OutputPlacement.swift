@@ -1,13 +1,5 @@
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where a command may write, decided in one place for every command and
 /// checked before anything is written:
 /// - no output inside the package being read (`ict thumbnail Doc.ict -o
@@ -22,9 +14,7 @@ enum OutputPlacement {
     /// Costs resolving both paths (`realpath`).
     static func insideInputProblem(_ output: String, reading input: String) -> Problem? {
         guard output != "-", let folder = resolved(input) else { return nil }
-        var status = stat()
-        guard RawFileName.withPath(input, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
-            let target = resolvedOutput(output)
+        guard (try? FileInfo.of(path: input))?.kind == .directory, let target = resolvedOutput(output)
         else { return nil }
         guard target == folder || target.starts(with: folder + [UInt8(ascii: "/")]) else { return nil }
         return Problem(path: output, "is inside \(input), the package being read; write the output outside it")
@@ -49,11 +39,10 @@ enum OutputPlacement {
                 base = String(document.dropLast(".ict".count))
                 return
             }
-            var status = stat()
-            if RawFileName.withPath(destination, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            if let kind = (try? FileInfo.of(path: destination))?.kind, kind != .regular {
                 throw Problem(
                     path: destination,
-                    "is \(InputFile.kindName(status.st_mode & S_IFMT)), not a regular file: the photo and thumbnail files "
+                    "is \(InputFile.kindName(kind)), not a regular file: the photo and thumbnail files "
                         + "would go beside it, and none is made beside a device or pipe; use --embed, or -o - "
                         + "(they then go beside the document)")
             }
@@ -71,12 +60,11 @@ enum OutputPlacement {
             for name in names {
                 let path = folder + name
                 if let problem = OutputPlacement.insideInputProblem(path, reading: document) { throw problem }
-                var status = stat()
-                guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { continue }
+                guard (try? FileInfo.of(path: path, followingLink: false)) != nil else { continue }
                 guard replacing else { throw Problem(path: path, "already exists; --force replaces it") }
-                if RawFileName.withPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+                if let kind = (try? FileInfo.of(path: path))?.kind, kind != .regular {
                     throw Problem(
-                        path: path, "is \(InputFile.kindName(status.st_mode & S_IFMT)), not a regular file: it is not replaced, even with --force")
+                        path: path, "is \(InputFile.kindName(kind)), not a regular file: it is not replaced, even with --force")
                 }
             }
         }
@@ -84,9 +72,8 @@ enum OutputPlacement {
 
     /// The absolute path `path` names, links and `..` resolved; nil when it does not exist.
     private static func resolved(_ path: String) -> [UInt8]? {
-        guard let resolved = RawFileName.withPath(path, { realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return [UInt8](UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+        guard let resolved = try? SymbolicLink.resolvedPath(path) else { return nil }
+        return RawFileName.bytes(resolved)
     }
 
     /// Where writing `output` would land: the file it resolves to when it

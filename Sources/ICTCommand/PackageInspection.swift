@@ -134,22 +134,34 @@ struct PackageInspection {
 
     // MARK: Output for programs
 
-    /// One JSON document: `{"package": path, "entries": [{"path", "type",
-    /// "size", "kind" | "destination"}]}`.
-    /// The `package` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
+    /// The `package` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`):
+    /// `{"path", "entries": [{"path", "type", "size", "kind", "destination"}]}`.
+    struct JSONForm: Encodable {
+        struct Entry: Encodable {
+            var path: String
+            /// directory, file or link.
+            var type: String
+            var size: Int
+            var kind: String?
+            var destination: String?
+        }
+
+        var path: String
+        var entries: [Entry]
+    }
+
+    /// `JSONForm` as the report's value.
     func jsonValue() -> JSONValue {
-        let list: [JSONValue] = entries.map { entry in
+        let list = entries.map { entry in
             let type =
                 switch entry.wrapperKind {
                 case .directory: "directory"
                 case .regularFile: "file"
                 case .symbolicLink: "link"
                 }
-            return .object([
-                ("path", .string(entry.path)), ("type", .string(type)), ("size", .integer(Int(entry.size))),
-                ("kind", .optional(entry.contentKind?.rawValue)), ("destination", .optional(entry.linkDestination)),
-            ])
+            return JSONForm.Entry(
+                path: entry.path, type: type, size: Int(entry.size), kind: entry.contentKind?.rawValue, destination: entry.linkDestination)
         }
-        return .object([("path", .string(packagePath)), ("entries", .array(list))])
+        return JSONValueEncoder.encode(JSONForm(path: packagePath, entries: list))
     }
 }

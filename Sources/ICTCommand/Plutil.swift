@@ -1,14 +1,6 @@
 import PropertyList
 import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `ict plutil ARGS…`, and `ict` run through a link named `plutil`: Apple's
 /// `plutil` command line, parsed by hand as `plutil` parses it (its verbs are
 /// single-dash words, not argument-parser options), giving what Apple's
@@ -35,7 +27,7 @@ enum Plutil {
 
     /// Runs `plutil` with `arguments` (after the program's name) and exits with its status.
     static func main(arguments: [String]) -> Never {
-        exit(run(name: "plutil", arguments: arguments))
+        CurrentProcess.exit(run(name: "plutil", arguments: arguments))
     }
 
     /// Runs `plutil` with `arguments` (after the program's name); `name` is
@@ -52,7 +44,7 @@ enum Plutil {
 
     /// Writes text on standard output, unbuffered (messages and output interleave as `plutil`'s do).
     static func printOutput(_ bytes: [UInt8]) {
-        Diagnostics.writeAll(bytes, to: STDOUT_FILENO)
+        Diagnostics.writeAll(bytes, to: StandardDescriptor.output)
     }
 
     /// `PATH: message` on standard error, standard input named `<stdin>`.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A progress line on standard error for a long loop, such as
 /// `validate: 1234/10000 files`, redrawn in place with `\r`.
@@ -20,7 +14,7 @@ struct ProgressReporter {
     /// `ICT_PROGRESS_QUIET_MS` milliseconds (tests set it, so that whether the
     /// line appears does not depend on how fast the machine is).
     static let quietPeriod: Duration = {
-        guard let text = getenv("ICT_PROGRESS_QUIET_MS").map({ String(cString: $0) }), let milliseconds = Int64(text),
+        guard let text = Environment.value("ICT_PROGRESS_QUIET_MS"), let milliseconds = Int64(text),
             milliseconds >= 0
         else { return .seconds(1) }
         return .milliseconds(milliseconds)
@@ -48,7 +42,7 @@ struct ProgressReporter {
         self.label = label
         self.total = total
         self.unit = unit
-        isShown = isatty(STDERR_FILENO) == 1
+        isShown = Terminal.isTerminal(StandardDescriptor.error)
     }
 
     /// Counts one step done; draws the line with the new count when an update
@@ -63,14 +57,14 @@ struct ProgressReporter {
         } else if isDrawn || line.isEmpty {
             return
         }
-        Diagnostics.writeAll(Array(line.utf8), to: STDERR_FILENO)
+        Diagnostics.writeAll(Array(line.utf8), to: StandardDescriptor.error)
         isDrawn = true
     }
 
     /// Erases the line if it is drawn.
     mutating func clear() {
         guard isDrawn else { return }
-        Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO)
+        Diagnostics.writeAll(Array("\r\u{1B}[K".utf8), to: StandardDescriptor.error)
         isDrawn = false
     }
 }

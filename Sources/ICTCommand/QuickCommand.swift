@@ -1,12 +1,5 @@
 import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// The command lines scripts run once per file in a loop — `convert FILE
 /// --format F [-o OUT]`, `get FILE KEYPATH [--format F] [-o OUT]`, `types
@@ -31,7 +24,7 @@ enum QuickCommand {
 
     /// The command `arguments` name in one of the plain shapes, or nil.
     init?(_ arguments: [String]) {
-        guard getenv("ICT_ARGUMENT_PARSER_ONLY") == nil, let name = arguments.first else { return nil }
+        guard Environment.value("ICT_ARGUMENT_PARSER_ONLY") == nil, let name = arguments.first else { return nil }
         switch name {
         case "convert":
             guard let job = Self.convert(arguments.dropFirst()) else { return nil }

@@ -20,7 +20,7 @@ extension Ict {
     }
 }
 
-extension Ict.Remove: ReportingCommand {
+extension Ict.Remove: TypedReportingCommand {
     static let reportName = "remove"
-    static let reportFields = ["path", "keyPath", "changed"]
+    typealias Fields = KeyPathEditFields
 }

@@ -1,14 +1,7 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 extension Ict {
     /// `ict resolve`: make one version current and remove the others.
@@ -50,7 +43,7 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
-            report["path"] = .string(path)
+            report.fields.path = path
             // Held from the fingerprint check to the last removal: no other ict run changes the document in between.
             let lock = try ItemLockSupport.exclusive(path, report: report)
             defer { lock?.release() }
@@ -74,7 +67,7 @@ extension Ict {
                 if kept.number > 0, let problem = kept.problem {
                     throw report.fail(Problem(path: problem.path, location: problem.location, "refusing to keep it: " + problem.message))
                 }
-                report["kept"] = .integer(kept.number)
+                report.fields.kept = kept.number
                 var removed: [String] = []
                 try kept.version.replaceItem(at: path, options: .byMoving)
                 if !keepOthers {
@@ -84,7 +77,7 @@ extension Ict {
                     }
                     try DocumentVersion.removeOtherVersionsOfItem(at: path)
                 }
-                report["removed"] = .array(removed.map(JSONValue.string))
+                report.fields.removed = removed
                 if !json {
                     print(
                         TerminalText.escaped(
@@ -108,14 +101,22 @@ extension Ict {
 
         /// The device and inode of the item at `path` (not following a last link), or nil.
         private static func identity(_ path: String) -> [UInt64]? {
-            var status = stat()
-            guard lstat(path, &status) == 0 else { return nil }
-            return [UInt64(status.st_dev), UInt64(status.st_ino)]
+            guard let info = try? FileInfo.of(path: path, followingLink: false) else { return nil }
+            return [info.device, info.inode]
         }
     }
 }
 
-extension Ict.Resolve: ReportingCommand {
+extension Ict.Resolve: TypedReportingCommand {
     static let reportName = "resolve"
-    static let reportFields = ["path", "kept", "removed"]
+
+    /// `Schemas/cli/resolve.schema.json`.
+    struct Fields: ReportFields {
+        /// The document, without trailing slashes.
+        var path: String?
+        /// The number of the version kept, as `ict versions` numbers it.
+        var kept: Int?
+        /// The versions removed: a conflict copy's path, or an entry copy's entries joined by ", ".
+        var removed: [String]?
+    }
 }

@@ -33,8 +33,8 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
-            report["path"] = .string(path)
-            report["output"] = .string(output)
+            report.fields.path = path
+            report.fields.output = output
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             if let problem = OutputPlacement.insideInputProblem(output, reading: path) { throw report.fail(problem) }
             let bytes: [UInt8]
@@ -53,8 +53,8 @@ extension Ict {
                     bytes = [UInt8](thumbnail)
                 }
                 let pixels = try PNGImage.size(ofPNG: bytes)
-                report["width"] = .integer(pixels.width)
-                report["height"] = .integer(pixels.height)
+                report.fields.width = pixels.width
+                report.fields.height = pixels.height
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
             }
@@ -63,13 +63,25 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: Problem.outputName(output), error.description))
             }
-            report["bytes"] = .integer(bytes.count)
+            report.fields.bytes = bytes.count
             try report.finish()
         }
     }
 }
 
-extension Ict.Thumbnail: ReportingCommand {
+extension Ict.Thumbnail: TypedReportingCommand {
     static let reportName = "thumbnail"
-    static let reportFields = ["path", "output", "width", "height", "bytes"]
+
+    /// `Schemas/cli/thumbnail.schema.json`.
+    struct Fields: ReportFields {
+        /// The document, without trailing slashes.
+        var path: String?
+        /// The PNG file written.
+        var output: String?
+        /// The PNG's size in pixels.
+        var width: Int?
+        var height: Int?
+        /// The PNG's size in bytes.
+        var bytes: Int?
+    }
 }

@@ -91,16 +91,26 @@ extension TypeRegistry: TypeSourceTarget {}
 extension TypeConformanceGraph: TypeSourceTarget {}
 
 /// A type as `--json` shows it (`Schemas/cli/types-*.schema.json`).
-func typeJSON(_ declaration: TypeDeclaration, registry: TypeRegistry) -> JSONValue {
-    .object([
-        ("identifier", .string(declaration.identifier)),
-        ("description", .optional(declaration.typeDescription)),
-        ("origin", .string(declaration.origin.rawValue)),
-        ("source", .string(declaration.source.description)),
-        ("referenceURL", .optional(declaration.referenceURL)),
-        ("tags", .object(declaration.tags.map { tagClass, tags in (tagClass.rawValue, .array(tags.map(JSONValue.string))) })),
-        ("conformsTo", .array(registry.parents(of: declaration.identifier).map(JSONValue.string))),
-    ])
+struct TypeJSONForm: Encodable {
+    var identifier: String
+    var description: String?
+    var origin: String
+    var source: String
+    var referenceURL: String?
+    /// Each tag class's tags, in the declaration's order: an object whose keys are data, not fields.
+    var tags: JSONValue
+    /// The types it conforms to directly.
+    var conformsTo: [String]
+
+    init(_ declaration: TypeDeclaration, registry: TypeRegistry) {
+        identifier = declaration.identifier
+        description = declaration.typeDescription
+        origin = declaration.origin.rawValue
+        source = declaration.source.description
+        referenceURL = declaration.referenceURL
+        tags = .object(declaration.tags.map { tagClass, tags in (tagClass.rawValue, .array(tags.map(JSONValue.string))) })
+        conformsTo = registry.parents(of: declaration.identifier)
+    }
 }
 
 /// One line naming a type: `identifier  origin  description`.

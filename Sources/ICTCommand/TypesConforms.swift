@@ -38,9 +38,9 @@ extension Ict.Types {
             let report = Conforms.report(json: json)
             let graph = try TypeSources.conformanceGraph(declarationFiles: declarationFiles, sharedMimeInfo: sharedMimeInfo, report)
             let yes = graph.conforms(type, to: ancestor)
-            report["type"] = .string(type)
-            report["conformsTo"] = .string(ancestor)
-            report["conforms"] = .bool(yes)
+            report.fields.type = type
+            report.fields.conformsTo = ancestor
+            report.fields.conforms = yes
             if !json {
                 var output = StandardOutput()
                 output.writeLine("\(type) \(yes ? "conforms" : "does not conform") to \(ancestor)")
@@ -52,7 +52,14 @@ extension Ict.Types {
     }
 }
 
-extension Ict.Types.Conforms: ReportingCommand {
+extension Ict.Types.Conforms: TypedReportingCommand {
     static let reportName = "types conforms"
-    static let reportFields = ["type", "conformsTo", "conforms"]
+
+    /// `Schemas/cli/types-conforms.schema.json`.
+    struct Fields: ReportFields {
+        /// The type asked about, and the one it may conform to.
+        var type: String?
+        var conformsTo: String?
+        var conforms: Bool?
+    }
 }

@@ -27,28 +27,38 @@ extension Ict.Types {
             let report = Self.report(json: sources.json)
             let registry = try sources.registry(report)
             var output = StandardOutput()
-            var items: [JSONValue] = []
+            var items: [Fields.Item] = []
             for path in paths {
                 switch Result(catching: { () throws(UniformTypeError) in try registry.identifyItem(atPath: path) }) {
                 case .success(let type):
-                    items.append(.object([("path", .string(path)), ("type", typeJSON(type, registry: registry))]))
+                    items.append(Fields.Item(path: path, type: TypeJSONForm(type, registry: registry)))
                     if !sources.json {
                         output.writeLine("\(path): \(type.identifier)" + (type.typeDescription.map { " (\($0))" } ?? ""))
                     }
                 case .failure(let error):
                     output.flush()
-                    items.append(.object([("path", .string(path)), ("type", .null)]))
+                    items.append(Fields.Item(path: path, type: nil))
                     report.add(Problem(path: path, error))
                 }
             }
             output.flush()
-            report["items"] = .array(items)
+            report.fields.items = items
             try report.finish()
         }
     }
 }
 
-extension Ict.Types.Identify: ReportingCommand {
+extension Ict.Types.Identify: TypedReportingCommand {
     static let reportName = "types identify"
-    static let reportFields = ["items"]
+
+    /// `Schemas/cli/types-identify.schema.json`.
+    struct Fields: ReportFields {
+        /// One path named, and its type (null when it could not be examined).
+        struct Item: Encodable {
+            var path: String
+            var type: TypeJSONForm?
+        }
+
+        var items: [Item]?
+    }
 }

@@ -39,7 +39,7 @@ extension Ict.Types {
                 } else {
                     registry.types(forTag: mimeType ?? "", tagClass: .mimeType, conformingTo: conformingTo)
                 }
-            report["types"] = .array(types.map { typeJSON($0, registry: registry) })
+            report.fields.types = types.map { TypeJSONForm($0, registry: registry) }
             if !sources.json {
                 var output = StandardOutput()
                 for type in types { output.write(typeSummary(type) + "\n") }
@@ -51,7 +51,11 @@ extension Ict.Types {
     }
 }
 
-extension Ict.Types.Lookup: ReportingCommand {
+extension Ict.Types.Lookup: TypedReportingCommand {
     static let reportName = "types lookup"
-    static let reportFields = ["types"]
+
+    /// `Schemas/cli/types-lookup.schema.json`.
+    struct Fields: ReportFields {
+        var types: [TypeJSONForm]?
+    }
 }

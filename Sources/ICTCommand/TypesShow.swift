@@ -20,7 +20,7 @@ extension Ict.Types {
             guard let declaration = registry.declaration(for: identifier) else {
                 throw report.fail(Problem(path: identifier, "no such type"))
             }
-            report["type"] = typeJSON(declaration, registry: registry)
+            report.fields.type = TypeJSONForm(declaration, registry: registry)
             if !sources.json {
                 var output = StandardOutput()
                 output.writeLine(declaration.identifier)
@@ -60,7 +60,11 @@ extension Ict.Types {
     }
 }
 
-extension Ict.Types.Show: ReportingCommand {
+extension Ict.Types.Show: TypedReportingCommand {
     static let reportName = "types show"
-    static let reportFields = ["type"]
+
+    /// `Schemas/cli/types-show.schema.json`.
+    struct Fields: ReportFields {
+        var type: TypeJSONForm?
+    }
 }

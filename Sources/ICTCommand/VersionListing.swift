@@ -103,19 +103,36 @@ struct VersionListing {
     }
 
     /// One version of `ict versions --json` (`Schemas/cli/versions.schema.json`).
-    static func jsonValue(_ entry: Entry) -> JSONValue {
-        let version = entry.version
-        return .object([
-            ("number", .integer(entry.number)),
-            ("path", .string(version.path)),
-            ("isConflict", .bool(version.isConflict)),
-            ("tool", .optional(version.conflictName?.tool.rawValue)),
-            ("nameDate", .optional(version.conflictName?.date.description)),
-            ("device", .optional(version.localizedNameOfSavingComputer)),
-            ("modificationDate", .optional(version.modificationDate.map { PropertyListDateFormat.format($0) })),
-            ("entrySwaps", .array(version.entrySwaps.map { .object([("entry", .string($0.entryPath)), ("copy", .string($0.conflictEntryPath))]) })),
-            ("fields", entry.fields.map { DocumentInspection.fieldsValue($0, photoSize: entry.photoSize) } ?? .null),
-            ("differences", .array(entry.differences.map(JSONValue.string))),
-        ])
+    struct JSONForm: Encodable {
+        /// An entry of the document swapped with its conflict copy.
+        struct EntrySwap: Encodable {
+            var entry: String
+            var copy: String
+        }
+
+        var number: Int
+        var path: String
+        var isConflict: Bool
+        var tool: String?
+        var nameDate: String?
+        var device: String?
+        var modificationDate: String?
+        var entrySwaps: [EntrySwap]
+        var fields: JSONValue?
+        var differences: [String]
+
+        init(_ entry: Entry) {
+            let version = entry.version
+            number = entry.number
+            path = version.path
+            isConflict = version.isConflict
+            tool = version.conflictName?.tool.rawValue
+            nameDate = version.conflictName?.date.description
+            device = version.localizedNameOfSavingComputer
+            modificationDate = version.modificationDate.map { PropertyListDateFormat.format($0) }
+            entrySwaps = version.entrySwaps.map { EntrySwap(entry: $0.entryPath, copy: $0.conflictEntryPath) }
+            fields = entry.fields.map { DocumentInspection.fieldsValue($0, photoSize: entry.photoSize) }
+            differences = entry.differences
+        }
     }
 }

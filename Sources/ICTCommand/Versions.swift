@@ -34,7 +34,7 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
-            report["path"] = .string(path)
+            report.fields.path = path
             let listing: VersionListing
             let fingerprint: String
             let state: DocumentItemState
@@ -50,9 +50,9 @@ extension Ict {
                 throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))
             }
             for problem in listing.problems { report.add(problem) }
-            report["fingerprint"] = .string(fingerprint)
-            report["versions"] = .array(listing.entries.map(VersionListing.jsonValue))
-            report["state"] = .array(state.names.map(JSONValue.string))
+            report.fields.fingerprint = fingerprint
+            report.fields.versions = listing.entries.map(VersionListing.JSONForm.init)
+            report.fields.state = state.names
             if !json {
                 var output = StandardOutput()
                 output.write(Self.text(listing, state: state, fingerprint: fingerprint))
@@ -91,7 +91,18 @@ extension Ict {
     }
 }
 
-extension Ict.Versions: ReportingCommand {
+extension Ict.Versions: TypedReportingCommand {
     static let reportName = "versions"
-    static let reportFields = ["path", "fingerprint", "versions", "state"]
+
+    /// `Schemas/cli/versions.schema.json`.
+    struct Fields: ReportFields {
+        /// The document, without trailing slashes.
+        var path: String?
+        /// What `--expect` of `ict resolve` takes.
+        var fingerprint: String?
+        /// The current version (number 0) and the conflict versions.
+        var versions: [VersionListing.JSONForm]?
+        /// The document's state: `inConflict`, `editingDisabled`.
+        var state: [String]?
+    }
 }

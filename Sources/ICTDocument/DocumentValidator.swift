@@ -1,18 +1,12 @@
 import DocumentPackage
 import KeyedArchive
 import OrderedCollections
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// One problem a document has, with the entry and the key path inside it.
@@ -245,6 +239,6 @@ extension PNGImage {
             }
         }
         let meanSquaredError = squaredError / Double(width * height * 3)
-        return meanSquaredError == 0 ? .infinity : 10 * log10(255 * 255 / meanSquaredError)
+        return meanSquaredError == 0 ? .infinity : 10 * CMath.log10(255 * 255 / meanSquaredError)
     }
 }

@@ -1,16 +1,10 @@
 import OrderedCollections
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The text forms Apple's `plutil` writes, each laid out byte for byte as
@@ -294,17 +288,8 @@ public enum PlutilTextForm {
         return objC ? "@" + text : text
     }
 
-    /// C's `%f` of `value` (six decimals), as `String(format: "%f")` gives it,
-    /// without Foundation's formatting (and the ICU it brings).
-    private static func fixedPoint(_ value: Double) -> String {
-        // The longest %f of a Double, -DBL_MAX, is 317 characters and the NUL.
-        var buffer = [CChar](repeating: 0, count: 320)
-        let count = buffer.withUnsafeMutableBufferPointer { pointer in
-            withVaList([value]) { vsnprintf(pointer.baseAddress, pointer.count, "%f", $0) }
-        }
-        precondition(count >= 0 && count < buffer.count, "%f of \(value) does not fit in \(buffer.count) bytes")
-        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// C's `%f` of `value` (six decimals), as `String(format: "%f")` gives it.
+    private static func fixedPoint(_ value: Double) -> String { CNumberFormat.fixedPoint(value) }
 
     // MARK: Swift and Objective-C literals
 

@@ -30,6 +30,16 @@ package struct SystemCallError: Error, CustomStringConvertible, Equatable, Senda
     /// Whether the process may not do it: `EACCES` or `EPERM`.
     package var isPermissionDenied: Bool { code == EACCES || code == EPERM }
 
+    /// Whether no entry has the path's last name: `ENOENT` alone (a folder
+    /// on the way that is a file is not counted, as `isMissing` counts it).
+    package var isNoSuchEntry: Bool { code == ENOENT }
+
+    /// Whether something is already at the path: `EEXIST`.
+    package var isAlreadyExisting: Bool { code == EEXIST }
+
+    /// Whether a descriptor that does not block had nothing to give yet: `EAGAIN`.
+    package var isWouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+
     /// `path: reason`, the path with control characters escaped.
     package var description: String { "\(RawFileName.escaped(path, everyRawByte: false)): \(reason)" }
 
@@ -182,6 +192,21 @@ package final class OpenFile {
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw SystemCallError(path: path) }
     }
 
+    /// Waits until the file has data to read (or its end, or an error) for
+    /// at most `milliseconds` (-1: as long as it takes), again after a
+    /// signal (`EINTR`). Returns false when the time passed first.
+    /// The corresponding C function is `poll`.
+    ///
+    /// - Throws: `SystemCallError` naming the path.
+    package func waitUntilReadable(milliseconds: Int32) throws(SystemCallError) -> Bool {
+        while true {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, milliseconds)
+            if ready >= 0 { return ready > 0 }
+            if errno != EINTR { throw SystemCallError(path: path) }
+        }
+    }
+
     /// Reads up to `buffer.count` bytes, again after a signal (`EINTR`);
     /// 0 at the end. The corresponding C function is `read`.
     ///
@@ -266,8 +291,90 @@ package struct DirectoryEntry: Sendable, Equatable {
     package var name: String { RawFileName.decoding(bytes) }
 }
 
-/// Listing directories.
+/// Reading and writing at an offset, without moving the file position.
+package enum PositionalIO {
+    /// Reads from `offset` until `buffer` is full or the file ends, again
+    /// after a signal (`EINTR`); returns how many bytes were read (fewer than
+    /// `buffer.count` only at the end). `path` names the file in the error.
+    /// The corresponding C function is `pread`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, path: String)
+        throws(SystemCallError) -> Int
+    {
+        var filled = 0
+        while filled < buffer.count {
+            // `filled < buffer.count`: the base address is not nil and the pointer stays inside the buffer.
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError(path: path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    /// Writes every byte of `bytes` at `offset`, again after a signal
+    /// (`EINTR`) or a short write. The corresponding C function is `pwrite`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws(SystemCallError) {
+        var written = 0
+        while written < bytes.count {
+            // `written < bytes.count`: the base address is not nil and the pointer stays inside.
+            let count = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError(path: path)
+            }
+            written += count
+        }
+    }
+}
+
+/// The permissions of files.
+package enum FilePermissions {
+    /// What a new file made with 0666 gets: 0666 less the process's umask.
+    /// The corresponding C function is `umask` (set and at once set back).
+    package static func forNewFile() -> UInt16 {
+        let mask = umask(0)
+        umask(mask)
+        return UInt16(truncatingIfNeeded: 0o666 & ~mask)
+    }
+
+    /// Sets the permission bits of the file open as `descriptor`.
+    /// The corresponding C function is `fchmod`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func set(_ permissions: UInt16, on descriptor: Int32, path: String) throws(SystemCallError) {
+        guard fchmod(descriptor, mode_t(permissions)) == 0 else { throw SystemCallError(path: path) }
+    }
+}
+
+/// Listing and making directories.
 package enum Directory {
+    /// Opens the directory at `path` (a last symbolic link followed) and
+    /// hands its descriptor to the caller, who closes it.
+    /// The corresponding C function is `open`.
+    ///
+    /// - Throws: `SystemCallError` naming `path`.
+    package static func openDescriptor(atPath path: String) throws(SystemCallError) -> Int32 {
+        let descriptor = RawFileName.withPath(path) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw SystemCallError(path: path) }
+        return descriptor
+    }
+
+    /// Makes the directory `path` with the permissions `permissions` (less
+    /// the umask). The corresponding C function is `mkdir`.
+    ///
+    /// - Throws: `SystemCallError` naming `path` (`isAlreadyExisting` when
+    ///   something is there).
+    package static func make(atPath path: String, permissions: UInt16 = 0o777) throws(SystemCallError) {
+        guard RawFileName.withPath(path, { mkdir($0, mode_t(permissions)) }) == 0 else { throw SystemCallError(path: path) }
+    }
+
     /// The entries of the directory at `path` (a last symbolic link
     /// followed), as `entries(of:path:)`. The corresponding C function is `open`.
     ///
@@ -321,6 +428,15 @@ package enum Directory {
     }
 }
 
+/// What the process may do with a file.
+package enum FileAccess {
+    /// Whether the process may write the object at `path` (by its real user
+    /// and group, a last link followed). The corresponding C function is `access`.
+    package static func isWritable(_ path: String) -> Bool {
+        RawFileName.withPath(path) { access($0, W_OK) } == 0
+    }
+}
+
 /// Symbolic links and the paths they resolve to.
 package enum SymbolicLink {
     /// What the link at `path` holds, byte for byte. The corresponding C function is `readlink`.
@@ -347,6 +463,10 @@ package enum SymbolicLink {
 
 /// The process's current directory.
 package enum CurrentDirectory {
+    /// The descriptor that names it to the calls taking a directory and a
+    /// relative name (`AT_FDCWD`).
+    package static let descriptor: Int32 = AT_FDCWD
+
     /// Its absolute path (bytes not UTF-8 as `RawFileName` carries them);
     /// nil when it cannot be told (removed, or unreadable on the way up).
     /// The corresponding C function is `getcwd`.

@@ -16,6 +16,9 @@ import Darwin
 package enum RawFileName {
     private static let base: UInt32 = 0x10FF00
 
+    /// The longest path the system takes, in bytes with its NUL (`PATH_MAX`).
+    package static let maximumPathLength = Int(PATH_MAX)
+
     /// The command-line arguments after the program's name, decoded so.
     package static func arguments() -> [String] {
         (1..<Int(CommandLine.argc)).map { index in

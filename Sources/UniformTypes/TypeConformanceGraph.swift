@@ -1,12 +1,5 @@
 import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// What the types of a `TypeRegistry` conform to, and nothing else: each
 /// type's identifier, origin, parents and MIME types, made from the same
@@ -503,7 +496,9 @@ private struct NameTable: Sendable {
                 let entry = Int(slots[slot])
                 if entry == 0 { return (slot, false) }
                 let start = Int(starts[entry - 1])
-                if Int(starts[entry]) - start == key.count && (key.isEmpty || memcmp(stored.baseAddress! + start, key.baseAddress!, key.count) == 0) {
+                if Int(starts[entry]) - start == key.count
+                    && (key.isEmpty || MemoryBytes.equal(stored.baseAddress! + start, key.baseAddress!, count: key.count))
+                {
                     return (slot, true)
                 }
                 slot = (slot + 1) & mask

@@ -158,4 +158,90 @@ struct FileSystemCallsTests {
         #expect(resolved == URL(fileURLWithPath: root + "/file").resolvingSymlinksInPath().path)
         #expect(throws: SystemCallError(path: root + "/dangling", code: ENOENT)) { try SymbolicLink.resolvedPath(root + "/dangling") }
     }
+
+    @Test func makingADirectoryTellsWhatWasInTheWay() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Directory.make(atPath: root + "/new")
+        #expect(try FileInfo.of(path: root + "/new").kind == .directory)
+        let again = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/new") }
+        #expect(again?.isAlreadyExisting == true)
+        #expect(again?.path == root + "/new")
+        let overFile = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/file") }
+        #expect(overFile?.isAlreadyExisting == true)
+        let inMissing = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/missing/new") }
+        #expect(inMissing?.isNoSuchEntry == true)
+        #expect(inMissing?.isAlreadyExisting == false)
+        // A folder on the way that is a file: missing, but not "no such entry" (ENOTDIR).
+        let underFile = #expect(throws: SystemCallError.self) { try Directory.make(atPath: root + "/file/new") }
+        #expect(underFile?.isMissing == true)
+        #expect(underFile?.isNoSuchEntry == false)
+    }
+
+    @Test func aFIFOIsReadableOnceAWriterWrites() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let reader = try OpenFile(path: root + "/fifo", options: [.nonBlocking])
+        // The reader is open, so opening the writer does not wait.
+        let writer = try #require(FileHandle(forWritingAtPath: root + "/fifo"))
+        defer { try? writer.close() }
+        // A writer with nothing written: nothing to read, at once (a zero wait, no sleeping).
+        #expect(try reader.waitUntilReadable(milliseconds: 0) == false)
+        var buffer = [UInt8](repeating: 0, count: 8)
+        let early = #expect(throws: SystemCallError.self) {
+            try buffer.withUnsafeMutableBytes { bytes in _ = try reader.read(into: bytes) }
+        }
+        #expect(early?.isWouldBlock == true)
+        writer.write(Data("abc".utf8))
+        #expect(try reader.waitUntilReadable(milliseconds: -1))
+        let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+        #expect(Array(buffer[..<count]) == Array("abc".utf8))
+    }
+
+    @Test func writableIsWhatAccessSays() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(FileAccess.isWritable(root + "/file"))
+        #expect(FileAccess.isWritable(root + "/folder"))
+        #expect(!FileAccess.isWritable(root + "/missing"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: root + "/file")
+        // Root may write whatever the mode says; anyone else may not write a 0444 file.
+        #expect(FileAccess.isWritable(root + "/file") == (geteuid() == 0))
+    }
+
+    @Test func positionalReadsAndWritesLeaveThePositionAlone() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let descriptor = open(root + "/file", O_RDWR)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        try Array("EL".utf8).withUnsafeBytes { try PositionalIO.write(descriptor, $0, at: 1, path: root + "/file") }
+        var buffer = [UInt8](repeating: 0, count: 8)
+        // From byte 3 of "hELlo": two bytes, then the end.
+        let count = try buffer.withUnsafeMutableBytes { try PositionalIO.read(descriptor, into: $0, at: 3, path: root + "/file") }
+        #expect(Array(buffer[..<count]) == Array("lo".utf8))
+        #expect(lseek(descriptor, 0, SEEK_CUR) == 0)
+        #expect(try String(contentsOfFile: root + "/file", encoding: .utf8) == "hELlo")
+        let folder = open(root + "/folder", O_RDONLY | O_DIRECTORY)
+        defer { close(folder) }
+        let failure = #expect(throws: SystemCallError.self) {
+            try buffer.withUnsafeMutableBytes { _ = try PositionalIO.read(folder, into: $0, at: 0, path: "the folder") }
+        }
+        #expect(failure == SystemCallError(path: "the folder", code: EISDIR))
+    }
+
+    @Test func aNewFilesPermissionsAreWhatOpenGivesA0666File() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let descriptor = open(root + "/made", O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(try FileInfo.of(path: root + "/made").permissions == FilePermissions.forNewFile())
+        try FilePermissions.set(0o604, on: descriptor, path: root + "/made")
+        #expect(try FileInfo.of(path: root + "/made").permissions == 0o604)
+        let directory = try Directory.openDescriptor(atPath: root + "/folder")
+        defer { close(directory) }
+        #expect(try FileInfo.of(descriptor: directory, path: "folder").kind == .directory)
+        #expect(throws: SystemCallError(path: root + "/file", code: ENOTDIR)) { try Directory.openDescriptor(atPath: root + "/file") }
+    }
 }

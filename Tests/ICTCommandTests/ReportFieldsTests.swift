@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ICTCommand
+
+/// The commands whose `--json` fields are a `ReportFields` struct
+/// (`TypedReport`): the struct's fields are the ones each command's schema
+/// in `Schemas/cli/` names, in the schema's order, and a run that stops early
+/// prints the fields it did not reach as `null`, byte for byte as the
+/// field-by-name reports did.
+struct ReportFieldsTests {
+    /// Each typed command and the schema file describing its report.
+    static var commands: [(schema: String, command: any ReportingCommand.Type)] {
+        [
+            ("get", Ict.Get.self), ("type", Ict.KeyPathType.self), ("insert", Ict.Insert.self), ("remove", Ict.Remove.self),
+            ("resolve", Ict.Resolve.self), ("thumbnail", Ict.Thumbnail.self), ("create-plist", Ict.CreatePlist.self),
+            ("versions", Ict.Versions.self), ("diff", Ict.Diff.self), ("types-show", Ict.Types.Show.self),
+            ("types-lookup", Ict.Types.Lookup.self), ("types-identify", Ict.Types.Identify.self),
+            ("types-conforms", Ict.Types.Conforms.self),
+        ]
+    }
+
+    /// The schema's `properties`, in the order the file lists them (Python's
+    /// `json` keeps it), without the three every report has.
+    private static func schemaFields(_ schema: String) throws -> [String] {
+        let script = """
+            import json, sys
+            names = json.load(open(sys.argv[1]))["properties"].keys()
+            print("\\n".join(n for n in names if n not in ("command", "ok", "problems")))
+            """
+        let run = try ProgramRunner.run("/usr/bin/python3", ["-c", script, Repository.path("Schemas/cli/\(schema).schema.json")])
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test(arguments: commands.indices)
+    func theStructsFieldsAreTheSchemasInItsOrder(_ index: Int) throws {
+        let (schema, command) = Self.commands[index]
+        #expect(command.reportFields == (try Self.schemaFields(schema)), "\(schema)")
+    }
+
+    @Test func aRunThatStopsEarlyPrintsTheFieldsItDidNotReachAsNull() throws {
+        let run = try ICTRunner.run(["resolve", "--json", "/nonexistent.ict", "--keep", "current"])
+        #expect(run.status == 1)
+        let problem = """
+              "problems": [
+                {
+                  "path": "/nonexistent.ict",
+                  "line": null,
+                  "column": null,
+                  "byte": null,
+                  "entry": null,
+                  "severity": "error",
+                  "message": "no such file or folder",
+                  "keyPath": null
+                }
+              ]
+            """
+        #expect(
+            run.stdout
+                == """
+                {
+                  "command": "resolve",
+                  "ok": false,
+                  "path": "/nonexistent.ict",
+                  "kept": null,
+                  "removed": null,
+                \(problem)
+                }
+
+                """)
+    }
+
+    @Test func aKeyPathCommandReportsThePathAsGivenAndTheKeyPathBeforeItFails() throws {
+        let run = try ICTRunner.run(["type", "--json", "/nonexistent.plist", "a.b"])
+        #expect(run.status == 1)
+        let expected = """
+            {
+              "command": "type",
+              "ok": false,
+              "path": "/nonexistent.plist",
+              "keyPath": "a.b",
+              "type": null,
+
+            """
+        #expect(run.stdout.hasPrefix(expected))
+    }
+}

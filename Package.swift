@@ -166,6 +166,7 @@ let package = Package(
                 "FileCoordination",
                 "UniformTypes",
                 "ICTDocument",
+                "MetadataQuery",
                 "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),

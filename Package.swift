@@ -140,6 +140,7 @@ let package = Package(
                 "DocumentVersions",
                 "FileCoordination",
                 "Documents",
+                "MetadataQuery",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),

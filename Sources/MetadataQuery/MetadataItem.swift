@@ -105,4 +105,7 @@ struct ItemStamp: Hashable, Sendable {
     var birth: Int64?
     /// The package's files and folders, all levels; 0 for a file.
     var entryCount: Int
+    /// The package's entries' names, inodes, sizes and times, hashed (in
+    /// this process): an entry replaced by another of the same size and time still changes it.
+    var entriesDigest: Int
 }

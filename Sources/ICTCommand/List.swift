@@ -113,11 +113,11 @@ extension Ict {
         /// Reads the documents of the folder and then of the `--files-from`
         /// list, reporting their problems and with `--jsonl` printing a line
         /// for each as it is read; returns their rows sorted by display name
-        /// (none with `--jsonl`).
+        /// (none with `--jsonl`), each first given to `read` as it is read.
         ///
         /// - Throws: what `report.fail` throws when the folder cannot be listed
         ///   or the list cannot be opened; `PropertyListError` when a line cannot be written.
-        func listDocuments(into report: Report) throws -> [Row] {
+        func listDocuments(into report: Report, read: (Row) -> Void = { _ in }) throws -> [Row] {
             let folderPath = directory.map(DocumentSupport.trimmingTrailingSlashes)
             report["directory"] = .optional(folderPath)
             var locations: [DocumentLocation] = []
@@ -143,8 +143,10 @@ extension Ict {
             var states = FolderStates()
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
-                let row = try readRow(location, folder: &folder, states: &states, report: report, clearing: &progress)
-                if let row, !batch.jsonl { rows.append(row) }
+                if let row = try readRow(location, folder: &folder, states: &states, report: report, clearing: &progress) {
+                    read(row)
+                    if !batch.jsonl { rows.append(row) }
+                }
                 progress.advance()
             }
             folder.close()

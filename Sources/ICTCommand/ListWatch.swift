@@ -68,6 +68,8 @@ final class WatchPrinter: @unchecked Sendable {
     private let updateReport: Report
     /// Whether each watched document had conflict copies at the last update, by path.
     private var conflicts: [String: Bool] = [:]
+    /// With `--jsonl`, each document's display name as last read, by path: a removed one can no longer be read.
+    private var displayNames: [String: String] = [:]
     /// On a terminal: the table's rows by path, and how many lines the table last drawn has.
     private var rows: [String: Ict.List.Row] = [:]
     private var drawnLines = 0
@@ -122,7 +124,9 @@ final class WatchPrinter: @unchecked Sendable {
     private func printList() throws {
         let listed: [Ict.List.Row]
         do {
-            listed = try list.listDocuments(into: listReport)
+            listed = try list.listDocuments(into: listReport) { row in
+                if form == .jsonLines { displayNames[row.path] = row.displayName }
+            }
         } catch let error as PropertyListError {
             throw error
         } catch {
@@ -150,10 +154,18 @@ final class WatchPrinter: @unchecked Sendable {
         switch form {
         case .jsonLines:
             for (kind, item) in changes {
+                let path = key(item)
+                let displayName: String
+                if kind == .removed {
+                    displayName = displayNames.removeValue(forKey: path) ?? item.displayName
+                } else {
+                    displayName = item.displayName
+                    displayNames[path] = displayName
+                }
                 try updateReport.line(
-                    path: key(item),
+                    path: path,
                     fields: [
-                        ("update", .string(kind.rawValue)), ("displayName", .string(item.displayName)),
+                        ("update", .string(kind.rawValue)), ("displayName", .string(displayName)),
                         ("inConflict", .bool(item.hasUnresolvedConflicts)),
                     ])
             }

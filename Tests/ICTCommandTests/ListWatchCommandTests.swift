@@ -183,6 +183,27 @@ import Darwin
         #expect(rest == [])
     }
 
+    /// With `-r`, a document in a subfolder is watched too, and its line names it under the folder.
+    @Test func recursivelyANestedDocumentIsTold() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        try FileManager.default.createDirectory(atPath: folder + "/Nested", withIntermediateDirectories: false)
+        let watch = try Watch(["-r", "--jsonl", folder], scratch: scratch)
+        let listed = try object(try #require(watch.nextLine(), "no listed line; standard error: \(watch.standardError)"))
+        #expect(listed["update"] as? String == "listed")
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Rocket.ict"), toPath: scratch + "/staging/N.ict")
+        #expect(rename(scratch + "/staging/N.ict", folder + "/Nested/N.ict") == 0)
+        let added = try object(try #require(watch.nextLine(), "no line for the nested document; standard error: \(watch.standardError)"))
+        #expect(added["update"] as? String == "added")
+        #expect(added["path"] as? String == folder + "/Nested/N.ict")
+        // Rocket.ict's display name, as `ict list SampleDocs` shows it (README).
+        #expect(added["displayName"] as? String == "Rocket")
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 0)
+        #expect(rest == [])
+    }
+
     /// `--watch` takes a folder and prints lines: with `--files-from` or
     /// `--json` it is a usage error; a folder that is not there fails the run at once.
     @Test func usageErrorsAndAMissingFolder() throws {

@@ -67,7 +67,7 @@ extension Ict {
         )
         var json = false
 
-        @Flag(help: "After the list, print each change to the folder's documents until interrupted (see below).")
+        @Flag(help: "After the list, print each change to the folder's documents until SIGINT or SIGTERM (exit status 0).")
         var watch = false
 
         @OptionGroup var batch: BatchOptions

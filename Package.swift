@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
         .library(name: "FileCoordination", targets: ["FileCoordination"]),
         .library(name: "Documents", targets: ["Documents"]),
+        .library(name: "MetadataQuery", targets: ["MetadataQuery"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
@@ -122,6 +123,8 @@ let package = Package(
             name: "Documents",
             dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
         ),
+        // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
+        .target(name: "MetadataQuery", dependencies: ["ICTDocument", "DocumentVersions", "UniformTypes", "SystemSupport"]),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
         // Foundation's names for KeyedCoding's types.
@@ -137,6 +140,7 @@ let package = Package(
                 "DocumentVersions",
                 "FileCoordination",
                 "Documents",
+                "MetadataQuery",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -148,7 +152,7 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
-                "UniformTypes", "ICTDocument", "Documents", "AppleCompatibility",
+                "UniformTypes", "ICTDocument", "Documents", "MetadataQuery", "AppleCompatibility",
             ]
         ),
 
@@ -163,6 +167,7 @@ let package = Package(
                 "FileCoordination",
                 "UniformTypes",
                 "ICTDocument",
+                "MetadataQuery",
                 "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -246,6 +251,10 @@ let package = Package(
         .testTarget(
             name: "DocumentsTests",
             dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination"]
+        ),
+        .testTarget(
+            name: "MetadataQueryTests",
+            dependencies: ["MetadataQuery", "ICTDocument", "TestSupport"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

@@ -187,4 +187,39 @@ static inline void ictkit_remove_tree(int parent, const char *name) {
     errno = saved;
 }
 
+/// An item's birth time, where the file system keeps it: statx(2)'s
+/// `stx_btime` on Linux (read from the kernel's fixed `struct statx`
+/// layout, so no header that may clash with glibc's is needed),
+/// `st_birthtimespec` on macOS. `follow` 0 describes a last symbolic link
+/// itself. Returns 1 with the time set, 0 when the file system does not
+/// keep it (or statx is not there), -1 with errno when the item cannot be
+/// examined.
+static inline int ictkit_birth_time(int directory, const char *path, int follow, long long *seconds, long *nanoseconds) {
+#if defined(__linux__) && defined(SYS_statx)
+    _Alignas(8) unsigned char buffer[256];
+    // STATX_BTIME (0x800); AT_SYMLINK_NOFOLLOW (0x100) unless following.
+    if (syscall(SYS_statx, directory, path, follow ? 0 : 0x100, 0x800, buffer) != 0) return errno == ENOSYS ? 0 : -1;
+    unsigned int mask;
+    memcpy(&mask, buffer, sizeof mask);
+    if ((mask & 0x800) == 0) return 0;
+    // stx_btime is at byte 80: a 64-bit tv_sec, then a 32-bit tv_nsec.
+    long long birthSeconds;
+    unsigned int birthNanoseconds;
+    memcpy(&birthSeconds, buffer + 80, sizeof birthSeconds);
+    memcpy(&birthNanoseconds, buffer + 88, sizeof birthNanoseconds);
+    *seconds = birthSeconds;
+    *nanoseconds = (long)birthNanoseconds;
+    return 1;
+#elif defined(__APPLE__)
+    struct stat status;
+    if (fstatat(directory, path, &status, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) return -1;
+    *seconds = status.st_birthtimespec.tv_sec;
+    *nanoseconds = status.st_birthtimespec.tv_nsec;
+    return 1;
+#else
+    (void)directory; (void)path; (void)follow; (void)seconds; (void)nanoseconds;
+    return 0;
+#endif
+}
+
 #endif

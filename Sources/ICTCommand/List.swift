@@ -27,6 +27,23 @@ extension Ict {
                 a folder, their conflicts not looked for; --jsonl prints one JSON line per \
                 document as it is read, in the folder's name order and then the list's, \
                 not sorted (Schemas/cli/list.jsonl.schema.json).
+
+                --watch prints the list, then watches the folder (with -r its subfolders \
+                too) and reports each change to its documents until SIGINT (Ctrl-C) or \
+                SIGTERM ends it, with exit status 0 (problems are reported as they are \
+                found): added, changed, conflict (a conflict copy appeared beside it), \
+                resolved (its conflict copies went), removed. A document saved entry by \
+                entry, as sync tools save packages, is reported once, when it settles. On \
+                a terminal the table is redrawn in place after each change, its UPDATE \
+                column saying what changed (a removed document is shown once more, marked \
+                removed); otherwise the table is followed by one line per change, the \
+                kind and the path separated by a tab (added<TAB>Notes/Friend.ict). With \
+                --jsonl the list's lines are followed by one whose update is "listed" (the \
+                list is complete; its path is the folder), then one line per change: \
+                {command, path, ok, update, displayName, inConflict, problems} \
+                (Schemas/cli/list-watch.jsonl.schema.json). Every line is written as soon \
+                as the change is seen. --watch takes a folder, not --files-from, and \
+                prints lines, not --json.
                 """
         )
 
@@ -44,10 +61,15 @@ extension Ict {
         )
         var json = false
 
+        @Flag(help: "After the list, print each change to the folder's documents until SIGINT or SIGTERM (exit status 0).")
+        var watch = false
+
         @OptionGroup var batch: BatchOptions
 
         func validate() throws {
             try BatchOptions.checkOneJSONForm(json: json, jsonl: batch.jsonl)
+            if watch, batch.filesFrom != nil { throw ValidationError("--watch watches a folder; it cannot take --files-from") }
+            if watch, json { throw ValidationError("--watch prints a line per change, never one document; use --jsonl, not --json") }
             guard directory != nil || batch.filesFrom != nil else { throw ValidationError("name a folder to list, or the documents with --files-from") }
         }
 
@@ -66,7 +88,30 @@ extension Ict {
         }
 
         func run() throws {
+            if watch {
+                try watchFolder()
+                return
+            }
             let report = Self.report(json: json, jsonLines: batch.jsonl)
+            let rows = try listDocuments(into: report)
+            if json {
+                report["documents"] = .array(rows.map(Self.jsonValue))
+            } else if !batch.jsonl {
+                var output = StandardOutput()
+                output.write(Self.table(rows, showingData: data))
+                output.flush()
+            }
+            try report.finish()
+        }
+
+        /// Reads the documents of the folder and then of the `--files-from`
+        /// list, reporting their problems and with `--jsonl` printing a line
+        /// for each as it is read; returns their rows sorted by display name
+        /// (none with `--jsonl`), each first given to `read` as it is read.
+        ///
+        /// - Throws: what `report.fail` throws when the folder cannot be listed
+        ///   or the list cannot be opened; `PropertyListError` when a line cannot be written.
+        func listDocuments(into report: Report, read: (Row) -> Void = { _ in }) throws -> [Row] {
             let folderPath = directory.map(DocumentSupport.trimmingTrailingSlashes)
             report["directory"] = .optional(folderPath)
             var locations: [DocumentLocation] = []
@@ -92,46 +137,57 @@ extension Ict {
             var states = FolderStates()
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
-                do {
-                    let descriptor = folder.descriptor(for: location.folder)
-                    // Reading the data too reads the document whole: coordinated, so a save by
-                    // another process is never seen half done (the summary alone is one entry).
-                    let row =
-                        data
-                        ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
-                        : try Self.row(location, in: descriptor, readingData: false)
-                    var stated = row
-                    do throws(DocumentVersionError) {
-                        stated.state = try states.state(of: location, lookingInside: data)
-                    } catch {
-                        progress.clear()
-                        report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
-                    }
-                    try report.line(path: stated.path, fields: Self.lineFields(stated))
-                    if !batch.jsonl { rows.append(stated) }
-                } catch let error as ICTDocumentError {
-                    progress.clear()
-                    report.add(Problem(document: location.path, error))
-                    try report.line(path: location.path, fields: Self.lineFields(nil))
-                } catch let problem as Problem {
-                    progress.clear()
-                    report.add(problem)
-                    try report.line(path: location.path, fields: Self.lineFields(nil))
+                if let row = try readRow(location, folder: &folder, states: &states, report: report, clearing: &progress) {
+                    read(row)
+                    if !batch.jsonl { rows.append(row) }
                 }
                 progress.advance()
             }
             folder.close()
             progress.clear()
-            let keys = rows.map { $0.displayName.lowercased() }
-            rows = rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
-            if json {
-                report["documents"] = .array(rows.map(Self.jsonValue))
-            } else if !batch.jsonl {
-                var output = StandardOutput()
-                output.write(Self.table(rows, showingData: data))
-                output.flush()
+            return Self.sorted(rows)
+        }
+
+        /// The row of the document at `location`, nil when its metadata cannot
+        /// be read; its problems go to `report`, and with `--jsonl` its line is printed.
+        ///
+        /// - Throws: `PropertyListError` when its line cannot be written.
+        func readRow(
+            _ location: DocumentLocation, folder: inout OpenFolder, states: inout FolderStates, report: Report,
+            clearing progress: inout ProgressReporter
+        ) throws -> Row? {
+            do {
+                let descriptor = folder.descriptor(for: location.folder)
+                // Reading the data too reads the document whole: coordinated, so a save by
+                // another process is never seen half done (the summary alone is one entry).
+                let row =
+                    data
+                    ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
+                    : try Self.row(location, in: descriptor, readingData: false)
+                var stated = row
+                do throws(DocumentVersionError) {
+                    stated.state = try states.state(of: location, lookingInside: data)
+                } catch {
+                    progress.clear()
+                    report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
+                }
+                try report.line(path: stated.path, fields: Self.lineFields(stated))
+                return stated
+            } catch let error as ICTDocumentError {
+                progress.clear()
+                report.add(Problem(document: location.path, error))
+            } catch let problem as Problem {
+                progress.clear()
+                report.add(problem)
             }
-            try report.finish()
+            try report.line(path: location.path, fields: Self.lineFields(nil))
+            return nil
+        }
+
+        /// `rows` by display name, ignoring case, then by path: the table's and `--json`'s order.
+        static func sorted(_ rows: [Row]) -> [Row] {
+            let keys = rows.map { $0.displayName.lowercased() }
+            return rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
         }
 
         /// A document named in the `--files-from` list: read by its path, its folder not listed.
@@ -209,10 +265,16 @@ extension Ict {
             size.map { "\($0.width)×\($0.height)" } ?? "none"
         }
 
-        /// The table for people: names and paths with control characters escaped (`TerminalText`).
-        static func table(_ rows: [Row], showingData: Bool) -> String {
+        /// The table for people: names and paths with control characters escaped
+        /// (`TerminalText`); with `updates` (`--watch`), first an UPDATE column of
+        /// what each row's document went through last (`added`, `removed`, …).
+        static func table(_ rows: [Row], showingData: Bool, updates: [String]? = nil) -> String {
             var headers = ["NAME", "THUMBNAIL"]
             var columns = [rows.map { TerminalText.escaped($0.displayName) }, rows.map { sizeText($0.thumbnailSize) }]
+            if let updates {
+                headers.insert("UPDATE", at: 0)
+                columns.insert(updates, at: 0)
+            }
             // Shown only when a document has conflicts, so a clean folder lists as before.
             if rows.contains(where: { ($0.conflicts ?? 0) > 0 }) {
                 headers.append("CONFLICTS")

@@ -12,5 +12,6 @@
 @_exported import ICTDocument
 @_exported import KeyedArchive
 @_exported import KeyedCoding
+@_exported import MetadataQuery
 @_exported import PropertyList
 @_exported import UniformTypes

@@ -61,12 +61,15 @@ package final class DirectoryWatcher {
 
     deinit { close() }
 
-    /// Starts watching the folder at `path` (the same folder again gives the same watch).
+    /// Starts watching the folder at `path` (the same folder again gives
+    /// the same watch); without `followingLink`, a last symbolic link is
+    /// not followed (it fails, as not a folder).
     ///
     /// - Throws: `Failure` when it is not there or cannot be watched.
-    package func watch(_ path: String) throws(Failure) -> Int32 {
+    package func watch(_ path: String, followingLink: Bool = true) throws(Failure) -> Int32 {
         #if os(Linux)
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
+        var mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
+        if !followingLink { mask |= UInt32(IN_DONT_FOLLOW) }
         let watch = RawFileName.withPath(path) { inotify_add_watch(descriptor, $0, mask | UInt32(IN_ONLYDIR)) }
         guard watch >= 0 else {
             throw Failure(description: "cannot watch \(path) for changes: \(String(cString: strerror(errno)))")
@@ -74,6 +77,15 @@ package final class DirectoryWatcher {
         return watch
         #else
         throw Failure(description: "watching folders for changes is not supported on this platform yet")
+        #endif
+    }
+
+    /// Stops watching what `watch` (as `watch(_:followingLink:)` returned
+    /// it) watches; a watch the kernel already ended (its folder removed) is
+    /// no error. The corresponding C function is `inotify_rm_watch`.
+    package func unwatch(_ watch: Int32) {
+        #if os(Linux)
+        _ = inotify_rm_watch(descriptor, watch)
         #endif
     }
 

@@ -141,3 +141,33 @@ private func endBySignal(_ number: Int32) {
     signal(number, SIG_DFL)
     raise(number)
 }
+
+extension InterruptCleanup {
+    /// The signals that ask a command running until interrupted to end.
+    private static let terminationSignals: [Int32] = [SIGINT, SIGTERM]
+
+    /// Makes SIGINT and SIGTERM wait for `waitForTermination()` rather than
+    /// end the process: blocks them in the calling thread, and so in every
+    /// thread it starts afterwards (Dispatch's worker threads block them
+    /// already). Call it on the main thread before starting other threads.
+    /// The corresponding C function is `pthread_sigmask`.
+    package static func holdTermination() {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for signal in terminationSignals { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+    }
+
+    /// Waits until SIGINT or SIGTERM is sent to the process, which
+    /// `holdTermination()` kept from ending it; returns the signal's number.
+    /// The process goes on: the caller stops its work and exits as it chooses.
+    /// The corresponding C function is `sigwait`.
+    package static func waitForTermination() -> Int32 {
+        var awaited = sigset_t()
+        sigemptyset(&awaited)
+        for signal in terminationSignals { sigaddset(&awaited, signal) }
+        var received: Int32 = 0
+        while sigwait(&awaited, &received) != 0 {}
+        return received
+    }
+}

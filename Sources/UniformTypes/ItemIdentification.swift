@@ -35,15 +35,7 @@ extension TypeRegistry {
         case .symbolicLink:
             return builtIn("public.symlink")
         case .directory:
-            for candidate in extensions {
-                if let type = declaredType(forExtension: candidate, kind: "public.directory", notKind: "public.data") {
-                    return type
-                }
-                // A legacy document type's LSTypeIsPackage makes the extension's dynamic type a package.
-                let dynamic = dynamicType(tag: candidate, tagClass: .filenameExtension)
-                if conforms(dynamic.identifier, to: "com.apple.package") { return dynamic }
-            }
-            return builtIn(path == "/" ? "public.volume" : "public.folder")
+            return directoryType(extensions: extensions) ?? builtIn(path == "/" ? "public.volume" : "public.folder")
         case .regular:
             return identifyFile(atPath: path, extensions: extensions, isExecutable: info.permissions & 0o111 != 0)
         default:
@@ -51,10 +43,43 @@ extension TypeRegistry {
         }
     }
 
-    private func identifyFile(atPath path: String, extensions: [String], isExecutable: Bool) -> TypeDeclaration {
+    /// The type of an item named `name` (a file name, or a path's last
+    /// part) by its extension alone, as `identifyItem(atPath:)` gives it for
+    /// a directory (`public.folder` when the extension names no directory
+    /// type) or a regular file — but reading nothing: no content sniffed,
+    /// no permission looked at (an extensionless file is `public.data`).
+    public func identifyItem(named name: String, isDirectory: Bool) -> TypeDeclaration {
+        let extensions = Self.extensionCandidates(of: name)
+        if isDirectory { return directoryType(extensions: extensions) ?? builtIn("public.folder") }
+        if let type = declaredFileType(extensions: extensions) { return type }
+        return extensions.last.map { dynamicType(tag: $0, tagClass: .filenameExtension) } ?? builtIn("public.data")
+    }
+
+    /// A directory's type by its extensions: one conforming to
+    /// `public.directory`, or failing that one not conforming to
+    /// `public.data`, or a legacy package type's; nil when none.
+    private func directoryType(extensions: [String]) -> TypeDeclaration? {
         for candidate in extensions {
-            guard let type = declaredType(forExtension: candidate, kind: "public.data", notKind: "public.directory")
-            else { continue }
+            if let type = declaredType(forExtension: candidate, kind: "public.directory", notKind: "public.data") {
+                return type
+            }
+            // A legacy document type's LSTypeIsPackage makes the extension's dynamic type a package.
+            let dynamic = dynamicType(tag: candidate, tagClass: .filenameExtension)
+            if conforms(dynamic.identifier, to: "com.apple.package") { return dynamic }
+        }
+        return nil
+    }
+
+    /// The declared type of a regular file's extensions (longest first), without sniffing; nil when none is declared.
+    private func declaredFileType(extensions: [String]) -> TypeDeclaration? {
+        for candidate in extensions {
+            if let type = declaredType(forExtension: candidate, kind: "public.data", notKind: "public.directory") { return type }
+        }
+        return nil
+    }
+
+    private func identifyFile(atPath path: String, extensions: [String], isExecutable: Bool) -> TypeDeclaration {
+        if let type = declaredFileType(extensions: extensions) {
             if type.identifier.lowercased() == "com.apple.property-list", let sniffed = sniffPropertyList(atPath: path) {
                 return sniffed
             }

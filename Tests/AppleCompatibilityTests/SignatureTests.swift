@@ -82,4 +82,37 @@ struct SignatureTests {
         #expect(UTType(exportedAs: "com.example.signature-test").identifier == "com.example.signature-test")
         #expect(UTType(importedAs: "com.example.signature-test-imported").identifier == "com.example.signature-test-imported")
     }
+
+    @Test func metadataQueryMembersHaveApplesSignatures() {
+        let _: ReferenceWritableKeyPath<NSMetadataQuery, [Any]> = \NSMetadataQuery.searchScopes
+        let _: ReferenceWritableKeyPath<NSMetadataQuery, OperationQueue?> = \NSMetadataQuery.operationQueue
+        let _: (NSMetadataQuery) -> () -> Bool = NSMetadataQuery.start
+        let _: (NSMetadataQuery) -> () -> Void = NSMetadataQuery.stop
+        let _: (NSMetadataQuery) -> () -> Void = NSMetadataQuery.disableUpdates
+        let _: (NSMetadataQuery) -> () -> Void = NSMetadataQuery.enableUpdates
+        let _: KeyPath<NSMetadataQuery, Bool> = \NSMetadataQuery.isStarted
+        let _: KeyPath<NSMetadataQuery, Bool> = \NSMetadataQuery.isGathering
+        let _: KeyPath<NSMetadataQuery, Bool> = \NSMetadataQuery.isStopped
+        let _: KeyPath<NSMetadataQuery, Int> = \NSMetadataQuery.resultCount
+        let _: (NSMetadataQuery) -> (Int) -> Any = NSMetadataQuery.result(at:)
+        let _: KeyPath<NSMetadataQuery, [Any]> = \NSMetadataQuery.results
+        let _: (NSMetadataItem) -> (String) -> Any? = NSMetadataItem.value(forAttribute:)
+        let _: KeyPath<NSMetadataItem, [String]> = \NSMetadataItem.attributes
+        let _: [NSNotification.Name] = [.NSMetadataQueryDidStartGathering, .NSMetadataQueryDidFinishGathering, .NSMetadataQueryDidUpdate]
+        // Apple's string values, which code may compare or log.
+        #expect(
+            [
+                NSMetadataItemFSNameKey, NSMetadataItemDisplayNameKey, NSMetadataItemURLKey, NSMetadataItemPathKey, NSMetadataItemFSSizeKey,
+                NSMetadataItemFSCreationDateKey, NSMetadataItemFSContentChangeDateKey, NSMetadataItemContentTypeKey,
+                NSMetadataItemContentTypeTreeKey, NSMetadataUbiquitousItemHasUnresolvedConflictsKey, NSMetadataQueryUbiquitousDocumentsScope,
+                NSMetadataQueryUpdateAddedItemsKey, NSMetadataQueryUpdateChangedItemsKey, NSMetadataQueryUpdateRemovedItemsKey,
+            ] == [
+                "kMDItemFSName", "kMDItemDisplayName", "kMDItemURL", "kMDItemPath", "kMDItemFSSize", "kMDItemFSCreationDate",
+                "kMDItemFSContentChangeDate", "kMDItemContentType", "kMDItemContentTypeTree", "NSMetadataUbiquitousItemHasUnresolvedConflictsKey",
+                "NSMetadataQueryUbiquitousDocumentsScope", "kMDQueryUpdateAddedItems", "kMDQueryUpdateChangedItems", "kMDQueryUpdateRemovedItems",
+            ])
+        #expect(NSNotification.Name.NSMetadataQueryDidUpdate.rawValue == "NSMetadataQueryDidUpdateNotification")
+        let object: NSObject = NSMetadataQuery()
+        #expect(object is NSMetadataQuery)
+    }
 }

@@ -269,7 +269,7 @@ struct ContractTests {
     }()
 
     /// Validates each line of `lines` against the schema file; returns jsonschema's complaints, or nil.
-    private func lineSchemaProblem(_ lines: String, schema: String) throws -> String? {
+    static func lineSchemaProblem(_ lines: String, schema: String) throws -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -309,7 +309,7 @@ struct ContractTests {
         #expect(run.status == testCase.status, "\(run.stderr)")
         #expect(run.stdout.hasSuffix("\n"))
         let schema = Self.root + "/Schemas/cli/\(testCase.schema).jsonl.schema.json"
-        let problem = try lineSchemaProblem(run.stdout, schema: schema)
+        let problem = try Self.lineSchemaProblem(run.stdout, schema: schema)
         #expect(problem == nil, "\(problem ?? "")\n\(run.stdout)")
         let lines = try run.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == testCase.lineCount, "\(run.stdout)")

@@ -100,8 +100,9 @@ enum ICTRunner {
 
     /// Starts `ict` without waiting, as a shell starts a command: no signal
     /// blocked and every signal's action the default (a test runner's worker
-    /// threads block some), standard streams to /dev/null. Returns its pid.
-    static func spawn(_ arguments: [String]) throws -> pid_t {
+    /// threads block some), standard streams to /dev/null, or standard output
+    /// and error to the descriptors given. Returns its pid.
+    static func spawn(_ arguments: [String], standardOutput: Int32? = nil, standardError: Int32? = nil) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -114,8 +115,12 @@ enum ICTRunner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        for (descriptor, given): (Int32, Int32?) in [(0, nil), (1, standardOutput), (2, standardError)] {
+            if let given {
+                posix_spawn_file_actions_adddup2(&actions, given, descriptor)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
         }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -1,0 +1,111 @@
+import Foundation
+import ICTDocument
+
+/// One result of a metadata query: a file or a package under a scope,
+/// with `NSMetadataItem`'s attributes where they have a meaning here.
+///
+/// Two items are equal when they name the same path with the same status
+/// (file identity, size, modification times, number of entries) and the
+/// same conflict state: an item that changed on disk is not equal to what
+/// it was.
+public struct MetadataItem: Sendable, Hashable {
+    /// The item's path as the query found it: the scope, `/`, the path under it.
+    public var path: String
+    /// The item's name, the last component of `path`.
+    public var fsName: String
+    /// The item's file URL (a directory URL for a package).
+    public var url: URL
+    /// The file's size in bytes; for a package, the sum of its entries' sizes.
+    public var fsSize: Int64
+    /// When the item was made, where the file system keeps it (Linux `statx`'s
+    /// birth time); nil where it does not.
+    public var creationDate: Date?
+    /// The latest modification time of the file, or of the package and every entry in it.
+    public var contentChangeDate: Date
+    /// The item's uniform type identifier, from the type registry by its
+    /// extension (`com.appmosphereinc.icloudtest.doc` for `.ict`); nil when
+    /// the registry gives none.
+    public var contentType: String?
+    /// Whether a sync tool's conflict copy of the item is beside it
+    /// (`DocumentVersions`' `ConflictName`: Syncthing, Nextcloud, Dropbox).
+    public var hasUnresolvedConflicts: Bool
+    /// Whether the item is a package (a directory shown as one document).
+    var isPackage: Bool
+    /// What the item's status was when it was found: two items differ when it does.
+    var stamp: ItemStamp
+
+    /// The name to show: an `.ict` document's `DISPLAY NAME` from its
+    /// metadata entry (`ICTDocumentSummary`), else the name without its
+    /// extension.
+    ///
+    /// Read on each use: reads an `.ict`'s metadata entry (a few kilobytes,
+    /// never its data entry); a document whose metadata cannot be read
+    /// shows its name without the extension.
+    public var displayName: String {
+        if isICTDocument, let summary = try? ICTDocumentSummary(ofDocumentAt: path) {
+            return summary.displayName
+        }
+        guard let dot = fsName.lastIndex(of: "."), dot != fsName.startIndex else { return fsName }
+        return String(fsName[..<dot])
+    }
+
+    /// The thumbnail of an `.ict` document as PNG bytes, read from its
+    /// metadata entry alone; nil for other items, a document without a
+    /// thumbnail, or one whose metadata entry cannot be read.
+    ///
+    /// Reads and decodes the metadata entry on each call (never the data entry).
+    public func thumbnailPNG() -> Data? {
+        guard isICTDocument, let document = try? ICTDocumentFile(contentsOf: path) else { return nil }
+        return (try? document.metadata())?.thumbnail
+    }
+
+    /// The value of `attribute`: a `String` (name, display name, path,
+    /// content type), a `URL`, an `Int64` (size), a `Date` or a `Bool`
+    /// (conflicts); nil for a creation date or content type the item does
+    /// not have. The display name reads as `displayName` does.
+    public func value(forAttribute attribute: MetadataAttribute) -> (any Sendable)? {
+        switch attribute {
+        case .fsName: fsName
+        case .displayName: displayName
+        case .url: url
+        case .path: path
+        case .fsSize: fsSize
+        case .fsCreationDate: creationDate
+        case .fsContentChangeDate: contentChangeDate
+        case .contentType: contentType
+        case .hasUnresolvedConflicts: hasUnresolvedConflicts
+        }
+    }
+
+    /// Whether it is an `.ict` package. (Where `DocumentKind` knows the
+    /// document kinds, it says which have a metadata entry to read.)
+    private var isICTDocument: Bool { isPackage && ICTDocumentFormat.isPackageName(fsName) }
+
+    public static func == (lhs: MetadataItem, rhs: MetadataItem) -> Bool {
+        lhs.path == rhs.path && lhs.stamp == rhs.stamp && lhs.hasUnresolvedConflicts == rhs.hasUnresolvedConflicts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(stamp)
+        hasher.combine(hasUnresolvedConflicts)
+    }
+}
+
+/// What an item's status was when it was read: the item's identity, its
+/// size (a package's entries' total), the latest modification time of it
+/// and its entries, and its number of entries.
+struct ItemStamp: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    /// Nanoseconds since 1970.
+    var latestModification: Int64
+    /// Nanoseconds since 1970; nil when the file system does not keep it.
+    var birth: Int64?
+    /// The package's files and folders, all levels; 0 for a file.
+    var entryCount: Int
+    /// The package's entries' names, inodes, sizes and times, hashed (in
+    /// this process): an entry replaced by another of the same size and time still changes it.
+    var entriesDigest: Int
+}

@@ -1,0 +1,225 @@
+import Dispatch
+import DocumentVersions
+import Foundation
+import SystemSupport
+import UniformTypes
+
+/// A query's state and its thread: the items found, the folders and
+/// packages watched, the conflict copies seen, the items waiting to
+/// settle and the changes not yet told.
+///
+/// Everything but `status` is touched under `lock`, which the thread holds
+/// for each round of events (and `enableUpdates` for its flush).
+final class MetadataQueryEngine: @unchecked Sendable {
+    // @unchecked: the mutable state is touched only under `lock` (`status`
+    // under its own lock, `stopping` under `stopLock`).
+
+    /// What a watch watches: a folder searched for items, or a package
+    /// (its top folder or a folder in it) whose item changes with it.
+    enum Watched: Equatable {
+        case folder(String)
+        case package(String)
+    }
+
+    /// An item waiting for its events to stop: when, and where it is.
+    struct Settling {
+        var deadline: Double
+        var folder: String
+        var name: String
+    }
+
+    /// What a poll waits at most, so that `stop` is seen soon.
+    static let pollInterval = 0.1
+
+    let lock = ThreadLock()
+    let roots: [String]
+    let predicate: MetadataQueryPredicate
+    let registry: TypeRegistry
+    let sortedBy: [MetadataAttribute]
+    let settleSeconds: Double
+    let watcher: DirectoryWatcher
+    let deliver: @Sendable (MetadataQueryUpdate) -> Void
+
+    var watched: [Int32: Watched] = [:]
+    var folderWatches: [String: Int32] = [:]
+    var packageWatches: [String: Set<Int32>] = [:]
+    var items: [String: MetadataItem] = [:]
+    /// The conflict copies' names beside each original's path.
+    var conflicts: [String: Set<String>] = [:]
+    var settling: [String: Settling] = [:]
+    var held = HeldChanges()
+    var problems: [MetadataQueryError] = []
+    var disabledDepth: Int
+
+    /// The results as last told, and whether the gathering was told.
+    let status = Status()
+    private let stopLock = ThreadLock()
+    private var stopping = false
+    private let ended = DispatchSemaphore(value: 0)
+
+    final class Status: @unchecked Sendable {
+        // @unchecked: `results` and `gathered` are touched only under `lock`.
+        private let lock = ThreadLock()
+        private var results: [MetadataItem] = []
+        private var gathered = false
+
+        func told(_ update: MetadataQueryUpdate) {
+            lock.withLock {
+                results = update.results
+                gathered = true
+            }
+        }
+        var toldResults: [MetadataItem] { lock.withLock { results } }
+        var hasGathered: Bool { lock.withLock { gathered } }
+    }
+
+    init(
+        roots: [String], predicate: MetadataQueryPredicate, registry: TypeRegistry, sortedBy: [MetadataAttribute], settleInterval: Duration,
+        watcher: DirectoryWatcher, disabledDepth: Int, deliver: @escaping @Sendable (MetadataQueryUpdate) -> Void
+    ) {
+        self.roots = roots
+        self.predicate = predicate
+        self.registry = registry
+        self.sortedBy = sortedBy
+        let (seconds, attoseconds) = settleInterval.components
+        settleSeconds = max(0, Double(seconds) + Double(attoseconds) / 1e18)
+        self.watcher = watcher
+        self.disabledDepth = disabledDepth
+        self.deliver = deliver
+    }
+
+    // MARK: The thread
+
+    /// Starts the thread: it gathers, tells the gathering, then reads events until `stop`.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "ICTKit.MetadataQuery"
+        thread.start()
+    }
+
+    private func run() {
+        defer {
+            lock.withLock {
+                for watch in watched.keys { watcher.unwatch(watch) }
+                watched = [:]
+                watcher.close()
+            }
+            ended.signal()
+        }
+        lock.withLock { gather() }
+        while !isStopping {
+            let wait = lock.withLock { settling.values.map(\.deadline).min().map { $0 - monotonicNow() } } ?? Self.pollInterval
+            _ = waitForInput([watcher.descriptor], timeout: min(max(wait, 0), Self.pollInterval))
+            guard !isStopping else { return }
+            lock.withLock {
+                readEvents()
+                flush()
+            }
+        }
+    }
+
+    private var isStopping: Bool { stopLock.withLock { stopping } }
+
+    /// Ends the thread and waits for it: every watch removed, the descriptor closed.
+    func stop() {
+        let wasStopping = stopLock.withLock {
+            defer { stopping = true }
+            return stopping
+        }
+        guard !wasStopping else { return }
+        ended.wait()
+    }
+
+    /// Reads the events waiting and settles what is due. Under `lock`.
+    func readEvents() {
+        process(watcher.events())
+        settleDue(now: monotonicNow())
+    }
+
+    // MARK: Gathering and telling
+
+    /// Searches every scope and tells what it found.
+    private func gather() {
+        for root in roots { scanFolder(root) }
+        held = HeldChanges()
+        let results = sorted(items.values)
+        let update = MetadataQueryUpdate(phase: .gatheringFinished, results: results, added: results, problems: problems)
+        problems = []
+        status.told(update)
+        deliver(update)
+    }
+
+    /// Tells what changed since the last update, unless updates are disabled or nothing did.
+    func flush() {
+        guard disabledDepth == 0, !held.isEmpty || !problems.isEmpty else { return }
+        let update = MetadataQueryUpdate(
+            phase: .updated, results: sorted(items.values), added: sorted(held.added.values), changed: sorted(held.changed.values),
+            removed: sorted(held.removed.values), problems: problems)
+        held = HeldChanges()
+        problems = []
+        status.told(update)
+        deliver(update)
+    }
+
+    /// `items` in the query's order: by each attribute of `sortedBy`, then by path.
+    func sorted(_ items: some Sequence<MetadataItem>) -> [MetadataItem] {
+        let keyed = items.map { item in (item: item, keys: sortedBy.map { MetadataSortKey(item, $0) }) }
+        return keyed.sorted { left, right in
+            for (leftKey, rightKey) in zip(left.keys, right.keys) where leftKey != rightKey { return leftKey < rightKey }
+            return left.item.path < right.item.path
+        }.map(\.item)
+    }
+}
+
+/// One attribute's value as results are sorted by it: a missing value first.
+enum MetadataSortKey: Comparable {
+    case missing
+    case number(Int64)
+    case date(Date)
+    case text(String)
+
+    init(_ item: MetadataItem, _ attribute: MetadataAttribute) {
+        switch attribute {
+        case .fsName: self = .text(item.fsName)
+        case .displayName: self = .text(item.displayName)
+        case .url, .path: self = .text(item.path)
+        case .fsSize: self = .number(item.fsSize)
+        case .fsCreationDate: self = item.creationDate.map(Self.date) ?? .missing
+        case .fsContentChangeDate: self = .date(item.contentChangeDate)
+        case .contentType: self = item.contentType.map(Self.text) ?? .missing
+        case .hasUnresolvedConflicts: self = .number(item.hasUnresolvedConflicts ? 1 : 0)
+        }
+    }
+}
+
+/// The changes seen and not yet told, merged per path: an item added then
+/// changed is added (as it is now); added then removed is nothing; removed
+/// then added back is changed (or nothing when it is as it was).
+struct HeldChanges {
+    var added: [String: MetadataItem] = [:]
+    var changed: [String: MetadataItem] = [:]
+    var removed: [String: MetadataItem] = [:]
+
+    var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
+
+    mutating func add(_ item: MetadataItem) {
+        if let was = removed.removeValue(forKey: item.path) {
+            if was != item { changed[item.path] = item }
+        } else {
+            added[item.path] = item
+        }
+    }
+
+    mutating func change(_ item: MetadataItem) {
+        if added[item.path] != nil {
+            added[item.path] = item
+        } else {
+            changed[item.path] = item
+        }
+    }
+
+    mutating func remove(_ item: MetadataItem) {
+        changed.removeValue(forKey: item.path)
+        if added.removeValue(forKey: item.path) == nil { removed[item.path] = item }
+    }
+}

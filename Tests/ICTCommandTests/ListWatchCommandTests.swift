@@ -1,0 +1,226 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `ict list --watch`: the list, then one line per change to the folder's
+/// documents, made by other processes while it runs, until SIGINT or SIGTERM
+/// ends it with exit status 0.
+@Suite struct ListWatchCommandTests {
+    /// A running `ict list --watch`, its standard output a pipe read line by
+    /// line, each line waited for at most a bound (the changes are seen from
+    /// inotify, so a line comes as soon as the child sees the change).
+    final class Watch {
+        let pid: pid_t
+        private let output: Int32
+        private let errorPath: String
+        private var pending: [UInt8] = []
+        private var outputEnded = false
+        private var reaped = false
+
+        init(_ arguments: [String], scratch: String) throws {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            // Only the child's dup of the write end may outlive the spawn, or the read end would never see the end.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            errorPath = scratch + "/watch-stderr"
+            let errorDescriptor = open(errorPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            defer {
+                close(ends[1])
+                close(errorDescriptor)
+            }
+            output = ends[0]
+            pid = try ICTRunner.spawn(["list", "--watch"] + arguments, standardOutput: ends[1], standardError: errorDescriptor)
+        }
+
+        deinit {
+            if !reaped {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            }
+            close(output)
+        }
+
+        /// The next line of standard output, waiting at most `seconds` for
+        /// it; nil when none came by then or the output ended.
+        func nextLine(within seconds: Int64 = 30) -> String? {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while true {
+                if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    return line
+                }
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard !outputEnded, left > .zero else { return nil }
+                var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                // Interrupted or timed out: the loop looks at the deadline again.
+                guard poll(&ready, 1, Int32(max(1, milliseconds))) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(output, &buffer, buffer.count)
+                if count > 0 { pending += buffer[..<count] } else if count == 0 || errno != EINTR { outputEnded = true }
+            }
+        }
+
+        /// Sends `signal`, reads standard output to its end and waits for the
+        /// process: its exit status (128 + N when a signal ended it) and the
+        /// lines it printed after those already read.
+        func end(with signal: Int32) -> (status: Int32, rest: [String]) {
+            kill(pid, signal)
+            var rest: [String] = []
+            while let line = nextLine() { rest.append(line) }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            reaped = true
+            return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), rest)
+        }
+
+        /// What it printed on standard error so far.
+        var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    }
+
+    /// A new scratch folder holding `Docs` (watched) and `staging` (beside
+    /// it on the same file system, for renames into and out of `Docs`).
+    private func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-watch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/Docs", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path + "/staging", withIntermediateDirectories: true)
+        return path
+    }
+
+    private func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+    }
+
+    /// Issue 23's acceptance 2: a document created, edited, given a conflict
+    /// copy, resolved and removed while `--watch --jsonl` runs gives exactly
+    /// those five updates, in order, each line valid against the schema;
+    /// SIGTERM then ends it with exit status 0 and nothing more printed.
+    @Test(.enabled(if: ContractTests.pythonHasJSONSchema, "python3's jsonschema is missing: scripts/install-deps.sh test installs it"))
+    func aDocumentsLifeGivesFiveUpdatesInOrder() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs", document = scratch + "/Docs/Doc.ict"
+        let watch = try Watch(["--jsonl", folder], scratch: scratch)
+        // The folder is empty: the first line says the list is complete, and changes are watched from then on.
+        var lines = [try #require(watch.nextLine(), "no listed line; standard error: \(watch.standardError)")]
+
+        func expectLine(after action: String, _ change: () throws -> Void) throws {
+            try change()
+            lines.append(try #require(watch.nextLine(), "no line after \(action); standard error: \(watch.standardError)"))
+        }
+        try expectLine(after: "create") {
+            let run = try ICTRunner.run(["create", "--name", "Doc", "--display-name", "Ada", "-o", folder])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try expectLine(after: "set") {
+            let run = try ICTRunner.run(["set", document, "--display-name", "Grace"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try expectLine(after: "a conflict copy") {
+            // Copied whole beside the folder, then renamed in: a sync tool's copy appears at once.
+            try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Rocket.ict"), toPath: scratch + "/staging/copy.ict")
+            #expect(rename(scratch + "/staging/copy.ict", folder + "/Doc.sync-conflict-20261125-101010-ABCDEFG.ict") == 0)
+        }
+        try expectLine(after: "resolve") {
+            let run = try ICTRunner.run(["resolve", document, "--keep", "current"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try expectLine(after: "removal") {
+            #expect(rename(document, scratch + "/staging/gone.ict") == 0)
+            try FileManager.default.removeItem(atPath: scratch + "/staging/gone.ict")
+        }
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 0, "\(watch.standardError)")
+        #expect(rest == [], "more lines than the five updates")
+        #expect(!watch.standardError.contains(": error: "), "\(watch.standardError)")
+        // MetadataQuery searches a new folder it has just seen appear; `ict create`'s and `ict set`'s
+        // temporary package (.Doc.ict.ict-new-…) can be renamed away before it is watched, and the
+        // query then tells "cannot watch …: No such file or directory" as a problem: a race to fix there.
+        withKnownIssue("a folder gone before MetadataQuery watches it is told as a problem", isIntermittent: true) {
+            #expect(watch.standardError == "")
+        }
+
+        let objects = try lines.map(object)
+        #expect(objects.map { $0["update"] as? String } == ["listed", "added", "changed", "conflict", "resolved", "removed"])
+        #expect(objects.map { $0["path"] as? String } == [folder] + Array(repeating: document, count: 5))
+        // The display names given to create and set; the copy (Rocket) never shows as a document.
+        #expect(objects.dropFirst().map { $0["displayName"] as? String } == ["Ada", "Grace", "Grace", "Grace", "Grace"])
+        #expect(objects.dropFirst().map { $0["inConflict"] as? Bool } == [false, false, true, false, false])
+        #expect(objects.allSatisfy { $0["command"] as? String == "list" && $0["ok"] as? Bool == true })
+        let schema = Repository.path("Schemas/cli/list-watch.jsonl.schema.json")
+        let problem = try ContractTests.lineSchemaProblem(lines.map { $0 + "\n" }.joined(), schema: schema)
+        #expect(problem == nil, "\(problem ?? "")")
+    }
+
+    /// Without `--jsonl` and off a terminal: the table as `ict list` prints
+    /// it, then `KIND<TAB>PATH` for each change; SIGINT ends it with exit status 0.
+    @Test func theTableThenALinePerChangeUntilSIGINT() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ict"), toPath: folder + "/Coffee.ict")
+        // A document in a subfolder, which only -r watches.
+        try FileManager.default.createDirectory(atPath: folder + "/Nested", withIntermediateDirectories: false)
+        let once = try ICTRunner.run(["list", folder])
+        #expect(once.status == 0, "\(once.stderr)")
+        let watch = try Watch([folder], scratch: scratch)
+        var table: [String] = []
+        for _ in once.stdout.split(separator: "\n") {
+            table.append(try #require(watch.nextLine(), "the table was not printed whole; standard error: \(watch.standardError)"))
+        }
+        #expect(table.joined(separator: "\n") + "\n" == once.stdout)
+
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Rocket.ict"), toPath: scratch + "/staging/Nested.ict")
+        #expect(rename(scratch + "/staging/Nested.ict", folder + "/Nested/Nested.ict") == 0)
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Rocket.ict"), toPath: scratch + "/staging/New.ict")
+        #expect(rename(scratch + "/staging/New.ict", folder + "/New.ict") == 0)
+        #expect(watch.nextLine() == "added\t\(folder)/New.ict", "\(watch.standardError)")
+        let (status, rest) = watch.end(with: SIGINT)
+        #expect(status == 0, "\(watch.standardError)")
+        // The nested document is not the folder's own: never told without -r.
+        #expect(rest == [])
+    }
+
+    /// With `-r`, a document in a subfolder is watched too, and its line names it under the folder.
+    @Test func recursivelyANestedDocumentIsTold() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        try FileManager.default.createDirectory(atPath: folder + "/Nested", withIntermediateDirectories: false)
+        let watch = try Watch(["-r", "--jsonl", folder], scratch: scratch)
+        let listed = try object(try #require(watch.nextLine(), "no listed line; standard error: \(watch.standardError)"))
+        #expect(listed["update"] as? String == "listed")
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Rocket.ict"), toPath: scratch + "/staging/N.ict")
+        #expect(rename(scratch + "/staging/N.ict", folder + "/Nested/N.ict") == 0)
+        let added = try object(try #require(watch.nextLine(), "no line for the nested document; standard error: \(watch.standardError)"))
+        #expect(added["update"] as? String == "added")
+        #expect(added["path"] as? String == folder + "/Nested/N.ict")
+        // Rocket.ict's display name, as `ict list SampleDocs` shows it (README).
+        #expect(added["displayName"] as? String == "Rocket")
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 0)
+        #expect(rest == [])
+    }
+
+    /// `--watch` takes a folder and prints lines: with `--files-from` or
+    /// `--json` it is a usage error; a folder that is not there fails the run at once.
+    @Test func usageErrorsAndAMissingFolder() throws {
+        for arguments in [["list", "--watch", "--json", "."], ["list", "--watch", "--files-from", "-"], ["list", "--watch"]] {
+            let run = try ICTRunner.run(arguments, stdin: Data())
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("ict: error: "), "\(run.stderr)")
+        }
+        let missing = try ICTRunner.run(["list", "--watch", "/nonexistent-ict-watch"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout == "")
+        #expect(missing.stderr.hasPrefix("/nonexistent-ict-watch: error: "), "\(missing.stderr)")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import SystemSupport
+
+/// `FileInfo.birthTime` against coreutils' `stat -c %W` (the birth time in
+/// seconds, 0 where the file system does not keep it), and for a link
+/// with and without following it.
+struct BirthTimeTests {
+    static func statBirth(_ path: String, followingLink: Bool) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stat")
+        process.arguments = (followingLink ? ["-L"] : []) + ["-c", "%W", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/stat"), "needs coreutils' stat"))
+    func theBirthTimeIsTheFileSystemsOrNil() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-birth-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/file")
+        for (path, following) in [(folder + "/file", true), (folder + "/link", false), (folder + "/link", true)] {
+            let seconds = FileInfo.birthTime(ofPath: path, followingLink: following).map { String($0 / 1_000_000_000) } ?? "0"
+            #expect(seconds == (try Self.statBirth(path, followingLink: following)), "\(path), following: \(following)")
+        }
+        #expect(FileInfo.birthTime(ofPath: folder + "/missing") == nil)
+    }
+}

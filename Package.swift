@@ -120,7 +120,8 @@ let package = Package(
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
             name: "Documents",
-            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
+            // ICTDocument for DocumentText, the one UTF-8 reading of a text note, which Documents re-exports.
+            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "SystemSupport"]
         ),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
@@ -245,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination"]
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

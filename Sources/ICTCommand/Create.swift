@@ -15,8 +15,8 @@ extension Ict {
                 document made there, of the kind its extension names (an existing item \
                 is never replaced): an .ict from the fields, a .ptk (the photo app's \
                 package) from --photo, a note (.icfnote, .dox: one file of UTF-8 text) \
-                from --text, as in ict create Note.icfnote --text "Milk". It prints the \
-                new document's path.
+                from --text, as in ict create Note.icfnote --text "Milk" (--name and -o \
+                are for the first form). It prints the new document's path.
                 """
         )
 
@@ -40,6 +40,7 @@ extension Ict {
                 if fields.text != nil { throw ValidationError("--text makes a note: name it, as in ict create Note.icfnote --text TEXT") }
                 return
             }
+            if output != "." { throw ValidationError("the path names the folder of the new document: leave out -o") }
             guard let kind = DocumentKind.of(name: document) else {
                 throw ValidationError("'\(document)' does not end in .ict, .ptk, .icfnote or .dox, so its kind is not known")
             }

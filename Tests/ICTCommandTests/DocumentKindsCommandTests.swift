@@ -151,6 +151,19 @@ struct DocumentKindsCommandTests {
         #expect(documents.map { $0["kind"] as? String } == ["ptk", "ict", "dox", "icfnote"])
     }
 
+    /// A note's Syncthing conflict copy is a version of it, not a document (SampleDocs/conflict/README.md).
+    @Test func aNotesConflictCopyIsAVersionNotADocument() throws {
+        let folder = Self.samples + "/conflict"
+        let run = try ICTRunner.run(["list", folder])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout == """
+                NAME       KIND     THUMBNAIL  CONFLICTS  STATE       PATH
+                Groceries  icfnote  none       1          inConflict  \(folder)/Groceries.icfnote
+
+                """)
+    }
+
     // MARK: create, set
 
     @Test func createMakesEachKindAtItsPath() throws {
@@ -193,6 +206,7 @@ struct DocumentKindsCommandTests {
         (["create", "x.ptk", "--text", "A"], "a .ptk document holds only a photo"),
         (["create", "x.txt", "--text", "A"], "does not end in .ict, .ptk, .icfnote or .dox"),
         (["create", "--text", "A"], "--text makes a note"),
+        (["create", "x.icfnote", "--text", "A", "-o", "/tmp"], "the path names the folder"),
     ])
     func createRefusesFieldsTheKindHasNot(arguments: [String], message: String) throws {
         let run = try ICTRunner.run(arguments)

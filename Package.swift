@@ -121,7 +121,8 @@ let package = Package(
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
             name: "Documents",
-            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
+            // ICTDocument for DocumentText, the one UTF-8 reading of a text note, which Documents re-exports.
+            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "SystemSupport"]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
         .target(name: "MetadataQuery", dependencies: ["ICTDocument", "DocumentVersions", "UniformTypes", "SystemSupport"]),
@@ -250,7 +251,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination"]
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument"]
         ),
         .testTarget(
             name: "MetadataQueryTests",

@@ -232,3 +232,29 @@ add("ict-json-form", b'{\n  "version": 1,\n  "firstName": "Falcon",\n  "lastName
 add("ict-json-form", b'{"version": 1, "firstName": "Ada", "favoriteNumber": {"$real": "nan"}, "photo": {"$data": "iVBORw0KGgo="}}')
 add("ict-json-form", b'{"version": 1}')
 add("ict-json-form", b'{"version": 1, "lastName": "L\\u00e9", "displayName": "x", "favoriteNumber": 1e300, "thumbnail": {"file": "/abs/t.png"}}')
+
+# text-note: the sample notes (whole, cut inside a character, with a byte that is
+# not UTF-8) and hand-made edge cases: empty, a byte order mark, each length of
+# a cut-short four-byte character, an overlong form, a surrogate.
+for name in ["Shopping List.icfnote", "Tutorial Note.dox", "malformed-notes/truncated-utf8.dox", "malformed-notes/invalid-utf8.icfnote"]:
+    add("text-note", open(os.path.join(ROOT, "SampleDocs", name), "rb").read())
+add("text-note", b"")
+add("text-note", b"\xef\xbb\xbfBOM")
+for cut in range(1, 4):
+    add("text-note", "note \U0001F600".encode()[:5 + cut])
+add("text-note", b"\xc0\xaf")
+add("text-note", b"\xed\xa0\x80")
+
+# ptk-document: PTKMetadata entries as PhotoKeeper's PTKDocument archives them
+# (top key "data", Version, Thumbnail), with a tiny thumbnail, none, $null, a
+# wrong class, another version, a thumbnail that is not data, and the damaged
+# sample's (its thumbnail cut to 100 bytes).
+tiny = png(2, 2, 2, 8, [b"\xff\x00\x00" * 2, b"\x00\xff\x00" * 2])
+add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": tiny}))
+add("ptk-document", archive("data", "PTKMetadata", {"Version": 1}))
+add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": None}))
+add("ptk-document", archive("data", "PTKData", {"Version": 1, "Photo": tiny}))
+add("ptk-document", archive("data", "PTKMetadata", {"Version": 2, "Thumbnail": tiny}))
+add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": "not data"}))
+add("ptk-document", archive("DATA", "PTKMetadata", {"Version": 1, "Thumbnail": tiny}))
+add("ptk-document", open(os.path.join(ROOT, "SampleDocs", "malformed-ptk", "damaged-thumbnail.ptk", "photo.metadata"), "rb").read())

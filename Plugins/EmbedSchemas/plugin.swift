@@ -7,7 +7,7 @@ import PackagePlugin
 /// well-known-app types also a type table, the form the registry is built
 /// from on first use (reading the table costs a few percent of parsing the
 /// XML, which was most of the time `ict types conforms` took); in
-/// `ICTDocument`, the `.ict` document schema. One tool, SchemaEmbedder,
+/// `ICTDocument`, the `.ict` and `.ptk` document schemas. One tool, SchemaEmbedder,
 /// writes them all.
 ///
 /// A string literal rather than `resources: [.embedInCode(…)]`: SwiftPM
@@ -47,7 +47,10 @@ struct EmbedSchemas: BuildToolPlugin {
         "ICTDocument": [
             Embedding(
                 mode: "text", schema: "ict-document.schema.plist", constant: "ictDocumentSchemaText",
-                swiftFile: "ICTDocumentSchemaText.swift", container: "-")
+                swiftFile: "ICTDocumentSchemaText.swift", container: "-"),
+            Embedding(
+                mode: "text", schema: "ptk-document.schema.plist", constant: "ptkDocumentSchemaText",
+                swiftFile: "PTKDocumentSchemaText.swift", container: "-"),
         ],
     ]
 

@@ -41,6 +41,7 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
         /// lock directory cannot be used, a presenter refused to save).
         public static var coordination: Self { Self(.coordination) }
         /// The bytes are not UTF-8 text; `byteOffset` says where.
+        @available(*, deprecated, message: "DocumentText (now in ICTDocument) throws ICTDocumentError with code .invalidText")
         public static var invalidText: Self { Self(.invalidText) }
         /// The operation needs an open document (or a closed one, for `open`).
         public static var notOpen: Self { Self(.notOpen) }

@@ -38,7 +38,11 @@ extension Ict {
                 --embed); no output is written inside the package being read. Such a \
                 JSON file converts back with --format ict \
                 (default output: the JSON's name with .ict; never replaced); the \
-                thumbnail is made again from the photo.
+                thumbnail is made again from the photo. A .ptk document (the photo \
+                app's package) converts with --format json to the same form, with only \
+                its version, photo and thumbnail; a note (.icfnote, .dox) to {"kind", \
+                "text", "bytes", "droppedBytes"} (Schemas/text-note.json-form.schema.json), \
+                a .dox cut inside a character with a warning at that byte.
 
                 With --files-from, the inputs named in a list (and the one argument, \
                 first) are converted one by one into the folder -o names, each at its \
@@ -156,6 +160,9 @@ extension Ict {
         func convert(_ report: Report) throws {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
+            if format == .json, let documentKind = DocumentKind.of(itemAtPath: input), documentKind != .ict {
+                return try convertDocument(of: documentKind, report)
+            }
             let kind = InputKind(classifying: input)
             if let problem = inputProblem(kind) { throw report.fail(problem) }
             if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
@@ -205,6 +212,32 @@ extension Ict {
                 throw report.fail(Problem(document: source, error))
             } catch let error as PropertyListError {
                 throw report.fail(Problem(path: source, error))
+            } catch let failure as CommandFailure {
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
+            }
+        }
+
+        /// A `.ptk` document to the `.ict` JSON form (its version, photo and thumbnail), a note to its own
+        /// (`Schemas/text-note.json-form.schema.json`).
+        private func convertDocument(of kind: DocumentKind, _ report: Report) throws {
+            let source = DocumentSupport.trimmingTrailingSlashes(input)
+            let destination = output ?? "-"
+            report["output"] = .string(destination)
+            do {
+                if kind == .ptk {
+                    try ItemLockSupport.reading(source) {
+                        try DocumentConversion.export(source, kind: .ptk, to: destination, embedding: embed, replacingImageFiles: force)
+                    }
+                } else {
+                    if let problem = OutputPlacement.insideInputProblem(destination, reading: source) { throw problem }
+                    let note = try NoteInspection(path: source, kind: kind)
+                    if let truncation = note.truncationProblem { report.add(truncation) }
+                    try OutputFile.write(note.note.jsonBytes() + [UInt8(ascii: "\n")], to: destination)
+                }
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            } catch let error as ICTDocumentError {
+                throw report.fail(Problem(document: source, error))
             } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }

@@ -1,18 +1,27 @@
 import ArgumentParser
 import FileCoordination
 import ICTDocument
+import SystemSupport
 
 extension Ict {
-    /// `ict create`: a new `.ict` document from fields and a photo.
+    /// `ict create`: a new document: an `.ict` from fields and a photo, a `.ptk` from a photo, a note from its text.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a new .ict document.",
+            abstract: "Create a new document: .ict, .ptk, .icfnote or .dox.",
             discussion: """
-                The document is named from --name (default Friend): Friend.ict, else \
-                Friend 1.ict, Friend 2.ict, … — the first name free in the folder, \
-                compared case-insensitively. It prints the new document's path.
+                Without a path, an .ict document named from --name (default Friend) in \
+                the -o folder: Friend.ict, else Friend 1.ict, Friend 2.ict, … — the first \
+                name free in the folder, compared case-insensitively. With a path, the \
+                document made there, of the kind its extension names (an existing item \
+                is never replaced): an .ict from the fields, a .ptk (the photo app's \
+                package) from --photo, a note (.icfnote, .dox: one file of UTF-8 text) \
+                from --text, as in ict create Note.icfnote --text "Milk" (--name and -o \
+                are for the first form). It prints the new document's path.
                 """
         )
+
+        @Argument(help: "The new document's path; its extension (.ict, .ptk, .icfnote, .dox) gives its kind.")
+        var document: String?
 
         @OptionGroup var fields: DocumentFieldOptions
 
@@ -27,6 +36,15 @@ extension Ict {
 
         func validate() throws {
             if let problem = Self.nameProblem(name) { throw ValidationError("--name \(problem)") }
+            guard let document else {
+                if fields.text != nil { throw ValidationError("--text makes a note: name it, as in ict create Note.icfnote --text TEXT") }
+                return
+            }
+            if output != "." { throw ValidationError("the path names the folder of the new document: leave out -o") }
+            guard let kind = DocumentKind.of(name: document) else {
+                throw ValidationError("'\(document)' does not end in .ict, .ptk, .icfnote or .dox, so its kind is not known")
+            }
+            if let problem = fields.problem(for: kind) { throw ValidationError(problem) }
         }
 
         /// Why `name` cannot be a document's base name: it must be one
@@ -42,6 +60,7 @@ extension Ict {
         }
 
         func run() throws {
+            if let document { return try create(at: DocumentSupport.trimmingTrailingSlashes(document)) }
             let report = Self.report(json: json)
             let document = ICTDocumentFile()
             do {
@@ -66,6 +85,43 @@ extension Ict {
             if !json { print(TerminalText.escaped(path)) }
             try report.finish()
         }
+    }
+}
+
+extension Ict.Create {
+    /// Creates the document at `path`, of the kind its name says, never replacing what is there.
+    private func create(at path: String) throws {
+        let report = Self.report(json: json)
+        guard let kind = DocumentKind.of(name: path) else { preconditionFailure("validate() checked the kind") }
+        do {
+            if (try? FileInfo.of(path: path, followingLink: false)) != nil {
+                throw ICTDocumentError(.alreadyExists, "already exists; not replaced")
+            }
+            // A coordinated write: a presenter waiting for this name hears of it once the document is whole.
+            try FileCoordinator().coordinate(writing: path, options: .forReplacing) { target in
+                switch kind {
+                case .ict:
+                    let document = ICTDocumentFile()
+                    _ = try fields.apply(to: document)
+                    try document.save(to: target)
+                case .ptk:
+                    let document = PTKDocumentFile()
+                    _ = try fields.apply(to: document)
+                    try document.save(to: target)
+                case .icfnote, .dox:
+                    try TextNoteFile.write(fields.text ?? "", to: target, replacingExisting: false)
+                }
+            }
+        } catch let problem as Problem {
+            throw report.fail(problem)
+        } catch let error as ICTDocumentError {
+            throw report.fail(Problem(document: path, error))
+        } catch {
+            throw report.fail(Problem(path: path, "\(error)"))
+        }
+        report["path"] = .string(path)
+        if !json { print(TerminalText.escaped(path)) }
+        try report.finish()
     }
 }
 

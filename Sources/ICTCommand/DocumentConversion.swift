@@ -1,10 +1,10 @@
 import ICTDocument
 import PropertyList
 
-/// `ict convert` between an `.ict` document and its JSON form
-/// (`ICTDocumentJSONForm`): where the JSON and its image files go.
+/// `ict convert` between an `.ict` document (or from a `.ptk` one) and its
+/// JSON form (`ICTDocumentJSONForm`): where the JSON and its image files go.
 enum DocumentConversion {
-    /// Exports the document at `path` as JSON to `destination` (`-` for
+    /// Exports the document at `path` (an `.ict`, or a `.ptk` with `kind`) as JSON to `destination` (`-` for
     /// standard output). Unless `embedding`, each image is written beside
     /// the JSON as `BASE.photo.png` and `BASE.thumbnail.png`, BASE being the
     /// destination without `.json` (the document without `.ict` for
@@ -15,16 +15,23 @@ enum DocumentConversion {
     /// - Throws: `Problem` when an output may not be written there,
     ///   `ICTDocumentError` when the document cannot be read,
     ///   `CommandFailure` when an output cannot be written.
-    static func export(_ path: String, to destination: String, embedding: Bool, replacingImageFiles: Bool) throws {
+    static func export(
+        _ path: String, kind: DocumentKind = .ict, to destination: String, embedding: Bool, replacingImageFiles: Bool
+    ) throws {
         if let problem = OutputPlacement.insideInputProblem(destination, reading: path) { throw problem }
-        let document = try ICTDocumentFile(contentsOf: path)
+        let jsonForm: (String?) throws(ICTDocumentError) -> (form: ICTDocumentJSONForm, imageFiles: [(name: String, contents: [UInt8])])
+        if kind == .ptk {
+            jsonForm = try PTKDocumentFile(contentsOf: path).jsonForm
+        } else {
+            jsonForm = try ICTDocumentFile(contentsOf: path).jsonForm
+        }
         var imageFiles: [(name: String, contents: [UInt8])] = []
         var form: ICTDocumentJSONForm
         if embedding {
-            form = try document.jsonForm(imageFileBase: nil).form
+            form = try jsonForm(nil).form
         } else {
             let side = try OutputPlacement.SideFiles(beside: destination, document: path)
-            (form, imageFiles) = try document.jsonForm(imageFileBase: side.base)
+            (form, imageFiles) = try jsonForm(side.base)
             try side.check(imageFiles.map(\.name), replacing: replacingImageFiles, reading: path)
             imageFiles = imageFiles.map { (side.folder + $0.name, $0.contents) }
         }

@@ -76,21 +76,22 @@ struct DocumentInspection {
     /// The `document` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
     func jsonValue() -> JSONValue {
         .object([
+            ("kind", .string(DocumentKind.ict.rawValue)),
             ("path", .string(path)),
             ("displayName", .string(displayName)),
             ("version", .integer(metadata.version)),
             ("thumbnail", Self.imageValue(thumbnailSize, bytes: metadata.thumbnail?.count)),
             ("data", data.map { Self.fieldsValue($0, photoSize: photoSize) } ?? .null),
-            (
-                "entries",
-                .array(
-                    entries.map { entry in
-                        .object([("name", .string(entry.name)), ("size", .optional(entry.size.map { Int($0) }))])
-                    })
-            ),
+            ("text", .null),
+            ("entries", Self.entriesValue(entries)),
             ("entriesRead", .array(entriesRead.map(JSONValue.string))),
             ("bytesRead", .integer(bytesRead)),
         ])
+    }
+
+    /// A package's entries: `[{"name", "size"}]`, the size null for a folder or link.
+    static func entriesValue(_ entries: [(name: String, size: Int64?)]) -> JSONValue {
+        .array(entries.map { entry in .object([("name", .string(entry.name)), ("size", .optional(entry.size.map { Int($0) }))]) })
     }
 
     /// The data entry's fields, each null when absent.

@@ -22,7 +22,14 @@ extension Ict {
                 "package": {"path", "entries": [{"path", "type", "size", "kind", "destination"}]}. \
                 A directory ending in .ict is inspected as a document: display name, version, thumbnail \
                 size and entry sizes, reading only the metadata entry; --data reads the data entry too \
-                and shows the fields and the photo's size.
+                and shows the fields and the photo's size. A directory ending in .ptk (the photo app's \
+                package) likewise: its display name (the file name without .ptk), version, thumbnail \
+                size and entries; --data adds the photo's size. A file ending in .icfnote or .dox (a \
+                note: the file is UTF-8 text) shows its display name (the file name without its \
+                extension), its length in characters and bytes and its first line; a .dox cut inside \
+                a character says how many bytes were dropped and where (a warning), bytes that are \
+                not UTF-8 are an error at their byte offset. With --json, "document" has a "kind" \
+                (ict, ptk, icfnote, dox) and for a note a "text" object.
                 """
         )
 
@@ -32,7 +39,7 @@ extension Ict {
         @Flag(help: "Print one JSON document for programs (Schemas/cli/inspect.schema.json) instead of a tree.")
         var json = false
 
-        @Flag(help: "For an .ict document, also read the data entry and show its fields.")
+        @Flag(help: "For an .ict or .ptk document, also read the data entry and show its fields or photo.")
         var data = false
 
         @Flag(help: "Show every dictionary's keys sorted, for canonical, diff-friendly output (order kept otherwise).")
@@ -43,6 +50,7 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
+            if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
             switch InputKind(classifying: input) {
             case .document: return try inspectDocument(report)
             case .documentWithoutMetadata, .package: return try inspectPackage(report)
@@ -107,6 +115,36 @@ extension Ict {
             } else {
                 var output = StandardOutput()
                 output.write(inspection.text())
+                output.flush()
+            }
+            try report.finish()
+        }
+
+        /// A `.ptk` document or a text note.
+        private func inspectDocument(of kind: DocumentKind, _ report: Report) throws {
+            let path = DocumentSupport.trimmingTrailingSlashes(input)
+            report["kind"] = "document"
+            let value: JSONValue
+            let text: String
+            do {
+                if kind == .ptk {
+                    let inspection = try ItemLockSupport.reading(path) { try PTKInspection(path: path, readingData: data) }
+                    (value, text) = (inspection.jsonValue(), inspection.text())
+                } else {
+                    let inspection = try NoteInspection(path: path, kind: kind)
+                    if let warning = inspection.truncationProblem { report.add(warning) }
+                    (value, text) = (inspection.jsonValue(), inspection.text())
+                }
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            } catch let error as ICTDocumentError {
+                throw report.fail(Problem(document: path, error))
+            }
+            if json {
+                report["document"] = value
+            } else {
+                var output = StandardOutput()
+                output.write(text)
                 output.flush()
             }
             try report.finish()

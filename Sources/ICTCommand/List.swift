@@ -9,10 +9,14 @@ extension Ict {
     /// `ict list`: the `.ict` documents in a folder, by display name.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the .ict documents in a folder, sorted by display name.",
+            abstract: "List the documents in a folder (.ict, .ptk, .icfnote, .dox), sorted by display name.",
             discussion: """
                 Reads only each document's metadata entry, and of it only the display \
                 name and the thumbnail's PNG header; the data entry only with --data. \
+                The photo app's .ptk packages show their thumbnail, named by their file \
+                name; the notes (.icfnote, .dox: one file of UTF-8 text) by their file \
+                name, without a thumbnail; a KIND column shows when the folder holds \
+                other kinds than .ict, and a .dox cut inside a character is a warning. \
                 -r looks into subfolders (not into documents, nor through links to \
                 folders, as find without -L: a link can lead back up into a loop). A document with \
                 conflict copies beside it (Syncthing, Nextcloud/ownCloud, Dropbox; see \
@@ -75,6 +79,7 @@ extension Ict {
 
         struct Row {
             var path: String
+            var kind: DocumentKind = .ict
             var displayName: String
             var thumbnailSize: (width: Int, height: Int)?
             /// With `--data`: the data's fields and the photo's size.
@@ -85,6 +90,8 @@ extension Ict {
             /// What its files say of its state (`inConflict`, `editingDisabled`);
             /// nil when that could not be found (reported as a warning).
             var state: DocumentItemState?
+            /// For a `.dox` cut inside a character: the warning saying where.
+            var truncation: Problem?
         }
 
         func run() throws {
@@ -164,6 +171,7 @@ extension Ict {
                     data
                     ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
                     : try Self.row(location, in: descriptor, readingData: false)
+                if let truncation = row.truncation { report.add(truncation) }
                 var stated = row
                 do throws(DocumentVersionError) {
                     stated.state = try states.state(of: location, lookingInside: data)
@@ -171,7 +179,7 @@ extension Ict {
                     progress.clear()
                     report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
                 }
-                try report.line(path: stated.path, fields: Self.lineFields(stated))
+                try report.line(path: stated.path, fields: Self.lineFields(stated, kind: location.kind))
                 return stated
             } catch let error as ICTDocumentError {
                 progress.clear()
@@ -180,7 +188,7 @@ extension Ict {
                 progress.clear()
                 report.add(problem)
             }
-            try report.line(path: location.path, fields: Self.lineFields(nil))
+            try report.line(path: location.path, fields: Self.lineFields(nil, kind: location.kind))
             return nil
         }
 
@@ -250,6 +258,19 @@ extension Ict {
         /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
         static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
             let path = location.path
+            switch location.kind {
+            case .ict: break
+            case .ptk:
+                let inspection = try PTKInspection(path: path, readingData: false)
+                return Row(
+                    path: path, kind: .ptk, displayName: inspection.displayName, thumbnailSize: inspection.thumbnailSize,
+                    conflicts: location.conflictCount)
+            case .icfnote, .dox:
+                let inspection = try NoteInspection(path: path, kind: location.kind)
+                return Row(
+                    path: path, kind: location.kind, displayName: inspection.displayName, conflicts: location.conflictCount,
+                    truncation: inspection.truncationProblem)
+            }
             let summary = try ICTDocumentSummary(ofDocumentAt: folder == CurrentDirectory.descriptor ? path : location.name, relativeTo: folder)
             var row = Row(
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
@@ -271,6 +292,11 @@ extension Ict {
         static func table(_ rows: [Row], showingData: Bool, updates: [String]? = nil) -> String {
             var headers = ["NAME", "THUMBNAIL"]
             var columns = [rows.map { TerminalText.escaped($0.displayName) }, rows.map { sizeText($0.thumbnailSize) }]
+            // Shown only when other kinds than .ict are listed, so a folder of .ict documents lists as before.
+            if rows.contains(where: { $0.kind != .ict }) {
+                headers.insert("KIND", at: 1)
+                columns.insert(rows.map(\.kind.rawValue), at: 1)
+            }
             if let updates {
                 headers.insert("UPDATE", at: 0)
                 columns.insert(updates, at: 0)
@@ -305,13 +331,14 @@ extension Ict {
 
         /// One document of `ict list --json`, every field present.
         static func jsonValue(_ row: Row) -> JSONValue {
-            .object([("path", .string(row.path))] + lineFields(row))
+            .object([("path", .string(row.path))] + lineFields(row, kind: row.kind))
         }
 
         /// The fields after `path` of a document, which are also those of its
-        /// `--jsonl` line; all null for a document that could not be read.
-        static func lineFields(_ row: Row?) -> [(String, JSONValue)] {
+        /// `--jsonl` line; but for its kind, all null for a document that could not be read.
+        static func lineFields(_ row: Row?, kind: DocumentKind) -> [(String, JSONValue)] {
             [
+                ("kind", .string(kind.rawValue)),
                 ("displayName", .optional(row?.displayName)),
                 ("thumbnail", row?.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
                 ("data", row?.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
@@ -325,5 +352,5 @@ extension Ict {
 extension Ict.List: ReportingCommand {
     static let reportName = "list"
     static let reportFields = ["directory", "documents"]
-    static let lineFields = ["displayName", "thumbnail", "data", "conflicts", "state"]
+    static let lineFields = ["kind", "displayName", "thumbnail", "data", "conflicts", "state"]
 }

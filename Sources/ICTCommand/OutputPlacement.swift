@@ -28,7 +28,7 @@ enum OutputPlacement {
         let base: String
 
         /// The side files of the JSON written to `destination`: beside it, or
-        /// for standard output (`-`) beside the document `document` (`NAME.ict`).
+        /// for standard output (`-`) beside the document `document` (`NAME.ict`, `NAME.ptk`).
         ///
         /// - Throws: `Problem` when `destination` exists and is not a regular
         ///   file (a device such as `/dev/null`, a pipe, a directory): no file

@@ -150,7 +150,9 @@ extension Problem {
             self.init(path: "\(document)/\(error.entry)", archive, location: location)
             return
         }
-        self.init(path: document, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message, keyPath: error.keyPath)
+        // A note's text: at its byte offset in the file.
+        let location: Location = error.entry.isEmpty ? error.byteOffset.map(Location.byte) ?? .none : .entry(error.entry)
+        self.init(path: document, location: location, error.message, keyPath: error.keyPath)
     }
 
     init(document: String, _ finding: DocumentFinding) {

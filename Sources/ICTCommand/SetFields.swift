@@ -9,7 +9,7 @@ extension Ict {
     struct SetFields: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Set fields of an .ict document, or the value at a key path (replacing or adding it).",
+            abstract: "Set fields of a document (.ict, .ptk, a note's text), or the value at a key path (replacing or adding it).",
             discussion: """
                 ict set FILE KEYPATH -TYPE VALUE puts the value at the key path, replacing \
                 what is there or adding it (plutil -replace); the containers on the way \
@@ -17,11 +17,15 @@ extension Ict {
                 form, safely. Fields of an .ict document: the display name is set in both the data and the metadata; a new photo \
                 regenerates the thumbnail. A value equal to the stored one changes \
                 nothing and nothing is written. The document is saved safely (a new \
-                package swapped in); entries not edited are linked, not rewritten.
+                package swapped in); entries not edited are linked, not rewritten. \
+                A .ptk document (the photo app's package) takes --photo, which remakes \
+                its 145×145 thumbnail. A note (.icfnote, .dox: one file of UTF-8 text) \
+                takes --text, the whole new text, written to a new file renamed over \
+                the old one, so the note is never half written.
                 """
         )
 
-        @Argument(help: "The .ict document to edit, or with a key path any property list.")
+        @Argument(help: "The document to edit (.ict, .ptk, .icfnote, .dox), or with a key path any property list.")
         var document: String
 
         @Argument(help: ArgumentHelp("The key path of the value to set (see ict get).", valueName: "keypath"))
@@ -43,6 +47,7 @@ extension Ict {
             } else {
                 guard value.isEmpty else { throw ValidationError("a value needs a key path: ict set FILE KEYPATH -TYPE VALUE") }
                 guard !fields.isEmpty else { throw ValidationError("name at least one field to set, or a key path and a value") }
+                if let kind = DocumentKind.of(name: document), let problem = fields.problem(for: kind) { throw ValidationError(problem) }
             }
         }
 
@@ -57,6 +62,7 @@ extension Ict {
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
             report["path"] = .string(path)
+            if let kind = DocumentKind.of(itemAtPath: path), kind != .ict { return try edit(path, of: kind, report) }
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             // Held from reading to saving: concurrent edits by ict take turns, none lost.
             let lock = try ItemLockSupport.exclusive(path, report: report)
@@ -74,6 +80,35 @@ extension Ict {
             }
             try report.finish()
         }
+    }
+}
+
+extension Ict.SetFields {
+    /// Sets the photo of a `.ptk` document or the text of a note, saved safely, under the same lock as an `.ict` edit.
+    private func edit(_ path: String, of kind: DocumentKind, _ report: Report) throws {
+        let lock = try ItemLockSupport.exclusive(path, report: report)
+        defer { lock?.release() }
+        let changed: Bool
+        do {
+            if kind == .ptk {
+                let opened = try PTKDocumentFile(contentsOf: path)
+                changed = try fields.apply(to: opened)
+                if changed { try opened.save() }
+            } else {
+                let text = fields.text ?? ""
+                // A note that does not read (not UTF-8) is replaced all the same: the new text is the whole file.
+                let old = try? TextNoteFile(contentsOf: path, kind: kind)
+                changed = old?.text != text || old?.droppedByteCount != 0
+                if changed { try TextNoteFile.write(text, to: path, replacingExisting: true) }
+            }
+        } catch let error as ICTDocumentError {
+            throw report.fail(Problem(document: path, error))
+        } catch let problem as Problem {
+            throw report.fail(problem)
+        }
+        report["changed"] = .bool(changed)
+        if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
+        try report.finish()
     }
 }
 

@@ -28,7 +28,15 @@ extension Ict {
                 schema's consistency rules (display names, thumbnail showing the photo), \
                 whose findings are warnings: the document still reads; each finding prints \
                 as DOC.ict:entry: error|warning: message (at key path). Warnings leave a file \
-                valid unless --strict is given. \
+                valid unless --strict is given. A directory ending in .ptk (the photo app's \
+                package) is checked likewise against the built-in .ptk schema \
+                (Schemas/ptk-document.schema.plist): photo.metadata and photo.data, each a \
+                keyed archive of PTKMetadata or PTKData under "data", with Version 1 and \
+                PNGs that decode. A file ending in .icfnote or .dox is checked as a note, \
+                UTF-8 text: a byte that is not UTF-8 is an error at its byte offset \
+                (NOTE:byte N); a .dox that ends inside a character (its app wrote the \
+                character count as the byte count) is a warning at the offset where the \
+                character starts, an .icfnote so an error. \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \
@@ -79,7 +87,12 @@ extension Ict {
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
                 let kind = InputKind(classifying: path)
-                if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
+                if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
+                    result =
+                        documentKind == .ptk
+                        ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
+                        : Self.checkNote(path, kind: documentKind)
+                } else if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
                     result = check(path)
@@ -107,6 +120,8 @@ extension Ict {
             var isInfoPlist = false
             /// The schema's name, when the path is a document package checked against one.
             var documentSchema: String?
+            /// The note's kind, when the path is a text note (`.icfnote`, `.dox`).
+            var noteKind: DocumentKind?
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -117,6 +132,7 @@ extension Ict {
 
             var kind: String? {
                 if documentSchema != nil { return "document" }
+                if noteKind != nil { return "textNote" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -124,6 +140,7 @@ extension Ict {
 
             var formatName: String {
                 if let documentSchema { return documentSchema }
+                if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -172,6 +189,18 @@ extension Ict {
                 return FileResult(path: trimmed, documentSchema: schema.name, problems: [problem])
             }
             return FileResult(path: trimmed, documentSchema: schema.name, problems: findings.map { Problem(document: trimmed, $0) })
+        }
+
+        /// A note: UTF-8 throughout (an error at the first byte that is not), a `.dox` cut short a warning.
+        static func checkNote(_ path: String, kind: DocumentKind) -> FileResult {
+            var result = FileResult(path: path, noteKind: kind)
+            do {
+                let inspection = try NoteInspection(path: path, kind: kind)
+                if let truncation = inspection.truncationProblem { result.problems.append(truncation) }
+            } catch {
+                result.problems.append(Problem(document: path, error))
+            }
+            return result
         }
 
         func check(_ path: String) -> FileResult {

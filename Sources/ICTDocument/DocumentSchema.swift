@@ -76,6 +76,15 @@ public struct DocumentSchema: Hashable, Sendable {
         }
     }()
 
+    /// The `.ptk` schema built into ICTKit: `Schemas/ptk-document.schema.plist`.
+    public static let ptkDocument: DocumentSchema = {
+        do {
+            return try DocumentSchema(propertyListText: ptkDocumentSchemaText)
+        } catch {
+            preconditionFailure("the built-in schema does not read: \(error)")
+        }
+    }()
+
     /// Reads a schema from the text of an XML (or any) property list.
     ///
     /// - Throws: `ICTDocumentError` `.invalidSchema` naming the key path of

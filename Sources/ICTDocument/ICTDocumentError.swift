@@ -28,6 +28,7 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
             case invalidKeyPath
             case missingValue
             case unwritableValue
+            case invalidText
         }
 
         private var wrapped: Wrapped
@@ -72,6 +73,8 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         /// A property list cannot be written in its file's form: OpenStep is
         /// read only (`KeyPathTarget`); `propertyListError` says why.
         public static var unwritableValue: Self { Self(.unwritableValue) }
+        /// A text note's bytes are not UTF-8 text; `byteOffset` says where.
+        public static var invalidText: Self { Self(.invalidText) }
 
         /// The code's name, stable across versions: `missingEntry`.
         public var description: String {
@@ -93,6 +96,7 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
             case .invalidKeyPath: "invalidKeyPath"
             case .missingValue: "missingValue"
             case .unwritableValue: "unwritableValue"
+            case .invalidText: "invalidText"
             }
         }
     }
@@ -103,6 +107,9 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     public var entry: String
     /// The key path inside the entry's archive (`DATA.PHOTO`), empty when none.
     public var keyPath: String
+    /// The byte offset in the entry (or in a one-file document) where the
+    /// problem is, nil when none is known.
+    public var byteOffset: Int?
     /// A sentence for people.
     public var message: String
     /// The keyed-archive error behind an `.invalidArchive` error.
@@ -113,10 +120,11 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
     public var propertyListError: PropertyListError?
 
     /// Makes an error.
-    public init(_ code: Code, entry: String = "", keyPath: String = "", _ message: String) {
+    public init(_ code: Code, entry: String = "", keyPath: String = "", byteOffset: Int? = nil, _ message: String) {
         self.code = code
         self.entry = entry
         self.keyPath = keyPath
+        self.byteOffset = byteOffset
         self.message = message
     }
 
@@ -147,9 +155,10 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         propertyListError = error
     }
 
-    /// `entry: message (at key path)`.
+    /// `entry: message (at key path)`; `entry:byte N: message` with a byte offset.
     public var description: String {
-        var text = entry.isEmpty ? message : "\(entry): \(message)"
+        let place = byteOffset.map { entry.isEmpty ? "byte \($0)" : "\(entry):byte \($0)" } ?? entry
+        var text = place.isEmpty ? message : "\(place): \(message)"
         if !keyPath.isEmpty { text += " (at \(keyPath))" }
         return text
     }

@@ -121,34 +121,12 @@ public final class ICTDocumentFile {
         return fileName.hasSuffix(".\(ICTDocumentFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
     }
 
+    /// How the `.ict` entries are archived.
+    private static let entries = ArchivedPackageEntries(
+        topKey: ICTDocumentFormat.topKey, versionKey: ICTDocumentFormat.versionKey, version: ICTDocumentFormat.version)
+
     private func decodeEntry<T: KeyedArchiveDecodable>(_ name: String, as type: T.Type, version: KeyPath<T, Int>) throws(ICTDocumentError) -> T {
-        let wrapper = package.child(named: name)
-        guard let entry = wrapper, ICTDocumentFormat.entryProblem(entry) == nil else {
-            throw ICTDocumentError(.missingEntry, entry: name, ICTDocumentFormat.entryProblem(wrapper) ?? "")
-        }
-        let bytes: Data
-        do {
-            bytes = try entry.contents()
-        } catch {
-            throw ICTDocumentError(error)
-        }
-        statistics.bytesRead += bytes.count
-        statistics.entriesDecoded.append(name)
-        let object: T?
-        do {
-            object = try KeyedUnarchiver(archive: KeyedArchiveReader().read(bytes)).decodeTopLevelObject(of: T.self, forKey: ICTDocumentFormat.topKey)
-        } catch {
-            throw ICTDocumentError(error, entry: name)
-        }
-        guard let object else {
-            throw ICTDocumentError(.wrongClass, entry: name, keyPath: ICTDocumentFormat.topKey, "the root object is $null")
-        }
-        guard object[keyPath: version] == ICTDocumentFormat.version else {
-            throw ICTDocumentError(
-                .unsupportedVersion, entry: name, keyPath: "\(ICTDocumentFormat.topKey).\(ICTDocumentFormat.versionKey)",
-                "unsupported VERSION \(object[keyPath: version]) (this version of ICTKit reads \(ICTDocumentFormat.version))")
-        }
-        return object
+        try Self.entries.decode(name, in: package, as: type, version: version, statistics: &statistics)
     }
 
     // MARK: Editing
@@ -270,34 +248,14 @@ public final class ICTDocumentFile {
         if dataChanged, let loadedData {
             try write(loadedData, as: ICTDocumentFormat.dataEntryName)
         }
-        do {
-            try package.save(to: target, options: PackageSaveOptions(replacingExisting: replacing))
-        } catch let error where error.code == .alreadyExists {
-            throw ICTDocumentError(.alreadyExists, "\(target) already exists; not replaced")
-        } catch {
-            throw ICTDocumentError(error)
-        }
+        try ArchivedPackageEntries.save(package, to: target, replacing: replacing)
         path = target
         metadataChanged = false
         dataChanged = false
     }
 
     private func write<T: KeyedArchiveEncodable>(_ object: T, as name: String) throws(ICTDocumentError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try KeyedArchiver.archive(object, forKey: ICTDocumentFormat.topKey)
-        } catch {
-            throw ICTDocumentError(error, entry: name)
-        }
-        if let entry = package.child(named: name), entry.kind == .regularFile {
-            entry.setContents(Data(bytes))
-        } else {
-            do {
-                _ = try package.replaceChild(named: name, with: PackageWrapper(regularFileWithContents: Data(bytes)))
-            } catch {
-                throw ICTDocumentError(error)
-            }
-        }
+        try Self.entries.write(object, as: name, in: package)
     }
 }
 

@@ -74,6 +74,25 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
         "\(base).\(key).png"
     }
 
+    /// A document's photo and thumbnail as the form's images: embedded when
+    /// `imageFileBase` is nil, else named `BASE.photo.png` and
+    /// `BASE.thumbnail.png`, with the files' bytes to write there.
+    static func images(photo: Data?, thumbnail: Data?, imageFileBase: String?)
+        -> (photo: Image?, thumbnail: Image?, files: [(name: String, contents: [UInt8])])
+    {
+        var files: [(name: String, contents: [UInt8])] = []
+        func image(_ bytes: Data?, key: String) -> Image? {
+            guard let bytes else { return nil }
+            guard let imageFileBase else { return .embedded([UInt8](bytes)) }
+            let name = imageFileName(base: imageFileBase, key: key)
+            files.append((name, [UInt8](bytes)))
+            return .file(name)
+        }
+        let photoImage = image(photo, key: "photo")
+        let thumbnailImage = image(thumbnail, key: "thumbnail")
+        return (photoImage, thumbnailImage, files)
+    }
+
     // MARK: Writing
 
     /// The JSON text, pretty-printed as `JSONPropertyListWriter` prints,
@@ -202,20 +221,9 @@ extension ICTDocumentFile {
         var form = ICTDocumentJSONForm(
             version: data.version, firstName: data.firstName, lastName: data.lastName,
             displayName: data.displayName, favoriteNumber: data.favoriteNumber)
-        var files: [(name: String, contents: [UInt8])] = []
-        for (key, bytes) in [("photo", data.photo), ("thumbnail", metadata.thumbnail)] {
-            guard let bytes else { continue }
-            let image: ICTDocumentJSONForm.Image
-            if let imageFileBase {
-                let name = ICTDocumentJSONForm.imageFileName(base: imageFileBase, key: key)
-                files.append((name, [UInt8](bytes)))
-                image = .file(name)
-            } else {
-                image = .embedded([UInt8](bytes))
-            }
-            if key == "photo" { form.photo = image } else { form.thumbnail = image }
-        }
-        return (form, files)
+        let images = ICTDocumentJSONForm.images(photo: data.photo, thumbnail: metadata.thumbnail, imageFileBase: imageFileBase)
+        (form.photo, form.thumbnail) = (images.photo, images.thumbnail)
+        return (form, images.files)
     }
 
     /// A new document (not yet on disk) with the form's fields; the

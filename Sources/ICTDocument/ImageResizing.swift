@@ -62,6 +62,23 @@ extension PNGImage {
             height: max(1, Int((Double(height) * scale).rounded())))
     }
 
+    /// The image's centred square (the middle of its longer side cut away),
+    /// resized to `side × side`: an aspect fill, as the photo app's
+    /// `imageByScalingAndCroppingForSize:` makes its thumbnails.
+    public func croppedToSquare(side: Int) -> PNGImage {
+        precondition(side > 0, "a square of side \(side)")
+        let square = min(width, height)
+        guard width != height else { return resized(width: side, height: side) }
+        let left = (width - square) / 2
+        let top = (height - square) / 2
+        var cropped = [UInt8](repeating: 0, count: square * square * 4)
+        for y in 0..<square {
+            let source = ((top + y) * width + left) * 4
+            cropped[(y * square * 4)..<((y + 1) * square * 4)] = pixels[source..<(source + square * 4)]
+        }
+        return PNGImage(width: square, height: square, pixels: cropped).resized(width: side, height: side)
+    }
+
     /// One source sample and its weight in an output sample.
     struct FilterTap {
         var index: Int

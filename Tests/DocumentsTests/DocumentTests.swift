@@ -19,7 +19,7 @@ final class NoteDocument: Document<Data> {
     override func contents() throws -> Data { Data(text.utf8) }
 
     override func load(_ contents: Data) throws {
-        text = try DocumentText(decoding: contents, path: path, allowingTruncatedEnd: false).text
+        text = try DocumentText(decoding: contents, allowingTruncatedEnd: false).text
     }
 
     override func documentStateDidChange(from oldState: DocumentState) {

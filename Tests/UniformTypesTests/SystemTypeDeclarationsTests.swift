@@ -55,12 +55,29 @@ struct SystemTypeDeclarationsTests {
 
     @Test func ictDeclarationsAreSectionEightsAndValid() {
         let ict = TypeDeclarationSet.ict
-        #expect(ict.exported.map(\.identifier) == ["com.appmosphereinc.icloudtest.doc"])
+        #expect(ict.exported.first?.identifier == "com.appmosphereinc.icloudtest.doc")
         #expect(ict.exported.first?.conformsTo == ["com.apple.package"])
         #expect(ict.exported.first?.tags[.filenameExtension] == ["ict"])
         #expect(ict.documentTypes.first?.isPackage == true)
         #expect(ict.documentTypes.first?.handlerRank == "Owner")
         #expect(TypeDeclarationValidator().validate(ict).isEmpty)
+    }
+
+    /// The other apps' types beside it: the photo app's own declaration (its
+    /// PhotoKeeper-Info.plist) and ICTKit's names for the two notes' types.
+    @Test func theOtherAppsTypesAreDeclaredBesideIt() {
+        let ict = TypeDeclarationSet.ict
+        #expect(
+            ict.exported.map(\.identifier) == [
+                "com.appmosphereinc.icloudtest.doc", "com.razeware.PhotoKeeper.doc", "com.ictkit.icfnote.doc", "com.ictkit.dox.doc",
+            ])
+        #expect(ict.exported.map { $0.tags[.filenameExtension] ?? [] } == [["ict"], ["ptk"], ["icfnote"], ["dox"]])
+        var registry = TypeRegistry.system
+        registry.add(ict)
+        #expect(registry.conforms("com.razeware.PhotoKeeper.doc", to: "com.apple.package"))
+        #expect(registry.conforms("com.ictkit.icfnote.doc", to: "public.plain-text"))
+        #expect(registry.conforms("com.ictkit.dox.doc", to: "public.text"))
+        #expect(!registry.conforms("com.ictkit.dox.doc", to: "com.apple.package"))
     }
 
     /// (type, supertype, conforms?) — facts from Apple's documentation of the

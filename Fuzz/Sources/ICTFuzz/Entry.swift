@@ -32,6 +32,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "keyed-coder", run: fuzzKeyedCoder),
     FuzzTarget(name: "ict-json-form", run: fuzzDocumentJSONForm),
     FuzzTarget(name: "mime-cache", run: fuzzSharedMimeInfoCache),
+    FuzzTarget(name: "text-note", run: fuzzTextNote),
+    FuzzTarget(name: "ptk-document", run: fuzzPTKDocument),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

@@ -34,7 +34,7 @@ final class DoxNote: UIDocument {
             noteContent = "Empty"
             droppedByteCount = 0
         } else {
-            let text = try DocumentText(decoding: data, path: fileURL.path, allowingTruncatedEnd: true)
+            let text = try DocumentText(decoding: data, allowingTruncatedEnd: true)
             noteContent = text.text
             droppedByteCount = text.droppedByteCount
         }

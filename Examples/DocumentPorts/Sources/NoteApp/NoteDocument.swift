@@ -23,7 +23,7 @@ final class NoteDocument: UIDocument {
 
     override func load(fromContents contents: Any, ofType typeName: String?) throws {
         guard let data = contents as? Data else { throw CocoaError(.fileReadCorruptFile) }
-        noteText = try DocumentText(decoding: data, path: fileURL.path, allowingTruncatedEnd: false).text
+        noteText = try DocumentText(decoding: data, allowingTruncatedEnd: false).text
     }
 
     override func handleError(_ error: Error, userInteractionPermitted: Bool) {

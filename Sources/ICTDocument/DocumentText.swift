@@ -6,6 +6,9 @@ import Foundation
 
 /// The text of a one-file text document (`.icfnote`, `.dox`): the whole
 /// file as UTF-8, checked byte by byte so that an error says where.
+///
+/// `TextNoteFile` reads a note's file with it; `Documents` re-exports it for
+/// a `Document<Data>` that loads its text.
 public struct DocumentText: Hashable, Sendable {
     /// The text.
     public var text: String
@@ -13,17 +16,17 @@ public struct DocumentText: Hashable, Sendable {
     /// (0 to 3); 0 when the file ends on a whole character.
     public var droppedByteCount: Int
 
-    /// Decodes `bytes` (the document at `path`, named in errors) as UTF-8.
+    /// Decodes `bytes` as UTF-8.
     ///
     /// With `allowingTruncatedEnd`, a last character cut short — bytes that
     /// begin a character and end the file before it is whole, as the `.dox`
     /// app wrote when it took a character count for a byte count — is
     /// dropped and counted in `droppedByteCount` instead of refused.
     ///
-    /// - Throws: `DocumentError` `.invalidText` with the byte offset of the
-    ///   first byte that is not part of valid UTF-8 (of a character cut
+    /// - Throws: `ICTDocumentError` `.invalidText` with the `byteOffset` of
+    ///   the first byte that is not part of valid UTF-8 (of a character cut
     ///   short, without `allowingTruncatedEnd`). Costs one pass over the bytes.
-    public init(decoding bytes: Data, path: String, allowingTruncatedEnd: Bool) throws(DocumentError) {
+    public init(decoding bytes: Data, allowingTruncatedEnd: Bool) throws(ICTDocumentError) {
         let (validCount, problem) = Self.validPrefix(of: bytes)
         switch problem {
         case nil:
@@ -31,9 +34,9 @@ public struct DocumentText: Hashable, Sendable {
         case .truncated where allowingTruncatedEnd:
             droppedByteCount = bytes.count - validCount
         case .truncated:
-            throw DocumentError(.invalidText, path: path, byteOffset: validCount, "the text ends inside a UTF-8 character")
+            throw ICTDocumentError(.invalidText, byteOffset: validCount, "the text ends inside a UTF-8 character")
         case .invalid:
-            throw DocumentError(.invalidText, path: path, byteOffset: validCount, "not UTF-8 text: byte 0x\(Self.hex(bytes, validCount)) here")
+            throw ICTDocumentError(.invalidText, byteOffset: validCount, "not UTF-8 text: byte 0x\(Self.hex(bytes, validCount)) here")
         }
         text = String(decoding: bytes.prefix(validCount), as: UTF8.self)
     }

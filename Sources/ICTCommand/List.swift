@@ -32,7 +32,8 @@ extension Ict {
                 status is 1. --files-from names documents in a list instead of (or after) \
                 a folder, their conflicts not looked for; --jsonl prints one JSON line per \
                 document as it is read, in the folder's name order and then the list's, \
-                not sorted (Schemas/cli/list.jsonl.schema.json).
+                not sorted (Schemas/cli/list.jsonl.schema.json). --html writes a contact sheet \
+                instead of the table (see its help).
                 """
         )
 
@@ -50,11 +51,15 @@ extension Ict {
         )
         var json = false
 
+        @Option(name: .customLong("html"), help: htmlHelp)
+        var htmlPage: String?
+
         @OptionGroup var batch: BatchOptions
 
         func validate() throws {
             try BatchOptions.checkOneJSONForm(json: json, jsonl: batch.jsonl)
             guard directory != nil || batch.filesFrom != nil else { throw ValidationError("name a folder to list, or the documents with --files-from") }
+            try Self.checkHTMLOptions(htmlPage: htmlPage, json: json, jsonl: batch.jsonl, data: data)
         }
 
         struct Row {
@@ -69,6 +74,8 @@ extension Ict {
             /// What its files say of its state (`inConflict`, `editingDisabled`);
             /// nil when that could not be found (reported as a warning).
             var state: DocumentItemState?
+            /// With `--html`: the document's card on the contact sheet.
+            var card: ContactSheet.Card?
         }
 
         func run() throws {
@@ -94,6 +101,8 @@ extension Ict {
             var progress = ProgressReporter("list", total: listed.hasList ? nil : locations.count, unit: "documents")
             // Kept for the sorted table or --json document; with --jsonl each row is printed as it is read.
             var rows: [Row] = []
+            // With --html, the cards of the documents that could not be read (the others' are in their rows).
+            var unreadableCards: [ContactSheet.Card] = []
             var folder = OpenFolder()
             var states = FolderStates()
             var pending = locations.makeIterator()
@@ -105,7 +114,7 @@ extension Ict {
                     let row =
                         data
                         ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
-                        : try Self.row(location, in: descriptor, readingData: false)
+                        : try Self.row(location, in: descriptor, readingData: false, readingCard: htmlPage != nil)
                     var stated = row
                     do throws(DocumentVersionError) {
                         stated.state = try states.state(of: location, lookingInside: data)
@@ -119,6 +128,7 @@ extension Ict {
                     progress.clear()
                     report.add(Problem(document: location.path, error))
                     try report.line(path: location.path, fields: Self.lineFields(nil))
+                    if htmlPage != nil { unreadableCards.append(ContactSheet.Card(location: location, unreadable: error)) }
                 } catch let problem as Problem {
                     progress.clear()
                     report.add(problem)
@@ -129,8 +139,10 @@ extension Ict {
             folder.close()
             progress.clear()
             let keys = rows.map { $0.displayName.lowercased() }
-            rows = rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
-            if json {
+            rows = rows.indices.sorted { ContactSheet.areInListOrder((keys[$0], rows[$0].path), (keys[$1], rows[$1].path)) }.map { rows[$0] }
+            if let htmlPage {
+                try Self.writeContactSheet(rows.compactMap(\.card) + unreadableCards, title: folderPath, to: htmlPage, report: report)
+            } else if json {
                 report["documents"] = .array(rows.map(Self.jsonValue))
             } else if !batch.jsonl {
                 var output = StandardOutput()
@@ -198,13 +210,19 @@ extension Ict {
             }
         }
 
-        /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
-        static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
+        /// One document's row: from the metadata's summary, with `readingData` from the decoded data entry,
+        /// and with `readingCard` its contact sheet card (the thumbnail's bytes read too).
+        static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool, readingCard: Bool = false) throws(ICTDocumentError)
+            -> Row
+        {
             let path = location.path
-            let summary = try ICTDocumentSummary(ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder)
+            let summary = try ICTDocumentSummary(
+                ofDocumentAt: folder == AT_FDCWD ? path : location.name, relativeTo: folder,
+                readingThumbnailUpTo: readingCard ? ContactSheet.defaultThumbnailByteLimit : nil)
             var row = Row(
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
                 conflicts: location.conflictCount)
+            if readingCard { row.card = ContactSheet.Card(location: location, summary: summary, relativeTo: folder) }
             if readingData {
                 let fields = try ICTDocumentFile(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })

@@ -9,7 +9,8 @@ purpose=${1:-build}
 packages=(libxml2-dev libpng-dev zlib1g-dev libicu-dev liblzma-dev pkg-config)
 case "$purpose" in
   build) ;;
-  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db) ;;
+  # chromium: the contact sheet's test opens ict list --html's page in a real headless browser.
+  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium) ;;
   bench) packages+=(python3 libplist-utils) ;;
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
 esac

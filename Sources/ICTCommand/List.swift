@@ -30,7 +30,8 @@ extension Ict {
                 status is 1. --files-from names documents in a list instead of (or after) \
                 a folder, their conflicts not looked for; --jsonl prints one JSON line per \
                 document as it is read, in the folder's name order and then the list's, \
-                not sorted (Schemas/cli/list.jsonl.schema.json).
+                not sorted (Schemas/cli/list.jsonl.schema.json). --html writes a contact sheet \
+                instead of the table (see its help).
 
                 --watch prints the list, then watches the folder (with -r its subfolders \
                 too) and reports each change to its documents until SIGINT (Ctrl-C) or \
@@ -68,6 +69,9 @@ extension Ict {
         @Flag(help: "After the list, print each change to the folder's documents until SIGINT or SIGTERM (exit status 0).")
         var watch = false
 
+        @Option(name: .customLong("html"), help: htmlHelp)
+        var htmlPage: String?
+
         @OptionGroup var batch: BatchOptions
 
         func validate() throws {
@@ -75,6 +79,7 @@ extension Ict {
             if watch, batch.filesFrom != nil { throw ValidationError("--watch watches a folder; it cannot take --files-from") }
             if watch, json { throw ValidationError("--watch prints a line per change, never one document; use --jsonl, not --json") }
             guard directory != nil || batch.filesFrom != nil else { throw ValidationError("name a folder to list, or the documents with --files-from") }
+            try Self.checkHTMLOptions(htmlPage: htmlPage, json: json, jsonl: batch.jsonl, data: data)
         }
 
         struct Row {
@@ -92,6 +97,8 @@ extension Ict {
             var state: DocumentItemState?
             /// For a `.dox` cut inside a character: the warning saying where.
             var truncation: Problem?
+            /// With `--html`: the document's card on the contact sheet.
+            var card: ContactSheet.Card?
         }
 
         func run() throws {
@@ -100,8 +107,14 @@ extension Ict {
                 return
             }
             let report = Self.report(json: json, jsonLines: batch.jsonl)
-            let rows = try listDocuments(into: report)
-            if json {
+            // With --html, the cards of the documents that could not be read (the others' are in their rows).
+            var unreadableCards: [ContactSheet.Card] = []
+            let rows = try listDocuments(into: report, unreadable: { unreadableCards.append($0) })
+            if let htmlPage {
+                try Self.writeContactSheet(
+                    rows.compactMap(\.card) + unreadableCards, title: directory.map(DocumentSupport.trimmingTrailingSlashes), to: htmlPage,
+                    report: report)
+            } else if json {
                 report["documents"] = .array(rows.map(Self.jsonValue))
             } else if !batch.jsonl {
                 var output = StandardOutput()
@@ -118,7 +131,9 @@ extension Ict {
         ///
         /// - Throws: what `report.fail` throws when the folder cannot be listed
         ///   or the list cannot be opened; `PropertyListError` when a line cannot be written.
-        func listDocuments(into report: Report, read: (Row) -> Void = { _ in }) throws -> [Row] {
+        func listDocuments(
+            into report: Report, read: (Row) -> Void = { _ in }, unreadable: (ContactSheet.Card) -> Void = { _ in }
+        ) throws -> [Row] {
             let folderPath = directory.map(DocumentSupport.trimmingTrailingSlashes)
             report["directory"] = .optional(folderPath)
             var locations: [DocumentLocation] = []
@@ -140,11 +155,14 @@ extension Ict {
             var progress = ProgressReporter("list", total: listed.hasList ? nil : locations.count, unit: "documents")
             // Kept for the sorted table or --json document; with --jsonl each row is printed as it is read.
             var rows: [Row] = []
+            // With --html, the cards of the documents that could not be read (the others' are in their rows).
+            var unreadableCards: [ContactSheet.Card] = []
             var folder = OpenFolder()
             var states = FolderStates()
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
-                if let row = try readRow(location, folder: &folder, states: &states, report: report, clearing: &progress) {
+                if let row = try readRow(
+                    location, folder: &folder, states: &states, report: report, clearing: &progress, unreadable: unreadable) {
                     read(row)
                     if !batch.jsonl { rows.append(row) }
                 }
@@ -161,7 +179,7 @@ extension Ict {
         /// - Throws: `PropertyListError` when its line cannot be written.
         func readRow(
             _ location: DocumentLocation, folder: inout OpenFolder, states: inout FolderStates, report: Report,
-            clearing progress: inout ProgressReporter
+            clearing progress: inout ProgressReporter, unreadable: (ContactSheet.Card) -> Void = { _ in }
         ) throws -> Row? {
             do {
                 let descriptor = folder.descriptor(for: location.folder)
@@ -170,7 +188,7 @@ extension Ict {
                 let row =
                     data
                     ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
-                    : try Self.row(location, in: descriptor, readingData: false)
+                    : try Self.row(location, in: descriptor, readingData: false, readingCard: htmlPage != nil)
                 if let truncation = row.truncation { report.add(truncation) }
                 var stated = row
                 do throws(DocumentVersionError) {
@@ -184,6 +202,7 @@ extension Ict {
             } catch let error as ICTDocumentError {
                 progress.clear()
                 report.add(Problem(document: location.path, error))
+                if htmlPage != nil { unreadable(ContactSheet.Card(location: location, unreadable: error)) }
             } catch let problem as Problem {
                 progress.clear()
                 report.add(problem)
@@ -195,7 +214,7 @@ extension Ict {
         /// `rows` by display name, ignoring case, then by path: the table's and `--json`'s order.
         static func sorted(_ rows: [Row]) -> [Row] {
             let keys = rows.map { $0.displayName.lowercased() }
-            return rows.indices.sorted { (keys[$0], rows[$0].path) < (keys[$1], rows[$1].path) }.map { rows[$0] }
+            return rows.indices.sorted { ContactSheet.areInListOrder((keys[$0], rows[$0].path), (keys[$1], rows[$1].path)) }.map { rows[$0] }
         }
 
         /// A document named in the `--files-from` list: read by its path, its folder not listed.
@@ -255,26 +274,44 @@ extension Ict {
             }
         }
 
-        /// One document's row: from the metadata's summary, and with `readingData` from the decoded data entry.
-        static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool) throws(ICTDocumentError) -> Row {
+        /// The contact sheet card of a document of another kind than `.ict`.
+        private static func card(_ location: DocumentLocation, _ displayName: String, thumbnailPNG: [UInt8]?) -> ContactSheet.Card {
+            ContactSheet.Card(
+                path: location.path, displayName: displayName, kind: ContactSheet.kind(ofDocumentNamed: location.name),
+                contentChangeDate: ContactSheet.contentChangeDate(of: location, relativeTo: CurrentDirectory.descriptor),
+                conflictCount: location.conflictCount, thumbnailPNG: thumbnailPNG)
+        }
+
+        /// One document's row: from the metadata's summary, with `readingData` from the decoded data entry,
+        /// and with `readingCard` its contact sheet card (the thumbnail's bytes read too).
+        static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool, readingCard: Bool = false) throws(ICTDocumentError)
+            -> Row
+        {
             let path = location.path
             switch location.kind {
             case .ict: break
             case .ptk:
                 let inspection = try PTKInspection(path: path, readingData: false)
-                return Row(
+                var row = Row(
                     path: path, kind: .ptk, displayName: inspection.displayName, thumbnailSize: inspection.thumbnailSize,
                     conflicts: location.conflictCount)
+                if readingCard { row.card = card(location, inspection.displayName, thumbnailPNG: inspection.metadata.thumbnail.map { [UInt8]($0) }) }
+                return row
             case .icfnote, .dox:
                 let inspection = try NoteInspection(path: path, kind: location.kind)
-                return Row(
+                var row = Row(
                     path: path, kind: location.kind, displayName: inspection.displayName, conflicts: location.conflictCount,
                     truncation: inspection.truncationProblem)
+                if readingCard { row.card = card(location, inspection.displayName, thumbnailPNG: nil) }
+                return row
             }
-            let summary = try ICTDocumentSummary(ofDocumentAt: folder == CurrentDirectory.descriptor ? path : location.name, relativeTo: folder)
+            let summary = try ICTDocumentSummary(
+                ofDocumentAt: folder == CurrentDirectory.descriptor ? path : location.name, relativeTo: folder,
+                readingThumbnailUpTo: readingCard ? ContactSheet.defaultThumbnailByteLimit : nil)
             var row = Row(
                 path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
                 conflicts: location.conflictCount)
+            if readingCard { row.card = ContactSheet.Card(location: location, summary: summary, relativeTo: folder) }
             if readingData {
                 let fields = try ICTDocumentFile(contentsOf: path).data()
                 row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })

@@ -11,6 +11,8 @@ struct ProgramRun {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// True when the program ran past its time limit and was killed.
+    var timedOut = false
 }
 
 /// Runs any program (python3, make, man, a copied `ict`), with output sent
@@ -18,10 +20,13 @@ struct ProgramRun {
 enum ProgramRunner {
     /// Runs `program` (a path, or a name looked up by `/usr/bin/env` on `PATH`)
     /// with `arguments`; `environment` replaces the whole environment when given.
+    /// With `timeLimit`, a program still running then is killed (SIGKILL) and
+    /// the run says `timedOut`: a bound on a wait, never a measure of speed.
     static func run(
         _ program: String, _ arguments: [String], environment: [String: String]? = nil,
-        in directory: URL? = nil
+        in directory: URL? = nil, timeLimit: Duration? = nil
     ) throws -> ProgramRun {
+        let exited = DispatchSemaphore(value: 0)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-program-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -46,7 +51,16 @@ enum ProgramRunner {
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = outHandle
             process.standardError = errHandle
+            process.terminationHandler = { _ in exited.signal() }
             return process
+        }
+        var timedOut = false
+        if let timeLimit {
+            let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
+            if exited.wait(timeout: .now() + seconds) == .timedOut {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+            }
         }
         process.waitUntilExit()
         try outHandle.close()
@@ -55,7 +69,7 @@ enum ProgramRunner {
         return ProgramRun(
             status: status,
             stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+            stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "", timedOut: timedOut)
     }
 
     /// Starts the process `makeProcess` sets up, with a fresh one again while

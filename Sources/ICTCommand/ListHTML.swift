@@ -13,7 +13,11 @@ extension Ict.List {
             problem (reported on standard error too; the exit status is 1). Nothing is printed \
             on standard output. The file is replaced only by a whole new page. The page loads \
             nothing from anywhere (its Content-Security-Policy forbids it) and shows every name \
-            as text. Not with --json, --jsonl or --data.
+            as text. Not with --json, --jsonl or --data. With --watch, the page is written \
+            once the list is read and rewritten after each change, each time with PAGE.stamp.js \
+            beside it: a page open in a browser checks that file every 2 seconds and reloads \
+            itself only when the sheet was rewritten (no reload loop, nothing from the network); \
+            the list and its changes are printed as without --html.
             """,
         valueName: "page.html")
 

@@ -20,7 +20,9 @@ extension Ict.List {
         // Before any thread starts: the signals then wait for waitForTermination.
         InterruptCleanup.holdTermination()
         let printer = WatchPrinter(self, folder: folder)
-        let query = MetadataQuery(scopes: [folder], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
+        // Every kind `ict list` lists (.ict, .ptk, .icfnote, .dox), by its declared type.
+        let kinds = MetadataQueryPredicate(contentTypes: DocumentKind.allCases.map(\.typeIdentifier))
+        let query = MetadataQuery(scopes: [folder], predicate: kinds)
         let queue = DispatchQueue(label: "ict.list.watch")
         do throws(MetadataQueryError) {
             try query.start(on: queue) { printer.show($0) }
@@ -73,6 +75,8 @@ final class WatchPrinter: @unchecked Sendable {
     /// On a terminal: the table's rows by path, and how many lines the table last drawn has.
     private var rows: [String: Ict.List.Row] = [:]
     private var drawnLines = 0
+    /// With `--html`: each document's card on the contact sheet, by path, rewritten on each change.
+    private var cards: [String: ContactSheet.Card] = [:]
 
     static let lineFields = ["update", "displayName", "inConflict"]
 
@@ -120,18 +124,51 @@ final class WatchPrinter: @unchecked Sendable {
         DocumentLocation(folder: String(item.path.dropLast(item.fsName.count + 1)), name: item.fsName, conflictCount: nil)
     }
 
+    /// With `--html`: the card of `item` read anew (from its metadata alone),
+    /// with its conflict copies counted in its folder's listing.
+    private func card(of item: MetadataItem) -> ContactSheet.Card {
+        var location = location(of: item)
+        let names = (try? Directory.entries(atPath: location.folder).map(\.name)) ?? []
+        location.conflictCount = DocumentVersion.conflictCounts(amongNames: names)[location.name] ?? 0
+        do throws(ICTDocumentError) {
+            let row = try Ict.List.row(location, in: CurrentDirectory.descriptor, readingData: false, readingCard: true)
+            if let card = row.card { return card }
+        } catch {
+            return ContactSheet.Card(location: location, unreadable: error)
+        }
+        return ContactSheet.Card(path: location.path, displayName: item.displayName, kind: ContactSheet.kind(ofDocumentNamed: location.name))
+    }
+
+    /// With `--html`: the page written anew, then its stamp, each atomically
+    /// (`ContactSheet.write(toPage:watching:)`), so an open page reloads.
+    private func rewriteSheet() {
+        guard let page = list.htmlPage else { return }
+        do throws(ICTDocumentError) {
+            try ContactSheet(title: folder, cards: Array(cards.values)).write(toPage: page, watching: true)
+        } catch {
+            listReport.add(Problem(document: page, error))
+        }
+    }
+
     /// The list as `ict list` prints it; with `--jsonl` then the `listed` line.
     private func printList() throws {
         let listed: [Ict.List.Row]
         do {
-            listed = try list.listDocuments(into: listReport) { row in
-                if form == .jsonLines { displayNames[row.path] = row.displayName }
-            }
+            listed = try list.listDocuments(
+                into: listReport,
+                read: { row in
+                    if form == .jsonLines { displayNames[row.path] = row.displayName }
+                },
+                unreadable: { card in cards[card.path] = card })
         } catch let error as PropertyListError {
             throw error
         } catch {
             // The folder could not be listed, which the report has said; its changes are still told.
             listed = []
+        }
+        if list.htmlPage != nil {
+            for row in listed { cards[row.path] = row.card }
+            rewriteSheet()
         }
         switch form {
         case .jsonLines:
@@ -151,6 +188,10 @@ final class WatchPrinter: @unchecked Sendable {
             changes.append((.change(hadConflicts: conflicts[key(item)] ?? false, hasConflicts: item.hasUnresolvedConflicts), item))
         }
         changes += update.removed.filter(isWatched).map { (.removed, $0) }
+        if list.htmlPage != nil, !changes.isEmpty {
+            for (kind, item) in changes { cards[key(item)] = kind == .removed ? nil : card(of: item) }
+            rewriteSheet()
+        }
         switch form {
         case .jsonLines:
             for (kind, item) in changes {

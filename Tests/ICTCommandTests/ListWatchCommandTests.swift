@@ -190,6 +190,39 @@ import Darwin
     }
 
     /// With `-r`, a document in a subfolder is watched too, and its line names it under the folder.
+    /// With `--html`, the contact sheet is written after the list and
+    /// rewritten after each change (page, then its stamp): a note renamed in
+    /// is told as added and is then on the page, and the stamp's generation
+    /// has grown. Every kind `ict list` lists is watched, not only `.ict`.
+    @Test func withHTMLTheSheetIsRewrittenAfterEachChange() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        let page = scratch + "/sheet.html"
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ict"), toPath: folder + "/Coffee.ict")
+        let watch = try Watch(["--html", page, folder], scratch: scratch)
+        let once = try ICTRunner.run(["list", folder])
+        for _ in once.stdout.split(separator: "\n") {
+            _ = try #require(watch.nextLine(), "the table was not printed whole; standard error: \(watch.standardError)")
+        }
+        let first = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(first.contains("Coffee"), "the sheet after the list does not show Coffee.ict")
+        #expect(!first.contains("Milk and bread"))
+        let firstStamp = try String(contentsOfFile: page + ".stamp.js", encoding: .utf8)
+
+        try Data("Milk and bread\n".utf8).write(to: URL(fileURLWithPath: scratch + "/staging/Shopping.icfnote"))
+        #expect(rename(scratch + "/staging/Shopping.icfnote", folder + "/Shopping.icfnote") == 0)
+        #expect(watch.nextLine() == "added\t\(folder)/Shopping.icfnote", "\(watch.standardError)")
+        // The sheet is written before the change's line is printed.
+        let second = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(second.contains("Shopping"), "the rewritten sheet does not show the note")
+        #expect(second.contains("Coffee"))
+        let secondStamp = try String(contentsOfFile: page + ".stamp.js", encoding: .utf8)
+        #expect(secondStamp != firstStamp, "the stamp was not rewritten: \(secondStamp)")
+        let (status, _) = watch.end(with: SIGTERM)
+        #expect(status == 0, "\(watch.standardError)")
+    }
+
     @Test func recursivelyANestedDocumentIsTold() throws {
         let scratch = try scratch()
         defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -162,7 +162,8 @@ extension Ict {
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
                 if let row = try readRow(
-                    location, folder: &folder, states: &states, report: report, clearing: &progress, unreadable: unreadable) {
+                    location, folder: &folder, states: &states, report: report, clearing: &progress, unreadable: unreadable)
+                {
                     read(row)
                     if !batch.jsonl { rows.append(row) }
                 }

@@ -49,14 +49,18 @@ public struct MetadataItem: Sendable, Hashable {
         return String(fsName[..<dot])
     }
 
-    /// The thumbnail of an `.ict` document as PNG bytes, read from its
+    /// The thumbnail of an `.ict` or `.ptk` document as PNG bytes, read from its
     /// metadata entry alone; nil for other items, a document without a
     /// thumbnail, or one whose metadata entry cannot be read.
     ///
     /// Reads and decodes the metadata entry on each call (never the data entry).
     public func thumbnailPNG() -> Data? {
-        guard isICTDocument, let document = try? ICTDocumentFile(contentsOf: path) else { return nil }
-        return (try? document.metadata())?.thumbnail
+        guard isPackage else { return nil }
+        switch DocumentKind.of(name: fsName) {
+        case .ict?: return (try? ICTDocumentFile(contentsOf: path).metadata())?.thumbnail
+        case .ptk?: return (try? PTKDocumentFile(contentsOf: path).metadata())?.thumbnail
+        default: return nil
+        }
     }
 
     /// The value of `attribute`: a `String` (name, display name, path,
@@ -77,9 +81,8 @@ public struct MetadataItem: Sendable, Hashable {
         }
     }
 
-    /// Whether it is an `.ict` package. (Where `DocumentKind` knows the
-    /// document kinds, it says which have a metadata entry to read.)
-    private var isICTDocument: Bool { isPackage && ICTDocumentFormat.isPackageName(fsName) }
+    /// Whether it is an `.ict` package, whose metadata entry holds a display name.
+    private var isICTDocument: Bool { isPackage && DocumentKind.of(name: fsName) == .ict }
 
     public static func == (lhs: MetadataItem, rhs: MetadataItem) -> Bool {
         lhs.path == rhs.path && lhs.stamp == rhs.stamp && lhs.hasUnresolvedConflicts == rhs.hasUnresolvedConflicts

@@ -1,5 +1,6 @@
 import DocumentVersions
 import Foundation
+import ICTDocument
 import SystemSupport
 
 /// How the engine brings its state in line with the disk: searching a
@@ -9,7 +10,7 @@ extension MetadataQueryEngine {
     /// The extensions of the original apps' package documents, packages
     /// whatever the registry says. (Where ICTDocument's `DocumentKind` knows
     /// the document kinds, it should answer this.)
-    static let packageExtensions: Set<String> = ["ict", "ptk"]
+    static let packageExtensions = Set(DocumentKind.allCases.filter(\.isPackage).map(\.rawValue))
 
     // MARK: Events
 

@@ -45,6 +45,34 @@ import Testing
         #expect(items[2].displayName == "notes" && items[2].thumbnailPNG() == nil)
     }
 
+    /// A `.ptk` photo document's thumbnail comes from its `photo.metadata`
+    /// (checked against plistlib's reading); its display name is its file
+    /// name without the extension, as the photo app shows it; a note has no thumbnail.
+    @Test func aPTKDocumentsThumbnailComesFromItsMetadataEntry() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.makeFolder("scope")
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ptk"), toPath: scratch.at("scope/Coffee.ptk"))
+        try scratch.write("Milk", to: "scope/List.icfnote")
+        let script = """
+            import plistlib, sys
+            archive = plistlib.load(open(sys.argv[1] + "/photo.metadata", "rb"))
+            objects = archive["$objects"]
+            root = objects[archive["$top"]["data"].data]
+            print(objects[root["Thumbnail"].data].hex())
+            """
+        let hex = Array(try output(of: "/usr/bin/env", ["python3", "-c", script, Repository.path("SampleDocs/Coffee.ptk")]).utf8.prefix { $0 != 10 })
+        let expected = Data(stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16) })
+        #expect(expected.count > 8)
+        let (query, _, gathering) = try startedQuery(scratch.at("scope"))
+        defer { query.stop() }
+        let items = try #require(gathering?.results)
+        #expect(names(items) == ["Coffee.ptk", "List.icfnote"])
+        #expect(items[0].displayName == "Coffee")
+        #expect(items[0].thumbnailPNG() == expected)
+        #expect(items[1].displayName == "List" && items[1].thumbnailPNG() == nil)
+    }
+
     @Test func everyAttributeHasItsValue() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -255,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MetadataQueryTests",
-            dependencies: ["MetadataQuery", "ICTDocument", "TestSupport"]
+            dependencies: ["MetadataQuery", "ICTDocument", "SystemSupport", "TestSupport"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

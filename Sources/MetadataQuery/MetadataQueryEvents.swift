@@ -240,6 +240,8 @@ extension MetadataQueryEngine {
             let watch = try watcher.watch(folder, followingLink: false)
             watched[watch] = .package(itemPath)
             packageWatches[itemPath, default: []].insert(watch)
+        } catch  where error.isGone {
+            return  // Gone since it was seen: its own event tells that.
         } catch {
             problems.append(MetadataQueryError(path: folder, "cannot watch the package for changes: \(error.description)"))
         }
@@ -263,6 +265,8 @@ extension MetadataQueryEngine {
             if case .folder(let earlier)? = watched[watch], earlier != path { folderWatches.removeValue(forKey: earlier) }
             watched[watch] = .folder(path)
             folderWatches[path] = watch
+        } catch  where error.isGone {
+            return  // Gone since it was seen (renamed away, removed): its own event tells that.
         } catch {
             problems.append(MetadataQueryError(path: path, error.description))
         }
@@ -308,6 +312,8 @@ extension MetadataQueryEngine {
     /// Syncthing's `.syncthing.*.tmp`, Nextcloud's `.~*` and `*.part`, Office's `~$*`.
     static func isSyncTemporary(_ name: String) -> Bool {
         (name.hasPrefix(".syncthing.") && name.hasSuffix(".tmp")) || name.hasPrefix(".~") || name.hasPrefix("~$") || name.hasSuffix(".part")
+            // ICTKit's own save temporaries (`.Doc.ict.ict-new-…`, SystemSupport's TemporaryItem), renamed into place or removed.
+            || TemporaryItem.target(of: Array(name.utf8)) != nil
     }
 
     static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }

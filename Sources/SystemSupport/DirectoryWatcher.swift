@@ -39,6 +39,8 @@ package final class DirectoryWatcher {
     /// Why watching failed.
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
+        /// The folder was not there (or not a folder) when it was to be watched: ENOENT or ENOTDIR.
+        package var isGone = false
     }
 
     /// The descriptor to wait on (`waitForInput`).
@@ -72,7 +74,8 @@ package final class DirectoryWatcher {
         if !followingLink { mask |= UInt32(IN_DONT_FOLLOW) }
         let watch = RawFileName.withPath(path) { inotify_add_watch(descriptor, $0, mask | UInt32(IN_ONLYDIR)) }
         guard watch >= 0 else {
-            throw Failure(description: "cannot watch \(path) for changes: \(String(cString: strerror(errno)))")
+            let number = errno
+            throw Failure(description: "cannot watch \(path) for changes: \(String(cString: strerror(number)))", isGone: number == ENOENT || number == ENOTDIR)
         }
         return watch
         #else

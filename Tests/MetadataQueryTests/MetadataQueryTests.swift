@@ -1,5 +1,6 @@
 import Foundation
 import MetadataQuery
+import SystemSupport
 import Testing
 
 /// Issue 23's acceptance 1: a query over real folders, changed by real file
@@ -193,6 +194,10 @@ import Testing
             try scratch.write("partial", to: "scope/\(temporary)")
         }
         try scratch.remove("scope/movie.mkv.part")
+        // ICTKit's own save temporary of a package (as `ict create` and `ict set` make one), then renamed away.
+        let saving = TemporaryItem.name(for: "Doc.ict")
+        try scratch.write("data", to: "scope/\(saving)/ctdocument.data")
+        try scratch.remove("scope/\(saving)")
         try scratch.renameIntoPlace("s", to: "scope/sentinel.txt", temporaryName: "sentinel.txt.part")
         let next = recorder.next()
         #expect(names(next?.added) == ["sentinel.txt"] && names(next?.changed) == [] && names(next?.removed) == [])

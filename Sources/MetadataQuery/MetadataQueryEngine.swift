@@ -49,6 +49,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     var settling: [String: Settling] = [:]
     var held = HeldChanges()
     var problems: [MetadataQueryError] = []
+    /// The type identified for a name's last two extensions, by whether it is a directory (the registry is fixed once started).
+    var contentTypes: [Bool: [String: String]] = [:]
     var disabledDepth: Int
 
     /// The results as last told, and whether the gathering was told.

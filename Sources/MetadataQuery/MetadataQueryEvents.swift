@@ -305,7 +305,12 @@ extension MetadataQueryEngine {
     }
 
     func contentType(of name: String, isDirectory: Bool) -> String {
-        registry.identifyItem(named: name, isDirectory: isDirectory).identifier
+        // The registry identifies a name by its last two extensions only: one look-up per kind of name.
+        let key = name.split(separator: ".", omittingEmptySubsequences: false).dropFirst().suffix(2).joined(separator: ".").lowercased()
+        if let known = contentTypes[isDirectory]?[key] { return known }
+        let identifier = registry.identifyItem(named: name, isDirectory: isDirectory).identifier
+        contentTypes[isDirectory, default: [:]][key] = identifier
+        return identifier
     }
 
     /// Whether `name` is a sync tool's file in the making, never an item:

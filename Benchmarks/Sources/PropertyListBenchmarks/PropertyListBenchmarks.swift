@@ -3,9 +3,9 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnpsvwz] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnpqsvwz] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
-/// document (l–n, over 10,000 generated documents), document-package (p),
+/// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
 /// layers with their peers, coordinated edits by many processes against one (w), and whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), all measured in this run.
@@ -47,6 +47,15 @@ struct PropertyListBenchmarks {
                     only: options.only
                 )
                 rows += try listing.run()
+            }
+            if options.only.contains("q") {
+                let query = MetadataQueryRows(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    folder: DocumentFolder(path: options.dataDirectory.appendingPathComponent("documents").path),
+                    workDirectory: options.dataDirectory.appendingPathComponent("query").path
+                )
+                rows += try query.run()
             }
             if options.only.contains("p") {
                 let packages = PackageSaving(
@@ -120,7 +129,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpsvwz")
+    var only = Set("abcdefghijklmnpqsvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -164,6 +173,8 @@ enum ChildMode: String {
     case measure = "child-measure"
     /// Finds the conflict versions of every item in the folder named next (row v).
     case versions = "child-versions"
+    /// Watches the folder named next with a metadata query, gathered, and exits (row q3).
+    case watch = "child-watch"
 
     func run(_ arguments: [String]) -> Int32 {
         switch self {
@@ -185,6 +196,9 @@ enum ChildMode: String {
         case .versions:
             guard arguments.count == 1 else { return 64 }
             return VersionFinding.findAll(in: arguments[0])
+        case .watch:
+            guard arguments.count == 1 else { return 64 }
+            return MetadataQueryRows.watchAndExit(arguments[0])
         case .measure:
             guard !arguments.isEmpty else { return 64 }
             do {

@@ -12,6 +12,8 @@ enum Target {
     case shareAtMost(percent: Double)
     /// ICTKit's wall time at most this many milliseconds, whatever the peer's (shown for scale).
     case atMost(milliseconds: Double)
+    /// ICTKit's peak memory at most this many megabytes, whatever the peer's (shown for scale).
+    case memoryAtMostMegabytes(Double)
 
     var description: String {
         switch self {
@@ -20,6 +22,7 @@ enum Target {
         case .memoryAtMost(let factor): "≤ \(format(factor, decimals: 0))× file size"
         case .shareAtMost(let percent): "≤ \(format(percent, decimals: 0)) % of peer"
         case .atMost(let budget): "≤ \(milliseconds(budget))"
+        case .memoryAtMostMegabytes(let budget): "≤ \(format(budget, decimals: 0)) MB"
         }
     }
 }
@@ -53,7 +56,7 @@ struct Row {
         case .atMost(let budget):
             ratio = "\(format(ourTime / theirTime))× peer's time"
             met = ourTime <= budget
-        case .memoryAtMost, .shareAtMost:
+        case .memoryAtMost, .shareAtMost, .memoryAtMostMegabytes:
             preconditionFailure("a timed row has a time target")
         }
         let cpuRatio =
@@ -80,6 +83,15 @@ struct Row {
         return Row(
             benchmark: benchmark, ours: ours, peer: peer, peerMeasurement: peerMeasurement,
             ratio: "\(format(share * 100, decimals: 2)) %", target: target, met: share * 100 <= percent)
+    }
+
+    /// A row comparing two peak memory sizes, against a budget in megabytes.
+    static func memory(_ benchmark: String, ours: Int, peer: String, peerBytes: Int, target: Target) -> Row {
+        guard case .memoryAtMostMegabytes(let budget) = target else { preconditionFailure("a memory row has a megabyte target") }
+        return Row(
+            benchmark: benchmark, ours: megabytes(ours), peer: peer, peerMeasurement: megabytes(peerBytes),
+            ratio: "\(format(Double(ours) / Double(peerBytes)))× peer's", target: target,
+            met: Double(ours) <= budget * 1_048_576)
     }
 
     /// A row that could not be measured, with the reason.

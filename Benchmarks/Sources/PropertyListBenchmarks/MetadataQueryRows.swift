@@ -1,0 +1,272 @@
+import Dispatch
+import Foundation
+import MetadataQuery
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The metadata-query rows (issue 23, acceptance 5), over the folder of
+/// 10,000 generated `.ict` documents that rows l–n list:
+///
+/// - q1. a `MetadataQuery` gathering the folder (items made and watched;
+///   display names are lazy, read when asked) against `ict list` of it;
+/// - q2. the median time from a package renamed into a watched folder to the
+///   query's update arriving, against a bare inotify watch seeing the same
+///   rename (shown for scale; the target is the 50 ms budget);
+/// - q3. the peak memory of a process watching the 10,000 documents.
+struct MetadataQueryRows {
+    let processRuns: Stopwatch
+    /// The release build of `ict`, or nil when none was given.
+    let ict: String?
+    let folder: DocumentFolder
+    let workDirectory: String
+    static let renames = 41
+    static let memoryBudget = 64 * 1_048_576
+
+    func run() throws -> [Row] {
+        try folder.generateUnlessPresent()
+        return [gathering(), renameLatency(), watchingMemory()]
+    }
+
+    // MARK: q1. gathering against ict list
+
+    private func gathering() -> Row {
+        let count = DocumentFolder.documentCount
+        let benchmark = "q1. MetadataQuery gathers \(count) documents"
+        let peer = "ict list (whole process)"
+        let target = Target.atMostSlower(by: 1.5)
+        guard let ict else { return .notMeasured(benchmark, peer: peer, target: target, reason: "no `ict` given (--ict PATH)") }
+        do {
+            log("q1. MetadataQuery gathering vs ict list")
+            var found = 0
+            let (ours, theirs) = try processRuns.compare(
+                reported: {
+                    let (sample, items) = try Self.gather(folder.path)
+                    found = items
+                    return sample
+                },
+                { try runChildChecked([ict, "list", folder.path], standardOutput: "/dev/null").sample })
+            try expect(found == count, "the query gathered \(found) documents, not \(count)")
+            var row = Row.timed(benchmark, ours: ours, peer: peer, peerTime: theirs, target: target)
+            row.note =
+                "in this process: a MetadataQuery over the folder (name predicate *.ict) from start() to its gathering update "
+                + "(each item stat'ed with its entries, typed, one inotify watch per package; display names are read lazily, "
+                + "on demand, not here); "
+                + "the peer is `ict list DIR` from spawn to exit, standard output to /dev/null; page cache warm; "
+                + "CPU is the whole process's user + system time on both sides"
+            return row
+        } catch {
+            return .notMeasured(benchmark, peer: peer, target: target, reason: "\(error)")
+        }
+    }
+
+    /// One gathering of `path` (start to the gathering update; display names
+    /// are read lazily, not here): its wall time, this process's CPU time (the
+    /// query reads on a thread of its own), and how many items it found.
+    static func gather(_ path: String) throws -> (Sample, Int) {
+        let clock = ContinuousClock()
+        let startCPU = processCPUTime()
+        let start = clock.now
+        let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
+        let first = try firstUpdate(of: query)
+        let sample = Sample(wall: clock.now - start, cpu: processCPUTime() - startCPU)
+        query.stop()
+        return (sample, first.results.count)
+    }
+
+    /// The query's first update (its gathering), waited for at most a minute.
+    private static func firstUpdate(of query: MetadataQuery) throws -> MetadataQueryUpdate {
+        let arrived = DispatchSemaphore(value: 0)
+        let box = UpdateBox()
+        try query.start(on: DispatchQueue(label: "q.gathering")) { update in
+            if box.set(update) { arrived.signal() }
+        }
+        guard arrived.wait(timeout: .now() + 60) == .success, let update = box.first else {
+            query.stop()
+            throw BenchmarkFailure("no gathering update within 60 s")
+        }
+        try expect(update.phase == .gatheringFinished, "the first update is not the gathering")
+        return update
+    }
+
+    // MARK: q2. rename into place → update
+
+    private func renameLatency() -> Row {
+        let benchmark = "q2. package renamed into place → update (median of \(Self.renames))"
+        let peer = "bare inotify watch, same rename"
+        let target = Target.atMost(milliseconds: 50)
+        do {
+            try? FileManager.default.removeItem(atPath: workDirectory)
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+            log("q2. rename into place → MetadataQuery update, and → a bare inotify event")
+            let ours = try Timing(queryLatencies(), asked: Self.renames)
+            let bare = try Timing(inotifyLatencies(), asked: Self.renames)
+            var row = Row.timed(benchmark, ours: ours, peer: peer, peerTime: bare, target: target)
+            row.note =
+                "a package (two small entries) made under a Syncthing temporary name `.syncthing.DocN.ict.tmp` in the watched "
+                + "folder, then renamed to `DocN.ict`: the time from just before rename(2) to the query's handler receiving the "
+                + "update that adds it (default settle interval); the peer reads the IN_MOVED_TO event from its own inotify "
+                + "descriptor; CPU columns are not meaningful here (waiting)"
+            return row
+        } catch {
+            return .notMeasured(benchmark, peer: peer, target: target, reason: "\(error)")
+        }
+    }
+
+    /// Makes `.syncthing.Doc<index>.ict.tmp` with two entries, ready to rename.
+    private func makeTemporaryPackage(_ index: Int) throws -> (temporary: String, final: String) {
+        let temporary = "\(workDirectory)/.syncthing.Doc\(index).ict.tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        try Data("metadata \(index)".utf8).write(to: URL(fileURLWithPath: temporary + "/ctdocument.metadata"))
+        try Data("data \(index)".utf8).write(to: URL(fileURLWithPath: temporary + "/ctdocument.data"))
+        return (temporary, "\(workDirectory)/Doc\(index).ict")
+    }
+
+    private func queryLatencies() throws -> [Sample] {
+        let query = MetadataQuery(scopes: [workDirectory], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
+        defer { query.stop() }
+        let arrived = DispatchSemaphore(value: 0)
+        let box = UpdateBox()
+        try query.start(on: DispatchQueue(label: "q.latency")) { update in
+            box.append(update)
+            arrived.signal()
+        }
+        guard arrived.wait(timeout: .now() + 10) == .success else { throw BenchmarkFailure("no gathering update within 10 s") }
+        var samples: [Sample] = []
+        let clock = ContinuousClock()
+        for index in 0..<Self.renames {
+            let (temporary, final) = try makeTemporaryPackage(index)
+            let start = clock.now
+            guard rename(temporary, final) == 0 else { throw BenchmarkFailure("rename \(temporary): errno \(errno)") }
+            // Updates for the temporary name (there should be none) are skipped; the one adding DocN.ict ends the wait.
+            while true {
+                guard arrived.wait(timeout: .now() + 10) == .success else {
+                    throw BenchmarkFailure("no update adding \(final) within 10 s")
+                }
+                if box.takeAll().contains(where: { $0.added.contains { $0.path == final } || $0.changed.contains { $0.path == final } }) {
+                    break
+                }
+            }
+            samples.append(Sample(wall: clock.now - start, cpu: .zero))
+        }
+        return samples
+    }
+
+    private func inotifyLatencies() throws -> [Sample] {
+        #if os(Linux)
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC))
+        guard descriptor >= 0 else { throw BenchmarkFailure("inotify_init1: errno \(errno)") }
+        defer { close(descriptor) }
+        guard inotify_add_watch(descriptor, workDirectory, UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE)) >= 0 else {
+            throw BenchmarkFailure("inotify_add_watch: errno \(errno)")
+        }
+        var samples: [Sample] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let clock = ContinuousClock()
+        for index in Self.renames..<(2 * Self.renames) {
+            let (temporary, final) = try makeTemporaryPackage(index)
+            let name = (final as NSString).lastPathComponent
+            // What making the temporary package queued is read first, so the wait below is for the rename alone.
+            var pending = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&pending, 1, 0) > 0 { _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+            let start = clock.now
+            guard rename(temporary, final) == 0 else { throw BenchmarkFailure("rename \(temporary): errno \(errno)") }
+            var seen = false
+            while !seen {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { throw BenchmarkFailure("reading inotify: errno \(errno)") }
+                var offset = 0
+                while offset + 16 <= count {
+                    let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                    let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                    if mask & UInt32(IN_MOVED_TO) != 0, String(decoding: nameBytes, as: UTF8.self) == name { seen = true }
+                    offset += 16 + length
+                }
+            }
+            samples.append(Sample(wall: clock.now - start, cpu: .zero))
+        }
+        return samples
+        #else
+        throw BenchmarkFailure("inotify is Linux's")
+        #endif
+    }
+
+    // MARK: q3. peak memory while watching
+
+    private func watchingMemory() -> Row {
+        let count = DocumentFolder.documentCount
+        let benchmark = "q3. watching \(count) documents: peak memory"
+        let peer = "ict list of the same folder"
+        let target = Target.memoryAtMostMegabytes(64)
+        guard let ict else { return .notMeasured(benchmark, peer: peer, target: target, reason: "no `ict` given (--ict PATH)") }
+        do {
+            log("q3. peak memory of a process watching the documents")
+            let watching = try runChildChecked([currentExecutable, ChildMode.watch.rawValue, folder.path], standardOutput: "/dev/null")
+            let listing = try runChildChecked([ict, "list", folder.path], standardOutput: "/dev/null")
+            var row = Row.memory(
+                benchmark, ours: watching.peakResidentBytes, peer: peer, peerBytes: listing.peakResidentBytes, target: target)
+            row.note =
+                "peak resident set of a child (this harness's `child-watch` mode: a MetadataQuery over the folder, gathered, "
+                + "every display name read, one inotify watch per folder and package) against `ict list DIR`'s, from wait4"
+            return row
+        } catch {
+            return .notMeasured(benchmark, peer: peer, target: target, reason: "\(error)")
+        }
+    }
+
+    /// The child of row q3: gathers `path` with every display name read, then exits with the query still watching.
+    static func watchAndExit(_ path: String) -> Int32 {
+        do {
+            let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
+            let update = try firstUpdate(of: query)
+            keep(update.results.map(\.displayName))
+            keep(query)
+            exit(0)
+        } catch {
+            log("error: \(error)")
+            return 1
+        }
+    }
+}
+
+/// Updates handed from the query's queue to the waiting thread.
+private final class UpdateBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var updates: [MetadataQueryUpdate] = []
+    private(set) var first: MetadataQueryUpdate?
+
+    /// Keeps the first update; true when `update` was it.
+    func set(_ update: MetadataQueryUpdate) -> Bool {
+        lock.withLock {
+            guard first == nil else { return false }
+            first = update
+            return true
+        }
+    }
+
+    func append(_ update: MetadataQueryUpdate) { lock.withLock { updates.append(update) } }
+
+    func takeAll() -> [MetadataQueryUpdate] {
+        lock.withLock {
+            defer { updates = [] }
+            return updates
+        }
+    }
+}
+
+/// This process's CPU time (user + system, every thread).
+func processCPUTime() -> Duration {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(Int64(time.tv_usec)) }
+    return duration(usage.ru_utime) + duration(usage.ru_stime)
+}

@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
         .library(name: "FileCoordination", targets: ["FileCoordination"]),
         .library(name: "Documents", targets: ["Documents"]),
-        .library(name: "MetadataQuery", targets: ["MetadataQuery"]),
+        .library(name: "DocumentQuery", targets: ["DocumentQuery"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
@@ -125,7 +125,7 @@ let package = Package(
             dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "SystemSupport"]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
-        .target(name: "MetadataQuery", dependencies: ["ICTDocument", "DocumentVersions", "UniformTypes", "SystemSupport"]),
+        .target(name: "DocumentQuery", dependencies: ["ICTDocument", "DocumentVersions", "UniformTypes", "SystemSupport"]),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
         // Foundation's names for KeyedCoding's types.
@@ -141,7 +141,7 @@ let package = Package(
                 "DocumentVersions",
                 "FileCoordination",
                 "Documents",
-                "MetadataQuery",
+                "DocumentQuery",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -153,7 +153,7 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
-                "UniformTypes", "ICTDocument", "Documents", "MetadataQuery", "AppleCompatibility",
+                "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility",
             ]
         ),
 
@@ -168,7 +168,7 @@ let package = Package(
                 "FileCoordination",
                 "UniformTypes",
                 "ICTDocument",
-                "MetadataQuery",
+                "DocumentQuery",
                 "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -254,8 +254,8 @@ let package = Package(
             dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument"]
         ),
         .testTarget(
-            name: "MetadataQueryTests",
-            dependencies: ["MetadataQuery", "ICTDocument", "SystemSupport", "TestSupport"]
+            name: "DocumentQueryTests",
+            dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport"]
         ),
         .testTarget(
             name: "AppleCompatibilityTests",

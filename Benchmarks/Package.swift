@@ -38,7 +38,7 @@ let package = Package(
                 .product(name: "DocumentVersions", package: rootPackage),
                 .product(name: "UniformTypes", package: rootPackage),
                 .product(name: "ICTDocument", package: rootPackage),
-                .product(name: "MetadataQuery", package: rootPackage),
+                .product(name: "DocumentQuery", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -1,7 +1,7 @@
 import Dispatch
+import DocumentQuery
 import DocumentVersions
 import ICTDocument
-import MetadataQuery
 import PropertyList
 import SystemSupport
 

@@ -6,12 +6,12 @@
 // dependency (`import PropertyList`).
 @_exported import AppleCompatibility
 @_exported import DocumentPackage
+@_exported import DocumentQuery
 @_exported import DocumentVersions
 @_exported import Documents
 @_exported import FileCoordination
 @_exported import ICTDocument
 @_exported import KeyedArchive
 @_exported import KeyedCoding
-@_exported import MetadataQuery
 @_exported import PropertyList
 @_exported import UniformTypes

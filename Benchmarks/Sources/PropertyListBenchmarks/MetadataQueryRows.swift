@@ -1,6 +1,6 @@
 import Dispatch
+import DocumentQuery
 import Foundation
-import MetadataQuery
 
 #if canImport(Glibc)
 import Glibc
@@ -206,17 +206,29 @@ struct MetadataQueryRows {
         guard let ict else { return .notMeasured(benchmark, peer: peer, target: target, reason: "no `ict` given (--ict PATH)") }
         do {
             log("q3. peak memory of a process watching the documents")
-            let watching = try runChildChecked([currentExecutable, ChildMode.watch.rawValue, folder.path], standardOutput: "/dev/null")
-            let listing = try runChildChecked([ict, "list", folder.path], standardOutput: "/dev/null")
-            var row = Row.memory(
-                benchmark, ours: watching.peakResidentBytes, peer: peer, peerBytes: listing.peakResidentBytes, target: target)
+            let watching = try Self.peakMemory(of: [currentExecutable, ChildMode.watch.rawValue, folder.path])
+            let listing = try Self.peakMemory(of: [ict, "list", folder.path])
+            var row = Row.memory(benchmark, ours: watching, peer: peer, peerBytes: listing, target: target)
             row.note =
-                "peak resident set of a child (this harness's `child-watch` mode: a MetadataQuery over the folder, gathered, "
-                + "every display name read, one inotify watch per folder and package) against `ict list DIR`'s, from wait4"
+                "peak resident set (wait4, the child spawned from a small intermediate) of this harness's `child-watch` mode (a MetadataQuery over the folder, gathered, "
+                + "every display name read, one inotify watch per folder and package) against `ict list DIR`'s"
             return row
         } catch {
             return .notMeasured(benchmark, peer: peer, target: target, reason: "\(error)")
         }
+    }
+
+    /// The peak RSS of `command`, spawned from a small intermediate copy of
+    /// this executable (`ChildMode.measure`): Linux carries the peak RSS of the
+    /// address space a process execs from into the new program's `ru_maxrss`,
+    /// and this process is large by now (row f does the same).
+    private static func peakMemory(of command: [String]) throws -> Int {
+        let output = temporaryPath("peak")
+        defer { unlink(output) }
+        _ = try runChildChecked([currentExecutable, ChildMode.measure.rawValue] + command, standardOutput: output)
+        let text = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let peak = Int(text) else { throw BenchmarkFailure("the measuring child printed \(text.debugDescription)") }
+        return peak
     }
 
     /// The child of row q3: gathers `path` with every display name read, then exits with the query still watching.

@@ -1,5 +1,5 @@
+import DocumentQuery
 import Foundation
-import MetadataQuery
 import SystemSupport
 import Testing
 

@@ -1,5 +1,5 @@
+import DocumentQuery
 import Foundation
-import MetadataQuery
 import TestSupport
 import Testing
 

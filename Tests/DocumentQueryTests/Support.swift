@@ -1,5 +1,5 @@
+import DocumentQuery
 import Foundation
-import MetadataQuery
 
 /// A fresh folder in the temporary directory, removed by `remove()`.
 struct Scratch {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MetadataQuery
+@testable import DocumentQuery
 
 /// `LIKE` on names, checked against NSPredicate's documented meaning: `*`
 /// any run (none too), `?` one character, case-sensitive, the whole name.

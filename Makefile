@@ -15,9 +15,10 @@ STATIC_BUILD = .build-static
 # ICU's C++ library. The Swift runtime is static on every platform
 # (--static-swift-stdlib).
 # The functions a short run uses are laid out side by side (lld's
-# --symbol-ordering-file, each function in its own section), so a small
-# conversion takes about 120 page faults instead of 155 (121 to 123 on
-# 2026-11-25, perf stat -e page-faults); the list is scripts/ict-startup.order, written
+# --symbol-ordering-file, each function in its own section): a small
+# conversion took 117 page faults instead of 155 when this was made; with
+# today's modules it takes 169 to 171 (2026-11-25, perf stat -e page-faults;
+# 239 with a stale list); the list is scripts/ict-startup.order, written
 # by scripts/startup-order.sh, to be run again when the start-up path moves
 # (a stale list costs page faults, never correctness).
 ifeq ($(shell uname -s),Linux)

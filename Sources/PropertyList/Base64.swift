@@ -75,26 +75,39 @@ enum Base64 {
         let totalGroups = (bytes.count + 2) / 3
         let fullGroups = bytes.count / 3
         var group = 0
-        while group < totalGroups {
-            for _ in 0..<indent { output.append(UInt8(ascii: "\t")) }
-            let lineEnd = min(totalGroups, group + groupsPerLine)
-            while group < lineEnd {
-                let position = group * 3
-                if group < fullGroups {
-                    // Safe: a full group has three bytes from `position`.
-                    let triple =
-                        UInt32(bytes[position]) << 16 | UInt32(bytes[position &+ 1]) << 8
-                        | UInt32(bytes[position &+ 2])
-                    output.append(alphabet[Int(triple >> 18)])
-                    output.append(alphabet[Int(triple >> 12 & 0x3F)])
-                    output.append(alphabet[Int(triple >> 6 & 0x3F)])
-                    output.append(alphabet[Int(triple & 0x3F)])
-                } else {
-                    appendTail(bytes, from: position, to: &output)
+        alphabet.withUnsafeBufferPointer { alphabet in
+            while group < totalGroups {
+                let lineEnd = min(totalGroups, group + groupsPerLine)
+                let fullEnd = min(lineEnd, fullGroups)
+                // The line's tabs and full groups in one reservation, written through a pointer.
+                output.append(count: indent + (fullEnd - group) * 4) { line in
+                    var out = line
+                    for _ in 0..<indent {
+                        out.pointee = UInt8(ascii: "\t")
+                        out += 1
+                    }
+                    var position = group * 3
+                    for _ in group..<fullEnd {
+                        // Safe: a full group has three bytes from `position`.
+                        let triple =
+                            UInt32(bytes[position]) << 16 | UInt32(bytes[position &+ 1]) << 8
+                            | UInt32(bytes[position &+ 2])
+                        out[0] = alphabet[Int(triple >> 18)]
+                        out[1] = alphabet[Int(triple >> 12 & 0x3F)]
+                        out[2] = alphabet[Int(triple >> 6 & 0x3F)]
+                        out[3] = alphabet[Int(triple & 0x3F)]
+                        out += 4
+                        position &+= 3
+                    }
                 }
-                group += 1
+                group = fullEnd
+                if group < lineEnd {
+                    // The last, partial group, padded.
+                    appendTail(bytes, from: group * 3, to: &output)
+                    group += 1
+                }
+                output.append(UInt8(ascii: "\n"))
             }
-            output.append(UInt8(ascii: "\n"))
         }
     }
 

@@ -352,6 +352,7 @@ struct BinaryPropertyListDecoder {
     /// objects, referenced from `payload`, were checked when they were decoded.
     func hasDuplicate(_ keys: ContiguousArray<String>, keyReferencesAt payload: Int) -> Bool {
         guard keys.count <= 16 else {
+            if let answer = hasDuplicateASCIIKey(count: keys.count, keyReferencesAt: payload) { return answer }
             var seen = Set<String>(minimumCapacity: keys.count)
             for key in keys where !seen.insert(key).inserted { return true }
             return false
@@ -371,6 +372,93 @@ struct BinaryPropertyListDecoder {
                 if isASCII, asciiKeys & (1 << UInt32(earlier)) != 0, keys[earlier].utf8.count != length { continue }
                 if keys[earlier] == key { return true }
             }
+        }
+        return false
+    }
+
+    /// For a large dictionary whose keys are all stored as ASCII strings (as
+    /// every writer stores an ASCII key), whether two are equal, by their
+    /// bytes in the file: ASCII spellings are equal as Swift compares them
+    /// exactly when their bytes are. An open-addressing table of key numbers
+    /// over a multiplicative hash of the bytes, with no `String` hashed (which
+    /// took a quarter of a data-heavy conversion's time). Nil when a key is
+    /// stored otherwise (UTF-16: "K", the Kelvin sign, equals "K" as Swift
+    /// compares), which the caller answers through a set of strings.
+    private func hasDuplicateASCIIKey(count: Int, keyReferencesAt payload: Int) -> Bool? {
+        var ranges = [(start: Int, count: Int)]()
+        ranges.reserveCapacity(count)
+        for index in 0..<count {
+            let object = Int(
+                truncatingIfNeeded: BinaryPropertyListScanner.readBigEndian(
+                    scanner.bytes, at: payload &+ index &* scanner.referenceSize, size: scanner.referenceSize))
+            let offset = scanner.rawOffset(ofObject: object)
+            guard scanner.bytes[offset] >> 4 == 0x5, let header = try? scanner.header(at: offset) else { return nil }
+            ranges.append((header.payload, header.length))
+        }
+        // Keys written in sorted order (as plistlib and many writers do) are distinct if each precedes the
+        // next: one pass over the bytes in file order, with no table.
+        if let base = scanner.bytes.baseAddress {
+            var sorted = true
+            for index in 1..<count {
+                let (earlier, later) = (ranges[index - 1], ranges[index])
+                let common = min(earlier.count, later.count)
+                var position = 0
+                while position < common,
+                    base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                        == base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+                {
+                    position &+= 1
+                }
+                let precedes =
+                    position < common
+                    ? base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                        < base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+                    : earlier.count < later.count
+                if !precedes {
+                    sorted = false
+                    break
+                }
+            }
+            if sorted { return false }
+        }
+        var capacity = 64
+        while capacity < count * 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        // Each slot: the key's number + 1 in the low 32 bits (0: empty), its hash's top 32 bits above, so
+        // that keys of one length (which most are) are compared byte by byte only when their hashes agree.
+        var slots = [UInt64](repeating: 0, count: capacity)
+        let bytes = scanner.bytes
+        for index in 0..<count {
+            let range = ranges[index]
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(range.count)
+            var position = range.start
+            let end = range.start + range.count
+            while position + 8 <= end {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                position += 8
+            }
+            while position < end {
+                hash = (hash ^ UInt64(bytes[position])) &* 0x1000_0000_01B3
+                position += 1
+            }
+            // MurmurHash3's finaliser: every input bit reaches the slot bits.
+            hash = (hash ^ hash >> 33) &* 0xFF51_AFD7_ED55_8CCD
+            hash = (hash ^ hash >> 33) &* 0xC4CE_B9FE_1A85_EC53
+            hash ^= hash >> 33
+            let tag = hash & 0xFFFF_FFFF_0000_0000
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 {
+                if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag {
+                    let other = ranges[Int(slots[slot] & 0xFFFF_FFFF) - 1]
+                    if other.count == range.count,
+                        bytes[other.start..<other.start + other.count].elementsEqual(bytes[range.start..<end])
+                    {
+                        return true
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = tag | UInt64(index + 1)
         }
         return false
     }

@@ -92,6 +92,13 @@ struct BinaryToXMLPropertyListConverter {
             try encoder.appendString(utf8: bytes, indent: depth)
             return
         }
+        if kind == 0x4 {
+            // Data is written as base64 straight from the file, with no copy.
+            let header = try scanner.header(at: offset)
+            try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "data")
+            try encoder.appendData(UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)]), indent: depth)
+            return
+        }
         guard kind >= 0xA, kind <= 0xD else {
             try encoder.append(try decoder.decode(object, depth: depth), indent: depth)
             return

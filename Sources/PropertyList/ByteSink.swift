@@ -4,9 +4,18 @@
 protocol ByteSink {
     mutating func append(_ byte: UInt8)
     mutating func append<Bytes: Sequence>(contentsOf bytes: Bytes) where Bytes.Element == UInt8
+    /// Appends `count` bytes that `body` writes from the pointer it is given
+    /// (every one of them), for formatters that know their length first.
+    mutating func append(count: Int, writtenBy body: (UnsafeMutablePointer<UInt8>) -> Void)
 }
 
-extension Array: ByteSink where Element == UInt8 {}
+extension Array: ByteSink where Element == UInt8 {
+    mutating func append(count: Int, writtenBy body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let start = self.count
+        append(contentsOf: repeatElement(0, count: count))
+        withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+}
 
 /// A growable byte buffer for the XML writer: appends are a capacity check
 /// and a copy, with none of an array's uniqueness checks. It is owned by
@@ -55,6 +64,13 @@ struct XMLOutputBytes: ByteSink {
         reserve(raw.count)
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: raw.count)
         count &+= raw.count  // Safe: reserve made room.
+    }
+
+    @inline(__always)
+    mutating func append(count extra: Int, writtenBy body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        reserve(extra)
+        body(base + count)
+        count &+= extra  // Safe: reserve made room, and body wrote every byte.
     }
 
     @inline(__always)

@@ -143,14 +143,7 @@ struct XMLPropertyListEncoder {
             PropertyListDateFormat.append(date, to: &output)
             output.append(contentsOf: "</date>\n".utf8)
         case .data(let data):
-            output.append(contentsOf: "<data>\n".utf8)
-            // CoreFoundation counts at most 8 levels against the line and indents the lines no further.
-            let dataIndent = min(indent, 8)
-            data.withUnsafeBytes { bytes in
-                Base64.appendLines(of: bytes, lineLength: 76 - 8 * dataIndent, indent: dataIndent, to: &output)
-            }
-            appendIndent(indent)
-            output.append(contentsOf: "</data>\n".utf8)
+            data.withUnsafeBytes { bytes in appendDataLines(bytes, indent: indent) }
         case .array(let array):
             try checkDepth()
             openContainer(isDictionary: false, isEmpty: array.isEmpty)
@@ -210,6 +203,24 @@ struct XMLPropertyListEncoder {
     }
 
     /// Writes `<key>…</key>` at `indent`; `path` already ends with this key.
+    /// `<data>`, the bytes as base64 lines, `</data>`, after the indent is written.
+    private mutating func appendDataLines(_ bytes: UnsafeRawBufferPointer, indent: Int) {
+        output.append(contentsOf: "<data>\n".utf8)
+        // CoreFoundation counts at most 8 levels against the line and indents the lines no further.
+        let dataIndent = min(indent, 8)
+        Base64.appendLines(of: bytes, lineLength: 76 - 8 * dataIndent, indent: dataIndent, to: &output)
+        appendIndent(indent)
+        output.append(contentsOf: "</data>\n".utf8)
+    }
+
+    /// A data value on its own lines, from bytes that need no `Data` (the
+    /// binary converter's, straight from the file).
+    mutating func appendData(_ bytes: UnsafeRawBufferPointer, indent: Int) throws(PropertyListError) {
+        try flushIfFull()
+        appendIndent(indent)
+        appendDataLines(bytes, indent: indent)
+    }
+
     mutating func appendKey(_ key: String, indent: Int) throws(PropertyListError) {
         try flushIfFull()
         appendIndent(indent)

@@ -56,6 +56,72 @@ struct BinaryToXMLPropertyListConverterTests {
         #expect(try streamed(file) == XMLPropertyListWriter().encode(["a": 3, "b": 2]))
     }
 
+    /// A binary dictionary of `keys` (each its own object, raw string bytes
+    /// with their marker) to the integers 0, 1, 2, …, written by hand with
+    /// 2-byte offsets and 1-byte references.
+    private func dictionaryFile(keys: [[UInt8]]) throws -> MappedFile {
+        var bytes = Array("bplist00".utf8)
+        let count = keys.count
+        var objects: [[UInt8]] = [[0xDF, 0x10, UInt8(count)] + (1...count).map(UInt8.init) + (1...count).map { UInt8(count + $0) }]
+        objects += keys
+        objects += (0..<count).map { [0x10, UInt8($0)] }
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets += [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)]
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 2, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)] + [UInt8](repeating: 0, count: 8)
+            + [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
+        return try mapped(Data(bytes))
+    }
+
+    @Test func aDuplicateAmongManyASCIIKeysIsFoundByItsBytes() throws {
+        // 40 keys, each its own object; "key-07" written again as the 31st key.
+        var names = (0..<40).map { "key-\($0 < 10 ? "0" : "")\($0)" }
+        names[30] = "key-07"
+        let file = try dictionaryFile(keys: names.map { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) })
+        // By hand: "key-07" stays seventh (index 7) with the later value, 30; "key-30" is gone.
+        let value = try BinaryPropertyListReader().read(file.bytes)
+        let expectedKeys = names.enumerated().filter { $0.offset != 30 }.map(\.element)
+        #expect(value.dictionaryValue?.keys.elementsEqual(expectedKeys) == true)
+        for (index, name) in names.enumerated() where index != 30 {
+            #expect(value[name] == .integer(PropertyListInteger(Int64(index == 7 ? 30 : index))))
+        }
+        #expect(try streamed(file) == XMLPropertyListWriter().encode(value))
+        // Without the duplicate, all 40, in order.
+        let distinct = (0..<40).map { "key-\($0 < 10 ? "0" : "")\($0)" }
+        let plain = try dictionaryFile(keys: distinct.map { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) })
+        #expect(try BinaryPropertyListReader().read(plain.bytes).dictionaryValue?.keys.elementsEqual(distinct) == true)
+        // Reversed (not sorted, so through the table), all 40; with two equal neighbours, 39.
+        let reversed = try dictionaryFile(keys: distinct.reversed().map { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) })
+        #expect(try BinaryPropertyListReader().read(reversed.bytes).dictionaryValue?.keys.elementsEqual(distinct.reversed()) == true)
+        var neighbours = distinct
+        neighbours[6] = "key-05"
+        let twice = try dictionaryFile(keys: neighbours.map { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) })
+        let read = try BinaryPropertyListReader().read(twice.bytes)
+        #expect(read.dictionaryValue?.count == 39)
+        #expect(read["key-05"] == .integer(6))
+        #expect(try streamed(twice) == XMLPropertyListWriter().encode(read))
+    }
+
+    @Test func theKelvinSignAmongManyKeysIsTheLetterKAsSwiftComparesThem() throws {
+        // 20 keys: "a0"…"a18" in ASCII, then U+212A KELVIN SIGN as UTF-16, after an ASCII "K" (key 0):
+        // canonically equivalent, so one key, "K", with the last value (19).
+        var keys: [[UInt8]] = [[0x51, UInt8(ascii: "K")]]
+        keys += (1..<19).map { index in
+            let name = Array("a\(index)".utf8); return [0x50 | UInt8(name.count)] + name
+        }
+        keys.append([0x61, 0x21, 0x2A])
+        let file = try dictionaryFile(keys: keys)
+        let value = try BinaryPropertyListReader().read(file.bytes)
+        #expect(value.dictionaryValue?.count == 19)
+        #expect(value.dictionaryValue?["K"] == .integer(19))
+        #expect(try streamed(file) == XMLPropertyListWriter().encode(value))
+    }
+
     @Test func aCycleIsAnErrorWithItsPath() throws {
         // [{"k": <the array itself>}]
         var bytes = Array("bplist00".utf8)

@@ -8,8 +8,9 @@ Usage: generate_inputs.py OUTPUT_DIRECTORY
 
 Writes OUTPUT_DIRECTORY/large.binary.plist and OUTPUT_DIRECTORY/large.xml.plist
 (each through a temporary file and a rename, so an interrupted run leaves no
-half-written input), and OUTPUT_DIRECTORY/large.keypath.txt: the key path of a
-value deep inside the last top-level entry of the binary file.
+half-written input), OUTPUT_DIRECTORY/large.keypath.txt: the key path of a
+value deep inside the last top-level entry of the binary file, and
+OUTPUT_DIRECTORY/dataheavy.binary.plist: issue 24's data-heavy dictionary.
 """
 
 import datetime
@@ -86,6 +87,34 @@ def scaled(fmt, target_bytes):
     return count, plistlib.dumps(build(count), fmt=fmt)
 
 
+DATA_HEAVY_ENTRIES = 120_000
+
+
+def data_heavy(entry_count):
+    """Issue 24's data-heavy dictionary (row b2): one large dictionary whose
+    values are, a fifth each, short strings, integers, data of 100-200 bytes,
+    small arrays of reals and small dictionaries of dates."""
+    rng = random.Random(SEED + 24)
+    value = {}
+    for index in range(entry_count):
+        kind = index % 5
+        if kind == 0:
+            item = sentence(rng, WORDS, rng.randint(1, 3))
+        elif kind == 1:
+            item = rng.randint(-(2**40), 2**40)
+        elif kind == 2:
+            item = rng.randbytes(rng.randint(100, 200))
+        elif kind == 3:
+            item = [rng.uniform(-1e4, 1e4) for _ in range(rng.randint(2, 5))]
+        else:
+            item = {
+                name: EPOCH + datetime.timedelta(seconds=rng.randint(0, 800_000_000))
+                for name in rng.sample(("created", "modified", "opened", "printed"), rng.randint(1, 3))
+            }
+        value[f"entry-{index:06d}"] = item
+    return value
+
+
 SMALL_BYTES = 575
 
 
@@ -129,8 +158,11 @@ def main():
     write_atomically(os.path.join(directory, "large.xml.plist"), xml)
     write_atomically(os.path.join(directory, "large.keypath.txt"), keypath.encode() + b"\n")
     write_atomically(os.path.join(directory, "small.binary.plist"), small_binary())
+    heavy = plistlib.dumps(data_heavy(DATA_HEAVY_ENTRIES), fmt=plistlib.FMT_BINARY)
+    write_atomically(os.path.join(directory, "dataheavy.binary.plist"), heavy)
     print(f"binary: {binary_count} records, {len(binary)} bytes; "
-          f"xml: {xml_count} records, {len(xml)} bytes; key path {keypath}")
+          f"xml: {xml_count} records, {len(xml)} bytes; key path {keypath}; "
+          f"data-heavy: {DATA_HEAVY_ENTRIES} entries, {len(heavy)} bytes")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 #
 # Installs what the peers need when it is missing (Debian: plistutil from
 # libplist-utils, libxml2's headers, pkg-config, python3 for the inputs,
-# Info-ZIP's zip and unzip for the package-zip rows).
+# Info-ZIP's zip and unzip for the package-zip rows, librust-plist-dev and cargo
+# for the Rust plist crate of rows r1-r2, built offline from Debian's registry).
 # Arguments are passed to the harness, e.g. `scripts/bench.sh --repetitions 11`.
 set -euo pipefail
 
@@ -14,7 +15,7 @@ cd "$root"
 
 if command -v dpkg >/dev/null 2>&1; then
     missing=()
-    for package in libplist-utils libxml2-dev pkg-config python3 zip unzip; do
+    for package in libplist-utils libxml2-dev pkg-config python3 zip unzip librust-plist-dev; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     if ((${#missing[@]} > 0)); then
@@ -49,5 +50,17 @@ echo "bench: building CoordinationStress (release) for row w" >&2
 swift build -c release --product CoordinationStress >&2
 coordination_stress="$(swift build -c release --show-bin-path)/CoordinationStress"
 
-"$harness" --ict "$ict" --plistutil "$(command -v plistutil)" "${plutil_option[@]}" \
+# The Rust plist crate (rows r1-r2): Debian's librust-plist-dev puts it and its
+# dependencies in /usr/share/cargo/registry; Benchmarks/Peers/rust-plist/.cargo
+# builds against that, offline. cargo comes with rustup or Debian's cargo package.
+rust_option=()
+if command -v cargo >/dev/null 2>&1 && [[ -d /usr/share/cargo/registry ]]; then
+    echo "bench: building the Rust plist peer (release, offline)" >&2
+    (cd Benchmarks/Peers/rust-plist && CARGO_TARGET_DIR="$root/Benchmarks/.build-peers" cargo build --release --offline -q >&2)
+    rust_option=(--rust-plist "$root/Benchmarks/.build-peers/release/rust-plist-read")
+else
+    echo "bench: no cargo or no Debian crate registry: rows r1-r2 are not measured" >&2
+fi
+
+"$harness" --ict "$ict" "${rust_option[@]}" --plistutil "$(command -v plistutil)" "${plutil_option[@]}" \
     --coordination-stress "$coordination_stress" "$@"

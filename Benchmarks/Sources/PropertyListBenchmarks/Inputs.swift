@@ -10,6 +10,8 @@ struct Inputs {
     let xmlPath: String
     /// An Info.plist-like binary property list of exactly 575 bytes (rows s).
     let smallBinaryPath: String
+    /// Issue 24's data-heavy dictionary, about 10 MB, binary (row b2).
+    let dataHeavyPath: String
     /// A value deep inside the last top-level entry of the binary file.
     let deepKeyPath: PropertyListKeyPath
     /// The binary file's bytes, read once; every in-process row reads from these.
@@ -26,7 +28,8 @@ struct Inputs {
         let xml = directory.appendingPathComponent("large.xml.plist")
         let keyPath = directory.appendingPathComponent("large.keypath.txt")
         let small = directory.appendingPathComponent("small.binary.plist")
-        let all = [binary, xml, keyPath, small]
+        let dataHeavy = directory.appendingPathComponent("dataheavy.binary.plist")
+        let all = [binary, xml, keyPath, small, dataHeavy]
         if !all.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
             try generate(into: directory)
         }
@@ -36,6 +39,7 @@ struct Inputs {
             binaryPath: binary.path,
             xmlPath: xml.path,
             smallBinaryPath: small.path,
+            dataHeavyPath: dataHeavy.path,
             deepKeyPath: PropertyListKeyPath(parsing: keyPathText),
             binaryData: try Data(contentsOf: binary),
             xmlData: try Data(contentsOf: xml)

@@ -3,11 +3,11 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnpqsvwz] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnpqrsvwz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
-/// layers with their peers, coordinated edits by many processes against one (w), and whole `ict` processes on small jobs against
+/// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many processes against one (w), and whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
@@ -25,8 +25,8 @@ struct PropertyListBenchmarks {
             let loadBefore = loadAverage()
             var rows: [Row] = []
             var notes: [String] = []
-            if !options.only.isDisjoint(with: "abcdefghijk") {
-                let inputs = try Inputs.load(from: options.dataDirectory)
+            let inputs = options.only.isDisjoint(with: "abcdefghijkr") ? nil : try Inputs.load(from: options.dataDirectory)
+            if let inputs, !options.only.isDisjoint(with: "abcdefghijk") {
                 var suite = Suite(
                     inputs: inputs,
                     stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -37,6 +37,13 @@ struct PropertyListBenchmarks {
                 )
                 rows += try suite.run()
                 notes += suite.notes
+            }
+            if let inputs, options.only.contains("r") {
+                let readers = ReaderPeerRows(
+                    inputs: inputs,
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    rustPlist: options.rustPlist)
+                rows += readers.run()
             }
             if !options.only.isDisjoint(with: "lmn") {
                 let listing = DocumentListing(
@@ -121,6 +128,8 @@ func loadAverage() -> String {
 struct Options {
     var ict: String?
     var plistutil = "plistutil"
+    /// The Rust plist crate's reader (Benchmarks/Peers/rust-plist, release), for rows r1 and r2.
+    var rustPlist: String?
     /// Apple's plutil (swift-corelibs-foundation's, in the Swift toolchain on Linux).
     var plutil: String?
     /// The test child `CoordinationStress` (row w), built in release.
@@ -129,7 +138,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpqsvwz")
+    var only = Set("abcdefghijklmnpqrsvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -151,6 +160,7 @@ struct Options {
             case "--ict": ict = try value(for: option)
             case "--plistutil": plistutil = try value(for: option)
             case "--plutil": plutil = try value(for: option)
+            case "--rust-plist": rustPlist = try value(for: option)
             case "--coordination-stress": coordinationStress = try value(for: option)
             case "--data": dataDirectory = URL(fileURLWithPath: try value(for: option))
             case "--repetitions": repetitions = try count(for: option, minimum: 1)

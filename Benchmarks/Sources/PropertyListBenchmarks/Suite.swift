@@ -37,7 +37,10 @@ struct Suite {
         log("decoding the reference value")
         let reference = try BinaryPropertyListReader().read(inputs.binaryData)
         if only.contains("a") { rows.append(try binaryRead(reference: reference)) }
-        if only.contains("b") { rows.append(binaryToXMLProcess(reference: reference)) }
+        if only.contains("b") {
+            rows.append(binaryToXMLProcess(reference: reference))
+            rows.append(try dataHeavyBinaryToXMLProcess())
+        }
         if only.contains("c") { rows.append(try binaryWrite(reference: reference)) }
         if only.contains("d") { rows += xmlRead() }
         if only.contains("e") { rows.append(try valueByKeyPath(reference: reference)) }
@@ -67,18 +70,31 @@ struct Suite {
     // MARK: b. binary → XML, whole process
 
     private mutating func binaryToXMLProcess(reference: PropertyListValue) -> Row {
-        let benchmark = "b. binary → XML, whole process"
+        binaryToXMLProcess(benchmark: "b. binary → XML, whole process", path: inputs.binaryPath, reference: reference)
+    }
+
+    /// Row b2: the same over issue 24's data-heavy file (a fifth each short
+    /// strings, integers, data of 100–200 bytes, arrays of reals, dictionaries of dates).
+    private mutating func dataHeavyBinaryToXMLProcess() throws -> Row {
+        let data = try Data(contentsOf: URL(fileURLWithPath: inputs.dataHeavyPath))
+        let reference = try BinaryPropertyListReader().read(data)
+        return binaryToXMLProcess(
+            benchmark: "b2. data-heavy \(megabytes(data.count)) binary → XML, whole process", path: inputs.dataHeavyPath,
+            reference: reference)
+    }
+
+    private mutating func binaryToXMLProcess(benchmark: String, path: String, reference: PropertyListValue) -> Row {
         let peerName = "plistutil -f xml (libplist)"
         let target = Target.faster(by: 3)
         guard let ict else {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "no `ict` given (--ict PATH)")
         }
-        let ours = [ict, "convert", inputs.binaryPath, "--format", "xml1", "-o", "-"]
-        let peer = [plistutil, "-i", inputs.binaryPath, "-f", "xml", "-o", "-"]
+        let ours = [ict, "convert", path, "--format", "xml1", "-o", "-"]
+        let peer = [plistutil, "-i", path, "-f", "xml", "-o", "-"]
         do {
             try checkConversion(ours, reference: reference, name: "ict convert")
             try checkConversion(peer, reference: reference, name: "plistutil")
-            log("b. binary → XML: ict convert vs plistutil")
+            log("\(benchmark): ict convert vs plistutil")
             let (ourTime, peerTime) = try processRuns.compare(
                 reported: { try runChildChecked(ours, standardOutput: "/dev/null").sample },
                 { try runChildChecked(peer, standardOutput: "/dev/null").sample })

@@ -195,11 +195,47 @@ public struct TypedStreamFoundationDecoder {
         return FoundationColor(space: .named, components: [], catalog: catalog, name: name)
     }
 
-    /// Version 21 and 30: the name as a NeXT serialized property list (not read here), then the size.
+    /// Version 21 and 30: the name as an `NSArchiver` property list (an
+    /// `i` length, then its bytes), then the size.
     private mutating func font(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationFont {
         _ = try fields.integer()
-        _ = try fields.next("the font name")
-        return FoundationFont(name: nil, size: try fields.real())
+        guard case .bytes(let plist) = try fields.next("the font name") else { throw fields.fail("a font's name is not an array of bytes") }
+        return FoundationFont(name: Self.serializedString(plist), size: try fields.real())
+    }
+
+    /// The string an `NSSerializer` property list holds (what `encodePropertyList:`
+    /// writes): a little-endian 4-byte type, 6 for UTF-16 with a byte order
+    /// mark or 5 for NeXTSTEP's 8-bit set (read here when ASCII), a 4-byte
+    /// length and the bytes. nil for any other value.
+    static func serializedString(_ bytes: [UInt8]) -> String? {
+        func word(_ offset: Int) -> Int? {
+            guard offset + 4 <= bytes.count else { return nil }
+            return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        }
+        guard let type = word(0), let length = word(4), length <= bytes.count - 8 else { return nil }
+        let body = bytes[8..<8 + length]
+        switch type {
+        case 5:
+            guard body.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(decoding: body, as: UTF8.self)
+        case 6:
+            guard length % 2 == 0, length >= 2 else { return nil }
+            let bigEndian: Bool
+            switch (body[body.startIndex], body[body.startIndex + 1]) {
+            case (0xFE, 0xFF): bigEndian = true
+            case (0xFF, 0xFE): bigEndian = false
+            default: return nil
+            }
+            var units: [UInt16] = []
+            units.reserveCapacity(length / 2)
+            for index in stride(from: body.startIndex + 2, to: body.endIndex, by: 2) {
+                let (high, low) = bigEndian ? (body[index], body[index + 1]) : (body[index + 1], body[index])
+                units.append(UInt16(high) << 8 | UInt16(low))
+            }
+            return String(validating: units, as: UTF16.self)
+        default:
+            return nil
+        }
     }
 
     private static func geometry(name: String?, fields: [TypedStreamValue]) -> FoundationGeometry? {

@@ -93,8 +93,23 @@ import TypedStream
         for index in document.objects.indices where document.classes[document.objects[index].classIndex].name == "NSColor" {
             if case .color(let colour) = try decoder.decodeObject(at: index) { colours.append(colour) }
         }
-        #expect(!colours.isEmpty)
-        #expect(colours.allSatisfy { $0.space == .named ? $0.catalog != nil : !$0.components.isEmpty })
+        // pytypedstream's Unarchiver (types.appkit.NSColor, NSFont) over the same file:
+        #expect(
+            colours.contains(
+                FoundationColor(
+                    space: .calibratedRGB, components: [Double(Float(0.058130498975515366)), Double(Float(0.05554189905524254)), 1, 1])))
+        #expect(colours.contains(FoundationColor(space: .named, components: [], catalog: "System", name: "controlTextColor")))
+        #expect(colours.contains(FoundationColor(space: .calibratedWhite, components: [1, 1])))
+        var fonts: [FoundationFont] = []
+        for index in document.objects.indices where document.classes[document.objects[index].classIndex].name == "NSFont" {
+            if case .font(let font) = try decoder.decodeObject(at: index) { fonts.append(font) }
+        }
+        // ('LucidaGrande', 13.0) twice and ('Helvetica', 12.0) once, as pytypedstream counts them.
+        #expect(
+            fonts.sorted { ($0.name ?? "", $0.size) < ($1.name ?? "", $1.size) } == [
+                FoundationFont(name: "Helvetica", size: 12), FoundationFont(name: "LucidaGrande", size: 13),
+                FoundationFont(name: "LucidaGrande", size: 13),
+            ])
     }
 
     @Test("geometry prints as NSStringFromRect does")

@@ -14,6 +14,8 @@ public struct TypedStreamFoundationDecoder {
     /// The document decoded.
     public let document: TypedStreamDocument
     private var decoded: [Int: FoundationObject] = [:]
+    /// Objects that failed, so that many references to one do not decode it again each time.
+    private var failed: [Int: TypedStreamError] = [:]
     private var inProgress: Set<Int> = []
 
     /// Makes a decoder for `document`.
@@ -34,15 +36,21 @@ public struct TypedStreamFoundationDecoder {
     /// The object at `index` in the document's objects, decoded.
     public mutating func decodeObject(at index: Int) throws(TypedStreamError) -> FoundationObject {
         if let done = decoded[index] { return done }
+        if let error = failed[index] { throw error }
         let object = document.objects[index]
         guard inProgress.insert(index).inserted else {
             if knownClassName(of: object) == nil { return .reference(index) }
             throw TypedStreamError(.cycle, at: object.byteOffset, "object \(index) holds itself")
         }
         defer { inProgress.remove(index) }
-        let result = try decodeFields(of: object, index: index)
-        decoded[index] = result
-        return result
+        do {
+            let result = try decodeFields(of: object, index: index)
+            decoded[index] = result
+            return result
+        } catch {
+            failed[index] = error
+            throw error
+        }
     }
 
     /// A value of any C type, decoded.

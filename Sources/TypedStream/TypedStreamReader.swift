@@ -32,7 +32,8 @@ public struct TypedStreamReader: Sendable {
         return try scanner.readDocument()
     }
 
-    /// Reads a whole typed stream from an array of bytes; see ``read(_:)-(UnsafeRawBufferPointer)``.
+    /// Reads a whole typed stream from an array of bytes, as the buffer
+    /// overload does; throws ``TypedStreamError`` as it does.
     public func read(_ bytes: [UInt8]) throws(TypedStreamError) -> TypedStreamDocument {
         let result: Result<TypedStreamDocument, TypedStreamError> = bytes.withUnsafeBytes { buffer in
             Result { () throws(TypedStreamError) in try read(buffer) }

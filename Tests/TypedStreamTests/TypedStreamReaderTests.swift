@@ -195,6 +195,25 @@ enum TypedStreamFixtures {
         #expect(error?.message.contains("maximum depth (64)") == true)
     }
 
+    @Test("nesting just under the default depth limit reads and decodes (the stack holds it)")
+    func deepButAllowed() throws {
+        var bytes = Self.header + [0x84, 0x01, 0x40]
+        bytes += [0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85]
+        for _ in 0..<500 { bytes += [0x92, 0x84, 0x93] }
+        bytes += [UInt8](repeating: 0x86, count: 501)  // Each object's end, innermost first.
+        let document = try TypedStreamReader().read(bytes)
+        #expect(document.objects.count == 501)
+        var decoder = TypedStreamFoundationDecoder(document: document)
+        var value = try decoder.decodeRoot()
+        var depth = 0
+        while case .other(let object) = value, let inner = object.fields.first {
+            depth += 1
+            value = inner
+        }
+        #expect(depth == 500)
+        _ = try JSONPropertyListWriter().encode(document.jsonForm)
+    }
+
     @Test("a vast array of empty values stops at the value count limit")
     func valueCount() {
         // Group "[999999999!]": no bytes, a billion values.

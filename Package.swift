@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
@@ -71,6 +72,11 @@ let package = Package(
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
+        ),
+        // NSArchiver's typed streams (old nibs, iMessage's attributedBody), read losslessly and decoded by class name.
+        .target(
+            name: "TypedStream",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // An NSCoder-shaped, class-based coder over KeyedArchive's typed one, for code ported from Apple platforms.
         .target(
@@ -153,7 +159,7 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
-                "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility",
+                "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility", "TypedStream",
             ]
         ),
 
@@ -170,6 +176,7 @@ let package = Package(
                 "ICTDocument",
                 "DocumentQuery",
                 "SystemSupport",
+                "TypedStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -218,6 +225,11 @@ let package = Package(
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "PropertyList", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "TypedStreamTests",
+            dependencies: ["TypedStream", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

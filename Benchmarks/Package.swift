@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "UniformTypes", package: rootPackage),
                 .product(name: "ICTDocument", package: rootPackage),
                 .product(name: "DocumentQuery", package: rootPackage),
+                .product(name: "TypedStream", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -258,3 +258,11 @@ add("ptk-document", archive("data", "PTKMetadata", {"Version": 2, "Thumbnail": t
 add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": "not data"}))
 add("ptk-document", archive("DATA", "PTKMetadata", {"Version": 1, "Thumbnail": tiny}))
 add("ptk-document", open(os.path.join(ROOT, "SampleDocs", "malformed-ptk", "damaged-thumbnail.ptk", "photo.metadata"), "rb").read())
+
+# Typed streams: the fixtures Apple's code wrote (Tests/TypedStreamTests/Fixtures/SOURCES.md).
+typed_streams = os.path.join(ROOT, "Tests", "TypedStreamTests", "Fixtures")
+for name in sorted(os.listdir(typed_streams)):
+    with open(os.path.join(typed_streams, name), "rb") as file:
+        blob = file.read()
+    if blob[1:13] in (b"\x0bstreamtyped", b"\x0btypedstream"):
+        add("typedstream", blob)

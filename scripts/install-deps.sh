@@ -39,6 +39,12 @@ install_python_modules() {
     python3 -m pip install --quiet --disable-pip-version-check jsonschema \
       || echo "install-deps.sh: could not install jsonschema; the --json contract tests will be skipped" >&2
   fi
+  # pytypedstream, pinned: the independent typed stream reader TypedStreamTests compare against, and bench row t's peer.
+  if { [ "$purpose" = test ] || [ "$purpose" = bench ]; } && ! python3 -c 'import typedstream' >/dev/null 2>&1; then
+    echo "Installing the Python module pytypedstream 0.1.0 (TypedStreamTests' peer, bench row t)"
+    python3 -m pip install --quiet --disable-pip-version-check pytypedstream==0.1.0 \
+      || echo "install-deps.sh: could not install pytypedstream; TypedStreamTests' comparison fails and bench row t is not measured" >&2
+  fi
 }
 
 if [ ${#missing[@]} -eq 0 ]; then install_python_modules; exit 0; fi

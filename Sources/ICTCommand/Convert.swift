@@ -4,6 +4,7 @@ import ICTDocument
 import KeyedArchive
 import PropertyList
 import SystemSupport
+import TypedStream
 import UniformTypes
 
 extension Ict {
@@ -50,6 +51,15 @@ extension Ict {
                 refused): for --format json the name's extension becomes .json, for \
                 the other forms the name is kept (a .json one becomes .plist). \
                 --jsonl prints a line for each input as it is done.
+
+                An NSArchiver typed stream (an old nib's objects.nib, an iMessage \
+                attributedBody) converts with --format json to {"typedStream": its lossless \
+                form (byte order, versions, classes with their versions and superclasses, \
+                objects with every field and its type encoding), "decoded": its root decoded \
+                by class name (an attributed string as its text and runs with their \
+                attributes)}, and with --format text to the text of the string or \
+                attributed string at its root and a newline; a root of another class is \
+                an error naming it.
                 """
         )
 
@@ -72,6 +82,7 @@ extension Ict {
             case keyedArchive = "keyed-archive"
             case keyedArchiveXML = "keyed-archive-xml"
             case zip, package, ict
+            case text
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
 
@@ -82,7 +93,7 @@ extension Ict {
                 case .json: .json
                 case .keyedArchive: .keyedArchive
                 case .keyedArchiveXML: .keyedArchiveXML
-                case .xml1, .zip, .package, .ict: .xml
+                case .xml1, .zip, .package, .ict, .text: .xml
                 }
             }
         }
@@ -186,7 +197,7 @@ extension Ict {
                 if !inputIsZip { return Problem(path: input, "--format package needs a zip archive; this is not one") }
             case .ict:
                 if input == "-" || !input.hasSuffix(".json") { return Problem(path: displayInput, "--format ict needs a JSON export (DOC.json) as input") }
-            case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
+            case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML, .text:
                 if inputIsPackage { return Problem(path: input, "is a directory (a package); convert a package with --format zip") }
                 if inputIsZip { return Problem(path: input, "is a zip archive; restore its package with --format package") }
             }
@@ -276,6 +287,13 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
+            if let typedStream = TypedStreamSupport.read(file) {
+                return try convertTypedStream(typedStream, destination: destination, report)
+            }
+            if format == .text {
+                throw report.fail(
+                    Problem(path: displayInput, "--format text needs a typed stream holding a string or attributed string; this is not a typed stream"))
+            }
             if format == .xml1, !sortKeys, let mapped = file.file, PropertyListFormat.detect(mapped.bytes) == .binary {
                 report["inputFormat"] = .string(PropertyListFormat.binary.rawValue)
                 try convertBinaryToXML(mapped, destination: destination, report)
@@ -311,6 +329,48 @@ extension Ict {
             } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }
+        }
+
+        /// A typed stream to its JSON form or its text.
+        private func convertTypedStream(
+            _ read: Result<TypedStreamDocument, TypedStreamError>, destination: String, _ report: Report
+        ) throws {
+            report["inputFormat"] = "typedStream"
+            let document: TypedStreamDocument
+            do { document = try read.get() } catch { throw report.fail(TypedStreamSupport.problem(displayInput, error)) }
+            let bytes: [UInt8]
+            switch format {
+            case .json:
+                do throws(PropertyListError) {
+                    bytes = try JSONPropertyListWriter().encode(TypedStreamSupport.jsonForm(document)) + [UInt8(ascii: "\n")]
+                } catch {
+                    throw report.fail(Problem(path: displayInput, error))
+                }
+            case .text:
+                switch TypedStreamSupport.decodedRoot(document, path: displayInput) {
+                case .failure(let problem): throw report.fail(problem)
+                case .success(let root):
+                    guard let text = root.text else {
+                        throw report.fail(
+                            Problem(path: displayInput, "--format text needs a string or attributed string; the root is \(rootClassName(document))"))
+                    }
+                    bytes = Array(text.utf8) + [UInt8(ascii: "\n")]
+                }
+            default:
+                throw report.fail(Problem(path: displayInput, "a typed stream converts with --format json or text only"))
+            }
+            if let output, let problem = OutputPlacement.insideInputProblem(output, reading: input) { throw report.fail(problem) }
+            do { try OutputFile.write(bytes, to: destination) } catch {
+                throw report.fail(Problem(path: Problem.outputName(destination), error.description))
+            }
+        }
+
+        /// "of class NSIBObjectData (version 224)", or "not an object".
+        private func rootClassName(_ document: TypedStreamDocument) -> String {
+            guard case .object(let index?) = document.rootValue, let root = document.classChain(of: document.objects[index]).first else {
+                return "not an object"
+            }
+            return "of class \(root.name) (version \(root.version))"
         }
 
         /// Binary to XML without building the value: objects are written out

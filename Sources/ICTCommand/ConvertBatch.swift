@@ -15,6 +15,8 @@ extension Ict.Convert {
         case .zip, .package, .ict:
             throw ValidationError(
                 "--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time")
+        case .text:
+            throw ValidationError("--files-from does not write --format text; convert a typed stream to its text one at a time")
         case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
             break
         }

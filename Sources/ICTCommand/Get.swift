@@ -13,6 +13,15 @@ extension Ict {
                 as plutil -extract KEYPATH raw does; xml1, binary1 and json write the value \
                 as a property list of its own. A missing key, an index past the end or a \
                 step through a value that is not a container fails with exit status 1.
+
+                In an NSArchiver typed stream (a file, not standard input) a key path is \
+                dot-separated indices from the root object: at an object an index picks one of \
+                the fields its coder wrote (every group in order, from 0), at a C array or struct \
+                an element or field; the empty key path is the root. So in an iMessage \
+                attributedBody, 0 is the text's NSString and 0.0 its bytes, 1 the first run's \
+                attribute number and 2 its length. The value is printed decoded by class name \
+                (a string as its text, a number as itself, an attributed string or other object \
+                in the JSON form convert --format json gives it).
                 """
         )
 
@@ -54,7 +63,12 @@ extension Ict {
             let report = Get.report(json: json)
             let value: PropertyListValue
             let problem: (String) -> Problem
-            if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
+            if let found = TypedStreamSupport.value(atPath: file, keyPath: keyPath, limit: limits.maximumInputSize) {
+                report.fields.path = Problem.inputName(file)
+                report.fields.keyPath = keyPath
+                do { value = try found.get() } catch { throw report.fail(error) }
+                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+            } else if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 value = found

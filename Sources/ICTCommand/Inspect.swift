@@ -3,6 +3,7 @@ import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import TypedStream
 import UniformTypes
 
 extension Ict {
@@ -29,7 +30,12 @@ extension Ict {
                 extension), its length in characters and bytes and its first line; a .dox cut inside \
                 a character says how many bytes were dropped and where (a warning), bytes that are \
                 not UTF-8 are an error at their byte offset. With --json, "document" has a "kind" \
-                (ict, ptk, icfnote, dox) and for a note a "text" object.
+                (ict, ptk, icfnote, dox) and for a note a "text" object. \
+                An NSArchiver typed stream (an old nib's objects.nib, an iMessage attributedBody) is \
+                shown as its objects: class names with versions, strings, numbers, URLs and the like \
+                as values, an attributed string as its text and runs with their attributes, other \
+                objects as their fields with type encodings; with --json, "typedStream" holds its \
+                lossless form and its root decoded by class name (as convert --format json writes).
                 """
         )
 
@@ -56,10 +62,15 @@ extension Ict {
             case .documentWithoutMetadata, .package: return try inspectPackage(report)
             case .standardInput, .zipArchive, .file: break
             }
-            let value: PropertyListValue
             let file: InputFile
             do {
                 file = try InputFile(path: input, limit: inputOptions.maxInputSize)
+            } catch {
+                throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))
+            }
+            if let typedStream = TypedStreamSupport.read(file) { return try show(typedStream: typedStream, in: file, report) }
+            let value: PropertyListValue
+            do {
                 let read = try file.withBytes { bytes throws(PropertyListError) in
                     try PropertyListReader(limits: inputOptions.limits).read(bytes, format: input.hasSuffix(".json") ? .json : nil)
                 }
@@ -94,6 +105,21 @@ extension Ict {
                 report["archive"] = .propertyList(ArchiveGraphView.jsonValue(archive))
             } else {
                 ArchiveGraphView.printTree(archive)
+            }
+            try report.finish()
+        }
+
+        /// A typed stream: its tree, or with --json its lossless form and its root decoded (`"typedStream"`).
+        private func show(typedStream read: Result<TypedStreamDocument, TypedStreamError>, in file: InputFile, _ report: Report) throws {
+            report["kind"] = "typedStream"
+            let document: TypedStreamDocument
+            do { document = try read.get() } catch { throw report.fail(TypedStreamSupport.problem(file.displayName, error)) }
+            if json {
+                report["typedStream"] = .propertyList(TypedStreamSupport.jsonForm(document))
+            } else {
+                var output = StandardOutput()
+                TypedStreamSupport.treeLines(document).forEach { output.writeLine($0) }
+                output.flush()
             }
             try report.finish()
         }
@@ -174,5 +200,5 @@ extension Ict {
 
 extension Ict.Inspect: ReportingCommand {
     static let reportName = "inspect"
-    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document"]
+    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream"]
 }

@@ -3,6 +3,7 @@ import ICTDocument
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import TypedStream
 import UniformTypes
 
 extension Ict {
@@ -37,6 +38,9 @@ extension Ict {
                 (NOTE:byte N); a .dox that ends inside a character (its app wrote the \
                 character count as the byte count) is a warning at the offset where the \
                 character starts, an .icfnote so an error. \
+                An NSArchiver typed stream (an old nib's objects.nib, an iMessage attributedBody) \
+                is read in full and its root decoded by class name; a problem prints at its byte \
+                offset (FILE:byte N). \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \
@@ -122,6 +126,8 @@ extension Ict {
             var documentSchema: String?
             /// The note's kind, when the path is a text note (`.icfnote`, `.dox`).
             var noteKind: DocumentKind?
+            /// "typed stream (big-endian)", when the path is an NSArchiver typed stream.
+            var typedStreamFormat: String?
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -133,6 +139,7 @@ extension Ict {
             var kind: String? {
                 if documentSchema != nil { return "document" }
                 if noteKind != nil { return "textNote" }
+                if typedStreamFormat != nil { return "typedStream" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -141,6 +148,7 @@ extension Ict {
             var formatName: String {
                 if let documentSchema { return documentSchema }
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
+                if let typedStreamFormat { return typedStreamFormat }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -208,6 +216,10 @@ extension Ict {
             do {
                 let file = try InputFile(path: path, limit: inputOptions.maxInputSize)
                 result.path = file.displayName
+                if let typedStream = TypedStreamSupport.read(file) {
+                    Self.check(typedStream, into: &result)
+                    return result
+                }
                 try file.withBytes { bytes throws(PropertyListError) in
                     let format = try checkValue(bytes, path: path, displayName: file.displayName, into: &result)
                     // The value read is gone by now: the DTD check streams the bytes again.
@@ -224,6 +236,18 @@ extension Ict {
                 result.problems.append(Problem(path: path == "-" ? "<stdin>" : path, error))
             }
             return result
+        }
+
+        /// A typed stream reads in full, and its root decodes by class name.
+        static func check(_ read: Result<TypedStreamDocument, TypedStreamError>, into result: inout FileResult) {
+            result.typedStreamFormat = "typed stream"
+            switch read {
+            case .failure(let error):
+                result.problems.append(TypedStreamSupport.problem(result.path, error))
+            case .success(let document):
+                result.typedStreamFormat = TypedStreamSupport.formatName(document)
+                if case .failure(let problem) = TypedStreamSupport.decodedRoot(document, path: result.path) { result.problems.append(problem) }
+            }
         }
 
         /// The largest XML file whose dictionaries are scanned for duplicate keys (16 MiB).

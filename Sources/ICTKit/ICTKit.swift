@@ -14,4 +14,5 @@
 @_exported import KeyedArchive
 @_exported import KeyedCoding
 @_exported import PropertyList
+@_exported import TypedStream
 @_exported import UniformTypes

@@ -3,7 +3,7 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnpqrsvwz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnpqrstvwz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
@@ -94,6 +94,13 @@ struct PropertyListBenchmarks {
                 )
                 rows.append(try edits.run())
             }
+            if options.only.contains("t") {
+                let typedStream = TypedStreamRows(
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose))
+                do { rows.append(try typedStream.run()) } catch {
+                    rows.append(.notMeasured(TypedStreamRows.name, peer: TypedStreamRows.peer, target: .faster(by: 20), reason: "\(error)"))
+                }
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -138,7 +145,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpqrsvwz")
+    var only = Set("abcdefghijklmnpqrstvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 

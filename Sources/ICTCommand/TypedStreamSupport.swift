@@ -1,0 +1,194 @@
+import PropertyList
+import TypedStream
+
+/// Typed streams (`NSArchiver`: old nibs' `objects.nib`, iMessage's
+/// `attributedBody`) for `inspect`, `convert`, `validate` and `get`: found
+/// by their header, read and decoded by the TypedStream library; this only
+/// prints.
+enum TypedStreamSupport {
+    /// The typed stream in `file`, or nil when the file does not start as one.
+    static func read(_ file: InputFile) -> Result<TypedStreamDocument, TypedStreamError>? {
+        try? file.withBytes { bytes throws(PropertyListError) in
+            guard TypedStreamReader.isTypedStream(bytes) else { return nil }
+            return Result { () throws(TypedStreamError) in try TypedStreamReader().read(bytes) }
+        }
+    }
+
+    /// The problem for a typed stream error, at its byte offset.
+    static func problem(_ path: String, _ error: TypedStreamError) -> Problem {
+        Problem(path: path, location: .byte(error.byteOffset), error.message)
+    }
+
+    /// `get`: the value at `keyPath` of the typed stream at `path` decoded
+    /// (`TypedStreamDocument.value(atKeyPath:)`), or nil when `path` is
+    /// standard input or not a typed stream.
+    static func value(atPath path: String, keyPath: String, limit: Int) -> Result<PropertyListValue, Problem>? {
+        guard path != "-", let file = try? InputFile(path: path, limit: limit), let read = read(file) else { return nil }
+        do throws(TypedStreamError) {
+            let document = try read.get()
+            let value = try document.value(atKeyPath: keyPath)
+            var decoder = TypedStreamFoundationDecoder(document: document)
+            return .success(try decoder.decode(value, at: 0).jsonForm)
+        } catch {
+            return .failure(Problem(path: path, location: .byte(error.byteOffset), error.message, keyPath: keyPath))
+        }
+    }
+
+    /// "typed stream (little-endian)".
+    static func formatName(_ document: TypedStreamDocument) -> String {
+        "typed stream (\(document.byteOrder == .littleEndian ? "little" : "big")-endian)"
+    }
+
+    /// The root decoded, or the problem that stops it.
+    static func decodedRoot(_ document: TypedStreamDocument, path: String) -> Result<FoundationObject, Problem> {
+        var decoder = TypedStreamFoundationDecoder(document: document)
+        do throws(TypedStreamError) {
+            return .success(try decoder.decodeRoot())
+        } catch {
+            return .failure(problem(path, error))
+        }
+    }
+
+    /// `convert --format json`: the lossless form, and the root decoded by class name when it decodes.
+    static func jsonForm(_ document: TypedStreamDocument) -> PropertyListValue {
+        var form: [(String, PropertyListValue)] = [("typedStream", document.jsonForm)]
+        if case .success(let decoded) = decodedRoot(document, path: "") { form.append(("decoded", decoded.jsonForm)) }
+        return .dictionary(.init(uniqueKeysWithValues: form))
+    }
+
+    // MARK: The tree for people
+
+    /// `ict inspect`'s tree: each object as its class and version; strings,
+    /// numbers, URLs and the like as their values; an attributed string as
+    /// its text and runs; other objects as their fields with type encodings.
+    /// An object met again is named, not shown again.
+    static func treeLines(_ document: TypedStreamDocument) -> [String] {
+        var printer = TreeLines(document: document)
+        printer.lines.append("\(formatName(document)), streamer version \(document.streamerVersion), system version \(document.systemVersion)")
+        for group in document.root {
+            for field in group.values { printer.value(field.value, encoding: field.encoding, label: "", indent: 1) }
+        }
+        return printer.lines
+    }
+
+    private struct TreeLines {
+        let document: TypedStreamDocument
+        var decoder: TypedStreamFoundationDecoder
+        var shown: Set<Int> = []
+        var lines: [String] = []
+
+        init(document: TypedStreamDocument) {
+            self.document = document
+            self.decoder = TypedStreamFoundationDecoder(document: document)
+        }
+
+        private mutating func line(_ text: String, _ indent: Int) {
+            lines.append(String(repeating: "  ", count: indent) + text)
+        }
+
+        mutating func value(_ value: TypedStreamValue, encoding: String, label: String, indent: Int) {
+            switch value {
+            case .object(let index?): object(index, label: label, indent: indent)
+            case .array(let elements):
+                line("\(label)\(encoding) (\(elements.count) elements)", indent)
+                for (index, element) in elements.enumerated() { self.value(element, encoding: "", label: "[\(index)] ", indent: indent + 1) }
+            case .structure(let name, let fields):
+                line("\(label)struct \(name ?? "?") (\(fields.count) fields)", indent)
+                for (index, field) in fields.enumerated() { self.value(field, encoding: "", label: "\(index): ", indent: indent + 1) }
+            default:
+                line("\(label)\(encoding.isEmpty ? "" : encoding + " ")\(Self.scalar(value, document))", indent)
+            }
+        }
+
+        private mutating func object(_ index: Int, label: String, indent: Int) {
+            let object = document.objects[index]
+            let chain = document.classChain(of: object)
+            let name = "\(chain.first?.name ?? "?") v\(chain.first?.version ?? 0)"
+            guard shown.insert(index).inserted else {
+                line("\(label)\(name) #\(index) (shown above)", indent)
+                return
+            }
+            switch try? decoder.decodeObject(at: index) {
+            case .attributedString(let text)?:
+                line("\(label)\(name) #\(index): \(Self.quoted(text.string))", indent)
+                for run in text.runs {
+                    line("\(run.range) \(Self.quoted(run.text(in: text.string) ?? ""))", indent + 1)
+                    for attribute in run.attributes { line("\(Self.summary(attribute.key)) = \(Self.summary(attribute.value))", indent + 2) }
+                }
+            case let decoded? where Self.isLeaf(decoded):
+                line("\(label)\(name) #\(index): \(Self.summary(decoded))", indent)
+            default:
+                let superclasses = chain.dropFirst().map { "\($0.name) v\($0.version)" }
+                line("\(label)\(name) #\(index)" + (superclasses.isEmpty ? "" : " : " + superclasses.joined(separator: " : ")), indent)
+                for (number, field) in document.fields(of: object).enumerated() {
+                    value(field.value, encoding: field.encoding, label: "\(number): ", indent: indent + 1)
+                }
+            }
+        }
+
+        private static func isLeaf(_ value: FoundationObject) -> Bool {
+            switch value {
+            case .string, .number, .data, .date, .url, .font, .color, .geometry: true
+            default: false
+            }
+        }
+
+        static func quoted(_ text: String) -> String {
+            var result = "\""
+            for character in text {
+                if character == "\"" || character == "\\" { result.append("\\") }
+                result.append(character)
+            }
+            return result + "\""
+        }
+
+        static func summary(_ value: FoundationObject) -> String {
+            switch value {
+            case .string(let text): quoted(text)
+            case .attributedString(let text): "attributed " + quoted(text.string)
+            case .number(let number), .scalar(let number): number.description
+            case .data(let bytes): "<\(bytes.count) bytes>"
+            case .date(let date): "date \(date.secondsSinceReferenceDate) s since 2001-01-01"
+            case .url(let url): "<\(url.string)>" + (url.base.map { " relative to <\($0)>" } ?? "")
+            case .array(let elements): "(\(elements.map(summary).joined(separator: ", ")))"
+            case .set(let elements): "set (\(elements.map(summary).joined(separator: ", ")))"
+            case .dictionary(let entries): "{\(entries.map { "\(summary($0.key)) = \(summary($0.value))" }.joined(separator: "; "))}"
+            case .font(let font): "font \(font.name.map(quoted) ?? "") \(GeometryTextForCLI.number(font.size)) pt"
+            case .color(let color):
+                color.space == .named
+                    ? "colour \(color.catalog ?? "") \(color.name ?? "")"
+                    : "colour \(color.space.rawValue) (\(color.components.map(GeometryTextForCLI.number).joined(separator: ", ")))"
+            case .geometry(let geometry): geometry.description
+            case .structure(let name, let fields): "struct \(name ?? "?") {\(fields.map(summary).joined(separator: ", "))}"
+            case .cString(let bytes): quoted(String(decoding: bytes, as: UTF8.self))
+            case .className(let name): "class \(name)"
+            case .null: "nil"
+            case .reference(let index): "object #\(index) (a cycle)"
+            case .other(let object): "\(object.classNames.first ?? "?") v\(object.version) (\(object.fields.count) fields)"
+            }
+        }
+
+        static func scalar(_ value: TypedStreamValue, _ document: TypedStreamDocument) -> String {
+            switch value {
+            case .integer(let integer): String(integer)
+            case .float(let float): GeometryTextForCLI.number(Double(float))
+            case .double(let double): GeometryTextForCLI.number(double)
+            case .bool(let bool): bool ? "true" : "false"
+            case .string(let bytes?): quoted(String(decoding: bytes, as: UTF8.self))
+            case .string(nil), .object(nil), .class(nil): "nil"
+            case .class(let index?): "class \(document.classes[index].name) v\(document.classes[index].version)"
+            case .bytes(let bytes): "<\(bytes.count) bytes>"
+            case .none: "(no value)"
+            case .object, .array, .structure: ""
+            }
+        }
+    }
+}
+
+/// Numbers as people read them: `480`, `0.5`.
+private enum GeometryTextForCLI {
+    static func number(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,342 @@
+/// Decodes the objects of a ``TypedStreamDocument`` into
+/// ``FoundationObject`` values, by class name: `NSString`,
+/// `NSAttributedString` (text and runs), `NSNumber`, `NSValue`, `NSData`,
+/// `NSDate`, `NSURL`, `NSArray`, `NSSet`, `NSDictionary`, `NSFont`,
+/// `NSColor` and their mutable subclasses; an object of any other class
+/// becomes ``FoundationObject/other(_:)`` with its fields in order.
+///
+/// A shared object is decoded once and reused. An object of another class
+/// met again inside itself (a view's subview refers to its superview) is
+/// ``FoundationObject/reference(_:)``; a string, number, collection or other
+/// object of a class decoded by name that holds itself is refused with
+/// ``TypedStreamError/Code/cycle`` at its byte offset.
+public struct TypedStreamFoundationDecoder {
+    /// The document decoded.
+    public let document: TypedStreamDocument
+    private var decoded: [Int: FoundationObject] = [:]
+    /// Objects that failed, so that many references to one do not decode it again each time.
+    private var failed: [Int: TypedStreamError] = [:]
+    private var inProgress: Set<Int> = []
+
+    /// Makes a decoder for `document`.
+    public init(document: TypedStreamDocument) {
+        self.document = document
+    }
+
+    /// The document's root value (its first top-level value) decoded;
+    /// ``FoundationObject/null`` for an empty stream.
+    ///
+    /// Throws ``TypedStreamError`` when an object of a known class does not
+    /// have the fields its class writes, or holds itself.
+    public mutating func decodeRoot() throws(TypedStreamError) -> FoundationObject {
+        guard let value = document.rootValue else { return .null }
+        return try decode(value, at: document.root.first?.byteOffset ?? 0)
+    }
+
+    /// The object at `index` in the document's objects, decoded.
+    public mutating func decodeObject(at index: Int) throws(TypedStreamError) -> FoundationObject {
+        if let done = decoded[index] { return done }
+        if let error = failed[index] { throw error }
+        let object = document.objects[index]
+        guard inProgress.insert(index).inserted else {
+            if knownClassName(of: object) == nil { return .reference(index) }
+            throw TypedStreamError(.cycle, at: object.byteOffset, "object \(index) holds itself")
+        }
+        defer { inProgress.remove(index) }
+        do {
+            let result = try decodeFields(of: object, index: index)
+            decoded[index] = result
+            return result
+        } catch {
+            failed[index] = error
+            throw error
+        }
+    }
+
+    /// A value of any C type, decoded.
+    public mutating func decode(_ value: TypedStreamValue, at offset: Int) throws(TypedStreamError) -> FoundationObject {
+        switch value {
+        case .integer(let integer): return .scalar(.integer(integer))
+        case .float(let float): return .scalar(.real(Double(float)))
+        case .double(let double): return .scalar(.real(double))
+        case .bool(let bool): return .scalar(.bool(bool))
+        case .string(let bytes): return bytes.map(FoundationObject.cString) ?? .null
+        case .class(let index): return index.map { .className(document.classes[$0].name) } ?? .null
+        case .object(let index): return try index.map { index throws(TypedStreamError) in try decodeObject(at: index) } ?? .null
+        case .bytes(let bytes): return .data(bytes)
+        case .array(let elements):
+            var result: [FoundationObject] = []
+            for element in elements { result.append(try decode(element, at: offset)) }
+            return .array(result)
+        case .structure(let name, let fields):
+            if let geometry = Self.geometry(name: name, fields: fields) { return .geometry(geometry) }
+            var result: [FoundationObject] = []
+            for field in fields { result.append(try decode(field, at: offset)) }
+            return .structure(name: name, fields: result)
+        case .none: return .null
+        }
+    }
+
+    // MARK: Classes by name
+
+    private mutating func decodeFields(of object: TypedStreamObject, index: Int) throws(TypedStreamError) -> FoundationObject {
+        let chain = document.classChain(of: object)
+        var fields = FieldCursor(document.fields(of: object), object: object, index: index)
+        let known = knownClassName(of: object)
+        switch known {
+        case "NSString", "NSMutableString":
+            return .string(try fields.text())
+        case "NSAttributedString", "NSMutableAttributedString":
+            return .attributedString(try attributedText(object, index: index))
+        case "NSNumber":
+            _ = try fields.cString()
+            return .number(try fields.number())
+        case "NSValue":
+            _ = try fields.cString()
+            let value = try fields.next("a value")
+            return try decode(value, at: object.byteOffset)
+        case "NSData", "NSMutableData":
+            _ = try fields.integer()
+            guard case .bytes(let bytes) = try fields.next("the bytes") else { throw fields.fail("its bytes are not an array of char") }
+            return .data(bytes)
+        case "NSDate":
+            guard case .scalar(.real(let seconds)) = try decode(try fields.next("the time"), at: object.byteOffset) else {
+                throw fields.fail("its time is not a double")
+            }
+            return .date(FoundationDate(secondsSinceReferenceDate: seconds))
+        case "NSURL":
+            var base: String?
+            if try fields.integer() != 0 {
+                guard case .url(let baseURL) = try objectField(&fields) else { throw fields.fail("its base is not a URL") }
+                base = baseURL.string
+            }
+            guard case .string(let string) = try objectField(&fields) else { throw fields.fail("its string is not an NSString") }
+            return .url(FoundationURL(string: string, base: base))
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+            let count = try fields.integer()
+            var elements: [FoundationObject] = []
+            for _ in 0..<max(0, min(count, Int64(fields.remaining))) { elements.append(try objectField(&fields)) }
+            guard Int64(elements.count) == count else { throw fields.fail("it says \(count) elements but holds \(elements.count)") }
+            return known!.hasSuffix("Set") ? .set(elements) : .array(elements)
+        case "NSDictionary", "NSMutableDictionary":
+            let count = try fields.integer()
+            var entries: [FoundationDictionaryEntry] = []
+            for _ in 0..<max(0, min(count, Int64(fields.remaining / 2))) {
+                entries.append(FoundationDictionaryEntry(key: try objectField(&fields), value: try objectField(&fields)))
+            }
+            guard Int64(entries.count) == count else { throw fields.fail("it says \(count) entries but holds \(entries.count)") }
+            return .dictionary(entries)
+        case "NSColor":
+            return .color(try color(&fields))
+        case "NSFont":
+            return .font(try font(&fields))
+        default:
+            var values: [FoundationObject] = []
+            while fields.remaining > 0 { values.append(try decode(try fields.next("a field"), at: object.byteOffset)) }
+            return .other(FoundationOtherObject(classNames: chain.map(\.name), version: chain.first?.version ?? 0, fields: values))
+        }
+    }
+
+    /// The first class of the object's chain that is decoded by name, nil when none is.
+    private func knownClassName(of object: TypedStreamObject) -> String? {
+        document.classChain(of: object).first { Self.knownClasses.contains($0.name) }?.name
+    }
+
+    private static let knownClasses: Set<String> = [
+        "NSString", "NSMutableString", "NSAttributedString", "NSMutableAttributedString", "NSNumber", "NSValue", "NSData",
+        "NSMutableData", "NSDate", "NSURL", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSDictionary",
+        "NSMutableDictionary", "NSColor", "NSFont",
+    ]
+
+    private mutating func objectField(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationObject {
+        guard case .object(let index) = try fields.next("an object") else { throw fields.fail("a field that should be an object is not") }
+        guard let index else { return .null }
+        return try decodeObject(at: index)
+    }
+
+    /// The text, then (run attribute number, run length) pairs each followed
+    /// by the run's attribute dictionary when its number is new.
+    private mutating func attributedText(_ object: TypedStreamObject, index: Int) throws(TypedStreamError) -> AttributedText {
+        var fields = FieldCursor(document.fields(of: object), object: object, index: index)
+        guard case .string(let string) = try objectField(&fields) else { throw fields.fail("its text is not an NSString") }
+        var dictionaries: [[FoundationDictionaryEntry]] = []
+        var runs: [AttributedTextRun] = []
+        var location = 0
+        let utf16Count = string.utf16.count
+        while fields.remaining > 0 {
+            let number = try fields.integer()
+            let length = try fields.integer()
+            guard length >= 0, length <= Int64(utf16Count - location) else {
+                throw fields.fail("a run of \(length) past the text's end (\(utf16Count) UTF-16 units)")
+            }
+            let attributes: [FoundationDictionaryEntry]
+            if number == Int64(dictionaries.count) + 1 {
+                guard case .dictionary(let entries) = try objectField(&fields) else { throw fields.fail("a run's attributes are not a dictionary") }
+                dictionaries.append(entries)
+                attributes = entries
+            } else if number >= 1, number <= Int64(dictionaries.count) {
+                attributes = dictionaries[Int(number) - 1]
+            } else {
+                throw fields.fail("run attributes number \(number), but \(dictionaries.count) are read")
+            }
+            runs.append(AttributedTextRun(range: TextRange(location: location, length: Int(length)), attributes: attributes))
+            location += Int(length)
+        }
+        return AttributedText(string: string, runs: runs)
+    }
+
+    private mutating func color(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationColor {
+        let kind = try fields.integer()
+        let spaces: [Int64: (FoundationColor.Space, Int)] = [
+            1: (.calibratedRGB, 4), 2: (.deviceRGB, 4), 3: (.calibratedWhite, 2), 4: (.deviceWhite, 2), 5: (.deviceCMYK, 5),
+        ]
+        if let (space, count) = spaces[kind] {
+            var components: [Double] = []
+            for _ in 0..<count { components.append(try fields.real()) }
+            return FoundationColor(space: space, components: components)
+        }
+        guard kind == 6 else { throw fields.fail("colour kind \(kind) (1 to 6 expected)") }
+        guard case .string(let catalog) = try objectField(&fields), case .string(let name) = try objectField(&fields) else {
+            throw fields.fail("a named colour's catalog and name are not strings")
+        }
+        _ = try objectField(&fields)  // The colour it stands for, in case the catalog is missing.
+        return FoundationColor(space: .named, components: [], catalog: catalog, name: name)
+    }
+
+    /// Version 21 and 30: the name as an `NSArchiver` property list (an
+    /// `i` length, then its bytes), then the size.
+    private mutating func font(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationFont {
+        _ = try fields.integer()
+        guard case .bytes(let plist) = try fields.next("the font name") else { throw fields.fail("a font's name is not an array of bytes") }
+        return FoundationFont(name: Self.serializedString(plist), size: try fields.real())
+    }
+
+    /// The string an `NSSerializer` property list holds (what `encodePropertyList:`
+    /// writes): a little-endian 4-byte type, 6 for UTF-16 with a byte order
+    /// mark or 5 for NeXTSTEP's 8-bit set (read here when ASCII), a 4-byte
+    /// length and the bytes. nil for any other value.
+    static func serializedString(_ bytes: [UInt8]) -> String? {
+        func word(_ offset: Int) -> Int? {
+            guard offset + 4 <= bytes.count else { return nil }
+            return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        }
+        guard let type = word(0), let length = word(4), length <= bytes.count - 8 else { return nil }
+        let body = bytes[8..<8 + length]
+        switch type {
+        case 5:
+            guard body.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(decoding: body, as: UTF8.self)
+        case 6:
+            guard length % 2 == 0, length >= 2 else { return nil }
+            let bigEndian: Bool
+            switch (body[body.startIndex], body[body.startIndex + 1]) {
+            case (0xFE, 0xFF): bigEndian = true
+            case (0xFF, 0xFE): bigEndian = false
+            default: return nil
+            }
+            var units: [UInt16] = []
+            units.reserveCapacity(length / 2)
+            for index in stride(from: body.startIndex + 2, to: body.endIndex, by: 2) {
+                let (high, low) = bigEndian ? (body[index], body[index + 1]) : (body[index + 1], body[index])
+                units.append(UInt16(high) << 8 | UInt16(low))
+            }
+            return String(validating: units, as: UTF16.self)
+        default:
+            return nil
+        }
+    }
+
+    private static func geometry(name: String?, fields: [TypedStreamValue]) -> FoundationGeometry? {
+        func real(_ value: TypedStreamValue) -> Double? {
+            switch value {
+            case .float(let float): Double(float)
+            case .double(let double): double
+            default: nil
+            }
+        }
+        switch (name, fields.count) {
+        case ("_NSPoint", 2), ("CGPoint", 2):
+            guard let x = real(fields[0]), let y = real(fields[1]) else { return nil }
+            return .point(x: x, y: y)
+        case ("_NSSize", 2), ("CGSize", 2):
+            guard let width = real(fields[0]), let height = real(fields[1]) else { return nil }
+            return .size(width: width, height: height)
+        case ("_NSRect", 2), ("CGRect", 2):
+            guard case .point(let x, let y)? = geometry(name: name == "CGRect" ? "CGPoint" : "_NSPoint", fields: Self.fields(fields[0])),
+                case .size(let width, let height)? = geometry(name: name == "CGRect" ? "CGSize" : "_NSSize", fields: Self.fields(fields[1]))
+            else { return nil }
+            return .rect(x: x, y: y, width: width, height: height)
+        case ("_NSRange", 2):
+            guard case .integer(let location) = fields[0], case .integer(let length) = fields[1] else { return nil }
+            return .range(TextRange(location: Int(location), length: Int(length)))
+        default:
+            return nil
+        }
+    }
+
+    private static func fields(_ value: TypedStreamValue) -> [TypedStreamValue] {
+        if case .structure(_, let fields) = value { fields } else { [] }
+    }
+}
+
+/// Walks an object's fields in order, failing at the object's byte offset.
+private struct FieldCursor {
+    let fields: [TypedStreamField]
+    let object: TypedStreamObject
+    let index: Int
+    var position = 0
+
+    init(_ fields: [TypedStreamField], object: TypedStreamObject, index: Int) {
+        self.fields = fields
+        self.object = object
+        self.index = index
+    }
+
+    var remaining: Int { fields.count - position }
+
+    func fail(_ message: String) -> TypedStreamError {
+        TypedStreamError(.invalidValue, at: object.byteOffset, "object \(index): \(message)")
+    }
+
+    mutating func next(_ what: String) throws(TypedStreamError) -> TypedStreamValue {
+        guard position < fields.count else { throw fail("\(what) is missing") }
+        defer { position += 1 }
+        return fields[position].value
+    }
+
+    mutating func integer() throws(TypedStreamError) -> Int64 {
+        guard case .integer(let value) = try next("an integer") else { throw fail("a field that should be an integer is not") }
+        return value
+    }
+
+    mutating func real() throws(TypedStreamError) -> Double {
+        switch try next("a number") {
+        case .float(let value): return Double(value)
+        case .double(let value): return value
+        case .integer(let value): return Double(value)
+        default: throw fail("a field that should be a number is not")
+        }
+    }
+
+    mutating func cString() throws(TypedStreamError) -> [UInt8]? {
+        guard case .string(let bytes) = try next("a type encoding") else { throw fail("a field that should be a C string is not") }
+        return bytes
+    }
+
+    mutating func number() throws(TypedStreamError) -> FoundationNumber {
+        switch try next("the number") {
+        case .integer(let value): return .integer(value)
+        case .float(let value): return .real(Double(value))
+        case .double(let value): return .real(value)
+        case .bool(let value): return .bool(value)
+        default: throw fail("an NSNumber's value is not a number")
+        }
+    }
+
+    /// An `NSString`'s UTF-8 bytes as text.
+    mutating func text() throws(TypedStreamError) -> String {
+        guard case .string(let bytes?) = try next("the text") else { throw fail("an NSString without its bytes") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw fail("an NSString whose bytes are not UTF-8") }
+        return text
+    }
+}

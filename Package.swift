@@ -227,7 +227,8 @@ let package = Package(
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["UniformTypes", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DocumentPackageTests",

@@ -101,11 +101,11 @@ let package = Package(
         // MARK: Documents and packages — file wrappers, conflict versions, .ict documents.
         .target(
             name: "DocumentPackage",
-            dependencies: ["CFileSystem", "CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "DocumentVersions",
-            dependencies: ["CFileSystem", "DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
         .target(name: "FileCoordination", dependencies: ["DocumentVersions", "SystemSupport"]),
@@ -239,7 +239,8 @@ let package = Package(
         ),
         .testTarget(
             name: "UniformTypesTests",
-            dependencies: ["UniformTypes", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["UniformTypes", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DocumentPackageTests",

@@ -1,4 +1,3 @@
-import CFileSystem
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -6,18 +5,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-// Each system call the module makes, behind one internal function that
-// throws `DocumentPackageError` naming both paths. Everything below works
-// relative to open directory descriptors and never follows a symbolic link
-// inside a package.
+// Each file-system step the module takes, behind one internal function that
+// makes SystemSupport's `package` calls and throws `DocumentPackageError`
+// naming both paths. Everything below works relative to open directory
+// descriptors and never follows a symbolic link inside a package.
 
 /// Where an entry is, for error messages: inside the package and on disk.
 struct EntryLocation {
@@ -30,8 +22,8 @@ struct EntryLocation {
             fileSystemPath: fileSystemPath + "/" + name)
     }
 
-    func error(_ action: String, errno code: Int32 = errno) -> DocumentPackageError {
-        let reason = String(cString: strerror(code))
+    func error(_ action: String, errno code: Int32 = ErrorNumber.current) -> DocumentPackageError {
+        let reason = SystemCallError.describe(code)
         return DocumentPackageError(
             .io, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
             systemErrorNumber: code, "cannot \(action): \(reason)")
@@ -52,12 +44,6 @@ struct FileTimestamp: Hashable, Sendable {
         self.nanoseconds = nanoseconds
     }
 
-    init(_ time: timespec) {
-        seconds = Int64(time.tv_sec)
-        nanoseconds = Int64(time.tv_nsec)
-    }
-
-    var timespecValue: timespec { timespec(tv_sec: time_t(seconds), tv_nsec: Int(nanoseconds)) }
 }
 
 /// What `lstat` says about an item: enough to tell whether it changed.
@@ -69,18 +55,14 @@ struct FileIdentity: Hashable, Sendable {
     /// The type bits (`S_IFMT`) and permission bits of `st_mode`.
     var mode: UInt32
 
-    init(_ status: stat) {
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        #if canImport(Darwin)
-        modificationTime = FileTimestamp(status.st_mtimespec)
-        #else
-        modificationTime = FileTimestamp(status.st_mtim)
-        #endif
-        mode = UInt32(status.st_mode)
-        owner = UInt32(status.st_uid)
-        group = UInt32(status.st_gid)
+    init(_ info: FileInfo) {
+        device = info.device
+        inode = info.inode
+        size = info.size
+        modificationTime = FileTimestamp(seconds: info.modificationSeconds, nanoseconds: info.modificationNanoseconds)
+        mode = info.mode
+        owner = info.owner
+        group = info.group
     }
 
     /// `S_IFMT` and the type values, which Glibc's overlay imports ambiguously.
@@ -110,81 +92,84 @@ final class Descriptor {
 
     init(_ rawValue: Int32) { self.rawValue = rawValue }
 
-    deinit { close(rawValue) }
+    deinit { DescriptorCalls.close(rawValue) }
 }
 
 enum FileSystem {
     /// `openat(2)` of a directory, never following a final symbolic link
     /// unless `followingLink` (only the package root may be reached through one).
     static func openDirectory(
-        _ name: String, in directory: Int32 = AT_FDCWD, followingLink: Bool = false,
+        _ name: String, in directory: Int32 = CurrentDirectory.descriptor, followingLink: Bool = false,
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Descriptor {
-        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)
-        let descriptor = RawFileName.withPath(name) { openat(directory, $0, flags) }
-        guard descriptor >= 0 else {
-            let code = errno
-            switch code {
-            case ENOTDIR, ELOOP: throw location.error(.notADirectory, "not a directory")
-            case ENOENT: throw location.error(.notFound, "no such directory")
-            default: throw location.error("open the directory", errno: code)
+        do throws(SystemCallError) {
+            return Descriptor(try DescriptorCalls.open(name, in: directory, options: followingLink ? [.directory] : [.directory, .noFollow]))
+        } catch {
+            switch error.code {
+            case ErrorNumber.notADirectory, ErrorNumber.symbolicLinkLoop: throw location.error(.notADirectory, "not a directory")
+            case ErrorNumber.noSuchEntry: throw location.error(.notFound, "no such directory")
+            default: throw location.error("open the directory", errno: error.code)
             }
         }
-        return Descriptor(descriptor)
     }
 
     /// `openat(2)` of a regular file for reading, refusing a symbolic link.
-    static func openFileForReading(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
+    static func openFileForReading(_ name: String, in directory: Int32 = CurrentDirectory.descriptor, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
         guard let descriptor = try openFileForReadingIfPresent(name, in: directory, at: location) else {
-            throw location.error("open the file", errno: ENOENT)
+            throw location.error("open the file", errno: ErrorNumber.noSuchEntry)
         }
         return descriptor
     }
 
     /// `openFileForReading(_:in:at:)`, nil when nothing is there.
-    static func openFileForReadingIfPresent(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
+    static func openFileForReadingIfPresent(_ name: String, in directory: Int32 = CurrentDirectory.descriptor, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor?
     {
         // Without waiting: a FIFO would hold the open until a writer came; callers refuse it by its status.
-        let descriptor = RawFileName.withPath(name) { openat(directory, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw location.error("open the file")
+        do throws(SystemCallError) {
+            return Descriptor(try DescriptorCalls.open(name, in: directory, options: [.nonBlocking, .noFollow]))
+        } catch {
+            if error.isNoSuchEntry { return nil }
+            throw location.error("open the file", errno: error.code)
         }
-        return Descriptor(descriptor)
     }
 
     /// `openat(2)` creating a new file (`O_EXCL`), refusing anything already
     /// there; `permissions` are masked by the umask.
-    static func createFile(_ name: String, in directory: Int32, permissions: mode_t = 0o600, at location: EntryLocation)
+    static func createFile(_ name: String, in directory: Int32, permissions: UInt16 = 0o600, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
-        let descriptor = RawFileName.withPath(name) { openat(directory, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions) }
-        guard descriptor >= 0 else { throw location.error("create the file") }
-        return Descriptor(descriptor)
+        do throws(SystemCallError) {
+            let options: OpenFile.Options = [.writeOnly, .create, .exclusive, .noFollow]
+            return Descriptor(try DescriptorCalls.open(name, in: directory, options: options, permissions: permissions))
+        } catch {
+            throw location.error("create the file", errno: error.code)
+        }
     }
 
     /// `fstat(2)`.
     static func status(of descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError)
         -> FileIdentity
     {
-        var result = stat()
-        guard fstat(descriptor.rawValue, &result) == 0 else { throw location.error("read the status") }
-        return FileIdentity(result)
+        do throws(SystemCallError) {
+            return FileIdentity(try FileInfo.of(descriptor: descriptor.rawValue, path: location.fileSystemPath))
+        } catch {
+            throw location.error("read the status", errno: error.code)
+        }
     }
 
     /// `fstatat(2)` without following a symbolic link; nil when nothing is there.
-    static func linkStatus(_ name: String, in directory: Int32 = AT_FDCWD, at location: EntryLocation)
+    static func linkStatus(_ name: String, in directory: Int32 = CurrentDirectory.descriptor, at location: EntryLocation)
         throws(DocumentPackageError) -> FileIdentity?
     {
-        var result = stat()
-        guard RawFileName.withPath(name, { fstatat(directory, $0, &result, AT_SYMLINK_NOFOLLOW) }) == 0 else {
-            if errno == ENOENT { return nil }
-            throw location.error("read the status")
+        do throws(SystemCallError) {
+            return FileIdentity(try FileInfo.of(name, in: directory, followingLink: false))
+        } catch {
+            if error.isNoSuchEntry { return nil }
+            throw location.error("read the status", errno: error.code)
         }
-        return FileIdentity(result)
     }
 
     /// The names in a directory, `.` and `..` left out, as raw bytes
@@ -205,11 +190,14 @@ enum FileSystem {
     {
         var capacity = max(Int(clamping: size), 0) + 1
         while true {
-            var buffer = [UInt8](repeating: 0, count: capacity)
-            let count = RawFileName.withPath(name) { readlinkat(directory, $0, &buffer, capacity) }
-            guard count >= 0 else { throw location.error("read the link") }
-            if count < capacity { return Array(buffer[0..<count]) }
-            guard capacity < Int(PATH_MAX) * 2 else { throw location.error(.io, "link destination too long") }
+            let destination: [UInt8]?
+            do throws(SystemCallError) {
+                destination = try SymbolicLink.destinationBytes(ofLinkNamed: name, in: directory, capacity: capacity)
+            } catch {
+                throw location.error("read the link", errno: error.code)
+            }
+            if let destination { return destination }
+            guard capacity < RawFileName.maximumPathLength * 2 else { throw location.error(.io, "link destination too long") }
             capacity *= 2
         }
     }
@@ -220,21 +208,17 @@ enum FileSystem {
         throws(DocumentPackageError) -> Data
     {
         // Read straight into the buffer the Data will own: no zero-filling, no copy.
-        guard count > 0, let buffer = malloc(count) else { return Data() }
-        var filled = 0
-        while filled < count {
-            // `filled < count`, so the pointer stays inside the buffer.
-            let result = pread(descriptor.rawValue, buffer + filled, count - filled, off_t(filled))
-            if result < 0 {
-                if errno == EINTR { continue }
-                let error = location.error("read the file")
-                free(buffer)
-                throw error
-            }
-            if result == 0 { break }
-            filled += result
+        guard count > 0 else { return Data() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        let filled: Int
+        do throws(SystemCallError) {
+            filled = try PositionalIO.read(descriptor.rawValue, into: buffer, at: 0, path: location.fileSystemPath)
+        } catch {
+            buffer.deallocate()
+            throw location.error("read the file", errno: error.code)
         }
-        return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
+        // The buffer was allocated above with a count > 0, so it has an address.
+        return Data(bytesNoCopy: buffer.baseAddress!, count: filled, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     /// Writes all of `bytes`, retrying short writes.
@@ -244,47 +228,15 @@ enum FileSystem {
         if let code = FileWriting.writeAll(bytes, to: descriptor.rawValue) { throw location.error("write the file", errno: code) }
     }
 
-    /// Makes `destination` hold a copy of `source`'s bytes: a reflink
-    /// (`FICLONE`) when the file system shares blocks, else an in-kernel copy
-    /// (`copy_file_range`), else reads and writes.
+    /// Makes `destination` hold a copy of `source`'s bytes (`FileCopy`).
     static func copyContents(
         of source: Descriptor, size: Int64, to destination: Descriptor,
         at location: EntryLocation
     ) throws(DocumentPackageError) {
-        // macOS copies with read and write here; clonefile(2) there creates
-        // the destination itself, which this flow has already made.
-        #if os(Linux)
-        if ictkit_clone_file(destination.rawValue, source.rawValue) == 0 { return }
-        var remaining = size
-        while remaining > 0 {
-            let copied = ictkit_copy_file_range(source.rawValue, destination.rawValue, UInt(min(remaining, 1 << 30)))
-            if copied < 0 {
-                if errno == EINTR { continue }
-                if errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP { break }
-                throw location.error("copy the file")
-            }
-            if copied == 0 { break }
-            remaining -= Int64(copied)
-        }
-        if remaining == 0 { return }
-        #endif
-        let done = lseek(destination.rawValue, 0, SEEK_CUR)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset = Int64(done)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(source.rawValue, $0.baseAddress, $0.count, off_t(offset)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw location.error("read the file being copied")
-            }
-            if count == 0 { return }
-            let result: Result<Void, DocumentPackageError> = buffer.withUnsafeBytes { raw in
-                Result { () throws(DocumentPackageError) in
-                    try writeAll(UnsafeRawBufferPointer(rebasing: raw[0..<count]), to: destination, at: location)
-                }
-            }
-            try result.get()
-            offset += Int64(count)
+        do throws(FileCopy.Failure) {
+            try FileCopy.copyContents(of: source.rawValue, size: size, to: destination.rawValue)
+        } catch {
+            throw location.error(error.step, errno: error.code)
         }
     }
 
@@ -296,35 +248,52 @@ enum FileSystem {
         _ descriptor: Descriptor, permissions: UInt16, modificationTime: FileTimestamp?,
         startingWriteback: Bool, at location: EntryLocation
     ) throws(DocumentPackageError) {
-        guard fchmod(descriptor.rawValue, mode_t(permissions)) == 0 else { throw location.error("set permissions") }
-        if let modificationTime {
-            let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
-            guard futimens(descriptor.rawValue, times) == 0 else { throw location.error("set the modification time") }
+        do throws(SystemCallError) {
+            try FilePermissions.set(permissions, on: descriptor.rawValue, path: location.fileSystemPath)
+        } catch {
+            throw location.error("set permissions", errno: error.code)
         }
-        if startingWriteback { _ = ictkit_start_writeback(descriptor.rawValue) }
+        if let modificationTime {
+            do throws(SystemCallError) {
+                try DescriptorCalls.setModificationTime(
+                    descriptor.rawValue, seconds: modificationTime.seconds, nanoseconds: modificationTime.nanoseconds,
+                    path: location.fileSystemPath)
+            } catch {
+                throw location.error("set the modification time", errno: error.code)
+            }
+        }
+        if startingWriteback { DescriptorCalls.startWriteback(descriptor.rawValue) }
     }
 
     /// Opens `relativePath` below `directory` (no final link followed).
     static func openForFlushing(_ relativePath: String, in directory: Descriptor, at location: EntryLocation)
         throws(DocumentPackageError) -> Descriptor
     {
-        let descriptor = RawFileName.withPath(relativePath) { openat(directory.rawValue, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw location.error("open to flush to disk") }
-        return Descriptor(descriptor)
+        do throws(SystemCallError) {
+            return Descriptor(try DescriptorCalls.open(relativePath, in: directory.rawValue, options: [.noFollow]))
+        } catch {
+            throw location.error("open to flush to disk", errno: error.code)
+        }
     }
 
     /// Flushes everything pending on the file system that holds `descriptor`
     /// (`syncfs`). False where there is no such call (macOS).
     static func flushFileSystem(of descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) -> Bool {
-        if ictkit_sync_file_system(descriptor.rawValue) == 0 { return true }
-        if errno == ENOSYS { return false }
-        throw location.error("flush the file system")
+        do throws(SystemCallError) {
+            return try DescriptorCalls.flushFileSystem(of: descriptor.rawValue, path: location.fileSystemPath)
+        } catch {
+            throw location.error("flush the file system", errno: error.code)
+        }
     }
 
     /// Waits until a file's bytes are on disk (`sync_file_range` on Linux;
     /// nothing on macOS, where `fsync` does it).
     static func waitForWriteback(_ descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
-        guard ictkit_wait_for_writeback(descriptor.rawValue) == 0 else { throw location.error("write to disk") }
+        do throws(SystemCallError) {
+            try DescriptorCalls.waitForWriteback(descriptor.rawValue, path: location.fileSystemPath)
+        } catch {
+            throw location.error("write to disk", errno: error.code)
+        }
     }
 
     /// `fsync(2)`.
@@ -332,19 +301,27 @@ enum FileSystem {
     /// effort, for a step that must not fail once the save is in place.
     static func setModificationTime(_ descriptor: Descriptor, _ modificationTime: FileTimestamp?) {
         guard let modificationTime else { return }
-        let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
-        _ = futimens(descriptor.rawValue, times)
+        try? DescriptorCalls.setModificationTime(
+            descriptor.rawValue, seconds: modificationTime.seconds, nanoseconds: modificationTime.nanoseconds, path: "")
     }
 
     static func flush(_ descriptor: Descriptor, at location: EntryLocation) throws(DocumentPackageError) {
-        guard fsync(descriptor.rawValue) == 0 else { throw location.error("flush to disk") }
+        do throws(SystemCallError) {
+            try DescriptorCalls.flush(descriptor.rawValue, path: location.fileSystemPath)
+        } catch {
+            throw location.error("flush to disk", errno: error.code)
+        }
     }
 
     /// `mkdirat(2)`, private to the owner until finished.
     static func makeDirectory(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        guard RawFileName.withPath(name, { mkdirat(directory, $0, 0o700) }) == 0 else { throw location.error("create the directory") }
+        do throws(SystemCallError) {
+            try Directory.make(name, in: directory, permissions: 0o700)
+        } catch {
+            throw location.error("create the directory", errno: error.code)
+        }
     }
 
     /// `symlinkat(2)`, then the link's own modification time when given.
@@ -354,11 +331,17 @@ enum FileSystem {
     )
         throws(DocumentPackageError)
     {
-        guard RawFileName.withPath(name, { symlinkat(destination, directory, $0) }) == 0 else { throw location.error("create the link") }
+        do throws(SystemCallError) {
+            try SymbolicLink.make(name, in: directory, destination: destination)
+        } catch {
+            throw location.error("create the link", errno: error.code)
+        }
         if let modificationTime {
-            let times = [timespec(tv_sec: 0, tv_nsec: ictkit_utime_omit()), modificationTime.timespecValue]
-            guard RawFileName.withPath(name, { utimensat(directory, $0, times, AT_SYMLINK_NOFOLLOW) }) == 0 else {
-                throw location.error("set the link's modification time")
+            do throws(SystemCallError) {
+                try SymbolicLink.setModificationTime(
+                    ofLinkNamed: name, in: directory, seconds: modificationTime.seconds, nanoseconds: modificationTime.nanoseconds)
+            } catch {
+                throw location.error("set the link's modification time", errno: error.code)
             }
         }
     }
@@ -370,11 +353,17 @@ enum FileSystem {
         _ sourceName: String, in sourceDirectory: Int32, named name: String, in directory: Int32,
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Bool {
-        if RawFileName.withPath(sourceName, { from in RawFileName.withPath(name) { linkat(sourceDirectory, from, directory, $0, 0) } }) == 0 { return true }
-        switch errno {
-        // ENOENT: the source is gone since it was read; the caller decides what to write instead.
-        case EXDEV, EPERM, EMLINK, ENOTSUP, ENOSYS, ENOENT: return false
-        default: throw location.error("link the unchanged file")
+        do throws(SystemCallError) {
+            try Directory.hardLink(sourceName, in: sourceDirectory, named: name, in: directory)
+            return true
+        } catch {
+            switch error.code {
+            // ENOENT: the source is gone since it was read; the caller decides what to write instead.
+            case ErrorNumber.crossDevice, ErrorNumber.notPermitted, ErrorNumber.tooManyLinks, ErrorNumber.notSupported,
+                ErrorNumber.noSystemCall, ErrorNumber.noSuchEntry:
+                return false
+            default: throw location.error("link the unchanged file", errno: error.code)
+            }
         }
     }
 
@@ -391,13 +380,17 @@ enum FileSystem {
         _ first: String, in firstDirectory: Int32, with second: String, in secondDirectory: Int32,
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Bool {
-        if RawFileName.withPath(first, { from in RawFileName.withPath(second) { ictkit_exchange_names(firstDirectory, from, secondDirectory, $0) } }) == 0 {
+        do throws(SystemCallError) {
+            try Directory.exchange(first, in: firstDirectory, with: second, in: secondDirectory)
             return true
-        }
-        switch errno {
-        // No exchange on this file system, across these directories, or in a folder we may not change.
-        case EINVAL, ENOSYS, ENOTSUP, EXDEV, EACCES, EPERM, EBUSY: return false
-        default: throw location.error("swap in the saved package")
+        } catch {
+            switch error.code {
+            // No exchange on this file system, across these directories, or in a folder we may not change.
+            case ErrorNumber.invalidArgument, ErrorNumber.noSystemCall, ErrorNumber.notSupported, ErrorNumber.crossDevice,
+                ErrorNumber.accessDenied, ErrorNumber.notPermitted, ErrorNumber.busy:
+                return false
+            default: throw location.error("swap in the saved package", errno: error.code)
+            }
         }
     }
 
@@ -406,11 +399,12 @@ enum FileSystem {
     static func renameWithoutReplacing(_ from: String, to: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        if RawFileName.withPath(from, { old in RawFileName.withPath(to) { ictkit_rename_without_replacing(directory, old, directory, $0) } }) == 0 {
-            return
+        do throws(SystemCallError) {
+            try Directory.renameWithoutReplacing(from, to: to, in: directory)
+        } catch {
+            if error.isAlreadyExisting { throw location.error(.alreadyExists, "already exists") }
+            throw location.error("move the package into place", errno: error.code)
         }
-        if errno == EEXIST { throw location.error(.alreadyExists, "already exists") }
-        throw location.error("move the package into place")
     }
 
     /// Removes `name` and, for a directory, everything under it, without
@@ -418,53 +412,62 @@ enum FileSystem {
     static func removeTree(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        try removeTree(RawFileName.bytes(name).map { CChar(bitPattern: $0) } + [0], in: directory, at: location)
-    }
-
-    /// `removeTree(_:in:at:)` of a NUL-terminated name.
-    private static func removeTree(_ cName: [CChar], in directory: Int32, at location: EntryLocation)
-        throws(DocumentPackageError)
-    {
-        if unlinkat(directory, cName, 0) == 0 || errno == ENOENT { return }
-        let unlinkError = errno
-        var status = stat()
-        guard fstatat(directory, cName, &status, AT_SYMLINK_NOFOLLOW) == 0, FileIdentity(status).fileType == FileIdentity.directoryType else {
+        let unlinkError: Int32
+        do throws(SystemCallError) {
+            try Directory.remove(name, in: directory)
+            return
+        } catch {
+            if error.isNoSuchEntry { return }
+            unlinkError = error.code
+        }
+        guard (try? FileInfo.of(name, in: directory, followingLink: false))?.kind == .directory else {
             throw location.error("remove", errno: unlinkError)
         }
-        try removeDirectory(cName, in: directory, at: location)
+        try removeDirectory(name, in: directory, at: location)
     }
 
-    /// Empties and removes the directory `cName`. The listing's entry types
+    /// Empties and removes the directory `name`. The listing's entry types
     /// spare a system call or two per entry: a directory is emptied without
     /// first trying to unlink it, anything else unlinked without a status;
     /// only an entry of unknown type that will not unlink is looked at.
-    private static func removeDirectory(_ cName: [CChar], in directory: Int32, at location: EntryLocation)
+    private static func removeDirectory(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
         // A read-only directory's entries cannot be removed by its owner; open
         // it up first. Only directories are changed: a file may share its
         // inode (a hard link) with a package that stays.
-        _ = fchmodat(directory, cName, 0o700, 0)
-        let descriptor = openat(directory, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw location.error("open the directory to remove") }
+        try? Directory.setPermissions(0o700, of: name, in: directory)
+        let opened: Descriptor
+        do throws(SystemCallError) {
+            opened = Descriptor(try DescriptorCalls.open(name, in: directory, options: [.directory, .noFollow]))
+        } catch {
+            throw location.error("open the directory to remove", errno: error.code)
+        }
         // Closed after the directory is gone: the kernel frees it on this close.
-        defer { close(descriptor) }
+        defer { withExtendedLifetime(opened) {} }
         // All entries read before any is removed.
         let entries: [DirectoryEntry]
         do throws(SystemCallError) {
-            entries = try Directory.entries(of: descriptor, path: "")
+            entries = try Directory.entries(of: opened.rawValue, path: "")
         } catch {
             throw location.error("list the directory", errno: error.code)
         }
         for entry in entries {
-            let entryName = entry.bytes.map { CChar(bitPattern: $0) } + [0]
             if entry.kind == .directory {
-                try removeDirectory(entryName, in: descriptor, at: location.child(entry.name))
-            } else if unlinkat(descriptor, entryName, 0) != 0, errno != ENOENT {
-                try removeTree(entryName, in: descriptor, at: location.child(entry.name))
+                try removeDirectory(entry.name, in: opened.rawValue, at: location.child(entry.name))
+                continue
+            }
+            do throws(SystemCallError) {
+                try Directory.remove(entry.name, in: opened.rawValue)
+            } catch {
+                if !error.isNoSuchEntry { try removeTree(entry.name, in: opened.rawValue, at: location.child(entry.name)) }
             }
         }
-        guard unlinkat(directory, cName, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw location.error("remove") }
+        do throws(SystemCallError) {
+            try Directory.remove(name, in: directory, isDirectory: true)
+        } catch {
+            if !error.isNoSuchEntry { throw location.error("remove", errno: error.code) }
+        }
     }
 
     /// Makes a file (mode 0600) under a fresh temporary name for `target` in
@@ -473,15 +476,18 @@ enum FileSystem {
         throws(DocumentPackageError) -> (Descriptor, String)
     {
         guard let (descriptor, name) = TemporaryItem.makeFile(for: target, in: directory.rawValue, folder: folder) else {
-            throw location.error("create the file")
+            throw location.error("create the file", errno: ErrorNumber.current)
         }
         return (Descriptor(descriptor), name)
     }
 
     /// `renameat(2)` within one directory, replacing what `to` names.
     static func rename(_ from: String, to: String, in directory: Int32, at location: EntryLocation) throws(DocumentPackageError) {
-        let renamed = RawFileName.withPath(from) { old in RawFileName.withPath(to) { renameat(directory, old, directory, $0) } }
-        guard renamed == 0 else { throw location.error("move the new file into place") }
+        do throws(SystemCallError) {
+            try Directory.rename(from, in: directory, to: to, in: directory)
+        } catch {
+            throw location.error("move the new file into place", errno: error.code)
+        }
     }
 
     /// Makes a folder under a fresh temporary name for `target` in `directory`

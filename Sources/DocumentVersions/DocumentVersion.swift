@@ -1,4 +1,3 @@
-import CFileSystem
 import DocumentPackage
 import SystemSupport
 
@@ -6,13 +5,6 @@ import SystemSupport
 import FoundationEssentials
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// One version of a document — a plain file or a package — as Apple's
@@ -316,7 +308,11 @@ public final class DocumentVersion {
             if options.contains(.byMoving), entrySwaps.isEmpty { try Self.removeAside(self.path) }
         } else if options.contains(.byMoving) {
             try refuseLinks()
-            guard rename(self.path, path) == 0 else { throw Self.ioError(self.path, "cannot move the version in") }
+            do throws(SystemCallError) {
+                try Directory.rename(self.path, in: CurrentDirectory.descriptor, to: path, in: CurrentDirectory.descriptor)
+            } catch {
+                throw Self.ioError(self.path, "cannot move the version in", errno: error.code)
+            }
         } else {
             try Self.copyFileAtomically(from: self.path, over: path)
         }
@@ -376,12 +372,16 @@ public final class DocumentVersion {
         let asideName = TemporaryItem.name(for: name, role: .old)
         let aside = joinPath(folder, asideName)
         let held = InterruptCleanup.holdSignals()
-        let renamed = RawFileName.withPath(path) { from in RawFileName.withPath(aside) { to in rename(from, to) } }
-        let code = errno
-        if renamed == 0 { TemporaryItem.adopt(asideName, folder: folder) }
+        var failure: SystemCallError?
+        do throws(SystemCallError) {
+            try Directory.rename(path, in: CurrentDirectory.descriptor, to: aside, in: CurrentDirectory.descriptor)
+            TemporaryItem.adopt(asideName, folder: folder)
+        } catch {
+            failure = error
+        }
         InterruptCleanup.release(held)
-        guard renamed == 0 else { throw ioError(path, "cannot remove the version", errno: code) }
-        RawFileName.withPath(aside) { ictkit_remove_tree(AT_FDCWD, $0) }
+        if let failure { throw ioError(path, "cannot remove the version", errno: failure.code) }
+        Directory.removeTreeIgnoringErrors(aside, in: CurrentDirectory.descriptor)
         TemporaryItem.finished(asideName, folder: folder)
     }
 
@@ -389,14 +389,13 @@ public final class DocumentVersion {
     /// or removing a version left behind (`TemporaryItem.removeStale`: an
     /// old version aside is put back when its name is free, else removed).
     private static func removeStrays(in folder: String) {
-        let directory = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard directory >= 0 else { return }
-        defer { close(directory) }
+        guard let directory = try? Directory.openDescriptor(atPath: folder) else { return }
+        defer { DescriptorCalls.close(directory) }
         for entry in TemporaryItem.candidates(in: directory) {
             if entry.starts(with: Array(removingPrefix.utf8)) {
                 let pid = entry.dropFirst(removingPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }
                 guard let pid = Int32(String(decoding: pid, as: UTF8.self)), TemporaryItem.processIsGone(pid) else { continue }
-                (entry.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { ictkit_remove_tree(directory, $0.baseAddress!) }
+                Directory.removeTreeIgnoringErrors(RawFileName.decoding(entry), in: directory)
             } else if let target = TemporaryItem.target(of: entry) {
                 TemporaryItem.removeStale(of: target, among: [entry], in: directory)
             }
@@ -421,56 +420,48 @@ public final class DocumentVersion {
     private static func copyFileAtomically(from source: String, over target: String) throws(DocumentVersionError) {
         let (folder, name) = splitPath(target)
         let bytes = try readFileNotFollowingLink(source)
-        let directory = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard directory >= 0 else { throw ioError(folder, "cannot open the document's folder") }
-        defer { close(directory) }
+        let directory: Int32
+        do throws(SystemCallError) {
+            directory = try Directory.openDescriptor(atPath: folder)
+        } catch {
+            throw ioError(folder, "cannot open the document's folder", errno: error.code)
+        }
+        defer { DescriptorCalls.close(directory) }
         TemporaryItem.removeStale(of: name, in: directory)
         // A fresh name made anew (O_EXCL, O_NOFOLLOW): nothing planted there is written through.
         guard let (descriptor, temporary) = TemporaryItem.makeFile(for: name, in: directory, folder: folder, permissions: 0o644) else {
-            throw ioError(target, "cannot write beside the document")
+            throw ioError(target, "cannot write beside the document", errno: ErrorNumber.current)
         }
         defer { TemporaryItem.finished(temporary, folder: folder) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
+        var failure = bytes.withUnsafeBytes { FileWriting.writeAll($0, to: descriptor) }
+        if failure == nil {
+            do throws(SystemCallError) { try DescriptorCalls.flush(descriptor, path: target) } catch { failure = error.code }
         }
-        let flushed = written == bytes.count ? fsync(descriptor) : -1
-        close(descriptor)
-        let renamed =
-            flushed == 0
-            ? RawFileName.withPath(temporary) { from in RawFileName.withPath(name) { to in renameat(directory, from, directory, to) } } : -1
-        guard renamed == 0 else {
-            let error = ioError(target, "cannot replace the document")
-            _ = RawFileName.withPath(temporary) { unlinkat(directory, $0, 0) }
-            throw error
+        DescriptorCalls.close(descriptor)
+        if failure == nil {
+            do throws(SystemCallError) { try Directory.rename(temporary, in: directory, to: name, in: directory) } catch { failure = error.code }
+        }
+        if let failure {
+            try? Directory.remove(temporary, in: directory)
+            throw ioError(target, "cannot replace the document", errno: failure)
         }
     }
 
     /// The bytes of the regular file at `path`, opened without following a
     /// last link (`O_NOFOLLOW`): a version that became a link is refused.
     private static func readFileNotFollowingLink(_ path: String) throws(DocumentVersionError) -> Data {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw linkError(path: path, entry: "", "the version") }
-            throw ioError(path, "cannot read the version")
-        }
-        defer { close(descriptor) }
-        var bytes = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw ioError(path, "cannot read the version") }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
+        do throws(SystemCallError) {
+            let file = try OpenFile(path: path, options: [.noFollow])
+            // No limit: readToEnd gives nil only past one.
+            return Data(try file.readToEnd() ?? [])
+        } catch {
+            if error.code == ErrorNumber.symbolicLinkLoop { throw linkError(path: path, entry: "", "the version") }
+            throw ioError(path, "cannot read the version", errno: error.code)
         }
     }
 
-    private static func ioError(_ path: String, _ action: String, errno code: Int32 = errno) -> DocumentVersionError {
-        DocumentVersionError(.io, path: path, "\(action): \(String(cString: strerror(code)))")
+    private static func ioError(_ path: String, _ action: String, errno code: Int32) -> DocumentVersionError {
+        DocumentVersionError(.io, path: path, "\(action): \(SystemCallError.describe(code))")
     }
 }
 

@@ -9,14 +9,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A contact sheet of documents: one self-contained HTML5 page showing each
 /// document as a card — its thumbnail, display name, kind, content change
 /// date and a mark when sync tools left conflict copies of it — in the order
@@ -76,7 +68,7 @@ public struct ContactSheet: Sendable {
         ///
         /// Looks up the package's modification time (one `fstatat`) and the kind
         /// its file name's extension has in the type registry; reads nothing else.
-        public init(location: DocumentLocation, summary: ICTDocumentSummary, relativeTo directory: Int32 = AT_FDCWD) {
+        public init(location: DocumentLocation, summary: ICTDocumentSummary, relativeTo directory: Int32? = nil) {
             self.init(
                 path: location.path, displayName: summary.displayName, kind: ContactSheet.kind(ofDocumentNamed: location.name),
                 contentChangeDate: ContactSheet.contentChangeDate(of: location, relativeTo: directory),
@@ -88,7 +80,7 @@ public struct ContactSheet: Sendable {
 
         /// The card of a document at `location` whose metadata could not be read:
         /// named from its file name, marked with `error` (which says where).
-        public init(location: DocumentLocation, unreadable error: ICTDocumentError, relativeTo directory: Int32 = AT_FDCWD) {
+        public init(location: DocumentLocation, unreadable error: ICTDocumentError, relativeTo directory: Int32? = nil) {
             self.init(
                 path: location.path, displayName: ICTDocumentFile.fileDisplayName(ofPath: location.name),
                 kind: ContactSheet.kind(ofDocumentNamed: location.name),
@@ -319,8 +311,14 @@ public struct ContactSheet: Sendable {
     }()
 
     /// The document's modification time (a package's folder's), following a link as `ict list` does; nil when it cannot be read.
-    public static func contentChangeDate(of location: DocumentLocation, relativeTo directory: Int32) -> Date? {
-        let info = directory == AT_FDCWD ? try? FileInfo.of(path: location.path) : try? FileInfo.of(location.name, in: directory)
+    /// `directory` is the folder open as `location`'s, or nil (or the working directory's descriptor) to go by its path.
+    public static func contentChangeDate(of location: DocumentLocation, relativeTo directory: Int32?) -> Date? {
+        let info =
+            if let directory, directory != CurrentDirectory.descriptor {
+                try? FileInfo.of(location.name, in: directory)
+            } else {
+                try? FileInfo.of(path: location.path)
+            }
         return info.map { Date(timeIntervalSince1970: Double($0.modificationSeconds) + Double($0.modificationNanoseconds) / 1e9) }
     }
 }

@@ -7,13 +7,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // `URL` and `FilePath` forms of the operations that take a `String` path.
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
@@ -93,11 +86,11 @@ extension ICTDocumentSummary {
     }
 
     /// Reads the summary of the document at `filePath` (relative to the
-    /// directory open as `directory`, by default the working directory), as
+    /// directory open as `directory`, or to the working directory when it is nil), as
     /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
     ///
     /// - Throws: `ICTDocumentError` as the `String` form.
-    public init(ofDocumentAt filePath: FilePath, relativeTo directory: Int32 = AT_FDCWD) throws(ICTDocumentError) {
+    public init(ofDocumentAt filePath: FilePath, relativeTo directory: Int32? = nil) throws(ICTDocumentError) {
         try self.init(ofDocumentAt: filePath.string, relativeTo: directory)
     }
 }

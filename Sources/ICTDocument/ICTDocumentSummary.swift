@@ -1,13 +1,7 @@
 import KeyedArchive
 import PropertyList
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// What a list of documents shows about one document: its display name and
 /// its thumbnail's size, read from the metadata entry alone — and from only
@@ -62,14 +56,14 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     ///   `.invalidArchive`, `.wrongClass`, `.unsupportedVersion`, `.wrongType`
     ///   or `.damagedImage` naming `ctdocument.metadata` and the key.
     public init(
-        ofDocumentAt path: String, relativeTo directory: Int32 = AT_FDCWD, readingThumbnailUpTo thumbnailByteLimit: Int? = nil
+        ofDocumentAt path: String, relativeTo directory: Int32? = nil, readingThumbnailUpTo thumbnailByteLimit: Int? = nil
     ) throws(ICTDocumentError) {
         let entry = ICTDocumentFormat.metadataEntryName
         let propertyList: PartialBinaryPropertyList
         do {
             propertyList = try PartialBinaryPropertyList(path: "\(path)/\(entry)", relativeTo: directory, followingSymbolicLinks: false)
         } catch  where error.code == .io {
-            throw Self.openingError(path, relativeTo: directory, error)
+            throw Self.openingError(path, relativeTo: directory ?? CurrentDirectory.descriptor, error)
         } catch {
             throw ICTDocumentError(.invalidArchive, entry: entry, "not a readable keyed archive: \(error)")
         }
@@ -157,15 +151,14 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     /// Why the metadata entry of `path` could not be opened: no package
     /// there, no entry in it, or the system's reason.
     private static func openingError(_ path: String, relativeTo directory: Int32, _ error: PropertyListError) -> ICTDocumentError {
-        var status = stat()
-        guard fstatat(directory, path, &status, 0) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+        guard (try? FileInfo.of(path, in: directory))?.kind == .directory else {
             return ICTDocumentError(.package, "\(path): not a package directory")
         }
-        guard fstatat(directory, "\(path)/\(ICTDocumentFormat.metadataEntryName)", &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+        guard let entry = try? FileInfo.of("\(path)/\(ICTDocumentFormat.metadataEntryName)", in: directory, followingLink: false) else {
             return ICTDocumentError(.missingEntry, entry: ICTDocumentFormat.metadataEntryName, "the entry is missing")
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            let what = (status.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a special file"
+        guard entry.kind == .regular else {
+            let what = entry.kind == .symbolicLink ? "a symbolic link" : entry.kind == .directory ? "a folder" : "a special file"
             return ICTDocumentError(
                 .missingEntry, entry: ICTDocumentFormat.metadataEntryName,
                 "the entry is \(what), not a file; links in a document are not followed")

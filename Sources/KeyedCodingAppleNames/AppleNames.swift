@@ -16,7 +16,9 @@
 #if !canImport(Darwin)
 @_exported import FoundationEssentials
 @_exported import KeyedCoding
-// Foundation re-exports the C library (`exit`, `errno`); so does this module.
+// Foundation re-exports the C library (`exit`, `errno`); so does this module,
+// on purpose: ported code calls them with no import of its own. The one platform
+// import outside SystemSupport, which makes every system call ICTKit itself makes.
 #if canImport(Glibc)
 @_exported import Glibc
 #elseif canImport(Musl)

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 // @unchecked Sendable: every stored property is a `let` set once in init;
 // the mapping (or the buffer of a file of no stated size) is read-only and
@@ -31,9 +25,13 @@ public final class MappedFile: @unchecked Sendable {
     ///   the system's reason.
     public convenience init(path: String) throws(PropertyListError) {
         // Without waiting: a FIFO would hold the open until a writer came; here it is refused.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
-        defer { close(descriptor) }
+        let descriptor: Int32
+        do throws(SystemCallError) {
+            descriptor = try DescriptorCalls.open(path, in: CurrentDirectory.descriptor, options: [.nonBlocking])
+        } catch {
+            throw Self.systemError("cannot open", path, error)
+        }
+        defer { DescriptorCalls.close(descriptor) }
         try self.init(descriptor: descriptor, path: path)
     }
 
@@ -50,21 +48,26 @@ public final class MappedFile: @unchecked Sendable {
     ///   `.limitExceeded(.inputSize)` when a file of no stated size holds more than `limit` bytes.
     public init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
         self.path = path
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Self.systemError("cannot read the status of", path) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
+        let info: FileInfo
+        do throws(SystemCallError) {
+            info = try FileInfo.of(descriptor: descriptor, path: path)
+        } catch {
+            throw Self.systemError("cannot read the status of", path, error)
+        }
+        guard info.kind == .regular else {
             throw PropertyListError(.io, at: .none, "\(path) is not a regular file")
         }
-        let size = Int(status.st_size)
+        let size = Int(info.size)
         if size == 0 {
             bytes = try Self.readToEnd(descriptor, path: path, limit: limit)
             isMapped = false
             return
         }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-            throw Self.systemError("cannot map", path)
+        do throws(SystemCallError) {
+            bytes = try MemoryMapping.map(descriptor, size: size, path: path)
+        } catch {
+            throw Self.systemError("cannot map", path, error)
         }
-        bytes = UnsafeRawBufferPointer(start: address, count: size)
         isMapped = true
     }
 
@@ -77,10 +80,13 @@ public final class MappedFile: @unchecked Sendable {
         var collected: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw systemError("cannot read", path)
+            let count: Int
+            do throws(SystemCallError) {
+                count = try chunk.withUnsafeMutableBytes { buffer in
+                    Result { () throws(SystemCallError) in try FileReading.read(descriptor, into: buffer, path: path) }
+                }.get()
+            } catch {
+                throw systemError("cannot read", path, error)
             }
             if count == 0 { break }
             guard collected.count + count <= limit else {
@@ -98,25 +104,20 @@ public final class MappedFile: @unchecked Sendable {
     /// whole pages). The mapping is private and read-only, so nothing is lost:
     /// a dropped page touched again is read back from the page cache.
     func releasePages(_ range: Range<Int>) {
-        guard isMapped, let base = bytes.baseAddress else { return }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (range.lowerBound + pageSize - 1) / pageSize * pageSize
-        let end = min(range.upperBound, bytes.count) / pageSize * pageSize
-        guard start < end else { return }
-        madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+        guard isMapped else { return }
+        MemoryMapping.releasePages(range, of: bytes)
     }
 
     deinit {
         guard let base = bytes.baseAddress else { return }
         if isMapped {
-            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+            MemoryMapping.unmap(bytes)
         } else {
             base.deallocate()
         }
     }
 
-    private static func systemError(_ action: String, _ path: String) -> PropertyListError {
-        let reason = String(cString: strerror(errno))
-        return PropertyListError(.io, at: .none, "\(action) \(path): \(reason)")
+    private static func systemError(_ action: String, _ path: String, _ error: SystemCallError) -> PropertyListError {
+        PropertyListError(.io, at: .none, "\(action) \(path): \(error.reason)")
     }
 }

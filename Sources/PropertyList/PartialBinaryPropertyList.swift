@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemSupport
 
 /// A binary property list (`bplist00`) read from a file a few kilobytes at a
 /// time, for taking a handful of values out of a large file without reading
@@ -68,7 +62,7 @@ public final class PartialBinaryPropertyList {
     private let offsetTableOffset: Int
 
     /// Opens the file at `path` (relative to the directory open as
-    /// `directory`, by default the working directory) and reads its header
+    /// `directory`, or to the working directory when it is nil) and reads its header
     /// and trailer. With `followingSymbolicLinks` false, a symbolic link at
     /// `path` is refused (`.io`) rather than followed.
     ///
@@ -78,10 +72,11 @@ public final class PartialBinaryPropertyList {
     ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
     ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
     public init(
-        path: String, relativeTo directory: Int32 = AT_FDCWD, followingSymbolicLinks: Bool = true,
+        path: String, relativeTo directory: Int32? = nil, followingSymbolicLinks: Bool = true,
         limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        var file = try FileWindows(path: path, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks)
+        var file = try FileWindows(
+            path: path, relativeTo: directory ?? CurrentDirectory.descriptor, followingSymbolicLinks: followingSymbolicLinks)
         let trailer: Trailer
         do {
             trailer = try Self.readTrailer(of: &file, limits: limits)
@@ -291,23 +286,27 @@ private struct FileWindows {
     init(path: String, relativeTo directory: Int32, followingSymbolicLinks: Bool) throws(PropertyListError) {
         self.path = path
         // Without waiting: a FIFO would hold the open until a writer came; here it is refused.
-        descriptor = openat(directory, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
-        guard descriptor >= 0 else { throw Self.systemError("cannot open", path) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let error = Self.systemError("cannot read the status of", path)
-            close(descriptor)
-            throw error
+        do throws(SystemCallError) {
+            descriptor = try DescriptorCalls.open(path, in: directory, options: followingSymbolicLinks ? [.nonBlocking] : [.nonBlocking, .noFollow])
+        } catch {
+            throw Self.systemError("cannot open", path, error)
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
+        let info: FileInfo
+        do throws(SystemCallError) {
+            info = try FileInfo.of(descriptor: descriptor, path: path)
+        } catch {
+            DescriptorCalls.close(descriptor)
+            throw Self.systemError("cannot read the status of", path, error)
+        }
+        guard info.kind == .regular else {
+            DescriptorCalls.close(descriptor)
             throw PropertyListError(.io, at: .none, "\(path) is not a regular file")
         }
-        size = Int(status.st_size)
+        size = Int(info.size)
     }
 
     func closeDescriptor() {
-        close(descriptor)
+        DescriptorCalls.close(descriptor)
     }
 
     /// `count` bytes of the file from `offset`.
@@ -356,21 +355,16 @@ private struct FileWindows {
         var failure: PropertyListError?
         // Not zeroed first (a window is read for every document a listing opens): only what pread filled counts.
         let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, initializedCount in
-            var filled = 0
-            defer { initializedCount = filled }
-            while filled < range.count {
-                // Safe: the buffer holds range.count > 0 bytes here, so it has an address.
-                let result = pread(descriptor, buffer.baseAddress! + filled, range.count - filled, off_t(start + filled))
-                if result < 0, errno == EINTR { continue }
-                guard result >= 0 else {
-                    failure = Self.systemError("cannot read", path)
-                    return
-                }
-                guard result > 0 else {
+            initializedCount = 0
+            do throws(SystemCallError) {
+                // pread fills all of the buffer, or stops at the end of the file.
+                let filled = try PositionalIO.read(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: UInt64(start), path: path)
+                initializedCount = filled
+                if filled < range.count {
                     failure = PropertyListError(.truncated, at: .byteOffset(start + filled), "\(path) became shorter while being read")
-                    return
                 }
-                filled += result
+            } catch {
+                failure = Self.systemError("cannot read", path, error)
             }
         }
         if let failure { throw failure }
@@ -379,7 +373,7 @@ private struct FileWindows {
         return windows.count - 1
     }
 
-    private static func systemError(_ action: String, _ path: String) -> PropertyListError {
-        PropertyListError(.io, at: .none, "\(action) \(path): \(String(cString: strerror(errno)))")
+    private static func systemError(_ action: String, _ path: String, _ error: SystemCallError) -> PropertyListError {
+        PropertyListError(.io, at: .none, "\(action) \(path): \(error.reason)")
     }
 }

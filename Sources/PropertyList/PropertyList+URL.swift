@@ -6,13 +6,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // `URL` and `FilePath` forms of the initialisers that take a `String` path.
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
@@ -57,14 +50,14 @@ extension PartialBinaryPropertyList {
     }
 
     /// Opens the binary property list at `filePath` (relative to the
-    /// directory open as `directory`, by default the working directory), as
+    /// directory open as `directory`, or to the working directory when it is nil), as
     /// the `String` form.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
     /// - Throws: `PropertyListError` as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
     public convenience init(
-        filePath: FilePath, relativeTo directory: Int32 = AT_FDCWD,
+        filePath: FilePath, relativeTo directory: Int32? = nil,
         followingSymbolicLinks: Bool = true,
         limits: PropertyListLimits = .default
     ) throws(PropertyListError) {

@@ -136,7 +136,9 @@ package struct FileInfo: Sendable, Equatable {
 
 /// A file opened for reading, closed when the value goes away.
 package final class OpenFile {
-    /// How a file is opened: always `O_RDONLY | O_CLOEXEC`, and these.
+    /// How a file is opened: always `O_CLOEXEC`, `O_RDONLY` unless
+    /// `writeOnly`, and these (`OpenFile` itself opens for reading only;
+    /// `DescriptorCalls.open` takes them all).
     package struct Options: OptionSet, Sendable {
         package let rawValue: Int32
         package init(rawValue: Int32) { self.rawValue = rawValue }
@@ -156,6 +158,12 @@ package final class OpenFile {
         package static let nonBlocking = Options(rawValue: O_NONBLOCK)
         /// `O_NOCTTY`: a terminal does not become the controlling one.
         package static let noControllingTerminal = Options(rawValue: O_NOCTTY)
+        /// `O_WRONLY`: for writing, not reading.
+        package static let writeOnly = Options(rawValue: O_WRONLY)
+        /// `O_CREAT`: made when missing.
+        package static let create = Options(rawValue: O_CREAT)
+        /// `O_EXCL`: with `create`, refused when something is already there.
+        package static let exclusive = Options(rawValue: O_EXCL)
     }
 
     /// The open descriptor, valid while this value lives.

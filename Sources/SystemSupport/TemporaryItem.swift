@@ -141,13 +141,13 @@ package enum TemporaryItem {
     /// or `AT_FDCWD`; `folder` is its path) and registers it for removal on a
     /// signal. Returns the open descriptor and the name; nil with `errno` set
     /// when the file cannot be made.
-    package static func makeFile(for target: String, in directory: Int32, folder: String, permissions: mode_t = 0o600)
+    package static func makeFile(for target: String, in directory: Int32, folder: String, permissions: UInt16 = 0o600)
         -> (descriptor: Int32, name: String)?
     {
         var made: (descriptor: Int32, name: String)?
         let succeeded = make(for: target, folder: folder) { name in
             let descriptor = RawFileName.withPath(name) {
-                openat(directory, $0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+                openat(directory, $0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions))
             }
             if descriptor >= 0 { made = (descriptor, name) }
             return descriptor >= 0

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -38,8 +39,41 @@ struct SystemTypeDeclarationsTests {
             }
             used.insert(reference)
         }
-        #expect(used == ["apple-docs", "macos-13.3.1"])
+        #expect(used == ["apple-docs", "macos-13.3.1", "macos-12.7.6"])
         for reference in used { #expect(sources.contains("| `\(reference)` |"), "\(reference) is not listed") }
+    }
+
+    /// The parents of every type macOS 12.7.6's CoreTypes.bundle declares,
+    /// as `scripts/import-coretypes.py` took them from the copy cited in
+    /// Schemas/system-types-SOURCES.md (Tests/UniformTypesTests/Fixtures/coretypes/).
+    static func coreTypesParents() throws -> [String: [String]] {
+        let url = Repository.root.appendingPathComponent("Tests/UniformTypesTests/Fixtures/coretypes/parents.json")
+        return try JSONDecoder().decode([String: [String]].self, from: Data(contentsOf: url))
+    }
+
+    /// Every type the CoreTypes copy declares is built in, with the copy's
+    /// parents (as sets, identifiers without regard to case). The types the
+    /// copy lacks (declared elsewhere in macOS, or by Apple's documentation
+    /// only) keep the parents of their own sources and are not compared.
+    @Test func parentLinksAgreeWithCoreTypes() throws {
+        let copy = try Self.coreTypesParents()
+        #expect(copy.count == 873)
+        // By hand from the copy (CoreTypes 517): a leaf, an abstract root and a type of two parents.
+        #expect(copy["public.jpeg"] == ["public.image"])
+        #expect(copy["public.item"] == [])
+        #expect(Set(copy["public.comma-separated-values-text"] ?? []) == ["public.plain-text", "public.delimited-values-text"])
+        let declared = Dictionary(
+            TypeDeclarationSet.system.exported.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        for (identifier, parents) in copy {
+            guard let declaration = declared[identifier.lowercased()] else {
+                Issue.record("\(identifier) is declared by CoreTypes.bundle but not built in")
+                continue
+            }
+            #expect(
+                Set(declaration.conformsTo.map { $0.lowercased() }) == Set(parents.map { $0.lowercased() }),
+                "\(identifier): built in \(declaration.conformsTo), CoreTypes \(parents)")
+        }
+        #expect(declared.count - copy.count == 14, "types the copy lacks")
     }
 
     /// Types the issue named as missing (Quicksilver, MacVim, TextEdit).
@@ -131,7 +165,8 @@ struct SystemTypeDeclarationsTests {
         ("com.apple.quicktime-movie", "public.movie", true),
         ("public.mpeg-4", "public.movie", true),
         ("public.mpeg-4-audio", "public.audio", true),
-        ("public.mpeg-4-audio", "public.mpeg-4", true),
+        // UTCoreTypes.h says public.mpeg-4 too; macOS 12.7.6's CoreTypes.bundle declares public.audio alone.
+        ("public.mpeg-4-audio", "public.mpeg-4", false),
         ("public.aiff-audio", "public.aifc-audio", true),
         ("com.microsoft.waveform-audio", "public.audio", true),
         ("public.zip-archive", "com.pkware.zip-archive", true),
@@ -153,7 +188,9 @@ struct SystemTypeDeclarationsTests {
         ("com.apple.property-list", "public.data", true),
         ("public.comma-separated-values-text", "public.delimited-values-text", true),
         ("public.vcard", "public.contact", true),
-        ("org.openxmlformats.wordprocessingml.document", "public.zip-archive", true),
+        // CoreTypes.bundle (macOS 12.7.6): Office Open XML is public.data, not a zip archive the Finder would offer to expand.
+        ("org.openxmlformats.wordprocessingml.document", "public.zip-archive", false),
+        ("org.openxmlformats.wordprocessingml.document", "public.data", true),
         ("public.truetype-font", "public.font", true),
         ("public.image", "public.png", false),
         ("public.item", "public.data", false),

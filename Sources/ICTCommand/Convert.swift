@@ -50,6 +50,16 @@ extension Ict {
                 refused): for --format json the name's extension becomes .json, for \
                 the other forms the name is kept (a .json one becomes .plist). \
                 --jsonl prints a line for each input as it is done.
+
+                A Core Data SQLite store (or a UIManagedDocument package) converts with \
+                --format json to a JSON array of its objects, or with --format jsonl to one \
+                object a line, read one row at a time (never the whole store in memory): \
+                {"id": "x-coredata://STORE-UUID/Entity/pN", "entity", "values"}, dates \
+                {"$date"}, binary data {"$data"}, data kept outside the store \
+                {"externalDataFile"}, a transformable its keyed archive's JSON form, \
+                relationships as object IDs (ordered ones in order). --model types the \
+                values; without it each column is written as SQLite stores it. The store, \
+                its -wal and its -shm are never written; what the -wal holds is read.
                 """
         )
 
@@ -72,6 +82,8 @@ extension Ict {
             case keyedArchive = "keyed-archive"
             case keyedArchiveXML = "keyed-archive-xml"
             case zip, package, ict
+            /// A Core Data store's objects, one JSON object a line.
+            case jsonl
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
 
@@ -82,10 +94,13 @@ extension Ict {
                 case .json: .json
                 case .keyedArchive: .keyedArchive
                 case .keyedArchiveXML: .keyedArchiveXML
-                case .xml1, .zip, .package, .ict: .xml
+                case .xml1, .zip, .package, .ict, .jsonl: .xml
                 }
             }
         }
+
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
+        var model: String?
 
         @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
         var embed = false
@@ -128,7 +143,7 @@ extension Ict {
         func job(input: String, output: String?) -> ConvertJob {
             ConvertJob(
                 input: input, format: format, output: output, embed: embed, force: force, json: json, sortKeys: sortKeys,
-                limits: inputOptions.limits)
+                limits: inputOptions.limits, model: model)
         }
     }
 
@@ -144,6 +159,8 @@ extension Ict {
         var json = false
         var sortKeys = false
         var limits = PropertyListLimits.default
+        /// For a Core Data store: the model to type its values by.
+        var model: String?
 
         private var displayInput: String { input == "-" ? "<stdin>" : input }
 
@@ -160,6 +177,9 @@ extension Ict {
         func convert(_ report: Report) throws {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
+            if format == .json || format == .jsonl, StoreCommands.handles(input) {
+                return try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, report: report)
+            }
             if format == .json, let documentKind = DocumentKind.of(itemAtPath: input), documentKind != .ict {
                 return try convertDocument(of: documentKind, report)
             }
@@ -186,6 +206,8 @@ extension Ict {
                 if !inputIsZip { return Problem(path: input, "--format package needs a zip archive; this is not one") }
             case .ict:
                 if input == "-" || !input.hasSuffix(".json") { return Problem(path: displayInput, "--format ict needs a JSON export (DOC.json) as input") }
+            case .jsonl:
+                return Problem(path: displayInput, "--format jsonl writes a Core Data store's objects; this is not a store")
             case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML:
                 if inputIsPackage { return Problem(path: input, "is a directory (a package); convert a package with --format zip") }
                 if inputIsZip { return Problem(path: input, "is a zip archive; restore its package with --format package") }

@@ -12,7 +12,10 @@ extension Ict {
                 text, data as base64, an array's count and a dictionary's keys one a line, \
                 as plutil -extract KEYPATH raw does; xml1, binary1 and json write the value \
                 as a property list of its own. A missing key, an index past the end or a \
-                step through a value that is not a container fails with exit status 1.
+                step through a value that is not a container fails with exit status 1. \
+                In a Core Data store (or a UIManagedDocument package) the key path is \
+                Entity[pN].property, Entity[pN] (the whole object) or the object's \
+                x-coredata:// URI; without --model, properties are the table's columns (ZTITLE).
                 """
         )
 
@@ -28,6 +31,9 @@ extension Ict {
         @Option(name: [.short, .customLong("output")], help: "Write here instead of standard output.")
         var output: String?
 
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
+        var model: String?
+
         func validate() throws {
             if arguments.json, output == nil, format != .raw { throw ValidationError("--json needs -o: standard output carries the report") }
         }
@@ -35,7 +41,7 @@ extension Ict {
         func run() throws {
             try GetJob(
                 file: arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
-                format: format, output: output
+                format: format, output: output, model: model
             ).run()
         }
     }
@@ -49,12 +55,19 @@ extension Ict {
         var json = false
         var format = Get.Format.raw
         var output: String?
+        /// For a Core Data store: the model to type its values by.
+        var model: String?
 
         func run() throws {
             let report = Get.report(json: json)
             let value: PropertyListValue
             let problem: (String) -> Problem
-            if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
+            if StoreCommands.handles(file) {
+                report.fields.path = Problem.inputName(file)
+                report.fields.keyPath = keyPath
+                do throws(Problem) { value = try StoreCommands.value(in: file, model: model, at: keyPath) } catch { throw report.fail(error) }
+                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+            } else if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 value = found

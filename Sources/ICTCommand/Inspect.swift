@@ -29,7 +29,13 @@ extension Ict {
                 extension), its length in characters and bytes and its first line; a .dox cut inside \
                 a character says how many bytes were dropped and where (a warning), bytes that are \
                 not UTF-8 are an error at their byte offset. With --json, "document" has a "kind" \
-                (ict, ptk, icfnote, dox) and for a note a "text" object.
+                (ict, ptk, icfnote, dox) and for a note a "text" object. \
+                A Core Data SQLite store (an SQLite file with a Z_METADATA table) or a \
+                UIManagedDocument package (a directory with StoreContent/persistentStore) \
+                shows its UUID, store type, model version and each entity with its table and \
+                number of objects, reading the store without writing it or its -wal and -shm; \
+                with --json, "store": {"uuid", "layoutVersion", "modelVersionIdentifiers", \
+                "entities", "metadata"}.
                 """
         )
 
@@ -45,11 +51,15 @@ extension Ict {
         @Flag(help: "Show every dictionary's keys sorted, for canonical, diff-friendly output (order kept otherwise).")
         var sortKeys = false
 
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
+        var model: String?
+
         @OptionGroup var inputOptions: InputOptions
 
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
+            if StoreCommands.handles(input) { return try StoreCommands.inspect(input, model: model, json: json, report: report) }
             if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
             switch InputKind(classifying: input) {
             case .document: return try inspectDocument(report)
@@ -174,5 +184,5 @@ extension Ict {
 
 extension Ict.Inspect: ReportingCommand {
     static let reportName = "inspect"
-    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document"]
+    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "store"]
 }

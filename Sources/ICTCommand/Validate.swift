@@ -37,6 +37,11 @@ extension Ict {
                 (NOTE:byte N); a .dox that ends inside a character (its app wrote the \
                 character count as the byte count) is a warning at the offset where the \
                 character starts, an .icfnote so an error. \
+                A Core Data SQLite store (or a UIManagedDocument package) is checked \
+                without being changed (nor its -wal and -shm): every entity's table, a \
+                primary key above Z_MAX; with --model also the model's entities, columns \
+                and version hashes, to-one relationships naming missing objects, and every \
+                value against its attribute's type, each problem at its table, row and column. \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \
@@ -51,6 +56,9 @@ extension Ict {
 
         @Flag(help: "Print one JSON document describing every file, for programs (Schemas/cli/validate.schema.json).")
         var json = false
+
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to check it against.")
+        var model: String?
 
         @Option(help: "A document schema (as Schemas/ict-document.schema.plist) to check package directories against.")
         var schema: String?
@@ -87,7 +95,12 @@ extension Ict {
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
                 let kind = InputKind(classifying: path)
-                if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
+                if StoreCommands.handles(path) {
+                    var store = FileResult(path: path)
+                    store.isCoreDataStore = true
+                    store.problems = StoreCommands.check(path, model: model)
+                    result = store
+                } else if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
                     result =
                         documentKind == .ptk
                         ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
@@ -122,6 +135,8 @@ extension Ict {
             var documentSchema: String?
             /// The note's kind, when the path is a text note (`.icfnote`, `.dox`).
             var noteKind: DocumentKind?
+            /// A Core Data store or managed document package.
+            var isCoreDataStore = false
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -132,6 +147,7 @@ extension Ict {
 
             var kind: String? {
                 if documentSchema != nil { return "document" }
+                if isCoreDataStore { return "coreDataStore" }
                 if noteKind != nil { return "textNote" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
@@ -140,6 +156,7 @@ extension Ict {
 
             var formatName: String {
                 if let documentSchema { return documentSchema }
+                if isCoreDataStore { return "Core Data SQLite store" }
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {

@@ -87,6 +87,14 @@ struct PropertyListBenchmarks {
                 )
                 rows.append(try edits.run())
             }
+            if options.only.contains("r") {
+                let stores = StoreRows(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    workDirectory: options.dataDirectory.appendingPathComponent("stores").path
+                )
+                rows += try stores.run()
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -129,7 +137,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpqsvwz")
+    var only = Set("abcdefghijklmnpqrsvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 

@@ -181,6 +181,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "CoreDataFiles",
                 "DocumentPackage",
                 "DocumentVersions",
                 "FileCoordination",

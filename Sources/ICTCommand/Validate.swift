@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import ICTDocument
 import KeyedArchive
 import OrderedCollections
@@ -87,7 +88,9 @@ extension Ict {
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
                 let kind = InputKind(classifying: path)
-                if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
+                if let form = ModelSupport.form(of: path) {
+                    result = Self.checkModel(path, form: form)
+                } else if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
                     result =
                         documentKind == .ptk
                         ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
@@ -122,6 +125,8 @@ extension Ict {
             var documentSchema: String?
             /// The note's kind, when the path is a text note (`.icfnote`, `.dox`).
             var noteKind: DocumentKind?
+            /// The model's form, when the path is a Core Data model.
+            var modelForm: ModelFileForm?
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -133,6 +138,7 @@ extension Ict {
             var kind: String? {
                 if documentSchema != nil { return "document" }
                 if noteKind != nil { return "textNote" }
+                if modelForm != nil { return "model" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -141,6 +147,7 @@ extension Ict {
             var formatName: String {
                 if let documentSchema { return documentSchema }
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
+                if let modelForm { return "Core Data model, \(modelForm.displayName)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -189,6 +196,21 @@ extension Ict {
                 return FileResult(path: trimmed, documentSchema: schema.name, problems: [problem])
             }
             return FileResult(path: trimmed, documentSchema: schema.name, problems: findings.map { Problem(document: trimmed, $0) })
+        }
+
+        /// A Core Data model: read (an error where it cannot be), then checked by `ModelValidator`, each finding at
+        /// its line of the XML or its entity and property.
+        static func checkModel(_ path: String, form: ModelFileForm) -> FileResult {
+            var result = FileResult(path: path, modelForm: form)
+            do throws(Problem) {
+                let document = try ModelSupport.read(path)
+                result.problems = ModelValidator().validate(document.model, locations: document.locations).map {
+                    ModelSupport.problem($0, in: document)
+                }
+            } catch {
+                result.problems.append(error)
+            }
+            return result
         }
 
         /// A note: UTF-8 throughout (an error at the first byte that is not), a `.dox` cut short a warning.

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "CoreDataFiles", targets: ["CoreDataFiles"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
@@ -48,6 +49,11 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
+        // SQLite, for Core Data's SQLite stores (CoreDataFiles).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
 
         // MARK: System support — internal, shared with `package` access, never a product of its own.
         // The system calls and file-system helpers more than one module needs (names as bytes, file URLs,
@@ -69,6 +75,18 @@ let package = Package(
             name: "KeyedArchive",
             dependencies: [
                 "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // Core Data's files without Core Data: managed object models (.xcdatamodeld, .xcdatamodel, .momd, .mom)
+        // and SQLite stores.
+        .target(
+            name: "CoreDataFiles",
+            dependencies: [
+                "CSQLite",
+                "PropertyList",
+                "KeyedArchive",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -152,7 +170,7 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
+                "PropertyList", "KeyedArchive", "CoreDataFiles", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
                 "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility",
             ]
         ),
@@ -163,6 +181,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "CoreDataFiles",
                 "DocumentPackage",
                 "DocumentVersions",
                 "FileCoordination",
@@ -218,6 +237,11 @@ let package = Package(
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "PropertyList", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CoreDataFilesTests",
+            dependencies: ["CoreDataFiles", "KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
@@ -183,6 +184,7 @@ extension Ict {
             if format == .json, let documentKind = DocumentKind.of(itemAtPath: input), documentKind != .ict {
                 return try convertDocument(of: documentKind, report)
             }
+            if format == .json, ModelSupport.form(of: input) != nil { return try convertModel(report) }
             let kind = InputKind(classifying: input)
             if let problem = inputProblem(kind) { throw report.fail(problem) }
             if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
@@ -260,6 +262,21 @@ extension Ict {
                 throw report.fail(problem)
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: source, error))
+            } catch let failure as CommandFailure {
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
+            }
+        }
+
+        /// A Core Data model to its JSON form (Schemas/cli/model.schema.json).
+        private func convertModel(_ report: Report) throws {
+            let destination = output ?? "-"
+            report["output"] = .string(destination)
+            do {
+                if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
+                let document = try ModelSupport.read(input)
+                try OutputFile.write(document.model.jsonText(), to: destination)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }

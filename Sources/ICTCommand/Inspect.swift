@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
@@ -61,6 +62,7 @@ extension Ict {
             report["path"] = .string(input == "-" ? "<stdin>" : input)
             if StoreCommands.handles(input) { return try StoreCommands.inspect(input, model: model, json: json, report: report) }
             if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
+            if ModelSupport.form(of: input) != nil { return try inspectModel(report) }
             switch InputKind(classifying: input) {
             case .document: return try inspectDocument(report)
             case .documentWithoutMetadata, .package: return try inspectPackage(report)
@@ -160,6 +162,25 @@ extension Ict {
             try report.finish()
         }
 
+        /// A Core Data model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its tree, or with --json the whole model.
+        private func inspectModel(_ report: Report) throws {
+            report["kind"] = "model"
+            let document: ModelDocument
+            do throws(Problem) {
+                document = try ModelSupport.read(input)
+            } catch {
+                throw report.fail(error)
+            }
+            if json {
+                report["model"] = .propertyList(document.model.jsonForm)
+            } else {
+                var output = StandardOutput()
+                output.write(document.model.treeText())
+                output.flush()
+            }
+            try report.finish()
+        }
+
         private func inspectPackage(_ report: Report) throws {
             report["kind"] = "package"
             let inspection: PackageInspection
@@ -184,5 +205,5 @@ extension Ict {
 
 extension Ict.Inspect: ReportingCommand {
     static let reportName = "inspect"
-    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "store"]
+    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "model", "store"]
 }

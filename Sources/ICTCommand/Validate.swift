@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import ICTDocument
 import KeyedArchive
 import OrderedCollections
@@ -95,7 +96,9 @@ extension Ict {
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
                 let kind = InputKind(classifying: path)
-                if StoreCommands.handles(path) {
+                if let form = ModelSupport.form(of: path) {
+                    result = Self.checkModel(path, form: form)
+                } else if StoreCommands.handles(path) {
                     var store = FileResult(path: path)
                     store.isCoreDataStore = true
                     store.problems = StoreCommands.check(path, model: model)
@@ -137,6 +140,8 @@ extension Ict {
             var noteKind: DocumentKind?
             /// A Core Data store or managed document package.
             var isCoreDataStore = false
+            /// The model's form, when the path is a Core Data model.
+            var modelForm: ModelFileForm?
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -149,6 +154,7 @@ extension Ict {
                 if documentSchema != nil { return "document" }
                 if isCoreDataStore { return "coreDataStore" }
                 if noteKind != nil { return "textNote" }
+                if modelForm != nil { return "model" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -158,6 +164,7 @@ extension Ict {
                 if let documentSchema { return documentSchema }
                 if isCoreDataStore { return "Core Data SQLite store" }
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
+                if let modelForm { return "Core Data model, \(modelForm.displayName)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -206,6 +213,21 @@ extension Ict {
                 return FileResult(path: trimmed, documentSchema: schema.name, problems: [problem])
             }
             return FileResult(path: trimmed, documentSchema: schema.name, problems: findings.map { Problem(document: trimmed, $0) })
+        }
+
+        /// A Core Data model: read (an error where it cannot be), then checked by `ModelValidator`, each finding at
+        /// its line of the XML or its entity and property.
+        static func checkModel(_ path: String, form: ModelFileForm) -> FileResult {
+            var result = FileResult(path: path, modelForm: form)
+            do throws(Problem) {
+                let document = try ModelSupport.read(path)
+                result.problems = ModelValidator().validate(document.model, locations: document.locations).map {
+                    ModelSupport.problem($0, in: document)
+                }
+            } catch {
+                result.problems.append(error)
+            }
+            return result
         }
 
         /// A note: UTF-8 throughout (an error at the first byte that is not), a `.dox` cut short a warning.

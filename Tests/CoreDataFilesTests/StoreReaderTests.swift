@@ -154,6 +154,20 @@ import Testing
         #expect(try Self.ictReading(of: store, model: Self.notebookModel) == expected)
     }
 
+    /// The model read from `Notebook.xcdatamodel` (the model helper's reader) types the store as the hand-written
+    /// one does: the same objects as Python's reading.
+    @Test func modelFileTypesTheStoreAsPythonReadsIt() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let model = try ManagedObjectModelReader().read(atPath: Self.fixtures + "/Notebook.xcdatamodel")
+        #expect(try Self.ictReading(of: store, model: model) == Self.pythonReading(of: store, model: "notebook"))
+        let books = try ManagedObjectModelReader().read(atPath: Self.fixtures + "/CoreDataBooks.xcdatamodel")
+        #expect(
+            try Self.ictReading(of: Self.fixtures + "/CoreDataBooks.sqlite", model: books)
+                == Self.pythonReading(of: Self.fixtures + "/CoreDataBooks.sqlite", model: "books"))
+    }
+
     @Test func appleSampleStoreMatchesPythonsReading() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

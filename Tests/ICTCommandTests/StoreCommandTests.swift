@@ -93,6 +93,32 @@ struct StoreCommandTests {
         #expect(try Self.sha256(files) == before)
     }
 
+    @Test func modelTypesTheValuesAndABadTransformableFailsAtItsPlace() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let model = Self.fixtures + "/Notebook.xcdatamodel"
+        let store = folder + "/Notebook.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", store])
+        let run = try ICTRunner.run(["convert", store, "--format", "jsonl", "--model", model])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.objects(run.stdout) == Self.pythonObjects(store, model: "notebook"))
+        let uuid = try ICTRunner.run(["get", store, "Note[p1].identifier", "--model", model])
+        #expect(uuid.stdout == "6F9619FF-8B86-D011-B42D-00C04FC964FF\n")
+        let bad = folder + "/Bad.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", bad, "--variant", "transformable-not-archive"])
+        let before = try Self.sha256([bad, bad + "-wal", bad + "-shm"])
+        let failed = try ICTRunner.run(["convert", bad, "--format", "jsonl", "--model", model, "-o", folder + "/out.jsonl"])
+        #expect(failed.status == 1)
+        #expect(
+            failed.stderr.hasPrefix("\(bad):table ZNOTE, row 2, column ZEXTRA: error: extra is Transformable, but its value is not a keyed archive"),
+            "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.jsonl"))
+        let validation = try ICTRunner.run(["validate", bad, "--model", model])
+        #expect(validation.status == 1)
+        #expect(validation.stderr.contains("table ZNOTE, row 2, column ZEXTRA"))
+        #expect(try Self.sha256([bad, bad + "-wal", bad + "-shm"]) == before)
+    }
+
     @Test func validateSaysWhereAStoreIsWrong() throws {
         let good = try ICTRunner.run(["validate", Self.books])
         #expect(good.status == 0, "\(good.stderr)")

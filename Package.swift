@@ -84,6 +84,8 @@ let package = Package(
             name: "CoreDataFiles",
             dependencies: [
                 "CSQLite",
+                // Raw inflate of a store's Z_MODELCACHE.
+                "CLibZ",
                 "PropertyList",
                 "KeyedArchive",
                 "SystemSupport",

@@ -26,8 +26,11 @@ public final class PersistentStoreReader {
     public let metadata: PersistentStoreMetadata
     /// The store's entities (`Z_PRIMARYKEY`), by entity number.
     public let entities: [PersistentStoreEntity]
-    /// The model values are typed by; nil when the store is read by its columns alone.
+    /// The model values are typed by: the one given, else the store's `Z_MODELCACHE`; nil when the store is read
+    /// by its columns alone.
     public let model: ManagedObjectModel?
+    /// Where ``model`` came from.
+    public let modelSource: ModelSource
 
     let connection: SQLiteConnection
     private let entityByNumber: [Int64: PersistentStoreEntity]
@@ -36,14 +39,25 @@ public final class PersistentStoreReader {
     ///
     /// - Parameters:
     ///   - path: an SQLite store (its `-wal` and `-shm`, if any, beside it).
-    ///   - model: the model to type values by; nil to read columns as they are.
+    ///   - model: the model to type values by; nil for the one the store caches in `Z_MODELCACHE` (when it has
+    ///     one; else columns are read as they are).
     /// - Throws: `CoreDataError` at byte 0 when the file is not an SQLite database, in table `Z_METADATA` or
-    ///   `Z_PRIMARYKEY` when those are missing or malformed (the file is then not a Core Data store).
+    ///   `Z_PRIMARYKEY` when those are missing or malformed (the file is then not a Core Data store), in
+    ///   `Z_MODELCACHE` when no model is given and the cached one cannot be read.
     public init(path: String, model: ManagedObjectModel? = nil) throws(CoreDataError) {
         self.path = path
-        self.model = model
         connection = try SQLiteConnection(path: path)
         let tables = try connection.tableNames()
+        if let model {
+            self.model = model
+            modelSource = .given
+        } else if tables.contains("Z_MODELCACHE"), let cached = try Self.cachedModel(connection) {
+            self.model = cached
+            modelSource = .modelCache
+        } else {
+            self.model = nil
+            modelSource = .none
+        }
         for table in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(table) {
             throw CoreDataError(
                 path: path, place: .table(table, row: nil, column: nil),

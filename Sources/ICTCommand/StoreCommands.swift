@@ -83,7 +83,13 @@ enum StoreCommands {
             output.writeLine("store UUID: \(metadata.storeIdentifier)")
             output.writeLine("store type: \(metadata.storeType ?? "(none)")")
             output.writeLine("model version: \(versions.isEmpty ? "(none named)" : versions.joined(separator: ", "))")
-            output.writeLine("model: \(reader.model == nil ? "none given (values as SQLite stores them; --model MODEL types them)" : model ?? "")")
+            let modelLine =
+                switch reader.modelSource {
+                case .given: model ?? ""
+                case .modelCache: "the store's Z_MODELCACHE (\(reader.model?.entities.count ?? 0) entities)"
+                case .none: "none (values as SQLite stores them; --model MODEL types them)"
+                }
+            output.writeLine("model: \(modelLine)")
             output.writeLine("entities:")
             lines.forEach { output.writeLine($0) }
             output.flush()

@@ -368,6 +368,45 @@ import Testing
         #expect(problems.map(\.place) == [.entity("Note", property: nil)])
     }
 
+    // MARK: The model cache
+
+    /// A store with `Z_MODELCACHE` (hand-built: the compiled model `CartStorage.mom` of the model tests' fixtures,
+    /// raw DEFLATE as NSData's `.zlib` writes it) is read with that model when none is given.
+    @Test func theModelCacheIsReadWhenNoModelIsGiven() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let mom = Repository.path("Tests/CoreDataFilesTests/Fixtures/models/CartStorage.momd/CartStorage.mom")
+        try Self.python(Self.fixtures + "/make_store.py", ["cache", store, mom])
+        let reader = try PersistentStoreReader(path: store)
+        #expect(reader.modelSource == .modelCache)
+        #expect(reader.model == (try ManagedObjectModelReader().read(atPath: mom)))
+        let given = try PersistentStoreReader(path: store, model: Self.notebookModel)
+        #expect(given.modelSource == .given)
+        #expect(try PersistentStoreReader(path: Self.fixtures + "/CoreDataBooks.sqlite").modelSource == PersistentStoreReader.ModelSource.none)
+    }
+
+    @Test func aModelCacheThatIsNotDeflateFailsAtItsPlace() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let notACompressedModel = folder + "/plain.bin"
+        try Data("bplist00 not compressed".utf8).write(to: URL(fileURLWithPath: notACompressedModel))
+        let script = folder + "/cache.py"
+        try Data(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+            db.execute("INSERT INTO Z_MODELCACHE VALUES (?)", (open(sys.argv[2], "rb").read(),))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        try Self.python(script, [store, notACompressedModel])
+        let error = try Self.error { _ = try PersistentStoreReader(path: store) }
+        #expect(error.place == .table("Z_MODELCACHE", row: nil, column: "Z_CONTENT"))
+        #expect(try PersistentStoreReader(path: store, model: Self.notebookModel).modelSource == .given)
+    }
+
     // MARK: Document packages
 
     @Test func managedDocumentPackageIsRecognisedAndRead() throws {

@@ -9,6 +9,9 @@ make_store.py notebook PATH [--variant NAME]   the Notebook store (model: Notebo
     zmax-low, missing-column (ZNOTE without ZSCORE), date-text, transformable-not-archive, dangling (a to-one
     naming a missing row), hashes (NSStoreModelVersionHashes with Note's hash 32 bytes of 0x11)
 make_store.py rows PATH COUNT                  a store of COUNT Item objects (the bench's stores)
+make_store.py cache PATH MOM                   adds Z_MODELCACHE to the store at PATH: Z_CONTENT is the compiled model
+    MOM compressed as raw DEFLATE, as NSData's .zlib algorithm writes it (as public readers of the cache
+    decompress it: NSData.decompressed(using: .zlib), then NSKeyedUnarchiver)
 """
 import os
 import plistlib
@@ -126,5 +129,14 @@ if __name__ == "__main__":
         notebook(target, sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--variant" else "")
     elif kind == "rows":
         rows(target, int(sys.argv[3]))
+    elif kind == "cache":
+        import zlib
+        with open(sys.argv[3], "rb") as f:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+            content = compressor.compress(f.read()) + compressor.flush()
+        db = sqlite3.connect(target, isolation_level=None)
+        db.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        db.execute("INSERT INTO Z_MODELCACHE VALUES (?)", (content,))
+        db.close()
     else:
         sys.exit("unknown store kind " + kind)

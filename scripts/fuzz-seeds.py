@@ -258,3 +258,6 @@ add("ptk-document", archive("data", "PTKMetadata", {"Version": 2, "Thumbnail": t
 add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": "not data"}))
 add("ptk-document", archive("DATA", "PTKMetadata", {"Version": 1, "Thumbnail": tiny}))
 add("ptk-document", open(os.path.join(ROOT, "SampleDocs", "malformed-ptk", "damaged-thumbnail.ptk", "photo.metadata"), "rb").read())
+
+# coredata-store: Apple's CoreDataBooks store (Tests/CoreDataFilesTests/Fixtures/stores/SOURCES.md)
+add("coredata-store", open(os.path.join(ROOT, "Tests", "CoreDataFilesTests", "Fixtures", "stores", "CoreDataBooks.sqlite"), "rb").read())

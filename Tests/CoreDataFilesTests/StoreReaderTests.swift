@@ -332,6 +332,34 @@ import Testing
         #expect(try Self.sha256(Self.companions(store)) == before)
     }
 
+    /// The fuzz target's property (`Fuzz/Sources/ICTFuzz/StoreTargets.swift`) over a fixed set of damaged stores:
+    /// a byte changed every 97 bytes of the Notebook store, one at a time; each is read and validated (an error
+    /// is fine, a crash is not) and is left as it was, with nothing written beside it.
+    @Test func damagedStoresAreReadWithoutChangingThem() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: try Self.makeNotebook(in: folder)))
+        let damagedFolder = folder + "/damaged"
+        try FileManager.default.createDirectory(atPath: damagedFolder, withIntermediateDirectories: true)
+        let path = damagedFolder + "/input.sqlite"
+        var failures = 0
+        for offset in stride(from: 0, to: original.count, by: 97) {
+            var bytes = original
+            bytes[offset] ^= 0x5A
+            try bytes.write(to: URL(fileURLWithPath: path))
+            do {
+                let reader = try PersistentStoreReader(path: path, model: Self.notebookModel)
+                try reader.forEachObject { _ in }
+                _ = reader.validate()
+            } catch is CoreDataError {
+                failures += 1
+            }
+            #expect(FileManager.default.contents(atPath: path) == bytes, "offset \(offset)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: damagedFolder) == ["input.sqlite"], "offset \(offset)")
+        }
+        #expect(failures > 0, "some of the damage is found")
+    }
+
     // MARK: Validation
 
     @Test func aGoodStoreValidates() throws {

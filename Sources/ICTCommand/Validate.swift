@@ -38,6 +38,12 @@ extension Ict {
                 (NOTE:byte N); a .dox that ends inside a character (its app wrote the \
                 character count as the byte count) is a warning at the offset where the \
                 character starts, an .icfnote so an error. \
+                A Core Data model (.xcdatamodeld, .xcdatamodel, .momd, or a .mom holding an \
+                NSManagedObjectModel) is read, then checked for consistency: relationships whose \
+                destination entity or inverse is missing or does not point back, duplicate entity and \
+                property names, superentities missing or inheriting in a cycle, properties hiding an \
+                inherited one; each finding prints as FILE:LINE:1: error|warning: message (at entity E, \
+                property P) for XML, FILE:entity E, property P: … for a compiled model. \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \

@@ -259,5 +259,16 @@ add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": "
 add("ptk-document", archive("DATA", "PTKMetadata", {"Version": 1, "Thumbnail": tiny}))
 add("ptk-document", open(os.path.join(ROOT, "SampleDocs", "malformed-ptk", "damaged-thumbnail.ptk", "photo.metadata"), "rb").read())
 
+# coredata-model-xml, coredata-mom: the model fixtures (Tests/CoreDataFilesTests/Fixtures/models, SOURCES.md),
+# good and bad, XML contents and compiled models.
+MODELS = os.path.join(ROOT, "Tests", "CoreDataFilesTests", "Fixtures", "models")
+for folder, _, names in sorted(os.walk(MODELS)):
+    for name in sorted(names):
+        path = os.path.join(folder, name)
+        if name == "contents":
+            add("coredata-model-xml", open(path, "rb").read())
+        elif name.endswith(".mom"):
+            add("coredata-mom", open(path, "rb").read())
+
 # coredata-store: Apple's CoreDataBooks store (Tests/CoreDataFilesTests/Fixtures/stores/SOURCES.md)
 add("coredata-store", open(os.path.join(ROOT, "Tests", "CoreDataFilesTests", "Fixtures", "stores", "CoreDataBooks.sqlite"), "rb").read())

@@ -43,7 +43,11 @@ extension Ict {
                 app's package) converts with --format json to the same form, with only \
                 its version, photo and thumbnail; a note (.icfnote, .dox) to {"kind", \
                 "text", "bytes", "droppedBytes"} (Schemas/text-note.json-form.schema.json), \
-                a .dox cut inside a character with a warning at that byte.
+                a .dox cut inside a character with a warning at that byte. A Core Data model \
+                (.xcdatamodeld, .xcdatamodel, .momd, or a .mom holding an NSManagedObjectModel) converts \
+                with --format json to the whole model as JSON: {"entities": [{"name", "attributes", \
+                "relationships", …}], "configurations", "versionIdentifiers"} (Schemas/cli/model.schema.json); \
+                a .mom converts with the other formats as the property list it is.
 
                 With --files-from, the inputs named in a list (and the one argument, \
                 first) are converted one by one into the folder -o names, each at its \

@@ -31,6 +31,13 @@ extension Ict {
                 a character says how many bytes were dropped and where (a warning), bytes that are \
                 not UTF-8 are an error at their byte offset. With --json, "document" has a "kind" \
                 (ict, ptk, icfnote, dox) and for a note a "text" object. \
+                A Core Data model (an .xcdatamodeld folder: its current version; an .xcdatamodel folder; a \
+                compiled .momd folder: its current version, with the entity version hashes of its \
+                VersionInfo.plist; a .mom whose archive's top object is an NSManagedObjectModel) is shown as \
+                a tree: entities with their superentity, attributes (type, optional, default), relationships \
+                (destination, to-one or to-many, inverse, ordered, delete rule), fetch indexes and \
+                configurations. With --json, "kind" is "model" and "model" the whole model \
+                (Schemas/cli/model.schema.json). \
                 A Core Data SQLite store (an SQLite file with a Z_METADATA table) or a \
                 UIManagedDocument package (a directory with StoreContent/persistentStore) \
                 shows its UUID, store type, model version and each entity with its table and \

@@ -38,6 +38,12 @@ extension Ict {
                 (NOTE:byte N); a .dox that ends inside a character (its app wrote the \
                 character count as the byte count) is a warning at the offset where the \
                 character starts, an .icfnote so an error. \
+                A Core Data model (.xcdatamodeld, .xcdatamodel, .momd, or a .mom holding an \
+                NSManagedObjectModel) is read, then checked for consistency: relationships whose \
+                destination entity or inverse is missing or does not point back, duplicate entity and \
+                property names, superentities missing or inheriting in a cycle, properties hiding an \
+                inherited one; each finding prints as FILE:LINE:1: error|warning: message (at entity E, \
+                property P) for XML, FILE:entity E, property P: … for a compiled model. \
                 A Core Data SQLite store (or a UIManagedDocument package) is checked \
                 without being changed (nor its -wal and -shm): every entity's table, a \
                 primary key above Z_MAX; with --model also the model's entities, columns \

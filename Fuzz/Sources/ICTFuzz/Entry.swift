@@ -34,6 +34,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "mime-cache", run: fuzzSharedMimeInfoCache),
     FuzzTarget(name: "text-note", run: fuzzTextNote),
     FuzzTarget(name: "ptk-document", run: fuzzPTKDocument),
+    FuzzTarget(name: "coredata-model-xml", run: fuzzModelContents),
+    FuzzTarget(name: "coredata-mom", run: fuzzCompiledModel),
     FuzzTarget(name: "coredata-store", run: fuzzCoreDataStore),
 ]
 

@@ -147,7 +147,7 @@ struct StoreCommandTests {
         #expect(missing.stderr.contains("no object Book[p999]"))
     }
 
-    @Test func aCorruptStoreFailsAtByteZeroAndWritesNothing() throws {
+    @Test func aTruncatedStoreFailsAtItsTableAndWritesNothing() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = folder + "/Notebook.sqlite"

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
+        .library(name: "CoreDataFiles", targets: ["CoreDataFiles"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
@@ -49,6 +50,11 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
+        // SQLite, for Core Data's SQLite stores (CoreDataFiles).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
 
         // MARK: System support — internal, shared with `package` access, never a product of its own.
         // The system calls and file-system helpers more than one module needs (names as bytes, file URLs,
@@ -77,6 +83,20 @@ let package = Package(
         .target(
             name: "TypedStream",
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+        // Core Data's files without Core Data: managed object models (.xcdatamodeld, .xcdatamodel, .momd, .mom)
+        // and SQLite stores.
+        .target(
+            name: "CoreDataFiles",
+            dependencies: [
+                "CSQLite",
+                // Raw inflate of a store's Z_MODELCACHE.
+                "CLibZ",
+                "PropertyList",
+                "KeyedArchive",
+                "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         // An NSCoder-shaped, class-based coder over KeyedArchive's typed one, for code ported from Apple platforms.
         .target(
@@ -158,8 +178,9 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
-                "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility", "TypedStream",
+                "PropertyList", "KeyedArchive", "TypedStream", "CoreDataFiles", "KeyedCoding", "DocumentPackage",
+                "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents", "DocumentQuery",
+                "AppleCompatibility",
             ]
         ),
 
@@ -169,6 +190,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "CoreDataFiles",
                 "DocumentPackage",
                 "DocumentVersions",
                 "FileCoordination",
@@ -230,6 +252,11 @@ let package = Package(
         .testTarget(
             name: "TypedStreamTests",
             dependencies: ["TypedStream", "PropertyList", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CoreDataFilesTests",
+            dependencies: ["CoreDataFiles", "KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

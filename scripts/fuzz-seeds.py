@@ -266,3 +266,16 @@ for name in sorted(os.listdir(typed_streams)):
         blob = file.read()
     if blob[1:13] in (b"\x0bstreamtyped", b"\x0btypedstream"):
         add("typedstream", blob)
+# coredata-model-xml, coredata-mom: the model fixtures (Tests/CoreDataFilesTests/Fixtures/models, SOURCES.md),
+# good and bad, XML contents and compiled models.
+MODELS = os.path.join(ROOT, "Tests", "CoreDataFilesTests", "Fixtures", "models")
+for folder, _, names in sorted(os.walk(MODELS)):
+    for name in sorted(names):
+        path = os.path.join(folder, name)
+        if name == "contents":
+            add("coredata-model-xml", open(path, "rb").read())
+        elif name.endswith(".mom"):
+            add("coredata-mom", open(path, "rb").read())
+
+# coredata-store: Apple's CoreDataBooks store (Tests/CoreDataFilesTests/Fixtures/stores/SOURCES.md)
+add("coredata-store", open(os.path.join(ROOT, "Tests", "CoreDataFilesTests", "Fixtures", "stores", "CoreDataBooks.sqlite"), "rb").read())

@@ -6,7 +6,7 @@ set -euo pipefail
 
 purpose=${1:-build}
 # libicu-dev and liblzma-dev: the static archives of libxml2's own libraries, for `make static`.
-packages=(libxml2-dev libpng-dev zlib1g-dev libicu-dev liblzma-dev pkg-config)
+packages=(libxml2-dev libpng-dev zlib1g-dev libicu-dev liblzma-dev libsqlite3-dev pkg-config)
 case "$purpose" in
   build) ;;
   # chromium: the contact sheet's test opens ict list --html's page in a real headless browser.

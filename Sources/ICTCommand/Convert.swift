@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
@@ -43,7 +44,11 @@ extension Ict {
                 app's package) converts with --format json to the same form, with only \
                 its version, photo and thumbnail; a note (.icfnote, .dox) to {"kind", \
                 "text", "bytes", "droppedBytes"} (Schemas/text-note.json-form.schema.json), \
-                a .dox cut inside a character with a warning at that byte.
+                a .dox cut inside a character with a warning at that byte. A Core Data model \
+                (.xcdatamodeld, .xcdatamodel, .momd, or a .mom holding an NSManagedObjectModel) converts \
+                with --format json to the whole model as JSON: {"entities": [{"name", "attributes", \
+                "relationships", …}], "configurations", "versionIdentifiers"} (Schemas/cli/model.schema.json); \
+                a .mom converts with the other formats as the property list it is.
 
                 With --files-from, the inputs named in a list (and the one argument, \
                 first) are converted one by one into the folder -o names, each at its \
@@ -60,6 +65,16 @@ extension Ict {
                 attributes)}, and with --format text to the text of the string or \
                 attributed string at its root and a newline; a root of another class is \
                 an error naming it.
+
+                A Core Data SQLite store (or a UIManagedDocument package) converts with \
+                --format json to a JSON array of its objects, or with --format jsonl to one \
+                object a line, read one row at a time (never the whole store in memory): \
+                {"id": "x-coredata://STORE-UUID/Entity/pN", "entity", "values"}, dates \
+                {"$date"}, binary data {"$data"}, data kept outside the store \
+                {"externalDataFile"}, a transformable its keyed archive's JSON form, \
+                relationships as object IDs (ordered ones in order). --model types the \
+                values; without it each column is written as SQLite stores it. The store, \
+                its -wal and its -shm are never written; what the -wal holds is read.
                 """
         )
 
@@ -83,6 +98,8 @@ extension Ict {
             case keyedArchiveXML = "keyed-archive-xml"
             case zip, package, ict
             case text
+            /// A Core Data store's objects, one JSON object a line.
+            case jsonl
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
 
@@ -93,10 +110,13 @@ extension Ict {
                 case .json: .json
                 case .keyedArchive: .keyedArchive
                 case .keyedArchiveXML: .keyedArchiveXML
-                case .xml1, .zip, .package, .ict, .text: .xml
+                case .xml1, .zip, .package, .ict, .text, .jsonl: .xml
                 }
             }
         }
+
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
+        var model: String?
 
         @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
         var embed = false
@@ -139,7 +159,7 @@ extension Ict {
         func job(input: String, output: String?) -> ConvertJob {
             ConvertJob(
                 input: input, format: format, output: output, embed: embed, force: force, json: json, sortKeys: sortKeys,
-                limits: inputOptions.limits)
+                limits: inputOptions.limits, model: model)
         }
     }
 
@@ -155,6 +175,8 @@ extension Ict {
         var json = false
         var sortKeys = false
         var limits = PropertyListLimits.default
+        /// For a Core Data store: the model to type its values by.
+        var model: String?
 
         private var displayInput: String { input == "-" ? "<stdin>" : input }
 
@@ -171,9 +193,13 @@ extension Ict {
         func convert(_ report: Report) throws {
             report["input"] = .string(displayInput)
             report["format"] = .string(format.rawValue)
+            if format == .json || format == .jsonl, StoreCommands.handles(input) {
+                return try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, report: report)
+            }
             if format == .json, let documentKind = DocumentKind.of(itemAtPath: input), documentKind != .ict {
                 return try convertDocument(of: documentKind, report)
             }
+            if format == .json, ModelSupport.form(of: input) != nil { return try convertModel(report) }
             let kind = InputKind(classifying: input)
             if let problem = inputProblem(kind) { throw report.fail(problem) }
             if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
@@ -197,6 +223,8 @@ extension Ict {
                 if !inputIsZip { return Problem(path: input, "--format package needs a zip archive; this is not one") }
             case .ict:
                 if input == "-" || !input.hasSuffix(".json") { return Problem(path: displayInput, "--format ict needs a JSON export (DOC.json) as input") }
+            case .jsonl:
+                return Problem(path: displayInput, "--format jsonl writes a Core Data store's objects; this is not a store")
             case .xml1, .binary1, .json, .keyedArchive, .keyedArchiveXML, .text:
                 if inputIsPackage { return Problem(path: input, "is a directory (a package); convert a package with --format zip") }
                 if inputIsZip { return Problem(path: input, "is a zip archive; restore its package with --format package") }
@@ -249,6 +277,21 @@ extension Ict {
                 throw report.fail(problem)
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: source, error))
+            } catch let failure as CommandFailure {
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
+            }
+        }
+
+        /// A Core Data model to its JSON form (Schemas/cli/model.schema.json).
+        private func convertModel(_ report: Report) throws {
+            let destination = output ?? "-"
+            report["output"] = .string(destination)
+            do {
+                if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
+                let document = try ModelSupport.read(input)
+                try OutputFile.write(document.model.jsonText(), to: destination)
+            } catch let problem as Problem {
+                throw report.fail(problem)
             } catch let failure as CommandFailure {
                 throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
             }

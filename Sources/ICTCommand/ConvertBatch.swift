@@ -12,6 +12,8 @@ extension Ict.Convert {
         guard let output, output != "-" else { throw ValidationError("with --files-from, -o names the folder the outputs are written in") }
         if inputArgument == "-" { throw ValidationError("with --files-from every input is a file: standard input has no name to write its output under") }
         switch format {
+        case .jsonl:
+            throw ValidationError("--format jsonl writes one Core Data store's objects; convert stores one at a time")
         case .zip, .package, .ict:
             throw ValidationError(
                 "--files-from converts property lists and keyed archives (and .ict documents to json); convert packages, zips and JSON exports one at a time")

@@ -22,6 +22,10 @@ extension Ict {
                 attribute number and 2 its length. The value is printed decoded by class name \
                 (a string as its text, a number as itself, an attributed string or other object \
                 in the JSON form convert --format json gives it).
+
+                In a Core Data store (or a UIManagedDocument package) the key path is \
+                Entity[pN].property, Entity[pN] (the whole object) or the object's \
+                x-coredata:// URI; without --model, properties are the table's columns (ZTITLE).
                 """
         )
 
@@ -37,6 +41,9 @@ extension Ict {
         @Option(name: [.short, .customLong("output")], help: "Write here instead of standard output.")
         var output: String?
 
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
+        var model: String?
+
         func validate() throws {
             if arguments.json, output == nil, format != .raw { throw ValidationError("--json needs -o: standard output carries the report") }
         }
@@ -44,7 +51,7 @@ extension Ict {
         func run() throws {
             try GetJob(
                 file: arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
-                format: format, output: output
+                format: format, output: output, model: model
             ).run()
         }
     }
@@ -58,6 +65,8 @@ extension Ict {
         var json = false
         var format = Get.Format.raw
         var output: String?
+        /// For a Core Data store: the model to type its values by.
+        var model: String?
 
         func run() throws {
             let report = Get.report(json: json)
@@ -67,6 +76,11 @@ extension Ict {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 do { value = try found.get() } catch { throw report.fail(error) }
+                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+            } else if StoreCommands.handles(file) {
+                report.fields.path = Problem.inputName(file)
+                report.fields.keyPath = keyPath
+                do throws(Problem) { value = try StoreCommands.value(in: file, model: model, at: keyPath) } catch { throw report.fail(error) }
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
             } else if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
                 report.fields.path = Problem.inputName(file)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
@@ -35,7 +36,20 @@ extension Ict {
                 shown as its objects: class names with versions, strings, numbers, URLs and the like \
                 as values, an attributed string as its text and runs with their attributes, other \
                 objects as their fields with type encodings; with --json, "typedStream" holds its \
-                lossless form and its root decoded by class name (as convert --format json writes).
+                lossless form and its root decoded by class name (as convert --format json writes). \
+                A Core Data model (an .xcdatamodeld folder: its current version; an .xcdatamodel folder; a \
+                compiled .momd folder: its current version, with the entity version hashes of its \
+                VersionInfo.plist; a .mom whose archive's top object is an NSManagedObjectModel) is shown as \
+                a tree: entities with their superentity, attributes (type, optional, default), relationships \
+                (destination, to-one or to-many, inverse, ordered, delete rule), fetch indexes and \
+                configurations. With --json, "kind" is "model" and "model" the whole model \
+                (Schemas/cli/model.schema.json). \
+                A Core Data SQLite store (an SQLite file with a Z_METADATA table) or a \
+                UIManagedDocument package (a directory with StoreContent/persistentStore) \
+                shows its UUID, store type, model version and each entity with its table and \
+                number of objects, reading the store without writing it or its -wal and -shm; \
+                with --json, "store": {"uuid", "layoutVersion", "modelVersionIdentifiers", \
+                "entities", "metadata"}.
                 """
         )
 
@@ -51,12 +65,17 @@ extension Ict {
         @Flag(help: "Show every dictionary's keys sorted, for canonical, diff-friendly output (order kept otherwise).")
         var sortKeys = false
 
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
+        var model: String?
+
         @OptionGroup var inputOptions: InputOptions
 
         func run() throws {
             let report = Self.report(json: json)
             report["path"] = .string(input == "-" ? "<stdin>" : input)
+            if StoreCommands.handles(input) { return try StoreCommands.inspect(input, model: model, json: json, report: report) }
             if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
+            if ModelSupport.form(of: input) != nil { return try inspectModel(report) }
             switch InputKind(classifying: input) {
             case .document: return try inspectDocument(report)
             case .documentWithoutMetadata, .package: return try inspectPackage(report)
@@ -176,6 +195,25 @@ extension Ict {
             try report.finish()
         }
 
+        /// A Core Data model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its tree, or with --json the whole model.
+        private func inspectModel(_ report: Report) throws {
+            report["kind"] = "model"
+            let document: ModelDocument
+            do throws(Problem) {
+                document = try ModelSupport.read(input)
+            } catch {
+                throw report.fail(error)
+            }
+            if json {
+                report["model"] = .propertyList(document.model.jsonForm)
+            } else {
+                var output = StandardOutput()
+                output.write(document.model.treeText())
+                output.flush()
+            }
+            try report.finish()
+        }
+
         private func inspectPackage(_ report: Report) throws {
             report["kind"] = "package"
             let inspection: PackageInspection
@@ -200,5 +238,5 @@ extension Ict {
 
 extension Ict.Inspect: ReportingCommand {
     static let reportName = "inspect"
-    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream"]
+    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store"]
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDataFiles
 import ICTDocument
 import KeyedArchive
 import OrderedCollections
@@ -41,6 +42,17 @@ extension Ict {
                 An NSArchiver typed stream (an old nib's objects.nib, an iMessage attributedBody) \
                 is read in full and its root decoded by class name; a problem prints at its byte \
                 offset (FILE:byte N). \
+                A Core Data model (.xcdatamodeld, .xcdatamodel, .momd, or a .mom holding an \
+                NSManagedObjectModel) is read, then checked for consistency: relationships whose \
+                destination entity or inverse is missing or does not point back, duplicate entity and \
+                property names, superentities missing or inheriting in a cycle, properties hiding an \
+                inherited one; each finding prints as FILE:LINE:1: error|warning: message (at entity E, \
+                property P) for XML, FILE:entity E, property P: … for a compiled model. \
+                A Core Data SQLite store (or a UIManagedDocument package) is checked \
+                without being changed (nor its -wal and -shm): every entity's table, a \
+                primary key above Z_MAX; with --model also the model's entities, columns \
+                and version hashes, to-one relationships naming missing objects, and every \
+                value against its attribute's type, each problem at its table, row and column. \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \
@@ -55,6 +67,9 @@ extension Ict {
 
         @Flag(help: "Print one JSON document describing every file, for programs (Schemas/cli/validate.schema.json).")
         var json = false
+
+        @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to check it against.")
+        var model: String?
 
         @Option(help: "A document schema (as Schemas/ict-document.schema.plist) to check package directories against.")
         var schema: String?
@@ -91,7 +106,14 @@ extension Ict {
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
                 let kind = InputKind(classifying: path)
-                if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
+                if let form = ModelSupport.form(of: path) {
+                    result = Self.checkModel(path, form: form)
+                } else if StoreCommands.handles(path) {
+                    var store = FileResult(path: path)
+                    store.isCoreDataStore = true
+                    store.problems = StoreCommands.check(path, model: model)
+                    result = store
+                } else if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
                     result =
                         documentKind == .ptk
                         ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
@@ -128,6 +150,10 @@ extension Ict {
             var noteKind: DocumentKind?
             /// "typed stream (big-endian)", when the path is an NSArchiver typed stream.
             var typedStreamFormat: String?
+            /// A Core Data store or managed document package.
+            var isCoreDataStore = false
+            /// The model's form, when the path is a Core Data model.
+            var modelForm: ModelFileForm?
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -138,8 +164,10 @@ extension Ict {
 
             var kind: String? {
                 if documentSchema != nil { return "document" }
+                if isCoreDataStore { return "coreDataStore" }
                 if noteKind != nil { return "textNote" }
                 if typedStreamFormat != nil { return "typedStream" }
+                if modelForm != nil { return "model" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -147,8 +175,10 @@ extension Ict {
 
             var formatName: String {
                 if let documentSchema { return documentSchema }
+                if isCoreDataStore { return "Core Data SQLite store" }
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
                 if let typedStreamFormat { return typedStreamFormat }
+                if let modelForm { return "Core Data model, \(modelForm.displayName)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -197,6 +227,21 @@ extension Ict {
                 return FileResult(path: trimmed, documentSchema: schema.name, problems: [problem])
             }
             return FileResult(path: trimmed, documentSchema: schema.name, problems: findings.map { Problem(document: trimmed, $0) })
+        }
+
+        /// A Core Data model: read (an error where it cannot be), then checked by `ModelValidator`, each finding at
+        /// its line of the XML or its entity and property.
+        static func checkModel(_ path: String, form: ModelFileForm) -> FileResult {
+            var result = FileResult(path: path, modelForm: form)
+            do throws(Problem) {
+                let document = try ModelSupport.read(path)
+                result.problems = ModelValidator().validate(document.model, locations: document.locations).map {
+                    ModelSupport.problem($0, in: document)
+                }
+            } catch {
+                result.problems.append(error)
+            }
+            return result
         }
 
         /// A note: UTF-8 throughout (an error at the first byte that is not), a `.dox` cut short a warning.

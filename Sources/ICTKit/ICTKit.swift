@@ -5,6 +5,7 @@
 // (AppleCompatibility; on Apple platforms, Apple's own). Each module can also be imported alone, for a smaller
 // dependency (`import PropertyList`).
 @_exported import AppleCompatibility
+@_exported import CoreDataFiles
 @_exported import DocumentPackage
 @_exported import DocumentQuery
 @_exported import DocumentVersions

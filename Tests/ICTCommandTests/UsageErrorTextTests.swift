@@ -14,7 +14,7 @@ struct UsageErrorTextTests {
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "ict: error: the value 'nope' is invalid for '--format <format>'; one of: xml1, binary1, json, keyed-archive, keyed-archive-xml, zip, package, ict, text (see 'ict convert --help')\n"
+                == "ict: error: the value 'nope' is invalid for '--format <format>'; one of: xml1, binary1, json, keyed-archive, keyed-archive-xml, zip, package, ict, text, jsonl (see 'ict convert --help')\n"
         )
     }
 

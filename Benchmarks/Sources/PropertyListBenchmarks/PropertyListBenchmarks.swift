@@ -101,6 +101,14 @@ struct PropertyListBenchmarks {
                     rows.append(.notMeasured(TypedStreamRows.name, peer: TypedStreamRows.peer, target: .faster(by: 20), reason: "\(error)"))
                 }
             }
+            if options.only.contains("o") {
+                let stores = StoreRows(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    workDirectory: options.dataDirectory.appendingPathComponent("stores").path
+                )
+                rows += try stores.run()
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -145,7 +153,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnpqrstvwz")
+    var only = Set("abcdefghijklmnopqrstvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 

@@ -14,6 +14,8 @@ enum Target {
     case atMost(milliseconds: Double)
     /// ICTKit's peak memory at most this many megabytes, whatever the peer's (shown for scale).
     case memoryAtMostMegabytes(Double)
+    /// Ours at most this many times the peer's peak memory: ours ÷ peer ≤ factor.
+    case memoryAtMostTimesPeer(Double)
 
     var description: String {
         switch self {
@@ -23,6 +25,7 @@ enum Target {
         case .shareAtMost(let percent): "≤ \(format(percent, decimals: 0)) % of peer"
         case .atMost(let budget): "≤ \(milliseconds(budget))"
         case .memoryAtMostMegabytes(let budget): "≤ \(format(budget, decimals: 0)) MB"
+        case .memoryAtMostTimesPeer(let factor): "≤ \(format(factor))× peer's memory"
         }
     }
 }
@@ -56,7 +59,7 @@ struct Row {
         case .atMost(let budget):
             ratio = "\(format(ourTime / theirTime))× peer's time"
             met = ourTime <= budget
-        case .memoryAtMost, .shareAtMost, .memoryAtMostMegabytes:
+        case .memoryAtMost, .shareAtMost, .memoryAtMostMegabytes, .memoryAtMostTimesPeer:
             preconditionFailure("a timed row has a time target")
         }
         let cpuRatio =

@@ -35,6 +35,9 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "text-note", run: fuzzTextNote),
     FuzzTarget(name: "ptk-document", run: fuzzPTKDocument),
     FuzzTarget(name: "typedstream", run: fuzzTypedStream),
+    FuzzTarget(name: "coredata-model-xml", run: fuzzModelContents),
+    FuzzTarget(name: "coredata-mom", run: fuzzCompiledModel),
+    FuzzTarget(name: "coredata-store", run: fuzzCoreDataStore),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

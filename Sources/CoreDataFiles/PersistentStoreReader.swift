@@ -1,0 +1,208 @@
+import KeyedArchive
+import OrderedCollections
+import PropertyList
+
+/// One object of a store: its ID and its values, by property name in the model's order (inherited first), or by
+/// column name when the store is read without a model.
+public struct ManagedObjectRecord: Hashable, Sendable {
+    /// The object's ID.
+    public var objectID: ManagedObjectID
+    /// The object's values.
+    public var values: OrderedDictionary<String, PersistentStoreValue>
+}
+
+/// Reads a Core Data SQLite store without Core Data and without writing to it, its `-wal` or its `-shm`
+/// (what is committed in the `-wal` is read too): its metadata, its entities and its objects.
+///
+/// With a model (``ManagedObjectModel``), values are typed by their attributes (dates, UUIDs, decimals,
+/// external binary data, transformables as keyed archives) and relationships are read as object IDs; without one,
+/// each column of an entity's table is read as its SQLite storage class gives it.
+///
+/// Not `Sendable`: one reader holds one SQLite connection; use it from one thread at a time.
+public final class PersistentStoreReader {
+    /// The store's path, as given.
+    public let path: String
+    /// The store's metadata (`Z_METADATA`).
+    public let metadata: PersistentStoreMetadata
+    /// The store's entities (`Z_PRIMARYKEY`), by entity number.
+    public let entities: [PersistentStoreEntity]
+    /// The model values are typed by: the one given, else the store's `Z_MODELCACHE`; nil when the store is read
+    /// by its columns alone.
+    public let model: ManagedObjectModel?
+    /// Where ``model`` came from.
+    public let modelSource: ModelSource
+
+    let connection: SQLiteConnection
+    private let entityByNumber: [Int64: PersistentStoreEntity]
+
+    /// Opens the store at `path` read-only and reads its metadata and entities.
+    ///
+    /// - Parameters:
+    ///   - path: an SQLite store (its `-wal` and `-shm`, if any, beside it).
+    ///   - model: the model to type values by; nil for the one the store caches in `Z_MODELCACHE` (when it has
+    ///     one; else columns are read as they are).
+    /// - Throws: `CoreDataError` at byte 0 when the file is not an SQLite database, in table `Z_METADATA` or
+    ///   `Z_PRIMARYKEY` when those are missing or malformed (the file is then not a Core Data store), in
+    ///   `Z_MODELCACHE` when no model is given and the cached one cannot be read.
+    public init(path: String, model: ManagedObjectModel? = nil) throws(CoreDataError) {
+        self.path = path
+        connection = try SQLiteConnection(path: path)
+        let tables = try connection.tableNames()
+        if let model {
+            self.model = model
+            modelSource = .given
+        } else if tables.contains("Z_MODELCACHE"), let cached = try Self.cachedModel(connection) {
+            self.model = cached
+            modelSource = .modelCache
+        } else {
+            self.model = nil
+            modelSource = .none
+        }
+        for table in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(table) {
+            throw CoreDataError(
+                path: path, place: .table(table, row: nil, column: nil),
+                message: "no such table: an SQLite file without it is not a Core Data store")
+        }
+        metadata = try Self.readMetadata(connection)
+        entities = try Self.readEntities(connection)
+        entityByNumber = Dictionary(entities.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func readMetadata(_ connection: SQLiteConnection) throws(CoreDataError) -> PersistentStoreMetadata {
+        let table = "Z_METADATA"
+        let statement = try connection.prepare("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA", table: table)
+        guard try statement.step() else {
+            throw CoreDataError(path: connection.path, place: .table(table, row: nil, column: nil), message: "the table has no row")
+        }
+        let version = statement.integer(0)
+        guard let identifier = statement.string(1) else {
+            throw CoreDataError(
+                path: connection.path, place: .table(table, row: version, column: "Z_UUID"), message: "the store has no UUID")
+        }
+        let propertyList: PropertyListValue
+        if statement.storage(2) == .null {
+            propertyList = .dictionary([:])
+        } else {
+            do {
+                propertyList = try statement.withBytes(2) { bytes throws(CoreDataError) in
+                    do { return try PropertyListReader().read(bytes).value } catch {
+                        throw CoreDataError(
+                            path: connection.path, place: .table(table, row: version, column: "Z_PLIST"),
+                            message: "not a property list: \(error)")
+                    }
+                }
+            }
+        }
+        return PersistentStoreMetadata(version: version, storeIdentifier: identifier, propertyList: propertyList)
+    }
+
+    private static func readEntities(_ connection: SQLiteConnection) throws(CoreDataError) -> [PersistentStoreEntity] {
+        let statement = try connection.prepare(
+            "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", table: "Z_PRIMARYKEY")
+        var rows: [(number: Int64, name: String, superNumber: Int64, maximum: Int64)] = []
+        while try statement.step() {
+            let number = statement.integer(0)
+            guard let name = statement.string(1), !name.isEmpty else {
+                throw CoreDataError(
+                    path: connection.path, place: .table("Z_PRIMARYKEY", row: number, column: "Z_NAME"),
+                    message: "an entity without a name")
+            }
+            rows.append((number, name, statement.integer(2), statement.integer(3)))
+        }
+        let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        return try rows.map { row throws(CoreDataError) in
+            var root = row
+            var seen: Set<Int64> = [row.number]
+            while root.superNumber != 0 {
+                guard let parent = byNumber[root.superNumber], seen.insert(parent.number).inserted else {
+                    throw CoreDataError(
+                        path: connection.path, place: .table("Z_PRIMARYKEY", row: row.number, column: "Z_SUPER"),
+                        message: "superentity \(root.superNumber) of \(root.name) is not an entity of the store, or its "
+                            + "superentities make a cycle")
+                }
+                root = parent
+            }
+            return PersistentStoreEntity(
+                name: row.name, number: row.number, superentityNumber: row.superNumber, maximumPrimaryKey: row.maximum,
+                tableName: "Z" + root.name.uppercased())
+        }
+    }
+
+    /// The entity named `name`, as the store records it.
+    public func entity(named name: String) -> PersistentStoreEntity? { entities.first { $0.name == name } }
+
+    /// How many objects of exactly this entity (not its subentities) the store holds.
+    ///
+    /// - Throws: `CoreDataError` in the entity's table (missing, corrupt).
+    public func objectCount(of entity: PersistentStoreEntity) throws(CoreDataError) -> Int {
+        let statement = try connection.prepare(
+            "SELECT count(*) FROM \(SQLiteConnection.quoted(entity.tableName)) WHERE Z_ENT = ?", table: entity.tableName)
+        statement.reset(binding: entity.number)
+        _ = try statement.step()
+        return Int(statement.integer(0))
+    }
+
+    /// Calls `body` with each object of the store, table by table and by primary key, reading one row at a time
+    /// (the store is never held in memory).
+    ///
+    /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model (a date
+    ///   that is not a number, a transformable that is not a keyed archive), of a column the model needs and the
+    ///   table lacks, or of a corrupt page; or what `body` throws.
+    public func forEachObject(_ body: (ManagedObjectRecord) throws(CoreDataError) -> Void) throws(CoreDataError) {
+        var tablesDone: Set<String> = []
+        for entity in entities where tablesDone.insert(entity.tableName).inserted {
+            try forEachObject(inTable: entity.tableName, primaryKey: nil, body)
+        }
+    }
+
+    /// The object with this ID; nil when the store has no such object.
+    ///
+    /// - Throws: `CoreDataError` as ``forEachObject(_:)``.
+    public func object(_ id: ManagedObjectID) throws(CoreDataError) -> ManagedObjectRecord? {
+        guard let entity = entity(named: id.entityName) else { return nil }
+        var found: ManagedObjectRecord?
+        try forEachObject(inTable: entity.tableName, primaryKey: id.primaryKey) { record throws(CoreDataError) in
+            if record.objectID.entityName == id.entityName { found = record }
+        }
+        return found
+    }
+
+    private func forEachObject(
+        inTable table: String, primaryKey: Int64?, _ body: (ManagedObjectRecord) throws(CoreDataError) -> Void
+    ) throws(CoreDataError) {
+        let columns = try connection.columns(of: table)
+        guard !columns.isEmpty else {
+            throw CoreDataError(path: path, place: .table(table, row: nil, column: nil), message: "no such table")
+        }
+        for required in ["Z_PK", "Z_ENT"] where !columns.contains(required) {
+            throw CoreDataError(path: path, place: .table(table, row: nil, column: required), message: "no such column")
+        }
+        let filter = primaryKey == nil ? "" : " WHERE Z_PK = ?"
+        let statement = try connection.prepare(
+            "SELECT * FROM \(SQLiteConnection.quoted(table))\(filter) ORDER BY Z_PK", table: table)
+        if let primaryKey { statement.reset(binding: primaryKey) }
+        var indexOf: [String: Int32] = [:]
+        for index in 0..<statement.columnCount { indexOf[statement.columnName(index)] = index }
+        let plans = RowPlans(reader: self, table: table, indexOf: indexOf)
+        var lastKey: Int64?
+        while try statement.step(row: lastKey) {
+            let key = statement.integer(indexOf["Z_PK"] ?? 0)
+            lastKey = key
+            let number = statement.integer(indexOf["Z_ENT"] ?? 1)
+            guard let entity = entityByNumber[number] else {
+                throw CoreDataError(
+                    path: path, place: .table(table, row: key, column: "Z_ENT"),
+                    message: "entity number \(number) is not in Z_PRIMARYKEY")
+            }
+            let id = ManagedObjectID(storeIdentifier: metadata.storeIdentifier, entityName: entity.name, primaryKey: key)
+            let plan = try plans.plan(for: entity, row: key)
+            var values = OrderedDictionary<String, PersistentStoreValue>(minimumCapacity: plan.count)
+            for step in plan {
+                values[step.name] = try value(of: step, in: statement, table: table, row: key, entity: entity)
+            }
+            try body(ManagedObjectRecord(objectID: id, values: values))
+        }
+    }
+
+    func entityName(number: Int64) -> String? { entityByNumber[number]?.name }
+}

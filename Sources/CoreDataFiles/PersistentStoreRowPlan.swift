@@ -1,0 +1,148 @@
+import KeyedArchive
+import PropertyList
+
+/// How one value of an object is read from its row.
+struct RowPlanStep {
+    enum Kind {
+        /// A column read by its storage class (no model).
+        case column
+        /// An attribute, typed by the model.
+        case attribute(AttributeDescription)
+        /// A to-one relationship: the column holds the destination's primary key; `entityColumn` (`Z<N>NAME`),
+        /// when the destination has subentities, its entity number.
+        case toOne(destination: String, entityColumn: Int32?)
+        /// A to-many relationship read by a query taking the object's primary key, returning the destinations'
+        /// primary keys and entity numbers in order.
+        case toMany(SQLiteStatement, destination: String)
+    }
+    var name: String
+    var column: String
+    var index: Int32
+    var kind: Kind
+}
+
+/// The plans of one table's entities, made on first use.
+final class RowPlans {
+    private let reader: PersistentStoreReader
+    private let table: String
+    private let indexOf: [String: Int32]
+    private var plans: [Int64: [RowPlanStep]] = [:]
+
+    init(reader: PersistentStoreReader, table: String, indexOf: [String: Int32]) {
+        self.reader = reader
+        self.table = table
+        self.indexOf = indexOf
+    }
+
+    func plan(for entity: PersistentStoreEntity, row: Int64) throws(CoreDataError) -> [RowPlanStep] {
+        if let plan = plans[entity.number] { return plan }
+        let plan = try makePlan(for: entity)
+        plans[entity.number] = plan
+        return plan
+    }
+
+    private func makePlan(for entity: PersistentStoreEntity) throws(CoreDataError) -> [RowPlanStep] {
+        guard let model = reader.model else {
+            return indexOf.sorted { $0.value < $1.value }.compactMap { name, index in
+                ["Z_PK", "Z_ENT", "Z_OPT"].contains(name) ? nil : RowPlanStep(name: name, column: name, index: index, kind: .column)
+            }
+        }
+        guard model.entity(named: entity.name) != nil else {
+            throw CoreDataError(
+                path: reader.path, place: .entity(entity.name, property: nil),
+                message: "the store's entity \(entity.name) (Z_ENT \(entity.number)) is not in the model")
+        }
+        var steps: [RowPlanStep] = []
+        for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
+            let column = "Z" + attribute.name.uppercased()
+            steps.append(RowPlanStep(name: attribute.name, column: column, index: try index(of: column), kind: .attribute(attribute)))
+        }
+        for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
+            steps.append(try relationshipStep(relationship, of: entity, in: model))
+        }
+        return steps
+    }
+
+    private func index(of column: String) throws(CoreDataError) -> Int32 {
+        guard let index = indexOf[column] else {
+            throw CoreDataError(
+                path: reader.path, place: .table(table, row: nil, column: column),
+                message: "no such column, though the model has its property")
+        }
+        return index
+    }
+
+    private func relationshipStep(
+        _ relationship: RelationshipDescription, of entity: PersistentStoreEntity, in model: ManagedObjectModel
+    ) throws(CoreDataError) -> RowPlanStep {
+        let upper = relationship.name.uppercased()
+        let column = "Z" + upper
+        if !relationship.isToMany {
+            let entityColumn = indexOf.first { name, _ in
+                name.hasPrefix("Z") && name.hasSuffix(upper) && name.count > upper.count + 1
+                    && name.dropFirst().dropLast(upper.count).allSatisfy(\.isNumber)
+            }?.value
+            return RowPlanStep(
+                name: relationship.name, column: column, index: try index(of: column),
+                kind: .toOne(destination: relationship.destinationEntityName, entityColumn: entityColumn))
+        }
+        guard let destination = reader.entity(named: relationship.destinationEntityName) else {
+            throw CoreDataError(
+                path: reader.path, place: .entity(entity.name, property: relationship.name),
+                message: "the destination \(relationship.destinationEntityName) is not an entity of the store")
+        }
+        let inverse = relationship.inverseName.flatMap { name in
+            model.allRelationships(of: relationship.destinationEntityName).first { $0.name == name }
+        }
+        let connection = reader.connection
+        let sql: String
+        let queried: String
+        if let inverse, !inverse.isToMany {
+            // One-to-many: the destination's rows name this object in their inverse's column.
+            queried = destination.tableName
+            let inverseColumn = "Z" + inverse.name.uppercased()
+            let columns = try connection.columns(of: queried)
+            let order = columns.contains("Z_FOK_" + inverse.name.uppercased()) ? "Z_FOK_" + inverse.name.uppercased() : "Z_PK"
+            sql =
+                "SELECT Z_PK, Z_ENT FROM \(SQLiteConnection.quoted(queried)) WHERE \(SQLiteConnection.quoted(inverseColumn)) = ? "
+                + "ORDER BY \(SQLiteConnection.quoted(order))"
+        } else {
+            // Many-to-many (or no inverse): a join table Z_<N><NAME> with a column per side.
+            let tables = try connection.tableNames()
+            let inverseUpper = relationship.inverseName?.uppercased()
+            func isJoin(_ name: String, _ suffix: String) -> Bool {
+                name.hasPrefix("Z_") && name.hasSuffix(suffix) && name.count > suffix.count + 2
+                    && name.dropFirst(2).dropLast(suffix.count).allSatisfy(\.isNumber)
+            }
+            let candidates = tables.sorted()
+            guard
+                let join = candidates.first(where: { isJoin($0, upper) })
+                    ?? inverseUpper.flatMap({ suffix in candidates.first { isJoin($0, suffix) } })
+            else {
+                throw CoreDataError(
+                    path: reader.path, place: .entity(entity.name, property: relationship.name),
+                    message: "no join table Z_<N>\(upper) for this to-many relationship")
+            }
+            queried = join
+            let columns = try connection.columns(of: join)
+            func side(_ suffix: String) -> String? {
+                columns.first { $0.hasPrefix("Z_") && $0.hasSuffix(suffix) && $0.dropFirst(2).dropLast(suffix.count).allSatisfy(\.isNumber) }
+            }
+            guard let destinationColumn = side(upper), let sourceColumn = inverseUpper.flatMap(side), sourceColumn != destinationColumn
+            else {
+                throw CoreDataError(
+                    path: reader.path, place: .table(join, row: nil, column: nil),
+                    message: "the join table of \(entity.name).\(relationship.name) lacks a column per side")
+            }
+            let fok = columns.first { $0.hasPrefix("Z_FOK_") && $0.hasSuffix(upper) }
+            sql =
+                "SELECT J.\(SQLiteConnection.quoted(destinationColumn)), D.Z_ENT FROM \(SQLiteConnection.quoted(join)) J "
+                + "LEFT JOIN \(SQLiteConnection.quoted(destination.tableName)) D ON D.Z_PK = J.\(SQLiteConnection.quoted(destinationColumn)) "
+                + "WHERE J.\(SQLiteConnection.quoted(sourceColumn)) = ? ORDER BY J.\(SQLiteConnection.quoted(fok ?? destinationColumn))"
+        }
+        let statement = try connection.prepare(sql, table: queried)
+        return RowPlanStep(
+            name: relationship.name, column: column, index: -1,
+            kind: .toMany(statement, destination: relationship.destinationEntityName))
+    }
+}

@@ -1,0 +1,461 @@
+import CoreDataFiles
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// Stores read by `PersistentStoreReader`, checked against an independent reading (`Fixtures/stores/read_store.py`:
+/// Python's sqlite3 and plistlib, values decoded by hand), and bad stores: errors with their place, the store's
+/// bytes and its -wal and -shm unchanged.
+@Suite struct StoreReaderTests {
+    static let fixtures = Repository.path("Tests/CoreDataFilesTests/Fixtures/stores")
+
+    /// The Notebook model of `Fixtures/stores/Notebook.xcdatamodel`, written out by hand (attributes in the
+    /// order Xcode writes them, sorted).
+    static let notebookModel: ManagedObjectModel = {
+        let noteAttributes: [AttributeDescription] = [
+            AttributeDescription(name: "body", type: .binaryData, allowsExternalBinaryDataStorage: true),
+            AttributeDescription(name: "count", type: .integer64),
+            AttributeDescription(name: "created", type: .date),
+            AttributeDescription(name: "extra", type: .transformable, valueTransformerName: "NSSecureUnarchiveFromData"),
+            AttributeDescription(name: "identifier", type: .uuid),
+            AttributeDescription(name: "link", type: .uri),
+            AttributeDescription(name: "pinned", type: .boolean),
+            AttributeDescription(name: "price", type: .decimal),
+            AttributeDescription(name: "score", type: .double),
+            AttributeDescription(name: "title", type: .string),
+        ]
+        return ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Checklist", superentityName: "Note", attributes: [AttributeDescription(name: "items", type: .integer16)]),
+            EntityDescription(
+                name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "notes", destinationEntityName: "Note", inverseName: "folder", isToMany: true, isOrdered: true, maxCount: 0)
+                ]),
+            EntityDescription(
+                name: "Label", attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "favourite", destinationEntityName: "Note"),
+                    RelationshipDescription(name: "notes", destinationEntityName: "Note", inverseName: "labels", isToMany: true, maxCount: 0),
+                ]),
+            EntityDescription(
+                name: "Note", attributes: noteAttributes,
+                relationships: [
+                    RelationshipDescription(name: "folder", destinationEntityName: "Folder", inverseName: "notes"),
+                    RelationshipDescription(name: "labels", destinationEntityName: "Label", inverseName: "notes", isToMany: true, maxCount: 0),
+                ]),
+        ])
+    }()
+
+    static let booksModel = ManagedObjectModel(entities: [
+        EntityDescription(
+            name: "Book",
+            attributes: [
+                AttributeDescription(name: "author", type: .string), AttributeDescription(name: "copyright", type: .date),
+                AttributeDescription(name: "title", type: .string),
+            ])
+    ])
+
+    // MARK: Helpers
+
+    /// A fresh folder of its own under the system's temporary folder.
+    static func temporaryFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("StoreReaderTests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `python3 script arguments…`, returning its standard output; fails on a non-zero exit.
+    @discardableResult
+    static func python(_ script: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "python3 \(script) failed: \(errorText)")
+        return data
+    }
+
+    /// Makes the Notebook store (a variant of it) at `folder/Notebook.sqlite` with `make_store.py`.
+    static func makeNotebook(in folder: String, variant: String? = nil) throws -> String {
+        let path = folder + "/Notebook.sqlite"
+        try python(fixtures + "/make_store.py", ["notebook", path] + (variant.map { ["--variant", $0] } ?? []))
+        return path
+    }
+
+    /// The SHA-256 of each file (Python's hashlib), "-" for one that is not there.
+    static func sha256(_ paths: [String]) throws -> [String] {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString).py").path
+        try Data(
+            """
+            import hashlib, os, sys
+            for p in sys.argv[1:]:
+                print(hashlib.sha256(open(p, "rb").read()).hexdigest() if os.path.exists(p) else "-")
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        return String(decoding: try python(script, paths), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    static func companions(_ store: String) -> [String] { [store, store + "-wal", store + "-shm"] }
+
+    /// The independent reading: `read_store.py` over a copy of the store (its -wal and -shm too), each line parsed.
+    static func pythonReading(of store: String, model: String) throws -> [PropertyListValue] {
+        let copyFolder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: copyFolder) }
+        let copy = copyFolder + "/copy.sqlite"
+        for (source, target) in zip(companions(store), companions(copy)) where FileManager.default.fileExists(atPath: source) {
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+        }
+        let output = try python(fixtures + "/read_store.py", [copy, model])
+        return try lines(output)
+    }
+
+    static func lines(_ output: Data) throws -> [PropertyListValue] {
+        try output.split(separator: UInt8(ascii: "\n")).map { line in try PropertyListReader().read(Data(line), format: .json).value }
+    }
+
+    /// ICTKit's reading: every object as JSON lines, each line parsed.
+    static func ictReading(of store: String, model: ManagedObjectModel?) throws -> [PropertyListValue] {
+        let reader = try PersistentStoreReader(path: store, model: model)
+        var text: [UInt8] = []
+        try reader.writeJSON { text += $0 }
+        return try lines(Data(text))
+    }
+
+    /// The error `body` throws; fails the test when it throws none.
+    static func error(_ body: () throws -> Void) throws -> CoreDataError {
+        do {
+            try body()
+        } catch let error as CoreDataError {
+            return error
+        }
+        Issue.record("no error thrown")
+        throw CancellationError()
+    }
+
+    // MARK: Objects against the independent reading
+
+    @Test func handBuiltNotebookStoreMatchesPythonsReading() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let expected = try Self.pythonReading(of: store, model: "notebook")
+        #expect(expected.count == 7)
+        #expect(try Self.ictReading(of: store, model: Self.notebookModel) == expected)
+    }
+
+    /// The model read from `Notebook.xcdatamodel` (the model helper's reader) types the store as the hand-written
+    /// one does: the same objects as Python's reading.
+    @Test func modelFileTypesTheStoreAsPythonReadsIt() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let model = try ManagedObjectModelReader().read(atPath: Self.fixtures + "/Notebook.xcdatamodel")
+        #expect(try Self.ictReading(of: store, model: model) == Self.pythonReading(of: store, model: "notebook"))
+        let books = try ManagedObjectModelReader().read(atPath: Self.fixtures + "/CoreDataBooks.xcdatamodel")
+        #expect(
+            try Self.ictReading(of: Self.fixtures + "/CoreDataBooks.sqlite", model: books)
+                == Self.pythonReading(of: Self.fixtures + "/CoreDataBooks.sqlite", model: "books"))
+    }
+
+    @Test func appleSampleStoreMatchesPythonsReading() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/CoreDataBooks.sqlite"
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/CoreDataBooks.sqlite", toPath: store)
+        let typed = try Self.pythonReading(of: store, model: "books")
+        #expect(typed.count == 12)
+        #expect(try Self.ictReading(of: store, model: Self.booksModel) == typed)
+        // Without a model: each column as SQLite stores it.
+        #expect(try Self.ictReading(of: store, model: nil) == Self.pythonReading(of: store, model: "columns"))
+    }
+
+    @Test func appleSampleStoreMetadataAndEntities() throws {
+        let reader = try PersistentStoreReader(path: Self.fixtures + "/CoreDataBooks.sqlite")
+        #expect(reader.metadata.storeIdentifier == "7586DF36-6B0E-45D3-9862-19C40A480696")
+        #expect(reader.metadata.storeType == "SQLite")
+        #expect(reader.entities == [PersistentStoreEntity(name: "Book", number: 1, superentityNumber: 0, maximumPrimaryKey: 24, tableName: "ZBOOK")])
+        #expect(try reader.objectCount(of: reader.entities[0]) == 12)
+        let id = try #require(ManagedObjectID(uriRepresentation: "x-coredata://7586DF36-6B0E-45D3-9862-19C40A480696/Book/p11"))
+        let book = try #require(try reader.object(id))
+        #expect(book.values["ZTITLE"] == .string("Moving Pictures"))
+        #expect(try reader.object(ManagedObjectID(storeIdentifier: id.storeIdentifier, entityName: "Book", primaryKey: 999)) == nil)
+    }
+
+    @Test func objectIDURIForm() {
+        let id = ManagedObjectID(storeIdentifier: "ABC", entityName: "Note", primaryKey: 12)
+        #expect(id.uriRepresentation == "x-coredata://ABC/Note/p12")
+        #expect(ManagedObjectID(uriRepresentation: id.uriRepresentation) == id)
+        for bad in ["x-coredata://ABC/Note/12", "x-coredata://ABC/Note/p0", "http://ABC/Note/p1", "x-coredata://ABC/p1", "x-coredata:///Note/p1"] {
+            #expect(ManagedObjectID(uriRepresentation: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func externalBinaryDataIsNamedAndFound() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let reader = try PersistentStoreReader(path: store, model: Self.notebookModel)
+        let note = try #require(try reader.object(ManagedObjectID(storeIdentifier: reader.metadata.storeIdentifier, entityName: "Note", primaryKey: 2)))
+        guard case .externalData(let name) = note.values["body"] else {
+            Issue.record("body is \(String(describing: note.values["body"]))")
+            return
+        }
+        let file = reader.externalDataPath(fileName: name)
+        #expect(file == folder + "/.Notebook_SUPPORT/_EXTERNAL_DATA/9B1D2C3E-4F50-4617-8A9B-0C1D2E3F4A5B")
+        #expect(FileManager.default.contents(atPath: file) == Data("external bytes".utf8))
+    }
+
+    // MARK: The -wal read, nothing written
+
+    @Test func rowsCommittedOnlyInTheWALAreReadAndNoFileChanges() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder, variant: "wal-only")
+        let before = try Self.sha256(Self.companions(store))
+        #expect(!before.contains("-"), "the fixture has a -wal and a -shm")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let expected = try Self.pythonReading(of: store, model: "notebook")
+        #expect(expected.count == 7)
+        #expect(try Self.ictReading(of: store, model: Self.notebookModel) == expected)
+        #expect(PersistentStoreFormat.isStore(atPath: store))
+        _ = try PersistentStoreReader(path: store, model: Self.notebookModel).validate()
+        #expect(try Self.sha256(Self.companions(store)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == listing)
+    }
+
+    /// The check above can fail: a plain read-only open (Python's sqlite3, `mode=ro`) writes read-marks into
+    /// the same -shm.
+    @Test func aPlainReadOnlyOpenChangesTheSHM() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder, variant: "wal-only")
+        let before = try Self.sha256(Self.companions(store))
+        let script = folder + "/plain.py"
+        try Data(
+            """
+            import sqlite3, sys
+            c = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+            print(c.execute("SELECT count(*) FROM ZNOTE").fetchone()[0])
+            c.close()
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        #expect(String(decoding: try Self.python(script, [store]), as: UTF8.self) == "3\n")
+        #expect(try Self.sha256(Self.companions(store))[2] != before[2])
+    }
+
+    @Test func aWALWithoutSHMIsRefusedWithoutCreatingOne() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder, variant: "wal-only")
+        try FileManager.default.removeItem(atPath: store + "-shm")
+        let before = try Self.sha256(Self.companions(store))
+        let error = try Self.error { _ = try PersistentStoreReader(path: store) }
+        #expect(error.path == store)
+        #expect(error.message.contains("-wal but no -shm"))
+        #expect(try Self.sha256(Self.companions(store)) == before)
+        #expect(!FileManager.default.fileExists(atPath: store + "-shm"))
+    }
+
+    // MARK: Bad input
+
+    @Test func truncatedStoreFailsWithItsPlaceAndIsUnchanged() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        // Keep the schema (pages 1 to 6 of 4 KB), cut the rest: the tables' pages are gone.
+        try bytes.prefix(4096 * 6 + 100).write(to: URL(fileURLWithPath: store))
+        let before = try Self.sha256(Self.companions(store))
+        let error = try Self.error {
+            let reader = try PersistentStoreReader(path: store, model: Self.notebookModel)
+            try reader.forEachObject { _ in }
+        }
+        #expect(error.path == store)
+        #expect(error.description.hasPrefix(store + ": "))
+        #expect(error.place != .none)
+        #expect(try Self.sha256(Self.companions(store)) == before)
+    }
+
+    @Test func corruptHeaderIsAnErrorAtByteZero() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        bytes.replaceSubrange(0..<16, with: Data("SQLite format 4\0".utf8))
+        try bytes.write(to: URL(fileURLWithPath: store))
+        let before = try Self.sha256(Self.companions(store))
+        let error = try Self.error { _ = try PersistentStoreReader(path: store) }
+        #expect(error.place == .byte(0))
+        #expect(!PersistentStoreFormat.isStore(atPath: store))
+        #expect(try Self.sha256(Self.companions(store)) == before)
+    }
+
+    @Test func anSQLiteFileWithoutCoreDataTablesIsNotAStore() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/plain.sqlite"
+        let script = folder + "/plain.py"
+        try Data("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE t (a)'); c.commit()\n".utf8)
+            .write(to: URL(fileURLWithPath: script))
+        try Self.python(script, [path])
+        #expect(!PersistentStoreFormat.isStore(atPath: path))
+        let error = try Self.error { _ = try PersistentStoreReader(path: path) }
+        #expect(error.place == .table("Z_METADATA", row: nil, column: nil))
+    }
+
+    @Test(arguments: [
+        ("transformable-not-archive", CoreDataError.Place.table("ZNOTE", row: 2, column: "ZEXTRA"), "not a keyed archive"),
+        ("date-text", .table("ZNOTE", row: 1, column: "ZCREATED"), "Date in the model"),
+        ("missing-column", .table("ZNOTE", row: nil, column: "ZSCORE"), "no such column"),
+    ])
+    func valuesNotMatchingTheModelFailWithTheirPlace(variant: String, place: CoreDataError.Place, words: String) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder, variant: variant)
+        let before = try Self.sha256(Self.companions(store))
+        let reader = try PersistentStoreReader(path: store, model: Self.notebookModel)
+        let error = try Self.error { try reader.forEachObject { _ in } }
+        #expect(error.place == place)
+        #expect(error.message.contains(words), "\(error)")
+        #expect(reader.validate().contains { $0.place == place })
+        #expect(try Self.sha256(Self.companions(store)) == before)
+    }
+
+    /// The fuzz target's property (`Fuzz/Sources/ICTFuzz/StoreTargets.swift`) over a fixed set of damaged stores:
+    /// a byte changed every 97 bytes of the Notebook store, one at a time; each is read and validated (an error
+    /// is fine, a crash is not) and is left as it was, with nothing written beside it.
+    @Test func damagedStoresAreReadWithoutChangingThem() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: try Self.makeNotebook(in: folder)))
+        let damagedFolder = folder + "/damaged"
+        try FileManager.default.createDirectory(atPath: damagedFolder, withIntermediateDirectories: true)
+        let path = damagedFolder + "/input.sqlite"
+        var failures = 0
+        for offset in stride(from: 0, to: original.count, by: 97) {
+            var bytes = original
+            bytes[offset] ^= 0x5A
+            try bytes.write(to: URL(fileURLWithPath: path))
+            do {
+                let reader = try PersistentStoreReader(path: path, model: Self.notebookModel)
+                try reader.forEachObject { _ in }
+                _ = reader.validate()
+            } catch is CoreDataError {
+                failures += 1
+            }
+            #expect(FileManager.default.contents(atPath: path) == bytes, "offset \(offset)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: damagedFolder) == ["input.sqlite"], "offset \(offset)")
+        }
+        #expect(failures > 0, "some of the damage is found")
+    }
+
+    // MARK: Validation
+
+    @Test func aGoodStoreValidates() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        #expect(try PersistentStoreReader(path: store, model: Self.notebookModel).validate() == [])
+        #expect(try PersistentStoreReader(path: Self.fixtures + "/CoreDataBooks.sqlite", model: Self.booksModel).validate() == [])
+    }
+
+    @Test func validationFindsKeysAboveZMaxAndDanglingRelationships() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let low = try Self.makeNotebook(in: folder, variant: "zmax-low")
+        let lowProblems = try PersistentStoreReader(path: low, model: Self.notebookModel).validate()
+        #expect(lowProblems.map(\.place) == [.table("ZNOTE", row: 2, column: "Z_PK")])
+        try FileManager.default.removeItem(atPath: low)
+        let dangling = try Self.makeNotebook(in: folder, variant: "dangling")
+        let problems = try PersistentStoreReader(path: dangling, model: Self.notebookModel).validate()
+        #expect(problems.map(\.place) == [.table("ZNOTE", row: 2, column: "ZFOLDER")])
+        #expect(problems.first?.message.contains("Folder p9") == true)
+    }
+
+    @Test func validationComparesTheModelsVersionHashes() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder, variant: "hashes")
+        var model = Self.notebookModel
+        let note = try #require(model.entities.firstIndex { $0.name == "Note" })
+        model.entities[note].versionHash = [UInt8](repeating: 0x11, count: 32)
+        #expect(try PersistentStoreReader(path: store, model: model).validate() == [])
+        model.entities[note].versionHash = [UInt8](repeating: 0x22, count: 32)
+        let problems = try PersistentStoreReader(path: store, model: model).validate()
+        #expect(problems.map(\.place) == [.entity("Note", property: nil)])
+    }
+
+    // MARK: The model cache
+
+    /// A store with `Z_MODELCACHE` (hand-built: the compiled model `CartStorage.mom` of the model tests' fixtures,
+    /// raw DEFLATE as NSData's `.zlib` writes it) is read with that model when none is given.
+    @Test func theModelCacheIsReadWhenNoModelIsGiven() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let mom = Repository.path("Tests/CoreDataFilesTests/Fixtures/models/CartStorage.momd/CartStorage.mom")
+        try Self.python(Self.fixtures + "/make_store.py", ["cache", store, mom])
+        let reader = try PersistentStoreReader(path: store)
+        #expect(reader.modelSource == .modelCache)
+        #expect(reader.model == (try ManagedObjectModelReader().read(atPath: mom)))
+        let given = try PersistentStoreReader(path: store, model: Self.notebookModel)
+        #expect(given.modelSource == .given)
+        #expect(try PersistentStoreReader(path: Self.fixtures + "/CoreDataBooks.sqlite").modelSource == PersistentStoreReader.ModelSource.none)
+    }
+
+    @Test func aModelCacheThatIsNotDeflateFailsAtItsPlace() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try Self.makeNotebook(in: folder)
+        let notACompressedModel = folder + "/plain.bin"
+        try Data("bplist00 not compressed".utf8).write(to: URL(fileURLWithPath: notACompressedModel))
+        let script = folder + "/cache.py"
+        try Data(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+            db.execute("INSERT INTO Z_MODELCACHE VALUES (?)", (open(sys.argv[2], "rb").read(),))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        try Self.python(script, [store, notACompressedModel])
+        let error = try Self.error { _ = try PersistentStoreReader(path: store) }
+        #expect(error.place == .table("Z_MODELCACHE", row: nil, column: "Z_CONTENT"))
+        #expect(try PersistentStoreReader(path: store, model: Self.notebookModel).modelSource == .given)
+    }
+
+    // MARK: Document packages
+
+    @Test func managedDocumentPackageIsRecognisedAndRead() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = folder + "/Trip.document"
+        try FileManager.default.createDirectory(atPath: package + "/StoreContent", withIntermediateDirectories: true)
+        _ = try Self.makeNotebook(in: folder)
+        try FileManager.default.moveItem(atPath: folder + "/Notebook.sqlite", toPath: package + "/StoreContent/persistentStore")
+        let metadata = try PropertyListWriter().encode(
+            .dictionary(["NSPersistentStoreType": .string("SQLite")]), format: .xml)
+        try Data(metadata).write(to: URL(fileURLWithPath: package + "/DocumentMetadata.plist"))
+        #expect(ManagedDocumentPackage.isPackage(atPath: package))
+        #expect(!ManagedDocumentPackage.isPackage(atPath: folder))
+        let document = try ManagedDocumentPackage(path: package)
+        #expect(document.storePath == package + "/StoreContent/persistentStore")
+        #expect(document.documentMetadata == .dictionary(["NSPersistentStoreType": .string("SQLite")]))
+        #expect(!document.hasAdditionalContent)
+        #expect(PersistentStoreFormat.isStore(atPath: try #require(document.storePath)))
+        try Data("not a plist".utf8).write(to: URL(fileURLWithPath: package + "/DocumentMetadata.plist"))
+        let error = try Self.error { _ = try ManagedDocumentPackage(path: package) }
+        #expect(error.path == package + "/DocumentMetadata.plist")
+    }
+}

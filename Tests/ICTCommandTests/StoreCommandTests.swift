@@ -1,0 +1,184 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `ict inspect`, `convert`, `validate` and `get` of Core Data stores end to end, against Python's reading of
+/// the same stores (`Tests/CoreDataFilesTests/Fixtures/stores/read_store.py`), the store's files unchanged.
+struct StoreCommandTests {
+    static let fixtures = Repository.path("Tests/CoreDataFilesTests/Fixtures/stores")
+    static let books = fixtures + "/CoreDataBooks.sqlite"
+
+    static func temporaryFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-store-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @discardableResult
+    static func python(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "python3 \(arguments) failed")
+        return data
+    }
+
+    /// Python's reading of a copy of `store`, one parsed JSON object a line.
+    static func pythonObjects(_ store: String, model: String) throws -> [NSDictionary] {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.copyItem(atPath: store + suffix, toPath: folder + "/copy.sqlite" + suffix)
+        }
+        return try objects(String(decoding: python([fixtures + "/read_store.py", folder + "/copy.sqlite", model]), as: UTF8.self))
+    }
+
+    static func objects(_ lines: String) throws -> [NSDictionary] {
+        try lines.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary)
+        }
+    }
+
+    static func sha256(_ paths: [String]) throws -> String {
+        let script = "import hashlib, os, sys\nfor p in sys.argv[1:]: print(hashlib.sha256(open(p, 'rb').read()).hexdigest() if os.path.exists(p) else '-')"
+        return String(decoding: try python(["-c", script] + paths), as: UTF8.self)
+    }
+
+    @Test func inspectSummarisesTheStore() throws {
+        let run = try ICTRunner.run(["inspect", Self.books])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\(Self.books): Core Data SQLite store\n"))
+        #expect(run.stdout.contains("store UUID: 7586DF36-6B0E-45D3-9862-19C40A480696\n"))
+        #expect(run.stdout.contains("  Book (Z_ENT 1, table ZBOOK): 12 objects, Z_MAX 24\n"))
+        let json = try ICTRunner.run(["inspect", "--json", Self.books])
+        #expect(json.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["kind"] as? String == "coreDataStore")
+        let store = try #require(document["store"] as? [String: Any])
+        #expect(store["uuid"] as? String == "7586DF36-6B0E-45D3-9862-19C40A480696")
+        let entities = try #require(store["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["name"] as? String } == ["Book"])
+        #expect(entities.map { $0["count"] as? Int } == [12])
+    }
+
+    @Test func convertWritesEveryObjectAsPythonReadsIt() throws {
+        let expected = try Self.pythonObjects(Self.books, model: "columns")
+        #expect(expected.count == 12)
+        let lines = try ICTRunner.run(["convert", Self.books, "--format", "jsonl"])
+        #expect(lines.status == 0, "\(lines.stderr)")
+        #expect(try Self.objects(lines.stdout) == expected)
+        let array = try ICTRunner.run(["convert", Self.books, "--format", "json"])
+        #expect(array.status == 0)
+        #expect(try JSONSerialization.jsonObject(with: Data(array.stdout.utf8)) as? [NSDictionary] == expected)
+    }
+
+    @Test func convertReadsTheWALAndChangesNoFile() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/Notebook.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", store, "--variant", "wal-only"])
+        let files = [store, store + "-wal", store + "-shm"]
+        let before = try Self.sha256(files)
+        let expected = try Self.pythonObjects(store, model: "columns")
+        #expect(expected.count == 7)
+        let run = try ICTRunner.run(["convert", store, "--format", "jsonl"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.objects(run.stdout) == expected)
+        #expect(try ICTRunner.run(["validate", store]).status == 0)
+        #expect(try Self.sha256(files) == before)
+    }
+
+    @Test func modelTypesTheValuesAndABadTransformableFailsAtItsPlace() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let model = Self.fixtures + "/Notebook.xcdatamodel"
+        let store = folder + "/Notebook.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", store])
+        let run = try ICTRunner.run(["convert", store, "--format", "jsonl", "--model", model])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.objects(run.stdout) == Self.pythonObjects(store, model: "notebook"))
+        let uuid = try ICTRunner.run(["get", store, "Note[p1].identifier", "--model", model])
+        #expect(uuid.stdout == "6F9619FF-8B86-D011-B42D-00C04FC964FF\n")
+        let bad = folder + "/Bad.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", bad, "--variant", "transformable-not-archive"])
+        let before = try Self.sha256([bad, bad + "-wal", bad + "-shm"])
+        let failed = try ICTRunner.run(["convert", bad, "--format", "jsonl", "--model", model, "-o", folder + "/out.jsonl"])
+        #expect(failed.status == 1)
+        #expect(
+            failed.stderr.hasPrefix("\(bad):table ZNOTE, row 2, column ZEXTRA: error: extra is Transformable, but its value is not a keyed archive"),
+            "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.jsonl"))
+        let validation = try ICTRunner.run(["validate", bad, "--model", model])
+        #expect(validation.status == 1)
+        #expect(validation.stderr.contains("table ZNOTE, row 2, column ZEXTRA"))
+        #expect(try Self.sha256([bad, bad + "-wal", bad + "-shm"]) == before)
+    }
+
+    @Test func validateSaysWhereAStoreIsWrong() throws {
+        let good = try ICTRunner.run(["validate", Self.books])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout == "\(Self.books): valid Core Data SQLite store\n")
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/Notebook.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", store, "--variant", "zmax-low"])
+        let before = try Self.sha256([store, store + "-wal", store + "-shm"])
+        let bad = try ICTRunner.run(["validate", store])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("\(store):table ZNOTE, row 2, column Z_PK: error: primary key 2 is above Z_MAX (1)"), "\(bad.stderr)")
+        #expect(try Self.sha256([store, store + "-wal", store + "-shm"]) == before)
+    }
+
+    @Test func getPrintsOneValue() throws {
+        let title = try ICTRunner.run(["get", Self.books, "Book[p11].ZTITLE"])
+        #expect(title.status == 0, "\(title.stderr)")
+        #expect(title.stdout == "Moving Pictures\n")
+        let byURI = try ICTRunner.run(["get", Self.books, "x-coredata://7586DF36-6B0E-45D3-9862-19C40A480696/Book/p11", "--format", "json"])
+        #expect(byURI.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(byURI.stdout.utf8)) as? NSDictionary)
+        #expect(try Self.pythonObjects(Self.books, model: "columns").contains(object))
+        let missing = try ICTRunner.run(["get", Self.books, "Book[p999].ZTITLE"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no object Book[p999]"))
+    }
+
+    @Test func aTruncatedStoreFailsAtItsTableAndWritesNothing() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/Notebook.sqlite"
+        try Self.python([Self.fixtures + "/make_store.py", "notebook", store])
+        let output = folder + "/out.jsonl"
+        // Whole pages cut: SQLite's own check finds the tables' pages gone.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        try bytes.prefix(4096 * 6).write(to: URL(fileURLWithPath: store))
+        let before = try Self.sha256([store, store + "-wal", store + "-shm"])
+        let run = try ICTRunner.run(["convert", store, "--format", "jsonl", "-o", output])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("\(store):table "), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try Self.sha256([store, store + "-wal", store + "-shm"]) == before)
+    }
+
+    @Test func aManagedDocumentPackageIsInspectedAsADocument() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let package = folder + "/Trip.document"
+        try FileManager.default.createDirectory(atPath: package + "/StoreContent", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.books, toPath: package + "/StoreContent/persistentStore")
+        try Self.python([
+            "-c", "import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps({'NSPersistentStoreType': 'SQLite'}))",
+            package + "/DocumentMetadata.plist",
+        ])
+        let run = try ICTRunner.run(["inspect", package])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("\(package): managed document package (UIManagedDocument), store StoreContent/persistentStore\n"))
+        #expect(run.stdout.contains("document metadata: NSPersistentStoreType\n"))
+        #expect(run.stdout.contains("  Book (Z_ENT 1, table ZBOOK): 12 objects, Z_MAX 24\n"))
+        #expect(try ICTRunner.run(["validate", package]).status == 0)
+    }
+}

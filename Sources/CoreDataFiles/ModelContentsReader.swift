@@ -39,6 +39,9 @@ final class ModelContentsHandler: XMLEventHandler {
         let name = element.localName
         defer { open.append(name) }
         let line = element.line
+        // The element's place: its parent, and whether it is inside an <entity> of the <model> (a fetch index
+        // element under a <fetchIndex> elsewhere, say, is skipped, not added to the last entity).
+        let inEntity = open.count >= 2 && open[1] == "entity"
         switch (open.count, open.last ?? "", name) {
         case (0, _, "model"):
             sawModel = true
@@ -78,7 +81,7 @@ final class ModelContentsHandler: XMLEventHandler {
         case (2, "entity", "fetchIndex"):
             guard let indexName = element.attribute("name") else { throw fail(line, "a <fetchIndex> has no name") }
             entities[entities.count - 1].fetchIndexes.append(FetchIndexDescription(name: indexName, elements: []))
-        case (3, "fetchIndex", "fetchIndexElement"):
+        case (3, "fetchIndex", "fetchIndexElement") where inEntity && !(entities.last?.fetchIndexes.isEmpty ?? true):
             guard let property = element.attribute("property") ?? element.attribute("expression") else {
                 throw fail(line, "a <fetchIndexElement> names no property")
             }
@@ -89,9 +92,9 @@ final class ModelContentsHandler: XMLEventHandler {
             let last = entities.count - 1
             entities[last].fetchIndexes[entities[last].fetchIndexes.count - 1].elements.append(
                 FetchIndexDescription.Element(property: property, ascending: order == "ascending"))
-        case (3, "uniquenessConstraints", "uniquenessConstraint"):
+        case (3, "uniquenessConstraints", "uniquenessConstraint") where inEntity:
             currentConstraint = []
-        case (4, "uniquenessConstraint", "constraint"):
+        case (4, "uniquenessConstraint", "constraint") where inEntity && currentConstraint != nil:
             guard let value = element.attribute("value") else { throw fail(line, "a <constraint> has no value") }
             currentConstraint?.append(value)
         default:

@@ -63,6 +63,20 @@ import Testing
         #expect(error.message.hasPrefix("not a compiled model: "))
     }
 
+    /// Found by the coredata-model-xml fuzz target (a misspelt <entity>): a fetch index element or a uniqueness
+    /// constraint outside an entity was added to the last entity, or crashed when there was none. Now skipped.
+    @Test func indexesAndConstraintsOutsideAnEntityAreSkipped() throws {
+        let xml = """
+            <?xml version="1.0"?>
+            <model><evtity name="A"><fetchIndex name="i"><fetchIndexElement property="a"/></fetchIndex></evtity>
+            <configuration name="c"><uniquenessConstraints><uniquenessConstraint><constraint value="x"/>\
+            </uniquenessConstraint></uniquenessConstraints></configuration><entity name="B"/></model>
+            """
+        let model = try ManagedObjectModelReader().read(modelContents: Array(xml.utf8), path: nil)
+        #expect(model.entities == [EntityDescription(name: "B")])
+        #expect(model.configurations == ["c": []])
+    }
+
     @Test func aFolderThatIsNoModelIsRefused() {
         let folder = ModelFixtures.path("bad")
         #expect(throws: CoreDataError.self) { try ManagedObjectModelReader().read(atPath: folder) }

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
+        .library(name: "NIBArchive", targets: ["NIBArchive"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
@@ -78,6 +79,16 @@ let package = Package(
             dependencies: [
                 "KeyedArchive",
                 "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // Compiled nibs: Apple's NIBArchive format, and Interface Builder's keyed keyedobjects.nib as the same object graph.
+        .target(
+            name: "NIBArchive",
+            dependencies: [
+                "KeyedArchive",
+                "PropertyList",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -153,7 +164,7 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "KeyedArchive", "KeyedCoding", "DocumentPackage", "DocumentVersions", "FileCoordination",
-                "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility",
+                "UniformTypes", "ICTDocument", "Documents", "DocumentQuery", "AppleCompatibility", "NIBArchive",
             ]
         ),
 
@@ -169,6 +180,7 @@ let package = Package(
                 "UniformTypes",
                 "ICTDocument",
                 "DocumentQuery",
+                "NIBArchive",
                 "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -223,6 +235,11 @@ let package = Package(
         .testTarget(
             name: "KeyedCodingTests",
             dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "NIBArchiveTests",
+            dependencies: ["NIBArchive", "KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ICTDocument
+import NIBArchive
 import PropertyList
 
 extension Ict {
@@ -13,6 +14,17 @@ extension Ict {
                 as plutil -extract KEYPATH raw does; xml1, binary1 and json write the value \
                 as a property list of its own. A missing key, an index past the end or a \
                 step through a value that is not a container fails with exit status 1.
+
+                In a compiled nib (a NIBArchive file, or a folder ending in .nib holding \
+                them) the key path is objects.N (object N: its class name and fields), \
+                objects.N.KEY (its first field named KEY; a key may hold dots, as NS.bytes \
+                does), objects.N.KEY.M (the M-th field named KEY, from 0: an array's \
+                elements are all UINibEncoderEmptyKey), root, topLevelObjects or \
+                topLevelObjects.M. In a folder, MEMBER/KEYPATH picks the member file \
+                (runtime.nib/objects.3.UILabel); without it, the first. raw prints an \
+                object as its label (#3 UIView) and its fields one a line, a string \
+                object's text quoted, data as hex; the other formats write a reference \
+                as a UID and an object as {"index", "className", "fields"}.
                 """
         )
 
@@ -54,7 +66,17 @@ extension Ict {
             let report = Get.report(json: json)
             let value: PropertyListValue
             let problem: (String) -> Problem
-            if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
+            var rawText: String?
+            if NibSupport.isNibArchive(file) {
+                report.fields.path = Problem.inputName(file)
+                report.fields.keyPath = keyPath
+                do throws(Problem) {
+                    (value, rawText) = try NibSupport.value(file, keyPath: keyPath, maxInputSize: limits.maximumInputSize)
+                } catch {
+                    throw report.fail(error)
+                }
+                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+            } else if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 value = found
@@ -69,7 +91,7 @@ extension Ict {
             let bytes: [UInt8]
             do throws(PropertyListError) {
                 switch format {
-                case .raw: bytes = Array((PlutilTextForm.raw(value) + "\n").utf8)
+                case .raw: bytes = Array(((rawText ?? PlutilTextForm.raw(value)) + "\n").utf8)
                 case .xml1: bytes = try XMLPropertyListWriter().encode(value)
                 case .binary1: bytes = try BinaryPropertyListWriter().encode(value)
                 case .json: bytes = try JSONPropertyListWriter().encode(value) + [UInt8(ascii: "\n")]

@@ -37,6 +37,10 @@ extension Ict {
                 (NOTE:byte N); a .dox that ends inside a character (its app wrote the \
                 character count as the byte count) is a warning at the offset where the \
                 character starts, an .icfnote so an error. \
+                A compiled nib (a NIBArchive file, or a folder ending in .nib holding them) is read \
+                whole: header, the four tables, every index (class names, keys, value runs, object \
+                references), and its graph's depth; a problem is an error at its byte offset \
+                (FILE:byte N), in the member file for a folder. \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \
@@ -92,6 +96,8 @@ extension Ict {
                         documentKind == .ptk
                         ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
                         : Self.checkNote(path, kind: documentKind)
+                } else if NibSupport.isNibArchive(path) {
+                    result = checkNib(path)
                 } else if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
@@ -122,6 +128,8 @@ extension Ict {
             var documentSchema: String?
             /// The note's kind, when the path is a text note (`.icfnote`, `.dox`).
             var noteKind: DocumentKind?
+            /// Whether the path is a compiled nib (NIBArchive).
+            var isNib = false
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -133,6 +141,7 @@ extension Ict {
             var kind: String? {
                 if documentSchema != nil { return "document" }
                 if noteKind != nil { return "textNote" }
+                if isNib { return "nib" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -141,6 +150,7 @@ extension Ict {
             var formatName: String {
                 if let documentSchema { return documentSchema }
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
+                if isNib { return "compiled nib (NIBArchive)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -199,6 +209,24 @@ extension Ict {
                 if let truncation = inspection.truncationProblem { result.problems.append(truncation) }
             } catch {
                 result.problems.append(Problem(document: path, error))
+            }
+            return result
+        }
+
+        /// A compiled nib: read whole (every table and index), each member's graph walked within the depth limit.
+        func checkNib(_ path: String) -> FileResult {
+            var result = FileResult(path: DocumentSupport.trimmingTrailingSlashes(path), isNib: true)
+            do throws(Problem) {
+                let limits = NibSupport.limits(inputOptions.maxInputSize)
+                for (_, graph) in try NibSupport.graphs(try NibSupport.read(path, maxInputSize: inputOptions.maxInputSize), path: path) {
+                    do {
+                        _ = try graph.treeText(limits: limits)
+                    } catch {
+                        throw Problem(path, error)
+                    }
+                }
+            } catch {
+                result.problems.append(error)
             }
             return result
         }

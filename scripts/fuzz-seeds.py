@@ -258,3 +258,16 @@ add("ptk-document", archive("data", "PTKMetadata", {"Version": 2, "Thumbnail": t
 add("ptk-document", archive("data", "PTKMetadata", {"Version": 1, "Thumbnail": "not data"}))
 add("ptk-document", archive("DATA", "PTKMetadata", {"Version": 1, "Thumbnail": tiny}))
 add("ptk-document", open(os.path.join(ROOT, "SampleDocs", "malformed-ptk", "damaged-thumbnail.ptk", "photo.metadata"), "rb").read())
+
+# nib-archive: the compiled nibs of Tests/NIBArchiveTests/Fixtures (ibtool's), and cut short: inside the
+# header, at its end, and half way.
+NIB_FIXTURES = os.path.join(ROOT, "Tests", "NIBArchiveTests", "Fixtures")
+for name in sorted(os.listdir(NIB_FIXTURES)):
+    with open(os.path.join(NIB_FIXTURES, name), "rb") as f:
+        data = f.read()
+    if not data.startswith(b"NIBArchive"):
+        continue
+    add("nib-archive", data)
+    if name == "UIViewController-01J-lp-oVM.nib":
+        for cut in (10, 50, len(data) // 2):
+            add("nib-archive", data[:cut])

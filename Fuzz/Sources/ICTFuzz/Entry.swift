@@ -34,6 +34,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "mime-cache", run: fuzzSharedMimeInfoCache),
     FuzzTarget(name: "text-note", run: fuzzTextNote),
     FuzzTarget(name: "ptk-document", run: fuzzPTKDocument),
+    FuzzTarget(name: "nib-archive", run: fuzzNibArchive),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

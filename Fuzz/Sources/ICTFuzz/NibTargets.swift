@@ -1,3 +1,4 @@
+import Foundation
 import NIBArchive
 import PropertyList
 
@@ -38,7 +39,7 @@ func fuzzNibArchive(_ bytes: [UInt8]) {
     let form = file.jsonForm
     do {
         let written = try JSONPropertyListWriter().encode(form)
-        let again = try JSONPropertyListReader(limits: fuzzLimits).read(written)
+        let again = try JSONPropertyListReader(limits: fuzzLimits).read(Data(written))
         require(sameValue(form, again), "the JSON form did not read back equal")
     } catch {
         require(false, "the JSON form did not write and read back: \(error)")

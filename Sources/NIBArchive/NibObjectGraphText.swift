@@ -47,7 +47,8 @@ extension NibObjectGraph {
         return "\(connection.kind.rawValue) \(label): \(source) -> \(destination)"
     }
 
-    /// One line for a value: an object's label, a number, `true`, `nil`, a quoted string, `<17 bytes: 07 00 …>`.
+    /// One line for a value: an object's label, a number, `true`, `nil`, a quoted string, `<5 bytes: 68 65 …>`;
+    /// data of 17 or 33 bytes starting with 7, as UIKit writes a point, size or rect, as its doubles: `{0.0, 0.0, 320.0, 180.0}`.
     public func text(of value: Value) -> String {
         switch value {
         case .object(let index): label(of: index)
@@ -62,6 +63,15 @@ extension NibObjectGraph {
     }
 
     static func dataText(_ bytes: [UInt8]) -> String {
+        if bytes.first == 7, bytes.count == 17 || bytes.count == 33 {
+            var doubles: [String] = []
+            for start in stride(from: 1, to: bytes.count, by: 8) {
+                var bits: UInt64 = 0
+                for byte in 0..<8 { bits |= UInt64(bytes[start + byte]) << UInt64(8 * byte) }
+                doubles.append("\(Double(bitPattern: bits))")
+            }
+            return "{" + doubles.joined(separator: ", ") + "}"
+        }
         let hexDigits = Array("0123456789abcdef")
         let shown = bytes.prefix(16).map { String([hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]]) }
         let more = bytes.count > 16 ? " …" : ""

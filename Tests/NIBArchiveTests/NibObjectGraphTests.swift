@@ -63,6 +63,15 @@ import Testing
         #expect(text.contains(#"child: #1 NSString "a\n\u{1b}""#))
     }
 
+    @Test func pointsAndRectsAreShownAsTheirDoubles() throws {
+        let graph = NibObjectGraph(try NIBArchiveReader().read(try Fixtures.bytes("InstallViewController.nib")))
+        // nibarchive decodes object 3's UIBounds (33 bytes, 0x07 first) as [0.0, 0.0, 320.0, 180.0]
+        // and its UICenter (17 bytes) as [187.5, 333.5].
+        #expect(graph.text(of: try graph.value(atKeyPath: "objects.3.UIBounds")) == "{0.0, 0.0, 320.0, 180.0}")
+        #expect(graph.text(of: try graph.value(atKeyPath: "objects.3.UICenter")) == "{187.5, 333.5}")
+        #expect(graph.text(of: .data([7, 1, 2])) == "<3 bytes: 07 01 02>")
+    }
+
     @Test func keyPaths() throws {
         let graph = NibObjectGraph(try NIBArchiveReader().read(try Fixtures.bytes("InstallViewController.nib")))
         #expect(try graph.value(atKeyPath: "objects.7.UILabel") == .object(53))

@@ -39,12 +39,12 @@ install_python_modules() {
     python3 -m pip install --quiet --disable-pip-version-check jsonschema \
       || echo "install-deps.sh: could not install jsonschema; the --json contract tests will be skipped" >&2
   fi
-  # NIBArchiveTests check every decoded nib against PyPI's nibarchive; bench row r times it (pinned: its reading is the reference).
+  # NIBArchiveTests check every decoded nib against PyPI's nibarchive; bench row u times it (pinned: its reading is the reference).
   if [ "$purpose" = test ] || [ "$purpose" = bench ]; then
     if ! python3 -c 'import nibarchive' >/dev/null 2>&1; then
       echo "Installing the Python module nibarchive 1.1.0 (the compiled-nib peer)"
       python3 -m pip install --quiet --disable-pip-version-check nibarchive==1.1.0 \
-        || echo "install-deps.sh: could not install nibarchive; the nib peer tests will be skipped and bench row r not measured" >&2
+        || echo "install-deps.sh: could not install nibarchive; the nib peer tests will be skipped and bench row u not measured" >&2
     fi
   fi
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NIBArchive
 
-/// Row r: compiled nibs (NIBArchive), ICTKit's reader against PyPI's
+/// Row u: compiled nibs (NIBArchive), ICTKit's reader against PyPI's
 /// nibarchive (the peer its tests check it against), on the same files: the
 /// six ibtool nibs of Tests/NIBArchiveTests/Fixtures (1–8 KB, 498 objects in
 /// all), each read 20 times per run on both sides (nibarchive takes about 0.1 s a round).
@@ -21,17 +21,17 @@ struct NibRows {
     ]
 
     func run() throws -> Row {
-        let benchmark = "r. NIBArchive decode, 6 ibtool nibs × \(Self.rounds) (498 objects each round)"
+        let benchmark = "u. NIBArchive decode, 6 ibtool nibs × \(Self.rounds) (498 objects each round)"
         let peerName = "nibarchive 1.1.0 (Python, PyPI)"
         let paths = Self.names.map { Self.fixtures.appendingPathComponent($0).path }
         let files = try paths.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
         let objects = try files.reduce(0) { $0 + (try NIBArchiveReader().read($1).objects.count) }
-        try expect(objects == 498, "r: ICTKit reads \(objects) objects in the six nibs; nibarchive reads 498")
+        try expect(objects == 498, "u: ICTKit reads \(objects) objects in the six nibs; nibarchive reads 498")
         guard (try? Self.peer(paths)) != nil else {
             return .notMeasured(
                 benchmark, peer: peerName, target: .faster(by: 20), reason: "python3 cannot import nibarchive (scripts/install-deps.sh bench)")
         }
-        log("r. NIBArchive decode: ICTKit vs nibarchive")
+        log("u. NIBArchive decode: ICTKit vs nibarchive")
         let (ours, peer) = try stopwatch.compare(
             reported: {
                 Stopwatch.time {
@@ -71,7 +71,7 @@ struct NibRows {
         process.waitUntilExit()
         let fields = text.split(separator: " ").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard process.terminationStatus == 0, fields.count == 3, let wall = fields[0], let cpu = fields[1] else {
-            throw BenchmarkFailure("r: nibarchive did not run: \(text)")
+            throw BenchmarkFailure("u: nibarchive did not run: \(text)")
         }
         return Sample(wall: .nanoseconds(Int64(wall * 1e9)), cpu: .nanoseconds(Int64(cpu * 1e9)))
     }

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "CoreDataFiles", targets: ["CoreDataFiles"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
+        .library(name: "NIBArchive", targets: ["NIBArchive"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
@@ -107,6 +108,16 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // Compiled nibs: Apple's NIBArchive format, and Interface Builder's keyed keyedobjects.nib as the same object graph.
+        .target(
+            name: "NIBArchive",
+            dependencies: [
+                "KeyedArchive",
+                "PropertyList",
+                "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "UniformTypes",
             dependencies: [
@@ -178,9 +189,9 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "KeyedArchive", "TypedStream", "CoreDataFiles", "KeyedCoding", "DocumentPackage",
-                "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents", "DocumentQuery",
-                "AppleCompatibility",
+                "PropertyList", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "KeyedCoding",
+                "DocumentPackage", "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents",
+                "DocumentQuery", "AppleCompatibility",
             ]
         ),
 
@@ -197,6 +208,7 @@ let package = Package(
                 "UniformTypes",
                 "ICTDocument",
                 "DocumentQuery",
+                "NIBArchive",
                 "SystemSupport",
                 "TypedStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -262,6 +274,11 @@ let package = Package(
         .testTarget(
             name: "KeyedCodingTests",
             dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "NIBArchiveTests",
+            dependencies: ["NIBArchive", "KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -34,6 +34,7 @@ let package = Package(
                 "CBenchmarkLibXML2",
                 .product(name: "PropertyList", package: rootPackage),
                 .product(name: "KeyedArchive", package: rootPackage),
+                .product(name: "NIBArchive", package: rootPackage),
                 .product(name: "DocumentPackage", package: rootPackage),
                 .product(name: "DocumentVersions", package: rootPackage),
                 .product(name: "UniformTypes", package: rootPackage),

@@ -279,3 +279,15 @@ for folder, _, names in sorted(os.walk(MODELS)):
 
 # coredata-store: Apple's CoreDataBooks store (Tests/CoreDataFilesTests/Fixtures/stores/SOURCES.md)
 add("coredata-store", open(os.path.join(ROOT, "Tests", "CoreDataFilesTests", "Fixtures", "stores", "CoreDataBooks.sqlite"), "rb").read())
+# nib-archive: the compiled nibs of Tests/NIBArchiveTests/Fixtures (ibtool's), and cut short: inside the
+# header, at its end, and half way.
+NIB_FIXTURES = os.path.join(ROOT, "Tests", "NIBArchiveTests", "Fixtures")
+for name in sorted(os.listdir(NIB_FIXTURES)):
+    with open(os.path.join(NIB_FIXTURES, name), "rb") as f:
+        data = f.read()
+    if not data.startswith(b"NIBArchive"):
+        continue
+    add("nib-archive", data)
+    if name == "UIViewController-01J-lp-oVM.nib":
+        for cut in (10, 50, len(data) // 2):
+            add("nib-archive", data[:cut])

@@ -45,6 +45,14 @@ install_python_modules() {
     python3 -m pip install --quiet --disable-pip-version-check pytypedstream==0.1.0 \
       || echo "install-deps.sh: could not install pytypedstream; TypedStreamTests' comparison fails and bench row t is not measured" >&2
   fi
+  # NIBArchiveTests check every decoded nib against PyPI's nibarchive; bench row u times it (pinned: its reading is the reference).
+  if [ "$purpose" = test ] || [ "$purpose" = bench ]; then
+    if ! python3 -c 'import nibarchive' >/dev/null 2>&1; then
+      echo "Installing the Python module nibarchive 1.1.0 (the compiled-nib peer)"
+      python3 -m pip install --quiet --disable-pip-version-check nibarchive==1.1.0 \
+        || echo "install-deps.sh: could not install nibarchive; the nib peer tests will be skipped and bench row u not measured" >&2
+    fi
+  fi
 }
 
 if [ ${#missing[@]} -eq 0 ]; then install_python_modules; exit 0; fi

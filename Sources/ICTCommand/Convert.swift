@@ -3,6 +3,7 @@ import CoreDataFiles
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
+import NIBArchive
 import PropertyList
 import SystemSupport
 import TypedStream
@@ -49,6 +50,16 @@ extension Ict {
                 with --format json to the whole model as JSON: {"entities": [{"name", "attributes", \
                 "relationships", …}], "configurations", "versionIdentifiers"} (Schemas/cli/model.schema.json); \
                 a .mom converts with the other formats as the property list it is.
+
+                A compiled nib (a NIBArchive file) converts with --format json to its \
+                lossless JSON form: {"format": "NIBArchive", "formatVersion", \
+                "coderVersion", "objects": [{"class", "className", "firstValue", \
+                "valueCount"}], "keys", "values": [{"key", "keyName", "type", "value"}], \
+                "classNames": [{"name", "extras"}]}, each value with its type (int8, \
+                int16, int32, int64, true, false, float as {"$real32": x}, double, data as \
+                {"$data": base64}, nil, object with the object's index). A folder ending \
+                in .nib converts to {"members": [{"name", "file"}]}, one for each nib \
+                file in it (a keyed archive member as its property list).
 
                 With --files-from, the inputs named in a list (and the one argument, \
                 first) are converted one by one into the folder -o names, each at its \
@@ -200,6 +211,7 @@ extension Ict {
                 return try convertDocument(of: documentKind, report)
             }
             if format == .json, ModelSupport.form(of: input) != nil { return try convertModel(report) }
+            if format == .json, NibSupport.isNibArchive(input) { return try convertNib(report) }
             let kind = InputKind(classifying: input)
             if let problem = inputProblem(kind) { throw report.fail(problem) }
             if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
@@ -290,6 +302,37 @@ extension Ict {
                 if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
                 let document = try ModelSupport.read(input)
                 try OutputFile.write(document.model.jsonText(), to: destination)
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            } catch let failure as CommandFailure {
+                throw report.fail(Problem(path: Problem.outputName(destination), failure.description))
+            }
+        }
+
+        /// A compiled nib to its lossless JSON form (`NIBArchiveFile.jsonForm`); a folder to its members' forms.
+        private func convertNib(_ report: Report) throws {
+            let destination = output ?? "-"
+            report["output"] = .string(destination == "-" ? "<stdout>" : destination)
+            do {
+                if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
+                let nib = try NibSupport.read(input, maxInputSize: limits.maximumInputSize)
+                let forms = nib.members.map { member -> (String, PropertyListValue) in
+                    switch member.contents {
+                    case .nibArchive(let file): (member.name, file.jsonForm)
+                    case .keyedArchive(let archive): (member.name, archive.propertyList)
+                    }
+                }
+                let value: PropertyListValue =
+                    NibSupport.isFolder(input)
+                    ? .dictionary(["members": .array(forms.map { .dictionary(["name": .string($0.0), "file": $0.1]) })])
+                    : forms[0].1
+                let bytes: [UInt8]
+                do {
+                    bytes = try JSONPropertyListWriter().encode(sortKeys ? value.withSortedKeys() : value)
+                } catch {
+                    throw Problem(path: displayInput, error)
+                }
+                try OutputFile.write(bytes + [UInt8(ascii: "\n")], to: destination)
             } catch let problem as Problem {
                 throw report.fail(problem)
             } catch let failure as CommandFailure {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ICTDocument
+import NIBArchive
 import PropertyList
 
 extension Ict {
@@ -26,6 +27,17 @@ extension Ict {
                 In a Core Data store (or a UIManagedDocument package) the key path is \
                 Entity[pN].property, Entity[pN] (the whole object) or the object's \
                 x-coredata:// URI; without --model, properties are the table's columns (ZTITLE).
+
+                In a compiled nib (a NIBArchive file, or a folder ending in .nib holding \
+                them) the key path is objects.N (object N: its class name and fields), \
+                objects.N.KEY (its first field named KEY; a key may hold dots, as NS.bytes \
+                does), objects.N.KEY.M (the M-th field named KEY, from 0: an array's \
+                elements are all UINibEncoderEmptyKey), root, topLevelObjects or \
+                topLevelObjects.M. In a folder, MEMBER/KEYPATH picks the member file \
+                (runtime.nib/objects.3.UILabel); without it, the first. raw prints an \
+                object as its label (#3 UIView) and its fields one a line, a string \
+                object's text quoted, data as hex; the other formats write a reference \
+                as a UID and an object as {"index", "className", "fields"}.
                 """
         )
 
@@ -72,6 +84,7 @@ extension Ict {
             let report = Get.report(json: json)
             let value: PropertyListValue
             let problem: (String) -> Problem
+            var rawText: String?
             if let found = TypedStreamSupport.value(atPath: file, keyPath: keyPath, limit: limits.maximumInputSize) {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
@@ -81,6 +94,15 @@ extension Ict {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 do throws(Problem) { value = try StoreCommands.value(in: file, model: model, at: keyPath) } catch { throw report.fail(error) }
+                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+            } else if NibSupport.isNibArchive(file) {
+                report.fields.path = Problem.inputName(file)
+                report.fields.keyPath = keyPath
+                do throws(Problem) {
+                    (value, rawText) = try NibSupport.value(file, keyPath: keyPath, maxInputSize: limits.maximumInputSize)
+                } catch {
+                    throw report.fail(error)
+                }
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
             } else if let found = KeyPathTarget.valueInBinaryFile(file, keyPath: keyPath, limits: limits) {
                 report.fields.path = Problem.inputName(file)
@@ -97,7 +119,7 @@ extension Ict {
             let bytes: [UInt8]
             do throws(PropertyListError) {
                 switch format {
-                case .raw: bytes = Array((PlutilTextForm.raw(value) + "\n").utf8)
+                case .raw: bytes = Array(((rawText ?? PlutilTextForm.raw(value)) + "\n").utf8)
                 case .xml1: bytes = try XMLPropertyListWriter().encode(value)
                 case .binary1: bytes = try BinaryPropertyListWriter().encode(value)
                 case .json: bytes = try JSONPropertyListWriter().encode(value) + [UInt8(ascii: "\n")]

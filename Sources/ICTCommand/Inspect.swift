@@ -3,6 +3,7 @@ import CoreDataFiles
 import DocumentPackage
 import ICTDocument
 import KeyedArchive
+import NIBArchive
 import PropertyList
 import TypedStream
 import UniformTypes
@@ -49,7 +50,16 @@ extension Ict {
                 shows its UUID, store type, model version and each entity with its table and \
                 number of objects, reading the store without writing it or its -wal and -shm; \
                 with --json, "store": {"uuid", "layoutVersion", "modelVersionIdentifiers", \
-                "entities", "metadata"}.
+                "entities", "metadata"}. \
+                A compiled nib (a NIBArchive file, or a folder ending in .nib holding NIBArchive files \
+                such as objects-13.0+.nib and runtime.nib), and a keyed archive with IB.objectdata \
+                (Interface Builder's keyedobjects.nib), is shown as its object graph: the top-level \
+                objects, the outlet and action connections (outlet "view": #3 UIViewController -> \
+                #7 UIView), then each object from the root with its class name and keyed values, an \
+                array's UINibEncoderEmptyKey elements numbered [0], [1], …; an object reached again \
+                says (shown above), one reached from inside itself (cycle). With --json, "kind" is \
+                "nib" and "nib" is {"members": [{"name", "graph": {"root", "topLevelObjects", \
+                "connections", "objects"}}]}.
                 """
         )
 
@@ -76,6 +86,7 @@ extension Ict {
             if StoreCommands.handles(input) { return try StoreCommands.inspect(input, model: model, json: json, report: report) }
             if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
             if ModelSupport.form(of: input) != nil { return try inspectModel(report) }
+            if NibSupport.isNibArchive(input) { return try inspectNib(report) }
             switch InputKind(classifying: input) {
             case .document: return try inspectDocument(report)
             case .documentWithoutMetadata, .package: return try inspectPackage(report)
@@ -120,6 +131,16 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(file: file, error))
             }
+            if archive.topObjectIndex(forKey: "IB.objectdata") != nil {
+                report["kind"] = "nib"
+                let graph: NibObjectGraph
+                do {
+                    graph = try NibObjectGraph(keyedArchive: archive)
+                } catch {
+                    throw report.fail(Problem(file.displayName, error))
+                }
+                return try show(nibGraphs: [(file.displayName, graph)], report)
+            }
             if json {
                 report["archive"] = .propertyList(ArchiveGraphView.jsonValue(archive))
             } else {
@@ -138,6 +159,40 @@ extension Ict {
             } else {
                 var output = StandardOutput()
                 TypedStreamSupport.treeLines(document).forEach { output.writeLine($0) }
+                output.flush()
+            }
+            try report.finish()
+        }
+
+        private func inspectNib(_ report: Report) throws {
+            report["kind"] = "nib"
+            let graphs: [(name: String, graph: NibObjectGraph)]
+            do {
+                graphs = try NibSupport.graphs(try NibSupport.read(input, maxInputSize: inputOptions.maxInputSize), path: input)
+            } catch let problem as Problem {
+                throw report.fail(problem)
+            }
+            try show(nibGraphs: graphs, report)
+        }
+
+        /// Each graph as a tree, under its member's name when there are several; or the "nib" JSON.
+        private func show(nibGraphs graphs: [(name: String, graph: NibObjectGraph)], _ report: Report) throws {
+            let limits = NibSupport.limits(inputOptions.maxInputSize)
+            var texts: [String] = []
+            do {
+                for (name, graph) in graphs where !json {
+                    let tree = try graph.treeText(limits: limits)
+                    texts.append(graphs.count > 1 ? "\(name):\n" + tree : tree)
+                }
+            } catch {
+                throw report.fail(Problem(input, error))
+            }
+            if json {
+                let members = graphs.map { JSONValue.object([("name", .string($0.name)), ("graph", .propertyList($0.graph.jsonForm))]) }
+                report["nib"] = .object([("members", .array(members))])
+            } else {
+                var output = StandardOutput()
+                output.write(texts.joined(separator: "\n"))
                 output.flush()
             }
             try report.finish()
@@ -238,5 +293,5 @@ extension Ict {
 
 extension Ict.Inspect: ReportingCommand {
     static let reportName = "inspect"
-    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store"]
+    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store", "nib"]
 }

@@ -53,6 +53,10 @@ extension Ict {
                 primary key above Z_MAX; with --model also the model's entities, columns \
                 and version hashes, to-one relationships naming missing objects, and every \
                 value against its attribute's type, each problem at its table, row and column. \
+                A compiled nib (a NIBArchive file, or a folder ending in .nib holding them) is read \
+                whole: header, the four tables, every index (class names, keys, value runs, object \
+                references), and its graph's depth; a problem is an error at its byte offset \
+                (FILE:byte N), in the member file for a folder. \
                 Each problem prints as file:location: severity: message on standard error. \
                 For batches, --files-from names more files in a list (one a line, or \
                 NUL-separated with -0, as find -print0 writes it), read as the files are \
@@ -118,6 +122,8 @@ extension Ict {
                         documentKind == .ptk
                         ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
                         : Self.checkNote(path, kind: documentKind)
+                } else if NibSupport.isNibArchive(path) {
+                    result = checkNib(path)
                 } else if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
                     result = Self.checkDocument(path, schema: documentSchema)
                 } else {
@@ -154,6 +160,8 @@ extension Ict {
             var isCoreDataStore = false
             /// The model's form, when the path is a Core Data model.
             var modelForm: ModelFileForm?
+            /// Whether the path is a compiled nib (NIBArchive).
+            var isNib = false
             var problems: [Problem] = []
 
             /// No error (warnings allowed).
@@ -168,6 +176,7 @@ extension Ict {
                 if noteKind != nil { return "textNote" }
                 if typedStreamFormat != nil { return "typedStream" }
                 if modelForm != nil { return "model" }
+                if isNib { return "nib" }
                 if isKeyedArchive { return "keyedArchive" }
                 if isInfoPlist { return "infoPlist" }
                 return format == nil ? nil : "propertyList"
@@ -179,6 +188,7 @@ extension Ict {
                 if let noteKind { return ".\(noteKind.rawValue) note (UTF-8 text)" }
                 if let typedStreamFormat { return typedStreamFormat }
                 if let modelForm { return "Core Data model, \(modelForm.displayName)" }
+                if isNib { return "compiled nib (NIBArchive)" }
                 if isKeyedArchive { return "keyed archive (\(format == .xml ? "XML" : "binary") property list)" }
                 return switch format {
                 case .binary: "binary property list"
@@ -252,6 +262,24 @@ extension Ict {
                 if let truncation = inspection.truncationProblem { result.problems.append(truncation) }
             } catch {
                 result.problems.append(Problem(document: path, error))
+            }
+            return result
+        }
+
+        /// A compiled nib: read whole (every table and index), each member's graph walked within the depth limit.
+        func checkNib(_ path: String) -> FileResult {
+            var result = FileResult(path: DocumentSupport.trimmingTrailingSlashes(path), isNib: true)
+            do throws(Problem) {
+                let limits = NibSupport.limits(inputOptions.maxInputSize)
+                for (_, graph) in try NibSupport.graphs(try NibSupport.read(path, maxInputSize: inputOptions.maxInputSize), path: path) {
+                    do {
+                        _ = try graph.treeText(limits: limits)
+                    } catch {
+                        throw Problem(path, error)
+                    }
+                }
+            } catch {
+                result.problems.append(error)
             }
             return result
         }

@@ -69,7 +69,7 @@ struct ContractTests {
     }()
 
     static let cases: [Case] = {
-        let s = scratch, samples = root + "/SampleDocs"
+        let s = scratch, samples = root + "/SampleDocs", nibs = root + "/Tests/NIBArchiveTests/Fixtures"
         return [
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/good.plist"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/archive.plist"], status: 0),
@@ -85,6 +85,8 @@ struct ContractTests {
             Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/malformed-ptk/wrong-class.ptk"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", samples + "/malformed/unknown-version.ict"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", Repository.root.path + "/Sources"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", nibs + "/InstallViewController.nib"], status: 0),
+            Case(schema: "inspect", arguments: ["inspect", "--json", nibs + "/keyedobjects.nib"], status: 0),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/bad.plist"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", s + "/missing.plist"], status: 1),
             Case(schema: "inspect", arguments: ["inspect", "--json", "-"], stdin: "", status: 1),
@@ -101,6 +103,7 @@ struct ContractTests {
                     "validate", "--json", s + "/good.plist", s + "/bad.plist", s + "/bad-archive.plist",
                     samples + "/malformed/name-mismatch.ict", s + "/missing.plist",
                 ], status: 1),
+            Case(schema: "validate", arguments: ["validate", "--json", nibs + "/PackageListHeader.nib"], status: 0),
             Case(schema: "validate", arguments: ["validate", "--json"], status: 64),
             Case(
                 schema: "validate",

@@ -105,11 +105,12 @@ struct ValidateCommandTests {
         #expect(run.stderr == "\(file.path):2:1: error: an Xcode scheme (<Scheme>), not a property list\n")
     }
 
-    @Test func nibArchiveIsNamedNotParsed() throws {
+    @Test func nibArchiveIsReadAsACompiledNib() throws {
+        // The magic and two versions: 18 of the header's 50 bytes.
         let file = try write("NIBArchive\u{1}\0\0\0\t\0\0\0", named: "View.nib")
         let run = try ICTRunner.run(["validate", file.path])
         #expect(run.status == 1)
-        #expect(run.stderr == "\(file.path):byte 0: error: a NIBArchive file (a compiled nib), not a property list\n")
+        #expect(run.stderr == "\(file.path):byte 18: error: the input ends inside the header (18 of 50 bytes)\n")
     }
 
     @Test func kindNamesTakeTheRightArticle() throws {

@@ -3,11 +3,13 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnpqrstvwz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnopqrstuvwz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
-/// document-version (v) and package-zip (z, with Info-ZIP's zip and unzip)
-/// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many processes against one (w), and whole `ict` processes on small jobs against
+/// document-version (v), compiled-nib (u, against Python's nibarchive), typed-stream (t, against pytypedstream),
+/// Core Data store (o) and package-zip (z, with Info-ZIP's zip and unzip)
+/// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many
+/// processes against one (w), and whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
@@ -109,6 +111,11 @@ struct PropertyListBenchmarks {
                 )
                 rows += try stores.run()
             }
+            if options.only.contains("u") {
+                let nibs = NibRows(
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose))
+                rows.append(try nibs.run())
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -153,7 +160,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnopqrstvwz")
+    var only = Set("abcdefghijklmnopqrstuvwz")
     /// Log every timed run, not only the medians.
     var verbose = false
 

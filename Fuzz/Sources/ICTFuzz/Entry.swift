@@ -38,6 +38,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "coredata-model-xml", run: fuzzModelContents),
     FuzzTarget(name: "coredata-mom", run: fuzzCompiledModel),
     FuzzTarget(name: "coredata-store", run: fuzzCoreDataStore),
+    FuzzTarget(name: "nib-archive", run: fuzzNibArchive),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

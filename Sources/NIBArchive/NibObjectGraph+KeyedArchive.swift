@@ -1,0 +1,98 @@
+import KeyedArchive
+import PropertyList
+
+extension NibObjectGraph {
+    /// The graph of Interface Builder's keyed `keyedobjects.nib`: the
+    /// `NSIBObjectData` under `$top`'s `IB.objectdata` is the root; its
+    /// `NSRoot` (the file's owner) and the objects whose parent
+    /// (`NSObjectsKeys`/`NSObjectsValues`) is `NSRoot` are the top level;
+    /// connections are its `NSNibOutletConnector`s and `NSNibControlConnector`s.
+    ///
+    /// Strings and numbers stored as themselves are shown in place; instances are objects.
+    ///
+    /// - Throws: `NIBArchiveError` `.notAKeyedNib` when `$top` has no
+    ///   `IB.objectdata`, or a reference points outside `$objects` (the message names the object and key).
+    public init(keyedArchive archive: KeyedArchiveObjectGraph) throws(NIBArchiveError) {
+        guard let root = archive.topObjectIndex(forKey: "IB.objectdata") else {
+            throw NIBArchiveError(.notAKeyedNib, at: nil, "the keyed archive has no $top.IB.objectdata: not a keyed nib")
+        }
+        var objects: [Object?] = Array(repeating: nil, count: archive.objects.count)
+        for index in archive.objects.indices {
+            guard case .instance(let instance) = archive.object(at: index) else { continue }
+            var fields: [Field] = []
+            var string: String?
+            for (key, value) in instance.fields {
+                let converted = try Self.value(value, in: archive, at: "$objects[\(index)].\(key)")
+                fields.append(Field(key: key, value: converted))
+                if key == "NS.string", case .string(let text) = converted { string = text }
+            }
+            objects[index] = Object(index: index, className: instance.classDescription.name, fields: fields, string: string)
+        }
+        self.objects = objects
+        rootIndex = root
+        connections = Self.connections(in: objects)
+        topLevelObjects = []
+        topLevelObjects = keyedTopLevelObjects()
+    }
+
+    /// `NSRoot`, then each object whose parent is `NSRoot`, in `NSObjectsKeys` order.
+    private func keyedTopLevelObjects() -> [Int] {
+        guard let rootData = object(rootIndex) else { return [] }
+        func reference(_ key: String) -> Int? {
+            for field in rootData.fields where field.key == key {
+                if case .object(let index) = field.value { return index }
+            }
+            return nil
+        }
+        guard let owner = reference("NSRoot") else { return [] }
+        var found = [owner]
+        if let keys = reference("NSObjectsKeys"), let parents = reference("NSObjectsValues") {
+            for (child, parent) in zip(elements(of: keys), elements(of: parents)) where parent == owner && child != owner {
+                found.append(child)
+            }
+        }
+        return found
+    }
+
+    private static func value(_ value: PropertyListValue, in archive: KeyedArchiveObjectGraph, at path: @autoclosure () -> String)
+        throws(NIBArchiveError) -> Value
+    {
+        switch value {
+        case .uid(let uid):
+            guard uid < UInt64(archive.objects.count) else {
+                throw NIBArchiveError(
+                    .notAKeyedNib, at: nil, "\(path()) refers to object \(uid) of \(archive.objects.count)")
+            }
+            let index = Int(uid)
+            switch archive.object(at: index) {
+            case .null: return .nil
+            case .value(let plain) where !Self.isContainer(plain): return try Self.value(plain, in: archive, at: path())
+            default: return .object(index)
+            }
+        case .string(let text): return .string(text)
+        case .integer(let integer): return integer.int64Value.map(Value.integer) ?? .real(Double(integer.uint64Value ?? 0))
+        case .real(let real): return .real(real)
+        case .real32(let real): return .real(Double(real))
+        case .bool(let flag): return .bool(flag)
+        case .data(let data): return .data(Array(data))
+        case .date(let date): return .string("\(date)")
+        case .array(let elements):
+            var list: [Value] = []
+            for element in elements { list.append(try Self.value(element, in: archive, at: path())) }
+            return .list(list)
+        case .dictionary(let dictionary):
+            var list: [Value] = []
+            for (key, element) in dictionary {
+                list.append(.list([.string(key), try Self.value(element, in: archive, at: path())]))
+            }
+            return .list(list)
+        }
+    }
+
+    private static func isContainer(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .array, .dictionary: true
+        default: false
+        }
+    }
+}

@@ -17,8 +17,9 @@ STATIC_BUILD = .build-static
 # The functions a short run uses are laid out side by side (lld's
 # --symbol-ordering-file, each function in its own section): a small
 # conversion took 117 page faults instead of 155 when this was made; with
-# today's modules it takes 169 to 171 (2026-11-25, perf stat -e page-faults;
-# 239 with a stale list); the list is scripts/ict-startup.order, written
+# today's modules (TypedStream, NIBArchive, CoreDataFiles and SQLite linked
+# in) it takes 179 (2026-11-25, perf stat -e page-faults -r 20; 239 with a
+# stale list); the list is scripts/ict-startup.order, written
 # by scripts/startup-order.sh, to be run again when the start-up path moves
 # (a stale list costs page faults, never correctness).
 ifeq ($(shell uname -s),Linux)

@@ -137,11 +137,25 @@ struct RealWorldCorpusTests {
         #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.joined(separator: "\n"))")
     }
 
+    /// What ict names a compiled nib or a typed stream as, told by the file's
+    /// first bytes (`NIBArchive`; a length byte, then `streamtyped` or
+    /// `typedstream`), or nil for other files.
+    static func archiveBesidePropertyLists(_ path: String) -> String? {
+        let head = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path)))?.prefix(13) ?? Data())
+        if head.starts(with: Array("NIBArchive".utf8)) { return "compiled nib (NIBArchive)" }
+        guard head.count == 13, head[1] == 0x0B else { return nil }
+        let name = String(decoding: head[2...], as: UTF8.self)
+        return name == "streamtyped" || name == "typedstream" ? "typed stream" : nil
+    }
+
     /// Files Apple's plutil does not read: ict refuses them too, naming the
-    /// format when it is one it knows, else saying where it stopped.
+    /// format when it is one it knows, else saying where it stopped — but for
+    /// the archives ICTKit reads beside property lists (compiled nibs and
+    /// NSArchiver typed streams, told here by their first bytes), which it
+    /// validates and names.
     @Test(.interopCorpus, .enabled(if: plutilExists, "needs Apple's plutil (/opt/swift/usr/bin/plutil)"))
     func everyOtherFileIsRefusedAndSaysWhatItIs() throws {
-        var named = 0, located = 0
+        var named = 0, located = 0, readAsArchives = 0
         var failures: [String] = []
         for file in try Self.files() {
             let path = Self.folder.appendingPathComponent(file).path
@@ -150,6 +164,15 @@ struct RealWorldCorpusTests {
             if file.hasSuffix(".json") {
                 // JSON (asset catalogs' Contents.json) is not Apple's, but ICTKit reads its JSON form.
                 if run.status != 0 { failures.append("\(file): \(run.stderr)") }
+                continue
+            }
+            let archiveName = Self.archiveBesidePropertyLists(path)
+            if let archiveName {
+                if run.status == 0, run.stdout.contains("valid \(archiveName)") {
+                    readAsArchives += 1
+                } else {
+                    failures.append("\(file): a \(archiveName), not read: \(run.stderr)")
+                }
                 continue
             }
             guard run.status == 1 else { failures.append("\(file): accepted"); continue }
@@ -161,7 +184,9 @@ struct RealWorldCorpusTests {
                 failures.append("\(file): \(run.stderr)")
             }
         }
-        print("realworld: files plutil refuses: \(named) named as another format, \(located) refused with a place")
+        print(
+            "realworld: files plutil refuses: \(readAsArchives) read as compiled nibs or typed streams, "
+                + "\(named) named as another format, \(located) refused with a place")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }

@@ -16,5 +16,5 @@ func fuzzCoreDataStore(_ bytes: [UInt8]) {
     }
     let listing = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     require(listing == ["input.sqlite"], "reading the store wrote beside it: \(listing)")
-    require(FileManager.default.contents(atPath: path).map(Array.init) == bytes, "reading the store changed it")
+    require(readFile(path) == bytes, "reading the store changed it")
 }

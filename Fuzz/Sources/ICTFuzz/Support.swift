@@ -69,6 +69,23 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
     }
 }
 
+/// The bytes of the file at `path`, or nil if it cannot be read: read(2) in a loop, not
+/// `FileManager.contents(atPath:)`, which leaks its 4 KB buffer for an empty file
+/// (swift-corelibs-foundation's readBytesFromFile; LeakSanitizer found it under the store target).
+func readFile(_ path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 { return nil }
+        if count == 0 { return bytes }
+        bytes += buffer[0..<count]
+    }
+}
+
 /// Removes `path` and everything under it, if there.
 func removeItem(_ path: String) {
     if FileManager.default.fileExists(atPath: path) || isSymbolicLink(path) {

@@ -23,9 +23,9 @@ struct AtomicFileWriterTests {
     }
 
     private static func write(_ text: String, to path: String, followingLink: Bool = true) throws {
-        let writer = try AtomicFileWriter(path: path, followingLink: followingLink)
-        try Array(text.utf8).withUnsafeBytes { try writer.write($0) }
-        try writer.commit()
+        var options = AtomicFileWriter.Options()
+        options.followingLink = followingLink
+        try write(text, to: path, options: options)
     }
 
     @Test func replacesAFileKeepingItsPermissionsAndLeavingNoTemporary() throws {

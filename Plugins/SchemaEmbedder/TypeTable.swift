@@ -1,13 +1,5 @@
 import PropertyList
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // `SchemaEmbedder table INPUT OUTPUT CONSTANT NAME` reads INPUT, an
 // Info.plist of ICTKit's own type declarations (shown to people as NAME),
 // and writes OUTPUT, a Swift file declaring the internal

@@ -1,3 +1,10 @@
+// The tool's only platform calls (write, exit, fopen, fread, fputs, fclose)
+// are in this file, behind this one import block. A build tool does not use
+// SystemSupport, the library's module for system calls: the tool is built
+// for the machine running the build, before the targets it serves; on
+// SystemSupport (and its C shim) every change there would rebuild it and
+// rerun every embedding, and a cross build would compile SystemSupport
+// twice. It needs PropertyList alone, to read the type declarations.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -87,8 +87,25 @@ static inline int ictkit_wait_for_writeback(int file) { (void)file; return 0; }
 /// through one static buffer, files unlinked, and one directory met per
 /// pass is emptied (recursively, at most 128 levels deep) before the next
 /// pass rereads the directory from its start. Not reentrant: the caller
-/// keeps two calls from overlapping (the handlers block one another).
+/// keeps two calls from overlapping (the handlers block one another); other
+/// callers use `ictkit_remove_tree_reporting` with a buffer of their own.
+/// Only a directory is opened up (chmod 0700) to be emptied: a link is
+/// never followed, and a file may share its inode (a hard link) with one
+/// that stays. This is ICTKit's one tree remover: Swift calls it too
+/// (`Directory.removeTree`, through `ictkit_remove_tree_reporting`).
 static inline void ictkit_remove_tree(int parent, const char *name);
+
+/// The size of the buffer a directory is read through: for
+/// `ictkit_remove_tree_reporting`'s, aligned to 8 bytes.
+#define ICTKIT_REMOVE_TREE_BUFFER_SIZE 16384
+
+/// As `ictkit_remove_tree`, at most `max_depth` levels deep, reading
+/// directories through `buffer` (ICTKIT_REMOVE_TREE_BUFFER_SIZE bytes,
+/// aligned to 8; the caller's own, so calls on several threads do not
+/// meet), and saying why what stayed stayed: returns 0 when `name` is gone
+/// (or was never there), else the errno of the first call that failed
+/// (ENOTEMPTY for a folder nested deeper than `max_depth`). errno is kept.
+static inline int ictkit_remove_tree_reporting(int parent, const char *name, int max_depth, char *buffer);
 
 #if defined(__linux__)
 #include <dirent.h>
@@ -107,13 +124,12 @@ struct ictkit_directory_entry64 {
 /// One pass over the open directory: unlinks every entry that is not a
 /// directory and copies the name of one directory into `directoryName`.
 /// Returns how many entries it saw (0: the directory is empty), -1 on error.
-static inline int ictkit_empty_directory_pass(int directory, char directoryName[256]) {
-    static _Alignas(8) char buffer[8192];
+static inline int ictkit_empty_directory_pass(int directory, char directoryName[256], char *buffer) {
     int seen = 0;
     directoryName[0] = 0;
     if (lseek(directory, 0, SEEK_SET) != 0) return -1;
     for (;;) {
-        long count = syscall(SYS_getdents64, directory, buffer, sizeof buffer);
+        long count = syscall(SYS_getdents64, directory, buffer, ICTKIT_REMOVE_TREE_BUFFER_SIZE);
         if (count < 0) return -1;
         if (count == 0) return seen;
         for (long offset = 0; offset < count;) {
@@ -134,8 +150,7 @@ static inline int ictkit_empty_directory_pass(int directory, char directoryName[
 
 /// `ictkit_empty_directory_pass` through getattrlistbulk(2), which, unlike
 /// readdir, is a system call and allocates nothing (it gives no `.` or `..`).
-static inline int ictkit_empty_directory_pass(int directory, char directoryName[256]) {
-    static _Alignas(8) char buffer[16384];
+static inline int ictkit_empty_directory_pass(int directory, char directoryName[256], char *buffer) {
     struct attrlist request = {0};
     request.bitmapcount = ATTR_BIT_MAP_COUNT;
     request.commonattr = ATTR_CMN_RETURNED_ATTRS | ATTR_CMN_NAME | ATTR_CMN_OBJTYPE;
@@ -143,7 +158,7 @@ static inline int ictkit_empty_directory_pass(int directory, char directoryName[
     directoryName[0] = 0;
     if (lseek(directory, 0, SEEK_SET) != 0) return -1;
     for (;;) {
-        int count = getattrlistbulk(directory, &request, buffer, sizeof buffer, 0);
+        int count = getattrlistbulk(directory, &request, buffer, ICTKIT_REMOVE_TREE_BUFFER_SIZE, 0);
         if (count < 0) return -1;
         if (count == 0) return seen;
         char *entry = buffer;
@@ -162,29 +177,65 @@ static inline int ictkit_empty_directory_pass(int directory, char directoryName[
 }
 #endif
 
-static inline void ictkit_remove_tree_below(int parent, const char *name, int depth) {
+/// Keeps the first failure: `code` unless one is already kept.
+static inline void ictkit_remove_tree_failed(int *failure, int code) {
+    if (*failure == 0) *failure = code;
+}
+
+static inline void ictkit_remove_tree_below(int parent, const char *name, int depth, int max_depth, char *buffer, int *failure) {
     if (unlinkat(parent, name, 0) == 0 || errno == ENOENT) return;
-    if (depth > 128) return;
+    int unlink_error = errno;
+    struct stat status;
+    if (fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno != ENOENT) ictkit_remove_tree_failed(failure, errno);
+        return;
+    }
+    // Not a directory, and it will not unlink: what stays says why.
+    if (!S_ISDIR(status.st_mode)) {
+        ictkit_remove_tree_failed(failure, unlink_error);
+        return;
+    }
+    // Too deep: the parent's removal fails with ENOTEMPTY, which is kept.
+    if (depth > max_depth) return;
     // A read-only directory's entries cannot be removed by its owner.
     (void)fchmodat(parent, name, 0700, 0);
     int directory = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (directory < 0) return;
+    if (directory < 0) {
+        ictkit_remove_tree_failed(failure, errno);
+        return;
+    }
     char child[256];
+    int seen;
     // Each pass removes every file it sees and then one directory; a
     // directory that will not go ends the removal, so this always ends.
-    while (ictkit_empty_directory_pass(directory, child) > 0) {
+    while ((seen = ictkit_empty_directory_pass(directory, child, buffer)) > 0) {
         if (child[0] == 0) continue;
-        ictkit_remove_tree_below(directory, child, depth + 1);
-        if (unlinkat(directory, child, AT_REMOVEDIR) != 0 && errno != ENOENT) break;
+        ictkit_remove_tree_below(directory, child, depth + 1, max_depth, buffer, failure);
+        if (unlinkat(directory, child, AT_REMOVEDIR) != 0 && errno != ENOENT) {
+            ictkit_remove_tree_failed(failure, errno);
+            break;
+        }
     }
+    if (seen < 0) ictkit_remove_tree_failed(failure, errno);
     close(directory);
-    (void)unlinkat(parent, name, AT_REMOVEDIR);
+    if (unlinkat(parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT) ictkit_remove_tree_failed(failure, errno);
 }
 
 static inline void ictkit_remove_tree(int parent, const char *name) {
+    // The signal handlers' own buffer: the handlers block one another.
+    static _Alignas(8) char buffer[ICTKIT_REMOVE_TREE_BUFFER_SIZE];
+    (void)ictkit_remove_tree_reporting(parent, name, 128, buffer);
+}
+
+static inline int ictkit_remove_tree_reporting(int parent, const char *name, int max_depth, char *buffer) {
     int saved = errno;
-    ictkit_remove_tree_below(parent, name, 0);
+    int failure = 0;
+    ictkit_remove_tree_below(parent, name, 0, max_depth, buffer, &failure);
+    struct stat status;
+    int stayed = fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0;
     errno = saved;
+    if (!stayed) return 0;
+    return failure != 0 ? failure : ENOTEMPTY;
 }
 
 /// An item's birth time, where the file system keeps it: statx(2)'s

@@ -408,65 +408,14 @@ enum FileSystem {
     }
 
     /// Removes `name` and, for a directory, everything under it, without
-    /// following symbolic links. Missing is not an error.
+    /// following symbolic links (`Directory.removeTree`). Missing is not an error.
     static func removeTree(_ name: String, in directory: Int32, at location: EntryLocation)
         throws(DocumentPackageError)
     {
-        let unlinkError: Int32
         do throws(SystemCallError) {
-            try Directory.remove(name, in: directory)
-            return
+            try Directory.removeTree(name, in: directory)
         } catch {
-            if error.isNoSuchEntry { return }
-            unlinkError = error.code
-        }
-        guard (try? FileInfo.of(name, in: directory, followingLink: false))?.kind == .directory else {
-            throw location.error("remove", errno: unlinkError)
-        }
-        try removeDirectory(name, in: directory, at: location)
-    }
-
-    /// Empties and removes the directory `name`. The listing's entry types
-    /// spare a system call or two per entry: a directory is emptied without
-    /// first trying to unlink it, anything else unlinked without a status;
-    /// only an entry of unknown type that will not unlink is looked at.
-    private static func removeDirectory(_ name: String, in directory: Int32, at location: EntryLocation)
-        throws(DocumentPackageError)
-    {
-        // A read-only directory's entries cannot be removed by its owner; open
-        // it up first. Only directories are changed: a file may share its
-        // inode (a hard link) with a package that stays.
-        try? Directory.setPermissions(0o700, of: name, in: directory)
-        let opened: Descriptor
-        do throws(SystemCallError) {
-            opened = Descriptor(try DescriptorCalls.open(name, in: directory, options: [.directory, .noFollow]))
-        } catch {
-            throw location.error("open the directory to remove", errno: error.code)
-        }
-        // Closed after the directory is gone: the kernel frees it on this close.
-        defer { withExtendedLifetime(opened) {} }
-        // All entries read before any is removed.
-        let entries: [DirectoryEntry]
-        do throws(SystemCallError) {
-            entries = try Directory.entries(of: opened.rawValue, path: "")
-        } catch {
-            throw location.error("list the directory", errno: error.code)
-        }
-        for entry in entries {
-            if entry.kind == .directory {
-                try removeDirectory(entry.name, in: opened.rawValue, at: location.child(entry.name))
-                continue
-            }
-            do throws(SystemCallError) {
-                try Directory.remove(entry.name, in: opened.rawValue)
-            } catch {
-                if !error.isNoSuchEntry { try removeTree(entry.name, in: opened.rawValue, at: location.child(entry.name)) }
-            }
-        }
-        do throws(SystemCallError) {
-            try Directory.remove(name, in: directory, isDirectory: true)
-        } catch {
-            if !error.isNoSuchEntry { throw location.error("remove", errno: error.code) }
+            throw location.error("remove", errno: error.code)
         }
     }
 

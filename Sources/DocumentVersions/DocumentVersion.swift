@@ -416,34 +416,26 @@ public final class DocumentVersion {
     }
 
     /// Writes a copy of `source` beside `target` under a temporary name
-    /// (`TemporaryItem`), flushes it, and renames it over `target`.
+    /// (`AtomicFileWriter`), flushes it, and renames it over `target`; the
+    /// copy is made with 0644 less the umask, whatever either file's permissions.
     private static func copyFileAtomically(from source: String, over target: String) throws(DocumentVersionError) {
-        let (folder, name) = splitPath(target)
         let bytes = try readFileNotFollowingLink(source)
-        let directory: Int32
-        do throws(SystemCallError) {
-            directory = try Directory.openDescriptor(atPath: folder)
+        var options = AtomicFileWriter.Options()
+        // A link or device at the target is replaced, never written through.
+        options.followingLink = false
+        options.writingDevicesInPlace = false
+        options.permissions = .lessUmask(0o644)
+        options.listingFolderOnce = false
+        do throws(AtomicFileWriter.Failure) {
+            let writer = try AtomicFileWriter(path: target, options: options)
+            try bytes.withUnsafeBytes { buffer in Result { () throws(AtomicFileWriter.Failure) in try writer.write(buffer) } }.get()
+            try writer.commit()
         } catch {
-            throw ioError(folder, "cannot open the document's folder", errno: error.code)
-        }
-        defer { DescriptorCalls.close(directory) }
-        TemporaryItem.removeStale(of: name, in: directory)
-        // A fresh name made anew (O_EXCL, O_NOFOLLOW): nothing planted there is written through.
-        guard let (descriptor, temporary) = TemporaryItem.makeFile(for: name, in: directory, folder: folder, permissions: 0o644) else {
-            throw ioError(target, "cannot write beside the document", errno: ErrorNumber.current)
-        }
-        defer { TemporaryItem.finished(temporary, folder: folder) }
-        var failure = bytes.withUnsafeBytes { FileWriting.writeAll($0, to: descriptor) }
-        if failure == nil {
-            do throws(SystemCallError) { try DescriptorCalls.flush(descriptor, path: target) } catch { failure = error.code }
-        }
-        DescriptorCalls.close(descriptor)
-        if failure == nil {
-            do throws(SystemCallError) { try Directory.rename(temporary, in: directory, to: name, in: directory) } catch { failure = error.code }
-        }
-        if let failure {
-            try? Directory.remove(temporary, in: directory)
-            throw ioError(target, "cannot replace the document", errno: failure)
+            switch error.step {
+            case .openFolder: throw ioError(splitPath(target).folder, "cannot open the document's folder", errno: error.systemError)
+            case .createTemporary: throw ioError(target, "cannot write beside the document", errno: error.systemError)
+            default: throw ioError(target, "cannot replace the document", errno: error.systemError)
+            }
         }
     }
 

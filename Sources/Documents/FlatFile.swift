@@ -53,20 +53,17 @@ enum FlatFile {
     }
 
     /// Writes `bytes` beside `path` under a temporary name, flushes them and
-    /// puts them in place: over the file `expected` describes (and no other)
-    /// when overwriting, only where nothing is when creating.
+    /// puts them in place (`AtomicFileWriter`, then the folder flushed): over
+    /// the file `expected` describes (and no other) when overwriting, only
+    /// where nothing is when creating. The new file keeps the old one's
+    /// permissions (0644 for a new one, whatever the umask); a symbolic link
+    /// at `path` is replaced, not written through.
     static func save(_ bytes: Data, to path: String, for operation: DocumentSaveOperation, replacing expected: FileStamp?)
         throws(DocumentError) -> FileStamp
     {
         let (folder, name) = split(path)
-        let directory: Int32
-        do throws(SystemCallError) {
-            directory = try Directory.openDescriptor(atPath: folder.isEmpty ? "." : folder)
-        } catch {
-            throw ioError(path, "cannot open the document's folder", errno: error.code)
-        }
-        defer { DescriptorCalls.close(directory) }
-        let existing = try? FileInfo.of(name, in: directory)
+        let target = TemporaryItem.path(name, in: folder)
+        let existing = try? FileInfo.of(path: target)
         if let existing {
             guard operation == .forOverwriting else {
                 throw DocumentError(.alreadyExists, path: path, "already exists; a new document is not saved over it")
@@ -75,44 +72,37 @@ enum FlatFile {
                 throw DocumentError(.wrongKind, path: path, "exists and is not a regular file; not replaced")
             }
         }
-        TemporaryItem.removeStale(of: name, in: directory)
-        let permissions = existing?.permissions ?? 0o644
-        guard let (descriptor, temporary) = TemporaryItem.makeFile(for: name, in: directory, folder: folder, permissions: permissions)
-        else { throw ioError(path, "cannot write beside the document", errno: ErrorNumber.current) }
-        defer { TemporaryItem.finished(temporary, folder: folder) }
-        let temporaryPath = TemporaryItem.path(temporary, in: folder)
-        do throws(DocumentError) {
-            try writeAll(bytes, to: descriptor, path: path)
-            // Umask aside, the new file keeps the old one's permissions.
-            do throws(SystemCallError) {
-                try FilePermissions.set(permissions, on: descriptor, path: path)
-                try DescriptorCalls.flush(descriptor, path: path)
-            } catch {
-                throw ioError(path, "cannot flush the new version", errno: error.code)
-            }
-            DescriptorCalls.close(descriptor)
+        var options = AtomicFileWriter.Options()
+        options.followingLink = false
+        options.writingDevicesInPlace = false
+        // Umask aside, the new file keeps the old one's permissions.
+        options.permissions = .exactly(existing?.permissions ?? 0o644)
+        options.listingFolderOnce = false
+        options.flushingFolder = true
+        do throws(AtomicFileWriter.Failure) {
+            let writer = try AtomicFileWriter(path: target, options: options)
+            try bytes.withUnsafeBytes { buffer in Result { () throws(AtomicFileWriter.Failure) in try writer.write(buffer) } }.get()
+            try writer.commit(expecting: existing != nil ? expected : nil)
         } catch {
-            DescriptorCalls.close(descriptor)
-            try? Directory.remove(temporaryPath, in: CurrentDirectory.descriptor)
-            throw error
+            throw saveError(error, path: path)
         }
-        do throws(FileStamp.ReplaceFailure) {
-            try FileStamp.replace(temporaryPath, over: path, expecting: existing != nil ? expected : nil)
-        } catch {
-            if !error.changedSinceRead { try? Directory.remove(temporaryPath, in: CurrentDirectory.descriptor) }
-            if error.changedSinceRead {
-                throw DocumentError(.changedOnDisk, path: path, "another program replaced the document since it was read; nothing was saved")
-            }
-            throw DocumentError(.io, path: path, systemErrorNumber: error.systemError, "cannot replace the document: \(describe(error.systemError))")
-        }
-        try? DescriptorCalls.flush(directory, path: folder)
         guard let saved = FileStamp(path: path) else { throw ioError(path, "the saved document is gone", errno: ErrorNumber.current) }
         return saved
     }
 
-    private static func writeAll(_ bytes: Data, to descriptor: Int32, path: String) throws(DocumentError) {
-        if let code = bytes.withUnsafeBytes({ FileWriting.writeAll($0, to: descriptor) }) {
-            throw ioError(path, "cannot write the new version", errno: code)
+    /// The `DocumentError` of a failed save, by the step that failed.
+    private static func saveError(_ failure: AtomicFileWriter.Failure, path: String) -> DocumentError {
+        let code = failure.systemError
+        switch failure.step {
+        case .open, .openFolder: return ioError(path, "cannot open the document's folder", errno: code)
+        case .createTemporary: return ioError(path, "cannot write beside the document", errno: code)
+        case .write: return ioError(path, "cannot write the new version", errno: code)
+        case .keepOwner, .setPermissions, .flush: return ioError(path, "cannot flush the new version", errno: code)
+        case .replace:
+            if failure.changedSinceRead {
+                return DocumentError(.changedOnDisk, path: path, "another program replaced the document since it was read; nothing was saved")
+            }
+            return DocumentError(.io, path: path, systemErrorNumber: code, "cannot replace the document: \(describe(code))")
         }
     }
 

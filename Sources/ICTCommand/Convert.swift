@@ -201,11 +201,13 @@ extension Ict {
         }
 
         /// Converts `input` to `output`, filling `report`; a problem fails the report.
-        func convert(_ report: Report) throws {
-            report["input"] = .string(displayInput)
-            report["format"] = .string(format.rawValue)
+        func convert(_ report: TypedReport<Convert.Fields>) throws {
+            report.fields.input = displayInput
+            report.fields.format = format.rawValue
             if format == .json || format == .jsonl, StoreCommands.handles(input) {
-                return try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, report: report)
+                try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, report: report)
+                report.fields.output = output ?? "-"
+                return
             }
             if format == .json, let documentKind = DocumentKind.of(itemAtPath: input), documentKind != .ict {
                 return try convertDocument(of: documentKind, report)
@@ -244,10 +246,10 @@ extension Ict {
             return nil
         }
 
-        private func convertDocument(_ report: Report) throws {
+        private func convertDocument(_ report: TypedReport<Convert.Fields>) throws {
             let source = DocumentSupport.trimmingTrailingSlashes(input)
             let destination = format == .ict ? (output ?? String(source.dropLast(5)) + ".ict") : (output ?? "-")
-            report["output"] = .string(destination)
+            report.fields.output = destination
             do {
                 if format == .ict {
                     try DocumentConversion.import(source, to: destination)
@@ -270,10 +272,10 @@ extension Ict {
 
         /// A `.ptk` document to the `.ict` JSON form (its version, photo and thumbnail), a note to its own
         /// (`Schemas/text-note.json-form.schema.json`).
-        private func convertDocument(of kind: DocumentKind, _ report: Report) throws {
+        private func convertDocument(of kind: DocumentKind, _ report: TypedReport<Convert.Fields>) throws {
             let source = DocumentSupport.trimmingTrailingSlashes(input)
             let destination = output ?? "-"
-            report["output"] = .string(destination)
+            report.fields.output = destination
             do {
                 if kind == .ptk {
                     try ItemLockSupport.reading(source) {
@@ -295,9 +297,9 @@ extension Ict {
         }
 
         /// A Core Data model to its JSON form (Schemas/cli/model.schema.json).
-        private func convertModel(_ report: Report) throws {
+        private func convertModel(_ report: TypedReport<Convert.Fields>) throws {
             let destination = output ?? "-"
-            report["output"] = .string(destination)
+            report.fields.output = destination
             do {
                 if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
                 let document = try ModelSupport.read(input)
@@ -310,9 +312,9 @@ extension Ict {
         }
 
         /// A compiled nib to its lossless JSON form (`NIBArchiveFile.jsonForm`); a folder to its members' forms.
-        private func convertNib(_ report: Report) throws {
+        private func convertNib(_ report: TypedReport<Convert.Fields>) throws {
             let destination = output ?? "-"
-            report["output"] = .string(destination == "-" ? "<stdout>" : destination)
+            report.fields.output = destination == "-" ? "<stdout>" : destination
             do {
                 if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
                 let nib = try NibSupport.read(input, maxInputSize: limits.maximumInputSize)
@@ -340,7 +342,7 @@ extension Ict {
             }
         }
 
-        private func convertPackage(_ report: Report) throws {
+        private func convertPackage(_ report: TypedReport<Convert.Fields>) throws {
             if format == .zip, let output, let problem = OutputPlacement.insideInputProblem(output, reading: input) {
                 throw report.fail(problem)
             }
@@ -351,7 +353,7 @@ extension Ict {
                 } else {
                     written = try PackageConversion.unzip(input, to: output)
                 }
-                report["output"] = .string(written)
+                report.fields.output = written
             } catch let problem as Problem {
                 throw report.fail(problem)
             } catch let error as DocumentPackageError {
@@ -359,9 +361,9 @@ extension Ict {
             }
         }
 
-        private func convertPropertyList(_ report: Report) throws {
+        private func convertPropertyList(_ report: TypedReport<Convert.Fields>) throws {
             let destination = output ?? "-"
-            report["output"] = .string(destination == "-" ? "<stdout>" : destination)
+            report.fields.output = destination == "-" ? "<stdout>" : destination
             if format.isBinary, output == nil, OutputFile.isTerminal("-") {
                 throw report.fail(Problem(path: "<stdout>", "binary output is not written to a terminal; name a file with -o (or -o - to insist)"))
             }
@@ -381,7 +383,7 @@ extension Ict {
                     Problem(path: displayInput, "--format text needs a typed stream holding a string or attributed string; this is not a typed stream"))
             }
             if format == .xml1, !sortKeys, let mapped = file.file, PropertyListFormat.detect(mapped.bytes) == .binary {
-                report["inputFormat"] = .string(PropertyListFormat.binary.rawValue)
+                report.fields.inputFormat = PropertyListFormat.binary.rawValue
                 try convertBinaryToXML(mapped, destination: destination, report)
                 return
             }
@@ -390,7 +392,7 @@ extension Ict {
             do {
                 let hint: PropertyListFormat? = input.hasSuffix(".json") ? .json : nil
                 read = try file.withBytes { bytes throws(PropertyListError) in try conversion.read(bytes, hint: hint) }
-                report["inputFormat"] = .string(read.format.rawValue)
+                report.fields.inputFormat = read.format.rawValue
             } catch {
                 throw report.fail(Problem(path: displayInput, error))
             }
@@ -419,9 +421,9 @@ extension Ict {
 
         /// A typed stream to its JSON form or its text.
         private func convertTypedStream(
-            _ read: Result<TypedStreamDocument, TypedStreamError>, destination: String, _ report: Report
+            _ read: Result<TypedStreamDocument, TypedStreamError>, destination: String, _ report: TypedReport<Convert.Fields>
         ) throws {
-            report["inputFormat"] = "typedStream"
+            report.fields.inputFormat = "typedStream"
             let document: TypedStreamDocument
             do { document = try read.get() } catch { throw report.fail(TypedStreamSupport.problem(displayInput, error)) }
             let bytes: [UInt8]
@@ -463,7 +465,7 @@ extension Ict {
         /// as they are read. On standard output or a pipe, a problem found part
         /// way leaves what was written before it; a file is replaced only when
         /// the whole conversion succeeded.
-        private func convertBinaryToXML(_ file: MappedFile, destination: String, _ report: Report) throws {
+        private func convertBinaryToXML(_ file: MappedFile, destination: String, _ report: TypedReport<Convert.Fields>) throws {
             do {
                 let sink = try OutputFile(path: destination)
                 do throws(PropertyListError) {
@@ -487,8 +489,20 @@ extension Ict {
     }
 }
 
-extension Ict.Convert: ReportingCommand {
+extension Ict.Convert: TypedReportingCommand {
     static let reportName = "convert"
-    static let reportFields = ["input", "output", "format", "inputFormat"]
-    static let lineFields = ["input", "output", "format", "inputFormat"]
+    static var lineFields: [String] { Fields.fieldNames }
+
+    /// `Schemas/cli/convert.schema.json`; with `--files-from`, each input's
+    /// line (`Schemas/cli/convert.jsonl.schema.json`) has the same fields.
+    struct Fields: ReportFields {
+        /// The input as named (`<stdin>` for `-`).
+        var input: String?
+        /// Where the output went (`<stdout>` or `-` for standard output).
+        var output: String?
+        /// The format asked for.
+        var format: String?
+        /// The input's format, where it was read as a property list or typed stream.
+        var inputFormat: String?
+    }
 }

@@ -40,16 +40,16 @@ extension Ict.Convert {
         var progress = ProgressReporter("convert", total: nil, unit: "files")
         while let path = names.next(reportingTo: report, clearing: &progress) {
             progress.clear()
-            let fileReport = Report(command: Self.reportName, fields: Self.reportFields, json: false, keepsProblems: true)
+            let fileReport = TypedReport<Fields>(command: Self.reportName, json: false, keepsProblems: true)
             if let destination = Self.batchDestination(for: path, format: format, in: folder) {
                 try convertOne(path, to: destination, folders: &folders, fileReport)
             } else {
-                fileReport["input"] = .string(path)
-                fileReport["format"] = .string(format.rawValue)
+                fileReport.fields.input = path
+                fileReport.fields.format = format.rawValue
                 fileReport.add(Problem(path: path, "a name with .. would be written outside the folder -o names; name the input without .."))
             }
             report.absorb(fileReport)
-            try report.line(path: path, fields: Self.lineFields.map { ($0, fileReport[$0]) })
+            try report.line(path: path, fileReport.fields)
             progress.advance()
         }
         progress.clear()
@@ -57,13 +57,13 @@ extension Ict.Convert {
     }
 
     /// Converts `path` to `destination` as one `ict convert` would, its problems in `fileReport`.
-    private func convertOne(_ path: String, to destination: String, folders: inout FolderMaker, _ fileReport: Report) throws {
+    private func convertOne(_ path: String, to destination: String, folders: inout FolderMaker, _ fileReport: TypedReport<Fields>) throws {
         do throws(CommandFailure) {
             try folders.makeParent(of: destination)
             try FolderMaker.checkNotALink(destination)
         } catch {
-            fileReport["input"] = .string(path)
-            fileReport["format"] = .string(format.rawValue)
+            fileReport.fields.input = path
+            fileReport.fields.format = format.rawValue
             fileReport.add(error.problem)
             return
         }

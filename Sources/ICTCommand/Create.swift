@@ -81,7 +81,7 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: directory, "\(error)"))
             }
-            report["path"] = .string(path)
+            report.fields.path = path
             if !json { print(TerminalText.escaped(path)) }
             try report.finish()
         }
@@ -119,13 +119,18 @@ extension Ict.Create {
         } catch {
             throw report.fail(Problem(path: path, "\(error)"))
         }
-        report["path"] = .string(path)
+        report.fields.path = path
         if !json { print(TerminalText.escaped(path)) }
         try report.finish()
     }
 }
 
-extension Ict.Create: ReportingCommand {
+extension Ict.Create: TypedReportingCommand {
     static let reportName = "create"
-    static let reportFields = ["path"]
+
+    /// `Schemas/cli/create.schema.json`.
+    struct Fields: ReportFields {
+        /// The document made.
+        var path: String?
+    }
 }

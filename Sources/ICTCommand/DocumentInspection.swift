@@ -74,40 +74,68 @@ struct DocumentInspection {
     }
 
     /// The `document` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
-    func jsonValue() -> JSONValue {
-        .object([
-            ("kind", .string(DocumentKind.ict.rawValue)),
-            ("path", .string(path)),
-            ("displayName", .string(displayName)),
-            ("version", .integer(metadata.version)),
-            ("thumbnail", Self.imageValue(thumbnailSize, bytes: metadata.thumbnail?.count)),
-            ("data", data.map { Self.fieldsValue($0, photoSize: photoSize) } ?? .null),
-            ("text", .null),
-            ("entries", Self.entriesValue(entries)),
-            ("entriesRead", .array(entriesRead.map(JSONValue.string))),
-            ("bytesRead", .integer(bytesRead)),
-        ])
+    func jsonForm() -> JSONForm {
+        JSONForm(
+            kind: DocumentKind.ict.rawValue, path: path, displayName: displayName, version: metadata.version,
+            thumbnail: Image(thumbnailSize, bytes: metadata.thumbnail?.count), data: data.map { Fields($0, photoSize: photoSize) },
+            text: nil, entries: entries.map(Entry.init), entriesRead: entriesRead, bytesRead: bytesRead)
     }
 
-    /// A package's entries: `[{"name", "size"}]`, the size null for a folder or link.
-    static func entriesValue(_ entries: [(name: String, size: Int64?)]) -> JSONValue {
-        .array(entries.map { entry in .object([("name", .string(entry.name)), ("size", .optional(entry.size.map { Int($0) }))]) })
+    /// The `document` object of `ict inspect --json`, one shape for every
+    /// document kind (`.ict`, `.ptk`, notes): the fields a kind lacks null or empty.
+    struct JSONForm: Encodable {
+        var kind: String
+        var path: String
+        var displayName: String
+        var version: Int?
+        var thumbnail: Image?
+        /// The data entry's fields, when it was read.
+        var data: Fields?
+        /// A note's text (`NoteInspection.TextForm`).
+        var text: NoteInspection.TextForm?
+        var entries: [Entry]
+        var entriesRead: [String]
+        var bytesRead: Int
+    }
+
+    /// A package's entry: `{"name", "size"}`, the size null for a folder or link.
+    struct Entry: Encodable {
+        var name: String
+        var size: Int?
+
+        init(_ entry: (name: String, size: Int64?)) {
+            name = entry.name
+            size = entry.size.map { Int($0) }
+        }
     }
 
     /// The data entry's fields, each null when absent.
-    static func fieldsValue(_ data: CTData, photoSize: (width: Int, height: Int)?) -> JSONValue {
-        .object([
-            ("firstName", .optional(data.firstName)),
-            ("lastName", .optional(data.lastName)),
-            ("displayName", .optional(data.displayName)),
-            ("favoriteNumber", data.favoriteNumber.map { .propertyList(.real($0)) } ?? .null),
-            ("photo", imageValue(photoSize, bytes: data.photo?.count)),
-        ])
+    struct Fields: Encodable {
+        var firstName: String?
+        var lastName: String?
+        var displayName: String?
+        var favoriteNumber: Double?
+        var photo: Image?
+
+        init(_ data: CTData, photoSize: (width: Int, height: Int)?) {
+            firstName = data.firstName
+            lastName = data.lastName
+            displayName = data.displayName
+            favoriteNumber = data.favoriteNumber
+            photo = Image(photoSize, bytes: data.photo?.count)
+        }
     }
 
-    /// `{"width", "height", "bytes"}`, or null when there is no image.
-    static func imageValue(_ size: (width: Int, height: Int)?, bytes: Int?) -> JSONValue {
-        guard let size, let bytes else { return .null }
-        return .object([("width", .integer(size.width)), ("height", .integer(size.height)), ("bytes", .integer(bytes))])
+    /// A PNG image: `{"width", "height", "bytes"}`.
+    struct Image: Encodable {
+        var width: Int
+        var height: Int
+        var bytes: Int
+
+        /// Nil when there is no image.
+        init?(_ size: (width: Int, height: Int)?, bytes: Int?) {
+            guard let size, let bytes else { return nil }
+            (width, height, self.bytes) = (size.width, size.height, bytes)
+        }
     }
 }

@@ -82,7 +82,7 @@ extension Ict {
 
         func run() throws {
             let report = Self.report(json: json)
-            report["path"] = .string(input == "-" ? "<stdin>" : input)
+            report.fields.path = input == "-" ? "<stdin>" : input
             if StoreCommands.handles(input) { return try StoreCommands.inspect(input, model: model, json: json, report: report) }
             if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
             if ModelSupport.form(of: input) != nil { return try inspectModel(report) }
@@ -105,7 +105,7 @@ extension Ict {
                     try PropertyListReader(limits: inputOptions.limits).read(bytes, format: input.hasSuffix(".json") ? .json : nil)
                 }
                 value = sortKeys ? read.value.withSortedKeys() : read.value
-                report["format"] = .string(read.format.rawValue)
+                report.fields.format = read.format.rawValue
             } catch {
                 throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))
             }
@@ -113,9 +113,9 @@ extension Ict {
                 try show(archiveFrom: value, in: file, report)
                 return
             }
-            report["kind"] = "propertyList"
+            report.fields.kind = "propertyList"
             if json {
-                report["value"] = .propertyList(value)
+                report.fields.value = .propertyList(value)
             } else {
                 var printer = TreePrinter()
                 printer.print(value)
@@ -123,8 +123,8 @@ extension Ict {
             try report.finish()
         }
 
-        private func show(archiveFrom value: PropertyListValue, in file: InputFile, _ report: Report) throws {
-            report["kind"] = "keyedArchive"
+        private func show(archiveFrom value: PropertyListValue, in file: InputFile, _ report: TypedReport<Fields>) throws {
+            report.fields.kind = "keyedArchive"
             let archive: KeyedArchiveObjectGraph
             do {
                 archive = try KeyedArchiveObjectGraph(propertyList: value)
@@ -132,7 +132,7 @@ extension Ict {
                 throw report.fail(Problem(file: file, error))
             }
             if archive.topObjectIndex(forKey: "IB.objectdata") != nil {
-                report["kind"] = "nib"
+                report.fields.kind = "nib"
                 let graph: NibObjectGraph
                 do {
                     graph = try NibObjectGraph(keyedArchive: archive)
@@ -142,7 +142,7 @@ extension Ict {
                 return try show(nibGraphs: [(file.displayName, graph)], report)
             }
             if json {
-                report["archive"] = .propertyList(ArchiveGraphView.jsonValue(archive))
+                report.fields.archive = .propertyList(ArchiveGraphView.jsonValue(archive))
             } else {
                 ArchiveGraphView.printTree(archive)
             }
@@ -150,12 +150,12 @@ extension Ict {
         }
 
         /// A typed stream: its tree, or with --json its lossless form and its root decoded (`"typedStream"`).
-        private func show(typedStream read: Result<TypedStreamDocument, TypedStreamError>, in file: InputFile, _ report: Report) throws {
-            report["kind"] = "typedStream"
+        private func show(typedStream read: Result<TypedStreamDocument, TypedStreamError>, in file: InputFile, _ report: TypedReport<Fields>) throws {
+            report.fields.kind = "typedStream"
             let document: TypedStreamDocument
             do { document = try read.get() } catch { throw report.fail(TypedStreamSupport.problem(file.displayName, error)) }
             if json {
-                report["typedStream"] = .propertyList(TypedStreamSupport.jsonForm(document))
+                report.fields.typedStream = .propertyList(TypedStreamSupport.jsonForm(document))
             } else {
                 var output = StandardOutput()
                 TypedStreamSupport.treeLines(document).forEach { output.writeLine($0) }
@@ -164,8 +164,8 @@ extension Ict {
             try report.finish()
         }
 
-        private func inspectNib(_ report: Report) throws {
-            report["kind"] = "nib"
+        private func inspectNib(_ report: TypedReport<Fields>) throws {
+            report.fields.kind = "nib"
             let graphs: [(name: String, graph: NibObjectGraph)]
             do {
                 graphs = try NibSupport.graphs(try NibSupport.read(input, maxInputSize: inputOptions.maxInputSize), path: input)
@@ -176,7 +176,7 @@ extension Ict {
         }
 
         /// Each graph as a tree, under its member's name when there are several; or the "nib" JSON.
-        private func show(nibGraphs graphs: [(name: String, graph: NibObjectGraph)], _ report: Report) throws {
+        private func show(nibGraphs graphs: [(name: String, graph: NibObjectGraph)], _ report: TypedReport<Fields>) throws {
             let limits = NibSupport.limits(inputOptions.maxInputSize)
             var texts: [String] = []
             do {
@@ -188,8 +188,7 @@ extension Ict {
                 throw report.fail(Problem(input, error))
             }
             if json {
-                let members = graphs.map { JSONValue.object([("name", .string($0.name)), ("graph", .propertyList($0.graph.jsonForm))]) }
-                report["nib"] = .object([("members", .array(members))])
+                report.fields.nib = NibForm(members: graphs.map { NibForm.Member(name: $0.name, graph: .propertyList($0.graph.jsonForm)) })
             } else {
                 var output = StandardOutput()
                 output.write(texts.joined(separator: "\n"))
@@ -198,9 +197,9 @@ extension Ict {
             try report.finish()
         }
 
-        private func inspectDocument(_ report: Report) throws {
+        private func inspectDocument(_ report: TypedReport<Fields>) throws {
             let path = DocumentSupport.trimmingTrailingSlashes(input)
-            report["kind"] = "document"
+            report.fields.kind = "document"
             let inspection: DocumentInspection
             do {
                 // Coordinated: a save by another process is never seen half done.
@@ -211,7 +210,7 @@ extension Ict {
                 throw report.fail(Problem(document: path, error))
             }
             if json {
-                report["document"] = inspection.jsonValue()
+                report.fields.document = inspection.jsonForm()
             } else {
                 var output = StandardOutput()
                 output.write(inspection.text())
@@ -221,19 +220,19 @@ extension Ict {
         }
 
         /// A `.ptk` document or a text note.
-        private func inspectDocument(of kind: DocumentKind, _ report: Report) throws {
+        private func inspectDocument(of kind: DocumentKind, _ report: TypedReport<Fields>) throws {
             let path = DocumentSupport.trimmingTrailingSlashes(input)
-            report["kind"] = "document"
-            let value: JSONValue
+            report.fields.kind = "document"
+            let value: DocumentInspection.JSONForm
             let text: String
             do {
                 if kind == .ptk {
                     let inspection = try ItemLockSupport.reading(path) { try PTKInspection(path: path, readingData: data) }
-                    (value, text) = (inspection.jsonValue(), inspection.text())
+                    (value, text) = (inspection.jsonForm(), inspection.text())
                 } else {
                     let inspection = try NoteInspection(path: path, kind: kind)
                     if let warning = inspection.truncationProblem { report.add(warning) }
-                    (value, text) = (inspection.jsonValue(), inspection.text())
+                    (value, text) = (inspection.jsonForm(), inspection.text())
                 }
             } catch let problem as Problem {
                 throw report.fail(problem)
@@ -241,7 +240,7 @@ extension Ict {
                 throw report.fail(Problem(document: path, error))
             }
             if json {
-                report["document"] = value
+                report.fields.document = value
             } else {
                 var output = StandardOutput()
                 output.write(text)
@@ -251,8 +250,8 @@ extension Ict {
         }
 
         /// A Core Data model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its tree, or with --json the whole model.
-        private func inspectModel(_ report: Report) throws {
-            report["kind"] = "model"
+        private func inspectModel(_ report: TypedReport<Fields>) throws {
+            report.fields.kind = "model"
             let document: ModelDocument
             do throws(Problem) {
                 document = try ModelSupport.read(input)
@@ -260,7 +259,7 @@ extension Ict {
                 throw report.fail(error)
             }
             if json {
-                report["model"] = .propertyList(document.model.jsonForm)
+                report.fields.model = .propertyList(document.model.jsonForm)
             } else {
                 var output = StandardOutput()
                 output.write(document.model.treeText())
@@ -269,8 +268,8 @@ extension Ict {
             try report.finish()
         }
 
-        private func inspectPackage(_ report: Report) throws {
-            report["kind"] = "package"
+        private func inspectPackage(_ report: TypedReport<Fields>) throws {
+            report.fields.kind = "package"
             let inspection: PackageInspection
             do {
                 inspection = try ItemLockSupport.reading(input) { try PackageInspection(path: input) }
@@ -280,7 +279,7 @@ extension Ict {
                 throw report.fail(Problem(path: input, error))
             }
             if json {
-                report["package"] = inspection.jsonValue()
+                report.fields.package = inspection.jsonForm()
             } else {
                 var output = StandardOutput()
                 output.write(inspection.treeText())
@@ -291,7 +290,37 @@ extension Ict {
     }
 }
 
-extension Ict.Inspect: ReportingCommand {
+extension Ict.Inspect: TypedReportingCommand {
     static let reportName = "inspect"
-    static let reportFields = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store", "nib"]
+    /// `Schemas/cli/inspect.schema.json`: the path and kind, then the field of that kind.
+    struct Fields: ReportFields {
+        var path: String?
+        /// `propertyList`, `keyedArchive`, `nib`, `typedStream`, `document`, `package`, `model`, `coreDataStore`, ….
+        var kind: String?
+        /// A property list's format.
+        var format: String?
+        /// A property list, in its lossless JSON form.
+        var value: JSONValue?
+        /// A keyed archive's object graph (`ArchiveGraphView`).
+        var archive: JSONValue?
+        var package: PackageInspection.JSONForm?
+        var document: DocumentInspection.JSONForm?
+        /// A typed stream's lossless form and its root decoded.
+        var typedStream: JSONValue?
+        /// A Core Data model.
+        var model: JSONValue?
+        var store: StoreCommands.StoreForm?
+        var nib: NibForm?
+    }
+
+    /// A compiled nib's graphs, one a member (a NIBArchive file is one, a `.nib` folder may hold several).
+    struct NibForm: Encodable {
+        struct Member: Encodable {
+            var name: String
+            /// `NibObjectGraph.jsonForm`.
+            var graph: JSONValue
+        }
+
+        var members: [Member]
+    }
 }

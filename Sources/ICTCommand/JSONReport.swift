@@ -84,8 +84,10 @@ extension JSONValue {
 /// command finishes it (`line(path:fields:)`), and keeps no problem past its
 /// line, so memory does not grow with the number of files.
 ///
-/// A command converted to a struct of fields uses `TypedReport`; the others
-/// still set fields by name (`report["path"] = …`).
+/// A command's fields are the stored properties of a struct (`TypedReport`,
+/// `ReportFields`), its lines' too (`line(path:_:)`), so a wrong field name
+/// fails to compile; a `Report` itself has only the fields it is given the
+/// names of, null (a usage error's report, `list --watch`'s update lines).
 class Report {
     /// The command's name as typed: `validate`, `types show`.
     let command: String
@@ -150,17 +152,6 @@ class Report {
     /// `TypedReport` encodes its struct into them); nothing here.
     fileprivate func updateValues() {}
 
-    /// Sets one of the command's declared fields.
-    subscript(field: String) -> JSONValue {
-        get { fieldNames.firstIndex(of: field).flatMap { values[$0] } ?? .null }
-        set {
-            guard let index = fieldNames.firstIndex(of: field) else {
-                preconditionFailure("\(command) declares no JSON field \(field)")
-            }
-            values[index] = newValue
-        }
-    }
-
     /// The JSON document of this run.
     var document: JSONValue {
         var members: [(String, JSONValue)] = [("command", .string(command)), ("ok", .bool(succeeded))]
@@ -186,10 +177,18 @@ class Report {
         Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: StandardDescriptor.output)
     }
 
+    /// With `--jsonl`, prints the line of one file as `line(path:fields:)`,
+    /// its fields the stored properties of `fields` in order (a command's
+    /// `LineFields`), so a wrong field name fails to compile.
+    func line(path: String?, _ fields: some ReportFields) throws(PropertyListError) {
+        guard jsonLines, case .object(let members) = JSONValueEncoder.encode(fields) else { return }
+        try line(path: path, fields: members)
+    }
+
     /// The file the report is about, for a problem found in printing it:
     /// the command's `path` field, else `ict`.
     private var subject: String {
-        if case .string(let path) = self["path"] { return path }
+        if let index = fieldNames.firstIndex(of: "path"), case .string(let path)? = values[index] { return path }
         return "ict"
     }
 
@@ -273,8 +272,13 @@ final class TypedReport<Fields: ReportFields>: Report {
     /// The command's fields, nil until set.
     var fields = Fields()
 
-    init(command: String, json: Bool) {
-        super.init(command: command, fields: json ? Fields.fieldNames : [], json: json)
+    /// A report printing `Fields` with `--json`; with `jsonLines`, lines of
+    /// `lineFields` (`line(path:_:)`); with `keepsProblems`, the report of
+    /// one file of a batch (`absorb`).
+    init(command: String, json: Bool, jsonLines: Bool = false, lineFields: [String] = [], keepsProblems: Bool = false) {
+        super.init(
+            command: command, fields: json ? Fields.fieldNames : [], json: json, jsonLines: jsonLines, lineFields: lineFields,
+            keepsProblems: keepsProblems)
     }
 
     fileprivate override func updateValues() {
@@ -291,8 +295,25 @@ protocol TypedReportingCommand: ReportingCommand {
 extension TypedReportingCommand {
     static var reportFields: [String] { Fields.fieldNames }
 
-    /// A report for one run of this command.
-    static func report(json: Bool) -> TypedReport<Fields> {
-        TypedReport(command: reportName, json: json)
+    /// A report for one run of this command (with `jsonLines`, a line for each file).
+    static func report(json: Bool, jsonLines: Bool = false) -> TypedReport<Fields> {
+        // The line fields only for lines: a command's `LineFields.fieldNames` encodes a value (`TypedReport`'s cost).
+        TypedReport(command: reportName, json: json, jsonLines: jsonLines, lineFields: jsonLines ? lineFields : [])
+    }
+}
+
+/// An entry of a batch command's `--json` document (`validate`'s `files`,
+/// `list`'s `documents`): the file's `path`, then the fields of its `--jsonl` line.
+struct PathEntry<LineFields: ReportFields>: Encodable {
+    var path: String
+    var fields: LineFields
+
+    private enum CodingKeys: String, CodingKey { case path }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        // The line's fields into the same object, after `path`.
+        try fields.encode(to: encoder)
     }
 }

@@ -69,19 +69,12 @@ struct PTKInspection {
     }
 
     /// The `document` object of `ict inspect --json`: the `.ict` shape, the fields a `.ptk` lacks null.
-    func jsonValue() -> JSONValue {
-        .object([
-            ("kind", .string(DocumentKind.ptk.rawValue)),
-            ("path", .string(path)),
-            ("displayName", .string(displayName)),
-            ("version", .integer(metadata.version)),
-            ("thumbnail", DocumentInspection.imageValue(thumbnailSize, bytes: metadata.thumbnail?.count)),
-            ("data", data.map { DocumentInspection.fieldsValue(CTData(photo: $0.photo), photoSize: photoSize) } ?? .null),
-            ("text", .null),
-            ("entries", DocumentInspection.entriesValue(entries)),
-            ("entriesRead", .array(entriesRead.map(JSONValue.string))),
-            ("bytesRead", .integer(bytesRead)),
-        ])
+    func jsonForm() -> DocumentInspection.JSONForm {
+        DocumentInspection.JSONForm(
+            kind: DocumentKind.ptk.rawValue, path: path, displayName: displayName, version: metadata.version,
+            thumbnail: DocumentInspection.Image(thumbnailSize, bytes: metadata.thumbnail?.count),
+            data: data.map { DocumentInspection.Fields(CTData(photo: $0.photo), photoSize: photoSize) }, text: nil,
+            entries: entries.map(DocumentInspection.Entry.init), entriesRead: entriesRead, bytesRead: bytesRead)
     }
 }
 
@@ -127,29 +120,26 @@ struct NoteInspection {
     }
 
     /// The `text` object of a note in `ict inspect --json` and `ict list --json`.
-    func textValue() -> JSONValue {
-        .object([
-            ("characters", .integer(note.text.count)),
-            ("bytes", .integer(note.byteCount)),
-            ("firstLine", .string(note.firstLine)),
-            ("droppedBytes", .integer(note.droppedByteCount)),
-            ("truncatedAt", .optional(note.truncationOffset)),
-        ])
+    struct TextForm: Encodable {
+        var characters: Int
+        var bytes: Int
+        var firstLine: String
+        var droppedBytes: Int
+        /// Where a `.dox` cut short lost its last character, else null.
+        var truncatedAt: Int?
+    }
+
+    /// This note's `text` object.
+    func textForm() -> TextForm {
+        TextForm(
+            characters: note.text.count, bytes: note.byteCount, firstLine: note.firstLine, droppedBytes: note.droppedByteCount,
+            truncatedAt: note.truncationOffset)
     }
 
     /// The `document` object of `ict inspect --json`: the `.ict` shape, the fields a note lacks null or empty.
-    func jsonValue() -> JSONValue {
-        .object([
-            ("kind", .string(note.kind.rawValue)),
-            ("path", .string(path)),
-            ("displayName", .string(displayName)),
-            ("version", .null),
-            ("thumbnail", .null),
-            ("data", .null),
-            ("text", textValue()),
-            ("entries", .array([])),
-            ("entriesRead", .array([])),
-            ("bytesRead", .integer(note.byteCount)),
-        ])
+    func jsonForm() -> DocumentInspection.JSONForm {
+        DocumentInspection.JSONForm(
+            kind: note.kind.rawValue, path: path, displayName: displayName, version: nil, thumbnail: nil, data: nil,
+            text: textForm(), entries: [], entriesRead: [], bytesRead: note.byteCount)
     }
 }

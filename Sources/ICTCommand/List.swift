@@ -115,7 +115,7 @@ extension Ict {
                     rows.compactMap(\.card) + unreadableCards, title: directory.map(DocumentSupport.trimmingTrailingSlashes), to: htmlPage,
                     report: report)
             } else if json {
-                report["documents"] = .array(rows.map(Self.jsonValue))
+                report.fields.documents = rows.map { PathEntry(path: $0.path, fields: Self.lineFields($0, kind: $0.kind)) }
             } else if !batch.jsonl {
                 var output = StandardOutput()
                 output.write(Self.table(rows, showingData: data))
@@ -132,10 +132,10 @@ extension Ict {
         /// - Throws: what `report.fail` throws when the folder cannot be listed
         ///   or the list cannot be opened; `PropertyListError` when a line cannot be written.
         func listDocuments(
-            into report: Report, read: (Row) -> Void = { _ in }, unreadable: (ContactSheet.Card) -> Void = { _ in }
+            into report: TypedReport<Fields>, read: (Row) -> Void = { _ in }, unreadable: (ContactSheet.Card) -> Void = { _ in }
         ) throws -> [Row] {
             let folderPath = directory.map(DocumentSupport.trimmingTrailingSlashes)
-            report["directory"] = .optional(folderPath)
+            report.fields.directory = folderPath
             var locations: [DocumentLocation] = []
             if let folderPath {
                 do throws(ICTDocumentError) {
@@ -198,7 +198,7 @@ extension Ict {
                     progress.clear()
                     report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
                 }
-                try report.line(path: stated.path, fields: Self.lineFields(stated, kind: location.kind))
+                try report.line(path: stated.path, Self.lineFields(stated, kind: location.kind))
                 return stated
             } catch let error as ICTDocumentError {
                 progress.clear()
@@ -208,7 +208,7 @@ extension Ict {
                 progress.clear()
                 report.add(problem)
             }
-            try report.line(path: location.path, fields: Self.lineFields(nil, kind: location.kind))
+            try report.line(path: location.path, Self.lineFields(nil, kind: location.kind))
             return nil
         }
 
@@ -367,28 +367,45 @@ extension Ict {
             return text
         }
 
-        /// One document of `ict list --json`, every field present.
-        static func jsonValue(_ row: Row) -> JSONValue {
-            .object([("path", .string(row.path))] + lineFields(row, kind: row.kind))
-        }
-
         /// The fields after `path` of a document, which are also those of its
         /// `--jsonl` line; but for its kind, all null for a document that could not be read.
-        static func lineFields(_ row: Row?, kind: DocumentKind) -> [(String, JSONValue)] {
-            [
-                ("kind", .string(kind.rawValue)),
-                ("displayName", .optional(row?.displayName)),
-                ("thumbnail", row?.thumbnailSize.map { .object([("width", .integer($0.width)), ("height", .integer($0.height))]) } ?? .null),
-                ("data", row?.data.map { DocumentInspection.fieldsValue($0.fields, photoSize: $0.photoSize) } ?? .null),
-                ("conflicts", .optional(row?.conflicts)),
-                ("state", row?.state.map { .array($0.names.map(JSONValue.string)) } ?? .null),
-            ]
+        static func lineFields(_ row: Row?, kind: DocumentKind) -> LineFields {
+            LineFields(
+                kind: kind.rawValue, displayName: row?.displayName, thumbnail: row?.thumbnailSize.map { Size(width: $0.width, height: $0.height) },
+                data: row?.data.map { DocumentInspection.Fields($0.fields, photoSize: $0.photoSize) }, conflicts: row?.conflicts,
+                state: row?.state.map(\.names))
         }
     }
 }
 
-extension Ict.List: ReportingCommand {
+extension Ict.List: TypedReportingCommand {
     static let reportName = "list"
-    static let reportFields = ["directory", "documents"]
-    static let lineFields = ["kind", "displayName", "thumbnail", "data", "conflicts", "state"]
+    static var lineFields: [String] { LineFields.fieldNames }
+
+    /// `Schemas/cli/list.schema.json`.
+    struct Fields: ReportFields {
+        /// The folder listed, as named; null for a list from `--files-from` alone.
+        var directory: String?
+        /// Every document, sorted as the table is.
+        var documents: [PathEntry<LineFields>]?
+    }
+
+    /// A document's line with `--jsonl` (`Schemas/cli/list.jsonl.schema.json`), after `path`.
+    struct LineFields: ReportFields {
+        var kind: String?
+        var displayName: String?
+        var thumbnail: Size?
+        /// With `--data`, the data entry's fields.
+        var data: DocumentInspection.Fields?
+        /// How many conflict copies the document has.
+        var conflicts: Int?
+        /// The document's state's names (`inConflict`, `editingDisabled`).
+        var state: [String]?
+    }
+
+    /// A thumbnail's size in pixels.
+    struct Size: Encodable {
+        var width: Int
+        var height: Int
+    }
 }

@@ -65,7 +65,7 @@ final class WatchPrinter: @unchecked Sendable {
     private let folder: String
     private let form: Form
     /// The list's report (its problems, and with --jsonl its lines).
-    private let listReport: Report
+    private let listReport: TypedReport<Ict.List.Fields>
     /// The report of the update lines: a JSON line's problems are those found since the last line.
     private let updateReport: Report
     /// Whether each watched document had conflict copies at the last update, by path.
@@ -78,18 +78,29 @@ final class WatchPrinter: @unchecked Sendable {
     /// With `--html`: each document's card on the contact sheet, by path, rewritten on each change.
     private var cards: [String: ContactSheet.Card] = [:]
 
-    static let lineFields = ["update", "displayName", "inConflict"]
+    static var lineFields: [String] { UpdateLine.fieldNames }
+
+    /// A line of `ict list --watch --jsonl` after the listing (`Schemas/cli/list-watch.jsonl.schema.json`), after `path`.
+    struct UpdateLine: ReportFields {
+        /// `listed` for the listing, then what happened to the document (`ListUpdateKind`).
+        var update: String?
+        var displayName: String?
+        /// Whether the document has conflict copies now.
+        var inConflict: Bool?
+    }
 
     init(_ list: Ict.List, folder: String) {
         self.list = list
         self.folder = folder
         form = list.batch.jsonl ? .jsonLines : OutputFile.isTerminal("-") ? .terminal : .lines
         // On a terminal the problems are kept to tell whether any was printed between two tables.
-        listReport = Report(
-            command: Ict.List.reportName, fields: Ict.List.reportFields, json: false, jsonLines: list.batch.jsonl,
-            lineFields: Ict.List.lineFields, keepsProblems: form == .terminal)
+        // The line fields only for lines: their names are had by encoding a value (`TypedReport`'s cost).
+        let jsonLines = list.batch.jsonl
+        listReport = TypedReport(
+            command: Ict.List.reportName, json: false, jsonLines: jsonLines, lineFields: jsonLines ? Ict.List.lineFields : [],
+            keepsProblems: form == .terminal)
         updateReport = Report(
-            command: Ict.List.reportName, fields: [], json: false, jsonLines: list.batch.jsonl, lineFields: Self.lineFields,
+            command: Ict.List.reportName, fields: [], json: false, jsonLines: jsonLines, lineFields: jsonLines ? Self.lineFields : [],
             keepsProblems: form == .terminal)
     }
 
@@ -172,7 +183,7 @@ final class WatchPrinter: @unchecked Sendable {
         }
         switch form {
         case .jsonLines:
-            try updateReport.line(path: folder, fields: [("update", "listed"), ("displayName", .null), ("inConflict", .null)])
+            try updateReport.line(path: folder, UpdateLine(update: "listed"))
         case .lines:
             write(Ict.List.table(listed, showingData: list.data))
         case .terminal:
@@ -204,11 +215,7 @@ final class WatchPrinter: @unchecked Sendable {
                     displayNames[path] = displayName
                 }
                 try updateReport.line(
-                    path: path,
-                    fields: [
-                        ("update", .string(kind.rawValue)), ("displayName", .string(displayName)),
-                        ("inConflict", .bool(item.hasUnresolvedConflicts)),
-                    ])
+                    path: path, UpdateLine(update: kind.rawValue, displayName: displayName, inConflict: item.hasUnresolvedConflicts))
             }
         case .lines:
             write(changes.map { "\($0.kind.rawValue)\t\(TerminalText.escaped(key($0.item)))\n" }.joined())

@@ -150,8 +150,8 @@ struct PackageInspection {
         var entries: [Entry]
     }
 
-    /// `JSONForm` as the report's value.
-    func jsonValue() -> JSONValue {
+    /// This package's `package` object.
+    func jsonForm() -> JSONForm {
         let list = entries.map { entry in
             let type =
                 switch entry.wrapperKind {
@@ -162,6 +162,6 @@ struct PackageInspection {
             return JSONForm.Entry(
                 path: entry.path, type: type, size: Int(entry.size), kind: entry.contentKind?.rawValue, destination: entry.linkDestination)
         }
-        return JSONValueEncoder.encode(JSONForm(path: packagePath, entries: list))
+        return JSONForm(path: packagePath, entries: list)
     }
 }

@@ -61,7 +61,7 @@ extension Ict {
             }
             let report = Self.report(json: json)
             let path = DocumentSupport.trimmingTrailingSlashes(document)
-            report["path"] = .string(path)
+            report.fields.path = path
             if let kind = DocumentKind.of(itemAtPath: path), kind != .ict { return try edit(path, of: kind, report) }
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             // Held from reading to saving: concurrent edits by ict take turns, none lost.
@@ -71,7 +71,7 @@ extension Ict {
                 let opened = try ICTDocumentFile(contentsOf: path)
                 let changed = try fields.apply(to: opened)
                 if changed { try opened.save() }
-                report["changed"] = .bool(changed)
+                report.fields.changed = changed
                 if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
@@ -85,7 +85,7 @@ extension Ict {
 
 extension Ict.SetFields {
     /// Sets the photo of a `.ptk` document or the text of a note, saved safely, under the same lock as an `.ict` edit.
-    private func edit(_ path: String, of kind: DocumentKind, _ report: Report) throws {
+    private func edit(_ path: String, of kind: DocumentKind, _ report: TypedReport<Fields>) throws {
         let lock = try ItemLockSupport.exclusive(path, report: report)
         defer { lock?.release() }
         let changed: Bool
@@ -106,13 +106,13 @@ extension Ict.SetFields {
         } catch let problem as Problem {
             throw report.fail(problem)
         }
-        report["changed"] = .bool(changed)
+        report.fields.changed = changed
         if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
         try report.finish()
     }
 }
 
-extension Ict.SetFields: ReportingCommand {
+extension Ict.SetFields: TypedReportingCommand {
     static let reportName = "set"
-    static let reportFields = ["path", "keyPath", "changed"]
+    typealias Fields = KeyPathEditFields
 }

@@ -42,7 +42,33 @@ enum StoreCommands {
 
     // MARK: inspect
 
-    static func inspect(_ path: String, model: String?, json: Bool, report: Report) throws {
+    /// The `store` object of `ict inspect --json` (`Schemas/cli/inspect.schema.json`).
+    struct StoreForm: Encodable {
+        var uuid: String
+        var layoutVersion: Int
+        var modelVersionIdentifiers: [String]
+        /// `[{"name", "number", "table", "count", "maximumPrimaryKey"}]`.
+        var entities: JSONValue
+        /// The store's metadata property list.
+        var metadata: JSONValue
+        /// For a managed document package only (the key is left out for a store alone): its
+        /// `DocumentMetadata.plist`, null when it has none.
+        var documentMetadata: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case uuid, layoutVersion, modelVersionIdentifiers, entities, metadata, documentMetadata }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(uuid, forKey: .uuid)
+            try container.encode(layoutVersion, forKey: .layoutVersion)
+            try container.encode(modelVersionIdentifiers, forKey: .modelVersionIdentifiers)
+            try container.encode(entities, forKey: .entities)
+            try container.encode(metadata, forKey: .metadata)
+            if let documentMetadata { try container.encode(documentMetadata, forKey: .documentMetadata) }
+        }
+    }
+
+    static func inspect(_ path: String, model: String?, json: Bool, report: TypedReport<Ict.Inspect.Fields>) throws {
         let opened: (reader: PersistentStoreReader, document: ManagedDocumentPackage?)
         do throws(Problem) { opened = try open(path, model: model) } catch { throw report.fail(error) }
         let reader = opened.reader
@@ -61,15 +87,12 @@ enum StoreCommands {
         }
         let metadata = reader.metadata
         let versions = metadata.modelVersionIdentifiers.filter { !$0.isEmpty }
-        report["kind"] = .string(opened.document == nil ? "coreDataStore" : "managedDocument")
+        report.fields.kind = opened.document == nil ? "coreDataStore" : "managedDocument"
         if json {
-            var store: [(String, JSONValue)] = [
-                ("uuid", .string(metadata.storeIdentifier)), ("layoutVersion", .integer(Int(metadata.version))),
-                ("modelVersionIdentifiers", .array(versions.map { .string($0) })), ("entities", .propertyList(.array(entities))),
-                ("metadata", .propertyList(metadata.propertyList)),
-            ]
-            if let document = opened.document { store.append(("documentMetadata", document.documentMetadata.map { .propertyList($0) } ?? .null)) }
-            report["store"] = .object(store)
+            report.fields.store = StoreForm(
+                uuid: metadata.storeIdentifier, layoutVersion: Int(metadata.version), modelVersionIdentifiers: versions,
+                entities: .propertyList(.array(entities)), metadata: .propertyList(metadata.propertyList),
+                documentMetadata: opened.document.map { document in document.documentMetadata.map(JSONValue.propertyList) ?? JSONValue.null })
         } else {
             var output = StandardOutput()
             if let document = opened.document {
@@ -124,7 +147,6 @@ enum StoreCommands {
             if let writeFailure { throw report.fail(Problem(path: Problem.outputName(destination ?? "-"), writeFailure.message)) }
             throw report.fail(problem(error, input: path))
         }
-        report["output"] = .string(destination ?? "-")
     }
 
     // MARK: validate

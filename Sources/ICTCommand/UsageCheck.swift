@@ -146,9 +146,4 @@ protocol ReportingCommand {
 
 extension ReportingCommand {
     static var lineFields: [String] { [] }
-
-    /// A report for one run of this command.
-    static func report(json: Bool, jsonLines: Bool = false) -> Report {
-        Report(command: reportName, fields: reportFields, json: json, jsonLines: jsonLines, lineFields: lineFields)
-    }
 }

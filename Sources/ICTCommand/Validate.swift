@@ -104,7 +104,7 @@ extension Ict {
                 throw report.fail(error.problem)
             }
             // Kept only for the one --json document: with --jsonl or none, memory does not grow with the files.
-            var entries: [JSONValue] = []
+            var entries: [PathEntry<LineFields>] = []
             var progress = ProgressReporter("validate", total: names.hasList ? nil : files.count, unit: "files")
             var output = StandardOutput()
             while let path = names.next(reportingTo: report, clearing: &progress) {
@@ -135,12 +135,12 @@ extension Ict {
                 }
                 output.flush()
                 result.problems.forEach(report.add)
-                if json { entries.append(result.jsonValue(strict: strict)) }
-                try report.line(path: result.path, fields: result.lineFields(strict: strict))
+                if json { entries.append(PathEntry(path: result.path, fields: result.lineFields(strict: strict))) }
+                try report.line(path: result.path, result.lineFields(strict: strict))
                 progress.advance()
             }
             progress.clear()
-            report["files"] = .array(entries)
+            report.fields.files = entries
             try report.finish()
         }
 
@@ -199,17 +199,9 @@ extension Ict {
                 }
             }
 
-            /// The file's entry in `files` of the `--json` document.
-            func jsonValue(strict: Bool) -> JSONValue {
-                .object([("path", .string(path))] + lineFields(strict: strict))
-            }
-
-            /// The fields after `path` of the entry, which are also those of the `--jsonl` line.
-            func lineFields(strict: Bool) -> [(String, JSONValue)] {
-                [
-                    ("valid", .bool(strict ? isStrictlyValid : isValid)), ("kind", .optional(kind)),
-                    ("format", .optional(format?.rawValue)), ("schema", .optional(documentSchema)),
-                ]
+            /// The fields after `path` of the file's entry, which are also those of the `--jsonl` line.
+            func lineFields(strict: Bool) -> LineFields {
+                LineFields(valid: strict ? isStrictlyValid : isValid, kind: kind, format: format?.rawValue, schema: documentSchema)
             }
         }
 
@@ -374,8 +366,25 @@ extension Ict {
     }
 }
 
-extension Ict.Validate: ReportingCommand {
+extension Ict.Validate: TypedReportingCommand {
     static let reportName = "validate"
-    static let reportFields = ["files"]
-    static let lineFields = ["valid", "kind", "format", "schema"]
+    static var lineFields: [String] { LineFields.fieldNames }
+
+    /// `Schemas/cli/validate.schema.json`.
+    struct Fields: ReportFields {
+        /// An entry for each file checked.
+        var files: [PathEntry<LineFields>]?
+    }
+
+    /// A file's line with `--jsonl` (`Schemas/cli/validate.jsonl.schema.json`), after `path`.
+    struct LineFields: ReportFields {
+        /// No error (with `--strict`, no problem at all).
+        var valid: Bool?
+        /// What the file is (`propertyList`, `keyedArchive`, `document`, …), null when not told.
+        var kind: String?
+        /// The property list's format, null for a file that is none.
+        var format: String?
+        /// The schema a document was checked against.
+        var schema: String?
+    }
 }

@@ -118,7 +118,7 @@ struct VersionListing {
         var device: String?
         var modificationDate: String?
         var entrySwaps: [EntrySwap]
-        var fields: JSONValue?
+        var fields: DocumentInspection.Fields?
         var differences: [String]
 
         init(_ entry: Entry) {
@@ -131,7 +131,7 @@ struct VersionListing {
             device = version.localizedNameOfSavingComputer
             modificationDate = version.modificationDate.map { PropertyListDateFormat.format($0) }
             entrySwaps = version.entrySwaps.map { EntrySwap(entry: $0.entryPath, copy: $0.conflictEntryPath) }
-            fields = entry.fields.map { DocumentInspection.fieldsValue($0, photoSize: entry.photoSize) }
+            fields = entry.fields.map { DocumentInspection.Fields($0, photoSize: entry.photoSize) }
             differences = entry.differences
         }
     }

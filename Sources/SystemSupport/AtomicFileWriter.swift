@@ -6,7 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// Writes a file at a path, never leaving a half-written file.
+/// Writes a file at a path, never leaving a half-written file: the one
+/// atomic single-file writer (`ict`'s output files, one-file documents,
+/// conflict versions copied in).
 ///
 /// A path naming a device, pipe or socket (say `/dev/stdout` or
 /// `/dev/null`) is written directly, never replaced. Any other path gets a
@@ -17,30 +19,90 @@ import Darwin
 /// that, the temporary file is removed and the old file is untouched.
 /// SIGINT, SIGTERM and SIGHUP remove the temporary file before the process
 /// ends; one left by a killed writer (SIGKILL, a crash) is removed by the
-/// next one writing the same file, once its process is gone.
+/// next one writing the same file, once its process is gone. `Options`
+/// changes these defaults for the library's writers.
 package final class AtomicFileWriter {
     /// Why a write failed: what was being done and what the system said.
     package struct Failure: Error, CustomStringConvertible, Equatable, Sendable {
+        /// The step of a write, for a caller that says a failure its own way.
+        package enum Step: Sendable, Equatable {
+            /// Opening a device or pipe written in place; refusing a directory or a dangling link.
+            case open
+            /// Opening the folder the new file is written into.
+            case openFolder
+            /// Making the temporary file beside the target.
+            case createTemporary
+            /// Writing the bytes.
+            case write
+            /// Giving the new file the old one's owner and group.
+            case keepOwner
+            /// Setting the new file's permissions.
+            case setPermissions
+            /// Flushing the new file to disk.
+            case flush
+            /// Renaming the new file over the target.
+            case replace
+        }
+
         package let description: String
         /// The file in place is not the one that was read: another program
         /// replaced or rewrote it, and it was left as that program left it.
         package var changedSinceRead = false
+        /// The step that failed.
+        package var step = Step.open
+        /// The `errno` of the call that failed; 0 where none did (a
+        /// directory, a dangling link, a file changed since it was read).
+        package var systemError: Int32 = 0
 
-        package init(description: String, changedSinceRead: Bool = false) {
+        package init(description: String, changedSinceRead: Bool = false, step: Step = .open, systemError: Int32 = 0) {
             self.description = description
             self.changedSinceRead = changedSinceRead
+            self.step = step
+            self.systemError = systemError
         }
 
         package static let changed = Failure(
             description: "the file changed since it was read (another program wrote it); nothing was saved, run the command again",
-            changedSinceRead: true)
+            changedSinceRead: true, step: .replace)
+    }
+
+    /// The permissions (and owner) the new file gets.
+    package enum Permissions: Sendable, Equatable {
+        /// The replaced file's permissions, owner and group (where the
+        /// process may); 0666 less the umask for a new file.
+        case keepingReplaced
+        /// Exactly these permission bits, whatever the umask; the owner is the process's.
+        case exactly(UInt16)
+        /// These permission bits less the umask, as the file is made; the owner is the process's.
+        case lessUmask(UInt16)
+    }
+
+    /// How the new file is written and put in place. The defaults are those
+    /// of `ict`'s output files.
+    package struct Options: Sendable {
+        /// A symbolic link at the path is written through to the file it
+        /// names; else the link is replaced by the new file.
+        package var followingLink = true
+        /// A device, pipe or socket at the path is written directly; else
+        /// it is replaced by the new file as any other file is.
+        package var writingDevicesInPlace = true
+        /// The new file's permissions and owner.
+        package var permissions = Permissions.keepingReplaced
+        /// The folder is listed for temporaries killed writers left once for
+        /// a run of files written into it (a batch); else for each writer
+        /// (a process that lives long and saves again and again).
+        package var listingFolderOnce = true
+        /// After the rename the folder is flushed too (`fsync`), so the new
+        /// name is on disk as well as the new bytes. A failure there is not reported.
+        package var flushingFolder = false
+
+        package init() {}
     }
 
     private let descriptor: Int32
     /// The temporary file and the file it will replace, for a regular-file target.
-    private let replacement: (temporary: String, target: String)?
-    /// Whether a link at the path is written through (else replaced).
-    private let followsLink: Bool
+    private let replacement: (temporary: String, target: String, folder: String)?
+    private let options: Options
     private var finished = false
 
     /// Opens the destination named `path`: a device or pipe as it is, or a
@@ -55,31 +117,64 @@ package final class AtomicFileWriter {
     ///
     /// - Throws: `Failure` for a directory, a dangling link, or a folder or
     ///   file that cannot be opened or made.
-    package init(path: String, followingLink: Bool = true) throws(Failure) {
-        followsLink = followingLink
-        var status = stat()
-        let found = RawFileName.withPath(path) { followingLink ? stat($0, &status) : lstat($0, &status) } == 0
-        if found, (status.st_mode & S_IFMT) != S_IFREG, followingLink || (status.st_mode & S_IFMT) != S_IFLNK {
-            guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
-            descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
-            guard descriptor >= 0 else { throw Self.systemFailure("cannot open") }
+    package convenience init(path: String, followingLink: Bool = true) throws(Failure) {
+        var options = Options()
+        options.followingLink = followingLink
+        try self.init(path: path, options: options)
+    }
+
+    /// Opens the destination named `path` as `options` say (see `Options`;
+    /// the defaults are `init(path:followingLink:)`'s).
+    ///
+    /// - Throws: `Failure` for a directory, a dangling link, or a folder or
+    ///   file that cannot be opened or made.
+    package init(path: String, options: Options) throws(Failure) {
+        self.options = options
+        if options.writingDevicesInPlace, let opened = try Self.openInPlace(path, followingLink: options.followingLink) {
+            descriptor = opened
             replacement = nil
             return
         }
-        let target = followingLink ? try Self.resolvedPath(path) : path
+        let target = options.followingLink ? try Self.resolvedPath(path) : path
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         let folder = directory.isEmpty ? "/" : directory
         let folderDescriptor = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard folderDescriptor >= 0 else { throw Self.systemFailure("cannot open the folder to write into") }
+        guard folderDescriptor >= 0 else { throw Self.systemFailure("cannot open the folder to write into", .openFolder) }
         defer { close(folderDescriptor) }
-        Self.removeStaleTemporaries(of: name, in: folder, descriptor: folderDescriptor)
-        guard let (made, temporaryName) = TemporaryItem.makeFile(for: name, in: folderDescriptor, folder: folder) else {
-            throw Self.systemFailure("cannot create a temporary file beside it")
+        if options.listingFolderOnce {
+            Self.removeStaleTemporaries(of: name, in: folder, descriptor: folderDescriptor)
+        } else {
+            TemporaryItem.removeStale(of: name, in: folderDescriptor)
+        }
+        let creationPermissions: UInt16
+        switch options.permissions {
+        case .keepingReplaced: creationPermissions = 0o600
+        case .exactly(let bits), .lessUmask(let bits): creationPermissions = bits
+        }
+        guard
+            let (made, temporaryName) = TemporaryItem.makeFile(
+                for: name, in: folderDescriptor, folder: folder, permissions: creationPermissions)
+        else {
+            throw Self.systemFailure("cannot create a temporary file beside it", .createTemporary)
         }
         descriptor = made
-        replacement = (TemporaryItem.path(temporaryName, in: folder), target)
+        replacement = (TemporaryItem.path(temporaryName, in: folder), target, folder)
+    }
+
+    /// The descriptor of what is at `path` when it is written in place (a
+    /// device, pipe or socket), nil for a regular file, a link not followed, or nothing.
+    ///
+    /// - Throws: `Failure` for a directory, or a device that cannot be opened.
+    private static func openInPlace(_ path: String, followingLink: Bool) throws(Failure) -> Int32? {
+        var status = stat()
+        let found = RawFileName.withPath(path) { followingLink ? stat($0, &status) : lstat($0, &status) } == 0
+        guard found, (status.st_mode & S_IFMT) != S_IFREG, followingLink || (status.st_mode & S_IFMT) != S_IFLNK else { return nil }
+        guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
+        let descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw Self.systemFailure("cannot open", .open) }
+        return descriptor
     }
 
     deinit {
@@ -92,14 +187,15 @@ package final class AtomicFileWriter {
     package func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
         if let code = FileWriting.writeAll(bytes, to: descriptor) {
             errno = code
-            let failure = Self.systemFailure("cannot write")
+            let failure = Self.systemFailure("cannot write", .write)
             abandon()
             throw failure
         }
     }
 
-    /// Finishes: for a regular file, sets the old file's owner, group and
-    /// permissions (or the defaults), flushes, and renames the temporary file over the target.
+    /// Finishes: for a regular file, gives it its permissions (and owner,
+    /// as `Options.permissions` says), flushes, and renames the temporary
+    /// file over the target (then flushes the folder, with `Options.flushingFolder`).
     /// With `expected` (the stamp of the file taken before it was read, for
     /// a read-modify-write), only while the file in place is still that one:
     /// otherwise nothing is replaced and `Failure.changed` is thrown.
@@ -108,27 +204,20 @@ package final class AtomicFileWriter {
     ///   (the old file is then as it was).
     package func commit(expecting expected: FileStamp? = nil) throws(Failure) {
         finished = true
-        guard let (temporary, target) = replacement else {
+        guard let (temporary, target, folder) = replacement else {
             close(descriptor)
             return
         }
         defer { close(descriptor) }
-        var existing = stat()
-        let mode: mode_t
-        let statted = RawFileName.withPath(target) { followsLink ? stat($0, &existing) : lstat($0, &existing) } == 0
-        if statted, (existing.st_mode & S_IFMT) == S_IFREG {
-            mode = existing.st_mode & 0o7777
-            // The old file's owner and group too, where the process may (as root): before fchmod, which chown would undo.
-            if let failed = FileOwnership.keep(owner: existing.st_uid, group: existing.st_gid, on: descriptor) {
-                throw abandoning(Failure(description: "cannot keep the owner of the file: \(SystemCallError.describe(failed))"))
+        switch options.permissions {
+        case .keepingReplaced: try keepReplacedPermissions(of: target)
+        case .exactly(let bits):
+            guard fchmod(descriptor, mode_t(bits)) == 0 else {
+                throw abandoning(Self.systemFailure("cannot set the permissions of the new file", .setPermissions))
             }
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            mode = 0o666 & ~mask
+        case .lessUmask: break
         }
-        guard fchmod(descriptor, mode) == 0 else { throw abandoning(Self.systemFailure("cannot set the permissions of the new file")) }
-        guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush the new file")) }
+        guard fsync(descriptor) == 0 else { throw abandoning(Self.systemFailure("cannot flush the new file", .flush)) }
         do throws(FileStamp.ReplaceFailure) {
             try FileStamp.replace(temporary, over: target, expecting: expected)
         } catch {
@@ -137,15 +226,45 @@ package final class AtomicFileWriter {
                 throw .changed
             }
             errno = error.systemError
-            throw abandoning(Self.systemFailure("cannot replace it"))
+            throw abandoning(Self.systemFailure("cannot replace it", .replace))
         }
         TemporaryItem.finished(temporary, folder: "")
+        if options.flushingFolder, let folderDescriptor = try? Directory.openDescriptor(atPath: folder) {
+            _ = fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    /// Gives the new file the permissions of the regular file at `target`
+    /// (a link followed as `Options.followingLink` says), and its owner and
+    /// group where the process may; 0666 less the umask when there is none.
+    private func keepReplacedPermissions(of target: String) throws(Failure) {
+        var existing = stat()
+        let mode: mode_t
+        let statted = RawFileName.withPath(target) { options.followingLink ? stat($0, &existing) : lstat($0, &existing) } == 0
+        if statted, (existing.st_mode & S_IFMT) == S_IFREG {
+            mode = existing.st_mode & 0o7777
+            // The old file's owner and group too, where the process may (as root): before fchmod, which chown would undo.
+            if let failed = FileOwnership.keep(owner: existing.st_uid, group: existing.st_gid, on: descriptor) {
+                throw abandoning(
+                    Failure(
+                        description: "cannot keep the owner of the file: \(SystemCallError.describe(failed))", step: .keepOwner,
+                        systemError: failed))
+            }
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        guard fchmod(descriptor, mode) == 0 else {
+            throw abandoning(Self.systemFailure("cannot set the permissions of the new file", .setPermissions))
+        }
     }
 
     /// Removes the temporary file, leaving any old file as it was.
     package func abandon() {
         finished = true
-        guard let (temporary, _) = replacement else { return }
+        guard let (temporary, _, _) = replacement else { return }
         close(descriptor)
         RawFileName.withPath(temporary) { _ = unlink($0) }
         TemporaryItem.finished(temporary, folder: "")
@@ -191,7 +310,8 @@ package final class AtomicFileWriter {
         }
     }
 
-    private static func systemFailure(_ action: String) -> Failure {
-        Failure(description: "\(action): \(SystemCallError.describe(errno))")
+    private static func systemFailure(_ action: String, _ step: Failure.Step) -> Failure {
+        let code = errno
+        return Failure(description: "\(action): \(SystemCallError.describe(code))", step: step, systemError: code)
     }
 }

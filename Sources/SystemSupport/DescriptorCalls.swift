@@ -147,9 +147,37 @@ extension Directory {
 
     /// Removes `name` in `directory` and everything under it, as far as it
     /// can, without following links and without saying what it could not
-    /// remove. The corresponding C functions are `unlinkat` and `fdopendir`.
+    /// remove (`removeTree(_:in:)`).
     package static func removeTreeIgnoringErrors(_ name: String, in directory: Int32) {
-        RawFileName.withPath(name) { ictkit_remove_tree(directory, $0) }
+        _ = RawFileName.withPath(name) { removeTree(named: $0, in: directory) }
+    }
+
+    /// How deep `removeTree` goes: past any package the readers accept
+    /// (`DocumentPackageLimits.maximumDepth`, 64 by default), within a
+    /// thread's stack (about 300 bytes a level).
+    package static let maximumRemovalDepth: Int32 = 1024
+
+    /// Removes `name` in `directory` and, for a directory, everything under
+    /// it, without following symbolic links; nothing there is no error.
+    /// Only folders are opened up (mode 0700) to be emptied. The one tree
+    /// remover, which the signal handlers call too: the C function
+    /// `ictkit_remove_tree_reporting` (`unlinkat`, `getdents64` or
+    /// `getattrlistbulk`), here with a buffer of this call's own.
+    ///
+    /// - Throws: `SystemCallError` naming `name`, with the `errno` of the
+    ///   first call that failed, when anything is left (`ENOTEMPTY` for
+    ///   folders nested deeper than `maximumRemovalDepth`).
+    package static func removeTree(_ name: String, in directory: Int32) throws(SystemCallError) {
+        let code = RawFileName.withPath(name) { removeTree(named: $0, in: directory) }
+        guard code == 0 else { throw SystemCallError(path: name, code: code) }
+    }
+
+    /// `removeTree(_:in:)` of a name as C gives it; returns the `errno` of
+    /// the first failure when anything is left, else 0.
+    package static func removeTree(named name: UnsafePointer<CChar>, in directory: Int32) -> Int32 {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(ICTKIT_REMOVE_TREE_BUFFER_SIZE), alignment: 8)
+        defer { buffer.deallocate() }
+        return ictkit_remove_tree_reporting(directory, name, maximumRemovalDepth, buffer.assumingMemoryBound(to: CChar.self))
     }
 
     /// Renames `from` in `fromDirectory` to `to` in `toDirectory`, replacing

@@ -235,7 +235,7 @@ package enum TemporaryItem {
             }
         }
         for (name, _) in stale where name != restored {
-            withCString(name) { ictkit_remove_tree(directory, $0) }
+            _ = withCString(name) { Directory.removeTree(named: $0, in: directory) }
         }
         return stale.map(\.name)
     }

@@ -6,7 +6,8 @@ import Testing
 
 /// The commands whose `--json` fields are a `ReportFields` struct
 /// (`TypedReport`): the struct's fields are the ones each command's schema
-/// in `Schemas/cli/` names, in the schema's order, and a run that stops early
+/// in `Schemas/cli/` names, in the schema's order (and those of `--jsonl`
+/// lines, the line schema's), and a run that stops early
 /// prints the fields it did not reach as `null`, byte for byte as the
 /// field-by-name reports did.
 struct ReportFieldsTests {
@@ -17,7 +18,16 @@ struct ReportFieldsTests {
             ("resolve", Ict.Resolve.self), ("thumbnail", Ict.Thumbnail.self), ("create-plist", Ict.CreatePlist.self),
             ("versions", Ict.Versions.self), ("diff", Ict.Diff.self), ("types-show", Ict.Types.Show.self),
             ("types-lookup", Ict.Types.Lookup.self), ("types-identify", Ict.Types.Identify.self),
-            ("types-conforms", Ict.Types.Conforms.self),
+            ("types-conforms", Ict.Types.Conforms.self), ("list", Ict.List.self), ("validate", Ict.Validate.self),
+            ("convert", Ict.Convert.self), ("create", Ict.Create.self), ("set", Ict.SetFields.self),
+        ]
+    }
+
+    /// Each command printing `--jsonl` lines from a `ReportFields` struct, and the schema file of its lines.
+    static var lineCommands: [(schema: String, fields: [String])] {
+        [
+            ("list.jsonl", Ict.List.lineFields), ("validate.jsonl", Ict.Validate.lineFields), ("convert.jsonl", Ict.Convert.lineFields),
+            ("list-watch.jsonl", WatchPrinter.lineFields),
         ]
     }
 
@@ -38,6 +48,23 @@ struct ReportFieldsTests {
     func theStructsFieldsAreTheSchemasInItsOrder(_ index: Int) throws {
         let (schema, command) = Self.commands[index]
         #expect(command.reportFields == (try Self.schemaFields(schema)), "\(schema)")
+    }
+
+    /// `inspect`'s fields are its schema's, which lists them in another
+    /// order; they print in the order its field-by-name report printed them.
+    @Test func inspectsFieldsAreItsSchemasInTheOrderTheyPrintedBefore() throws {
+        let printed = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store", "nib"]
+        #expect(Ict.Inspect.reportFields == printed)
+        #expect(printed.sorted() == (try Self.schemaFields("inspect")).sorted())
+    }
+
+    /// A line's fields are its schema's, but `command`, `ok`, `problems` and
+    /// `path`, which every line has. Compared as sets: `list.jsonl`'s schema
+    /// lists them in another order than the lines print them.
+    @Test(arguments: lineCommands.indices)
+    func theLineStructsFieldsAreTheLineSchemas(_ index: Int) throws {
+        let (schema, fields) = Self.lineCommands[index]
+        #expect(fields.sorted() == (try Self.schemaFields(schema)).filter { $0 != "path" }.sorted(), "\(schema)")
     }
 
     @Test func aRunThatStopsEarlyPrintsTheFieldsItDidNotReachAsNull() throws {

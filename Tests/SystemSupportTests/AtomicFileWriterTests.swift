@@ -23,9 +23,9 @@ struct AtomicFileWriterTests {
     }
 
     private static func write(_ text: String, to path: String, followingLink: Bool = true) throws {
-        let writer = try AtomicFileWriter(path: path, followingLink: followingLink)
-        try Array(text.utf8).withUnsafeBytes { try writer.write($0) }
-        try writer.commit()
+        var options = AtomicFileWriter.Options()
+        options.followingLink = followingLink
+        try write(text, to: path, options: options)
     }
 
     @Test func replacesAFileKeepingItsPermissionsAndLeavingNoTemporary() throws {
@@ -114,5 +114,77 @@ struct AtomicFileWriterTests {
         #expect(failure.changedSinceRead)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "other program")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"])
+    }
+
+    /// The process's umask as the kernel reports it (`/proc/self/status`), read without changing it.
+    private static func currentUmask() throws -> UInt16 {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        return try #require(UInt16(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+    }
+
+    private static func write(_ text: String, to path: String, options: AtomicFileWriter.Options) throws {
+        let writer = try AtomicFileWriter(path: path, options: options)
+        try Array(text.utf8).withUnsafeBytes { try writer.write($0) }
+        try writer.commit()
+    }
+
+    @Test func permissionsAreExactlyTheGivenOnesOrThemLessTheUmask() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(FileManager.default.createFile(atPath: folder + "/old", contents: Data("old".utf8), attributes: [.posixPermissions: 0o604]))
+        var options = AtomicFileWriter.Options()
+        options.permissions = .exactly(0o666)
+        try Self.write("exact", to: folder + "/old", options: options)
+        // Not the old file's 0604, and not masked: 0666 whatever the umask.
+        #expect(try FileManager.default.attributesOfItem(atPath: folder + "/old")[.posixPermissions] as? Int == 0o666)
+        options.permissions = .lessUmask(0o666)
+        try Self.write("masked", to: folder + "/new", options: options)
+        let expected = 0o666 & ~(try Self.currentUmask())
+        #expect(try FileManager.default.attributesOfItem(atPath: folder + "/new")[.posixPermissions] as? Int == Int(expected))
+        #expect(try String(contentsOfFile: folder + "/new", encoding: .utf8) == "masked")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["new", "old"])
+    }
+
+    @Test func aPipeIsReplacedWhenDevicesAreNotWrittenInPlace() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/pipe"
+        #expect(mkfifo(path, 0o644) == 0)
+        var options = AtomicFileWriter.Options()
+        options.writingDevicesInPlace = false
+        options.followingLink = false
+        // Opened for writing, the pipe would wait for a reader: replaced, it does not.
+        try Self.write("a file now", to: path, options: options)
+        #expect(try FileInfo.of(path: path, followingLink: false).kind == .regular)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a file now")
+    }
+
+    @Test func aWriterListingTheFolderItselfRemovesATemporaryLeftSinceTheLastListing() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.plist"
+        try Self.write("first", to: path)
+        // A temporary of a process that has ended, left after the folder was listed.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = ".out.plist.ict-new-\(ended.processIdentifier)-0000abcd"
+        #expect(FileManager.default.createFile(atPath: folder + "/" + stale, contents: Data("half".utf8)))
+        var options = AtomicFileWriter.Options()
+        options.listingFolderOnce = false
+        try Self.write("second", to: path, options: options)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
+    }
+
+    @Test func aFailureSaysItsStepAndTheSystemError() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let failure = try #require(throws: AtomicFileWriter.Failure.self) { try AtomicFileWriter(path: folder + "/missing/out.plist") }
+        #expect(failure.step == .openFolder)
+        #expect(failure.systemError == ENOENT)
+        #expect(failure.description == "cannot open the folder to write into: No such file or directory")
     }
 }

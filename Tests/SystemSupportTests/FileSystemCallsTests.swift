@@ -244,4 +244,59 @@ struct FileSystemCallsTests {
         #expect(try FileInfo.of(descriptor: directory, path: "folder").kind == .directory)
         #expect(throws: SystemCallError(path: root + "/file", code: ENOTDIR)) { try Directory.openDescriptor(atPath: root + "/file") }
     }
+
+    @Test func removeTreeRemovesEverythingButWhatLinksPointTo() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // Inside the tree: nested folders, one read-only, a link out of the tree, a FIFO, a name not UTF-8.
+        try FileManager.default.createDirectory(atPath: root + "/tree/a/b/c", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: root + "/tree/a/b/c/deep", contents: Data("x".utf8)))
+        #expect(FileManager.default.createFile(atPath: root + "/tree/a/sibling", contents: Data("y".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: root + "/tree/a/out", withDestinationPath: root + "/file")
+        try FileManager.default.createSymbolicLink(atPath: root + "/tree/folderLink", withDestinationPath: root + "/folder")
+        #expect(mkfifo(root + "/tree/a/b/fifo", 0o600) == 0)
+        #expect(FileManager.default.createFile(atPath: root + "/tree/" + Self.rawName, contents: nil))
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: root + "/tree/a/b")
+        try Directory.removeTree(root + "/tree", in: CurrentDirectory.descriptor)
+        #expect(!FileManager.default.fileExists(atPath: root + "/tree"))
+        // What the links named is untouched, its permissions too.
+        #expect(try String(contentsOfFile: root + "/file", encoding: .utf8) == "hello")
+        #expect(try FileManager.default.attributesOfItem(atPath: root + "/file")[.posixPermissions] as? Int == 0o640)
+        #expect(FileManager.default.fileExists(atPath: root + "/folder"))
+        // A file alone, a link alone (not what it names) and nothing at all.
+        try Directory.removeTree(root + "/link", in: CurrentDirectory.descriptor)
+        #expect(FileManager.default.fileExists(atPath: root + "/file"))
+        try Directory.removeTree(root + "/missing", in: CurrentDirectory.descriptor)
+        try Directory.removeTree(root + "/fifo", in: CurrentDirectory.descriptor)
+        #expect(try Directory.entries(atPath: root).map(\.name).sorted() == ["dangling", "file", "folder", Self.rawName].sorted())
+    }
+
+    @Test func removeTreeSaysWhatStayedAndWhy() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // One level deeper than the remover goes: the deepest folder stays, and so does every folder above it.
+        let levels = Int(Directory.maximumRemovalDepth) + 2
+        var path = root + "/deep"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let top = open(path, O_RDONLY | O_DIRECTORY)
+        #expect(top >= 0)
+        var current = top
+        for _ in 1..<levels {
+            #expect(mkdirat(current, "d", 0o700) == 0)
+            let next = openat(current, "d", O_RDONLY | O_DIRECTORY)
+            if current != top { close(current) }
+            current = next
+        }
+        #expect(FileManager.default.createFile(atPath: "/proc/self/fd/\(current)/last", contents: Data("z".utf8)))
+        if current != top { close(current) }
+        close(top)
+        let error = try #require(throws: SystemCallError.self) { try Directory.removeTree(path, in: CurrentDirectory.descriptor) }
+        #expect(error.code == ENOTEMPTY)
+        #expect(error.path == path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        // Below the limit, every file the remover reached is gone.
+        path += "/d"
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["d"])
+    }
 }

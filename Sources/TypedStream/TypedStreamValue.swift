@@ -69,7 +69,7 @@ public struct TypedStreamField: Hashable, Sendable {
 }
 
 /// A value in a typed stream, by its C type.
-public indirect enum TypedStreamValue: Hashable, Sendable {
+public enum TypedStreamValue: Hashable, Sendable {
     /// Any integer type (`c C s S i I l L q Q`), widened.
     case integer(Int64)
     /// A `float` (`f`).
@@ -98,8 +98,13 @@ public indirect enum TypedStreamValue: Hashable, Sendable {
 extension TypedStreamDocument {
     /// The class's name and those of its superclasses, most derived first.
     public func classChain(of object: TypedStreamObject) -> [TypedStreamClass] {
+        classChain(ofClassAt: object.classIndex)
+    }
+
+    /// The class at `index` and its superclasses, most derived first.
+    func classChain(ofClassAt index: Int) -> [TypedStreamClass] {
         var chain: [TypedStreamClass] = []
-        var next: Int? = object.classIndex
+        var next: Int? = index
         // Superclasses always precede nothing they are not: each class's superclass index was read
         // before it could be referred to, but a crafted chain is bounded by the class count anyway.
         while let index = next, chain.count < classes.count {
@@ -112,6 +117,8 @@ extension TypedStreamDocument {
     /// The values of `object`, all groups flattened in order: the fields of
     /// its `-encodeWithCoder:`.
     public func fields(of object: TypedStreamObject) -> [TypedStreamField] {
-        object.groups.flatMap(\.values)
+        // Most objects write one group: its array as it is, not a copy.
+        if object.groups.count == 1 { return object.groups[0].values }
+        return object.groups.flatMap(\.values)
     }
 }

@@ -19,18 +19,17 @@ public struct TypedStreamFoundationDecoder {
     /// Objects that failed, so that many references to one do not decode it again each time.
     private var failed: [Int: TypedStreamError] = [:]
     private var inProgress: [Bool]
-    /// For each class, the first class of its chain decoded by name: found
-    /// once per class rather than once per object.
-    private let knownClassNames: [String?]
+    /// For each class, the first class of its chain decoded by name once it
+    /// has been looked for (`.some(nil)`: none is), so that each class's
+    /// chain is walked once, not once per object.
+    private var knownClassNames: [String??]
 
-    /// Makes a decoder for `document`. Costs one pass over its classes.
+    /// Makes a decoder for `document`.
     public init(document: TypedStreamDocument) {
         self.document = document
         decoded = [FoundationObject?](repeating: nil, count: document.objects.count)
         inProgress = [Bool](repeating: false, count: document.objects.count)
-        knownClassNames = document.classes.indices.map { index in
-            document.classChain(ofClassAt: index).first { Self.knownClasses.contains($0.name) }?.name
-        }
+        knownClassNames = [String??](repeating: nil, count: document.classes.count)
     }
 
     /// The document's root value (its first top-level value) decoded;
@@ -149,8 +148,29 @@ public struct TypedStreamFoundationDecoder {
     }
 
     /// The first class of the object's chain that is decoded by name, nil when none is.
-    private func knownClassName(of object: TypedStreamObject) -> String? {
-        knownClassNames.indices.contains(object.classIndex) ? knownClassNames[object.classIndex] : nil
+    private mutating func knownClassName(of object: TypedStreamObject) -> String? {
+        let classes = document.classes
+        guard classes.indices.contains(object.classIndex) else { return nil }
+        if let known = knownClassNames[object.classIndex] { return known }
+        // Up the chain as `classChain(of:)` goes (at most one step per class, so a crafted cycle ends), to
+        // the first class decoded by name or one whose answer is known; every class passed has that answer.
+        var passed: [Int] = []
+        var next: Int? = object.classIndex
+        var found: String?
+        while let index = next, passed.count < classes.count {
+            if let known = knownClassNames[index] {
+                found = known
+                break
+            }
+            passed.append(index)
+            if Self.knownClasses.contains(classes[index].name) {
+                found = classes[index].name
+                break
+            }
+            next = classes[index].superclass
+        }
+        for index in passed { knownClassNames[index] = .some(found) }
+        return found
     }
 
     private static let knownClasses: Set<String> = [

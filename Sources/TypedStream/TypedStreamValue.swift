@@ -98,13 +98,8 @@ public enum TypedStreamValue: Hashable, Sendable {
 extension TypedStreamDocument {
     /// The class's name and those of its superclasses, most derived first.
     public func classChain(of object: TypedStreamObject) -> [TypedStreamClass] {
-        classChain(ofClassAt: object.classIndex)
-    }
-
-    /// The class at `index` and its superclasses, most derived first.
-    func classChain(ofClassAt index: Int) -> [TypedStreamClass] {
         var chain: [TypedStreamClass] = []
-        var next: Int? = index
+        var next: Int? = object.classIndex
         // Superclasses always precede nothing they are not: each class's superclass index was read
         // before it could be referred to, but a crafted chain is bounded by the class count anyway.
         while let index = next, chain.count < classes.count {

@@ -344,13 +344,17 @@ struct BinaryPropertyListDecoder {
         return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
     }
 
-    /// True when two keys are equal: pairwise for the small dictionaries that
+    /// True when two keys are equal: none when the keys are ASCII in sorted
+    /// order (one pass); else pairwise for the small dictionaries that
     /// are most of any file (no hashing), through a set for larger ones.
     /// Equality is Swift's, which treats canonically equivalent spellings as
     /// equal, as the dictionary will; two keys stored as ASCII (where that
     /// cannot happen) are only compared when their lengths agree. The keys'
     /// objects, referenced from `payload`, were checked when they were decoded.
     func hasDuplicate(_ keys: ContiguousArray<String>, keyReferencesAt payload: Int) -> Bool {
+        // Keys written in sorted order (as plistlib and many writers write them) are distinct if each
+        // precedes the next: one pass over their bytes in file order, with no pairs and no table.
+        if keysAscendAsASCII(count: keys.count, keyReferencesAt: payload) { return false }
         guard keys.count <= 16 else {
             if let answer = hasDuplicateASCIIKey(count: keys.count, keyReferencesAt: payload) { return answer }
             var seen = Set<String>(minimumCapacity: keys.count)
@@ -376,6 +380,53 @@ struct BinaryPropertyListDecoder {
         return false
     }
 
+    /// Whether every key is stored as an ASCII string and each key's bytes
+    /// sort strictly before the next key's: then no two are equal (ASCII
+    /// spellings are equal as Swift compares them exactly when their bytes
+    /// are). False as soon as a key is stored otherwise or out of order,
+    /// which the caller then answers the slower way. The keys' objects were
+    /// checked when they were decoded.
+    private func keysAscendAsASCII(count: Int, keyReferencesAt payload: Int) -> Bool {
+        let bytes = scanner.bytes
+        guard count > 1, let base = bytes.baseAddress else { return count <= 1 }
+        let referenceSize = scanner.referenceSize
+        var earlier = (start: 0, count: 0)
+        for index in 0..<count {
+            let object = Int(
+                truncatingIfNeeded: BinaryPropertyListScanner.readBigEndian(
+                    bytes, at: payload &+ index &* referenceSize, size: referenceSize))
+            let offset = scanner.rawOffset(ofObject: object)
+            let marker = bytes[offset]
+            guard marker >> 4 == 0x5 else { return false }
+            let later: (start: Int, count: Int)
+            if marker & 0x0F != 0x0F {
+                later = (offset &+ 1, Int(marker & 0x0F))  // Safe: offset lies in the object area.
+            } else {
+                guard let header = try? scanner.header(at: offset) else { return false }
+                later = (header.payload, header.length)
+            }
+            if index > 0 {
+                let common = min(earlier.count, later.count)
+                var position = 0
+                // Safe: both strings' bytes were checked to lie in the object area when they were decoded.
+                while position < common,
+                    base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                        == base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+                {
+                    position &+= 1
+                }
+                let precedes =
+                    position < common
+                    ? base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                        < base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+                    : earlier.count < later.count
+                guard precedes else { return false }
+            }
+            earlier = later
+        }
+        return true
+    }
+
     /// For a large dictionary whose keys are all stored as ASCII strings (as
     /// every writer stores an ASCII key), whether two are equal, by their
     /// bytes in the file: ASCII spellings are equal as Swift compares them
@@ -394,32 +445,6 @@ struct BinaryPropertyListDecoder {
             let offset = scanner.rawOffset(ofObject: object)
             guard scanner.bytes[offset] >> 4 == 0x5, let header = try? scanner.header(at: offset) else { return nil }
             ranges.append((header.payload, header.length))
-        }
-        // Keys written in sorted order (as plistlib and many writers do) are distinct if each precedes the
-        // next: one pass over the bytes in file order, with no table.
-        if let base = scanner.bytes.baseAddress {
-            var sorted = true
-            for index in 1..<count {
-                let (earlier, later) = (ranges[index - 1], ranges[index])
-                let common = min(earlier.count, later.count)
-                var position = 0
-                while position < common,
-                    base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
-                        == base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
-                {
-                    position &+= 1
-                }
-                let precedes =
-                    position < common
-                    ? base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
-                        < base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
-                    : earlier.count < later.count
-                if !precedes {
-                    sorted = false
-                    break
-                }
-            }
-            if sorted { return false }
         }
         var capacity = 64
         while capacity < count * 2 { capacity <<= 1 }

@@ -100,13 +100,10 @@ struct BinaryPropertyListScanner {
     private func checkOffsetTable() throws(PropertyListError) {
         var smallest = UInt64.max
         var largest: UInt64 = 0
-        var position = offsetTableOffset
         // Safe: init checked that the table fits before the trailer.
-        for _ in 0..<objectCount {
-            let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
+        Self.forEachBigEndian(bytes, at: offsetTableOffset, count: objectCount, size: offsetSize) { offset in
             smallest = min(smallest, offset)
             largest = max(largest, offset)
-            position &+= offsetSize
         }
         guard smallest < UInt64(Self.headerSize) || largest >= UInt64(offsetTableOffset) else { return }
         for index in 0..<objectCount {
@@ -133,6 +130,37 @@ struct BinaryPropertyListScanner {
                 value = (value << 8) | UInt64(bytes[index])
             }
             return value
+        }
+    }
+
+    /// Calls `body` with each of the `count` big-endian unsigned integers of
+    /// `size` (1...8) bytes from `start`, which the caller has checked lie in
+    /// `bytes`: one loop per common size, so the size is not looked at for
+    /// each integer (the offset table and the references of the shared-object
+    /// pass are most of a large file's integers).
+    @inline(__always)
+    static func forEachBigEndian(
+        _ bytes: UnsafeRawBufferPointer, at start: Int, count: Int, size: Int, _ body: (UInt64) -> Void
+    ) {
+        @inline(__always)
+        func loop<Width: FixedWidthInteger & UnsignedInteger>(_: Width.Type) {
+            var position = start
+            for _ in 0..<count {
+                body(UInt64(Width(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: Width.self))))
+                position &+= MemoryLayout<Width>.size  // Safe: the caller checked all `count` lie in `bytes`.
+            }
+        }
+        switch size {
+        case 1: loop(UInt8.self)
+        case 2: loop(UInt16.self)
+        case 4: loop(UInt32.self)
+        case 8: loop(UInt64.self)
+        default:
+            var position = start
+            for _ in 0..<count {
+                body(readBigEndian(bytes, at: position, size: size))
+                position &+= size  // Safe: as above.
+            }
         }
     }
 

@@ -39,11 +39,10 @@ struct BinaryPropertyListSharedObjects {
             _ = Self.mark(scanner.topObject, seen, twice, &references)
             for object in 0..<objectCount {
                 guard let found = scanner.referencesIfContainer(at: scanner.rawOffset(ofObject: object)) else { continue }
-                var position = found.start
-                for _ in 0..<found.count {
-                    let target = BinaryPropertyListScanner.readBigEndian(bytes, at: position, size: referenceSize)
+                // Safe: referencesIfContainer checked they all fit.
+                BinaryPropertyListScanner.forEachBigEndian(bytes, at: found.start, count: found.count, size: referenceSize) {
+                    target in
                     if target < UInt64(objectCount) { _ = Self.mark(Int(target), seen, twice, &references) }
-                    position &+= referenceSize  // Safe: referencesIfContainer checked they all fit.
                 }
             }
         }

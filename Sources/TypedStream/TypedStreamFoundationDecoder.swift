@@ -13,14 +13,23 @@
 public struct TypedStreamFoundationDecoder {
     /// The document decoded.
     public let document: TypedStreamDocument
-    private var decoded: [Int: FoundationObject] = [:]
+    /// Each object decoded so far, by its index (an array, not a dictionary:
+    /// hashing the index cost a tenth of decoding a small stream).
+    private var decoded: [FoundationObject?]
     /// Objects that failed, so that many references to one do not decode it again each time.
     private var failed: [Int: TypedStreamError] = [:]
-    private var inProgress: Set<Int> = []
+    private var inProgress: [Bool]
+    /// For each class, the first class of its chain decoded by name once it
+    /// has been looked for (`.some(nil)`: none is), so that each class's
+    /// chain is walked once, not once per object.
+    private var knownClassNames: [String??]
 
     /// Makes a decoder for `document`.
     public init(document: TypedStreamDocument) {
         self.document = document
+        decoded = [FoundationObject?](repeating: nil, count: document.objects.count)
+        inProgress = [Bool](repeating: false, count: document.objects.count)
+        knownClassNames = [String??](repeating: nil, count: document.classes.count)
     }
 
     /// The document's root value (its first top-level value) decoded;
@@ -38,11 +47,12 @@ public struct TypedStreamFoundationDecoder {
         if let done = decoded[index] { return done }
         if let error = failed[index] { throw error }
         let object = document.objects[index]
-        guard inProgress.insert(index).inserted else {
+        guard !inProgress[index] else {
             if knownClassName(of: object) == nil { return .reference(index) }
             throw TypedStreamError(.cycle, at: object.byteOffset, "object \(index) holds itself")
         }
-        defer { inProgress.remove(index) }
+        inProgress[index] = true
+        defer { inProgress[index] = false }
         do {
             let result = try decodeFields(of: object, index: index)
             decoded[index] = result
@@ -80,7 +90,6 @@ public struct TypedStreamFoundationDecoder {
     // MARK: Classes by name
 
     private mutating func decodeFields(of object: TypedStreamObject, index: Int) throws(TypedStreamError) -> FoundationObject {
-        let chain = document.classChain(of: object)
         var fields = FieldCursor(document.fields(of: object), object: object, index: index)
         let known = knownClassName(of: object)
         switch known {
@@ -133,13 +142,35 @@ public struct TypedStreamFoundationDecoder {
         default:
             var values: [FoundationObject] = []
             while fields.remaining > 0 { values.append(try decode(try fields.next("a field"), at: object.byteOffset)) }
+            let chain = document.classChain(of: object)
             return .other(FoundationOtherObject(classNames: chain.map(\.name), version: chain.first?.version ?? 0, fields: values))
         }
     }
 
     /// The first class of the object's chain that is decoded by name, nil when none is.
-    private func knownClassName(of object: TypedStreamObject) -> String? {
-        document.classChain(of: object).first { Self.knownClasses.contains($0.name) }?.name
+    private mutating func knownClassName(of object: TypedStreamObject) -> String? {
+        let classes = document.classes
+        guard classes.indices.contains(object.classIndex) else { return nil }
+        if let known = knownClassNames[object.classIndex] { return known }
+        // Up the chain as `classChain(of:)` goes (at most one step per class, so a crafted cycle ends), to
+        // the first class decoded by name or one whose answer is known; every class passed has that answer.
+        var passed: [Int] = []
+        var next: Int? = object.classIndex
+        var found: String?
+        while let index = next, passed.count < classes.count {
+            if let known = knownClassNames[index] {
+                found = known
+                break
+            }
+            passed.append(index)
+            if Self.knownClasses.contains(classes[index].name) {
+                found = classes[index].name
+                break
+            }
+            next = classes[index].superclass
+        }
+        for index in passed { knownClassNames[index] = .some(found) }
+        return found
     }
 
     private static let knownClasses: Set<String> = [

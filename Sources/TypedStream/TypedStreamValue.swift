@@ -69,7 +69,7 @@ public struct TypedStreamField: Hashable, Sendable {
 }
 
 /// A value in a typed stream, by its C type.
-public indirect enum TypedStreamValue: Hashable, Sendable {
+public enum TypedStreamValue: Hashable, Sendable {
     /// Any integer type (`c C s S i I l L q Q`), widened.
     case integer(Int64)
     /// A `float` (`f`).
@@ -112,6 +112,8 @@ extension TypedStreamDocument {
     /// The values of `object`, all groups flattened in order: the fields of
     /// its `-encodeWithCoder:`.
     public func fields(of object: TypedStreamObject) -> [TypedStreamField] {
-        object.groups.flatMap(\.values)
+        // Most objects write one group: its array as it is, not a copy.
+        if object.groups.count == 1 { return object.groups[0].values }
+        return object.groups.flatMap(\.values)
     }
 }

@@ -107,6 +107,30 @@ struct BinaryToXMLPropertyListConverterTests {
         #expect(try streamed(twice) == XMLPropertyListWriter().encode(read))
     }
 
+    @Test func aDuplicateAmongFewSortedASCIIKeysIsFound() throws {
+        // Few keys in sorted order take a one-pass path; equal neighbours, a key that is a prefix of the
+        // next and a key of 20 bytes (its length in a following integer) must still come out as by hand.
+        func ascii(_ key: String) -> [UInt8] {
+            key.utf8.count < 15 ? [0x50 | UInt8(key.utf8.count)] + Array(key.utf8) : [0x5F, 0x10, UInt8(key.utf8.count)] + Array(key.utf8)
+        }
+        let long = "a-key-of-twenty-byte"
+        let distinct = ["a", "ab", long, "b"]
+        let plain = try dictionaryFile(keys: distinct.map(ascii))
+        #expect(try BinaryPropertyListReader().read(plain.bytes) == ["a": 0, "ab": 1, long: 2, "b": 3])
+        // "b" twice at the end: three keys, "b" with the later value, 4.
+        let twiceAtTheEnd = try dictionaryFile(keys: (distinct + ["b"]).map(ascii))
+        let read = try BinaryPropertyListReader().read(twiceAtTheEnd.bytes)
+        #expect(read.dictionaryValue?.keys.elementsEqual(distinct) == true)
+        #expect(read["b"] == .integer(4))
+        #expect(try streamed(twiceAtTheEnd) == XMLPropertyListWriter().encode(read))
+        // The long key twice, side by side: it keeps its place with the later value, 3.
+        let longTwice = try dictionaryFile(keys: ["a", long, long, "b"].map(ascii))
+        let readLong = try BinaryPropertyListReader().read(longTwice.bytes)
+        #expect(readLong.dictionaryValue?.keys.elementsEqual(["a", long, "b"]) == true)
+        #expect(readLong[long] == .integer(2))
+        #expect(readLong["b"] == .integer(3))
+    }
+
     @Test func theKelvinSignAmongManyKeysIsTheLetterKAsSwiftComparesThem() throws {
         // 20 keys: "a0"…"a18" in ASCII, then U+212A KELVIN SIGN as UTF-16, after an ASCII "K" (key 0):
         // canonically equivalent, so one key, "K", with the last value (19).

@@ -1,6 +1,6 @@
 // Foundation's value classes as plain Swift values, free of any archive
-// format: the typed stream decoder makes them today, the keyed-archive
-// decoder will make the same ones.
+// format: TypedStream's decoder makes `FoundationObject`s of them, and
+// KeyedArchive's `ArchivedValue` carries the same types.
 
 /// A decoded Foundation object: a string, attributed string, number,
 /// collection and the like, or an object of another class kept with its
@@ -9,7 +9,7 @@ public indirect enum FoundationObject: Hashable, Sendable {
     /// `NSString`, `NSMutableString`.
     case string(String)
     /// `NSAttributedString`, `NSMutableAttributedString`.
-    case attributedString(AttributedText)
+    case attributedString(AttributedText<FoundationObject>)
     /// `NSNumber`.
     case number(FoundationNumber)
     /// `NSData`, `NSMutableData`: the bytes.
@@ -48,19 +48,22 @@ public indirect enum FoundationObject: Hashable, Sendable {
     case reference(Int)
 }
 
-/// A key and its value in a dictionary.
-public struct FoundationDictionaryEntry: Hashable, Sendable {
+/// A key and its value in a dictionary (or an attributed string's run) of `Value`s.
+public struct FoundationEntry<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The key.
-    public var key: FoundationObject
+    public var key: Value
     /// The value.
-    public var value: FoundationObject
+    public var value: Value
 
     /// Makes an entry.
-    public init(key: FoundationObject, value: FoundationObject) {
+    public init(key: Value, value: Value) {
         self.key = key
         self.value = value
     }
 }
+
+/// A key and its value in a typed stream's dictionary.
+public typealias FoundationDictionaryEntry = FoundationEntry<FoundationObject>
 
 /// An object of a class the decoder does not know by name.
 public struct FoundationOtherObject: Hashable, Sendable {
@@ -79,29 +82,31 @@ public struct FoundationOtherObject: Hashable, Sendable {
     }
 }
 
-/// An attributed string: its text and the runs of attributes over it.
-public struct AttributedText: Hashable, Sendable {
+/// An attributed string: its text and the runs of attributes over it, each
+/// attribute's key and value a `Value` of the format it was read from
+/// (`FoundationObject` from a typed stream, `ArchivedValue` from a keyed archive).
+public struct AttributedText<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The text.
     public var string: String
     /// The runs, in order, covering the text without gaps.
-    public var runs: [AttributedTextRun]
+    public var runs: [AttributedTextRun<Value>]
 
     /// Makes an attributed text.
-    public init(string: String, runs: [AttributedTextRun]) {
+    public init(string: String, runs: [AttributedTextRun<Value>]) {
         self.string = string
         self.runs = runs
     }
 }
 
 /// One run of an attributed string: a range of its text and the attributes over it.
-public struct AttributedTextRun: Hashable, Sendable {
+public struct AttributedTextRun<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The range, in UTF-16 code units as Foundation counts.
     public var range: TextRange
     /// The attributes by name (`NSFont`, `NSColor`, `NSLink`, iMessage's `__kIMLinkAttributeName`), in stored order.
-    public var attributes: [FoundationDictionaryEntry]
+    public var attributes: [FoundationEntry<Value>]
 
     /// Makes a run.
-    public init(range: TextRange, attributes: [FoundationDictionaryEntry]) {
+    public init(range: TextRange, attributes: [FoundationEntry<Value>]) {
         self.range = range
         self.attributes = attributes
     }
@@ -109,7 +114,7 @@ public struct AttributedTextRun: Hashable, Sendable {
     /// The run's text, cut out of `text` (nil when the range is not on character boundaries in it).
     public func text(in text: String) -> String? {
         let utf16 = text.utf16
-        guard range.location >= 0, range.length >= 0, range.location + range.length <= utf16.count else { return nil }
+        guard range.location >= 0, range.length >= 0, range.location <= utf16.count - range.length else { return nil }
         let start = utf16.index(utf16.startIndex, offsetBy: range.location)
         let end = utf16.index(start, offsetBy: range.length)
         return String(utf16[start..<end])
@@ -146,7 +151,7 @@ public enum FoundationNumber: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .integer(let value): String(value)
-        case .real(let value): GeometryText.number(value)
+        case .real(let value): FoundationText.number(value)
         case .bool(let value): value ? "true" : "false"
         }
     }
@@ -167,8 +172,8 @@ public struct FoundationDate: Hashable, Sendable {
 }
 
 /// A URL (`NSURL`): its string and the URL it is relative to, if any.
-public struct FoundationURL: Hashable, Sendable {
-    /// The URL's string as stored.
+public struct FoundationURL: Hashable, Sendable, CustomStringConvertible {
+    /// The URL's string as stored (relative to ``base`` when there is one).
     public var string: String
     /// The base URL's string, for a relative URL.
     public var base: String?
@@ -178,86 +183,45 @@ public struct FoundationURL: Hashable, Sendable {
         self.string = string
         self.base = base
     }
-}
 
-/// A font (`NSFont`): its name and point size.
-public struct FoundationFont: Hashable, Sendable {
-    /// The PostScript name, when the archive's form of it was read (nil otherwise).
-    public var name: String?
-    /// The size in points.
-    public var size: Double
-
-    /// Makes a font.
-    public init(name: String?, size: Double) {
-        self.name = name
-        self.size = size
-    }
-}
-
-/// A colour (`NSColor`): its colour space and components.
-public struct FoundationColor: Hashable, Sendable {
-    /// The colour space a colour's components are in.
-    public enum Space: String, Hashable, Sendable {
-        /// Calibrated (generic) RGB: red, green, blue, alpha.
-        case calibratedRGB
-        /// Device RGB: red, green, blue, alpha.
-        case deviceRGB
-        /// Calibrated white: white, alpha.
-        case calibratedWhite
-        /// Device white: white, alpha.
-        case deviceWhite
-        /// Device CMYK: cyan, magenta, yellow, black, alpha.
-        case deviceCMYK
-        /// A named colour from a catalog; ``FoundationColor/catalog`` and ``FoundationColor/name`` say which.
-        case named
+    /// The string resolved against its base as RFC 3986 section 5.2 says
+    /// (`NSURL`'s `absoluteString`): `docs/a.txt` relative to
+    /// `https://example.com/base/index.html` is
+    /// `https://example.com/base/docs/a.txt`. The string itself when there is no base.
+    public var absoluteString: String {
+        guard let base else { return string }
+        return URLResolution.resolve(string, against: base)
     }
 
-    /// The colour space.
-    public var space: Space
-    /// The components in the space's order, alpha last; empty for a named colour.
-    public var components: [Double]
-    /// A named colour's catalog (`System`).
-    public var catalog: String?
-    /// A named colour's name (`controlColor`).
-    public var name: String?
-
-    /// Makes a colour.
-    public init(space: Space, components: [Double], catalog: String? = nil, name: String? = nil) {
-        self.space = space
-        self.components = components
-        self.catalog = catalog
-        self.name = name
-    }
+    /// The absolute string.
+    public var description: String { absoluteString }
 }
 
-/// A point, size, rect or range held in an `NSValue`.
-public enum FoundationGeometry: Hashable, Sendable, CustomStringConvertible {
-    /// `NSPoint`/`CGPoint`.
-    case point(x: Double, y: Double)
-    /// `NSSize`/`CGSize`.
-    case size(width: Double, height: Double)
-    /// `NSRect`/`CGRect`.
-    case rect(x: Double, y: Double, width: Double, height: Double)
-    /// `NSRange`.
-    case range(TextRange)
-
-    /// As `NSStringFromPoint`, `NSStringFromSize`, `NSStringFromRect` and
-    /// `NSStringFromRange` write it: `{{0, 0}, {480, 360}}`.
-    public var description: String {
+extension FoundationObject {
+    /// The value on one line for people: a string quoted, a number as it
+    /// reads, a URL as `<absolute string>`, a rect as `NSStringFromRect`
+    /// writes it, a colour as its space and components, a font as its name
+    /// and size, collections with their elements so written.
+    public var readableText: String {
         switch self {
-        case .point(let x, let y): "{\(GeometryText.number(x)), \(GeometryText.number(y))}"
-        case .size(let width, let height): "{\(GeometryText.number(width)), \(GeometryText.number(height))}"
-        case .rect(let x, let y, let width, let height):
-            "{{\(GeometryText.number(x)), \(GeometryText.number(y))}, {\(GeometryText.number(width)), \(GeometryText.number(height))}}"
-        case .range(let range): range.description
+        case .string(let text): FoundationText.quoted(text)
+        case .attributedString(let text): "attributed " + FoundationText.quoted(text.string)
+        case .number(let number), .scalar(let number): number.description
+        case .data(let bytes): "<\(bytes.count) bytes>"
+        case .date(let date): "date \(FoundationText.number(date.secondsSinceReferenceDate)) s since 2001-01-01"
+        case .url(let url): "<\(url.absoluteString)>"
+        case .array(let elements): "(\(elements.map(\.readableText).joined(separator: ", ")))"
+        case .set(let elements): "set (\(elements.map(\.readableText).joined(separator: ", ")))"
+        case .dictionary(let entries): "{\(entries.map { "\($0.key.readableText) = \($0.value.readableText)" }.joined(separator: "; "))}"
+        case .font(let font): "font \(font)"
+        case .color(let color): "colour \(color)"
+        case .geometry(let geometry): geometry.description
+        case .structure(let name, let fields): "struct \(name ?? "?") {\(fields.map(\.readableText).joined(separator: ", "))}"
+        case .cString(let bytes): FoundationText.quoted(String(decoding: bytes, as: UTF8.self))
+        case .className(let name): "class \(name)"
+        case .null: "nil"
+        case .reference(let index): "object #\(index) (a cycle)"
+        case .other(let object): "\(object.classNames.first ?? "?") v\(object.version) (\(object.fields.count) fields)"
         }
-    }
-}
-
-/// Numbers as Foundation's `NSStringFrom…` functions print them (`%g`-like: `480`, `0.5`).
-enum GeometryText {
-    static func number(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

@@ -102,7 +102,9 @@ enum URLResolution {
         /// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
         private static func isScheme(_ text: Substring) -> Bool {
             guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-            return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+            return text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+            }
         }
 
         func joined(path: String) -> String {

@@ -90,8 +90,9 @@ extension KeyedArchiveObjectGraph {
     public func readableValue(ofObjectAt index: Int, limits: KeyedArchiveLimits = .default) -> ArchivedValue? {
         guard index > 0, index < objects.count, case .instance(let instance) = object(at: index) else { return nil }
         let description = instance.classDescription
-        guard Self.readableClassNames.contains(description.name)
-            || description.chain.contains(where: ArchivedValueDecoder.privateSubclassedNames.contains)
+        guard
+            Self.readableClassNames.contains(description.name)
+                || description.chain.contains(where: ArchivedValueDecoder.privateSubclassedNames.contains)
         else { return nil }
         var decoder = ArchivedValueDecoder(archive: self, allowedClassNames: nil, maximumDepth: limits.maximumDepth)
         guard let value = try? decoder.decodeField(.uid(UInt64(index)), path: [], depth: 0), value.isReadableValue else { return nil }

@@ -145,7 +145,8 @@ extension ArchivedValue: KeyedArchiveEncodable {
         case .nsValue: ["NSValue", "NSObject"]
         case .orderedSet: ["NSOrderedSet", "NSObject"]
         case .indexSet: ["NSIndexSet", "NSObject"]
-        case .attributedString(let text): text.runs.count > 1 ? ["NSMutableAttributedString", "NSAttributedString", "NSObject"] : ["NSAttributedString", "NSObject"]
+        case .attributedString(let text):
+            text.runs.count > 1 ? ["NSMutableAttributedString", "NSAttributedString", "NSObject"] : ["NSAttributedString", "NSObject"]
         case .color(let color): color.space.rawValue.hasPrefix("uikit") ? ["UIColor", "NSObject"] : ["NSColor", "NSObject"]
         case .font(let font): font.flags == nil ? ["UIFont", "NSObject"] : ["NSFont", "NSObject"]
         case .dateComponents: ["NSDateComponents", "NSObject"]

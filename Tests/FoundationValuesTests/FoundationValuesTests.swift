@@ -55,7 +55,8 @@ import Testing
     @Test func describesSpaceAndComponents() {
         #expect(FoundationColor(space: .calibratedRGB, components: [0.5, 0.25, 0, 1]).description == "calibratedRGB(red 0.5, green 0.25, blue 0, alpha 1)")
         #expect(FoundationColor(space: .named, components: [], catalog: "System", name: "controlColor").description == "named(System controlColor)")
-        #expect(FoundationColor(space: .componentBased, components: [0.2, 1], iccProfile: [1, 2, 3]).description == "componentBased(0.2 1, ICC profile 3 bytes)")
+        #expect(
+            FoundationColor(space: .componentBased, components: [0.2, 1], iccProfile: [1, 2, 3]).description == "componentBased(0.2 1, ICC profile 3 bytes)")
         #expect(FoundationColor.Space(archivedNumber: 8) == nil)
         #expect(FoundationColor.Space(archivedNumber: 10) == .componentBased)
     }

@@ -14,7 +14,10 @@ import Testing
         var root = fields
         root["$class"] = .uid(2)
         let objects: [PropertyListValue] =
-            ["$null", .dictionary(.init(uniqueKeysWithValues: root.sorted { $0.key < $1.key })), ["$classname": .string(className), "$classes": [.string(className), "NSObject"]]]
+            [
+                "$null", .dictionary(.init(uniqueKeysWithValues: root.sorted { $0.key < $1.key })),
+                ["$classname": .string(className), "$classes": [.string(className), "NSObject"]],
+            ]
             + more
         return try KeyedArchiveObjectGraph(
             propertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": .uid(1)], "$objects": .array(objects)])
@@ -24,19 +27,36 @@ import Testing
 
     /// Malformed objects and a few words of the message each must give.
     static let cases: [(String, String, [String: PropertyListValue], [PropertyListValue], String)] = [
-        ("NSAttributeInfo's run past the text's end", "NSAttributedString",
-         ["NSString": "abc", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([2, 0, 5, 0]))],
-         [["$class": .uid(5), "NS.objects": [.uid(4)]], ["$class": .uid(6), "NS.keys": [], "NS.objects": []], ["$classname": "NSArray"], ["$classname": "NSDictionary"]],
-         "past the text's end"),
-        ("NSAttributeInfo's runs short of the text", "NSMutableAttributedString",
-         ["NSString": "abcdef", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([2, 0]))], [["$class": .uid(5), "NS.objects": [.uid(4)]], ["$class": .uid(6), "NS.keys": [], "NS.objects": []], ["$classname": "NSArray"], ["$classname": "NSDictionary"]],
-         "covering 2 of its text's 6"),
-        ("a run's attributes index past the dictionaries", "NSAttributedString",
-         ["NSString": "ab", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([2, 7]))], [["$class": .uid(4), "NS.objects": []], ["$classname": "NSArray"]],
-         "attributes index 7"),
-        ("NSAttributeInfo cut inside a number", "NSAttributedString",
-         ["NSString": "ab", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([0x82]))], [["$class": .uid(4), "NS.objects": []], ["$classname": "NSArray"]],
-         "cut short"),
+        (
+            "NSAttributeInfo's run past the text's end", "NSAttributedString",
+            ["NSString": "abc", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([2, 0, 5, 0]))],
+            [
+                ["$class": .uid(5), "NS.objects": [.uid(4)]], ["$class": .uid(6), "NS.keys": [], "NS.objects": []], ["$classname": "NSArray"],
+                ["$classname": "NSDictionary"],
+            ],
+            "past the text's end"
+        ),
+        (
+            "NSAttributeInfo's runs short of the text", "NSMutableAttributedString",
+            ["NSString": "abcdef", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([2, 0]))],
+            [
+                ["$class": .uid(5), "NS.objects": [.uid(4)]], ["$class": .uid(6), "NS.keys": [], "NS.objects": []], ["$classname": "NSArray"],
+                ["$classname": "NSDictionary"],
+            ],
+            "covering 2 of its text's 6"
+        ),
+        (
+            "a run's attributes index past the dictionaries", "NSAttributedString",
+            ["NSString": "ab", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([2, 7]))],
+            [["$class": .uid(4), "NS.objects": []], ["$classname": "NSArray"]],
+            "attributes index 7"
+        ),
+        (
+            "NSAttributeInfo cut inside a number", "NSAttributedString",
+            ["NSString": "ab", "NSAttributes": .uid(3), "NSAttributeInfo": .data(Data([0x82]))],
+            [["$class": .uid(4), "NS.objects": []], ["$classname": "NSArray"]],
+            "cut short"
+        ),
         ("an attributed string's text a number", "NSAttributedString", ["NSString": 12], [], "NSString that is not a string"),
         ("NSColorSpace 9", "NSColor", ["NSColorSpace": 9, "NSRGB": data("1 0 0")], [], "NSColorSpace 9"),
         ("NSRGB not numbers", "NSColor", ["NSColorSpace": 1, "NSRGB": data("red green blue\0")], [], "NSRGB"),
@@ -51,15 +71,20 @@ import Testing
         ("NSIndexSet's count lying", "NSIndexSet", ["NSRangeCount": 3, "NSRangeData": .data(Data([1, 2, 10, 1]))], [], "holds 2 ranges"),
         ("NSIndexSet's ranges out of order", "NSIndexSet", ["NSRangeCount": 2, "NSRangeData": .data(Data([10, 2, 1, 1]))], [], "out of order"),
         ("NSIndexSet's empty range", "NSIndexSet", ["NSRangeCount": 1, "NSLocation": 4, "NSLength": 0], [], "empty"),
-        ("NSIndexSet's range past Int64", "NSIndexSet",
-         ["NSRangeCount": 2, "NSRangeData": .data(Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 1]))], [], "past 64 bits"),
+        (
+            "NSIndexSet's range past Int64", "NSIndexSet",
+            ["NSRangeCount": 2, "NSRangeData": .data(Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 1]))], [], "past 64 bits"
+        ),
         ("NSDateComponents' year a string", "NSDateComponents", ["NS.year": "2024"], [], "NS.year that is not an integer"),
         ("NSDateComponents' time zone a string", "NSDateComponents", ["NS.timezone": "UTC"], [], "NS.timezone that is not an NSTimeZone"),
         ("NSLocale's identifier a number", "NSLocale", ["NS.identifier": 5], [], "NS.identifier"),
         ("NSTimeZone without a name", "NSTimeZone", ["NS.data": data("TZif")], [], "NS.name"),
         ("NSError without a domain", "NSError", ["NSCode": 4], [], "NSDomain"),
         ("NSError's code a real", "NSError", ["NSDomain": "D", "NSCode": 4.5], [], "NSCode"),
-        ("NSError's user info an array", "NSError", ["NSDomain": "D", "NSCode": 4, "NSUserInfo": .uid(3)], [["$class": .uid(4), "NS.objects": []], ["$classname": "NSArray"]], "NSUserInfo"),
+        (
+            "NSError's user info an array", "NSError", ["NSDomain": "D", "NSCode": 4, "NSUserInfo": .uid(3)],
+            [["$class": .uid(4), "NS.objects": []], ["$classname": "NSArray"]], "NSUserInfo"
+        ),
         ("NSOrderedSet missing an element", "NSOrderedSet", ["NS.object.0": "a", "NS.object.2": "c"], [], "no NS.object.1"),
         ("NSValue's rect not a rect", "NSValue", ["NS.special": 3, "NS.rectval": "{{0, 0}, {10}}"], [], "not a rect"),
         // Cycles: the text, the font's name and the zone's name are the object itself.
@@ -102,8 +127,11 @@ import Testing
         let uikit = try Self.archive("UIColor", ["UIRed": 1.0, "UIGreen": 0.5, "UIBlue": 0.0]).decodeValue(forTopKey: "root")
         #expect(uikit == .color(FoundationColor(space: .uikitRGB, components: [1, 0.5, 0, 1])))
         #expect(uikit.readableText == "uikitRGB(red 1, green 0.5, blue 0, alpha 1)")
-        #expect(try Self.archive("UIColor", ["UISystemColorName": "systemBlueColor"]).decodeValue(forTopKey: "root").readableText == "uikitSystem(systemBlueColor)")
-        #expect(try Self.archive("UIColor", ["UIWhite": 0.25, "UIAlpha": 0.5]).decodeValue(forTopKey: "root") == .color(FoundationColor(space: .uikitWhite, components: [0.25, 0.5])))
+        #expect(
+            try Self.archive("UIColor", ["UISystemColorName": "systemBlueColor"]).decodeValue(forTopKey: "root").readableText == "uikitSystem(systemBlueColor)")
+        #expect(
+            try Self.archive("UIColor", ["UIWhite": 0.25, "UIAlpha": 0.5]).decodeValue(forTopKey: "root")
+                == .color(FoundationColor(space: .uikitWhite, components: [0.25, 0.5])))
         let named = try Self.archive("NSColor", ["NSColorSpace": 6, "NSCatalogName": "System", "NSColorName": "controlColor"]).decodeValue(forTopKey: "root")
         #expect(named.readableText == "named(System controlColor)")
         let component = try Self.archive(
@@ -111,8 +139,9 @@ import Testing
             more: [["$class": .uid(4), "NSICC": .data(Data([1, 2, 3, 4]))], ["$classname": "NSColorSpace"]]
         ).decodeValue(forTopKey: "root", allowedClassNames: ArchivedValue.builtInClassNames)
         #expect(component == .color(FoundationColor(space: .componentBased, components: [0.2, 0.4, 0.6, 1], iccProfile: [1, 2, 3, 4])))
-        #expect(try Self.archive("NSColor", ["NSColorSpace": 5, "NSCYMK": Self.data("0 1 0 0\0")]).decodeValue(forTopKey: "root").readableText
-            == "deviceCMYK(cyan 0, magenta 1, yellow 0, black 0, alpha 1)")
+        #expect(
+            try Self.archive("NSColor", ["NSColorSpace": 5, "NSCYMK": Self.data("0 1 0 0\0")]).decodeValue(forTopKey: "root").readableText
+                == "deviceCMYK(cyan 0, magenta 1, yellow 0, black 0, alpha 1)")
         let font = try Self.archive("UIFont", ["UIFontName": "Helvetica", "UIFontPointSize": 17.0]).decodeValue(forTopKey: "root")
         #expect(font == .font(FoundationFont(name: "Helvetica", size: 17)))
     }
@@ -124,10 +153,12 @@ import Testing
             .indexSet(FoundationIndexSet(ranges: [TextRange(location: 5, length: 3)])),
             .orderedSet([.string("b"), .string("a")]),
             .attributedString(
-                AttributedText(string: "abc", runs: [
-                    AttributedTextRun(range: TextRange(location: 0, length: 1), attributes: [.init(key: .string("K"), value: .integer(1))]),
-                    AttributedTextRun(range: TextRange(location: 1, length: 2), attributes: []),
-                ])),
+                AttributedText(
+                    string: "abc",
+                    runs: [
+                        AttributedTextRun(range: TextRange(location: 0, length: 1), attributes: [.init(key: .string("K"), value: .integer(1))]),
+                        AttributedTextRun(range: TextRange(location: 1, length: 2), attributes: []),
+                    ])),
             .color(FoundationColor(space: .calibratedRGB, components: [0.5, 0.25, 0, 0.75])),
             .color(FoundationColor(space: .uikitWhite, components: [0.5, 1])),
             .font(FoundationFont(name: "Menlo-Regular", size: 11, flags: 16)),

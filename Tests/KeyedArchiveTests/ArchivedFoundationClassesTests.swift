@@ -16,7 +16,8 @@ import Testing
     static func peer(_ file: String, key: String? = nil) throws -> PropertyListValue {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", fixtures.appendingPathComponent("nska_fields.py").path, fixtures.appendingPathComponent(file).path] + (key.map { [$0] } ?? [])
+        process.arguments =
+            ["python3", fixtures.appendingPathComponent("nska_fields.py").path, fixtures.appendingPathComponent(file).path] + (key.map { [$0] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -80,8 +81,9 @@ import Testing
         #expect(one.readableText == "(5-7)")
         let many = try Self.root("foundation-linux/index-set-many.plist")
         #expect(
-            many == .indexSet(
-                FoundationIndexSet(ranges: [TextRange(location: 1, length: 2), TextRange(location: 10, length: 1), TextRange(location: 300, length: 5)])))
+            many
+                == .indexSet(
+                    FoundationIndexSet(ranges: [TextRange(location: 1, length: 2), TextRange(location: 10, length: 1), TextRange(location: 300, length: 5)])))
         #expect(many.readableText == "(1-2, 10, 300-304)")
         #expect(try Self.peer("foundation-linux/index-set-many.plist").value(at: [.key("NSRangeCount")]) == .integer(3))
     }
@@ -122,7 +124,8 @@ import Testing
         #expect(peer.value(at: [.key("NSAttributeInfo"), .key("NS.data"), .key("$bytes")]) == .string("050002010502"))
 
         let plain = try Self.root("foundation-linux/attributed-string-plain.plist")
-        #expect(plain == .attributedString(AttributedText(string: "plain", runs: [AttributedTextRun(range: TextRange(location: 0, length: 5), attributes: [])])))
+        #expect(
+            plain == .attributedString(AttributedText(string: "plain", runs: [AttributedTextRun(range: TextRange(location: 0, length: 5), attributes: [])])))
     }
 
     // MARK: Apple's Foundation on macOS 10.14 (swift-corelibs-foundation's fixtures, MANIFEST.md)
@@ -173,7 +176,8 @@ import Testing
         let peerRGB = try Self.peer(Self.terminalProfile, key: "BackgroundColor").value(at: [.key("NSRGB"), .key("$bytes")])
         #expect(peerRGB == .string(Array("0.01592440531 0.1265209168 0.1596960127 0.96\0".utf8).map { String(format: "%02x", $0) }.joined()))
 
-        #expect(try Self.terminalValue("TextColor") == .color(FoundationColor(space: .calibratedRGB, components: [0.4405802488, 0.5096293092, 0.5168579817, 1])))
+        #expect(
+            try Self.terminalValue("TextColor") == .color(FoundationColor(space: .calibratedRGB, components: [0.4405802488, 0.5096293092, 0.5168579817, 1])))
 
         let font = try Self.terminalValue("Font")
         #expect(font == .font(FoundationFont(name: "Menlo-Regular", size: 11, flags: 16)))

@@ -71,7 +71,9 @@ import Testing
             ]
         ),
         "swift-corelibs-foundation/NSKeyedUnarchiver-RangeTest.plist": ("root", nil, [("", .nsValue(.range(location: 97345, length: 98345)))]),
-        "swift-corelibs-foundation/NSKeyedUnarchiver-RectTest.plist": ("root", nil, [("", .nsValue(.geometry(.rect(x: 400, y: 300, width: 200, height: 300), text: "{{400, 300}, {200, 300}}")))]),
+        "swift-corelibs-foundation/NSKeyedUnarchiver-RectTest.plist": (
+            "root", nil, [("", .nsValue(.geometry(.rect(x: 400, y: 300, width: 200, height: 300), text: "{{400, 300}, {200, 300}}")))]
+        ),
         "swift-corelibs-foundation/NSKeyedUnarchiver-URLTest.plist": ("root", nil, [("", .url(relative: "foo.xml", base: "https://www.example.com"))]),
         "swift-corelibs-foundation/NSKeyedUnarchiver-UUIDTest.plist": ("root", nil, [("", .uuid(UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34")!))]),
     ]

@@ -44,8 +44,10 @@ func fuzzKeyedUnarchiver(_ bytes: [UInt8]) {
     }
     if let archive = try? KeyedArchiveReader(limits: fuzzArchiveLimits).read(bytes) {
         for key in archive.top.keys.prefix(4) {
-            _ = try? archive.decodeValue(forTopKey: key, allowedClassNames: ArchivedValue.builtInClassNames, limits: fuzzArchiveLimits)
+            // The text `ict inspect` and `get` show of Foundation's values (URLs resolved, runs cut out) must not trap either.
+            _ = try? archive.decodeValue(forTopKey: key, allowedClassNames: ArchivedValue.builtInClassNames, limits: fuzzArchiveLimits).readableText
         }
+        for index in 1..<min(archive.objects.count, 64) { _ = archive.readableValue(ofObjectAt: index, limits: fuzzArchiveLimits)?.readableText }
     }
 }
 

@@ -187,15 +187,13 @@ public struct TypedStreamFoundationDecoder {
 
     private mutating func color(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationColor {
         let kind = try fields.integer()
-        let spaces: [Int64: (FoundationColor.Space, Int)] = [
-            1: (.calibratedRGB, 4), 2: (.deviceRGB, 4), 3: (.calibratedWhite, 2), 4: (.deviceWhite, 2), 5: (.deviceCMYK, 5),
-        ]
-        if let (space, count) = spaces[kind] {
+        // The same numbers as a keyed archive's NSColorSpace; a typed stream's NSColor writes kinds 1 to 6.
+        guard kind <= 6, let space = FoundationColor.Space(archivedNumber: kind) else { throw fields.fail("colour kind \(kind) (1 to 6 expected)") }
+        if let count = space.componentCount {
             var components: [Double] = []
             for _ in 0..<count { components.append(try fields.real()) }
             return FoundationColor(space: space, components: components)
         }
-        guard kind == 6 else { throw fields.fail("colour kind \(kind) (1 to 6 expected)") }
         guard case .string(let catalog) = try objectField(&fields), case .string(let name) = try objectField(&fields) else {
             throw fields.fail("a named colour's catalog and name are not strings")
         }

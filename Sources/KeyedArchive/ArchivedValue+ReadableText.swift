@@ -11,38 +11,91 @@ extension ArchivedValue {
     /// space and components, a font as its name and size, an attributed
     /// string as its text and runs, collections with their elements so written.
     ///
-    /// Cost: walks the whole value.
+    /// Cost: walks the value until the text is `readableTextLimit` bytes
+    /// long; a longer one ends there with `…` (an object shared many times
+    /// over, as a hostile archive can make, is not written out exponentially).
     public var readableText: String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    /// The UTF-8 length past which `readableText` stops writing elements.
+    public static let readableTextLimit = 4096
+
+    /// Appends the value's readable text to `text`.
+    private func write(to text: inout String) {
         switch self {
-        case .null: "$null"
-        case .nsNull: "NSNull"
-        case .string(let text): FoundationText.quoted(text)
-        case .data(let data): "<\(data.count) bytes>"
-        case .integer(let integer): integer.description
-        case .real(let real): FoundationText.number(real)
-        case .real32(let real): FoundationText.number(Double(real))
-        case .bool(let flag): flag ? "true" : "false"
-        case .date(let date): date.description
-        case .url(let relative, let base): FoundationURL(string: relative, base: base).absoluteString
-        case .uuid(let uuid): uuid.uuidString
-        case .array(let elements): "(\(elements.map(\.readableText).joined(separator: ", ")))"
-        case .set(let elements): "set (\(elements.map(\.readableText).joined(separator: ", ")))"
-        case .orderedSet(let elements): "ordered set (\(elements.map(\.readableText).joined(separator: ", ")))"
-        case .dictionary(let entries): Self.readable(entries)
-        case .nsValue(let value): value.readableText
-        case .indexSet(let set): set.description
-        case .attributedString(let text):
-            FoundationText.quoted(text.string)
-                + text.runs.map { run in " \(run.range) \(Self.readable(run.attributes))" }.joined(separator: ";")
-        case .color(let color): color.description
-        case .font(let font): font.description
-        case .dateComponents(let components): components.description
-        case .locale(let locale): locale.description
-        case .timeZone(let zone): zone.description
-        case .error(let error): error.summary + (error.userInfo.isEmpty ? "" : " UserInfo=" + Self.readable(error.userInfo))
-        case .object(let object): "\(object.classDescription.name) #\(object.index) (\(object.fields.count) fields)"
-        case .cycle(let index): "#\(index) (cycle)"
+        case .null: text += "$null"
+        case .nsNull: text += "NSNull"
+        case .string(let string): text += FoundationText.quoted(string)
+        case .data(let data): text += "<\(data.count) bytes>"
+        case .integer(let integer): text += integer.description
+        case .real(let real): text += FoundationText.number(real)
+        case .real32(let real): text += FoundationText.number(Double(real))
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .date(let date): text += date.description
+        case .url(let relative, let base): text += FoundationURL(string: relative, base: base).absoluteString
+        case .uuid(let uuid): text += uuid.uuidString
+        case .array(let elements): Self.write(elements, open: "(", close: ")", to: &text)
+        case .set(let elements): Self.write(elements, open: "set (", close: ")", to: &text)
+        case .orderedSet(let elements): Self.write(elements, open: "ordered set (", close: ")", to: &text)
+        case .dictionary(let entries): Self.write(entries, to: &text)
+        case .nsValue(.cArray(let objCType, let elements)): Self.write(elements, open: "\(objCType) (", close: ")", to: &text)
+        case .nsValue(let value): text += value.readableText
+        case .indexSet(let set): text += set.description
+        case .attributedString(let attributed):
+            text += FoundationText.quoted(attributed.string)
+            for (position, run) in attributed.runs.enumerated() {
+                guard text.utf8.count < Self.readableTextLimit else {
+                    text += " …"
+                    return
+                }
+                text += (position == 0 ? " " : "; ") + run.range.description + " "
+                Self.write(run.attributes, to: &text)
+            }
+        case .color(let color): text += color.description
+        case .font(let font): text += font.description
+        case .dateComponents(let components): text += components.description
+        case .locale(let locale): text += locale.description
+        case .timeZone(let zone): text += zone.description
+        case .error(let error):
+            text += error.summary
+            if !error.userInfo.isEmpty {
+                text += " UserInfo="
+                Self.write(error.userInfo, to: &text)
+            }
+        case .object(let object): text += "\(object.classDescription.name) #\(object.index) (\(object.fields.count) fields)"
+        case .cycle(let index): text += "#\(index) (cycle)"
         }
+    }
+
+    private static func write(_ elements: [ArchivedValue], open: String, close: String, to text: inout String) {
+        text += open
+        for (position, element) in elements.enumerated() {
+            guard text.utf8.count < readableTextLimit else {
+                text += "…"
+                break
+            }
+            if position > 0 { text += ", " }
+            element.write(to: &text)
+        }
+        text += close
+    }
+
+    private static func write(_ entries: [ArchivedDictionaryEntry], to text: inout String) {
+        text += "{"
+        for (position, entry) in entries.enumerated() {
+            guard text.utf8.count < readableTextLimit else {
+                text += "…"
+                break
+            }
+            if position > 0 { text += "; " }
+            entry.key.write(to: &text)
+            text += " = "
+            entry.value.write(to: &text)
+        }
+        text += "}"
     }
 
     /// Whether the value is one of Foundation's, AppKit's or UIKit's values
@@ -57,10 +110,6 @@ extension ArchivedValue {
             true
         default: false
         }
-    }
-
-    private static func readable(_ entries: [ArchivedDictionaryEntry]) -> String {
-        "{" + entries.map { "\($0.key.readableText) = \($0.value.readableText)" }.joined(separator: "; ") + "}"
     }
 }
 

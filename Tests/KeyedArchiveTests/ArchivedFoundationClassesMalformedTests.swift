@@ -119,6 +119,22 @@ import Testing
         #expect(value.readableText == #"Error Domain=D Code=4 UserInfo={"NSUnderlyingError" = #1 (cycle)}"#)
     }
 
+    /// An object shared twice at each of 60 levels (2^60 paths to the last) is decoded once per object, and its
+    /// readable text stops at `readableTextLimit` instead of writing the tree out.
+    @Test func sharedObjectsDoNotExplodeTheText() throws {
+        var objects: [PropertyListValue] = ["$null"]
+        for level in 1...60 { objects.append(["$class": .uid(62), "NS.objects": [.uid(UInt64(level + 1)), .uid(UInt64(level + 1))]]) }
+        objects.append(.string("leaf"))
+        objects.append(["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]])
+        let archive = try KeyedArchiveObjectGraph(
+            propertyList: ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": .uid(1)], "$objects": .array(objects)])
+        let text = try archive.decodeValue(forTopKey: "root").readableText
+        #expect(text.hasPrefix(String(repeating: "(", count: 60) + #""leaf", "leaf"), ("leaf""#))
+        // Past the limit, each of the 60 lists still open closes with "…)".
+        #expect(text.utf8.count < ArchivedValue.readableTextLimit + 60 * "…)".utf8.count + 20)
+        #expect(text.contains("…"))
+    }
+
     /// Well-formed hand-built values of the classes no public file or Foundation on Linux gives: NSError, UIColor, UIFont, named and component-based NSColor.
     @Test func wellFormedByHand() throws {
         let error = try Self.archive("NSError", ["NSDomain": "NSCocoaErrorDomain", "NSCode": 4]).decodeValue(forTopKey: "root")

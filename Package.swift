@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "FoundationValues", targets: ["FoundationValues"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "CoreDataFiles", targets: ["CoreDataFiles"]),
@@ -73,17 +74,23 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Foundation's value types (attributed text, colours, fonts, geometry, URLs, …) that both archive formats decode to.
+        .target(
+            name: "FoundationValues",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "KeyedArchive",
             dependencies: [
                 "PropertyList",
+                "FoundationValues",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         // NSArchiver's typed streams (old nibs, iMessage's attributedBody), read losslessly and decoded by class name.
         .target(
             name: "TypedStream",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "FoundationValues", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // Core Data's files without Core Data: managed object models (.xcdatamodeld, .xcdatamodel, .momd, .mom)
         // and SQLite stores.
@@ -189,7 +196,7 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "KeyedCoding",
+                "PropertyList", "FoundationValues", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "KeyedCoding",
                 "DocumentPackage", "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents",
                 "DocumentQuery", "AppleCompatibility",
             ]
@@ -211,6 +218,7 @@ let package = Package(
                 "NIBArchive",
                 "SystemSupport",
                 "TypedStream",
+                "FoundationValues",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -256,14 +264,15 @@ let package = Package(
             dependencies: ["PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
+        .testTarget(name: "FoundationValuesTests", dependencies: ["FoundationValues", "PropertyList"]),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: ["KeyedArchive", "FoundationValues", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "TypedStreamTests",
-            dependencies: ["TypedStream", "PropertyList", "TestSupport"],
+            dependencies: ["TypedStream", "FoundationValues", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -53,6 +53,15 @@ install_python_modules() {
         || echo "install-deps.sh: could not install nibarchive; the nib peer tests will be skipped and bench row u not measured" >&2
     fi
   fi
+  # KeyedArchiveTests check Foundation's classes decoded from keyed archives against PyPI's nska-deserialize; bench row y
+  # times it (pinned: its reading is the reference).
+  if [ "$purpose" = test ] || [ "$purpose" = bench ]; then
+    if ! python3 -c 'import nska_deserialize' >/dev/null 2>&1; then
+      echo "Installing the Python module nska-deserialize 1.5.1 (the keyed-archive peer)"
+      python3 -m pip install --quiet --disable-pip-version-check nska-deserialize==1.5.1 \
+        || echo "install-deps.sh: could not install nska-deserialize; the keyed-archive peer tests will be skipped and bench row y not measured" >&2
+    fi
+  fi
 }
 
 if [ ${#missing[@]} -eq 0 ]; then install_python_modules; exit 0; fi

@@ -6,7 +6,9 @@ import PropertyList
 /// over it), as a tree for people or as JSON for programs: each object is
 /// expanded where it is first reached; later references to it say `shared`
 /// and name its index, and a reference back to an object being expanded
-/// says `cycle`.
+/// says `cycle`. Foundation's, AppKit's and UIKit's values that read best
+/// as text (a UUID, URL, rect, colour, font, attributed string) are shown
+/// as the library's `readableText` of them, the raw fields beside it in JSON.
 enum ArchiveGraphView {
     typealias Node = KeyedArchiveTree.Node
 
@@ -23,13 +25,13 @@ enum ArchiveGraphView {
         output.write("NSKeyedArchiver archive, \(archive.objects.count) objects\n")
         for (key, node) in view.topNodes() {
             output.write(TreePrinter.quoted(key) + " => ")
-            write(node, indent: 0, to: &output)
+            write(node, indent: 0, archive: archive, to: &output)
             output.write("\n")
         }
         output.flush()
     }
 
-    private static func write(_ node: Node, indent: Int, to output: inout StandardOutput) {
+    private static func write(_ node: Node, indent: Int, archive: KeyedArchiveObjectGraph, to output: inout StandardOutput) {
         let pad = String(repeating: "  ", count: indent + 1)
         switch node {
         case .null: output.write("$null")
@@ -42,17 +44,21 @@ enum ArchiveGraphView {
             output.write("[\n")
             for (position, element) in elements.enumerated() {
                 output.write(pad + "\(position) => ")
-                write(element, indent: indent + 1, to: &output)
+                write(element, indent: indent + 1, archive: archive, to: &output)
                 output.write("\n")
             }
             output.write(String(repeating: "  ", count: indent) + "]")
         case .object(let index, let name, _, let fields):
+            if let value = archive.readableValue(ofObjectAt: index) {
+                output.write("\(TerminalText.escaped(name)) #\(index) = \(TerminalText.escaped(value.readableText))")
+                return
+            }
             output.write("\(TerminalText.escaped(name)) #\(index) {")
             if fields.isEmpty { output.write("}"); return }
             output.write("\n")
             for (key, field) in fields {
                 output.write(pad + TreePrinter.quoted(key) + " => ")
-                write(field, indent: indent + 1, to: &output)
+                write(field, indent: indent + 1, archive: archive, to: &output)
                 output.write("\n")
             }
             output.write(String(repeating: "  ", count: indent) + "}")
@@ -64,25 +70,27 @@ enum ArchiveGraphView {
     static func jsonValue(_ archive: KeyedArchiveObjectGraph) -> PropertyListValue {
         var view = KeyedArchiveTree(archive: archive, maximumDepth: jsonMaximumDepth)
         var top = OrderedDictionary<String, PropertyListValue>()
-        for (key, node) in view.topNodes() { top[key] = json(node) }
+        for (key, node) in view.topNodes() { top[key] = json(node, archive) }
         return .dictionary(["objectCount": .integer(PropertyListInteger(archive.objects.count)), "top": .dictionary(top)])
     }
 
-    private static func json(_ node: Node) -> PropertyListValue {
+    private static func json(_ node: Node, _ archive: KeyedArchiveObjectGraph) -> PropertyListValue {
         switch node {
         case .null: return ["null": true]
         case .value(let value): return value
         case .seen(let index, let name, let isCycle):
             return .dictionary([isCycle ? "cycle" : "shared": .integer(PropertyListInteger(index)), "class": .string(name)])
         case .tooDeep(let index): return ["notShown": .integer(PropertyListInteger(index))]
-        case .list(let elements): return .array(elements.map(json))
+        case .list(let elements): return .array(elements.map { json($0, archive) })
         case .object(let index, let name, let chain, let fields):
             var members = OrderedDictionary<String, PropertyListValue>()
-            for (key, field) in fields { members[key] = json(field) }
-            return .dictionary([
+            for (key, field) in fields { members[key] = json(field, archive) }
+            var object: OrderedDictionary<String, PropertyListValue> = [
                 "object": .integer(PropertyListInteger(index)), "class": .string(name),
                 "classes": .array(chain.map(PropertyListValue.string)), "fields": .dictionary(members),
-            ])
+            ]
+            if let value = archive.readableValue(ofObjectAt: index) { object["readable"] = .string(value.readableText) }
+            return .dictionary(object)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ICTDocument
+import KeyedArchive
 import NIBArchive
 import PropertyList
 
@@ -112,6 +113,8 @@ extension Ict {
             } else {
                 let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report).target
                 do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
+                // A UUID, URL, rect, colour, font, attributed string… in a keyed archive: printed as it reads.
+                rawText = KeyedArchiveKeyPath.readableValue(at: target.keyPath, in: target.propertyList)?.readableText
                 problem = { message in target.problem(message) }
             }
             report.fields.type = ValueTypeName.of(value)

@@ -133,46 +133,15 @@ enum TypedStreamSupport {
             }
         }
 
-        static func quoted(_ text: String) -> String {
-            var result = "\""
-            for character in text {
-                if character == "\"" || character == "\\" { result.append("\\") }
-                result.append(character)
-            }
-            return result + "\""
-        }
+        static func quoted(_ text: String) -> String { FoundationText.quoted(text) }
 
-        static func summary(_ value: FoundationObject) -> String {
-            switch value {
-            case .string(let text): quoted(text)
-            case .attributedString(let text): "attributed " + quoted(text.string)
-            case .number(let number), .scalar(let number): number.description
-            case .data(let bytes): "<\(bytes.count) bytes>"
-            case .date(let date): "date \(date.secondsSinceReferenceDate) s since 2001-01-01"
-            case .url(let url): "<\(url.string)>" + (url.base.map { " relative to <\($0)>" } ?? "")
-            case .array(let elements): "(\(elements.map(summary).joined(separator: ", ")))"
-            case .set(let elements): "set (\(elements.map(summary).joined(separator: ", ")))"
-            case .dictionary(let entries): "{\(entries.map { "\(summary($0.key)) = \(summary($0.value))" }.joined(separator: "; "))}"
-            case .font(let font): "font \(font.name.map(quoted) ?? "") \(GeometryTextForCLI.number(font.size)) pt"
-            case .color(let color):
-                color.space == .named
-                    ? "colour \(color.catalog ?? "") \(color.name ?? "")"
-                    : "colour \(color.space.rawValue) (\(color.components.map(GeometryTextForCLI.number).joined(separator: ", ")))"
-            case .geometry(let geometry): geometry.description
-            case .structure(let name, let fields): "struct \(name ?? "?") {\(fields.map(summary).joined(separator: ", "))}"
-            case .cString(let bytes): quoted(String(decoding: bytes, as: UTF8.self))
-            case .className(let name): "class \(name)"
-            case .null: "nil"
-            case .reference(let index): "object #\(index) (a cycle)"
-            case .other(let object): "\(object.classNames.first ?? "?") v\(object.version) (\(object.fields.count) fields)"
-            }
-        }
+        static func summary(_ value: FoundationObject) -> String { value.readableText }
 
         static func scalar(_ value: TypedStreamValue, _ document: TypedStreamDocument) -> String {
             switch value {
             case .integer(let integer): String(integer)
-            case .float(let float): GeometryTextForCLI.number(Double(float))
-            case .double(let double): GeometryTextForCLI.number(double)
+            case .float(let float): FoundationText.number(Double(float))
+            case .double(let double): FoundationText.number(double)
             case .bool(let bool): bool ? "true" : "false"
             case .string(let bytes?): quoted(String(decoding: bytes, as: UTF8.self))
             case .string(nil), .object(nil), .class(nil): "nil"
@@ -182,13 +151,5 @@ enum TypedStreamSupport {
             case .object, .array, .structure: ""
             }
         }
-    }
-}
-
-/// Numbers as people read them: `480`, `0.5`.
-private enum GeometryTextForCLI {
-    static func number(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

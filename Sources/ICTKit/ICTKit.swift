@@ -11,6 +11,7 @@
 @_exported import DocumentVersions
 @_exported import Documents
 @_exported import FileCoordination
+@_exported import FoundationValues
 @_exported import ICTDocument
 @_exported import KeyedArchive
 @_exported import KeyedCoding

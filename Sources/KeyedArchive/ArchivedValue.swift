@@ -18,7 +18,12 @@ import Foundation
 /// `NSDictionary`/`NSMutableDictionary` (`NS.keys`/`NS.objects`), `NSDate`
 /// (`NS.time`), `NSURL` (`NS.base`/`NS.relative`), `NSUUID` (`NS.uuidbytes`),
 /// `NSNull`, and `NSValue` holding a range, point, size, rect or edge insets
-/// (`NS.special`) or a C array (`NS.objcType`-less `$0`/`$1` form).
+/// (`NS.special`) or a C array (`NS.objcType`-less `$0`/`$1` form); and, as
+/// FoundationValues' types, `NSOrderedSet`, `NSIndexSet`,
+/// `NSAttributedString` (`NSString`, `NSAttributes`, `NSAttributeInfo`),
+/// `NSColor`/`UIColor`, `NSFont`/`UIFont`, `NSDateComponents`, `NSLocale`,
+/// `NSTimeZone` and `NSError` (see `ArchivedFoundationClasses.swift`), with
+/// their mutable subclasses.
 public indirect enum ArchivedValue: Hashable, Sendable {
     /// `$null`: no object.
     case null
@@ -50,32 +55,41 @@ public indirect enum ArchivedValue: Hashable, Sendable {
     case dictionary([ArchivedDictionaryEntry])
     /// An `NSValue`.
     case nsValue(ArchivedNSValue)
+    /// An `NSOrderedSet` or `NSMutableOrderedSet`, elements in order.
+    case orderedSet([ArchivedValue])
+    /// An `NSIndexSet` or `NSMutableIndexSet`.
+    case indexSet(FoundationIndexSet)
+    /// An `NSAttributedString` or `NSMutableAttributedString`: its text and runs of attributes.
+    case attributedString(AttributedText<ArchivedValue>)
+    /// An `NSColor` or `UIColor`.
+    case color(FoundationColor)
+    /// An `NSFont` or `UIFont`.
+    case font(FoundationFont)
+    /// An `NSDateComponents`.
+    case dateComponents(FoundationDateComponents)
+    /// An `NSLocale`.
+    case locale(FoundationLocale)
+    /// An `NSTimeZone`.
+    case timeZone(FoundationTimeZone)
+    /// An `NSError`: domain, code and user info.
+    case error(FoundationError<ArchivedValue>)
     /// An instance of any other class.
     case object(ArchivedObject)
     /// A reference back to an object still being decoded (a cycle), by its index in `$objects`.
     case cycle(Int)
 }
 
-/// One key and value of an archived dictionary.
-public struct ArchivedDictionaryEntry: Hashable, Sendable {
-    /// The key.
-    public var key: ArchivedValue
-    /// The value.
-    public var value: ArchivedValue
-
-    /// Makes an entry.
-    public init(key: ArchivedValue, value: ArchivedValue) {
-        self.key = key
-        self.value = value
-    }
-}
+/// One key and value of an archived dictionary (FoundationValues' entry of `ArchivedValue`s).
+public typealias ArchivedDictionaryEntry = FoundationEntry<ArchivedValue>
 
 /// What an archived `NSValue` holds.
 public enum ArchivedNSValue: Hashable, Sendable {
     /// `NSRange` (`NS.special` 4).
     case range(location: Int64, length: Int64)
-    /// A point, size or rect in Foundation's text form (`NS.special` 1, 2, 3): `{{400, 300}, {200, 300}}`.
-    case geometry(kind: Int64, text: String)
+    /// A point, size or rect (`NS.special` 1, 2, 3), typed, with the text the
+    /// archive holds (`NSStringFromRect`'s form, `{{400, 300}, {200, 300}}`,
+    /// or `{{0.0, 0.0}, {10.0, 10.0}}` as Foundation on Linux writes it).
+    case geometry(FoundationGeometry, text: String)
     /// Edge insets (`NS.special` 12).
     case edgeInsets(top: Double, left: Double, bottom: Double, right: Double)
     /// A C array of numbers with its Objective-C type encoding, `"[3i]"`.
@@ -104,7 +118,9 @@ extension ArchivedValue {
     public static let builtInClassNames: Set<String> = [
         "NSString", "NSMutableString", "NSData", "NSMutableData", "NSNumber", "NSArray", "NSMutableArray",
         "NSSet", "NSMutableSet", "NSDictionary", "NSMutableDictionary", "NSDate", "NSURL", "NSUUID", "NSNull",
-        "NSValue",
+        "NSValue", "NSOrderedSet", "NSMutableOrderedSet", "NSIndexSet", "NSMutableIndexSet", "NSAttributedString",
+        "NSMutableAttributedString", "NSColor", "UIColor", "NSFont", "UIFont", "NSDateComponents", "NSLocale",
+        "NSTimeZone", "NSError",
     ]
 }
 
@@ -153,7 +169,7 @@ struct ArchivedValueDecoder {
     /// Class descriptions already read, by index.
     private var classes: [Int: KeyedArchiveClass] = [:]
     /// The steps of the key path to the value being decoded.
-    private var pathSteps: [PropertyListPathComponent] = []
+    var pathSteps: [PropertyListPathComponent] = []
 
     init(archive: KeyedArchiveObjectGraph, allowedClassNames: Set<String>?, maximumDepth: Int) {
         self.archive = archive
@@ -188,7 +204,7 @@ struct ArchivedValueDecoder {
     }
 
     /// The field under `key` of the object being decoded, at the current path plus `key`.
-    private mutating func decodeField(_ value: PropertyListValue, key: String, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
+    mutating func decodeField(_ value: PropertyListValue, key: String, depth: Int) throws(KeyedArchiveError) -> ArchivedValue {
         pathSteps.append(.key(key))
         defer { pathSteps.removeLast() }
         return try decodeField(value, depth: depth)
@@ -327,7 +343,12 @@ struct ArchivedValueDecoder {
             return .nsNull
         case "NSValue":
             return .nsValue(try decodeNSValue(instance, depth: depth))
+        case let name where Self.foundationClassNames.contains(name):
+            return try decodeFoundationInstance(instance, as: name, depth: depth)
         default:
+            if let name = instance.classDescription.chain.first(where: Self.privateSubclassedNames.contains) {
+                return try decodeFoundationInstance(instance, as: name, depth: depth)
+            }
             // A private subclass of NSString (PyObjC's OC_PythonUnicode, say) archived with NS.string.
             if instance.classDescription.chain.contains("NSString"), case .string(let string)? = field("NS.string") {
                 return .string(string)
@@ -342,14 +363,14 @@ struct ArchivedValueDecoder {
     }
 
     /// The objects an array of references under `key` refers to, at the current path plus `key`.
-    private mutating func decodeReferences(_ references: [PropertyListValue], key: String, depth: Int) throws(KeyedArchiveError) -> [ArchivedValue] {
+    mutating func decodeReferences(_ references: [PropertyListValue], key: String, depth: Int) throws(KeyedArchiveError) -> [ArchivedValue] {
         pathSteps.append(.key(key))
         defer { pathSteps.removeLast() }
         return try decodeElements(references, depth: depth)
     }
 
     /// An `.invalidObject` error for `instance` at the current path.
-    private func invalid(_ instance: KeyedArchiveInstance, _ message: String) -> KeyedArchiveError {
+    func invalid(_ instance: KeyedArchiveInstance, _ message: String) -> KeyedArchiveError {
         KeyedArchiveError(.invalidObject, at: path, object: instance.index, "\(instance.classDescription.name) \(message)")
     }
 
@@ -379,9 +400,13 @@ struct ArchivedValueDecoder {
             else { throw fail("needs integer NS.rangeval.location and NS.rangeval.length") }
             return .range(location: location64, length: length64)
         case 1, 2, 3:
-            let key = kind == 1 ? "NS.pointval" : kind == 2 ? "NS.sizeval" : "NS.rectval"
+            let (key, shape, name): (String, FoundationGeometry.Kind, String) =
+                kind == 1 ? ("NS.pointval", .point, "point") : kind == 2 ? ("NS.sizeval", .size, "size") : ("NS.rectval", .rect, "rect")
             guard case .string(let text) = try number(key) else { throw fail("needs an \(key) string") }
-            return .geometry(kind: kind, text: text)
+            guard let geometry = FoundationGeometry(text: text, kind: shape) else {
+                throw fail("has an \(key) that is not a \(name) as NSStringFromRect and its kin write one: \"\(text)\"")
+            }
+            return .geometry(geometry, text: text)
         case 12:
             func edge(_ name: String) throws(KeyedArchiveError) -> Double {
                 switch try number("NS.edgeval.\(name)") {

@@ -61,4 +61,20 @@ public enum KeyedArchiveKeyPath {
         default: return nil
         }
     }
+
+    /// The value `keyPath` (from `$top`) reaches decoded, when it is an
+    /// object of one of Foundation's, AppKit's or UIKit's classes that
+    /// reads best as text (`KeyedArchiveObjectGraph.readableValue(ofObjectAt:limits:)`:
+    /// a UUID, URL, rect, colour, font, attributed string, …); nil for any
+    /// other value, or when `archive` is no archive.
+    ///
+    /// Cost: reads the archive's object graph and decodes that object.
+    public static func readableValue(at keyPath: PropertyListKeyPath, in archive: PropertyListValue) -> ArchivedValue? {
+        guard isArchive(archive), keyPath.components.first == .key("$top") else { return nil }
+        let resolved = resolve(keyPath, in: archive).components
+        guard resolved.count == 2, resolved[0] == .key("$objects"), case .key(let number) = resolved[1], let index = Int(number),
+            let graph = try? KeyedArchiveObjectGraph(propertyList: archive)
+        else { return nil }
+        return graph.readableValue(ofObjectAt: index)
+    }
 }

@@ -1,13 +1,13 @@
 /// Decodes the objects of a ``TypedStreamDocument`` into
-/// ``FoundationObject`` values, by class name: `NSString`,
+/// `FoundationObject` values, by class name: `NSString`,
 /// `NSAttributedString` (text and runs), `NSNumber`, `NSValue`, `NSData`,
 /// `NSDate`, `NSURL`, `NSArray`, `NSSet`, `NSDictionary`, `NSFont`,
 /// `NSColor` and their mutable subclasses; an object of any other class
-/// becomes ``FoundationObject/other(_:)`` with its fields in order.
+/// becomes `FoundationObject.other` with its fields in order.
 ///
 /// A shared object is decoded once and reused. An object of another class
 /// met again inside itself (a view's subview refers to its superview) is
-/// ``FoundationObject/reference(_:)``; a string, number, collection or other
+/// `FoundationObject.reference`; a string, number, collection or other
 /// object of a class decoded by name that holds itself is refused with
 /// ``TypedStreamError/Code/cycle`` at its byte offset.
 public struct TypedStreamFoundationDecoder {
@@ -33,7 +33,7 @@ public struct TypedStreamFoundationDecoder {
     }
 
     /// The document's root value (its first top-level value) decoded;
-    /// ``FoundationObject/null`` for an empty stream.
+    /// `FoundationObject.null` for an empty stream.
     ///
     /// Throws ``TypedStreamError`` when an object of a known class does not
     /// have the fields its class writes, or holds itself.
@@ -187,11 +187,11 @@ public struct TypedStreamFoundationDecoder {
 
     /// The text, then (run attribute number, run length) pairs each followed
     /// by the run's attribute dictionary when its number is new.
-    private mutating func attributedText(_ object: TypedStreamObject, index: Int) throws(TypedStreamError) -> AttributedText {
+    private mutating func attributedText(_ object: TypedStreamObject, index: Int) throws(TypedStreamError) -> AttributedText<FoundationObject> {
         var fields = FieldCursor(document.fields(of: object), object: object, index: index)
         guard case .string(let string) = try objectField(&fields) else { throw fields.fail("its text is not an NSString") }
         var dictionaries: [[FoundationDictionaryEntry]] = []
-        var runs: [AttributedTextRun] = []
+        var runs: [AttributedTextRun<FoundationObject>] = []
         var location = 0
         let utf16Count = string.utf16.count
         while fields.remaining > 0 {
@@ -218,15 +218,13 @@ public struct TypedStreamFoundationDecoder {
 
     private mutating func color(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationColor {
         let kind = try fields.integer()
-        let spaces: [Int64: (FoundationColor.Space, Int)] = [
-            1: (.calibratedRGB, 4), 2: (.deviceRGB, 4), 3: (.calibratedWhite, 2), 4: (.deviceWhite, 2), 5: (.deviceCMYK, 5),
-        ]
-        if let (space, count) = spaces[kind] {
+        // The same numbers as a keyed archive's NSColorSpace; a typed stream's NSColor writes kinds 1 to 6.
+        guard kind <= 6, let space = FoundationColor.Space(archivedNumber: kind) else { throw fields.fail("colour kind \(kind) (1 to 6 expected)") }
+        if let count = space.componentCount {
             var components: [Double] = []
             for _ in 0..<count { components.append(try fields.real()) }
             return FoundationColor(space: space, components: components)
         }
-        guard kind == 6 else { throw fields.fail("colour kind \(kind) (1 to 6 expected)") }
         guard case .string(let catalog) = try objectField(&fields), case .string(let name) = try objectField(&fields) else {
             throw fields.fail("a named colour's catalog and name are not strings")
         }

@@ -93,7 +93,7 @@ extension FoundationObject {
                 "runs": .array(
                     text.runs.map { run in
                         .dictionary([
-                            "location": Self.integer(run.range.location), "length": Self.integer(run.range.length),
+                            "location": FoundationJSON.integer(run.range.location), "length": FoundationJSON.integer(run.range.length),
                             "attributes": Self.entries(run.attributes),
                         ])
                     }),
@@ -102,25 +102,13 @@ extension FoundationObject {
         case .data(let bytes): return .data(Data(bytes))
         case .date(let date):
             return .dictionary(["class": .string("NSDate"), "secondsSinceReferenceDate": .real(date.secondsSinceReferenceDate)])
-        case .url(let url):
-            var entry: OrderedDictionary<String, PropertyListValue> = ["class": .string("NSURL"), "string": .string(url.string)]
-            if let base = url.base { entry["base"] = .string(base) }
-            return .dictionary(entry)
+        case .url(let url): return url.jsonForm
         case .array(let elements): return .array(elements.map(\.jsonForm))
         case .set(let elements): return .dictionary(["class": .string("NSSet"), "elements": .array(elements.map(\.jsonForm))])
         case .dictionary(let entries): return .dictionary(["class": .string("NSDictionary"), "entries": Self.entries(entries)])
-        case .font(let font):
-            var entry: OrderedDictionary<String, PropertyListValue> = ["class": .string("NSFont"), "size": .real(font.size)]
-            if let name = font.name { entry["name"] = .string(name) }
-            return .dictionary(entry)
-        case .color(let color):
-            var entry: OrderedDictionary<String, PropertyListValue> = [
-                "class": .string("NSColor"), "space": .string(color.space.rawValue), "components": .array(color.components.map { .real($0) }),
-            ]
-            if let catalog = color.catalog { entry["catalog"] = .string(catalog) }
-            if let name = color.name { entry["name"] = .string(name) }
-            return .dictionary(entry)
-        case .geometry(let geometry): return .dictionary(["class": .string("NSValue"), "value": .string(geometry.description)])
+        case .font(let font): return font.jsonForm
+        case .color(let color): return color.jsonForm
+        case .geometry(let geometry): return geometry.jsonForm
         case .structure(let name, let fields):
             var entry: OrderedDictionary<String, PropertyListValue> = [:]
             if let name { entry["struct"] = .string(name) }
@@ -131,24 +119,19 @@ extension FoundationObject {
             return .data(Data(bytes))
         case .className(let name): return .dictionary(["classReference": .string(name)])
         case .null: return .dictionary(["nil": .bool(true)])
-        case .reference(let index): return .dictionary(["objectReference": Self.integer(index)])
+        case .reference(let index): return .dictionary(["objectReference": FoundationJSON.integer(index)])
         case .other(let object):
             return .dictionary([
                 "class": .string(object.classNames.first ?? ""), "superclasses": .array(object.classNames.dropFirst().map { .string($0) }),
-                "version": Self.integer(object.version), "fields": .array(object.fields.map(\.jsonForm)),
+                "version": FoundationJSON.integer(object.version), "fields": .array(object.fields.map(\.jsonForm)),
             ])
         }
     }
 
-    private static func integer(_ value: Int) -> PropertyListValue { .integer(PropertyListInteger(Int64(value))) }
-
     private static func number(_ number: FoundationNumber) -> PropertyListValue {
         switch number {
         case .integer(let value): return .integer(PropertyListInteger(value))
-        case .real(let value):
-            if value.isNaN { return .string("nan") }
-            if value.isInfinite { return .string(value < 0 ? "-inf" : "inf") }
-            return .real(value)
+        case .real(let value): return FoundationJSON.real(value)
         case .bool(let value): return .bool(value)
         }
     }

@@ -8,7 +8,7 @@ import TypedStream
         return try decoder.decodeRoot()
     }
 
-    private func attributedText(_ name: String) throws -> AttributedText {
+    private func attributedText(_ name: String) throws -> AttributedText<FoundationObject> {
         guard case .attributedString(let text) = try decodedRoot(name) else {
             Issue.record("\(name) is not an attributed string")
             return AttributedText(string: "", runs: [])
@@ -74,7 +74,7 @@ import TypedStream
 
     @Test("an empty body has no runs")
     func blank() throws {
-        #expect(try attributedText("Blank") == AttributedText(string: "", runs: []))
+        #expect(try attributedText("Blank") == AttributedText<FoundationObject>(string: "", runs: []))
         #expect(try decodedRoot("Blank").text == "")
     }
 

@@ -3,7 +3,7 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnopqrstuvwz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnopqrstuvwyz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v), compiled-nib (u, against Python's nibarchive), typed-stream (t, against pytypedstream),
@@ -116,6 +116,13 @@ struct PropertyListBenchmarks {
                     stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose))
                 rows.append(try nibs.run())
             }
+            if options.only.contains("y") {
+                let readable = KeyedArchiveReadableRows(
+                    stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose))
+                do { rows.append(try readable.run()) } catch {
+                    rows.append(.notMeasured(KeyedArchiveReadableRows.name, peer: KeyedArchiveReadableRows.peer, target: .faster(by: 20), reason: "\(error)"))
+                }
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -160,7 +167,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnopqrstuvwz")
+    var only = Set("abcdefghijklmnopqrstuvwyz")
     /// Log every timed run, not only the medians.
     var verbose = false
 

@@ -6,7 +6,8 @@ import PropertyList
 let fuzzArchiveLimits = KeyedArchiveLimits(maximumDepth: 512, propertyList: fuzzLimits)
 
 /// Keyed archive as a graph: what the reader reads, the writer writes and
-/// the reader reads back equal.
+/// the reader reads back equal; Foundation's classes decode by name (or
+/// throw) and their readable text, as `ict inspect` shows it, is made without a trap.
 func fuzzKeyedArchive(_ bytes: [UInt8]) {
     let reader = KeyedArchiveReader(limits: fuzzArchiveLimits)
     guard let archive = try? reader.read(bytes) else { return }
@@ -24,6 +25,8 @@ func fuzzKeyedArchive(_ bytes: [UInt8]) {
     } catch {
         require(false, "the archive reader refused what the writer wrote: \(error)")
     }
+    for key in archive.top.keys.prefix(4) { _ = try? archive.decodeValue(forTopKey: key, limits: fuzzArchiveLimits).readableText }
+    for index in 1..<max(1, min(archive.objects.count, 64)) { _ = archive.readableValue(ofObjectAt: index, limits: fuzzArchiveLimits)?.readableText }
 }
 
 /// Keyed archive into types: `CTData` and `CTMetadata` under `DATA` and

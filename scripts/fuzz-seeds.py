@@ -291,3 +291,22 @@ for name in sorted(os.listdir(NIB_FIXTURES)):
     if name == "UIViewController-01J-lp-oVM.nib":
         for cut in (10, 50, len(data) // 2):
             add("nib-archive", data[:cut])
+
+# embedded-archive: property lists holding property lists, keyed archives and typed streams in data
+# values ("bplist inception"): the Terminal profile of Tests/KeyedArchiveTests/Fixtures/embedded
+# (SOURCES.md there), its Font archive re-wrapped in each outer form, an XML plist inside a binary one,
+# JSON and OpenStep text inside, three levels of nesting, and inner data cut short or lying.
+EMBEDDED = os.path.join(ROOT, "Tests", "KeyedArchiveTests", "Fixtures", "embedded", "Solarized Dark ansi.terminal")
+with open(EMBEDDED, "rb") as f:
+    terminal = f.read()
+add("embedded-archive", terminal)
+font = plistlib.loads(terminal)["Font"]
+small_xml = plistlib.dumps({"name": "Ada", "n": [1, 2]}, fmt=plistlib.FMT_XML)
+for fmt in (plistlib.FMT_BINARY, plistlib.FMT_XML):
+    add("embedded-archive", plistlib.dumps({"Font": font}, fmt=fmt))
+    add("embedded-archive", plistlib.dumps({"Inner": small_xml, "list": [font[:100], b"bplist00" + b"\xff" * 40]}, fmt=fmt))
+add("embedded-archive", plistlib.dumps({"j": b'{"a": [1, 2.5, "x"]}', "o": b"{ a = (1, <0102>); }"}, fmt=plistlib.FMT_BINARY))
+nested = {"leaf": True}
+for _ in range(3):
+    nested = {"a": plistlib.dumps(nested, fmt=plistlib.FMT_BINARY)}
+add("embedded-archive", plistlib.dumps(nested, fmt=plistlib.FMT_BINARY))

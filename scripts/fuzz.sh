@@ -26,7 +26,7 @@ LIMITS=(-rss_limit_mb=2048 -timeout=10 -malloc_limit_mb=2048)
 ALL_TARGETS=(binary-plist xml-plist openstep-plist json-plist partial-binary-plist key-path
              keyed-archive keyed-unarchiver archive-validator ict-summary ict-document png zip
              info-plist mime-xml keyed-coder ict-json-form mime-cache text-note ptk-document typedstream
-             coredata-model-xml coredata-mom coredata-store nib-archive)
+             coredata-model-xml coredata-mom coredata-store nib-archive embedded-archive)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp}
 
@@ -36,7 +36,7 @@ dictionary() {
         xml-plist) echo xmlplist ;;
         openstep-plist) echo openstep ;;
         json-plist) echo json ;;
-        keyed-archive|keyed-unarchiver|archive-validator|ict-summary|ict-document|keyed-coder|ptk-document) echo archive ;;
+        keyed-archive|keyed-unarchiver|archive-validator|ict-summary|ict-document|keyed-coder|ptk-document|embedded-archive) echo archive ;;
         ict-json-form) echo json ;;
         text-note) echo json ;;
         png) echo png ;;

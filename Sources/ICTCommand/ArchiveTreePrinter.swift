@@ -18,24 +18,41 @@ enum ArchiveGraphView {
     /// for the values inside the last objects. Deeper objects are `notShown`.
     static let jsonMaximumDepth = PropertyListLimits.default.maximumDepth / 2 - 56
 
-    /// Prints the tree: `root => NSDictionary #1 {`, fields indented, `#3 (shared)`, `#1 (cycle)`.
-    static func printTree(_ archive: KeyedArchiveObjectGraph) {
+    /// Prints the tree: `root => NSDictionary #1 {`, fields indented, `#3 (shared)`, `#1 (cycle)`;
+    /// with `expanding`, data values holding archives decoded in place.
+    static func printTree(_ archive: KeyedArchiveObjectGraph, expanding: EmbeddedArchiveView? = nil) {
         var view = KeyedArchiveTree(archive: archive)
         var output = StandardOutput()
         output.write("NSKeyedArchiver archive, \(archive.objects.count) objects\n")
         for (key, node) in view.topNodes() {
             output.write(TreePrinter.quoted(key) + " => ")
-            write(node, indent: 0, archive: archive, to: &output)
+            write(node, indent: 0, archive: archive, to: &output, expanding: expanding)
             output.write("\n")
         }
         output.flush()
     }
 
-    private static func write(_ node: Node, indent: Int, archive: KeyedArchiveObjectGraph, to output: inout StandardOutput) {
+    /// Writes the tree as the value of a data value (`inspect --expand`): in braces, at `indent`.
+    static func writeTree(_ archive: KeyedArchiveObjectGraph, indent: Int, to output: inout StandardOutput, expanding: EmbeddedArchiveView) {
+        var view = KeyedArchiveTree(archive: archive)
+        output.write("NSKeyedArchiver archive, \(archive.objects.count) objects {\n")
+        for (key, node) in view.topNodes() {
+            output.write(String(repeating: "  ", count: indent + 1) + TreePrinter.quoted(key) + " => ")
+            write(node, indent: indent + 1, archive: archive, to: &output, expanding: expanding)
+            output.write("\n")
+        }
+        output.write(String(repeating: "  ", count: indent) + "}")
+    }
+
+    private static func write(
+        _ node: Node, indent: Int, archive: KeyedArchiveObjectGraph, to output: inout StandardOutput, expanding: EmbeddedArchiveView?
+    ) {
         let pad = String(repeating: "  ", count: indent + 1)
         switch node {
         case .null: output.write("$null")
-        case .value(let value): output.write(TreePrinter.scalar(value))
+        case .value(let value):
+            if case .data(let bytes) = value, let expanding, expanding.write(bytes, indent: indent, to: &output) { return }
+            output.write(TreePrinter.scalar(value))
         case .seen(let index, let name, let isCycle):
             output.write("\(TerminalText.escaped(name)) #\(index) (\(isCycle ? "cycle" : "shared"), shown above)")
         case .tooDeep(let index): output.write("#\(index) (nested too deep, not shown)")
@@ -44,7 +61,7 @@ enum ArchiveGraphView {
             output.write("[\n")
             for (position, element) in elements.enumerated() {
                 output.write(pad + "\(position) => ")
-                write(element, indent: indent + 1, archive: archive, to: &output)
+                write(element, indent: indent + 1, archive: archive, to: &output, expanding: expanding)
                 output.write("\n")
             }
             output.write(String(repeating: "  ", count: indent) + "]")
@@ -58,7 +75,7 @@ enum ArchiveGraphView {
             output.write("\n")
             for (key, field) in fields {
                 output.write(pad + TreePrinter.quoted(key) + " => ")
-                write(field, indent: indent + 1, archive: archive, to: &output)
+                write(field, indent: indent + 1, archive: archive, to: &output, expanding: expanding)
                 output.write("\n")
             }
             output.write(String(repeating: "  ", count: indent) + "}")

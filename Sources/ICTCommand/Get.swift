@@ -16,6 +16,16 @@ extension Ict {
                 as a property list of its own. A missing key, an index past the end or a \
                 step through a value that is not a container fails with exit status 1.
 
+                A key ending in ! steps into the data value it reaches, read as a property \
+                list (binary, XML, JSON or OpenStep) or keyed archive, as the Go tool ply \
+                does: in a Terminal profile, Font! is the archive in Font's data and \
+                Font!.$top.root.NSName its font's name; a.b!.c!.d goes two levels down (at \
+                most 16). \\! is a ! in a key. set, insert and remove take the same steps and \
+                write each data value back in its own form (binary stays binary, XML stays \
+                XML) inside the file, which keeps its own. A step into a value that is not \
+                data, data that does not read (the message gives the byte offset inside it) \
+                or an NSArchiver typed stream fails with exit status 1.
+
                 In an NSArchiver typed stream (a file, not standard input) a key path is \
                 dot-separated indices from the root object: at an object an index picks one of \
                 the fields its coder wrote (every group in order, from 0), at a C array or struct \

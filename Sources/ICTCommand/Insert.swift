@@ -1,5 +1,6 @@
 import ArgumentParser
 import ICTDocument
+import KeyedArchive
 import PropertyList
 import SystemSupport
 
@@ -25,9 +26,10 @@ extension Ict {
 
         func run() throws {
             let newValue = try value.value()
-            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) {
-                target throws(PropertyListKeyPathError) in
-                try target.propertyList.setValue(newValue, at: target.resolved(followingLast: false), mode: append ? .append : .insert)
+            try KeyPathEdit.run(
+                Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json, followingLast: false
+            ) { propertyList, keyPath throws(PropertyListKeyPathError) in
+                try propertyList.setValue(newValue, at: keyPath, mode: append ? .append : .insert)
             }
         }
     }
@@ -48,9 +50,13 @@ struct KeyPathEditFields: KeyPathReportFields {
 
 /// The run of an editing command: read, edit, write back, report.
 enum KeyPathEdit {
+    /// `edit` gets the property list the key path ends in (the file's, or
+    /// one in a data value reached by `!` steps, written back in its own
+    /// form) and the path there, references followed (the last one only
+    /// when `followingLast`).
     static func run(
-        _ command: ReportingCommand.Type, _ file: String, keyPath: String, limits: PropertyListLimits, json: Bool,
-        _ edit: (inout KeyPathTarget) throws(PropertyListKeyPathError) -> Void
+        _ command: ReportingCommand.Type, _ file: String, keyPath: String, limits: PropertyListLimits, json: Bool, followingLast: Bool,
+        _ edit: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListKeyPathError) -> Void
     ) throws {
         let report = TypedReport<KeyPathEditFields>(command: command.reportName, json: json)
         // Held from reading to writing back: concurrent edits of one file by ict take turns, none lost.
@@ -59,10 +65,10 @@ enum KeyPathEdit {
         let opened = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, for: .editingInPlace, report: report)
         var target = opened.target
         let before = target.propertyList
-        do throws(PropertyListKeyPathError) {
-            try edit(&target)
+        do throws(EmbeddedKeyPathError) {
+            try target.edit(followingLast: followingLast, edit)
         } catch {
-            throw report.fail(target.problem(error))
+            throw report.fail(target.problem(error.message))
         }
         let changed = target.propertyList != before
         if changed {

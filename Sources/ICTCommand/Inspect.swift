@@ -59,7 +59,15 @@ extension Ict {
                 array's UINibEncoderEmptyKey elements numbered [0], [1], …; an object reached again \
                 says (shown above), one reached from inside itself (cycle). With --json, "kind" is \
                 "nib" and "nib" is {"members": [{"name", "graph": {"root", "topLevelObjects", \
-                "connections", "objects"}}]}.
+                "connections", "objects"}}]}. \
+                With --expand, a data value that holds a property list (binary, XML naming a plist, \
+                or JSON or OpenStep text opening a dictionary or array), a keyed archive or an \
+                NSArchiver typed stream ("bplist inception": a Terminal profile's Font, an \
+                archive's NS.data) is shown decoded in place after its summary, marked "embedded" \
+                and its form, nested levels too (at most 16 deep: deeper is an error naming the key \
+                path); bytes that start as a property list but do not read say why and where in \
+                them. With --json the report keeps the data as it is and adds "embedded": each one's \
+                key path (get KEYPATH! reads it), kind, format, length and decoded form.
                 """
         )
 
@@ -77,6 +85,9 @@ extension Ict {
 
         @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
         var model: String?
+
+        @Flag(help: "Show property lists, keyed archives and typed streams held in data values decoded in place, marked embedded.")
+        var expand = false
 
         @OptionGroup var inputOptions: InputOptions
 
@@ -109,21 +120,32 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: input == "-" ? "<stdin>" : input, error))
             }
+            var expansion: EmbeddedArchiveView?
+            if expand {
+                let archives = EmbeddedArchives(limits: inputOptions.limits)
+                do throws(EmbeddedKeyPathError) {
+                    let embedded = try EmbeddedArchiveView.jsonValue(value, archives)
+                    if json { report.fields.embedded = embedded }
+                } catch {
+                    throw report.fail(Problem(path: file.displayName, error.message, keyPath: error.keyPath.description))
+                }
+                expansion = EmbeddedArchiveView(archives: archives, nesting: 0)
+            }
             if KeyedArchiveObjectGraph.looksLikeArchive(value) {
-                try show(archiveFrom: value, in: file, report)
+                try show(archiveFrom: value, in: file, expanding: expansion, report)
                 return
             }
             report.fields.kind = "propertyList"
             if json {
                 report.fields.value = .propertyList(value)
             } else {
-                var printer = TreePrinter()
+                var printer = TreePrinter(expanding: expansion)
                 printer.print(value)
             }
             try report.finish()
         }
 
-        private func show(archiveFrom value: PropertyListValue, in file: InputFile, _ report: TypedReport<Fields>) throws {
+        private func show(archiveFrom value: PropertyListValue, in file: InputFile, expanding: EmbeddedArchiveView?, _ report: TypedReport<Fields>) throws {
             report.fields.kind = "keyedArchive"
             let archive: KeyedArchiveObjectGraph
             do {
@@ -144,7 +166,7 @@ extension Ict {
             if json {
                 report.fields.archive = .propertyList(ArchiveGraphView.jsonValue(archive))
             } else {
-                ArchiveGraphView.printTree(archive)
+                ArchiveGraphView.printTree(archive, expanding: expanding)
             }
             try report.finish()
         }
@@ -311,6 +333,8 @@ extension Ict.Inspect: TypedReportingCommand {
         var model: JSONValue?
         var store: StoreCommands.StoreForm?
         var nib: NibForm?
+        /// `--expand`: the embedded archives found, with their key paths and decoded forms.
+        var embedded: JSONValue?
     }
 
     /// A compiled nib's graphs, one a member (a NIBArchive file is one, a `.nib` folder may hold several).

@@ -21,11 +21,6 @@ extension KeyPathTarget {
         Problem(path: address.path, location: address.entry.map(Problem.Location.entry) ?? .none, message, keyPath: address.keyPathText)
     }
 
-    /// `PropertyListKeyPathError`'s sentence, as a problem about this target.
-    func problem(_ error: PropertyListKeyPathError) -> Problem {
-        problem(error.message)
-    }
-
     /// Reads the file (or the document's entry) named `path`, to edit it in
     /// place or only to read it (`InputFile.Purpose`), with the stamp of the
     /// file taken before it was read.
@@ -215,7 +210,7 @@ struct KeyPathArguments: ParsableArguments {
 
     @Argument(
         help: ArgumentHelp(
-            "The key path: a.b.2 (\\. is a dot in a key); $top.… follows an archive's references; ENTRY:PATH in an .ict document.",
+            "The key path: a.b.2 (\\. is a dot in a key); $top.… follows an archive's references; KEY!.… steps into the property list or keyed archive in KEY's data (\\! is a ! in a key); ENTRY:PATH in an .ict document.",
             valueName: "keypath"))
     var keyPath: String
 

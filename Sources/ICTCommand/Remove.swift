@@ -12,9 +12,10 @@ extension Ict {
         @OptionGroup var arguments: KeyPathArguments
 
         func run() throws {
-            try KeyPathEdit.run(Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json) {
-                target throws(PropertyListKeyPathError) in
-                try target.propertyList.removeValue(at: target.resolved(followingLast: false))
+            try KeyPathEdit.run(
+                Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json, followingLast: false
+            ) { propertyList, keyPath throws(PropertyListKeyPathError) in
+                try propertyList.removeValue(at: keyPath)
             }
         }
     }

@@ -54,8 +54,9 @@ extension Ict {
         func run() throws {
             if let keyPath {
                 let newValue = try value.value()
-                try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json) { target throws(PropertyListKeyPathError) in
-                    try target.propertyList.setValue(newValue, at: target.resolved(), mode: .replace)
+                try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json, followingLast: true) {
+                    propertyList, keyPath throws(PropertyListKeyPathError) in
+                    try propertyList.setValue(newValue, at: keyPath, mode: .replace)
                 }
                 return
             }

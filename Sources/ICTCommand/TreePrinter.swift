@@ -18,6 +18,16 @@ import Foundation
 /// UIDs marked as such, ISO 8601 dates, and written as it goes.
 struct TreePrinter {
     private(set) var output = StandardOutput()
+    /// With `inspect --expand`: data values holding archives shown decoded in place.
+    var expanding: EmbeddedArchiveView?
+
+    init(expanding: EmbeddedArchiveView? = nil) { self.expanding = expanding }
+
+    /// A printer that goes on writing to `output` (a tree inside another tree).
+    init(output: StandardOutput, expanding: EmbeddedArchiveView?) {
+        self.output = output
+        self.expanding = expanding
+    }
 
     mutating func print(_ value: PropertyListValue) {
         write(value, indent: 0)
@@ -25,7 +35,7 @@ struct TreePrinter {
         output.flush()
     }
 
-    private mutating func write(_ value: PropertyListValue, indent: Int) {
+    mutating func write(_ value: PropertyListValue, indent: Int) {
         switch value {
         case .dictionary(let dictionary):
             if dictionary.isEmpty { output.write("{}"); return }
@@ -48,6 +58,9 @@ struct TreePrinter {
                 output.write("\n")
             }
             output.write(String(repeating: "  ", count: indent) + "]")
+        case .data(let bytes):
+            if let expanding, expanding.write(bytes, indent: indent, to: &output) { return }
+            output.write(Self.scalar(value))
         default:
             output.write(Self.scalar(value))
         }

@@ -11,6 +11,9 @@ import SystemSupport
 /// `$top.DATA.FIRST_NAME` there; an empty PATH is the root object). In a
 /// keyed archive a key path starting `$top` follows references
 /// (`$top.root.NSString`; see `KeyedArchiveKeyPath`).
+/// A `!` ending a key steps into the property list or keyed archive held
+/// in that key's data value (`Font!.$top.root`; `\!` is a `!` in a key;
+/// see `EmbeddedKeyPath`).
 public struct KeyPathAddress: Sendable, Equatable {
     /// The file or document as the user named it.
     public let path: String
@@ -92,8 +95,11 @@ public struct KeyPathAddress: Sendable, Equatable {
 public struct KeyPathTarget: Sendable {
     /// Where the key path points.
     public let address: KeyPathAddress
-    /// The key path in the file's property list, before references are followed.
+    /// The key path in the file's property list, before references are
+    /// followed; with `!` steps (see `EmbeddedKeyPath`), the part up to the first.
     public let keyPath: PropertyListKeyPath
+    /// The whole key path, through the data values its `!` steps read.
+    public let embeddedKeyPath: EmbeddedKeyPath
     /// The whole property list of the file (or entry).
     public var propertyList: PropertyListValue
     /// The form the file was read in, and is written back in.
@@ -105,11 +111,14 @@ public struct KeyPathTarget: Sendable {
         self.address = address
         self.propertyList = propertyList
         self.format = format
-        var components = address.pathInFile.isEmpty && address.entry != nil ? [] : PropertyListKeyPath(plutilSyntax: address.pathInFile).components
+        var parsed = EmbeddedKeyPath(parsing: address.pathInFile)
+        var components = address.pathInFile.isEmpty && address.entry != nil ? [] : parsed.segments[0].components
         if address.entry != nil, KeyedArchiveKeyPath.isArchive(propertyList) {
             components = [.key("$top"), .key(ICTDocumentFormat.topKey)] + components
         }
         keyPath = PropertyListKeyPath(components)
+        parsed.segments[0] = keyPath
+        embeddedKeyPath = parsed
     }
 
     /// The path in the property list itself, references followed (see `KeyedArchiveKeyPath`).
@@ -120,11 +129,40 @@ public struct KeyPathTarget: Sendable {
     /// The value at the key path.
     ///
     /// - Throws: `ICTDocumentError` with code `.missingValue` when nothing is there.
+    /// Through `!` steps, reads each data value on the way.
+    ///
+    /// - Throws: `ICTDocumentError` with code `.missingValue` when nothing
+    ///   is there, `.invalidKeyPath` when a `!` step cannot be taken (the
+    ///   message says why and where, as `EmbeddedKeyPathError` does).
     public func value() throws(ICTDocumentError) -> PropertyListValue {
-        guard !keyPath.components.contains(.key("")), let found = propertyList.value(at: resolved()) else {
+        guard !embeddedKeyPath.segments.contains(where: { $0.components.contains(.key("")) }) else {
             throw address.error(.missingValue, "no value at this key path")
         }
-        return found
+        guard embeddedKeyPath.hasSteps else {
+            guard let found = propertyList.value(at: resolved()) else { throw address.error(.missingValue, "no value at this key path") }
+            return found
+        }
+        do throws(EmbeddedKeyPathError) {
+            return try EmbeddedArchives().value(in: propertyList, at: embeddedKeyPath)
+        } catch {
+            throw address.error(error.code == .keyPath ? .missingValue : .invalidKeyPath, error.message)
+        }
+    }
+
+    /// Edits the value at the key path: `body` gets the property list the
+    /// key path's last segment is in (the file's, or one read from a data
+    /// value by a `!` step) and the path there, references followed
+    /// (see `KeyedArchiveKeyPath`; the last one only when `followingLast`).
+    /// Data values on the way are written back in their own form
+    /// (`EmbeddedArchives.edit(_:at:followingLast:_:)`); the file is
+    /// written by the caller, with `encoded()`.
+    ///
+    /// - Throws: `EmbeddedKeyPathError` saying where the key path fails;
+    ///   the property list is then unchanged.
+    public mutating func edit(
+        followingLast: Bool, _ body: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListKeyPathError) -> Void
+    ) throws(EmbeddedKeyPathError) {
+        try EmbeddedArchives().edit(&propertyList, at: embeddedKeyPath, followingLast: followingLast, body)
     }
 
     /// The property list's bytes in the file's own form, to write back.
@@ -154,14 +192,15 @@ public struct KeyPathTarget: Sendable {
     /// trailer, then only the objects on the way), for one value of a large
     /// file. nil unless `path` is a regular binary property-list file and
     /// the path is a plain one (not into an `.ict` document, not following
-    /// an archive's references from `$top`), and nil whenever anything on
+    /// an archive's references from `$top`, no `!` step), and nil whenever anything on
     /// the way fails: the caller then reads the whole file, whose reading
     /// says what is wrong.
     ///
     /// Maps the file.
     public static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits = .default) -> PropertyListValue? {
-        let keyPath = PropertyListKeyPath(plutilSyntax: text)
-        guard path != "-", keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
+        let embedded = EmbeddedKeyPath(parsing: text)
+        let keyPath = embedded.segments[0]
+        guard path != "-", !embedded.hasSteps, keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),
             !ICTDocumentFormat.isPackage(atPath: path)
         else { return nil }
         guard let info = try? FileInfo.of(path: path), info.kind == .regular, Int(info.size) <= limits.maximumInputSize,

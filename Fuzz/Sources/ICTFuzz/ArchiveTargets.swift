@@ -101,3 +101,56 @@ func fuzzArchiveValidator(_ bytes: [UInt8]) {
         }
     }
 }
+
+/// Archives inside archives (`EmbeddedArchives`): a property list in any
+/// form whose data values may hold property lists, keyed archives or typed
+/// streams. Every archive `find(in:)` reads, the `!` step reads equal; an
+/// edit through the step writes data that reads back, in the same form,
+/// as the edit left it; and the input read as a key path's text never crashes.
+func fuzzEmbeddedArchives(_ bytes: [UInt8]) {
+    _ = EmbeddedKeyPath(parsing: String(decoding: bytes.prefix(256), as: UTF8.self)).description
+    let archives = EmbeddedArchives(limits: fuzzLimits, maximumNesting: 6)
+    guard let root = try? PropertyListReader(limits: fuzzLimits).read(Data(bytes)).value,
+        let found = try? archives.find(in: root)
+    else { return }
+    var pending = found
+    var checked = 0
+    while let archive = pending.popLast(), checked < 20 {
+        checked += 1
+        pending += archive.nested
+        guard let inner = archive.value else { continue }
+        let step = archive.keyPath.appending(segment: PropertyListKeyPath())
+        do {
+            let stepped = try archives.value(in: root, at: step)
+            require(sameValue(stepped, inner), "\(step) gave \(brief(stepped)), find(in:) read \(brief(inner))")
+        } catch {
+            require(false, "\(step) threw \(error) where find(in:) read \(brief(inner))")
+        }
+        let format: PropertyListFormat
+        switch archive.form {
+        case .propertyList(let form), .keyedArchive(let form): format = form
+        case .typedStream: continue
+        }
+        guard format != .openStep else { continue }
+        var edited = root
+        do {
+            try archives.edit(&edited, at: step, followingLast: true) { value, path throws(PropertyListKeyPathError) in
+                try value.setValue(.string("edited"), at: path, mode: .replace)
+            }
+        } catch {
+            continue  // a value the form cannot hold (a UID in XML, say) is refused, not written
+        }
+        do {
+            let again = try archives.value(in: edited, at: step)
+            require(sameValue(again, .string("edited")), "\(step) after the edit gave \(brief(again))")
+            guard case .data(let data)? = try? archives.value(in: edited, at: archive.keyPath) else {
+                require(false, "\(archive.keyPath) is no longer data after an edit inside it")
+                continue
+            }
+            let reread = try PropertyListReader(limits: fuzzLimits).read(data)
+            require(reread.format == format, "the \(format) data at \(archive.keyPath) was written back as \(reread.format)")
+        } catch {
+            require(false, "an edit through \(step) wrote data that does not read back: \(error)")
+        }
+    }
+}

@@ -39,6 +39,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "coredata-mom", run: fuzzCompiledModel),
     FuzzTarget(name: "coredata-store", run: fuzzCoreDataStore),
     FuzzTarget(name: "nib-archive", run: fuzzNibArchive),
+    FuzzTarget(name: "embedded-archive", run: fuzzEmbeddedArchives),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

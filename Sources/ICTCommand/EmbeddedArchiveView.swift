@@ -1,0 +1,99 @@
+import KeyedArchive
+import PropertyList
+import TypedStream
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `ict inspect --expand`: archives held in data values (the library's
+/// `EmbeddedArchives`), shown decoded in place in the tree, marked
+/// `embedded`, and listed with their key paths in the JSON report's
+/// `"embedded"`. This only prints.
+struct EmbeddedArchiveView {
+    let archives: EmbeddedArchives
+    /// How many data values deep the data being shown is.
+    let nesting: Int
+
+    /// Writes `bytes` expanded, as the tree's value of a data value: its
+    /// summary, `embedded` and its form, then its decoded tree; false (and
+    /// nothing written) when they hold no archive, or nest too deep (which
+    /// `jsonValue(_:)`, called first, reports).
+    func write(_ bytes: Data, indent: Int, to output: inout StandardOutput) -> Bool {
+        guard nesting < archives.maximumNesting, let form = archives.form(of: bytes) else { return false }
+        output.write(TreePrinter.dataSummary(bytes) + " embedded \(form)")
+        let inner = EmbeddedArchiveView(archives: archives, nesting: nesting + 1)
+        let pad = String(repeating: "  ", count: indent + 1)
+        if form == .typedStream {
+            let read = bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
+            switch read {
+            case .success(let document):
+                output.write(" {\n")
+                for line in TypedStreamSupport.treeLines(document) { output.write(pad + TerminalText.escaped(line) + "\n") }
+                output.write(String(repeating: "  ", count: indent) + "}")
+            case .failure(let error):
+                output.write(TerminalText.escaped(" that does not read: \(error.description)"))
+            }
+            return true
+        }
+        let value: PropertyListValue
+        do throws(PropertyListError) {
+            value = try archives.read(bytes).value
+        } catch {
+            output.write(TerminalText.escaped(" that does not read: \(Self.describe(error))"))
+            return true
+        }
+        output.write(" => ")
+        if KeyedArchiveObjectGraph.looksLikeArchive(value), let graph = try? KeyedArchiveObjectGraph(propertyList: value) {
+            ArchiveGraphView.writeTree(graph, indent: indent, to: &output, expanding: inner)
+        } else {
+            var printer = TreePrinter(output: output, expanding: inner)
+            printer.write(value, indent: indent)
+            output = printer.output
+        }
+        return true
+    }
+
+    /// The report's `"embedded"`: each archive found in a data value of
+    /// `value`, decoded as `inspect` shows a file of its kind.
+    ///
+    /// - Throws: `EmbeddedKeyPathError` when archives nest too deep.
+    static func jsonValue(_ value: PropertyListValue, _ archives: EmbeddedArchives) throws(EmbeddedKeyPathError) -> JSONValue {
+        .array(try archives.find(in: value).map(json))
+    }
+
+    private static func json(_ archive: EmbeddedArchive) -> JSONValue {
+        var members: [(String, JSONValue)] = [("keyPath", .string(archive.keyPath.description))]
+        switch archive.form {
+        case .propertyList: members.append(("kind", "propertyList"))
+        case .keyedArchive: members.append(("kind", "keyedArchive"))
+        case .typedStream: members.append(("kind", "typedStream"))
+        }
+        members.append(("format", .string(archive.form.formatName)))
+        members.append(("length", .integer(archive.bytes.count)))
+        if archive.form == .typedStream {
+            let read = archive.bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
+            switch read {
+            case .success(let document): members.append(("typedStream", .propertyList(TypedStreamSupport.jsonForm(document))))
+            case .failure(let error):
+                members.append(("error", .object([("message", .string(error.message)), ("location", .string("byte \(error.byteOffset)"))])))
+            }
+        } else if let value = archive.value {
+            if KeyedArchiveObjectGraph.looksLikeArchive(value), let graph = try? KeyedArchiveObjectGraph(propertyList: value) {
+                members.append(("archive", .propertyList(ArchiveGraphView.jsonValue(graph))))
+            } else {
+                members.append(("value", .propertyList(value)))
+            }
+        } else if let error = archive.error {
+            members.append(("error", .object([("message", .string(error.message)), ("location", .string(error.location.description))])))
+        }
+        members.append(("embedded", .array(archive.nested.map(json))))
+        return .object(members)
+    }
+
+    private static func describe(_ error: PropertyListError) -> String {
+        error.location == .none ? error.message : "\(error.message) (\(error.location) of the data)"
+    }
+}

@@ -1,0 +1,391 @@
+import PropertyList
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a data value holds, told by its first bytes: a property list (a
+/// keyed archive is one whose top dictionary has `$archiver` and
+/// `$objects`) or an `NSArchiver` typed stream.
+public enum EmbeddedArchiveForm: Hashable, Sendable, CustomStringConvertible {
+    /// A property list in this form.
+    case propertyList(PropertyListFormat)
+    /// An `NSKeyedArchiver` archive, a property list in this form.
+    case keyedArchive(PropertyListFormat)
+    /// An `NSArchiver` typed stream (`\u{4}\u{B}streamtyped`), read by the `TypedStream` module.
+    case typedStream
+
+    /// The form's stable name, for programs: `binary`, `xml`, `json`,
+    /// `openStep` (for property lists and keyed archives alike), `typedStream`.
+    public var formatName: String {
+        switch self {
+        case .propertyList(let format), .keyedArchive(let format): format.rawValue
+        case .typedStream: "typedStream"
+        }
+    }
+
+    /// For people: "binary property list", "keyed archive (XML)", "NSArchiver typed stream".
+    public var description: String {
+        switch self {
+        case .propertyList(let format): "\(Self.name(format)) property list"
+        case .keyedArchive(let format): "keyed archive (\(Self.name(format)))"
+        case .typedStream: "NSArchiver typed stream"
+        }
+    }
+
+    private static func name(_ format: PropertyListFormat) -> String {
+        switch format {
+        case .binary: "binary"
+        case .xml: "XML"
+        case .json: "JSON"
+        case .openStep: "OpenStep"
+        }
+    }
+}
+
+/// One archive found in a data value by ``EmbeddedArchives/find(in:)``.
+public struct EmbeddedArchive: Hashable, Sendable {
+    /// The data value's key path, in the grammar of ``EmbeddedKeyPath``
+    /// without its last step (`Font`; `Font!.$objects.1.NS.data` inside another).
+    public var keyPath: EmbeddedKeyPath
+    /// What the data holds.
+    public var form: EmbeddedArchiveForm
+    /// The data value's bytes, as they are in the outer value.
+    public var bytes: Data
+    /// The property list read from the bytes; nil for a typed stream, or when they do not read.
+    public var value: PropertyListValue?
+    /// Why bytes that start as a binary or XML property list do not read (its location is in the embedded bytes).
+    public var error: PropertyListError?
+    /// The archives inside this one's data values, found the same way.
+    public var nested: [EmbeddedArchive]
+}
+
+/// Why a key path through data values (``EmbeddedKeyPath``) cannot be
+/// followed, saying where: the whole key path, the segment it failed in,
+/// and for data that does not read, the byte offset inside that data.
+public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Wrapped: Hashable, Sendable {
+            case notData, unreadable, typedStream, readOnlyForm, nestingLimit, keyPath
+        }
+
+        fileprivate var wrapped: Wrapped
+
+        fileprivate init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+        /// A `!` step follows a value that is not data.
+        public static var notData: Self { Self(.notData) }
+        /// The data a step reads is not a property list; ``EmbeddedKeyPathError/propertyListError`` says where in it.
+        public static var unreadable: Self { Self(.unreadable) }
+        /// The data is an `NSArchiver` typed stream, which a key path does not step into.
+        public static var typedStream: Self { Self(.typedStream) }
+        /// The embedded property list is OpenStep, which is read only: it cannot be written back.
+        public static var readOnlyForm: Self { Self(.readOnlyForm) }
+        /// Archives nest in data values more deeply than ``EmbeddedArchives/maximumNesting``.
+        public static var nestingLimit: Self { Self(.nestingLimit) }
+        /// A key-path error inside one segment; ``EmbeddedKeyPathError/keyPathError`` has it.
+        public static var keyPath: Self { Self(.keyPath) }
+
+        /// The code's name, stable across versions.
+        public var description: String {
+            switch wrapped {
+            case .notData: "notData"
+            case .unreadable: "unreadable"
+            case .typedStream: "typedStream"
+            case .readOnlyForm: "readOnlyForm"
+            case .nestingLimit: "nestingLimit"
+            case .keyPath: "keyPath"
+            }
+        }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// The whole key path asked for (or, from `find(in:)`, the data value's).
+    public var keyPath: EmbeddedKeyPath
+    /// The segment the problem is in (0: the outer property list).
+    public var segment: Int
+    /// For `.unreadable` and `.readOnlyForm`, the reader's or writer's error
+    /// (its location is inside the embedded data).
+    public var propertyListError: PropertyListError?
+    /// For `.keyPath`, the error inside the segment.
+    public var keyPathError: PropertyListKeyPathError?
+    /// A sentence for people, naming the data value's key path and, for data
+    /// that does not read, the byte offset inside it.
+    public var message: String
+
+    /// Makes an error.
+    public init(
+        _ code: Code, keyPath: EmbeddedKeyPath, segment: Int, propertyListError: PropertyListError? = nil,
+        keyPathError: PropertyListKeyPathError? = nil, _ message: String
+    ) {
+        self.code = code
+        self.keyPath = keyPath
+        self.segment = segment
+        self.propertyListError = propertyListError
+        self.keyPathError = keyPathError
+        self.message = message
+    }
+
+    public var description: String { "\(message) (at \(keyPath))" }
+}
+
+/// Archives held in data values: recognised by their first bytes, read,
+/// and written back in their own form after an edit inside them.
+///
+/// Recognised (`form(of:)`, used by `find(in:)`): bytes starting
+/// `bplist` (a binary property list), XML naming a `plist` in its first
+/// 4 KB, an `NSArchiver` typed stream by its header (as
+/// `NonPropertyListFormat` tells them), and text opening a dictionary or
+/// array (`{`, `(`, `[`) that reads whole as JSON or OpenStep. A key
+/// path's `!` step (`value(in:at:)`, `edit(_:at:followingLast:_:)`) reads
+/// any data as `PropertyListReader` reads a file, and says where it fails.
+public struct EmbeddedArchives: Sendable {
+    /// The limits for reading each embedded property list.
+    public var limits: PropertyListLimits
+    /// How many data values deep archives may nest (a step is one level).
+    public var maximumNesting: Int
+
+    /// Makes a reader with these limits.
+    public init(limits: PropertyListLimits = .default, maximumNesting: Int = 16) {
+        self.limits = limits
+        self.maximumNesting = maximumNesting
+    }
+
+    /// What `bytes` hold, told by their first bytes (see the type's list);
+    /// nil when they start as none of these. A text form is read in full
+    /// to tell; binary and XML only by their start.
+    public func form(of bytes: Data) -> EmbeddedArchiveForm? {
+        bytes.withUnsafeBytes { buffer -> EmbeddedArchiveForm? in
+            if let (other, _) = NonPropertyListFormat.detect(buffer) { return other == .typedStream ? .typedStream : nil }
+            let format = PropertyListFormat.detect(buffer)
+            switch format {
+            case .binary:
+                return buffer.starts(with: "bplist".utf8) ? Self.propertyListForm(buffer, format) : nil
+            case .xml:
+                let head = Array(buffer.prefix(4096))
+                return head.firstRange(of: Array("<plist".utf8)) != nil ? Self.propertyListForm(buffer, format) : nil
+            case .json, .openStep:
+                guard let first = buffer.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+                    [UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "[")].contains(first),
+                    let read = try? PropertyListReader(limits: limits).read(buffer)
+                else { return nil }
+                return KeyedArchiveKeyPath.isArchive(read.value) ? .keyedArchive(read.format) : .propertyList(read.format)
+            }
+        }
+    }
+
+    /// Binary or XML: a keyed archive when its start names `$archiver` (the
+    /// whole read tells for sure; this is only a name for people).
+    private static func propertyListForm(_ buffer: UnsafeRawBufferPointer, _ format: PropertyListFormat) -> EmbeddedArchiveForm {
+        let marker = Array("$archiver".utf8)
+        let found = Array(buffer.prefix(1 << 16)).firstRange(of: marker) != nil
+        return found ? .keyedArchive(format) : .propertyList(format)
+    }
+
+    /// Reads `bytes` as a property list in any form, as `PropertyListReader` reads a file.
+    ///
+    /// - Throws: `PropertyListError` from the reader, located in `bytes`.
+    public func read(_ bytes: Data) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+        try PropertyListReader(limits: limits).read(bytes)
+    }
+
+    /// The value at `keyPath` in `root`, reading each stepped-into data
+    /// value; each segment starting `$top` follows its archive's references
+    /// (`KeyedArchiveKeyPath`), the last one's only when `followingLast`.
+    ///
+    /// Cost: reads each data value on the way in full.
+    ///
+    /// - Throws: `EmbeddedKeyPathError`: `.keyPath` with `.missing` when
+    ///   nothing is there; `.notData`, `.unreadable` (with the byte offset
+    ///   in the data), `.typedStream` or `.nestingLimit` for a step.
+    public func value(in root: PropertyListValue, at keyPath: EmbeddedKeyPath, followingLast: Bool = true) throws(EmbeddedKeyPathError)
+        -> PropertyListValue
+    {
+        try checkNesting(keyPath)
+        var current = root
+        for (index, segment) in keyPath.segments.enumerated() {
+            let isLast = index == keyPath.segments.count - 1
+            let resolved = KeyedArchiveKeyPath.resolve(segment, in: current, followingLast: isLast ? followingLast : true)
+            guard let found = current.value(at: resolved) else {
+                throw EmbeddedKeyPathError(
+                    .keyPath, keyPath: keyPath, segment: index,
+                    keyPathError: PropertyListKeyPathError(.missing, keyPath: resolved, depth: resolved.components.count),
+                    "no value at this key path")
+            }
+            if isLast { return found }
+            current = try open(found, keyPath: keyPath, segment: index).value
+        }
+        return current
+    }
+
+    /// Edits the value at `keyPath` in `root`: `body` gets the property
+    /// list of the last segment and the path in it (references followed
+    /// as in `value(in:at:followingLast:)`), and each data value on the
+    /// way that `body` changed is written back in the form it was read in
+    /// (binary stays binary, XML stays XML), in place of the old data. A
+    /// data value whose contents did not change keeps its bytes.
+    ///
+    /// Cost: reads and writes each data value on the way in full.
+    ///
+    /// - Throws: `EmbeddedKeyPathError` as `value(in:at:followingLast:)`
+    ///   does, `.keyPath` for what `body` throws, `.readOnlyForm` when an
+    ///   OpenStep embedded property list changed (or cannot be written
+    ///   back); `root` is then unchanged.
+    public func edit(
+        _ root: inout PropertyListValue, at keyPath: EmbeddedKeyPath, followingLast: Bool,
+        _ body: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListKeyPathError) -> Void
+    ) throws(EmbeddedKeyPathError) {
+        try checkNesting(keyPath)
+        var copy = root
+        try edit(&copy, keyPath: keyPath, segment: 0, followingLast: followingLast, body)
+        root = copy
+    }
+
+    private func edit(
+        _ value: inout PropertyListValue, keyPath: EmbeddedKeyPath, segment index: Int, followingLast: Bool,
+        _ body: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListKeyPathError) -> Void
+    ) throws(EmbeddedKeyPathError) {
+        let segment = keyPath.segments[index]
+        guard index < keyPath.segments.count - 1 else {
+            let resolved = KeyedArchiveKeyPath.resolve(segment, in: value, followingLast: followingLast)
+            do throws(PropertyListKeyPathError) {
+                try body(&value, resolved)
+            } catch {
+                let place = index == 0 ? "" : "inside the data at '\(keyPath.prefix(throughSegment: index - 1))': "
+                throw EmbeddedKeyPathError(.keyPath, keyPath: keyPath, segment: index, keyPathError: error, place + error.message)
+            }
+            return
+        }
+        let resolved = KeyedArchiveKeyPath.resolve(segment, in: value, followingLast: true)
+        guard let found = value.value(at: resolved) else {
+            throw EmbeddedKeyPathError(
+                .keyPath, keyPath: keyPath, segment: index,
+                keyPathError: PropertyListKeyPathError(.missing, keyPath: resolved, depth: resolved.components.count),
+                "no value at '\(keyPath.prefix(throughSegment: index))' to step into")
+        }
+        var (inner, format) = try open(found, keyPath: keyPath, segment: index)
+        let before = inner
+        try edit(&inner, keyPath: keyPath, segment: index + 1, followingLast: followingLast, body)
+        guard inner != before else { return }
+        let place = keyPath.prefix(throughSegment: index)
+        let bytes: [UInt8]
+        do throws(PropertyListError) {
+            bytes = try PropertyListWriter().encode(inner, format: format)
+        } catch {
+            throw EmbeddedKeyPathError(
+                .readOnlyForm, keyPath: keyPath, segment: index + 1, propertyListError: error,
+                "the \(EmbeddedArchiveForm.propertyList(format)) in the data at '\(place)' cannot be written back: \(error.message)")
+        }
+        do throws(PropertyListKeyPathError) {
+            try value.setValue(.data(Data(bytes)), at: resolved, mode: .replace)
+        } catch {
+            throw EmbeddedKeyPathError(.keyPath, keyPath: keyPath, segment: index, keyPathError: error, error.message)
+        }
+    }
+
+    /// The property list in the data value `found`, reached by segment `index` of `keyPath`.
+    private func open(_ found: PropertyListValue, keyPath: EmbeddedKeyPath, segment index: Int) throws(EmbeddedKeyPathError)
+        -> (value: PropertyListValue, format: PropertyListFormat)
+    {
+        let place = keyPath.prefix(throughSegment: index)
+        guard case .data(let bytes) = found else {
+            throw EmbeddedKeyPathError(
+                .notData, keyPath: keyPath, segment: index,
+                "'\(place)' holds \(Self.kindName(found)), not data, so '!' cannot read a property list from it")
+        }
+        if form(of: bytes) == .typedStream {
+            throw EmbeddedKeyPathError(
+                .typedStream, keyPath: keyPath, segment: index,
+                "the data at '\(place)' is an NSArchiver typed stream; '!' steps into property lists and keyed archives only")
+        }
+        do throws(PropertyListError) {
+            return try read(bytes)
+        } catch {
+            let whereInside = error.location == .none ? "" : " (\(error.location) of its \(bytes.count) bytes)"
+            throw EmbeddedKeyPathError(
+                .unreadable, keyPath: keyPath, segment: index + 1, propertyListError: error,
+                "the data at '\(place)' does not read as a property list: \(error.message)\(whereInside)")
+        }
+    }
+
+    private func checkNesting(_ keyPath: EmbeddedKeyPath) throws(EmbeddedKeyPathError) {
+        let steps = keyPath.segments.count - 1
+        guard steps > maximumNesting else { return }
+        throw EmbeddedKeyPathError(
+            .nestingLimit, keyPath: keyPath, segment: maximumNesting,
+            "the key path steps into \(steps) data values, more than the limit of \(maximumNesting)")
+    }
+
+    /// Every archive in a data value of `root`, and the archives in those,
+    /// each with its key path (a keyed archive's as its property list holds
+    /// it: `$objects.3.NS.data`). Typed streams are found, not read.
+    ///
+    /// Cost: reads every data value that starts as a property list in full.
+    ///
+    /// - Throws: `EmbeddedKeyPathError` with `.nestingLimit` when archives
+    ///   nest more than `maximumNesting` deep, naming the data value's key path.
+    public func find(in root: PropertyListValue) throws(EmbeddedKeyPathError) -> [EmbeddedArchive] {
+        try find(in: root, at: EmbeddedKeyPath([PropertyListKeyPath()]))
+    }
+
+    private func find(in value: PropertyListValue, at keyPath: EmbeddedKeyPath) throws(EmbeddedKeyPathError) -> [EmbeddedArchive] {
+        var found: [EmbeddedArchive] = []
+        var pending: [(PropertyListValue, PropertyListKeyPath)] = [(value, keyPath.segments[keyPath.segments.count - 1])]
+        while let (current, path) = pending.popLast() {
+            switch current {
+            case .dictionary(let dictionary):
+                for (key, element) in dictionary.reversed() { pending.append((element, path.appending(.key(key)))) }
+            case .array(let elements):
+                for (index, element) in elements.enumerated().reversed() { pending.append((element, path.appending(.index(index)))) }
+            case .data(let bytes):
+                guard let form = form(of: bytes) else { continue }
+                var place = keyPath
+                place.segments[place.segments.count - 1] = path
+                found.append(try archive(bytes, form: form, at: place))
+            default:
+                continue
+            }
+        }
+        return found
+    }
+
+    private func archive(_ bytes: Data, form: EmbeddedArchiveForm, at place: EmbeddedKeyPath) throws(EmbeddedKeyPathError) -> EmbeddedArchive {
+        var archive = EmbeddedArchive(keyPath: place, form: form, bytes: bytes, value: nil, error: nil, nested: [])
+        guard form != .typedStream else { return archive }
+        let value: PropertyListValue
+        do throws(PropertyListError) {
+            value = try read(bytes).value
+        } catch {
+            archive.error = error
+            return archive
+        }
+        archive.value = value
+        guard place.segments.count <= maximumNesting else {
+            throw EmbeddedKeyPathError(
+                .nestingLimit, keyPath: place, segment: place.segments.count - 1,
+                "archives nest in data values more than \(maximumNesting) deep")
+        }
+        archive.nested = try find(in: value, at: place.appending(segment: PropertyListKeyPath()))
+        return archive
+    }
+
+    private static func kindName(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real, .real32: "a real number"
+        case .bool: "a boolean"
+        case .date: "a date"
+        case .data: "data"
+        case .uid: "a UID"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Key paths through data values that hold property lists and keyed
+/// archives (`KEY!`, as the Go tool `ply` spells it) for `get`, `type`,
+/// `set`, `insert` and `remove`, and `inspect --expand`, run as the built
+/// binary on a Terminal.app profile from a public repository
+/// (Tests/KeyedArchiveTests/Fixtures/embedded, provenance in its SOURCES.md)
+/// and on files Python's plistlib writes; every result is read back by
+/// plistlib, not by ICTKit.
+struct EmbeddedArchiveCommandTests {
+    static let profile = Repository.path("Tests/KeyedArchiveTests/Fixtures/embedded/Solarized Dark ansi.terminal")
+
+    static func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-embedded-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs a Python script with `arguments`; its standard output, trimmed.
+    static func python(_ script: String, _ arguments: [String]) throws -> String {
+        let run = try ProgramRunner.run("python3", ["-c", script] + arguments)
+        try #require(run.status == 0, "python3: \(run.stderr)")
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Acceptance 3 of issue 24, on the Terminal profile: `get` through the
+    /// embedded binary keyed archive in `Font`, `set` into it; plistlib then
+    /// finds the outer file still XML, `Font` still a binary keyed archive
+    /// with the new size, and every other key as it was.
+    @Test func getAndSetThroughAKeyedArchiveInATerminalProfile() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/profile.terminal"
+        try FileManager.default.copyItem(atPath: Self.profile, toPath: file)
+        let name = try ICTRunner.run(["get", file, "Font!.$top.root.NSName"])
+        #expect(name.status == 0, "\(name.stderr)")
+        #expect(name.stdout == "Menlo-Regular\n")  // plistlib: loads(p['Font'])['$objects'][2]
+        let type = try ICTRunner.run(["type", file, "Font!.$top.root.NSSize"])
+        #expect(type.stdout == "float\n", "\(type.stderr)")
+        let set = try ICTRunner.run(["set", file, "Font!.$top.root.NSSize", "-float", "14"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let check = """
+            import plistlib, sys
+            old = plistlib.load(open(sys.argv[1], 'rb'))
+            raw = open(sys.argv[2], 'rb').read()
+            new = plistlib.loads(raw)
+            inner = new['Font']
+            archive = plistlib.loads(inner)
+            root = archive['$objects'][archive['$top']['root'].data]
+            print(raw.startswith(b'<?xml'), inner.startswith(b'bplist00'), root['NSSize'],
+                  archive['$objects'][root['NSName'].data], archive['$archiver'],
+                  {k: v for k, v in old.items() if k != 'Font'} == {k: v for k, v in new.items() if k != 'Font'})
+            """
+        #expect(try Self.python(check, [Self.profile, file]) == "True True 14.0 Menlo-Regular NSKeyedArchiver True")
+    }
+
+    /// A binary property list holding an XML one in `Inner`: each verb
+    /// through `Inner!`; the outer stays binary, the inner XML, and plistlib
+    /// reads the inner value as the edits left it.
+    @Test func everyVerbThroughAnXMLPropertyListInABinaryOne() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/outer.plist"
+        let make = """
+            import plistlib, sys
+            inner = plistlib.dumps({'name': 'Ada', 'n': [1, 2]}, fmt=plistlib.FMT_XML)
+            open(sys.argv[1], 'wb').write(plistlib.dumps({'Inner': inner, 'other': 'kept'}, fmt=plistlib.FMT_BINARY))
+            """
+        _ = try Self.python(make, [file])
+        #expect(try ICTRunner.run(["get", file, "Inner!.name"]).stdout == "Ada\n")
+        #expect(try ICTRunner.run(["type", file, "Inner!.n"]).stdout == "array\n")
+        #expect(try ICTRunner.run(["get", file, "Inner!"]).stdout == "n\nname\n")  // plistlib writes keys sorted
+        for arguments in [
+            ["set", file, "Inner!.name", "-string", "Grace"], ["insert", file, "Inner!.n.2", "-integer", "3"],
+            ["remove", file, "Inner!.n.0"], ["insert", file, "Inner!.n", "-integer", "4", "--append"],
+        ] {
+            let run = try ICTRunner.run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.stdout == file + ": saved\n")
+        }
+        let check = """
+            import plistlib, sys
+            raw = open(sys.argv[1], 'rb').read()
+            outer = plistlib.loads(raw)
+            print(raw.startswith(b'bplist00'), outer['Inner'].startswith(b'<?xml'), plistlib.loads(outer['Inner']), outer['other'])
+            """
+        #expect(try Self.python(check, [file]) == "True True {'n': [2, 3, 4], 'name': 'Grace'} kept")
+    }
+
+    /// Steps that cannot be taken: exit status 1, the file's bytes as they
+    /// were, and a message with the file, the key path and (for data that
+    /// does not read) the byte offset inside the data.
+    @Test func badStepsAreRefusedAndTheFileIsKept() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/bad.plist"
+        let make = """
+            import plistlib, sys
+            good = plistlib.dumps({'x': 1}, fmt=plistlib.FMT_BINARY)
+            open(sys.argv[1], 'wb').write(plistlib.dumps({'Cut': good[:-20], 'Junk': b'bplist00' + b'\\xff' * 40,
+                'Text': 'hello', 'Typed': b'\\x04\\x0bstreamtyped\\x81\\xe8\\x03\\x84\\x01@\\x84\\x84\\x84\\x08NSString\\x01\\x84\\x84\\x08NSObject\\x00\\x85\\x84\\x01+\\x01a\\x86'},
+                fmt=plistlib.FMT_XML))
+            """
+        _ = try Self.python(make, [file])
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let cases: [([String], String)] = [
+            (["get", file, "Text!.x"], "'Text' holds a string, not data, so '!' cannot read a property list from it"),
+            (["set", file, "Cut!.x", "-integer", "2"], "the data at 'Cut' does not read as a property list: "),
+            (["get", file, "Junk!.x"], "the data at 'Junk' does not read as a property list: "),
+            (["set", file, "Typed!.x", "-integer", "2"], "the data at 'Typed' is an NSArchiver typed stream"),
+            (["get", file, "Missing!.x"], "no value at this key path"),
+        ]
+        for (arguments, message) in cases {
+            let run = try ICTRunner.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.stderr.hasPrefix(file + ":"), "\(run.stderr)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+            #expect(run.stderr.contains(arguments[2]), "the key path as typed: \(run.stderr)")
+            if arguments[2].hasPrefix("Cut") || arguments[2].hasPrefix("Junk") { #expect(run.stderr.contains("byte "), "\(run.stderr)") }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
+    /// `inspect --expand`: the archive in `Font` decoded in place in the
+    /// tree, marked embedded; with `--json`, each archive listed with its
+    /// key path, kind, format and length (plistlib's `len(p[key])`), the
+    /// data itself kept in `value`.
+    @Test func inspectExpandShowsEmbeddedArchivesInPlace() throws {
+        let tree = try ICTRunner.run(["inspect", "--expand", Self.profile])
+        #expect(tree.status == 0, "\(tree.stderr)")
+        let font = #""Font" => {length = 266, bytes = 0x62706c6973743030d401020304050618...} embedded keyed archive (binary) => "#
+        #expect(tree.stdout.contains(font + "NSKeyedArchiver archive, 4 objects {\n"), "\(tree.stdout)")
+        #expect(tree.stdout.contains(#""NSName" => "Menlo-Regular""#))
+        let black = #""blackColour" => {length = 71, bytes = 0x040b73747265616d747970656481e803...} embedded NSArchiver typed stream {"#
+        #expect(tree.stdout.contains(black))
+        let plain = try ICTRunner.run(["inspect", Self.profile])
+        #expect(!plain.stdout.contains("embedded"))
+        let json = try ICTRunner.run(["inspect", "--expand", "--json", Self.profile])
+        #expect(json.status == 0, "\(json.stderr)")
+        let check = """
+            import json, plistlib, sys, base64
+            report = json.load(open(sys.argv[2]))
+            profile = plistlib.load(open(sys.argv[1], 'rb'))
+            font = next(e for e in report['embedded'] if e['keyPath'] == 'Font')
+            print(len(report['embedded']), font['kind'], font['format'], font['length'] == len(profile['Font']),
+                  font['archive']['objectCount'], sorted({e['kind'] for e in report['embedded']}))
+            """
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(json.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/report.json"))
+        #expect(try Self.python(check, [Self.profile, folder + "/report.json"]) == "22 keyedArchive binary True 4 ['keyedArchive', 'typedStream']")
+    }
+
+    /// A property list holding itself 1000 levels deep in data values:
+    /// `inspect --expand` and a 1000-step `get` fail cleanly, naming the
+    /// limit, with nothing printed on standard output.
+    @Test func aDepthBombIsRefusedCleanly() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/bomb.plist"
+        let make = """
+            import plistlib, sys
+            value = {'leaf': True}
+            for _ in range(1000):
+                value = {'a': plistlib.dumps(value, fmt=plistlib.FMT_BINARY)}
+            open(sys.argv[1], 'wb').write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY))
+            """
+        _ = try Self.python(make, [file])
+        let inspect = try ICTRunner.run(["inspect", "--expand", file])
+        #expect(inspect.status == 1)
+        #expect(inspect.stdout.isEmpty)
+        #expect(inspect.stderr.contains("archives nest in data values more than 16 deep"), "\(inspect.stderr)")
+        let get = try ICTRunner.run(["get", file, String(repeating: "a!.", count: 1000) + "leaf"])
+        #expect(get.status == 1)
+        #expect(get.stderr.contains("more than the limit of 16"), "\(get.stderr)")
+        let shallow = try ICTRunner.run(["get", file, String(repeating: "a!.", count: 3) + "a", "--format", "json"])
+        #expect(shallow.status == 0, "\(shallow.stderr)")
+    }
+}

@@ -132,7 +132,8 @@ struct EmbeddedArchiveCommandTests {
         #expect(tree.status == 0, "\(tree.stderr)")
         let font = #""Font" => {length = 266, bytes = 0x62706c6973743030d401020304050618...} embedded keyed archive (binary) => "#
         #expect(tree.stdout.contains(font + "NSKeyedArchiver archive, 4 objects {\n"), "\(tree.stdout)")
-        #expect(tree.stdout.contains(#""NSName" => "Menlo-Regular""#))
+        // The font read by name (issue 24 item 3): the file's NSName and NSSize.
+        #expect(tree.stdout.contains(#""root" => NSFont #1 = "Menlo-Regular" 11 pt"#), "\(tree.stdout)")
         let black = #""blackColour" => {length = 71, bytes = 0x040b73747265616d747970656481e803...} embedded NSArchiver typed stream {"#
         #expect(tree.stdout.contains(black))
         let plain = try ICTRunner.run(["inspect", Self.profile])

@@ -51,9 +51,10 @@ struct ReportFieldsTests {
     }
 
     /// `inspect`'s fields are its schema's, which lists them in another
-    /// order; they print in the order its field-by-name report printed them.
+    /// order; they print in the order its field-by-name report printed them
+    /// (`embedded`, of `--expand`, came after them).
     @Test func inspectsFieldsAreItsSchemasInTheOrderTheyPrintedBefore() throws {
-        let printed = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store", "nib"]
+        let printed = ["path", "kind", "format", "value", "archive", "package", "document", "typedStream", "model", "store", "nib", "embedded"]
         #expect(Ict.Inspect.reportFields == printed)
         #expect(printed.sorted() == (try Self.schemaFields("inspect")).sorted())
     }

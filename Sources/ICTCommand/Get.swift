@@ -123,8 +123,9 @@ extension Ict {
             } else {
                 let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report).target
                 do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
-                // A UUID, URL, rect, colour, font, attributed string… in a keyed archive: printed as it reads.
-                rawText = KeyedArchiveKeyPath.readableValue(at: target.keyPath, in: target.propertyList)?.readableText
+                // A UUID, URL, rect, colour, font, attributed string… in a keyed archive (in the file, or in a
+                // data value a `!` step reads): printed as it reads.
+                rawText = EmbeddedArchives().readableValue(in: target.propertyList, at: target.embeddedKeyPath)?.readableText
                 problem = { message in target.problem(message) }
             }
             report.fields.type = ValueTypeName.of(value)

@@ -224,6 +224,30 @@ public struct EmbeddedArchives: Sendable {
         return current
     }
 
+    /// The value at the last segment of `keyPath` read by its class, as
+    /// `KeyedArchiveKeyPath.readableValue(at:in:)` reads it in the keyed
+    /// archive the `!` steps lead to (a UUID, URL, rect, colour, font,
+    /// attributed string, …): what `ict get` prints for such an object
+    /// inside a data value, as it does for one in a file.
+    ///
+    /// Cost: reads each data value on the way in full, then the innermost
+    /// archive's object graph.
+    ///
+    /// - Returns: nil when a step fails (`value(in:at:followingLast:)`
+    ///   says why) or the value is no object read by its class.
+    public func readableValue(in root: PropertyListValue, at keyPath: EmbeddedKeyPath) -> ArchivedValue? {
+        guard let last = keyPath.segments.last, (try? checkNesting(keyPath)) != nil else { return nil }
+        var current = root
+        for index in keyPath.segments.indices.dropLast() {
+            let resolved = KeyedArchiveKeyPath.resolve(keyPath.segments[index], in: current)
+            guard let found = current.value(at: resolved), let opened = try? open(found, keyPath: keyPath, segment: index) else {
+                return nil
+            }
+            current = opened.value
+        }
+        return KeyedArchiveKeyPath.readableValue(at: last, in: current)
+    }
+
     /// Edits the value at `keyPath` in `root`: `body` gets the property
     /// list of the last segment and the path in it (references followed
     /// as in `value(in:at:followingLast:)`), and each data value on the

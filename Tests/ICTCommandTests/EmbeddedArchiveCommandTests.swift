@@ -37,6 +37,10 @@ struct EmbeddedArchiveCommandTests {
         let name = try ICTRunner.run(["get", file, "Font!.$top.root.NSName"])
         #expect(name.status == 0, "\(name.stderr)")
         #expect(name.stdout == "Menlo-Regular\n")  // plistlib: loads(p['Font'])['$objects'][2]
+        // The font object itself read by its class, as `get` prints one in a file: NSName and NSSize
+        // (plistlib: loads(p['Font'])['$objects'][1]['NSSize'] == 11.0).
+        let font = try ICTRunner.run(["get", Self.profile, "Font!.$top.root"])
+        #expect(font.stdout == "\"Menlo-Regular\" 11 pt\n", "\(font.stderr)")
         let type = try ICTRunner.run(["type", file, "Font!.$top.root.NSSize"])
         #expect(type.stdout == "float\n", "\(type.stderr)")
         let set = try ICTRunner.run(["set", file, "Font!.$top.root.NSSize", "-float", "14"])

@@ -191,8 +191,8 @@ extension Ict {
             let graphs: [(name: String, graph: NibObjectGraph)]
             do {
                 graphs = try NibSupport.graphs(try NibSupport.read(input, maxInputSize: inputOptions.maxInputSize), path: input)
-            } catch let problem as Problem {
-                throw report.fail(problem)
+            } catch {
+                throw report.fail(error)
             }
             try show(nibGraphs: graphs, report)
         }

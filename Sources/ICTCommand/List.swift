@@ -155,8 +155,6 @@ extension Ict {
             var progress = ProgressReporter("list", total: listed.hasList ? nil : locations.count, unit: "documents")
             // Kept for the sorted table or --json document; with --jsonl each row is printed as it is read.
             var rows: [Row] = []
-            // With --html, the cards of the documents that could not be read (the others' are in their rows).
-            var unreadableCards: [ContactSheet.Card] = []
             var folder = OpenFolder()
             var states = FolderStates()
             var pending = locations.makeIterator()

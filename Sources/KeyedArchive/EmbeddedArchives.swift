@@ -47,7 +47,7 @@ public enum EmbeddedArchiveForm: Hashable, Sendable, CustomStringConvertible {
 
 /// One archive found in a data value by ``EmbeddedArchives/find(in:)``.
 public struct EmbeddedArchive: Hashable, Sendable {
-    /// The data value's key path, in the grammar of ``EmbeddedKeyPath``
+    /// The data value's key path, in the grammar of `EmbeddedKeyPath` (PropertyList)
     /// without its last step (`Font`; `Font!.$objects.1.NS.data` inside another).
     public var keyPath: EmbeddedKeyPath
     /// What the data holds.
@@ -62,7 +62,7 @@ public struct EmbeddedArchive: Hashable, Sendable {
     public var nested: [EmbeddedArchive]
 }
 
-/// Why a key path through data values (``EmbeddedKeyPath``) cannot be
+/// Why a key path through data values (`EmbeddedKeyPath` (PropertyList)) cannot be
 /// followed, saying where: the whole key path, the segment it failed in,
 /// and for data that does not read, the byte offset inside that data.
 public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {

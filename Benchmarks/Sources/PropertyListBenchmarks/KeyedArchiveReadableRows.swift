@@ -52,20 +52,11 @@ struct KeyedArchiveReadableRows {
 
     /// One timed run of nska-deserialize over `paths`, `rounds` times, as its process measured it.
     static func peer(_ paths: [String], rounds: Int) throws -> Sample {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Benchmarks/Peers/nska_deserialize_read.py").path, String(rounds)] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let fields = text.split(separator: " ").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard process.terminationStatus == 0, fields.count == 3, let wall = fields[0], let cpu = fields[1], fields[2] == Double(rounds * paths.count)
-        else {
-            throw BenchmarkFailure("y: nska-deserialize did not run: \(text)")
+        let script = repository.appendingPathComponent("Benchmarks/Peers/nska_deserialize_read.py").path
+        let (sample, count) = try PythonPeer.timedRun([script, String(rounds)] + paths, row: "y: nska-deserialize")
+        guard count == Double(rounds * paths.count) else {
+            throw BenchmarkFailure("y: nska-deserialize deserialized \(count) archives, \(rounds * paths.count) expected")
         }
-        return Sample(wall: .nanoseconds(Int64(wall * 1e9)), cpu: .nanoseconds(Int64(cpu * 1e9)))
+        return sample
     }
 }

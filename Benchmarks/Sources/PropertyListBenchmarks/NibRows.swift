@@ -60,19 +60,6 @@ struct NibRows {
                     count += len(NIBArchiveParser().parse(io.BytesIO(blob)).values)
             print(time.perf_counter() - wall, time.process_time() - cpu, count)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, String(rounds)] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let fields = text.split(separator: " ").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard process.terminationStatus == 0, fields.count == 3, let wall = fields[0], let cpu = fields[1] else {
-            throw BenchmarkFailure("u: nibarchive did not run: \(text)")
-        }
-        return Sample(wall: .nanoseconds(Int64(wall * 1e9)), cpu: .nanoseconds(Int64(cpu * 1e9)))
+        return try PythonPeer.timedRun(["-c", script, String(rounds)] + paths, row: "u: nibarchive").sample
     }
 }

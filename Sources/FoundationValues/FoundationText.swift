@@ -11,11 +11,17 @@ public enum FoundationText {
 
     /// Text in double quotes, `"` and `\` escaped with a backslash.
     public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for character in text {
-            if character == "\"" || character == "\\" { result.append("\\") }
-            result.append(character)
+        // By UTF-8 bytes, not Characters: a quote followed by a combining
+        // mark is still a quote to escape.
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        guard text.utf8.contains(where: { $0 == quote || $0 == backslash }) else { return "\"" + text + "\"" }
+        var bytes: [UInt8] = [quote]
+        bytes.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if byte == quote || byte == backslash { bytes.append(backslash) }
+            bytes.append(byte)
         }
-        return result + "\""
+        bytes.append(quote)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

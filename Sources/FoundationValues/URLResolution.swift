@@ -28,36 +28,47 @@ enum URLResolution {
     /// The base's path up to its last `/`, then `path` (section 5.2.3).
     private static func merge(_ base: Parts, _ path: String) -> String {
         if base.authority != nil, base.path.isEmpty { return "/" + path }
-        guard let slash = base.path.lastIndex(of: "/") else { return path }
+        guard let slash = base.path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(base.path[...slash]) + path
     }
 
-    /// Section 5.2.4: `/a/b/../c/./d` → `/a/c/d`.
+    /// Section 5.2.4: `/a/b/../c/./d` → `/a/c/d`. Works on the UTF-8 bytes:
+    /// the RFC's characters are ASCII, and a combining mark after a `/` or
+    /// `.` must not hide it as a `Character` would.
     static func removingDotSegments(_ path: String) -> String {
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
-            if input.hasPrefix("../") {
-                input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
-                input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
-                input = input.dropFirst(2)
-            } else if input == "/." {
+            if starts(input, "../") {
+                input = input.utf8.dropFirst(3).substring
+            } else if starts(input, "./") {
+                input = input.utf8.dropFirst(2).substring
+            } else if starts(input, "/./") {
+                input = input.utf8.dropFirst(2).substring
+            } else if equals(input, "/.") {
                 input = "/"
-            } else if input.hasPrefix("/../") || input == "/.." {
-                input = input == "/.." ? "/" : input.dropFirst(3)
+            } else if starts(input, "/../") || equals(input, "/..") {
+                input = equals(input, "/..") ? "/" : input.utf8.dropFirst(3).substring
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "." || input == ".." {
+            } else if equals(input, ".") || equals(input, "..") {
                 input = ""
             } else {
-                let start = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
+                let bytes = input.utf8
+                let start = bytes.first == UInt8(ascii: "/") ? bytes.index(after: bytes.startIndex) : bytes.startIndex
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
                 output.append(input[..<end])
                 input = input[end...]
             }
         }
         return output.joined()
+    }
+
+    private static func starts(_ text: Substring, _ prefix: StaticString) -> Bool {
+        text.utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    }
+
+    private static func equals(_ text: Substring, _ other: StaticString) -> Bool {
+        text.utf8.elementsEqual(UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount))
     }
 
     /// A URL reference split into its five parts (RFC 3986, appendix B).
@@ -78,21 +89,21 @@ enum URLResolution {
 
         init(_ text: String) {
             var rest = Substring(text)
-            if let hash = rest.firstIndex(of: "#") {
-                fragment = rest[rest.index(after: hash)...]
+            if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+                fragment = rest[rest.utf8.index(after: hash)...]
                 rest = rest[..<hash]
             }
-            if let question = rest.firstIndex(of: "?") {
-                query = rest[rest.index(after: question)...]
+            if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                query = rest[rest.utf8.index(after: question)...]
                 rest = rest[..<question]
             }
-            if let colon = rest.firstIndex(of: ":"), Self.isScheme(rest[..<colon]) {
+            if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(rest.utf8[..<colon]) {
                 scheme = rest[..<colon]
-                rest = rest[rest.index(after: colon)...]
+                rest = rest[rest.utf8.index(after: colon)...]
             }
-            if rest.hasPrefix("//") {
-                rest = rest.dropFirst(2)
-                let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            if URLResolution.starts(rest, "//") {
+                rest = rest.utf8.dropFirst(2).substring
+                let end = rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
                 authority = rest[..<end]
                 rest = rest[end...]
             }
@@ -100,10 +111,12 @@ enum URLResolution {
         }
 
         /// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
-        private static func isScheme(_ text: Substring) -> Bool {
-            guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-            return text.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        private static func isScheme(_ bytes: Substring.UTF8View.SubSequence) -> Bool {
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+            guard let first = bytes.first, isLetter(first) else { return false }
+            return bytes.allSatisfy {
+                isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
             }
         }
 
@@ -117,4 +130,9 @@ enum URLResolution {
             return result
         }
     }
+}
+
+private extension Substring.UTF8View.SubSequence {
+    /// The substring these bytes are a view of.
+    var substring: Substring { Substring(self) }
 }

@@ -229,6 +229,15 @@ struct BinaryPropertyListDecoder {
 
     private func asciiString(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<(start + count)])
+        // Eight bytes at a time; the byte-wise loop below runs only to name a non-ASCII byte.
+        var word = 0
+        var high: UInt64 = 0
+        while word &+ 8 <= count {
+            high |= raw.loadUnaligned(fromByteOffset: word, as: UInt64.self)
+            word &+= 8
+        }
+        for index in word..<count { high |= UInt64(raw[index]) }
+        if high & 0x8080_8080_8080_8080 == 0 { return String(decoding: raw, as: UTF8.self) }
         for (index, byte) in raw.enumerated() where byte >= 0x80 {
             throw PropertyListError(
                 .invalidString, at: .byteOffset(start + index),

@@ -20,9 +20,25 @@ import Testing
         #expect(FoundationURL(string: reference, base: "http://a/b/c/d;p?q").absoluteString == expected)
     }
 
+    /// The parts are found by their ASCII bytes: a combining mark after `/`
+    /// or `#` (one Character with it) does not hide the delimiter.
+    @Test func delimitersFollowedByCombiningMarksStillDelimit() {
+        #expect(FoundationURL(string: "#\u{301}s", base: "http://a/b/c/d;p?q").absoluteString == "http://a/b/c/d;p?q#\u{301}s")
+        #expect(FoundationURL(string: "../\u{301}", base: "http://a/b/c/d").absoluteString == "http://a/b/\u{301}")
+    }
+
     @Test func withoutABaseIsItsString() {
         #expect(FoundationURL(string: "file:///tmp/x.ict").absoluteString == "file:///tmp/x.ict")
         #expect(FoundationURL(string: "docs/a.txt", base: "https://example.com/base/index.html").description == "https://example.com/base/docs/a.txt")
+    }
+}
+
+@Suite struct FoundationTextTests {
+    /// `"` and `\` escaped, also when a combining mark follows them and makes one Character with them.
+    @Test func quotesEscapeEveryQuoteAndBackslash() {
+        #expect(FoundationText.quoted("plain") == "\"plain\"")
+        #expect(FoundationText.quoted("a\"b\\c") == "\"a\\\"b\\\\c\"")
+        #expect(FoundationText.quoted("\"\u{301}") == "\"\\\"\u{301}\"")
     }
 }
 

@@ -108,6 +108,25 @@ struct BinaryPropertyListReaderTests {
         #expect(error?.location == .byteOffset(10))
     }
 
+    /// ASCII strings are checked eight bytes at a time: a non-ASCII byte in
+    /// a whole word or in the tail is still found, at its own offset (the
+    /// payload starts at byte 11, after the marker and the length's integer).
+    @Test(arguments: [3, 9, 15])
+    func findsANonASCIIByteAnywhereInALongASCIIString(index: Int) {
+        var payload = [UInt8](repeating: 0x61, count: 16)
+        payload[index] = 0x80
+        let error = readError(bplist(objects: [[0x5F, 0x10, 0x10] + payload]))
+        #expect(error?.code == .invalidString)
+        #expect(error?.location == .byteOffset(11 + index))
+    }
+
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17])
+    func readsASCIIStringsOfEveryLengthAroundAWord(length: Int) throws {
+        let text = "abcdefghijklmnopq".prefix(length)
+        let object: [UInt8] = length < 15 ? [0x50 | UInt8(length)] + Array(text.utf8) : [0x5F, 0x10, UInt8(length)] + Array(text.utf8)
+        #expect(try BinaryPropertyListReader().read(bplist(objects: [object])) == .string(String(text)))
+    }
+
     @Test func rejectsAnUnpairedSurrogate() {
         let error = readError(bplist(objects: [[0x61, 0xD8, 0x3D]]))
         #expect(error?.code == .invalidString)

@@ -125,16 +125,30 @@ enum ConflictNameText {
 
 extension ConflictNameText {
     /// The last place `needle` occurs in `text` (compared by Unicode scalars).
+    /// Searched by UTF-8 bytes, which is the same: a match of a whole UTF-8
+    /// sequence starts with a lead byte, so at a scalar boundary, and ends
+    /// at one. Every document name in a listing is tried against each
+    /// scheme's tag, so this is on `ict list`'s path (bench row n1).
     static func lastRange(of needle: String, in text: Substring) -> Range<String.Index>? {
-        let needleScalars = Array(needle.unicodeScalars)
-        let scalars = text.unicodeScalars
-        var index = scalars.endIndex
-        while index > scalars.startIndex {
-            index = scalars.index(before: index)
-            guard scalars[index...].starts(with: needleScalars) else { continue }
-            let end = scalars.index(index, offsetBy: needleScalars.count)
-            return index..<end
+        // A bridged string is copied to be searched; offsets, not indices, come back.
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        let found: Int?? = contiguous.utf8.withContiguousStorageIfAvailable { haystack in
+            var needle = needle
+            return needle.withUTF8 { wanted in
+                guard let first = wanted.first, wanted.count <= haystack.count else { return nil }
+                var start = haystack.count - wanted.count
+                while start >= 0 {
+                    if haystack[start] == first, haystack[start..<start + wanted.count].elementsEqual(wanted) {
+                        return start
+                    }
+                    start -= 1
+                }
+                return nil
+            }
         }
-        return nil
+        guard let offset = found ?? nil else { return nil }
+        let start = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        return start..<text.utf8.index(start, offsetBy: needle.utf8.count)
     }
 }

@@ -101,6 +101,25 @@ struct ConflictNameTests {
         #expect(ConflictName(parsing: name) == nil)
     }
 
+    /// The tag search compares Unicode scalars (by their UTF-8 bytes): the
+    /// last occurrence wins, a scalar matches inside a grapheme, and the
+    /// range it gives slices the original text.
+    @Test func findsTheLastOccurrenceOfATagByScalars() throws {
+        let text = "a_conflict-b_conflict-c"[...]
+        let last = try #require(ConflictNameText.lastRange(of: "_conflict-", in: text))
+        #expect(text[..<last.lowerBound] == "a_conflict-b")
+        #expect(text[last.upperBound...] == "c")
+        let accented = "Zoe\u{301} (Büro's conflicted copy 2026-11-23).ict"[...]
+        let marker = try #require(ConflictNameText.lastRange(of: "'s conflicted copy ", in: accented))
+        #expect(accented[..<marker.lowerBound] == "Zoe\u{301} (Büro")
+        let combined = "e\u{301}x"[...]
+        #expect(ConflictNameText.lastRange(of: "e", in: combined) == combined.startIndex..<combined.unicodeScalars.index(after: combined.startIndex))
+        #expect(ConflictNameText.lastRange(of: "ü", in: "Büro"[...]) != nil)
+        #expect(ConflictNameText.lastRange(of: "_conflict-", in: "Friend.ict"[...]) == nil)
+        #expect(ConflictNameText.lastRange(of: "longer than the text", in: "short"[...]) == nil)
+        #expect(ConflictNameText.lastRange(of: "", in: "anything"[...]) == nil)
+    }
+
     @Test func countsConflictsAmongAListing() {
         let counts = DocumentVersion.conflictCounts(amongNames: [
             "Friend.ict", "Friend.sync-conflict-20261123-101500-ABCDEF7.ict", "Friend (conflicted copy 2026-11-23 101500).ict",

@@ -52,6 +52,12 @@ static inline int ictkit_wait_for_writeback(int file) {
     return (int)syscall(SYS_sync_file_range, file, 0L, 0L, 7);
 }
 
+/// prctl(2) PR_SET_NAME: names the calling thread (the first 15 bytes), as
+/// `top -H` and debuggers show it. prctl is variadic, so Swift cannot call it.
+static inline int ictkit_name_this_thread(const char *name) {
+    return (int)syscall(SYS_prctl, 15 /* PR_SET_NAME */, name, 0L, 0L, 0L);
+}
+
 /// syncfs(2): flushes everything pending on the file system holding `file`.
 static inline int ictkit_sync_file_system(int file) {
     return (int)syscall(SYS_syncfs, file);

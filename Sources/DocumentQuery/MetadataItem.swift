@@ -1,5 +1,10 @@
-import Foundation
 import ICTDocument
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One result of a metadata query: a file or a package under a scope,
 /// with `NSMetadataItem`'s attributes where they have a meaning here.

@@ -1,7 +1,12 @@
 import Dispatch
-import Foundation
 import SystemSupport
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A live search of folders for documents, with `NSMetadataQuery`'s
 /// meaning: it gathers the items under its scopes that match its predicate,
@@ -151,7 +156,16 @@ public final class MetadataQuery: @unchecked Sendable {
             phase = .started
             return engine
         }
-        engine.start()
+        guard engine.start() else {
+            lock.withLock {
+                self.engine = nil
+                self.gate = nil
+                finishStream = nil
+                phase = .new
+            }
+            watcher.close()
+            throw MetadataQueryError(path: roots.first ?? "", "cannot start the query's thread (the process is at its thread limit)")
+        }
     }
 
     /// Each scope as a folder path (trailing slashes trimmed, duplicates dropped), checked to be a folder.

@@ -1,8 +1,13 @@
 import Dispatch
 import DocumentVersions
-import Foundation
 import SystemSupport
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A query's state and its thread: the items found, the folders and
 /// packages watched, the conflict copies seen, the items waiting to
@@ -92,11 +97,10 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     // MARK: The thread
 
-    /// Starts the thread: it gathers, tells the gathering, then reads events until `stop`.
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "ICTKit.MetadataQuery"
-        thread.start()
+    /// Starts the thread: it gathers, tells the gathering, then reads events
+    /// until `stop`. False when the system could not start a thread.
+    func start() -> Bool {
+        DetachedThread(name: "ICTKit query") { [self] in run() }.start()
     }
 
     private func run() {

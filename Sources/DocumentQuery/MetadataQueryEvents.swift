@@ -1,7 +1,12 @@
 import DocumentVersions
-import Foundation
 import ICTDocument
 import SystemSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How the engine brings its state in line with the disk: searching a
 /// folder, looking at one name again after an event, settling, rescanning.

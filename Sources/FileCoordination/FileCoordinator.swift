@@ -1,5 +1,10 @@
-import Foundation
 import SystemSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Coordinated reading and writing of files and package directories, with
 /// the meaning of Apple's `NSFileCoordinator`: readers share an item,

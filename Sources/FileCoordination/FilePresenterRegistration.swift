@@ -1,6 +1,12 @@
+import Dispatch
 import DocumentVersions
-import Foundation
 import SystemSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A presenter registered for an item: while it lives, the item's
 /// coordinated readers and writers (in this process and in others that use
@@ -29,7 +35,7 @@ public final class FilePresenterRegistration: Sendable {
 
     private let place: Protected<Place>
     /// The presenter's thread, and a signal that it ended.
-    private let loopThread: ThreadBox
+    private let loopThread: DetachedThread
     private let loopEnded: DispatchSemaphore
 
     /// Registers `presenter` (or only `events`, when nil) for the item at
@@ -46,14 +52,17 @@ public final class FilePresenterRegistration: Sendable {
         place = Protected(Place(path: path, folder: loop.inbox.folder, name: loop.inbox.name))
         let ended = DispatchSemaphore(value: 0)
         loopEnded = ended
-        let thread = Thread {
+        let thread = DetachedThread(name: "ICTKit presenter") {
             loop.run()
             ended.signal()
         }
-        thread.name = "ICTKit file presenter"
-        loopThread = ThreadBox(thread)
+        loopThread = thread
         loop.registration = Weak(self)
-        thread.start()
+        guard thread.start() else {
+            place.withLock { $0.removed = true }
+            loop.closeWithoutRunning()
+            throw FileCoordinationError(.unavailable, path: path, "cannot start the presenter's thread (the process is at its thread limit)")
+        }
     }
 
     deinit { remove() }
@@ -73,7 +82,7 @@ public final class FilePresenterRegistration: Sendable {
         PresenterChannel.send(.init(.stop), toPresenter: name, in: folder)
         // Waits (up to 10 s: a presenter method may be running) for the thread to let go of its FIFO,
         // unless called from that thread (from a presenter method).
-        if Thread.current !== loopThread.thread { _ = loopEnded.wait(timeout: .now() + 10) }
+        if !loopThread.isCurrent { _ = loopEnded.wait(timeout: .now() + 10) }
     }
 
     /// The registration's FIFO name: what a coordinator made with it leaves out.
@@ -88,13 +97,6 @@ public final class FilePresenterRegistration: Sendable {
             place.name = name
         }
     }
-}
-
-/// The presenter's thread, held by its registration.
-final class ThreadBox: @unchecked Sendable {
-    // @unchecked: `thread` is set once and only compared by identity.
-    let thread: Thread
-    init(_ thread: Thread) { self.thread = thread }
 }
 
 /// A weak reference that may cross to the presenter's thread.
@@ -149,6 +151,13 @@ private final class PresenterLoop: @unchecked Sendable {
         knownConflicts = Set(conflictNames())
     }
 
+    /// Gives back what `init` took (the FIFO, the watch) when the thread that would run the loop could not start.
+    func closeWithoutRunning() {
+        inbox.close()
+        watcher?.close()
+        continuation.finish()
+    }
+
     static func split(_ path: String) -> (folder: String, name: String) {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -185,8 +194,7 @@ private final class PresenterLoop: @unchecked Sendable {
     }
 
     func watchPackage() {
-        var isDirectory: ObjCBool = false
-        if let watcher, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if let watcher, (try? FileInfo.of(path: path))?.kind == .directory {
             packageWatch = (try? watcher.watch(path)) ?? -1
         } else {
             packageWatch = -1

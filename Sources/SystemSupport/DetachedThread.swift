@@ -1,0 +1,98 @@
+import CFileSystem
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread of this process that runs one closure and ends, for the
+/// library's long-lived loops (a metadata query's, a file presenter's): a
+/// POSIX thread, detached, so nothing joins it — its owner learns that it
+/// ended from the closure itself. It stands in for Foundation's `Thread`,
+/// which on Linux would bring all of Foundation and CoreFoundation into
+/// every program (`ict` among them) for this alone.
+// @unchecked Sendable: `thread` is written once, by `start`, before the
+// thread can compare itself with it, and only read after.
+package final class DetachedThread: @unchecked Sendable {
+    private let work: Work
+    private var thread: pthread_t?
+
+    /// A thread named `name` (the first 15 bytes: Linux's limit) that will
+    /// run `body` once started.
+    package init(name: String, _ body: @escaping @Sendable () -> Void) {
+        work = Work(name: name, body: body)
+    }
+
+    /// Starts the thread; once only. False when the system cannot start
+    /// another thread (`pthread_create` fails: EAGAIN at the process's limit).
+    /// The corresponding C functions are `pthread_create`, `pthread_detach` and `prctl(PR_SET_NAME)`
+    /// (`pthread_setname_np` on Darwin).
+    package func start() -> Bool {
+        precondition(thread == nil, "a DetachedThread is started once")
+        let retained = Unmanaged.passRetained(work)
+        #if canImport(Darwin)
+        var made: pthread_t?
+        let status = pthread_create(&made, nil, runWork, retained.toOpaque())
+        #else
+        var made = pthread_t()
+        let status = pthread_create(&made, nil, runWork, retained.toOpaque())
+        #endif
+        guard status == 0 else {
+            retained.release()
+            return false
+        }
+        #if canImport(Darwin)
+        guard let created = made else { preconditionFailure("pthread_create succeeded without a thread") }
+        #else
+        let created = made
+        #endif
+        pthread_detach(created)
+        thread = created
+        return true
+    }
+
+    /// Whether the thread was started.
+    package var hasStarted: Bool { thread != nil }
+
+    /// Whether the calling thread is this one. The corresponding C functions are `pthread_self` and `pthread_equal`.
+    package var isCurrent: Bool {
+        guard let thread else { return false }
+        return pthread_equal(pthread_self(), thread) != 0
+    }
+
+    fileprivate final class Work: @unchecked Sendable {
+        // @unchecked: both are set in init and only read after.
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+}
+
+#if canImport(Darwin)
+private func runWork(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    runWorkBody(opaque)
+}
+#else
+private func runWork(_ opaque: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let opaque else { return nil }
+    return runWorkBody(opaque)
+}
+#endif
+
+private func runWorkBody(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    let work = Unmanaged<DetachedThread.Work>.fromOpaque(opaque).takeRetainedValue()
+    let name = String(decoding: work.name.utf8.prefix(15), as: UTF8.self)
+    #if canImport(Darwin)
+    _ = pthread_setname_np(name)
+    #else
+    _ = ictkit_name_this_thread(name)
+    #endif
+    work.body()
+    return nil
+}

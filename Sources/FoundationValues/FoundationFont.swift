@@ -41,24 +41,26 @@ public struct FoundationFontDescriptor: Hashable, Sendable {
     /// `NSCTFontUIUsageAttribute`: the system font's usage (`CTFontEmphasizedUsage`)
     /// or, on iOS, the text style (`UICTFontTextStyleBody`).
     public var usage: String?
-    /// `NSCTFontFeatureSettingsAttribute`: each (`CTFeatureTypeIdentifier`,
-    /// `CTFeatureSelectorIdentifier`) pair, in order.
+    /// `NSCTFontFeatureSettingsAttribute`: each feature setting, in order.
     public var features: [Feature]
     /// The names of the other attributes, in the file's order (their values
     /// are kept in the archive's lossless JSON form, not here).
     public var otherAttributeNames: [String]
 
-    /// A font feature setting: an AAT feature type and selector.
-    public struct Feature: Hashable, Sendable {
-        /// `CTFeatureTypeIdentifier` (6 is `kNumberSpacingType`).
-        public var type: Int64
-        /// `CTFeatureSelectorIdentifier` (0 with type 6 is `kMonospacedNumbersSelector`).
-        public var selector: Int64
+    /// A font feature setting.
+    public enum Feature: Hashable, Sendable, CustomStringConvertible {
+        /// An AAT feature: `CTFeatureTypeIdentifier` and `CTFeatureSelectorIdentifier`
+        /// (type 6, selector 0: monospaced numbers).
+        case aat(type: Int64, selector: Int64)
+        /// An OpenType feature: `CTFeatureOpenTypeTag` (`"smcp"`) and `CTFeatureOpenTypeValue`.
+        case openType(tag: String, value: Int64)
 
-        /// Makes a feature setting.
-        public init(type: Int64, selector: Int64) {
-            self.type = type
-            self.selector = selector
+        /// `6:0` for an AAT feature, `smcp=1` for an OpenType one.
+        public var description: String {
+            switch self {
+            case .aat(let type, let selector): "\(type):\(selector)"
+            case .openType(let tag, let value): "\(tag)=\(value)"
+            }
         }
     }
 
@@ -82,7 +84,7 @@ public struct FoundationFontDescriptor: Hashable, Sendable {
         if let family { parts.append("family " + FoundationText.quoted(family)) }
         if let face { parts.append("face " + FoundationText.quoted(face)) }
         if let usage { parts.append("usage " + usage) }
-        if !features.isEmpty { parts.append("features " + features.map { "\($0.type):\($0.selector)" }.joined(separator: " ")) }
+        if !features.isEmpty { parts.append("features " + features.map(\.description).joined(separator: " ")) }
         return parts.joined(separator: ", ")
     }
 }

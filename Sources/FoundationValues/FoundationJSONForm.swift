@@ -48,7 +48,7 @@ extension FoundationFont {
 }
 
 extension FoundationFontDescriptor {
-    /// `{"name"?, "family"?, "face"?, "size"?, "usage"?, "features"?: [{"type", "selector"}], "otherAttributes"?}`.
+    /// `{"name"?, "family"?, "face"?, "size"?, "usage"?, "features"?: [{"type", "selector"} or {"tag", "value"}], "otherAttributes"?}`.
     public var jsonForm: PropertyListValue {
         var entry: OrderedDictionary<String, PropertyListValue> = [:]
         if let name { entry["name"] = .string(name) }
@@ -58,8 +58,12 @@ extension FoundationFontDescriptor {
         if let usage { entry["usage"] = .string(usage) }
         if !features.isEmpty {
             entry["features"] = .array(
-                features.map {
-                    .dictionary(["type": .integer(PropertyListInteger($0.type)), "selector": .integer(PropertyListInteger($0.selector))])
+                features.map { feature in
+                    switch feature {
+                    case .aat(let type, let selector):
+                        .dictionary(["type": .integer(PropertyListInteger(type)), "selector": .integer(PropertyListInteger(selector))])
+                    case .openType(let tag, let value): .dictionary(["tag": .string(tag), "value": .integer(PropertyListInteger(value))])
+                    }
                 })
         }
         if !otherAttributeNames.isEmpty { entry["otherAttributes"] = .array(otherAttributeNames.map(PropertyListValue.string)) }

@@ -331,14 +331,17 @@ extension ArchivedValueDecoder {
             case "NSCTFontFeatureSettingsAttribute":
                 guard case .array(let settings) = entry.value else { try fail("has a \(key).\(name) that is not an array") }
                 for (position, setting) in settings.enumerated() {
-                    guard case .dictionary(let pairs) = setting,
-                        let type = integer(pairs.first { $0.key == .string("CTFeatureTypeIdentifier") }?.value),
-                        let selector = integer(pairs.first { $0.key == .string("CTFeatureSelectorIdentifier") }?.value)
-                    else {
+                    guard case .dictionary(let pairs) = setting else { try fail("has a \(key).\(name)[\(position)] that is not a dictionary") }
+                    func value(_ key: String) -> ArchivedValue? { pairs.first { $0.key == .string(key) }?.value }
+                    if let type = integer(value("CTFeatureTypeIdentifier")), let selector = integer(value("CTFeatureSelectorIdentifier")) {
+                        descriptor.features.append(.aat(type: type, selector: selector))
+                    } else if case .string(let tag)? = value("CTFeatureOpenTypeTag"), let number = integer(value("CTFeatureOpenTypeValue")) {
+                        descriptor.features.append(.openType(tag: tag, value: number))
+                    } else {
                         try fail(
-                            "has a \(key).\(name)[\(position)] that is not a dictionary of CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier integers")
+                            "has a \(key).\(name)[\(position)] without CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier integers "
+                                + "(or CTFeatureOpenTypeTag and CTFeatureOpenTypeValue)")
                     }
-                    descriptor.features.append(FoundationFontDescriptor.Feature(type: type, selector: selector))
                 }
             default: descriptor.otherAttributeNames.append(name)
             }

@@ -33,7 +33,7 @@ import Testing
     static let expectedFont = FoundationFont(
         name: ".SFNS-Bold", size: 11, flags: 34832,
         descriptor: FoundationFontDescriptor(
-            size: 11, usage: "CTFontEmphasizedUsage", features: [FoundationFontDescriptor.Feature(type: 6, selector: 0)],
+            size: 11, usage: "CTFontEmphasizedUsage", features: [.aat(type: 6, selector: 0)],
             otherAttributeNames: ["NSCTFontUIUsageOverrideAttribute"]))
 
     static func hex(_ bytes: some Sequence<UInt8>) -> PropertyListValue { .string(bytes.map { String(format: "%02x", $0) }.joined()) }
@@ -149,6 +149,19 @@ import Testing
         #expect(font == .font(FoundationFont(name: ".SFNS-Bold", size: 11, flags: 34832)))
     }
 
+    /// The real file with its feature setting (`$objects[16]`) made an OpenType one, as newer macOS writes them.
+    @Test func openTypeFeatureSetting() throws {
+        let value = try Self.decodeFindBar(
+            replacing: 16, with: ["$class": .uid(21), "NS.keys": [.uid(34), .uid(35)], "NS.objects": [.uid(36), .uid(37)]],
+            more: ["CTFeatureOpenTypeTag", "CTFeatureOpenTypeValue", "smcp", .integer(1)])
+        guard case .attributedString(let text) = value, case .font(let font)? = text.runs.first?.attributes.first?.value else {
+            Issue.record("no font in \(value.readableText)")
+            return
+        }
+        #expect(font.descriptor?.features == [.openType(tag: "smcp", value: 1)])
+        #expect(font.description == #"".SFNS-Bold" 11 pt, usage CTFontEmphasizedUsage, features smcp=1"#)
+    }
+
     /// `$objects[9]` is the attributes dictionary, `[8]` the descriptor, `[26]` its class; `more` objects start at 34.
     static let malformed: [(String, Int, PropertyListValue, [PropertyListValue], String)] = [
         ("attributes not a dictionary", 8, ["$class": .uid(26), "UIFontDescriptorAttributes": .uid(7)], [], "that is not a dictionary"),
@@ -170,7 +183,11 @@ import Testing
             "a feature without its selector", 9,
             ["$class": .uid(25), "NS.keys": [.uid(11)], "NS.objects": [.uid(34)]],
             [["$class": .uid(22), "NS.objects": [.uid(35)]], ["$class": .uid(21), "NS.keys": [.uid(18)], "NS.objects": [.uid(20)]]],
-            "[0] that is not a dictionary of CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier"
+            "[0] without CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier integers"
+        ),
+        (
+            "a feature that is a string", 15, ["$class": .uid(22), "NS.objects": [.uid(7)]], [],
+            "NSCTFontFeatureSettingsAttribute[0] that is not a dictionary"
         ),
         (
             "a usage that is a number", 9, ["$class": .uid(25), "NS.keys": [.uid(13)], "NS.objects": [.uid(14)]], [],

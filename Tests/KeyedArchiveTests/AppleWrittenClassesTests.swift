@@ -4,9 +4,10 @@ import PropertyList
 import Testing
 
 /// AppKit's classes in keyed archives Apple's code wrote, from public
-/// repositories (`Fixtures/apple-classes/SOURCES.md`): a font with its
-/// `UIFontDescriptor` and a colour with an ICC-profiled `NSCustomColorSpace`,
-/// as Xcode archived its find bar's "Canceled" label. Each value is checked
+/// repositories (`Fixtures/apple-classes/SOURCES.md`): fonts with their
+/// descriptors (`UIFontDescriptor`, `NSFontDescriptor`) and colours with an
+/// ICC-profiled `NSCustomColorSpace`, as Xcode archived status labels, and
+/// an `NSColorList` colour list. Each value is checked
 /// against a hand annotation from the bytes (SOURCES.md) and against PyPI's
 /// nska-deserialize reading the same file; malformed descriptors, made from
 /// the real file by changing one object, are refused at their object.
@@ -69,6 +70,30 @@ import Testing
         #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureTypeIdentifier")])) == .integer(6))
         #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureSelectorIdentifier")])) == .integer(0))
         #expect(peer.value(at: PropertyListKeyPath(attributes + [.key("NSCTFontFeatureSettingsAttribute"), .index(1)])) == nil)
+    }
+
+    /// Newer Xcode (2022): `NSFontDescriptor` with `NSFontDescriptorAttributes` (SOURCES.md's hand annotation), and nska-deserialize's reading.
+    @Test func fontWithAnNSFontDescriptor() throws {
+        let file = "apple-classes/xcode-build-status-failed.archive"
+        guard case .attributedString(let text) = try ArchivedFoundationClassesTests.root(file) else {
+            Issue.record("the root is not an attributed string")
+            return
+        }
+        #expect(text.string == "Failed")
+        #expect(text.runs.map(\.range) == [TextRange(location: 0, length: 6)])
+        let expected = FoundationFont(
+            name: ".AppleSystemUIFontBold", size: 11, flags: 34832,
+            descriptor: FoundationFontDescriptor(size: 11, usage: "CTFontBoldUsage", features: [.aat(type: 6, selector: 0)]))
+        #expect(text.runs.first?.attributes.first { $0.key == .string("NSFont") }?.value == .font(expected))
+        let peer = try ArchivedFoundationClassesTests.peer(file)
+        let attributes: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSFont"), .key("NSDescriptor"), .key("NSFontDescriptorAttributes")]
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSAttributes"), .key("NSFont"), .key("NSName")])) == ".AppleSystemUIFontBold")
+        #expect(peer.value(at: PropertyListKeyPath(attributes + [.key("NSFontSizeAttribute")])) == .real(11))
+        #expect(
+            ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(attributes + [.key("NSCTFontUIUsageAttribute")]))) == "CTFontBoldUsage")
+        let feature = attributes + [.key("NSCTFontFeatureSettingsAttribute"), .index(0)]
+        #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureTypeIdentifier")])) == .integer(6))
+        #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureSelectorIdentifier")])) == .integer(0))
     }
 
     /// Hand annotation (SOURCES.md): `$objects[28]`, `NSColorSpace` 3 (calibrated white), `NSComponents` "0 1",

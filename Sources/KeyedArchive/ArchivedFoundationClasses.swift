@@ -304,11 +304,11 @@ extension ArchivedValueDecoder {
     /// A decoded `UIFontDescriptor`/`NSFontDescriptor`: its
     /// `UIFontDescriptorAttributes` (or `NSFontDescriptorAttributes`)
     /// dictionary, string keys only; `fail` is called with what is wrong.
-    static func fontDescriptor(
+    private static func fontDescriptor(
         _ object: ArchivedObject, fail: (String) throws(KeyedArchiveError) -> Never
     ) throws(KeyedArchiveError) -> FoundationFontDescriptor {
         guard let key = ["UIFontDescriptorAttributes", "NSFontDescriptorAttributes"].first(where: { object.fields[$0] != nil }) else {
-            try fail("has no UIFontDescriptorAttributes")
+            try fail("has neither UIFontDescriptorAttributes nor NSFontDescriptorAttributes")
         }
         guard case .dictionary(let entries)? = object.fields[key] else { try fail("has a \(key) that is not a dictionary") }
         var descriptor = FoundationFontDescriptor()

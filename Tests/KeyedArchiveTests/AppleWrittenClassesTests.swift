@@ -190,7 +190,7 @@ import Testing
     /// `$objects[9]` is the attributes dictionary, `[8]` the descriptor, `[26]` its class; `more` objects start at 34.
     static let malformed: [(String, Int, PropertyListValue, [PropertyListValue], String)] = [
         ("attributes not a dictionary", 8, ["$class": .uid(26), "UIFontDescriptorAttributes": .uid(7)], [], "that is not a dictionary"),
-        ("no attributes", 8, ["$class": .uid(26)], [], "has no UIFontDescriptorAttributes"),
+        ("no attributes", 8, ["$class": .uid(26)], [], "has neither UIFontDescriptorAttributes nor NSFontDescriptorAttributes"),
         ("attributes referring back to the descriptor", 8, ["$class": .uid(26), "UIFontDescriptorAttributes": .uid(8)], [], "that is not a dictionary"),
         (
             "a size that is a string", 9,

@@ -37,11 +37,36 @@ extension FoundationColor {
 }
 
 extension FoundationFont {
-    /// `{"class": "NSFont", "size", "name"?, "flags"?}`.
+    /// `{"class": "NSFont", "size", "name"?, "flags"?, "descriptor"?}`.
     public var jsonForm: PropertyListValue {
         var entry: OrderedDictionary<String, PropertyListValue> = ["class": .string("NSFont"), "size": FoundationJSON.real(size)]
         if let name { entry["name"] = .string(name) }
         if let flags { entry["flags"] = .integer(PropertyListInteger(flags)) }
+        if let descriptor { entry["descriptor"] = descriptor.jsonForm }
+        return .dictionary(entry)
+    }
+}
+
+extension FoundationFontDescriptor {
+    /// `{"name"?, "family"?, "face"?, "size"?, "usage"?, "features"?: [{"type", "selector"} or {"tag", "value"}], "otherAttributes"?}`.
+    public var jsonForm: PropertyListValue {
+        var entry: OrderedDictionary<String, PropertyListValue> = [:]
+        if let name { entry["name"] = .string(name) }
+        if let family { entry["family"] = .string(family) }
+        if let face { entry["face"] = .string(face) }
+        if let size { entry["size"] = FoundationJSON.real(size) }
+        if let usage { entry["usage"] = .string(usage) }
+        if !features.isEmpty {
+            entry["features"] = .array(
+                features.map { feature in
+                    switch feature {
+                    case .aat(let type, let selector):
+                        .dictionary(["type": .integer(PropertyListInteger(type)), "selector": .integer(PropertyListInteger(selector))])
+                    case .openType(let tag, let value): .dictionary(["tag": .string(tag), "value": .integer(PropertyListInteger(value))])
+                    }
+                })
+        }
+        if !otherAttributeNames.isEmpty { entry["otherAttributes"] = .array(otherAttributeNames.map(PropertyListValue.string)) }
         return .dictionary(entry)
     }
 }

@@ -266,16 +266,100 @@ extension ArchivedValueDecoder {
         throw fields.fail("has neither NSColorSpace nor UIColor's UIRed, UIWhite or UISystemColorName", self)
     }
 
-    /// `NSName`, `NSSize`, `NSfFlags`; or UIFont's `UIFontName`, `UIFontPointSize`.
+    /// `NSName`, `NSSize`, `NSfFlags`; or UIFont's `UIFontName`, `UIFontPointSize`;
+    /// and the descriptor under `NSDescriptor` or `UIFontDescriptor`, when archived.
     private mutating func font(_ fields: InstanceFields, uikit: Bool) throws(KeyedArchiveError) -> FoundationFont {
+        let descriptor = try fontDescriptor(fields)
         if uikit || fields["NSName"] == nil, fields["UIFontPointSize"] != nil {
             guard let size = try real("UIFontPointSize", of: fields) else { throw fields.fail("has no UIFontPointSize", self) }
-            return FoundationFont(name: try string("UIFontName", of: fields), size: size)
+            return FoundationFont(name: try string("UIFontName", of: fields) ?? descriptor?.name, size: size, descriptor: descriptor)
         }
         guard let name = try string("NSName", of: fields), let size = try real("NSSize", of: fields) else {
             throw fields.fail("needs an NSName string and an NSSize number (or UIFont's UIFontName and UIFontPointSize)", self)
         }
-        return FoundationFont(name: name, size: size, flags: try integer("NSfFlags", of: fields))
+        return FoundationFont(name: name, size: size, flags: try integer("NSfFlags", of: fields), descriptor: descriptor)
+    }
+
+    /// The font descriptor a font refers to under `NSDescriptor` (AppKit) or
+    /// `UIFontDescriptor` (UIKit): nil when there is none, or when an
+    /// allow-list is in force that does not name its class (the font is
+    /// then read from its own fields, as before descriptors were read).
+    private mutating func fontDescriptor(_ fields: InstanceFields) throws(KeyedArchiveError) -> FoundationFontDescriptor? {
+        guard let key = ["NSDescriptor", "UIFontDescriptor"].first(where: { fields[$0] != nil }) else { return nil }
+        if let allowedClassNames, case .uid(let uid)? = fields[key], uid > 0, uid < UInt64(archive.objects.count),
+            case .instance(let instance) = archive.object(at: Int(uid)), !allowedClassNames.contains(instance.classDescription.name)
+        {
+            return nil
+        }
+        switch try field(key, of: fields) {
+        case .null: return nil
+        case .object(let object) where object.classDescription.chain.contains(where: { $0 == "UIFontDescriptor" || $0 == "NSFontDescriptor" }):
+            return try Self.fontDescriptor(object) { message throws(KeyedArchiveError) in
+                throw fields.fail("has a \(key) (\(object.classDescription.name), object \(object.index)) that \(message)", self)
+            }
+        default: throw fields.fail("has a \(key) that is not a UIFontDescriptor or NSFontDescriptor", self)
+        }
+    }
+
+    /// A decoded `UIFontDescriptor`/`NSFontDescriptor`: its
+    /// `UIFontDescriptorAttributes` (or `NSFontDescriptorAttributes`)
+    /// dictionary, string keys only; `fail` is called with what is wrong.
+    private static func fontDescriptor(
+        _ object: ArchivedObject, fail: (String) throws(KeyedArchiveError) -> Never
+    ) throws(KeyedArchiveError) -> FoundationFontDescriptor {
+        guard let key = ["UIFontDescriptorAttributes", "NSFontDescriptorAttributes"].first(where: { object.fields[$0] != nil }) else {
+            try fail("has neither UIFontDescriptorAttributes nor NSFontDescriptorAttributes")
+        }
+        guard case .dictionary(let entries)? = object.fields[key] else { try fail("has a \(key) that is not a dictionary") }
+        var descriptor = FoundationFontDescriptor()
+        for entry in entries {
+            guard case .string(let name) = entry.key else { try fail("has a key in \(key) that is not a string") }
+            func text() throws(KeyedArchiveError) -> String {
+                guard case .string(let value) = entry.value else { try fail("has a \(key).\(name) that is not a string") }
+                return value
+            }
+            switch name {
+            case "NSFontNameAttribute": descriptor.name = try text()
+            case "NSFontFamilyAttribute": descriptor.family = try text()
+            case "NSFontFaceAttribute": descriptor.face = try text()
+            case "NSCTFontUIUsageAttribute": descriptor.usage = try text()
+            case "NSFontSizeAttribute":
+                guard let size = number(entry.value), size.isFinite, size >= 0 else {
+                    try fail("has a \(key).\(name) that is not a size of zero or more points")
+                }
+                descriptor.size = size
+            case "NSCTFontFeatureSettingsAttribute":
+                guard case .array(let settings) = entry.value else { try fail("has a \(key).\(name) that is not an array") }
+                for (position, setting) in settings.enumerated() {
+                    guard case .dictionary(let pairs) = setting else { try fail("has a \(key).\(name)[\(position)] that is not a dictionary") }
+                    func value(_ key: String) -> ArchivedValue? { pairs.first { $0.key == .string(key) }?.value }
+                    if let type = integer(value("CTFeatureTypeIdentifier")), let selector = integer(value("CTFeatureSelectorIdentifier")) {
+                        descriptor.features.append(.aat(type: type, selector: selector))
+                    } else if case .string(let tag)? = value("CTFeatureOpenTypeTag"), let number = integer(value("CTFeatureOpenTypeValue")) {
+                        descriptor.features.append(.openType(tag: tag, value: number))
+                    } else {
+                        try fail(
+                            "has a \(key).\(name)[\(position)] without CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier integers "
+                                + "(or CTFeatureOpenTypeTag and CTFeatureOpenTypeValue)")
+                    }
+                }
+            default: descriptor.otherAttributeNames.append(name)
+            }
+        }
+        return descriptor
+    }
+
+    private static func number(_ value: ArchivedValue) -> Double? {
+        switch value {
+        case .real(let value): value
+        case .real32(let value): Double(value)
+        case .integer(let value): value.int64Value.map(Double.init)
+        default: nil
+        }
+    }
+
+    private static func integer(_ value: ArchivedValue?) -> Int64? {
+        if case .integer(let value)? = value { value.int64Value } else { nil }
     }
 
     // MARK: Dates, places and errors

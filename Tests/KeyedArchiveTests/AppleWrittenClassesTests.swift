@@ -1,0 +1,244 @@
+import Foundation
+import KeyedArchive
+import PropertyList
+import Testing
+
+/// AppKit's classes in keyed archives Apple's code wrote, from public
+/// repositories (`Fixtures/apple-classes/SOURCES.md`): fonts with their
+/// descriptors (`UIFontDescriptor`, `NSFontDescriptor`) and colours with an
+/// ICC-profiled `NSCustomColorSpace`, as Xcode archived status labels, and
+/// an `NSColorList` colour list. Each value is checked
+/// against a hand annotation from the bytes (SOURCES.md) and against PyPI's
+/// nska-deserialize reading the same file; malformed descriptors, made from
+/// the real file by changing one object, are refused at their object.
+@Suite struct AppleWrittenClassesTests {
+    static let findBar = "apple-classes/xcode-find-bar-canceled.archive"
+
+    static func findBarPropertyList() throws -> PropertyListValue {
+        try PropertyListReader().read(try Data(contentsOf: ArchivedFoundationClassesTests.fixtures.appendingPathComponent(findBar))).value
+    }
+
+    /// The find bar archive with `$objects[index]` replaced by `object` (and `more` objects appended), decoded.
+    static func decodeFindBar(replacing index: Int, with object: PropertyListValue, more: [PropertyListValue] = []) throws -> ArchivedValue {
+        guard case .dictionary(var top) = try findBarPropertyList(), case .array(var objects)? = top["$objects"] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        objects[index] = object
+        objects += more
+        top["$objects"] = .array(objects)
+        return try KeyedArchiveObjectGraph(propertyList: .dictionary(top)).decodeValue(forTopKey: "root")
+    }
+
+    /// Hand annotation (SOURCES.md): `$objects[6]` is an `NSFont` (`NSName` `.SFNS-Bold`, `NSSize` 11,
+    /// `NSfFlags` 34832) whose `NSDescriptor` is `$objects[8]`, a `UIFontDescriptor` with four attributes.
+    static let expectedFont = FoundationFont(
+        name: ".SFNS-Bold", size: 11, flags: 34832,
+        descriptor: FoundationFontDescriptor(
+            size: 11, usage: "CTFontEmphasizedUsage", features: [.aat(type: 6, selector: 0)],
+            otherAttributeNames: ["NSCTFontUIUsageOverrideAttribute"]))
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> PropertyListValue { .string(bytes.map { String(format: "%02x", $0) }.joined()) }
+
+    @Test func fontWithItsDescriptor() throws {
+        let value = try ArchivedFoundationClassesTests.root(Self.findBar)
+        guard case .attributedString(let text) = value else {
+            Issue.record("the root is not an attributed string: \(value.readableText)")
+            return
+        }
+        #expect(text.string == "Canceled")
+        #expect(text.runs.count == 1)
+        #expect(text.runs.first?.range == TextRange(location: 0, length: 8))
+        let font = text.runs.first?.attributes.first { $0.key == .string("NSFont") }?.value
+        #expect(font == .font(Self.expectedFont))
+        #expect(font?.readableText == #"".SFNS-Bold" 11 pt, usage CTFontEmphasizedUsage, features 6:0"#)
+
+        let peer = try ArchivedFoundationClassesTests.peer(Self.findBar)
+        let peerFont: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSFont")]
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSString")])) == "Canceled")
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(peerFont + [.key("NSName")]))) == ".SFNS-Bold")
+        #expect(peer.value(at: PropertyListKeyPath(peerFont + [.key("NSSize")])) == .real(11))
+        #expect(peer.value(at: PropertyListKeyPath(peerFont + [.key("NSfFlags")])) == .integer(34832))
+        let attributes = peerFont + [.key("NSDescriptor"), .key("UIFontDescriptorAttributes")]
+        #expect(peer.value(at: PropertyListKeyPath(attributes + [.key("NSFontSizeAttribute")])) == .real(11))
+        #expect(
+            ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(attributes + [.key("NSCTFontUIUsageAttribute")])))
+                == "CTFontEmphasizedUsage")
+        #expect(
+            ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(attributes + [.key("NSCTFontUIUsageOverrideAttribute")])))
+                == "CTFontBoldUsage")
+        let feature = attributes + [.key("NSCTFontFeatureSettingsAttribute"), .index(0)]
+        #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureTypeIdentifier")])) == .integer(6))
+        #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureSelectorIdentifier")])) == .integer(0))
+        #expect(peer.value(at: PropertyListKeyPath(attributes + [.key("NSCTFontFeatureSettingsAttribute"), .index(1)])) == nil)
+    }
+
+    /// Newer Xcode (2022): `NSFontDescriptor` with `NSFontDescriptorAttributes` (SOURCES.md's hand annotation), and nska-deserialize's reading.
+    @Test func fontWithAnNSFontDescriptor() throws {
+        let file = "apple-classes/xcode-build-status-failed.archive"
+        guard case .attributedString(let text) = try ArchivedFoundationClassesTests.root(file) else {
+            Issue.record("the root is not an attributed string")
+            return
+        }
+        #expect(text.string == "Failed")
+        #expect(text.runs.map(\.range) == [TextRange(location: 0, length: 6)])
+        let expected = FoundationFont(
+            name: ".AppleSystemUIFontBold", size: 11, flags: 34832,
+            descriptor: FoundationFontDescriptor(size: 11, usage: "CTFontBoldUsage", features: [.aat(type: 6, selector: 0)]))
+        #expect(text.runs.first?.attributes.first { $0.key == .string("NSFont") }?.value == .font(expected))
+        let peer = try ArchivedFoundationClassesTests.peer(file)
+        let attributes: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSFont"), .key("NSDescriptor"), .key("NSFontDescriptorAttributes")]
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSAttributes"), .key("NSFont"), .key("NSName")])) == ".AppleSystemUIFontBold")
+        #expect(peer.value(at: PropertyListKeyPath(attributes + [.key("NSFontSizeAttribute")])) == .real(11))
+        #expect(
+            ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(attributes + [.key("NSCTFontUIUsageAttribute")]))) == "CTFontBoldUsage")
+        let feature = attributes + [.key("NSCTFontFeatureSettingsAttribute"), .index(0)]
+        #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureTypeIdentifier")])) == .integer(6))
+        #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureSelectorIdentifier")])) == .integer(0))
+    }
+
+    /// Hand annotation (SOURCES.md): `$objects[28]`, `NSColorSpace` 3 (calibrated white), `NSComponents` "0 1",
+    /// `NSCustomColorSpace` `$objects[29]` (`NSID` 9, `NSModel` 0) whose `NSICC` is a 4,456-byte
+    /// "Generic Gray Gamma 2.2 Profile"; the profile's bytes are checked against nska-deserialize's.
+    @Test func colourWithAnICCProfiledSpace() throws {
+        guard case .attributedString(let text) = try ArchivedFoundationClassesTests.root(Self.findBar),
+            case .color(let colour)? = text.runs.first?.attributes.first(where: { $0.key == .string("NSColor") })?.value
+        else {
+            Issue.record("no NSColor attribute")
+            return
+        }
+        #expect(colour.space == .calibratedWhite)
+        #expect(colour.components == [0, 1])
+        #expect(colour.iccProfile == nil)  // read only for NSColorSpace 10 (componentBased)
+        #expect(ArchivedValue.color(colour).readableText == "calibratedWhite(white 0, alpha 1)")
+        let peer = try ArchivedFoundationClassesTests.peer(Self.findBar)
+        let peerColour: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSColor")]
+        #expect(peer.value(at: PropertyListKeyPath(peerColour + [.key("NSColorSpace")])) == .integer(3))
+        #expect(peer.value(at: PropertyListKeyPath(peerColour + [.key("NSWhite"), .key("$bytes")])) == Self.hex(Array("0\0".utf8)))
+        #expect(peer.value(at: PropertyListKeyPath(peerColour + [.key("NSComponents"), .key("$bytes")])) == Self.hex(Array("0 1".utf8)))
+        guard case .string(let profileHex)? = peer.value(at: PropertyListKeyPath(peerColour + [.key("NSCustomColorSpace"), .key("NSICC"), .key("$bytes")]))
+        else {
+            Issue.record("nska-deserialize gives no NSICC")
+            return
+        }
+        #expect(profileHex.count == 2 * 4456)
+        #expect(profileHex.contains(Array("Generic Gray Gamma 2.2 Profile".utf8).map { String(format: "%02x", $0) }.joined()))
+    }
+
+    // MARK: A colour list AppKit wrote (NSColorList, .clr)
+
+    static let colourList = "apple-classes/DarkMailTopBar.clr"
+
+    /// Each of the 12 colours (`$top.NSColors`) against nska-deserialize's `NSRGB` bytes, read as
+    /// the ASCII numbers AppKit writes (SOURCES.md: the first is "0.9861047268 0 0.0832362771");
+    /// the names (`$top.NSKeys`) against its strings.
+    @Test func colourListColoursAndNames() throws {
+        let archive = try KeyedArchiveReader().read(try Data(contentsOf: ArchivedFoundationClassesTests.fixtures.appendingPathComponent(Self.colourList)))
+        guard case .array(let colours) = try archive.decodeValue(forTopKey: "NSColors"),
+            case .array(let names) = try archive.decodeValue(forTopKey: "NSKeys")
+        else {
+            Issue.record("NSColors or NSKeys is not an array")
+            return
+        }
+        #expect(colours.first == .color(FoundationColor(space: .calibratedRGB, components: [0.9861047268, 0, 0.0832362771, 1])))
+        // nska-deserialize gives one dictionary per $top key: [{"NSColors": [...]}, {"NSKeys": [...]}].
+        guard case .array(let tops) = try ArchivedFoundationClassesTests.peer(Self.colourList), tops.count == 2,
+            case .array(let peerColours)? = tops[0].value(at: [.key("NSColors")]), case .array(let peerNames)? = tops[1].value(at: [.key("NSKeys")])
+        else {
+            Issue.record("nska-deserialize's reading has another shape")
+            return
+        }
+        #expect(colours.count == 12)
+        #expect(peerColours.count == colours.count)
+        for (colour, peer) in zip(colours, peerColours) {
+            guard case .string(let hex)? = peer.value(at: [.key("NSRGB"), .key("$bytes")]) else {
+                Issue.record("no NSRGB bytes in \(peer)")
+                continue
+            }
+            let bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16) ?? 0 }
+            let numbers = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
+            #expect(peer.value(at: [.key("NSColorSpace")]) == .integer(1))
+            #expect(colour == .color(FoundationColor(space: .calibratedRGB, components: numbers + [1])))
+        }
+        #expect(names == peerNames.compactMap(ArchivedFoundationClassesTests.string).map(ArchivedValue.string))
+        #expect(names.first == .string("0 0"))
+    }
+
+    /// An allow-list that does not name UIFontDescriptor: the font is read from its own fields, without the descriptor.
+    @Test func allowListWithoutTheDescriptorClass() throws {
+        let archive = try KeyedArchiveReader().read(try Data(contentsOf: ArchivedFoundationClassesTests.fixtures.appendingPathComponent(Self.findBar)))
+        guard case .attributedString(let text) = try archive.decodeValue(forTopKey: "root", allowedClassNames: ArchivedValue.builtInClassNames) else {
+            Issue.record("the root is not an attributed string")
+            return
+        }
+        let font = text.runs.first?.attributes.first { $0.key == .string("NSFont") }?.value
+        #expect(font == .font(FoundationFont(name: ".SFNS-Bold", size: 11, flags: 34832)))
+    }
+
+    /// The real file with its feature setting (`$objects[16]`) made an OpenType one, as newer macOS writes them.
+    @Test func openTypeFeatureSetting() throws {
+        let value = try Self.decodeFindBar(
+            replacing: 16, with: ["$class": .uid(21), "NS.keys": [.uid(34), .uid(35)], "NS.objects": [.uid(36), .uid(37)]],
+            more: ["CTFeatureOpenTypeTag", "CTFeatureOpenTypeValue", "smcp", .integer(1)])
+        guard case .attributedString(let text) = value, case .font(let font)? = text.runs.first?.attributes.first?.value else {
+            Issue.record("no font in \(value.readableText)")
+            return
+        }
+        #expect(font.descriptor?.features == [.openType(tag: "smcp", value: 1)])
+        #expect(font.description == #"".SFNS-Bold" 11 pt, usage CTFontEmphasizedUsage, features smcp=1"#)
+    }
+
+    /// `$objects[9]` is the attributes dictionary, `[8]` the descriptor, `[26]` its class; `more` objects start at 34.
+    static let malformed: [(String, Int, PropertyListValue, [PropertyListValue], String)] = [
+        ("attributes not a dictionary", 8, ["$class": .uid(26), "UIFontDescriptorAttributes": .uid(7)], [], "that is not a dictionary"),
+        ("no attributes", 8, ["$class": .uid(26)], [], "has neither UIFontDescriptorAttributes nor NSFontDescriptorAttributes"),
+        ("attributes referring back to the descriptor", 8, ["$class": .uid(26), "UIFontDescriptorAttributes": .uid(8)], [], "that is not a dictionary"),
+        (
+            "a size that is a string", 9,
+            ["$class": .uid(25), "NS.keys": [.uid(10)], "NS.objects": [.uid(7)]], [], "NSFontSizeAttribute that is not a size"
+        ),
+        (
+            "a negative size", 9,
+            ["$class": .uid(25), "NS.keys": [.uid(10)], "NS.objects": [.uid(34)]], [.real(-11)], "NSFontSizeAttribute that is not a size"
+        ),
+        (
+            "feature settings not an array", 9,
+            ["$class": .uid(25), "NS.keys": [.uid(11)], "NS.objects": [.uid(7)]], [], "NSCTFontFeatureSettingsAttribute that is not an array"
+        ),
+        (
+            "a feature without its selector", 9,
+            ["$class": .uid(25), "NS.keys": [.uid(11)], "NS.objects": [.uid(34)]],
+            [["$class": .uid(22), "NS.objects": [.uid(35)]], ["$class": .uid(21), "NS.keys": [.uid(18)], "NS.objects": [.uid(20)]]],
+            "[0] without CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier integers"
+        ),
+        (
+            "a feature that is a string", 15, ["$class": .uid(22), "NS.objects": [.uid(7)]], [],
+            "NSCTFontFeatureSettingsAttribute[0] that is not a dictionary"
+        ),
+        (
+            "a usage that is a number", 9, ["$class": .uid(25), "NS.keys": [.uid(13)], "NS.objects": [.uid(14)]], [],
+            "NSCTFontUIUsageAttribute that is not a string"
+        ),
+        (
+            "an attribute name that is a number", 9, ["$class": .uid(25), "NS.keys": [.uid(14)], "NS.objects": [.uid(7)]], [],
+            "a key in UIFontDescriptorAttributes"
+        ),
+        (
+            "a descriptor that is a colour", 6,
+            ["$class": .uid(27), "NSName": .uid(7), "NSSize": .real(11), "NSDescriptor": .uid(28)], [],
+            "NSDescriptor that is not a UIFontDescriptor or NSFontDescriptor"
+        ),
+    ]
+
+    @Test(arguments: malformed.indices)
+    func malformedDescriptorRefused(_ position: Int) throws {
+        let (name, index, object, more, words) = Self.malformed[position]
+        let error = #expect(throws: KeyedArchiveError.self, "\(name)") {
+            try Self.decodeFindBar(replacing: index, with: object, more: more)
+        }
+        #expect(error?.code == .invalidObject, "\(name)")
+        #expect(error?.message.contains(words) == true, "\(name): \(error?.message ?? "")")
+        // The error names the font and where it is: NSAttributes' NSFont value, object 6.
+        #expect(error?.keyPath.description.hasPrefix("$top.root.NSAttributes") == true, "\(name): \(error?.keyPath.description ?? "")")
+        #expect(error?.message.hasPrefix("NSFont ") == true, "\(name): \(error?.message ?? "")")
+    }
+}

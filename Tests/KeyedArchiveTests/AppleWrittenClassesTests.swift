@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// AppKit's classes in keyed archives Apple's code wrote, from public
@@ -12,10 +13,39 @@ import Testing
 /// nska-deserialize reading the same file; malformed descriptors, made from
 /// the real file by changing one object, are refused at their object.
 @Suite struct AppleWrittenClassesTests {
-    static let findBar = "apple-classes/xcode-find-bar-canceled.archive"
+    /// Xcode's find-bar label: the archive Xcode stored as `NS.data` of
+    /// `$objects[14541]` in Adium's `.xcuserstate` in the interop corpus,
+    /// cut out when the tests run into a temporary file (an absolute path, which the
+    /// fixture helpers take as it is). Adium is GPL-licensed, so its bytes
+    /// are not copied into this repository (SOURCES.md). Tests reading it carry
+    /// the `.interopCorpus` trait.
+    static var findBar: String {
+        get throws { try FindBar.path.get() }
+    }
+
+    private enum FindBar {
+        static let corpusFile =
+            "realworld/adium-adium/Adium.xcodeproj/project.xcworkspace/xcuserdata/asher.xcuserdatad/UserInterfaceState.xcuserstate"
+        /// The cut-out archive's size, as SOURCES.md records it.
+        static let bytes = 5799
+        static let path: Result<String, any Error> = Result {
+            guard case .dictionary(let state) = try PropertyListReader().read(try InteropCorpus.bytes(corpusFile)).value,
+                case .array(let objects)? = state["$objects"], objects.count > 14541,
+                case .dictionary(let holder) = objects[14541], case .data(let archive)? = holder["NS.data"]
+            else { throw CocoaError(.fileReadCorruptFile) }
+            guard archive.count == bytes else { throw CocoaError(.fileReadCorruptFile) }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("find-bar-\(UUID().uuidString).archive").path
+            try archive.write(to: URL(fileURLWithPath: path))
+            written = path
+            atexit { if let written = FindBar.written { unlink(written) } }
+            return path
+        }
+        /// The temporary file, removed when the test process exits.
+        nonisolated(unsafe) static var written: String?
+    }
 
     static func findBarPropertyList() throws -> PropertyListValue {
-        try PropertyListReader().read(try Data(contentsOf: ArchivedFoundationClassesTests.fixtures.appendingPathComponent(findBar))).value
+        try PropertyListReader().read(try Data(contentsOf: URL(fileURLWithPath: try findBar))).value
     }
 
     /// The find bar archive with `$objects[index]` replaced by `object` (and `more` objects appended), decoded.
@@ -39,8 +69,8 @@ import Testing
 
     static func hex(_ bytes: some Sequence<UInt8>) -> PropertyListValue { .string(bytes.map { String(format: "%02x", $0) }.joined()) }
 
-    @Test func fontWithItsDescriptor() throws {
-        let value = try ArchivedFoundationClassesTests.root(Self.findBar)
+    @Test(.interopCorpus) func fontWithItsDescriptor() throws {
+        let value = try ArchivedFoundationClassesTests.root(try Self.findBar)
         guard case .attributedString(let text) = value else {
             Issue.record("the root is not an attributed string: \(value.readableText)")
             return
@@ -52,7 +82,7 @@ import Testing
         #expect(font == .font(Self.expectedFont))
         #expect(font?.readableText == #"".SFNS-Bold" 11 pt, usage CTFontEmphasizedUsage, features 6:0"#)
 
-        let peer = try ArchivedFoundationClassesTests.peer(Self.findBar)
+        let peer = try ArchivedFoundationClassesTests.peer(try Self.findBar)
         let peerFont: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSFont")]
         #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSString")])) == "Canceled")
         #expect(ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(peerFont + [.key("NSName")]))) == ".SFNS-Bold")
@@ -99,8 +129,8 @@ import Testing
     /// Hand annotation (SOURCES.md): `$objects[28]`, `NSColorSpace` 3 (calibrated white), `NSComponents` "0 1",
     /// `NSCustomColorSpace` `$objects[29]` (`NSID` 9, `NSModel` 0) whose `NSICC` is a 4,456-byte
     /// "Generic Gray Gamma 2.2 Profile"; the profile's bytes are checked against nska-deserialize's.
-    @Test func colourWithAnICCProfiledSpace() throws {
-        guard case .attributedString(let text) = try ArchivedFoundationClassesTests.root(Self.findBar),
+    @Test(.interopCorpus) func colourWithAnICCProfiledSpace() throws {
+        guard case .attributedString(let text) = try ArchivedFoundationClassesTests.root(try Self.findBar),
             case .color(let colour)? = text.runs.first?.attributes.first(where: { $0.key == .string("NSColor") })?.value
         else {
             Issue.record("no NSColor attribute")
@@ -110,7 +140,7 @@ import Testing
         #expect(colour.components == [0, 1])
         #expect(colour.iccProfile == nil)  // read only for NSColorSpace 10 (componentBased)
         #expect(ArchivedValue.color(colour).readableText == "calibratedWhite(white 0, alpha 1)")
-        let peer = try ArchivedFoundationClassesTests.peer(Self.findBar)
+        let peer = try ArchivedFoundationClassesTests.peer(try Self.findBar)
         let peerColour: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSColor")]
         #expect(peer.value(at: PropertyListKeyPath(peerColour + [.key("NSColorSpace")])) == .integer(3))
         #expect(peer.value(at: PropertyListKeyPath(peerColour + [.key("NSWhite"), .key("$bytes")])) == Self.hex(Array("0\0".utf8)))
@@ -164,8 +194,8 @@ import Testing
     }
 
     /// An allow-list that does not name UIFontDescriptor: the font is read from its own fields, without the descriptor.
-    @Test func allowListWithoutTheDescriptorClass() throws {
-        let archive = try KeyedArchiveReader().read(try Data(contentsOf: ArchivedFoundationClassesTests.fixtures.appendingPathComponent(Self.findBar)))
+    @Test(.interopCorpus) func allowListWithoutTheDescriptorClass() throws {
+        let archive = try KeyedArchiveReader().read(try Data(contentsOf: URL(fileURLWithPath: try Self.findBar)))
         guard case .attributedString(let text) = try archive.decodeValue(forTopKey: "root", allowedClassNames: ArchivedValue.builtInClassNames) else {
             Issue.record("the root is not an attributed string")
             return
@@ -175,7 +205,7 @@ import Testing
     }
 
     /// The real file with its feature setting (`$objects[16]`) made an OpenType one, as newer macOS writes them.
-    @Test func openTypeFeatureSetting() throws {
+    @Test(.interopCorpus) func openTypeFeatureSetting() throws {
         let value = try Self.decodeFindBar(
             replacing: 16, with: ["$class": .uid(21), "NS.keys": [.uid(34), .uid(35)], "NS.objects": [.uid(36), .uid(37)]],
             more: ["CTFeatureOpenTypeTag", "CTFeatureOpenTypeValue", "smcp", .integer(1)])
@@ -229,7 +259,7 @@ import Testing
         ),
     ]
 
-    @Test(arguments: malformed.indices)
+    @Test(.interopCorpus, arguments: malformed.indices)
     func malformedDescriptorRefused(_ position: Int) throws {
         let (name, index, object, more, words) = Self.malformed[position]
         let error = #expect(throws: KeyedArchiveError.self, "\(name)") {

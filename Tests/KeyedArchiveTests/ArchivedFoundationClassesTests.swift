@@ -13,11 +13,16 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// nska-deserialize's reading of the archive in `file` (or held as `<data>` under `key` of the property list in it).
+    /// A fixture's path: `file` under `Fixtures`, or `file` itself when it is absolute.
+    static func fixturePath(_ file: String) -> String {
+        file.hasPrefix("/") ? file : fixtures.appendingPathComponent(file).path
+    }
+
     static func peer(_ file: String, key: String? = nil) throws -> PropertyListValue {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["python3", fixtures.appendingPathComponent("nska_fields.py").path, fixtures.appendingPathComponent(file).path] + (key.map { [$0] } ?? [])
+            ["python3", fixtures.appendingPathComponent("nska_fields.py").path, fixturePath(file)] + (key.map { [$0] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -28,7 +33,7 @@ import Testing
     }
 
     static func root(_ file: String) throws -> ArchivedValue {
-        try KeyedArchiveReader().read(try Data(contentsOf: fixtures.appendingPathComponent(file))).decodeValue(forTopKey: "root")
+        try KeyedArchiveReader().read(try Data(contentsOf: URL(fileURLWithPath: fixturePath(file)))).decodeValue(forTopKey: "root")
     }
 
     static func string(_ value: PropertyListValue?) -> String? {

@@ -29,23 +29,35 @@ enum PropertyListElement: Int, CaseIterable {
 }
 
 /// Receives the SAX2 events of one read (`parseXMLEvents`) and hands them
-/// to its `XMLPropertyListBuilder`, which it owns: the builder's state is a
-/// struct, so each event costs one access to this class's storage.
+/// to its `XMLPropertyListBuilder`, which it owns. The builder sits behind a
+/// pointer: a stored property would be checked for exclusive access at
+/// every event.
 final class XMLPropertyListEventReceiver: XMLDocumentEventHandler {
-    var builder: XMLPropertyListBuilder
+    private let builder: UnsafeMutablePointer<XMLPropertyListBuilder>
 
-    init(builder: consuming XMLPropertyListBuilder) { self.builder = builder }
+    init(builder: consuming XMLPropertyListBuilder) {
+        self.builder = .allocate(capacity: 1)
+        self.builder.initialize(to: builder)
+    }
 
-    func parseWillStart(_ sink: XMLEventSink) { builder.parseWillStart(sink) }
-    func startElement(_ element: XMLElementStart) throws(PropertyListError) { try builder.startElement(element) }
-    func endElement() throws(PropertyListError) { try builder.endElement(wasEmpty: false) }
-    func endElement(wasEmpty: Bool) throws(PropertyListError) { try builder.endElement(wasEmpty: wasEmpty) }
-    func text(_ utf8: UnsafeBufferPointer<UInt8>) { builder.receiveText(utf8) }
-    func cdata(_ utf8: UnsafeBufferPointer<UInt8>) throws(PropertyListError) { try builder.cdata(utf8) }
-    func commentOrProcessingInstruction() throws(PropertyListError) { try builder.checkStrayText() }
-    func undeclaredEntityReference() throws(PropertyListError) { try builder.undeclaredEntityReference() }
+    deinit {
+        builder.deinitialize(count: 1)
+        builder.deallocate()
+    }
+
+    /// The value read, or the first error (`XMLPropertyListBuilder.finish(_:)`).
+    func finish(_ sink: XMLEventSink) throws(PropertyListError) -> PropertyListValue { try builder.pointee.finish(sink) }
+
+    func parseWillStart(_ sink: XMLEventSink) { builder.pointee.parseWillStart(sink) }
+    func startElement(_ element: XMLElementStart) throws(PropertyListError) { try builder.pointee.startElement(element) }
+    func endElement() throws(PropertyListError) { try builder.pointee.endElement(wasEmpty: false) }
+    func endElement(wasEmpty: Bool) throws(PropertyListError) { try builder.pointee.endElement(wasEmpty: wasEmpty) }
+    func text(_ utf8: UnsafeBufferPointer<UInt8>) { builder.pointee.receiveText(utf8) }
+    func cdata(_ utf8: UnsafeBufferPointer<UInt8>) throws(PropertyListError) { try builder.pointee.cdata(utf8) }
+    func commentOrProcessingInstruction() throws(PropertyListError) { try builder.pointee.checkStrayText() }
+    func undeclaredEntityReference() throws(PropertyListError) { try builder.pointee.undeclaredEntityReference() }
     func documentTypeEnded(hasDeclarations: Bool) throws(PropertyListError) {
-        try builder.documentTypeEnded(hasDeclarations: hasDeclarations)
+        try builder.pointee.documentTypeEnded(hasDeclarations: hasDeclarations)
     }
 }
 
@@ -69,8 +81,11 @@ struct XMLPropertyListBuilder: ~Copyable {
     let limits: PropertyListLimits
     /// The parser's interned element names, in `PropertyListElement` order.
     var internedNames: [UnsafePointer<UInt8>?] = []
-    /// The parse, for where the parser is when no tag can say where.
-    weak var sink: XMLEventSink?
+    /// The parse, for where the parser is when no tag can say where. Not
+    /// retained: the sink owns this builder's receiver and outlives its use;
+    /// a weak reference would give the sink a side table and make every
+    /// retain of it, one per event, take the slow path.
+    unowned(unsafe) var sink: XMLEventSink?
 
     var frames: [Frame] = []
     var values: [PropertyListValue] = []

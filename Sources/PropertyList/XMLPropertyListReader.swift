@@ -71,7 +71,7 @@ public struct XMLPropertyListReader: Sendable {
                         input: text, encoding: input.encoding, placeholders: input.placeholders, limits: limits))
                 let sink = XMLEventSink(handler: receiver)
                 _ = parseXMLEvents(parserBytes, options: options, into: sink)
-                return try receiver.builder.finish(sink)
+                return try receiver.finish(sink)
             }
         }
         return try result.get()

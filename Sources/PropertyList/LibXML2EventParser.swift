@@ -112,30 +112,45 @@ final class XMLEventSink {
     fileprivate static func from(_ opaque: UnsafeMutableRawPointer?) -> XMLEventSink? {
         opaque.map { Unmanaged<XMLEventSink>.fromOpaque($0).takeUnretainedValue() }
     }
+
+    /// Runs `body` with the sink `opaque` points to, without retaining it:
+    /// the parse holds it for as long as libxml2 calls back (the callbacks
+    /// for elements and text, a read's most frequent calls, use this).
+    @inline(__always)
+    fileprivate static func with(_ opaque: UnsafeMutableRawPointer?, _ body: (XMLEventSink) -> Void) {
+        guard let opaque else { return }
+        Unmanaged<XMLEventSink>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
+    }
 }
 
 private let saxStartElement: startElementNsSAX2Func = { opaque, localName, prefix, _, _, _, attributeCount, _, attributes in
-    guard let sink = XMLEventSink.from(opaque), sink.thrown == nil, let localName else { return }
-    let element = XMLElementStart(
-        localName: localName, prefix: prefix, attributes: attributes,
-        attributeCount: Int(attributeCount), line: sink.parserPosition().line)
-    do throws(PropertyListError) { try sink.handler.startElement(element) } catch { sink.handlerFailed(with: error) }
+    XMLEventSink.with(opaque) { sink in
+        guard sink.thrown == nil, let localName else { return }
+        let element = XMLElementStart(
+            localName: localName, prefix: prefix, attributes: attributes,
+            attributeCount: Int(attributeCount), line: sink.parserPosition().line)
+        do throws(PropertyListError) { try sink.handler.startElement(element) } catch { sink.handlerFailed(with: error) }
+    }
 }
 
 private let saxEndElement: endElementNsSAX2Func = { opaque, _, _, _ in
-    guard let sink = XMLEventSink.from(opaque), sink.thrown == nil else { return }
-    do throws(PropertyListError) {
-        if let handler = sink.documentHandler {
-            try handler.endElement(wasEmpty: sink.endedEmptyElement())
-        } else {
-            try sink.handler.endElement()
-        }
-    } catch { sink.handlerFailed(with: error) }
+    XMLEventSink.with(opaque) { sink in
+        guard sink.thrown == nil else { return }
+        do throws(PropertyListError) {
+            if let handler = sink.documentHandler {
+                try handler.endElement(wasEmpty: sink.endedEmptyElement())
+            } else {
+                try sink.handler.endElement()
+            }
+        } catch { sink.handlerFailed(with: error) }
+    }
 }
 
 private let saxCharacters: charactersSAXFunc = { opaque, characters, count in
-    guard let sink = XMLEventSink.from(opaque), sink.thrown == nil, let characters, count > 0 else { return }
-    sink.handler.text(UnsafeBufferPointer(start: characters, count: Int(count)))
+    XMLEventSink.with(opaque) { sink in
+        guard sink.thrown == nil, let characters, count > 0 else { return }
+        sink.handler.text(UnsafeBufferPointer(start: characters, count: Int(count)))
+    }
 }
 
 private let saxCDATA: cdataBlockSAXFunc = { opaque, characters, count in
@@ -218,10 +233,10 @@ private let saxError: xmlStructuredErrorFunc = { opaque, error in
 /// the document was well-formed and nothing was thrown.
 ///
 /// For an `XMLDocumentEventHandler` (the property-list reader) the bytes are
-/// pushed to libxml2 in 512-byte pieces after the first 4, as its
-/// `xmlTextReader` pushed them, so a document that is not well-formed gets
-/// the messages that reader gave ("Document is empty", "Extra content at the
-/// end of the document"); for others libxml2 reads them whole.
+/// pushed to libxml2 in pieces after the first 4, as its `xmlTextReader`
+/// pushed them, so a document that is not well-formed gets the messages that
+/// reader gave ("Document is empty", "Extra content at the end of the
+/// document"); for others libxml2 reads them whole.
 /// The corresponding C functions are `xmlCreatePushParserCtxt`,
 /// `xmlParseChunk`, `xmlCreateMemoryParserCtxt`, `xmlCtxtUseOptions` and
 /// `xmlParseDocument`.
@@ -270,13 +285,15 @@ func parseXMLEvents(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions, i
 
 /// `parseXMLEvents` for an `XMLDocumentEventHandler`: libxml2's push parser,
 /// fed as `xmlTextReader` feeds it (the first 4 bytes, for the encoding,
-/// when there are 4, then 512-byte pieces, then the end), stopping at the
-/// first piece it refuses. The context copies `handler`.
+/// when there are 4, then pieces, then the end), stopping at the first piece
+/// it refuses. The context copies `handler`.
 /// The corresponding C functions are `xmlCreatePushParserCtxt`, `xmlCtxtUseOptions` and `xmlParseChunk`.
 private func pushXMLEvents(
     _ base: UnsafePointer<CChar>, count: Int, handler: inout xmlSAXHandler, options: XMLParseOptions, into sink: XMLEventSink
 ) -> Bool {
-    let pieceSize = 512
+    // xmlTextReader pushes 512 bytes at a time; what libxml2 reports does not
+    // depend on the size, and larger pieces spare it buffer moves.
+    let pieceSize = 65536
     let start = count >= 4 ? 4 : 0
     guard
         let context = xmlCreatePushParserCtxt(

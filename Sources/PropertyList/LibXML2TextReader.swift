@@ -31,10 +31,9 @@ struct XMLTextReader: ~Copyable {
         xmlTextReaderSetStructuredErrorHandler(handle, collectXMLError, diagnostics.opaque)
     }
 
-    /// Frees the reader and its document. `xmlTextReaderCurrentDoc` (which
-    /// `documentDeclaresEntities()` and `documentHasInternalSubsetDeclarations()`
-    /// ask for the internal subset) makes the caller the document's owner, so
-    /// the document is taken here in every case and freed after the reader.
+    /// Frees the reader and its document. `xmlTextReaderCurrentDoc` makes the
+    /// caller the document's owner, so the document is taken here in every
+    /// case and freed after the reader.
     /// The corresponding C functions are `xmlTextReaderCurrentDoc`,
     /// `xmlFreeTextReader` and `xmlFreeDoc`.
     deinit {
@@ -49,10 +48,6 @@ struct XMLTextReader: ~Copyable {
 
     /// The current node's kind (see `XMLNodeType`). The corresponding C function is `xmlTextReaderNodeType`.
     func nodeType() -> Int32 { xmlTextReaderNodeType(handle) }
-
-    /// The current node's qualified name, interned in the reader's dictionary.
-    /// The corresponding C function is `xmlTextReaderConstName`.
-    func name() -> UnsafePointer<UInt8>? { xmlTextReaderConstName(handle) }
 
     /// The current text node's content, valid until the next `read()`.
     /// The corresponding C functions are `xmlTextReaderConstValue` and `xmlStrlen`.
@@ -79,12 +74,6 @@ struct XMLTextReader: ~Copyable {
     /// True when the current element is written `<name/>`. The corresponding C function is `xmlTextReaderIsEmptyElement`.
     func isEmptyElement() -> Bool { xmlTextReaderIsEmptyElement(handle) == 1 }
 
-    /// `text` interned in the reader's dictionary, so names can be compared by pointer.
-    /// The corresponding C function is `xmlTextReaderConstString`.
-    func intern(_ text: StaticString) -> UnsafePointer<UInt8>? {
-        xmlTextReaderConstString(handle, text.utf8Start)
-    }
-
     /// Where the parser is (which may be ahead of the current node).
     /// The corresponding C functions are `xmlTextReaderGetParserLineNumber` and `…ColumnNumber`.
     func parserPosition() -> (line: Int, column: Int) {
@@ -96,21 +85,6 @@ struct XMLTextReader: ~Copyable {
         guard let node = xmlTextReaderCurrentNode(handle) else { return nil }
         let line = xmlGetLineNo(node)
         return line > 0 ? Int(line) : nil
-    }
-
-    /// True when the document read so far declares general or parameter
-    /// entities in its internal subset. Reads the `intSubset` of
-    /// `xmlTextReaderCurrentDoc`.
-    func documentDeclaresEntities() -> Bool {
-        guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
-        return subset.pointee.entities != nil || subset.pointee.pentities != nil
-    }
-
-    /// True when the document's internal subset (`<!DOCTYPE plist [ … ]>`)
-    /// declares anything. Reads the `intSubset` of `xmlTextReaderCurrentDoc`.
-    func documentHasInternalSubsetDeclarations() -> Bool {
-        guard let document = xmlTextReaderCurrentDoc(handle), let subset = document.pointee.intSubset else { return false }
-        return subset.pointee.children != nil
     }
 }
 

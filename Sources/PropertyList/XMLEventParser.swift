@@ -56,6 +56,16 @@ public struct XMLElementStart {
     /// The namespace prefix, or nil.
     var prefix: String? { prefixBytes.map { String(cString: $0) } }
 
+    /// The local name as libxml2 interned it in the parser's dictionary, to
+    /// compare by pointer with `XMLEventSink.intern(_:)`; valid during the call.
+    var internedLocalName: UnsafePointer<UInt8> { localNameBytes }
+
+    /// True when the start tag names its element with a namespace prefix.
+    var hasPrefix: Bool { prefixBytes != nil }
+
+    /// The name as written in the start tag: `prefix:local`, or the local name.
+    var qualifiedName: String { prefix.map { "\($0):\(localName)" } ?? localName }
+
     /// Every attribute written in the start tag, in order: local name, prefix and value.
     var allAttributes: [(localName: String, prefix: String?, value: String)] {
         guard let attributes else { return [] }

@@ -28,6 +28,39 @@ enum PropertyListElement: Int, CaseIterable {
     }
 }
 
+/// Receives the SAX2 events of one read (`parseXMLEvents`) and hands them
+/// to its `XMLPropertyListBuilder`, which it owns. The builder sits behind a
+/// pointer: a stored property would be checked for exclusive access at
+/// every event.
+final class XMLPropertyListEventReceiver: XMLDocumentEventHandler {
+    private let builder: UnsafeMutablePointer<XMLPropertyListBuilder>
+
+    init(builder: consuming XMLPropertyListBuilder) {
+        self.builder = .allocate(capacity: 1)
+        self.builder.initialize(to: builder)
+    }
+
+    deinit {
+        builder.deinitialize(count: 1)
+        builder.deallocate()
+    }
+
+    /// The value read, or the first error (`XMLPropertyListBuilder.finish(_:)`).
+    func finish(_ sink: XMLEventSink) throws(PropertyListError) -> PropertyListValue { try builder.pointee.finish(sink) }
+
+    func parseWillStart(_ sink: XMLEventSink) { builder.pointee.parseWillStart(sink) }
+    func startElement(_ element: XMLElementStart) throws(PropertyListError) { try builder.pointee.startElement(element) }
+    func endElement() throws(PropertyListError) { try builder.pointee.endElement(wasEmpty: false) }
+    func endElement(wasEmpty: Bool) throws(PropertyListError) { try builder.pointee.endElement(wasEmpty: wasEmpty) }
+    func text(_ utf8: UnsafeBufferPointer<UInt8>) { builder.pointee.receiveText(utf8) }
+    func cdata(_ utf8: UnsafeBufferPointer<UInt8>) throws(PropertyListError) { try builder.pointee.cdata(utf8) }
+    func commentOrProcessingInstruction() throws(PropertyListError) { try builder.pointee.checkStrayText() }
+    func undeclaredEntityReference() throws(PropertyListError) { try builder.pointee.undeclaredEntityReference() }
+    func documentTypeEnded(hasDeclarations: Bool) throws(PropertyListError) {
+        try builder.pointee.documentTypeEnded(hasDeclarations: hasDeclarations)
+    }
+}
+
 /// The state of one read: a stack of open arrays and dictionaries over flat
 /// stacks of finished values and keys, so each container costs one
 /// allocation when it closes.
@@ -41,14 +74,18 @@ struct XMLPropertyListBuilder: ~Copyable {
         var keyStart: Int
     }
 
-    let reader: XMLTextReader
     let input: UnsafeRawBufferPointer
     let encoding: XMLInputEncoding
     /// What stands for the raw control characters and carriage returns of the text, if any.
     let placeholders: XMLTextPlaceholders?
     let limits: PropertyListLimits
-    /// The reader's interned element names, in `PropertyListElement` order.
-    let internedNames: [UnsafePointer<UInt8>?]
+    /// The parser's interned element names, in `PropertyListElement` order.
+    var internedNames: [UnsafePointer<UInt8>?] = []
+    /// The parse, for where the parser is when no tag can say where. Not
+    /// retained: the sink owns this builder's receiver and outlives its use;
+    /// a weak reference would give the sink a side table and make every
+    /// retain of it, one per event, take the slow path.
+    unowned(unsafe) var sink: XMLEventSink?
 
     var frames: [Frame] = []
     var values: [PropertyListValue] = []
@@ -56,19 +93,21 @@ struct XMLPropertyListBuilder: ~Copyable {
     var root: PropertyListValue?
     var sawElement = false
     var producedCount = 0
-    /// Start and end tags read so far; locates errors in the input.
+    /// Start and end tags read so far (`<x/>` is one); locates errors in the input.
     var tagCount = 0
     /// The scalar element whose text is being gathered, and its start tag.
     var openScalar: PropertyListElement?
     var openScalarTag = 0
     var text: [UInt8] = []
+    /// Text outside any value element since the last tag, comment or CDATA
+    /// section (one text node of libxml2's tree), kept from its first byte
+    /// that is not white space.
+    var strayText: [UInt8] = []
 
     init(
-        reader: consuming XMLTextReader, input: UnsafeRawBufferPointer, encoding: XMLInputEncoding,
-        placeholders: XMLTextPlaceholders?, limits: PropertyListLimits
+        input: UnsafeRawBufferPointer, encoding: XMLInputEncoding, placeholders: XMLTextPlaceholders?,
+        limits: PropertyListLimits
     ) {
-        internedNames = PropertyListElement.allCases.map { reader.intern($0.name) }
-        self.reader = reader
         self.input = input
         self.encoding = encoding
         self.placeholders = placeholders
@@ -76,35 +115,23 @@ struct XMLPropertyListBuilder: ~Copyable {
         text.reserveCapacity(256)
     }
 
-    mutating func run() throws(PropertyListError) -> PropertyListValue {
-        while true {
-            let status = reader.read()
-            if status == 0 { break }
-            if status < 0 { throw parserError() }
-            switch reader.nodeType() {
-            case XMLNodeType.element.rawValue:
-                try startElement()
-            case XMLNodeType.endElement.rawValue:
-                try endElement()
-            case XMLNodeType.text.rawValue, XMLNodeType.cdata.rawValue:
-                try readText(mayBeSignificant: true)
-            case XMLNodeType.whitespace.rawValue, XMLNodeType.significantWhitespace.rawValue:
-                try readText(mayBeSignificant: false)
-            case XMLNodeType.entityReference.rawValue:
-                throw entityError(at: location(afterTag: tagCount - 1))
-            case XMLNodeType.documentType.rawValue:
-                // libxml2 has parsed ahead by now (to the end of a small input): say where the declarations
-                // are. Found only for an error: the search copies and scans the whole input.
-                if reader.documentDeclaresEntities() { throw entityError(at: declarationLocation()) }
-                if reader.documentHasInternalSubsetDeclarations() {
-                    throw error(
-                        .malformedXML, at: declarationLocation(), "declarations inside <!DOCTYPE plist [...]> are not supported")
-                }
-            default:
-                break
-            }
-        }
-        if reader.diagnostics.firstError != nil { throw parserError() }
+    mutating func parseWillStart(_ sink: XMLEventSink) {
+        self.sink = sink
+        internedNames = PropertyListElement.allCases.map { sink.intern($0.name) }
+    }
+
+    /// The value read, once the parse is over; else the first of: an entity
+    /// declaration; libxml2's first error when the document is not
+    /// well-formed, wherever it is (libxml2's tree reader, which parsed ahead
+    /// of the nodes it returned, reported it first in all but large
+    /// documents); what this builder threw; any other error of libxml2's (a
+    /// namespace error); stray text.
+    mutating func finish(_ sink: XMLEventSink) throws(PropertyListError) -> PropertyListValue {
+        if sink.refusedEntityDeclaration { throw entityError(at: declarationLocation()) }
+        if !sink.wasWellFormed { throw parserError(sink) }
+        if let thrown = sink.thrown { throw thrown }
+        if sink.diagnostics.firstError != nil { throw parserError(sink) }
+        try checkStrayText()
         guard let root else {
             throw PropertyListError(
                 .unexpectedElement, at: location(afterTag: tagCount - 1),
@@ -113,13 +140,26 @@ struct XMLPropertyListBuilder: ~Copyable {
         return root
     }
 
+    // MARK: Document type
+
+    mutating func documentTypeEnded(hasDeclarations: Bool) throws(PropertyListError) {
+        guard hasDeclarations else { return }
+        throw error(.malformedXML, at: declarationLocation(), "declarations inside <!DOCTYPE plist [...]> are not supported")
+    }
+
+    mutating func undeclaredEntityReference() throws(PropertyListError) {
+        try checkStrayText()
+        throw entityError(at: location(afterTag: tagCount - 1))
+    }
+
     // MARK: Elements
 
-    private mutating func startElement() throws(PropertyListError) {
+    mutating func startElement(_ start: XMLElementStart) throws(PropertyListError) {
+        try checkStrayText()
         let tag = tagCount
         tagCount += 1
-        guard let element = currentElement() else {
-            let name = reader.name().map { String(cString: $0) } ?? "?"
+        guard let element = element(of: start) else {
+            let name = start.qualifiedName
             if !sawElement, let other = NonPropertyListFormat(rootElement: name) {
                 throw other.error(at: location(ofTag: tag))
             }
@@ -132,7 +172,6 @@ struct XMLPropertyListBuilder: ~Copyable {
         }
         let isFirstElement = !sawElement
         sawElement = true
-        let isEmpty = reader.isEmptyElement()
         if element == .plist {
             guard isFirstElement else {
                 throw error(.unexpectedElement, at: location(ofTag: tag), "<plist> can only be the document's root element")
@@ -147,19 +186,11 @@ struct XMLPropertyListBuilder: ~Copyable {
                     .limitExceeded(.depth), at: location(ofTag: tag),
                     "arrays and dictionaries nest more than \(limits.maximumDepth) deep")
             }
-            if isEmpty {
-                try complete(element == .dict ? .dictionary([:]) : .array([]), tag: tag)
-            } else {
-                frames.append(Frame(isDictionary: element == .dict, valueStart: values.count, keyStart: keys.count))
-            }
+            frames.append(Frame(isDictionary: element == .dict, valueStart: values.count, keyStart: keys.count))
         default:
             text.removeAll(keepingCapacity: true)
-            if isEmpty {
-                try finishScalar(element, tag: tag)
-            } else {
-                openScalar = element
-                openScalarTag = tag
-            }
+            openScalar = element
+            openScalarTag = tag
         }
     }
 
@@ -190,9 +221,12 @@ struct XMLPropertyListBuilder: ~Copyable {
         }
     }
 
-    private mutating func endElement() throws(PropertyListError) {
-        let tag = tagCount
-        tagCount += 1
+    /// An element ends: at its end tag, or right after its start tag when
+    /// it was written `<name/>` (`wasEmpty`), one tag for both.
+    mutating func endElement(wasEmpty: Bool) throws(PropertyListError) {
+        try checkStrayText()
+        let tag = wasEmpty ? tagCount - 1 : tagCount
+        if !wasEmpty { tagCount += 1 }
         if let element = openScalar {
             openScalar = nil
             try finishScalar(element, tag: openScalarTag)
@@ -240,10 +274,12 @@ struct XMLPropertyListBuilder: ~Copyable {
         if frames.isEmpty { root = value } else { values.append(value) }
     }
 
-    /// Which vocabulary element the current node is, comparing interned
-    /// name pointers first and bytes only when they miss.
-    private func currentElement() -> PropertyListElement? {
-        guard let name = reader.name() else { return nil }
+    /// Which vocabulary element `start` is, comparing interned name
+    /// pointers first and bytes only when they miss; nil for an unknown
+    /// element or a prefixed name.
+    private func element(of start: XMLElementStart) -> PropertyListElement? {
+        guard !start.hasPrefix else { return nil }
+        let name = start.internedLocalName
         for (index, interned) in internedNames.enumerated() where interned == name {
             return PropertyListElement(rawValue: index)
         }
@@ -252,23 +288,38 @@ struct XMLPropertyListBuilder: ~Copyable {
 
     // MARK: Text and scalars
 
-    private mutating func readText(mayBeSignificant: Bool) throws(PropertyListError) {
-        guard let bytes = reader.value() else { return }
+    /// A run of text: part of the open scalar's value, else stray text,
+    /// kept for `checkStrayText()` once its text node ends.
+    mutating func receiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
         if openScalar != nil {
             if let placeholders { placeholders.restore(bytes, appendingTo: &text) } else { text.append(contentsOf: bytes) }
             return
         }
-        guard mayBeSignificant else { return }
-        guard let placeholders else { return try checkBlank(bytes) }
-        var restored: [UInt8] = []
-        placeholders.restore(bytes, appendingTo: &restored)
-        try restored.withUnsafeBufferPointer { (bytes) throws(PropertyListError) in try checkBlank(bytes) }
+        if strayText.isEmpty {
+            guard let placeholders else {
+                if !XMLText.isWhitespace(bytes) { strayText.append(contentsOf: bytes) }
+                return
+            }
+            placeholders.restore(bytes, appendingTo: &strayText)
+            if strayText.withUnsafeBufferPointer({ XMLText.isWhitespace($0) }) { strayText.removeAll(keepingCapacity: true) }
+            return
+        }
+        if let placeholders { placeholders.restore(bytes, appendingTo: &strayText) } else { strayText.append(contentsOf: bytes) }
     }
 
-    /// Throws for text other than white space outside a value element.
-    private func checkBlank(_ bytes: UnsafeBufferPointer<UInt8>) throws(PropertyListError) {
-        guard !XMLText.isWhitespace(bytes) else { return }
-        let excerpt = XMLText.excerpt(XMLText.trimmed(bytes))
+    /// A CDATA section: part of the open scalar's value, else a text node of its own.
+    mutating func cdata(_ bytes: UnsafeBufferPointer<UInt8>) throws(PropertyListError) {
+        if openScalar != nil { return receiveText(bytes) }
+        try checkStrayText()
+        receiveText(bytes)
+        try checkStrayText()
+    }
+
+    /// Throws for the text other than white space outside a value element
+    /// read since the last tag, comment or CDATA section.
+    mutating func checkStrayText() throws(PropertyListError) {
+        guard !strayText.isEmpty else { return }
+        let excerpt = strayText.withUnsafeBufferPointer { XMLText.excerpt(XMLText.trimmed($0)) }
         throw error(.unexpectedElement, at: location(afterTag: tagCount - 1), "text \"\(excerpt)\" outside a value element")
     }
 
@@ -344,20 +395,23 @@ struct XMLPropertyListBuilder: ~Copyable {
     }
 
     /// The first error libxml2 reported, or a general one when it gave none.
-    /// libxml2 parses ahead of the node being read, so it may stumble on an
-    /// entity (a loop, say) before the document type node is reported; a
-    /// document declaring entities is refused for that alone.
-    private func parserError() -> PropertyListError {
-        if let diagnostic = reader.diagnostics.firstError {
+    /// Its key path is the one libxml2's tree reader gave, which parsed
+    /// ahead of the nodes it returned: the value being read when libxml2
+    /// refused the document only at its end (an element left open), else none.
+    private func parserError(_ sink: XMLEventSink) -> PropertyListError {
+        let keyPath = sink.refusedAtEnd ? currentKeyPath() : PropertyListKeyPath([])
+        if let diagnostic = sink.diagnostics.firstError {
             let location = PropertyListLocation.lineColumn(line: diagnostic.line, column: diagnostic.column)
-            if reader.documentDeclaresEntities() { return entityError(at: declarationLocation()) }
             if diagnostic.isDepthLimit {
-                return error(.limitExceeded(.depth), at: location, "elements nest deeper than libxml2 allows: \(diagnostic.message)")
+                return PropertyListError(
+                    .limitExceeded(.depth), at: location, keyPath: keyPath,
+                    "elements nest deeper than libxml2 allows: \(diagnostic.message)")
             }
-            return error(.malformedXML, at: location, diagnostic.message)
+            return PropertyListError(.malformedXML, at: location, keyPath: keyPath, diagnostic.message)
         }
-        let position = reader.parserPosition()
-        return error(.malformedXML, at: .lineColumn(line: position.line, column: position.column), "the XML parser stopped")
+        let position = sink.parserPosition()
+        return PropertyListError(
+            .malformedXML, at: .lineColumn(line: position.line, column: position.column), keyPath: keyPath, "the XML parser stopped")
     }
 
     /// Where the `index`th tag (start or end, counted from 0) begins.
@@ -381,7 +435,7 @@ struct XMLPropertyListBuilder: ~Copyable {
     }
 
     private func fallbackLocation() -> PropertyListLocation {
-        let position = reader.parserPosition()
-        return .lineColumn(line: reader.nodeLine() ?? position.line, column: position.column)
+        let position = sink?.parserPosition() ?? (line: 1, column: 1)
+        return .lineColumn(line: position.line, column: position.column)
     }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// Reads XML property lists (`<plist version="1.0">`), as Apple's tools and
 /// other libraries write them.
 ///
-/// The document is parsed in one streaming pass with libxml2's `xmlTextReader`;
-/// values are built as their elements close, with an explicit stack, so deep
-/// input cannot overflow the call stack. Accepted: UTF-8, UTF-16 and UTF-32
+/// The document is parsed in one streaming pass with libxml2's SAX2 parser,
+/// which builds no tree; values are built as their elements close, with an
+/// explicit stack, so deep input cannot overflow the call stack. Accepted: UTF-8, UTF-16 and UTF-32
 /// with or without a byte order mark; `<plist>` as an optional root wrapper;
 /// `<dict>`/`<key>`, `<array>`, `<string>`, `<integer>` (decimal or `0x` hex,
 /// `Int64.min ... UInt64.max`), `<real>` (decimal, `nan`, `inf`, `infinity`
@@ -66,13 +66,12 @@ public struct XMLPropertyListReader: Sendable {
         let input = try XMLParserInput(bytes)
         let result: Result<PropertyListValue, PropertyListError> = input.withBytes(of: bytes) { text, parserBytes, options in
             Result { () throws(PropertyListError) in
-                guard let reader = XMLTextReader(bytes: parserBytes, options: options) else {
-                    throw PropertyListError(.malformedXML, at: .lineColumn(line: 1, column: 1), "libxml2 could not open the input")
-                }
-                var builder = XMLPropertyListBuilder(
-                    reader: reader, input: text, encoding: input.encoding,
-                    placeholders: input.placeholders, limits: limits)
-                return try builder.run()
+                let receiver = XMLPropertyListEventReceiver(
+                    builder: XMLPropertyListBuilder(
+                        input: text, encoding: input.encoding, placeholders: input.placeholders, limits: limits))
+                let sink = XMLEventSink(handler: receiver)
+                _ = parseXMLEvents(parserBytes, options: options, into: sink)
+                return try receiver.finish(sink)
             }
         }
         return try result.get()

@@ -72,6 +72,13 @@ struct XMLEventParserTests {
         #expect(throws: PropertyListError.self) { try events("<a>&undeclared;</a>") }
     }
 
+    @Test func passesOverInternalSubsetDeclarationsCommentsAndInstructions() throws {
+        // Only the property-list reader refuses these; other XML formats may carry them.
+        let found = try events(
+            "<!DOCTYPE a [<!ELEMENT a ANY><!ATTLIST a t CDATA #IMPLIED><!NOTATION n SYSTEM \"n\"><!-- c -->]><a>x<!-- y -->z<?p?></a>")
+        #expect(found == ["<a - - ->", "xz", "</>"])
+    }
+
     @Test func anErrorTheHandlerThrowsStopsTheParse() throws {
         #expect { try events("<a>\n<stop/><b/></a>") } throws: { error in
             guard let error = error as? PropertyListError, case .lineColumn(let line, _) = error.location else { return false }

@@ -256,11 +256,32 @@ struct XMLPropertyListBuilder: ~Copyable {
         {
             return .uid(uid)
         }
+        let keyRange = frame.keyStart..<(frame.keyStart + count)
+        let valueRange = frame.valueStart..<(frame.valueStart + count)
+        if Self.areDistinct(keys[keyRange]) {
+            return .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys[keyRange], values: values[valueRange]))
+        }
+        // A duplicated key keeps its last value; so may keys that are only canonically equal.
         var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
         for offset in 0..<count {
             dictionary[keys[frame.keyStart + offset]] = values[frame.valueStart + offset]
         }
         return .dictionary(dictionary)
+    }
+
+    /// Whether the keys are ASCII and in strictly ascending byte order, as
+    /// plistlib, CoreFoundation and most writers write them: then no two are
+    /// equal (ASCII spellings are equal as Swift compares them exactly when
+    /// their bytes are), with no hashing and no pairs compared.
+    static func areDistinct(_ keys: ArraySlice<String>) -> Bool {
+        var previous: String.UTF8View?
+        for key in keys {
+            let bytes = key.utf8
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            if let previous, !previous.lexicographicallyPrecedes(bytes) { return false }
+            previous = bytes
+        }
+        return true
     }
 
     /// Adds a finished value to the open container, or makes it the root.

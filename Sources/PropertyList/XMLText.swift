@@ -62,8 +62,71 @@ enum XMLText {
 
     /// A decimal real, or `nan`, `inf`, `infinity` with an optional sign, in any case.
     static func parseReal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let exact = exactDecimal(bytes) { return exact }
         // Swift also reads hexadecimal reals (`0x1p3`); property lists have none.
         guard !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "x") }) else { return nil }
         return Double(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Powers of ten a `Double` holds exactly: 10⁰ … 10²².
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+        1e21, 1e22,
+    ]
+
+    /// A decimal `[+-]digits[.digits][(e|E)[+-]digits]` whose digits make an
+    /// integer of at most 2⁵³ and whose power of ten is within ±22, read
+    /// without `strtod`: both are exact as `Double`s, so one multiplication
+    /// or division rounds once and gives the correctly rounded value, the
+    /// one `strtod` gives (Clinger's fast path). Nil for anything else
+    /// (more digits, a larger exponent, `nan`, `inf`), which `strtod` reads.
+    static func exactDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        let zero = UInt8(ascii: "0")
+        var index = 0
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var seenPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else if byte &- zero < 10 {
+                // Stays at most 2^53 (9,007,199,254,740,992): checked before each step.
+                guard mantissa <= 900_719_925_474_099 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte &- zero)
+                digits += 1
+                if seenPoint { exponent -= 1 }
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var written = 0
+            var exponentDigits = 0
+            while index < bytes.count, bytes[index] &- zero < 10, exponentDigits < 4 {
+                written = written * 10 + Int(bytes[index] &- zero)
+                exponentDigits += 1
+                index += 1
+            }
+            guard exponentDigits > 0 else { return nil }
+            exponent += exponentNegative ? -written : written
+        }
+        guard index == bytes.count, mantissa <= 1 << 53, (-22...22).contains(exponent) else { return nil }
+        let value = exponent >= 0 ? Double(mantissa) * exactPowersOfTen[exponent] : Double(mantissa) / exactPowersOfTen[-exponent]
+        return negative ? -value : value
     }
 }

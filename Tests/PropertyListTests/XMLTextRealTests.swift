@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import PropertyList
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `<real>` text read without `strtod` when the digits and the power of ten
+/// are exact (Clinger's fast path) must give the very bits C's `strtod`
+/// gives; everything else is left to `strtod`.
+struct XMLTextRealTests {
+    private func strtodBits(_ text: String) -> UInt64 {
+        text.withCString { strtod($0, nil) }.bitPattern
+    }
+
+    private func fastBits(_ text: String) -> UInt64? {
+        var copy = text
+        return copy.withUTF8 { XMLText.exactDecimal($0)?.bitPattern }
+    }
+
+    @Test(arguments: [
+        "0", "-0", "-0.0", "0.1", "1.5", "+1.5e-3", ".5", "5.", "1e22", "-1e-22", "9007199254740992", "0.8444218515250481",
+        "123456.789", "1E10", "3.0e+2", "00012.5000",
+    ])
+    func readsExactDecimalsAsStrtodDoes(text: String) throws {
+        let fast = try #require(fastBits(text), "\(text) should take the fast path")
+        #expect(fast == strtodBits(text), "\(text)")
+    }
+
+    @Test(arguments: [
+        "1e23", "1e-23", "9007199254740993", "-183457.70302838754", "nan", "inf", "-infinity", "1.5.2", "e5", "1e", "-", "", "0x1p3",
+        "1e+", "12a", "1e00005",
+    ])
+    func leavesTheRestToStrtod(text: String) {
+        #expect(fastBits(text) == nil, "\(text)")
+    }
+
+    /// 20,000 decimals of every shape the fast path takes (random digits,
+    /// a point anywhere, exponents within and just past ±22), each read both
+    /// ways: the same bits whenever the fast path answers.
+    @Test func agreesWithStrtodOnRandomDecimals() {
+        var generator = SystemRandomNumberGenerator()
+        var answered = 0
+        for _ in 0..<20_000 {
+            let digitCount = Int.random(in: 1...17, using: &generator)
+            var digits = (0..<digitCount).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            if Bool.random(using: &generator) {
+                let point = Int.random(in: 0...digitCount, using: &generator)
+                digits.insert(".", at: digits.index(digits.startIndex, offsetBy: point))
+            }
+            var text = (Bool.random(using: &generator) ? "-" : "") + digits
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -25...25, using: &generator))" }
+            guard text.contains(where: \.isNumber) else { continue }
+            if let fast = fastBits(text) {
+                answered += 1
+                #expect(fast == strtodBits(text), "\(text)")
+            }
+        }
+        #expect(answered > 5_000, "the fast path answered only \(answered) of 20,000")
+    }
+}
+
+/// Dictionaries whose keys are ASCII and ascending are built without a
+/// duplicate check; any other dictionary keeps the last value of a
+/// duplicated key, as plistlib does for the same XML.
+struct XMLDictionaryKeyTests {
+    @Test func ascendingASCIIKeysAreDistinctAndOthersAreChecked() {
+        #expect(XMLPropertyListBuilder.areDistinct(["a", "b", "c"][...]))
+        #expect(XMLPropertyListBuilder.areDistinct(["A", "a"][...]))
+        #expect(!XMLPropertyListBuilder.areDistinct(["a", "a"][...]))
+        #expect(!XMLPropertyListBuilder.areDistinct(["b", "a"][...]))
+        #expect(!XMLPropertyListBuilder.areDistinct(["é", "z"][...]))
+    }
+
+    @Test func aDuplicatedKeyKeepsItsLastValueInEitherOrder() throws {
+        let xml = """
+            <plist version="1.0"><array>
+            <dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer><key>a</key><integer>3</integer></dict>
+            <dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer></dict>
+            </array></plist>
+            """
+        // plistlib.loads of the same bytes: [{'a': 3, 'b': 2}, {'a': 1, 'b': 2}].
+        let value = try XMLPropertyListReader().read(Data(xml.utf8))
+        #expect(value == .array([["a": 3, "b": 2], ["a": 1, "b": 2]]))
+        #expect(value.arrayValue?.first?.dictionaryValue?.keys.elementsEqual(["a", "b"]) == true)
+    }
+}

@@ -6,6 +6,7 @@
 #include <libxml/xmlversion.h>
 #undef LIBXML_ICU_ENABLED
 
+#include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 
 #endif

@@ -114,15 +114,19 @@ extension MetadataQueryEngine {
         let isPackage = kind == .directory && isPackageName(name)
         if info?.kind != .directory || isPackage, folderWatches[path] != nil { removeFolder(path) }
         if kind == .regular || isPackage {
-            itemAppeared(folder: folder, name: name, isDirectory: isPackage, isLink: info?.kind == .symbolicLink, atOnce: atOnce, now: now)
+            itemAppeared(
+                folder: folder, name: name, isDirectory: isPackage, isLink: info?.kind == .symbolicLink, atOnce: atOnce, now: now, seen: info)
         } else {
             removeItem(at: path)
             if info?.kind == .directory, folderWatches[path] == nil { scanFolder(path) }
         }
     }
 
-    /// A file or package is at `folder/name`: made an item now, or left to settle.
-    private func itemAppeared(folder: String, name: String, isDirectory: Bool, isLink: Bool, atOnce: Bool, now: Double) {
+    /// A file or package is at `folder/name`: made an item now, or left to
+    /// settle. `seen` is what `lstat` said of it a moment ago, if anything.
+    private func itemAppeared(
+        folder: String, name: String, isDirectory: Bool, isLink: Bool, atOnce: Bool, now: Double, seen: FileInfo? = nil
+    ) {
         let path = Self.join(folder, name)
         guard predicate.matchesName(name), predicate.matchesType(contentType(of: name, isDirectory: isDirectory), in: registry) else {
             removeItem(at: path)
@@ -130,7 +134,7 @@ extension MetadataQueryEngine {
         }
         if atOnce {
             settling.removeValue(forKey: path)
-            if let item = makeItem(path: path, name: name) { setItem(item) } else { removeItem(at: path) }
+            if let item = makeItem(path: path, name: name, seen: seen) { setItem(item) } else { removeItem(at: path) }
         } else {
             // Watch a new package at once, so that its entries' events keep it settling.
             if isDirectory, !isLink, packageWatches[path] == nil { watchPackageFolder(path, of: path) }
@@ -186,9 +190,10 @@ extension MetadataQueryEngine {
     }
 
     /// The item at `path` as it is now (a package watched, its entries
-    /// summed); nil when it is gone.
-    private func makeItem(path: String, name: String) -> MetadataItem? {
-        guard let info = try? FileInfo.of(path: path, followingLink: false) else { return nil }
+    /// summed); nil when it is gone. `seen`, what `lstat` said of it just
+    /// before (while gathering), spares asking again.
+    private func makeItem(path: String, name: String, seen: FileInfo? = nil) -> MetadataItem? {
+        guard let info = seen ?? (try? FileInfo.of(path: path, followingLink: false)) else { return nil }
         let isLink = info.kind == .symbolicLink
         guard let target = isLink ? try? FileInfo.of(path: path) : info else { return nil }
         let isDirectory = target.kind == .directory
@@ -218,13 +223,16 @@ extension MetadataQueryEngine {
     /// Adds the package's entries under `folder` to `stamp` (sizes, latest
     /// time, count) and `digest` (names and identities), watching its folders.
     private func summarize(folder: String, of itemPath: String, watching: Bool, into stamp: inout ItemStamp, digest: inout Hasher, depth: Int) {
-        guard let entries = try? Directory.entries(atPath: folder) else {
+        // The entries are looked at relative to the open folder: no path walked from the root for each.
+        guard let directory = try? OpenFile(path: folder, options: .directory),
+            let entries = try? Directory.entries(of: directory.descriptor, path: folder)
+        else {
             problems.append(MetadataQueryError(path: folder, "cannot list the package's entries"))
             return
         }
         for entry in entries {
             let entryPath = Self.join(folder, entry.name)
-            guard let info = try? FileInfo.of(path: entryPath, followingLink: false) else { continue }
+            guard let info = try? FileInfo.of(entry.name, in: directory.descriptor, followingLink: false) else { continue }
             stamp.entryCount += 1
             stamp.latestModification = max(stamp.latestModification, Self.nanoseconds(info))
             digest.combine(entry.bytes)

@@ -158,7 +158,7 @@ struct XMLPropertyListBuilder: ~Copyable {
         try checkStrayText()
         let tag = tagCount
         tagCount += 1
-        guard let element = element(of: start) else {
+        guard let element = Self.element(of: start, internedNames: internedNames) else {
             let name = start.qualifiedName
             if !sawElement, let other = NonPropertyListFormat(rootElement: name) {
                 throw other.error(at: location(ofTag: tag))
@@ -196,7 +196,9 @@ struct XMLPropertyListBuilder: ~Copyable {
 
     /// Checks that `element` may stand where it starts: keys only in
     /// dictionaries, alternating with values; one value at the top level.
-    private func checkPlacement(of element: PropertyListElement, tag: Int) throws(PropertyListError) {
+    /// Mutating though it changes nothing: called from a mutating method, a
+    /// non-mutating one made the compiler copy all of `self` for each element.
+    private mutating func checkPlacement(of element: PropertyListElement, tag: Int) throws(PropertyListError) {
         guard let frame = frames.last else {
             if element == .key {
                 throw error(.unexpectedElement, at: location(ofTag: tag), "<key> outside a dictionary")
@@ -298,7 +300,10 @@ struct XMLPropertyListBuilder: ~Copyable {
     /// Which vocabulary element `start` is, comparing interned name
     /// pointers first and bytes only when they miss; nil for an unknown
     /// element or a prefixed name.
-    private func element(of start: XMLElementStart) -> PropertyListElement? {
+    /// Static, with the interned names passed: a method of this
+    /// non-copyable struct called from a mutating one made the compiler copy
+    /// all of `self` (176 bytes) for every element.
+    private static func element(of start: XMLElementStart, internedNames: [UnsafePointer<UInt8>?]) -> PropertyListElement? {
         guard !start.hasPrefix else { return nil }
         let name = start.internedLocalName
         for (index, interned) in internedNames.enumerated() where interned == name {

@@ -72,6 +72,9 @@ struct XMLPropertyListBuilder: ~Copyable {
         var valueStart: Int
         /// Where this dictionary's keys start in `keys`.
         var keyStart: Int
+        /// Whether every key so far is ASCII and follows the one before in
+        /// byte order (see `XMLPropertyListBuilder.keyFollows`).
+        var keysAscendAsASCII = true
     }
 
     let input: UnsafeRawBufferPointer
@@ -260,7 +263,7 @@ struct XMLPropertyListBuilder: ~Copyable {
         }
         let keyRange = frame.keyStart..<(frame.keyStart + count)
         let valueRange = frame.valueStart..<(frame.valueStart + count)
-        if Self.areDistinct(keys[keyRange]) {
+        if frame.keysAscendAsASCII {
             return .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys[keyRange], values: values[valueRange]))
         }
         // A duplicated key keeps its last value; so may keys that are only canonically equal.
@@ -271,19 +274,27 @@ struct XMLPropertyListBuilder: ~Copyable {
         return .dictionary(dictionary)
     }
 
-    /// Whether the keys are ASCII and in strictly ascending byte order, as
-    /// plistlib, CoreFoundation and most writers write them: then no two are
-    /// equal (ASCII spellings are equal as Swift compares them exactly when
-    /// their bytes are), with no hashing and no pairs compared.
-    static func areDistinct(_ keys: ArraySlice<String>) -> Bool {
-        var previous: String.UTF8View?
-        for key in keys {
-            let bytes = key.utf8
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-            if let previous, !previous.lexicographicallyPrecedes(bytes) { return false }
-            previous = bytes
+    /// Whether `key`'s bytes are ASCII and come strictly after those of
+    /// `previous` (nil: the dictionary's first key), as plistlib,
+    /// CoreFoundation and most writers write keys. When every key of a
+    /// dictionary does, no two are equal (ASCII spellings are equal as Swift
+    /// compares them exactly when their bytes are): the dictionary is built
+    /// with no hashing and no pairs compared. Checked as each key is read,
+    /// from its bytes.
+    static func keyFollows(_ previous: String?, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        var high: UInt8 = 0
+        for byte in key { high |= byte }
+        guard high < 0x80 else { return false }
+        guard var previous else { return true }
+        return previous.withUTF8 { earlier in
+            let common = min(earlier.count, key.count)
+            var index = 0
+            while index < common {
+                if earlier[index] != key[index] { return earlier[index] < key[index] }
+                index &+= 1
+            }
+            return earlier.count < key.count
         }
-        return true
     }
 
     /// Adds a finished value to the open container, or makes it the root.
@@ -353,6 +364,10 @@ struct XMLPropertyListBuilder: ~Copyable {
         let value: PropertyListValue
         switch element {
         case .key:
+            if let last = frames.indices.last, frames[last].keysAscendAsASCII {
+                let previous = keys.count > frames[last].keyStart ? keys[keys.count - 1] : nil
+                frames[last].keysAscendAsASCII = text.withUnsafeBufferPointer { Self.keyFollows(previous, $0) }
+            }
             keys.append(text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
             return
         case .string:

@@ -70,12 +70,20 @@ struct XMLTextRealTests {
 /// duplicate check; any other dictionary keeps the last value of a
 /// duplicated key, as plistlib does for the same XML.
 struct XMLDictionaryKeyTests {
-    @Test func ascendingASCIIKeysAreDistinctAndOthersAreChecked() {
-        #expect(XMLPropertyListBuilder.areDistinct(["a", "b", "c"][...]))
-        #expect(XMLPropertyListBuilder.areDistinct(["A", "a"][...]))
-        #expect(!XMLPropertyListBuilder.areDistinct(["a", "a"][...]))
-        #expect(!XMLPropertyListBuilder.areDistinct(["b", "a"][...]))
-        #expect(!XMLPropertyListBuilder.areDistinct(["é", "z"][...]))
+    @Test func aKeyFollowsOnlyAnASCIIKeyItSortsAfter() {
+        func follows(_ previous: String?, _ key: String) -> Bool {
+            var key = key
+            return key.withUTF8 { XMLPropertyListBuilder.keyFollows(previous, $0) }
+        }
+        #expect(follows(nil, "a"))
+        #expect(follows("a", "b"))
+        #expect(follows("A", "a"))
+        #expect(follows("ab", "abc"))
+        #expect(!follows("abc", "ab"))
+        #expect(!follows("a", "a"))
+        #expect(!follows("b", "a"))
+        #expect(!follows("a", "é"))
+        #expect(!follows(nil, "é"))
     }
 
     @Test func aDuplicatedKeyKeepsItsLastValueInEitherOrder() throws {

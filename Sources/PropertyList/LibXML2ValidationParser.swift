@@ -140,7 +140,7 @@ func parseXMLForValidation(_ bytes: UnsafeRawBufferPointer, options: XMLParseOpt
         sink.context = context
         defer {
             sink.context = nil
-            xmlFreeParserCtxt(context)
+            freeParserContext(context)
         }
         _ = xmlCtxtUseOptions(context, options.rawValue)
         let status = withExtendedLifetime(sink) { xmlParseDocument(context) }

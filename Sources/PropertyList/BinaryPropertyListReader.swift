@@ -131,6 +131,21 @@ struct BinaryPropertyListDecoder {
     /// is released at a time: objects are mostly laid out in the order they
     /// are decoded, so little is read again.
     private static let pageReleaseMargin = 1 << 20
+    /// The keys of dictionaries decoded before, by a hash of their key
+    /// references (see `reusedKeys`).
+    private var keySets = [KeySet?](repeating: nil, count: Self.keySetSlots)
+    private static let keySetSlots = 64
+    /// The largest dictionary whose keys are reused: up to this count an
+    /// `OrderedDictionary` keeps its keys in an array alone, with no hash
+    /// table, so one array can serve every dictionary with these keys.
+    private static let largestReusedKeySet = 15
+
+    /// The keys of a dictionary, distinct strings all, and where its key
+    /// references lie in the file.
+    private struct KeySet {
+        let referencesStart: Int
+        let keys: ContiguousArray<String>
+    }
 
     /// Makes a decoder that decodes each object of `sharing` once. With
     /// `.none`, shared objects are decoded at each use (still bounded by the
@@ -192,7 +207,8 @@ struct BinaryPropertyListDecoder {
     private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         try countProduced(1, object: object)
         let offset = try scanner.offset(ofObject: object)
-        if let pageRelease, offset - releasedUpTo > 2 * Self.pageReleaseMargin {
+        // The distance first: binding the closure first would retain its context for every object.
+        if offset - releasedUpTo > 2 * Self.pageReleaseMargin, let pageRelease {
             pageRelease(releasedUpTo..<(offset - Self.pageReleaseMargin))
             releasedUpTo = offset - Self.pageReleaseMargin
         }
@@ -321,6 +337,10 @@ struct BinaryPropertyListDecoder {
             payload: header.payload, count: count, itemSize: 2 * scanner.referenceSize,
             objectOffset: offset, what: "dictionary")
         guard depth < limits.maximumDepth else { throw depthError(offset) }
+        let keySetSlot = keySetSlot(count: count, keyReferencesAt: header.payload)
+        if let keySetSlot, let keys = reusedKeys(count: count, keyReferencesAt: header.payload, slot: keySetSlot) {
+            return try decodeDictionary(keys: keys, valuesAt: header.payload + count * scanner.referenceSize, depth: depth)
+        }
         var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
         for index in 0..<count {
@@ -333,9 +353,30 @@ struct BinaryPropertyListDecoder {
             }
             keys.append(key)
         }
+        if hasDuplicate(keys, keyReferencesAt: header.payload) {
+            let values = try decodeValues(count: count, at: header.payload + count * scanner.referenceSize, keys: keys, depth: depth)
+            // Later duplicates win, as CoreFoundation keeps the last value set.
+            var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
+            for (key, value) in zip(keys, values) { dictionary[key] = value }
+            return dictionary
+        }
+        if let keySetSlot { keySets[keySetSlot] = KeySet(referencesStart: header.payload, keys: keys) }
+        return try decodeDictionary(keys: keys, valuesAt: header.payload + count * scanner.referenceSize, depth: depth)
+    }
+
+    /// The dictionary of `keys`, distinct, and the values referenced from `valuesStart`.
+    @inline(__always)
+    private mutating func decodeDictionary(
+        keys: ContiguousArray<String>, valuesAt valuesStart: Int, depth: Int
+    ) throws(PropertyListError) -> OrderedDictionary<String, PropertyListValue> {
+        OrderedDictionary(uncheckedUniqueKeys: keys, values: try decodeValues(count: keys.count, at: valuesStart, keys: keys, depth: depth))
+    }
+
+    private mutating func decodeValues(
+        count: Int, at valuesStart: Int, keys: ContiguousArray<String>, depth: Int
+    ) throws(PropertyListError) -> ContiguousArray<PropertyListValue> {
         var values: ContiguousArray<PropertyListValue> = []
         values.reserveCapacity(count)
-        let valuesStart = header.payload + count * scanner.referenceSize
         for index in 0..<count {
             do {
                 let valueObject = try scanner.reference(at: valuesStart + index * scanner.referenceSize)
@@ -344,13 +385,58 @@ struct BinaryPropertyListDecoder {
                 throw error.prefixed(by: .key(keys[index]))
             }
         }
-        if hasDuplicate(keys, keyReferencesAt: header.payload) {
-            // Later duplicates win, as CoreFoundation keeps the last value set.
-            var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
-            for (key, value) in zip(keys, values) { dictionary[key] = value }
-            return dictionary
+        return values
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are equal, both
+    /// ranges inside `bytes`: eight at a time, then one at a time.
+    @inline(__always)
+    private static func bytesEqual(_ bytes: UnsafeRawBufferPointer, _ first: Int, _ second: Int, count: Int) -> Bool {
+        var index = 0
+        while index &+ 8 <= count {
+            guard bytes.loadUnaligned(fromByteOffset: first &+ index, as: UInt64.self)
+                == bytes.loadUnaligned(fromByteOffset: second &+ index, as: UInt64.self)
+            else { return false }
+            index &+= 8
         }
-        return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        while index < count {
+            guard bytes[first &+ index] == bytes[second &+ index] else { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// Where the keys of a dictionary of `count` keys referenced from
+    /// `payload` are kept for reuse: a slot chosen by a hash of the
+    /// references, or nil for a dictionary too large (or empty) to share its keys.
+    @inline(__always)
+    private func keySetSlot(count: Int, keyReferencesAt payload: Int) -> Int? {
+        guard count > 0, count <= Self.largestReusedKeySet else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var position = payload
+        for _ in 0..<count {
+            hash = (hash ^ BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize))
+                &* 0x9E37_79B9_7F4A_7C15
+            position &+= scanner.referenceSize  // Safe: the caller checked the references lie in the object area.
+        }
+        return Int(truncatingIfNeeded: hash >> 58)  // The top 6 bits: 0 ..< keySetSlots.
+    }
+
+    /// The keys of an earlier dictionary whose key references are the same
+    /// bytes as this one's (so the same key objects, in the same order), or
+    /// nil. Writers store each distinct key once, so every dictionary of one
+    /// kind of record shares one key array, decoded once, as a keyed
+    /// archive's objects share `$class`, `NS.keys` and `NS.objects`. The keys
+    /// count as produced values as if decoded again; when that would pass
+    /// the limit, nil, so that the slow path reports it at its place.
+    @inline(__always)
+    private mutating func reusedKeys(count: Int, keyReferencesAt payload: Int, slot: Int) -> ContiguousArray<String>? {
+        guard let keySet = keySets[slot], keySet.keys.count == count,
+            Self.bytesEqual(scanner.bytes, keySet.referencesStart, payload, count: count &* scanner.referenceSize),
+            producedCount &+ count <= limits.maximumObjectCount
+        else { return nil }
+        producedCount &+= count  // Safe: checked just above.
+        return keySet.keys
     }
 
     /// True when two keys are equal: none when the keys are ASCII in sorted

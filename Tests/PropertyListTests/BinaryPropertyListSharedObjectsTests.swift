@@ -130,4 +130,65 @@ struct BinaryPropertyListSharedObjectsTests {
         #expect(try document.value(at: PropertyListKeyPath(parsing: "x")) == nil)
         #expect(throws: PropertyListError.self) { try BinaryPropertyListReader().read(Data(bomb)) }
     }
+
+    /// A binary property list of `objects` (each object's bytes, one-byte
+    /// references), the last one the top: the header, the objects, a
+    /// one-byte offset table and the trailer.
+    private func bplist(_ objects: [[UInt8]]) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count - 1)] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        return Data(bytes)
+    }
+
+    @Test func dictionariesThatShareTheirKeyObjectsEachKeepTheirOwnValues() throws {
+        // Objects 0 "a", 1 "b", 2…4 the integers 1, 2, 3; 5 {a: 1, b: 2}, 6 {a: 3, b: 1}
+        // (the same key references as 5), 7 {b: 2, a: 3} (the same keys, the other
+        // order), 8 {a: 1} (a shorter run of the same references); 9 the top array.
+        let file = bplist([
+            [0x51, 0x61], [0x51, 0x62], [0x10, 1], [0x10, 2], [0x10, 3],
+            [0xD2, 0, 1, 2, 3], [0xD2, 0, 1, 4, 2], [0xD2, 1, 0, 3, 4], [0xD1, 0, 2],
+            [0xA5, 5, 6, 7, 8, 5],
+        ])
+        let value = try BinaryPropertyListReader().read(file)
+        let first: PropertyListValue = .dictionary(["a": 1, "b": 2])
+        #expect(value == .array([first, .dictionary(["a": 3, "b": 1]), .dictionary(["b": 2, "a": 3]), .dictionary(["a": 1]), first]))
+        // Keys in their file order: 7's "b" first.
+        #expect(value.arrayValue?[2].dictionaryValue?.keys.elements == ["b", "a"])
+        // Changing one dictionary's keys leaves the others with the same key objects as they were.
+        var second = try #require(value.arrayValue?[1].dictionaryValue)
+        second["c"] = 4
+        second.removeValue(forKey: "a")
+        #expect(value.arrayValue?[0].dictionaryValue?.keys.elements == ["a", "b"])
+        #expect(value.arrayValue?[1].dictionaryValue?.keys.elements == ["a", "b"])
+        #expect(second.keys.elements == ["b", "c"])
+    }
+
+    @Test func aRepeatedKeyStillKeepsItsLastValueInEveryDictionaryThatRepeatsIt() throws {
+        // Objects 0 "a", 1 and 2 the integers 1 and 2; 3 and 4 both {a: 1, a: 2}
+        // (the same key references twice over); 5 {a: 2}; 6 the top array.
+        // CoreFoundation keeps the last value set for a repeated key.
+        let file = bplist([[0x51, 0x61], [0x10, 1], [0x10, 2], [0xD2, 0, 0, 1, 2], [0xD2, 0, 0, 2, 1], [0xD1, 0, 2], [0xA3, 3, 4, 5]])
+        let value = try BinaryPropertyListReader().read(file)
+        #expect(value == .array([.dictionary(["a": 2]), .dictionary(["a": 1]), .dictionary(["a": 2])]))
+    }
+
+    @Test func keysReusedFromAnEarlierDictionaryCountAsValuesDecoded() throws {
+        // Objects 0 "a", 1 "b", 2 the integer 1; 3 and 4 both {a: 1, b: 1}; 5 the
+        // top array [3, 4]: 1 + 2 × (1 + 2 keys + 2 values) = 11 values.
+        let file = bplist([[0x51, 0x61], [0x51, 0x62], [0x10, 1], [0xD2, 0, 1, 2, 2], [0xD2, 0, 1, 2, 2], [0xA2, 3, 4]])
+        let inner: PropertyListValue = .dictionary(["a": 1, "b": 1])
+        #expect(try BinaryPropertyListReader(limits: PropertyListLimits(maximumObjectCount: 11)).read(file) == .array([inner, inner]))
+        let error = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(limits: PropertyListLimits(maximumObjectCount: 10)).read(file)
+        }
+        #expect(error.code == .limitExceeded(.objectCount))
+    }
 }

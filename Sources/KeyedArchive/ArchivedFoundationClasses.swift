@@ -35,7 +35,7 @@ extension ArchivedValueDecoder {
         case "NSOrderedSet", "NSMutableOrderedSet": return .orderedSet(try orderedSetElements(fields))
         case "NSIndexSet", "NSMutableIndexSet": return .indexSet(try indexSet(fields))
         case "NSAttributedString", "NSMutableAttributedString": return .attributedString(try attributedText(fields))
-        case "NSColor", "UIColor": return .color(try color(fields))
+        case "NSColor", "UIColor": return .color(try color(fields, uikit: name == "UIColor"))
         case "NSFont", "UIFont": return .font(try font(fields, uikit: name == "UIFont"))
         case "NSDateComponents": return .dateComponents(try dateComponents(fields))
         case "NSLocale":
@@ -198,8 +198,12 @@ extension ArchivedValueDecoder {
     /// `NSColorSpace` and its components' field (`NSRGB`, `NSWhite`,
     /// `NSCYMK`, `NSComponents` with `NSCustomColorSpace`, or
     /// `NSCatalogName`/`NSColorName`); or UIColor's `UISystemColorName`,
-    /// `UIRed`/`UIGreen`/`UIBlue`/`UIAlpha`, `UIWhite`.
-    private mutating func color(_ fields: InstanceFields) throws(KeyedArchiveError) -> FoundationColor {
+    /// `UIRed`/`UIGreen`/`UIBlue`/`UIAlpha`, `UIWhite`. A `UIColor` that
+    /// holds UIKit's keys is read from them even when it also holds
+    /// `NSColorSpace` and `NSRGB`: UIKit writes those too, for AppKit, with
+    /// the components rounded to three decimals.
+    private mutating func color(_ fields: InstanceFields, uikit: Bool) throws(KeyedArchiveError) -> FoundationColor {
+        if uikit, ["UISystemColorName", "UIRed", "UIWhite"].contains(where: { fields[$0] != nil }) { return try uikitColor(fields) }
         guard let number = try integer("NSColorSpace", of: fields) else { return try uikitColor(fields) }
         guard let space = FoundationColor.Space(archivedNumber: number) else {
             throw fields.fail("has NSColorSpace \(number), not a colour space Apple archives (1 to 7, or 10)", self)
@@ -255,15 +259,23 @@ extension ArchivedValueDecoder {
         if let name = try string("UISystemColorName", of: fields) {
             return FoundationColor(space: .uikitSystem, components: [], name: name)
         }
-        let alpha = try real("UIAlpha", of: fields) ?? 1
-        if let red = try real("UIRed", of: fields) {
-            guard let green = try real("UIGreen", of: fields), let blue = try real("UIBlue", of: fields) else {
+        let alpha = try uikitComponent("UIAlpha", fields) ?? 1
+        if let red = try uikitComponent("UIRed", fields) {
+            guard let green = try uikitComponent("UIGreen", fields), let blue = try uikitComponent("UIBlue", fields) else {
                 throw fields.fail("has UIRed but not UIGreen and UIBlue", self)
             }
             return FoundationColor(space: .uikitRGB, components: [red, green, blue, alpha])
         }
-        if let white = try real("UIWhite", of: fields) { return FoundationColor(space: .uikitWhite, components: [white, alpha]) }
+        if let white = try uikitComponent("UIWhite", fields) { return FoundationColor(space: .uikitWhite, components: [white, alpha]) }
         throw fields.fail("has neither NSColorSpace nor UIColor's UIRed, UIWhite or UISystemColorName", self)
+    }
+
+    /// A UIColor component: `key` with `-Double` appended when present (the
+    /// 64-bit value, which UIKit writes beside the 32-bit one under `key`
+    /// when the two differ), else `key`; nil when neither is there.
+    private mutating func uikitComponent(_ key: String, _ fields: InstanceFields) throws(KeyedArchiveError) -> Double? {
+        if let double = try real(key + "-Double", of: fields) { return double }
+        return try real(key, of: fields)
     }
 
     /// `NSName`, `NSSize`, `NSfFlags`; or UIFont's `UIFontName`, `UIFontPointSize`;

@@ -4,11 +4,11 @@ import PropertyList
 import TestSupport
 import Testing
 
-/// AppKit's classes in keyed archives Apple's code wrote, from public
+/// AppKit's and UIKit's classes in keyed archives Apple's code wrote, from public
 /// repositories (`Fixtures/apple-classes/SOURCES.md`): fonts with their
 /// descriptors (`UIFontDescriptor`, `NSFontDescriptor`) and colours with an
-/// ICC-profiled `NSCustomColorSpace`, as Xcode archived status labels, and
-/// an `NSColorList` colour list. Each value is checked
+/// ICC-profiled `NSCustomColorSpace`, as Xcode archived status labels, an
+/// `NSColorList` colour list, and `UIColor`s an iOS 17 app's Core Data store holds. Each value is checked
 /// against a hand annotation from the bytes (SOURCES.md) and against PyPI's
 /// nska-deserialize reading the same file; malformed descriptors, made from
 /// the real file by changing one object, are refused at their object.
@@ -191,6 +191,81 @@ import Testing
         }
         #expect(names == peerNames.compactMap(ArchivedFoundationClassesTests.string).map(ArchivedValue.string))
         #expect(names.first == .string("0 0"))
+    }
+
+    // MARK: UIColors UIKit on iOS 17 archived (an app's Core Data store)
+
+    /// The three colours of the one group in the MeWe app's Core Data store (`ZGROUP`'s `ZDEFAULTCOLOR`,
+    /// `ZDARKCOLOR`, `ZLIGHTCOLOR`, SOURCES.md), each cut out byte for byte, with its red, green and blue in
+    /// 255ths and its `NSRGB` text as SOURCES.md's hand annotation gives them.
+    static let groupColours: [(file: String, red: Double, green: Double, blue: Double, rgbText: String)] = [
+        ("apple-classes/mewe-group-default-color.archive", 45, 42, 130, "0.176 0.165 0.51"),
+        ("apple-classes/mewe-group-dark-color.archive", 0, 0, 88, "0 0 0.345"),
+        ("apple-classes/mewe-group-light-color.archive", 115, 113, 171, "0.451 0.443 0.671"),
+    ]
+
+    static func number(_ value: PropertyListValue?) -> Double? {
+        switch value {
+        case .real(let real)?: real
+        case .integer(let integer)?: integer.int64Value.map(Double.init)
+        default: nil
+        }
+    }
+
+    /// Each colour is UIKit's extended sRGB at full precision (the components are n/255, by hand), not the
+    /// `NSColorSpace` 2 and three-decimal `NSRGB` UIKit writes beside them for AppKit; nska-deserialize reads
+    /// each component's 32-bit value under its key and, where that differs, the 64-bit one under `-Double`.
+    @Test(arguments: groupColours.indices) func uikitColourFromItsDoubleComponents(_ position: Int) throws {
+        let (file, red, green, blue, rgbText) = Self.groupColours[position]
+        let expected = [red / 255, green / 255, blue / 255, 1]
+        let colour = try ArchivedFoundationClassesTests.root(file)
+        #expect(colour == .color(FoundationColor(space: .uikitRGB, components: expected)))
+
+        let peer = try ArchivedFoundationClassesTests.peer(file)
+        for (key, value) in zip(["UIRed", "UIGreen", "UIBlue", "UIAlpha"], expected) {
+            #expect(Self.number(peer.value(at: [.key(key)])) == Double(Float(value)), "\(file) \(key)")
+            let double = Self.number(peer.value(at: [.key(key + "-Double")]))
+            #expect(double == (Double(Float(value)) == value ? nil : value), "\(file) \(key)-Double")
+        }
+        #expect(peer.value(at: [.key("UIColorComponentCount")]) == .integer(4))
+        #expect(peer.value(at: [.key("NSColorSpace")]) == .integer(2))
+        #expect(peer.value(at: [.key("NSRGB"), .key("$bytes")]) == Self.hex(Array(rgbText.utf8)))
+    }
+
+    /// The default group colour's archive with `$objects[1]`'s `keys` taken out and `fields` set, decoded.
+    static func decodeGroupColour(removing keys: [String] = [], setting fields: [String: PropertyListValue] = [:]) throws -> ArchivedValue {
+        let path = ArchivedFoundationClassesTests.fixturePath(groupColours[0].file)
+        guard case .dictionary(var top) = try PropertyListReader().read(try Data(contentsOf: URL(fileURLWithPath: path))).value,
+            case .array(var objects)? = top["$objects"], case .dictionary(var colour) = objects[1]
+        else { throw CocoaError(.fileReadCorruptFile) }
+        for key in keys { colour.removeValue(forKey: key) }
+        for (key, value) in fields { colour[key] = value }
+        objects[1] = .dictionary(colour)
+        top["$objects"] = .array(objects)
+        return try KeyedArchiveObjectGraph(propertyList: .dictionary(top)).decodeValue(forTopKey: "root")
+    }
+
+    /// The default colour as `ict` shows it; without its `-Double` keys (as UIKit wrote colours before
+    /// them) the 32-bit values are read; without UIKit's keys, the `NSColorSpace` 2 and `NSRGB` AppKit would read.
+    @Test func uikitColourWithoutDoubleOrUIKitKeys() throws {
+        #expect(
+            try Self.decodeGroupColour().readableText
+                == "uikitRGB(red 0.17647058823529413, green 0.16470588235294117, blue 0.5098039215686274, alpha 1)")
+        let single = try Self.decodeGroupColour(removing: ["UIRed-Double", "UIGreen-Double", "UIBlue-Double"])
+        let floats = [45.0, 42, 130].map { Double(Float($0 / 255)) } + [1]
+        #expect(single == .color(FoundationColor(space: .uikitRGB, components: floats)))
+        let appKit = try Self.decodeGroupColour(removing: ["UIRed", "UIGreen", "UIBlue", "UIAlpha", "UIRed-Double", "UIGreen-Double", "UIBlue-Double"])
+        #expect(appKit == .color(FoundationColor(space: .deviceRGB, components: [0.176, 0.165, 0.51, 1])))
+    }
+
+    /// A `-Double` component that is not a number is refused, named, at the colour.
+    @Test func uikitColourWithADoubleThatIsNotANumber() throws {
+        let error = #expect(throws: KeyedArchiveError.self) {
+            try Self.decodeGroupColour(setting: ["UIGreen-Double": .string("0.16")])
+        }
+        #expect(error?.code == .invalidObject)
+        #expect(error?.message.contains("UIGreen-Double that is not a number") == true, "\(error?.message ?? "")")
+        #expect(error?.keyPath.description.hasPrefix("$top.root") == true, "\(error?.keyPath.description ?? "")")
     }
 
     /// An allow-list that does not name UIFontDescriptor: the font is read from its own fields, without the descriptor.

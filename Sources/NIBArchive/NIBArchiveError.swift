@@ -59,7 +59,7 @@ public struct NIBArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
         public static var invalidString: Self { Self(.invalidString) }
         /// A `keyedobjects.nib` is not a readable keyed archive (the message is `KeyedArchiveError`'s).
         public static var invalidKeyedArchive: Self { Self(.invalidKeyedArchive) }
-        /// A keyed archive is not Interface Builder's `keyedobjects.nib` (no `IB.objectdata`), or refers outside `$objects`.
+        /// A keyed archive is no keyed nib (no `IB.objectdata` and no `UINibTopLevelObjectsKey` under `$top`), or refers outside `$objects`.
         public static var notAKeyedNib: Self { Self(.notAKeyedNib) }
         /// A key path names no object or value of the graph.
         public static var keyPathNotFound: Self { Self(.keyPathNotFound) }

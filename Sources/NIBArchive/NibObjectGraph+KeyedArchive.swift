@@ -2,19 +2,32 @@ import KeyedArchive
 import PropertyList
 
 extension NibObjectGraph {
-    /// The graph of Interface Builder's keyed `keyedobjects.nib`: the
-    /// `NSIBObjectData` under `$top`'s `IB.objectdata` is the root; its
-    /// `NSRoot` (the file's owner) and the objects whose parent
-    /// (`NSObjectsKeys`/`NSObjectsValues`) is `NSRoot` are the top level;
-    /// connections are its `NSNibOutletConnector`s and `NSNibControlConnector`s.
+    /// The graph of a keyed nib: Interface Builder's `keyedobjects.nib` for
+    /// AppKit, or an iOS nib as `ibtool` compiled them before iOS 6.
+    ///
+    /// - AppKit: the `NSIBObjectData` under `$top`'s `IB.objectdata` is the
+    ///   root; its `NSRoot` (the file's owner) and the objects whose parent
+    ///   (`NSObjectsKeys`/`NSObjectsValues`) is `NSRoot` are the top level;
+    ///   connections are its `NSNibOutletConnector`s and `NSNibControlConnector`s.
+    /// - iOS: `$top` itself holds what a compiled nib's object 0 holds
+    ///   (`UINibTopLevelObjectsKey`, `UINibObjectsKey`, `UINibConnectionsKey`,
+    ///   …), so it is shown as the root, at index 0 (the archive's `$null`,
+    ///   which no field refers to), with the class name `$top`; the top
+    ///   level is its `UINibTopLevelObjectsKey` array, and connections are
+    ///   the `UIRuntimeOutletConnection`s and `UIRuntimeEventConnection`s.
     ///
     /// Strings and numbers stored as themselves are shown in place; instances are objects.
     ///
-    /// - Throws: `NIBArchiveError` `.notAKeyedNib` when `$top` has no
-    ///   `IB.objectdata`, or a reference points outside `$objects` (the message names the object and key).
+    /// - Throws: `NIBArchiveError` `.notAKeyedNib` when `$top` has neither
+    ///   `IB.objectdata` nor `UINibTopLevelObjectsKey`, or a reference points
+    ///   outside `$objects` (the message names the object and key).
     public init(keyedArchive archive: KeyedArchiveObjectGraph) throws(NIBArchiveError) {
-        guard let root = archive.topObjectIndex(forKey: "IB.objectdata") else {
-            throw NIBArchiveError(.notAKeyedNib, at: nil, "the keyed archive has no $top.IB.objectdata: not a keyed nib")
+        let root = archive.topObjectIndex(forKey: "IB.objectdata")
+        let uikitTop = root == nil ? archive.topObjectIndex(forKey: Self.uikitTopLevelKey) : nil
+        guard root != nil || uikitTop != nil else {
+            throw NIBArchiveError(
+                .notAKeyedNib, at: nil,
+                "the keyed archive has neither $top.IB.objectdata nor $top.\(Self.uikitTopLevelKey): not a keyed nib")
         }
         var objects: [Object?] = Array(repeating: nil, count: archive.objects.count)
         for index in archive.objects.indices {
@@ -28,12 +41,28 @@ extension NibObjectGraph {
             }
             objects[index] = Object(index: index, className: instance.classDescription.name, fields: fields, string: string)
         }
+        if let uikitTop {
+            var fields: [Field] = []
+            for (key, value) in archive.top {
+                fields.append(Field(key: key, value: try Self.value(value, in: archive, at: "$top.\(key)")))
+            }
+            objects[0] = Object(index: 0, className: "$top", fields: fields, string: nil)
+            self.objects = objects
+            rootIndex = 0
+            connections = Self.connections(in: objects)
+            topLevelObjects = []
+            topLevelObjects = elements(of: uikitTop)
+            return
+        }
         self.objects = objects
-        rootIndex = root
+        rootIndex = root ?? 0
         connections = Self.connections(in: objects)
         topLevelObjects = []
         topLevelObjects = keyedTopLevelObjects()
     }
+
+    /// The `$top` key of an iOS keyed nib's top-level objects.
+    static let uikitTopLevelKey = "UINibTopLevelObjectsKey"
 
     /// `NSRoot`, then each object whose parent is `NSRoot`, in `NSObjectsKeys` order.
     private func keyedTopLevelObjects() -> [Int] {

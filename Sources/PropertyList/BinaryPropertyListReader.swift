@@ -394,8 +394,9 @@ struct BinaryPropertyListDecoder {
     private static func bytesEqual(_ bytes: UnsafeRawBufferPointer, _ first: Int, _ second: Int, count: Int) -> Bool {
         var index = 0
         while index &+ 8 <= count {
-            guard bytes.loadUnaligned(fromByteOffset: first &+ index, as: UInt64.self)
-                == bytes.loadUnaligned(fromByteOffset: second &+ index, as: UInt64.self)
+            guard
+                bytes.loadUnaligned(fromByteOffset: first &+ index, as: UInt64.self)
+                    == bytes.loadUnaligned(fromByteOffset: second &+ index, as: UInt64.self)
             else { return false }
             index &+= 8
         }
@@ -415,7 +416,8 @@ struct BinaryPropertyListDecoder {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var position = payload
         for _ in 0..<count {
-            hash = (hash ^ BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize))
+            hash =
+                (hash ^ BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize))
                 &* 0x9E37_79B9_7F4A_7C15
             position &+= scanner.referenceSize  // Safe: the caller checked the references lie in the object area.
         }

@@ -1,3 +1,4 @@
+import Foundation
 import KeyedArchive
 import NIBArchive
 import PropertyList
@@ -116,5 +117,77 @@ import Testing
     @Test func aKeyedArchiveThatIsNoNibIsRefused() throws {
         let archive = KeyedArchiveObjectGraph(top: ["root": .uid(0)], objects: [.string("$null")])
         #expect(throws: NIBArchiveError.self) { try NibObjectGraph(keyedArchive: archive) }
+    }
+
+    /// An iOS nib as `ibtool` compiled them before iOS 6: a keyed archive
+    /// whose `$top` holds `UINibTopLevelObjectsKey`, `UINibObjectsKey`,
+    /// `UINibConnectionsKey` … directly. Built here in the shape of such a
+    /// `MainWindow.nib` (read with plistlib: proxies for the file's owner and
+    /// first responder, a class-swapped app delegate and view controller, a
+    /// window, three outlets), the objects numbered as in that file.
+    private func uikitKeyedNib() -> KeyedArchiveObjectGraph {
+        func classDescription(_ names: [String]) -> PropertyListValue {
+            .dictionary(["$classes": .array(names.map { .string($0) }), "$classname": .string(names[0])])
+        }
+        func array(_ elements: [UInt64]) -> PropertyListValue { .dictionary(["NS.objects": .array(elements.map { .uid($0) }), "$class": .uid(20)]) }
+        func outlet(_ label: UInt64, source: UInt64, destination: UInt64) -> PropertyListValue {
+            .dictionary(["UILabel": .uid(label), "UIDestination": .uid(destination), "$class": .uid(25), "UISource": .uid(source)])
+        }
+        let objects: [PropertyListValue] = [
+            "$null", array([2, 5, 7, 11, 14]),
+            .dictionary(["$class": .uid(4), "UIProxiedObjectIdentifier": .uid(3)]), "IBFilesOwner",
+            classDescription(["UIProxyObject", "NSObject"]),
+            .dictionary(["$class": .uid(4), "UIProxiedObjectIdentifier": .uid(6)]), "IBFirstResponder",
+            .dictionary(["UIClassName": .uid(8), "UIOriginalClassName": .uid(9), "$class": .uid(10)]), "AppDelegate", "UICustomObject",
+            classDescription(["UIClassSwapper", "NSObject"]),
+            .dictionary(["UINibName": .uid(12), "UIClassName": .uid(12), "UIOriginalClassName": .uid(13), "$class": .uid(10)]),
+            "ViewController", "UIViewController",
+            .dictionary(["UIBackgroundColor": .uid(17), "UIBounds": .uid(15), "UIHidden": true, "UICenter": .uid(16), "$class": .uid(19)]),
+            "{{0, 0}, {320, 480}}", "{160, 240}",
+            .dictionary(["UIAlpha": 1.0, "UIRed": 1.0, "UIBlue": 1.0, "UIColorComponentCount": 4, "$class": .uid(18), "UIGreen": 1.0]),
+            classDescription(["UIColor", "NSObject"]), classDescription(["UIWindow", "UIView", "UIResponder", "NSObject"]),
+            classDescription(["NSArray", "NSObject"]), array([2, 5, 7, 11, 14]), array([23, 26, 28]),
+            outlet(24, source: 7, destination: 14), "window",
+            classDescription(["UIRuntimeOutletConnection", "UIRuntimeConnection", "NSObject"]),
+            outlet(27, source: 2, destination: 7), "delegate", outlet(29, source: 7, destination: 11), "viewController", array([]),
+        ]
+        return KeyedArchiveObjectGraph(
+            top: [
+                "UINibAccessibilityConfigurationsKey": .uid(30), "UINibTopLevelObjectsKey": .uid(1), "UINibVisibleWindowsKey": .uid(30),
+                "UINibConnectionsKey": .uid(22), "UINibObjectsKey": .uid(21),
+            ], objects: objects)
+    }
+
+    @Test func anIOSNibCompiledBeforeIOS6IsAGraphRootedAtItsTop() throws {
+        // Written out and read back as a file, as `ict` reads a .nib.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-uikit-\(UUID().uuidString).nib").path
+        try Data(try KeyedArchiveWriter().encode(uikitKeyedNib())).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let nib = try CompiledNib(contentsOfPath: path)
+        let graph = try #require(try nib.members.first?.graph())
+        #expect(graph.rootIndex == 0)
+        #expect(graph.object(0)?.className == "$top")
+        #expect(try graph.value(atKeyPath: "objects.0.UINibConnectionsKey") == .object(22))
+        #expect(graph.topLevelObjects == [2, 5, 7, 11, 14])
+        #expect(graph.object(14)?.className == "UIWindow")
+        #expect(graph.object(7)?.className == "UIClassSwapper")
+        #expect(
+            graph.connections == [
+                NibObjectGraph.Connection(kind: .outlet, objectIndex: 23, source: 7, destination: 14, label: "window"),
+                NibObjectGraph.Connection(kind: .outlet, objectIndex: 26, source: 2, destination: 7, label: "delegate"),
+                NibObjectGraph.Connection(kind: .outlet, objectIndex: 28, source: 7, destination: 11, label: "viewController"),
+            ])
+        // The text form starts at the root and reaches the window's colour.
+        let text = try graph.treeText()
+        #expect(text.contains("$top"))
+        #expect(text.contains("UIColor"))
+    }
+
+    @Test func anIOSKeyedNibWhoseTopLevelListPointsOutsideItsObjectsIsRefused() throws {
+        var archive = uikitKeyedNib()
+        archive.top["UINibConnectionsKey"] = .uid(99)
+        let error = try #require(throws: NIBArchiveError.self) { try NibObjectGraph(keyedArchive: archive) }
+        #expect(error.code == .notAKeyedNib)
+        #expect(error.message.contains("$top.UINibConnectionsKey"))
     }
 }

@@ -93,6 +93,13 @@ struct XMLPropertyListBuilder: ~Copyable {
     var frames: [Frame] = []
     var values: [PropertyListValue] = []
     var keys: [String] = []
+    /// The keys of the last dictionary of each count from 1 to
+    /// `largestReusedKeyCount`, distinct (index: count − 1), given to the
+    /// next dictionary whose keys are the same strings (see `distinctKeys`).
+    var recentKeys = [ContiguousArray<String>](repeating: [], count: Self.largestReusedKeyCount)
+    /// Up to this count an `OrderedDictionary` keeps its keys in an array
+    /// alone, with no hash table, so one array can serve many dictionaries.
+    static let largestReusedKeyCount = 15
     var root: PropertyListValue?
     var sawElement = false
     var producedCount = 0
@@ -255,7 +262,7 @@ struct XMLPropertyListBuilder: ~Copyable {
         try complete(value, tag: tag)
     }
 
-    private func makeDictionary(_ frame: Frame, count: Int) -> PropertyListValue {
+    private mutating func makeDictionary(_ frame: Frame, count: Int) -> PropertyListValue {
         if count == 1, keys[frame.keyStart] == "CF$UID", case .integer(let number) = values[frame.valueStart],
             let uid = number.uint64Value
         {
@@ -264,7 +271,7 @@ struct XMLPropertyListBuilder: ~Copyable {
         let keyRange = frame.keyStart..<(frame.keyStart + count)
         let valueRange = frame.valueStart..<(frame.valueStart + count)
         if frame.keysAscendAsASCII {
-            return .dictionary(OrderedDictionary(uncheckedUniqueKeys: keys[keyRange], values: values[valueRange]))
+            return .dictionary(OrderedDictionary(uncheckedUniqueKeys: distinctKeys(keyRange), values: values[valueRange]))
         }
         // A duplicated key keeps its last value; so may keys that are only canonically equal.
         var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
@@ -272,6 +279,20 @@ struct XMLPropertyListBuilder: ~Copyable {
             dictionary[keys[frame.keyStart + offset]] = values[frame.valueStart + offset]
         }
         return .dictionary(dictionary)
+    }
+
+    /// The keys in `range` of `keys`, known to be distinct, as an array: the
+    /// array of the last dictionary with as many keys when they are the
+    /// same strings (records of one kind repeat their keys), so that
+    /// dictionaries of one kind share one key array; else a new one, kept
+    /// for the next.
+    private mutating func distinctKeys(_ range: Range<Int>) -> ContiguousArray<String> {
+        guard (1...Self.largestReusedKeyCount).contains(range.count) else { return ContiguousArray(keys[range]) }
+        let slot = range.count - 1
+        if recentKeys[slot].elementsEqual(keys[range]) { return recentKeys[slot] }
+        let fresh = ContiguousArray(keys[range])
+        recentKeys[slot] = fresh
+        return fresh
     }
 
     /// Whether `key`'s bytes are ASCII and come strictly after those of

@@ -98,4 +98,28 @@ struct XMLDictionaryKeyTests {
         #expect(value == .array([["a": 3, "b": 2], ["a": 1, "b": 2]]))
         #expect(value.arrayValue?.first?.dictionaryValue?.keys.elementsEqual(["a", "b"]) == true)
     }
+
+    @Test func dictionariesWithTheSameKeysEachKeepTheirOwnValues() throws {
+        // Same keys, other values; same count, other keys; a prefix of the keys; no keys;
+        // the same keys again after the others. plistlib.loads of the same bytes gives these.
+        let xml = """
+            <plist version="1.0"><array>
+            <dict><key>a</key><integer>1</integer><key>b</key><integer>2</integer></dict>
+            <dict><key>a</key><integer>3</integer><key>b</key><integer>4</integer></dict>
+            <dict><key>a</key><integer>5</integer><key>c</key><integer>6</integer></dict>
+            <dict><key>a</key><integer>7</integer></dict>
+            <dict/>
+            <dict><key>a</key><integer>8</integer><key>b</key><integer>9</integer></dict>
+            </array></plist>
+            """
+        let value = try XMLPropertyListReader().read(Data(xml.utf8))
+        #expect(value == .array([["a": 1, "b": 2], ["a": 3, "b": 4], ["a": 5, "c": 6], ["a": 7], [:], ["a": 8, "b": 9]]))
+        // Changing one dictionary's keys leaves the others with the same keys as they were.
+        var second = try #require(value.arrayValue?[1].dictionaryValue)
+        second.removeValue(forKey: "a")
+        second["d"] = 10
+        #expect(second.keys.elements == ["b", "d"])
+        #expect(value.arrayValue?[0].dictionaryValue?.keys.elements == ["a", "b"])
+        #expect(value.arrayValue?[5].dictionaryValue?.keys.elements == ["a", "b"])
+    }
 }

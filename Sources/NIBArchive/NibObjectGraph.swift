@@ -100,10 +100,11 @@ public struct NibObjectGraph: Hashable, Sendable {
 
     /// The objects by index; nil where the file's entry is no object of its own
     /// (a keyed archive's `$null`, class descriptions, and strings and numbers, which are shown in place).
+    /// An iOS keyed nib's `$top` is shown as the object at index 0, its `$null`.
     public var objects: [Object?]
     /// The root object's index.
     public var rootIndex: Int
-    /// The top-level objects (the root's `UINibTopLevelObjectsKey`, or a keyed nib's `NSRoot` and its children).
+    /// The top-level objects (the root's `UINibTopLevelObjectsKey`, or an AppKit keyed nib's `NSRoot` and its children).
     public var topLevelObjects: [Int]
     /// The connections, in object order.
     public var connections: [Connection]

@@ -189,40 +189,12 @@ struct ContractTests {
     /// `line:column`, `byte N` or an entry path, or left out with its colon.
     static let problemLine = #"^.+?(:[0-9]+:[0-9]+|:byte [0-9]+|:[^:]+)?: (error|warning): [^ ].*$"#
 
-    static var pythonHasJSONSchema: Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import jsonschema"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
+    static var pythonHasJSONSchema: Bool { JSONSchemaChecker.isAvailable }
 
     /// Validates `document` against the schema file; returns jsonschema's complaint, or nil.
     private func schemaProblem(_ document: String, schema: String) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(json.load(sys.stdin)), key=lambda e: list(e.path))
-            for e in errors: print(list(e.path), e.message)
-            sys.exit(1 if errors else 0)
-            """, schema,
-        ]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(document.utf8))
-        try input.fileHandleForWriting.close()
-        let said = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : String(decoding: said, as: UTF8.self)
+        let problems = try JSONSchemaChecker.problems(in: document, schemaPath: schema)
+        return problems.isEmpty ? nil : problems.joined(separator: "\n")
     }
 
     @Test(
@@ -289,31 +261,8 @@ struct ContractTests {
 
     /// Validates each line of `lines` against the schema file; returns jsonschema's complaints, or nil.
     static func lineSchemaProblem(_ lines: String, schema: String) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            failed = False
-            for number, line in enumerate(sys.stdin.read().split("\\n")[:-1], 1):
-                for e in jsonschema.Draft202012Validator(schema).iter_errors(json.loads(line)):
-                    print(number, list(e.path), e.message)
-                    failed = True
-            sys.exit(1 if failed else 0)
-            """, schema,
-        ]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(lines.utf8))
-        try input.fileHandleForWriting.close()
-        let said = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : String(decoding: said, as: UTF8.self)
+        let problems = try JSONSchemaChecker.problems(inLines: lines, schemaPath: schema)
+        return problems.isEmpty ? nil : problems.joined(separator: "\n")
     }
 
     /// With `--jsonl`, every line on standard output is one JSON object that

@@ -230,14 +230,7 @@ struct ICTDocumentJSONFormTests {
 
     /// What python3's jsonschema says is wrong with `json` against the form's schema; empty when nothing.
     static func schemaComplaint(_ json: [UInt8]) throws -> String {
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            errors = jsonschema.Draft202012Validator(schema).iter_errors(json.load(sys.stdin))
-            print('; '.join(e.message for e in errors), end='')
-            """
-        return String(decoding: try python(["-c", script, schemaPath], input: json), as: UTF8.self)
+        try JSONSchemaChecker.problems(in: String(decoding: json, as: UTF8.self), schemaPath: schemaPath).joined(separator: "; ")
     }
 
     struct PythonFailure: Error { var status: Int32 }

@@ -22,15 +22,18 @@ enum XMLText {
         return text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
+    /// Whether `bytes` start with `-`, and where what follows an optional `-` or `+` starts.
+    @inline(__always)
+    static func sign(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, after: Int) {
+        guard let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") else { return (false, 0) }
+        return (first == UInt8(ascii: "-"), 1)
+    }
+
     /// A decimal or `0x` hexadecimal integer with an optional sign, in
     /// `Int64.min ... UInt64.max`.
     static func parseInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> PropertyListInteger? {
-        var position = 0
-        var negative = false
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") {
-            negative = bytes[position] == UInt8(ascii: "-")
-            position += 1
-        }
+        let (negative, start) = sign(bytes)
+        var position = start
         var radix: UInt64 = 10
         if bytes.count - position > 2, bytes[position] == UInt8(ascii: "0"),
             bytes[position + 1] | 0x20 == UInt8(ascii: "x")
@@ -82,12 +85,8 @@ enum XMLText {
     /// (more digits, a larger exponent, `nan`, `inf`), which `strtod` reads.
     static func exactDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let zero = UInt8(ascii: "0")
-        var index = 0
-        var negative = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
+        let (negative, start) = sign(bytes)
+        var index = start
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0

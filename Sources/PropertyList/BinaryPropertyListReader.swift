@@ -207,7 +207,7 @@ struct BinaryPropertyListDecoder {
     private mutating func decodeUnshared(_ object: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         try countProduced(1, object: object)
         let offset = try scanner.offset(ofObject: object)
-        // The distance first: binding the closure first would retain its context for every object.
+        // The distance first, so that the optional closure is only unwrapped when pages are due.
         if offset - releasedUpTo > 2 * Self.pageReleaseMargin, let pageRelease {
             pageRelease(releasedUpTo..<(offset - Self.pageReleaseMargin))
             releasedUpTo = offset - Self.pageReleaseMargin

@@ -203,7 +203,7 @@ extension ArchivedValueDecoder {
     /// `NSColorSpace` and `NSRGB`: UIKit writes those too, for AppKit, with
     /// the components rounded to three decimals.
     private mutating func color(_ fields: InstanceFields, uikit: Bool) throws(KeyedArchiveError) -> FoundationColor {
-        if uikit, ["UISystemColorName", "UIRed", "UIWhite"].contains(where: { fields[$0] != nil }) { return try uikitColor(fields) }
+        if uikit, FoundationColor.uikitKeys.contains(where: { fields[$0] != nil }) { return try uikitColor(fields) }
         guard let number = try integer("NSColorSpace", of: fields) else { return try uikitColor(fields) }
         guard let space = FoundationColor.Space(archivedNumber: number) else {
             throw fields.fail("has NSColorSpace \(number), not a colour space Apple archives (1 to 7, or 10)", self)
@@ -255,27 +255,14 @@ extension ArchivedValueDecoder {
         }
     }
 
+    /// `UIColor`'s own fields, read as `FoundationColor(uikitFields:string:fail:)` says.
     private mutating func uikitColor(_ fields: InstanceFields) throws(KeyedArchiveError) -> FoundationColor {
-        if let name = try string("UISystemColorName", of: fields) {
-            return FoundationColor(space: .uikitSystem, components: [], name: name)
-        }
-        let alpha = try uikitComponent("UIAlpha", fields) ?? 1
-        if let red = try uikitComponent("UIRed", fields) {
-            guard let green = try uikitComponent("UIGreen", fields), let blue = try uikitComponent("UIBlue", fields) else {
-                throw fields.fail("has UIRed but not UIGreen and UIBlue", self)
-            }
-            return FoundationColor(space: .uikitRGB, components: [red, green, blue, alpha])
-        }
-        if let white = try uikitComponent("UIWhite", fields) { return FoundationColor(space: .uikitWhite, components: [white, alpha]) }
-        throw fields.fail("has neither NSColorSpace nor UIColor's UIRed, UIWhite or UISystemColorName", self)
-    }
-
-    /// A UIColor component: `key` with `-Double` appended when present (the
-    /// 64-bit value, which UIKit writes beside the 32-bit one under `key`
-    /// when the two differ), else `key`; nil when neither is there.
-    private mutating func uikitComponent(_ key: String, _ fields: InstanceFields) throws(KeyedArchiveError) -> Double? {
-        if let double = try real(key + "-Double", of: fields) { return double }
-        return try real(key, of: fields)
+        let color = try FoundationColor(
+            uikitFields: { key throws(KeyedArchiveError) in try real(key, of: fields) },
+            string: { key throws(KeyedArchiveError) in try string(key, of: fields) },
+            fail: { fields.fail($0, self) })
+        guard let color else { throw fields.fail("has neither NSColorSpace nor UIColor's UIRed, UIWhite or UISystemColorName", self) }
+        return color
     }
 
     /// `NSName`, `NSSize`, `NSfFlags`; or UIFont's `UIFontName`, `UIFontPointSize`;
@@ -283,8 +270,10 @@ extension ArchivedValueDecoder {
     private mutating func font(_ fields: InstanceFields, uikit: Bool) throws(KeyedArchiveError) -> FoundationFont {
         let descriptor = try fontDescriptor(fields)
         if uikit || fields["NSName"] == nil, fields["UIFontPointSize"] != nil {
-            guard let size = try real("UIFontPointSize", of: fields) else { throw fields.fail("has no UIFontPointSize", self) }
-            return FoundationFont(name: try string("UIFontName", of: fields) ?? descriptor?.name, size: size, descriptor: descriptor)
+            return try FoundationFont(
+                uikitFields: { key throws(KeyedArchiveError) in try real(key, of: fields) },
+                string: { key throws(KeyedArchiveError) in try string(key, of: fields) }, descriptor: descriptor,
+                fail: { fields.fail($0, self) })
         }
         guard let name = try string("NSName", of: fields), let size = try real("NSSize", of: fields) else {
             throw fields.fail("needs an NSName string and an NSSize number (or UIFont's UIFontName and UIFontPointSize)", self)
@@ -306,8 +295,8 @@ extension ArchivedValueDecoder {
         switch try field(key, of: fields) {
         case .null: return nil
         case .object(let object) where object.classDescription.chain.contains(where: { $0 == "UIFontDescriptor" || $0 == "NSFontDescriptor" }):
-            return try Self.fontDescriptor(object) { message throws(KeyedArchiveError) in
-                throw fields.fail("has a \(key) (\(object.classDescription.name), object \(object.index)) that \(message)", self)
+            return try Self.fontDescriptor(object) { message in
+                fields.fail("has a \(key) (\(object.classDescription.name), object \(object.index)) that \(message)", self)
             }
         default: throw fields.fail("has a \(key) that is not a UIFontDescriptor or NSFontDescriptor", self)
         }
@@ -315,63 +304,16 @@ extension ArchivedValueDecoder {
 
     /// A decoded `UIFontDescriptor`/`NSFontDescriptor`: its
     /// `UIFontDescriptorAttributes` (or `NSFontDescriptorAttributes`)
-    /// dictionary, string keys only; `fail` is called with what is wrong.
+    /// dictionary, read as `FoundationFontDescriptor(archivedAttributes:key:fail:)`
+    /// says; `fail` makes the error for what is wrong.
     private static func fontDescriptor(
-        _ object: ArchivedObject, fail: (String) throws(KeyedArchiveError) -> Never
+        _ object: ArchivedObject, fail: (String) -> KeyedArchiveError
     ) throws(KeyedArchiveError) -> FoundationFontDescriptor {
-        guard let key = ["UIFontDescriptorAttributes", "NSFontDescriptorAttributes"].first(where: { object.fields[$0] != nil }) else {
-            try fail("has neither UIFontDescriptorAttributes nor NSFontDescriptorAttributes")
+        guard let key = FoundationFontDescriptor.archivedAttributesKeys.first(where: { object.fields[$0] != nil }) else {
+            throw fail("has neither UIFontDescriptorAttributes nor NSFontDescriptorAttributes")
         }
-        guard case .dictionary(let entries)? = object.fields[key] else { try fail("has a \(key) that is not a dictionary") }
-        var descriptor = FoundationFontDescriptor()
-        for entry in entries {
-            guard case .string(let name) = entry.key else { try fail("has a key in \(key) that is not a string") }
-            func text() throws(KeyedArchiveError) -> String {
-                guard case .string(let value) = entry.value else { try fail("has a \(key).\(name) that is not a string") }
-                return value
-            }
-            switch name {
-            case "NSFontNameAttribute": descriptor.name = try text()
-            case "NSFontFamilyAttribute": descriptor.family = try text()
-            case "NSFontFaceAttribute": descriptor.face = try text()
-            case "NSCTFontUIUsageAttribute": descriptor.usage = try text()
-            case "NSFontSizeAttribute":
-                guard let size = number(entry.value), size.isFinite, size >= 0 else {
-                    try fail("has a \(key).\(name) that is not a size of zero or more points")
-                }
-                descriptor.size = size
-            case "NSCTFontFeatureSettingsAttribute":
-                guard case .array(let settings) = entry.value else { try fail("has a \(key).\(name) that is not an array") }
-                for (position, setting) in settings.enumerated() {
-                    guard case .dictionary(let pairs) = setting else { try fail("has a \(key).\(name)[\(position)] that is not a dictionary") }
-                    func value(_ key: String) -> ArchivedValue? { pairs.first { $0.key == .string(key) }?.value }
-                    if let type = integer(value("CTFeatureTypeIdentifier")), let selector = integer(value("CTFeatureSelectorIdentifier")) {
-                        descriptor.features.append(.aat(type: type, selector: selector))
-                    } else if case .string(let tag)? = value("CTFeatureOpenTypeTag"), let number = integer(value("CTFeatureOpenTypeValue")) {
-                        descriptor.features.append(.openType(tag: tag, value: number))
-                    } else {
-                        try fail(
-                            "has a \(key).\(name)[\(position)] without CTFeatureTypeIdentifier and CTFeatureSelectorIdentifier integers "
-                                + "(or CTFeatureOpenTypeTag and CTFeatureOpenTypeValue)")
-                    }
-                }
-            default: descriptor.otherAttributeNames.append(name)
-            }
-        }
-        return descriptor
-    }
-
-    private static func number(_ value: ArchivedValue) -> Double? {
-        switch value {
-        case .real(let value): value
-        case .real32(let value): Double(value)
-        case .integer(let value): value.int64Value.map(Double.init)
-        default: nil
-        }
-    }
-
-    private static func integer(_ value: ArchivedValue?) -> Int64? {
-        if case .integer(let value)? = value { value.int64Value } else { nil }
+        guard case .dictionary(let entries)? = object.fields[key] else { throw fail("has a \(key) that is not a dictionary") }
+        return try FoundationFontDescriptor(archivedAttributes: entries, key: key, fail: fail)
     }
 
     // MARK: Dates, places and errors
@@ -435,6 +377,30 @@ extension ArchivedValueDecoder {
         default: throw fields.fail("has an NSUserInfo that is not a dictionary", self)
         }
     }
+}
+
+extension ArchivedValue: ArchivedFieldValue {
+    /// The text of a string (plain, or an `NSString` object decoded).
+    public var fieldString: String? { if case .string(let text) = self { text } else { nil } }
+
+    /// The value of an integer of 64 bits or a real (of 64 or 32 bits).
+    public var fieldNumber: Double? {
+        switch self {
+        case .real(let value): value
+        case .real32(let value): Double(value)
+        case .integer(let value): value.int64Value.map(Double.init)
+        default: nil
+        }
+    }
+
+    /// The value of an integer of 64 bits.
+    public var fieldInteger: Int64? { if case .integer(let value) = self { value.int64Value } else { nil } }
+
+    /// The elements of an array.
+    public var fieldElements: [ArchivedValue]? { if case .array(let elements) = self { elements } else { nil } }
+
+    /// The entries of a dictionary.
+    public var fieldEntries: [ArchivedDictionaryEntry]? { if case .dictionary(let entries) = self { entries } else { nil } }
 }
 
 /// Unsigned LEB128 numbers one after another (`NSAttributeInfo`, `NSRangeData`), each at most 63 bits.

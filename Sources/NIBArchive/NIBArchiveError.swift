@@ -37,7 +37,7 @@ public struct NIBArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case notANibArchive, truncated, invalidHeader, invalidVarint, invalidIndex, invalidValueType
-            case invalidString, invalidKeyedArchive, notAKeyedNib, keyPathNotFound, limitExceeded(NIBArchiveLimit), io
+            case invalidString, invalidObject, invalidKeyedArchive, notAKeyedNib, keyPathNotFound, limitExceeded(NIBArchiveLimit), io
         }
 
         private let value: Value
@@ -57,6 +57,9 @@ public struct NIBArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
         public static var invalidValueType: Self { Self(.invalidValueType) }
         /// A key or class name is not UTF-8, or a class name lacks its terminating zero byte.
         public static var invalidString: Self { Self(.invalidString) }
+        /// An object of a class decoded by name (`UIColor`, `UIFont`) lacks a field it needs or holds one of the
+        /// wrong type; the message names the object and the key.
+        public static var invalidObject: Self { Self(.invalidObject) }
         /// A `keyedobjects.nib` is not a readable keyed archive (the message is `KeyedArchiveError`'s).
         public static var invalidKeyedArchive: Self { Self(.invalidKeyedArchive) }
         /// A keyed archive is no keyed nib (no `IB.objectdata` and no `UINibTopLevelObjectsKey` under `$top`), or refers outside `$objects`.

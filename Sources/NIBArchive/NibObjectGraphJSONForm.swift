@@ -18,7 +18,12 @@ extension NibObjectGraph {
     ///
     /// A reference is a `$uid` holding the object's index; strings, numbers,
     /// booleans and data are themselves, `nil` is `{"nil": true}`, a list an
-    /// array; a string object also has `"string"`.
+    /// array; a string object also has `"string"`. A `UIColor` or `UIFont`
+    /// that decodes (`readableValue(ofObjectAt:limits:)`) also has
+    /// `"readable"`, its `readableText`, after its fields, which stay as
+    /// they are (as `ict inspect --json` shows a keyed archive's colour or font).
+    ///
+    /// Cost: decodes each `UIColor` and `UIFont` object.
     public var jsonForm: PropertyListValue {
         var form: OrderedDictionary<String, PropertyListValue> = ["root": .integer(PropertyListInteger(rootIndex))]
         form["topLevelObjects"] = .array(topLevelObjects.map { .integer(PropertyListInteger($0)) })
@@ -41,6 +46,7 @@ extension NibObjectGraph {
                 if let string = object.string { entry["string"] = .string(string) }
                 entry["fields"] = .array(
                     object.fields.map { .dictionary(["key": .string($0.key), "value": Self.jsonValue($0.value)]) })
+                if let value = readableValue(ofObjectAt: object.index) { entry["readable"] = .string(value.readableText) }
                 return .dictionary(entry)
             })
         return .dictionary(form)

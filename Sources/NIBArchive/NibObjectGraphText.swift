@@ -5,7 +5,11 @@ extension NibObjectGraph {
     /// each object from the root down (its fields two spaces in, an object
     /// a field refers to four). An object is
     /// expanded where it is first reached; a later reference says
-    /// `(shown above)`, one to an object being expanded says `(cycle)`.
+    /// `(shown above)`, one to an object being expanded says `(cycle)`. A
+    /// `UIColor` or `UIFont` that decodes (`readableValue(ofObjectAt:limits:)`)
+    /// is one line, its label and readable text, as a keyed archive's tree
+    /// shows one: `#39 UIFont = ".SFUIText" 14 pt, usage CTFontRegularUsage`;
+    /// the objects it was read from count as shown.
     /// Objects the root does not reach follow, under `unreached objects:`.
     /// Control characters in strings are shown escaped.
     ///
@@ -79,12 +83,15 @@ extension NibObjectGraph {
     }
 
     /// `text` in double quotes, with quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
+    static func quoted(_ text: String) -> String { "\"" + escaped(text, quotes: true) + "\"" }
+
+    /// `text` with control characters (and, with `quotes`, quotes and backslashes) escaped.
+    static func escaped(_ text: String, quotes: Bool = false) -> String {
+        var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
+            case "\"" where quotes: result += "\\\""
+            case "\\" where quotes: result += "\\\\"
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
@@ -97,7 +104,7 @@ extension NibObjectGraph {
                 }
             }
         }
-        return result + "\""
+        return result
     }
 }
 
@@ -125,6 +132,12 @@ private struct NibTreePrinter {
         shown.insert(index)
         expanding.insert(index)
         defer { expanding.remove(index) }
+        if let (value, parts) = graph.readableValueAndParts(ofObjectAt: index, limits: limits) {
+            // As a keyed archive's tree shows a colour or font: `#39 UIFont = ".SFUIText" 14 pt`, without its fields.
+            output += indent + graph.label(of: index) + " = " + NibObjectGraph.escaped(value.readableText) + "\n"
+            shown.formUnion(parts)
+            return
+        }
         output += indent + graph.label(of: index) + "\n"
         guard let object = graph.object(index) else { return }
         // An array's elements all have the key UINibEncoderEmptyKey: numbered, they read as a list.

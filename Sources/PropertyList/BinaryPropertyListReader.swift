@@ -22,16 +22,26 @@ public struct BinaryPropertyListReader: Sendable {
         self.limits = limits
     }
 
-    /// Decodes the whole property list in `bytes`. Before anything is
-    /// decoded, the values the file expands to (each use of a shared object
-    /// counted) are counted from its references, a pass that costs a fraction
-    /// of decoding.
+    /// Decodes the whole property list in `bytes`. A well-formed file whose
+    /// containers are each referenced once (as every writer writes them) is
+    /// decoded in one walk; any other is decoded again with the checks that
+    /// say where a problem is, and before anything of it is decoded, the
+    /// values it expands to (each use of a shared object counted) are
+    /// counted from its references, a pass that costs a fraction of decoding.
     ///
     /// - Throws: `PropertyListError` with the byte offset of the problem and the
     ///   key path of the value being read; `limitExceeded(.objectCount)` before
     ///   decoding when the count is over `maximumObjectCount`.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
+        if let value = BinaryPropertyListQuickRead.value(of: scanner, limits: limits) { return value }
+        return try readCarefully(scanner)
+    }
+
+    /// Decodes the whole file of `scanner` (which checked all offsets) with
+    /// `BinaryPropertyListDecoder`, which says where a problem is; what the
+    /// quick read gives up on comes here.
+    func readCarefully(_ scanner: BinaryPropertyListScanner) throws(PropertyListError) -> PropertyListValue {
         var decoder = try BinaryPropertyListDecoder.checkedForWholeFile(scanner: scanner, limits: limits)
         return try decoder.decode(scanner.topObject, depth: 0)
     }
@@ -46,6 +56,9 @@ public struct BinaryPropertyListReader: Sendable {
     public func read(_ file: MappedFile) throws(PropertyListError) -> PropertyListValue {
         try withExtendedLifetime(file) { () throws(PropertyListError) in
             let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
+            if let value = BinaryPropertyListQuickRead.value(of: scanner, limits: limits, pageRelease: { file.releasePages($0) }) {
+                return value
+            }
             var decoder = try BinaryPropertyListDecoder.checkedForWholeFile(scanner: scanner, limits: limits)
             decoder.pageRelease = { file.releasePages($0) }
             return try decoder.decode(scanner.topObject, depth: 0)
@@ -130,7 +143,7 @@ struct BinaryPropertyListDecoder {
     /// How far behind the object being decoded pages are kept, and how much
     /// is released at a time: objects are mostly laid out in the order they
     /// are decoded, so little is read again.
-    private static let pageReleaseMargin = 1 << 20
+    static let pageReleaseMargin = 1 << 20
     /// The keys of dictionaries decoded before (see `BinaryPropertyListKeySets`).
     private var keySets = BinaryPropertyListKeySets()
 

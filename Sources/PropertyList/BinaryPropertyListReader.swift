@@ -46,6 +46,19 @@ public struct BinaryPropertyListReader: Sendable {
         return try decoder.decode(scanner.topObject, depth: 0)
     }
 
+    /// Both ways of reading `bytes`, for the fuzz target that holds them to
+    /// agreeing: the quick read's value (nil where it gave up) and the
+    /// careful decoder's outcome; nil when the header or trailer is refused,
+    /// before either runs.
+    @_spi(Fuzzing)
+    public func readBothWays(
+        _ bytes: UnsafeRawBufferPointer
+    ) -> (quick: PropertyListValue?, careful: Result<PropertyListValue, PropertyListError>)? {
+        guard let scanner = try? BinaryPropertyListScanner(bytes, limits: limits) else { return nil }
+        let quick = BinaryPropertyListQuickRead.value(of: scanner, limits: limits)
+        return (quick, Result { () throws(PropertyListError) in try readCarefully(scanner) })
+    }
+
     /// Decodes the whole property list in a mapped file. As decoding moves
     /// through the file, the mapped pages it has passed are given back to the
     /// system, so a large file is held in memory about once — as the decoded

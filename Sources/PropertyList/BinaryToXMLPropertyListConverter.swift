@@ -152,7 +152,7 @@ struct BinaryToXMLPropertyListConverter {
             keys.append(key)
         }
         let valuesStart = header.payload + count * scanner.referenceSize
-        if decoder.hasDuplicate(keys, keyReferencesAt: header.payload) {
+        if scanner.hasDuplicate(keys, keyReferencesAt: header.payload) {
             // Rare, and where the reader keeps the first position and the last
             // value: write what it would read.
             var dictionary = [String: Int]()

@@ -1,9 +1,20 @@
 import Foundation
 import OrderedCollections
-import PropertyList
+@_spi(Fuzzing) import PropertyList
 
-/// Binary reader: what it reads, the binary writer writes and it reads back equal.
+/// Binary reader: what the quick read returns, the careful decoder returns
+/// too (where the careful decoder refuses a file, the quick read gives up);
+/// what it reads, the binary writer writes and it reads back equal.
 func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
+    let readings = bytes.withUnsafeBytes { BinaryPropertyListReader(limits: fuzzLimits).readBothWays($0) }
+    if let readings, let quick = readings.quick {
+        switch readings.careful {
+        case .success(let careful):
+            require(sameValue(quick, careful), "the quick read gave \(brief(quick)), the careful decoder \(brief(careful))")
+        case .failure(let error):
+            require(false, "the quick read gave \(brief(quick)) where the careful decoder refuses the file: \(error)")
+        }
+    }
     guard let value = try? BinaryPropertyListReader(limits: fuzzLimits).read(Data(bytes)) else { return }
     requireRoundTrip(value, through: "binary") { v throws(PropertyListError) in
         try BinaryPropertyListWriter().encode(v)

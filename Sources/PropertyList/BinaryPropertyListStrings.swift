@@ -1,0 +1,296 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The keys of the dictionaries a read has decoded, for reuse: writers
+/// store each distinct key once, so every dictionary of one kind of record
+/// references the same key objects in the same order, and shares one key
+/// array, decoded once (as a keyed archive's objects share `$class`,
+/// `NS.keys` and `NS.objects`). Kept for dictionaries of up to 15 keys,
+/// where an `OrderedDictionary` keeps its keys in an array alone, with no
+/// hash table, so one array can serve every dictionary with these keys.
+struct BinaryPropertyListKeySets {
+    /// The keys of a dictionary, distinct strings all, and where its key
+    /// references lie in the file.
+    private struct KeySet {
+        let referencesStart: Int
+        let keys: ContiguousArray<String>
+    }
+
+    private static let slots = 64
+    /// The largest dictionary whose keys are reused.
+    private static let largestReused = 15
+    private var sets = [KeySet?](repeating: nil, count: Self.slots)
+
+    /// Where the keys of a dictionary of `count` keys referenced from
+    /// `payload` are kept: a slot chosen by a hash of the references, or nil
+    /// for a dictionary too large (or empty) to share its keys. The caller
+    /// checked that the references lie in the object area.
+    @inline(__always)
+    static func slot(count: Int, keyReferencesAt payload: Int, in scanner: BinaryPropertyListScanner) -> Int? {
+        guard count > 0, count <= largestReused else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var position = payload
+        for _ in 0..<count {
+            hash =
+                (hash ^ BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize))
+                &* 0x9E37_79B9_7F4A_7C15
+            position &+= scanner.referenceSize  // Safe: the caller checked the references lie in the object area.
+        }
+        return Int(truncatingIfNeeded: hash >> 58)  // The top 6 bits: 0 ..< slots.
+    }
+
+    /// The keys of an earlier dictionary in `slot` whose key references are
+    /// the same bytes as this one's (so the same key objects, in the same
+    /// order), or nil.
+    @inline(__always)
+    func keys(count: Int, keyReferencesAt payload: Int, slot: Int, in scanner: BinaryPropertyListScanner) -> ContiguousArray<String>? {
+        guard let set = sets[slot], set.keys.count == count,
+            Self.bytesEqual(scanner.bytes, set.referencesStart, payload, count: count &* scanner.referenceSize)
+        else { return nil }
+        return set.keys
+    }
+
+    /// Keeps `keys`, distinct, whose references lie at `referencesStart`, in `slot`.
+    mutating func store(_ keys: ContiguousArray<String>, referencesStart: Int, slot: Int) {
+        sets[slot] = KeySet(referencesStart: referencesStart, keys: keys)
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are equal, both
+    /// ranges inside `bytes`: eight at a time, then one at a time.
+    @inline(__always)
+    private static func bytesEqual(_ bytes: UnsafeRawBufferPointer, _ first: Int, _ second: Int, count: Int) -> Bool {
+        var index = 0
+        while index &+ 8 <= count {
+            guard
+                bytes.loadUnaligned(fromByteOffset: first &+ index, as: UInt64.self)
+                    == bytes.loadUnaligned(fromByteOffset: second &+ index, as: UInt64.self)
+            else { return false }
+            index &+= 8
+        }
+        while index < count {
+            guard bytes[first &+ index] == bytes[second &+ index] else { return false }
+            index &+= 1
+        }
+        return true
+    }
+}
+
+extension BinaryPropertyListScanner {
+    /// The ASCII string (marker 0x5) of `count` bytes at `start`, which the
+    /// caller checked lie in the object area.
+    ///
+    /// - Throws: `invalidString` at the first byte that is not ASCII.
+    func asciiString(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+        // Eight bytes at a time; the byte-wise loop below runs only to name a non-ASCII byte.
+        var word = 0
+        var high: UInt64 = 0
+        while word &+ 8 <= count {
+            high |= raw.loadUnaligned(fromByteOffset: word, as: UInt64.self)
+            word &+= 8
+        }
+        for index in word..<count { high |= UInt64(raw[index]) }
+        if high & 0x8080_8080_8080_8080 == 0 { return String(decoding: raw, as: UTF8.self) }
+        for (index, byte) in raw.enumerated() where byte >= 0x80 {
+            throw PropertyListError(
+                .invalidString, at: .byteOffset(start + index),
+                "byte 0x\(Self.hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
+        }
+        return String(decoding: raw, as: UTF8.self)
+    }
+
+    /// The UTF-16 string (marker 0x6) of `count` big-endian units at
+    /// `start`, which the caller checked lie in the object area.
+    ///
+    /// - Throws: `invalidString` at an unpaired surrogate.
+    func utf16String(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
+        var failure: Int?
+        let string = String(unsafeUninitializedCapacity: count * 3) { utf8 in
+            var written = 0
+            var index = 0
+            @inline(__always) func unit(_ i: Int) -> UInt32 {
+                UInt32(bytes[start + 2 * i]) << 8 | UInt32(bytes[start + 2 * i + 1])
+            }
+            while index < count {
+                var scalar = unit(index)
+                index += 1
+                if scalar & 0xF800 == 0xD800 {
+                    guard scalar < 0xDC00, index < count else { failure = index - 1; return 0 }
+                    let low = unit(index)
+                    guard low & 0xFC00 == 0xDC00 else { failure = index - 1; return 0 }
+                    index += 1
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                // Each UTF-16 unit yields at most 3 UTF-8 bytes and a pair at most 4,
+                // so `written` stays within `count * 3`.
+                if scalar < 0x80 {
+                    utf8[written] = UInt8(scalar); written += 1
+                } else if scalar < 0x800 {
+                    utf8[written] = UInt8(0xC0 | (scalar >> 6))
+                    utf8[written + 1] = UInt8(0x80 | (scalar & 0x3F)); written += 2
+                } else if scalar < 0x10000 {
+                    utf8[written] = UInt8(0xE0 | (scalar >> 12))
+                    utf8[written + 1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    utf8[written + 2] = UInt8(0x80 | (scalar & 0x3F)); written += 3
+                } else {
+                    utf8[written] = UInt8(0xF0 | (scalar >> 18))
+                    utf8[written + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+                    utf8[written + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    utf8[written + 3] = UInt8(0x80 | (scalar & 0x3F)); written += 4
+                }
+            }
+            return written
+        }
+        if let failure {
+            throw PropertyListError(
+                .invalidString, at: .byteOffset(start + 2 * failure),
+                "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
+        }
+        return string
+    }
+
+    /// True when two keys are equal: none when the keys are ASCII in sorted
+    /// order (one pass); else pairwise for the small dictionaries that
+    /// are most of any file (no hashing), through a set for larger ones.
+    /// Equality is Swift's, which treats canonically equivalent spellings as
+    /// equal, as the dictionary will; two keys stored as ASCII (where that
+    /// cannot happen) are only compared when their lengths agree. The keys'
+    /// objects, referenced from `payload`, were checked when they were decoded.
+    func hasDuplicate(_ keys: ContiguousArray<String>, keyReferencesAt payload: Int) -> Bool {
+        // Keys written in sorted order (as plistlib and many writers write them) are distinct if each
+        // precedes the next: one pass over their bytes in file order, with no pairs and no table.
+        if keysAscendAsASCII(count: keys.count, keyReferencesAt: payload) { return false }
+        guard keys.count <= 16 else {
+            if let answer = hasDuplicateASCIIKey(count: keys.count, keyReferencesAt: payload) { return answer }
+            var seen = Set<String>(minimumCapacity: keys.count)
+            for key in keys where !seen.insert(key).inserted { return true }
+            return false
+        }
+        var asciiKeys: UInt32 = 0
+        for index in keys.indices {
+            let object = Int(
+                truncatingIfNeeded: Self.readBigEndian(
+                    bytes, at: payload &+ index &* referenceSize, size: referenceSize))
+            if bytes[rawOffset(ofObject: object)] >> 4 == 0x5 { asciiKeys |= 1 << UInt32(index) }
+        }
+        for index in keys.indices.dropFirst() {
+            let key = keys[index]
+            let length = key.utf8.count
+            let isASCII = asciiKeys & (1 << UInt32(index)) != 0
+            for earlier in 0..<index {
+                if isASCII, asciiKeys & (1 << UInt32(earlier)) != 0, keys[earlier].utf8.count != length { continue }
+                if keys[earlier] == key { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether every key is stored as an ASCII string and each key's bytes
+    /// sort strictly before the next key's: then no two are equal (ASCII
+    /// spellings are equal as Swift compares them exactly when their bytes
+    /// are). False as soon as a key is stored otherwise or out of order,
+    /// which the caller then answers the slower way. The keys' objects were
+    /// checked when they were decoded.
+    private func keysAscendAsASCII(count: Int, keyReferencesAt payload: Int) -> Bool {
+        guard count > 1, let base = bytes.baseAddress else { return count <= 1 }
+        let referenceSize = referenceSize
+        var earlier = (start: 0, count: 0)
+        for index in 0..<count {
+            let object = Int(
+                truncatingIfNeeded: Self.readBigEndian(
+                    bytes, at: payload &+ index &* referenceSize, size: referenceSize))
+            let offset = rawOffset(ofObject: object)
+            let marker = bytes[offset]
+            guard marker >> 4 == 0x5 else { return false }
+            let later: (start: Int, count: Int)
+            if marker & 0x0F != 0x0F {
+                later = (offset &+ 1, Int(marker & 0x0F))  // Safe: offset lies in the object area.
+            } else {
+                guard let header = try? self.header(at: offset) else { return false }
+                later = (header.payload, header.length)
+            }
+            if index > 0 {
+                let common = min(earlier.count, later.count)
+                var position = 0
+                // Safe: both strings' bytes were checked to lie in the object area when they were decoded.
+                while position < common,
+                    base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                        == base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+                {
+                    position &+= 1
+                }
+                let precedes =
+                    position < common
+                    ? base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                        < base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+                    : earlier.count < later.count
+                guard precedes else { return false }
+            }
+            earlier = later
+        }
+        return true
+    }
+
+    /// For a large dictionary whose keys are all stored as ASCII strings (as
+    /// every writer stores an ASCII key), whether two are equal, by their
+    /// bytes in the file: ASCII spellings are equal as Swift compares them
+    /// exactly when their bytes are. An open-addressing table of key numbers
+    /// over a multiplicative hash of the bytes, with no `String` hashed (which
+    /// took a quarter of a data-heavy conversion's time). Nil when a key is
+    /// stored otherwise (UTF-16: "K", the Kelvin sign, equals "K" as Swift
+    /// compares), which the caller answers through a set of strings.
+    private func hasDuplicateASCIIKey(count: Int, keyReferencesAt payload: Int) -> Bool? {
+        var ranges = [(start: Int, count: Int)]()
+        ranges.reserveCapacity(count)
+        for index in 0..<count {
+            let object = Int(
+                truncatingIfNeeded: Self.readBigEndian(
+                    bytes, at: payload &+ index &* referenceSize, size: referenceSize))
+            let offset = rawOffset(ofObject: object)
+            guard bytes[offset] >> 4 == 0x5, let header = try? self.header(at: offset) else { return nil }
+            ranges.append((header.payload, header.length))
+        }
+        var capacity = 64
+        while capacity < count * 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        // Each slot: the key's number + 1 in the low 32 bits (0: empty), its hash's top 32 bits above, so
+        // that keys of one length (which most are) are compared byte by byte only when their hashes agree.
+        var slots = [UInt64](repeating: 0, count: capacity)
+        for index in 0..<count {
+            let range = ranges[index]
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(range.count)
+            var position = range.start
+            let end = range.start + range.count
+            while position + 8 <= end {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                position += 8
+            }
+            while position < end {
+                hash = (hash ^ UInt64(bytes[position])) &* 0x1000_0000_01B3
+                position += 1
+            }
+            // MurmurHash3's finaliser: every input bit reaches the slot bits.
+            hash = (hash ^ hash >> 33) &* 0xFF51_AFD7_ED55_8CCD
+            hash = (hash ^ hash >> 33) &* 0xC4CE_B9FE_1A85_EC53
+            hash ^= hash >> 33
+            let tag = hash & 0xFFFF_FFFF_0000_0000
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 {
+                if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag {
+                    let other = ranges[Int(slots[slot] & 0xFFFF_FFFF) - 1]
+                    if other.count == range.count,
+                        bytes[other.start..<other.start + other.count].elementsEqual(bytes[range.start..<end])
+                    {
+                        return true
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = tag | UInt64(index + 1)
+        }
+        return false
+    }
+}

@@ -31,13 +31,17 @@ struct BinaryPropertyListKeySets {
     @inline(__always)
     static func slot(count: Int, keyReferencesAt payload: Int, in scanner: BinaryPropertyListScanner) -> Int? {
         guard count > 0, count <= largestReused else { return nil }
+        // The references' bytes, eight at a time, whatever the reference size.
+        let end = payload &+ count &* scanner.referenceSize  // Safe: the references lie in the object area.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var position = payload
-        for _ in 0..<count {
-            hash =
-                (hash ^ BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize))
-                &* 0x9E37_79B9_7F4A_7C15
-            position &+= scanner.referenceSize  // Safe: the caller checked the references lie in the object area.
+        while position &+ 8 <= end {
+            hash = (hash ^ scanner.bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            position &+= 8
+        }
+        while position < end {
+            hash = (hash ^ UInt64(scanner.bytes[position])) &* 0x9E37_79B9_7F4A_7C15
+            position &+= 1
         }
         return Int(truncatingIfNeeded: hash >> 58)  // The top 6 bits: 0 ..< slots.
     }

@@ -55,14 +55,21 @@ let collectXMLError: xmlStructuredErrorFunc = { context, error in
 }
 
 /// Installs `collector` as this thread's structured error handler for the
-/// duration of `body`, then restores the handler that was there.
-/// The corresponding C function is `xmlSetStructuredErrorFunc`.
+/// duration of `body`, then restores the handler that was there. The few
+/// messages libxml2 prints with neither a context nor a structure (such as
+/// "xmlParseChunk: encoder error", after an error it reports structured)
+/// are dropped meanwhile, where they went to standard error.
+/// The corresponding C functions are `xmlSetStructuredErrorFunc` and `xmlSetGenericErrorFunc`.
 func withXMLErrors<T>(collectedBy collector: XMLDiagnosticCollector, _ body: () -> T) -> T {
     initializeLibXML2()
     let previousHandler = __xmlStructuredError().pointee
     let previousContext = __xmlStructuredErrorContext().pointee
+    let previousGenericHandler = ictkit_drop_generic_errors()
     xmlSetStructuredErrorFunc(collector.opaque, collectXMLError)
-    defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
+    defer {
+        xmlSetStructuredErrorFunc(previousContext, previousHandler)
+        ictkit_restore_generic_errors(previousGenericHandler)
+    }
     return withExtendedLifetime(collector) { body() }
 }
 

@@ -65,16 +65,47 @@ public struct XMLPropertyListReader: Sendable {
         }
         let input = try XMLParserInput(bytes)
         let result: Result<PropertyListValue, PropertyListError> = input.withBytes(of: bytes) { text, parserBytes, options in
-            Result { () throws(PropertyListError) in
-                let receiver = XMLPropertyListEventReceiver(
-                    builder: XMLPropertyListBuilder(
-                        input: text, encoding: input.encoding, placeholders: input.placeholders, limits: limits))
-                let sink = XMLEventSink(handler: receiver)
-                _ = parseXMLEvents(parserBytes, options: options, into: sink)
-                return try receiver.finish(sink)
-            }
+            if case .success(let value) = build(input, text, parserBytes, options, firstTry: true) { return .success(value) }
+            return build(input, text, parserBytes, options, firstTry: false)
         }
         return try result.get()
+    }
+
+    /// One parse of `parserBytes` into a value. The first try reads the
+    /// document whole (libxml2's pull parser); what it refuses is parsed
+    /// again as libxml2's tree reader fed its parser (in pieces), so that
+    /// every error says what, and where, it always said
+    /// (`parseXMLEvents(…, firstTry:)`).
+    private func build(
+        _ input: XMLParserInput, _ text: UnsafeRawBufferPointer, _ parserBytes: UnsafeRawBufferPointer,
+        _ options: XMLParseOptions, firstTry: Bool
+    ) -> Result<PropertyListValue, PropertyListError> {
+        Result { () throws(PropertyListError) in
+            let receiver = XMLPropertyListEventReceiver(
+                builder: XMLPropertyListBuilder(input: text, encoding: input.encoding, placeholders: input.placeholders, limits: limits))
+            let sink = XMLEventSink(handler: receiver)
+            _ = parseXMLEvents(parserBytes, options: options, into: sink, firstTry: firstTry)
+            return try receiver.finish(sink)
+        }
+    }
+
+    /// Both parses of `bytes`, for the tests and the fuzz target that hold
+    /// them to agreeing: the first try's outcome and the parse in pieces'.
+    /// Where the first try gives a value, the other must give the same one.
+    /// Nil when the input is refused before either parse (its size or encoding).
+    @_spi(Fuzzing)
+    public func readBothWays(
+        _ bytes: UnsafeRawBufferPointer
+    ) -> (firstTry: Result<PropertyListValue, PropertyListError>, inPieces: Result<PropertyListValue, PropertyListError>)? {
+        guard !bytes.isEmpty, bytes.count <= limits.maximumInputSize, bytes.count <= Int(Int32.max),
+            let input = try? XMLParserInput(bytes)
+        else { return nil }
+        return input.withBytes(of: bytes) { text, parserBytes, options in
+            (
+                build(input, text, parserBytes, options, firstTry: true),
+                build(input, text, parserBytes, options, firstTry: false)
+            )
+        }
     }
 
     /// Decodes the property list in the XML document `data`.

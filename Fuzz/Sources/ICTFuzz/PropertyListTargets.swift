@@ -23,8 +23,19 @@ func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
     }
 }
 
-/// XML reader (libxml2): what it reads, the XML writer writes and it reads back equal.
+/// XML reader (libxml2): what its first try (the document read whole)
+/// reads, the parse in pieces it falls back to reads the same; what it
+/// reads, the XML writer writes and it reads back equal.
 func fuzzXMLPropertyList(_ bytes: [UInt8]) {
+    let readings = bytes.withUnsafeBytes { XMLPropertyListReader(limits: fuzzLimits).readBothWays($0) }
+    if let readings, case .success(let firstTry) = readings.firstTry {
+        switch readings.inPieces {
+        case .success(let inPieces):
+            require(sameValue(firstTry, inPieces), "the first try gave \(brief(firstTry)), the parse in pieces \(brief(inPieces))")
+        case .failure(let error):
+            require(false, "the first try gave \(brief(firstTry)) where the parse in pieces refuses the document: \(error)")
+        }
+    }
     guard let value = try? XMLPropertyListReader(limits: fuzzLimits).read(Data(bytes)) else { return }
     requireRoundTrip(value, through: "XML") { v throws(PropertyListError) in
         try XMLPropertyListWriter().encode(v)

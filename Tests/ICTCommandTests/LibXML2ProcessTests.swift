@@ -24,3 +24,21 @@ import Testing
     // arguments themselves are under 1 MB more.
     #expect(many - few < 8 << 20, "6,000 reads peaked at \(many) bytes, 200 reads at \(few)")
 }
+
+/// libxml2 prints a few messages itself, to standard error, with no parser
+/// context: bytes its converter refuses in a declared encoding ("encoding
+/// error : input conversion failed…", "xmlParseChunk: encoder error"). The
+/// only line `ict` prints is its own, saying where.
+@Test func bytesLibXML2CannotConvertGetOneLineOfOurs() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-utf7-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("bad.plist").path
+    let bytes =
+        Array("<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n<plist><string>".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+        + Array("</string></plist>\n".utf8)
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    let run = try ICTRunner.run(["plutil", "-lint", path])
+    #expect(run.status == 1)
+    #expect(run.stderr == "\(path): (2:16: the document holds no property-list value)\n", "\(run.stderr)")
+}

@@ -126,6 +126,40 @@ import Testing
         #expect(peer.value(at: PropertyListKeyPath(feature + [.key("CTFeatureSelectorIdentifier")])) == .integer(0))
     }
 
+    /// iOS's pasteboard (SOURCES.md, `aztec-pasteboard-bullet-list.archive`): an attributed string whose run holds a
+    /// `UIFont` with its `UIFontDescriptor` and a system `UIColor`, by the hand annotation and nska-deserialize's reading.
+    @Test func uikitFontAndSystemColourFromThePasteboard() throws {
+        let file = "apple-classes/aztec-pasteboard-bullet-list.archive"
+        guard case .attributedString(let text) = try ArchivedFoundationClassesTests.root(file) else {
+            Issue.record("the root is not an attributed string")
+            return
+        }
+        #expect(text.string == "Test")
+        #expect(text.runs.map(\.range) == [TextRange(location: 0, length: 4)])
+        let attributes = text.runs.first?.attributes ?? []
+        let expectedFont = FoundationFont(
+            name: ".SFUI-Regular", size: 14, descriptor: FoundationFontDescriptor(size: 14, usage: "CTFontRegularUsage"))
+        #expect(attributes.first { $0.key == .string("NSFont") }?.value == .font(expectedFont))
+        guard case .color(let colour)? = attributes.first(where: { $0.key == .string("NSColor") })?.value else {
+            Issue.record("no NSColor in the run")
+            return
+        }
+        #expect(colour.space == .uikitSystem)
+        #expect(colour.name == "labelColor")
+
+        let peer = try ArchivedFoundationClassesTests.peer(file)
+        let font: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSFont")]
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(font + [.key("UIFontName")]))) == ".SFUI-Regular")
+        #expect(Self.number(peer.value(at: PropertyListKeyPath(font + [.key("UIFontPointSize")]))) == 14)
+        let descriptor = font + [.key("UIFontDescriptor"), .key("UIFontDescriptorAttributes")]
+        #expect(Self.number(peer.value(at: PropertyListKeyPath(descriptor + [.key("NSFontSizeAttribute")]))) == 14)
+        #expect(
+            ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(descriptor + [.key("NSCTFontUIUsageAttribute")])))
+                == "CTFontRegularUsage")
+        let colourPath: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSColor"), .key("UISystemColorName")]
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: PropertyListKeyPath(colourPath))) == "labelColor")
+    }
+
     /// Hand annotation (SOURCES.md): `$objects[28]`, `NSColorSpace` 3 (calibrated white), `NSComponents` "0 1",
     /// `NSCustomColorSpace` `$objects[29]` (`NSID` 9, `NSModel` 0) whose `NSICC` is a 4,456-byte
     /// "Generic Gray Gamma 2.2 Profile"; the profile's bytes are checked against nska-deserialize's.

@@ -33,11 +33,13 @@ func bareXMLTextReaderPass(_ bytes: UnsafeRawBufferPointer) -> Int? {
 }
 
 /// One pass of libxml2's SAX2 parser over an XML document, as ICTKit's XML
-/// property-list reader drives it (a push parser given the first 4 bytes,
-/// then 64 KB pieces; the same untrusted-input options), with callbacks
-/// that only count elements and text bytes. Nothing is built. This is the
-/// floor for a property-list reader on libxml2's SAX2 parser, which is what
-/// ICTKit's reader is since 2026-11-25.
+/// property-list reader drives it for a document it reads (its first try:
+/// the pull parser over the whole document in memory, with the same
+/// untrusted-input options; a document the first try refuses is parsed
+/// again in pieces), with callbacks that only count elements and text
+/// bytes. Nothing is built. This is the floor for a property-list reader on
+/// libxml2's SAX2 parser. (Until 2026-11-28 the reader, and this pass, gave
+/// libxml2's push parser 64 KB pieces.)
 ///
 /// Returns a checksum of what it saw, or nil when libxml2 reports an error.
 func bareXMLSAX2Pass(_ bytes: UnsafeRawBufferPointer) -> Int? {
@@ -56,17 +58,19 @@ func bareXMLSAX2Pass(_ bytes: UnsafeRawBufferPointer) -> Int? {
     var checksum = 0
     let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_HUGE.rawValue)
     return withUnsafeMutablePointer(to: &checksum) { counter -> Int? in
-        let start = bytes.count >= 4 ? 4 : 0
-        guard let context = xmlCreatePushParserCtxt(&handler, counter, start == 0 ? nil : base, Int32(start), nil) else { return nil }
-        defer { xmlFreeParserCtxt(context) }
-        _ = xmlCtxtUseOptions(context, options)
-        var offset = start
-        while offset < bytes.count {
-            let size = min(65536, bytes.count - offset)
-            guard xmlParseChunk(context, base + offset, Int32(size), 0) == 0 else { return nil }
-            offset += size
+        guard let context = xmlCreateMemoryParserCtxt(base, Int32(bytes.count)) else { return nil }
+        return withUnsafeMutablePointer(to: &handler) { handlerPointer -> Int? in
+            let defaultHandler = context.pointee.sax
+            context.pointee.sax = handlerPointer
+            context.pointee.userData = UnsafeMutableRawPointer(counter)
+            defer {
+                // The context frees its handler; give it back the one it allocated.
+                context.pointee.sax = defaultHandler
+                xmlFreeParserCtxt(context)
+            }
+            _ = xmlCtxtUseOptions(context, options)
+            guard xmlParseDocument(context) == 0, context.pointee.wellFormed != 0 else { return nil }
+            return counter.pointee
         }
-        guard xmlParseChunk(context, nil, 0, 1) == 0, context.pointee.wellFormed != 0 else { return nil }
-        return counter.pointee
     }
 }

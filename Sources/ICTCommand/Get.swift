@@ -48,7 +48,9 @@ extension Ict {
                 (runtime.nib/objects.3.UILabel); without it, the first. raw prints an \
                 object as its label (#3 UIView) and its fields one a line, a string \
                 object's text quoted, data as hex; the other formats write a reference \
-                as a UID and an object as {"index", "className", "fields"}.
+                as a UID and an object as {"index", "className", "fields"}. A UIColor or \
+                UIFont object is also shown decoded, as inspect shows it: after its label \
+                (#8 UIFont = ".SFUIDisplay-Bold" 20 pt), and as "readable".
                 """
         )
 

@@ -1,4 +1,5 @@
 import NIBArchive
+import OrderedCollections
 import PropertyList
 import SystemSupport
 
@@ -38,7 +39,10 @@ enum NibSupport {
     }
 
     /// The value at `keyPath` (`NibObjectGraph.value(atKeyPath:)`, after an optional `MEMBER/`) as a
-    /// property list, and as text for `raw`.
+    /// property list, and as text for `raw`. An object that decodes by its class (a `UIColor`, a
+    /// `UIFont`: `NibObjectGraph.readableValue(ofObjectAt:limits:)`) shows that value after its label
+    /// (`#8 UIFont = ".SFUIDisplay-Bold" 20 pt, …`), and its JSON form has it as `"readable"`, as
+    /// `ict inspect` shows it; the fields follow, raw, in both.
     static func value(_ path: String, keyPath: String, maxInputSize: Int) throws(Problem) -> (PropertyListValue, String) {
         let graphs = try graphs(try read(path, maxInputSize: maxInputSize), path: path)
         var chosen = graphs[0].graph
@@ -62,11 +66,16 @@ enum NibSupport {
             return (NibObjectGraph.jsonValue(value), graph.text(of: value))
         }
         let fields = object.fields.map { PropertyListValue.dictionary(["key": .string($0.key), "value": NibObjectGraph.jsonValue($0.value)]) }
-        let form = PropertyListValue.dictionary([
+        var form: OrderedDictionary<String, PropertyListValue> = [
             "index": .integer(PropertyListInteger(index)), "className": .string(object.className), "fields": .array(fields),
-        ])
-        let text = ([graph.label(of: index)] + object.fields.map { "  \($0.key): \(graph.text(of: $0.value))" }).joined(separator: "\n")
-        return (form, text)
+        ]
+        var label = graph.label(of: index)
+        if let readable = graph.readableValue(ofObjectAt: index, limits: limits(maxInputSize)) {
+            form["readable"] = .string(readable.readableText)
+            label += " = " + readable.readableText
+        }
+        let text = ([label] + object.fields.map { "  \($0.key): \(graph.text(of: $0.value))" }).joined(separator: "\n")
+        return (.dictionary(form), text)
     }
 
     static func limits(_ maxInputSize: Int) -> NIBArchiveLimits {

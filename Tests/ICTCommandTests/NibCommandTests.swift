@@ -107,6 +107,28 @@ struct NibCommandTests {
         #expect(run.stderr.contains("object 7 has no field UINope"))
     }
 
+    /// A `UIFont` or `UIColor` object is shown decoded after its label, as `ict inspect` shows it, its raw fields
+    /// after; the JSON form adds `"readable"`. (The decoded values are checked against nibarchive in
+    /// `NibObjectGraphFoundationValuesTests`: #8 is `.SFUIDisplay-Bold` at 20 points, #28 the system black.)
+    @Test func getShowsAFontOrColourObjectDecoded() throws {
+        let file = Self.fixture("NewsArticleTableViewCell.nib")
+        var run = try ICTRunner.run(["get", file, "objects.8"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "#8 UIFont = \".SFUIDisplay-Bold\" 20 pt, usage CTFontEmphasizedUsage")
+        #expect(lines.dropFirst().first == "  UIFontName: #14 NSString \".SFUIDisplay-Bold\"")
+        run = try ICTRunner.run(["get", file, "objects.28"])
+        #expect(run.stdout.hasPrefix("#28 UIColor = uikitSystem(blackColor)\n  UISystemColorName: #12 NSString \"blackColor\"\n"))
+        run = try ICTRunner.run(["get", file, "objects.8", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["readable"] as? String == "\".SFUIDisplay-Bold\" 20 pt, usage CTFontEmphasizedUsage")
+        #expect((object["fields"] as? [Any])?.count == 10)
+        // An object that is not a font or colour has no "readable".
+        run = try ICTRunner.run(["get", Self.fixture("InstallViewController.nib"), "objects.7", "--format", "json"])
+        let connection = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(connection["readable"] == nil && connection["className"] as? String == "UIRuntimeOutletConnection")
+    }
+
     @Test func aNibFolderIsEachOfItsMembers() throws {
         try withFolder { folder in
             let nib = folder.appendingPathComponent("View.nib")

@@ -108,7 +108,7 @@ struct XMLPropertyListBuilder: ~Copyable {
     /// The scalar element whose text is being gathered, and its start tag.
     var openScalar: PropertyListElement?
     var openScalarTag = 0
-    var text: [UInt8] = []
+    var text = XMLTextBuffer()
     /// Text outside any value element since the last tag, comment or CDATA
     /// section (one text node of libxml2's tree), kept from its first byte
     /// that is not white space.
@@ -122,7 +122,6 @@ struct XMLPropertyListBuilder: ~Copyable {
         self.encoding = encoding
         self.placeholders = placeholders
         self.limits = limits
-        text.reserveCapacity(256)
     }
 
     mutating func parseWillStart(_ sink: XMLEventSink) {
@@ -198,7 +197,7 @@ struct XMLPropertyListBuilder: ~Copyable {
             }
             frames.append(Frame(isDictionary: element == .dict, valueStart: values.count, keyStart: keys.count))
         default:
-            text.removeAll(keepingCapacity: true)
+            text.removeAll()
             openScalar = element
             openScalarTag = tag
         }
@@ -350,7 +349,10 @@ struct XMLPropertyListBuilder: ~Copyable {
     /// kept for `checkStrayText()` once its text node ends.
     mutating func receiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
         if openScalar != nil {
-            if let placeholders { placeholders.restore(bytes, appendingTo: &text) } else { text.append(contentsOf: bytes) }
+            guard let placeholders else { return text.append(bytes) }
+            var restored: [UInt8] = []
+            placeholders.restore(bytes, appendingTo: &restored)
+            restored.withUnsafeBufferPointer { text.append($0) }
             return
         }
         if strayText.isEmpty {
@@ -499,5 +501,46 @@ struct XMLPropertyListBuilder: ~Copyable {
     private func fallbackLocation() -> PropertyListLocation {
         let position = sink?.parserPosition() ?? (line: 1, column: 1)
         return .lineColumn(line: position.line, column: position.column)
+    }
+}
+
+/// The text of the scalar element being read, gathered from libxml2's
+/// pieces: appended to, emptied at each element with its storage kept. An
+/// array's append of a buffer and its `removeAll(keepingCapacity:)` cost
+/// more than the copy itself, once for every element of a document.
+struct XMLTextBuffer: ~Copyable {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init() {
+        capacity = 256
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        // At most the document's size: libxml2 hands over no more than it read.
+        let needed = count + bytes.count
+        if needed > capacity {
+            let grown = Swift.max(needed, capacity * 2)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity = grown
+        }
+        (storage + count).update(from: source, count: bytes.count)
+        count = needed
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    func withUnsafeBufferPointer<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeBufferPointer(start: storage, count: count))
     }
 }

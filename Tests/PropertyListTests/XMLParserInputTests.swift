@@ -56,17 +56,19 @@ struct XMLParserInputTests {
     }
 }
 
-/// The eight-bytes-a-step scan for characters that need placeholders agrees
-/// with a byte-by-byte look at every byte value, at every position.
+/// The scan for characters that need placeholders (32 bytes a step, then
+/// eight, then one) agrees with a byte-by-byte look at every byte value, at
+/// every position: in 19 bytes (no 32-byte step) and in 75 (two, then one
+/// eight-byte step and three single bytes).
 struct XMLParserInputScanTests {
-    @Test func findsEveryByteBelow0x20ButTabAndLineFeedWherever() {
+    @Test(arguments: [19, 75]) func findsEveryByteBelow0x20ButTabAndLineFeedWherever(count: Int) {
         for value in 0..<256 {
             let expected = value < 0x20 && value != 0x09 && value != 0x0A
-            for position in 0..<19 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+            for position in 0..<count {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: count)
                 bytes[position] = UInt8(value)
                 let found = bytes.withUnsafeBytes { XMLTextPlaceholders.containsCandidate($0) }
-                #expect(found == expected, "byte 0x\(String(value, radix: 16)) at \(position)")
+                #expect(found == expected, "byte 0x\(String(value, radix: 16)) at \(position) of \(count)")
             }
         }
         #expect(Array("<plist>\n\t<true/>\n</plist>\n".utf8).withUnsafeBytes { XMLTextPlaceholders.containsCandidate($0) } == false)

@@ -7,6 +7,7 @@
 #undef LIBXML_ICU_ENABLED
 
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlreader.h>
 
 #endif

@@ -54,6 +54,12 @@ final class XMLEventSink {
     fileprivate(set) var refusedAtEnd = false
     /// True once the internal subset held a declaration other than an entity's, a comment or a processing instruction.
     fileprivate var sawInternalSubsetDeclaration = false
+    /// Set by the handler: true while text that is white space alone may go
+    /// unheard (the property-list builder outside a value element, with no
+    /// stray text gathered), so the white space between tags, a call for
+    /// each run, stops here. A pointer the handler keeps, so that setting it
+    /// neither retains this sink nor checks exclusive access.
+    let dropsBlankText: UnsafeMutablePointer<Bool>
     fileprivate var context: xmlParserCtxtPtr?
     /// Where the parser stopped, once the parse is over.
     fileprivate var endPosition = (line: 0, column: 0)
@@ -61,7 +67,11 @@ final class XMLEventSink {
     init(handler: any XMLEventHandler) {
         self.handler = handler
         documentHandler = handler as? any XMLDocumentEventHandler
+        dropsBlankText = .allocate(capacity: 1)
+        dropsBlankText.initialize(to: false)
     }
+
+    deinit { dropsBlankText.deallocate() }
 
     /// Where the parser is: the end of the construct just read, or where it stopped.
     /// The corresponding C functions are `xmlSAX2GetLineNumber` and `xmlSAX2GetColumnNumber`.
@@ -153,7 +163,9 @@ private let saxEndElement: endElementNsSAX2Func = { opaque, _, _, _ in
 private let saxCharacters: charactersSAXFunc = { opaque, characters, count in
     XMLEventSink.with(opaque) { sink in
         guard sink.thrown == nil, let characters, count > 0 else { return }
-        sink.handler.text(UnsafeBufferPointer(start: characters, count: Int(count)))
+        let text = UnsafeBufferPointer(start: characters, count: Int(count))
+        if sink.dropsBlankText.pointee, XMLText.isWhitespace(text) { return }
+        sink.handler.text(text)
     }
 }
 

@@ -89,6 +89,9 @@ struct XMLPropertyListBuilder: ~Copyable {
     /// a weak reference would give the sink a side table and make every
     /// retain of it, one per event, take the slow path.
     unowned(unsafe) var sink: XMLEventSink?
+    /// The sink's `dropsBlankText`, kept true while this builder would keep
+    /// nothing of text that is white space alone; nil before the parse.
+    var dropsBlankText: UnsafeMutablePointer<Bool>?
 
     var frames: [Frame] = []
     var values: [PropertyListValue] = []
@@ -126,6 +129,8 @@ struct XMLPropertyListBuilder: ~Copyable {
 
     mutating func parseWillStart(_ sink: XMLEventSink) {
         self.sink = sink
+        dropsBlankText = sink.dropsBlankText
+        sink.dropsBlankText.pointee = true
         internedNames = PropertyListElement.allCases.map { sink.intern($0.name) }
     }
 
@@ -200,6 +205,7 @@ struct XMLPropertyListBuilder: ~Copyable {
             text.removeAll()
             openScalar = element
             openScalarTag = tag
+            dropsBlankText?.pointee = false
         }
     }
 
@@ -240,6 +246,7 @@ struct XMLPropertyListBuilder: ~Copyable {
         if !wasEmpty { tagCount += 1 }
         if let element = openScalar {
             openScalar = nil
+            dropsBlankText?.pointee = true  // checkStrayText() found no stray text.
             try finishScalar(element, tag: openScalarTag)
             return
         }
@@ -348,6 +355,7 @@ struct XMLPropertyListBuilder: ~Copyable {
     /// A run of text: part of the open scalar's value, else stray text,
     /// kept for `checkStrayText()` once its text node ends.
     mutating func receiveText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        defer { if openScalar == nil { dropsBlankText?.pointee = strayText.isEmpty } }
         if openScalar != nil {
             guard let placeholders else { return text.append(bytes) }
             var restored: [UInt8] = []

@@ -292,6 +292,9 @@ func parseXMLEvents(
         }
     }
     sink.isFirstTry = firstTry
+    if firstTry, sink.documentHandler != nil {
+        return pullXMLEvents(base, count: bytes.count, handler: &handler, options: options, into: sink)
+    }
     guard let context = xmlCreateMemoryParserCtxt(base, Int32(bytes.count)) else { return false }
     return withUnsafeMutablePointer(to: &handler) { handlerPointer in
         let defaultHandler = context.pointee.sax
@@ -304,6 +307,58 @@ func parseXMLEvents(
             sink.context = nil
             // The context frees its handler; give it back the one it allocated.
             context.pointee.sax = defaultHandler
+            freeParserContext(context)
+        }
+        _ = xmlCtxtUseOptions(context, options.rawValue)
+        sink.documentHandler?.parseWillStart(sink)
+        // A failed conversion from the document's encoding, which libxml2
+        // reports with no parser context (see `pushXMLEvents`), makes the
+        // first try fail.
+        let status = withXMLErrors(collectedBy: sink.diagnostics) { withExtendedLifetime(sink) { xmlParseDocument(context) } }
+        sink.wasWellFormed = context.pointee.wellFormed != 0
+        return status == 0 && sink.wasWellFormed && sink.thrown == nil
+    }
+}
+
+/// Where the pull parser of a first try reads from: the document's bytes,
+/// handed over as libxml2 asks for them.
+private struct XMLMemoryInput {
+    let base: UnsafePointer<CChar>
+    let count: Int
+    var offset = 0
+}
+
+/// libxml2's read callback over an `XMLMemoryInput`: copies up to `length`
+/// bytes into `buffer`, returns how many (0 at the end).
+private let readXMLMemoryInput: xmlInputReadCallback = { context, buffer, length in
+    guard let input = context?.assumingMemoryBound(to: XMLMemoryInput.self), let buffer, length > 0 else { return -1 }
+    let size = min(Int(length), input.pointee.count - input.pointee.offset)
+    buffer.update(from: input.pointee.base + input.pointee.offset, count: size)
+    input.pointee.offset += size
+    return Int32(size)  // At most `length`.
+}
+
+/// `parseXMLEvents` for the first try of an `XMLDocumentEventHandler`:
+/// libxml2's pull parser (`xmlParseDocument`) reading the document through
+/// a callback, a few kilobytes at a time, so that libxml2 keeps no copy of
+/// the whole document (as `xmlCreateMemoryParserCtxt` would: 44 MB more for
+/// a 44 MB document). The context copies `handler`.
+/// The corresponding C functions are `xmlCreateIOParserCtxt`,
+/// `xmlCtxtUseOptions` and `xmlParseDocument`.
+private func pullXMLEvents(
+    _ base: UnsafePointer<CChar>, count: Int, handler: inout xmlSAXHandler, options: XMLParseOptions, into sink: XMLEventSink
+) -> Bool {
+    var input = XMLMemoryInput(base: base, count: count)
+    return withUnsafeMutablePointer(to: &input) { inputPointer in
+        guard
+            let context = xmlCreateIOParserCtxt(
+                &handler, Unmanaged.passUnretained(sink).toOpaque(), readXMLMemoryInput, nil, inputPointer, XML_CHAR_ENCODING_NONE)
+        else { return false }
+        routeValidityErrors(of: context, to: context.pointee.userData)
+        sink.context = context
+        defer {
+            sink.endPosition = sink.parserPosition()
+            sink.context = nil
             freeParserContext(context)
         }
         _ = xmlCtxtUseOptions(context, options.rawValue)

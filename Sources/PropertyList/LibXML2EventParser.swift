@@ -41,7 +41,7 @@ final class XMLEventSink {
     fileprivate(set) var thrown: PropertyListError?
     /// True when the parse stopped at an entity declaration.
     fileprivate(set) var refusedEntityDeclaration = false
-    /// True for a parse that is only a first try (`parseXMLEvents(…, whole:)`):
+    /// True for a parse that is only a first try (`parseXMLEvents(…, firstTry:)`):
     /// the first error the handler throws stops it, since the caller will
     /// parse again to report what is wrong.
     fileprivate var isFirstTry = false
@@ -253,9 +253,10 @@ private let saxError: xmlStructuredErrorFunc = { opaque, error in
 /// pushed them, so a document that is not well-formed gets the messages that
 /// reader gave ("Document is empty", "Extra content at the end of the
 /// document"); for others libxml2 reads them whole. With `firstTry`, an
-/// `XMLDocumentEventHandler` gets the whole bytes read at once too (libxml2's
-/// pull parser: a sixth fewer instructions than its push parser on a large
-/// document), and the first error it throws stops the parse; its caller
+/// `XMLDocumentEventHandler` gets libxml2's pull parser too, reading the
+/// bytes through a callback (`pullXMLEvents`: a sixth fewer instructions
+/// than the push parser on a large document), and the first error it throws
+/// stops the parse; its caller
 /// keeps what it built only when nothing went wrong, else parses again
 /// without `firstTry` to say what is wrong as always.
 /// The corresponding C functions are `xmlCreatePushParserCtxt`,
@@ -312,8 +313,8 @@ func parseXMLEvents(
         _ = xmlCtxtUseOptions(context, options.rawValue)
         sink.documentHandler?.parseWillStart(sink)
         // A failed conversion from the document's encoding, which libxml2
-        // reports with no parser context (see `pushXMLEvents`), makes the
-        // first try fail.
+        // reports with no parser context (see `parseXMLEvents`), goes to
+        // the diagnostics with the rest, not to standard error.
         let status = withXMLErrors(collectedBy: sink.diagnostics) { withExtendedLifetime(sink) { xmlParseDocument(context) } }
         sink.wasWellFormed = context.pointee.wellFormed != 0
         return status == 0 && sink.wasWellFormed && sink.thrown == nil
@@ -364,7 +365,7 @@ private func pullXMLEvents(
         _ = xmlCtxtUseOptions(context, options.rawValue)
         sink.documentHandler?.parseWillStart(sink)
         // A failed conversion from the document's encoding, which libxml2
-        // reports with no parser context (see `pushXMLEvents`), makes the
+        // reports with no parser context (see `parseXMLEvents`), makes the
         // first try fail.
         let status = withXMLErrors(collectedBy: sink.diagnostics) { withExtendedLifetime(sink) { xmlParseDocument(context) } }
         sink.wasWellFormed = context.pointee.wellFormed != 0

@@ -355,22 +355,32 @@ private func pullXMLEvents(
             let context = xmlCreateIOParserCtxt(
                 &handler, Unmanaged.passUnretained(sink).toOpaque(), readXMLMemoryInput, nil, inputPointer, XML_CHAR_ENCODING_NONE)
         else { return false }
-        routeValidityErrors(of: context, to: context.pointee.userData)
-        sink.context = context
-        defer {
-            sink.endPosition = sink.parserPosition()
-            sink.context = nil
-            freeParserContext(context)
+        return parse(with: context, options: options, into: sink) {
+            // A failed conversion from the document's encoding, which libxml2
+            // reports with no parser context (see `parseXMLEvents`), makes the
+            // first try fail.
+            let status = withXMLErrors(collectedBy: sink.diagnostics) { withExtendedLifetime(sink) { xmlParseDocument(context) } }
+            sink.wasWellFormed = context.pointee.wellFormed != 0
+            return status == 0 && sink.wasWellFormed && sink.thrown == nil
         }
-        _ = xmlCtxtUseOptions(context, options.rawValue)
-        sink.documentHandler?.parseWillStart(sink)
-        // A failed conversion from the document's encoding, which libxml2
-        // reports with no parser context (see `parseXMLEvents`), makes the
-        // first try fail.
-        let status = withXMLErrors(collectedBy: sink.diagnostics) { withExtendedLifetime(sink) { xmlParseDocument(context) } }
-        sink.wasWellFormed = context.pointee.wellFormed != 0
-        return status == 0 && sink.wasWellFormed && sink.thrown == nil
     }
+}
+
+/// Runs `body`, the parse, with `sink` attached to `context` (which owns a
+/// copy of the handler and is freed afterwards), libxml2's options set and
+/// the handler told the parse starts.
+/// The corresponding C function is `xmlCtxtUseOptions`.
+private func parse(with context: xmlParserCtxtPtr, options: XMLParseOptions, into sink: XMLEventSink, _ body: () -> Bool) -> Bool {
+    routeValidityErrors(of: context, to: context.pointee.userData)
+    sink.context = context
+    defer {
+        sink.endPosition = sink.parserPosition()
+        sink.context = nil
+        freeParserContext(context)
+    }
+    _ = xmlCtxtUseOptions(context, options.rawValue)
+    sink.documentHandler?.parseWillStart(sink)
+    return body()
 }
 
 /// `parseXMLEvents` for an `XMLDocumentEventHandler`: libxml2's push parser,
@@ -389,15 +399,16 @@ private func pushXMLEvents(
         let context = xmlCreatePushParserCtxt(
             &handler, Unmanaged.passUnretained(sink).toOpaque(), start == 0 ? nil : base, Int32(start), nil)
     else { return false }
-    routeValidityErrors(of: context, to: context.pointee.userData)
-    sink.context = context
-    defer {
-        sink.endPosition = sink.parserPosition()
-        sink.context = nil
-        freeParserContext(context)
+    return parse(with: context, options: options, into: sink) {
+        pushPieces(base, count: count, from: start, pieceSize: pieceSize, to: context, sink: sink)
     }
-    _ = xmlCtxtUseOptions(context, options.rawValue)
-    sink.documentHandler?.parseWillStart(sink)
+}
+
+/// Pushes the document from `start` to libxml2 in pieces, then its end.
+/// The corresponding C function is `xmlParseChunk`.
+private func pushPieces(
+    _ base: UnsafePointer<CChar>, count: Int, from start: Int, pieceSize: Int, to context: xmlParserCtxtPtr, sink: XMLEventSink
+) -> Bool {
     withExtendedLifetime(sink) {
         var offset = start
         while offset < count {

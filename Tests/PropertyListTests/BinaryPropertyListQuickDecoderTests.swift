@@ -22,18 +22,6 @@ struct BinaryPropertyListQuickDecoderTests {
         }
     }
 
-    /// Equal values, reals compared by their bits (so that NaN equals itself).
-    private func identical(_ first: PropertyListValue, _ second: PropertyListValue) -> Bool {
-        switch (first, second) {
-        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
-        case (.real32(let a), .real32(let b)): a.bitPattern == b.bitPattern
-        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
-        case (.dictionary(let a), .dictionary(let b)):
-            a.keys == b.keys && zip(a.values, b.values).allSatisfy { identical($0, $1) }
-        default: first == second
-        }
-    }
-
     /// Checks the rule on `bytes`; returns whether the quick read gave a value.
     @discardableResult
     private func checkAgreement(_ bytes: Data, _ name: String, limits: PropertyListLimits = .default) -> Bool {

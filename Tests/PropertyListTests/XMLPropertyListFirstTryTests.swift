@@ -11,18 +11,6 @@ import Testing
 /// document, the first try must refuse it too (and the reader then reports
 /// the parse in pieces' error, so messages do not change).
 struct XMLPropertyListFirstTryTests {
-    /// Equal values, reals compared by their bits (so that NaN equals itself).
-    private func identical(_ first: PropertyListValue, _ second: PropertyListValue) -> Bool {
-        switch (first, second) {
-        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
-        case (.real32(let a), .real32(let b)): a.bitPattern == b.bitPattern
-        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
-        case (.dictionary(let a), .dictionary(let b)):
-            a.keys == b.keys && zip(a.values, b.values).allSatisfy { identical($0, $1) }
-        default: first == second
-        }
-    }
-
     /// What agreement on one document found.
     private struct Tally {
         var documents = 0

@@ -66,6 +66,11 @@ struct XMLParserInput {
         placeholders = result?.placeholders
     }
 
+    /// True when libxml2 is given the input as it is, in UTF-8: nothing
+    /// transcoded, no placeholder, no other encoding declared (the quick
+    /// read, `XMLPropertyListQuickReader`, reads only such input).
+    var isUTF8AsGiven: Bool { transcoded == nil && mapped == nil && encoding == .utf8 }
+
     /// Calls `body` with the text errors are located in (the input, or its
     /// UTF-8 transcoding) and the bytes and options libxml2 parses with.
     func withBytes<Result>(

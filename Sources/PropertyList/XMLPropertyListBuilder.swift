@@ -154,6 +154,10 @@ struct XMLPropertyListBuilder: ~Copyable {
         return root
     }
 
+    /// The value read by the quick read, which met no stray text and no
+    /// parser error; nil when the document held no value.
+    var quickReadValue: PropertyListValue? { root }
+
     // MARK: Document type
 
     mutating func documentTypeEnded(hasDeclarations: Bool) throws(PropertyListError) {
@@ -179,6 +183,19 @@ struct XMLPropertyListBuilder: ~Copyable {
             }
             throw error(.unexpectedElement, at: location(ofTag: tag), "unknown element <\(name)>")
         }
+        try begin(element, tag: tag)
+    }
+
+    /// A vocabulary element starts, as the quick read
+    /// (`XMLPropertyListQuickReader`) finds it: no stray text can come first.
+    mutating func startElement(_ element: PropertyListElement) throws(PropertyListError) {
+        let tag = tagCount
+        tagCount += 1
+        try begin(element, tag: tag)
+    }
+
+    /// The `tag`th tag starts `element`.
+    private mutating func begin(_ element: PropertyListElement, tag: Int) throws(PropertyListError) {
         if let openScalar {
             throw error(
                 .unexpectedElement, at: location(ofTag: tag),

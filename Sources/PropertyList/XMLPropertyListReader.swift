@@ -9,8 +9,13 @@ import Foundation
 /// Reads XML property lists (`<plist version="1.0">`), as Apple's tools and
 /// other libraries write them.
 ///
-/// The document is parsed in one streaming pass with libxml2's SAX2 parser,
-/// which builds no tree; values are built as their elements close, with an
+/// The common document (UTF-8, Apple's declaration and document type or
+/// none, the property-list elements alone, no comment, CDATA section or
+/// character reference) is read first in one pass over its bytes
+/// (`XMLPropertyListQuickReader`); any other, and any the quick read does
+/// not take to the end, is parsed in one streaming pass with libxml2's SAX2
+/// parser, which builds no tree. Both hand elements and text to one builder;
+/// values are built as their elements close, with an
 /// explicit stack, so deep input cannot overflow the call stack. Accepted: UTF-8, UTF-16 and UTF-32
 /// with or without a byte order mark; `<plist>` as an optional root wrapper;
 /// `<dict>`/`<key>`, `<array>`, `<string>`, `<integer>` (decimal or `0x` hex,
@@ -65,6 +70,7 @@ public struct XMLPropertyListReader: Sendable {
         }
         let input = try XMLParserInput(bytes)
         let result: Result<PropertyListValue, PropertyListError> = input.withBytes(of: bytes) { text, parserBytes, options in
+            if input.isUTF8AsGiven, let value = XMLPropertyListQuickReader.read(text, limits: limits) { return .success(value) }
             if case .success(let value) = build(input, text, parserBytes, options, firstTry: true) { return .success(value) }
             return build(input, text, parserBytes, options, firstTry: false)
         }
@@ -89,19 +95,25 @@ public struct XMLPropertyListReader: Sendable {
         }
     }
 
-    /// Both parses of `bytes`, for the tests and the fuzz target that hold
-    /// them to agreeing: the first try's outcome and the parse in pieces'.
-    /// Where the first try gives a value, the other must give the same one.
-    /// Nil when the input is refused before either parse (its size or encoding).
+    /// Every way `bytes` are read, for the tests and the fuzz target that
+    /// hold them to agreeing: the quick read's value (nil where it gives
+    /// up or the input is not UTF-8 as given), libxml2's first try's
+    /// outcome and the parse in pieces'. Where the quick read or the first
+    /// try gives a value, the parse in pieces must give the same one.
+    /// Nil when the input is refused before any parse (its size or encoding).
     @_spi(Fuzzing)
-    public func readBothWays(
+    public func readAllWays(
         _ bytes: UnsafeRawBufferPointer
-    ) -> (firstTry: Result<PropertyListValue, PropertyListError>, inPieces: Result<PropertyListValue, PropertyListError>)? {
+    ) -> (
+        quick: PropertyListValue?, firstTry: Result<PropertyListValue, PropertyListError>,
+        inPieces: Result<PropertyListValue, PropertyListError>
+    )? {
         guard !bytes.isEmpty, bytes.count <= limits.maximumInputSize, bytes.count <= Int(Int32.max),
             let input = try? XMLParserInput(bytes)
         else { return nil }
         return input.withBytes(of: bytes) { text, parserBytes, options in
             (
+                input.isUTF8AsGiven ? XMLPropertyListQuickReader.read(text, limits: limits) : nil,
                 build(input, text, parserBytes, options, firstTry: true),
                 build(input, text, parserBytes, options, firstTry: false)
             )

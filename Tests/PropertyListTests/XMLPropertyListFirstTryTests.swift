@@ -4,25 +4,37 @@ import Testing
 
 @_spi(Fuzzing) @testable import PropertyList
 
-/// The XML reader's first try (libxml2's pull parser over the whole
-/// document) against the parse in pieces it falls back to, which reads as
-/// libxml2's tree reader read: where the first try gives a value, the parse
-/// in pieces must give the same one; where the parse in pieces refuses a
-/// document, the first try must refuse it too (and the reader then reports
-/// the parse in pieces' error, so messages do not change).
+/// The XML reader's first tries — its quick read of the common document
+/// (`XMLPropertyListQuickReader`), then libxml2's pull parser over the whole
+/// document — against the parse in pieces it falls back to, which reads as
+/// libxml2's tree reader read: where either first try gives a value, the
+/// parse in pieces must give the same one; where the parse in pieces refuses
+/// a document, both must refuse it too (and the reader then reports the
+/// parse in pieces' error, so messages do not change).
 struct XMLPropertyListFirstTryTests {
     /// What agreement on one document found.
     private struct Tally {
         var documents = 0
+        var quickValues = 0
         var firstTryValues = 0
         var inPiecesValues = 0
     }
 
     /// Checks the rule on `bytes`, counting into `tally`.
     private func checkAgreement(_ bytes: Data, _ name: String, limits: PropertyListLimits = .default, into tally: inout Tally) {
-        guard let (firstTry, inPieces) = bytes.withUnsafeBytes({ XMLPropertyListReader(limits: limits).readBothWays($0) }) else { return }
+        guard let (quick, firstTry, inPieces) = bytes.withUnsafeBytes({ XMLPropertyListReader(limits: limits).readAllWays($0) })
+        else { return }
         tally.documents += 1
         if case .success = inPieces { tally.inPiecesValues += 1 }
+        if let quick {
+            tally.quickValues += 1
+            switch inPieces {
+            case .success(let other):
+                #expect(identical(quick, other), "\(name): the quick read and the parse in pieces disagree")
+            case .failure(let error):
+                Issue.record("\(name): the quick read gave a value where the parse in pieces refuses the document: \(error)")
+            }
+        }
         guard case .success(let value) = firstTry else { return }
         tally.firstTryValues += 1
         switch inPieces {
@@ -54,6 +66,9 @@ struct XMLPropertyListFirstTryTests {
             }
         }
         #expect(tally.documents > 500, "found \(tally.documents) documents")
+        // The quick read takes the documents Apple's tools and plistlib write
+        // (most documents here are the fuzz corpus's, made to be unusual).
+        #expect(tally.quickValues > 50, "the quick read read \(tally.quickValues) documents")
         // The first try takes every document the parse in pieces reads.
         #expect(
             tally.firstTryValues == tally.inPiecesValues,
@@ -114,12 +129,12 @@ struct XMLPropertyListFirstTryTests {
     private func checkRefusal(_ bytes: Data, name: String, readable: Bool = false) throws {
         let reader = XMLPropertyListReader()
         if readable {
-            let (firstTry, inPieces) = try #require(bytes.withUnsafeBytes { reader.readBothWays($0) })
+            let (_, firstTry, inPieces) = try #require(bytes.withUnsafeBytes { reader.readAllWays($0) })
             #expect(try firstTry.get() == inPieces.get(), "\(name)")
             return
         }
         let error = #expect(throws: PropertyListError.self, "\(name)") { try reader.read(bytes) }
-        guard let (_, inPieces) = bytes.withUnsafeBytes({ reader.readBothWays($0) }) else {
+        guard let (_, _, inPieces) = bytes.withUnsafeBytes({ reader.readAllWays($0) }) else {
             // Refused before either parse (the empty input).
             #expect(bytes.isEmpty, "\(name)")
             return
@@ -129,5 +144,96 @@ struct XMLPropertyListFirstTryTests {
             return
         }
         #expect(error?.description == expected.description, "\(name)")
+    }
+
+    // MARK: The quick read
+
+    /// Documents the quick read takes, with the value a person reads off
+    /// them: the predefined entities, every element, empty forms, non-ASCII
+    /// text, no declaration or Apple's two, comments (in text too).
+    @Test(
+        arguments: [
+            (
+                "<plist version=\"1.0\"><string>a&amp;b&lt;c&gt;d&quot;e&apos;f</string></plist>",
+                PropertyListValue.string("a&b<c>d\"e'f")
+            ),
+            ("<plist><array><true/><false></false><string/><dict/><array/></array></plist>", [true, false, "", [:], []]),
+            ("<dict><key>é</key><integer>-0x10</integer><key>z</key><real>2.5</real></dict>", ["é": -16, "z": 2.5]),
+            (
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple Computer//DTD PLIST 1.0//EN\" "
+                    + "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<data>\n\tAAEC\n</data>\n</plist>\n",
+                .data(Data([0, 1, 2]))
+            ),
+            ("<plist><dict><key>CF$UID</key><integer>7</integer></dict></plist>", .uid(7)),
+            (
+                "<?xml version=\"1.0\"?><!-- é --><plist><!----><string>a<!-- b -->c</string></plist><!-- - -->\n",
+                "ac"
+            ),
+            ("<plist><string>😀 ]] > 中</string></plist>", "😀 ]] > 中"),
+        ] as [(String, PropertyListValue)])
+    func theQuickReadTakesTheCommonDocument(document: String, expected: PropertyListValue) throws {
+        let bytes = Data(document.utf8)
+        let (quick, _, inPieces) = try #require(bytes.withUnsafeBytes { XMLPropertyListReader().readAllWays($0) })
+        #expect(quick == expected)
+        #expect(try inPieces.get() == expected)
+        #expect(try XMLPropertyListReader().read(bytes) == expected)
+    }
+
+    /// Documents the quick read gives up on, each read or refused as the
+    /// parse in pieces reads or refuses it: what libxml2 must judge
+    /// (comments, CDATA, character references, carriage returns, other
+    /// attributes and declarations, bytes that are not XML characters in
+    /// UTF-8, `]]>`, tags that do not match) and what the builder refuses.
+    @Test(
+        arguments: [
+            ("<plist><!-- a -- b --><true/></plist>", "-- in a comment"),
+            ("<plist><!-- a ---><true/></plist>", "comment ending --->"),
+            ("<plist><true/></plist><!-- a -- b -->", "-- in a comment after the root"),
+            ("<plist><true/></plist><!-- unterminated", "unterminated comment after the root"),
+            ("<plist><?pi x?><true/></plist>", "processing instruction"),
+            ("<plist><string><![CDATA[a<b]]></string></plist>", "CDATA section"),
+            ("<plist><string>&#65;</string></plist>", "character reference"),
+            ("<plist><string>a\r\nb</string></plist>", "carriage return"),
+            ("<plist>\r\n<true/></plist>", "carriage return between tags"),
+            ("<plist><string id=\"1\">a</string></plist>", "attribute"),
+            ("<plist version=\"1.1\"><true/></plist>", "other version"),
+            ("<?xml version=\"1.0\" standalone=\"yes\"?><plist><true/></plist>", "standalone declaration"),
+            ("<!DOCTYPE plist SYSTEM \"file://localhost/System/Library/DTDs/PropertyList.dtd\"><plist><true/></plist>", "system DTD"),
+            ("<plist><string>a]]>b</string></plist>", "]]> in text"),
+            ("<plist><string>a</key></plist>", "mismatched end tag"),
+            ("<plist><key >a</key></plist>", "space in a tag"),
+            ("<plist><string>a &amp b</string></plist>", "unterminated entity"),
+            ("<plist><dict><key>a</key></dict></plist>", "key without value"),
+            ("<plist><string>a</string></plist>x", "text after the root"),
+            ("<plist><string>a</string>", "unclosed"),
+            ("<plist><Dict/></plist>", "unknown element"),
+            ("\u{FEFF}<plist><true/></plist>", "byte order mark"),
+            ("<plist><string>\u{FFFF}</string></plist>", "U+FFFF"),
+        ] as [(String, String)])
+    func theQuickReadLeavesTheRestToLibXML2(document: String, name: String) throws {
+        try checkQuickReadGivesUp(Data(document.utf8), name: name)
+    }
+
+    /// Bytes that are not UTF-8, which libxml2 refuses.
+    @Test(
+        arguments: [
+            [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0x80], [0xC3],
+            [0xEF, 0xBF, 0xBE],
+        ] as [[UInt8]])
+    func theQuickReadGivesUpOnBytesThatAreNotXMLCharacters(bytes: [UInt8]) throws {
+        try checkQuickReadGivesUp(Data(Array("<plist><string>a".utf8) + bytes + Array("</string></plist>".utf8)), name: "\(bytes)")
+    }
+
+    /// The quick read gives nothing for `bytes`; the reader's outcome is
+    /// the parse in pieces', value or error word for word.
+    private func checkQuickReadGivesUp(_ bytes: Data, name: String) throws {
+        let (quick, _, inPieces) = try #require(bytes.withUnsafeBytes { XMLPropertyListReader().readAllWays($0) })
+        #expect(quick == nil, "\(name)")
+        switch inPieces {
+        case .success(let value): #expect(try XMLPropertyListReader().read(bytes) == value, "\(name)")
+        case .failure(let expected):
+            let error = #expect(throws: PropertyListError.self, "\(name)") { try XMLPropertyListReader().read(bytes) }
+            #expect(error?.description == expected.description, "\(name)")
+        }
     }
 }

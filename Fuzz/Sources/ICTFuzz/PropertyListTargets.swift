@@ -23,11 +23,20 @@ func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
     }
 }
 
-/// XML reader (libxml2): what its first try (the document read whole)
-/// reads, the parse in pieces it falls back to reads the same; what it
-/// reads, the XML writer writes and it reads back equal.
+/// XML reader: what its first tries (the quick read of the common
+/// document, libxml2 reading the document whole) read, the parse in pieces
+/// it falls back to reads the same; what it reads, the XML writer writes
+/// and it reads back equal.
 func fuzzXMLPropertyList(_ bytes: [UInt8]) {
-    let readings = bytes.withUnsafeBytes { XMLPropertyListReader(limits: fuzzLimits).readBothWays($0) }
+    let readings = bytes.withUnsafeBytes { XMLPropertyListReader(limits: fuzzLimits).readAllWays($0) }
+    if let readings, let quick = readings.quick {
+        switch readings.inPieces {
+        case .success(let inPieces):
+            require(sameValue(quick, inPieces), "the quick read gave \(brief(quick)), the parse in pieces \(brief(inPieces))")
+        case .failure(let error):
+            require(false, "the quick read gave \(brief(quick)) where the parse in pieces refuses the document: \(error)")
+        }
+    }
     if let readings, case .success(let firstTry) = readings.firstTry {
         switch readings.inPieces {
         case .success(let inPieces):

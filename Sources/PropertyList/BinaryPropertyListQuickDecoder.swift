@@ -125,26 +125,32 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
             guard let (count, payload) = references(marker: marker, at: offset, perItem: 2) else { return nil }
             return dictionary(count: count, at: payload, depth: depth).map(PropertyListValue.dictionary)
         default:
-            // The commonest scalars, read where at least 8 bytes follow the
-            // marker; the rest, and anything to refuse, as the careful decoder reads them.
-            if offset &+ 9 <= scanner.objectsEnd {  // Safe: offset < objectsEnd.
-                let payload = offset &+ 1
-                switch marker {
-                case 0x08: return .bool(false)
-                case 0x09: return .bool(true)
-                case 0x10: return .integer(PropertyListInteger(UInt64(base.load(fromByteOffset: payload, as: UInt8.self))))
-                case 0x11: return .integer(PropertyListInteger(UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt16.self)))))
-                case 0x12: return .integer(PropertyListInteger(UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt32.self)))))
-                case 0x13: return .integer(PropertyListInteger(Int64(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: Int64.self))))
-                case 0x23: return .real(Double(bitPattern: UInt64(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt64.self))))
-                case 0x33:
-                    let seconds = Double(bitPattern: UInt64(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt64.self)))
-                    guard seconds.isFinite else { return nil }
-                    return .date(Date(timeIntervalSinceReferenceDate: seconds))
-                default: break
-                }
-            }
+            if let common = commonScalar(marker: marker, at: offset) { return common }
             return try? Self.scalar(scanner, marker: marker, at: offset)
+        }
+    }
+
+    /// The commonest scalars (booleans, integers of 1, 2, 4 or 8 bytes,
+    /// 64-bit reals, finite dates), read where at least 8 bytes follow the
+    /// marker; nil for the rest, and anything to refuse, which the careful
+    /// decoder's code reads.
+    @inline(__always)
+    private func commonScalar(marker: UInt8, at offset: Int) -> PropertyListValue? {
+        guard offset &+ 9 <= scanner.objectsEnd else { return nil }  // Safe: offset < objectsEnd.
+        let payload = offset &+ 1
+        switch marker {
+        case 0x08: return .bool(false)
+        case 0x09: return .bool(true)
+        case 0x10: return .integer(PropertyListInteger(UInt64(base.load(fromByteOffset: payload, as: UInt8.self))))
+        case 0x11: return .integer(PropertyListInteger(UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt16.self)))))
+        case 0x12: return .integer(PropertyListInteger(UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt32.self)))))
+        case 0x13: return .integer(PropertyListInteger(Int64(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: Int64.self))))
+        case 0x23: return .real(Double(bitPattern: UInt64(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt64.self))))
+        case 0x33:
+            let seconds = Double(bitPattern: UInt64(bigEndian: base.loadUnaligned(fromByteOffset: payload, as: UInt64.self)))
+            guard seconds.isFinite else { return nil }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        default: return nil
         }
     }
 
@@ -204,8 +210,15 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     ) -> Bool {
         var position = start
         for _ in 0..<count {
-            guard let child = reference(at: position), let value = value(of: child, depth: depth &+ 1) else { return false }
-            values.append(value)
+            guard let child = reference(at: position) else { return false }
+            // A common scalar is read here, sparing the call that reads any object.
+            let offset = scanner.rawOffset(ofObject: child)
+            if let scalar = commonScalar(marker: base.load(fromByteOffset: offset, as: UInt8.self), at: offset) {
+                values.append(scalar)
+            } else {
+                guard let value = value(of: child, depth: depth &+ 1) else { return false }
+                values.append(value)
+            }
             position &+= MemoryLayout<Reference>.size  // Safe: references(…) checked all lie in the object area.
         }
         return true

@@ -111,49 +111,68 @@ extension BinaryPropertyListScanner {
     ///
     /// - Throws: `invalidString` at an unpaired surrogate.
     func utf16String(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
-        var failure: Int?
-        let string = String(unsafeUninitializedCapacity: count * 3) { utf8 in
+        guard count > 0 else { return "" }
+        // Safe: the caller checked that the units lie in the object area.
+        let units = bytes.baseAddress! + start
+        @inline(__always) func unit(_ index: Int) -> UInt32 {
+            UInt32(UInt16(bigEndian: units.loadUnaligned(fromByteOffset: 2 &* index, as: UInt16.self)))
+        }
+        // First the length in UTF-8, checking that every surrogate is paired,
+        // so the string is made at its size (inline when it is short).
+        var length = 0
+        var index = 0
+        while index < count {
+            let first = unit(index)
+            index &+= 1
+            if first < 0x80 {
+                length &+= 1
+            } else if first < 0x800 {
+                length &+= 2
+            } else if first & 0xF800 != 0xD800 {
+                length &+= 3
+            } else {
+                guard first < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 else {
+                    throw PropertyListError(
+                        .invalidString, at: .byteOffset(start + 2 * (index - 1)),
+                        "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
+                }
+                index &+= 1
+                length &+= 4
+            }
+        }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            // Safe: length > 0 as count > 0, and the bytes written are the `length` counted above.
+            let utf8 = buffer.baseAddress!
             var written = 0
             var index = 0
-            @inline(__always) func unit(_ i: Int) -> UInt32 {
-                UInt32(bytes[start + 2 * i]) << 8 | UInt32(bytes[start + 2 * i + 1])
-            }
             while index < count {
                 var scalar = unit(index)
-                index += 1
-                if scalar & 0xF800 == 0xD800 {
-                    guard scalar < 0xDC00, index < count else { failure = index - 1; return 0 }
-                    let low = unit(index)
-                    guard low & 0xFC00 == 0xDC00 else { failure = index - 1; return 0 }
-                    index += 1
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                }
-                // Each UTF-16 unit yields at most 3 UTF-8 bytes and a pair at most 4,
-                // so `written` stays within `count * 3`.
+                index &+= 1
                 if scalar < 0x80 {
-                    utf8[written] = UInt8(scalar); written += 1
+                    utf8[written] = UInt8(truncatingIfNeeded: scalar)
+                    written &+= 1
                 } else if scalar < 0x800 {
-                    utf8[written] = UInt8(0xC0 | (scalar >> 6))
-                    utf8[written + 1] = UInt8(0x80 | (scalar & 0x3F)); written += 2
-                } else if scalar < 0x10000 {
-                    utf8[written] = UInt8(0xE0 | (scalar >> 12))
-                    utf8[written + 1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
-                    utf8[written + 2] = UInt8(0x80 | (scalar & 0x3F)); written += 3
+                    utf8[written] = UInt8(truncatingIfNeeded: 0xC0 | (scalar >> 6))
+                    utf8[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F))
+                    written &+= 2
+                } else if scalar & 0xF800 != 0xD800 {
+                    utf8[written] = UInt8(truncatingIfNeeded: 0xE0 | (scalar >> 12))
+                    utf8[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 6) & 0x3F))
+                    utf8[written &+ 2] = UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F))
+                    written &+= 3
                 } else {
-                    utf8[written] = UInt8(0xF0 | (scalar >> 18))
-                    utf8[written + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
-                    utf8[written + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
-                    utf8[written + 3] = UInt8(0x80 | (scalar & 0x3F)); written += 4
+                    // A pair, checked above.
+                    scalar = 0x10000 &+ ((scalar &- 0xD800) << 10) &+ (unit(index) &- 0xDC00)
+                    index &+= 1
+                    utf8[written] = UInt8(truncatingIfNeeded: 0xF0 | (scalar >> 18))
+                    utf8[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 12) & 0x3F))
+                    utf8[written &+ 2] = UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 6) & 0x3F))
+                    utf8[written &+ 3] = UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F))
+                    written &+= 4
                 }
             }
             return written
         }
-        if let failure {
-            throw PropertyListError(
-                .invalidString, at: .byteOffset(start + 2 * failure),
-                "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
-        }
-        return string
     }
 
     /// True when two keys are equal: none when the keys are ASCII in sorted

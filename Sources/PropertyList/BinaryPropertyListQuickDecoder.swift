@@ -46,6 +46,12 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     private let pageRelease: ((Range<Int>) -> Void)?
     /// Everything below this offset has been handed to `pageRelease`.
     private var releasedUpTo = 0
+    /// Eight bytes before the end of the offset table's first entry: each
+    /// entry is read as the eight bytes ending where it ends, masked.
+    private let offsetEntries: UnsafeRawPointer
+    private let offsetSize: Int
+    /// The low `offsetSize` bytes' bits.
+    private let offsetMask: UInt64
 
     private init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, pageRelease: ((Range<Int>) -> Void)?) {
         self.scanner = scanner
@@ -59,6 +65,10 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         cachedObjects.initialize(repeating: 0)
         cachedValues = .allocate(capacity: Self.cacheSize)
         cachedValues.initialize(repeating: .bool(false))
+        // Safe: the table starts after the 8-byte header and the first object, so 8 bytes back is in the file.
+        offsetEntries = base + (scanner.offsetTableOffset &+ scanner.offsetSize &- 8)
+        offsetSize = scanner.offsetSize
+        offsetMask = scanner.offsetSize == 8 ? .max : (1 &<< UInt64(8 &* scanner.offsetSize)) &- 1
     }
 
     deinit {
@@ -76,7 +86,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         // The count is checked as each container adds its own, so a file of
         // more references than the limit is given up on before its values are made.
         guard limits.maximumObjectCount >= 1 else { return nil }
-        return decoder.value(of: scanner.topObject, depth: 0)
+        return decoder.value(of: scanner.topObject, at: decoder.offset(ofObject: scanner.topObject), depth: 0)
     }
 
     /// The object number in the reference at `position`, which the caller
@@ -86,6 +96,15 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         let raw = Reference(bigEndian: base.loadUnaligned(fromByteOffset: position, as: Reference.self))
         guard UInt64(raw) < UInt64(scanner.objectCount) else { return nil }
         return Int(truncatingIfNeeded: raw)
+    }
+
+    /// Where `object` (below `objectCount`) starts, as the offset table
+    /// says (`BinaryPropertyListScanner.rawOffset(ofObject:)`, which checked
+    /// every entry), read with no branch on the entries' size.
+    @inline(__always)
+    private func offset(ofObject object: Int) -> Int {
+        let entry = UInt64(bigEndian: offsetEntries.loadUnaligned(fromByteOffset: object &* offsetSize, as: UInt64.self))
+        return Int(truncatingIfNeeded: entry & offsetMask)
     }
 
     /// Sets `object`'s bit; true when it was set already.
@@ -98,8 +117,8 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         return before
     }
 
-    private mutating func value(of object: Int, depth: Int) -> PropertyListValue? {
-        let offset = scanner.rawOffset(ofObject: object)
+    /// The value of `object`, which starts at `offset` (its `rawOffset`).
+    private mutating func value(of object: Int, at offset: Int, depth: Int) -> PropertyListValue? {
         if offset &- releasedUpTo > 2 &* Self.pageReleaseMargin, let pageRelease {
             pageRelease(releasedUpTo..<(offset &- Self.pageReleaseMargin))
             releasedUpTo = offset &- Self.pageReleaseMargin
@@ -178,7 +197,8 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         else { return nil }
         let (count, start) = header
         switch marker >> 4 {
-        case 0x4: return .data(Data(UnsafeRawBufferPointer(rebasing: scanner.bytes[start..<(start &+ count)])))
+        // Safe: the extent was checked above. (Data's init from a buffer takes its generic path.)
+        case 0x4: return .data(Data(bytes: scanner.bytes.baseAddress! + start, count: count))
         case 0x5: return (try? scanner.asciiString(start, count: count, objectOffset: offset)).map(PropertyListValue.string)
         default: return (try? scanner.utf16String(start, count: count, objectOffset: offset)).map(PropertyListValue.string)
         }
@@ -212,11 +232,11 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         for _ in 0..<count {
             guard let child = reference(at: position) else { return false }
             // A common scalar is read here, sparing the call that reads any object.
-            let offset = scanner.rawOffset(ofObject: child)
+            let offset = offset(ofObject: child)
             if let scalar = commonScalar(marker: base.load(fromByteOffset: offset, as: UInt8.self), at: offset) {
                 values.append(scalar)
             } else {
-                guard let value = value(of: child, depth: depth &+ 1) else { return false }
+                guard let value = value(of: child, at: offset, depth: depth &+ 1) else { return false }
                 values.append(value)
             }
             position &+= MemoryLayout<Reference>.size  // Safe: references(…) checked all lie in the object area.
@@ -251,7 +271,8 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         keys.reserveCapacity(count)  // Bounded: references(…) checked they lie in the object area.
         var position = payload
         for _ in 0..<count {
-            guard let keyObject = reference(at: position), case .string(let key)? = value(of: keyObject, depth: depth &+ 1)
+            guard let keyObject = reference(at: position),
+                case .string(let key)? = value(of: keyObject, at: offset(ofObject: keyObject), depth: depth &+ 1)
             else { return nil }
             keys.append(key)
             position &+= MemoryLayout<Reference>.size  // Safe: references(…) checked all lie in the object area.

@@ -38,7 +38,10 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     /// cache's size: the object number + 1 (0 for an empty slot) and its value.
     private let cachedObjects: UnsafeMutableBufferPointer<Int>
     private let cachedValues: UnsafeMutableBufferPointer<PropertyListValue>
-    private static var cacheSize: Int { 1024 }
+    /// The cache's size: a power of two, at most 1024 and no more than the
+    /// objects need (a small file's read would otherwise spend most of its
+    /// time making and clearing a cache it barely uses).
+    private let cacheSize: Int
     private var keySets = BinaryPropertyListKeySets()
     /// The values produced, counted as `BinaryPropertyListDecoder` counts them.
     private var producedCount = 1
@@ -61,9 +64,11 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         self.pageRelease = pageRelease
         met = .allocate(capacity: (scanner.objectCount + 63) / 64)
         met.initialize(repeating: 0)
-        cachedObjects = .allocate(capacity: Self.cacheSize)
+        // Safe: objectCount ≥ 1, and 1024 bounds the shift.
+        cacheSize = 1 &<< min(10, Int.bitWidth &- (scanner.objectCount &- 1).leadingZeroBitCount)
+        cachedObjects = .allocate(capacity: cacheSize)
         cachedObjects.initialize(repeating: 0)
-        cachedValues = .allocate(capacity: Self.cacheSize)
+        cachedValues = .allocate(capacity: cacheSize)
         cachedValues.initialize(repeating: .bool(false))
         // Safe: the table starts after the 8-byte header and the first object, so 8 bytes back is in the file.
         offsetEntries = base + (scanner.offsetTableOffset &+ scanner.offsetSize &- 8)
@@ -129,7 +134,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
             // A string or data object met again is taken from the cache, or
             // decoded and kept there.
             guard metBefore(object) else { return Self.bytesValue(scanner, marker: marker, at: offset) }
-            let slot = object & (Self.cacheSize &- 1)
+            let slot = object & (cacheSize &- 1)
             if cachedObjects[slot] == object &+ 1 { return cachedValues[slot] }
             guard let value = Self.bytesValue(scanner, marker: marker, at: offset) else { return nil }
             cachedObjects[slot] = object &+ 1

@@ -158,15 +158,20 @@ public struct BinaryPropertyListDocument: @unchecked Sendable {
         try scanner.checkExtent(
             payload: header.payload, count: header.length, itemSize: 2 * scanner.referenceSize,
             objectOffset: offset, what: "dictionary")
-        var wantedBytes = wanted
-        let wantedIsASCII = wantedBytes.utf8.allSatisfy { $0 < 0x80 }
+        let wantedUTF8 = Array(wanted.utf8)
+        let wantedIsASCII = wantedUTF8.allSatisfy { $0 < 0x80 }
         var found: Int?
         for index in 0..<header.length {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let matches: Bool
             if wantedIsASCII, let ascii = try asciiKey(keyObject) {
                 // The common case: an ASCII key compared as bytes where it lies.
-                matches = wantedBytes.withUTF8 { $0.count == ascii.count && $0.elementsEqual(ascii) }
+                matches =
+                    wantedUTF8.count == ascii.count
+                    && wantedUTF8.withUnsafeBytes { wantedBytes in
+                        // Safe: an empty key matches on the counts alone.
+                        ascii.isEmpty || rawBytesEqual(wantedBytes.baseAddress!, ascii.baseAddress!, count: ascii.count)
+                    }
             } else if try scanner.bytes[scanner.offset(ofObject: keyObject)] >> 4 == 0x6,
                 case .string(let key) = try decoder.decode(keyObject, depth: 0)
             {

@@ -52,7 +52,8 @@ struct BinaryPropertyListKeySets {
     @inline(__always)
     func keys(count: Int, keyReferencesAt payload: Int, slot: Int, in scanner: BinaryPropertyListScanner) -> ContiguousArray<String>? {
         guard let set = sets[slot], set.keys.count == count,
-            Self.bytesEqual(scanner.bytes, set.referencesStart, payload, count: count &* scanner.referenceSize)
+            // Safe: both lie in the object area, so the base is not nil.
+            rawBytesEqual(scanner.bytes.baseAddress! + set.referencesStart, scanner.bytes.baseAddress! + payload, count: count &* scanner.referenceSize)
         else { return nil }
         return set.keys
     }
@@ -62,24 +63,24 @@ struct BinaryPropertyListKeySets {
         sets[slot] = KeySet(referencesStart: referencesStart, keys: keys)
     }
 
-    /// Whether the `count` bytes at `first` and at `second` are equal, both
-    /// ranges inside `bytes`: eight at a time, then one at a time.
-    @inline(__always)
-    private static func bytesEqual(_ bytes: UnsafeRawBufferPointer, _ first: Int, _ second: Int, count: Int) -> Bool {
-        var index = 0
-        while index &+ 8 <= count {
-            guard
-                bytes.loadUnaligned(fromByteOffset: first &+ index, as: UInt64.self)
-                    == bytes.loadUnaligned(fromByteOffset: second &+ index, as: UInt64.self)
-            else { return false }
-            index &+= 8
-        }
-        while index < count {
-            guard bytes[first &+ index] == bytes[second &+ index] else { return false }
-            index &+= 1
-        }
-        return true
+}
+
+/// Whether the `count` bytes at `first` and at `second` are equal: eight at
+/// a time, then one at a time (a generic `elementsEqual` walks them one by
+/// one through iterators).
+@inline(__always)
+func rawBytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+    var index = 0
+    while index &+ 8 <= count {
+        guard first.loadUnaligned(fromByteOffset: index, as: UInt64.self) == second.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        else { return false }
+        index &+= 8
     }
+    while index < count {
+        guard first.load(fromByteOffset: index, as: UInt8.self) == second.load(fromByteOffset: index, as: UInt8.self) else { return false }
+        index &+= 1
+    }
+    return true
 }
 
 extension BinaryPropertyListScanner {

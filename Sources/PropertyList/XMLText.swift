@@ -65,12 +65,14 @@ enum XMLText {
 
     /// A decimal real, or `nan`, `inf`, `infinity` with an optional sign, in any case.
     static func parseReal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        if let exact = exactDecimal(bytes) { return exact }
-        if let rounded = roundedDecimal(bytes) { return rounded }
+        if let parts = decimalParts(bytes), let value = exactDecimal(parts) ?? roundedDecimal(parts) { return value }
         // Swift also reads hexadecimal reals (`0x1p3`); property lists have none.
         guard !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "x") }) else { return nil }
         return Double(String(decoding: bytes, as: UTF8.self))
     }
+
+    /// A decimal's sign, significant digits and power of ten (`decimalParts(_:)`).
+    typealias DecimalParts = (negative: Bool, digits: UInt64, exponent: Int)
 
     /// Powers of ten a `Double` holds exactly: 10⁰ … 10²².
     private static let exactPowersOfTen: [Double] = [
@@ -83,50 +85,16 @@ enum XMLText {
     /// without `strtod`: both are exact as `Double`s, so one multiplication
     /// or division rounds once and gives the correctly rounded value, the
     /// one `strtod` gives (Clinger's fast path). Nil for anything else
-    /// (more digits, a larger exponent, `nan`, `inf`), which `strtod` reads.
+    /// (more digits, a larger exponent, `nan`, `inf`), which
+    /// `roundedDecimal(_:)` or `strtod` reads.
     static func exactDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        let zero = UInt8(ascii: "0")
-        let (negative, start) = sign(bytes)
-        var index = start
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        var seenPoint = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "."), !seenPoint {
-                seenPoint = true
-            } else if byte &- zero < 10 {
-                // Stays at most 2^53 (9,007,199,254,740,992): checked before each step.
-                guard mantissa <= 900_719_925_474_099 else { return nil }
-                mantissa = mantissa * 10 + UInt64(byte &- zero)
-                digits += 1
-                if seenPoint { exponent -= 1 }
-            } else {
-                break
-            }
-            index += 1
-        }
-        guard digits > 0 else { return nil }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            var exponentNegative = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            var written = 0
-            var exponentDigits = 0
-            while index < bytes.count, bytes[index] &- zero < 10, exponentDigits < 4 {
-                written = written * 10 + Int(bytes[index] &- zero)
-                exponentDigits += 1
-                index += 1
-            }
-            guard exponentDigits > 0 else { return nil }
-            exponent += exponentNegative ? -written : written
-        }
-        guard index == bytes.count, mantissa <= 1 << 53, (-22...22).contains(exponent) else { return nil }
-        let value = exponent >= 0 ? Double(mantissa) * exactPowersOfTen[exponent] : Double(mantissa) / exactPowersOfTen[-exponent]
+        decimalParts(bytes).flatMap(exactDecimal)
+    }
+
+    private static func exactDecimal(_ parts: DecimalParts) -> Double? {
+        let (negative, digits, exponent) = parts
+        guard digits <= 1 << 53, (-22...22).contains(exponent) else { return nil }
+        let value = exponent >= 0 ? Double(digits) * exactPowersOfTen[exponent] : Double(digits) / exactPowersOfTen[-exponent]
         return negative ? -value : value
     }
 
@@ -139,7 +107,12 @@ enum XMLText {
     /// is worked out exactly in 128 bits before the one rounding. Nil for
     /// anything else, which `strtod` reads.
     static func roundedDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard let (negative, digits, exponent) = decimalParts(bytes), (-19...19).contains(exponent) else { return nil }
+        decimalParts(bytes).flatMap(roundedDecimal)
+    }
+
+    private static func roundedDecimal(_ parts: DecimalParts) -> Double? {
+        let (negative, digits, exponent) = parts
+        guard (-19...19).contains(exponent) else { return nil }
         guard digits != 0 else { return negative ? -0.0 : 0.0 }
         let value: Double
         if exponent >= 0 {
@@ -187,7 +160,7 @@ enum XMLText {
     /// The sign, the significant digits as an integer (at most 19 of them)
     /// and the power of ten of a decimal `[+-]digits[.digits][(e|E)[+-]digits]`;
     /// nil for anything else.
-    private static func decimalParts(_ bytes: UnsafeBufferPointer<UInt8>) -> (negative: Bool, digits: UInt64, exponent: Int)? {
+    private static func decimalParts(_ bytes: UnsafeBufferPointer<UInt8>) -> DecimalParts? {
         let zero = UInt8(ascii: "0")
         let (negative, start) = sign(bytes)
         var index = start

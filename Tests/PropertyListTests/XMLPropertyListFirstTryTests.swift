@@ -18,6 +18,16 @@ struct XMLPropertyListFirstTryTests {
         var quickValues = 0
         var firstTryValues = 0
         var inPiecesValues = 0
+        /// Documents the parse in pieces reads and the first try refuses,
+        /// with the encoding their XML declaration names, if any.
+        var fellBack: [(name: String, encoding: String?)] = []
+    }
+
+    /// The encoding an XML declaration at the start of `bytes` names.
+    private func declaredEncoding(_ bytes: Data) -> String? {
+        let head = String(decoding: bytes.prefix(100), as: UTF8.self)
+        guard head.hasPrefix("<?xml"), let start = head.range(of: "encoding=\"") else { return nil }
+        return head[start.upperBound...].split(separator: "\"").first.map(String.init)
     }
 
     /// Checks the rule on `bytes`, counting into `tally`.
@@ -35,7 +45,10 @@ struct XMLPropertyListFirstTryTests {
                 Issue.record("\(name): the quick read gave a value where the parse in pieces refuses the document: \(error)")
             }
         }
-        guard case .success(let value) = firstTry else { return }
+        guard case .success(let value) = firstTry else {
+            if case .success = inPieces { tally.fellBack.append((name, declaredEncoding(bytes))) }
+            return
+        }
         tally.firstTryValues += 1
         switch inPieces {
         case .success(let other):
@@ -69,10 +82,16 @@ struct XMLPropertyListFirstTryTests {
         // The quick read takes the documents Apple's tools and plistlib write
         // (most documents here are the fuzz corpus's, made to be unusual).
         #expect(tally.quickValues > 50, "the quick read read \(tally.quickValues) documents")
-        // The first try takes every document the parse in pieces reads.
-        #expect(
-            tally.firstTryValues == tally.inPiecesValues,
-            "the first try read \(tally.firstTryValues) documents, the parse in pieces \(tally.inPiecesValues)")
+        // The first try takes every document the parse in pieces reads, but
+        // for documents in an encoding libxml2 converts through iconv (UTF-7:
+        // one the fuzzer found), which its pull parser refuses; the reader
+        // then reads them in pieces.
+        for (name, encoding) in tally.fellBack {
+            #expect(
+                encoding.map { !["UTF-8", "UTF-16"].contains($0.uppercased()) } == true,
+                "\(name): the first try refuses a document in \(encoding ?? "UTF-8") that the parse in pieces reads")
+        }
+        #expect(tally.fellBack.count <= 3, "the first try refused \(tally.fellBack.count) documents the parse in pieces reads")
     }
 
     @Test(.interopCorpus) func everyXMLDocumentOfTheInteropCorpusReadsTheSameBothWays() throws {

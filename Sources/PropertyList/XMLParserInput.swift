@@ -66,9 +66,10 @@ struct XMLParserInput {
         placeholders = result?.placeholders
     }
 
-    /// True when libxml2 is given the input as it is, in UTF-8: nothing
-    /// transcoded, no placeholder, no other encoding declared (the quick
-    /// read, `XMLPropertyListQuickReader`, reads only such input).
+    /// True when libxml2 is given the input as it is, 8-bit: nothing
+    /// transcoded, no placeholder. The quick read
+    /// (`XMLPropertyListQuickReader`) reads only such input, and of it only
+    /// a document whose declaration names UTF-8 or no encoding.
     var isUTF8AsGiven: Bool { transcoded == nil && mapped == nil && encoding == .utf8 }
 
     /// Calls `body` with the text errors are located in (the input, or its

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Where the one decoder of binary property-list objects reads bytes: the
 /// whole file in memory (`BinaryPropertyListScanner`) or the 4 KB windows
 /// `PartialBinaryPropertyList` reads with `pread`. Modelled on
@@ -21,6 +27,21 @@ enum BinaryPropertyListScalar {
     /// Seconds since 2001-01-01 00:00:00 UTC.
     case date(Double)
     case uid(UInt64)
+}
+
+extension PropertyListValue {
+    /// The value of a binary property list's scalar.
+    @inline(__always)
+    init(_ scalar: BinaryPropertyListScalar) {
+        switch scalar {
+        case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .integer(value)
+        case .real32(let value): self = .real32(value)
+        case .real(let value): self = .real(value)
+        case .date(let seconds): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .uid(let value): self = .uid(value)
+        }
+    }
 }
 
 extension BinaryPropertyListByteSource {

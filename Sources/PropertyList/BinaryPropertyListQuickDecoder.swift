@@ -184,14 +184,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     /// A scalar, as `BinaryPropertyListDecoder` decodes it.
     @inline(__always)
     private static func scalar(_ scanner: BinaryPropertyListScanner, marker: UInt8, at offset: Int) throws(PropertyListError) -> PropertyListValue {
-        switch try scanner.scalar(marker: marker, at: offset) {
-        case .bool(let value): .bool(value)
-        case .integer(let value): .integer(value)
-        case .real32(let value): .real32(value)
-        case .real(let value): .real(value)
-        case .date(let seconds): .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .uid(let value): .uid(value)
-        }
+        PropertyListValue(try scanner.scalar(marker: marker, at: offset))
     }
 
     /// A data (0x4), ASCII string (0x5) or UTF-16 string (0x6) object.

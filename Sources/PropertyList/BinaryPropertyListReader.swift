@@ -245,14 +245,7 @@ struct BinaryPropertyListDecoder {
         case 0xD:
             return .dictionary(try decodeDictionary(at: offset, depth: depth))
         default:
-            switch try scanner.scalar(marker: marker, at: offset) {
-            case .bool(let value): return .bool(value)
-            case .integer(let value): return .integer(value)
-            case .real32(let value): return .real32(value)
-            case .real(let value): return .real(value)
-            case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
-            case .uid(let value): return .uid(value)
-            }
+            return PropertyListValue(try scanner.scalar(marker: marker, at: offset))
         }
     }
 

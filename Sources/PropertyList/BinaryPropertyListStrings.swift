@@ -90,6 +90,16 @@ extension BinaryPropertyListScanner {
     /// - Throws: `invalidString` at the first byte that is not ASCII.
     func asciiString(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+        try checkASCII(start, count: count, objectOffset: objectOffset)
+        return String(decoding: raw, as: UTF8.self)
+    }
+
+    /// Checks that the `count` bytes at `start` (which the caller checked
+    /// lie in the object area) are ASCII, as an ASCII string's (marker 0x5) must be.
+    ///
+    /// - Throws: `invalidString` at the first byte that is not ASCII.
+    func checkASCII(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) {
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         // Eight bytes at a time; the byte-wise loop below runs only to name a non-ASCII byte.
         var word = 0
         var high: UInt64 = 0
@@ -98,13 +108,12 @@ extension BinaryPropertyListScanner {
             word &+= 8
         }
         for index in word..<count { high |= UInt64(raw[index]) }
-        if high & 0x8080_8080_8080_8080 == 0 { return String(decoding: raw, as: UTF8.self) }
+        if high & 0x8080_8080_8080_8080 == 0 { return }
         for (index, byte) in raw.enumerated() where byte >= 0x80 {
             throw PropertyListError(
                 .invalidString, at: .byteOffset(start + index),
                 "byte 0x\(Self.hex(byte)) in an ASCII string (the string object starts at byte \(objectOffset))")
         }
-        return String(decoding: raw, as: UTF8.self)
     }
 
     /// The UTF-16 string (marker 0x6) of `count` big-endian units at
@@ -236,26 +245,38 @@ extension BinaryPropertyListScanner {
                 guard let header = try? self.header(at: offset) else { return false }
                 later = (header.payload, header.length)
             }
-            if index > 0 {
-                let common = min(earlier.count, later.count)
-                var position = 0
-                // Safe: both strings' bytes were checked to lie in the object area when they were decoded.
-                while position < common,
-                    base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
-                        == base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
-                {
-                    position &+= 1
-                }
-                let precedes =
-                    position < common
-                    ? base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
-                        < base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
-                    : earlier.count < later.count
-                guard precedes else { return false }
-            }
+            // Safe: both strings' bytes were checked to lie in the object area when they were decoded.
+            guard index == 0 || Self.bytes(earlier, precede: later, in: base) else { return false }
             earlier = later
         }
         return true
+    }
+
+    /// Whether the bytes `earlier` sort strictly before the bytes `later`
+    /// (byte by byte, a prefix first), both of which lie in the file at `base`.
+    @inline(__always)
+    static func bytes(
+        _ earlier: (start: Int, count: Int), precede later: (start: Int, count: Int), in base: UnsafeRawPointer
+    ) -> Bool {
+        let common = min(earlier.count, later.count)
+        var position = 0
+        // Eight bytes at a time while they agree (keys often share a long prefix).
+        while position &+ 8 <= common,
+            base.loadUnaligned(fromByteOffset: earlier.start &+ position, as: UInt64.self)
+                == base.loadUnaligned(fromByteOffset: later.start &+ position, as: UInt64.self)
+        {
+            position &+= 8
+        }
+        while position < common,
+            base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                == base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+        {
+            position &+= 1
+        }
+        return position < common
+            ? base.load(fromByteOffset: earlier.start &+ position, as: UInt8.self)
+                < base.load(fromByteOffset: later.start &+ position, as: UInt8.self)
+            : earlier.count < later.count
     }
 
     /// For a large dictionary whose keys are all stored as ASCII strings (as

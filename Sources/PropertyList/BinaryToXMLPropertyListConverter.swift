@@ -50,6 +50,20 @@ struct BinaryToXMLPropertyListConverter {
     private var decoder: BinaryPropertyListDecoder
     /// One bit per object: set while the object is being written, to find cycles.
     private var onPath: [UInt64]
+    /// The way from the top to the value being written, made into a key
+    /// path only when an error needs one.
+    private var trail: [Step] = []
+    /// The keys of the dictionaries being written, each stored as an ASCII
+    /// string: its object and its bytes, innermost dictionary's last.
+    private var asciiKeys: [(object: Int, start: Int, count: Int)] = []
+
+    /// One step of `trail`: an array index, or a key as its string object
+    /// (whose bytes are written straight from the file) or as a string.
+    private enum Step {
+        case index(Int)
+        case keyObject(Int)
+        case key(String)
+    }
 
     /// Makes a converter, after checking that the top object's expansion is
     /// within the object-count limit, so such a file is refused before a
@@ -67,11 +81,27 @@ struct BinaryToXMLPropertyListConverter {
     }
 
     /// `error` with the path being written in front of its key path, for an
-    /// error about the input (the encoder's own errors carry the full path).
+    /// error about the input (the encoder's own errors are given the path
+    /// where they are thrown; the sink's have none).
     func locating(_ error: PropertyListError) -> PropertyListError {
         guard error.location != .none else { return error }
+        return withPath(error)
+    }
+
+    /// `error` with the path being written in front of its key path.
+    private func withPath(_ error: PropertyListError) -> PropertyListError {
+        var keys = decoder
         var located = error
-        located.keyPath.components.insert(contentsOf: encoder.path, at: 0)
+        located.keyPath.components.insert(
+            contentsOf: trail.map { step in
+                switch step {
+                case .index(let index): return .index(index)
+                case .key(let key): return .key(key)
+                case .keyObject(let object):
+                    // Its bytes were checked to be an ASCII string's before it was written.
+                    return .key((try? keys.decode(object, depth: 0))?.stringValue ?? "")
+                }
+            }, at: 0)
         return located
     }
 
@@ -83,13 +113,9 @@ struct BinaryToXMLPropertyListConverter {
             // string is needed to write it; its bytes are checked as the reader does.
             let header = try scanner.header(at: offset)
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string")
-            let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)])
-            if let bad = bytes.firstIndex(where: { $0 >= 0x80 }) {
-                throw PropertyListError(
-                    .invalidString, at: .byteOffset(header.payload + bad),
-                    "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string (the string object starts at byte \(offset))")
-            }
-            try encoder.appendString(utf8: bytes, indent: depth)
+            try scanner.checkASCII(header.payload, count: header.length, objectOffset: offset)
+            try encoder.appendString(
+                utf8: UnsafeRawBufferPointer(rebasing: scanner.bytes[header.payload..<(header.payload + header.length)]), indent: depth)
             return
         }
         if kind == 0x4 {
@@ -100,7 +126,19 @@ struct BinaryToXMLPropertyListConverter {
             return
         }
         guard kind >= 0xA, kind <= 0xD else {
-            try encoder.append(try decoder.decode(object, depth: depth), indent: depth)
+            // A scalar is read here; a UTF-16 string by the decoder.
+            let value =
+                kind == 0x6
+                ? try decoder.decode(object, depth: depth)
+                : PropertyListValue(try scanner.scalar(marker: scanner.bytes[offset], at: offset))
+            // With nothing left due to the sink, what `append` throws is about
+            // the value (a date XML cannot carry), and it gets the path here.
+            try encoder.flushIfFull()
+            do throws(PropertyListError) {
+                try encoder.append(value, indent: depth)
+            } catch {
+                throw withPath(error)
+            }
             return
         }
         let header = try scanner.header(at: offset)
@@ -129,9 +167,9 @@ struct BinaryToXMLPropertyListConverter {
             guard header.length > 0 else { return }
             for index in 0..<header.length {
                 let child = try scanner.reference(at: header.payload + index * scanner.referenceSize)
-                encoder.path.append(.index(index))
+                trail.append(.index(index))
                 try convert(child, depth: depth + 1)
-                encoder.path.removeLast()
+                trail.removeLast()
             }
             encoder.closeContainer(isDictionary: false, indent: depth)
         }
@@ -139,6 +177,27 @@ struct BinaryToXMLPropertyListConverter {
 
     private mutating func convertDictionary(header: (marker: UInt8, length: Int, payload: Int), depth: Int) throws(PropertyListError) {
         let count = header.length
+        let valuesStart = header.payload + count * scanner.referenceSize
+        let first = asciiKeys.count
+        if count > 0, gatherASCIIKeys(count: count, keyReferencesAt: header.payload) {
+            // The common dictionary: its keys stored as ASCII strings in
+            // ascending order, so distinct, and written straight from the file.
+            try encoder.flushIfFull()
+            encoder.appendIndent(depth)
+            encoder.openContainer(isDictionary: true, isEmpty: false)
+            for index in 0..<count {
+                let key = asciiKeys[first + index]
+                trail.append(.keyObject(key.object))
+                try encoder.appendKey(
+                    utf8: UnsafeRawBufferPointer(rebasing: scanner.bytes[key.start..<(key.start + key.count)]), indent: depth + 1)
+                try convert(try scanner.reference(at: valuesStart + index * scanner.referenceSize), depth: depth + 1)
+                trail.removeLast()
+            }
+            encoder.closeContainer(isDictionary: true, indent: depth)
+            asciiKeys.removeSubrange(first...)
+            return
+        }
+        asciiKeys.removeSubrange(first...)
         var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
         for index in 0..<count {
@@ -151,7 +210,6 @@ struct BinaryToXMLPropertyListConverter {
             }
             keys.append(key)
         }
-        let valuesStart = header.payload + count * scanner.referenceSize
         if scanner.hasDuplicate(keys, keyReferencesAt: header.payload) {
             // Rare, and where the reader keeps the first position and the last
             // value: write what it would read.
@@ -164,10 +222,10 @@ struct BinaryToXMLPropertyListConverter {
             encoder.appendIndent(depth)
             encoder.openContainer(isDictionary: true, isEmpty: false)
             for key in order {
-                encoder.path.append(.key(key))
+                trail.append(.key(key))
                 try encoder.appendKey(key, indent: depth + 1)
                 try convert(try scanner.reference(at: valuesStart + dictionary[key]! * scanner.referenceSize), depth: depth + 1)
-                encoder.path.removeLast()
+                trail.removeLast()
             }
             encoder.closeContainer(isDictionary: true, indent: depth)
             return
@@ -177,11 +235,38 @@ struct BinaryToXMLPropertyListConverter {
         encoder.openContainer(isDictionary: true, isEmpty: count == 0)
         guard count > 0 else { return }
         for index in 0..<count {
-            encoder.path.append(.key(keys[index]))
+            trail.append(.key(keys[index]))
             try encoder.appendKey(keys[index], indent: depth + 1)
             try convert(try scanner.reference(at: valuesStart + index * scanner.referenceSize), depth: depth + 1)
-            encoder.path.removeLast()
+            trail.removeLast()
         }
         encoder.closeContainer(isDictionary: true, indent: depth)
+    }
+
+    /// Appends to `asciiKeys` the `count` keys whose references start at
+    /// `payload`, when each is an ASCII string, well formed, and sorts
+    /// before the next (so no two are equal); false at the first that is
+    /// not, and the caller decodes the keys to find out what they are.
+    private mutating func gatherASCIIKeys(count: Int, keyReferencesAt payload: Int) -> Bool {
+        // Safe: the scanner's bytes hold at least a header, an object and a trailer.
+        let base = scanner.bytes.baseAddress!
+        asciiKeys.reserveCapacity(asciiKeys.count + count)
+        for index in 0..<count {
+            guard let object = try? scanner.reference(at: payload + index * scanner.referenceSize),
+                let offset = try? scanner.offset(ofObject: object), scanner.bytes[offset] >> 4 == 0x5,
+                let header = try? scanner.header(at: offset),
+                (try? scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string"))
+                    != nil,
+                (try? scanner.checkASCII(header.payload, count: header.length, objectOffset: offset)) != nil
+            else { return false }
+            let key = (object: object, start: header.payload, count: header.length)
+            if index > 0 {
+                let earlier = asciiKeys[asciiKeys.count - 1]
+                guard BinaryPropertyListScanner.bytes((earlier.start, earlier.count), precede: (key.start, key.count), in: base)
+                else { return false }
+            }
+            asciiKeys.append(key)
+        }
+        return true
     }
 }

@@ -227,15 +227,17 @@ struct XMLPropertyListEncoder {
         appendLine(open: "<key>", text: key, close: "</key>\n")
     }
 
-    private static let tabs = [UInt8](repeating: UInt8(ascii: "\t"), count: 64)
+    /// As `appendKey(_:indent:)`, for a key given as its UTF-8 bytes (the
+    /// binary converter's, straight from the file).
+    mutating func appendKey(utf8 bytes: UnsafeRawBufferPointer, indent: Int) throws(PropertyListError) {
+        try flushIfFull()
+        appendIndent(indent)
+        appendLine(open: "<key>", utf8: bytes, close: "</key>\n")
+    }
 
     mutating func appendIndent(_ indent: Int) {
-        var left = indent
-        while left > 0 {
-            let run = min(left, Self.tabs.count)
-            Self.tabs.withUnsafeBytes { output.append(UnsafeRawBufferPointer(rebasing: $0[0..<run])) }
-            left -= run
-        }
+        guard indent > 0 else { return }
+        output.append(count: indent) { tabs in tabs.initialize(repeating: UInt8(ascii: "\t"), count: indent) }
     }
 
     private mutating func appendLine(open: StaticString, ascii: String, close: StaticString) {

@@ -183,4 +183,92 @@ struct BinaryToXMLPropertyListConverterTests {
         #expect(output == (try XMLPropertyListWriter().encode(value)))
         #expect(pieces > 10)
     }
+
+    /// A binary property list of `objects` (object 0 on top), with 1-byte
+    /// offsets and references, mapped.
+    private func smallFile(_ objects: [[UInt8]]) throws -> MappedFile {
+        try mapped(BinaryPropertyListBytes.file(objects: objects))
+    }
+
+    /// The conversion's error and the reader's for the same file.
+    private func errors(_ file: MappedFile) -> (converted: PropertyListError?, read: PropertyListError?) {
+        var converted: PropertyListError?
+        do { _ = try streamed(file) } catch { converted = error }
+        var read: PropertyListError?
+        do { _ = try BinaryPropertyListReader().read(file.bytes) } catch { read = error }
+        return (converted, read)
+    }
+
+    @Test func anErrorUnderKeysWrittenFromTheFileHasTheReadersPath() throws {
+        // {"a": {"b": [1, "\u{80}"]}}: ASCII keys in order, written straight
+        // from the file; the bad string's path is made from their objects.
+        let file = try smallFile([
+            [0xD1, 1, 2], [0x51, 0x61], [0xD1, 3, 4], [0x51, 0x62], [0xA2, 5, 6], [0x10, 1], [0x51, 0x80],
+        ])
+        let (converted, read) = errors(file)
+        #expect(converted?.code == .invalidString)
+        #expect(converted?.keyPath.description == "a.b[1]")
+        #expect(converted?.location == read?.location)
+        #expect(converted?.keyPath == read?.keyPath)
+    }
+
+    @Test func aKeyStoredAsASCIIWithAByteOver127IsTheReadersError() throws {
+        // {"a": 1, "\u{C3}b": 2}: the second key's bytes are not ASCII.
+        let file = try smallFile([[0xD2, 1, 2, 3, 4], [0x51, 0x61], [0x52, 0xC3, 0x62], [0x10, 1], [0x10, 2]])
+        let (converted, read) = errors(file)
+        #expect(converted?.code == .invalidString)
+        #expect(converted?.location == .byteOffset(8 + 5 + 2 + 1))
+        #expect(converted?.location == read?.location)
+        #expect(converted?.keyPath == read?.keyPath)
+    }
+
+    @Test func aDateXMLCannotCarryIsRefusedWithItsPath() throws {
+        // {"a": {"when": 1e300 seconds from 2001}}: read, but too far away to write.
+        var seconds = Array(withUnsafeBytes(of: (1e300 as Double).bitPattern.bigEndian) { Array($0) })
+        seconds.insert(0x33, at: 0)
+        let file = try smallFile([[0xD1, 1, 2], [0x51, 0x61], [0xD1, 3, 4], [0x54] + Array("when".utf8), seconds])
+        let value = try BinaryPropertyListReader().read(file.bytes)
+        var written: PropertyListError?
+        do { _ = try XMLPropertyListWriter().encode(value) } catch { written = error }
+        var converted: PropertyListError?
+        do { _ = try streamed(file) } catch { converted = error }
+        #expect(converted?.code == .unsupportedValue)
+        #expect(converted?.keyPath.description == "a.when")
+        #expect(converted?.keyPath == written?.keyPath)
+        #expect(converted?.message == written?.message)
+    }
+
+    @Test func keysAndStringsNeedingEscapesAreEscapedWhereverTheyFall() throws {
+        // Each of & < > at each position of a 19-byte text (the escaping looks
+        // at eight bytes at a time), as a key and as a string, in ascending key order.
+        var entries: [(key: String, value: String)] = []
+        for (n, special) in ["&", "<", ">"].enumerated() {
+            for position in 0..<19 {
+                var characters = Array("\(n)-\(position < 10 ? "0" : "")\(position)-abcdefghijklmnop")
+                characters[position] = Character(special)
+                entries.append((String(characters), String(characters.reversed())))
+            }
+        }
+        entries.sort { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+        // Apple's prologue, as plutil writes it.
+        var expected = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+
+            """
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+        }
+        for entry in entries {
+            expected += "\t<key>\(escaped(entry.key))</key>\n\t<string>\(escaped(entry.value))</string>\n"
+        }
+        expected += "</dict>\n</plist>\n"
+        let value = PropertyListValue.dictionary(.init(uniqueKeysWithValues: entries.map { ($0.key, .string($0.value)) }))
+        let file = try mapped(Data(try BinaryPropertyListWriter().encode(value)))
+        #expect(String(decoding: try streamed(file), as: UTF8.self) == expected)
+        #expect(String(decoding: try XMLPropertyListWriter().encode(value), as: UTF8.self) == expected)
+    }
 }

@@ -3,6 +3,12 @@
 enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// For each 12 bits, its two characters as they lie in memory, the
+    /// first at the lower address: half the lookups of one per 6 bits.
+    private static let characterPairs: [UInt16] = (0..<4096).map { bits in
+        UInt16(alphabet[bits >> 6]) | UInt16(alphabet[bits & 0x3F]) << 8
+    }
+
     private static let whitespace: UInt8 = 0xFE
     private static let padding: UInt8 = 0xFD
     private static let invalid: UInt8 = 0xFF
@@ -75,7 +81,7 @@ enum Base64 {
         let totalGroups = (bytes.count + 2) / 3
         let fullGroups = bytes.count / 3
         var group = 0
-        alphabet.withUnsafeBufferPointer { alphabet in
+        characterPairs.withUnsafeBufferPointer { pairs in
             while group < totalGroups {
                 let lineEnd = min(totalGroups, group + groupsPerLine)
                 let fullEnd = min(lineEnd, fullGroups)
@@ -92,10 +98,8 @@ enum Base64 {
                         let triple =
                             UInt32(bytes[position]) << 16 | UInt32(bytes[position &+ 1]) << 8
                             | UInt32(bytes[position &+ 2])
-                        out[0] = alphabet[Int(triple >> 18)]
-                        out[1] = alphabet[Int(triple >> 12 & 0x3F)]
-                        out[2] = alphabet[Int(triple >> 6 & 0x3F)]
-                        out[3] = alphabet[Int(triple & 0x3F)]
+                        let four = UInt32(pairs[Int(triple >> 12)]) | UInt32(pairs[Int(triple & 0xFFF)]) << 16
+                        UnsafeMutableRawPointer(out).storeBytes(of: four.littleEndian, as: UInt32.self)
                         out += 4
                         position &+= 3
                     }

@@ -10,11 +10,14 @@ import CPropertyListSupport
 /// rounding, gives the 17 digits with no error. Anything else goes to the C
 /// library. A test compares both on a large set of doubles.
 enum RealFormat {
-    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
-        var value: UInt64 = 1
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 10⁰ … 10¹⁹, written out so the compiler lays the table down in the
+    /// binary (computed, it took a `swift_once` check at each real written).
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
 
     /// Appends `"%.17g"` of the finite, non-zero `value` to `output`.
     static func appendSeventeenDigits<Output: ByteSink>(_ value: Double, to output: inout Output) {

@@ -132,16 +132,16 @@ struct XMLPropertyListEncoder {
         case .real32(let real):
             appendReal(Double(real))
         case .bool(let bool):
-            output.append(contentsOf: (bool ? "<true/>\n" : "<false/>\n").utf8)
+            append(bool ? "<true/>\n" : "<false/>\n")
         case .date(let date):
             guard PropertyListDateFormat.formattableSeconds.contains(date.timeIntervalSince1970) else {
                 throw PropertyListError(
                     .unsupportedValue, at: .none, keyPath: PropertyListKeyPath(path),
                     "the date \(date.timeIntervalSince1970) seconds from 1970 is too far away to write")
             }
-            output.append(contentsOf: "<date>".utf8)
+            append("<date>")
             PropertyListDateFormat.append(date, to: &output)
-            output.append(contentsOf: "</date>\n".utf8)
+            append("</date>\n")
         case .data(let data):
             data.withUnsafeBytes { bytes in appendDataLines(bytes, indent: indent) }
         case .array(let array):
@@ -166,13 +166,13 @@ struct XMLPropertyListEncoder {
             }
             closeContainer(isDictionary: true, indent: indent)
         case .uid(let uid):
-            output.append(contentsOf: "<dict>\n".utf8)
+            append("<dict>\n")
             appendIndent(indent + 1)
-            output.append(contentsOf: "<key>CF$UID</key>\n".utf8)
+            append("<key>CF$UID</key>\n")
             appendIndent(indent + 1)
             appendLine(open: "<integer>", ascii: String(uid), close: "</integer>\n")
             appendIndent(indent)
-            output.append(contentsOf: "</dict>\n".utf8)
+            append("</dict>\n")
         }
     }
 
@@ -205,12 +205,12 @@ struct XMLPropertyListEncoder {
     /// Writes `<key>…</key>` at `indent`; `path` already ends with this key.
     /// `<data>`, the bytes as base64 lines, `</data>`, after the indent is written.
     private mutating func appendDataLines(_ bytes: UnsafeRawBufferPointer, indent: Int) {
-        output.append(contentsOf: "<data>\n".utf8)
+        append("<data>\n")
         // CoreFoundation counts at most 8 levels against the line and indents the lines no further.
         let dataIndent = min(indent, 8)
         Base64.appendLines(of: bytes, lineLength: 76 - 8 * dataIndent, indent: dataIndent, to: &output)
         appendIndent(indent)
-        output.append(contentsOf: "</data>\n".utf8)
+        append("</data>\n")
     }
 
     /// A data value on its own lines, from bytes that need no `Data` (the
@@ -257,7 +257,12 @@ struct XMLPropertyListEncoder {
     mutating func appendLine(open: StaticString, utf8 bytes: UnsafeRawBufferPointer, close: StaticString) {
         append(open)
         var runStart = 0
-        for index in 0..<bytes.count {
+        // Eight bytes at a time while none needs escaping (the common text), then byte by byte from the first that may.
+        var clean = 0
+        while clean &+ 8 <= bytes.count, !Self.mayNeedEscaping(bytes.loadUnaligned(fromByteOffset: clean, as: UInt64.self)) {
+            clean &+= 8
+        }
+        for index in clean..<bytes.count {
             let replacement: StaticString
             switch bytes[index] {
             case UInt8(ascii: "&"): replacement = "&amp;"
@@ -271,6 +276,18 @@ struct XMLPropertyListEncoder {
         }
         output.append(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
         append(close)
+    }
+
+    /// Whether any of the eight bytes of `word` is `&`, `<` or `>` (exactly:
+    /// each byte is compared on its own, with no carry between bytes).
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        @inline(__always) func hasByte(_ byte: UInt64) -> Bool {
+            let x = word ^ (byte &* 0x0101_0101_0101_0101)
+            // A byte of x is zero exactly when its low seven bits and its top bit are both clear.
+            return ~((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F | x) & 0x8080_8080_8080_8080 != 0
+        }
+        return hasByte(0x26) || hasByte(0x3C) || hasByte(0x3E)
     }
 
     /// Writes `<string>…</string>` at `indent` for text given as UTF-8 bytes,
@@ -301,6 +318,7 @@ struct XMLPropertyListEncoder {
         }
     }
 
+    @inline(__always)
     private mutating func append(_ text: StaticString) {
         output.append(text)
     }

@@ -178,4 +178,29 @@ struct XMLPropertyListWriterTests {
         ]
         #expect(try XMLPropertyListReader().read(Data(XMLPropertyListWriter().encode(value))) == value)
     }
+
+    /// Data of every length up to 130 bytes, and all 256 byte values, is
+    /// written as Foundation's base64 of it, in lines of 76 characters at the
+    /// top (68 one level down), each after its indent.
+    @Test func writesDataAsFoundationsBase64() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...130 {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            for (value, indent) in [(PropertyListValue.data(bytes), ""), (["k": .data(bytes)], "\t")] {
+                let text = try written(value)
+                let start = try #require(text.range(of: "<data>\n"))
+                let end = try #require(text.range(of: "</data>", range: start.upperBound..<text.endIndex))
+                let lines = text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                #expect(lines.joined().replacingOccurrences(of: "\t", with: "") == bytes.base64EncodedString())
+                let width = indent.isEmpty ? 76 : 68
+                for line in lines {
+                    #expect(line.hasPrefix(indent))
+                    #expect(line.count - indent.count <= width)
+                }
+                #expect(lines.dropLast().allSatisfy { $0.count - indent.count == width })
+            }
+        }
+        let all = Data((0...255).map { UInt8($0) })
+        #expect(try written(.data(all)).filter { !"\n\t".contains($0) }.contains(all.base64EncodedString()))
+    }
 }

@@ -4,8 +4,10 @@ import OrderedCollections
 
 /// Binary reader: what the quick read returns, the careful decoder returns
 /// too (where the careful decoder refuses a file, the quick read gives up);
-/// what it reads, the binary writer writes and it reads back equal.
+/// what it reads, the binary writer writes and it reads back equal; the
+/// streaming conversion to XML writes what the XML writer writes of it.
 func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
+    requireConversionAgreement(bytes)
     let readings = bytes.withUnsafeBytes { BinaryPropertyListReader(limits: fuzzLimits).readBothWays($0) }
     if let readings, let quick = readings.quick {
         switch readings.careful {
@@ -71,6 +73,32 @@ func fuzzJSONPropertyList(_ bytes: [UInt8]) {
         try JSONPropertyListWriter().encode(v)
     } read: { b throws(PropertyListError) in
         try JSONPropertyListReader(limits: fuzzLimits).read(Data(b))
+    }
+}
+
+/// The streaming binary → XML conversion (in small pieces) writes exactly
+/// what reading the file and writing its value as XML writes, and refuses
+/// whatever one of those two refuses.
+private func requireConversionAgreement(_ bytes: [UInt8]) {
+    let expected: Result<[UInt8], PropertyListError> = Result { () throws(PropertyListError) in
+        try XMLPropertyListWriter().encode(try BinaryPropertyListReader(limits: fuzzLimits).read(Data(bytes)))
+    }
+    let path = "\(scratchFolder)/convert.plist"
+    writeFile(path, bytes)
+    guard let file = try? MappedFile(path: path) else { return }  // Refused before any conversion: too short, say.
+    var output: [UInt8] = []
+    let converted: Result<[UInt8], PropertyListError> = Result { () throws(PropertyListError) in
+        try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: fuzzLimits, chunkSize: 64) {
+            (piece) throws(PropertyListError) in output.append(contentsOf: piece)
+        }
+        return output
+    }
+    switch (expected, converted) {
+    case (.success(let whole), .success(let streamed)):
+        require(whole == streamed, "the conversion wrote \(streamed.count) bytes unlike the \(whole.count) the XML writer wrote")
+    case (.failure, .failure): break
+    case (.success, .failure(let error)): require(false, "the conversion refused what the reader and writer take: \(error)")
+    case (.failure(let error), .success): require(false, "the conversion took what the reader or writer refuses: \(error)")
     }
 }
 

@@ -287,7 +287,7 @@ extension BinaryPropertyListScanner {
     /// took a quarter of a data-heavy conversion's time). Nil when a key is
     /// stored otherwise (UTF-16: "K", the Kelvin sign, equals "K" as Swift
     /// compares), which the caller answers through a set of strings.
-    private func hasDuplicateASCIIKey(count: Int, keyReferencesAt payload: Int) -> Bool? {
+    func hasDuplicateASCIIKey(count: Int, keyReferencesAt payload: Int) -> Bool? {
         var ranges = [(start: Int, count: Int)]()
         ranges.reserveCapacity(count)
         for index in 0..<count {

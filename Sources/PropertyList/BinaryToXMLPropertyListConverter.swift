@@ -180,8 +180,8 @@ struct BinaryToXMLPropertyListConverter {
         let valuesStart = header.payload + count * scanner.referenceSize
         let first = asciiKeys.count
         if count > 0, gatherASCIIKeys(count: count, keyReferencesAt: header.payload) {
-            // The common dictionary: its keys stored as ASCII strings in
-            // ascending order, so distinct, and written straight from the file.
+            // The common dictionary: its keys stored as ASCII strings, no two
+            // equal, and written straight from the file.
             try encoder.flushIfFull()
             encoder.appendIndent(depth)
             encoder.openContainer(isDictionary: true, isEmpty: false)
@@ -244,13 +244,16 @@ struct BinaryToXMLPropertyListConverter {
     }
 
     /// Appends to `asciiKeys` the `count` keys whose references start at
-    /// `payload`, when each is an ASCII string, well formed, and sorts
-    /// before the next (so no two are equal); false at the first that is
-    /// not, and the caller decodes the keys to find out what they are.
+    /// `payload`, when each is an ASCII string, well formed, and no two are
+    /// equal (which ascending keys show at once; others are compared by
+    /// their bytes); false at the first that is not, or at two equal keys,
+    /// and the caller decodes the keys to find out what they are.
     private mutating func gatherASCIIKeys(count: Int, keyReferencesAt payload: Int) -> Bool {
         // Safe: the scanner's bytes hold at least a header, an object and a trailer.
         let base = scanner.bytes.baseAddress!
-        asciiKeys.reserveCapacity(asciiKeys.count + count)
+        let first = asciiKeys.count
+        asciiKeys.reserveCapacity(first + count)
+        var ascending = true
         for index in 0..<count {
             guard let object = try? scanner.reference(at: payload + index * scanner.referenceSize),
                 let offset = try? scanner.offset(ofObject: object), scanner.bytes[offset] >> 4 == 0x5,
@@ -260,12 +263,21 @@ struct BinaryToXMLPropertyListConverter {
                 (try? scanner.checkASCII(header.payload, count: header.length, objectOffset: offset)) != nil
             else { return false }
             let key = (object: object, start: header.payload, count: header.length)
-            if index > 0 {
+            if ascending, index > 0 {
                 let earlier = asciiKeys[asciiKeys.count - 1]
-                guard BinaryPropertyListScanner.bytes((earlier.start, earlier.count), precede: (key.start, key.count), in: base)
-                else { return false }
+                ascending = BinaryPropertyListScanner.bytes((earlier.start, earlier.count), precede: (key.start, key.count), in: base)
             }
             asciiKeys.append(key)
+        }
+        if ascending { return true }
+        // Keys in another order (CoreFoundation writes a dictionary's in its hash order): equal
+        // ASCII keys are equal bytes.
+        guard count <= 16 else { return scanner.hasDuplicateASCIIKey(count: count, keyReferencesAt: payload) == false }
+        for later in (first + 1)..<asciiKeys.count {
+            let key = asciiKeys[later]
+            for earlier in first..<later where asciiKeys[earlier].count == key.count {
+                if rawBytesEqual(base + asciiKeys[earlier].start, base + key.start, count: key.count) { return false }
+            }
         }
         return true
     }

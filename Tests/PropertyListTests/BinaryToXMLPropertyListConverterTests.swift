@@ -98,6 +98,7 @@ struct BinaryToXMLPropertyListConverterTests {
         // Reversed (not sorted, so through the table), all 40; with two equal neighbours, 39.
         let reversed = try dictionaryFile(keys: distinct.reversed().map { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) })
         #expect(try BinaryPropertyListReader().read(reversed.bytes).dictionaryValue?.keys.elementsEqual(distinct.reversed()) == true)
+        #expect(try streamed(reversed) == XMLPropertyListWriter().encode(BinaryPropertyListReader().read(reversed.bytes)))
         var neighbours = distinct
         neighbours[6] = "key-05"
         let twice = try dictionaryFile(keys: neighbours.map { [0x50 | UInt8($0.utf8.count)] + Array($0.utf8) })
@@ -129,6 +130,23 @@ struct BinaryToXMLPropertyListConverterTests {
         #expect(readLong.dictionaryValue?.keys.elementsEqual(["a", long, "b"]) == true)
         #expect(readLong[long] == .integer(2))
         #expect(readLong["b"] == .integer(3))
+    }
+
+    @Test func fewKeysOutOfOrderAreWrittenAsTheReaderReadsThem() throws {
+        // Keys in hash order, as CoreFoundation writes them: distinct ones in their order; a key
+        // given twice keeps its first place and its last value (by hand: "b" first, 2).
+        func ascii(_ key: String) -> [UInt8] { [0x50 | UInt8(key.utf8.count)] + Array(key.utf8) }
+        let distinct = try dictionaryFile(keys: ["c&d", "a", "<b>"].map(ascii))
+        #expect(try BinaryPropertyListReader().read(distinct.bytes).dictionaryValue?.keys.elementsEqual(["c&d", "a", "<b>"]) == true)
+        #expect(
+            String(decoding: try streamed(distinct), as: UTF8.self).contains(
+                "<dict>\n\t<key>c&amp;d</key>\n\t<integer>0</integer>\n\t<key>a</key>\n\t<integer>1</integer>\n"
+                    + "\t<key>&lt;b&gt;</key>\n\t<integer>2</integer>\n</dict>"))
+        let twice = try dictionaryFile(keys: ["b", "a", "b"].map(ascii))
+        let read = try BinaryPropertyListReader().read(twice.bytes)
+        #expect(read.dictionaryValue?.keys.elementsEqual(["b", "a"]) == true)
+        #expect(read["b"] == .integer(2))
+        #expect(try streamed(twice) == XMLPropertyListWriter().encode(read))
     }
 
     @Test func theKelvinSignAmongManyKeysIsTheLetterKAsSwiftComparesThem() throws {

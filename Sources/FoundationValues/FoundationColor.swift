@@ -19,12 +19,9 @@ public struct FoundationColor: Hashable, Sendable, CustomStringConvertible {
         case deviceCMYK
         /// `NSColorSpace` 6, a named colour from a catalog; ``FoundationColor/catalog`` and ``FoundationColor/name`` say which.
         case named
-        /// `NSColorSpace` 7, a pattern (an image); no components.
+        /// `NSColorSpace` 10, a pattern: an image (`NSImage`) and no
+        /// components, as AppKit archives `colorWithPatternImage:`.
         case pattern
-        /// `NSColorSpace` 10, components in a colour space of their own
-        /// (`NSComponents`, `NSCustomColorSpace`), its ICC profile in
-        /// ``FoundationColor/iccProfile`` when the archive holds one.
-        case componentBased
         /// `UIColor`'s `UIRed`, `UIGreen`, `UIBlue`, `UIAlpha` (extended sRGB).
         case uikitRGB
         /// `UIColor`'s `UIWhite`, `UIAlpha` (extended grey).
@@ -41,8 +38,7 @@ public struct FoundationColor: Hashable, Sendable, CustomStringConvertible {
             case 4: self = .deviceWhite
             case 5: self = .deviceCMYK
             case 6: self = .named
-            case 7: self = .pattern
-            case 10: self = .componentBased
+            case 10: self = .pattern
             default: return nil
             }
         }
@@ -53,7 +49,7 @@ public struct FoundationColor: Hashable, Sendable, CustomStringConvertible {
             case .calibratedRGB, .deviceRGB, .uikitRGB: 4
             case .calibratedWhite, .deviceWhite, .uikitWhite: 2
             case .deviceCMYK: 5
-            case .named, .pattern, .componentBased, .uikitSystem: nil
+            case .named, .pattern, .uikitSystem: nil
             }
         }
 
@@ -63,7 +59,7 @@ public struct FoundationColor: Hashable, Sendable, CustomStringConvertible {
             case .calibratedRGB, .deviceRGB, .uikitRGB: ["red", "green", "blue", "alpha"]
             case .calibratedWhite, .deviceWhite, .uikitWhite: ["white", "alpha"]
             case .deviceCMYK: ["cyan", "magenta", "yellow", "black", "alpha"]
-            case .named, .pattern, .componentBased, .uikitSystem: []
+            case .named, .pattern, .uikitSystem: []
             }
         }
     }
@@ -76,7 +72,10 @@ public struct FoundationColor: Hashable, Sendable, CustomStringConvertible {
     public var catalog: String?
     /// A named colour's name (`controlColor`), or a UIKit system colour's (`systemBlueColor`).
     public var name: String?
-    /// A component-based colour's ICC profile (`NSCustomColorSpace`'s `NSICC`), when archived.
+    /// The ICC profile of the colour's own colour space (`NSCustomColorSpace`'s
+    /// `NSICC`), when archived: AppKit writes one beside the components of
+    /// some RGB, grey and CMYK colours (a profile named "Generic Gray Gamma
+    /// 2.2 Profile", say).
     public var iccProfile: [UInt8]?
 
     /// Makes a colour.
@@ -89,15 +88,12 @@ public struct FoundationColor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The colour for people: `calibratedRGB(red 0.5, green 0.25, blue 0, alpha 1)`,
-    /// `named(System controlColor)`, `componentBased(0.2 0.4 0.6 1, ICC profile 3144 bytes)`.
+    /// `named(System controlColor)`, `pattern`.
     public var description: String {
         switch space {
         case .named: return "named(\([catalog, name].compactMap { $0 }.joined(separator: " ")))"
         case .uikitSystem: return "uikitSystem(\(name ?? ""))"
         case .pattern: return "pattern"
-        case .componentBased:
-            let numbers = components.map(FoundationText.number).joined(separator: " ")
-            return "componentBased(\(numbers)\(iccProfile.map { ", ICC profile \($0.count) bytes" } ?? ""))"
         default:
             let names = space.componentNames
             let parts = components.enumerated().map { index, value in

@@ -196,8 +196,9 @@ extension ArchivedValueDecoder {
     // MARK: AppKit and UIKit
 
     /// `NSColorSpace` and its components' field (`NSRGB`, `NSWhite`,
-    /// `NSCYMK`, `NSComponents` with `NSCustomColorSpace`, or
-    /// `NSCatalogName`/`NSColorName`); or UIColor's `UISystemColorName`,
+    /// `NSCMYK`, with the ICC profile of an `NSCustomColorSpace` beside
+    /// them; `NSCatalogName`/`NSColorName`; or a pattern's `NSImage`, not
+    /// read); or UIColor's `UISystemColorName`,
     /// `UIRed`/`UIGreen`/`UIBlue`/`UIAlpha`, `UIWhite`. A `UIColor` that
     /// holds UIKit's keys is read from them even when it also holds
     /// `NSColorSpace` and `NSRGB`: UIKit writes those too, for AppKit, with
@@ -206,7 +207,7 @@ extension ArchivedValueDecoder {
         if uikit, FoundationColor.uikitKeys.contains(where: { fields[$0] != nil }) { return try uikitColor(fields) }
         guard let number = try integer("NSColorSpace", of: fields) else { return try uikitColor(fields) }
         guard let space = FoundationColor.Space(archivedNumber: number) else {
-            throw fields.fail("has NSColorSpace \(number), not a colour space Apple archives (1 to 7, or 10)", self)
+            throw fields.fail("has NSColorSpace \(number), not a colour space Apple archives (1 to 6, or 10)", self)
         }
         switch space {
         case .named:
@@ -216,15 +217,14 @@ extension ArchivedValueDecoder {
             return FoundationColor(space: .named, components: [], catalog: catalog, name: name)
         case .pattern:
             return FoundationColor(space: .pattern, components: [])
-        case .componentBased:
-            let components = try archivedComponents("NSComponents", counts: 1...33, fields)
-            return FoundationColor(space: .componentBased, components: components, iccProfile: customSpaceProfile(fields["NSCustomColorSpace"]))
         default:
-            let key = space == .deviceCMYK ? "NSCYMK" : space.componentCount == 2 ? "NSWhite" : "NSRGB"
+            // AppKit spells CMYK's key NSCMYK; GNUstep (and ICTKit's writer before) NSCYMK.
+            let cmyk = fields["NSCMYK"] == nil && fields["NSCYMK"] != nil ? "NSCYMK" : "NSCMYK"
+            let key = space == .deviceCMYK ? cmyk : space.componentCount == 2 ? "NSWhite" : "NSRGB"
             let count = space.componentCount ?? 0
             var components = try archivedComponents(key, counts: (count - 1)...count, fields)
             if components.count < count { components.append(1) }
-            return FoundationColor(space: space, components: components)
+            return FoundationColor(space: space, components: components, iccProfile: customSpaceProfile(fields["NSCustomColorSpace"]))
         }
     }
 

@@ -293,7 +293,7 @@ extension ArchivedValue {
     fileprivate static func encode(_ color: FoundationColor, to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
         func ascii(_ numbers: [Double]) -> Data { Data((numbers.map(FoundationText.number).joined(separator: " ").utf8) + [0]) }
         let spaceNumbers: [FoundationColor.Space: Int64] = [
-            .calibratedRGB: 1, .deviceRGB: 2, .calibratedWhite: 3, .deviceWhite: 4, .deviceCMYK: 5, .named: 6, .componentBased: 10,
+            .calibratedRGB: 1, .deviceRGB: 2, .calibratedWhite: 3, .deviceWhite: 4, .deviceCMYK: 5, .named: 6,
         ]
         switch color.space {
         case .uikitSystem: try encoder.encode(color.name, forKey: "UISystemColorName")
@@ -308,8 +308,7 @@ extension ArchivedValue {
             case .named:
                 try encoder.encode(color.catalog, forKey: "NSCatalogName")
                 try encoder.encode(color.name, forKey: "NSColorName")
-            case .componentBased: encoder.encodeRaw(.data(ascii(color.components)), forKey: "NSComponents")
-            case .deviceCMYK: encoder.encodeRaw(.data(ascii(color.components)), forKey: "NSCYMK")
+            case .deviceCMYK: encoder.encodeRaw(.data(ascii(color.components)), forKey: "NSCMYK")
             case .calibratedWhite, .deviceWhite: encoder.encodeRaw(.data(ascii(color.components)), forKey: "NSWhite")
             default: encoder.encodeRaw(.data(ascii(color.components)), forKey: "NSRGB")
             }

@@ -67,6 +67,13 @@ import Testing
             size: 11, usage: "CTFontEmphasizedUsage", features: [.aat(type: 6, selector: 0)],
             otherAttributeNames: ["NSCTFontUIUsageOverrideAttribute"]))
 
+    /// The bytes of nska_fields.py's `{"$bytes": "<hex>"}` hex string.
+    static func bytes(_ hex: PropertyListValue?) -> [UInt8]? {
+        guard case .string(let text)? = hex else { return nil }
+        let digits = Array(text.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) }
+    }
+
     static func hex(_ bytes: some Sequence<UInt8>) -> PropertyListValue { .string(bytes.map { String(format: "%02x", $0) }.joined()) }
 
     @Test(.interopCorpus) func fontWithItsDescriptor() throws {
@@ -172,7 +179,7 @@ import Testing
         }
         #expect(colour.space == .calibratedWhite)
         #expect(colour.components == [0, 1])
-        #expect(colour.iccProfile == nil)  // read only for NSColorSpace 10 (componentBased)
+        #expect(colour.iccProfile?.count == 4456)
         #expect(ArchivedValue.color(colour).readableText == "calibratedWhite(white 0, alpha 1)")
         let peer = try ArchivedFoundationClassesTests.peer(try Self.findBar)
         let peerColour: [PropertyListPathComponent] = [.key("NSAttributes"), .key("NSColor")]
@@ -185,7 +192,49 @@ import Testing
             return
         }
         #expect(profileHex.count == 2 * 4456)
+        #expect(colour.iccProfile.map { $0.map { String(format: "%02x", $0) }.joined() } == profileHex)
         #expect(profileHex.contains(Array("Generic Gray Gamma 2.2 Profile".utf8).map { String(format: "%02x", $0) }.joined()))
+    }
+
+    // MARK: Pattern and CMYK colours Interface Builder archived (keyed nibs)
+
+    /// `$objects[index]` of the keyed archive `file` (under `Fixtures`), decoded as `ict inspect` shows it.
+    static func readableObject(_ file: String, _ index: Int) throws -> ArchivedValue? {
+        let data = try Data(contentsOf: ArchivedFoundationClassesTests.fixtures.appendingPathComponent(file))
+        return try KeyedArchiveReader().read(data).readableValue(ofObjectAt: index)
+    }
+
+    /// Hand annotation (SOURCES.md): `$objects[254]` of BWToolkit's library nib, `NSColorSpace` 10 with an
+    /// `NSImage` and no other key, is a pattern colour; nska-deserialize reads the same object's fields.
+    @Test func patternColourAppKitArchived() throws {
+        let file = "apple-classes/bwtoolkit-library-pattern-colour.nib"
+        let colour = try Self.readableObject(file, 254)
+        #expect(colour == .color(FoundationColor(space: .pattern, components: [])))
+        #expect(colour?.readableText == "pattern")
+        let peer = try ArchivedFoundationClassesTests.peer(file, key: "#254")
+        #expect(peer.value(at: [.key("NSColorSpace")]) == .integer(10))
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSImage"), .key("NSSize")])) == "{38, 17}")
+        #expect(peer.dictionaryValue.map { Set($0.keys) } == ["NSColorSpace", "NSImage"])
+    }
+
+    /// Hand annotation (SOURCES.md): `$objects[39]` of MyMediaPlayer's built `MyDocument.nib`, `NSColorSpace` 5
+    /// with AppKit's `NSCMYK` key and a "Generic CMYK Profile" of 54,500 bytes; checked against nska-deserialize.
+    @Test func cmykColourWithItsProfileAppKitArchived() throws {
+        let file = "apple-classes/mymediaplayer-cmyk-colour.nib"
+        guard case .color(let colour)? = try Self.readableObject(file, 39) else {
+            Issue.record("$objects[39] is not read as a colour")
+            return
+        }
+        #expect(colour.space == .deviceCMYK)
+        #expect(colour.components == [0.1499999911, 1, 1, 0, 1])
+        #expect(ArchivedValue.color(colour).readableText == "deviceCMYK(cyan 0.1499999911, magenta 1, yellow 1, black 0, alpha 1)")
+        #expect(colour.iccProfile?.count == 54500)
+        let peer = try ArchivedFoundationClassesTests.peer(file, key: "#39")
+        #expect(peer.value(at: [.key("NSColorSpace")]) == .integer(5))
+        #expect(peer.value(at: [.key("NSCMYK"), .key("$bytes")]) == Self.hex(Array("0.1499999911 1 1 0\0".utf8)))
+        #expect(
+            peer.value(at: [.key("NSCustomColorSpace"), .key("NSICC"), .key("NS.data"), .key("$bytes")])
+                == colour.iccProfile.map { Self.hex($0) })
     }
 
     // MARK: A colour list AppKit wrote (NSColorList, .clr)
@@ -203,7 +252,14 @@ import Testing
             Issue.record("NSColors or NSKeys is not an array")
             return
         }
-        #expect(colours.first == .color(FoundationColor(space: .calibratedRGB, components: [0.9861047268, 0, 0.0832362771, 1])))
+        guard case .color(let first)? = colours.first else {
+            Issue.record("the first of NSColors is not a colour")
+            return
+        }
+        #expect(first.space == .calibratedRGB)
+        #expect(first.components == [0.9861047268, 0, 0.0832362771, 1])
+        // Each colour's NSCustomColorSpace holds an sRGB profile of 3,144 bytes (SOURCES.md).
+        #expect(first.iccProfile?.count == 3144)
         // nska-deserialize gives one dictionary per $top key: [{"NSColors": [...]}, {"NSKeys": [...]}].
         guard case .array(let tops) = try ArchivedFoundationClassesTests.peer(Self.colourList), tops.count == 2,
             case .array(let peerColours)? = tops[0].value(at: [.key("NSColors")]), case .array(let peerNames)? = tops[1].value(at: [.key("NSKeys")])
@@ -221,7 +277,9 @@ import Testing
             let bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16) ?? 0 }
             let numbers = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
             #expect(peer.value(at: [.key("NSColorSpace")]) == .integer(1))
-            #expect(colour == .color(FoundationColor(space: .calibratedRGB, components: numbers + [1])))
+            let profile = peer.value(at: [.key("NSCustomColorSpace"), .key("NSICC"), .key("NS.data"), .key("$bytes")])
+            #expect(profile != nil)
+            #expect(colour == .color(FoundationColor(space: .calibratedRGB, components: numbers + [1], iccProfile: Self.bytes(profile))))
         }
         #expect(names == peerNames.compactMap(ArchivedFoundationClassesTests.string).map(ArchivedValue.string))
         #expect(names.first == .string("0 0"))

@@ -59,11 +59,13 @@ import Testing
         ),
         ("an attributed string's text a number", "NSAttributedString", ["NSString": 12], [], "NSString that is not a string"),
         ("NSColorSpace 9", "NSColor", ["NSColorSpace": 9, "NSRGB": data("1 0 0")], [], "NSColorSpace 9"),
+        ("NSColorSpace 7", "NSColor", ["NSColorSpace": 7, "NSRGB": data("1 0 0")], [], "(1 to 6, or 10)"),
+        ("CMYK without NSCMYK", "NSColor", ["NSColorSpace": 5, "NSComponents": data("0 1 0 0 1")], [], "no NSCMYK"),
         ("NSRGB not numbers", "NSColor", ["NSColorSpace": 1, "NSRGB": data("red green blue\0")], [], "NSRGB"),
         ("NSRGB of two numbers", "NSColor", ["NSColorSpace": 2, "NSRGB": data("1 0\0")], [], "3 to 4 numbers"),
         ("NSWhite missing", "NSColor", ["NSColorSpace": 3], [], "no NSWhite"),
         ("a named colour without its name", "NSColor", ["NSColorSpace": 6, "NSCatalogName": "System"], [], "NSColorName"),
-        ("NSComponents a string", "NSColor", ["NSColorSpace": 10, "NSComponents": "1 1 1"], [], "NSComponents that is not data"),
+        ("NSCMYK a string", "NSColor", ["NSColorSpace": 5, "NSCMYK": "1 1 1 1"], [], "NSCMYK that is not data"),
         ("UIColor with red alone", "UIColor", ["UIRed": 1.0], [], "UIGreen"),
         ("UIColor with no colour", "UIColor", ["UIFoo": 1.0], [], "neither NSColorSpace"),
         ("NSFont's size a string", "NSFont", ["NSName": "Menlo", "NSSize": "eleven"], [], "NSSize that is not a number"),
@@ -150,14 +152,23 @@ import Testing
                 == .color(FoundationColor(space: .uikitWhite, components: [0.25, 0.5])))
         let named = try Self.archive("NSColor", ["NSColorSpace": 6, "NSCatalogName": "System", "NSColorName": "controlColor"]).decodeValue(forTopKey: "root")
         #expect(named.readableText == "named(System controlColor)")
-        let component = try Self.archive(
-            "NSColor", ["NSColorSpace": 10, "NSComponents": Self.data("0.2 0.4 0.6 1"), "NSCustomColorSpace": .uid(3)],
+        let profiled = try Self.archive(
+            "NSColor",
+            ["NSColorSpace": 1, "NSRGB": Self.data("0.2 0.4 0.6\0"), "NSComponents": Self.data("0.2 0.4 0.6 1"), "NSCustomColorSpace": .uid(3)],
             more: [["$class": .uid(4), "NSICC": .data(Data([1, 2, 3, 4]))], ["$classname": "NSColorSpace"]]
         ).decodeValue(forTopKey: "root", allowedClassNames: ArchivedValue.builtInClassNames)
-        #expect(component == .color(FoundationColor(space: .componentBased, components: [0.2, 0.4, 0.6, 1], iccProfile: [1, 2, 3, 4])))
+        #expect(profiled == .color(FoundationColor(space: .calibratedRGB, components: [0.2, 0.4, 0.6, 1], iccProfile: [1, 2, 3, 4])))
+        #expect(
+            try Self.archive("NSColor", ["NSColorSpace": 5, "NSCMYK": Self.data("0 1 0 0\0")]).decodeValue(forTopKey: "root").readableText
+                == "deviceCMYK(cyan 0, magenta 1, yellow 0, black 0, alpha 1)")
+        // GNUstep's spelling, which ICTKit's writer used too before it wrote AppKit's.
         #expect(
             try Self.archive("NSColor", ["NSColorSpace": 5, "NSCYMK": Self.data("0 1 0 0\0")]).decodeValue(forTopKey: "root").readableText
                 == "deviceCMYK(cyan 0, magenta 1, yellow 0, black 0, alpha 1)")
+        let pattern = try Self.archive("NSColor", ["NSColorSpace": 10, "NSImage": .uid(3)], more: [["$class": .uid(4)], ["$classname": "NSImage"]])
+            .decodeValue(forTopKey: "root")
+        #expect(pattern == .color(FoundationColor(space: .pattern, components: [])))
+        #expect(pattern.readableText == "pattern")
         let font = try Self.archive("UIFont", ["UIFontName": "Helvetica", "UIFontPointSize": 17.0]).decodeValue(forTopKey: "root")
         #expect(font == .font(FoundationFont(name: "Helvetica", size: 17)))
     }

@@ -2,7 +2,8 @@
 
 Usage: nska_fields.py FILE [KEY]: the archive in FILE (or, with KEY, the archive held as <data> under KEY of the
 property list in FILE, as Terminal.app's profiles hold colours and fonts), deserialized by nska-deserialize and printed
-as JSON; bytes as {"$bytes": "<hex>"}.
+as JSON; bytes as {"$bytes": "<hex>"}. With KEY "#N", the object $objects[N] of the archive in FILE instead of its root
+(the archive given to nska-deserialize with $top holding only root = N: one colour of a whole nib, say).
 """
 import json
 import plistlib
@@ -22,7 +23,12 @@ def plain(value):
 
 
 path = sys.argv[1]
-if len(sys.argv) > 2:
+if len(sys.argv) > 2 and sys.argv[2].startswith("#"):
+    with open(path, "rb") as handle:
+        archive = plistlib.load(handle)
+    archive["$top"] = {"root": plistlib.UID(int(sys.argv[2][1:]))}
+    result = nska_deserialize.deserialize_plist_from_string(plistlib.dumps(archive, fmt=plistlib.FMT_BINARY))
+elif len(sys.argv) > 2:
     with open(path, "rb") as handle:
         result = nska_deserialize.deserialize_plist_from_string(plistlib.load(handle)[sys.argv[2]])
 else:

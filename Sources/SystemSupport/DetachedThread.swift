@@ -14,8 +14,9 @@ import Darwin
 /// ended from the closure itself. It stands in for Foundation's `Thread`,
 /// which on Linux would bring all of Foundation and CoreFoundation into
 /// every program (`ict` among them) for this alone.
-// @unchecked Sendable: `thread` is written once, by `start`, before the
-// thread can compare itself with it, and only read after.
+// @unchecked Sendable: `thread` is written once, by `start`, while it holds
+// `Work.started`, which the new thread takes before it runs its closure: so
+// the thread can compare itself with it, and others read it after `start`.
 package final class DetachedThread: @unchecked Sendable {
     private let work: Work
     private var thread: pthread_t?
@@ -32,6 +33,10 @@ package final class DetachedThread: @unchecked Sendable {
     /// (`pthread_setname_np` on Darwin).
     package func start() -> Bool {
         precondition(thread == nil, "a DetachedThread is started once")
+        // Held until `thread` is set: the new thread waits for it before running the closure, which may ask
+        // `isCurrent` (it ran before `thread` was set when the machine was busy, and answered false).
+        pthread_mutex_lock(work.started)
+        defer { pthread_mutex_unlock(work.started) }
         let retained = Unmanaged.passRetained(work)
         #if canImport(Darwin)
         var made: pthread_t?
@@ -64,12 +69,21 @@ package final class DetachedThread: @unchecked Sendable {
     }
 
     fileprivate final class Work: @unchecked Sendable {
-        // @unchecked: both are set in init and only read after.
+        // @unchecked: name and body are set in init and only read after; `started` is a mutex.
         let name: String
         let body: @Sendable () -> Void
+        /// Held by `start` until it has set `thread`; taken and given back by the new thread before `body`.
+        let started: UnsafeMutablePointer<pthread_mutex_t>
         init(name: String, body: @escaping @Sendable () -> Void) {
             self.name = name
             self.body = body
+            started = .allocate(capacity: 1)
+            started.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(started, nil)
+        }
+        deinit {
+            pthread_mutex_destroy(started)
+            started.deallocate()
         }
     }
 }
@@ -93,6 +107,9 @@ private func runWorkBody(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawP
     #else
     _ = ictkit_name_this_thread(name)
     #endif
+    // Until `start` has recorded this thread.
+    pthread_mutex_lock(work.started)
+    pthread_mutex_unlock(work.started)
     work.body()
     return nil
 }

@@ -40,4 +40,32 @@ struct DetachedThreadTests {
         #expect(seen.name == "ICTKit test thr\n")
         #endif
     }
+
+    /// A thread that asks at once whether it is the `DetachedThread` is told yes, however soon it runs after
+    /// `pthread_create` (it ran before `start` had recorded it, on a busy machine, and was told no): 200 threads,
+    /// each asking first thing.
+    @Test func aThreadKnowsItselfFromItsFirstInstruction() throws {
+        final class Answers: @unchecked Sendable {
+            // @unchecked: each slot written by its own thread before it signals `done`, read after all the waits.
+            let values = UnsafeMutableBufferPointer<Bool>.allocate(capacity: 200)
+            init() { values.initialize(repeating: false) }
+            deinit { values.deallocate() }
+        }
+        let answers = Answers()
+        let done = DispatchSemaphore(value: 0)
+        var threads: [DetachedThread] = []
+        for index in 0..<200 {
+            final class Box: @unchecked Sendable { var thread: DetachedThread? }
+            let box = Box()
+            let thread = DetachedThread(name: "knows itself") {
+                answers.values[index] = box.thread?.isCurrent ?? false
+                done.signal()
+            }
+            box.thread = thread
+            #expect(thread.start())
+            threads.append(thread)
+        }
+        for _ in 0..<200 { #expect(done.wait(timeout: .now() + 30) == .success) }
+        #expect(answers.values.allSatisfy { $0 })
+    }
 }

@@ -24,8 +24,9 @@ extension XMLPropertyListWriter {
         try withExtendedLifetime(file) { () throws(PropertyListError) in
             try withoutActuallyEscaping(sink) { (sink) throws(PropertyListError) in
                 let scanner = try BinaryPropertyListScanner(file.bytes, limits: limits)
-                var converter = try BinaryToXMLPropertyListConverter(
-                    scanner: scanner, limits: limits, encoder: XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize))
+                // The converter makes its encoder, and the encoder's buffer, only once the file passed the
+                // checks that can refuse it (a buffer made before was lost when they did).
+                var converter = try BinaryToXMLPropertyListConverter(scanner: scanner, limits: limits, sink: sink, chunkSize: chunkSize)
                 defer { converter.encoder.output.deallocate() }
                 converter.encoder.output.append(contentsOf: XMLPropertyListEncoder.prologue.utf8)
                 do throws(PropertyListError) {
@@ -65,19 +66,24 @@ struct BinaryToXMLPropertyListConverter {
         case key(String)
     }
 
-    /// Makes a converter, after checking that the top object's expansion is
-    /// within the object-count limit, so such a file is refused before a
-    /// byte is written.
+    /// Makes a converter writing to `sink` in pieces of about `chunkSize`
+    /// bytes, after checking that the top object's expansion is within the
+    /// object-count limit, so such a file is refused before a byte is
+    /// written. Its encoder's buffer, made last, is the caller's to free
+    /// (`encoder.output.deallocate()`) once the converter is made.
     ///
     /// - Throws: `limitExceeded(.objectCount)` (see `BinaryPropertyListExpansion`).
-    init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, encoder: XMLPropertyListEncoder) throws(PropertyListError) {
+    init(
+        scanner: BinaryPropertyListScanner, limits: PropertyListLimits,
+        sink: @escaping (UnsafeRawBufferPointer) throws(PropertyListError) -> Void, chunkSize: Int
+    ) throws(PropertyListError) {
         self.scanner = scanner
         self.limits = limits
-        self.encoder = encoder
         let sharing = BinaryPropertyListSharedObjects(allObjectsOf: scanner)
         try BinaryPropertyListExpansion.check(scanner.topObject, depth: 0, scanner: scanner, sharing: sharing, limits: limits)
         decoder = BinaryPropertyListDecoder(scanner: scanner, limits: limits, sharing: .none)
         onPath = [UInt64](repeating: 0, count: (scanner.objectCount + 63) / 64)
+        encoder = XMLPropertyListEncoder(sink: sink, chunkSize: chunkSize)
     }
 
     /// `error` with the path being written in front of its key path, for an

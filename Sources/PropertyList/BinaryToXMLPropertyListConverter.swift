@@ -224,6 +224,13 @@ struct BinaryToXMLPropertyListConverter {
             for index in 0..<count {
                 if dictionary.updateValue(index, forKey: keys[index]) == nil { order.append(keys[index]) }
             }
+            // The values given up for a later one are still read, as the reader reads them, so a bad one is
+            // refused here as there.
+            for index in 0..<count where dictionary[keys[index]] != index {
+                trail.append(.key(keys[index]))
+                _ = try decoder.decode(try scanner.reference(at: valuesStart + index * scanner.referenceSize), depth: depth + 1)
+                trail.removeLast()
+            }
             try encoder.flushIfFull()
             encoder.appendIndent(depth)
             encoder.openContainer(isDictionary: true, isEmpty: false)

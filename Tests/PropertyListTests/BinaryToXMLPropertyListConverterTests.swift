@@ -240,6 +240,16 @@ struct BinaryToXMLPropertyListConverterTests {
         #expect(converted?.keyPath == read?.keyPath)
     }
 
+    @Test func aBadValueGivenUpForALaterOneOfTheSameKeyIsRefusedAsTheReaderRefusesIt() throws {
+        // {"a": <a real cut short>, "b": 1, "a": 2}: the reader reads every value, the first "a"'s too, and
+        // refuses the file; the conversion, which writes "a" with 2, must refuse it as well (the fuzzer's find).
+        let file = try smallFile([[0xD3, 1, 2, 1, 5, 3, 4], [0x51, 0x61], [0x51, 0x62], [0x10, 1], [0x10, 2], [0x23]])
+        let (converted, read) = errors(file)
+        #expect(read?.code == .truncated)
+        #expect(converted?.code == read?.code)
+        #expect(converted?.location == read?.location)
+    }
+
     @Test func aDateXMLCannotCarryIsRefusedWithItsPath() throws {
         // {"a": {"when": 1e300 seconds from 2001}}: read, but too far away to write.
         var seconds = Array(withUnsafeBytes(of: (1e300 as Double).bitPattern.bigEndian) { Array($0) })

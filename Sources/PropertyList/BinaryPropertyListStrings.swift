@@ -65,6 +65,18 @@ struct BinaryPropertyListKeySets {
 
 }
 
+/// The string of `utf8`, which is known to be valid UTF-8 (checked ASCII,
+/// or transcoded here from checked UTF-16), made without `String` checking
+/// it again; where the system's Swift library is older than that way
+/// (Apple's systems before 26), made the checking way.
+@inline(__always)
+func stringOfValidUTF8(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+    #if canImport(Darwin)
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return String(decoding: utf8, as: UTF8.self) }
+    #endif
+    return String(copying: UTF8Span(unchecked: utf8.span, isKnownASCII: isASCII))
+}
+
 /// Whether the `count` bytes at `first` and at `second` are equal: eight at
 /// a time, then one at a time (a generic `elementsEqual` walks them one by
 /// one through iterators).
@@ -91,7 +103,7 @@ extension BinaryPropertyListScanner {
     func asciiString(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
         try checkASCII(start, count: count, objectOffset: objectOffset)
-        return String(decoding: raw, as: UTF8.self)
+        return stringOfValidUTF8(raw.assumingMemoryBound(to: UInt8.self), isASCII: true)
     }
 
     /// Checks that the `count` bytes at `start` (which the caller checked
@@ -123,67 +135,77 @@ extension BinaryPropertyListScanner {
     func utf16String(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) -> String {
         guard count > 0 else { return "" }
         // Safe: the caller checked that the units lie in the object area.
-        let units = bytes.baseAddress! + start
-        @inline(__always) func unit(_ index: Int) -> UInt32 {
-            UInt32(UInt16(bigEndian: units.loadUnaligned(fromByteOffset: 2 &* index, as: UInt16.self)))
-        }
-        // First the length in UTF-8, checking that every surrogate is paired,
-        // so the string is made at its size (inline when it is short).
-        var length = 0
-        var index = 0
-        while index < count {
-            let first = unit(index)
-            index &+= 1
-            if first < 0x80 {
-                length &+= 1
-            } else if first < 0x800 {
-                length &+= 2
-            } else if first & 0xF800 != 0xD800 {
-                length &+= 3
-            } else {
-                guard first < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 else {
-                    throw PropertyListError(
-                        .invalidString, at: .byteOffset(start + 2 * (index - 1)),
-                        "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
-                }
-                index &+= 1
-                length &+= 4
-            }
-        }
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            // Safe: length > 0 as count > 0, and the bytes written are the `length` counted above.
-            let utf8 = buffer.baseAddress!
-            var written = 0
-            var index = 0
-            while index < count {
-                var scalar = unit(index)
-                index &+= 1
-                if scalar < 0x80 {
-                    utf8[written] = UInt8(truncatingIfNeeded: scalar)
-                    written &+= 1
-                } else if scalar < 0x800 {
-                    utf8[written] = UInt8(truncatingIfNeeded: 0xC0 | (scalar >> 6))
-                    utf8[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F))
-                    written &+= 2
-                } else if scalar & 0xF800 != 0xD800 {
-                    utf8[written] = UInt8(truncatingIfNeeded: 0xE0 | (scalar >> 12))
-                    utf8[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 6) & 0x3F))
-                    utf8[written &+ 2] = UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F))
-                    written &+= 3
-                } else {
-                    // A pair, checked above.
-                    scalar = 0x10000 &+ ((scalar &- 0xD800) << 10) &+ (unit(index) &- 0xDC00)
-                    index &+= 1
-                    utf8[written] = UInt8(truncatingIfNeeded: 0xF0 | (scalar >> 18))
-                    utf8[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 12) & 0x3F))
-                    utf8[written &+ 2] = UInt8(truncatingIfNeeded: 0x80 | ((scalar >> 6) & 0x3F))
-                    utf8[written &+ 3] = UInt8(truncatingIfNeeded: 0x80 | (scalar & 0x3F))
-                    written &+= 4
-                }
-            }
-            return written
-        }
+        let read = Self.string(bigEndianUTF16: bytes.baseAddress! + start, count: count)
+        guard let string = read.string else { throw Self.unpairedSurrogateError(unitAt: start + 2 * read.unpairedAt, objectOffset: objectOffset) }
+        return string
     }
+
+    /// The error for an unpaired surrogate at byte `unitOffset` of the string object at `objectOffset`.
+    static func unpairedSurrogateError(unitAt unitOffset: Int, objectOffset: Int) -> PropertyListError {
+        PropertyListError(
+            .invalidString, at: .byteOffset(unitOffset), "unpaired UTF-16 surrogate in the string at byte \(objectOffset)")
+    }
+
+    /// The string of the `count` (> 0) big-endian UTF-16 units at `units`,
+    /// or nil and the index of its first unpaired surrogate: transcoded in
+    /// one pass into a buffer of three bytes a unit (on the stack for all
+    /// but long strings), then copied into its `String`.
+    static func string(bigEndianUTF16 units: UnsafeRawPointer, count: Int) -> (string: String?, unpairedAt: Int) {
+        var unpairedAt = -1
+        // Three bytes a unit at most (a surrogate pair makes four from two), and one more for the last
+        // four-byte store. Bounded: count units lie in the caller's bytes.
+        let string = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 &* count &+ 1) { buffer -> String? in
+            // Safe: the capacity is above zero.
+            let transcoded = transcodeUTF16(units, count: count, into: buffer.baseAddress!)
+            unpairedAt = transcoded.unpairedAt
+            guard unpairedAt < 0 else { return nil }
+            return stringOfValidUTF8(UnsafeBufferPointer(rebasing: buffer[..<transcoded.written]), isASCII: transcoded.isASCII)
+        }
+        return (string, unpairedAt)
+    }
+
+    /// Writes the UTF-8 of the `count` big-endian UTF-16 units at `units`
+    /// to `utf8`, which has room for 3 × `count` + 1 bytes: the bytes
+    /// written, whether all were ASCII, and the index of the first unpaired
+    /// surrogate (-1 when there is none; the bytes are then only those
+    /// before it). A unit outside the surrogates is written with no branch
+    /// on its length: its one, two and three-byte forms are all made, the
+    /// one that fits is stored as four bytes, and the count moves on by its
+    /// length.
+    @inline(__always)
+    private static func transcodeUTF16(
+        _ units: UnsafeRawPointer, count: Int, into utf8: UnsafeMutablePointer<UInt8>
+    ) -> (written: Int, isASCII: Bool, unpairedAt: Int) {
+        let output = UnsafeMutableRawPointer(utf8)
+        var written = 0
+        var index = 0
+        var bits: UInt32 = 0
+        while index < count {
+            let unit = UInt32(UInt16(bigEndian: units.loadUnaligned(fromByteOffset: 2 &* index, as: UInt16.self)))
+            index &+= 1
+            bits |= unit
+            if unit & 0xF800 != 0xD800 {
+                let two = (0xC0 | unit >> 6) | (0x80 | unit & 0x3F) << 8
+                let three = (0xE0 | unit >> 12) | (0x80 | unit >> 6 & 0x3F) << 8 | (0x80 | unit & 0x3F) << 16
+                let form = unit < 0x80 ? unit : unit < 0x800 ? two : three
+                output.storeBytes(of: UInt32(littleEndian: form), toByteOffset: written, as: UInt32.self)
+                written &+= unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3
+                continue
+            }
+            guard unit < 0xDC00, index < count else { return (written, false, index &- 1) }
+            let low = UInt32(UInt16(bigEndian: units.loadUnaligned(fromByteOffset: 2 &* index, as: UInt16.self)))
+            guard low & 0xFC00 == 0xDC00 else { return (written, false, index &- 1) }
+            index &+= 1
+            let scalar = 0x10000 &+ ((unit &- 0xD800) << 10) &+ (low &- 0xDC00)
+            let four =
+                (0xF0 | scalar >> 18) | (0x80 | scalar >> 12 & 0x3F) << 8 | (0x80 | scalar >> 6 & 0x3F) << 16
+                | (0x80 | scalar & 0x3F) << 24
+            output.storeBytes(of: UInt32(littleEndian: four), toByteOffset: written, as: UInt32.self)
+            written &+= 4
+        }
+        return (written, bits < 0x80, -1)
+    }
+
 
     /// True when two keys are equal: none when the keys are ASCII in sorted
     /// order (one pass); else pairwise for the small dictionaries that

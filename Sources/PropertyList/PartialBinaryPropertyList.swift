@@ -126,7 +126,7 @@ public final class PartialBinaryPropertyList {
             return .string(String(decoding: characters, as: UTF8.self))
         case 0x6:
             let header = try header(marker: marker, at: offset, itemSize: 2, what: "string")
-            return .string(try utf16String(try bytes(at: header.payload, count: 2 * header.length), objectOffset: offset))
+            return .string(try utf16String(try bytes(at: header.payload, count: 2 * header.length), payload: header.payload, objectOffset: offset))
         case 0xA, 0xB, 0xC:
             let header = try header(marker: marker, at: offset, itemSize: referenceSize, what: "array")
             return .array(try references(at: header.payload, count: header.length))
@@ -248,15 +248,17 @@ public final class PartialBinaryPropertyList {
         return found
     }
 
-    private func utf16String(_ bytes: [UInt8], objectOffset: Int) throws(PropertyListError) -> String {
-        let units = stride(from: 0, to: bytes.count, by: 2).lazy.map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(bytes.count)
-        let failed = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: true) { utf8.append($0) }
-        guard !failed else {
-            throw PropertyListError(.invalidString, at: .byteOffset(objectOffset), "the UTF-16 string holds an unpaired surrogate")
+    /// The string of the big-endian UTF-16 units in `bytes`, read from `payload`.
+    private func utf16String(_ bytes: [UInt8], payload: Int, objectOffset: Int) throws(PropertyListError) -> String {
+        guard !bytes.isEmpty else { return "" }
+        let read = bytes.withUnsafeBytes { units in
+            // Safe: bytes is not empty.
+            BinaryPropertyListScanner.string(bigEndianUTF16: units.baseAddress!, count: units.count / 2)
         }
-        return String(decoding: utf8, as: UTF8.self)
+        guard let string = read.string else {
+            throw BinaryPropertyListScanner.unpairedSurrogateError(unitAt: payload + 2 * read.unpairedAt, objectOffset: objectOffset)
+        }
+        return string
     }
 
     private func invalid(_ offset: Int, _ message: String) -> PropertyListError {

@@ -112,14 +112,21 @@ extension BinaryPropertyListScanner {
     /// - Throws: `invalidString` at the first byte that is not ASCII.
     func checkASCII(_ start: Int, count: Int, objectOffset: Int) throws(PropertyListError) {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
-        // Eight bytes at a time; the byte-wise loop below runs only to name a non-ASCII byte.
-        var word = 0
+        // Eight bytes at a time, the last eight overlapping the ones before (four and four for
+        // 4 to 7 bytes); the byte-wise loop below runs only to name a non-ASCII byte.
         var high: UInt64 = 0
-        while word &+ 8 <= count {
-            high |= raw.loadUnaligned(fromByteOffset: word, as: UInt64.self)
-            word &+= 8
+        if count >= 8 {
+            var word = 0
+            while word &+ 8 <= count {
+                high |= raw.loadUnaligned(fromByteOffset: word, as: UInt64.self)
+                word &+= 8
+            }
+            high |= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            high = UInt64(raw.loadUnaligned(as: UInt32.self) | raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+        } else {
+            for index in 0..<count { high |= UInt64(raw[index]) }
         }
-        for index in word..<count { high |= UInt64(raw[index]) }
         if high & 0x8080_8080_8080_8080 == 0 { return }
         for (index, byte) in raw.enumerated() where byte >= 0x80 {
             throw PropertyListError(

@@ -5,9 +5,10 @@ import Testing
 
 /// UTF-16 strings (marker 0x6) of every kind of character and of lengths on
 /// both sides of the 341 units that the reader transcodes on the stack, as
-/// plistlib writes them; and unpaired surrogates refused at the unit that
-/// is wrong, found by hand from the bytes.
-@Suite struct BinaryPropertyListUTF16StringTests {
+/// plistlib writes them; unpaired surrogates refused at the unit that is
+/// wrong; ASCII strings (marker 0x5) of every length up to 40, and a byte
+/// above 0x7F refused at its place. Offsets are counted by hand from the bytes.
+@Suite struct BinaryPropertyListStringTests {
     /// One character of each UTF-8 length (1 to 4 bytes; the last a
     /// surrogate pair in UTF-16), and two of them side by side.
     static let pieces = ["a", " ", "é", "ж", "中", "€", "\u{FFFD}", "😀", "𝄞", "é中", "😀a"]
@@ -110,6 +111,30 @@ import Testing
             return error?.code == .invalidString && error?.location == .byteOffset(20)
                 && error?.message == "unpaired UTF-16 surrogate in the string at byte 17"
         }
+    }
+
+    /// An ASCII string object of `bytes`: its marker (and length integer from 15 bytes), then the bytes.
+    static func asciiObject(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.count < 15 ? [0x50 | UInt8(bytes.count)] + bytes : [0x5F, 0x10, UInt8(bytes.count)] + bytes
+    }
+
+    @Test func readsASCIIStringsOfEveryLengthAndRefusesAHighByteAtItsPlace() {
+        for length in 1...40 {
+            let text = (0..<length).map { UInt8(0x21 + ($0 * 7) % 94) }  // Printable ASCII, varied.
+            let good = BinaryPropertyListBytes.file(objects: [Self.asciiObject(text)])
+            #expect((try? BinaryPropertyListReader().read(good)) == .string(String(decoding: text, as: UTF8.self)), "\(length) bytes")
+            // The object starts at byte 8; its bytes after one marker byte, or after three from 15 bytes on.
+            let payload = length < 15 ? 9 : 11
+            for position in 0..<length {
+                var bad = text
+                bad[position] = position.isMultiple(of: 2) ? 0x80 : 0xFF
+                let error = readError(BinaryPropertyListBytes.file(objects: [Self.asciiObject(bad)]))
+                #expect(error?.code == .invalidString, "\(length) bytes, position \(position)")
+                #expect(error?.location == .byteOffset(payload + position), "\(length) bytes, position \(position)")
+            }
+        }
+        let error = readError(BinaryPropertyListBytes.file(objects: [Self.asciiObject(Array("caf".utf8) + [0xE9])]))
+        #expect(error?.message == "byte 0xe9 in an ASCII string (the string object starts at byte 8)")
     }
 
     private func readError(_ data: Data) -> PropertyListError? {

@@ -214,6 +214,9 @@ enum ChildMode: String {
     case versions = "child-versions"
     /// Watches the folder named next with a metadata query, gathered, and exits (row q3).
     case watch = "child-watch"
+    /// `child-read-runs binary|xml FILE RUNS`: ICTKit's side of rows r, as the peers
+    /// run theirs (`ReaderPeerRows.ourRuns`).
+    case readRuns = "child-read-runs"
 
     func run(_ arguments: [String]) -> Int32 {
         switch self {
@@ -238,6 +241,9 @@ enum ChildMode: String {
         case .watch:
             guard arguments.count == 1 else { return 64 }
             return MetadataQueryRows.watchAndExit(arguments[0])
+        case .readRuns:
+            guard arguments.count == 3, let runs = Int(arguments[2]), runs > 0 else { return 64 }
+            return ReaderPeerRows.ourRuns(format: arguments[0], path: arguments[1], runs: runs)
         case .measure:
             guard !arguments.isEmpty else { return 64 }
             do {

@@ -2,14 +2,22 @@ import Foundation
 import PropertyList
 
 /// Rows r: reading the binary and XML inputs of rows a and d into a value,
-/// ICTKit in this process against the readers a user of Rust or Python
-/// would pick instead — the Rust `plist` crate (Debian's librust-plist-dev,
-/// built offline by scripts/bench.sh) and Python's `plistlib` — each
-/// decoding the same file's bytes from memory in its own process and
-/// reporting each run's wall and CPU time (Benchmarks/Peers/).
+/// ICTKit against the readers a user of Rust or Python would pick instead —
+/// the Rust `plist` crate (Debian's librust-plist-dev, built offline by
+/// scripts/bench.sh) and Python's `plistlib`.
 ///
-/// The peers time their own runs (a warm-up, then the repetitions), so
-/// these rows are not interleaved as others are: each side's median is of
+/// Every side, ICTKit's too, runs in a process of its own started for the
+/// row (this executable in `child-read-runs` mode for ICTKit,
+/// Benchmarks/Peers/ for the peers): it reads the file's bytes once, decodes
+/// them once to warm up, then decodes them from memory once per timed run,
+/// freeing each value after its clock stops, and prints each run's wall and
+/// CPU time. ICTKit's runs were timed in this process before, where glibc
+/// gave the freed value's memory back to the system after each run, so each
+/// run faulted about 50 MB of fresh pages in again (12,000 page faults a run,
+/// `perf stat`), which the peers' processes, keeping their freed memory, did
+/// not: the same conditions for both sides are a process each.
+///
+/// The sides are not interleaved as other rows are: each side's median is of
 /// the same number of runs, taken one side after the other.
 struct ReaderPeerRows {
     let inputs: Inputs
@@ -24,49 +32,70 @@ struct ReaderPeerRows {
         var rows: [Row] = []
         let binary = "binary read \(megabytes(inputs.binaryData.count)) → value"
         let xml = "XML read \(megabytes(inputs.xmlData.count)) → value"
-        let readBinary = { try BinaryPropertyListReader().read(inputs.binaryData) }
-        let readXML = { try XMLPropertyListReader().read(inputs.xmlData) }
         if let rustPlist {
-            rows.append(row("r1. \(binary)", read: readBinary, path: inputs.binaryPath, peer: [rustPlist], peerName: rustName))
-            rows.append(row("r2. \(xml)", read: readXML, path: inputs.xmlPath, peer: [rustPlist], peerName: rustName))
+            rows.append(row("r1. \(binary)", format: "binary", path: inputs.binaryPath, peer: [rustPlist], peerName: rustName))
+            rows.append(row("r2. \(xml)", format: "xml", path: inputs.xmlPath, peer: [rustPlist], peerName: rustName))
         } else {
             let reason = "no Rust plist peer given (--rust-plist PATH; scripts/bench.sh builds it)"
             rows.append(.notMeasured("r1. \(binary)", peer: rustName, target: .faster(by: 5), reason: reason))
             rows.append(.notMeasured("r2. \(xml)", peer: rustName, target: .faster(by: 5), reason: reason))
         }
         let python = ["/usr/bin/env", "python3", plistlibScript]
-        rows.append(row("r3. \(binary)", read: readBinary, path: inputs.binaryPath, peer: python, peerName: plistlibName))
-        rows.append(row("r4. \(xml)", read: readXML, path: inputs.xmlPath, peer: python, peerName: plistlibName))
+        rows.append(row("r3. \(binary)", format: "binary", path: inputs.binaryPath, peer: python, peerName: plistlibName))
+        rows.append(row("r4. \(xml)", format: "xml", path: inputs.xmlPath, peer: python, peerName: plistlibName))
         return rows
     }
 
-    private func row(
-        _ benchmark: String, read: () throws -> PropertyListValue, path: String, peer: [String], peerName: String
-    ) -> Row {
+    private func row(_ benchmark: String, format: String, path: String, peer: [String], peerName: String) -> Row {
         let target = Target.faster(by: 5)
         do {
             log("\(benchmark): ICTKit vs \(peerName)")
-            let value = try read()
-            let entries = value.dictionaryValue?.count ?? 0
-            let (peerTiming, peerEntries) = try peerRuns(peer + [path, String(stopwatch.repetitions)])
+            let runs = String(stopwatch.repetitions)
+            let (peerTiming, peerEntries) = try peerRuns(peer + [path, runs])
+            let (ours, entries) = try peerRuns([currentExecutable, ChildMode.readRuns.rawValue, format, path, runs])
             guard peerEntries == entries else {
                 throw BenchmarkFailure("\(peerName) read \(peerEntries) top-level entries, ICTKit \(entries)")
             }
-            for _ in 0..<stopwatch.warmUpRuns { keep(try read()) }
-            var samples: [Sample] = []
-            for _ in 0..<stopwatch.repetitions { samples.append(try Stopwatch.time(read)) }
-            var row = Row.timed(
-                benchmark, ours: Timing(samples, asked: stopwatch.repetitions), peer: peerName, peerTime: peerTiming,
-                target: target)
-            row.note = "the peer decodes the same bytes in memory in its own process and reports its runs (one warm-up first)"
+            var row = Row.timed(benchmark, ours: ours, peer: peerName, peerTime: peerTiming, target: target)
+            row.note = "each side decodes the same bytes in memory in a process of its own and reports its runs (one warm-up first)"
             return row
         } catch {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "\(error)")
         }
     }
 
-    /// Runs a peer, which prints "WALL_NS CPU_NS" per timed run on standard
-    /// output and "NAME: N top-level entries" on standard error.
+    /// ICTKit's side of a row, in a child process (`child-read-runs`), as the
+    /// peers run theirs: reads `path` once, decodes it once to warm up, then
+    /// `runs` times, each from the same bytes in memory and freed after its
+    /// clock stops; prints "WALL_NS CPU_NS" per run on standard output and
+    /// "ICTKit: N top-level entries" on standard error. The exit status.
+    static func ourRuns(format: String, path: String, runs: Int) -> Int32 {
+        do {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let read: () throws -> PropertyListValue
+            switch format {
+            case "binary": read = { try BinaryPropertyListReader().read(bytes) }
+            case "xml": read = { try XMLPropertyListReader().read(bytes) }
+            default: return 64
+            }
+            let entries = try read().dictionaryValue?.count ?? 0
+            FileHandle.standardError.write(Data("ICTKit: \(entries) top-level entries\n".utf8))
+            var lines = ""
+            for _ in 0..<runs {
+                let sample = try Stopwatch.time(read)
+                lines += "\(sample.wall.nanoseconds) \(sample.cpu.nanoseconds)\n"
+            }
+            print(lines, terminator: "")
+            return 0
+        } catch {
+            log("error: \(error)")
+            return 1
+        }
+    }
+
+    /// Runs a side (a peer, or ICTKit's child), which prints "WALL_NS CPU_NS"
+    /// per timed run on standard output and "NAME: N top-level entries" on
+    /// standard error.
     private func peerRuns(_ command: [String]) throws -> (Timing, entries: Int) {
         let output = temporaryPath("peer-out"), errors = temporaryPath("peer-err")
         defer {

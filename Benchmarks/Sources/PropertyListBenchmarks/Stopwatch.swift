@@ -131,6 +131,12 @@ func keep<Value>(_ value: Value) {
 }
 
 extension Duration {
+    /// This duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
     /// This duration in milliseconds.
     var milliseconds: Double {
         let (seconds, attoseconds) = components

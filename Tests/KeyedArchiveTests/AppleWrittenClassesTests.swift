@@ -237,6 +237,46 @@ import Testing
                 == colour.iccProfile.map { Self.hex($0) })
     }
 
+    // MARK: NSError, in an archive its author says Apple's Foundation wrote on macOS 26
+
+    static let finchArchive = "apple-classes/finch-apple-foundation-macos26.archive"
+
+    /// Hand annotation (SOURCES.md): `$objects[33]` of Finch's embedded archive is
+    /// `[NSError errorWithDomain:@"D" code:3 userInfo:@{@"k": @"v"}]`; nska-deserialize reads the same object's fields.
+    @Test func errorAsItsAuthorSaysFoundationArchivedIt() throws {
+        let error = try Self.readableObject(Self.finchArchive, 33)
+        #expect(error == .error(FoundationError(domain: "D", code: 3, userInfo: [FoundationEntry(key: .string("k"), value: .string("v"))])))
+        #expect(error?.readableText == #"Error Domain=D Code=3 UserInfo={"k" = "v"}"#)
+        let peer = try ArchivedFoundationClassesTests.peer(Self.finchArchive, key: "#33")
+        #expect(peer.value(at: [.key("NSCode")]) == .integer(3))
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSDomain")])) == "D")
+        #expect(ArchivedFoundationClassesTests.string(peer.value(at: [.key("NSUserInfo"), .key("k")])) == "v")
+        #expect(peer.dictionaryValue.map { Set($0.keys) } == ["NSCode", "NSDomain", "NSUserInfo"])
+    }
+
+    /// The same archive's other Foundation values, by the hand annotation (SOURCES.md), as `ict inspect` shows them.
+    @Test func foundationValuesBesideTheError() throws {
+        let expected: [(Int, ArchivedValue?, String)] = [
+            (18, .date(Date(timeIntervalSinceReferenceDate: 1000)), "2001-01-01 00:16:40 +0000"),
+            (20, .url(relative: "b/c", base: "http://x.org/a/"), "http://x.org/a/b/c"),
+            (25, nil, "{1, 2}"),
+            (29, nil, "{{1, 2}, {3, 4}}"),
+            (31, .nsNull, "NSNull"),
+            (37, .indexSet(FoundationIndexSet(ranges: [TextRange(location: 1, length: 3), TextRange(location: 300, length: 1)])), "(1-3, 300)"),
+            (40, .locale(FoundationLocale(identifier: "fr_CA")), "fr_CA"),
+            (45, .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!), "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
+        ]
+        for (index, value, text) in expected {
+            let read = try Self.readableObject(Self.finchArchive, index)
+            if let value { #expect(read == value, "$objects[\(index)]") }
+            #expect(read?.readableText == text, "$objects[\(index)]")
+        }
+        guard case .nsValue(.range(location: 1, length: 2))? = try Self.readableObject(Self.finchArchive, 25) else {
+            Issue.record("$objects[25] is not read as the range {1, 2}")
+            return
+        }
+    }
+
     // MARK: A colour list AppKit wrote (NSColorList, .clr)
 
     static let colourList = "apple-classes/DarkMailTopBar.clr"

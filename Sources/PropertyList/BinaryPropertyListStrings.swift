@@ -213,7 +213,6 @@ extension BinaryPropertyListScanner {
         return (written, bits < 0x80, -1)
     }
 
-
     /// True when two keys are equal: none when the keys are ASCII in sorted
     /// order (one pass); else pairwise for the small dictionaries that
     /// are most of any file (no hashing), through a set for larger ones.

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread of this process that computes one result, which its starter
+/// takes with `join()`: for work split across processors (a large binary
+/// property list's top-level values). A POSIX thread with an 8 MiB stack, the
+/// size of a Linux main thread's, so recursion that the main thread allows
+/// (a reader's depth limit) is allowed here too; Darwin's and musl's
+/// defaults for other threads are 512 KiB and 128 KiB.
+// @unchecked Sendable: `result` is written by the thread before it ends and
+// read by `join` after `pthread_join` returned, which orders the two.
+package final class JoinableThread<Result: Sendable>: @unchecked Sendable {
+    package static var stackSize: Int { 8 << 20 }
+
+    private let body: @Sendable () -> Result
+    private var result: Result?
+    private var thread: pthread_t?
+
+    private init(_ body: @escaping @Sendable () -> Result) {
+        self.body = body
+    }
+
+    /// A started thread running `body`, or nil when the system cannot start
+    /// another (`pthread_create` fails: EAGAIN at the process's limit); the
+    /// caller then does the work itself. Join it: a thread never joined
+    /// keeps its stack until the process ends.
+    /// The corresponding C functions are `pthread_attr_setstacksize` and `pthread_create`.
+    package static func start(_ body: @escaping @Sendable () -> Result) -> JoinableThread? {
+        let work = JoinableThread(body)
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return nil }
+        defer { pthread_attr_destroy(&attributes) }
+        _ = pthread_attr_setstacksize(&attributes, stackSize)
+        let retained = Unmanaged.passRetained(ThreadStart { work.result = work.body() })
+        #if canImport(Darwin)
+        var made: pthread_t?
+        let status = pthread_create(&made, &attributes, runJoinableWork, retained.toOpaque())
+        #else
+        var made = pthread_t()
+        let status = pthread_create(&made, &attributes, runJoinableWork, retained.toOpaque())
+        #endif
+        guard status == 0 else {
+            retained.release()
+            return nil
+        }
+        #if canImport(Darwin)
+        guard let created = made else { preconditionFailure("pthread_create succeeded without a thread") }
+        work.thread = created
+        #else
+        work.thread = made
+        #endif
+        return work
+    }
+
+    /// Waits for the thread to end and gives its result; once only.
+    /// The corresponding C function is `pthread_join`.
+    package func join() -> Result {
+        guard let thread else { preconditionFailure("a JoinableThread is joined once") }
+        self.thread = nil
+        let status = pthread_join(thread, nil)
+        precondition(status == 0, "pthread_join failed: \(status)")
+        guard let result else { preconditionFailure("a joined thread left no result") }
+        self.result = nil
+        return result
+    }
+}
+
+/// What the new thread runs: `pthread_create` takes a C function and one pointer.
+private final class ThreadStart {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+#if canImport(Darwin)
+private func runJoinableWork(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    runJoinableWorkBody(opaque)
+}
+#else
+private func runJoinableWork(_ opaque: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let opaque else { return nil }
+    return runJoinableWorkBody(opaque)
+}
+#endif
+
+private func runJoinableWorkBody(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadStart>.fromOpaque(opaque).takeRetainedValue().run()
+    return nil
+}

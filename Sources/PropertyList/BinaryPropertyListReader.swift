@@ -17,9 +17,26 @@ public struct BinaryPropertyListReader: Sendable {
     /// The limits applied to the input.
     public var limits: PropertyListLimits
 
-    /// Makes a reader with the given limits.
-    public init(limits: PropertyListLimits = .default) {
+    /// The most threads one read uses; 1 reads on the calling thread alone.
+    /// A file whose objects take 1 MiB or more has its top-level array's or
+    /// dictionary's values read in parts, one part per thread, with no more
+    /// threads than the processors this process may run on. The value read
+    /// is the same either way. The default is 4.
+    public var maximumThreadCount: Int
+
+    /// Makes a reader with the given limits, using up to `maximumThreadCount`
+    /// threads for a large file.
+    public init(limits: PropertyListLimits = .default, maximumThreadCount: Int = 4) {
         self.limits = limits
+        self.maximumThreadCount = maximumThreadCount
+    }
+
+    /// How the quick read of `scanner`'s file is split: only a large file
+    /// asks how many processors there are.
+    private func splitting(_ scanner: BinaryPropertyListScanner) -> BinaryPropertyListSplitting {
+        let splitting = BinaryPropertyListSplitting.upTo(maximumThreadCount)
+        guard maximumThreadCount > 1, scanner.objectsEnd >= splitting.minimumBytes else { return .none }
+        return .upTo(min(maximumThreadCount, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// Decodes the whole property list in `bytes`. A well-formed file whose
@@ -34,7 +51,7 @@ public struct BinaryPropertyListReader: Sendable {
     ///   decoding when the count is over `maximumObjectCount`.
     public func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
-        if let value = BinaryPropertyListQuickRead.value(of: scanner, limits: limits) { return value }
+        if let value = BinaryPropertyListQuickRead.value(of: scanner, limits: limits, splitting: splitting(scanner)) { return value }
         return try readCarefully(scanner)
     }
 
@@ -46,17 +63,19 @@ public struct BinaryPropertyListReader: Sendable {
         return try decoder.decode(scanner.topObject, depth: 0)
     }
 
-    /// Both ways of reading `bytes`, for the fuzz target that holds them to
-    /// agreeing: the quick read's value (nil where it gave up) and the
-    /// careful decoder's outcome; nil when the header or trailer is refused,
-    /// before either runs.
+    /// Every way of reading `bytes`, for the fuzz target that holds them to
+    /// agreeing: the quick read's value (nil where it gave up), the quick
+    /// read's value with the top-level container in parts on three threads
+    /// (however small the file), and the careful decoder's outcome; nil when
+    /// the header or trailer is refused, before any of them runs.
     @_spi(Fuzzing)
-    public func readBothWays(
+    public func readAllWays(
         _ bytes: UnsafeRawBufferPointer
-    ) -> (quick: PropertyListValue?, careful: Result<PropertyListValue, PropertyListError>)? {
+    ) -> (quick: PropertyListValue?, inParts: PropertyListValue?, careful: Result<PropertyListValue, PropertyListError>)? {
         guard let scanner = try? BinaryPropertyListScanner(bytes, limits: limits) else { return nil }
         let quick = BinaryPropertyListQuickRead.value(of: scanner, limits: limits)
-        return (quick, Result { () throws(PropertyListError) in try readCarefully(scanner) })
+        let inParts = BinaryPropertyListQuickRead.value(of: scanner, limits: limits, splitting: .everyContainer(threads: 3))
+        return (quick, inParts, Result { () throws(PropertyListError) in try readCarefully(scanner) })
     }
 
     /// Decodes the whole property list in a mapped file. As decoding moves

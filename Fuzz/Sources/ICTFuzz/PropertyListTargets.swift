@@ -4,11 +4,22 @@ import OrderedCollections
 
 /// Binary reader: what the quick read returns, the careful decoder returns
 /// too (where the careful decoder refuses a file, the quick read gives up);
-/// what it reads, the binary writer writes and it reads back equal; the
-/// streaming conversion to XML writes what the XML writer writes of it.
+/// the quick read in parts on three threads returns what the quick read
+/// returns, and gives up where it does; what it reads, the binary writer
+/// writes and it reads back equal; the streaming conversion to XML writes
+/// what the XML writer writes of it.
 func fuzzBinaryPropertyList(_ bytes: [UInt8]) {
     requireConversionAgreement(bytes)
-    let readings = bytes.withUnsafeBytes { BinaryPropertyListReader(limits: fuzzLimits).readBothWays($0) }
+    let readings = bytes.withUnsafeBytes { BinaryPropertyListReader(limits: fuzzLimits).readAllWays($0) }
+    if let readings {
+        switch (readings.quick, readings.inParts) {
+        case (nil, nil): break
+        case (let quick?, let inParts?):
+            require(sameValue(quick, inParts), "the quick read gave \(brief(quick)), the read in parts \(brief(inParts))")
+        case (let quick, let inParts):
+            require(false, "the quick read gave \(quick.map(brief) ?? "nil"), the read in parts \(inParts.map(brief) ?? "nil")")
+        }
+    }
     if let readings, let quick = readings.quick {
         switch readings.careful {
         case .success(let careful):

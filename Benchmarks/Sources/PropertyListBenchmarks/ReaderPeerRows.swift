@@ -58,6 +58,15 @@ struct ReaderPeerRows {
             }
             var row = Row.timed(benchmark, ours: ours, peer: peerName, peerTime: peerTiming, target: target)
             row.note = "each side decodes the same bytes in memory in a process of its own and reports its runs (one warm-up first)"
+            if format == "binary" {
+                // A large binary file is read on up to 4 threads: the time on one, and the CPU time of all, are shown too.
+                let (oneThread, _) = try peerRuns([currentExecutable, ChildMode.readRuns.rawValue, "binary-one-thread", path, runs])
+                let oneThreadTime = oneThread.median.milliseconds, peerTime = peerTiming.median.milliseconds
+                row.note! +=
+                    "; ICTKit reads a large binary file on up to 4 threads, \(ProcessInfo.processInfo.activeProcessorCount) here"
+                    + " (CPU time of every thread \(milliseconds(ours.medianCPU.milliseconds)));"
+                    + " on one thread: \(milliseconds(oneThreadTime)), \(ratioText(peerTime / oneThreadTime))× faster"
+            }
             return row
         } catch {
             return .notMeasured(benchmark, peer: peerName, target: target, reason: "\(error)")
@@ -67,14 +76,17 @@ struct ReaderPeerRows {
     /// ICTKit's side of a row, in a child process (`child-read-runs`), as the
     /// peers run theirs: reads `path` once, decodes it once to warm up, then
     /// `runs` times, each from the same bytes in memory and freed after its
-    /// clock stops; prints "WALL_NS CPU_NS" per run on standard output and
+    /// clock stops; prints "WALL_NS CPU_NS" per run on standard output (the
+    /// CPU time of every thread: a large binary file is read on several) and
     /// "ICTKit: N top-level entries" on standard error. The exit status.
+    /// `format` is binary, binary-one-thread (`maximumThreadCount` 1) or xml.
     static func ourRuns(format: String, path: String, runs: Int) -> Int32 {
         do {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             let read: () throws -> PropertyListValue
             switch format {
             case "binary": read = { try BinaryPropertyListReader().read(bytes) }
+            case "binary-one-thread": read = { try BinaryPropertyListReader(maximumThreadCount: 1).read(bytes) }
             case "xml": read = { try XMLPropertyListReader().read(bytes) }
             default: return 64
             }
@@ -82,7 +94,7 @@ struct ReaderPeerRows {
             FileHandle.standardError.write(Data("ICTKit: \(entries) top-level entries\n".utf8))
             var lines = ""
             for _ in 0..<runs {
-                let sample = try Stopwatch.time(read)
+                let sample = try Stopwatch.time(everyThread: true, read)
                 lines += "\(sample.wall.nanoseconds) \(sample.cpu.nanoseconds)\n"
             }
             print(lines, terminator: "")
@@ -124,3 +136,6 @@ struct ReaderPeerRows {
         return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "Python 3").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// A ratio as the table prints one (`format` is a parameter's name in `ReaderPeerRows.row`).
+private func ratioText(_ ratio: Double) -> String { format(ratio) }

@@ -67,22 +67,26 @@ struct Stopwatch {
         return (Timing(ourSamples, asked: repetitions), Timing(peerSamples, asked: repetitions))
     }
 
-    /// One run of `work`: its wall time and this thread's CPU time.
-    static func time<Result>(_ work: () throws -> Result) rethrows -> Sample {
+    /// One run of `work`: its wall time and this thread's CPU time, or with
+    /// `everyThread`, the CPU time of every thread of the process (for work
+    /// that starts threads of its own).
+    static func time<Result>(everyThread: Bool = false, _ work: () throws -> Result) rethrows -> Sample {
         let clock = ContinuousClock()
-        let startCPU = threadCPUTime()
+        let cpuClock = everyThread ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID
+        let startCPU = cpuTime(cpuClock)
         let start = clock.now
         let result = try work()
         let elapsed = clock.now - start
-        let elapsedCPU = threadCPUTime() - startCPU
+        let elapsedCPU = cpuTime(cpuClock) - startCPU
         keep(result)
         return Sample(wall: elapsed, cpu: elapsedCPU)
     }
 
-    /// The CPU time this thread has used. The corresponding C function is `clock_gettime`.
-    private static func threadCPUTime() -> Duration {
+    /// The CPU time `clock` has counted: this thread's or this process's.
+    /// The corresponding C function is `clock_gettime`.
+    private static func cpuTime(_ clock: clockid_t) -> Duration {
         var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        clock_gettime(clock, &now)
         return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
     }
 

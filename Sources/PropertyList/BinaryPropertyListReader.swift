@@ -41,7 +41,9 @@ public struct BinaryPropertyListReader: Sendable {
 
     /// Decodes the whole property list in `bytes`. A well-formed file whose
     /// containers are each referenced once (as every writer writes them) is
-    /// decoded in one walk; any other is decoded again with the checks that
+    /// decoded in one walk (a large one in parts on up to
+    /// `maximumThreadCount` threads, which this call starts and joins before
+    /// it returns); any other is decoded again with the checks that
     /// say where a problem is, and before anything of it is decoded, the
     /// values it expands to (each use of a shared object counted) are
     /// counted from its references, a pass that costs a fraction of decoding.

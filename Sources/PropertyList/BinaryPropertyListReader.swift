@@ -17,7 +17,8 @@ public struct BinaryPropertyListReader: Sendable {
     /// The limits applied to the input.
     public var limits: PropertyListLimits
 
-    /// The most threads one read uses; 1 reads on the calling thread alone.
+    /// The most threads one read uses; 1 (or less) reads on the calling
+    /// thread alone.
     /// A file whose objects take 1 MiB or more has its top-level array's or
     /// dictionary's values read in parts, one part per thread, with no more
     /// threads than the processors this process may run on. The value read

@@ -148,4 +148,46 @@ struct BinaryPropertyListReadInPartsTests {
             #expect(PropertyListComparison.plistlib.firstDifference(inParts, oracle) == nil, "\(threads) threads")
         }
     }
+
+    @Test(.interopCorpus) func everyBinaryPropertyListOfTheInteropCorpusReadsTheSameInParts() throws {
+        var split = 0
+        for path in InteropCorpus.files(under: "") {
+            let data = try InteropCorpus.bytes(path)
+            guard data.starts(with: Array("bplist0".utf8)), let (quick, inParts, _) = readings(data, threads: 3) else { continue }
+            switch (quick, inParts) {
+            case (let quick?, let inParts?):
+                #expect(identical(quick, inParts), "\(path)")
+                if (quick.arrayValue?.count ?? quick.dictionaryValue?.count ?? 0) >= 2 { split += 1 }
+            case (nil, nil): continue
+            default: Issue.record("\(path): one walk \(quick == nil ? "gave up" : "read it"), in parts \(inParts == nil ? "gave up" : "read it")")
+            }
+        }
+        #expect(split > 100, "\(split) files read in parts")
+    }
+
+    /// A file of more than 1 MiB whose last top-level value is wrong, read
+    /// through the public reader: with up to 4 threads (in parts, the parts
+    /// give up and the careful decoder speaks) the error is the one thread's,
+    /// word for word.
+    @Test(
+        arguments: [
+            // The last value holds the top array: a cycle.
+            ("cycle", [UInt8]([0xA1, 0]), PropertyListError.Code.cycle),
+            // The last value refers to object 9 of 3.
+            ("bad reference", [UInt8]([0xA1, 9]), PropertyListError.Code.invalidReference),
+        ])
+    func aLargeFilesErrorIsTheSameOnEveryNumberOfThreads(name: String, lastValue: [UInt8], code: PropertyListError.Code) throws {
+        // Object 0: an array of 40 references, 39 to object 1 (1.1 MB of data, shared), the last to object 2.
+        let payload = 1_100_000
+        let data: [UInt8] = [0x4F, 0x12] + (0..<4).reversed().map { UInt8(truncatingIfNeeded: payload >> ($0 * 8)) } + [UInt8](repeating: 0xAB, count: payload)
+        let file = BinaryPropertyListBytes.file(
+            objects: [[0xAF, 0x10, 40] + [UInt8](repeating: 1, count: 39) + [2], data, lastValue], offsetSize: 4)
+        // Read in parts, the quick read gives up, as in one walk.
+        #expect(readings(file, threads: 2)?.inParts == nil, "\(name)")
+        let oneThread = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader(maximumThreadCount: 1).read(file) }
+        let fourThreads = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader(maximumThreadCount: 4).read(file) }
+        #expect(oneThread.code == code, "\(name): \(oneThread)")
+        #expect(String(describing: fourThreads) == String(describing: oneThread), "\(name)")
+        #expect(fourThreads.code == oneThread.code)
+    }
 }

@@ -37,23 +37,8 @@ package final class DetachedThread: @unchecked Sendable {
         // `isCurrent` (it ran before `thread` was set when the machine was busy, and answered false).
         pthread_mutex_lock(work.started)
         defer { pthread_mutex_unlock(work.started) }
-        let retained = Unmanaged.passRetained(work)
-        #if canImport(Darwin)
-        var made: pthread_t?
-        let status = pthread_create(&made, nil, runWork, retained.toOpaque())
-        #else
-        var made = pthread_t()
-        let status = pthread_create(&made, nil, runWork, retained.toOpaque())
-        #endif
-        guard status == 0 else {
-            retained.release()
-            return false
-        }
-        #if canImport(Darwin)
-        guard let created = made else { preconditionFailure("pthread_create succeeded without a thread") }
-        #else
-        let created = made
-        #endif
+        let work = self.work
+        guard let created = startPOSIXThread(stackSize: nil, { runDetachedWork(work) }) else { return false }
         pthread_detach(created)
         thread = created
         return true
@@ -88,19 +73,7 @@ package final class DetachedThread: @unchecked Sendable {
     }
 }
 
-#if canImport(Darwin)
-private func runWork(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    runWorkBody(opaque)
-}
-#else
-private func runWork(_ opaque: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let opaque else { return nil }
-    return runWorkBody(opaque)
-}
-#endif
-
-private func runWorkBody(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    let work = Unmanaged<DetachedThread.Work>.fromOpaque(opaque).takeRetainedValue()
+private func runDetachedWork(_ work: DetachedThread.Work) {
     let name = String(decoding: work.name.utf8.prefix(15), as: UTF8.self)
     #if canImport(Darwin)
     _ = pthread_setname_np(name)
@@ -111,5 +84,4 @@ private func runWorkBody(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawP
     pthread_mutex_lock(work.started)
     pthread_mutex_unlock(work.started)
     work.body()
-    return nil
 }

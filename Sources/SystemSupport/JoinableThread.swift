@@ -32,28 +32,8 @@ package final class JoinableThread<Result: Sendable>: @unchecked Sendable {
     /// The corresponding C functions are `pthread_attr_setstacksize` and `pthread_create`.
     package static func start(_ body: @escaping @Sendable () -> Result) -> JoinableThread? {
         let work = JoinableThread(body)
-        var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return nil }
-        defer { pthread_attr_destroy(&attributes) }
-        _ = pthread_attr_setstacksize(&attributes, stackSize)
-        let retained = Unmanaged.passRetained(ThreadStart { work.result = work.body() })
-        #if canImport(Darwin)
-        var made: pthread_t?
-        let status = pthread_create(&made, &attributes, runJoinableWork, retained.toOpaque())
-        #else
-        var made = pthread_t()
-        let status = pthread_create(&made, &attributes, runJoinableWork, retained.toOpaque())
-        #endif
-        guard status == 0 else {
-            retained.release()
-            return nil
-        }
-        #if canImport(Darwin)
-        guard let created = made else { preconditionFailure("pthread_create succeeded without a thread") }
-        work.thread = created
-        #else
+        guard let made = startPOSIXThread(stackSize: stackSize, { work.result = work.body() }) else { return nil }
         work.thread = made
-        #endif
         return work
     }
 
@@ -68,26 +48,4 @@ package final class JoinableThread<Result: Sendable>: @unchecked Sendable {
         self.result = nil
         return result
     }
-}
-
-/// What the new thread runs: `pthread_create` takes a C function and one pointer.
-private final class ThreadStart {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-#if canImport(Darwin)
-private func runJoinableWork(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    runJoinableWorkBody(opaque)
-}
-#else
-private func runJoinableWork(_ opaque: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let opaque else { return nil }
-    return runJoinableWorkBody(opaque)
-}
-#endif
-
-private func runJoinableWorkBody(_ opaque: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    Unmanaged<ThreadStart>.fromOpaque(opaque).takeRetainedValue().run()
-    return nil
 }

@@ -325,7 +325,8 @@ extension PackageWrapper {
     ///   (the temporary is removed; the old package stays), `.changedOnDisk`
     ///   when an unchanged file that was never loaded is gone or modified,
     ///   `.notADirectory` when `path` is something other than a directory
-    ///   (a symbolic link there is not replaced, even one to a directory),
+    ///   (a symbolic link there is neither replaced nor followed, even one
+    ///   to a directory: the message says so and where it points),
     ///   `.alreadyExists` when `options` forbids replacing.
     public func save(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
         precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")
@@ -352,6 +353,14 @@ extension PackageWrapper {
             if saved, !lock.isReentered { PresenterChannel.postChange(ofItemAt: absolutePath) }
             lock.release()
         }
+        Self.cleanUpStrayTemporaries(of: name, in: parent)
+        let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
+        if let existing, existing.fileType == FileIdentity.symbolicLinkType {
+            let destination = try FileSystem.linkDestination(name, in: parent.rawValue, size: existing.size, at: location)
+            throw location.error(
+                .notADirectory,
+                "is a symbolic link (to \(PackageChildName.quoted(RawFileName.decoding(destination)))); a package is never saved through a link or over one")
+        }
         // Re-saving the package this wrapper was read from: only over what was read.
         if !options.overwritingChangesOnDisk, let record = diskRecord, record.pathInPackage.isEmpty, record.origin.path == absolutePath,
             let changed = firstChangeOnDiskSinceRead()
@@ -359,8 +368,6 @@ extension PackageWrapper {
             throw changed.error(
                 .changedOnDisk, "the package changed on disk since it was read (another program saved it); nothing was saved")
         }
-        Self.cleanUpStrayTemporaries(of: name, in: parent)
-        let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
         if let existing {
             guard options.replacingExisting else { throw location.error(.alreadyExists, "already exists") }
             guard existing.fileType == FileIdentity.directoryType else {
@@ -480,5 +487,21 @@ extension PackageWrapper {
     /// back instead.
     static func cleanUpStrayTemporaries(of name: String, in parent: Descriptor) {
         TemporaryItem.removeStale(of: name, in: parent.rawValue)
+    }
+
+    /// Removes what saves of the package at `path` killed midway (SIGKILL,
+    /// a crash) left beside it — a half-written new version, or an old one
+    /// moved aside, put back when the package is missing — once their
+    /// process is gone, as `save(to:options:)` does first. For a writer
+    /// that changes an entry in place without saving the whole package.
+    /// Best effort: lists the package's folder; what cannot be removed stays.
+    package static func removeStaleTemporaries(ofPackageAt path: String) {
+        var trimmed = absolutePath(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return }
+        let folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        guard let parent = try? Directory.openDescriptor(atPath: folder) else { return }
+        defer { DescriptorCalls.close(parent) }
+        TemporaryItem.removeStale(of: String(trimmed[trimmed.index(after: slash)...]), in: parent)
     }
 }

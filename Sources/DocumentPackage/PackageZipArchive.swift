@@ -24,12 +24,16 @@ public enum PackageZipArchive {
     /// SIGTERM and SIGHUP, and when a killed run left it, by the next write
     /// of the same zip) and renamed into place; time and memory grow
     /// linearly with the entries. The zip is flushed to disk before the rename.
+    /// A device, FIFO or socket at `zipPath` (`/dev/stdout`, a pipe) is
+    /// written as a stream, front to back, and never replaced; a symbolic
+    /// link there is refused, never written through nor replaced.
     ///
     /// - Throws: `DocumentPackageError` `.limitExceeded` naming the entry
     ///   when the package is over `limits`, `.unsafePath` naming a symbolic
     ///   link whose destination is absolute or leaves the package, which
     ///   reading refuses (both checked before anything is written: a zip
-    ///   that could not be read back is never made), `.io`
+    ///   that could not be read back is never made) or a symbolic link at
+    ///   `zipPath`, `.io`
     ///   when the zip cannot be written, `.changedOnDisk` when a lazily read
     ///   file changed since reading.
     ///
@@ -50,6 +54,19 @@ public enum PackageZipArchive {
         let slash = absolutePath.lastIndex(of: "/")!  // An absolute path has one.
         let folder = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
         let name = String(absolutePath[absolutePath.index(after: slash)...])
+        if let existing = try FileSystem.linkStatus(zipPath, at: location) {
+            switch FileKind(mode: existing.mode) {
+            case .symbolicLink where (try? FileInfo.of(path: zipPath))?.kind.isSpecial == true:
+                // A link to a stream (`/dev/stdout`): written as the stream; no file can be changed through it.
+                return try writeStream(package, to: zipPath, rootName: rootName, total: tally.entries + 1, at: location, progress: progress)
+            case .symbolicLink:
+                let destination = (try? SymbolicLink.destination(ofLinkAt: zipPath)).map { " (to \(PackageChildName.quoted($0)))" } ?? ""
+                throw location.error(.unsafePath, "is a symbolic link\(destination); a zip is never written through a link or over one")
+            case .fifo, .characterDevice, .blockDevice, .socket:
+                return try writeStream(package, to: zipPath, rootName: rootName, total: tally.entries + 1, at: location, progress: progress)
+            default: break
+            }
+        }
         let parent: Descriptor
         do throws(SystemCallError) {
             parent = Descriptor(try Directory.openDescriptor(atPath: folder))
@@ -82,6 +99,32 @@ public enum PackageZipArchive {
             try? FileSystem.removeTree(temporaryName, in: parent.rawValue, at: location)
             throw error
         }
+    }
+
+    /// Writes the zip to the device, FIFO or socket at `path` (or named by a
+    /// link there) front to back (`ZipArchiveWriter` streaming: large files'
+    /// sizes in data descriptors). What was opened is checked to be such a
+    /// stream: a regular file put there meanwhile is refused, never written in place.
+    private static func writeStream(
+        _ package: PackageWrapper, to path: String, rootName: String, total: Int, at location: EntryLocation,
+        progress: ((_ done: Int, _ total: Int) -> Void)?
+    ) throws(DocumentPackageError) {
+        let descriptor: Descriptor
+        let isStream: Bool
+        do throws(SystemCallError) {
+            descriptor = Descriptor(try DescriptorCalls.open(path, in: CurrentDirectory.descriptor, options: [.writeOnly]))
+            isStream = try FileInfo.of(descriptor: descriptor.rawValue, path: path).kind.isSpecial
+        } catch {
+            throw location.error("open the file", errno: error.code)
+        }
+        guard isStream else { throw location.error(.io, "became a regular file while it was opened; nothing was written") }
+        let writer = ZipArchiveWriter(descriptor: descriptor, location: location, streaming: true)
+        var written = 0
+        try addEntry(package, path: rootName, to: writer, now: FileTimestamp(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)), nanoseconds: 0)) {
+            written += 1
+            progress?(written, total)
+        }
+        try writer.finish()
     }
 
     private static func addEntry(

@@ -3,8 +3,11 @@ import SystemSupport
 /// Writes a new zip in one pass: each entry's local header and bytes as it
 /// is added, the central directory (kept in memory, under 100 bytes an entry
 /// plus its name) and the end records at `finish()`. Nothing written is read
-/// back or rewritten, so the cost is linear in entries and bytes; ZIP64
-/// records are used where a count, size or offset needs them.
+/// back, so the cost is linear in entries and bytes; ZIP64 records are used
+/// where a count, size or offset needs them. A large file's checksum and
+/// sizes are filled into its local header once known (one `pwrite`), or,
+/// written to a stream (a pipe or device, which cannot seek), follow its
+/// bytes in a data descriptor, as the Finder's and `ditto`'s zips have them.
 final class ZipArchiveWriter {
     /// Files up to this size are read whole and stored when deflating does not shrink them.
     static let wholeFileLimit = 256 << 10
@@ -20,12 +23,16 @@ final class ZipArchiveWriter {
     private var flushed: UInt64 = 0
     private var centralDirectory: [UInt8] = []
     private var entryCount = 0
+    /// Written to a stream: nothing written is ever rewritten.
+    private let streaming: Bool
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
 
-    /// A writer into `descriptor`, a new empty file; `location` names it in errors.
-    init(descriptor: Descriptor, location: EntryLocation) {
+    /// A writer into `descriptor`, a new empty file, or with `streaming` a
+    /// pipe or device written front to back; `location` names it in errors.
+    init(descriptor: Descriptor, location: EntryLocation, streaming: Bool = false) {
         self.descriptor = descriptor
         self.location = location
+        self.streaming = streaming
         buffer.reserveCapacity(Self.bufferLimit + Self.chunkSize)
     }
 
@@ -71,7 +78,7 @@ final class ZipArchiveWriter {
         let name = try nameBytes(path)
         appendLocalHeader(
             name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: 0,
-            sizes: largeSizes ? nil : (0, 0))
+            sizes: largeSizes ? nil : (0, 0), dataDescriptor: streaming)
         var checksum: UInt32 = 0
         var compressedSize: UInt64 = 0
         var done: Int64 = 0
@@ -86,6 +93,22 @@ final class ZipArchiveWriter {
                 try append(compressed)
             }
         } while done < size
+        if streaming {
+            // The checksum and sizes follow the bytes (8-byte sizes where the header has a ZIP64 field).
+            buffer.appendLittleEndian(ZipFormat.dataDescriptorSignature)
+            buffer.appendLittleEndian(checksum)
+            if largeSizes {
+                buffer.appendLittleEndian(compressedSize)
+                buffer.appendLittleEndian(UInt64(size))
+            } else {
+                buffer.appendLittleEndian(UInt32(compressedSize))
+                buffer.appendLittleEndian(UInt32(size))
+            }
+            appendCentralRecord(
+                name: name, method: ZipFormat.methodDeflated, modificationTime: modificationTime, checksum: checksum,
+                compressedSize: compressedSize, size: UInt64(size), mode: mode, headerOffset: headerOffset, dataDescriptor: true)
+            return
+        }
         // Fill in the checksum and sizes now known: the header is behind the bytes just written.
         try flushBuffer()
         var patch: [UInt8] = []
@@ -149,19 +172,19 @@ final class ZipArchiveWriter {
     /// The general-purpose flags of an entry named `name`: the UTF-8 flag
     /// when the name is UTF-8; a name that is not carries its bytes as they
     /// are, without it (as Info-ZIP writes such names).
-    private static func flags(_ name: [UInt8]) -> UInt16 {
-        String(validating: name, as: UTF8.self) == nil ? 0 : ZipFormat.flagUTF8
+    private static func flags(_ name: [UInt8], dataDescriptor: Bool) -> UInt16 {
+        (String(validating: name, as: UTF8.self) == nil ? 0 : ZipFormat.flagUTF8) | (dataDescriptor ? ZipFormat.flagDataDescriptor : 0)
     }
 
     /// A local file header; nil `sizes` means a ZIP64 field holds them (filled in later).
     private func appendLocalHeader(
         name: [UInt8], method: UInt16, modificationTime: FileTimestamp, checksum: UInt32,
-        sizes: (compressed: UInt32, uncompressed: UInt32)?
+        sizes: (compressed: UInt32, uncompressed: UInt32)?, dataDescriptor: Bool = false
     ) {
         let (date, time) = ZipFormat.dosDateTime(modificationTime)
         buffer.appendLittleEndian(ZipFormat.localHeaderSignature)
         buffer.appendLittleEndian(sizes == nil ? ZipFormat.versionNeededZip64 : ZipFormat.versionNeeded)
-        buffer.appendLittleEndian(Self.flags(name))
+        buffer.appendLittleEndian(Self.flags(name, dataDescriptor: dataDescriptor))
         buffer.appendLittleEndian(method)
         buffer.appendLittleEndian(time)
         buffer.appendLittleEndian(date)
@@ -181,7 +204,7 @@ final class ZipArchiveWriter {
 
     private func appendCentralRecord(
         name: [UInt8], method: UInt16, modificationTime: FileTimestamp, checksum: UInt32,
-        compressedSize: UInt64, size: UInt64, mode: UInt32, headerOffset: UInt64
+        compressedSize: UInt64, size: UInt64, mode: UInt32, headerOffset: UInt64, dataDescriptor: Bool = false
     ) {
         // The ZIP64 field holds, in this order, each value too large for its 32-bit field.
         var zip64: [UInt8] = []
@@ -198,7 +221,7 @@ final class ZipArchiveWriter {
         centralDirectory.appendLittleEndian(ZipFormat.centralHeaderSignature)
         centralDirectory.appendLittleEndian(ZipFormat.madeByUnix)
         centralDirectory.appendLittleEndian(zip64.isEmpty ? ZipFormat.versionNeeded : ZipFormat.versionNeededZip64)
-        centralDirectory.appendLittleEndian(Self.flags(name))
+        centralDirectory.appendLittleEndian(Self.flags(name, dataDescriptor: dataDescriptor))
         centralDirectory.appendLittleEndian(method)
         centralDirectory.appendLittleEndian(time)
         centralDirectory.appendLittleEndian(date)

@@ -24,6 +24,10 @@ enum ZipFormat {
     /// General-purpose flag bits: the entry is encrypted; its name is UTF-8.
     static let flagEncrypted: UInt16 = 0x0001
     static let flagUTF8: UInt16 = 0x0800
+    /// The entry's checksum and sizes follow its bytes in a data descriptor
+    /// (the local header's are zero): an entry written to a stream.
+    static let flagDataDescriptor: UInt16 = 0x0008
+    static let dataDescriptorSignature: UInt32 = 0x0807_4B50
     /// "Made by" Unix, format 4.5 (ZIP64): external attributes hold `st_mode` in the high 16 bits.
     static let madeByUnix: UInt16 = 3 << 8 | 45
     static let versionNeeded: UInt16 = 20

@@ -59,6 +59,9 @@ public final class DocumentVersion {
     /// one of them is: such a version is listed, never moved or copied in
     /// (`symbolicLinkError`).
     public let isSymbolicLink: Bool
+    /// Whether the version is a device, FIFO or socket — never a document:
+    /// such a version is listed, never read, moved or copied in (`specialFileError`).
+    public let isSpecialFile: Bool
     /// Whether this is a conflict version (every version but the current one).
     public var isConflict: Bool { conflictName != nil }
     /// Whether the conflict has been resolved by this process: the version
@@ -79,6 +82,28 @@ public final class DocumentVersion {
         self.modificationDate = status.modificationDate
         self.isDirectory = status.isDirectory || !entrySwaps.isEmpty
         self.isSymbolicLink = entrySwaps.isEmpty ? status.isSymbolicLink : entrySwaps.contains(where: \.isSymbolicLink)
+        self.isSpecialFile = entrySwaps.isEmpty && status.isSpecialFile
+        self.kind = status.kind
+    }
+
+    /// The kind of the item at `path` when it was listed.
+    private let kind: FileKind
+
+    /// Why this conflict version can never become the document, or nil: it
+    /// is a device, FIFO or socket (a sync engine never makes one; a peer or
+    /// another program may plant one). Reading it could wait forever, and
+    /// moved in it would leave no document: `replaceItem(at:options:)` throws
+    /// this error (code `.specialFile`) and changes nothing. Costs nothing.
+    public var specialFileError: DocumentVersionError? {
+        guard isConflict, isSpecialFile else { return nil }
+        return Self.specialFileError(path, kind, "the version")
+    }
+
+    /// `.specialFile` for the device, FIFO or socket at `path`.
+    private static func specialFileError(_ path: String, _ kind: FileKind, _ subject: String) -> DocumentVersionError {
+        DocumentVersionError(
+            .specialFile, path: path,
+            "\(subject) is \(kind.phrase), not a document; it is never read, moved or copied into the document's place")
     }
 
     /// Why this conflict version can never become the document, or nil: it
@@ -112,12 +137,20 @@ public final class DocumentVersion {
             "\(subject) is a symbolic link\(destination); a link is never moved or copied into the document's place, where later edits would write through it")
     }
 
-    /// Throws `symbolicLinkError`, or the same error when the version's
-    /// path has become a link since it was listed.
+    /// Throws `symbolicLinkError` or `specialFileError`, or the same error
+    /// when the version's path has become a link or special file since it was listed.
     private func refuseLinks() throws(DocumentVersionError) {
-        if let error = symbolicLinkError { throw error }
-        guard entrySwaps.isEmpty, isConflict, let now = try FileStatus.of(path), now.isSymbolicLink else { return }
-        throw Self.linkError(path: path, entry: "", "the version")
+        if let error = symbolicLinkError ?? specialFileError { throw error }
+        guard entrySwaps.isEmpty, isConflict, let now = try FileStatus.of(path) else { return }
+        if now.isSymbolicLink { throw Self.linkError(path: path, entry: "", "the version") }
+        if now.isSpecialFile { throw Self.specialFileError(path, now.kind, "the version") }
+    }
+
+    /// Throws when the document at `path` (as `status` describes it) is a
+    /// link or special file: neither has versions beside it to resolve.
+    private static func refuseDocument(_ path: String, _ status: FileStatus) throws(DocumentVersionError) {
+        if status.isSymbolicLink { throw documentLinkError(path) }
+        if status.isSpecialFile { throw specialFileError(path, status.kind, "the document") }
     }
 
     // MARK: Finding versions
@@ -140,13 +173,15 @@ public final class DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` `.notFound` when the document is not
     ///   there, `.symbolicLink` when it is a link (its versions are beside
-    ///   what it points to, named after that), `.io` when a folder cannot be
+    ///   what it points to, named after that), `.specialFile` when it is a
+    ///   device, FIFO or socket, `.io` when a folder cannot be
     ///   listed. Costs one listing of the document's folder and, for a
     ///   package, of each of its folders, and one `lstat` per candidate; no
     ///   file is read.
     public static func otherVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
         let current = try currentVersionOfItem(at: path)
         if current.isSymbolicLink { throw documentLinkError(path) }
+        if current.isSpecialFile { throw specialFileError(path, current.kind, "the document") }
         let (folder, name) = splitPath(path)
         var versions: [DocumentVersion] = []
         for sibling in try FileStatus.names(in: folder) where sibling != name {
@@ -281,7 +316,8 @@ public final class DocumentVersion {
     /// - Throws: `DocumentVersionError` `.kindMismatch` when the version is a
     ///   file and the document a package or the other way round,
     ///   `.symbolicLink` when the version is a link or holds one
-    ///   (`symbolicLinkError`) or the document is a link, `.package` or `.io` when reading or writing
+    ///   (`symbolicLinkError`) or the document is a link, `.specialFile` when
+    ///   either is a device, FIFO or socket, `.package` or `.io` when reading or writing
     ///   fails (the document is left as it was).
     @discardableResult
     public func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
@@ -292,7 +328,7 @@ public final class DocumentVersion {
         guard let target = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
-        if target.isSymbolicLink { throw Self.documentLinkError(path) }
+        try Self.refuseDocument(path, target)
         guard target.isDirectory == isDirectory else {
             throw DocumentVersionError(
                 .kindMismatch, path: self.path,
@@ -421,9 +457,9 @@ public final class DocumentVersion {
     private static func copyFileAtomically(from source: String, over target: String) throws(DocumentVersionError) {
         let bytes = try readFileNotFollowingLink(source)
         var options = AtomicFileWriter.Options()
-        // A link or device at the target is replaced, never written through.
-        options.followingLink = false
-        options.writingDevicesInPlace = false
+        // A link or device put at the target since it was checked is refused, never written through.
+        options.links = .refused
+        options.specialFiles = .refused
         options.permissions = .lessUmask(0o644)
         options.listingFolderOnce = false
         do throws(AtomicFileWriter.Failure) {
@@ -442,12 +478,21 @@ public final class DocumentVersion {
     /// The bytes of the regular file at `path`, opened without following a
     /// last link (`O_NOFOLLOW`): a version that became a link is refused.
     private static func readFileNotFollowingLink(_ path: String) throws(DocumentVersionError) -> Data {
+        let file: OpenFile
+        let kind: FileKind
         do throws(SystemCallError) {
-            let file = try OpenFile(path: path, options: [.noFollow])
+            // Non-blocking: a FIFO put there since it was listed is refused below, not waited on.
+            file = try OpenFile(path: path, options: [.noFollow, .nonBlocking])
+            kind = try file.info().kind
+        } catch {
+            if error.code == ErrorNumber.symbolicLinkLoop { throw linkError(path: path, entry: "", "the version") }
+            throw ioError(path, "cannot read the version", errno: error.code)
+        }
+        guard kind == .regular else { throw specialFileError(path, kind, "the version") }
+        do throws(SystemCallError) {
             // No limit: readToEnd gives nil only past one.
             return Data(try file.readToEnd() ?? [])
         } catch {
-            if error.code == ErrorNumber.symbolicLinkLoop { throw linkError(path: path, entry: "", "the version") }
             throw ioError(path, "cannot read the version", errno: error.code)
         }
     }

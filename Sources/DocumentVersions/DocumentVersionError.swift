@@ -11,6 +11,7 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
             case kindMismatch
             case package
             case symbolicLink
+            case specialFile
         }
 
         private var wrapped: Wrapped
@@ -32,6 +33,10 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
         /// moved into the document's place, it would make later edits write
         /// through it to whatever it points to, maybe outside the folder.
         public static var symbolicLink: Self { Self(.symbolicLink) }
+        /// The document or a version is a device, FIFO or socket, which no
+        /// document is: read, it could block forever; moved into the
+        /// document's place, the document's bytes would be gone.
+        public static var specialFile: Self { Self(.specialFile) }
 
         /// The code's name, stable across versions: `notFound`.
         public var description: String {
@@ -42,6 +47,7 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
             case .kindMismatch: "kindMismatch"
             case .package: "package"
             case .symbolicLink: "symbolicLink"
+            case .specialFile: "specialFile"
             }
         }
     }

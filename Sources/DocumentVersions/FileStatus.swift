@@ -17,6 +17,9 @@ struct FileStatus: Hashable {
 
     var isDirectory: Bool { FileKind(mode: mode) == .directory }
     var isSymbolicLink: Bool { FileKind(mode: mode) == .symbolicLink }
+    /// A device, FIFO or socket: neither a file, a folder nor a link.
+    var isSpecialFile: Bool { FileKind(mode: mode).isSpecial }
+    var kind: FileKind { FileKind(mode: mode) }
     var modificationDate: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000) }
 
     /// The item's status, not following a last link; nil when it does not exist.

@@ -56,25 +56,27 @@ enum FlatFile {
     /// puts them in place (`AtomicFileWriter`, then the folder flushed): over
     /// the file `expected` describes (and no other) when overwriting, only
     /// where nothing is when creating. The new file keeps the old one's
-    /// permissions (0644 for a new one, whatever the umask); a symbolic link
-    /// at `path` is replaced, not written through.
+    /// permissions (0644 for a new one, whatever the umask). A symbolic link,
+    /// a device, a FIFO or a socket at `path` is refused and left as it is:
+    /// never written through, never replaced (one planted by a peer of a
+    /// synced folder would send the document wherever it points).
     static func save(_ bytes: Data, to path: String, for operation: DocumentSaveOperation, replacing expected: FileStamp?)
         throws(DocumentError) -> FileStamp
     {
         let (folder, name) = split(path)
         let target = TemporaryItem.path(name, in: folder)
-        let existing = try? FileInfo.of(path: target)
+        let existing = try? FileInfo.of(path: target, followingLink: false)
         if let existing {
             guard operation == .forOverwriting else {
                 throw DocumentError(.alreadyExists, path: path, "already exists; a new document is not saved over it")
             }
             guard existing.kind == .regular else {
-                throw DocumentError(.wrongKind, path: path, "exists and is not a regular file; not replaced")
+                throw DocumentError(.wrongKind, path: path, "is \(existing.kind.phrase), not a regular file; not replaced or written through")
             }
         }
         var options = AtomicFileWriter.Options()
-        options.followingLink = false
-        options.writingDevicesInPlace = false
+        options.links = .refused
+        options.specialFiles = .refused
         // Umask aside, the new file keeps the old one's permissions.
         options.permissions = .exactly(existing?.permissions ?? 0o644)
         options.listingFolderOnce = false
@@ -94,6 +96,7 @@ enum FlatFile {
     private static func saveError(_ failure: AtomicFileWriter.Failure, path: String) -> DocumentError {
         let code = failure.systemError
         switch failure.step {
+        case .symbolicLink, .specialFile: return DocumentError(.wrongKind, path: path, failure.description)
         case .open, .openFolder: return ioError(path, "cannot open the document's folder", errno: code)
         case .createTemporary: return ioError(path, "cannot write beside the document", errno: code)
         case .write: return ioError(path, "cannot write the new version", errno: code)

@@ -145,6 +145,8 @@ extension Ict {
 
         @OptionGroup var inputOptions: InputOptions
 
+        @OptionGroup var links: LinkOptions
+
         func validate() throws {
             try BatchOptions.checkOneJSONForm(json: json, jsonl: batch.jsonl)
             if batch.filesFrom == nil {
@@ -170,7 +172,7 @@ extension Ict {
         func job(input: String, output: String?) -> ConvertJob {
             ConvertJob(
                 input: input, format: format, output: output, embed: embed, force: force, json: json, sortKeys: sortKeys,
-                limits: inputOptions.limits, model: model)
+                limits: inputOptions.limits, model: model, outputLinks: links.outputLinks)
         }
     }
 
@@ -188,6 +190,8 @@ extension Ict {
         var limits = PropertyListLimits.default
         /// For a Core Data store: the model to type its values by.
         var model: String?
+        /// A symbolic link at an output path: refused unless `--follow-symlinks`.
+        var outputLinks = AtomicFileWriter.LinkHandling.refused
 
         private var displayInput: String { input == "-" ? "<stdin>" : input }
 
@@ -256,7 +260,8 @@ extension Ict {
                 } else {
                     // Coordinated: a save by another process is never seen half done.
                     try ItemLockSupport.reading(source) {
-                        try DocumentConversion.export(source, to: destination, embedding: embed, replacingImageFiles: force)
+                        try DocumentConversion.export(
+                            source, to: destination, embedding: embed, replacingImageFiles: force, links: outputLinks)
                     }
                 }
             } catch let problem as Problem {
@@ -279,13 +284,14 @@ extension Ict {
             do {
                 if kind == .ptk {
                     try ItemLockSupport.reading(source) {
-                        try DocumentConversion.export(source, kind: .ptk, to: destination, embedding: embed, replacingImageFiles: force)
+                        try DocumentConversion.export(
+                            source, kind: .ptk, to: destination, embedding: embed, replacingImageFiles: force, links: outputLinks)
                     }
                 } else {
                     if let problem = OutputPlacement.insideInputProblem(destination, reading: source) { throw problem }
                     let note = try NoteInspection(path: source, kind: kind)
                     if let truncation = note.truncationProblem { report.add(truncation) }
-                    try OutputFile.write(note.note.jsonBytes() + [UInt8(ascii: "\n")], to: destination)
+                    try OutputFile.write(note.note.jsonBytes() + [UInt8(ascii: "\n")], to: destination, links: outputLinks)
                 }
             } catch let problem as Problem {
                 throw report.fail(problem)
@@ -303,7 +309,7 @@ extension Ict {
             do {
                 if let problem = OutputPlacement.insideInputProblem(destination, reading: input) { throw problem }
                 let document = try ModelSupport.read(input)
-                try OutputFile.write(document.model.jsonText(), to: destination)
+                try OutputFile.write(document.model.jsonText(), to: destination, links: outputLinks)
             } catch let problem as Problem {
                 throw report.fail(problem)
             } catch let failure as CommandFailure {
@@ -334,7 +340,7 @@ extension Ict {
                 } catch {
                     throw Problem(path: displayInput, error)
                 }
-                try OutputFile.write(bytes + [UInt8(ascii: "\n")], to: destination)
+                try OutputFile.write(bytes + [UInt8(ascii: "\n")], to: destination, links: outputLinks)
             } catch let problem as Problem {
                 throw report.fail(problem)
             } catch let failure as CommandFailure {
@@ -349,7 +355,8 @@ extension Ict {
             do {
                 let written: String
                 if format == .zip {
-                    written = try ItemLockSupport.reading(input) { try PackageConversion.zip(packageAt: input, to: output) }
+                    let target = outputLinks == .followed ? output.map(LinkOptions.resolved) : output
+                    written = try ItemLockSupport.reading(input) { try PackageConversion.zip(packageAt: input, to: target) }
                 } else {
                     written = try PackageConversion.unzip(input, to: output)
                 }
@@ -397,7 +404,7 @@ extension Ict {
                 throw report.fail(Problem(path: displayInput, error))
             }
             do {
-                let sink = try OutputFile(path: destination)
+                let sink = try OutputFile(path: destination, links: outputLinks)
                 do {
                     try conversion.write(read) { (bytes) throws(PropertyListError) in
                         do throws(CommandFailure) {
@@ -448,7 +455,7 @@ extension Ict {
                 throw report.fail(Problem(path: displayInput, "a typed stream converts with --format json or text only"))
             }
             if let output, let problem = OutputPlacement.insideInputProblem(output, reading: input) { throw report.fail(problem) }
-            do { try OutputFile.write(bytes, to: destination) } catch {
+            do { try OutputFile.write(bytes, to: destination, links: outputLinks) } catch {
                 throw report.fail(Problem(path: Problem.outputName(destination), error.description))
             }
         }
@@ -467,7 +474,7 @@ extension Ict {
         /// the whole conversion succeeded.
         private func convertBinaryToXML(_ file: MappedFile, destination: String, _ report: TypedReport<Convert.Fields>) throws {
             do {
-                let sink = try OutputFile(path: destination)
+                let sink = try OutputFile(path: destination, links: outputLinks)
                 do throws(PropertyListError) {
                     try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: limits) { (bytes) throws(PropertyListError) in
                         do throws(CommandFailure) {

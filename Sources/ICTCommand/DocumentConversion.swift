@@ -1,5 +1,6 @@
 import ICTDocument
 import PropertyList
+import SystemSupport
 
 /// `ict convert` between an `.ict` document (or from a `.ptk` one) and its
 /// JSON form (`ICTDocumentJSONForm`): where the JSON and its image files go.
@@ -16,7 +17,8 @@ enum DocumentConversion {
     ///   `ICTDocumentError` when the document cannot be read,
     ///   `CommandFailure` when an output cannot be written.
     static func export(
-        _ path: String, kind: DocumentKind = .ict, to destination: String, embedding: Bool, replacingImageFiles: Bool
+        _ path: String, kind: DocumentKind = .ict, to destination: String, embedding: Bool, replacingImageFiles: Bool,
+        links: AtomicFileWriter.LinkHandling
     ) throws {
         if let problem = OutputPlacement.insideInputProblem(destination, reading: path) { throw problem }
         let jsonForm: (String?) throws(ICTDocumentError) -> (form: ICTDocumentJSONForm, imageFiles: [(name: String, contents: [UInt8])])
@@ -36,9 +38,9 @@ enum DocumentConversion {
             imageFiles = imageFiles.map { (side.folder + $0.name, $0.contents) }
         }
         for file in imageFiles {
-            try OutputFile.write(file.contents, to: file.name)
+            try OutputFile.write(file.contents, to: file.name, links: links)
         }
-        try OutputFile.write(form.jsonBytes() + [UInt8(ascii: "\n")], to: destination)
+        try OutputFile.write(form.jsonBytes() + [UInt8(ascii: "\n")], to: destination, links: links)
     }
 
     /// Builds a new document at `destination` from the JSON form at `path`;

@@ -21,6 +21,7 @@ enum DocumentSupport {
         let trimmed = trimmingTrailingSlashes(path)
         let info: FileInfo
         do { info = try FileInfo.of(path: trimmed) } catch { return Problem(path: trimmed, "cannot open: \(error.reason)") }
+        if info.kind.isSpecial { return Problem(path: trimmed, "is \(info.kind.phrase), not a document; it is left as it is") }
         if info.kind != .directory { return Problem(path: trimmed, "is a file, not an .ict document package") }
         if !ICTDocumentFormat.isPackage(atPath: trimmed) {
             return Problem(path: trimmed, "is a directory, not an .ict document package (its name does not end in .ict)")

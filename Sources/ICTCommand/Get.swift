@@ -3,6 +3,7 @@ import ICTDocument
 import KeyedArchive
 import NIBArchive
 import PropertyList
+import SystemSupport
 
 extension Ict {
     /// `ict get`: print the value at a key path.
@@ -66,6 +67,8 @@ extension Ict {
         @Option(name: [.short, .customLong("output")], help: "Write here instead of standard output.")
         var output: String?
 
+        @OptionGroup var links: LinkOptions
+
         @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
         var model: String?
 
@@ -76,7 +79,7 @@ extension Ict {
         func run() throws {
             try GetJob(
                 file: arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
-                format: format, output: output, model: model
+                format: format, output: output, outputLinks: links.outputLinks, model: model
             ).run()
         }
     }
@@ -90,6 +93,8 @@ extension Ict {
         var json = false
         var format = Get.Format.raw
         var output: String?
+        /// A symbolic link at `output`: refused unless `--follow-symlinks`.
+        var outputLinks = AtomicFileWriter.LinkHandling.refused
         /// For a Core Data store: the model to type its values by.
         var model: String?
 
@@ -145,7 +150,7 @@ extension Ict {
             }
             if let output {
                 if let problem = OutputPlacement.insideInputProblem(output, reading: file) { throw report.fail(problem) }
-                do { try OutputFile.write(bytes, to: output) } catch {
+                do { try OutputFile.write(bytes, to: output, links: outputLinks) } catch {
                     throw report.fail(Problem(path: Problem.outputName(output), error.description))
                 }
             } else if !json {

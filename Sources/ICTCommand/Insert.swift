@@ -18,6 +18,7 @@ extension Ict {
 
         @OptionGroup var arguments: KeyPathArguments
         @OptionGroup var value: TypedValueOptions
+        @OptionGroup var links: LinkOptions
 
         @Flag(name: [.customLong("append"), .customLong("append", withSingleDash: true)], help: "Append to the array at the key path.")
         var append = false
@@ -27,7 +28,8 @@ extension Ict {
         func run() throws {
             let newValue = try value.value()
             try KeyPathEdit.run(
-                Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json, followingLast: false
+                Self.self, links.documentPath(arguments.file), keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
+                followingLast: false
             ) { propertyList, keyPath throws(PropertyListKeyPathError) in
                 try propertyList.setValue(newValue, at: keyPath, mode: append ? .append : .insert)
             }

@@ -1,8 +1,10 @@
 import ArgumentParser
+import DocumentPackage
 import ICTDocument
 import KeyedArchive
 import PropertyList
 import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -100,9 +102,20 @@ extension KeyPathTarget {
         } catch {
             throw problem(error.message)
         }
+        if address.entry != nil {
+            // An entry is rewritten in place, inside the document: never inside one a link stands for.
+            let document = ICTDocumentFormat.trimmingTrailingSlashes(address.path)
+            if (try? FileInfo.of(path: document, followingLink: false))?.kind == .symbolicLink {
+                let destination = (try? SymbolicLink.destination(ofLinkAt: document)).map { " (to \"\($0)\")" } ?? ""
+                throw problem(
+                    "the document is a symbolic link\(destination); not written through it, which would change whatever it points to\(LinkOptions.hint)")
+            }
+            // What killed saves of the whole package left beside it goes first.
+            PackageWrapper.removeStaleTemporaries(ofPackageAt: document)
+        }
         do {
-            // An entry is replaced, never written through: had it become a link since it was read, the link goes.
-            try OutputFile.write(bytes, to: address.filePath, expecting: stamp, followingLink: address.entry == nil)
+            // A link at the file or entry is refused, never written through (`--follow-symlinks` resolves the file's path first).
+            try OutputFile.write(bytes, to: address.filePath, expecting: stamp)
         } catch {
             throw problem(error.description)
         }

@@ -16,8 +16,10 @@ final class OutputFile {
 
     /// Writes all of `bytes` to `path` and commits; with `expected`, only
     /// over the file that stamp describes (see `commit(expecting:)`).
-    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil, followingLink: Bool = true) throws(CommandFailure) {
-        let output = try OutputFile(path: path, followingLink: followingLink)
+    static func write(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil, links: AtomicFileWriter.LinkHandling = .refused)
+        throws(CommandFailure)
+    {
+        let output = try OutputFile(path: path, links: links)
         let result: Result<Void, CommandFailure> = bytes.withUnsafeBytes { buffer in
             Result { () throws(CommandFailure) in try output.write(buffer) }
         }
@@ -26,14 +28,15 @@ final class OutputFile {
     }
 
     /// Opens the destination named `path`: standard output for `-`, else
-    /// as `AtomicFileWriter.init(path:followingLink:)`.
-    init(path: String, followingLink: Bool = true) throws(CommandFailure) {
+    /// as `AtomicFileWriter.init(path:links:)` (a symbolic link refused
+    /// unless `links` says otherwise).
+    init(path: String, links: AtomicFileWriter.LinkHandling = .refused) throws(CommandFailure) {
         if path == "-" {
             writer = nil
             return
         }
         do throws(AtomicFileWriter.Failure) {
-            writer = try AtomicFileWriter(path: path, followingLink: followingLink)
+            writer = try AtomicFileWriter(path: path, links: links)
         } catch {
             throw Self.commandFailure(error)
         }
@@ -71,6 +74,8 @@ final class OutputFile {
     }
 
     private static func commandFailure(_ failure: AtomicFileWriter.Failure) -> CommandFailure {
-        failure.changedSinceRead ? .changed : CommandFailure(failure.description)
+        if failure.changedSinceRead { return .changed }
+        if failure.step == .symbolicLink { return CommandFailure(failure.description + LinkOptions.hint) }
+        return CommandFailure(failure.description)
     }
 }

@@ -173,7 +173,10 @@ extension Plutil {
     }
 
     /// Writes a whole file safely (beside, then renamed over); a file named
-    /// `-` is a file here, as `plutil` writes it, not standard output.
+    /// `-` is a file here, as `plutil` writes it, not standard output. A
+    /// symbolic link is written through to the file it names, as Apple's
+    /// `plutil` writes (scripts that call it rely on that; `ict`'s own verbs
+    /// refuse a link unless `--follow-symlinks`).
     static func writeFile(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(CommandFailure) {
         let name = path == "-" ? "./-" : path
         let slash = name.lastIndex(of: "/")
@@ -184,7 +187,7 @@ extension Plutil {
             throw CommandFailure(systemMessage(error))
         }
         do {
-            try OutputFile.write(bytes, to: name, expecting: expected)
+            try OutputFile.write(bytes, to: name, expecting: expected, links: .followed)
         } catch {
             throw CommandFailure("(The operation could not be completed. \(error.description))")
         }

@@ -10,10 +10,12 @@ extension Ict {
         )
 
         @OptionGroup var arguments: KeyPathArguments
+        @OptionGroup var links: LinkOptions
 
         func run() throws {
             try KeyPathEdit.run(
-                Self.self, arguments.file, keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json, followingLast: false
+                Self.self, links.documentPath(arguments.file), keyPath: arguments.keyPath, limits: arguments.input.limits, json: arguments.json,
+                followingLast: false
             ) { propertyList, keyPath throws(PropertyListKeyPathError) in
                 try propertyList.removeValue(at: keyPath)
             }

@@ -40,9 +40,11 @@ extension Ict {
         @Flag(help: "Print one JSON document for programs (Schemas/cli/resolve.schema.json).")
         var json = false
 
+        @OptionGroup var links: LinkOptions
+
         func run() throws {
             let report = Self.report(json: json)
-            let path = DocumentSupport.trimmingTrailingSlashes(document)
+            let path = links.documentPath(DocumentSupport.trimmingTrailingSlashes(document))
             report.fields.path = path
             // Held from the fingerprint check to the last removal: no other ict run changes the document in between.
             let lock = try ItemLockSupport.exclusive(path, report: report)

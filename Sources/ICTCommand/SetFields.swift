@@ -37,6 +37,8 @@ extension Ict {
 
         @OptionGroup var input: InputOptions
 
+        @OptionGroup var links: LinkOptions
+
         @Flag(help: "Print one JSON document for programs (Schemas/cli/set.schema.json).")
         var json = false
 
@@ -54,16 +56,18 @@ extension Ict {
         func run() throws {
             if let keyPath {
                 let newValue = try value.value()
-                try KeyPathEdit.run(Self.self, document, keyPath: keyPath, limits: input.limits, json: json, followingLast: true) {
+                try KeyPathEdit.run(Self.self, links.documentPath(document), keyPath: keyPath, limits: input.limits, json: json, followingLast: true) {
                     propertyList, keyPath throws(PropertyListKeyPathError) in
                     try propertyList.setValue(newValue, at: keyPath, mode: .replace)
                 }
                 return
             }
             let report = Self.report(json: json)
-            let path = DocumentSupport.trimmingTrailingSlashes(document)
+            let given = DocumentSupport.trimmingTrailingSlashes(document)
+            // The kind by the name given; with --follow-symlinks, what a link there points to is edited.
+            let path = links.documentPath(given)
             report.fields.path = path
-            if let kind = DocumentKind.of(itemAtPath: path), kind != .ict { return try edit(path, of: kind, report) }
+            if let kind = DocumentKind.of(itemAtPath: given), kind != .ict { return try edit(path, of: kind, report) }
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             // Held from reading to saving: concurrent edits by ict take turns, none lost.
             let lock = try ItemLockSupport.exclusive(path, report: report)

@@ -65,9 +65,10 @@ struct VersionListing {
         }
     }
 
-    /// A version that is a symbolic link or holds one, which the library never moves in.
+    /// A version that is a symbolic link or holds one, or is a device, FIFO
+    /// or socket, which the library never reads or moves in.
     static func linkProblem(_ entry: Entry) -> Problem? {
-        guard let error = entry.version.symbolicLinkError else { return nil }
+        guard let error = entry.version.symbolicLinkError ?? entry.version.specialFileError else { return nil }
         return Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), "version \(entry.number): \(error.message)")
     }
 

@@ -116,16 +116,21 @@ public struct TextNoteFile: Hashable, Sendable {
     /// half-written file: a new file is written beside it and renamed over
     /// it (`AtomicFileWriter`); an existing file's permissions are kept.
     /// Without `replacingExisting`, an item already at `path` (looked for
-    /// just before writing) is not replaced.
+    /// just before writing) is not replaced. A symbolic link, device, FIFO or
+    /// socket at `path` is refused and left as it is: a note is never
+    /// written through a link or into a stream.
     ///
     /// - Throws: `ICTDocumentError` `.alreadyExists`, or `.unreadableFile`
-    ///   saying what the system said when writing fails (nothing is changed then).
+    ///   saying what the system said when writing fails or what refused
+    ///   kind of file is at `path` (nothing is changed then).
     public static func write(_ text: String, to path: String, replacingExisting: Bool) throws(ICTDocumentError) {
         if !replacingExisting, (try? FileInfo.of(path: path, followingLink: false)) != nil {
             throw ICTDocumentError(.alreadyExists, "\(path) already exists; not replaced")
         }
+        var options = AtomicFileWriter.Options()
+        options.specialFiles = .refused
         do throws(AtomicFileWriter.Failure) {
-            let writer = try AtomicFileWriter(path: path)
+            let writer = try AtomicFileWriter(path: path, options: options)
             let bytes = Array(text.utf8)
             try bytes.withUnsafeBytes { buffer in Result { () throws(AtomicFileWriter.Failure) in try writer.write(buffer) } }.get()
             try writer.commit()

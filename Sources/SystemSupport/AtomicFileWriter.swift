@@ -11,7 +11,10 @@ import Darwin
 /// conflict versions copied in).
 ///
 /// A path naming a device, pipe or socket (say `/dev/stdout` or
-/// `/dev/null`) is written directly, never replaced. Any other path gets a
+/// `/dev/null`, or a link to one) is written directly, never replaced; any
+/// other symbolic link is refused, never written through unless `Options.links` says so (a link
+/// planted where a file is expected, say by a peer of a synced folder, would
+/// send the bytes wherever it points). Any other path gets a
 /// new regular file written beside it under a temporary name
 /// (`TemporaryItem`: `.NAME.ict-new-PID-RANDOM`), flushed, and renamed over
 /// it in one step by `commit()`, keeping an existing file's permissions (and
@@ -28,6 +31,10 @@ package final class AtomicFileWriter {
         package enum Step: Sendable, Equatable {
             /// Opening a device or pipe written in place; refusing a directory or a dangling link.
             case open
+            /// Refusing a symbolic link at the path (`Options.links` is `.refused`).
+            case symbolicLink
+            /// Refusing a device, pipe or socket at the path (`Options.specialFiles` is `.refused`).
+            case specialFile
             /// Opening the folder the new file is written into.
             case openFolder
             /// Making the temporary file beside the target.
@@ -77,15 +84,34 @@ package final class AtomicFileWriter {
         case lessUmask(UInt16)
     }
 
+    /// What a writer does with a symbolic link at the path.
+    package enum LinkHandling: Sendable, Equatable {
+        /// The link is refused (`Failure.Step.symbolicLink`) and nothing is
+        /// written: the default, since a link may point anywhere.
+        case refused
+        /// The bytes go to the file the link names (a link to nothing is
+        /// refused), as Apple's `plutil` writes; the link stays a link.
+        case followed
+        /// The link is replaced by the new file; what it names is untouched.
+        case replaced
+    }
+
+    /// What a writer does with a device, FIFO or socket at the path.
+    package enum SpecialFileHandling: Sendable, Equatable {
+        /// Written directly, as a stream (`-o /dev/stdout`): the default.
+        case writtenInPlace
+        /// Refused (`Failure.Step.specialFile`) and left as it is: for a
+        /// document, which is never a stream.
+        case refused
+    }
+
     /// How the new file is written and put in place. The defaults are those
     /// of `ict`'s output files.
     package struct Options: Sendable {
-        /// A symbolic link at the path is written through to the file it
-        /// names; else the link is replaced by the new file.
-        package var followingLink = true
-        /// A device, pipe or socket at the path is written directly; else
-        /// it is replaced by the new file as any other file is.
-        package var writingDevicesInPlace = true
+        /// A symbolic link at the path: refused by default.
+        package var links = LinkHandling.refused
+        /// A device, pipe or socket at the path: written directly by default.
+        package var specialFiles = SpecialFileHandling.writtenInPlace
         /// The new file's permissions and owner.
         package var permissions = Permissions.keepingReplaced
         /// The folder is listed for temporaries killed writers left once for
@@ -107,35 +133,36 @@ package final class AtomicFileWriter {
 
     /// Opens the destination named `path`: a device or pipe as it is, or a
     /// new temporary file beside a regular file's path. A symbolic link at
-    /// `path` is written through to the file it names; one that names
-    /// nothing (dangling) is refused, as `cp` does, rather than create a
-    /// file wherever it points. Without `followingLink`, a link at `path`
-    /// is replaced by the new file, never written through.
+    /// `path` is refused; with `links: .followed` it is written through to
+    /// the file it names, and one that names nothing (dangling) is refused,
+    /// as `cp` does, rather than create a file wherever it points.
     ///
     /// Lists the folder for temporaries killed writers left behind (once
     /// for a run of files written into one folder) and removes them.
     ///
-    /// - Throws: `Failure` for a directory, a dangling link, or a folder or
-    ///   file that cannot be opened or made.
-    package convenience init(path: String, followingLink: Bool = true) throws(Failure) {
+    /// - Throws: `Failure` for a directory, a symbolic link (unless
+    ///   followed), a dangling link, or a folder or file that cannot be
+    ///   opened or made.
+    package convenience init(path: String, links: LinkHandling = .refused) throws(Failure) {
         var options = Options()
-        options.followingLink = followingLink
+        options.links = links
         try self.init(path: path, options: options)
     }
 
     /// Opens the destination named `path` as `options` say (see `Options`;
-    /// the defaults are `init(path:followingLink:)`'s).
+    /// the defaults are `init(path:links:)`'s).
     ///
-    /// - Throws: `Failure` for a directory, a dangling link, or a folder or
-    ///   file that cannot be opened or made.
+    /// - Throws: `Failure` for a directory, a link or special file the
+    ///   options refuse, a dangling link, or a folder or file that cannot be
+    ///   opened or made.
     package init(path: String, options: Options) throws(Failure) {
         self.options = options
-        if options.writingDevicesInPlace, let opened = try Self.openInPlace(path, followingLink: options.followingLink) {
+        if let opened = try Self.openInPlace(path, options: options) {
             descriptor = opened
             replacement = nil
             return
         }
-        let target = options.followingLink ? try Self.resolvedPath(path) : path
+        let target = options.links == .followed ? try Self.resolvedPath(path) : path
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
@@ -164,17 +191,44 @@ package final class AtomicFileWriter {
     }
 
     /// The descriptor of what is at `path` when it is written in place (a
-    /// device, pipe or socket), nil for a regular file, a link not followed, or nothing.
+    /// device, pipe or socket), nil for a regular file, a link replaced, or nothing.
     ///
-    /// - Throws: `Failure` for a directory, or a device that cannot be opened.
-    private static func openInPlace(_ path: String, followingLink: Bool) throws(Failure) -> Int32? {
+    /// - Throws: `Failure` for a directory, a link or special file `options`
+    ///   refuse, or a device that cannot be opened.
+    private static func openInPlace(_ path: String, options: Options) throws(Failure) -> Int32? {
         var status = stat()
-        let found = RawFileName.withPath(path) { followingLink ? stat($0, &status) : lstat($0, &status) } == 0
-        guard found, (status.st_mode & S_IFMT) != S_IFREG, followingLink || (status.st_mode & S_IFMT) != S_IFLNK else { return nil }
-        guard (status.st_mode & S_IFMT) != S_IFDIR else { throw Failure(description: "is a directory, not a file") }
+        guard RawFileName.withPath(path, { lstat($0, &status) }) == 0 else { return nil }
+        if (status.st_mode & S_IFMT) == S_IFLNK {
+            var resolved = stat()
+            let resolves = RawFileName.withPath(path, { stat($0, &resolved) }) == 0
+            // A link to a stream (`/dev/stdout`, `/dev/fd/1`) is written as the stream, whatever `links` says: no file can be changed through it.
+            let toStream = resolves && FileKind(mode: UInt32(resolved.st_mode)).isSpecial && options.specialFiles == .writtenInPlace
+            switch options.links {
+            case .replaced: return nil
+            case .refused: guard toStream else { throw linkRefused(path) }
+            case .followed:
+                // A dangling link is refused with the path resolved (`resolvedPath`).
+                guard resolves else { return nil }
+            }
+            status = resolved
+        }
+        let kind = FileKind(mode: UInt32(status.st_mode))
+        guard kind != .regular else { return nil }
+        guard kind != .directory else { throw Failure(description: "is a directory, not a file") }
+        guard options.specialFiles == .writtenInPlace else {
+            throw Failure(description: "is \(kind.phrase), not a regular file; it is left as it is", step: .specialFile)
+        }
         let descriptor = RawFileName.withPath(path) { open($0, O_WRONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Self.systemFailure("cannot open", .open) }
         return descriptor
+    }
+
+    /// The `Failure` of a symbolic link at `path` that is not to be written through.
+    private static func linkRefused(_ path: String) -> Failure {
+        let destination = (try? SymbolicLink.destination(ofLinkAt: path)).map { " (to \"\(RawFileName.escaped($0, everyRawByte: false))\")" } ?? ""
+        return Failure(
+            description: "is a symbolic link\(destination); not written through it, which would change whatever it points to",
+            step: .symbolicLink)
     }
 
     deinit {
@@ -236,12 +290,12 @@ package final class AtomicFileWriter {
     }
 
     /// Gives the new file the permissions of the regular file at `target`
-    /// (a link followed as `Options.followingLink` says), and its owner and
+    /// (a link followed as `Options.links` says), and its owner and
     /// group where the process may; 0666 less the umask when there is none.
     private func keepReplacedPermissions(of target: String) throws(Failure) {
         var existing = stat()
         let mode: mode_t
-        let statted = RawFileName.withPath(target) { options.followingLink ? stat($0, &existing) : lstat($0, &existing) } == 0
+        let statted = RawFileName.withPath(target) { options.links == .followed ? stat($0, &existing) : lstat($0, &existing) } == 0
         if statted, (existing.st_mode & S_IFMT) == S_IFREG {
             mode = existing.st_mode & 0o7777
             // The old file's owner and group too, where the process may (as root): before fchmod, which chown would undo.

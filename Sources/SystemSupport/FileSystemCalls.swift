@@ -64,6 +64,30 @@ package enum FileKind: Sendable, Equatable {
         default: self = .unknown
         }
     }
+
+    /// The kind in words with its article, for messages: "a regular file",
+    /// "a FIFO (named pipe)", "a character device", ….
+    package var phrase: String {
+        switch self {
+        case .regular: "a regular file"
+        case .directory: "a folder"
+        case .symbolicLink: "a symbolic link"
+        case .fifo: "a FIFO (named pipe)"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .socket: "a socket"
+        case .unknown: "a special file"
+        }
+    }
+
+    /// Whether the kind is a device, FIFO or socket: neither a regular
+    /// file, a folder nor a symbolic link.
+    package var isSpecial: Bool {
+        switch self {
+        case .regular, .directory, .symbolicLink: false
+        case .fifo, .characterDevice, .blockDevice, .socket, .unknown: true
+        }
+    }
 }
 
 /// What `stat` says of a file-system object, without C types.

@@ -32,14 +32,17 @@ enum ICTRunner {
         return Repository.root.appendingPathComponent(".build/debug/ict")
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil) throws -> ICTRun {
-        try run(rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin, stdinPath: stdinPath)
+    static func run(_ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil, killedAfter seconds: Int? = nil) throws -> ICTRun {
+        try run(rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin, stdinPath: stdinPath, killedAfter: seconds)
     }
 
     /// Runs `ict` with arguments given as bytes, so a test can pass a file
     /// name that is not UTF-8. With `stdinPath`, standard input is that file
     /// opened for reading (`/dev/zero`, say) instead of `stdin`'s bytes.
-    static func run(rawArguments arguments: [[UInt8]], stdin: Data? = nil, stdinPath: String? = nil) throws -> ICTRun {
+    /// With `killedAfter`, a run still going after that many seconds (one
+    /// that waits on a FIFO, say) is ended with SIGKILL (`timeout`), and its
+    /// status is 137: a bounded wait for a test whose failure would be a hang.
+    static func run(rawArguments arguments: [[UInt8]], stdin: Data? = nil, stdinPath: String? = nil, killedAfter seconds: Int? = nil) throws -> ICTRun {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -61,10 +64,12 @@ enum ICTRunner {
         #if canImport(Glibc)
         let memoryPath = scratch.appendingPathComponent("memory").path
         let program = "/usr/bin/time"
-        let fullArguments = [program, "-f", "%M", "-o", memoryPath, executable.path].map { Array($0.utf8) } + arguments
+        let bound = seconds.map { ["/usr/bin/timeout", "-s", "KILL", String($0)] } ?? []
+        let fullArguments = ([program, "-f", "%M", "-o", memoryPath] + bound + [executable.path]).map { Array($0.utf8) } + arguments
         #else
-        let program = executable.path
-        let fullArguments = [Array(program.utf8)] + arguments
+        let bound = seconds.map { ["/usr/bin/timeout", "-s", "KILL", String($0)] } ?? []
+        let program = bound.first ?? executable.path
+        let fullArguments = (bound + [executable.path]).map { Array($0.utf8) } + arguments
         #endif
         let argv: [UnsafeMutablePointer<CChar>?] =
             fullArguments.map { bytes in

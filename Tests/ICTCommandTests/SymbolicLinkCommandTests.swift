@@ -29,29 +29,8 @@ struct SymbolicLinkCommandTests {
         return (root, root + "/work", root + "/outside")
     }
 
-    /// Every item under `path` by its path below it: a file's bytes, a link's
-    /// destination, a folder's mode; links are never followed.
-    private func snapshot(_ path: String) throws -> [String: String] {
-        var items: [String: String] = [:]
-        func walk(_ relative: String) throws {
-            let full = relative.isEmpty ? path : path + "/" + relative
-            var status = stat()
-            guard lstat(full, &status) == 0 else { return }
-            switch status.st_mode & S_IFMT {
-            case S_IFLNK:
-                items[relative] = "link to " + (try FileManager.default.destinationOfSymbolicLink(atPath: full))
-            case S_IFDIR:
-                items[relative] = "folder \(String(status.st_mode & 0o7777, radix: 8))"
-                for name in try FileManager.default.contentsOfDirectory(atPath: full) {
-                    try walk(relative.isEmpty ? name : relative + "/" + name)
-                }
-            default:
-                items[relative] = "file " + (FileManager.default.contents(atPath: full)?.base64EncodedString() ?? "unreadable")
-            }
-        }
-        try walk("")
-        return items
-    }
+    /// Every item under `path` by its path below it (`FileTreeSnapshot`).
+    private func snapshot(_ path: String) throws -> [String: String] { try FileTreeSnapshot.of(path) }
 
     private func link(_ path: String, to destination: String) throws {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: destination)
@@ -218,22 +197,35 @@ struct SymbolicLinkCommandTests {
 
     // MARK: Outputs
 
-    @Test func anOutputThatIsADanglingLinkIsRefused() throws {
+    @Test func anOutputThatIsALinkIsRefusedUnlessFollowSymlinksIsGiven() throws {
         let (root, work, outside) = try scratch()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data(#"{"name": "Ada"}"#.utf8).write(to: URL(fileURLWithPath: work + "/in.json"))
         try link(work + "/out.plist", to: outside + "/made-here.plist")
+        let refusal =
+            "\(work)/out.plist: error: is a symbolic link (to \"\(outside)/made-here.plist\"); not written through it, which would change "
+            + "whatever it points to; name what it points to, or pass --follow-symlinks to write there\n"
         let before = try snapshot(root)
         let run = try ICTRunner.run(["convert", work + "/in.json", "--format", "xml1", "-o", work + "/out.plist"])
         #expect(run.status == 1)
-        #expect(
-            run.stderr
-                == "\(work)/out.plist: error: is a symbolic link to nothing (dangling); not writing through it, which would make a file wherever it points\n")
+        #expect(run.stderr == refusal)
         #expect(try snapshot(root) == before, "no file made outside, the link kept")
+        // Asked for, a dangling link is still refused: no file is made wherever it points.
+        let dangling = try ICTRunner.run(["convert", work + "/in.json", "--format", "xml1", "-o", work + "/out.plist", "--follow-symlinks"])
+        #expect(dangling.status == 1)
+        #expect(
+            dangling.stderr
+                == "\(work)/out.plist: error: is a symbolic link to nothing (dangling); not writing through it, which would make a file wherever it points\n")
+        #expect(try snapshot(root) == before)
 
-        // A link to a file is written through, the link kept, as before.
-        try Data().write(to: URL(fileURLWithPath: outside + "/made-here.plist"))
-        let through = try ICTRunner.run(["convert", work + "/in.json", "--format", "xml1", "-o", work + "/out.plist"])
+        // A link to a file: refused too, the file untouched; written through, the link kept, only with --follow-symlinks.
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: outside + "/made-here.plist"))
+        let kept = try snapshot(root)
+        let again = try ICTRunner.run(["convert", work + "/in.json", "--format", "xml1", "-o", work + "/out.plist"])
+        #expect(again.status == 1)
+        #expect(again.stderr == refusal)
+        #expect(try snapshot(root) == kept)
+        let through = try ICTRunner.run(["convert", work + "/in.json", "--format", "xml1", "-o", work + "/out.plist", "--follow-symlinks"])
         #expect(through.status == 0, "\(through.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: work + "/out.plist") == outside + "/made-here.plist")
         #expect(String(decoding: FileManager.default.contents(atPath: outside + "/made-here.plist") ?? Data(), as: UTF8.self).contains("<string>Ada</string>"))

@@ -12,9 +12,10 @@ import Darwin
 #endif
 
 /// `AtomicFileWriter` on real files: the old file stays whole until commit,
-/// keeps its permissions, a link is written through (or replaced), a device
-/// is written directly, a directory or a dangling link is refused, and no
-/// temporary is left behind. Checked with `FileManager`.
+/// keeps its permissions, a link is refused (or written through, or
+/// replaced, when asked), a device is written directly (or refused), a
+/// directory or a dangling link is refused, and no temporary is left
+/// behind. Checked with `FileManager`.
 struct AtomicFileWriterTests {
     private static func makeFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AtomicFileWriterTests-\(UUID().uuidString)").path
@@ -22,9 +23,9 @@ struct AtomicFileWriterTests {
         return folder
     }
 
-    private static func write(_ text: String, to path: String, followingLink: Bool = true) throws {
+    private static func write(_ text: String, to path: String, links: AtomicFileWriter.LinkHandling = .refused) throws {
         var options = AtomicFileWriter.Options()
-        options.followingLink = followingLink
+        options.links = links
         try write(text, to: path, options: options)
     }
 
@@ -64,15 +65,21 @@ struct AtomicFileWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"])
     }
 
-    @Test func aLinkIsWrittenThroughOrReplaced() throws {
+    @Test func aLinkIsRefusedUnlessWrittenThroughOrReplaced() throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(FileManager.default.createFile(atPath: folder + "/file", contents: Data("old".utf8)))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "file")
-        try Self.write("through", to: folder + "/link")
+        // By default a link is refused: nothing is written, the file it names is untouched, no temporary is left.
+        let refused = try #require(throws: AtomicFileWriter.Failure.self) { try Self.write("planted", to: folder + "/link") }
+        #expect(refused.step == .symbolicLink)
+        #expect(refused.description == "is a symbolic link (to \"file\"); not written through it, which would change whatever it points to")
+        #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["file", "link"])
+        try Self.write("through", to: folder + "/link", links: .followed)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link") == "file")
         #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "through")
-        try Self.write("replaced", to: folder + "/link", followingLink: false)
+        try Self.write("replaced", to: folder + "/link", links: .replaced)
         #expect(try FileManager.default.attributesOfItem(atPath: folder + "/link")[.type] as? FileAttributeType == .typeRegular)
         #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "through")
         #expect(try String(contentsOfFile: folder + "/link", encoding: .utf8) == "replaced")
@@ -93,11 +100,17 @@ struct AtomicFileWriterTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: AtomicFileWriter.Failure(description: "is a directory, not a file")) { try AtomicFileWriter(path: folder) }
         try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: "missing")
-        let failure = try #require(throws: AtomicFileWriter.Failure.self) { try AtomicFileWriter(path: folder + "/dangling") }
+        let failure = try #require(throws: AtomicFileWriter.Failure.self) { try AtomicFileWriter(path: folder + "/dangling", links: .followed) }
         #expect(failure.description.hasPrefix("is a symbolic link to nothing (dangling)"))
+        #expect(throws: AtomicFileWriter.Failure.self) { try AtomicFileWriter(path: folder + "/dangling") }
         #expect(!FileManager.default.fileExists(atPath: folder + "/missing"))
         try Self.write("discarded", to: "/dev/null")
         #expect(try FileInfo.of(path: "/dev/null").kind == .characterDevice)
+        // A link to a stream is written as the stream even when links are refused: no file changes through it.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/to-null", withDestinationPath: "/dev/null")
+        try Self.write("discarded", to: folder + "/to-null")
+        #expect(try FileInfo.of(path: "/dev/null").kind == .characterDevice)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/to-null") == "/dev/null")
     }
 
     @Test func aFileChangedSinceItWasReadIsNotReplaced() throws {
@@ -146,18 +159,24 @@ struct AtomicFileWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["new", "old"])
     }
 
-    @Test func aPipeIsReplacedWhenDevicesAreNotWrittenInPlace() throws {
+    @Test func aPipeOrDeviceIsRefusedWhenSpecialFilesAreRefused() throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/pipe"
         #expect(mkfifo(path, 0o644) == 0)
         var options = AtomicFileWriter.Options()
-        options.writingDevicesInPlace = false
-        options.followingLink = false
-        // Opened for writing, the pipe would wait for a reader: replaced, it does not.
-        try Self.write("a file now", to: path, options: options)
-        #expect(try FileInfo.of(path: path, followingLink: false).kind == .regular)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a file now")
+        options.specialFiles = .refused
+        // Opened for writing, the pipe would wait for a reader; replaced, what was there is gone: refused, neither happens.
+        let failure = try #require(throws: AtomicFileWriter.Failure.self) { try Self.write("a document", to: path, options: options) }
+        #expect(failure.step == .specialFile)
+        #expect(failure.description == "is a FIFO (named pipe), not a regular file; it is left as it is")
+        #expect(try FileInfo.of(path: path, followingLink: false).kind == .fifo)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["pipe"])
+        let device = try #require(throws: AtomicFileWriter.Failure.self) { try Self.write("a document", to: "/dev/null", options: options) }
+        #expect(device.description == "is a character device, not a regular file; it is left as it is")
+        // A link to a device is refused too, as a link.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/to-null", withDestinationPath: "/dev/null")
+        #expect(throws: AtomicFileWriter.Failure.self) { try Self.write("a document", to: folder + "/to-null", options: options) }
     }
 
     @Test func aWriterListingTheFolderItselfRemovesATemporaryLeftSinceTheLastListing() throws {

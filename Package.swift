@@ -336,6 +336,8 @@ let package = Package(
             dependencies: [
                 "ICTCommand",
                 "CoordinationStress",
+                "DocumentVersions",
+                "ICTDocument",
                 "LockHolder",
                 "PropertyList",
                 "TestSupport",

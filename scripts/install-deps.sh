@@ -10,7 +10,8 @@ packages=(libxml2-dev libpng-dev zlib1g-dev libicu-dev liblzma-dev libsqlite3-de
 case "$purpose" in
   build) ;;
   # chromium: the contact sheet's test opens ict list --html's page in a real headless browser.
-  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium) ;;
+  # syncthing: the sync engine the tests run as real devices on loopback (a peer planting links in a synced folder).
+  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium syncthing curl) ;;
   bench) packages+=(python3 libplist-utils) ;;
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
 esac

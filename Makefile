@@ -89,10 +89,10 @@ lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
-# of each module it re-exports (KeyedCoding and DocumentQuery have no catalog: their doc comments
+# of each module it re-exports (KeyedCoding, DocumentQuery and UbiquityContainers have no catalog: their doc comments
 # only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
 # not among them.
-DOC_MODULES = ICTKit PropertyList FoundationValues KeyedArchive TypedStream CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
+DOC_MODULES = ICTKit PropertyList FoundationValues KeyedArchive TypedStream CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UbiquityContainers UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \
 	  $(SWIFT) package generate-documentation --target $$module --warnings-as-errors || exit 1; \

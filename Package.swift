@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ICTDocument", targets: ["ICTDocument"]),
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
         .library(name: "FileCoordination", targets: ["FileCoordination"]),
+        .library(name: "UbiquityContainers", targets: ["UbiquityContainers"]),
         .library(name: "Documents", targets: ["Documents"]),
         .library(name: "DocumentQuery", targets: ["DocumentQuery"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
@@ -147,6 +148,14 @@ let package = Package(
         ),
         // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
         .target(name: "FileCoordination", dependencies: ["DocumentVersions", "SystemSupport"]),
+        // Ubiquity containers: folders a sync engine keeps on several devices, configured once (FileManager's ubiquity calls' meaning).
+        .target(
+            name: "UbiquityContainers",
+            dependencies: [
+                "DocumentPackage", "FileCoordination", "PropertyList", "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "ICTDocument",
             dependencies: [
@@ -169,7 +178,7 @@ let package = Package(
             dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "SystemSupport"]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
-        .target(name: "DocumentQuery", dependencies: ["ICTDocument", "DocumentVersions", "UniformTypes", "SystemSupport"]),
+        .target(name: "DocumentQuery", dependencies: ["ICTDocument", "DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport"]),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
         // Foundation's names for KeyedCoding's types.
@@ -186,6 +195,7 @@ let package = Package(
                 "FileCoordination",
                 "Documents",
                 "DocumentQuery",
+                "UbiquityContainers",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -198,7 +208,7 @@ let package = Package(
             dependencies: [
                 "PropertyList", "FoundationValues", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "KeyedCoding",
                 "DocumentPackage", "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents",
-                "DocumentQuery", "AppleCompatibility",
+                "DocumentQuery", "UbiquityContainers", "AppleCompatibility",
             ]
         ),
 
@@ -323,6 +333,7 @@ let package = Package(
             name: "DocumentQueryTests",
             dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport"]
         ),
+        .testTarget(name: "UbiquityContainersTests", dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport"]),
         .testTarget(
             name: "AppleCompatibilityTests",
             dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport"]

@@ -26,8 +26,9 @@ public let NSMetadataItemContentTypeKey = MetadataAttribute.contentType.rawValue
 public let NSMetadataItemContentTypeTreeKey = "kMDItemContentTypeTree"
 /// Whether a sync tool left a conflict copy beside the item: an `NSNumber` holding a `Bool`.
 public let NSMetadataUbiquitousItemHasUnresolvedConflictsKey = MetadataAttribute.hasUnresolvedConflicts.rawValue
-/// The scope standing for the app's ubiquitous documents folder: MetadataQuery's
-/// `MetadataQuery.ubiquitousDocumentsFolder` (by default `ICT_UBIQUITOUS_DOCUMENTS`).
+/// The scope standing for the app's ubiquitous documents folder:
+/// `MetadataQuery.ubiquitousDocumentsFolder` (by default the `Documents`
+/// folder of the default ubiquity container, `UbiquityContainers.current`).
 public let NSMetadataQueryUbiquitousDocumentsScope = MetadataQuery.ubiquitousDocumentsScope
 /// The `userInfo` key of an update's added items, an `[NSMetadataItem]` (Foundation's value).
 public let NSMetadataQueryUpdateAddedItemsKey = "kMDQueryUpdateAddedItems"

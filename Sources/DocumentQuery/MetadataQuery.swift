@@ -1,5 +1,6 @@
 import Dispatch
 import SystemSupport
+import UbiquityContainers
 import UniformTypes
 
 #if canImport(FoundationEssentials)
@@ -34,17 +35,33 @@ public final class MetadataQuery: @unchecked Sendable {
     /// (`NSMetadataQueryUbiquitousDocumentsScope`): `ubiquitousDocumentsFolder`.
     public static let ubiquitousDocumentsScope = "NSMetadataQueryUbiquitousDocumentsScope"
 
-    /// The folder `ubiquitousDocumentsScope` stands for — a folder a sync
-    /// tool keeps in step with other devices; by default the environment's
-    /// `ICT_UBIQUITOUS_DOCUMENTS`, else nil (and a query of that scope then
-    /// fails to start). Read when a query starts.
+    /// The folder `ubiquitousDocumentsScope` stands for — the `Documents`
+    /// folder of the default ubiquity container (`UbiquityContainers.current`:
+    /// `ICT_UBIQUITY_CONTAINER`'s folder, else the configured default), a
+    /// folder a sync engine keeps in step with other devices; nil when there
+    /// is none (a query of that scope then fails to start). Setting it puts
+    /// another folder in its place for this process; setting nil goes back
+    /// to the container's. Read when a query starts; reads the containers'
+    /// configuration when not set.
     public static var ubiquitousDocumentsFolder: String? {
-        get { ubiquitousLock.withLock { ubiquitousFolder } }
+        get { try? ubiquitousDocumentsFolderInEffect() }
         set { ubiquitousLock.withLock { ubiquitousFolder = newValue } }
     }
     private static let ubiquitousLock = ThreadLock()
     // Touched only under `ubiquitousLock`.
-    nonisolated(unsafe) private static var ubiquitousFolder = ProcessInfo.processInfo.environment["ICT_UBIQUITOUS_DOCUMENTS"]
+    nonisolated(unsafe) private static var ubiquitousFolder: String?
+
+    /// The folder set, else the default container's `Documents` folder; nil for none.
+    ///
+    /// - Throws: `MetadataQueryError` naming the configuration file and where in it, when it cannot be read.
+    private static func ubiquitousDocumentsFolderInEffect() throws(MetadataQueryError) -> String? {
+        if let set = ubiquitousLock.withLock({ ubiquitousFolder }) { return set }
+        do throws(UbiquityContainerError) {
+            return try UbiquityContainers.current.container(identifier: nil)?.documentsFolder
+        } catch {
+            throw MetadataQueryError(path: error.path, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)")
+        }
+    }
 
     /// The scopes, as given.
     public let scopes: [String]
@@ -174,9 +191,11 @@ public final class MetadataQuery: @unchecked Sendable {
         for scope in scopes {
             var path = scope
             if scope == ubiquitousDocumentsScope {
-                guard let folder = ubiquitousDocumentsFolder else {
+                guard let folder = try ubiquitousDocumentsFolderInEffect() else {
                     throw MetadataQueryError(
-                        path: scope, "no ubiquitous documents folder is set (MetadataQuery.ubiquitousDocumentsFolder, or ICT_UBIQUITOUS_DOCUMENTS)")
+                        path: scope,
+                        "no ubiquity container is set up (ICT_UBIQUITY_CONTAINER, or a default in \(UbiquityContainerConfiguration.defaultPath ?? "containers.plist")), and no folder is set (MetadataQuery.ubiquitousDocumentsFolder)"
+                    )
                 }
                 path = folder
             }

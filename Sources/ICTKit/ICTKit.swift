@@ -1,7 +1,7 @@
 // `import ICTKit` brings every public module of the library: property lists,
 // keyed archives (as a graph, and through an NSCoder-shaped coder:
 // KeyedCoding), document packages and their versions, uniform types and
-// `.ict` documents, compiled nibs (NIBArchive), and Apple's FileWrapper and UTType on Linux
+// `.ict` documents, ubiquity containers (folders a sync engine keeps), compiled nibs (NIBArchive), and Apple's FileWrapper and UTType on Linux
 // (AppleCompatibility; on Apple platforms, Apple's own). Each module can also be imported alone, for a smaller
 // dependency (`import PropertyList`).
 @_exported import AppleCompatibility
@@ -18,4 +18,5 @@
 @_exported import NIBArchive
 @_exported import PropertyList
 @_exported import TypedStream
+@_exported import UbiquityContainers
 @_exported import UniformTypes

@@ -115,4 +115,22 @@ struct SignatureTests {
         let object: NSObject = NSMetadataQuery()
         #expect(object is NSMetadataQuery)
     }
+    /// Issue 39: `FileManager`'s ubiquity calls with Apple's signatures; a
+    /// container that is not set up gives nil, and a path in none is refused
+    /// with Foundation's error.
+    @Test func fileManagerUbiquityCallsHaveApplesSignatures() throws {
+        let _: (FileManager) -> (String?) -> URL? = FileManager.url(forUbiquityContainerIdentifier:)
+        let _: KeyPath<FileManager, (any NSCoding & NSCopying & NSObjectProtocol)?> = \FileManager.ubiquityIdentityToken
+        let _: (FileManager) -> (URL) -> Bool = FileManager.isUbiquitousItem(at:)
+        let _: (FileManager) -> (Bool, URL, URL) throws -> Void = FileManager.setUbiquitous(_:itemAt:destinationURL:)
+        let _: (FileManager) -> (URL) throws -> Void = FileManager.startDownloadingUbiquitousItem(at:)
+        let _: (FileManager) -> (URL) throws -> Void = FileManager.evictUbiquitousItem(at:)
+        let _: NSNotification.Name = .NSUbiquityIdentityDidChange
+        #expect(FileManager.default.url(forUbiquityContainerIdentifier: "iCloud.org.ictkit.never-configured-\(UUID().uuidString)") == nil)
+        let outside = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/a.icfnote")
+        #expect(!FileManager.default.isUbiquitousItem(at: outside) || ProcessInfo.processInfo.environment["ICT_UBIQUITY_CONTAINER"] == "/")
+        let error = try #require(throws: CocoaError.self) { try FileManager.default.evictUbiquitousItem(at: outside) }
+        #expect(error.code == .fileWriteInvalidFileName)
+        #expect(error.userInfo[NSFilePathErrorKey] as? String == outside.path)
+    }
 }

@@ -1,0 +1,71 @@
+/// An error finding, configuring or moving into or out of a ubiquity
+/// container, saying where: the configuration file and the place in it, or
+/// the item's path.
+public struct UbiquityContainerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong: one of the static members, compared with `==` or
+    /// matched in a `switch` (which needs a `default:`, as codes may be added
+    /// in later versions without breaking callers).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case configuration, notConfigured, notInContainer, alreadyInContainer, alreadyExists, notFound, unsupported, io
+        }
+
+        private var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+        /// The configuration file cannot be read, or says something that is
+        /// not a container (the message says where in it).
+        public static var configuration: Self { Self(.configuration) }
+        /// No container is configured under the identifier asked for.
+        public static var notConfigured: Self { Self(.notConfigured) }
+        /// The item is not inside a container, where it must be.
+        public static var notInContainer: Self { Self(.notInContainer) }
+        /// The item is inside a container, where it must not be.
+        public static var alreadyInContainer: Self { Self(.alreadyInContainer) }
+        /// Something is already at the destination; it is never replaced.
+        public static var alreadyExists: Self { Self(.alreadyExists) }
+        /// The item is not there.
+        public static var notFound: Self { Self(.notFound) }
+        /// The container's sync engine cannot do what was asked (say, evict a
+        /// local copy: a folder sync keeps whole copies on every device).
+        public static var unsupported: Self { Self(.unsupported) }
+        /// A file-system call failed.
+        public static var io: Self { Self(.io) }
+
+        /// The code's name, stable across versions: `notConfigured`.
+        public var description: String {
+            switch wrapped {
+            case .configuration: "configuration"
+            case .notConfigured: "notConfigured"
+            case .notInContainer: "notInContainer"
+            case .alreadyInContainer: "alreadyInContainer"
+            case .alreadyExists: "alreadyExists"
+            case .notFound: "notFound"
+            case .unsupported: "unsupported"
+            case .io: "io"
+            }
+        }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// The file the error is about: the configuration file, or the item.
+    public var path: String
+    /// Where in the configuration file (`Containers.ID.Path`, or a line and
+    /// column for a file that does not parse); empty for an item.
+    public var place: String
+    /// What happened, for people.
+    public var message: String
+
+    /// Makes an error.
+    public init(_ code: Code, path: String, place: String = "", _ message: String) {
+        self.code = code
+        self.path = path
+        self.place = place
+        self.message = message
+    }
+
+    /// `PATH[ (at PLACE)]: message`.
+    public var description: String { "\(path)\(place.isEmpty ? "" : " (at \(place))"): \(message)" }
+}

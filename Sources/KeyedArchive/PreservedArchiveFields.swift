@@ -61,7 +61,8 @@ public struct PreservedArchiveFields: Hashable, Sendable {
     /// objects they reach.
     ///
     /// - Throws: `.danglingReference` for a UID past the archive's objects,
-    ///   at `keyPath` and the field's key.
+    ///   at `keyPath` and the key of the field that reaches it, with the
+    ///   index of the object holding it.
     init(
         copying fields: OrderedDictionary<String, PropertyListValue>, of archive: KeyedArchiveObjectGraph, ownerIndex: Int?,
         ownerClassName: String, keyPath: PropertyListKeyPath
@@ -69,12 +70,13 @@ public struct PreservedArchiveFields: Hashable, Sendable {
         self.init()
         self.ownerClassName = ownerClassName
         var slots: [Int: Int] = [0: 0]
-        // The objects copied whose own references are still to copy, with the field that reaches them.
-        var pending: [(slot: Int, field: String)] = []
-        func slot(_ uid: UInt64, field: String) throws(KeyedArchiveError) -> UInt64 {
+        // The objects copied whose own references are still to copy, with their index and the field that reaches them.
+        var pending: [(slot: Int, original: Int, field: String)] = []
+        func slot(_ uid: UInt64, field: String, in holder: Int?) throws(KeyedArchiveError) -> UInt64 {
             guard uid < UInt64(archive.objects.count) else {
                 throw KeyedArchiveError(
-                    .danglingReference, at: keyPath.appending(.key(field)), "UID \(uid) refers past the \(archive.objects.count) objects")
+                    .danglingReference, at: keyPath.appending(.key(field)), object: holder,
+                    "UID \(uid) refers past the \(archive.objects.count) objects")
             }
             let original = Int(uid)
             if let known = slots[original] { return UInt64(known) }
@@ -85,15 +87,15 @@ public struct PreservedArchiveFields: Hashable, Sendable {
                 objects.append(.string("$null"))
             } else {
                 objects.append(archive.objects[original])
-                pending.append((new, field))
+                pending.append((new, original, field))
             }
             return UInt64(new)
         }
         for (key, value) in fields {
-            self.fields[key] = try Self.mapUIDs(in: value) { (uid) throws(KeyedArchiveError) in try slot(uid, field: key) }
+            self.fields[key] = try Self.mapUIDs(in: value) { (uid) throws(KeyedArchiveError) in try slot(uid, field: key, in: ownerIndex) }
         }
-        while let (next, field) = pending.popLast() {
-            objects[next] = try Self.mapUIDs(in: objects[next]) { (uid) throws(KeyedArchiveError) in try slot(uid, field: field) }
+        while let (next, original, field) = pending.popLast() {
+            objects[next] = try Self.mapUIDs(in: objects[next]) { (uid) throws(KeyedArchiveError) in try slot(uid, field: field, in: original) }
         }
     }
 

@@ -237,8 +237,9 @@ public final class PTKDocumentFile {
 
     /// Saves the document safely (a new package written beside, then
     /// swapped in): to `path` when given, else where it was opened. Both
-    /// entries are written when edited; entries this type does not know are
-    /// kept.
+    /// entries are written when edited, with the keys their objects hold
+    /// that this type does not know as they were read (`unknownFields`);
+    /// entries this type does not know are kept.
     ///
     /// - Throws: `ICTDocumentError` `.alreadyExists` when a new document
     ///   would replace something at `path`; `.package` when writing fails

@@ -23,7 +23,8 @@ extension Ict {
                 and its XML conversion are equal); keyed archives by object graph from \
                 $top (objects by class and fields, not by their numbers in $objects); \
                 packages entry by entry, then by value for entries that are property lists; \
-                .ict documents field by field (ENTRY:KEY). Each difference prints as \
+                .ict documents field by field (ENTRY:KEY), keys ict does not know by \
+                their archived objects. Each difference prints as \
                 '- PATH: OLD', '+ PATH: NEW' or '~ PATH: OLD → NEW'. Exit status: 0 when \
                 they are equal, 1 when they differ or one cannot be read, as diff(1). \
                 Given git's seven external-diff arguments (PATH OLD-FILE OLD-HEX OLD-MODE \

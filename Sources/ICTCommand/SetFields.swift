@@ -17,7 +17,8 @@ extension Ict {
                 form, safely. Fields of an .ict document: the display name is set in both the data and the metadata; a new photo \
                 regenerates the thumbnail. A value equal to the stored one changes \
                 nothing and nothing is written. The document is saved safely (a new \
-                package swapped in); entries not edited are linked, not rewritten. \
+                package swapped in); entries not edited are linked, not rewritten, and \
+                keys ict does not know (a newer app's) are kept as they are. \
                 A .ptk document (the photo app's package) takes --photo, which remakes \
                 its 145×145 thumbnail. A note (.icfnote, .dox: one file of UTF-8 text) \
                 takes --text, the whole new text, written to a new file renamed over \

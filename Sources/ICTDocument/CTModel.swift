@@ -69,33 +69,49 @@ public struct CTMetadata: Hashable, Sendable, KeyedArchiveCodable {
     public var thumbnail: Data?
     /// `DISPLAY NAME`, nil when absent or `$null`.
     public var displayName: String?
+    /// The keys this type does not know (a newer app's), with their values
+    /// as stored: written back unchanged when the metadata is encoded, so an
+    /// edit keeps them.
+    public var unknownFields: PreservedArchiveFields
 
     /// Makes metadata; a new document's is version 1 and empty.
     public init(version: Int = ICTDocumentFormat.version, thumbnail: Data? = nil, displayName: String? = nil) {
         self.version = version
         self.thumbnail = thumbnail
         self.displayName = displayName
+        unknownFields = PreservedArchiveFields()
     }
+
+    /// The keys this type reads and writes; any other is kept in `unknownFields`.
+    public static let knownKeys: Set<String> = [
+        ICTDocumentFormat.versionKey, ICTDocumentFormat.thumbnailKey, ICTDocumentFormat.metadataDisplayNameKey,
+    ]
 
     /// `CTMetadata` only.
     public static let archivedClassNames: Set<String> = ["CTMetadata"]
     /// `CTMetadata` → `NSObject`.
     public var archivedClassChain: [String] { ["CTMetadata", "NSObject"] }
 
-    /// Reads the fields; the version is checked by the document, which can name the entry.
+    /// Reads the fields, and keeps every other key as stored in
+    /// `unknownFields`; the version is checked by the document, which can
+    /// name the entry.
     ///
-    /// - Throws: `KeyedArchiveError` for a field of the wrong type.
+    /// - Throws: `KeyedArchiveError` for a field of the wrong type, or a
+    ///   reference past the archive's objects.
     public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
         version = try decoder.decodeInt(forKey: ICTDocumentFormat.versionKey)
         thumbnail = try decoder.decodeObject(of: Data.self, forKey: ICTDocumentFormat.thumbnailKey)
         displayName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.metadataDisplayNameKey)
+        unknownFields = try decoder.preservedFields(excludingKeys: Self.knownKeys)
     }
 
-    /// Writes the fields in the original app's order; nil fields as `$null`.
+    /// Writes the fields in the original app's order, nil fields as `$null`,
+    /// then the unknown keys as they were read.
     public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
         encoder.encode(version, forKey: ICTDocumentFormat.versionKey)
         try encoder.encode(thumbnail, forKey: ICTDocumentFormat.thumbnailKey)
         try encoder.encode(displayName, forKey: ICTDocumentFormat.metadataDisplayNameKey)
+        encoder.encode(unknownFields)
     }
 }
 
@@ -113,6 +129,10 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
     public var favoriteNumber: Double?
     /// `PHOTO`: PNG bytes.
     public var photo: Data?
+    /// The keys this type does not know (a newer app's), with their values
+    /// as stored: written back unchanged when the data is encoded, so an
+    /// edit keeps them.
+    public var unknownFields: PreservedArchiveFields
 
     /// Makes data; a new document's is version 1 and empty.
     public init(
@@ -125,16 +145,26 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
         self.displayName = displayName
         self.favoriteNumber = favoriteNumber
         self.photo = photo
+        unknownFields = PreservedArchiveFields()
     }
+
+    /// The keys this type reads and writes; any other is kept in `unknownFields`.
+    public static let knownKeys: Set<String> = [
+        ICTDocumentFormat.versionKey, ICTDocumentFormat.firstNameKey, ICTDocumentFormat.lastNameKey,
+        ICTDocumentFormat.dataDisplayNameKey, ICTDocumentFormat.favoriteNumberKey, ICTDocumentFormat.photoKey,
+    ]
 
     /// `CTData` only.
     public static let archivedClassNames: Set<String> = ["CTData"]
     /// `CTData` → `NSObject`.
     public var archivedClassChain: [String] { ["CTData", "NSObject"] }
 
-    /// Reads the fields; the version is checked by the document, which can name the entry.
+    /// Reads the fields, and keeps every other key as stored in
+    /// `unknownFields`; the version is checked by the document, which can
+    /// name the entry.
     ///
-    /// - Throws: `KeyedArchiveError` for a field of the wrong type.
+    /// - Throws: `KeyedArchiveError` for a field of the wrong type, or a
+    ///   reference past the archive's objects.
     public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
         version = try decoder.decodeInt(forKey: ICTDocumentFormat.versionKey)
         firstName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.firstNameKey)
@@ -142,10 +172,12 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
         displayName = try decoder.decodeObject(of: String.self, forKey: ICTDocumentFormat.dataDisplayNameKey)
         favoriteNumber = try decoder.decodeObject(of: ArchivedNumber.self, forKey: ICTDocumentFormat.favoriteNumberKey)?.value
         photo = try decoder.decodeObject(of: Data.self, forKey: ICTDocumentFormat.photoKey)
+        unknownFields = try decoder.preservedFields(excludingKeys: Self.knownKeys)
     }
 
     /// Writes the fields in the original app's order; nil fields as `$null`,
-    /// the favourite number as a 32-bit real (`numberWithFloat:`).
+    /// the favourite number as a 32-bit real (`numberWithFloat:`); then the
+    /// unknown keys as they were read.
     public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
         encoder.encode(version, forKey: ICTDocumentFormat.versionKey)
         try encoder.encode(firstName, forKey: ICTDocumentFormat.firstNameKey)
@@ -153,6 +185,7 @@ public struct CTData: Hashable, Sendable, KeyedArchiveCodable {
         try encoder.encode(displayName, forKey: ICTDocumentFormat.dataDisplayNameKey)
         try encoder.encode(favoriteNumber.map { ArchivedNumber(value: Double(Float($0))) }, forKey: ICTDocumentFormat.favoriteNumberKey)
         try encoder.encode(photo, forKey: ICTDocumentFormat.photoKey)
+        encoder.encode(unknownFields)
     }
 }
 

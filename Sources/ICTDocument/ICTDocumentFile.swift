@@ -14,7 +14,9 @@ import Foundation
 /// Opening reads only the package's listing. `metadata()` reads and decodes
 /// the metadata entry on first call; `data()` (and every setter) reads and
 /// decodes the data entry on first call. `statistics` counts both, so the
-/// laziness can be checked. Entries this type does not know are kept on save.
+/// laziness can be checked. Entries this type does not know are kept on
+/// save, and so are keys of `CTData` and `CTMetadata` it does not know (a
+/// newer app's), with their values as stored (`unknownFields`).
 public final class ICTDocumentFile {
     /// What has been read from disk so far.
     public struct Statistics: Hashable, Sendable {
@@ -232,8 +234,10 @@ public final class ICTDocumentFile {
 
     /// Saves the document safely (a new package written beside, then swapped
     /// in): to `path` when given, else where it was opened. Only the entries
-    /// edited are encoded and written; the others, and entries this type
-    /// does not know, are hard-linked or copied unchanged.
+    /// edited are encoded and written, with the keys their objects hold that
+    /// this type does not know as they were read (`unknownFields`); the other
+    /// entries, and entries this type does not know, are hard-linked or
+    /// copied unchanged.
     ///
     /// - Throws: `ICTDocumentError` `.alreadyExists` when a new document
     ///   would replace something at `path`; `.package` when writing fails

@@ -38,30 +38,43 @@ public struct PTKMetadata: Hashable, Sendable, KeyedArchiveCodable {
     public var version: Int
     /// `Thumbnail`: PNG bytes, nil when absent or `$null`.
     public var thumbnail: Data?
+    /// The keys this type does not know, with their values as stored:
+    /// written back unchanged when the metadata is encoded.
+    public var unknownFields: PreservedArchiveFields
 
     /// Makes metadata; a new document's is version 1 without a thumbnail.
     public init(version: Int = PTKDocumentFormat.version, thumbnail: Data? = nil) {
         self.version = version
         self.thumbnail = thumbnail
+        unknownFields = PreservedArchiveFields()
     }
+
+    /// The keys this type reads and writes; any other is kept in `unknownFields`.
+    public static let knownKeys: Set<String> = [PTKDocumentFormat.versionKey, PTKDocumentFormat.thumbnailKey]
 
     /// `PTKMetadata` only.
     public static let archivedClassNames: Set<String> = ["PTKMetadata"]
     /// `PTKMetadata` → `NSObject`.
     public var archivedClassChain: [String] { ["PTKMetadata", "NSObject"] }
 
-    /// Reads the fields; the version is checked by the document, which can name the entry.
+    /// Reads the fields, and keeps every other key as stored in
+    /// `unknownFields`; the version is checked by the document, which can
+    /// name the entry.
     ///
-    /// - Throws: `KeyedArchiveError` for a field of the wrong type.
+    /// - Throws: `KeyedArchiveError` for a field of the wrong type, or a
+    ///   reference past the archive's objects.
     public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
         version = try decoder.decodeInt(forKey: PTKDocumentFormat.versionKey)
         thumbnail = try decoder.decodeObject(of: Data.self, forKey: PTKDocumentFormat.thumbnailKey)
+        unknownFields = try decoder.preservedFields(excludingKeys: Self.knownKeys)
     }
 
-    /// Writes the fields in the app's order; a missing thumbnail as `$null`.
+    /// Writes the fields in the app's order, a missing thumbnail as `$null`;
+    /// then the unknown keys as they were read.
     public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
         encoder.encode(version, forKey: PTKDocumentFormat.versionKey)
         try encoder.encode(thumbnail, forKey: PTKDocumentFormat.thumbnailKey)
+        encoder.encode(unknownFields)
     }
 }
 
@@ -71,30 +84,43 @@ public struct PTKData: Hashable, Sendable, KeyedArchiveCodable {
     public var version: Int
     /// `Photo`: PNG bytes, nil when absent or `$null`.
     public var photo: Data?
+    /// The keys this type does not know, with their values as stored:
+    /// written back unchanged when the data is encoded.
+    public var unknownFields: PreservedArchiveFields
 
     /// Makes data; a new document's is version 1 without a photo.
     public init(version: Int = PTKDocumentFormat.version, photo: Data? = nil) {
         self.version = version
         self.photo = photo
+        unknownFields = PreservedArchiveFields()
     }
+
+    /// The keys this type reads and writes; any other is kept in `unknownFields`.
+    public static let knownKeys: Set<String> = [PTKDocumentFormat.versionKey, PTKDocumentFormat.photoKey]
 
     /// `PTKData` only.
     public static let archivedClassNames: Set<String> = ["PTKData"]
     /// `PTKData` → `NSObject`.
     public var archivedClassChain: [String] { ["PTKData", "NSObject"] }
 
-    /// Reads the fields; the version is checked by the document, which can name the entry.
+    /// Reads the fields, and keeps every other key as stored in
+    /// `unknownFields`; the version is checked by the document, which can
+    /// name the entry.
     ///
-    /// - Throws: `KeyedArchiveError` for a field of the wrong type.
+    /// - Throws: `KeyedArchiveError` for a field of the wrong type, or a
+    ///   reference past the archive's objects.
     public init(from decoder: inout KeyedArchiveDecoder) throws(KeyedArchiveError) {
         version = try decoder.decodeInt(forKey: PTKDocumentFormat.versionKey)
         photo = try decoder.decodeObject(of: Data.self, forKey: PTKDocumentFormat.photoKey)
+        unknownFields = try decoder.preservedFields(excludingKeys: Self.knownKeys)
     }
 
-    /// Writes the fields in the app's order; a missing photo as `$null`.
+    /// Writes the fields in the app's order, a missing photo as `$null`;
+    /// then the unknown keys as they were read.
     public func encode(to encoder: inout KeyedArchiveEncoder) throws(KeyedArchiveError) {
         encoder.encode(version, forKey: PTKDocumentFormat.versionKey)
         try encoder.encode(photo, forKey: PTKDocumentFormat.photoKey)
+        encoder.encode(unknownFields)
     }
 }
 
@@ -211,8 +237,9 @@ public final class PTKDocumentFile {
 
     /// Saves the document safely (a new package written beside, then
     /// swapped in): to `path` when given, else where it was opened. Both
-    /// entries are written when edited; entries this type does not know are
-    /// kept.
+    /// entries are written when edited, with the keys their objects hold
+    /// that this type does not know as they were read (`unknownFields`);
+    /// entries this type does not know are kept.
     ///
     /// - Throws: `ICTDocumentError` `.alreadyExists` when a new document
     ///   would replace something at `path`; `.package` when writing fails

@@ -91,7 +91,9 @@ public struct ComparablePackage: Sendable {
         contents = .entries(result)
     }
 
-    /// The `.ict` document at `path`, its fields read from both entries.
+    /// The `.ict` document at `path`, its fields read from both entries:
+    /// the ones `CTData` and `CTMetadata` know by value, any other key (a
+    /// newer app's) by its archived objects.
     ///
     /// - Throws: `ICTDocumentError` when the document cannot be read.
     public init(documentAt path: String) throws(ICTDocumentError) {
@@ -109,6 +111,9 @@ public struct ComparablePackage: Sendable {
         dataFields[ICTDocumentFormat.lastNameKey] = data.lastName.map(PropertyListValue.string)
         dataFields[ICTDocumentFormat.favoriteNumberKey] = data.favoriteNumber.map(PropertyListValue.real)
         dataFields[ICTDocumentFormat.photoKey] = data.photo.map(PropertyListValue.data)
+        // Keys a newer app added are compared as the archive holds them, objects by class and fields.
+        metadataFields.merge(metadata.unknownFields.comparableFields) { known, _ in known }
+        dataFields.merge(data.unknownFields.comparableFields) { known, _ in known }
         contents = .fields(
             .dictionary([ICTDocumentFormat.metadataEntryName: .dictionary(metadataFields), ICTDocumentFormat.dataEntryName: .dictionary(dataFields)]))
     }

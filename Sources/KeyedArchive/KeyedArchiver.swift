@@ -104,10 +104,10 @@ final class KeyedArchiveEncodingState {
 
 /// Collects the fields of one object, for a `KeyedArchiveEncodable` type's `encode(to:)`.
 public struct KeyedArchiveEncoder {
-    private let state: KeyedArchiveEncodingState
+    let state: KeyedArchiveEncodingState
     /// The index in `$objects` of the object whose fields this encoder collects.
     public let objectIndex: Int
-    fileprivate(set) var fields = OrderedDictionary<String, PropertyListValue>()
+    var fields = OrderedDictionary<String, PropertyListValue>()
     fileprivate(set) var storedValue: PropertyListValue?
 
     fileprivate init(state: KeyedArchiveEncodingState, objectIndex: Int) {

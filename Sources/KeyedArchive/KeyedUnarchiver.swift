@@ -143,10 +143,10 @@ final class KeyedArchiveDecodingContext {
 /// objects as nil, as `NSKeyedUnarchiver` reads them; a field of the wrong
 /// kind is an error with its key path.
 public struct KeyedArchiveDecoder {
-    private let context: KeyedArchiveDecodingContext
+    let context: KeyedArchiveDecodingContext
     /// The object's index in `$objects`; 0 for the decoder over `$top`.
     public var objectIndex: Int { index ?? 0 }
-    private let index: Int?
+    let index: Int?
     /// The archived class name (`NSString` etc. for a plain stored value).
     public let className: String
     /// The archived class chain, most derived first (empty for a plain stored value).

@@ -97,4 +97,24 @@ struct PTKDocumentFileTests {
         #expect(form.form.thumbnail == .file("out.thumbnail.png"))
         #expect(form.imageFiles.map(\.name) == ["out.photo.png", "out.thumbnail.png"])
     }
+
+    @Test func settingThePhotoKeepsTheUnknownKeysOfBothEntries() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path + "/Coffee.ptk"
+        try FileManager.default.copyItem(atPath: Self.samples + "/Coffee.ptk", toPath: path)
+        let entries = [PTKDocumentFormat.dataEntryName, PTKDocumentFormat.metadataEntryName]
+        var before: [String: String] = [:]
+        for entry in entries {
+            try UnknownArchiveKeys.add(toEntryAt: path + "/" + entry, topKey: PTKDocumentFormat.topKey)
+            before[entry] = try UnknownArchiveKeys.resolved(inEntryAt: path + "/" + entry, topKey: PTKDocumentFormat.topKey)
+        }
+        let document = try PTKDocumentFile(contentsOf: path)
+        #expect(Set(try document.data().unknownFields.keys) == Set(UnknownArchiveKeys.keys))
+        #expect(try document.setPhoto(pngBytes: try Fixtures.photo(width: 200, height: 100).pngBytes()))
+        try document.save()
+        for entry in entries {
+            #expect(try UnknownArchiveKeys.resolved(inEntryAt: path + "/" + entry, topKey: PTKDocumentFormat.topKey) == before[entry], "\(entry)")
+        }
+        #expect(try PTKDocumentFile(contentsOf: path).data().photo.map { Self.ihdrSize($0) } == [200, 100])
+    }
 }

@@ -50,4 +50,19 @@ struct PackageComparisonTests {
             (error as? ICTDocumentError)?.packageError?.fileSystemPath.hasPrefix("/nonexistent") == true
         }
     }
+
+    @Test func documentsDifferInKeysTheModelDoesNotKnow() throws {
+        let folder = try ScratchFolder()
+        let old = folder.path + "/Old.ict", new = folder.path + "/New.ict"
+        try FileManager.default.copyItem(atPath: Self.coffee, toPath: old)
+        try FileManager.default.copyItem(atPath: Self.coffee, toPath: new)
+        try UnknownArchiveKeys.add(toEntryAt: new + "/ctdocument.metadata", topKey: "DATA")
+        let added = try ComparablePackage(documentAt: new).differences(from: ComparablePackage(documentAt: old))
+        #expect(added.map { "\($0.entry ?? "-") \($0.change.keyPath)" } == UnknownArchiveKeys.keys.sorted().map { "ctdocument.metadata \($0)" })
+        let note = added.first { "\($0.change.keyPath)" == "NOTE" }?.change
+        #expect(note == PropertyListDifference(.added, at: [.key("NOTE")], old: nil, new: "a newer app's note"))
+
+        try UnknownArchiveKeys.add(toEntryAt: old + "/ctdocument.metadata", topKey: "DATA")
+        #expect(try ComparablePackage(documentAt: new).differences(from: ComparablePackage(documentAt: old)).isEmpty)
+    }
 }

@@ -74,24 +74,10 @@ public enum PythonZip {
     }
 
     private static func run(_ script: String, arguments: [String], input: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(message: "python3 zipfile failed (\(process.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
+        do {
+            return try PythonScript.run(script, arguments: arguments, input: input)
+        } catch let failure as PythonScript.Failure {
+            throw Failure(message: "python3 zipfile \(failure.message)")
         }
-        return output
     }
 }

@@ -3,12 +3,12 @@ import Foundation
 /// Runs a Python 3 script with `python3 -c` (found on `PATH`), for helpers
 /// whose expected values come from Python's own modules (`zipfile`,
 /// `plistlib`), not from ICTKit.
-enum PythonScript {
+public enum PythonScript {
     /// A script that exited with a status other than 0.
-    struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, CustomStringConvertible {
         /// The status and what the script wrote to standard error.
-        var message: String
-        var description: String { message }
+        public var message: String
+        public var description: String { message }
     }
 
     /// Runs `script` with `arguments`, `input` on its standard input, and
@@ -16,7 +16,7 @@ enum PythonScript {
     ///
     /// - Throws: `Failure` when it exits with a status other than 0; what
     ///   `Process.run()` throws when `python3` cannot be started.
-    static func run(_ script: String, arguments: [String], input: Data = Data()) throws -> Data {
+    public static func run(_ script: String, arguments: [String], input: Data = Data()) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments

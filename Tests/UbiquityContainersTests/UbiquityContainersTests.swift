@@ -22,9 +22,8 @@ struct UbiquityContainersTests {
 
     /// Writes `value` (a Python literal) to `path` with plistlib in `format` (FMT_XML or FMT_BINARY).
     private func plistlib(_ value: String, to path: String, format: String = "FMT_XML") throws {
-        let result = try PythonRunner.run(
-            "import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps(\(value), fmt=plistlib.\(format), sort_keys=False))", [path])
-        #expect(result.status == 0, "\(result.stderr)")
+        _ = try PythonScript.run(
+            "import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps(\(value), fmt=plistlib.\(format), sort_keys=False))", arguments: [path])
     }
 
     @Test(arguments: ["FMT_XML", "FMT_BINARY"])
@@ -58,9 +57,9 @@ struct UbiquityContainersTests {
             ], defaultIdentifier: "iCloud.b")
         try configuration.write(to: path)
         #expect(try UbiquityContainerConfiguration.read(from: path) == configuration)
-        let read = try PythonRunner.run("import plistlib, sys, json; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))", [path])
+        let read = try PythonScript.run("import plistlib, sys, json; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))", arguments: [path])
         #expect(
-            read.stdout
+            String(decoding: read, as: UTF8.self)
                 == #"{"Containers": {"iCloud.a": {"Engine": "syncthing", "EngineFolderID": "a", "Path": "/srv/a"}, "iCloud.b": {"Engine": "folder", "Path": "/srv/b"}}, "DefaultContainer": "iCloud.b"}"#
                 + "\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/config/ictkit") == ["containers.plist"])

@@ -77,7 +77,7 @@ import Darwin
     func aClosedPipeIsACleanStop(_ command: [String]) throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let before = try FolderSnapshot.take(folder)
-        let (status, stderr) = try Self.runWithClosedPipe(arguments(command), scratch: folder)
+        let (status, stderr) = try Self.runWithClosedPipe(arguments(command))
         #expect(status == 0 || status == 128 + SIGPIPE, "exit status \(status); \(stderr)")
         #expect(stderr == "")
         #expect(try FolderSnapshot.take(folder) == before)
@@ -95,26 +95,48 @@ import Darwin
     }
 
     /// Runs `ict` with standard output the write end of a pipe whose read
-    /// end is closed (so its first write fails with EPIPE), standard error
-    /// a file; returns the exit status (128 + N for a signal) and standard error.
-    static func runWithClosedPipe(_ arguments: [String], scratch: String) throws -> (status: Int32, stderr: String) {
+    /// end is closed (so its first write fails with EPIPE), as `runBounded`.
+    static func runWithClosedPipe(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         close(ends[0])
-        let errorPath = scratch + "/.stderr-\(UUID().uuidString)"
-        let errorDescriptor = open(errorPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        defer { close(ends[1]) }
+        return try runBounded(arguments, standardOutput: ends[1])
+    }
+
+    /// Runs `ict` with standard output `standardOutput` and standard error a
+    /// pipe read to its end, which comes when the process ends: waited for
+    /// at most 30 seconds (a command that goes on, as `list --watch` would
+    /// after its output failed, is then killed and the test fails). Returns
+    /// the exit status (128 + N for a signal) and standard error.
+    static func runBounded(_ arguments: [String], standardOutput: Int32) throws -> (status: Int32, stderr: String) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let pid: pid_t
         do {
-            defer {
-                close(ends[1])
-                close(errorDescriptor)
-            }
-            pid = try ICTRunner.spawn(arguments, standardOutput: ends[1], standardError: errorDescriptor)
+            defer { close(ends[1]) }
+            pid = try ICTRunner.spawn(arguments, standardOutput: standardOutput, standardError: ends[1])
         }
+        defer { close(ends[0]) }
+        var stderr: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        var ended = false
+        while !ended {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            var ready = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            guard poll(&ready, 1, Int32(max(1, milliseconds))) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(ends[0], &buffer, buffer.count)
+            if count > 0 { stderr += buffer[..<count] } else if count == 0 || errno != EINTR { ended = true }
+        }
+        if !ended { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(ended, "\(arguments) did not end within 30 seconds")
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exit, (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+        return (exit, String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -105,6 +105,9 @@ extension Ict {
         }
 
         func run() throws {
+            if let htmlPage, let problem = OutputPlacement.insidePackageProblem(htmlPage) {
+                throw Self.report(json: json, jsonLines: batch.jsonl).fail(problem)
+            }
             if watch {
                 try watchFolder()
                 return

@@ -218,6 +218,9 @@ struct TypedValueOptions: ParsableArguments {
     }
 
     func validate() throws {
+        for (type, text) in given where ["string", "xml", "json"].contains(type) {
+            if let problem = UsageCheck.notUTF8Problem(text, option: "-" + type) { throw ValidationError(problem) }
+        }
         guard given.count <= 1 else { throw ValidationError("give one value, not \(given.map { "-" + $0.type }.joined(separator: " and "))") }
         if given.count == 1 { _ = try value() }
     }

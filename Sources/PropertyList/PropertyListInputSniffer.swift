@@ -8,7 +8,9 @@
 /// property list (`bplist0`; `bplist` then another version is refused at
 /// once, as the reader refuses it) or a typed stream, whose bytes are not
 /// looked at further; XML starting with its declaration (`<?xml`, which may
-/// name another encoding), likewise; otherwise text in
+/// name another 8-bit encoding), whose bytes are checked only up to its root
+/// element, where no XML reader takes a NUL (so `<?xml` then `/dev/zero` is
+/// refused at its first NUL); otherwise text in
 /// UTF-8, or in UTF-16 or UTF-32 by the byte order mark or the zero bytes
 /// of an ASCII first character. Text must then start, after any byte order
 /// mark and white space, with a printable ASCII character (`<`, `{`, `(`,
@@ -27,6 +29,9 @@ public struct PropertyListInputSniffer: Sendable {
         case undecided
         /// A form whose bytes are left to its reader.
         case unchecked
+        /// XML after its declaration, before its root element; `afterLess`
+        /// when the last byte was `<`.
+        case declaredXML(afterLess: Bool)
         case utf8
         case utf16(bigEndian: Bool)
         case utf32(bigEndian: Bool)
@@ -73,7 +78,7 @@ public struct PropertyListInputSniffer: Sendable {
     private var hasCheckedStart: Bool {
         switch form {
         case .undecided: false
-        case .unchecked: true
+        case .unchecked, .declaredXML: true
         default: started
         }
     }
@@ -124,6 +129,9 @@ public struct PropertyListInputSniffer: Sendable {
             try decide(atEnd: false)
         case .unchecked:
             offset += 1
+        case .declaredXML(let afterLess):
+            try checkPrologue(byte, afterLess: afterLess)
+            offset += 1
         case .utf8:
             try checkUTF8(byte)
             offset += 1
@@ -144,6 +152,11 @@ public struct PropertyListInputSniffer: Sendable {
         if let magic = Self.magics.first(where: { head.starts(with: $0) }) {
             if !checksStartOnly, magic == Self.pngSignature { throw NonPropertyListFormat.png.error(at: .byteOffset(0)) }
             if !checksStartOnly, magic.starts(with: "NIBArchive".utf8) { throw NonPropertyListFormat.nibArchive.error(at: .byteOffset(0)) }
+            if magic.starts(with: "<?xml".utf8) {
+                // The head's bytes are the declaration's start, all ASCII: the prologue is checked from after them.
+                form = .declaredXML(afterLess: false)
+                return
+            }
             form = .unchecked
             return
         }
@@ -167,6 +180,25 @@ public struct PropertyListInputSniffer: Sendable {
         for byte in bytes {
             try check(byte)
         }
+    }
+
+    /// XML before its root element (the declaration, comments, a doctype,
+    /// white space), in an ASCII-compatible encoding: a NUL is refused (no
+    /// XML reader takes one there, whatever the encoding); the root
+    /// element's start (`<` and a letter, `_` or `:`) ends the checking,
+    /// since the property-list readers take some bytes inside values that
+    /// XML forbids.
+    private mutating func checkPrologue(_ byte: UInt8, afterLess: Bool) throws(PropertyListError) {
+        if byte == 0 {
+            throw PropertyListError(
+                .malformedXML, at: .byteOffset(offset), "byte 0x00 (NUL) before the root element: XML allows no NUL there")
+        }
+        let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)  // Either case.
+        if afterLess, letter || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") {
+            form = .unchecked
+            return
+        }
+        form = .declaredXML(afterLess: byte == UInt8(ascii: "<"))
     }
 
     private mutating func checkUTF8(_ byte: UInt8) throws(PropertyListError) {

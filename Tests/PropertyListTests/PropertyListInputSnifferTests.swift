@@ -78,6 +78,27 @@ struct PropertyListInputSnifferTests {
         #expect(failure(Array("bplist".utf8)) == nil, "six bytes cannot tell yet")
     }
 
+    /// XML after its declaration: a NUL before the root element is refused
+    /// where it stands (`<?xml version="1.0"?>` is 21 bytes, so `/dev/zero`
+    /// after it at byte 21, through a comment and a doctype too); after the
+    /// root element's start the bytes are left to the reader, which takes a
+    /// NUL inside a string.
+    @Test func declaredXMLIsCheckedForNULUpToItsRootElement() throws {
+        let declaration = Array(#"<?xml version="1.0"?>"#.utf8)
+        let zeros = [UInt8](repeating: 0, count: 4096)
+        for error in [failure(declaration + zeros), failure(declaration + zeros, piece: 4096)] {
+            let refused = try #require(error)
+            #expect(refused.code == .malformedXML)
+            #expect(refused.location == .byteOffset(21))
+            #expect(refused.message == "byte 0x00 (NUL) before the root element: XML allows no NUL there")
+        }
+        let prologue = Array("<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE plist>\n".utf8)
+        #expect(failure(prologue + [0]).map(\.location) == .byteOffset(prologue.count))
+        #expect(failure(prologue + Array("<plist><string>a".utf8) + [0] + Array("</string></plist>".utf8)) == nil)
+        #expect(failure(prologue + Array("<_x>".utf8) + zeros) == nil)
+        #expect(startFailure(declaration + zeros) == nil, "a whole file is left to its reader")
+    }
+
     @Test func refusesNULBytesAtByteZero() throws {
         let zeros = [UInt8](repeating: 0, count: 1 << 16)
         for error in [failure(zeros), failure(zeros, piece: 1 << 16), startFailure(zeros)] {

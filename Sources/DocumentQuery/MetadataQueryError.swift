@@ -5,10 +5,15 @@ public struct MetadataQueryError: Error, CustomStringConvertible, Sendable {
     public var path: String
     /// `path: reason`.
     public var description: String
+    /// Whether a scope itself went (removed, or renamed away): nothing
+    /// under it is watched any more, even when a folder of its name is
+    /// made again. Its items are told as removed in the same update.
+    public var isScopeGone = false
 
     /// An error about `path`; the description is `path: reason`.
-    public init(path: String, _ reason: String) {
+    public init(path: String, _ reason: String, isScopeGone: Bool = false) {
         self.path = path
         self.description = "\(path): \(reason)"
+        self.isScopeGone = isScopeGone
     }
 }

@@ -34,9 +34,13 @@ extension MetadataQueryEngine {
             switch watched[event.watch] {
             case .folder(let folder)?:
                 if event.name.isEmpty {
-                    // A scope itself went: its items went with it. (Another folder's going is its parent's event.)
-                    if event.change == .folderGone, roots.contains(folder), (try? FileInfo.of(path: folder))?.kind != .directory {
+                    // A scope itself went: its items went with it, and nothing more is watched there, which
+                    // the query says. (Another folder's going is its parent's event.)
+                    if event.change == .folderGone, roots.contains(folder), folderWatches[folder] == event.watch {
                         removeFolder(folder)
+                        problems.append(
+                            MetadataQueryError(
+                                path: folder, "the folder was removed or renamed away; nothing in it is watched any more", isScopeGone: true))
                     }
                     continue
                 }

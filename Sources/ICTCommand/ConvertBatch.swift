@@ -30,6 +30,7 @@ extension Ict.Convert {
         guard ContentSniffer.typeIdentifier(ofItemAtPath: folder) == "public.directory" else {
             throw report.fail(Problem(path: folder, "with --files-from, -o names the folder the outputs are written in; this is not a folder"))
         }
+        if let problem = OutputPlacement.insidePackageProblem(folder) { throw report.fail(problem) }
         var names: InputNames
         do throws(CommandFailure) {
             names = try batch.names(after: inputArgument.map { [$0] } ?? [])

@@ -82,7 +82,7 @@ extension Ict {
                 throw report.fail(Problem(path: directory, "\(error)"))
             }
             report.fields.path = path
-            if !json { print(TerminalText.escaped(path)) }
+            if !json { StandardOutput.printLine(path) }
             try report.finish()
         }
     }
@@ -120,7 +120,7 @@ extension Ict.Create {
             throw report.fail(Problem(path: path, "\(error)"))
         }
         report.fields.path = path
-        if !json { print(TerminalText.escaped(path)) }
+        if !json { StandardOutput.printLine(path) }
         try report.finish()
     }
 }

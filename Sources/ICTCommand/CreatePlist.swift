@@ -52,7 +52,7 @@ extension Ict {
             } catch {
                 throw report.fail(Problem(path: Problem.outputName(file), "\(error)"))
             }
-            if !json, file != "-" { print(TerminalText.escaped(file)) }
+            if !json, file != "-" { StandardOutput.printLine(file) }
             try report.finish()
         }
     }

@@ -16,7 +16,14 @@ enum Diagnostics {
     }
 }
 
-/// Writes text to standard output through one buffer, so large trees print fast.
+/// Standard output: the one place `ict` writes it, through one buffer so
+/// large trees print fast. Every write is checked: when the reader of a
+/// pipe is gone (`ict list | head -1`, `ict list --watch | head -3`) the
+/// reader chose to stop, and so does the process, at once, with nothing
+/// said and exit status 0 (`BrokenPipe`: SIGPIPE is ignored); any other
+/// failure (`> /dev/full`) ends it with exit status 1 and
+/// `ict: error: cannot write to standard output: REASON` on standard error, since
+/// what it would print can no longer reach anyone.
 struct StandardOutput {
     private var buffer: [UInt8] = []
 
@@ -33,8 +40,30 @@ struct StandardOutput {
         if buffer.count > 1 << 16 { flush() }
     }
 
+    /// Writes what is buffered (see the type's note for a failure).
     mutating func flush() {
-        Diagnostics.writeAll(buffer, to: StandardDescriptor.output)
+        buffer.withUnsafeBytes { Self.writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes one line for people at once, as `writeLine(_:)` and `flush()`.
+    static func printLine(_ line: String) {
+        var output = StandardOutput()
+        output.writeLine(line)
+        output.flush()
+    }
+
+    /// Writes every byte of `bytes` at once, unbuffered (see the type's note for a failure).
+    static func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeAll($0) }
+    }
+
+    /// Writes every byte of `bytes` at once, unbuffered: the one write to
+    /// standard output, which ends the process when it fails (see the type's note).
+    static func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        guard let code = FileWriting.writeAll(bytes, to: StandardDescriptor.output) else { return }
+        if BrokenPipe.isBrokenPipe(code) { CurrentProcess.exit(0) }
+        Diagnostics.printError(Problem(path: "ict", "cannot write to standard output: \(SystemCallError.describe(code))").line)
+        CurrentProcess.exit(1)
     }
 }

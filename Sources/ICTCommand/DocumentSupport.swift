@@ -53,6 +53,13 @@ struct DocumentFieldOptions: ParsableArguments {
     @Option(help: "The text of a note (.icfnote, .dox): the whole file, as UTF-8.")
     var text: String?
 
+    func validate() throws {
+        let texts = [("--first-name", firstName), ("--last-name", lastName), ("--display-name", displayName), ("--text", text)]
+        for (option, text) in texts {
+            if let problem = UsageCheck.notUTF8Problem(text, option: option) { throw ValidationError(problem) }
+        }
+    }
+
     var isEmpty: Bool { firstName == nil && lastName == nil && displayName == nil && favoriteNumber == nil && photo == nil && text == nil }
 
     /// Why these options do not fit a document of `kind`, or nil when they do:

@@ -27,7 +27,7 @@ extension Ict {
                 data, data that does not read (the message gives the byte offset inside it) \
                 or an NSArchiver typed stream fails with exit status 1.
 
-                In an NSArchiver typed stream (a file, not standard input) a key path is \
+                In an NSArchiver typed stream (a file, standard input or a FIFO) a key path is \
                 dot-separated indices from the root object: at an object an index picks one of \
                 the fields its coder wrote (every group in order, from 0), at a C array or struct \
                 an element or field; the empty key path is the root. So in an iMessage \
@@ -103,12 +103,7 @@ extension Ict {
             let value: PropertyListValue
             let problem: (String) -> Problem
             var rawText: String?
-            if let found = TypedStreamSupport.value(atPath: file, keyPath: keyPath, limit: limits.maximumInputSize) {
-                report.fields.path = Problem.inputName(file)
-                report.fields.keyPath = keyPath
-                do { value = try found.get() } catch { throw report.fail(error) }
-                problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
-            } else if StoreCommands.handles(file) {
+            if StoreCommands.handles(file) {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 do throws(Problem) { value = try StoreCommands.value(in: file, model: model, at: keyPath) } catch { throw report.fail(error) }
@@ -128,12 +123,19 @@ extension Ict {
                 value = found
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
             } else {
-                let target = try KeyPathTarget.open(file, keyPath: keyPath, limits: limits, report: report).target
-                do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
-                // A UUID, URL, rect, colour, font, attributed string… in a keyed archive (in the file, or in a
-                // data value a `!` step reads): printed as it reads.
-                rawText = EmbeddedArchives().readableValue(in: target.propertyList, at: target.embeddedKeyPath)?.readableText
-                problem = { message in target.problem(message) }
+                // Opened once, and a stream read once, for both looks at it: a typed stream, else a property list.
+                let input = try KeyPathTarget.input(file, keyPath: keyPath, limits: limits, report: report)
+                if input.address.entry == nil, let found = TypedStreamSupport.value(in: input.file, path: file, keyPath: keyPath) {
+                    do { value = try found.get() } catch { throw report.fail(error) }
+                    problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
+                } else {
+                    let target = try KeyPathTarget.open(input, limits: limits, report: report).target
+                    do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
+                    // A UUID, URL, rect, colour, font, attributed string… in a keyed archive (in the file, or in a
+                    // data value a `!` step reads): printed as it reads.
+                    rawText = EmbeddedArchives().readableValue(in: target.propertyList, at: target.embeddedKeyPath)?.readableText
+                    problem = { message in target.problem(message) }
+                }
             }
             report.fields.type = ValueTypeName.of(value)
             report.fields.value = .propertyList(value)
@@ -157,7 +159,7 @@ extension Ict {
                 if format == .binary1, OutputFile.isTerminal("-") {
                     throw report.fail(Problem(path: "ict", "binary output is not sent to a terminal; use -o FILE"))
                 }
-                Diagnostics.writeAll(bytes, to: 1)
+                StandardOutput.writeAll(bytes)
             }
             try report.finish()
         }

@@ -25,9 +25,11 @@ struct Ict: ParsableCommand {
     )
 
     /// Parses the command line (file names byte for byte, see `RawFileName`),
-    /// runs the command, and prints any usage error in the one problem form
+    /// runs the command (standard output as `StandardOutput` writes it), and prints any usage error in the one problem form
     /// (`ict: error: …`) with exit status 64.
     static func main() {
+        // A reader gone is seen as a failed write, where `StandardOutput` stops cleanly.
+        BrokenPipe.ignore()
         let arguments = RawFileName.arguments()
         // plutil's command line is its own, not argument-parser's (see `Plutil`).
         let programName = RawFileName.programName()
@@ -53,8 +55,13 @@ struct Ict: ParsableCommand {
             Self.exit(withError: exit)
         } catch {
             let code = exitCode(for: error)
+            if code == .success {
+                // Help and --version, written as every output is (a failed write is not a success).
+                StandardOutput.writeAll(Array((fullMessage(for: error) + "\n").utf8))
+                Self.exit(withError: ExitCode.success)
+            }
             guard code == .validationFailure else {
-                // Help and --version (exit 0), or an error of the command's own.
+                // An error of the command's own.
                 Self.exit(withError: error)
             }
             usageFailure(message(for: error), arguments: arguments)

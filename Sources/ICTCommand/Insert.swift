@@ -77,7 +77,7 @@ enum KeyPathEdit {
             do throws(Problem) { try target.save(expecting: opened.stamp) } catch { throw report.fail(error) }
         }
         report.fields.changed = changed
-        if !json { print(TerminalText.escaped("\(file): \(changed ? "saved" : "unchanged")")) }
+        if !json { StandardOutput.printLine("\(file): \(changed ? "saved" : "unchanged")") }
         try report.finish()
     }
 }

@@ -174,7 +174,7 @@ class Report {
         members.append(("problems", .array(problems.map(\.jsonValue))))
         problems.removeAll(keepingCapacity: true)
         // One write for the whole line, so lines of processes sharing a pipe or file do not mix.
-        Diagnostics.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")], to: StandardDescriptor.output)
+        StandardOutput.writeAll(try JSONValue.object(members).encoded(compact: true) + [UInt8(ascii: "\n")])
     }
 
     /// With `--jsonl`, prints the line of one file as `line(path:fields:)`,

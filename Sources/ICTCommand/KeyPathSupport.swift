@@ -23,6 +23,54 @@ extension KeyPathTarget {
         Problem(path: address.path, location: address.entry.map(Problem.Location.entry) ?? .none, message, keyPath: address.keyPathText)
     }
 
+    /// The input a key path is looked up in: where it is, the file (or
+    /// the document's entry) opened and, a stream, read to its end, and
+    /// the file's stamp taken before it was read. Opened once, so that a
+    /// stream (standard input, a FIFO) is read once by every look at it.
+    struct Input {
+        let address: KeyPathAddress
+        let file: InputFile
+        let stamp: FileStamp?
+    }
+
+    /// Opens the file (or the document's entry) named `path`, to edit it in
+    /// place or only to read it (`InputFile.Purpose`).
+    ///
+    /// - Throws: `Problem` when it cannot be opened or read (to edit: is not
+    ///   a regular file) or the key path does not fit it.
+    static func input(_ path: String, keyPath text: String, limits: PropertyListLimits, for purpose: InputFile.Purpose) throws(Problem)
+        -> Input
+    {
+        let address: KeyPathAddress
+        do throws(ICTDocumentError) {
+            address = try KeyPathAddress(path: path, keyPath: text)
+        } catch {
+            throw Problem(document: path, error)
+        }
+        let stamp = FileStamp(path: address.filePath)
+        do throws(PropertyListError) {
+            let entryPurpose = address.entry == nil || purpose == .editingInPlace ? purpose : .packageEntry
+            let file = try InputFile(path: address.filePath, limit: limits.maximumInputSize, for: entryPurpose)
+            return Input(address: address, file: file, stamp: stamp)
+        } catch {
+            throw problem(error, reading: address)
+        }
+    }
+
+    /// Reads the property list of `input`.
+    ///
+    /// - Throws: `Problem` at the byte or line where it does not read.
+    static func read(_ input: Input, limits: PropertyListLimits) throws(Problem) -> (target: KeyPathTarget, stamp: FileStamp?) {
+        do throws(PropertyListError) {
+            let (value, format) = try input.file.withBytes { (bytes) throws(PropertyListError) in
+                try PropertyListReader(limits: limits).read(bytes)
+            }
+            return (KeyPathTarget(address: input.address, propertyList: value, format: format), input.stamp)
+        } catch {
+            throw problem(error, reading: input.address)
+        }
+    }
+
     /// Reads the file (or the document's entry) named `path`, to edit it in
     /// place or only to read it (`InputFile.Purpose`), with the stamp of the
     /// file taken before it was read.
@@ -32,26 +80,18 @@ extension KeyPathTarget {
     static func read(_ path: String, keyPath text: String, limits: PropertyListLimits, for purpose: InputFile.Purpose) throws(Problem)
         -> (target: KeyPathTarget, stamp: FileStamp?)
     {
-        let address: KeyPathAddress
-        do throws(ICTDocumentError) {
-            address = try KeyPathAddress(path: path, keyPath: text)
-        } catch {
-            throw Problem(document: path, error)
+        try read(input(path, keyPath: text, limits: limits, for: purpose), limits: limits)
+    }
+
+    /// The problem of `error`, met reading the file `address` names: at its entry, for a document's.
+    private static func problem(_ error: PropertyListError, reading address: KeyPathAddress) -> Problem {
+        if let entry = address.entry, error.code == .io, nothingIs(at: address.filePath) {
+            return Problem(path: address.path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: address.keyPathText)
         }
-        let file = address.filePath
-        let stamp = FileStamp(path: file)
-        do throws(PropertyListError) {
-            let entryPurpose = address.entry == nil || purpose == .editingInPlace ? purpose : .packageEntry
-            let input = try InputFile(path: file, limit: limits.maximumInputSize, for: entryPurpose)
-            let (value, format) = try input.withBytes { (bytes) throws(PropertyListError) in try PropertyListReader(limits: limits).read(bytes) }
-            return (KeyPathTarget(address: address, propertyList: value, format: format), stamp)
-        } catch {
-            if let entry = address.entry, error.code == .io, nothingIs(at: file) {
-                throw Problem(path: path, location: .entry(entry), "the document has no entry '\(entry)'", keyPath: text)
-            }
-            if let entry = address.entry, error.code == .io { throw Problem(path: path, location: .entry(entry), error.message, keyPath: text) }
-            throw Problem(path: path, error)
+        if let entry = address.entry, error.code == .io {
+            return Problem(path: address.path, location: .entry(entry), error.message, keyPath: address.keyPathText)
         }
+        return Problem(path: address.path, error)
     }
 
     /// Whether nothing at all is at `path` (`ENOENT`; a link, even a dangling one, is something).
@@ -69,10 +109,29 @@ extension KeyPathTarget {
         _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading,
         report: TypedReport<Fields>
     ) throws -> (target: KeyPathTarget, stamp: FileStamp?) {
+        try open(input(path, keyPath: keyPath, limits: limits, for: purpose, report: report), limits: limits, report: report)
+    }
+
+    /// Opens the input for a command, filling the report's `path` and `keyPath`, or fails the report.
+    static func input<Fields: KeyPathReportFields>(
+        _ path: String, keyPath: String, limits: PropertyListLimits, for purpose: InputFile.Purpose = .reading,
+        report: TypedReport<Fields>
+    ) throws -> Input {
         report.fields.path = Problem.inputName(path)
         report.fields.keyPath = keyPath
         do throws(Problem) {
-            return try read(path, keyPath: keyPath, limits: limits, for: purpose)
+            return try input(path, keyPath: keyPath, limits: limits, for: purpose)
+        } catch {
+            throw report.fail(error)
+        }
+    }
+
+    /// Reads the target from the input `input(_:keyPath:limits:for:report:)` opened, or fails the report.
+    static func open<Fields: KeyPathReportFields>(_ input: Input, limits: PropertyListLimits, report: TypedReport<Fields>) throws -> (
+        target: KeyPathTarget, stamp: FileStamp?
+    ) {
+        do throws(Problem) {
+            return try read(input, limits: limits)
         } catch {
             throw report.fail(error)
         }
@@ -172,6 +231,9 @@ struct TypedValueOptions: ParsableArguments {
     }
 
     func validate() throws {
+        for (type, text) in given where ["string", "xml", "json"].contains(type) {
+            if let problem = UsageCheck.notUTF8Problem(text, option: "-" + type) { throw ValidationError(problem) }
+        }
         guard given.count <= 1 else { throw ValidationError("give one value, not \(given.map { "-" + $0.type }.joined(separator: " and "))") }
         if given.count == 1 { _ = try value() }
     }

@@ -18,7 +18,7 @@ extension Ict {
             let value: PropertyListValue
             do throws(Problem) { value = try target.foundValue() } catch { throw report.fail(error) }
             report.fields.type = ValueTypeName.of(value)
-            if !arguments.json { print(ValueTypeName.of(value)) }
+            if !arguments.json { StandardOutput.printLine(ValueTypeName.of(value)) }
             try report.finish()
         }
     }

@@ -47,7 +47,10 @@ extension Ict {
                 list is complete; its path is the folder), then one line per change: \
                 {command, path, ok, update, displayName, inConflict, problems} \
                 (Schemas/cli/list-watch.jsonl.schema.json). Every line is written as soon \
-                as the change is seen. --watch takes a folder, not --files-from, and \
+                as the change is seen. If the folder itself is removed or renamed away, \
+                its documents are reported removed, then an error says so and the watch \
+                ends with exit status 1; when the reader of standard output goes (| head) \
+                it ends with exit status 0. --watch takes a folder, not --files-from, and \
                 prints lines, not --json.
                 """
         )
@@ -102,6 +105,9 @@ extension Ict {
         }
 
         func run() throws {
+            if let htmlPage, let problem = OutputPlacement.insidePackageProblem(htmlPage) {
+                throw Self.report(json: json, jsonLines: batch.jsonl).fail(problem)
+            }
             if watch {
                 try watchFolder()
                 return

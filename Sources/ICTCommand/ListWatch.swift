@@ -105,8 +105,11 @@ final class WatchPrinter: @unchecked Sendable {
     }
 
     /// Prints `update`: the list for the gathering, the changes after it.
+    /// When the folder itself went, its documents are told as removed, then
+    /// that it went, as an error, and the process ends with exit status 1:
+    /// nothing in it, or in a folder made again under its name, could be told.
     func show(_ update: MetadataQueryUpdate) {
-        for problem in update.problems { updateReport.add(Problem(problem, severity: .warning)) }
+        for problem in update.problems where !problem.isScopeGone { updateReport.add(Problem(problem, severity: .warning)) }
         let watched = update.results.filter(isWatched)
         do {
             switch update.phase {
@@ -118,6 +121,10 @@ final class WatchPrinter: @unchecked Sendable {
             listReport.add(Problem(path: folder, "\(error)"))
         }
         conflicts = Dictionary(watched.map { (key($0), $0.hasUnresolvedConflicts) }, uniquingKeysWith: { $1 })
+        if let gone = update.problems.first(where: \.isScopeGone) {
+            updateReport.add(Problem(gone))
+            CurrentProcess.exit(1)
+        }
     }
 
     /// Whether `item` is one of the documents watched: with `-r` any under

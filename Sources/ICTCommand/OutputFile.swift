@@ -42,17 +42,18 @@ final class OutputFile {
         }
     }
 
-    /// Appends `bytes`; on failure the destination is abandoned.
+    /// Appends `bytes`; on failure the destination is abandoned (standard
+    /// output's failure ends the process, as `StandardOutput` says).
     func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
         guard let writer else {
-            if let code = FileWriting.writeAll(bytes, to: StandardDescriptor.output) {
-                throw CommandFailure("cannot write: \(SystemCallError.describe(code))")
-            }
+            StandardOutput.writeAll(bytes)
             return
         }
         do throws(AtomicFileWriter.Failure) {
             try writer.write(bytes)
         } catch {
+            // A pipe named by path (`-o /dev/stdout | head -1`) whose reader is gone: a clean stop, as on standard output.
+            if BrokenPipe.isBrokenPipe(error.systemError) { CurrentProcess.exit(0) }
             throw Self.commandFailure(error)
         }
     }

@@ -1,9 +1,12 @@
+import ICTDocument
 import SystemSupport
 
 /// Where a command may write, decided in one place for every command and
 /// checked before anything is written:
 /// - no output inside the package being read (`ict thumbnail Doc.ict -o
 ///   Doc.ict/ctdocument.data`), by whatever name (links, `..`) reaches it;
+/// - no page or folder of outputs inside any package (`ict list --html
+///   Doc.ict/index.html`);
 /// - no side file (the images of a document's JSON export) beside a
 ///   device, pipe or socket: `-o /dev/null` would make `/dev/null.photo.png`;
 /// - no existing side file replaced unless asked (`--force`), and none
@@ -18,6 +21,14 @@ enum OutputPlacement {
         else { return nil }
         guard target == folder || target.starts(with: folder + [UInt8(ascii: "/")]) else { return nil }
         return Problem(path: output, "is inside \(input), the package being read; write the output outside it")
+    }
+
+    /// Why `output` (a page, a folder of outputs) may not be written: it is
+    /// an `.ict` package or inside one (`ICTDocumentFormat.enclosingPackage(ofPath:)`),
+    /// whose contents are its document's; else nil.
+    static func insidePackageProblem(_ output: String) -> Problem? {
+        guard output != "-", let package = ICTDocumentFormat.enclosingPackage(ofPath: output) else { return nil }
+        return Problem(path: output, "is inside the package \(package), whose contents are its document's; write the output outside it")
     }
 
     /// The files a document's JSON export writes beside the JSON: `BASE.photo.png`, `BASE.thumbnail.png`.

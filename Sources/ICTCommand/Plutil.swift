@@ -44,7 +44,7 @@ enum Plutil {
 
     /// Writes text on standard output, unbuffered (messages and output interleave as `plutil`'s do).
     static func printOutput(_ bytes: [UInt8]) {
-        Diagnostics.writeAll(bytes, to: StandardDescriptor.output)
+        StandardOutput.writeAll(bytes)
     }
 
     /// `PATH: message` on standard error, standard input named `<stdin>`.

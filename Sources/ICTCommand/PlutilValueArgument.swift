@@ -34,7 +34,9 @@ enum PlutilValueArgument {
         case "-bool": return .bool(["true", "yes"].contains(text.lowercased()))
         case "-integer": return .integer(PropertyListInteger(leadingInteger(text)))
         case "-float": return .real(leadingReal(text))
-        case "-string": return .string(text)
+        case "-string":
+            if let problem = UsageCheck.notUTF8Problem(text, option: "-string") { throw CommandFailure(problem) }
+            return .string(text)
         case "-date":
             guard let date = PropertyListDateFormat.parse(text) else { throw CommandFailure("Invalid date in argument: \(text)") }
             return .date(date)

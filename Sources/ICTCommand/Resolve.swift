@@ -81,10 +81,9 @@ extension Ict {
                 }
                 report.fields.removed = removed
                 if !json {
-                    print(
-                        TerminalText.escaped(
-                            "\(path): kept version \(kept.number) (\(VersionListing.sourceText(kept.version)))"
-                                + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)")))
+                    StandardOutput.printLine(
+                        "\(path): kept version \(kept.number) (\(VersionListing.sourceText(kept.version)))"
+                            + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)"))
                 }
             } catch let error as DocumentVersionError {
                 throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))

@@ -78,7 +78,7 @@ extension Ict {
                 let changed = try fields.apply(to: opened)
                 if changed { try opened.save() }
                 report.fields.changed = changed
-                if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
+                if !json { StandardOutput.printLine("\(path): \(changed ? "saved" : "unchanged")") }
             } catch let error as ICTDocumentError {
                 throw report.fail(Problem(document: path, error))
             } catch let problem as Problem {
@@ -113,7 +113,7 @@ extension Ict.SetFields {
             throw report.fail(problem)
         }
         report.fields.changed = changed
-        if !json { print(TerminalText.escaped("\(path): \(changed ? "saved" : "unchanged")")) }
+        if !json { StandardOutput.printLine("\(path): \(changed ? "saved" : "unchanged")") }
         try report.finish()
     }
 }

@@ -19,11 +19,11 @@ enum TypedStreamSupport {
         Problem(path: path, location: .byte(error.byteOffset), error.message)
     }
 
-    /// `get`: the value at `keyPath` of the typed stream at `path` decoded
-    /// (`TypedStreamDocument.value(atKeyPath:)`), or nil when `path` is
-    /// standard input or not a typed stream.
-    static func value(atPath path: String, keyPath: String, limit: Int) -> Result<PropertyListValue, Problem>? {
-        guard path != "-", let file = try? InputFile(path: path, limit: limit), let read = read(file) else { return nil }
+    /// `get`: the value at `keyPath` of the typed stream in `file` (named
+    /// `path`) decoded (`TypedStreamDocument.value(atKeyPath:)`), or nil
+    /// when it is not a typed stream.
+    static func value(in file: InputFile, path: String, keyPath: String) -> Result<PropertyListValue, Problem>? {
+        guard let read = read(file) else { return nil }
         do throws(TypedStreamError) {
             let document = try read.get()
             let value = try document.value(atKeyPath: keyPath)

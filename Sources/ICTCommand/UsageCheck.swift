@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Command-line checks made before argument-parser sees the arguments, and
 /// what a usage error needs to know of the command it was for.
 enum UsageCheck {
@@ -17,6 +19,16 @@ enum UsageCheck {
             return "unknown option '\(argument)'; a file whose name starts with '-' is named ./\(argument) or after --"
         }
         return nil
+    }
+
+    /// Why the argument `text` given to `option` cannot be text: it holds a
+    /// byte that is not UTF-8 (which `RawFileName` carries for file names),
+    /// and a string in a property list or a note is Unicode text. Nil when
+    /// it is UTF-8 (or not given).
+    static func notUTF8Problem(_ text: String?, option: String) -> String? {
+        guard let text, let (byte, offset) = RawFileName.firstByteNotUTF8(in: text) else { return nil }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "\(option) is not UTF-8 text: byte 0x\(hex) at offset \(offset) of the argument"
     }
 
     /// A command name that is not one, first or after `help` (`ict inpsect`,

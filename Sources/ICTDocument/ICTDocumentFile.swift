@@ -171,9 +171,17 @@ public final class ICTDocumentFile {
     /// the stored one as a 32-bit real is no change.
     ///
     /// - Returns: false, changing nothing, when it is already `number`.
-    /// - Throws: what `data()` throws.
+    /// - Throws: `ICTDocumentError` with code `.unwritableValue` at
+    ///   `FAVORITE_NUMBER`, changing nothing, when `number` is not finite
+    ///   as a 32-bit real (NaN, infinite, or beyond ±3.4028235e+38);
+    ///   what `data()` throws.
     @discardableResult
     public func setFavoriteNumber(_ number: Double?) throws(ICTDocumentError) -> Bool {
+        if let number, !Float(number).isFinite {
+            throw ICTDocumentError(
+                .unwritableValue, entry: ICTDocumentFormat.dataEntryName, keyPath: ICTDocumentFormat.favoriteNumberKey,
+                "the favourite number \(number) is not a finite 32-bit real (at most ±\(Float.greatestFiniteMagnitude))")
+        }
         let stored = try data().favoriteNumber
         if stored.map(Float.init) == number.map(Float.init) { return false }
         return try editData { $0.favoriteNumber = number.map { Double(Float($0)) } }

@@ -5,14 +5,22 @@
 /// limit first.
 ///
 /// The first bytes decide the form, as the readers decide it: a binary
-/// property list (`bplist`) or a file `NonPropertyListFormat` names, whose
-/// bytes are not looked at further; XML starting with its declaration
-/// (`<?xml`, which may name another encoding), likewise; otherwise text in
+/// property list (`bplist0`; `bplist` then another version is refused at
+/// once, as the reader refuses it) or a typed stream, whose bytes are not
+/// looked at further; XML starting with its declaration (`<?xml`, which may
+/// name another 8-bit encoding), whose bytes are checked only up to its root
+/// element, where no XML reader takes a NUL (so `<?xml` then `/dev/zero` is
+/// refused at its first NUL); otherwise text in
 /// UTF-8, or in UTF-16 or UTF-32 by the byte order mark or the zero bytes
 /// of an ASCII first character. Text must then start, after any byte order
 /// mark and white space, with a printable ASCII character (`<`, `{`, `(`,
 /// `"`, a letter or digit, …) and be well-formed in its encoding: NUL bytes
-/// open no property list, and random bytes are not UTF-8 for long.
+/// open no property list, and random bytes are not UTF-8 for long. A stream
+/// (`check(_:)`) that starts as a PNG image or a `NIBArchive` file, which no
+/// property-list reader reads and which cannot be read as they arrive, is
+/// refused at its first bytes with the readers' error
+/// (`NonPropertyListFormat.error(at:)`); `checkStart(of:)` leaves a whole
+/// file of those to its caller, which may read it as what it is.
 ///
 /// Cost: a few comparisons a byte; nothing is kept but the first 16 bytes.
 public struct PropertyListInputSniffer: Sendable {
@@ -21,6 +29,9 @@ public struct PropertyListInputSniffer: Sendable {
         case undecided
         /// A form whose bytes are left to its reader.
         case unchecked
+        /// XML after its declaration, before its root element; `afterLess`
+        /// when the last byte was `<`.
+        case declaredXML(afterLess: Bool)
         case utf8
         case utf16(bigEndian: Bool)
         case utf32(bigEndian: Bool)
@@ -28,9 +39,10 @@ public struct PropertyListInputSniffer: Sendable {
 
     /// The starts of the forms left to their readers.
     private static let magics: [[UInt8]] = [
-        Array("bplist".utf8), Array("NIBArchive".utf8), [0x04, 0x0B] + Array("streamtyped".utf8),
-        [0x04, 0x0B] + Array("typedstream".utf8), [0x89, 0x50, 0x4E, 0x47], Array("<?xml".utf8),
+        Array("bplist0".utf8), Array("NIBArchive".utf8), [0x04, 0x0B] + Array("streamtyped".utf8),
+        [0x04, 0x0B] + Array("typedstream".utf8), pngSignature, Array("<?xml".utf8),
     ]
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     private var form = Form.undecided
     /// The first bytes, while the form is undecided.
@@ -66,7 +78,7 @@ public struct PropertyListInputSniffer: Sendable {
     private var hasCheckedStart: Bool {
         switch form {
         case .undecided: false
-        case .unchecked: true
+        case .unchecked, .declaredXML: true
         default: started
         }
     }
@@ -117,6 +129,9 @@ public struct PropertyListInputSniffer: Sendable {
             try decide(atEnd: false)
         case .unchecked:
             offset += 1
+        case .declaredXML(let afterLess):
+            try checkPrologue(byte, afterLess: afterLess)
+            offset += 1
         case .utf8:
             try checkUTF8(byte)
             offset += 1
@@ -131,7 +146,17 @@ public struct PropertyListInputSniffer: Sendable {
     /// checks the head's bytes as text of that form.
     private mutating func decide(atEnd: Bool) throws(PropertyListError) {
         guard case .undecided = form else { return }
-        if Self.magics.contains(where: { head.starts(with: $0) }) {
+        if head.count >= 7, head.starts(with: "bplist".utf8), !head.starts(with: "bplist0".utf8) {
+            throw PropertyListError(.unrecognizedFormat, at: .byteOffset(0), "not a binary property list: it does not start with 'bplist0'")
+        }
+        if let magic = Self.magics.first(where: { head.starts(with: $0) }) {
+            if !checksStartOnly, magic == Self.pngSignature { throw NonPropertyListFormat.png.error(at: .byteOffset(0)) }
+            if !checksStartOnly, magic.starts(with: "NIBArchive".utf8) { throw NonPropertyListFormat.nibArchive.error(at: .byteOffset(0)) }
+            if magic.starts(with: "<?xml".utf8) {
+                // The head's bytes are the declaration's start, all ASCII: the prologue is checked from after them.
+                form = .declaredXML(afterLess: false)
+                return
+            }
             form = .unchecked
             return
         }
@@ -155,6 +180,25 @@ public struct PropertyListInputSniffer: Sendable {
         for byte in bytes {
             try check(byte)
         }
+    }
+
+    /// XML before its root element (the declaration, comments, a doctype,
+    /// white space), in an ASCII-compatible encoding: a NUL is refused (no
+    /// XML reader takes one there, whatever the encoding); the root
+    /// element's start (`<` and a letter, `_` or `:`) ends the checking,
+    /// since the property-list readers take some bytes inside values that
+    /// XML forbids.
+    private mutating func checkPrologue(_ byte: UInt8, afterLess: Bool) throws(PropertyListError) {
+        if byte == 0 {
+            throw PropertyListError(
+                .malformedXML, at: .byteOffset(offset), "byte 0x00 (NUL) before the root element: XML allows no NUL there")
+        }
+        let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)  // Either case.
+        if afterLess, letter || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") {
+            form = .unchecked
+            return
+        }
+        form = .declaredXML(afterLess: byte == UInt8(ascii: "<"))
     }
 
     private mutating func checkUTF8(_ byte: UInt8) throws(PropertyListError) {

@@ -115,7 +115,7 @@ package final class DirectoryWatcher {
                 guard length <= count - offset - 16 else { break }
                 let nameBytes = buffer[(offset + 16)..<(offset + 16 + length)].prefix(while: { $0 != 0 })
                 offset += 16 + length
-                let name = String(decoding: nameBytes, as: UTF8.self)
+                let name = RawFileName.decoding(nameBytes)  // A name that is not UTF-8 is carried byte for byte.
                 let change: Change
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     change = .overflowed

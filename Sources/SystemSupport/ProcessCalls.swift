@@ -62,6 +62,22 @@ package enum CurrentProcess {
     package static var effectiveUserID: UInt32 { UInt32(geteuid()) }
 }
 
+/// SIGPIPE, the signal a write to a pipe (or socket) with no reader left sends.
+package enum BrokenPipe {
+    /// Makes a write to a pipe with no reader fail with `EPIPE` rather than
+    /// end the process at once, so the writer can stop as it chooses. The
+    /// process starts no other program, so nothing inherits the ignored
+    /// signal. The corresponding C function is `signal`.
+    package static func ignore() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Whether `code` (an `errno`) says the reader of the pipe is gone (`EPIPE`).
+    package static func isBrokenPipe(_ code: Int32) -> Bool {
+        code == EPIPE
+    }
+}
+
 /// Comparing bytes in memory.
 package enum MemoryBytes {
     /// Whether the `count` bytes at `first` and at `second` are the same.

@@ -74,6 +74,19 @@ package enum RawFileName {
         return result
     }
 
+    /// The first byte of the argument `text` that is not part of valid
+    /// UTF-8 (carried as U+10FF80…U+10FFFF), with its offset in the
+    /// argument's bytes; nil when the argument is UTF-8. For an argument
+    /// that is text, not a file name (`--text`, `-string`), which must be UTF-8.
+    package static func firstByteNotUTF8(in text: String) -> (byte: UInt8, offset: Int)? {
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            if scalar.value >= base + 0x80, scalar.value <= base + 0xFF { return (UInt8(truncatingIfNeeded: scalar.value - base), offset) }
+            offset += String(scalar).utf8.count
+        }
+        return nil
+    }
+
     /// Text from files and the file system as it is shown to people: a
     /// display name, an entry or file name, a key, a message quoting them.
     /// Such text may hold an escape sequence that clears the screen or

@@ -137,4 +137,33 @@ struct DocumentCommandTests {
         let embedded = try ICTRunner.run(["convert", source, "--format", "json", "--embed"])
         #expect(embedded.stdout.contains("\"photo\": {\"$data\": \"iVBORw0KGgo"))
     }
+
+    /// Issue 38 item 10: a favourite number a 32-bit real cannot hold
+    /// (1e40, past Float.greatestFiniteMagnitude ≈ 3.4028235e38; inf; nan) is
+    /// refused at FAVORITE_NUMBER, exit status 1, nothing made or changed;
+    /// 3e38 still fits and is stored.
+    @Test(arguments: ["1e40", "inf", "nan"])
+    func aFavoriteNumberNoFloatHoldsIsRefused(_ number: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-favorite-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: Self.sampleDocs.appendingPathComponent("Coffee.ict").path, toPath: folder + "/Doc.ict")
+        let before = try FolderSnapshot.take(folder)
+        let message = "is not a finite 32-bit real (at most ±3.4028235e+38) (at FAVORITE_NUMBER)"
+        let create = try ICTRunner.run(["create", "--name", "New", "--favorite-number", number, "-o", folder])
+        #expect(create.status == 1, "\(create.stderr)")
+        #expect(create.stderr.hasPrefix("ict: error: ctdocument.data: the favourite number "), "\(create.stderr)")
+        #expect(create.stderr.hasSuffix(message + "\n"), "\(create.stderr)")
+        let named = try ICTRunner.run(["create", folder + "/Named.ict", "--favorite-number", number])
+        #expect(named.status == 1, "\(named.stderr)")
+        #expect(named.stderr.hasSuffix(message + "\n"), "\(named.stderr)")
+        let set = try ICTRunner.run(["set", folder + "/Doc.ict", "--favorite-number", number])
+        #expect(set.status == 1, "\(set.stderr)")
+        #expect(set.stderr.hasPrefix("\(folder)/Doc.ict:ctdocument.data: error: the favourite number "), "\(set.stderr)")
+        #expect(try FolderSnapshot.take(folder) == before)
+        let validate = try ICTRunner.run(["validate", folder + "/Doc.ict"])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let fits = try ICTRunner.run(["set", folder + "/Doc.ict", "--favorite-number", "3e38"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+    }
 }

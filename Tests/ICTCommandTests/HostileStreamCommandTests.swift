@@ -88,6 +88,35 @@ struct HostileStreamCommandTests {
         #expect(run.peakMemory < Self.memoryBound, "used \(run.peakMemory >> 20) MB")
     }
 
+    /// Issue 38 item 10: a stream that starts as a format no command reads
+    /// from a stream (a PNG image, a NIBArchive file), as a binary property
+    /// list of a version the reader refuses, or as XML whose prologue holds
+    /// a NUL, is refused at its first bytes,
+    /// as a file is: here its start followed by 3 GiB of holes on standard
+    /// input, which read to the 2 GiB limit would take 2 GiB of memory.
+    @Test(arguments: [
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "<stdin>:byte 0: error: a PNG image, not a property list"),
+        (Array("NIBArchive".utf8), "<stdin>:byte 0: error: a NIBArchive file (a compiled nib), not a property list"),
+        (Array("bplist17".utf8), "<stdin>:byte 0: error: not a binary property list: it does not start with 'bplist0'"),
+        // XML's declaration then nothing but NULs: refused at the first (21 bytes in), before the root element.
+        (Array(#"<?xml version="1.0"?>"#.utf8), "<stdin>:byte 21: error: byte 0x00 (NUL) before the root element: XML allows no NUL there"),
+    ])
+    func aStreamNoReaderCanReadIsRefusedAtItsFirstBytes(_ start: [UInt8], message: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-start-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(start)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        for arguments in [["inspect", "-"], ["get", "-", "a"], ["validate", "-"], ["convert", "-", "--format", "json", "-o", "-"]] {
+            let run = try ICTRunner.run(arguments, stdinPath: path)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr == message + "\n", "\(arguments)")
+            #expect(run.stdout.isEmpty || arguments.contains("--json"))
+            #expect(run.peakMemory < Self.memoryBound, "\(arguments): used \(run.peakMemory >> 20) MB")
+        }
+    }
+
     @Test func aSparseFileOfZerosIsRefusedAtByteZero() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-sparse-\(UUID().uuidString).plist").path
         #expect(FileManager.default.createFile(atPath: path, contents: nil))

@@ -32,17 +32,24 @@ enum ICTRunner {
         return Repository.root.appendingPathComponent(".build/debug/ict")
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil, killedAfter seconds: Int? = nil) throws -> ICTRun {
-        try run(rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin, stdinPath: stdinPath, killedAfter: seconds)
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil, stdoutPath: String? = nil, killedAfter seconds: Int? = nil
+    ) throws -> ICTRun {
+        try run(rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin, stdinPath: stdinPath, stdoutPath: stdoutPath, killedAfter: seconds)
     }
 
     /// Runs `ict` with arguments given as bytes, so a test can pass a file
     /// name that is not UTF-8. With `stdinPath`, standard input is that file
-    /// opened for reading (`/dev/zero`, say) instead of `stdin`'s bytes.
-    /// With `killedAfter`, a run still going after that many seconds (one
-    /// that waits on a FIFO, say) is ended with SIGKILL (`timeout`), and its
-    /// status is 137: a bounded wait for a test whose failure would be a hang.
-    static func run(rawArguments arguments: [[UInt8]], stdin: Data? = nil, stdinPath: String? = nil, killedAfter seconds: Int? = nil) throws -> ICTRun {
+    /// opened for reading (`/dev/zero`, say) instead of `stdin`'s bytes; with
+    /// `stdoutPath`, standard output is that file opened for writing
+    /// (`/dev/full`, say; `stdout` is then empty). With `killedAfter`, a run
+    /// still going after that many seconds (one that waits on a FIFO, say)
+    /// is ended with SIGKILL (`timeout`), and its status is 137: a bounded
+    /// wait for a test whose failure would be a hang.
+    static func run(
+        rawArguments arguments: [[UInt8]], stdin: Data? = nil, stdinPath: String? = nil, stdoutPath: String? = nil,
+        killedAfter seconds: Int? = nil
+    ) throws -> ICTRun {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -55,7 +62,7 @@ enum ICTRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // glibc's posix_spawn shares this (large) test process's memory until
         // the child execs, and Linux then counts that in the child's peak.

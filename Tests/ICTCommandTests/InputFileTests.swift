@@ -223,4 +223,80 @@ enum BoundedRunner {
         #expect(isFIFO(fifo))
         #expect(!FileManager.default.fileExists(atPath: folder + "/Ada.ict"))
     }
+
+    // MARK: A stream is read once (issue 38 item 7)
+
+    /// The commands that read a file named on the command line, with what
+    /// each prints of `a.plist` (its `a` is `x`), checked against the file read as a regular file.
+    static let streamReaders: [[String]] = [
+        ["get", "IN", "a"],
+        ["get", "IN", "a", "--format", "json"],
+        ["type", "IN", "a"],
+        ["inspect", "IN"],
+        ["validate", "IN"],
+        ["convert", "IN", "--format", "json", "-o", "-"],
+        ["diff", "IN", "b.plist"],
+        ["plutil", "-p", "IN"],
+        ["plutil", "-lint", "IN"],
+    ]
+
+    /// What the command prints reading `a.plist` itself, with the name shown as `a.plist` replaced by `IN`'s.
+    private func expected(_ arguments: [String], shownAs name: String) throws -> BoundedRun {
+        try Data(#"<plist><dict><key>a</key><string>y</string></dict></plist>"#.utf8).write(to: URL(fileURLWithPath: folder + "/b.plist"))
+        let run = try BoundedRunner.ict(arguments.map { $0 == "IN" ? "a.plist" : $0 }, in: folder)
+        #expect(run.status == 0 || arguments[0] == "diff", "\(run.stderr)")
+        return BoundedRun(
+            status: run.status, stdout: run.stdout.replacingOccurrences(of: "a.plist", with: name),
+            stderr: run.stderr.replacingOccurrences(of: "a.plist", with: name), hung: false)
+    }
+
+    /// `cat a.plist | ict get /dev/stdin a`: read once, so the value, not "input is empty".
+    @Test(arguments: streamReaders)
+    func aPipeNamedAsDevStdinIsReadOnce(_ arguments: [String]) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let want = try expected(arguments, shownAs: "/dev/stdin")
+        let command = arguments.map { $0 == "IN" ? "/dev/stdin" : "'\($0)'" }.joined(separator: " ")
+        let run = try BoundedRunner.shell("cat a.plist | \"$ICT\" \(command)", in: folder)
+        #expect(!run.hung)
+        #expect(run.status == want.status, "\(run.stderr)")
+        #expect(run.stdout == want.stdout)
+        #expect(run.stderr == want.stderr)
+    }
+
+    /// A named FIFO that another process writes once: the command opens it
+    /// once and reads it once, so it neither hangs (a second open would wait
+    /// for a writer that has gone) nor kills the writer (a first reader gone).
+    @Test(arguments: streamReaders)
+    func aNamedFIFOIsOpenedAndReadOnce(_ arguments: [String]) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let want = try expected(arguments, shownAs: "in.fifo")
+        let fifo = makeFIFO("in.fifo")
+        let before = try FolderSnapshot.take(folder)
+        let command = arguments.map { $0 == "IN" ? "in.fifo" : "'\($0)'" }.joined(separator: " ")
+        // The writer is a real process; the shell waits for it, so a writer killed by SIGPIPE shows in the status.
+        let run = try BoundedRunner.shell(
+            "cat a.plist > in.fifo & writer=$!; \"$ICT\" \(command); status=$?; wait $writer || echo \"writer: $?\" >&2; exit $status",
+            in: folder)
+        #expect(!run.hung, "the command waited on the FIFO for a second writer")
+        #expect(run.status == want.status, "\(run.stderr)")
+        #expect(run.stdout == want.stdout)
+        #expect(run.stderr == want.stderr)
+        #expect(isFIFO(fifo))
+        #expect(try FolderSnapshot.take(folder) == before)
+    }
+
+    /// A typed stream (`NSArchiver`) on standard input: `get` finds it in the
+    /// bytes it read, as it does in a file.
+    @Test func aTypedStreamOnStandardInputIsReadOnce() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fixtures = Repository.root.appendingPathComponent("Tests/TypedStreamTests/Fixtures").path
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted().first { !$0.hasSuffix(".md") })
+        let file = fixtures + "/" + name
+        let fromFile = try BoundedRunner.ict(["get", file, ""], in: folder)
+        let run = try BoundedRunner.shell("cat '\(file)' | \"$ICT\" get - ''", in: folder)
+        #expect(!run.hung)
+        #expect(run.status == fromFile.status, "\(run.stderr)")
+        #expect(run.stdout == fromFile.stdout)
+        #expect(!run.stdout.isEmpty)
+    }
 }

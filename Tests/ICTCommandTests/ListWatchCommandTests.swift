@@ -253,4 +253,94 @@ import Darwin
         #expect(missing.stdout == "")
         #expect(missing.stderr.hasPrefix("/nonexistent-ict-watch: error: "), "\(missing.stderr)")
     }
+
+    // MARK: Deaf or mute (issue 38 item 9)
+
+    /// A note whose name is not UTF-8 (`caf\xE9.icfnote`, Latin-1), renamed
+    /// into the folder, is told as added under the path `ict list` gives it.
+    @Test func aNoteWhoseNameIsNotUTF8IsTold() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        let watch = try Watch(["--jsonl", folder], scratch: scratch)
+        _ = try #require(watch.nextLine(), "no listed line; standard error: \(watch.standardError)")
+        let name = Array("caf".utf8) + [0xE9] + Array(".icfnote".utf8)
+        let staged = Array((scratch + "/staging/").utf8) + name, placed = Array((folder + "/").utf8) + name
+        let written = (staged + [0]).withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        }
+        #expect(written >= 0)
+        #expect(write(written, "Milk\n", 5) == 5)
+        close(written)
+        let renamed = (staged + [0]).withUnsafeBufferPointer { from in
+            (placed + [0]).withUnsafeBufferPointer { to in
+                from.withMemoryRebound(to: CChar.self) { from in to.withMemoryRebound(to: CChar.self) { rename(from.baseAddress!, $0.baseAddress!) } }
+            }
+        }
+        #expect(renamed == 0)
+        let line = try object(try #require(watch.nextLine(), "the note was never told; standard error: \(watch.standardError)"))
+        #expect(line["update"] as? String == "added")
+        let listed = try ICTRunner.run(["list", "--jsonl", folder])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let listedPath = try object(try #require(listed.stdout.split(separator: "\n").first.map(String.init)))["path"] as? String
+        #expect(line["path"] as? String == listedPath)
+        #expect(listedPath?.hasSuffix(".icfnote") == true)
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 0)
+        #expect(rest == [])
+        #expect(watch.standardError == "")
+    }
+
+    /// The watched folder removed, then made again: its document is told as
+    /// removed, then the watch stops with an error naming the folder and exit
+    /// status 1, rather than going on deaf to the new folder.
+    @Test func theFolderRemovedAndMadeAgainStopsTheWatchWithAnError() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ict"), toPath: folder + "/Coffee.ict")
+        let watch = try Watch([folder], scratch: scratch)
+        let once = try ICTRunner.run(["list", folder])
+        for _ in once.stdout.split(separator: "\n") {
+            _ = try #require(watch.nextLine(), "the table was not printed; standard error: \(watch.standardError)")
+        }
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(watch.nextLine() == "removed\t\(folder)/Coffee.ict", "\(watch.standardError)")
+        // The output ends when the process does (or after the bound, and the status below is then SIGTERM's 0).
+        #expect(watch.nextLine() == nil)
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 1, "\(watch.standardError)")
+        #expect(rest == [])
+        #expect(watch.standardError == "\(folder): error: the folder was removed or renamed away; nothing in it is watched any more\n")
+    }
+
+    /// Standard output a pipe nobody reads any more: the watch stops cleanly
+    /// at its first line (exit status 0, nothing said), within the bound.
+    @Test func aClosedPipeStopsTheWatchCleanly() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let before = try FolderSnapshot.take(scratch)
+        for arguments in [["--jsonl"], []] {
+            let (status, stderr) = try StandardOutputTests.runWithClosedPipe(["list", "--watch"] + arguments + [scratch + "/Docs"])
+            #expect(status == 0 || status == 128 + SIGPIPE, "\(stderr)")
+            #expect(stderr == "")
+        }
+        #expect(try FolderSnapshot.take(scratch) == before)
+    }
+
+    /// Standard output on a full disk: the watch stops at its first line with
+    /// the message naming standard output and exit status 1, within the bound.
+    @Test func aFullDiskStopsTheWatchWithAnError() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(full >= 0)
+        defer { close(full) }
+        for arguments in [["--jsonl"], []] {
+            let (status, stderr) = try StandardOutputTests.runBounded(["list", "--watch"] + arguments + [scratch + "/Docs"], standardOutput: full)
+            #expect(status == 1, "\(stderr)")
+            #expect(stderr == "ict: error: cannot write to standard output: \(String(cString: strerror(ENOSPC)))\n")
+        }
+    }
 }

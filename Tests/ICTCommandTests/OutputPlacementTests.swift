@@ -158,4 +158,53 @@ import Darwin
         let zip = try BoundedRunner.ict(["convert", "Doc.ict", "--format", "zip", "-o", "Doc.ict.zip"], in: folder)
         #expect(zip.status == 0, "\(zip.stderr)")
     }
+
+    // MARK: Inside any package (issue 38 item 10)
+
+    private func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `list --html` onto a page inside a package of the folder listed, by
+    /// its name and through a link to the package: refused before anything
+    /// is written, naming the page and the package; exit status 1.
+    @Test(arguments: ["Doc.ict/index.html", "Link/index.html", "Doc.ict"])
+    func listHTMLIsNotWrittenInsideAPackage(_ page: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/Link", withDestinationPath: "Doc.ict")
+        let before = try snapshot(folder)
+        for watch in [[], ["--watch"]] {
+            let run = try ICTRunner.run(["list"] + watch + ["--html", folder + "/" + page, folder])
+            #expect(run.status == 1, "\(run.stderr)")
+            // Through the link, the package is named by its real path (`realpath`, from the C library).
+            let package = page.hasPrefix("Link/") ? realPath(folder + "/Doc.ict") : folder + "/Doc.ict"
+            #expect(
+                run.stderr
+                    == "\(folder)/\(page): error: is inside the package \(package), whose contents are its document's; write the output outside it\n")
+            #expect(run.stdout == "")
+        }
+        #expect(try snapshot(folder) == before)
+    }
+
+    /// `convert --files-from LIST -o Doc.ict`: the folder of outputs is a
+    /// package (or inside one), so nothing is converted into it.
+    @Test(arguments: ["Doc.ict", "Doc.ict/sub"])
+    func aBatchIsNotWrittenInsideAPackage(_ output: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write("<plist><true/></plist>", to: "a.plist")
+        try write("a.plist\n", to: "list.txt")
+        try FileManager.default.createDirectory(atPath: folder + "/Doc.ict/sub", withIntermediateDirectories: true)
+        let before = try snapshot(folder)
+        let run = try BoundedRunner.ict(["convert", "--files-from", "list.txt", "--format", "json", "-o", output], in: folder)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "\(output): error: is inside the package Doc.ict, whose contents are its document's; write the output outside it\n")
+        #expect(try snapshot(folder) == before)
+        // Beside the package, the same batch is written.
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: false)
+        let beside = try BoundedRunner.ict(["convert", "--files-from", "list.txt", "--format", "json", "-o", "out"], in: folder)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/a.json"))
+    }
 }

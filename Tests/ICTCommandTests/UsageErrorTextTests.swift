@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import ICTCommand
@@ -35,5 +37,43 @@ struct UsageErrorTextTests {
             let known = UsageCheck.commandNames.first { $0.name == command._commandName }?.commands
             #expect(known == command.configuration.subcommands.map { $0._commandName })
         }
+    }
+
+    /// Issue 38 item 10: text given on the command line that is not UTF-8
+    /// (`--text $'a\xFFb'`) is refused as `-string` is, a usage error naming
+    /// the option and the byte, rather than stored as U+10FFFF; nothing is
+    /// made or changed.
+    @Test func textThatIsNotUTF8IsRefusedByEveryOptionTakingText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-utf8-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("<plist><dict><key>a</key><string>x</string></dict></plist>".utf8).write(to: URL(fileURLWithPath: folder + "/a.plist"))
+        try Data("Milk\n".utf8).write(to: URL(fileURLWithPath: folder + "/Note.icfnote"))
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ict"), toPath: folder + "/Doc.ict")
+        let before = try FolderSnapshot.take(folder)
+        let bad = Array("a".utf8) + [0xFF] + Array("b".utf8)
+        let cases: [(arguments: [[UInt8]], option: String, command: String)] = [
+            ([Array("create".utf8), Array((folder + "/New.icfnote").utf8), Array("--text".utf8), bad], "--text", "create"),
+            ([Array("set".utf8), Array((folder + "/Note.icfnote").utf8), Array("--text".utf8), bad], "--text", "set"),
+            ([Array("set".utf8), Array((folder + "/Doc.ict").utf8), Array("--display-name".utf8), bad], "--display-name", "set"),
+            (
+                [Array("create".utf8), Array("--name".utf8), Array("New".utf8), Array("--first-name".utf8), bad, Array("-o".utf8), Array(folder.utf8)],
+                "--first-name", "create"
+            ),
+            ([Array("set".utf8), Array((folder + "/a.plist").utf8), Array("a".utf8), Array("-string".utf8), bad], "-string", "set"),
+            ([Array("insert".utf8), Array((folder + "/a.plist").utf8), Array("b".utf8), Array("-string".utf8), bad], "-string", "insert"),
+        ]
+        for (arguments, option, command) in cases {
+            let run = try ICTRunner.run(rawArguments: arguments)
+            #expect(run.status == 64, "\(option): \(run.stderr)")
+            #expect(run.stderr == "ict: error: \(option) is not UTF-8 text: byte 0xFF at offset 1 of the argument (see 'ict \(command) --help')\n")
+        }
+        // plutil's own command line: its message alone, exit status 1, as its other argument errors.
+        let plutil = try ICTRunner.run(rawArguments: [
+            Array("plutil".utf8), Array("-replace".utf8), Array("a".utf8), Array("-string".utf8), bad, Array((folder + "/a.plist").utf8),
+        ])
+        #expect(plutil.status == 1)
+        #expect(plutil.stderr == "-string is not UTF-8 text: byte 0xFF at offset 1 of the argument\n")
+        #expect(try FolderSnapshot.take(folder) == before)
     }
 }

@@ -149,4 +149,26 @@ struct ICTDocumentTests {
         }
         #expect(try ICTDocumentFile(contentsOf: path).displayName() == "Ada L")
     }
+
+    /// A favourite number no 32-bit real holds (past ±Float.greatestFiniteMagnitude,
+    /// 3.4028234663852886e38, by IEEE 754 binary32; infinite; NaN) is refused at
+    /// FAVORITE_NUMBER and nothing changes; the largest finite one is stored.
+    @Test func aFavoriteNumberNoFloatHoldsIsRefused() throws {
+        let folder = try ScratchFolder()
+        let document = try ICTDocumentFile(contentsOf: try Fixtures.savedDocument(in: folder))
+        for number in [1e40, -1e40, 3.5e38, Double.infinity, -Double.infinity, Double.nan] {
+            #expect(throws: ICTDocumentError.self) { try document.setFavoriteNumber(number) }
+            do {
+                try document.setFavoriteNumber(number)
+            } catch {
+                #expect(error.code == .unwritableValue)
+                #expect(error.entry == ICTDocumentFormat.dataEntryName)
+                #expect(error.keyPath == "FAVORITE_NUMBER")
+            }
+            #expect(!document.hasUnsavedChanges)
+            #expect(try document.data().favoriteNumber == 7.5)
+        }
+        #expect(try document.setFavoriteNumber(3.4028234663852886e38))
+        #expect(try document.data().favoriteNumber == 3.4028234663852886e38)
+    }
 }

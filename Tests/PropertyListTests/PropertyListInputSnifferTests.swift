@@ -36,9 +36,7 @@ struct PropertyListInputSnifferTests {
         [0xFE, 0xFF, 0x00, 0x3C, 0x00, 0x70, 0xD8, 0x3D, 0xDE, 0x00],  // UTF-16BE "<p" and a surrogate pair.
         [0x3C, 0x00, 0x3F, 0x00, 0x78, 0x00],  // UTF-16LE "<?x" without a byte order mark.
         [0x00, 0x00, 0x00, 0x3C, 0x00, 0x00, 0x00, 0x70],  // UTF-32BE "<p".
-        Array("NIBArchive".utf8) + [0x01, 0x00, 0x00],
         [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03],
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00],
         Array("bpl".utf8), [], Array("1".utf8), [0xFF, 0xFE], [0xFE, 0xFF, 0x00],
     ]
 
@@ -47,6 +45,58 @@ struct PropertyListInputSnifferTests {
         #expect(failure(bytes) == nil)
         #expect(failure(bytes, piece: 4096) == nil)
         #expect(startFailure(bytes) == nil)
+    }
+
+    /// A PNG image or a NIBArchive file: no property-list reader reads
+    /// one, so a stream of one is refused at its first bytes with the
+    /// readers' own error (`NonPropertyListFormat`), not read to the limit;
+    /// a whole file is left to its caller, which may read it as what it is.
+    @Test(arguments: [
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00], "a PNG image, not a property list"),
+        (Array("NIBArchive".utf8) + [0x01, 0x00, 0x00], "a NIBArchive file (a compiled nib), not a property list"),
+    ])
+    func aStreamOfAFormatNoReaderReadsIsRefusedAtItsStart(_ bytes: [UInt8], message: String) throws {
+        for error in [failure(bytes), failure(bytes + [UInt8](repeating: 0, count: 1 << 16), piece: 4096)] {
+            let refused = try #require(error)
+            #expect(refused.code == .unrecognizedFormat)
+            #expect(refused.location == .byteOffset(0))
+            #expect(refused.message == message)
+        }
+        #expect(startFailure(bytes) == nil)
+    }
+
+    /// `bplist` and a version other than `0x`: the binary reader insists on
+    /// `bplist0`, so the input is refused at byte 0 with its message, once the seventh byte is in.
+    @Test func aBinaryPropertyListOfAnotherVersionIsRefusedAtOnce() throws {
+        let bytes = Array("bplist17".utf8) + [UInt8](repeating: 0, count: 4096)
+        for error in [failure(bytes), failure(bytes, piece: 4096), startFailure(bytes)] {
+            let refused = try #require(error)
+            #expect(refused.code == .unrecognizedFormat)
+            #expect(refused.location == .byteOffset(0))
+            #expect(refused.message == "not a binary property list: it does not start with 'bplist0'")
+        }
+        #expect(failure(Array("bplist".utf8)) == nil, "six bytes cannot tell yet")
+    }
+
+    /// XML after its declaration: a NUL before the root element is refused
+    /// where it stands (`<?xml version="1.0"?>` is 21 bytes, so `/dev/zero`
+    /// after it at byte 21, through a comment and a doctype too); after the
+    /// root element's start the bytes are left to the reader, which takes a
+    /// NUL inside a string.
+    @Test func declaredXMLIsCheckedForNULUpToItsRootElement() throws {
+        let declaration = Array(#"<?xml version="1.0"?>"#.utf8)
+        let zeros = [UInt8](repeating: 0, count: 4096)
+        for error in [failure(declaration + zeros), failure(declaration + zeros, piece: 4096)] {
+            let refused = try #require(error)
+            #expect(refused.code == .malformedXML)
+            #expect(refused.location == .byteOffset(21))
+            #expect(refused.message == "byte 0x00 (NUL) before the root element: XML allows no NUL there")
+        }
+        let prologue = Array("<?xml version=\"1.0\"?>\n<!-- c -->\n<!DOCTYPE plist>\n".utf8)
+        #expect(failure(prologue + [0]).map(\.location) == .byteOffset(prologue.count))
+        #expect(failure(prologue + Array("<plist><string>a".utf8) + [0] + Array("</string></plist>".utf8)) == nil)
+        #expect(failure(prologue + Array("<_x>".utf8) + zeros) == nil)
+        #expect(startFailure(declaration + zeros) == nil, "a whole file is left to its reader")
     }
 
     @Test func refusesNULBytesAtByteZero() throws {

@@ -57,7 +57,8 @@ struct UbiquityContainersTests {
             ], defaultIdentifier: "iCloud.b")
         try configuration.write(to: path)
         #expect(try UbiquityContainerConfiguration.read(from: path) == configuration)
-        let read = try PythonScript.run("import plistlib, sys, json; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))", arguments: [path])
+        let read = try PythonScript.run(
+            "import plistlib, sys, json; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))", arguments: [path])
         #expect(
             String(decoding: read, as: UTF8.self)
                 == #"{"Containers": {"iCloud.a": {"Engine": "syncthing", "EngineFolderID": "a", "Path": "/srv/a"}, "iCloud.b": {"Engine": "folder", "Path": "/srv/b"}}, "DefaultContainer": "iCloud.b"}"#

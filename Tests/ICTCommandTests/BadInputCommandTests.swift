@@ -261,7 +261,9 @@ struct BadInputCommandTests {
         #expect(fifo.status == 0, "\(fifo.stderr)")
         #expect(fifo.stdout == expected)
         // Waiting for a writer is never silent on a terminal (util-linux `script` gives ict one).
-        let waited = try shell(#"mkfifo w && (sleep 3; cat f.plist > w) & script -qc "\"$ICT\" inspect w" /dev/null"#)
+        // The FIFO is made before anything else runs (`mkfifo w && … &` would put mkfifo in the background too, and ict
+        // could open w before it existed); the writer waits the 3 s the notice needs to show before it writes.
+        let waited = try shell(#"mkfifo w && { (sleep 3; cat f.plist > w) & } && script -qc "\"$ICT\" inspect w" /dev/null"#)
         #expect(waited.status == 0, "\(waited.stderr)")
         #expect(waited.stdout.contains("w: waiting for a writer on this FIFO (Ctrl-C to stop)\r\u{1B}[K"))
         #expect(waited.stdout.contains("\"name\" => \"Ada\""))

@@ -14,7 +14,7 @@ import Darwin
 /// killed save leaves behind. Each run is bounded (a FIFO opened by mistake
 /// would wait forever: `killedAfter`), ends with its status and a message
 /// naming the place, and nothing on disk changes unless the user asked
-/// (`--follow-symlinks`); checked item by item (`FileTreeSnapshot`: bytes,
+/// (`--follow-symlinks`); checked item by item (`FolderSnapshot`: bytes,
 /// link destinations, file types and device numbers).
 struct PlantedItemCommandTests {
     static let samples = Repository.root.path + "/SampleDocs"
@@ -73,7 +73,7 @@ struct PlantedItemCommandTests {
         let copy = "\(work)/\(base).\(Self.copyName).\(ext)"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: document))
         try special.make(at: copy)
-        let before = try FileTreeSnapshot.of(root)
+        let before = try FolderSnapshot.take(root)
         let refusal = "version 1: the version is \(special.phrase), not a document; it is never read, moved or copied into the document's place"
 
         let versions = try ICTRunner.run(["versions", document], killedAfter: 60)
@@ -84,14 +84,14 @@ struct PlantedItemCommandTests {
             let resolve = try ICTRunner.run(["resolve", document, "--keep", keep], killedAfter: 60)
             #expect(resolve.status == 1)
             #expect(resolve.stderr == "\(copy): error: refusing to keep it: \(refusal)\n")
-            #expect(try FileTreeSnapshot.of(root) == before, "the document is still the text, the \(special) still there")
+            #expect(try FolderSnapshot.take(root) == before, "the document is still the text, the \(special) still there")
         }
         // Keeping the document removes the planted item as any other conflict copy.
         let current = try ICTRunner.run(["resolve", document, "--keep", "current"], killedAfter: 60)
         #expect(current.status == 0, "\(current.stderr)")
         var after = before
         after.removeValue(forKey: "work/" + (copy as NSString).lastPathComponent)
-        #expect(try FileTreeSnapshot.of(root) == after)
+        #expect(try FolderSnapshot.take(root) == after)
     }
 
     @Test(arguments: specials)
@@ -102,18 +102,18 @@ struct PlantedItemCommandTests {
         let copy = "\(work)/G.\(Self.copyName).icfnote"
         try special.make(at: document)
         try Data("the other device's text".utf8).write(to: URL(fileURLWithPath: copy))
-        let before = try FileTreeSnapshot.of(root)
+        let before = try FolderSnapshot.take(root)
         let refusal = "\(document): error: the document is \(special.phrase), not a document; it is never read, moved or copied into the document's place\n"
         for arguments in [["versions", document], ["resolve", document, "--keep", "current"], ["resolve", document, "--keep", "1"]] {
             let run = try ICTRunner.run(arguments, killedAfter: 60)
             #expect(run.status == 1, "\(arguments)")
             #expect(run.stderr == refusal, "\(arguments)")
-            #expect(try FileTreeSnapshot.of(root) == before, "\(arguments): the copy, the only text, is kept")
+            #expect(try FolderSnapshot.take(root) == before, "\(arguments): the copy, the only text, is kept")
         }
         let set = try ICTRunner.run(["set", document, "--text", "new"], killedAfter: 60)
         #expect(set.status == 1)
         #expect(set.stderr == "\(document): error: is \(special.phrase), not a document; it is left as it is\n")
-        #expect(try FileTreeSnapshot.of(root) == before)
+        #expect(try FolderSnapshot.take(root) == before)
     }
 
     // MARK: Item 2: a symbolic link as the document or the output
@@ -123,14 +123,14 @@ struct PlantedItemCommandTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/passwd"))
         try FileManager.default.createSymbolicLink(atPath: work + "/p.icfnote", withDestinationPath: outside + "/passwd")
-        let before = try FileTreeSnapshot.of(root)
+        let before = try FolderSnapshot.take(root)
         let set = try ICTRunner.run(["set", work + "/p.icfnote", "--text", "x"])
         #expect(set.status == 1)
         #expect(
             set.stderr
                 == "\(work)/p.icfnote: error: \(work)/p.icfnote: cannot write: is a symbolic link (to \"\(outside)/passwd\"); not written through it, which would change whatever it points to\n"
         )
-        #expect(try FileTreeSnapshot.of(root) == before)
+        #expect(try FolderSnapshot.take(root) == before)
 
         let asked = try ICTRunner.run(["set", work + "/p.icfnote", "--text", "x", "--follow-symlinks"])
         #expect(asked.status == 0, "\(asked.stderr)")
@@ -145,7 +145,7 @@ struct PlantedItemCommandTests {
         try FileManager.default.copyItem(atPath: Self.samples + "/Rocket.ict", toPath: outside + "/Rocket.ict")
         let link = work + "/L.ict"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside + "/Rocket.ict")
-        let before = try FileTreeSnapshot.of(root)
+        let before = try FolderSnapshot.take(root)
         let fields = try ICTRunner.run(["set", link, "--first-name", "Zed"])
         #expect(fields.status == 1)
         #expect(
@@ -162,7 +162,7 @@ struct PlantedItemCommandTests {
             let run = try ICTRunner.run(arguments)
             #expect(run.status == 1, "\(arguments)")
             #expect(run.stderr.contains(linkRefusal), "\(arguments): \(run.stderr)")
-            #expect(try FileTreeSnapshot.of(root) == before, "\(arguments)")
+            #expect(try FolderSnapshot.take(root) == before, "\(arguments)")
         }
         let asked = try ICTRunner.run(["set", link, "--first-name", "Zed", "--follow-symlinks"])
         #expect(asked.status == 0, "\(asked.stderr)")
@@ -180,7 +180,7 @@ struct PlantedItemCommandTests {
         try Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#.utf8).write(to: URL(fileURLWithPath: outside + "/target"))
         try FileManager.default.createSymbolicLink(atPath: work + "/out", withDestinationPath: outside + "/target")
         let out = work + "/out"
-        let before = try FileTreeSnapshot.of(root)
+        let before = try FolderSnapshot.take(root)
         for arguments in [
             ["convert", work + "/Info.plist", "--format", "binary1", "-o", out],
             ["convert", work + "/Rocket.ict", "--format", "json", "--embed", "-o", out],
@@ -192,7 +192,7 @@ struct PlantedItemCommandTests {
             let run = try ICTRunner.run(arguments)
             #expect(run.status == 1, "\(arguments)")
             #expect(run.stderr.contains("is a symbolic link (to \"\(outside)/target\")"), "\(arguments): \(run.stderr)")
-            #expect(try FileTreeSnapshot.of(root) == before, "\(arguments)")
+            #expect(try FolderSnapshot.take(root) == before, "\(arguments)")
         }
         // Apple's plutil writes through a link, and so does ict plutil, for the scripts that call it.
         let plutil = try ICTRunner.run(["plutil", "-convert", "xml1", "-o", out, work + "/Info.plist"])
@@ -267,13 +267,13 @@ struct PlantedItemCommandTests {
         let package = try largePackage(in: work)
         try Data("kept".utf8).write(to: URL(fileURLWithPath: outside + "/target.zip"))
         try FileManager.default.createSymbolicLink(atPath: work + "/out.zip", withDestinationPath: outside + "/target.zip")
-        let before = try FileTreeSnapshot.of(root)
+        let before = try FolderSnapshot.take(root)
         let refused = try ICTRunner.run(["convert", package, "--format", "zip", "-o", work + "/out.zip"])
         #expect(refused.status == 1)
         #expect(
             refused.stderr == "\(work)/out.zip: error: is a symbolic link (to \"\(outside)/target.zip\"); a zip is never written through a link or over one\n"
         )
-        #expect(try FileTreeSnapshot.of(root) == before)
+        #expect(try FolderSnapshot.take(root) == before)
         let asked = try ICTRunner.run(["convert", package, "--format", "zip", "-o", work + "/out.zip", "--follow-symlinks"])
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(try PythonZip.entries(of: outside + "/target.zip").map(\.path).contains("Big.ict/extra.bin"))

@@ -29,8 +29,8 @@ struct SymbolicLinkCommandTests {
         return (root, root + "/work", root + "/outside")
     }
 
-    /// Every item under `path` by its path below it (`FileTreeSnapshot`).
-    private func snapshot(_ path: String) throws -> [String: String] { try FileTreeSnapshot.of(path) }
+    /// Every item under `path` by its path below it (`FolderSnapshot`).
+    private func snapshot(_ path: String) throws -> [String: String] { try FolderSnapshot.take(path) }
 
     private func link(_ path: String, to destination: String) throws {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: destination)

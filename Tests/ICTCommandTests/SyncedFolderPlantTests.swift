@@ -63,8 +63,8 @@ struct SyncedFolderPlantTests {
         #expect(mkfifo(here + "/Fifo.icfnote", 0o644) == 0)
         #expect(mkfifo(here + "/Note.\(Self.fifoCopy).icfnote", 0o644) == 0)
 
-        let beforeOutside = try FileTreeSnapshot.of(outside)
-        let beforeHere = try FileTreeSnapshot.of(here)
+        let beforeOutside = try FolderSnapshot.take(outside)
+        let beforeHere = try FolderSnapshot.take(here)
         let verbs: [[String]] = [
             ["versions", "Note.icfnote"],
             ["resolve", "Note.icfnote", "--keep", "1"],
@@ -111,8 +111,8 @@ struct SyncedFolderPlantTests {
         let linked = try ICTDocumentFile(contentsOf: here + "/Linked.ict")
         #expect(throws: ICTDocumentError.self) { try linked.save() }
 
-        #expect(try FileTreeSnapshot.of(outside) == beforeOutside, "nothing outside the folder changed")
-        #expect(try FileTreeSnapshot.of(here) == beforeHere, "nothing in the folder changed")
+        #expect(try FolderSnapshot.take(outside) == beforeOutside, "nothing outside the folder changed")
+        #expect(try FolderSnapshot.take(here) == beforeHere, "nothing in the folder changed")
         #expect(try String(contentsOfFile: here + "/Note.icfnote", encoding: .utf8) == "the note")
     }
 }

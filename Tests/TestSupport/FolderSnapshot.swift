@@ -8,28 +8,42 @@ import Darwin
 
 /// Everything under a folder as a test compares it before and after a
 /// command that must change nothing on disk: each item by its path below
-/// the folder, its kind, and a file's size and checksum (FNV-1a, 64 bits)
-/// or a link's destination. Links are not followed.
+/// the folder, its kind, and a file's size and checksum (FNV-1a, 64 bits),
+/// a folder's permissions where they are not 0755, a link's destination, a
+/// device's numbers. Links are not followed.
 public enum FolderSnapshot {
-    /// The items under `root` (not `root` itself), by relative path.
+    /// The items under `root` (not `root` itself), by relative path; for a
+    /// `root` that is not a folder (a file, a link, a FIFO), that item alone, under ``.
     public static func take(_ root: String) throws -> [String: String] {
         var items: [String: String] = [:]
+        var status = stat()
+        guard lstat(root, &status) == 0 else { return items }
+        guard status.st_mode & S_IFMT == S_IFDIR else { return ["": try describe(root, status)] }
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return items }
         while let name = enumerator.nextObject() as? String {
             let path = root + "/" + name
-            var status = stat()
             guard lstat(path, &status) == 0 else { continue }
-            switch status.st_mode & S_IFMT {
-            case S_IFREG:
-                let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-                items[name] = "file \(bytes.count) \(String(checksum(bytes), radix: 16))"
-            case S_IFDIR: items[name] = "folder"
-            case S_IFLNK: items[name] = "link " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?")
-            case S_IFIFO: items[name] = "fifo"
-            default: items[name] = "other \(status.st_mode & S_IFMT)"
-            }
+            items[name] = try describe(path, status)
         }
         return items
+    }
+
+    /// What a snapshot says of the item at `path`, whose `lstat` is `status`.
+    private static func describe(_ path: String, _ status: stat) throws -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            return "file \(bytes.count) \(String(checksum(bytes), radix: 16))"
+        case S_IFDIR:
+            let mode = status.st_mode & 0o7777
+            return mode == 0o755 ? "folder" : "folder \(String(mode, radix: 8))"
+        case S_IFLNK: return "link " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?")
+        case S_IFIFO: return "fifo"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device \(status.st_rdev)"
+        case S_IFBLK: return "block device \(status.st_rdev)"
+        default: return "other \(status.st_mode & S_IFMT)"
+        }
     }
 
     /// FNV-1a over `bytes` (offset basis and prime as the FNV specification gives them).

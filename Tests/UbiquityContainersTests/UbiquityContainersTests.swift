@@ -172,7 +172,7 @@ struct UbiquityContainersTests {
         } else {
             try Data("text".utf8).write(to: URL(fileURLWithPath: folder + "/local/" + name))
         }
-        let before = try FileTreeSnapshot.of(folder + "/local/" + name)
+        let before = try FolderSnapshot.take(folder + "/local/" + name)
         let containers = UbiquityContainers(configurationPath: nil, environmentFolder: folder + "/container")
         let local = folder + "/local/" + name, inside = folder + "/container/Documents/" + name
 
@@ -182,7 +182,7 @@ struct UbiquityContainersTests {
         #expect(await events.next() == .moved(to: inside))
         registration.remove()
         #expect(!FileManager.default.fileExists(atPath: local))
-        #expect(try FileTreeSnapshot.of(inside) == before, "moved whole")
+        #expect(try FolderSnapshot.take(inside) == before, "moved whole")
         #expect(containers.isUbiquitousItem(inside))
 
         // Wrong ways round, and over something: refused, nothing moved.
@@ -195,10 +195,10 @@ struct UbiquityContainersTests {
         #expect(taken.code == .alreadyExists && taken.path == folder + "/local/taken")
         let missing = try #require(throws: UbiquityContainerError.self) { try containers.setUbiquitous(true, itemAt: local, destination: inside) }
         #expect(missing.code == .notFound && missing.path == local)
-        #expect(try FileTreeSnapshot.of(inside) == before)
+        #expect(try FolderSnapshot.take(inside) == before)
 
         try containers.setUbiquitous(false, itemAt: inside, destination: local)
-        #expect(try FileTreeSnapshot.of(local) == before)
+        #expect(try FolderSnapshot.take(local) == before)
         #expect(!FileManager.default.fileExists(atPath: inside))
         let outside = try #require(throws: UbiquityContainerError.self) { try containers.setUbiquitous(false, itemAt: local, destination: inside) }
         #expect(outside.code == .notInContainer && outside.path == local)

@@ -44,6 +44,35 @@ package enum Environment {
     }
 }
 
+/// When processes started.
+package enum ProcessStart {
+    /// When process `id` started, in seconds since 1970, to the clock tick;
+    /// nil when there is no such process or it cannot be told (on Linux it
+    /// is read from `/proc/ID/stat`; elsewhere nil).
+    package static func seconds(of id: Int32) -> Double? {
+        #if os(Linux)
+        let descriptor = open("/proc/\(id)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        // The name in parentheses may hold spaces: the fields after its last `)`, from the third (state) on.
+        guard let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
+        // Field 22, starttime: clock ticks after boot.
+        guard fields.count > 19, let ticks = Double(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+        let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var sinceBoot = timespec(), now = timespec()
+        guard hertz > 0, clock_gettime(CLOCK_BOOTTIME, &sinceBoot) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0 else { return nil }
+        let bootSeconds = Double(sinceBoot.tv_sec) + Double(sinceBoot.tv_nsec) / 1e9
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - (bootSeconds - ticks / hertz)
+        #else
+        return nil
+        #endif
+    }
+}
+
 /// The running process itself.
 package enum CurrentProcess {
     /// Ends the process with `status` at once, running the `atexit` handlers

@@ -26,7 +26,8 @@ import Darwin
 /// Every temporary made here is registered with `InterruptCleanup` until the
 /// writer calls `finished`, so SIGINT, SIGTERM and SIGHUP remove it. One
 /// that a SIGKILL or a crash left behind is removed by the next write of the
-/// same target (`removeStale`) once its process is gone; an old version
+/// same target (`removeStale`) once its process is gone (its ID free, or
+/// given to a process started after the temporary last changed); an old version
 /// moved aside is put back instead when the target itself is missing.
 package enum TemporaryItem {
     /// What a temporary holds.
@@ -131,6 +132,35 @@ package enum TemporaryItem {
         id != getpid() && kill(id, 0) != 0 && errno == ESRCH
     }
 
+    /// Whether the process that made the temporary `entry` of `directory`
+    /// (process `id`, by its name) is gone: no process has that ID, or the
+    /// one that has it now started after the temporary last changed — the
+    /// ID was given again to another process, since the writer started
+    /// before it made the temporary and wrote it while it lived (Linux:
+    /// the start time in `/proc`, to the clock tick; elsewhere the ID alone).
+    static func writerIsGone(_ id: Int32, of entry: [UInt8], in directory: Int32) -> Bool {
+        if processIsGone(id) { return true }
+        var status = stat()
+        guard withCString(entry, { fstatat(directory, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
+        #if canImport(Darwin)
+        let changed = Double(status.st_ctimespec.tv_sec) + Double(status.st_ctimespec.tv_nsec) / 1e9
+        #else
+        let changed = Double(status.st_ctim.tv_sec) + Double(status.st_ctim.tv_nsec) / 1e9
+        #endif
+        return writerIsGone(id, changedAt: changed)
+    }
+
+    /// Whether process `id` cannot be the writer of a temporary last changed
+    /// at `changed` (seconds since 1970): there is no such process, or it
+    /// started more than two seconds after that (a margin for the start
+    /// time, counted in clock ticks, and for a clock set back a little since:
+    /// a live writer must never be taken for gone). Never this process.
+    package static func writerIsGone(_ id: Int32, changedAt changed: Double) -> Bool {
+        if processIsGone(id) { return true }
+        guard id != getpid(), let started = ProcessStart.seconds(of: id) else { return false }
+        return started > changed + 2
+    }
+
     /// `folder` + `/` + `name`, or `name` alone for the current directory.
     package static func path(_ name: String, in folder: String) -> String {
         folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -220,7 +250,7 @@ package enum TemporaryItem {
     package static func removeStale(of target: String, among candidates: [[UInt8]]? = nil, in directory: Int32) -> [[UInt8]] {
         var stale: [(name: [UInt8], role: Role)] = []
         for entry in candidates ?? self.candidates(in: directory) {
-            guard let (role, processID) = owner(of: entry, target: target), processIsGone(processID) else { continue }
+            guard let (role, processID) = owner(of: entry, target: target), writerIsGone(processID, of: entry, in: directory) else { continue }
             stale.append((entry, role))
         }
         let targetBytes = RawFileName.bytes(target)

@@ -100,4 +100,41 @@ struct TemporaryItemTests {
         #expect(TemporaryItem.removeStale(of: target, in: directory).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 2)
     }
+    /// A writer's process ID given again to another process: a live process
+    /// that started after the temporary last changed cannot have written it,
+    /// so the temporary is stale; one that started before may be writing it.
+    /// The start time is checked against `ps`'s elapsed seconds.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "process start times are read from /proc"))
+    func aProcessIDGivenAgainIsToldFromTheWriterByItsStartTime() throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        defer {
+            // SIGKILL: a child of a test runner's thread may have SIGTERM blocked.
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
+        let started = try #require(ProcessStart.seconds(of: sleeper.processIdentifier))
+        let now = Date().timeIntervalSince1970
+        #expect(started <= now + 0.02 && started > now - 30, "started \(now - started) s ago")
+        let ps = Process()
+        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+        ps.arguments = ["-o", "etimes=", "-p", String(getpid())]
+        let output = Pipe()
+        ps.standardOutput = output
+        try ps.run()
+        let elapsed = try #require(
+            Double(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        ps.waitUntilExit()
+        let ownStart = try #require(ProcessStart.seconds(of: getpid()))
+        #expect(abs((Date().timeIntervalSince1970 - ownStart) - elapsed) < 2, "ps says this process has run \(elapsed) s")
+
+        // Changed three seconds before the sleeper started: the sleeper is not its writer.
+        #expect(TemporaryItem.writerIsGone(sleeper.processIdentifier, changedAt: started - 3))
+        // Changed after it started, or within the two seconds of margin before: it may be the writer.
+        #expect(!TemporaryItem.writerIsGone(sleeper.processIdentifier, changedAt: started + 1))
+        #expect(!TemporaryItem.writerIsGone(sleeper.processIdentifier, changedAt: started - 1))
+        #expect(!TemporaryItem.writerIsGone(getpid(), changedAt: 0), "never this process")
+    }
 }

@@ -160,4 +160,31 @@ struct SharedObjectBombCommandTests {
             ])
         #expect(check.stdout == "True\n", "\(check.stderr)")
     }
+    /// A keyed archive shares objects by UID as a matter of course: reading,
+    /// validating and converting it (UIDs kept) writes each object once and
+    /// is accepted; the tree `inspect` and `diff` show writes a string at
+    /// every reference to it, so those count it at each, and refuse this
+    /// 106 KB archive whose 40,000 references reach one 64 KB string.
+    @Test func anArchiveIsRefusedOnlyWhereItsSharedStringWouldBeShownAtEachReference() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/archive.plist", out = folder + "/out.json"
+        let bytes = BinaryPropertyListBytes.archiveOfOneSharedString(references: 40_000, length: 65536)
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let before = try snapshot()
+        for command in [["inspect", file], ["inspect", "--json", file], ["inspect", "--expand", file], ["diff", file, file]] {
+            let run = try ICTRunner.run(command)
+            #expect(run.status == 1, "\(command)")
+            #expect(run.stderr.hasPrefix(file + ":"), "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("(the maximumExpandedSize limit)"), "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("$top.root"), "\(command): \(run.stderr)")
+            #expect(command[1] == "--json" || run.stdout.isEmpty, "\(command)")
+            #expect(try snapshot() == before, "\(command)")
+        }
+        #expect(try ICTRunner.run(["validate", file]).status == 0)
+        let converted = try ICTRunner.run(["convert", file, "--format", "json", "-o", out])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        // The archive's JSON form keeps the UIDs: about 23 bytes per reference, the string once.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int)
+        #expect(size < 2_000_000)
+    }
 }

@@ -94,6 +94,42 @@ extension BinaryPropertyListBytes {
         return Data(bytes)
     }
 
+    /// A keyed archive whose root is an NSArray of `references` elements,
+    /// all one UID object naming `$objects[3]`, a string of `length` "a"s:
+    /// every printer that shows the array writes the string `references`
+    /// times. 1-byte references (fewer than 256 objects), 4-byte offsets;
+    /// as plistlib reads it: `{"$archiver": "NSKeyedArchiver", "$version":
+    /// 100000, "$top": {"root": UID(1)}, "$objects": ["$null", {"NS.objects":
+    /// [UID(3), …], "$class": UID(2)}, {"$classname": "NSArray", "$classes":
+    /// ["NSArray", "NSObject"]}, "aaa…"]}`.
+    public static func archiveOfOneSharedString(references: Int, length: Int) -> Data {
+        var objects: [[UInt8]] = []
+        func add(_ object: [UInt8]) -> UInt8 {
+            objects.append(object)
+            return UInt8(objects.count - 1)
+        }
+        func string(_ text: String) -> UInt8 { add(marker(0x5, text.utf8.count) + Array(text.utf8)) }
+        _ = add([])  // The top dictionary, filled in last.
+        let archiverKey = string("$archiver"), archiver = string("NSKeyedArchiver")
+        let versionKey = string("$version"), version = add([0x12] + bigEndian(100_000, size: 4))
+        let topKey = string("$top"), objectsKey = string("$objects")
+        let rootKey = string("root"), rootUID = add([0x80, 1])
+        let top = add([0xD1, rootKey, rootUID])
+        let null = string("$null")
+        let elementsKey = string("NS.objects"), classKey = string("$class")
+        let classUID = add([0x80, 2]), stringUID = add([0x80, 3])
+        let elements = add(marker(0xA, references) + [UInt8](repeating: stringUID, count: references))
+        let array = add([0xD2, elementsKey, classKey, elements, classUID])
+        let classNameKey = string("$classname"), classesKey = string("$classes")
+        let className = string("NSArray"), objectClass = string("NSObject")
+        let classes = add([0xA2, className, objectClass])
+        let classDescription = add([0xD2, classNameKey, classesKey, className, classes])
+        let shared = add(marker(0x5, length) + [UInt8](repeating: 0x61, count: length))
+        let archiveObjects = add([0xA4, null, array, classDescription, shared])
+        objects[0] = [0xD4, archiverKey, versionKey, topKey, objectsKey, archiver, version, top, archiveObjects]
+        return file(objects: objects, offsetSize: 4, referenceSize: 1)
+    }
+
     /// A marker of `kind` (the high nibble) for `count` items: in its low
     /// nibble below 15, else 0xF and a 4-byte integer.
     private static func marker(_ kind: UInt8, _ count: Int) -> [UInt8] {

@@ -20,11 +20,14 @@ enum ArchiveGraphView {
 
     /// Prints the tree: `root => NSDictionary #1 {`, fields indented, `#3 (shared)`, `#1 (cycle)`;
     /// with `expanding`, data values holding archives decoded in place.
-    static func printTree(_ archive: KeyedArchiveObjectGraph, expanding: EmbeddedArchiveView? = nil) {
+    ///
+    /// - Throws: `KeyedArchiveError` when the tree passes a limit (`KeyedArchiveTree.topNodes()`), before anything is printed.
+    static func printTree(_ archive: KeyedArchiveObjectGraph, expanding: EmbeddedArchiveView? = nil) throws(KeyedArchiveError) {
         var view = KeyedArchiveTree(archive: archive)
+        let nodes = try view.topNodes()
         var output = StandardOutput()
         output.write("NSKeyedArchiver archive, \(archive.objects.count) objects\n")
-        for (key, node) in view.topNodes() {
+        for (key, node) in nodes {
             output.write(TreePrinter.quoted(key) + " => ")
             write(node, indent: 0, archive: archive, to: &output, expanding: expanding)
             output.write("\n")
@@ -33,10 +36,15 @@ enum ArchiveGraphView {
     }
 
     /// Writes the tree as the value of a data value (`inspect --expand`): in braces, at `indent`.
-    static func writeTree(_ archive: KeyedArchiveObjectGraph, indent: Int, to output: inout StandardOutput, expanding: EmbeddedArchiveView) {
+    ///
+    /// - Throws: `KeyedArchiveError` when the tree passes a limit, before anything is written.
+    static func writeTree(
+        _ archive: KeyedArchiveObjectGraph, indent: Int, to output: inout StandardOutput, expanding: EmbeddedArchiveView
+    ) throws(KeyedArchiveError) {
         var view = KeyedArchiveTree(archive: archive)
+        let nodes = try view.topNodes()
         output.write("NSKeyedArchiver archive, \(archive.objects.count) objects {\n")
-        for (key, node) in view.topNodes() {
+        for (key, node) in nodes {
             output.write(String(repeating: "  ", count: indent + 1) + TreePrinter.quoted(key) + " => ")
             write(node, indent: indent + 1, archive: archive, to: &output, expanding: expanding)
             output.write("\n")
@@ -84,10 +92,12 @@ enum ArchiveGraphView {
 
     /// The graph as JSON: `{"top": {"root": {"object": 1, "class": …, "classes": […], "fields": {…}}}}`;
     /// `{"null": true}`, `{"shared": 3, "class": …}`, `{"cycle": 1, "class": …}`; values in the property-list JSON form.
-    static func jsonValue(_ archive: KeyedArchiveObjectGraph) -> PropertyListValue {
+    ///
+    /// - Throws: `KeyedArchiveError` when the tree passes a limit.
+    static func jsonValue(_ archive: KeyedArchiveObjectGraph) throws(KeyedArchiveError) -> PropertyListValue {
         var view = KeyedArchiveTree(archive: archive, maximumDepth: jsonMaximumDepth)
         var top = OrderedDictionary<String, PropertyListValue>()
-        for (key, node) in view.topNodes() { top[key] = json(node, archive) }
+        for (key, node) in try view.topNodes() { top[key] = json(node, archive) }
         return .dictionary(["objectCount": .integer(PropertyListInteger(archive.objects.count)), "top": .dictionary(top)])
     }
 

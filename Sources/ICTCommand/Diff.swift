@@ -96,7 +96,7 @@ extension Ict {
             }
             guard KeyedArchiveObjectGraph.looksLikeArchive(value) else { return value }
             do {
-                return KeyedArchiveTree.comparableValue(try KeyedArchiveObjectGraph(propertyList: value))
+                return try KeyedArchiveTree.comparableValue(try KeyedArchiveObjectGraph(propertyList: value))
             } catch {
                 throw Problem(file: input, error)
             }

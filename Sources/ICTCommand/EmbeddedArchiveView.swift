@@ -47,7 +47,11 @@ struct EmbeddedArchiveView {
         }
         output.write(" => ")
         if KeyedArchiveObjectGraph.looksLikeArchive(value), let graph = try? KeyedArchiveObjectGraph(propertyList: value) {
-            ArchiveGraphView.writeTree(graph, indent: indent, to: &output, expanding: inner)
+            do throws(KeyedArchiveError) {
+                try ArchiveGraphView.writeTree(graph, indent: indent, to: &output, expanding: inner)
+            } catch {
+                output.write(TerminalText.escaped("NSKeyedArchiver archive that is not shown: \(error.description)"))
+            }
         } else {
             var printer = TreePrinter(output: output, expanding: inner)
             printer.write(value, indent: indent)
@@ -82,7 +86,11 @@ struct EmbeddedArchiveView {
             }
         } else if let value = archive.value {
             if KeyedArchiveObjectGraph.looksLikeArchive(value), let graph = try? KeyedArchiveObjectGraph(propertyList: value) {
-                members.append(("archive", .propertyList(ArchiveGraphView.jsonValue(graph))))
+                do throws(KeyedArchiveError) {
+                    members.append(("archive", .propertyList(try ArchiveGraphView.jsonValue(graph))))
+                } catch {
+                    members.append(("error", .object([("message", .string(error.message)), ("location", .string(error.keyPath.description))])))
+                }
             } else {
                 members.append(("value", .propertyList(value)))
             }

@@ -163,10 +163,14 @@ extension Ict {
                 }
                 return try show(nibGraphs: [(file.displayName, graph)], report)
             }
-            if json {
-                report.fields.archive = .propertyList(ArchiveGraphView.jsonValue(archive))
-            } else {
-                ArchiveGraphView.printTree(archive, expanding: expanding)
+            do throws(KeyedArchiveError) {
+                if json {
+                    report.fields.archive = .propertyList(try ArchiveGraphView.jsonValue(archive))
+                } else {
+                    try ArchiveGraphView.printTree(archive, expanding: expanding)
+                }
+            } catch {
+                throw report.fail(Problem(file: file, error))
             }
             try report.finish()
         }

@@ -166,10 +166,13 @@ public struct ComparablePackage: Sendable {
     }
 
     /// A keyed archive's object graph from `$top`, without object numbers;
-    /// any other value as it is; nil for an archive that cannot be read.
+    /// any other value as it is; nil for an archive that cannot be read or
+    /// whose graph passes a limit.
     private static func graph(of value: PropertyListValue) -> PropertyListValue? {
-        guard KeyedArchiveObjectGraph.looksLikeArchive(value) else { return value }
-        return (try? KeyedArchiveObjectGraph(propertyList: value)).map(KeyedArchiveTree.comparableValue)
+        guard KeyedArchiveObjectGraph.looksLikeArchive(value), let archive = try? KeyedArchiveObjectGraph(propertyList: value) else {
+            return KeyedArchiveObjectGraph.looksLikeArchive(value) ? nil : value
+        }
+        return try? KeyedArchiveTree.comparableValue(archive)
     }
 
     /// An entry's value when it is a property list: binary, XML or JSON,

@@ -46,6 +46,9 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     private var keySets = BinaryPropertyListKeySets()
     /// The values produced, counted as `BinaryPropertyListDecoder` counts them.
     private var producedCount = 1
+    /// The bytes of strings and data produced, each use of a shared object
+    /// counted, as `BinaryPropertyListDecoder` counts them.
+    private var producedBytes = 0
     /// Gives back the mapped pages of a range the walk has moved past.
     private let pageRelease: ((Range<Int>) -> Void)?
     /// Everything below this offset has been handed to `pageRelease`.
@@ -140,10 +143,18 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         case 0x4, 0x5, 0x6:
             // A string or data object met again is taken from the cache, or
             // decoded and kept there.
-            guard metBefore(object) else { return Self.bytesValue(scanner, marker: marker, at: offset) }
+            guard metBefore(object) else {
+                return Self.bytesValue(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
+            }
             let slot = object & (cacheSize &- 1)
-            if cachedObjects[slot] == object &+ 1 { return cachedValues[slot] }
-            guard let value = Self.bytesValue(scanner, marker: marker, at: offset) else { return nil }
+            if cachedObjects[slot] == object &+ 1 {
+                // Counted again, as an output writes it again.
+                producedBytes &+= scanner.storedBytes(ofObjectAt: offset)  // Safe: each at most the object area.
+                guard producedBytes <= limits.maximumExpandedSize else { return nil }
+                return cachedValues[slot]
+            }
+            guard let value = Self.bytesValue(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
+            else { return nil }
             cachedObjects[slot] = object &+ 1
             cachedValues[slot] = value
             return value
@@ -194,13 +205,18 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         PropertyListValue(try scanner.scalar(marker: marker, at: offset))
     }
 
-    /// A data (0x4), ASCII string (0x5) or UTF-16 string (0x6) object.
-    private static func bytesValue(_ scanner: BinaryPropertyListScanner, marker: UInt8, at offset: Int) -> PropertyListValue? {
+    /// A data (0x4), ASCII string (0x5) or UTF-16 string (0x6) object, its
+    /// bytes added to `producedBytes`; nil past `maximumExpandedSize`.
+    private static func bytesValue(
+        _ scanner: BinaryPropertyListScanner, marker: UInt8, at offset: Int, producedBytes: inout Int, limits: PropertyListLimits
+    ) -> PropertyListValue? {
         let unit = marker >> 4 == 0x6 ? 2 : 1
         guard let header = try? scanner.lengthAndPayload(marker: marker, at: offset),
             (try? scanner.checkExtent(payload: header.payload, count: header.length, itemSize: unit, objectOffset: offset, what: "")) != nil
         else { return nil }
         let (count, start) = header
+        producedBytes &+= count &* unit  // Safe: checkExtent proved they lie in the object area.
+        guard producedBytes <= limits.maximumExpandedSize else { return nil }
         switch marker >> 4 {
         // Safe: the extent was checked above. (Data's init from a buffer takes its generic path.)
         case 0x4: return .data(Data(bytes: scanner.bytes.baseAddress! + start, count: count))
@@ -265,11 +281,15 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     private mutating func uniqueKeys(count: Int, at payload: Int, depth: Int) -> ContiguousArray<String>? {
         let keySetSlot = BinaryPropertyListKeySets.slot(count: count, keyReferencesAt: payload, in: scanner)
         if let keySetSlot, let reused = keySets.keys(count: count, keyReferencesAt: payload, slot: keySetSlot, in: scanner) {
-            return reused
+            producedBytes &+= reused.storedBytes  // Safe: each at most the limit.
+            return producedBytes <= limits.maximumExpandedSize ? reused.keys : nil
         }
+        let bytesBefore = producedBytes
         guard let decoded = keys(count: count, at: payload, depth: depth), !scanner.hasDuplicate(decoded, keyReferencesAt: payload)
         else { return nil }
-        if let keySetSlot { keySets.store(decoded, referencesStart: payload, slot: keySetSlot) }
+        if let keySetSlot {
+            keySets.store(decoded, storedBytes: producedBytes &- bytesBefore, referencesStart: payload, slot: keySetSlot)
+        }
         return decoded
     }
 
@@ -310,6 +330,7 @@ extension BinaryPropertyListQuickDecoder {
         /// The part's bits for the objects met, the top object's left clear.
         var met: [UInt64]
         var producedCount: Int
+        var producedBytes: Int
     }
 
     /// The scanner for a part's thread. @unchecked Sendable: the bytes are
@@ -430,15 +451,16 @@ extension BinaryPropertyListQuickDecoder {
         guard decoder.appendValues(count: range.count, at: start, depth: 0, to: &values) else { return nil }
         var met = Array(decoder.met)
         met[topObject &>> 6] &= ~(UInt64(1) &<< UInt64(topObject & 63))
-        return PartResult(values: values, met: met, producedCount: decoder.producedCount)
+        return PartResult(values: values, met: met, producedCount: decoder.producedCount, producedBytes: decoder.producedBytes)
     }
 
     /// Adds a part's objects met and values produced to this decoder's;
     /// false when the part met a container this decoder (or an earlier part)
-    /// met too, or the values are over the limit.
+    /// met too, or the values or their bytes are over the limit.
     private mutating func absorb(_ part: PartResult) -> Bool {
         producedCount &+= part.producedCount  // Safe: each at most the file's size in references.
-        guard producedCount <= limits.maximumObjectCount else { return false }
+        producedBytes &+= part.producedBytes  // Safe: each at most the limit.
+        guard producedCount <= limits.maximumObjectCount, producedBytes <= limits.maximumExpandedSize else { return false }
         for word in part.met.indices {
             let both = met[word] & part.met[word]
             if both != 0 {

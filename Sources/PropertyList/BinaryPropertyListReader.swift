@@ -156,6 +156,7 @@ struct BinaryPropertyListDecoder {
     private struct SharedObject {
         var value: PropertyListValue
         var producedCount: Int
+        var producedBytes: Int
     }
 
     private enum SharedState {
@@ -171,6 +172,10 @@ struct BinaryPropertyListDecoder {
     /// The state of each shared object, by its slot.
     private var shared: [SharedState]
     private(set) var producedCount = 0
+    /// The bytes of strings and data produced, each use of a shared object
+    /// counted: what the expansion check found beforehand, kept here for
+    /// objects that the offset table gives one place under several numbers.
+    private var producedBytes = 0
     /// Gives back the mapped pages of a range the decoder has moved past.
     var pageRelease: ((Range<Int>) -> Void)?
     /// Everything below this offset has been handed to `pageRelease`.
@@ -211,6 +216,7 @@ struct BinaryPropertyListDecoder {
             switch shared[slot] {
             case .done(let sharedObject):
                 try countProduced(sharedObject.producedCount, object: object)
+                try countProducedBytes(sharedObject.producedBytes, at: scanner.rawOffset(ofObject: object))
                 return sharedObject.value
             case .inProgress:
                 throw PropertyListError(
@@ -218,9 +224,10 @@ struct BinaryPropertyListDecoder {
                     "object \(object) contains itself")
             case .notStarted:
                 shared[slot] = .inProgress
-                let before = producedCount
+                let before = producedCount, bytesBefore = producedBytes
                 let value = try decodeUnshared(object, depth: depth)
-                shared[slot] = .done(SharedObject(value: value, producedCount: producedCount - before))
+                shared[slot] = .done(
+                    SharedObject(value: value, producedCount: producedCount - before, producedBytes: producedBytes - bytesBefore))
                 return value
             }
         }
@@ -231,6 +238,18 @@ struct BinaryPropertyListDecoder {
     private mutating func countProduced(_ count: Int, object: Int) throws(PropertyListError) {
         producedCount &+= count  // Safe: bounded by maximumObjectCount plus one object's count.
         guard producedCount <= limits.maximumObjectCount else { throw objectCountError(object) }
+    }
+
+    /// Adds `count` bytes of strings and data, those of the object at `offset`.
+    @inline(__always)
+    private mutating func countProducedBytes(_ count: Int, at offset: Int) throws(PropertyListError) {
+        producedBytes &+= count  // Safe: bounded by maximumExpandedSize plus one object's bytes.
+        guard producedBytes <= limits.maximumExpandedSize else {
+            throw PropertyListError(
+                .limitExceeded(.expandedSize), at: .byteOffset(offset),
+                "the property list expands to more than \(limits.maximumExpandedSize) bytes of strings and data "
+                    + "(the maximumExpandedSize limit)")
+        }
     }
 
     private func objectCountError(_ object: Int) -> PropertyListError {
@@ -253,14 +272,17 @@ struct BinaryPropertyListDecoder {
         case 0x4:
             let header = try scanner.header(at: offset)
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "data")
+            try countProducedBytes(header.length, at: offset)
             return .data(Data(UnsafeRawBufferPointer(rebasing: bytes[header.payload..<(header.payload + header.length)])))
         case 0x5:
             let header = try scanner.header(at: offset)
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 1, objectOffset: offset, what: "string")
+            try countProducedBytes(header.length, at: offset)
             return .string(try scanner.asciiString(header.payload, count: header.length, objectOffset: offset))
         case 0x6:
             let header = try scanner.header(at: offset)
             try scanner.checkExtent(payload: header.payload, count: header.length, itemSize: 2, objectOffset: offset, what: "string")
+            try countProducedBytes(2 * header.length, at: offset)
             return .string(try scanner.utf16String(header.payload, count: header.length, objectOffset: offset))
         case 0xA, 0xB, 0xC:
             return .array(try decodeArray(at: offset, depth: depth))
@@ -305,6 +327,7 @@ struct BinaryPropertyListDecoder {
         }
         var keys: ContiguousArray<String> = []
         keys.reserveCapacity(count)  // Bounded: checkExtent proved the references are in the file.
+        let bytesBefore = producedBytes
         for index in 0..<count {
             let keyObject = try scanner.reference(at: header.payload + index * scanner.referenceSize)
             let keyValue = try decode(keyObject, depth: depth + 1)
@@ -322,7 +345,9 @@ struct BinaryPropertyListDecoder {
             for (key, value) in zip(keys, values) { dictionary[key] = value }
             return dictionary
         }
-        if let keySetSlot { keySets.store(keys, referencesStart: header.payload, slot: keySetSlot) }
+        if let keySetSlot {
+            keySets.store(keys, storedBytes: producedBytes - bytesBefore, referencesStart: header.payload, slot: keySetSlot)
+        }
         return try decodeDictionary(keys: keys, valuesAt: header.payload + count * scanner.referenceSize, depth: depth)
     }
 
@@ -351,15 +376,17 @@ struct BinaryPropertyListDecoder {
     }
 
     /// The keys of an earlier dictionary with the same key references
-    /// (`BinaryPropertyListKeySets`), counted as produced values as if
-    /// decoded again; when that would pass the limit, nil, so that the slow
+    /// (`BinaryPropertyListKeySets`), counted as produced values and bytes as
+    /// if decoded again; when that would pass a limit, nil, so that the slow
     /// path reports it at its place.
     @inline(__always)
     private mutating func reusedKeys(count: Int, keyReferencesAt payload: Int, slot: Int) -> ContiguousArray<String>? {
         guard producedCount &+ count <= limits.maximumObjectCount,
-            let keys = keySets.keys(count: count, keyReferencesAt: payload, slot: slot, in: scanner)
+            let (keys, storedBytes) = keySets.keys(count: count, keyReferencesAt: payload, slot: slot, in: scanner),
+            producedBytes &+ storedBytes <= limits.maximumExpandedSize  // Safe: each at most the limit.
         else { return nil }
         producedCount &+= count  // Safe: checked just above.
+        producedBytes &+= storedBytes  // Safe: checked just above.
         return keys
     }
 

@@ -19,6 +19,10 @@ struct BinaryPropertyListSharedObjects {
     /// Whether an array, set or dictionary is among the shared objects: only
     /// then can the values expand past `referenceCount`.
     private(set) var sharesAContainer = false
+    /// The most bytes one shared string or data object stores: with no
+    /// container shared, the strings and data expand to no more than the
+    /// object area plus this for each reference.
+    private(set) var largestSharedBytes = 0
 
     /// No object treated as shared: each is decoded at every use.
     static let none = BinaryPropertyListSharedObjects()
@@ -118,24 +122,27 @@ struct BinaryPropertyListSharedObjects {
         }
         bits = twice
         referenceCount = marks.references
-        sharesAContainer = Self.holdsAContainer(twice, of: scanner)
+        (sharesAContainer, largestSharedBytes) = Self.survey(twice, of: scanner)
         self.before = before
         count = Int(total)
     }
 
-    /// Whether any object whose bit is set is an array, set or dictionary.
-    private static func holdsAContainer(_ bits: [UInt64], of scanner: BinaryPropertyListScanner) -> Bool {
+    /// Whether any object whose bit is set is an array, set or dictionary,
+    /// and the most bytes one of them that is a string or data stores.
+    private static func survey(_ bits: [UInt64], of scanner: BinaryPropertyListScanner) -> (container: Bool, largestBytes: Int) {
+        var largest = 0
         for (word, value) in bits.enumerated() where value != 0 {
             var rest = value
             while rest != 0 {
                 let object = word &* 64 &+ rest.trailingZeroBitCount  // Safe: below objectCount.
                 rest &= rest &- 1
                 // An object whose offset cannot be had is counted as a container: the walk then finds out.
-                guard let offset = try? scanner.offset(ofObject: object) else { return true }
-                if scanner.referencesIfContainer(at: offset) != nil { return true }
+                guard let offset = try? scanner.offset(ofObject: object) else { return (true, largest) }
+                if scanner.referencesIfContainer(at: offset) != nil { return (true, largest) }
+                largest = max(largest, scanner.storedBytes(ofObjectAt: offset))
             }
         }
-        return false
+        return (false, largest)
     }
 
     /// The slot of `object`, or nil when it is referenced once.
@@ -151,6 +158,20 @@ struct BinaryPropertyListSharedObjects {
 }
 
 extension BinaryPropertyListScanner {
+    /// The bytes the string or data object at `offset` stores (a UTF-16
+    /// string two per unit), at most the object area's size; 0 for any other
+    /// kind, or a length that cannot be read (which the decoder reports).
+    @inline(__always)
+    func storedBytes(ofObjectAt offset: Int) -> Int {
+        let marker = bytes[offset]
+        let kind = marker >> 4
+        guard kind == 0x4 || kind == 0x5 || kind == 0x6, let header = try? lengthAndPayload(marker: marker, at: offset) else {
+            return 0
+        }
+        // Safe: lengthAndPayload checked the length is at most objectsEnd, so twice it fits.
+        return min(kind == 0x6 ? header.length &* 2 : header.length, objectsEnd)
+    }
+
     /// Calls `body` with each object reference (below the object count) of
     /// the array, set or dictionary at `offset`, in file order (a
     /// dictionary's keys, then its values); does nothing for any other kind,
@@ -169,23 +190,29 @@ extension BinaryPropertyListScanner {
     }
 }
 
-/// How many values an object of a binary property list expands to when it
-/// is decoded or written out: itself, and the expansion of each reference
-/// it holds (a dictionary's keys and values), every use of a shared object
-/// counted again. That is the count `BinaryPropertyListDecoder` reaches,
-/// found here from the references alone, each shared object's count kept:
-/// one visit per object, so a file of a few hundred bytes whose arrays hold
-/// one another twice over, 60 levels deep, is refused in microseconds,
-/// before anything is decoded or written.
+/// How many values, and how many bytes of strings and data, an object of a
+/// binary property list expands to when it is decoded or written out:
+/// itself, and the expansion of each reference it holds (a dictionary's keys
+/// and values), every use of a shared object counted again. Those are the
+/// counts `BinaryPropertyListDecoder` reaches, found here from the
+/// references alone, each shared object's counts kept: one visit per object,
+/// so a file of a few hundred bytes whose arrays hold one another twice
+/// over, 60 levels deep, or a 65 KB file whose 4 million references reach
+/// one 64 KB data object, is refused in microseconds, before anything is
+/// decoded or written.
 struct BinaryPropertyListExpansion {
     let scanner: BinaryPropertyListScanner
     let sharing: BinaryPropertyListSharedObjects
     let limits: PropertyListLimits
-    /// Each shared object's count once known; 0 before it is counted, -1 while it is.
+    /// Each shared object's count of values once known; 0 before it is counted, -1 while it is.
     private var counts: [Int]
+    /// Each shared object's bytes of strings and data, once its count is known.
+    private var sizes: [Int]
 
     /// Throws `limitExceeded(.objectCount)` when `object`, met at `depth`,
-    /// expands to more than `limits.maximumObjectCount` values.
+    /// expands to more than `limits.maximumObjectCount` values, and
+    /// `limitExceeded(.expandedSize)` when its strings and data expand to
+    /// more than `limits.maximumExpandedSize` bytes.
     ///
     /// The count stops where the decoder stops with an error of its own: it
     /// skips references to no object and does not go below the depth limit
@@ -197,55 +224,78 @@ struct BinaryPropertyListExpansion {
         limits: PropertyListLimits
     ) throws(PropertyListError) {
         // No container shared: every value is met through one reference, so
-        // the references bound the count, and nothing needs walking (the
-        // common case: writers share strings, numbers and dates).
-        if !sharing.sharesAContainer, sharing.referenceCount <= limits.maximumObjectCount { return }
+        // the references bound the count, and each reference adds at most the
+        // largest shared string or data to the object area's bytes: nothing
+        // needs walking (the common case: writers share strings, numbers and dates).
+        let (sharedBytes, overflow) = sharing.referenceCount.multipliedReportingOverflow(by: sharing.largestSharedBytes)
+        if !sharing.sharesAContainer, sharing.referenceCount <= limits.maximumObjectCount, !overflow,
+            sharedBytes <= limits.maximumExpandedSize - min(scanner.objectsEnd, limits.maximumExpandedSize)
+        {
+            return
+        }
         var expansion = BinaryPropertyListExpansion(
-            scanner: scanner, sharing: sharing, limits: limits, counts: [Int](repeating: 0, count: sharing.count))
+            scanner: scanner, sharing: sharing, limits: limits, counts: [Int](repeating: 0, count: sharing.count),
+            sizes: [Int](repeating: 0, count: sharing.count))
         _ = try expansion.count(object, depth: depth)
     }
 
-    private mutating func count(_ object: Int, depth: Int) throws(PropertyListError) -> Int {
+    private mutating func count(_ object: Int, depth: Int) throws(PropertyListError) -> (values: Int, bytes: Int) {
         let slot = sharing.slot(object)
         if let slot {
             let known = counts[slot]
-            if known > 0 { return known }
-            if known < 0 { return 1 }  // A cycle, which the decoder reports where it meets it.
+            if known > 0 { return (known, sizes[slot]) }
+            if known < 0 { return (1, 0) }  // A cycle, which the decoder reports where it meets it.
             counts[slot] = -1
         }
         var total = 1
-        if depth < limits.maximumDepth, let offset = try? scanner.offset(ofObject: object),
-            let references = scanner.referencesIfContainer(at: offset)
-        {
-            var position = references.start
-            for index in 0..<references.count {
-                let target = BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize)
-                position &+= scanner.referenceSize  // Safe: referencesIfContainer checked they all fit.
-                guard target < UInt64(scanner.objectCount) else { continue }
-                let part: Int
-                do {
-                    part = try count(Int(target), depth: depth + 1)
-                } catch {
-                    // Without a step here, the path ends at this container.
-                    guard let step = component(index, of: references.count, at: offset) else {
-                        var located = error
-                        located.keyPath = []
-                        throw located
+        var bytes = 0
+        if let offset = try? scanner.offset(ofObject: object) {
+            bytes = scanner.storedBytes(ofObjectAt: offset)
+            guard bytes <= limits.maximumExpandedSize else { throw expandedSizeError(at: offset) }
+            if depth < limits.maximumDepth, let references = scanner.referencesIfContainer(at: offset) {
+                var position = references.start
+                for index in 0..<references.count {
+                    let target = BinaryPropertyListScanner.readBigEndian(scanner.bytes, at: position, size: scanner.referenceSize)
+                    position &+= scanner.referenceSize  // Safe: referencesIfContainer checked they all fit.
+                    guard target < UInt64(scanner.objectCount) else { continue }
+                    let part: (values: Int, bytes: Int)
+                    do {
+                        part = try count(Int(target), depth: depth + 1)
+                    } catch {
+                        // Without a step here, the path ends at this container.
+                        guard let step = component(index, of: references.count, at: offset) else {
+                            var located = error
+                            located.keyPath = []
+                            throw located
+                        }
+                        throw error.prefixed(by: step)
                     }
-                    throw error.prefixed(by: step)
+                    let (sum, overflow) = total.addingReportingOverflow(part.values)
+                    guard !overflow, sum <= limits.maximumObjectCount else {
+                        throw PropertyListError(
+                            .limitExceeded(.objectCount), at: .byteOffset(offset),
+                            "this value expands to more than \(limits.maximumObjectCount) values, each use of a shared object "
+                                + "counted (the maximumObjectCount limit); nothing was decoded or written")
+                    }
+                    total = sum
+                    // Each part is at most the limit, so the sum of two fits.
+                    bytes &+= part.bytes
+                    guard bytes <= limits.maximumExpandedSize else { throw expandedSizeError(at: offset) }
                 }
-                let (sum, overflow) = total.addingReportingOverflow(part)
-                guard !overflow, sum <= limits.maximumObjectCount else {
-                    throw PropertyListError(
-                        .limitExceeded(.objectCount), at: .byteOffset(offset),
-                        "this value expands to more than \(limits.maximumObjectCount) values, each use of a shared object "
-                            + "counted (the maximumObjectCount limit); nothing was decoded or written")
-                }
-                total = sum
             }
         }
-        if let slot { counts[slot] = total }
-        return total
+        if let slot {
+            counts[slot] = total
+            sizes[slot] = bytes
+        }
+        return (total, bytes)
+    }
+
+    private func expandedSizeError(at offset: Int) -> PropertyListError {
+        PropertyListError(
+            .limitExceeded(.expandedSize), at: .byteOffset(offset),
+            "this value expands to more than \(limits.maximumExpandedSize) bytes of strings and data, each use of a shared "
+                + "object counted (the maximumExpandedSize limit); nothing was decoded or written")
     }
 
     /// The key path step to reference `index` of the `count` references of

@@ -17,6 +17,8 @@ struct BinaryPropertyListKeySets {
     private struct KeySet {
         let referencesStart: Int
         let keys: ContiguousArray<String>
+        /// The bytes the key objects store, counted again at each reuse.
+        let storedBytes: Int
     }
 
     private static let slots = 64
@@ -48,19 +50,22 @@ struct BinaryPropertyListKeySets {
 
     /// The keys of an earlier dictionary in `slot` whose key references are
     /// the same bytes as this one's (so the same key objects, in the same
-    /// order), or nil.
+    /// order), with the bytes their objects store; or nil.
     @inline(__always)
-    func keys(count: Int, keyReferencesAt payload: Int, slot: Int, in scanner: BinaryPropertyListScanner) -> ContiguousArray<String>? {
+    func keys(
+        count: Int, keyReferencesAt payload: Int, slot: Int, in scanner: BinaryPropertyListScanner
+    ) -> (keys: ContiguousArray<String>, storedBytes: Int)? {
         guard let set = sets[slot], set.keys.count == count,
             // Safe: both lie in the object area, so the base is not nil.
             rawBytesEqual(scanner.bytes.baseAddress! + set.referencesStart, scanner.bytes.baseAddress! + payload, count: count &* scanner.referenceSize)
         else { return nil }
-        return set.keys
+        return (set.keys, set.storedBytes)
     }
 
-    /// Keeps `keys`, distinct, whose references lie at `referencesStart`, in `slot`.
-    mutating func store(_ keys: ContiguousArray<String>, referencesStart: Int, slot: Int) {
-        sets[slot] = KeySet(referencesStart: referencesStart, keys: keys)
+    /// Keeps `keys`, distinct, whose references lie at `referencesStart`
+    /// and whose objects store `storedBytes`, in `slot`.
+    mutating func store(_ keys: ContiguousArray<String>, storedBytes: Int, referencesStart: Int, slot: Int) {
+        sets[slot] = KeySet(referencesStart: referencesStart, keys: keys, storedBytes: storedBytes)
     }
 
 }

@@ -116,17 +116,13 @@ struct BinaryPropertyListFlattener {
     mutating func flatten(_ value: PropertyListValue, depth: Int) throws(PropertyListError) -> Int {
         let key: UniquingKey
         switch value {
-        case .string(let string):
-            key = .string(ExactString(string: string))
-            estimatedSize += string.utf8.count * 2 + 10
+        case .string(let string): key = .string(ExactString(string: string))
         case .integer(let integer): key = .integer(integer)
         case .real(let real): key = .real(real.bitPattern)
         case .real32(let real): key = .real32(real.bitPattern)
         case .bool(let bool): key = .bool(bool)
         case .date(let date): key = .date(date.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let data):
-            key = .data(data)
-            estimatedSize += data.count + 10
+        case .data(let data): key = .data(data)
         case .uid:
             return append(.scalar(value))
         case .array(let elements):
@@ -158,6 +154,13 @@ struct BinaryPropertyListFlattener {
             return number
         }
         if let existing = uniqued[key] { return existing }
+        // Stored once, so counted once: a value that holds one 64 KB data
+        // object 4 million times is written as one object, not reserved 275 GB for.
+        switch value {
+        case .string(let string): estimatedSize += string.utf8.count * 2 + 10
+        case .data(let data): estimatedSize += data.count + 10
+        default: break
+        }
         let number = append(.scalar(value))
         uniqued[key] = number
         return number

@@ -110,6 +110,8 @@ public enum PropertyListLimit: String, Hashable, Sendable {
     case objectCount
     /// `PropertyListLimits.maximumInputSize`.
     case inputSize
+    /// `PropertyListLimits.maximumExpandedSize`.
+    case expandedSize
 }
 
 /// The limits a reader enforces on untrusted input; each is reported by name
@@ -122,15 +124,26 @@ public struct PropertyListLimits: Hashable, Sendable {
     public var maximumObjectCount: Int
     /// The largest input accepted, in bytes.
     public var maximumInputSize: Int
+    /// How many bytes of strings and data (as the input stores them: a
+    /// UTF-16 string two per unit) one read may produce, counting each use
+    /// of a shared object: what a writer or printer of the value writes
+    /// out. Stops output bombs built from shared references, such as a
+    /// 65 KB file whose 4 million references reach one 64 KB data object.
+    public var maximumExpandedSize: Int
 
     /// Makes a set of limits.
-    public init(maximumDepth: Int = 512, maximumObjectCount: Int = 32_000_000, maximumInputSize: Int = 1 << 31) {
+    public init(
+        maximumDepth: Int = 512, maximumObjectCount: Int = 32_000_000, maximumInputSize: Int = 1 << 31,
+        maximumExpandedSize: Int = 1 << 31
+    ) {
         self.maximumDepth = maximumDepth
         self.maximumObjectCount = maximumObjectCount
         self.maximumInputSize = maximumInputSize
+        self.maximumExpandedSize = maximumExpandedSize
     }
 
-    /// The defaults: depth 512, 32 million values, 2 GiB of input.
+    /// The defaults: depth 512, 32 million values, 2 GiB of input, 2 GiB of
+    /// strings and data expanded.
     public static let `default` = PropertyListLimits()
 }
 

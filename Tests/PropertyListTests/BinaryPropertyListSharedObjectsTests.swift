@@ -191,4 +191,112 @@ struct BinaryPropertyListSharedObjectsTests {
         }
         #expect(error.code == .limitExceeded(.objectCount))
     }
+    // MARK: Expanded size (issue 38, item 5)
+
+    /// The issue's file: 4 million references (64 × 64 × 1024, through two
+    /// shared arrays) to one 64 KB data object, 256 GiB written out.
+    private let issueDataBomb = BinaryPropertyListBytes.nestedSharing(
+        fanOuts: [64, 64, 1024], leaf: BinaryPropertyListBytes.dataObject(count: 65536))
+
+    @Test func theIssuesDataBombIsRefusedByTheExpandedSizeLimitsName() throws {
+        #expect(issueDataBomb.count < 70_000)
+        let error = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader().read(issueDataBomb) }
+        #expect(error.code == .limitExceeded(.expandedSize))
+        #expect(error.message.contains("more than 2147483648 bytes of strings and data"))
+        #expect(error.message.contains("maximumExpandedSize"))
+        // Object 1 (after the 8-byte header and object 0: a 6-byte marker and
+        // 64 two-byte references, so at byte 142) expands to 64 × 64 MiB:
+        // its 33rd reference passes 2 GiB. It is reached as element 0 of the top.
+        #expect(error.location == .byteOffset(142))
+        #expect(error.keyPath.description == "[0]")
+    }
+
+    @Test func eachSharedLeafKindIsCountedInTheBytesTheFileStores() throws {
+        // 3 × 4 = 12 uses of a leaf of 10 stored bytes: 120 bytes expanded.
+        let leaves: [([UInt8], PropertyListValue)] = [
+            (BinaryPropertyListBytes.dataObject(count: 10), .data(Data(repeating: 0x61, count: 10))),
+            (BinaryPropertyListBytes.asciiStringObject(count: 10), .string(String(repeating: "a", count: 10))),
+            // Five UTF-16 units, two bytes each in the file.
+            (BinaryPropertyListBytes.utf16StringObject(units: 5), .string(String(repeating: "é", count: 5))),
+        ]
+        for (leaf, leafValue) in leaves {
+            let file = BinaryPropertyListBytes.nestedSharing(fanOuts: [3, 4], leaf: leaf)
+            let inner = PropertyListValue.array(Array(repeating: leafValue, count: 4))
+            #expect(try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 120)).read(file) == .array([inner, inner, inner]))
+            let error = try #require(throws: PropertyListError.self) {
+                try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 119)).read(file)
+            }
+            #expect(error.code == .limitExceeded(.expandedSize))
+        }
+    }
+
+    @Test func oneSharedStringWithNoSharedContainerIsCountedAtEachReference() throws {
+        // The top array's 1000 references to one 100-byte string: 100,000
+        // bytes. Nothing but the string is shared, so the quick read takes it
+        // and must count it too.
+        let file = BinaryPropertyListBytes.nestedSharing(fanOuts: [1000], leaf: BinaryPropertyListBytes.asciiStringObject(count: 100))
+        let value = try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 100_000)).read(file)
+        #expect(value.arrayValue?.count == 1000)
+        for threads in [1, 4] {
+            let reader = BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 99_999), maximumThreadCount: threads)
+            let error = try #require(throws: PropertyListError.self) { try reader.read(file) }
+            #expect(error.code == .limitExceeded(.expandedSize))
+            #expect(error.location == .byteOffset(8))  // The top array, whose count goes over.
+        }
+    }
+
+    @Test func aDictionaryWhoseValuesAreOneSharedArrayIsCountedPerKey() throws {
+        // 1000 keys, each the same array of 1000 references to one 4 KB
+        // string: 4 × 10^9 bytes written out, from a 14 KB file. The
+        // dictionary's count goes over at its 525th value (524 × 4,096,000 ≤ 2^31).
+        let file = BinaryPropertyListBytes.dictionaryOfOneSharedArray(
+            keyCount: 1000, fanOut: 1000, leaf: BinaryPropertyListBytes.asciiStringObject(count: 4096))
+        #expect(file.count < 20_000)
+        let error = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader().read(file) }
+        #expect(error.code == .limitExceeded(.expandedSize))
+        #expect(error.location == .byteOffset(8))
+        #expect(error.keyPath.components.isEmpty)
+    }
+
+    @Test func objectsThatShareTheirBytesThroughTheOffsetTableAreCountedToo() throws {
+        // 100 object numbers whose offsets all point at one 1000-byte string:
+        // no reference is repeated, yet 100,000 bytes are read.
+        let file = BinaryPropertyListBytes.aliasedOffsets(count: 100, leaf: BinaryPropertyListBytes.asciiStringObject(count: 1000))
+        #expect(try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 100_000)).read(file).arrayValue?.count == 100)
+        let error = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 99_999)).read(file)
+        }
+        #expect(error.code == .limitExceeded(.expandedSize))
+        #expect(error.keyPath.description == "[99]")  // The 100th element is the one over.
+    }
+
+    @Test func keysReusedFromAnEarlierDictionaryCountTheirBytesAgain() throws {
+        // Objects 0 a 1000-byte key, 1 the integer 1, 2…101 each {key: 1}
+        // (the same key reference), 102 the top array of the 100 dictionaries:
+        // 100 × 1000 key bytes.
+        var objects: [[UInt8]] = [BinaryPropertyListBytes.asciiStringObject(count: 1000), [0x10, 1]]
+        for _ in 0..<100 { objects.append([0xD1, 0, 0, 0, 1]) }
+        objects.append([0xAF, 0x10, 100] + (2..<102).flatMap { [UInt8(0), UInt8($0)] })
+        let file = BinaryPropertyListBytes.file(objects: objects, top: 102, offsetSize: 2, referenceSize: 2)
+        let read = try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 100_000)).read(file)
+        #expect(read.arrayValue?.count == 100)
+        let error = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: 99_999)).read(file)
+        }
+        #expect(error.code == .limitExceeded(.expandedSize))
+    }
+
+    @Test func theConverterAndTheValueByPathRefuseTheDataBombWithNothingWritten() throws {
+        var pieces = 0
+        let error = try #require(throws: PropertyListError.self) {
+            try XMLPropertyListWriter().encode(binaryPropertyList: try mapped(issueDataBomb), chunkSize: 1) { (_) throws(PropertyListError) in pieces += 1 }
+        }
+        #expect(error.code == .limitExceeded(.expandedSize))
+        #expect(pieces == 0)
+        let document = try BinaryPropertyListDocument(data: issueDataBomb)
+        let byPath = try #require(throws: PropertyListError.self) { try document.value(at: [.index(0)]) }
+        #expect(byPath.code == .limitExceeded(.expandedSize))
+        // One level down, 1024 × 64 KB = 64 MiB is under the limit and read.
+        #expect(try document.value(at: [.index(0), .index(0)])?.arrayValue?.count == 1024)
+    }
 }

@@ -85,4 +85,21 @@ struct BinaryPropertyListWriterTests {
         ]
         #expect(try BinaryPropertyListReader().read(Data(try encode(value))) == value)
     }
+
+    @Test func aDataValueHeldAMillionTimesIsWrittenAndReservedForOnce() throws {
+        // Issue 38, item 5: one 64 KB data value at each of 1,000,000 places
+        // made the writer reserve 64 GB and abort. Stored once, the file is
+        // the header (8), the array (a 6-byte marker and 1,000,000 one-byte
+        // references), the data (a 6-byte marker and 65,536 bytes), a table
+        // of two 4-byte offsets and the 32-byte trailer: 1,065,596 bytes.
+        let data = Data(repeating: 0x61, count: 65536)
+        let value = PropertyListValue.array(Array(repeating: .data(data), count: 1_000_000))
+        let bytes = try BinaryPropertyListWriter().encode(value)
+        #expect(bytes.count == 8 + 6 + 1_000_000 + 6 + 65536 + 2 * 4 + 32)
+        // Read back (past the expanded-size limit, 64 GB, on purpose): the
+        // elements are one value, so comparing two of them says nothing more.
+        let read = try BinaryPropertyListReader(limits: PropertyListLimits(maximumExpandedSize: .max)).read(Data(bytes)).arrayValue
+        #expect(read?.count == 1_000_000)
+        #expect(read?.last == .data(data))
+    }
 }

@@ -221,11 +221,12 @@ struct MetadataQueryRows {
     /// The peak RSS of `command`, spawned from a small intermediate copy of
     /// this executable (`ChildMode.measure`): Linux carries the peak RSS of the
     /// address space a process execs from into the new program's `ru_maxrss`,
-    /// and this process is large by now (row f does the same).
-    private static func peakMemory(of command: [String]) throws -> Int {
+    /// and this process is large by now (row f does the same). With
+    /// `.measureRefusal`, the command must exit with status 1 (rows x).
+    static func peakMemory(of command: [String], mode: ChildMode = .measure) throws -> Int {
         let output = temporaryPath("peak")
         defer { unlink(output) }
-        _ = try runChildChecked([currentExecutable, ChildMode.measure.rawValue] + command, standardOutput: output)
+        _ = try runChildChecked([currentExecutable, mode.rawValue] + command, standardOutput: output)
         let text = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let peak = Int(text) else { throw BenchmarkFailure("the measuring child printed \(text.debugDescription)") }
         return peak

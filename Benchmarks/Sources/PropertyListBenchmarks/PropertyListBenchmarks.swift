@@ -3,14 +3,15 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnopqrstuvwyz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnopqrstuvwxyz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v), compiled-nib (u, against Python's nibarchive), typed-stream (t, against pytypedstream),
 /// Core Data store (o) and package-zip (z, with Info-ZIP's zip and unzip)
 /// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many
-/// processes against one (w), and whole `ict` processes on small jobs against
-/// plistutil and Apple's plutil (s), all measured in this run.
+/// processes against one (w), whole `ict` processes on small jobs against
+/// plistutil and Apple's plutil (s), and shared-object bombs refused by every
+/// `ict` command (x), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -123,6 +124,14 @@ struct PropertyListBenchmarks {
                     rows.append(.notMeasured(KeyedArchiveReadableRows.name, peer: KeyedArchiveReadableRows.peer, target: .faster(by: 20), reason: "\(error)"))
                 }
             }
+            if options.only.contains("x") {
+                let bombs = SharedObjectBombRows(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    workDirectory: options.dataDirectory.appendingPathComponent("bombs").path
+                )
+                rows += bombs.run()
+            }
             if options.only.contains("v") {
                 let finding = VersionFinding(
                     processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
@@ -167,7 +176,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnopqrstuvwyz")
+    var only = Set("abcdefghijklmnopqrstuvwxyz")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -210,6 +219,8 @@ enum ChildMode: String {
     case decode = "child-decode"
     /// Runs the command line that follows and prints its peak RSS in bytes.
     case measure = "child-measure"
+    /// As `measure`, for a command that must fail with exit status 1 (rows x).
+    case measureRefusal = "child-measure-refusal"
     /// Finds the conflict versions of every item in the folder named next (row v).
     case versions = "child-versions"
     /// Watches the folder named next with a metadata query, gathered, and exits (row q3).
@@ -244,11 +255,11 @@ enum ChildMode: String {
         case .readRuns:
             guard arguments.count == 3, let runs = Int(arguments[2]), runs > 0 else { return 64 }
             return ReaderPeerRows.ourRuns(format: arguments[0], path: arguments[1], runs: runs)
-        case .measure:
+        case .measure, .measureRefusal:
             guard !arguments.isEmpty else { return 64 }
             do {
-                let outcome = try runChild(arguments, standardOutput: "/dev/null", standardError: nil)
-                guard outcome.exitStatus == 0 else { return 1 }
+                let outcome = try runChild(arguments, standardOutput: "/dev/null", standardError: self == .measure ? nil : "/dev/null")
+                guard outcome.exitStatus == (self == .measure ? 0 : 1) else { return 1 }
                 print(outcome.peakResidentBytes)
                 return 0
             } catch {

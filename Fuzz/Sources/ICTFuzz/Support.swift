@@ -24,7 +24,8 @@ func printError(_ line: String) {
 
 /// Limits small enough that no input can take more than a few hundred MB or
 /// a few seconds, the libraries' own checks doing the refusing.
-let fuzzLimits = PropertyListLimits(maximumDepth: 512, maximumObjectCount: 200_000, maximumInputSize: 4 << 20)
+let fuzzLimits = PropertyListLimits(
+    maximumDepth: 512, maximumObjectCount: 200_000, maximumInputSize: 4 << 20, maximumExpandedSize: 64 << 20)
 
 /// Equal as values, with reals and dates compared so that NaN equals NaN
 /// (a property list can hold NaN; `==` would call every round trip of it unequal).

@@ -112,8 +112,16 @@ public struct ComparablePackage: Sendable {
         dataFields[ICTDocumentFormat.favoriteNumberKey] = data.favoriteNumber.map(PropertyListValue.real)
         dataFields[ICTDocumentFormat.photoKey] = data.photo.map(PropertyListValue.data)
         // Keys a newer app added are compared as the archive holds them, objects by class and fields.
-        metadataFields.merge(metadata.unknownFields.comparableFields) { known, _ in known }
-        dataFields.merge(data.unknownFields.comparableFields) { known, _ in known }
+        do throws(KeyedArchiveError) {
+            metadataFields.merge(try metadata.unknownFields.comparableFields) { known, _ in known }
+        } catch {
+            throw ICTDocumentError(error, entry: ICTDocumentFormat.metadataEntryName)
+        }
+        do throws(KeyedArchiveError) {
+            dataFields.merge(try data.unknownFields.comparableFields) { known, _ in known }
+        } catch {
+            throw ICTDocumentError(error, entry: ICTDocumentFormat.dataEntryName)
+        }
         contents = .fields(
             .dictionary([ICTDocumentFormat.metadataEntryName: .dictionary(metadataFields), ICTDocumentFormat.dataEntryName: .dictionary(dataFields)]))
     }

@@ -45,13 +45,20 @@ public struct PreservedArchiveFields: Hashable, Sendable {
     /// `{"$class": name, "$reference": "shared"}`, `$null` as `"$null"`;
     /// a reference to the object that holds the fields is
     /// `{"$class": its class}`. Costs a walk over the kept objects.
+    ///
+    /// - Throws: `KeyedArchiveError` as `KeyedArchiveTree.comparableValue(_:)`
+    ///   does (the kept objects expand past its limits).
     public var comparableFields: OrderedDictionary<String, PropertyListValue> {
+        get throws(KeyedArchiveError) { try comparableFieldsExpanded() }
+    }
+
+    private func comparableFieldsExpanded() throws(KeyedArchiveError) -> OrderedDictionary<String, PropertyListValue> {
         var graphObjects = objects
         if let ownerSlot {
             graphObjects.append(.dictionary(["$classname": .string(ownerClassName), "$classes": [.string(ownerClassName)]]))
             graphObjects[ownerSlot] = .dictionary(["$class": .uid(UInt64(graphObjects.count - 1))])
         }
-        guard case .dictionary(let top) = KeyedArchiveTree.comparableValue(KeyedArchiveObjectGraph(top: fields, objects: graphObjects)) else {
+        guard case .dictionary(let top) = try KeyedArchiveTree.comparableValue(KeyedArchiveObjectGraph(top: fields, objects: graphObjects)) else {
             preconditionFailure("KeyedArchiveTree.comparableValue gives a dictionary")
         }
         return top

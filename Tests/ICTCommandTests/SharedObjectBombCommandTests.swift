@@ -90,17 +90,8 @@ struct SharedObjectBombCommandTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
-    /// Every item in the folder with its kind, size and bytes.
-    private func snapshot() throws -> [String: String] {
-        var items: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            let path = folder + "/" + name
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            let contents = FileManager.default.contents(atPath: path) ?? Data()
-            items[name] = "\(attributes[.type] ?? "?") \(contents.count) \(contents.base64EncodedString())"
-        }
-        return items
-    }
+    /// Every item in the folder (`FolderSnapshot`).
+    private func snapshot() throws -> [String: String] { try FolderSnapshot.take(folder) }
 
     @Test(arguments: bombs)
     func everyCommandRefusesTheBombByNameWithNothingWritten(_ bomb: Bomb) throws {

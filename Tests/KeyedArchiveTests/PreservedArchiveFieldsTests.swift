@@ -84,7 +84,7 @@ struct PreservedArchiveFieldsTests {
 
     @Test func unknownKeysCompareByTheirObjectsNotTheirNumbers() throws {
         let person = try #require(try KeyedUnarchiver(archive: Self.archive).decodeTopLevelObject(of: Person.self))
-        let comparable = person.rest.comparableFields
+        let comparable = try person.rest.comparableFields
         #expect(comparable["note"] == "Ada")
         #expect(comparable["flag"] == 5)
         #expect(comparable["none"] == "$null")

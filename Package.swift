@@ -331,7 +331,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentQueryTests",
-            dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport"]
+            dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport", "UbiquityContainers"]
         ),
         .testTarget(name: "UbiquityContainersTests", dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport"]),
         .testTarget(

@@ -165,5 +165,16 @@ struct SyncedQueryStatusTests {
         try Self.waitFor("Plan.icfnote is current again once the engine is back", recorder, seen: &seen) {
             Self.status("Plan.icfnote", in: $0)?.downloadingStatus == .current
         }
+
+        // The real engine, asked with a key that is not its own.
+        let wrongKey = UbiquityContainerConfiguration(containers: [
+            UbiquityContainer(
+                identifier: "iCloud.test.wrong-key", folder: sync.devices[1].folder,
+                engine: .syncthing(home: sync.devices[1].home, folderID: SyncthingDevices.folderID), engineAPIKey: "not-the-key")
+        ])
+        try wrongKey.write(to: sync.root + "/wrong-key.plist")
+        let state = UbiquityContainers(configurationPath: sync.root + "/wrong-key.plist", environmentFolder: nil)
+            .syncState(ofItemAt: sync.devices[1].folder + "/Plan.icfnote")
+        #expect("\(state)".contains("refused the API key"), "\(state)")
     }
 }

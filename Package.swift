@@ -229,6 +229,7 @@ let package = Package(
                 "SystemSupport",
                 "TypedStream",
                 "FoundationValues",
+                "UbiquityContainers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

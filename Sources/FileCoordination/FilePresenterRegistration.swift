@@ -16,9 +16,12 @@ import Foundation
 /// place), which it learns from the folder's file events (inotify on Linux;
 /// elsewhere only coordinated changes are told).
 ///
-/// Each registration runs one thread, which calls the presenter's methods
-/// one at a time and gives the same news as `events`. Nothing is written in
-/// the item's folder: the registration is a FIFO in the lock directory.
+/// Every registration of the process shares one file-event thread (the
+/// process's `FileEventLoop`: one inotify descriptor, no periodic wake-up);
+/// each registration's presenter methods are called one at a time on a
+/// serial queue of its own, which gives the same news as `events`. Nothing
+/// is written in the item's folder: the registration is a FIFO in the lock
+/// directory.
 public final class FilePresenterRegistration: Sendable {
     /// What the presenter is told, in order, as an asynchronous sequence
     /// (one consumer); it ends when the registration is removed. It keeps
@@ -34,8 +37,8 @@ public final class FilePresenterRegistration: Sendable {
     }
 
     private let place: Protected<Place>
-    /// The presenter's thread, and a signal that it ended.
-    private let loopThread: DetachedThread
+    /// The registration's part of the file-event loop, and a signal that it ended.
+    private let loop: PresenterLoop
     private let loopEnded: DispatchSemaphore
 
     /// Registers `presenter` (or only `events`, when nil) for the item at
@@ -44,25 +47,18 @@ public final class FilePresenterRegistration: Sendable {
     ///
     /// - Throws: `FileCoordinationError` `.unavailable` when the item's folder
     ///   or the lock directory cannot be used, `.watchFailed` when the folder
-    ///   cannot be watched. Starts a thread.
+    ///   cannot be watched; `.unavailable` when the process's file-event
+    ///   thread cannot be started.
     public init(presenting path: String, presenter: (any FilePresenter)? = nil) throws(FileCoordinationError) {
         let (stream, continuation) = AsyncStream.makeStream(of: FilePresenterEvent.self, bufferingPolicy: .bufferingNewest(256))
         events = stream
-        let loop = try PresenterLoop(path: path, presenter: presenter, continuation: continuation)
-        place = Protected(Place(path: path, folder: loop.inbox.folder, name: loop.inbox.name))
         let ended = DispatchSemaphore(value: 0)
         loopEnded = ended
-        let thread = DetachedThread(name: "ICTKit presenter") {
-            loop.run()
-            ended.signal()
-        }
-        loopThread = thread
+        let loop = try PresenterLoop(path: path, presenter: presenter, continuation: continuation, ended: ended)
+        self.loop = loop
+        place = Protected(Place(path: path, folder: loop.inbox.folder, name: loop.inbox.name))
         loop.registration = Weak(self)
-        guard thread.start() else {
-            place.withLock { $0.removed = true }
-            loop.closeWithoutRunning()
-            throw FileCoordinationError(.unavailable, path: path, "cannot start the presenter's thread (the process is at its thread limit)")
-        }
+        loop.start()
     }
 
     deinit { remove() }
@@ -80,9 +76,9 @@ public final class FilePresenterRegistration: Sendable {
         }
         guard !removed else { return }
         PresenterChannel.send(.init(.stop), toPresenter: name, in: folder)
-        // Waits (up to 10 s: a presenter method may be running) for the thread to let go of its FIFO,
-        // unless called from that thread (from a presenter method).
-        if !loopThread.isCurrent { _ = loopEnded.wait(timeout: .now() + 10) }
+        // Waits (up to 10 s: a presenter method may be running) for the registration to let go of its FIFO,
+        // unless called from a presenter method (which runs on the registration's queue).
+        if !loop.isHandlingNow { _ = loopEnded.wait(timeout: .now() + 10) }
     }
 
     /// The registration's FIFO name: what a coordinator made with it leaves out.
@@ -106,14 +102,19 @@ final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
     init(_ object: Object) { self.object = object }
 }
 
-/// The presenter's thread: waits on its FIFO and the folder's events.
+/// A registration's part of the process's file-event loop: told of its
+/// FIFO and its folder's events on its own serial queue.
 private final class PresenterLoop: @unchecked Sendable {
-    // @unchecked: after `init`, only the presenter's thread touches it.
+    // @unchecked: after `init`, only the registration's queue touches it
+    // (`client` is set by `init`, before anything is told).
     let presenter: (any FilePresenter)?
     let continuation: AsyncStream<FilePresenterEvent>.Continuation
     var registration: Weak<FilePresenterRegistration>?
     var inbox: PresenterChannel.Inbox
-    let watcher: DirectoryWatcher?
+    let loop: FileEventLoop
+    private(set) var client: FileEventLoop.Client!
+    let queue = DispatchQueue(label: "ICTKit presenter")
+    let ended: DispatchSemaphore
     var path: String
     var folderPath: String
     var itemName: String
@@ -124,39 +125,45 @@ private final class PresenterLoop: @unchecked Sendable {
     var stopping = false
 
     init(
-        path: String, presenter: (any FilePresenter)?, continuation: AsyncStream<FilePresenterEvent>.Continuation
+        path: String, presenter: (any FilePresenter)?, continuation: AsyncStream<FilePresenterEvent>.Continuation, ended: DispatchSemaphore
     ) throws(FileCoordinationError) {
         self.presenter = presenter
         self.continuation = continuation
+        self.ended = ended
         self.path = path
         (folderPath, itemName) = Self.split(path)
+        switch FileEventLoop.shared {
+        case .success(let loop): self.loop = loop
+        case .failure(let error): throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
+        }
         inbox = try Self.inbox(for: path)
-        #if os(Linux)
-        do throws(DirectoryWatcher.Failure) {
-            watcher = try DirectoryWatcher()
+        let queue = self.queue
+        do throws(FileEventLoop.Failure) {
+            client = try loop.register(queue: queue) { [weak self] delivery in self?.handle(delivery) }
         } catch {
             inbox.close()
-            throw FileCoordinationError(.watchFailed, path: path, error.description)
+            throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
         }
-        #else
-        watcher = nil
-        #endif
+        #if os(Linux)
         do throws(FileCoordinationError) {
             try watchPlace()
         } catch {
+            loop.unregister(client)
             inbox.close()
             throw error
         }
+        #endif
         gone = !FileManager.default.fileExists(atPath: path)
         knownConflicts = Set(conflictNames())
     }
 
-    /// Gives back what `init` took (the FIFO, the watch) when the thread that would run the loop could not start.
-    func closeWithoutRunning() {
-        inbox.close()
-        watcher?.close()
-        continuation.finish()
+    /// Starts waiting on the FIFO (the folder's events come from `init` on).
+    func start() {
+        loop.add(inbox.descriptor, for: client)
     }
+
+    /// Whether the calling thread runs one of this registration's presenter methods now.
+    var isHandlingNow: Bool { loop.isHandling(client) }
 
     static func split(_ path: String) -> (folder: String, name: String) {
         var trimmed = Substring(path)
@@ -184,21 +191,24 @@ private final class PresenterLoop: @unchecked Sendable {
 
     /// Watches the item's folder, and the item when it is a package directory.
     func watchPlace() throws(FileCoordinationError) {
-        guard let watcher else { return }
         do throws(DirectoryWatcher.Failure) {
-            folderWatch = try watcher.watch(folderPath)
+            folderWatch = try loop.watch(folderPath, for: client)
         } catch {
             throw FileCoordinationError(.watchFailed, path: path, error.description)
         }
         watchPackage()
     }
 
+    /// Watches the item when it is a package directory (again: it may be another folder now).
     func watchPackage() {
-        if let watcher, (try? FileInfo.of(path: path))?.kind == .directory {
-            packageWatch = (try? watcher.watch(path)) ?? -1
+        #if os(Linux)
+        if packageWatch >= 0 { loop.unwatch(packageWatch, for: client) }
+        if (try? FileInfo.of(path: path))?.kind == .directory {
+            packageWatch = (try? loop.watch(path, for: client)) ?? -1
         } else {
             packageWatch = -1
         }
+        #endif
     }
 
     func conflictNames() -> [String] {
@@ -206,26 +216,30 @@ private final class PresenterLoop: @unchecked Sendable {
         return names.filter { ConflictName(parsing: $0)?.originalName == itemName }
     }
 
-    func run() {
-        defer {
-            inbox.close()
-            watcher?.close()
-            continuation.finish()
+    /// What the loop told: the FIFO's messages and the folder's events.
+    func handle(_ delivery: FileEventLoop.Delivery) {
+        guard !stopping else { return }
+        var notes = drain()
+        if !stopping, delivery.events.contains(where: touchesItem) {
+            // Wait for a coordinated writer to finish (it tells its presenters before it lets go),
+            // then take what it said (its folder events come in the next delivery).
+            (try? ItemLock.acquire(path, .shared, timeout: 10))?.release()
+            notes += drain()
         }
-        while !stopping {
-            _ = waitForInput([inbox.descriptor] + (watcher.map { [$0.descriptor] } ?? []), timeout: -1)
-            var notes = drain()
-            var events = watcher?.events() ?? []
-            if !stopping, events.contains(where: touchesItem) {
-                // Wait for a coordinated writer to finish (it tells its presenters before it lets go),
-                // then take what it said and the rest of its folder events.
-                (try? ItemLock.acquire(path, .shared, timeout: 10))?.release()
-                notes += drain()
-                events += watcher?.events() ?? []
-            }
-            guard !stopping else { return }
-            process(notes, events)
+        guard !stopping else {
+            finish()
+            return
         }
+        process(notes, delivery.events)
+        loop.rearm(inbox.descriptor, for: client)
+    }
+
+    /// Lets go of the FIFO and the watches and ends `events`; once only.
+    func finish() {
+        loop.unregister(client)
+        inbox.close()
+        continuation.finish()
+        ended.signal()
     }
 
     func touchesItem(_ event: DirectoryWatcher.Event) -> Bool {
@@ -323,11 +337,14 @@ private final class PresenterLoop: @unchecked Sendable {
         (folderPath, itemName) = Self.split(newPath)
         gone = false
         if let fresh = try? Self.inbox(for: newPath) {
+            loop.remove(inbox.descriptor, for: client)
             inbox.close()
             inbox = fresh
+            loop.add(inbox.descriptor, for: client)
         }
-        if folderPath != oldFolder, let watcher {
-            folderWatch = (try? watcher.watch(folderPath)) ?? -1
+        if folderPath != oldFolder {
+            if folderWatch >= 0 { loop.unwatch(folderWatch, for: client) }
+            folderWatch = (try? loop.watch(folderPath, for: client)) ?? -1
         }
         watchPackage()
         knownConflicts = Set(conflictNames())

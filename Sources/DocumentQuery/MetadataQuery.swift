@@ -89,6 +89,7 @@ public final class MetadataQuery: @unchecked Sendable {
     private let lock = ThreadLock()
     private var registry = MetadataQuery.defaultTypeRegistry
     private var containers = UbiquityContainers.current
+    private var privateLoop: FileEventLoop?
     private var phase = LifePhase.new
     private var engine: MetadataQueryEngine?
     private var gate: DeliveryGate?
@@ -165,11 +166,16 @@ public final class MetadataQuery: @unchecked Sendable {
     ) throws(MetadataQueryError) {
         precondition(lock.withLock { phase } == .new, "a MetadataQuery is started once")
         let roots = try Self.resolve(scopes)
-        let watcher: DirectoryWatcher
+        let watcher: QueryWatcher
+        do throws(FileEventLoop.Failure) {
+            watcher = try QueryWatcher(loop: lock.withLock { privateLoop })
+        } catch {
+            throw MetadataQueryError(path: roots.first ?? "", error.description)
+        }
         do throws(DirectoryWatcher.Failure) {
-            watcher = try DirectoryWatcher()
             for root in roots { _ = try watcher.watch(root) }
         } catch {
+            watcher.close()
             throw MetadataQueryError(path: roots.first ?? "", error.description)
         }
         let engine: MetadataQueryEngine = lock.withLock {
@@ -190,7 +196,7 @@ public final class MetadataQuery: @unchecked Sendable {
                 phase = .new
             }
             watcher.close()
-            throw MetadataQueryError(path: roots.first ?? "", "cannot start the query's thread (the process is at its thread limit)")
+            throw MetadataQueryError(path: roots.first ?? "", "cannot start the query")
         }
     }
 
@@ -265,13 +271,12 @@ public final class MetadataQuery: @unchecked Sendable {
             return engine
         }
         guard let running else { return }
-        running.lock.withLock {
+        let outermost = running.lock.withLock {
             precondition(running.disabledDepth > 0, "enableUpdates() without disableUpdates()")
             running.disabledDepth -= 1
-            guard running.disabledDepth == 0, running.status.hasGathered else { return }
-            running.readEvents()
-            running.flush()
+            return running.disabledDepth == 0 && running.status.hasGathered
         }
+        if outermost { running.catchUp() }
     }
 
     /// The results as of the last update told (empty before the gathering).
@@ -291,7 +296,15 @@ public final class MetadataQuery: @unchecked Sendable {
     /// in one round — or lost, if it overflows the kernel's queue.
     package func holdingEvents(_ body: () -> Void) {
         guard let engine = lock.withLock({ engine }) else { return body() }
-        engine.lock.withLock { body() }
+        engine.watcher.loop.holdingTurns { engine.lock.withLock { body() } }
+    }
+
+    /// The file-event loop the query runs on: nil for the process's
+    /// (`FileEventLoop.shared`). A test that overflows the kernel's queue
+    /// gives the query a loop of its own. Set it before starting.
+    package var eventLoop: FileEventLoop? {
+        get { lock.withLock { privateLoop } }
+        set { lock.withLock { privateLoop = newValue } }
     }
 
     /// The inotify descriptor while the query runs.

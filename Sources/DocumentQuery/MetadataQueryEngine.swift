@@ -42,7 +42,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     let registry: TypeRegistry
     let sortedBy: [MetadataAttribute]
     let settleSeconds: Double
-    let watcher: DirectoryWatcher
+    let watcher: QueryWatcher
     let deliver: @Sendable (MetadataQueryUpdate) -> Void
     /// The containers whose engines give the items' sync state.
     let containers: UbiquityContainers
@@ -65,11 +65,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// The sync engines of the containers the roots are in, each with the
     /// state it last told (nil before the first read).
     var engines: [EngineStatus] = []
-    /// Wakes the thread: to stop, or because an engine told something.
-    let wake: WakeSignal?
     private let stopLock = ThreadLock()
     private var stopping = false
-    private let ended = DispatchSemaphore(value: 0)
 
     final class Status: @unchecked Sendable {
         // @unchecked: `results` and `gathered` are touched only under `lock`.
@@ -89,7 +86,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     init(
         roots: [String], predicate: MetadataQueryPredicate, registry: TypeRegistry, sortedBy: [MetadataAttribute], settleInterval: Duration,
-        watcher: DirectoryWatcher, disabledDepth: Int, containers: UbiquityContainers = .current,
+        watcher: QueryWatcher, disabledDepth: Int, containers: UbiquityContainers = .current,
         deliver: @escaping @Sendable (MetadataQueryUpdate) -> Void
     ) {
         self.containers = containers
@@ -102,7 +99,6 @@ final class MetadataQueryEngine: @unchecked Sendable {
         self.watcher = watcher
         self.disabledDepth = disabledDepth
         self.deliver = deliver
-        wake = try? WakeSignal()
     }
 
     /// A container's engine as the query follows it.
@@ -161,7 +157,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
                     engine.dirty = failure == nil
                     if failure != nil { self.restate() }
                 }
-                self.wake?.signal()
+                self.watcher.loop.wake(self.watcher.client)
             }
         }
         lock.withLock {
@@ -201,59 +197,69 @@ final class MetadataQueryEngine: @unchecked Sendable {
         }
     }
 
-    // MARK: The thread
+    // MARK: Running on the file-event loop
 
-    /// Starts the thread: it gathers, tells the gathering, then reads events
-    /// until `stop`. False when the system could not start a thread.
+    /// Starts the query on the process's file-event loop: on its queue it
+    /// gathers, tells the gathering, then handles each delivery of events
+    /// until `stop`. Always true (the loop's thread runs already).
     func start() -> Bool {
-        DetachedThread(name: "ICTKit query") { [self] in run() }.start()
+        watcher.setHandler { [self] delivery in handle(delivery) }
+        watcher.queue.async { [self] in
+            guard !isStopping else { return }
+            startEngines()
+            lock.withLock { gather() }
+            for engine in lock.withLock({ engines }) { engine.watcher?.start() }
+            scheduleSettling()
+        }
+        return true
     }
 
-    private func run() {
-        defer {
-            let watchers = lock.withLock {
-                for watch in watched.keys { watcher.unwatch(watch) }
-                watched = [:]
-                watcher.close()
-                return engines.compactMap(\.watcher)
-            }
-            for engineWatcher in watchers { engineWatcher.stop() }
-            ended.signal()
+    /// What the loop told: file events, a settling deadline passed, or an engine's news.
+    private func handle(_ delivery: FileEventLoop.Delivery) {
+        guard !isStopping, status.hasGathered else { return }
+        if delivery.isWoken { refreshEngines() }
+        lock.withLock {
+            process(delivery.events)
+            settleDue(now: monotonicNow())
+            flush()
         }
-        startEngines()
-        lock.withLock { gather() }
-        for engine in lock.withLock({ engines }) { engine.watcher?.start() }
-        while !isStopping {
-            // No wake-up while nothing happens: the file events, an engine's news, or a stop wake the thread.
-            let wait = lock.withLock { settling.values.map(\.deadline).min().map { max($0 - monotonicNow(), 0) } } ?? -1
-            _ = waitForInput([watcher.descriptor] + (wake.map { [$0.descriptor] } ?? []), timeout: wake == nil ? min(max(wait, 0), 0.1) : wait)
-            wake?.drain()
-            guard !isStopping else { return }
-            refreshEngines()
-            lock.withLock {
-                readEvents()
-                flush()
-            }
-        }
+        scheduleSettling()
+    }
+
+    /// Asks the loop to tell the query when the next settling item is due (none: never).
+    private func scheduleSettling() {
+        let next = lock.withLock { settling.values.map(\.deadline).min() }
+        watcher.loop.schedule(next, for: watcher.client)
     }
 
     private var isStopping: Bool { stopLock.withLock { stopping } }
 
-    /// Ends the thread and waits for it: every watch removed, the descriptor closed.
+    /// Ends the query and waits for a delivery being handled: every watch let go.
     func stop() {
         let wasStopping = stopLock.withLock {
             defer { stopping = true }
             return stopping
         }
         guard !wasStopping else { return }
-        wake?.signal()
-        ended.wait()
+        watcher.close()
+        watcher.queue.sync {}
+        let engineWatchers = lock.withLock {
+            watched = [:]
+            return engines.compactMap(\.watcher)
+        }
+        for engineWatcher in engineWatchers { engineWatcher.stop() }
     }
 
-    /// Reads the events waiting and settles what is due. Under `lock`.
-    func readEvents() {
-        process(watcher.events())
-        settleDue(now: monotonicNow())
+    /// Handles every file event the kernel holds now, then settles what is
+    /// due and tells what is held (for `enableUpdates()`). Not on the query's queue.
+    func catchUp() {
+        watcher.loop.settle()
+        watcher.queue.sync {
+            lock.withLock {
+                settleDue(now: monotonicNow())
+                flush()
+            }
+        }
     }
 
     // MARK: Gathering and telling

@@ -220,17 +220,19 @@ private final class PresenterLoop: @unchecked Sendable {
     func handle(_ delivery: FileEventLoop.Delivery) {
         guard !stopping else { return }
         var notes = drain()
-        if !stopping, delivery.events.contains(where: touchesItem) {
+        var events = delivery.events
+        if !stopping, events.contains(where: touchesItem) {
             // Wait for a coordinated writer to finish (it tells its presenters before it lets go),
-            // then take what it said (its folder events come in the next delivery).
+            // then take what it said and the rest of its folder events.
             (try? ItemLock.acquire(path, .shared, timeout: 10))?.release()
             notes += drain()
+            events += loop.takePending(for: client, settling: true).events
         }
         guard !stopping else {
             finish()
             return
         }
-        process(notes, delivery.events)
+        process(notes, events)
         loop.rearm(inbox.descriptor, for: client)
     }
 

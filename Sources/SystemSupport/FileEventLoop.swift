@@ -12,8 +12,9 @@ import Darwin
 /// thread, shared by every presenter, query and watcher of the process.
 ///
 /// A client registers with a serial queue and a handler; it then asks for
-/// folders to be watched (watches of one folder by several clients are one
-/// kernel watch, counted), for descriptors of its own to be waited on (a
+/// folders to be watched (a client holds a folder's watch once, however
+/// often it asks; watches of one folder by several clients are one kernel
+/// watch, which goes with its last holder), for descriptors of its own to be waited on (a
 /// presenter's FIFO: each readiness is told once, until the client
 /// `rearm`s it, so a descriptor not yet drained does not spin the loop),
 /// and for a wake-up at a deadline. The loop's thread waits in `poll` with
@@ -44,11 +45,15 @@ package final class FileEventLoop: @unchecked Sendable {
         // but `queue` and `handler`, fixed at init.
         let queue: DispatchQueue
         let handler: @Sendable (Delivery) -> Void
-        var watches: [Int32: Int] = [:]
+        var watches: Set<Int32> = []
         var descriptors: [Int32: Bool] = [:]
         var deadline: Double?
         var isWoken = false
         var isActive = true
+        /// What was told and not yet handed to the handler (or taken by `takePending`).
+        var pending = Delivery()
+        /// Whether a call of the handler is queued.
+        var isScheduled = false
         /// The thread running the handler now, if any.
         var handlingThread: pthread_t?
 
@@ -81,6 +86,8 @@ package final class FileEventLoop: @unchecked Sendable {
     /// Which clients hold each kernel watch.
     private var watchHolders: [Int32: Set<ObjectIdentifier>] = [:]
     private var thread: DetachedThread?
+    /// Held by `holdingTurns` and taken by the thread before it reads events.
+    private let holdLock = ThreadLock()
     /// How many times the loop's thread came out of `poll` (for tests and benchmarks).
     private var turns = 0
     /// Broadcast at the end of each turn, for `settle()`.
@@ -88,7 +95,11 @@ package final class FileEventLoop: @unchecked Sendable {
     /// Turns ended; touched only under `turnEnded`'s mutex.
     private var finishedTurns = 0
 
-    private init() throws(Failure) {
+    /// A loop of its own, apart from the process's (`shared`): for a test
+    /// that must fill its kernel queue without touching anyone else's.
+    ///
+    /// - Throws: `Failure` when no pipe can be made.
+    package init() throws(Failure) {
         watcher = try? DirectoryWatcher()
         do throws(WakeSignal.Failure) {
             wakeSignal = try WakeSignal()
@@ -119,8 +130,8 @@ package final class FileEventLoop: @unchecked Sendable {
         lock.withLock {
             guard client.isActive else { return }
             client.isActive = false
-            for watch in client.watches.keys { release(watch, of: client) }
-            client.watches = [:]
+            for watch in client.watches { release(watch, of: client) }
+            client.watches = []
             client.descriptors = [:]
             clients[ObjectIdentifier(client)] = nil
         }
@@ -140,24 +151,23 @@ package final class FileEventLoop: @unchecked Sendable {
         try lock.withLock { () throws(DirectoryWatcher.Failure) in
             guard let watcher else { throw DirectoryWatcher.Failure(description: "watching folders for changes is not supported on this platform yet") }
             let watch = try watcher.watch(path, followingLink: followingLink)
-            client.watches[watch, default: 0] += 1
+            client.watches.insert(watch)
             watchHolders[watch, default: []].insert(ObjectIdentifier(client))
             return watch
         }
     }
 
-    /// Lets go of one `watch(_:for:)` of `client`; the kernel watch goes with its last holder.
+    /// Lets go of `client`'s watch; the kernel watch goes with its last holder.
     package func unwatch(_ watch: Int32, for client: Client) {
         lock.withLock {
-            guard let count = client.watches[watch] else { return }
-            if count > 1 {
-                client.watches[watch] = count - 1
-            } else {
-                client.watches[watch] = nil
-                release(watch, of: client)
-            }
+            guard client.watches.remove(watch) != nil else { return }
+            release(watch, of: client)
         }
     }
+
+    /// The inotify descriptor (for tests that read its watches in
+    /// `/proc/self/fdinfo`); nil where the platform has none.
+    package var inotifyDescriptor: Int32? { watcher?.descriptor }
 
     /// Under `lock`: `client` no longer holds `watch`.
     private func release(_ watch: Int32, of client: Client) {
@@ -201,6 +211,24 @@ package final class FileEventLoop: @unchecked Sendable {
         wakeSignal.signal()
     }
 
+    /// Takes what was told to `client` and not yet handed to its handler,
+    /// having first let the loop read every event the kernel holds
+    /// (`settle()`) when `settling`. For a handler that waited (for a
+    /// lock) and wants the events that came meanwhile at once.
+    package func takePending(for client: Client, settling: Bool) -> Delivery {
+        if settling { settle() }
+        return lock.withLock {
+            defer { client.pending = Delivery() }
+            return client.pending
+        }
+    }
+
+    /// Runs `body` while the loop's thread is held before it reads the
+    /// kernel's events (so they queue up there, and can overflow it).
+    package func holdingTurns(_ body: () -> Void) {
+        holdLock.withLock { body() }
+    }
+
     /// How many times the loop's thread has woken so far.
     package var wakeCount: Int { lock.withLock { turns } }
 
@@ -235,6 +263,7 @@ package final class FileEventLoop: @unchecked Sendable {
             }
             let ready = waitForInput([watcher?.descriptor ?? -1, wakeSignal.descriptor] + descriptors.map(\.0), timeout: timeout)
             wakeSignal.drain()
+            holdLock.withLock {}
             let events = ready[0] ? watcher?.events() ?? [] : []
             let now = monotonicNow()
             lock.withLock {
@@ -261,13 +290,22 @@ package final class FileEventLoop: @unchecked Sendable {
                 }
                 for (id, delivery) in deliveries where !delivery.isEmpty {
                     guard let client = clients[id] else { continue }
+                    client.pending.events += delivery.events
+                    client.pending.readable += delivery.readable
+                    client.pending.isDue = client.pending.isDue || delivery.isDue
+                    client.pending.isWoken = client.pending.isWoken || delivery.isWoken
+                    guard !client.isScheduled else { continue }
+                    client.isScheduled = true
                     client.queue.async { [self] in
-                        let active = lock.withLock {
-                            if client.isActive { client.handlingThread = pthread_self() }
-                            return client.isActive
+                        let taken = lock.withLock { () -> Delivery? in
+                            client.isScheduled = false
+                            guard client.isActive else { return nil }
+                            client.handlingThread = pthread_self()
+                            defer { client.pending = Delivery() }
+                            return client.pending
                         }
-                        guard active else { return }
-                        client.handler(delivery)
+                        guard let taken else { return }
+                        if !taken.isEmpty { client.handler(taken) }
                         lock.withLock { client.handlingThread = nil }
                     }
                 }

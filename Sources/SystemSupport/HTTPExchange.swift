@@ -89,11 +89,7 @@ package enum HTTPExchange {
         let endpoint = try Endpoint(request.address)
         let connection = try Connection(to: endpoint, shown: request.address, deadline: deadline, cancel: cancel)
         defer { closeDescriptor(connection.descriptor) }
-        var head = "\(request.method) \(request.target) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\nConnection: close\r\n"
-        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
-        if !request.body.isEmpty || request.method == "POST" { head += "Content-Length: \(request.body.count)\r\n" }
-        head += "\r\n"
-        try connection.send(Array(head.utf8) + request.body, deadline: deadline)
+        try connection.send(head(of: request, host: endpoint.hostHeader) + request.body, deadline: deadline)
         var received: [UInt8] = []
         while true {
             if let response = try parse(received, complete: false, shown: request.address) { return response }
@@ -104,6 +100,14 @@ package enum HTTPExchange {
                 return response
             }
         }
+    }
+
+    /// The request line and header fields of `request`, ending with the blank line.
+    static func head(of request: HTTPRequest, host: String) -> [UInt8] {
+        var head = "\(request.method) \(request.target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
+        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
+        if !request.body.isEmpty || request.method == "POST" { head += "Content-Length: \(request.body.count)\r\n" }
+        return Array((head + "\r\n").utf8)
     }
 
     /// The response in `bytes` once it is whole; nil while more must come.
@@ -182,6 +186,65 @@ package enum HTTPExchange {
             index += 1
         }
         return nil
+    }
+}
+
+/// An HTTP exchange whose response is read as it arrives, for an event
+/// loop: `init` connects and sends (bounded by a deadline: on loopback a
+/// matter of microseconds), then the loop waits on `descriptor` and calls
+/// `readAvailable()` each time it is readable, until the response is whole.
+package final class PendingHTTPExchange {
+    /// The connection's descriptor, to wait on for reading.
+    package var descriptor: Int32 { connection.descriptor }
+    private let connection: Connection
+    private let shown: String
+    private let limit: Int
+    private var received: [UInt8] = []
+    private var closed = false
+
+    /// Connects to `request.address` and sends `request`, within `timeout` seconds.
+    ///
+    /// - Throws: `HTTPFailure` as `HTTPExchange.perform`.
+    package init(_ request: HTTPRequest, timeout: Double, limit: Int = 64 << 20) throws(HTTPFailure) {
+        let deadline = monotonicNow() + timeout
+        let endpoint = try Endpoint(request.address)
+        connection = try Connection(to: endpoint, shown: request.address, deadline: deadline, cancel: nil)
+        shown = request.address
+        self.limit = limit
+        do throws(HTTPFailure) {
+            try connection.send(HTTPExchange.head(of: request, host: endpoint.hostHeader) + request.body, deadline: deadline)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Reads what has arrived without waiting: the response once it is
+    /// whole, nil while more must come.
+    ///
+    /// - Throws: `HTTPFailure` `.unreachable` (closed early), `.malformed`, `.tooLarge`.
+    package func readAvailable() throws(HTTPFailure) -> HTTPResponse? {
+        while true {
+            if let response = try HTTPExchange.parse(received, complete: false, shown: shown) { return response }
+            switch try connection.receiveAvailable(into: &received, limit: limit) {
+            case .some(true): continue
+            case .some(false):
+                guard let response = try HTTPExchange.parse(received, complete: true, shown: shown) else {
+                    throw HTTPFailure(kind: .unreachable, description: "\(shown): the connection closed before the response was whole")
+                }
+                return response
+            case nil: return nil
+            }
+        }
+    }
+
+    /// Closes the connection; once only.
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        closeDescriptor(connection.descriptor)
     }
 }
 
@@ -321,6 +384,27 @@ private struct Connection {
                 throw HTTPFailure(kind: .unreachable, description: "cannot read the response: \(Self.reason())")
             }
             try Self.wait(descriptor, for: Int16(POLLIN), deadline: deadline, cancel: cancel, what: "no whole response")
+        }
+    }
+
+    /// Appends what has arrived to `received` without waiting: true when
+    /// bytes came, false at the end of the stream, nil when nothing is there yet.
+    func receiveAvailable(into received: inout [UInt8], limit: Int) throws(HTTPFailure) -> Bool? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                guard received.count + count <= limit else {
+                    throw HTTPFailure(kind: .tooLarge, description: "the response is longer than \(limit) bytes")
+                }
+                received += chunk[..<count]
+                return true
+            }
+            if count == 0 { return false }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+            if errno == ECONNRESET { return false }
+            throw HTTPFailure(kind: .unreachable, description: "cannot read the response: \(Self.reason())")
         }
     }
 

@@ -1,13 +1,16 @@
+import Dispatch
 import SystemSupport
 
 /// Follows a Syncthing device's event stream (`/rest/events`, long-polled)
-/// on a thread of its own and tells `changed` when something happened that
-/// may change an item's sync state in the folder — an index updated, an
-/// item fetched, progress, a device connected or gone — or when the engine
-/// stopped answering (with the reason). Between events the thread sleeps in
-/// the long poll; while the engine is away it tries again every second.
+/// on the process's file-event loop (`FileEventLoop`: no thread of its own)
+/// and tells `handler` when something happened that may change an item's
+/// sync state in the folder — an index updated, an item fetched, progress,
+/// a device connected or gone — or when the engine stopped answering (with
+/// the reason). Between events the loop waits on the long poll's
+/// connection; while the engine is away it asks again every second.
 public final class SyncthingEventWatcher: @unchecked Sendable {
-    // @unchecked: `stopped` is touched only under `lock`; the rest is fixed at init.
+    // @unchecked: the mutable state is touched only on `queue`; `stopped`
+    // under `lock`.
 
     /// What the watcher tells: `nil` for "something changed", else the
     /// error that keeps the engine from being asked.
@@ -15,21 +18,28 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
 
     private let endpoint: SyncthingEndpoint
     private let handler: Handler
-    private let wake: WakeSignal
+    private let loop: FileEventLoop
+    private let queue = DispatchQueue(label: "ICTKit engine events")
+    private var client: FileEventLoop.Client!
     private let lock = ThreadLock()
     private var stopped = false
-    private var thread: JoinableThread<Void>?
+    /// The long poll under way, and the event it asks after.
+    private var exchange: PendingHTTPExchange?
+    private var target = ""
+    private var since: Int?
+    private var failing = false
     /// Seconds Syncthing holds a long poll open before answering with no event.
     static let pollSeconds = 50
 
-    /// A watcher of `endpoint`'s events; nothing happens before `start()`.
+    /// A watcher of `endpoint`'s events; nothing is asked before `start()`.
     ///
-    /// - Throws: `UbiquityContainerError` `.io` when no pipe can be made.
+    /// - Throws: `UbiquityContainerError` `.io` when the file-event loop cannot be used.
     public init(endpoint: SyncthingEndpoint, handler: @escaping Handler) throws(UbiquityContainerError) {
         self.endpoint = endpoint
         self.handler = handler
-        do throws(WakeSignal.Failure) {
-            wake = try WakeSignal()
+        do throws(FileEventLoop.Failure) {
+            loop = try FileEventLoop.shared.get()
+            client = try loop.register(queue: queue) { [weak self] delivery in self?.handle(delivery) }
         } catch {
             throw UbiquityContainerError(.io, path: endpoint.folderPath, error.description)
         }
@@ -37,62 +47,114 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Starts the thread. Returns false when it cannot be started.
+    /// Starts following the events. Returns true.
     @discardableResult
     public func start() -> Bool {
-        guard let thread = JoinableThread.start({ [self] in run() }) else { return false }
-        lock.withLock { self.thread = thread }
+        queue.async { [self] in poll() }
         return true
     }
 
-    /// Ends the long poll and the thread, and waits for it; nothing is told after.
+    /// Stops following: the long poll is dropped and nothing is told after this returns.
     public func stop() {
-        let thread = lock.withLock {
-            stopped = true
-            defer { self.thread = nil }
-            return self.thread
+        let wasStopped = lock.withLock {
+            defer { stopped = true }
+            return stopped
         }
-        wake.signal()
-        _ = thread?.join()
+        guard !wasStopped else { return }
+        loop.unregister(client)
+        queue.sync {
+            exchange?.close()
+            exchange = nil
+        }
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    private func run() {
-        var since: Int?
-        var failing = false
-        while !isStopped {
-            do throws(UbiquityContainerError) {
-                let client = endpoint.client
-                if since == nil {
-                    // Where the stream is now (a restarted engine counts from 1 again).
-                    let latest = try client.decode(
-                        client.request("GET", "/rest/events?since=0&limit=1&timeout=0", cancel: wake.descriptor), as: [Event].self, target: "/rest/events")
-                    since = latest.last?.id ?? 0
-                    if failing {
-                        failing = false
-                        handler(nil)
-                    }
+    /// Asks for the events after `since` (first where the stream is now), on `queue`.
+    private func poll() {
+        guard !isStopped else { return }
+        let client = endpoint.client
+        do throws(UbiquityContainerError) {
+            if since == nil {
+                // Where the stream is now (a restarted engine counts from 1 again).
+                let latest = try client.decode(client.request("GET", "/rest/events?since=0&limit=1&timeout=0"), as: [Event].self, target: "/rest/events")
+                since = latest.last?.id ?? 0
+                if failing {
+                    failing = false
+                    handler(nil)
                 }
-                let target = "/rest/events?since=\(since ?? 0)&timeout=\(Self.pollSeconds)"
-                let events = try client.decode(
-                    client.request("GET", target, timeout: Double(Self.pollSeconds) + 10, cancel: wake.descriptor), as: [Event].self, target: target)
-                if let last = events.last?.id {
-                    // A restarted engine's ids start again below ours: read from where it is.
-                    if last < (since ?? 0) { since = nil } else { since = last }
-                }
-                if events.contains(where: matters) { handler(nil) }
-            } catch {
-                guard !isStopped else { return }
-                since = nil
-                if !failing {
-                    failing = true
-                    handler(error)
-                }
-                // Tries again in a second, or at once when stopped.
-                _ = waitForInput([wake.descriptor], timeout: 1)
             }
+            target = "/rest/events?since=\(since ?? 0)&timeout=\(Self.pollSeconds)"
+            do throws(HTTPFailure) {
+                exchange = try PendingHTTPExchange(
+                    HTTPRequest(address: client.address, target: target, headers: [("X-API-Key", client.apiKey)]), timeout: client.timeout)
+            } catch {
+                throw UbiquityContainerError(.engine, path: client.address, place: target, "Syncthing is not answering (\(error.description))")
+            }
+            loop.add(exchange!.descriptor, for: self.client)
+            loop.schedule(monotonicNow() + Double(Self.pollSeconds) + 10, for: self.client)
+        } catch {
+            fail(error)
         }
+    }
+
+    /// What the loop told: the long poll's answer arriving, or its deadline (or a retry's) passing.
+    private func handle(_ delivery: FileEventLoop.Delivery) {
+        guard !isStopped else { return }
+        guard let exchange else {
+            if delivery.isDue { poll() }  // The second after a failure.
+            return
+        }
+        let client = endpoint.client
+        do throws(UbiquityContainerError) {
+            let response: HTTPResponse?
+            do throws(HTTPFailure) {
+                response = try exchange.readAvailable()
+            } catch {
+                throw UbiquityContainerError(.engine, path: client.address, place: target, "Syncthing is not answering (\(error.description))")
+            }
+            guard let response else {
+                if delivery.isDue {
+                    throw UbiquityContainerError(
+                        .engine, path: client.address, place: target, "Syncthing did not answer within \(Self.pollSeconds + 10) s")
+                }
+                loop.rearm(exchange.descriptor, for: self.client)
+                return
+            }
+            finishExchange()
+            guard response.status == 200 else {
+                throw UbiquityContainerError(.engine, path: client.address, place: target, "Syncthing answered HTTP \(response.status)")
+            }
+            let events = try client.decode(response.body, as: [Event].self, target: target)
+            if let last = events.last?.id {
+                // A restarted engine's ids start again below ours: read from where it is.
+                since = last < (since ?? 0) ? nil : last
+            }
+            if events.contains(where: matters) { handler(nil) }
+            poll()
+        } catch {
+            finishExchange()
+            fail(error)
+        }
+    }
+
+    private func finishExchange() {
+        if let exchange {
+            loop.remove(exchange.descriptor, for: client)
+            exchange.close()
+        }
+        exchange = nil
+    }
+
+    /// Tells the failure once, and asks again in a second.
+    private func fail(_ error: UbiquityContainerError) {
+        guard !isStopped else { return }
+        since = nil
+        if !failing {
+            failing = true
+            handler(error)
+        }
+        loop.schedule(monotonicNow() + 1, for: client)
     }
 
     /// Whether `event` may change the state of an item of the folder.

@@ -229,6 +229,7 @@ let package = Package(
                 "SystemSupport",
                 "TypedStream",
                 "FoundationValues",
+                "UbiquityContainers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -331,7 +332,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentQueryTests",
-            dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport"]
+            dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport", "UbiquityContainers"]
         ),
         .testTarget(name: "UbiquityContainersTests", dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport"]),
         .testTarget(

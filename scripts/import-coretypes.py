@@ -2,7 +2,7 @@
 """Makes the parent links of Schemas/system-types.plist agree with a public
 copy of macOS's CoreTypes.bundle, and writes the list a test compares them with.
 
-Usage: scripts/import-coretypes.py CORETYPES_INFO_PLIST [NESTED_INFO_PLIST ...]
+Usage: scripts/import-coretypes.py CORETYPES_INFO_PLIST [NESTED_INFO_PLIST ...] [--whole WHOLE_INFO_PLIST ...]
 
 CORETYPES_INFO_PLIST is CoreTypes.bundle/Contents/Info.plist (the copy cited in
 Schemas/system-types-SOURCES.md, macOS Monterey 12.7.6, CoreTypes 517).
@@ -15,9 +15,16 @@ A parent the copy names without declaring it is looked up in the
 NESTED_INFO_PLISTs (the bundles in CoreTypes.bundle/Contents/Library) and
 added from there the same way; one found nowhere stops the script.
 
+Every declaration of each WHOLE_INFO_PLIST (a nested bundle taken whole, such
+as CoreTypes.bundle/Contents/Library/RawCameraTypes.bundle/Info.plist, the
+camera RAW types) is treated as the copy's are: added when missing, its
+parents made the bundle's when present.
+
 It also writes Tests/UniformTypesTests/Fixtures/coretypes/parents.json,
 the copy's identifier -> parents, which SystemTypeDeclarationsTests checks
-the registry against. Only facts are taken from the copy.
+the registry against, and, for the WHOLE_INFO_PLISTs, whole-bundles.json:
+the bundle's file name (its folder in Contents/Library) -> identifier ->
+parents, filename extensions and MIME types. Only facts are taken from the copy.
 
 Run by hand when the cited copy changes, never by the build; the results are
 committed and reviewed like any other change to Schemas/.
@@ -28,6 +35,7 @@ import sys
 
 SCHEMA = 'Schemas/system-types.plist'
 PARENTS = 'Tests/UniformTypesTests/Fixtures/coretypes/parents.json'
+WHOLE = 'Tests/UniformTypesTests/Fixtures/coretypes/whole-bundles.json'
 SOURCE = 'macos-12.7.6'
 TAG_CLASSES = ('public.filename-extension', 'public.mime-type', 'com.apple.ostype')
 
@@ -64,7 +72,12 @@ def new_entry(declaration):
     return entry
 
 
-def main(copy_path, nested_paths):
+def bundle_name(path):
+    """The nested bundle's folder name in a path ending in X.bundle/[Contents/]Info.plist."""
+    return next(part for part in reversed(path.split('/')) if part.endswith('.bundle'))
+
+
+def main(copy_path, nested_paths, whole_paths):
     with open(SCHEMA, 'rb') as handle:
         root = plistlib.load(handle)
     entries = root['UTExportedTypeDeclarations']
@@ -72,11 +85,22 @@ def main(copy_path, nested_paths):
     copy = declarations(copy_path)
     nested = {d['UTTypeIdentifier'].lower(): d for path in nested_paths for d in declarations(path)}
     parents = {}
+    whole = {bundle_name(path): {} for path in whole_paths}
     changed = added = 0
-    for declaration in copy:
+    taken = [(declaration, None) for declaration in copy]
+    taken += [(declaration, bundle_name(path)) for path in whole_paths for declaration in declarations(path)]
+    for declaration, bundle in taken:
         identifier = declaration['UTTypeIdentifier']
         conforms = as_list(declaration.get('UTTypeConformsTo'))
-        parents[identifier] = conforms
+        if bundle is None:
+            parents[identifier] = conforms
+        else:
+            tags = declaration.get('UTTypeTagSpecification', {})
+            whole[bundle][identifier] = {
+                'parents': conforms,
+                'extensions': as_list(tags.get('public.filename-extension')),
+                'mimeTypes': as_list(tags.get('public.mime-type')),
+            }
         entry = by_identifier.get(identifier.lower())
         if entry is None:
             entry = new_entry(declaration)
@@ -108,11 +132,17 @@ def main(copy_path, nested_paths):
     with open(PARENTS, 'w', encoding='utf-8') as handle:
         json.dump(parents, handle, indent=1, sort_keys=True)
         handle.write('\n')
+    if whole_paths:
+        with open(WHOLE, 'w', encoding='utf-8') as handle:
+            json.dump(whole, handle, indent=1, sort_keys=True)
+            handle.write('\n')
     print(f'{SCHEMA}: {len(entries)} declarations, {changed} parent lists changed, {added} added; '
           f'{PARENTS}: {len(parents)} types', file=sys.stderr)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 2:
+    arguments = sys.argv[1:]
+    split = arguments.index('--whole') if '--whole' in arguments else len(arguments)
+    if split < 1:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2:])
+    main(arguments[0], arguments[1:split], arguments[split + 1:])

@@ -5,8 +5,9 @@ import PropertyList
 /// NSManagedObjectModel.
 ///
 /// The keys read are those Apple's model compiler writes, as found in compiled models from public repositories
-/// (Tests/CoreDataFilesTests/Fixtures/models/SOURCES.md): NSManagedObjectModel's `NSEntities` (a dictionary of
-/// name to entity) and `NSVersionIdentifiers` (a set); NSEntityDescription's `NSEntityName`,
+/// (Tests/CoreDataFilesTests/Fixtures/models/SOURCES.md) and in the `Z_MODELCACHE` of stores Core Data wrote
+/// (Tests/CoreDataFilesTests/Fixtures/Apple/PROVENANCE.md): NSManagedObjectModel's `NSEntities` (a dictionary of
+/// name to entity: an `NSDictionary` in a `.mom`, an `NSKnownKeysDictionary1` in a store's cache) and `NSVersionIdentifiers` (a set); NSEntityDescription's `NSEntityName`,
 /// `NSClassNameForEntity`, `NSSuperentity`, `NSProperties` (a dictionary of name to property) and
 /// `NSVersionHashModifier`; a property's `NSPropertyName` and `NSIsOptional`; NSAttributeDescription's
 /// `NSAttributeType`, `NSDefaultValue`, `NSValueTransformerName` and `NSFlagsKey` (bit 4: external binary storage);
@@ -107,20 +108,61 @@ struct CompiledModelReader {
         }
     }
 
-    /// The keys and value references of an NSDictionary object (`NS.keys`/`NS.objects`).
+    /// The keys and value references of an NSDictionary object: `NS.keys`/`NS.objects`, or, for the
+    /// `NSKnownKeysDictionary1` Core Data archives its model's entities in when it caches the model in a store's
+    /// `Z_MODELCACHE`, the key array of its `searchMapping` (an `NSKnownKeysMappingStrategy1`) beside its
+    /// `values` array, slot by slot, a slot holding `emptyToken` (a string) being empty.
     private func dictionary(_ index: Int, at place: String) throws(CoreDataError) -> [(key: Int, value: Int)] {
         let object = try instance(index, at: place, classes: ["NSDictionary"])
-        guard case .array(let keys)? = object.fields["NS.keys"], case .array(let values)? = object.fields["NS.objects"],
-            keys.count == values.count
-        else { throw fail("$objects[\(index)]", "is not a dictionary (NS.keys and NS.objects of one length)") }
+        let keys: [PropertyListValue]
+        let values: [PropertyListValue]
+        let keysPlace: String
+        if object.classDescription.chain.contains("NSKnownKeysDictionary") {
+            (keys, values) = try knownKeysSlots(object)
+            keysPlace = "$objects[\(index)].searchMapping.keys"
+        } else {
+            guard case .array(let plainKeys)? = object.fields["NS.keys"], case .array(let plainValues)? = object.fields["NS.objects"],
+                plainKeys.count == plainValues.count
+            else { throw fail("$objects[\(index)]", "is not a dictionary (NS.keys and NS.objects of one length)") }
+            (keys, values) = (plainKeys, plainValues)
+            keysPlace = "$objects[\(index)].NS.keys"
+        }
+        let emptyToken = try knownKeysEmptyToken(object)
         var pairs: [(key: Int, value: Int)] = []
         for (offset, (key, value)) in zip(keys, values).enumerated() {
             guard case .uid(let keyUID) = key, case .uid(let valueUID) = value, keyUID > 0, valueUID > 0,
                 keyUID < UInt64(graph.objects.count), valueUID < UInt64(graph.objects.count)
-            else { throw fail("$objects[\(index)].NS.keys[\(offset)]", "is not a reference to an object in $objects") }
+            else { throw fail("\(keysPlace)[\(offset)]", "is not a reference to an object in $objects") }
+            if let emptyToken, case .value(.string(let slot)) = graph.object(at: Int(valueUID)), slot == emptyToken { continue }
             pairs.append((Int(keyUID), Int(valueUID)))
         }
         return pairs
+    }
+
+    /// An `NSKnownKeysDictionary1`'s key and value slots: `searchMapping.keys` and `values`, two NSArrays of one
+    /// length (the mapping's `length`).
+    private func knownKeysSlots(_ object: KeyedArchiveInstance) throws(CoreDataError) -> ([PropertyListValue], [PropertyListValue]) {
+        guard let mappingIndex = try reference(object, "searchMapping") else {
+            throw fail(Self.place(object, "searchMapping"), "a known-keys dictionary without its key mapping")
+        }
+        let mapping = try instance(mappingIndex, at: Self.place(object, "searchMapping"), classes: ["NSKnownKeysMappingStrategy"])
+        guard let keysIndex = try reference(mapping, "keys"), let valuesIndex = try reference(object, "values") else {
+            throw fail(Self.place(object, "values"), "a known-keys dictionary without its keys or values")
+        }
+        let keysArray = try instance(keysIndex, at: Self.place(mapping, "keys"), classes: ["NSArray"])
+        let valuesArray = try instance(valuesIndex, at: Self.place(object, "values"), classes: ["NSArray"])
+        guard case .array(let keys)? = keysArray.fields["NS.objects"], case .array(let values)? = valuesArray.fields["NS.objects"],
+            keys.count == values.count
+        else {
+            throw fail(Self.place(object, "values"), "is not a known-keys dictionary (keys and values arrays of one length)")
+        }
+        return (keys, values)
+    }
+
+    /// The string an `NSKnownKeysDictionary1` marks its empty slots with; nil for any other dictionary.
+    private func knownKeysEmptyToken(_ object: KeyedArchiveInstance) throws(CoreDataError) -> String? {
+        guard object.classDescription.chain.contains("NSKnownKeysDictionary") else { return nil }
+        return try string(object, "emptyToken")
     }
 
     /// The string objects of an NSSet or NSArray object.

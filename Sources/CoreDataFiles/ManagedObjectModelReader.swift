@@ -134,13 +134,22 @@ public struct ManagedObjectModelReader: Sendable {
     }
 
     /// The current version's folder name (`Model 2.xcdatamodel`) of an `.xcdatamodeld`: `.xccurrentversion`'s
-    /// `_XCCurrentVersionName`, or the only `.xcdatamodel` when there is no such file.
+    /// `_XCCurrentVersionName`, or the only `.xcdatamodel` when there is no such file or it names none (an empty
+    /// dictionary, which Xcode opens).
     private func currentSourceVersion(_ path: String) throws(CoreDataError) -> String {
         let versions = try names(in: path).filter { $0.hasSuffix(".xcdatamodel") }
         let currentPath = Self.join(path, ".xccurrentversion")
         if (try? FileInfo.of(path: currentPath)) != nil {
-            guard case .dictionary(let fields) = try propertyList(currentPath), case .string(let name)? = fields["_XCCurrentVersionName"] else {
-                throw CoreDataError(path: currentPath, place: .keyPath("_XCCurrentVersionName"), message: "missing or not a string")
+            guard case .dictionary(let fields) = try propertyList(currentPath) else {
+                throw CoreDataError(path: currentPath, place: .none, message: "not a dictionary")
+            }
+            if fields["_XCCurrentVersionName"] == nil, versions.count == 1 { return versions[0] }
+            guard case .string(let name)? = fields["_XCCurrentVersionName"] else {
+                throw CoreDataError(
+                    path: currentPath, place: .keyPath("_XCCurrentVersionName"),
+                    message: fields["_XCCurrentVersionName"] == nil
+                        ? "missing, and the .xcdatamodeld holds \(versions.count) .xcdatamodel versions to choose from"
+                        : "not a string")
             }
             guard versions.contains(name) else {
                 throw CoreDataError(

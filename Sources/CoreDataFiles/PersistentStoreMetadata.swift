@@ -48,8 +48,17 @@ public struct PersistentStoreEntity: Hashable, Sendable {
     public var superentityNumber: Int64
     /// The largest primary key Core Data has given an object of this entity's table (`Z_MAX`).
     public var maximumPrimaryKey: Int64
-    /// The table of its root entity: `Z` and the root's name in upper case (subentities share it).
+    /// The table of its root entity: `Z` and the root's name in upper case (subentities share it); for
+    /// Core Data's own persistent-history entities (``isPersistentHistory``), `A` and the name (`ACHANGE`).
     public var tableName: String
+
+    /// The first entity number Core Data gives its own persistent-history entities (`CHANGE` 16001,
+    /// `TRANSACTION` 16002, `TRANSACTIONSTRING` 16003), which no model declares.
+    public static let firstPersistentHistoryNumber: Int64 = 16001
+
+    /// Whether this is one of Core Data's persistent-history entities (numbered from 16001, tables `A…`), which
+    /// no model declares and which are read by their columns.
+    public var isPersistentHistory: Bool { number >= Self.firstPersistentHistoryNumber && tableName.hasPrefix("A") }
 
     /// Makes an entity's record.
     public init(name: String, number: Int64, superentityNumber: Int64, maximumPrimaryKey: Int64, tableName: String) {

@@ -14,9 +14,10 @@ extension PersistentStoreReader {
     /// The largest model `Z_MODELCACHE` may inflate to.
     static let maximumCachedModelSize = 64 << 20
 
-    /// The model a store caches in `Z_MODELCACHE`: `Z_CONTENT` is a compiled model (a `.mom`'s keyed archive of
-    /// `NSManagedObjectModel`) compressed as raw DEFLATE (`NSData`'s `.zlib` algorithm); nil when the store has
-    /// no such table or row (stores before macOS 10.12 and iOS 10).
+    /// The model a store caches in `Z_MODELCACHE`: `Z_CONTENT` is a compiled model (a keyed archive of
+    /// `NSManagedObjectModel`, as a `.mom` is, but with its entities in an `NSKnownKeysDictionary1`) compressed
+    /// as raw DEFLATE (`NSData`'s `.zlib` algorithm); nil when the store has no such table or row (stores before
+    /// macOS 10.12 and iOS 10).
     ///
     /// - Throws: `CoreDataError` at table `Z_MODELCACHE`, column `Z_CONTENT` when the blob does not inflate (or
     ///   inflates past 64 MB) or is not a compiled model.

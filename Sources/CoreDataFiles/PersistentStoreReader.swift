@@ -31,41 +31,61 @@ public final class PersistentStoreReader {
     public let model: ManagedObjectModel?
     /// Where ``model`` came from.
     public let modelSource: ModelSource
+    /// Why the store's `Z_MODELCACHE` could not be read, when no model was given and it could not: the store is
+    /// then read by its columns (``modelSource`` is `.none`), and this says what was not known and where. Nil
+    /// otherwise.
+    public let modelCacheProblem: CoreDataError?
 
     let connection: SQLiteConnection
     private let entityByNumber: [Int64: PersistentStoreEntity]
+    private let columns: PersistentStoreColumns?
 
     /// Opens the store at `path` read-only and reads its metadata and entities.
     ///
     /// - Parameters:
     ///   - path: an SQLite store (its `-wal` and `-shm`, if any, beside it).
     ///   - model: the model to type values by; nil for the one the store caches in `Z_MODELCACHE` (when it has
-    ///     one; else columns are read as they are).
+    ///     one and it can be read; else columns are read as they are, and ``modelCacheProblem`` says why).
     /// - Throws: `CoreDataError` at byte 0 when the file is not an SQLite database, in table `Z_METADATA` or
-    ///   `Z_PRIMARYKEY` when those are missing or malformed (the file is then not a Core Data store), in
-    ///   `Z_MODELCACHE` when no model is given and the cached one cannot be read.
+    ///   `Z_PRIMARYKEY` when those are missing or malformed (the file is then not a Core Data store).
+    ///
+    /// Reads and inflates the whole of `Z_MODELCACHE` (at most 64 MB inflated) when no model is given.
     public init(path: String, model: ManagedObjectModel? = nil) throws(CoreDataError) {
         self.path = path
         connection = try SQLiteConnection(path: path)
         let tables = try connection.tableNames()
+        var cacheProblem: CoreDataError?
+        var cached: ManagedObjectModel?
+        if model == nil, tables.contains("Z_MODELCACHE") {
+            do throws(CoreDataError) { cached = try Self.cachedModel(connection) } catch { cacheProblem = error }
+        }
         if let model {
             self.model = model
             modelSource = .given
-        } else if tables.contains("Z_MODELCACHE"), let cached = try Self.cachedModel(connection) {
+        } else if let cached {
             self.model = cached
             modelSource = .modelCache
         } else {
             self.model = nil
             modelSource = .none
         }
+        modelCacheProblem = cacheProblem
         for table in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(table) {
             throw CoreDataError(
                 path: path, place: .table(table, row: nil, column: nil),
                 message: "no such table: an SQLite file without it is not a Core Data store")
         }
         metadata = try Self.readMetadata(connection)
-        entities = try Self.readEntities(connection)
+        entities = try Self.readEntities(connection, tables: tables)
         entityByNumber = Dictionary(entities.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        let readEntities = entities
+        columns = self.model.map { PersistentStoreColumns(model: $0, entities: readEntities) }
+    }
+
+    /// The column of a stored attribute or to-one relationship `property` of `entity` in the entity's table
+    /// (`ZTITLE1` for the second entity of a table to declare a `title`).
+    func column(of property: String, in entity: String) -> String {
+        columns?.column(of: property, in: entity) ?? "Z" + property.uppercased()
     }
 
     private static func readMetadata(_ connection: SQLiteConnection) throws(CoreDataError) -> PersistentStoreMetadata {
@@ -96,7 +116,7 @@ public final class PersistentStoreReader {
         return PersistentStoreMetadata(version: version, storeIdentifier: identifier, propertyList: propertyList)
     }
 
-    private static func readEntities(_ connection: SQLiteConnection) throws(CoreDataError) -> [PersistentStoreEntity] {
+    private static func readEntities(_ connection: SQLiteConnection, tables: Set<String>) throws(CoreDataError) -> [PersistentStoreEntity] {
         let statement = try connection.prepare(
             "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", table: "Z_PRIMARYKEY")
         var rows: [(number: Int64, name: String, superNumber: Int64, maximum: Int64)] = []
@@ -122,9 +142,17 @@ public final class PersistentStoreReader {
                 }
                 root = parent
             }
+            var tableName = "Z" + root.name.uppercased()
+            // Persistent history (stores with NSPersistentHistoryTrackingKey): CHANGE in ACHANGE, and so on.
+            let historyTable = "A" + row.name.uppercased()
+            if row.number >= PersistentStoreEntity.firstPersistentHistoryNumber, row.superNumber == 0, !tables.contains(tableName),
+                tables.contains(historyTable)
+            {
+                tableName = historyTable
+            }
             return PersistentStoreEntity(
                 name: row.name, number: row.number, superentityNumber: row.superNumber, maximumPrimaryKey: row.maximum,
-                tableName: "Z" + root.name.uppercased())
+                tableName: tableName)
         }
     }
 

@@ -42,7 +42,8 @@ final class RowPlans {
     }
 
     private func makePlan(for entity: PersistentStoreEntity) throws(CoreDataError) -> [RowPlanStep] {
-        guard let model = reader.model else {
+        // Core Data's own history entities are in no model: their columns as SQLite stores them.
+        guard let model = reader.model, !(entity.isPersistentHistory && model.entity(named: entity.name) == nil) else {
             return indexOf.sorted { $0.value < $1.value }.compactMap { name, index in
                 ["Z_PK", "Z_ENT", "Z_OPT"].contains(name) ? nil : RowPlanStep(name: name, column: name, index: index, kind: .column)
             }
@@ -54,7 +55,7 @@ final class RowPlans {
         }
         var steps: [RowPlanStep] = []
         for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
-            let column = "Z" + attribute.name.uppercased()
+            let column = reader.column(of: attribute.name, in: entity.name)
             steps.append(RowPlanStep(name: attribute.name, column: column, index: try index(of: column), kind: .attribute(attribute)))
         }
         for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
@@ -76,7 +77,7 @@ final class RowPlans {
         _ relationship: RelationshipDescription, of entity: PersistentStoreEntity, in model: ManagedObjectModel
     ) throws(CoreDataError) -> RowPlanStep {
         let upper = relationship.name.uppercased()
-        let column = "Z" + upper
+        let column = relationship.isToMany ? "Z" + upper : reader.column(of: relationship.name, in: entity.name)
         if !relationship.isToMany {
             let entityColumn = indexOf.first { name, _ in
                 name.hasPrefix("Z") && name.hasSuffix(upper) && name.count > upper.count + 1
@@ -97,10 +98,22 @@ final class RowPlans {
         let connection = reader.connection
         let sql: String
         let queried: String
-        if let inverse, !inverse.isToMany {
+        // A to-many without an inverse: Core Data keeps a hidden column Z<N><NAME> in the destination's table
+        // (N the number of the entity declaring the relationship) naming the source object.
+        let hiddenInverse =
+            inverse == nil
+            ? try connection.columns(of: destination.tableName).first { name in
+                name.hasPrefix("Z") && name.hasSuffix(upper) && name.count > upper.count + 1
+                    && name.dropFirst().dropLast(upper.count).allSatisfy(\.isNumber)
+            } : nil
+        if let hiddenInverse {
+            queried = destination.tableName
+            sql =
+                "SELECT Z_PK, Z_ENT FROM \(SQLiteConnection.quoted(queried)) WHERE \(SQLiteConnection.quoted(hiddenInverse)) = ? ORDER BY Z_PK"
+        } else if let inverse, !inverse.isToMany {
             // One-to-many: the destination's rows name this object in their inverse's column.
             queried = destination.tableName
-            let inverseColumn = "Z" + inverse.name.uppercased()
+            let inverseColumn = reader.column(of: inverse.name, in: relationship.destinationEntityName)
             let columns = try connection.columns(of: queried)
             let order = columns.contains("Z_FOK_" + inverse.name.uppercased()) ? "Z_FOK_" + inverse.name.uppercased() : "Z_PK"
             sql =

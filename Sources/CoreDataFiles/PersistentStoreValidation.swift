@@ -77,7 +77,7 @@ extension PersistentStoreReader {
                 continue
             }
             for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
-                let column = "Z" + attribute.name.uppercased()
+                let column = self.column(of: attribute.name, in: entity.name)
                 if !columns.contains(column), reported.insert(entity.tableName + "." + column).inserted {
                     problems.append(
                         CoreDataError(
@@ -86,7 +86,7 @@ extension PersistentStoreReader {
                 }
             }
             for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient && !relationship.isToMany {
-                let column = "Z" + relationship.name.uppercased()
+                let column = self.column(of: relationship.name, in: entity.name)
                 guard columns.contains(column) else {
                     guard reported.insert(entity.tableName + "." + column).inserted else { continue }
                     problems.append(

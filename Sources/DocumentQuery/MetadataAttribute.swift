@@ -20,4 +20,21 @@ public enum MetadataAttribute: String, Sendable, CaseIterable {
     case contentType = "kMDItemContentType"
     /// Whether a sync tool left a conflict copy beside it (`NSMetadataUbiquitousItemHasUnresolvedConflictsKey`): a `Bool`.
     case hasUnresolvedConflicts = "NSMetadataUbiquitousItemHasUnresolvedConflictsKey"
+    /// Whether this device's version is on another device too (`NSMetadataUbiquitousItemIsUploadedKey`): a `Bool`, where the engine tells it.
+    case isUploaded = "NSMetadataUbiquitousItemIsUploadedKey"
+    /// Whether a connected device is fetching it (`NSMetadataUbiquitousItemIsUploadingKey`): a `Bool`, where the engine tells it.
+    case isUploading = "NSMetadataUbiquitousItemIsUploadingKey"
+    /// Whether a newer version is being fetched (`NSMetadataUbiquitousItemIsDownloadingKey`): a `Bool`, where the engine tells it.
+    case isDownloading = "NSMetadataUbiquitousItemIsDownloadingKey"
+    /// How much of the version being fetched is here (`NSMetadataUbiquitousItemPercentDownloadedKey`): a `Double`, 0 to 100.
+    case percentDownloaded = "NSMetadataUbiquitousItemPercentDownloadedKey"
+    /// How much of this version the fetching device has (`NSMetadataUbiquitousItemPercentUploadedKey`): a `Double`, where told.
+    case percentUploaded = "NSMetadataUbiquitousItemPercentUploadedKey"
+    /// `NSMetadataUbiquitousItemDownloadingStatusKey`: a `String`, Apple's
+    /// `NSMetadataUbiquitousItemDownloadingStatusCurrent`, `…Downloaded` or `…NotDownloaded`.
+    case downloadingStatus = "NSMetadataUbiquitousItemDownloadingStatusKey"
+    /// Why the engine could not fetch it (`NSMetadataUbiquitousItemDownloadingErrorKey`): a `String`.
+    case downloadingError = "NSMetadataUbiquitousItemDownloadingErrorKey"
+    /// Why the engine could not send it (`NSMetadataUbiquitousItemUploadingErrorKey`): a `String`.
+    case uploadingError = "NSMetadataUbiquitousItemUploadingErrorKey"
 }

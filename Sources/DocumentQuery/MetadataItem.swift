@@ -1,4 +1,5 @@
 import ICTDocument
+import UbiquityContainers
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -34,6 +35,10 @@ public struct MetadataItem: Sendable, Hashable {
     /// Whether a sync tool's conflict copy of the item is beside it
     /// (`DocumentVersions`' `ConflictName`: Syncthing, Nextcloud, Dropbox).
     public var hasUnresolvedConflicts: Bool
+    /// The item's sync state as its container's engine last told it
+    /// (`.notTracked` outside containers and for a plain folder sync;
+    /// `.unknown` while the engine cannot be asked).
+    public var syncState: UbiquitousItemSyncState = .notTracked
     /// Whether the item is a package (a directory shown as one document).
     var isPackage: Bool
     /// What the item's status was when it was found: two items differ when it does.
@@ -83,20 +88,39 @@ public struct MetadataItem: Sendable, Hashable {
         case .fsContentChangeDate: contentChangeDate
         case .contentType: contentType
         case .hasUnresolvedConflicts: hasUnresolvedConflicts
+        case .isUploaded: syncState.status?.isUploaded
+        case .isUploading: syncState.status?.isUploading
+        case .isDownloading: syncState.status?.isDownloading
+        case .percentDownloaded: syncState.status?.percentDownloaded
+        case .percentUploaded: syncState.status?.percentUploaded
+        case .downloadingStatus: syncState.status.map { Self.downloadingStatusValue($0.downloadingStatus) }
+        case .downloadingError: syncState.status?.downloadingError
+        case .uploadingError: syncState.status?.uploadingError
         }
     }
 
     /// Whether it is an `.ict` package, whose metadata entry holds a display name.
+    /// Apple's value of `NSMetadataUbiquitousItemDownloadingStatusKey` for `status`.
+    public static func downloadingStatusValue(_ status: UbiquitousItemStatus.DownloadingStatus) -> String {
+        switch status {
+        case .current: "NSMetadataUbiquitousItemDownloadingStatusCurrent"
+        case .downloaded: "NSMetadataUbiquitousItemDownloadingStatusDownloaded"
+        case .notDownloaded: "NSMetadataUbiquitousItemDownloadingStatusNotDownloaded"
+        }
+    }
+
     private var isICTDocument: Bool { isPackage && DocumentKind.of(name: fsName) == .ict }
 
     public static func == (lhs: MetadataItem, rhs: MetadataItem) -> Bool {
         lhs.path == rhs.path && lhs.stamp == rhs.stamp && lhs.hasUnresolvedConflicts == rhs.hasUnresolvedConflicts
+            && lhs.syncState == rhs.syncState
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(stamp)
         hasher.combine(hasUnresolvedConflicts)
+        hasher.combine(syncState)
     }
 }
 

@@ -78,8 +78,17 @@ public final class MetadataQuery: @unchecked Sendable {
         set { lock.withLock { registry = newValue } }
     }
 
+    /// The ubiquity containers whose engines give the results' sync state
+    /// (`MetadataItem.syncState`): by default this process's
+    /// (`UbiquityContainers.current`). Set it before starting.
+    public var ubiquityContainers: UbiquityContainers {
+        get { lock.withLock { containers } }
+        set { lock.withLock { containers = newValue } }
+    }
+
     private let lock = ThreadLock()
     private var registry = MetadataQuery.defaultTypeRegistry
+    private var containers = UbiquityContainers.current
     private var phase = LifePhase.new
     private var engine: MetadataQueryEngine?
     private var gate: DeliveryGate?
@@ -166,7 +175,7 @@ public final class MetadataQuery: @unchecked Sendable {
         let engine: MetadataQueryEngine = lock.withLock {
             let engine = MetadataQueryEngine(
                 roots: roots, predicate: predicate, registry: registry, sortedBy: sortedBy, settleInterval: settleInterval, watcher: watcher,
-                disabledDepth: disabledDepth, deliver: deliver)
+                disabledDepth: disabledDepth, containers: containers, deliver: deliver)
             self.engine = engine
             self.gate = gate
             finishStream = finish

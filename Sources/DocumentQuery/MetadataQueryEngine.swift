@@ -1,6 +1,7 @@
 import Dispatch
 import DocumentVersions
 import SystemSupport
+import UbiquityContainers
 import UniformTypes
 
 #if canImport(FoundationEssentials)
@@ -34,7 +35,6 @@ final class MetadataQueryEngine: @unchecked Sendable {
     }
 
     /// What a poll waits at most, so that `stop` is seen soon.
-    static let pollInterval = 0.1
 
     let lock = ThreadLock()
     let roots: [String]
@@ -44,6 +44,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     let settleSeconds: Double
     let watcher: DirectoryWatcher
     let deliver: @Sendable (MetadataQueryUpdate) -> Void
+    /// The containers whose engines give the items' sync state.
+    let containers: UbiquityContainers
 
     var watched: [Int32: Watched] = [:]
     var folderWatches: [String: Int32] = [:]
@@ -60,6 +62,11 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     /// The results as last told, and whether the gathering was told.
     let status = Status()
+    /// The sync engines of the containers the roots are in, each with the
+    /// state it last told (nil before the first read).
+    var engines: [EngineStatus] = []
+    /// Wakes the thread: to stop, or because an engine told something.
+    let wake: WakeSignal?
     private let stopLock = ThreadLock()
     private var stopping = false
     private let ended = DispatchSemaphore(value: 0)
@@ -82,8 +89,10 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     init(
         roots: [String], predicate: MetadataQueryPredicate, registry: TypeRegistry, sortedBy: [MetadataAttribute], settleInterval: Duration,
-        watcher: DirectoryWatcher, disabledDepth: Int, deliver: @escaping @Sendable (MetadataQueryUpdate) -> Void
+        watcher: DirectoryWatcher, disabledDepth: Int, containers: UbiquityContainers = .current,
+        deliver: @escaping @Sendable (MetadataQueryUpdate) -> Void
     ) {
+        self.containers = containers
         self.roots = roots
         self.predicate = predicate
         self.registry = registry
@@ -93,6 +102,103 @@ final class MetadataQueryEngine: @unchecked Sendable {
         self.watcher = watcher
         self.disabledDepth = disabledDepth
         self.deliver = deliver
+        wake = try? WakeSignal()
+    }
+
+    /// A container's engine as the query follows it.
+    final class EngineStatus: @unchecked Sendable {
+        // @unchecked: `state` and `dirty` are touched only under the engine's `lock`.
+        let endpoint: SyncthingEndpoint
+        /// What the engine last told; nil before the first read.
+        var state: Result<SyncthingFolderStatus, UbiquityContainerError>?
+        /// Whether the engine told of a change not yet read.
+        var dirty = true
+        var watcher: SyncthingEventWatcher?
+
+        init(endpoint: SyncthingEndpoint) { self.endpoint = endpoint }
+
+        /// The sync state of the item at `path` as last read.
+        func syncState(of path: String) -> UbiquitousItemSyncState {
+            switch state {
+            case .success(let folder)?: .known(folder.status(ofItemAt: path))
+            case .failure(let error)?: .unknown(reason: error.description)
+            case nil: .unknown(reason: "not read yet")
+            }
+        }
+    }
+
+    /// The sync state of the item at `path`: from the engine of the
+    /// container it is in, `.notTracked` when none tells one.
+    func syncState(of path: String) -> UbiquitousItemSyncState {
+        for engine in engines where engine.endpoint.folderPath == path || path.hasPrefix(engine.endpoint.folderPath + "/") {
+            return engine.syncState(of: path)
+        }
+        return .notTracked
+    }
+
+    /// Finds the engines of the roots' containers and starts following them.
+    private func startEngines() {
+        var found: [String: EngineStatus] = [:]
+        var unfollowed: [MetadataQueryError] = []
+        for root in roots {
+            guard let container = (try? containers.container(containing: root)) ?? nil else { continue }
+            let endpoint: SyncthingEndpoint
+            do throws(UbiquityContainerError) {
+                guard let made = try UbiquityContainers.syncthingEndpoint(of: container) else { continue }
+                endpoint = made
+            } catch {
+                unfollowed.append(MetadataQueryError(path: root, "no sync status: \(error)"))
+                continue
+            }
+            let key = endpoint.folderPath
+            guard found[key] == nil else { continue }
+            let engine = EngineStatus(endpoint: endpoint)
+            found[key] = engine
+            engine.watcher = try? SyncthingEventWatcher(endpoint: endpoint) { [weak self, weak engine] failure in
+                guard let self, let engine else { return }
+                self.lock.withLock {
+                    if let failure { engine.state = .failure(failure) }
+                    engine.dirty = failure == nil
+                    if failure != nil { self.restate() }
+                }
+                self.wake?.signal()
+            }
+        }
+        lock.withLock {
+            engines = Array(found.values)
+            problems += unfollowed
+        }
+        refreshEngines()
+    }
+
+    /// Reads again the state of each engine that told of a change (outside
+    /// the lock: the calls take a few milliseconds), then gives each item its state.
+    private func refreshEngines() {
+        let due = lock.withLock {
+            engines.filter(\.dirty).map { engine in
+                engine.dirty = false
+                return engine
+            }
+        }
+        guard !due.isEmpty else { return }
+        let read = due.map { engine in Result { () throws(UbiquityContainerError) in try engine.endpoint.folderStatus() } }
+        lock.withLock {
+            for (engine, state) in zip(due, read) { engine.state = state }
+            restate()
+        }
+    }
+
+    /// Gives every item the sync state its engine last told, holding the changed ones to tell.
+    func restate() {
+        guard !engines.isEmpty else { return }
+        for (path, item) in items {
+            let state = syncState(of: path)
+            guard state != item.syncState else { continue }
+            var changed = item
+            changed.syncState = state
+            items[path] = changed
+            held.change(changed)
+        }
     }
 
     // MARK: The thread
@@ -105,18 +211,25 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     private func run() {
         defer {
-            lock.withLock {
+            let watchers = lock.withLock {
                 for watch in watched.keys { watcher.unwatch(watch) }
                 watched = [:]
                 watcher.close()
+                return engines.compactMap(\.watcher)
             }
+            for engineWatcher in watchers { engineWatcher.stop() }
             ended.signal()
         }
+        startEngines()
         lock.withLock { gather() }
+        for engine in lock.withLock({ engines }) { engine.watcher?.start() }
         while !isStopping {
-            let wait = lock.withLock { settling.values.map(\.deadline).min().map { $0 - monotonicNow() } } ?? Self.pollInterval
-            _ = waitForInput([watcher.descriptor], timeout: min(max(wait, 0), Self.pollInterval))
+            // No wake-up while nothing happens: the file events, an engine's news, or a stop wake the thread.
+            let wait = lock.withLock { settling.values.map(\.deadline).min().map { max($0 - monotonicNow(), 0) } } ?? -1
+            _ = waitForInput([watcher.descriptor] + (wake.map { [$0.descriptor] } ?? []), timeout: wake == nil ? min(max(wait, 0), 0.1) : wait)
+            wake?.drain()
             guard !isStopping else { return }
+            refreshEngines()
             lock.withLock {
                 readEvents()
                 flush()
@@ -133,6 +246,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
             return stopping
         }
         guard !wasStopping else { return }
+        wake?.signal()
         ended.wait()
     }
 
@@ -194,6 +308,13 @@ enum MetadataSortKey: Comparable {
         case .fsContentChangeDate: self = .date(item.contentChangeDate)
         case .contentType: self = item.contentType.map(Self.text) ?? .missing
         case .hasUnresolvedConflicts: self = .number(item.hasUnresolvedConflicts ? 1 : 0)
+        default:
+            switch item.value(forAttribute: attribute) {
+            case let flag as Bool: self = .number(flag ? 1 : 0)
+            case let number as Double: self = .number(Int64(number * 1000))
+            case let text as String: self = .text(text)
+            default: self = .missing
+            }
         }
     }
 }

@@ -221,7 +221,7 @@ extension MetadataQueryEngine {
             path: path, fsName: name, url: URL(fileURLWithPath: path, isDirectory: isDirectory), fsSize: stamp.size,
             creationDate: stamp.birth.map(Self.date), contentChangeDate: Self.date(stamp.latestModification),
             contentType: contentType(of: name, isDirectory: isDirectory), hasUnresolvedConflicts: conflicts[path] != nil,
-            isPackage: isDirectory, stamp: stamp)
+            syncState: syncState(of: path), isPackage: isDirectory, stamp: stamp)
     }
 
     /// Adds the package's entries under `folder` to `stamp` (sizes, latest

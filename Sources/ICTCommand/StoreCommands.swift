@@ -110,7 +110,14 @@ enum StoreCommands {
                 switch reader.modelSource {
                 case .given: model ?? ""
                 case .modelCache: "the store's Z_MODELCACHE (\(reader.model?.entities.count ?? 0) entities)"
-                case .none: "none (values as SQLite stores them; --model MODEL types them)"
+                case .none:
+                    if let problem = reader.modelCacheProblem {
+                        "none: the store's model could not be read (\(problem.placeDescription ?? "Z_MODELCACHE"): \(problem.message)); "
+                            + "entities are Z_PRIMARYKEY's, values as SQLite stores them, attributes and relationships unknown "
+                            + "(--model MODEL types them)"
+                    } else {
+                        "none (values as SQLite stores them; --model MODEL types them)"
+                    }
                 }
             output.writeLine("model: \(modelLine)")
             output.writeLine("entities:")

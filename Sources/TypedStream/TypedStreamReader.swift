@@ -51,6 +51,9 @@ private enum Tag {
     static let new: Int8 = -124
     static let `nil`: Int8 = -123
     static let endOfObject: Int8 = -122
+    /// 0x87: an 8-byte integer, which `NSArchiver` writes for an `NSNumber`
+    /// (`q`, `Q`) whose value does not fit in 32 bits.
+    static let integer8: Int8 = -121
     static let range: ClosedRange<Int8> = -128 ... -111
     /// Reference numbers start one past the last tag.
     static let firstReference: Int64 = -110
@@ -164,6 +167,14 @@ private struct TypedStreamScanner {
         case Tag.integer4:
             let value = try readUInt32()
             return signed ? Int64(Int32(bitPattern: value)) : Int64(value)
+        case Tag.integer8:
+            let value = try readUInt64()
+            if signed { return Int64(bitPattern: value) }
+            guard let unsigned = Int64(exactly: value) else {
+                throw TypedStreamError(
+                    .invalidValue, at: start, "an unsigned 8-byte integer \(value), above \(Int64.max), the largest integer this reader keeps")
+            }
+            return unsigned
         default:
             throw TypedStreamError(.invalidTag, at: start, "tag \(UInt8(bitPattern: head)) where an integer belongs")
         }
@@ -171,8 +182,11 @@ private struct TypedStreamScanner {
 
     /// A reference number, as an index from 0.
     private mutating func readReference(head: Int8) throws(TypedStreamError) -> Int {
-        // readInteger's result is at most 32 bits: subtracting -110 cannot overflow Int64.
-        Int(try readInteger(head: head, signed: true) - Tag.firstReference)
+        let start = position - 1
+        // An 8-byte reference number near Int64.max would overflow: such a number names no entry.
+        let (index, overflow) = try readInteger(head: head, signed: true).subtractingReportingOverflow(Tag.firstReference)
+        guard !overflow else { throw TypedStreamError(.danglingReference, at: start, "reference number beyond any entry") }
+        return Int(index)
     }
 
     private mutating func readUnsharedString(head: Int8) throws(TypedStreamError) -> [UInt8]? {

@@ -32,12 +32,18 @@ public struct UbiquityContainer: Hashable, Sendable {
     public var folder: String
     /// The engine that keeps it.
     public var engine: Engine
+    /// The engine's REST address when given (Syncthing: else read from its `config.xml`).
+    public var engineAddress: String?
+    /// The engine's API key when given (Syncthing: else read from its `config.xml`).
+    public var engineAPIKey: String?
 
     /// Makes a container.
-    public init(identifier: String, folder: String, engine: Engine = .folder) {
+    public init(identifier: String, folder: String, engine: Engine = .folder, engineAddress: String? = nil, engineAPIKey: String? = nil) {
         self.identifier = identifier
         self.folder = folder
         self.engine = engine
+        self.engineAddress = engineAddress
+        self.engineAPIKey = engineAPIKey
     }
 
     /// The folder documents go in, `FOLDER/Documents`.

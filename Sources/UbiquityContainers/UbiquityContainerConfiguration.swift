@@ -22,6 +22,8 @@ import Foundation
 ///       <key>Engine</key> <string>syncthing</string>   <!-- or folder (the default) -->
 ///       <key>EngineHome</key> <string>/home/ada/.local/state/syncthing</string>   <!-- optional -->
 ///       <key>EngineFolderID</key> <string>notes</string>   <!-- optional -->
+///       <key>EngineAddress</key> <string>127.0.0.1:8384</string>   <!-- optional: else from config.xml -->
+///       <key>EngineAPIKey</key> <string>…</string>   <!-- optional: else from config.xml -->
 ///     </dict>
 ///   </dict>
 /// </dict>
@@ -139,7 +141,9 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
         case "syncthing": engine = .syncthing(home: try string("EngineHome"), folderID: try string("EngineFolderID"))
         case let other: throw fail("\(place).Engine", "'\(other)' is not an engine ICTKit knows (syncthing, folder)")
         }
-        return UbiquityContainer(identifier: identifier, folder: normalized(folder), engine: engine)
+        return UbiquityContainer(
+            identifier: identifier, folder: normalized(folder), engine: engine, engineAddress: try string("EngineAddress"),
+            engineAPIKey: try string("EngineAPIKey"))
     }
 
     /// `path` without a trailing slash (`/` stays `/`).
@@ -162,6 +166,8 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
                 if let home { fields["EngineHome"] = .string(home) }
                 if let folderID { fields["EngineFolderID"] = .string(folderID) }
             }
+            if let address = container.engineAddress { fields["EngineAddress"] = .string(address) }
+            if let key = container.engineAPIKey { fields["EngineAPIKey"] = .string(key) }
             entries[container.identifier] = .dictionary(fields)
         }
         root["Containers"] = .dictionary(entries)

@@ -7,7 +7,7 @@ public struct UbiquityContainerError: Error, Hashable, Sendable, CustomStringCon
     /// in later versions without breaking callers).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
-            case configuration, notConfigured, notInContainer, alreadyInContainer, alreadyExists, notFound, unsupported, io
+            case configuration, notConfigured, notInContainer, alreadyInContainer, alreadyExists, notFound, unsupported, io, engine
         }
 
         private var wrapped: Wrapped
@@ -32,6 +32,9 @@ public struct UbiquityContainerError: Error, Hashable, Sendable, CustomStringCon
         public static var unsupported: Self { Self(.unsupported) }
         /// A file-system call failed.
         public static var io: Self { Self(.io) }
+        /// The sync engine cannot be asked: stopped, unreachable, too slow,
+        /// refusing the key, or answering what its API does not give.
+        public static var engine: Self { Self(.engine) }
 
         /// The code's name, stable across versions: `notConfigured`.
         public var description: String {
@@ -44,6 +47,7 @@ public struct UbiquityContainerError: Error, Hashable, Sendable, CustomStringCon
             case .notFound: "notFound"
             case .unsupported: "unsupported"
             case .io: "io"
+            case .engine: "engine"
             }
         }
     }

@@ -62,6 +62,31 @@ import Testing
         #expect(single.model.entities.map(\.name) == ["CDEntity", "CDRelationship"])
     }
 
+    /// An `.xccurrentversion` without `_XCCurrentVersionName` (CTDataStoreManager's, an empty dictionary), as
+    /// Xcode opens it: the one version is current; with two to choose from, the file is refused at the key.
+    @Test func anXccurrentversionWithoutANameTakesTheOnlyVersion() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ModelReaderTests-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bundle = folder + "/CartStorage.xcdatamodeld"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ModelFixtures.path("CartStorage.xcdatamodeld"), toPath: bundle)
+        try FileManager.default.removeItem(atPath: bundle + "/.xccurrentversion")
+        try FileManager.default.copyItem(
+            atPath: ModelFixtures.path("CTDataStoreManager-Model.xccurrentversion"), toPath: bundle + "/.xccurrentversion")
+        let document = try ManagedObjectModelReader().readDocument(atPath: bundle)
+        #expect(document.currentVersionName == "CartStorage")
+        #expect(document.model.entities.map(\.name) == ["CDCart", "CDCartItem", "CDCartItemModifier"])
+        try FileManager.default.copyItem(atPath: bundle + "/CartStorage.xcdatamodel", toPath: bundle + "/CartStorage 2.xcdatamodel")
+        do {
+            _ = try ManagedObjectModelReader().readDocument(atPath: bundle)
+            Issue.record("two versions and no name were read")
+        } catch {
+            #expect(error.path == bundle + "/.xccurrentversion")
+            #expect(error.place == .keyPath("_XCCurrentVersionName"))
+            #expect(error.message == "missing, and the .xcdatamodeld holds 2 .xcdatamodel versions to choose from")
+        }
+    }
+
     /// The hand-written model's features, as its XML says (Fixtures/models/Library.xcdatamodel/contents).
     @Test func inheritanceIndexesConstraintsAndConfigurations() throws {
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path("Library.xcdatamodel"))

@@ -49,6 +49,27 @@ struct StoreCommandTests {
         return String(decoding: try python(["-c", script] + paths), as: UTF8.self)
     }
 
+    /// A store Apple's Core Data wrote with its model cached (CartKit's, `Fixtures/Apple/PROVENANCE.md`), read
+    /// through a copy: inspected with its own model, valid, every object converted; entity counts as Python's
+    /// sqlite3 gives them (`SELECT count(*) FROM ZCDCART` and so on: 1, 1, 0).
+    @Test func aStoreCoreDataWroteIsInspectedWithItsCachedModelAndValid() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/CartStorage_v1.sqlite"
+        let source = Repository.path("Tests/CoreDataFilesTests/Fixtures/Apple/CartStorage_v1.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: store + suffix) }
+        let inspect = try ICTRunner.run(["inspect", store])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("model: the store's Z_MODELCACHE (3 entities)\n"))
+        #expect(inspect.stdout.contains("  CDCart (Z_ENT 1, table ZCDCART): 1 objects, Z_MAX 1\n"))
+        #expect(inspect.stdout.contains("  CDCartItemModifier (Z_ENT 3, table ZCDCARTITEMMODIFIER): 0 objects, Z_MAX 0\n"))
+        let validate = try ICTRunner.run(["validate", store])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let convert = try ICTRunner.run(["convert", store, "--format", "jsonl"])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(convert.stdout.split(separator: "\n").count == 2)
+    }
+
     @Test func inspectSummarisesTheStore() throws {
         let run = try ICTRunner.run(["inspect", Self.books])
         #expect(run.status == 0, "\(run.stderr)")

@@ -100,6 +100,30 @@ struct TypesCommandTests {
                 """)
     }
 
+    /// A photographer's files: camera RAW types as macOS's RawCameraTypes.bundle declares them (by hand from its
+    /// Info.plist, cited in Tests/UniformTypesTests/Fixtures/coretypes/SOURCES.md), whatever the TIFF-like content.
+    @Test func identifyNamesCameraRawFiles() throws {
+        let folder = try scratch()
+        let names = ["IMG_0001.CR2", "DSC_0001.NEF", "DSC00001.ARW", "P1000001.RW2", "DSCF0001.RAF", "IMG_0002.CR3"]
+        for name in names {
+            // A little-endian TIFF header, as CR2, NEF, ARW and RW2 files start.
+            try Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]).write(to: folder.appendingPathComponent(name))
+        }
+        let run = try ICTRunner.run(["types", "identify", "--no-shared-mime-info"] + names.map { folder.appendingPathComponent($0).path })
+        #expect(run.status == 0)
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        #expect(
+            run.stdout == """
+                \(path("IMG_0001.CR2")): com.canon.cr2-raw-image (Canon CR2 raw image)
+                \(path("DSC_0001.NEF")): com.nikon.raw-image (Nikon raw image)
+                \(path("DSC00001.ARW")): com.sony.arw-raw-image (Sony ARW raw image)
+                \(path("P1000001.RW2")): com.panasonic.rw2-raw-image (Panasonic raw 2 image)
+                \(path("DSCF0001.RAF")): com.fuji.raw-image (Fuji raw image)
+                \(path("IMG_0002.CR3")): com.canon.cr3-raw-image (Canon CR3 raw image)
+
+                """)
+    }
+
     @Test func validateReportsDeclarationErrorsWithKeyPaths() throws {
         let folder = try scratch()
         let plist = folder.appendingPathComponent("Info.plist")

@@ -37,6 +37,7 @@ public final class SyncthingDevices {
     /// What went wrong starting, asking or waiting for a device.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The folder's ID on every device.
@@ -162,6 +163,14 @@ public final class SyncthingDevices {
     }
 
     /// Stops device `index` (SIGTERM, then SIGKILL after 10 seconds), waiting for its process.
+    /// Kills device `index`'s process at once (SIGKILL), as a crash or a
+    /// power cut would end it mid-transfer; `start(_:)` starts it again.
+    public func crash(_ index: Int) {
+        guard let process = processes.removeValue(forKey: index) else { return }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     public func stop(_ index: Int) {
         guard let process = processes.removeValue(forKey: index) else { return }
         guard process.isRunning else { return }
@@ -184,11 +193,12 @@ public final class SyncthingDevices {
     ///
     /// - Throws: `Failure` when the call fails or answers with an HTTP error.
     @discardableResult
-    public func rest(_ index: Int, _ path: String, method: String = "GET", timeout: Int = 30) throws -> Data {
+    public func rest(_ index: Int, _ path: String, method: String = "GET", body: String? = nil, timeout: Int = 30) throws -> Data {
         let device = devices[index]
         let output = try Self.runTool(
             "/usr/bin/curl",
-            ["-sS", "--fail", "--max-time", String(timeout), "-X", method, "-H", "X-API-Key: \(device.apiKey)", "http://\(device.restAddress)\(path)"])
+            ["-sS", "--fail", "--max-time", String(timeout), "-X", method, "-H", "X-API-Key: \(device.apiKey)"]
+                + (body.map { ["-H", "Content-Type: application/json", "--data", $0] } ?? []) + ["http://\(device.restAddress)\(path)"])
         return Data(output.utf8)
     }
 

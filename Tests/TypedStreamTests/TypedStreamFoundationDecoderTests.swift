@@ -33,6 +33,12 @@ import TypedStream
             ])
     }
 
+    @Test("an NSNumber whose value needs 8 bytes (tag 0x87) decodes to its number")
+    func eightByteNumber() throws {
+        // -9,000,000,000: the hand calculation beside TypedStreamReaderTests.eightByteInteger.
+        #expect(try decodedRoot("NumberInt64") == .number(.integer(-9_000_000_000)))
+    }
+
     @Test("run lengths count UTF-16 units: 10 mathematical letters outside the BMP and a space are 21")
     func astralText() throws {
         let text = try attributedText("WeirdText")

@@ -104,6 +104,17 @@ enum TypedStreamFixtures {
         #expect(encodings == [.string(Array("q".utf8)), .string(Array("q".utf8))])
     }
 
+    @Test("an NSNumber NSArchiver wrote with the 8-byte integer tag 0x87 reads its value")
+    func eightByteInteger() throws {
+        let document = try TypedStreamFixtures.document("NumberInt64")
+        let number = try #require(document.objects.first { document.classes[$0.classIndex].name == "NSNumber" })
+        let fields = document.fields(of: number)
+        // By hand from xxd: at 0x3f the group "q" (97, the shared string 5), at 0x40 the tag 87, then
+        // 00 e6 8e e7 fd ff ff ff little-endian: 0xfffffffde78ee600 - 2^64 = -9,000,000,000 (crabstep's test says the same).
+        #expect(fields.map(\.encoding) == ["*", "q"])
+        #expect(fields.last?.value == .integer(-9_000_000_000))
+    }
+
     // MARK: Malformed input
 
     /// A little-endian header, streamer version 4, system version 1000 (81 e8 03).
@@ -156,6 +167,26 @@ enum TypedStreamFixtures {
         let error = error(Self.header + [0x84, 0x01, 0x40, 0x92])
         #expect(error?.code == .danglingReference)
         #expect(error?.byteOffset == 19)
+    }
+
+    @Test("the 8-byte integer tag: any signed value, an unsigned one up to Int64.max; beyond, refused with its offset")
+    func eightByteIntegerBounds() throws {
+        let ones: [UInt8] = Array(repeating: 0xFF, count: 8)
+        // Group "q" (84 01 71) at 16, the value's tag 87 at 19: eight ff bytes are -1 as a signed long long.
+        #expect(try TypedStreamReader().read(Self.header + [0x84, 0x01, 0x71, 0x87] + ones).rootValue == .integer(-1))
+        // Group "Q": 7f ff ... ff little-endian is Int64.max, kept; 8 ff bytes are 2^64 - 1, which .integer cannot hold.
+        let largest: [UInt8] = Array(repeating: 0xFF, count: 7) + [0x7F]
+        #expect(try TypedStreamReader().read(Self.header + [0x84, 0x01, 0x51, 0x87] + largest).rootValue == .integer(Int64.max))
+        let above = error(Self.header + [0x84, 0x01, 0x51, 0x87] + ones)
+        #expect(above?.code == .invalidValue)
+        #expect(above?.byteOffset == 19)
+        #expect(above?.message == "an unsigned 8-byte integer 18446744073709551615, above 9223372036854775807, the largest integer this reader keeps")
+        // Cut inside the eight bytes.
+        #expect(error(Self.header + [0x84, 0x01, 0x71, 0x87, 0x00, 0x00, 0x00])?.code == .truncated)
+        // An object reference as an 8-byte number near Int64.max names no entry: refused at the tag, no overflow.
+        let reference = error(Self.header + [0x84, 0x01, 0x40, 0x87] + largest)
+        #expect(reference?.code == .danglingReference)
+        #expect(reference?.byteOffset == 19)
     }
 
     @Test("a reference to a class where an object belongs is refused")

@@ -251,7 +251,7 @@ struct UbiquityContainersTests {
 
 extension FileManager {
     /// `path` with its links resolved (`/tmp` may be one).
-    fileprivate func destinationOfSymbolicLinkOrSelf(_ path: String) throws -> String {
+    func destinationOfSymbolicLinkOrSelf(_ path: String) throws -> String {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
 }

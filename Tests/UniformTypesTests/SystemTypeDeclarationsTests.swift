@@ -73,7 +73,54 @@ struct SystemTypeDeclarationsTests {
                 Set(declaration.conformsTo.map { $0.lowercased() }) == Set(parents.map { $0.lowercased() }),
                 "\(identifier): built in \(declaration.conformsTo), CoreTypes \(parents)")
         }
-        #expect(declared.count - copy.count == 14, "types the copy lacks")
+        // 14 from the other sources, and the 28 camera RAW types of the nested RawCameraTypes.bundle.
+        #expect(declared.count - copy.count == 14 + 28, "types the copy lacks")
+    }
+
+    /// The camera RAW types the copy's nested `RawCameraTypes.bundle` declares
+    /// (identifier → parents, extensions, MIME types), as
+    /// `scripts/import-coretypes.py --whole` took them (Fixtures/coretypes/SOURCES.md).
+    struct CameraRawDeclaration: Decodable {
+        let parents: [String]
+        let extensions: [String]
+        let mimeTypes: [String]
+    }
+
+    @Test func cameraRawTypesAreRawCameraTypesBundles() throws {
+        let url = Repository.root.appendingPathComponent("Tests/UniformTypesTests/Fixtures/coretypes/whole-bundles.json")
+        let bundles = try JSONDecoder().decode([String: [String: CameraRawDeclaration]].self, from: Data(contentsOf: url))
+        let raw = try #require(bundles["RawCameraTypes.bundle"])
+        // By hand from the bundle's Info.plist: 29 types, com.adobe.raw-image among them (already in Apple's documentation).
+        #expect(raw.count == 29)
+        #expect(raw["com.sony.arw-raw-image"]?.extensions == ["arw"])
+        let registry = TypeRegistry.system
+        for (identifier, facts) in raw {
+            guard let declaration = registry.declaration(for: identifier) else {
+                Issue.record("\(identifier) is declared by RawCameraTypes.bundle but not built in")
+                continue
+            }
+            #expect(declaration.origin == .system)
+            #expect(declaration.conformsTo == facts.parents, "\(identifier)")
+            #expect(declaration.tags[.filenameExtension] ?? [] == facts.extensions, "\(identifier)")
+            #expect(declaration.tags[.mimeType] ?? [] == facts.mimeTypes, "\(identifier)")
+            #expect(registry.conforms(identifier, to: "public.camera-raw-image"), "\(identifier)")
+            #expect(registry.conforms(identifier, to: "public.image"), "\(identifier)")
+        }
+    }
+
+    /// The types the issue named, and two whose parent is another RAW type (facts of the bundle, by hand).
+    @Test func aPhotographersFilesHaveTheirRawTypes() {
+        let registry = TypeRegistry.system
+        let byExtension = { (tag: String) in registry.preferredType(forTag: tag, tagClass: .filenameExtension)?.identifier }
+        #expect(byExtension("cr2") == "com.canon.cr2-raw-image")
+        #expect(byExtension("NEF") == "com.nikon.raw-image")
+        #expect(byExtension("arw") == "com.sony.arw-raw-image")
+        #expect(byExtension("cr3") == "com.canon.cr3-raw-image")
+        #expect(byExtension("raf") == "com.fuji.raw-image")
+        // Three types share orf; the bundle declares com.olympus.raw-image first, which is the one preferred.
+        #expect(byExtension("orf") == "com.olympus.raw-image")
+        #expect(registry.conforms("com.olympus.sr-raw-image", to: "com.olympus.raw-image"))
+        #expect(!registry.conforms("com.nikon.raw-image", to: "public.tiff"))
     }
 
     /// Types the issue named as missing (Quicksilver, MacVim, TextEdit).

@@ -1,0 +1,87 @@
+/// Where a container's Syncthing device answers, and which of its folders
+/// holds the container.
+public struct SyncthingEndpoint: Sendable {
+    /// The device's REST API.
+    public var client: SyncthingClient
+    /// The Syncthing folder holding the container.
+    public var folderID: String
+    /// That folder's path, with links resolved.
+    public var folderPath: String
+    /// The devices the folder is shared with.
+    public var devices: [String]
+    /// The device's configuration, when it was read (nil when the address
+    /// and key were given and no `config.xml` was found).
+    public var configuration: SyncthingConfiguration?
+
+    /// The folder's state now.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when the engine cannot be asked.
+    public func folderStatus() throws(UbiquityContainerError) -> SyncthingFolderStatus {
+        try SyncthingFolderStatus.read(client: client, folderID: folderID, folder: folderPath, peers: devices)
+    }
+}
+
+extension UbiquityContainers {
+    /// The Syncthing device and folder keeping `container`; nil for a plain folder engine.
+    ///
+    /// - Throws: `UbiquityContainerError` `.notFound` or `.configuration`
+    ///   when Syncthing's `config.xml` cannot be read and no address and key
+    ///   are given, `.engine` when its API is served over TLS, `.notConfigured`
+    ///   when no Syncthing folder holds the container. Reads `config.xml`.
+    public static func syncthingEndpoint(of container: UbiquityContainer, timeout: Double = 1) throws(UbiquityContainerError) -> SyncthingEndpoint? {
+        guard case .syncthing(let home, let folderID) = container.engine else { return nil }
+        var configuration: SyncthingConfiguration?
+        var lastError: UbiquityContainerError?
+        for folder in home.map({ [$0] }) ?? syncthingHomes() {
+            do throws(UbiquityContainerError) {
+                configuration = try SyncthingConfiguration.read(home: folder)
+                break
+            } catch {
+                lastError = error
+            }
+        }
+        let address = container.engineAddress ?? configuration?.address
+        let key = container.engineAPIKey ?? configuration?.apiKey
+        guard let address, let key else {
+            throw lastError ?? UbiquityContainerError(.notFound, path: container.folder, "no Syncthing configuration found for this container")
+        }
+        if configuration?.usesTLS == true, container.engineAddress == nil {
+            throw UbiquityContainerError(
+                .engine, path: address, "Syncthing serves its API over HTTPS, which ICTKit does not speak: set EngineAddress to a plain HTTP address")
+        }
+        let folder = configuration?.folder(id: folderID, containing: container.folder)
+        guard let id = folder?.id ?? folderID else {
+            throw UbiquityContainerError(.notConfigured, path: container.folder, "no Syncthing folder of \(home ?? "the default home") holds this container")
+        }
+        return SyncthingEndpoint(
+            client: SyncthingClient(address: address, apiKey: key, timeout: timeout), folderID: id,
+            folderPath: resolvedFolder(folder?.path ?? container.folder),
+            devices: folder?.devices ?? [], configuration: configuration)
+    }
+
+    /// The sync state of the item at `path`, read from its container's
+    /// engine now (a handful of REST calls): `.notTracked` outside
+    /// containers and for a plain folder engine, `.unknown` with the
+    /// reason when the engine cannot be asked within `timeout` seconds.
+    public func syncState(ofItemAt path: String, timeout: Double = 1) -> UbiquitousItemSyncState {
+        do throws(UbiquityContainerError) {
+            guard let container = try container(containing: path), let endpoint = try Self.syncthingEndpoint(of: container, timeout: timeout) else {
+                return .notTracked
+            }
+            return .known(try endpoint.folderStatus().status(ofItemAt: path))
+        } catch {
+            return .unknown(reason: error.description)
+        }
+    }
+
+    /// The name the engine knows the device by that a conflict copy of the
+    /// item at `path` names as `device` (Syncthing: the first seven
+    /// characters of its ID); nil when the engine does not know it (or
+    /// keeps no device list). Reads the engine's configuration.
+    public func deviceName(ofConflictDevice device: String, itemAt path: String) -> String? {
+        guard let container = (try? container(containing: path)) ?? nil,
+            let endpoint = (try? Self.syncthingEndpoint(of: container)) ?? nil
+        else { return nil }
+        return endpoint.configuration?.deviceName(of: device)
+    }
+}

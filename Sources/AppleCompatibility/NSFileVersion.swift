@@ -2,6 +2,7 @@
 import DocumentVersions
 import Foundation
 import Synchronization
+import UbiquityContainers
 
 /// Foundation's `NSFileVersion`, which swift-corelibs-foundation lacks, with
 /// Apple's Swift signatures, over DocumentVersions' `DocumentVersion`: the
@@ -102,10 +103,17 @@ open class NSFileVersion: NSObject {
     /// for the current version and for entry copies).
     open var localizedName: String? { documentVersion.localizedName }
 
-    /// The device that saved the conflict version, as its conflict name
-    /// gives it (Syncthing's short device ID, Dropbox's computer name, the
-    /// Nextcloud user); nil for the current version and where the name gives none.
-    open var localizedNameOfSavingComputer: String? { documentVersion.localizedNameOfSavingComputer }
+    /// The device that saved the conflict version: its name in the engine's
+    /// device list where the engine keeping the item's container knows it
+    /// (Syncthing's `config.xml` names each peer), else the device text of
+    /// the conflict copy's name (Syncthing's short device ID, Dropbox's
+    /// computer name, the Nextcloud user); nil for the current version and
+    /// where the name gives none. Reads the containers' configuration and the
+    /// engine's on each call.
+    open var localizedNameOfSavingComputer: String? {
+        guard let device = documentVersion.localizedNameOfSavingComputer else { return nil }
+        return UbiquityContainers.current.deviceName(ofConflictDevice: device, itemAt: documentVersion.itemPath) ?? device
+    }
 
     /// When the version was last modified on disk (for entry copies, the newest of them), as it was listed.
     open var modificationDate: Date? { documentVersion.modificationDate }

@@ -26,6 +26,28 @@ public let NSMetadataItemContentTypeKey = MetadataAttribute.contentType.rawValue
 public let NSMetadataItemContentTypeTreeKey = "kMDItemContentTypeTree"
 /// Whether a sync tool left a conflict copy beside the item: an `NSNumber` holding a `Bool`.
 public let NSMetadataUbiquitousItemHasUnresolvedConflictsKey = MetadataAttribute.hasUnresolvedConflicts.rawValue
+/// Whether this device's version is on another device too: an `NSNumber` holding a `Bool`, where the engine tells it.
+public let NSMetadataUbiquitousItemIsUploadedKey = MetadataAttribute.isUploaded.rawValue
+/// Whether a connected device is fetching this device's version: an `NSNumber` holding a `Bool`, where the engine tells it.
+public let NSMetadataUbiquitousItemIsUploadingKey = MetadataAttribute.isUploading.rawValue
+/// Whether a newer version is being fetched: an `NSNumber` holding a `Bool`, where the engine tells it.
+public let NSMetadataUbiquitousItemIsDownloadingKey = MetadataAttribute.isDownloading.rawValue
+/// How much of the version being fetched is here: an `NSNumber` holding a `Double`, 0 to 100.
+public let NSMetadataUbiquitousItemPercentDownloadedKey = MetadataAttribute.percentDownloaded.rawValue
+/// How much of this version the fetching device has: an `NSNumber` holding a `Double`, where the engine tells it.
+public let NSMetadataUbiquitousItemPercentUploadedKey = MetadataAttribute.percentUploaded.rawValue
+/// Whether the item is here and current: a `String`, one of the `NSMetadataUbiquitousItemDownloadingStatus…` values.
+public let NSMetadataUbiquitousItemDownloadingStatusKey = MetadataAttribute.downloadingStatus.rawValue
+/// Why the engine could not fetch the item: an `NSError` (`CocoaError.ubiquitousFileUnavailable`, the engine's words as its reason).
+public let NSMetadataUbiquitousItemDownloadingErrorKey = MetadataAttribute.downloadingError.rawValue
+/// Why the engine could not send the item: an `NSError` (`CocoaError.ubiquitousFileUbiquityServerNotAvailable`, the engine's words as its reason).
+public let NSMetadataUbiquitousItemUploadingErrorKey = MetadataAttribute.uploadingError.rawValue
+/// The item is here in its latest version.
+public let NSMetadataUbiquitousItemDownloadingStatusCurrent = MetadataItem.downloadingStatusValue(.current)
+/// The item is here, but a newer version is on another device.
+public let NSMetadataUbiquitousItemDownloadingStatusDownloaded = MetadataItem.downloadingStatusValue(.downloaded)
+/// The item is not here yet.
+public let NSMetadataUbiquitousItemDownloadingStatusNotDownloaded = MetadataItem.downloadingStatusValue(.notDownloaded)
 /// The scope standing for the app's ubiquitous documents folder:
 /// `MetadataQuery.ubiquitousDocumentsFolder` (by default the `Documents`
 /// folder of the default ubiquity container, `UbiquityContainers.current`).
@@ -68,17 +90,29 @@ open class NSMetadataItem: NSObject, @unchecked Sendable {
     }
 
     /// The value of the attribute named `key` (one of the `NSMetadataItem…Key`
-    /// constants): a `String`, a `URL`, a `Date`, or an `NSNumber` (the size,
-    /// and whether there are conflicts); nil for an attribute the item does not
-    /// have or a key that names none. The display name of an `.ict` document is
-    /// read from its metadata entry on each call.
+    /// and `NSMetadataUbiquitousItem…Key` constants), of Apple's type: a
+    /// `String`, a `URL`, a `Date`, an `NSNumber` (the size, whether there are
+    /// conflicts, the sync flags and percentages) or an `NSError` (the engine's
+    /// errors); nil for an attribute the item does not have (the sync state of
+    /// an item no engine reports on, or whose engine gave no answer) or a key
+    /// that names none. The display name of an `.ict` document is read from
+    /// its metadata entry on each call.
     open func value(forAttribute key: String) -> Any? {
         guard let attribute = MetadataAttribute(rawValue: key) else { return nil }
         let item = self.item
         switch attribute {
         case .fsSize: return NSNumber(value: item.fsSize)
-        case .hasUnresolvedConflicts: return NSNumber(value: item.hasUnresolvedConflicts)
-        default: return item.value(forAttribute: attribute)
+        case .downloadingError, .uploadingError:
+            guard let reason = item.value(forAttribute: attribute).map({ "\($0)" }) else { return nil }
+            let code: CocoaError.Code = attribute == .downloadingError ? .ubiquitousFileUnavailable : .ubiquitousFileUbiquityServerNotAvailable
+            return NSError(
+                domain: NSCocoaErrorDomain, code: code.rawValue, userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSFilePathErrorKey: item.path])
+        default:
+            switch item.value(forAttribute: attribute) {
+            case let flag as Bool: return NSNumber(value: flag)
+            case let number as Double: return NSNumber(value: number)
+            case let value: return value
+            }
         }
     }
 

@@ -105,6 +105,10 @@ struct NSMetadataQueryTests {
         #expect((first.value(forAttribute: NSMetadataUbiquitousItemHasUnresolvedConflictsKey) as? NSNumber)?.boolValue == false)
         #expect(first.value(forAttribute: NSMetadataItemFSContentChangeDateKey) is Date)
         #expect(first.value(forAttribute: "kMDItemNoSuchKey") == nil)
+        // A folder no engine keeps has no sync state: no value, as Apple gives none outside iCloud.
+        #expect(first.value(forAttribute: NSMetadataUbiquitousItemIsUploadedKey) == nil)
+        #expect(first.value(forAttribute: NSMetadataUbiquitousItemDownloadingStatusKey) == nil)
+        #expect(!first.attributes.contains(NSMetadataUbiquitousItemPercentDownloadedKey))
         #expect(first.attributes.contains(NSMetadataItemFSNameKey) && first.attributes.contains(NSMetadataItemDisplayNameKey))
 
         // Another process's document, copied beside the folder and renamed into it.

@@ -143,6 +143,21 @@ struct SignatureTests {
         let _: NSSortDescriptor = NSSortDescriptor(key: NSMetadataItemFSNameKey, ascending: true)
         let _: ReferenceWritableKeyPath<NSMetadataQuery, NSPredicate?> = \NSMetadataQuery.predicate
         let _: ReferenceWritableKeyPath<NSMetadataQuery, [NSSortDescriptor]> = \NSMetadataQuery.sortDescriptors
+        // Apple's string values of the ubiquitous item keys and downloading statuses.
+        #expect(
+            [
+                NSMetadataUbiquitousItemIsUploadedKey, NSMetadataUbiquitousItemIsUploadingKey, NSMetadataUbiquitousItemIsDownloadingKey,
+                NSMetadataUbiquitousItemPercentDownloadedKey, NSMetadataUbiquitousItemPercentUploadedKey,
+                NSMetadataUbiquitousItemDownloadingStatusKey, NSMetadataUbiquitousItemDownloadingErrorKey,
+                NSMetadataUbiquitousItemUploadingErrorKey, NSMetadataUbiquitousItemDownloadingStatusCurrent,
+                NSMetadataUbiquitousItemDownloadingStatusDownloaded, NSMetadataUbiquitousItemDownloadingStatusNotDownloaded,
+            ] == [
+                "NSMetadataUbiquitousItemIsUploadedKey", "NSMetadataUbiquitousItemIsUploadingKey", "NSMetadataUbiquitousItemIsDownloadingKey",
+                "NSMetadataUbiquitousItemPercentDownloadedKey", "NSMetadataUbiquitousItemPercentUploadedKey",
+                "NSMetadataUbiquitousItemDownloadingStatusKey", "NSMetadataUbiquitousItemDownloadingErrorKey",
+                "NSMetadataUbiquitousItemUploadingErrorKey", "NSMetadataUbiquitousItemDownloadingStatusCurrent",
+                "NSMetadataUbiquitousItemDownloadingStatusDownloaded", "NSMetadataUbiquitousItemDownloadingStatusNotDownloaded",
+            ])
         // A missing item has no versions: nil, as Apple's.
         let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/Note.icfnote")
         #expect(NSFileVersion.currentVersionOfItem(at: missing) == nil)

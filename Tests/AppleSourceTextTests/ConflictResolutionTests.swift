@@ -89,6 +89,57 @@ struct ConflictResolutionTests {
         #expect(try Data(contentsOf: package.appendingPathComponent("ctdocument.metadata")) == Data("their metadata".utf8))
     }
 
+    /// In a container Syncthing keeps, the chooser names each device as
+    /// Syncthing's device list does; a device it does not list keeps its short ID.
+    @Test func inASyncthingContainerTheChooserNamesTheDevices() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let container = root.appendingPathComponent("container")
+        let documents = container.appendingPathComponent("Documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("config/ictkit"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: documents.appendingPathComponent("Note.icfnote"))
+        try Data("from the laptop".utf8).write(to: documents.appendingPathComponent("Note.sync-conflict-20261206-101010-ABCDEFG.icfnote"))
+        try Data("from a stranger".utf8).write(to: documents.appendingPathComponent("Note.sync-conflict-20261206-111111-ZZZZZZZ.icfnote"))
+        // The container, kept by the Syncthing whose home is `home`, and that Syncthing's configuration naming its peer.
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>DefaultContainer</key><string>iCloud.org.ictkit.Notes</string>
+        <key>Containers</key><dict><key>iCloud.org.ictkit.Notes</key><dict>
+        <key>Path</key><string>\(container.path)</string><key>Engine</key><string>syncthing</string>
+        <key>EngineHome</key><string>\(root.path)/home</string>
+        </dict></dict>
+        </dict></plist>
+        """.write(to: root.appendingPathComponent("config/ictkit/containers.plist"), atomically: true, encoding: .utf8)
+        try """
+        <configuration version="36">
+            <folder id="notes" label="notes" path="\(container.path)" type="sendreceive">
+                <device id="ABCDEFG-HIJKLMN-OPQRSTU-VWXYZ23-4567ABC-DEFGHIJ-KLMNOPQ-RSTUVWX"></device>
+            </folder>
+            <device id="ABCDEFG-HIJKLMN-OPQRSTU-VWXYZ23-4567ABC-DEFGHIJ-KLMNOPQ-RSTUVWX" name="Ada's laptop"></device>
+            <gui enabled="true" tls="false"><address>127.0.0.1:9</address><apikey>unused</apikey></gui>
+        </configuration>
+        """.write(to: root.appendingPathComponent("home/config.xml"), atomically: true, encoding: .utf8)
+
+        let child = try ChildTestRun.run(
+            suite: "ConflictResolutionTests", test: "chooserInTheContainer", role: "chooser",
+            environment: ["ICT_UBIQUITY_CONTAINER": "", "XDG_CONFIG_HOME": root.appendingPathComponent("config").path])
+        #expect(child.status == 0, "\(child.output)")
+        #expect(child.lines == ["This device", "Ada's laptop", "ZZZZZZZ"], "\(child.output)")
+    }
+
+    /// In the child: the chooser's devices for the note of the default container.
+    @Test(.enabled(if: ChildTestRun.role == "chooser"))
+    func chooserInTheContainer() throws {
+        let container = try #require(FileManager.default.url(forUbiquityContainerIdentifier: nil))
+        let resolution = ConflictResolution(documentURL: container.appendingPathComponent("Documents/Note.icfnote"))
+        for version in resolution.versions {
+            print("» " + (resolution.label(for: version).components(separatedBy: ", ").first ?? ""))
+        }
+    }
+
     /// A copy a peer made a FIFO is listed but never kept: the error names it, and nothing changes.
     @Test func aVersionThatIsAFIFOIsRefusedAndNothingChanges() throws {
         let note = try ConflictedNote()

@@ -2,8 +2,9 @@
 # Runs the CloudNoteApp example (Examples/DocumentPorts) on two real Syncthing
 # devices on loopback: device 0's folder is the app's ubiquity container
 # (ICT_UBIQUITY_CONTAINER), where the app moves a note in and out with
-# setUbiquitous and leaves one; device 1 must then list and open that note,
-# synced by Syncthing, through its own metadata query.
+# setUbiquitous and leaves one; device 1, whose container is configured in a
+# containers.plist naming its Syncthing, must then list that note through its
+# own metadata query, reported current by the engine, and open it as written.
 #
 # Usage: scripts/syncthing-pair.sh PATH/TO/CloudNoteApp
 #
@@ -128,10 +129,29 @@ ICT_UBIQUITY_CONTAINER="$root/device0" "$app" write "Shared Note" "written on de
 # Scanned now rather than after the watcher's delay.
 rest 0 "/rest/db/scan?folder=documents&sub=Documents" POST >/dev/null
 
+# Device 1's container is configured as a user would (containers.plist naming its Syncthing), so the
+# query carries the engine's sync state: the ubiquitous item keys the app prints.
+mkdir -p "$root/config1/ictkit"
+cat >"$root/config1/ictkit/containers.plist" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+    <key>DefaultContainer</key><string>iCloud.org.ictkit.CloudNotes</string>
+    <key>Containers</key><dict>
+        <key>iCloud.org.ictkit.CloudNotes</key><dict>
+            <key>Path</key><string>$root/device1</string>
+            <key>Engine</key><string>syncthing</string>
+            <key>EngineHome</key><string>$root/home1</string>
+        </dict>
+    </dict>
+</dict></plist>
+EOF
+
 echo "--- device 1: CloudNoteApp read"
-output=$(ICT_UBIQUITY_CONTAINER="$root/device1" "$app" read "Shared Note")
+output=$(XDG_CONFIG_HOME="$root/config1" "$app" read "Shared Note")
 echo "$output"
 grep -qx 'Shared Note.icfnote: "written on device 0", state normal' <<<"$output" || fail "device 1 did not open the note as written"
+grep -q '^note: Shared Note.icfnote .*NSMetadataUbiquitousItemDownloadingStatusKey=NSMetadataUbiquitousItemDownloadingStatusCurrent' <<<"$output" \
+  || fail "device 1's query did not report the note current"
 cmp "$root/device0/Documents/Shared Note.icfnote" "$root/device1/Documents/Shared Note.icfnote" || fail "the note differs between the devices"
 [ ! -e "$root/device1/Documents/Draft.icfnote" ] || fail "the draft moved out of the container reached device 1"
 echo "syncthing-pair.sh: the note written on device 0 arrived whole on device 1"

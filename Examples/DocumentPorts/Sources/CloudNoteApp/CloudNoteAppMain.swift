@@ -8,7 +8,8 @@ import Foundation
 ///
 /// `CloudNoteApp read NAME`: lists the container's notes as the query finds
 /// them, waiting until NAME is among them (another device's, arriving through
-/// the sync engine), and opens it, printing its text and state.
+/// the sync engine) and current where the engine says, and opens it, printing
+/// its text and state.
 ///
 /// Every wait ends within 30 seconds. Exits 1 when the container is missing,
 /// a step fails (its error printed) or NAME does not arrive; 64 for a bad usage.
@@ -49,15 +50,23 @@ struct CloudNoteApp {
 
         let note = try library.moveToCloud(try await save(name + ".icfnote", text, in: device))
         print("moved in to stay: \(note.lastPathComponent), in iCloud: \(library.isInCloud(note))")
-        let notes = try await notes(in: library) { $0.contains(note.lastPathComponent) }
-        print(notes)
+        print(try await notes(in: library) { names($0).contains(note.lastPathComponent) })
     }
 
     @MainActor static func read(name: String, in library: CloudNoteLibrary) async throws {
         let fileName = name + ".icfnote"
         // The query of the ubiquitous documents needs the folder (Apple's does not): made as the app's first launch would.
         try FileManager.default.createDirectory(at: library.documentsURL, withIntermediateDirectories: true)
-        print(try await notes(in: library) { $0.contains(fileName) })
+        // Listed, and current where the engine reports on it (Syncthing may list it before its index says so).
+        print(
+            try await notes(in: library) { notes in
+                notes.contains { note in
+                    names([note]) == [fileName]
+                        && (note.value(forAttribute: NSMetadataUbiquitousItemDownloadingStatusKey) as? String).map {
+                            $0 == NSMetadataUbiquitousItemDownloadingStatusCurrent
+                        } ?? true
+                }
+            })
         let note = CloudNote(fileURL: library.documentsURL.appendingPathComponent(fileName))
         guard await note.open() else { throw CocoaError(.fileReadUnknown) }
         print("\(fileName): \"\(note.text)\", state \(note.documentState)")
@@ -73,9 +82,9 @@ struct CloudNoteApp {
         return url
     }
 
-    /// The notes the query lists once `until` holds for their names (at most
+    /// The notes the query lists once `until` holds for them (at most
     /// 30 seconds), one line each with the ubiquitous item keys it has.
-    @MainActor static func notes(in library: CloudNoteLibrary, until: @escaping ([String]) -> Bool) async throws -> String {
+    @MainActor static func notes(in library: CloudNoteLibrary, until: @escaping ([NSMetadataItem]) -> Bool) async throws -> String {
         let (lists, continuation) = AsyncStream.makeStream(of: [NSMetadataItem].self)
         library.notesDidChange = { continuation.yield($0) }
         guard library.startQuery() else { throw CocoaError(.fileReadNoSuchFile) }
@@ -88,9 +97,14 @@ struct CloudNoteApp {
         var last: [NSMetadataItem] = []
         for await notes in lists {
             last = notes
-            if until(notes.compactMap { $0.value(forAttribute: NSMetadataItemFSNameKey) as? String }) { return describe(notes) }
+            if until(notes) { return describe(notes) }
         }
         throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedFailureReasonErrorKey: "not listed within 30 s; listed:\n\(describe(last))"])
+    }
+
+    /// The notes' file names.
+    static func names(_ notes: [NSMetadataItem]) -> [String] {
+        notes.compactMap { $0.value(forAttribute: NSMetadataItemFSNameKey) as? String }
     }
 
     /// One line per note: its name, then each ubiquitous item key it has with its value.

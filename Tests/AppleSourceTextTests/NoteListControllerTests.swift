@@ -52,6 +52,39 @@ struct NoteListControllerTests {
         #expect(child.lines == ["query started: false"], "\(child.output)")
     }
 
+    /// On two real Syncthing devices: a note saved on device 0 is listed by
+    /// the notes app's query on device 1, whose container a `containers.plist`
+    /// names with its Syncthing, with the engine's sync state under Apple's keys.
+    @Test(.enabled(if: SyncthingDevices.isInstalled, "syncthing is not installed (scripts/install-deps.sh test installs it)"))
+    func aNoteSavedOnAnotherDeviceIsListedCurrentWithItsSyncState() throws {
+        let sync = try SyncthingDevices(count: 2)
+        defer { sync.stop() }
+        let config = sync.root + "/config1"
+        try FileManager.default.createDirectory(atPath: config + "/ictkit", withIntermediateDirectories: true)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>DefaultContainer</key><string>iCloud.org.ictkit.Notes</string>
+        <key>Containers</key><dict><key>iCloud.org.ictkit.Notes</key><dict>
+        <key>Path</key><string>\(sync.devices[1].folder)</string><key>Engine</key><string>syncthing</string>
+        <key>EngineHome</key><string>\(sync.devices[1].home)</string>
+        </dict></dict>
+        </dict></plist>
+        """.write(toFile: config + "/ictkit/containers.plist", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: sync.devices[0].folder + "/Documents", withIntermediateDirectories: true)
+        try Data("pack the tent\n".utf8).write(to: URL(fileURLWithPath: sync.devices[0].folder + "/Documents/Trip.icfnote"), options: .atomic)
+        try sync.scan(0)
+
+        let child = try ChildTestRun.run(
+            suite: "NoteListControllerTests", test: "querySyncedFromAnotherDevice", role: "notes-query-synced",
+            environment: ["ICT_UBIQUITY_CONTAINER": "", "XDG_CONFIG_HOME": config])
+        #expect(child.status == 0, "\(child.output)")
+        let trip = try #require(child.lines.first { $0.hasPrefix("Trip.icfnote:") }, "\(child.output)")
+        #expect(trip.contains(" NSMetadataUbiquitousItemDownloadingStatusKey=NSMetadataUbiquitousItemDownloadingStatusCurrent"), "\(trip)")
+        #expect(trip.contains(" NSMetadataUbiquitousItemHasUnresolvedConflictsKey=0"), "\(trip)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sync.devices[1].folder + "/Documents/Trip.icfnote")) == Data("pack the tent\n".utf8))
+    }
+
     // MARK: The children
 
     /// In the child: starts the query, prints the gathered notes, writes a
@@ -74,6 +107,30 @@ struct NoteListControllerTests {
         try Data("a new idea\n".utf8).write(to: documents.appendingPathComponent("Ideas.icfnote"), options: .atomic)
         let updated = try #require(await changes.next(), "the new note was not told")
         print("» notes: \(updated.joined(separator: ", "))")
+    }
+
+    /// In the child: the notes app's query, until device 0's note is listed
+    /// and current where the engine reports on it; prints its title and sync state.
+    @Test(.enabled(if: ChildTestRun.role == "notes-query-synced"))
+    @MainActor func querySyncedFromAnotherDevice() async throws {
+        // The scope's folder, as the app's first launch would make it (Apple's query needs none).
+        let documents = try #require(FileManager.default.url(forUbiquityContainerIdentifier: nil)).appendingPathComponent("Documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        let changes = ChangeLog()
+        let controller = NoteListController()
+        controller.notesDidChange = {
+            changes.record(controller.noteItems.map { "\(controller.title(of: $0)): " + controller.syncState(of: $0).joined(separator: " ") })
+        }
+        #expect(controller.startQuery())
+        defer { controller.stopQuery() }
+        while let notes = await changes.next() {
+            guard let trip = notes.first(where: { $0.hasPrefix("Trip.icfnote:") }),
+                trip.contains("NSMetadataUbiquitousItemDownloadingStatusKey=NSMetadataUbiquitousItemDownloadingStatusCurrent")
+            else { continue }
+            print("» \(trip)")
+            return
+        }
+        Issue.record("Trip.icfnote was not listed current within 30 seconds")
     }
 
     @Test(.enabled(if: ChildTestRun.role == "notes-query-off"))

@@ -23,9 +23,9 @@ extension NSPredicate {
     /// format the trouble is and what it is, and a query given it refuses
     /// to start (`start()` returns false).
     ///
-    /// The predicate is made with `NSPredicate(block:)`, and the query reads
-    /// what the format says through the block: it is for `NSMetadataQuery`
-    /// alone. `evaluate(with:)` is false for every object (the query matches
+    /// The predicate is made with `NSPredicate(block:)`, and what its format
+    /// says is kept for the query beside it (by the object's identity, while
+    /// it lives): it is for `NSMetadataQuery` alone. `evaluate(with:)` is false for every object (the query matches
     /// names and types itself), and `predicateFormat` shows a block, not the
     /// format (`metadataQueryPredicate` shows it).
     public convenience init(format predicateFormat: String, _ args: any CVarArg...) {
@@ -41,19 +41,15 @@ extension NSPredicate {
         } catch {
             parsed = .failure(error)
         }
-        self.init { object, _ in
-            (object as? MetadataQueryFormatProbe)?.parsed = parsed
-            return false
-        }
+        self.init { _, _ in false }
+        FormatPredicates.record(self, parsed)
     }
 
     /// What the format of a predicate made by `init(format:_:)` says to a
     /// metadata query: the comparisons, or why it cannot be searched for;
-    /// nil for a predicate made otherwise. Calls the predicate's block once.
+    /// nil for a predicate made otherwise. Takes a lock; never calls the predicate.
     var metadataQueryFormat: Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>? {
-        let probe = MetadataQueryFormatProbe()
-        _ = evaluate(with: probe)
-        return probe.parsed
+        FormatPredicates.parsed(of: self)
     }
 
     /// The format of a predicate made by `init(format:_:)` as the query reads
@@ -73,9 +69,33 @@ extension NSPredicate {
     }
 }
 
-/// The object a format predicate's block is asked about to learn what the format says.
-private final class MetadataQueryFormatProbe {
-    var parsed: Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>?
+/// What each living predicate made by `NSPredicate(format:)` says, by the
+/// predicate's identity: an entry whose predicate is gone is never read (its
+/// weak reference no longer matches, even where a new object takes its
+/// address) and is dropped when the next one is recorded.
+private enum FormatPredicates {
+    private struct Entry {
+        weak var predicate: NSPredicate?
+        var parsed: Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>
+    }
+
+    private static let lock = NSLock()
+    // Touched only under `lock`.
+    nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
+
+    static func record(_ predicate: NSPredicate, _ parsed: Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>) {
+        lock.withLock {
+            entries = entries.filter { $0.value.predicate != nil }
+            entries[ObjectIdentifier(predicate)] = Entry(predicate: predicate, parsed: parsed)
+        }
+    }
+
+    static func parsed(of predicate: NSPredicate) -> Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>? {
+        lock.withLock {
+            guard let entry = entries[ObjectIdentifier(predicate)], entry.predicate === predicate else { return nil }
+            return entry.parsed
+        }
+    }
 }
 
 extension NSSortDescriptor {

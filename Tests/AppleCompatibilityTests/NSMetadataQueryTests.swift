@@ -171,7 +171,11 @@ struct NSMetadataQueryTests {
 
         let blockQuery = NSMetadataQuery()
         blockQuery.searchScopes = [directory.url]
-        blockQuery.predicate = NSPredicate { _, _ in true }
+        // Refused without being called: a block written for NSMetadataItems is never handed anything else.
+        blockQuery.predicate = NSPredicate { _, _ in
+            Issue.record("the query called a block predicate")
+            return true
+        }
         #expect(!blockQuery.start())
 
         let good = NSMetadataQuery()

@@ -116,21 +116,24 @@ struct NoteListControllerTests {
         // The scope's folder, as the app's first launch would make it (Apple's query needs none).
         let documents = try #require(FileManager.default.url(forUbiquityContainerIdentifier: nil)).appendingPathComponent("Documents")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
-        let changes = ChangeLog()
+        // 60 seconds, as SyncthingDevices waits: the engine is slower while other suites run theirs.
+        let changes = ChangeLog(deadline: 60)
         let controller = NoteListController()
         controller.notesDidChange = {
             changes.record(controller.noteItems.map { "\(controller.title(of: $0)): " + controller.syncState(of: $0).joined(separator: " ") })
         }
         #expect(controller.startQuery())
         defer { controller.stopQuery() }
+        var last: [String] = []
         while let notes = await changes.next() {
+            last = notes
             guard let trip = notes.first(where: { $0.hasPrefix("Trip.icfnote:") }),
                 trip.contains("NSMetadataUbiquitousItemDownloadingStatusKey=NSMetadataUbiquitousItemDownloadingStatusCurrent")
             else { continue }
             print("» \(trip)")
             return
         }
-        Issue.record("Trip.icfnote was not listed current within 30 seconds")
+        Issue.record("Trip.icfnote was not listed current within 60 seconds; last listed: \(last)")
     }
 
     @Test(.enabled(if: ChildTestRun.role == "notes-query-off"))
@@ -142,18 +145,18 @@ struct NoteListControllerTests {
 }
 
 /// The lists `NoteListController` told, in order, each waited for with a
-/// deadline: the stream ends 30 seconds after it is made.
+/// deadline: the stream ends `deadline` seconds after it is made.
 final class ChangeLog: @unchecked Sendable {
     // @unchecked: the continuation is Sendable; the iterator is used by one task.
     private let continuation: AsyncStream<[String]>.Continuation
     private var iterator: AsyncStream<[String]>.Iterator
 
-    init() {
+    init(deadline: Int = 30) {
         let (stream, continuation) = AsyncStream.makeStream(of: [String].self)
         self.continuation = continuation
         iterator = stream.makeAsyncIterator()
         Task {
-            try? await Task.sleep(for: .seconds(30))
+            try? await Task.sleep(for: .seconds(deadline))
             continuation.finish()
         }
     }

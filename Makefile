@@ -111,6 +111,8 @@ examples:
 	Examples/DocumentPorts/.build/debug/DoxApp "SampleDocs/Tutorial Note.dox" SampleDocs/malformed-notes/truncated-utf8.dox
 	! Examples/DocumentPorts/.build/debug/NoteApp SampleDocs/malformed-notes/invalid-utf8.icfnote
 	! Examples/DocumentPorts/.build/debug/CTDocumentApp SampleDocs/malformed/truncated-archive.ict
+	scripts/install-deps.sh examples
+	scripts/syncthing-pair.sh Examples/DocumentPorts/.build/debug/CloudNoteApp
 
 # SwiftPM relinks only when an input it knows changes; the order file is
 # not one, so a renewed order file removes the executable to be relinked.

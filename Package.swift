@@ -339,6 +339,13 @@ let package = Package(
             name: "AppleCompatibilityTests",
             dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport"]
         ),
+        // The source texts' query, conflict, container and document code, written as Swift on Apple's platforms
+        // writes it, with only its import block changed; Swift 5 mode, the language that code was written in.
+        .testTarget(
+            name: "AppleSourceTextTests",
+            dependencies: ["AppleCompatibility", "TestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "ICTKitTests",
             dependencies: ["ICTKit"]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ICTKit needs, only those that are missing.
 # Asks for root (sudo) only when something has to be installed.
-# Usage: scripts/install-deps.sh [build|test|bench]   (default: build)
+# Usage: scripts/install-deps.sh [build|test|bench|examples]   (default: build)
 set -euo pipefail
 
 purpose=${1:-build}
@@ -13,7 +13,9 @@ case "$purpose" in
   # syncthing: the sync engine the tests run as real devices on loopback (a peer planting links in a synced folder).
   test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium syncthing curl) ;;
   bench) packages+=(python3 libplist-utils) ;;
-  *) echo "install-deps.sh: unknown purpose '$purpose' (build, test or bench)" >&2; exit 64 ;;
+  # make examples runs CloudNoteApp on two Syncthing devices (scripts/syncthing-pair.sh).
+  examples) packages+=(syncthing curl python3) ;;
+  *) echo "install-deps.sh: unknown purpose '$purpose' (build, test, bench or examples)" >&2; exit 64 ;;
 esac
 
 if [ "$(uname -s)" = Darwin ]; then

@@ -35,6 +35,14 @@ let package = Package(
                 .product(name: "Documents", package: "ICTKit"),
             ]
         ),
+        // The notes app's iCloud side: its container, moves in and out with setUbiquitous, a query of the
+        // ubiquitous documents (`make examples` runs it on two Syncthing devices: scripts/syncthing-pair.sh).
+        // Swift 5 mode, the language the notes app's code was written in.
+        .executableTarget(
+            name: "CloudNoteApp",
+            dependencies: [.product(name: "AppleCompatibility", package: "ICTKit")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The tutorial's `.dox` note.
         .executableTarget(
             name: "DoxApp",

@@ -170,7 +170,7 @@ public protocol NSFilePresenter: NSObjectProtocol {
     /// A writer is about to delete the item (or did, without coordinating): let go, then call `completionHandler`.
     func accommodatePresentedItemDeletion(completionHandler: @escaping (Error?) -> Void)
     /// A conflict version appeared beside the item.
-    func presentedItemDidGain(_ version: DocumentVersion)
+    func presentedItemDidGain(_ version: NSFileVersion)
     /// A reader or merging writer waits: save, then call `completionHandler`.
     func savePresentedItemChanges(completionHandler: @escaping (Error?) -> Void)
 }
@@ -183,7 +183,7 @@ extension NSFilePresenter {
     /// Calls `completionHandler(nil)`.
     public func accommodatePresentedItemDeletion(completionHandler: @escaping (Error?) -> Void) { completionHandler(nil) }
     /// Does nothing.
-    public func presentedItemDidGain(_ version: DocumentVersion) {}
+    public func presentedItemDidGain(_ version: NSFileVersion) {}
     /// Calls `completionHandler(nil)`.
     public func savePresentedItemChanges(completionHandler: @escaping (Error?) -> Void) { completionHandler(nil) }
 }
@@ -236,7 +236,7 @@ private final class PresenterAdapter: FilePresenter, @unchecked Sendable {
     }
 
     func presentedItemDidGain(_ version: DocumentVersion) {
-        nonisolated(unsafe) let version = version
+        nonisolated(unsafe) let version = NSFileVersion(version)
         presenter.presentedItemOperationQueue.addOperation { self.presenter.presentedItemDidGain(version) }
     }
 

@@ -22,10 +22,32 @@ public let NSMetadataItemFSContentChangeDateKey = MetadataAttribute.fsContentCha
 /// The uniform type identifier (`kMDItemContentType`): a `String`.
 public let NSMetadataItemContentTypeKey = MetadataAttribute.contentType.rawValue
 /// The content type and the types it conforms to (`kMDItemContentTypeTree`):
-/// a key for `NSMetadataQuery.Predicate` (`%K == 'public.package'`), not an item's value.
+/// a key for `NSPredicate(format:)` (`%K == 'public.package'`), not an item's value.
 public let NSMetadataItemContentTypeTreeKey = "kMDItemContentTypeTree"
 /// Whether a sync tool left a conflict copy beside the item: an `NSNumber` holding a `Bool`.
 public let NSMetadataUbiquitousItemHasUnresolvedConflictsKey = MetadataAttribute.hasUnresolvedConflicts.rawValue
+/// Whether this device's version is on another device too: an `NSNumber` holding a `Bool`, where the engine tells it.
+public let NSMetadataUbiquitousItemIsUploadedKey = MetadataAttribute.isUploaded.rawValue
+/// Whether a connected device is fetching this device's version: an `NSNumber` holding a `Bool`, where the engine tells it.
+public let NSMetadataUbiquitousItemIsUploadingKey = MetadataAttribute.isUploading.rawValue
+/// Whether a newer version is being fetched: an `NSNumber` holding a `Bool`, where the engine tells it.
+public let NSMetadataUbiquitousItemIsDownloadingKey = MetadataAttribute.isDownloading.rawValue
+/// How much of the version being fetched is here: an `NSNumber` holding a `Double`, 0 to 100.
+public let NSMetadataUbiquitousItemPercentDownloadedKey = MetadataAttribute.percentDownloaded.rawValue
+/// How much of this version the fetching device has: an `NSNumber` holding a `Double`, where the engine tells it.
+public let NSMetadataUbiquitousItemPercentUploadedKey = MetadataAttribute.percentUploaded.rawValue
+/// Whether the item is here and current: a `String`, one of the `NSMetadataUbiquitousItemDownloadingStatus…` values.
+public let NSMetadataUbiquitousItemDownloadingStatusKey = MetadataAttribute.downloadingStatus.rawValue
+/// Why the engine could not fetch the item: an `NSError` (`CocoaError.ubiquitousFileUnavailable`, the engine's words as its reason).
+public let NSMetadataUbiquitousItemDownloadingErrorKey = MetadataAttribute.downloadingError.rawValue
+/// Why the engine could not send the item: an `NSError` (`CocoaError.ubiquitousFileUbiquityServerNotAvailable`, the engine's words as its reason).
+public let NSMetadataUbiquitousItemUploadingErrorKey = MetadataAttribute.uploadingError.rawValue
+/// The item is here in its latest version.
+public let NSMetadataUbiquitousItemDownloadingStatusCurrent = MetadataItem.downloadingStatusValue(.current)
+/// The item is here, but a newer version is on another device.
+public let NSMetadataUbiquitousItemDownloadingStatusDownloaded = MetadataItem.downloadingStatusValue(.downloaded)
+/// The item is not here yet.
+public let NSMetadataUbiquitousItemDownloadingStatusNotDownloaded = MetadataItem.downloadingStatusValue(.notDownloaded)
 /// The scope standing for the app's ubiquitous documents folder:
 /// `MetadataQuery.ubiquitousDocumentsFolder` (by default the `Documents`
 /// folder of the default ubiquity container, `UbiquityContainers.current`).
@@ -68,17 +90,29 @@ open class NSMetadataItem: NSObject, @unchecked Sendable {
     }
 
     /// The value of the attribute named `key` (one of the `NSMetadataItem…Key`
-    /// constants): a `String`, a `URL`, a `Date`, or an `NSNumber` (the size,
-    /// and whether there are conflicts); nil for an attribute the item does not
-    /// have or a key that names none. The display name of an `.ict` document is
-    /// read from its metadata entry on each call.
+    /// and `NSMetadataUbiquitousItem…Key` constants), of Apple's type: a
+    /// `String`, a `URL`, a `Date`, an `NSNumber` (the size, whether there are
+    /// conflicts, the sync flags and percentages) or an `NSError` (the engine's
+    /// errors); nil for an attribute the item does not have (the sync state of
+    /// an item no engine reports on, or whose engine gave no answer) or a key
+    /// that names none. The display name of an `.ict` document is read from
+    /// its metadata entry on each call.
     open func value(forAttribute key: String) -> Any? {
         guard let attribute = MetadataAttribute(rawValue: key) else { return nil }
         let item = self.item
         switch attribute {
         case .fsSize: return NSNumber(value: item.fsSize)
-        case .hasUnresolvedConflicts: return NSNumber(value: item.hasUnresolvedConflicts)
-        default: return item.value(forAttribute: attribute)
+        case .downloadingError, .uploadingError:
+            guard let reason = item.value(forAttribute: attribute).map({ "\($0)" }) else { return nil }
+            let code: CocoaError.Code = attribute == .downloadingError ? .ubiquitousFileUnavailable : .ubiquitousFileUbiquityServerNotAvailable
+            return NSError(
+                domain: NSCocoaErrorDomain, code: code.rawValue, userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSFilePathErrorKey: item.path])
+        default:
+            switch item.value(forAttribute: attribute) {
+            case let flag as Bool: return NSNumber(value: flag)
+            case let number as Double: return NSNumber(value: number)
+            case let value: return value
+            }
         }
     }
 
@@ -101,10 +135,10 @@ open class NSMetadataItem: NSObject, @unchecked Sendable {
 /// Notifications are posted on `operationQueue`, or without one on the main
 /// queue (as Apple posts them on the main thread); `results` changes only
 /// as they are posted, so an observer sees the results the notification
-/// speaks of. `predicate` is an `NSMetadataQuery.Predicate`, not an
-/// `NSPredicate` (whose `init(format:)` swift-corelibs-foundation does not
-/// implement), and `sortDescriptors` are `NSMetadataQuery.SortDescriptor`s,
-/// not `NSSortDescriptor`s (whose `key` it makes unavailable).
+/// speaks of. `predicate` is an `NSPredicate` made by `NSPredicate(format:)`
+/// (which swift-corelibs-foundation lacks and this module gives for the
+/// formats a query takes: `NSMetadataQuery.Predicate`), and `sortDescriptors`
+/// are made by `NSSortDescriptor(key:ascending:)` (the same).
 open class NSMetadataQuery: NSObject, @unchecked Sendable {
     // @unchecked: the mutable state is in `state`, under its mutex; the
     // properties set before `start()` are read by it on the caller's thread.
@@ -112,12 +146,15 @@ open class NSMetadataQuery: NSObject, @unchecked Sendable {
     /// The folders to search, as paths (`String`) or file `URL`s, and
     /// `NSMetadataQueryUbiquitousDocumentsScope`. Read by `start()`.
     open var searchScopes: [Any] = []
-    /// Which items are results; nil for every item. Read by `start()`.
-    open var predicate: Predicate?
-    /// The order of the results, by attribute keys (`NSMetadataItemFSNameKey`,
-    /// …), ascending only; none sorts by name. Read by `start()`.
-    open var sortDescriptors: [SortDescriptor] = []
-    /// The queue notifications are posted on; nil for the main queue.
+    /// Which items are results, as `NSPredicate(format:)` made it; nil for
+    /// every item. Read by `start()`, which refuses a predicate made
+    /// otherwise or a format the query cannot take (`NSPredicate.metadataQueryPredicateError` says why).
+    open var predicate: NSPredicate?
+    /// The order of the results, as `NSSortDescriptor(key:ascending:)` made
+    /// them, by attribute keys (`NSMetadataItemFSNameKey`, …), ascending only;
+    /// none sorts by name. Read by `start()`.
+    open var sortDescriptors: [NSSortDescriptor] = []
+    /// The queue notifications are posted on; nil for the main operation queue (`OperationQueue.main`, on the main queue).
     open var operationQueue: OperationQueue?
 
     private struct State {
@@ -135,9 +172,11 @@ open class NSMetadataQuery: NSObject, @unchecked Sendable {
 
     /// Starts the query: gathering, then updates, posted as notifications.
     /// Returns false when it was started before, a scope is neither a path
-    /// nor a URL, a sort descriptor is descending or names no attribute, or
-    /// the query cannot start (a scope that is not a folder, the ubiquitous
-    /// documents scope with no folder set, the system's limit of watches).
+    /// nor a URL, the predicate was not made by `NSPredicate(format:)` or its
+    /// format cannot be searched for (`NSPredicate.metadataQueryPredicateError`),
+    /// a sort descriptor is descending or names no attribute, or the query
+    /// cannot start (a scope that is not a folder, the ubiquitous documents
+    /// scope with no folder set, the system's limit of watches).
     @discardableResult
     open func start() -> Bool {
         guard state.withLock({ $0.query == nil && !$0.isStopped }) else { return false }
@@ -153,12 +192,15 @@ open class NSMetadataQuery: NSObject, @unchecked Sendable {
         }
         var order: [MetadataAttribute] = []
         for descriptor in sortDescriptors {
-            guard descriptor.ascending, let attribute = MetadataAttribute(rawValue: descriptor.key) else { return false }
+            guard descriptor.ascending, let attribute = descriptor.metadataAttributeKey.flatMap(MetadataAttribute.init(rawValue:)) else { return false }
             order.append(attribute)
         }
-        let query = MetadataQuery(
-            scopes: scopes, predicate: predicate?.metadataQueryPredicate ?? MetadataQueryPredicate(),
-            sortedBy: order.isEmpty ? [.fsName] : order)
+        var filter = MetadataQueryPredicate()
+        if let predicate {
+            guard case .success(let format)? = predicate.metadataQueryFormat else { return false }
+            filter = format.metadataQueryPredicate
+        }
+        let query = MetadataQuery(scopes: scopes, predicate: filter, sortedBy: order.isEmpty ? [.fsName] : order)
         state.withLock {
             $0.query = query
             $0.isGathering = true
@@ -270,27 +312,11 @@ open class NSMetadataQuery: NSObject, @unchecked Sendable {
         if let operationQueue {
             operationQueue.addOperations([BlockOperation(block: posting)], waitUntilFinished: true)
         } else {
-            DispatchQueue.main.async(execute: posting)
-        }
-    }
-}
-
-// MARK: The sort descriptor
-
-extension NSMetadataQuery {
-    /// How an `NSMetadataQuery` sorts its results: `NSSortDescriptor(key:ascending:)`
-    /// as the sources write it, whose key swift-corelibs-foundation makes
-    /// unavailable (it has no key-value coding), so ported code names this type instead.
-    public struct SortDescriptor: Sendable, Equatable {
-        /// The attribute key to sort by (`NSMetadataItemFSNameKey`, …).
-        public let key: String
-        /// Whether smaller values come first; the query sorts ascending only.
-        public let ascending: Bool
-
-        /// Sorts by the attribute `key`; `start()` refuses a descending one.
-        public init(key: String, ascending: Bool) {
-            self.key = key
-            self.ascending = ascending
+            // As an operation of the main operation queue, not a block of the main dispatch queue: an observer
+            // added with `queue: .main` is then called at once. From a plain main-queue block, swift-corelibs-
+            // foundation's `post` would add the observer's block to `OperationQueue.main` and wait for it on
+            // the main queue itself, forever.
+            OperationQueue.main.addOperation(posting)
         }
     }
 }
@@ -298,8 +324,8 @@ extension NSMetadataQuery {
 // MARK: The predicate
 
 extension NSMetadataQuery {
-    /// Which items an `NSMetadataQuery` keeps, written as the `NSPredicate`
-    /// format the sources use: `%K LIKE '*.ict'` with
+    /// Which items an `NSMetadataQuery` keeps, as `NSPredicate(format:)`
+    /// reads its format for the query: `%K LIKE '*.ict'` with
     /// `NSMetadataItemFSNameKey`. Comparisons joined by `AND` (or `&&`), each
     /// a key — `%K` or the name itself — then `LIKE`, `==` or `=`, then a
     /// value — `%@` or a quoted string:

@@ -4,13 +4,6 @@ import DocumentVersions
 import Documents
 import Foundation
 
-#if !canImport(Darwin)
-/// Foundation's `NSFileVersion`, which swift-corelibs-foundation lacks: a
-/// version of a document as DocumentVersions finds it (the conflict copies
-/// sync tools leave beside it; see `DocumentVersion` for what differs).
-public typealias NSFileVersion = DocumentVersion
-#endif
-
 /// UIKit's `UIDocument` where UIKit is missing, built on Documents'
 /// `Document`: a subclass overrides `contents(forType:)` (returning `Data`
 /// for a one-file document or a directory `FileWrapper` for a package) and
@@ -52,12 +45,24 @@ open class UIDocument: NSObject {
     open var fileType: String? { UTType(filenameExtension: fileURL.pathExtension)?.identifier }
     /// The modification date of the file when last read or saved.
     open var fileModificationDate: Date? { engine.fileModificationDate }
-    /// The document's state.
-    open var documentState: State { engine.documentState }
+    /// The document's state: `inConflict` while a conflict version found when
+    /// the state was last updated is not resolved (`NSFileVersion.isResolved`,
+    /// which this reads each time: marking the last one resolved takes the
+    /// document out of conflict, as on iOS).
+    open var documentState: State {
+        var state = engine.documentState
+        if state.contains(.inConflict), !engine.conflictVersions.isEmpty,
+            engine.conflictVersions.allSatisfy({ NSFileVersion($0).isResolved })
+        {
+            state.remove(.inConflict)
+        }
+        return state
+    }
     /// Whether changes were made since the document was read or saved.
     open var hasUnsavedChanges: Bool { engine.hasUnsavedChanges }
-    /// The conflict versions found when the state was last updated (not UIKit's: `NSFileVersion.unresolvedConflictVersionsOfItem(at:)` there).
-    public var conflictVersions: [NSFileVersion] { engine.conflictVersions }
+    /// The conflict versions found when the state was last updated and not
+    /// resolved since (not UIKit's: `NSFileVersion.unresolvedConflictVersionsOfItem(at:)` there).
+    public var conflictVersions: [NSFileVersion] { engine.conflictVersions.map(NSFileVersion.init).filter { !$0.isResolved } }
 
     // MARK: What a subclass provides
 

@@ -81,8 +81,8 @@ struct NSMetadataQueryTests {
 
         let query = NSMetadataQuery()
         query.searchScopes = [folder]
-        query.predicate = try NSMetadataQuery.Predicate(format: "%K LIKE '*.ict'", NSMetadataItemFSNameKey)
-        query.sortDescriptors = [NSMetadataQuery.SortDescriptor(key: NSMetadataItemFSNameKey, ascending: true)]
+        query.predicate = NSPredicate(format: "%K LIKE '*.ict'", NSMetadataItemFSNameKey)
+        query.sortDescriptors = [NSSortDescriptor(key: NSMetadataItemFSNameKey, ascending: true)]
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         query.operationQueue = queue
@@ -105,6 +105,10 @@ struct NSMetadataQueryTests {
         #expect((first.value(forAttribute: NSMetadataUbiquitousItemHasUnresolvedConflictsKey) as? NSNumber)?.boolValue == false)
         #expect(first.value(forAttribute: NSMetadataItemFSContentChangeDateKey) is Date)
         #expect(first.value(forAttribute: "kMDItemNoSuchKey") == nil)
+        // A folder no engine keeps has no sync state: no value, as Apple gives none outside iCloud.
+        #expect(first.value(forAttribute: NSMetadataUbiquitousItemIsUploadedKey) == nil)
+        #expect(first.value(forAttribute: NSMetadataUbiquitousItemDownloadingStatusKey) == nil)
+        #expect(!first.attributes.contains(NSMetadataUbiquitousItemPercentDownloadedKey))
         #expect(first.attributes.contains(NSMetadataItemFSNameKey) && first.attributes.contains(NSMetadataItemDisplayNameKey))
 
         // Another process's document, copied beside the folder and renamed into it.
@@ -139,12 +143,46 @@ struct NSMetadataQueryTests {
 
         let descending = NSMetadataQuery()
         descending.searchScopes = [FileManager.default.temporaryDirectory]
-        descending.sortDescriptors = [NSMetadataQuery.SortDescriptor(key: NSMetadataItemFSNameKey, ascending: false)]
+        descending.sortDescriptors = [NSSortDescriptor(key: NSMetadataItemFSNameKey, ascending: false)]
         #expect(!descending.start())
+
+        let noSuchKey = NSMetadataQuery()
+        noSuchKey.searchScopes = [FileManager.default.temporaryDirectory]
+        noSuchKey.sortDescriptors = [NSSortDescriptor(key: "kMDItemNoSuchKey", ascending: true)]
+        #expect(!noSuchKey.start())
 
         let notAScope = NSMetadataQuery()
         notAScope.searchScopes = [42]
         #expect(!notAScope.start())
+    }
+
+    /// A predicate the query cannot search by is refused when the query
+    /// starts (Apple's `NSPredicate(format:)` would raise for the bad
+    /// format; a block predicate Spotlight would refuse the same way).
+    @Test func aQueryRefusesAPredicateItCannotSearchBy() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let orQuery = NSMetadataQuery()
+        orQuery.searchScopes = [directory.url]
+        orQuery.predicate = NSPredicate(format: "%K LIKE '*.ict' OR %K LIKE '*.ptk'", NSMetadataItemFSNameKey, NSMetadataItemFSNameKey)
+        #expect(!orQuery.start())
+        #expect(!orQuery.isStarted)
+        #expect(orQuery.predicate?.metadataQueryPredicateError?.offset == 16)
+
+        let blockQuery = NSMetadataQuery()
+        blockQuery.searchScopes = [directory.url]
+        // Refused without being called: a block written for NSMetadataItems is never handed anything else.
+        blockQuery.predicate = NSPredicate { _, _ in
+            Issue.record("the query called a block predicate")
+            return true
+        }
+        #expect(!blockQuery.start())
+
+        let good = NSMetadataQuery()
+        good.searchScopes = [directory.url]
+        good.predicate = NSPredicate(format: "%K LIKE %@", NSMetadataItemFSNameKey, "*.ict")
+        #expect(good.start())
+        good.stop()
     }
 
     @Test func predicatesOfTheSourcesForms() throws {

@@ -115,6 +115,57 @@ struct SignatureTests {
         let object: NSObject = NSMetadataQuery()
         #expect(object is NSMetadataQuery)
     }
+    #if !canImport(Darwin)
+    /// Issue 39: `NSFileVersion` with Apple's signatures — optionals where
+    /// Apple's return optionals, non-throwing where Apple's are, `isResolved`
+    /// settable, an `NSObject` compared with `==` — and the metadata query's
+    /// `NSPredicate` and `NSSortDescriptor`.
+    @Test func fileVersionMembersHaveApplesSignatures() {
+        let _: (URL) -> NSFileVersion? = NSFileVersion.currentVersionOfItem(at:)
+        let _: (URL) -> [NSFileVersion]? = NSFileVersion.otherVersionsOfItem(at:)
+        let _: (URL) -> [NSFileVersion]? = NSFileVersion.unresolvedConflictVersionsOfItem(at:)
+        let _: (URL) throws -> Void = NSFileVersion.removeOtherVersionsOfItem(at:)
+        let _: KeyPath<NSFileVersion, URL> = \NSFileVersion.url
+        let _: KeyPath<NSFileVersion, String?> = \NSFileVersion.localizedName
+        let _: KeyPath<NSFileVersion, String?> = \NSFileVersion.localizedNameOfSavingComputer
+        let _: KeyPath<NSFileVersion, Date?> = \NSFileVersion.modificationDate
+        let _: KeyPath<NSFileVersion, Bool> = \NSFileVersion.isConflict
+        let _: ReferenceWritableKeyPath<NSFileVersion, Bool> = \NSFileVersion.isResolved
+        let _: ReferenceWritableKeyPath<NSFileVersion, Bool> = \NSFileVersion.isDiscardable
+        let _: KeyPath<NSFileVersion, Bool> = \NSFileVersion.hasLocalContents
+        let _: (NSFileVersion) -> (URL, NSFileVersion.ReplacingOptions) throws -> URL = NSFileVersion.replaceItem(at:options:)
+        let _: (NSFileVersion) -> () throws -> Void = NSFileVersion.remove
+        let _: (UInt) -> NSFileVersion.ReplacingOptions = NSFileVersion.ReplacingOptions.init(rawValue:)
+        // Apple's raw value (NSFileVersionReplacingByMoving = 1 << 0).
+        #expect(NSFileVersion.ReplacingOptions.byMoving.rawValue == 1)
+        let _: (String, [Any]?) -> NSPredicate = NSPredicate.init(format:argumentArray:)
+        let _: NSPredicate = NSPredicate(format: "%K LIKE %@", NSMetadataItemFSNameKey, "*.icfnote")
+        let _: NSSortDescriptor = NSSortDescriptor(key: NSMetadataItemFSNameKey, ascending: true)
+        let _: ReferenceWritableKeyPath<NSMetadataQuery, NSPredicate?> = \NSMetadataQuery.predicate
+        let _: ReferenceWritableKeyPath<NSMetadataQuery, [NSSortDescriptor]> = \NSMetadataQuery.sortDescriptors
+        // Apple's string values of the ubiquitous item keys and downloading statuses.
+        #expect(
+            [
+                NSMetadataUbiquitousItemIsUploadedKey, NSMetadataUbiquitousItemIsUploadingKey, NSMetadataUbiquitousItemIsDownloadingKey,
+                NSMetadataUbiquitousItemPercentDownloadedKey, NSMetadataUbiquitousItemPercentUploadedKey,
+                NSMetadataUbiquitousItemDownloadingStatusKey, NSMetadataUbiquitousItemDownloadingErrorKey,
+                NSMetadataUbiquitousItemUploadingErrorKey, NSMetadataUbiquitousItemDownloadingStatusCurrent,
+                NSMetadataUbiquitousItemDownloadingStatusDownloaded, NSMetadataUbiquitousItemDownloadingStatusNotDownloaded,
+            ] == [
+                "NSMetadataUbiquitousItemIsUploadedKey", "NSMetadataUbiquitousItemIsUploadingKey", "NSMetadataUbiquitousItemIsDownloadingKey",
+                "NSMetadataUbiquitousItemPercentDownloadedKey", "NSMetadataUbiquitousItemPercentUploadedKey",
+                "NSMetadataUbiquitousItemDownloadingStatusKey", "NSMetadataUbiquitousItemDownloadingErrorKey",
+                "NSMetadataUbiquitousItemUploadingErrorKey", "NSMetadataUbiquitousItemDownloadingStatusCurrent",
+                "NSMetadataUbiquitousItemDownloadingStatusDownloaded", "NSMetadataUbiquitousItemDownloadingStatusNotDownloaded",
+            ])
+        // A missing item has no versions: nil, as Apple's.
+        let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/Note.icfnote")
+        #expect(NSFileVersion.currentVersionOfItem(at: missing) == nil)
+        #expect(NSFileVersion.otherVersionsOfItem(at: missing) == nil)
+        #expect(NSFileVersion.unresolvedConflictVersionsOfItem(at: missing) == nil)
+    }
+    #endif
+
     /// Issue 39: `FileManager`'s ubiquity calls with Apple's signatures; a
     /// container that is not set up gives nil, and a path in none is refused
     /// with Foundation's error.

@@ -86,8 +86,17 @@ final class PackageUIDocument: UIDocument {
         try Data("theirs".utf8).write(to: copy)
         document.updateConflictState()
         #expect(document.documentState == .inConflict)
-        let versions: [NSFileVersion] = try NSFileVersion.unresolvedConflictVersionsOfItem(at: url.path)
+        let versions: [NSFileVersion] = NSFileVersion.unresolvedConflictVersionsOfItem(at: url) ?? []
         #expect(versions.map(\.localizedName) == [copy.lastPathComponent])
+        #expect(document.conflictVersions == versions)
+
+        // Marked resolved, the copy stays on disk and the document is out of conflict, as on iOS.
+        versions[0].isResolved = true
+        #expect(document.documentState == .normal)
+        #expect(document.conflictVersions.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: copy.path))
+        versions[0].isResolved = false
+        #expect(document.documentState == .inConflict)
 
         try FileManager.default.removeItem(at: copy)
         document.updateConflictState()

@@ -50,8 +50,8 @@ public enum PortedDocumentRun {
         print("\(path): \(document.localizedName)")
         for line in try document.summary() { print("  \(line)") }
         print("  state: \(document.documentState)")
-        for version in try NSFileVersion.unresolvedConflictVersionsOfItem(at: path) {
-            print("  conflict version: \(version.localizedName) from \(version.localizedNameOfSavingComputer ?? "an unknown device")")
+        for version in NSFileVersion.unresolvedConflictVersionsOfItem(at: url) ?? [] {
+            print("  conflict version: \(version.localizedName ?? "?") from \(version.localizedNameOfSavingComputer ?? "an unknown device")")
         }
 
         try document.edit()

@@ -324,6 +324,19 @@ import Testing
         let (query, _, gathering) = try startedQuery(MetadataQuery.ubiquitousDocumentsScope)
         defer { query.stop() }
         #expect(gathering?.results.map(\.path) == [scratch.at("docs/One.ict")])
+
+        // A container with no Documents folder yet gets one when searched, as iCloud makes it; a missing container does not.
+        MetadataQuery.ubiquitousDocumentsFolder = scratch.at("container/Documents")
+        try scratch.makeFolder("container")
+        let (fresh, _, empty) = try startedQuery(MetadataQuery.ubiquitousDocumentsScope)
+        defer { fresh.stop() }
+        #expect(empty?.results.isEmpty == true)
+        #expect(FileManager.default.fileExists(atPath: scratch.at("container/Documents")))
+        MetadataQuery.ubiquitousDocumentsFolder = scratch.at("nowhere/Documents")
+        #expect(throws: MetadataQueryError.self) {
+            try MetadataQuery(scopes: [MetadataQuery.ubiquitousDocumentsScope]).start(on: .main) { _ in }
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.at("nowhere")))
     }
 
     @Test func aScopeThatIsNotAFolderIsAnErrorNamingIt() throws {

@@ -165,6 +165,64 @@ open class Document<Contents: DocumentContents> {
         }
     }
 
+    /// `open()`, with its coordinated read waiting off the main actor: while
+    /// another process writes the item, the main actor goes on (the read
+    /// waits on a thread of `FileCoordinator`'s, and the contents it made
+    /// are loaded here after).
+    ///
+    /// - Throws: as `open()`.
+    public func openWithoutBlocking() async throws {
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is already open") }
+        let path = path
+        let read = try await coordination.coordinator.coordinate(with: [.readingIntent(with: path)]) { paths in
+            Handover(try Contents.readDocument(at: paths[0]))
+        }
+        let (contents, identity) = read.value
+        try load(contents)
+        self.identity = identity
+        fileModificationDate = identity.modificationDate
+        changeCount = 0
+        lastSavingError = nil
+        startPresenting()
+        documentState = stateAfterAccess()
+    }
+
+    /// `save(to:for:)`, with its coordinated write waiting off the main
+    /// actor: the contents are made here, written on a thread of
+    /// `FileCoordinator`'s once no one else reads or writes the item, and
+    /// the document's state set here after.
+    ///
+    /// - Throws: as `save(to:for:)`; the document is then in `savingError` and keeps its changes.
+    public func saveWithoutBlocking(to path: String? = nil, for operation: DocumentSaveOperation = .forOverwriting) async throws {
+        let destination = path ?? self.path
+        pendingAutosave?.cancel()
+        pendingAutosave = nil
+        do {
+            let contents = Handover(try contents())
+            let replacing = destination == self.path ? identity : nil
+            let saved = try await coordination.coordinator.coordinate(with: [.writingIntent(with: destination)]) { paths in
+                try contents.value.writeDocument(at: paths[0], for: operation, replacing: replacing)
+            }
+            let moved = destination != self.path
+            self.path = destination
+            if moved || registration == nil { startPresenting() }
+            identity = saved
+            fileModificationDate = saved.modificationDate
+            changeCount = 0
+            lastSavingError = nil
+            documentState = stateAfterAccess()
+        } catch let error as FileCoordinationError {
+            let failure = DocumentError(coordinationError: error)
+            lastSavingError = failure
+            documentState.insert(.savingError)
+            throw failure
+        } catch {
+            lastSavingError = error
+            documentState.insert(.savingError)
+            throw error
+        }
+    }
+
     /// Saves the document when it has unsaved changes, as the autosave does;
     /// a failure leaves it in `savingError` with its changes and is not
     /// thrown (`lastSavingError` holds it). Returns whether it saved.
@@ -348,4 +406,13 @@ extension Document: PresentedDocument {
         guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
         try save()
     }
+}
+
+/// A value handed whole from one thread to another and not touched by the
+/// first after (a document's contents between the main actor and the
+/// thread its coordinated access waits on).
+struct Handover<Value>: @unchecked Sendable {
+    // @unchecked: the value is made on one side and only read on the other, after the handover.
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

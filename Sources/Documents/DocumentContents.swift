@@ -11,7 +11,7 @@ import Foundation
 /// one-file document, `PackageWrapper` for a package (a folder shown as one
 /// file). `Document` calls these inside a coordinated read or write of the
 /// document, so an implementation never coordinates on its own.
-public protocol DocumentContents {
+public protocol DocumentContents: SendableMetatype {
     /// Reads the document at `path` (as the caller gave it).
     ///
     /// - Throws: `DocumentError` `.notFound`, `.wrongKind`, `.io` or

@@ -173,7 +173,7 @@ public final class FileCoordinator: Sendable {
 
     private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-    private func begin(_ claims: [Claim], timeout: Duration) throws(FileCoordinationError) -> CoordinatedAccess {
+    func begin(_ claims: [Claim], timeout: Duration) throws(FileCoordinationError) -> CoordinatedAccess {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let deadline = monotonicNow() + max(0, seconds)
         var held: [(claim: Claim, folder: String, lockName: String)] = []

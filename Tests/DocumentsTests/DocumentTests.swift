@@ -153,6 +153,36 @@ final class ScratchFolder {
         #expect(document.states == [.normal, .closed])
     }
 
+    /// Issue 39, item 4: the forms whose coordinated access waits off the
+    /// main actor read, save (also to a new path, and refusing an existing
+    /// one `.forCreating`) and set the state as the blocking forms do.
+    @Test func openingAndSavingWithoutBlockingDoWhatTheBlockingFormsDo() async throws {
+        let folder = try ScratchFolder()
+        let path = try folder.file("Note.icfnote", "hello")
+        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        try await document.openWithoutBlocking()
+        #expect(document.documentState == .normal && document.text == "hello")
+        await #expect(throws: DocumentError.self) { try await document.openWithoutBlocking() }
+
+        document.text = "hello, world"
+        document.updateChangeCount(.done)
+        try await document.saveWithoutBlocking()
+        #expect(try folder.text("Note.icfnote") == "hello, world")
+        #expect(!document.hasUnsavedChanges && document.documentState == .normal)
+
+        let copy = folder.path + "/Copy.icfnote"
+        try await document.saveWithoutBlocking(to: copy, for: .forCreating)
+        #expect(document.path == copy)
+        #expect(try folder.text("Copy.icfnote") == "hello, world")
+        document.text = "again"
+        document.updateChangeCount(.done)
+        await #expect(throws: DocumentError.self) { try await document.saveWithoutBlocking(to: path, for: .forCreating) }
+        #expect(document.documentState.contains(.savingError) && document.hasUnsavedChanges)
+        #expect(try folder.text("Note.icfnote") == "hello, world", "the existing note is not replaced")
+        try document.close()
+        #expect(try folder.text("Copy.icfnote") == "again")
+    }
+
     @Test func undoingEveryChangeCancelsTheAutosave() throws {
         let folder = try ScratchFolder()
         let scheduler = ManualScheduler()

@@ -178,3 +178,58 @@ struct FileCoordinatorTests {
         }
     }
 }
+
+/// Issue 39, item 4: the asynchronous coordination (Apple's
+/// `coordinate(with:queue:byAccessor:)`) waits for another process's
+/// write off the main actor, which goes on meanwhile.
+@MainActor
+struct AsynchronousCoordinationTests {
+    @Test func waitingForAnotherProcessLeavesTheMainActorFree() async throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.appending("held.txt")
+        try folder.write("0\n", to: "held.txt")
+        let holder = try Child(["hold", path])
+        try #require(holder.waitForLine { $0 == "locked" } != nil, "the holder did not take the item: \(holder.errorText)")
+        let coordinator = FileCoordinator()
+        let write = Task { @MainActor in
+            try await coordinator.coordinate(with: [.writingIntent(with: path)]) { paths in
+                try Data("1\n".utf8).write(to: URL(fileURLWithPath: paths[0]))
+                return paths
+            }
+        }
+        // The main actor runs this while the write waits: with the blocking form it would wait for the holder,
+        // which only ends when the main actor tells it to.
+        await Task.yield()
+        #expect(try folder.read("held.txt") == "0\n")
+        #expect(holder.finish() == 0)
+        #expect(try await write.value == [path])
+        #expect(try folder.read("held.txt") == "1\n")
+    }
+
+    @Test func aReadAndAWriteOfTwoItemsAreTakenTogetherAndATimeoutSaysWhich() async throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let (source, destination) = (folder.appending("a.txt"), folder.appending("b.txt"))
+        try folder.write("a\n", to: "a.txt")
+        let copied = try await FileCoordinator().coordinate(with: [.readingIntent(with: source), .writingIntent(with: destination)]) { paths in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+            try bytes.write(to: URL(fileURLWithPath: paths[1]))
+            return bytes.count
+        }
+        #expect(copied == 2)
+        #expect(try folder.read("b.txt") == "a\n")
+
+        let holder = try Child(["hold", destination])
+        try #require(holder.waitForLine { $0 == "locked" } != nil, "the holder did not take the item: \(holder.errorText)")
+        defer { _ = holder.finish() }
+        do {
+            _ = try await FileCoordinator().coordinate(with: [.writingIntent(with: destination)], timeout: .milliseconds(100)) { _ in
+                Issue.record("wrote while held")
+            }
+            Issue.record("no timeout while another process held the item")
+        } catch let error as FileCoordinationError {
+            #expect(error.code == .timedOut && error.path == destination)
+        }
+    }
+}

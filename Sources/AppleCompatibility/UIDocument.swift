@@ -99,8 +99,19 @@ open class UIDocument: NSObject {
         finish(completionHandler, success)
     }
 
-    /// Opens the document, as `open(completionHandler:)`; returns whether it succeeded.
-    open func open() async -> Bool { perform { try engine.open() } }
+    /// Opens the document, as `open(completionHandler:)`; returns whether it
+    /// succeeded. The coordinated read waits off the main actor
+    /// (`Document.openWithoutBlocking()`): while another process writes
+    /// the item, the main actor goes on.
+    open func open() async -> Bool {
+        do {
+            try await engine.openWithoutBlocking()
+            return true
+        } catch {
+            handleError(error, userInteractionPermitted: false)
+            return false
+        }
+    }
 
     /// Saves the document (its `contents(forType:)`) to `url` safely:
     /// `.forCreating` where nothing is yet, `.forOverwriting` over the
@@ -111,9 +122,17 @@ open class UIDocument: NSObject {
         finish(completionHandler, success)
     }
 
-    /// Saves the document, as `save(to:for:completionHandler:)`; returns whether it succeeded.
+    /// Saves the document, as `save(to:for:completionHandler:)`; returns
+    /// whether it succeeded. The coordinated write waits off the main actor
+    /// (`Document.saveWithoutBlocking(to:for:)`).
     open func save(to url: URL, for saveOperation: SaveOperation) async -> Bool {
-        perform { try engine.save(to: url.path, for: saveOperation) }
+        do {
+            try await engine.saveWithoutBlocking(to: url.path, for: saveOperation)
+            return true
+        } catch {
+            handleError(error, userInteractionPermitted: false)
+            return false
+        }
     }
 
     /// Saves the document if it has unsaved changes, then closes it.

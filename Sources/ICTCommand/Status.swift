@@ -51,7 +51,7 @@ extension Ict {
                 do throws(UbiquityContainerError) {
                     container = try containers.container(containing: path)
                 } catch {
-                    throw report.fail(Problem(path: error.path, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)"))
+                    throw report.fail(Problem(error))
                 }
                 guard let container else {
                     report.add(Problem(path: path, "is in no ubiquity container"))
@@ -114,5 +114,22 @@ extension Ict.Status: TypedReportingCommand {
     struct Fields: ReportFields {
         /// Each item in a container, with its state.
         var items: [Entry]?
+    }
+}
+
+extension Problem {
+    /// A containers error in the one problem form: a line and column, or a
+    /// byte offset, where the configuration's text is wrong; the key path
+    /// (`Containers.ID.Path`) where a value is.
+    init(_ error: UbiquityContainerError) {
+        let place = error.place
+        let numbers = place.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        if place.hasPrefix("line "), numbers.count == 2 {
+            self.init(path: error.path, location: .lineColumn(line: numbers[0], column: numbers[1]), error.message)
+        } else if place.hasPrefix("byte "), numbers.count == 1 {
+            self.init(path: error.path, location: .byte(numbers[0]), error.message)
+        } else {
+            self.init(path: error.path, error.message, keyPath: place.isEmpty ? nil : place)
+        }
     }
 }

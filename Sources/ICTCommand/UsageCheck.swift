@@ -62,7 +62,7 @@ enum UsageCheck {
     static let commandNames: [(name: String, commands: [String])] = [
         ("inspect", []), ("convert", []), ("validate", []), ("types", ["lookup", "show", "conforms", "identify"]), ("list", []),
         ("thumbnail", []), ("create", []), ("set", []), ("get", []), ("type", []), ("insert", []), ("remove", []),
-        ("create-plist", []), ("versions", []), ("resolve", []), ("diff", []), ("status", []),
+        ("create-plist", []), ("versions", []), ("resolve", []), ("diff", []), ("status", []), ("containers", []), ("move", []),
     ]
 
     /// `unknown command 'WORD'`, with the nearest of `names` when one is
@@ -141,7 +141,7 @@ enum UsageCheck {
             Ict.Inspect.self, Ict.Convert.self, Ict.Validate.self, Ict.List.self, Ict.Thumbnail.self, Ict.Create.self,
             Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
             Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
-            Ict.Versions.self, Ict.Resolve.self, Ict.Diff.self, Ict.Status.self,
+            Ict.Versions.self, Ict.Resolve.self, Ict.Diff.self, Ict.Status.self, Ict.Containers.self, Ict.Move.self,
         ]
     }
 }

@@ -33,9 +33,12 @@ enum ICTRunner {
     }()
 
     static func run(
-        _ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil, stdoutPath: String? = nil, killedAfter seconds: Int? = nil
+        _ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil, stdoutPath: String? = nil, killedAfter seconds: Int? = nil,
+        environment: [String: String] = [:]
     ) throws -> ICTRun {
-        try run(rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin, stdinPath: stdinPath, stdoutPath: stdoutPath, killedAfter: seconds)
+        try run(
+            rawArguments: arguments.map { Array($0.utf8) }, stdin: stdin, stdinPath: stdinPath, stdoutPath: stdoutPath, killedAfter: seconds,
+            environment: environment)
     }
 
     /// Runs `ict` with arguments given as bytes, so a test can pass a file
@@ -48,7 +51,7 @@ enum ICTRunner {
     /// wait for a test whose failure would be a hang.
     static func run(
         rawArguments arguments: [[UInt8]], stdin: Data? = nil, stdinPath: String? = nil, stdoutPath: String? = nil,
-        killedAfter seconds: Int? = nil
+        killedAfter seconds: Int? = nil, environment: [String: String] = [:]
     ) throws -> ICTRun {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -86,9 +89,17 @@ enum ICTRunner {
                 return copy
             } + [nil]
         defer { argv.forEach { $0?.deallocate() } }
+        // This process's environment with `environment`'s variables set (replacing any of the same name).
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
         let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        let spawned =
+            environment.isEmpty
+            ? posix_spawn(&pid, program, &actions, nil, argv, environ)
+            : envp.withUnsafeBufferPointer { posix_spawn(&pid, program, &actions, nil, argv, UnsafeMutablePointer(mutating: $0.baseAddress)) }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
         var usage = rusage()

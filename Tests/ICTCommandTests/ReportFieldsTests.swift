@@ -20,7 +20,7 @@ struct ReportFieldsTests {
             ("types-lookup", Ict.Types.Lookup.self), ("types-identify", Ict.Types.Identify.self),
             ("types-conforms", Ict.Types.Conforms.self), ("list", Ict.List.self), ("validate", Ict.Validate.self),
             ("convert", Ict.Convert.self), ("create", Ict.Create.self), ("set", Ict.SetFields.self),
-            ("status", Ict.Status.self),
+            ("status", Ict.Status.self), ("containers", Ict.Containers.self), ("move", Ict.Move.self),
         ]
     }
 

@@ -4,6 +4,7 @@ import ICTDocument
 import OrderedCollections
 import PropertyList
 import SystemSupport
+import UbiquityContainers
 
 extension Ict {
     /// `ict list`: the `.ict` documents in a folder, by display name.
@@ -31,7 +32,10 @@ extension Ict {
                 a folder, their conflicts not looked for; --jsonl prints one JSON line per \
                 document as it is read, in the folder's name order and then the list's, \
                 not sorted (Schemas/cli/list.jsonl.schema.json). --html writes a contact sheet \
-                instead of the table (see its help).
+                instead of the table (see its help). In a ubiquity container whose engine \
+                tells each item's state (Syncthing), a SYNC column shows it (current, local, \
+                uploading, downloading N%, waiting, error, unknown; 'ict status' says more); \
+                --json and --jsonl carry it as sync.
 
                 --watch prints the list, then watches the folder (with -r its subfolders \
                 too) and reports each change to its documents until SIGINT (Ctrl-C) or \
@@ -102,6 +106,9 @@ extension Ict {
             var truncation: Problem?
             /// With `--html`: the document's card on the contact sheet.
             var card: ContactSheet.Card?
+            /// Its sync state in a ubiquity container whose engine tells one
+            /// (`current`, `uploading`, `downloading 42%`, `unknown`, …); nil otherwise.
+            var sync: String?
         }
 
         func run() throws {
@@ -163,10 +170,18 @@ extension Ict {
             var rows: [Row] = []
             var folder = OpenFolder()
             var states = FolderStates()
+            // Each container's engine is asked once for the whole listing.
+            var syncStates: SyncStateReader?
+            do throws(UbiquityContainerError) {
+                syncStates = try SyncStateReader(timeout: 5)
+            } catch {
+                report.add(Problem(path: error.path, severity: .warning, "no sync states: \(error.message)"))
+            }
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
                 if let row = try readRow(
-                    location, folder: &folder, states: &states, report: report, clearing: &progress, unreadable: unreadable)
+                    location, folder: &folder, states: &states, syncStates: &syncStates, report: report, clearing: &progress,
+                    unreadable: unreadable)
                 {
                     read(row)
                     if !batch.jsonl { rows.append(row) }
@@ -183,8 +198,8 @@ extension Ict {
         ///
         /// - Throws: `PropertyListError` when its line cannot be written.
         func readRow(
-            _ location: DocumentLocation, folder: inout OpenFolder, states: inout FolderStates, report: Report,
-            clearing progress: inout ProgressReporter, unreadable: (ContactSheet.Card) -> Void = { _ in }
+            _ location: DocumentLocation, folder: inout OpenFolder, states: inout FolderStates, syncStates: inout SyncStateReader?,
+            report: Report, clearing progress: inout ProgressReporter, unreadable: (ContactSheet.Card) -> Void = { _ in }
         ) throws -> Row? {
             do {
                 let descriptor = folder.descriptor(for: location.folder)
@@ -202,6 +217,7 @@ extension Ict {
                     progress.clear()
                     report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
                 }
+                if let state = syncStates?.state(ofItemAt: location.path), state != .notTracked { stated.sync = state.summary }
                 try report.line(path: stated.path, Self.lineFields(stated, kind: location.kind))
                 return stated
             } catch let error as ICTDocumentError {
@@ -353,6 +369,11 @@ extension Ict {
                 headers.append("STATE")
                 columns.append(rows.map { row in row.state.map { $0.isEmpty ? "" : $0.description } ?? "unknown" })
             }
+            // Only when a document is in a container whose engine tells its state.
+            if rows.contains(where: { $0.sync != nil }) {
+                headers.append("SYNC")
+                columns.append(rows.map { $0.sync ?? "-" })
+            }
             if showingData {
                 headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
                 columns.append(rows.map { TerminalText.escaped($0.data?.fields.firstName ?? "none") })
@@ -377,7 +398,7 @@ extension Ict {
             LineFields(
                 kind: kind.rawValue, displayName: row?.displayName, thumbnail: row?.thumbnailSize.map { Size(width: $0.width, height: $0.height) },
                 data: row?.data.map { DocumentInspection.Fields($0.fields, photoSize: $0.photoSize) }, conflicts: row?.conflicts,
-                state: row?.state.map(\.names))
+                state: row?.state.map(\.names), sync: row?.sync)
         }
     }
 }
@@ -405,6 +426,8 @@ extension Ict.List: TypedReportingCommand {
         var conflicts: Int?
         /// The document's state's names (`inConflict`, `editingDisabled`).
         var state: [String]?
+        /// Its sync state where a container's engine tells one.
+        var sync: String?
     }
 
     /// A thumbnail's size in pixels.

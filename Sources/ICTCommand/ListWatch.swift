@@ -4,6 +4,7 @@ import DocumentVersions
 import ICTDocument
 import PropertyList
 import SystemSupport
+import UbiquityContainers
 
 extension Ict.List {
     /// `ict list --watch`: the list, then each change to the folder's
@@ -87,6 +88,8 @@ final class WatchPrinter: @unchecked Sendable {
         var displayName: String?
         /// Whether the document has conflict copies now.
         var inConflict: Bool?
+        /// Its sync state where a container's engine tells one (`current`, `downloading 42%`, …).
+        var sync: String?
     }
 
     init(_ list: Ict.List, folder: String) {
@@ -222,7 +225,10 @@ final class WatchPrinter: @unchecked Sendable {
                     displayNames[path] = displayName
                 }
                 try updateReport.line(
-                    path: path, UpdateLine(update: kind.rawValue, displayName: displayName, inConflict: item.hasUnresolvedConflicts))
+                    path: path,
+                    UpdateLine(
+                        update: kind.rawValue, displayName: displayName, inConflict: item.hasUnresolvedConflicts,
+                        sync: item.syncState == .notTracked ? nil : item.syncState.summary))
             }
         case .lines:
             write(changes.map { "\($0.kind.rawValue)\t\(TerminalText.escaped(key($0.item)))\n" }.joined())
@@ -254,7 +260,10 @@ final class WatchPrinter: @unchecked Sendable {
                 listings[location.folder] = DocumentVersion.conflictCounts(amongNames: names)
             }
             location.conflictCount = listings[location.folder]?[location.name] ?? 0
-            let row = try? list.readRow(location, folder: &folders, states: &states, report: listReport, clearing: &progress)
+            // The query's item carries the engine's state as its events told it: no engine is asked here.
+            var noSyncStates: SyncStateReader?
+            var row = try? list.readRow(location, folder: &folders, states: &states, syncStates: &noSyncStates, report: listReport, clearing: &progress)
+            if item.syncState != .notTracked { row?.sync = item.syncState.summary }
             rows[path] = row ?? rows[path]
         }
         folders.close()

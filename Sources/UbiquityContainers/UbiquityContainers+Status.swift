@@ -85,3 +85,42 @@ extension UbiquityContainers {
         return endpoint.configuration?.deviceName(of: device)
     }
 }
+
+/// The sync states of many items, each container's engine asked once (its
+/// folder's state read on first need and kept): what a listing of a
+/// folder of documents uses, rather than a handful of REST calls per item.
+public struct SyncStateReader {
+    private let containers: [UbiquityContainer]
+    private let timeout: Double
+    private var folders: [String: Result<SyncthingFolderStatus, UbiquityContainerError>?] = [:]
+
+    /// A reader of the states of items in `containers`' containers.
+    ///
+    /// - Throws: `UbiquityContainerError` `.configuration` when the configuration cannot be read.
+    public init(containers: UbiquityContainers = .current, timeout: Double = 1) throws(UbiquityContainerError) {
+        self.containers = try containers.all()
+        self.timeout = timeout
+    }
+
+    /// The state of the item at `path`: `.notTracked` outside containers
+    /// and for a plain folder sync, `.unknown` when the engine cannot be asked.
+    public mutating func state(ofItemAt path: String) -> UbiquitousItemSyncState {
+        guard !containers.isEmpty else { return .notTracked }
+        let item = UbiquityContainers.canonical(path)
+        guard let container = containers.first(where: { $0.contains(item) }) else { return .notTracked }
+        if folders[container.identifier] == nil {
+            do throws(UbiquityContainerError) {
+                folders[container.identifier] = try UbiquityContainers.syncthingEndpoint(of: container, timeout: timeout).map { endpoint in
+                    Result { () throws(UbiquityContainerError) in try endpoint.folderStatus() }
+                }
+            } catch {
+                folders[container.identifier] = .some(.failure(error))
+            }
+        }
+        switch folders[container.identifier] {
+        case .some(.some(.success(let folder))): return .known(folder.status(ofItemAt: item))
+        case .some(.some(.failure(let error))): return .unknown(reason: error.description)
+        default: return .notTracked
+        }
+    }
+}

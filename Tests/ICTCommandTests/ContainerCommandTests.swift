@@ -133,6 +133,16 @@ struct ContainerCommandTests {
         let there = try ICTRunner.run(["status", sync.devices[1].folder + "/Eggs.icfnote"], environment: place.environment)
         #expect(there.status == 0 && there.stdout.hasSuffix("\tcurrent\n"), "\(there.stdout)\(there.stderr)")
 
+        // ict list shows the SYNC column, and --json the state, from one asking of the engine for the folder.
+        let listed = try ICTRunner.run(["list", "--json", sync.devices[1].folder], environment: place.environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let documents = try #require(try json(listed.stdout)["documents"] as? [[String: Any]])
+        #expect(documents.map { $0["sync"] as? String } == ["current"], "\(listed.stderr)")
+        let table = try ICTRunner.run(["list", sync.devices[1].folder], environment: place.environment)
+        #expect(table.stdout.hasPrefix("NAME ") && table.stdout.contains("SYNC") && table.stdout.contains("current"), "\(table.stdout)")
+        let plain = try ICTRunner.run(["list", sync.devices[1].folder])
+        #expect(!plain.stdout.contains("SYNC"), "no column outside a configured container: \(plain.stdout)")
+
         sync.crash(1)
         let gone = try ICTRunner.run(["status", "--json", sync.devices[1].folder + "/Eggs.icfnote"], environment: place.environment)
         #expect(gone.status == 0)

@@ -209,7 +209,7 @@ public final class SyncthingDevices {
     }
 
     /// How many peers device `index` is connected to now.
-    func connectedPeers(of index: Int) throws -> Int {
+    public func connectedPeers(of index: Int) throws -> Int {
         let body = try rest(index, "/rest/system/connections")
         guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
             let connections = object["connections"] as? [String: [String: Any]]

@@ -131,7 +131,8 @@ struct SyncedConflictFaultTests {
         // Caf\xe9.icfnote: Latin-1, not UTF-8, as an old tool names it.
         let rawName: [UInt8] = Array("Caf".utf8) + [0xE9] + Array(".icfnote".utf8)
         let rawPath = Array(sync.devices[0].folder.utf8) + [UInt8(ascii: "/")] + rawName
-        _ = try PythonScript.run("import sys, os; open(os.fsencode(sys.argv[1]) + b'/Caf\\xe9.icfnote', 'wb').write(b'latin\\n')", arguments: [sync.devices[0].folder])
+        _ = try PythonScript.run(
+            "import sys, os; open(os.fsencode(sys.argv[1]) + b'/Caf\\xe9.icfnote', 'wb').write(b'latin\\n')", arguments: [sync.devices[0].folder])
         try Self.write("plain\n", to: sync.devices[0].folder + "/Plain.icfnote")
         try sync.scan(0)
         try sync.waitUntil("Plain.icfnote on device 1, both idle") {

@@ -120,6 +120,24 @@ struct SyncStatusFaultTests {
         #expect("\(unnamed)".contains("is not a numeric address"), "\(unnamed)")
     }
 
+    @Test func aSyncthingHomeWithoutItsConfigurationOrWithABrokenOneSaysWhichFile() throws {
+        let folder = try FileManager.default.destinationOfSymbolicLinkOrSelf(
+            FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/home", withIntermediateDirectories: true)
+        try Data("a note".utf8).write(to: URL(fileURLWithPath: folder + "/Note.icfnote"))
+        let configuration = UbiquityContainerConfiguration(containers: [
+            UbiquityContainer(identifier: "iCloud.test.home", folder: folder, engine: .syncthing(home: folder + "/home", folderID: nil))
+        ])
+        try configuration.write(to: folder + "/containers.plist")
+        let containers = UbiquityContainers(configurationPath: folder + "/containers.plist", environmentFolder: nil)
+        let missing = containers.syncState(ofItemAt: folder + "/Note.icfnote")
+        #expect("\(missing)".contains(folder + "/home/config.xml") && "\(missing)".contains("cannot read"), "\(missing)")
+        try Data("<configuration>\n  <gui>\n    <address>127.0.0.1:1</address>\n  </gui\n".utf8).write(to: URL(fileURLWithPath: folder + "/home/config.xml"))
+        let broken = containers.syncState(ofItemAt: folder + "/Note.icfnote")
+        #expect("\(broken)".contains(folder + "/home/config.xml") && "\(broken)".contains("(at 5:"), "\(broken)")
+    }
+
     @Test func syncthingsConfigurationGivesTheAddressKeyFoldersAndDeviceNames() throws {
         let xml = """
             <configuration version="36">

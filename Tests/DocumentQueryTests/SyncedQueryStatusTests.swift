@@ -148,12 +148,22 @@ struct SyncedQueryStatusTests {
             Self.status("Plan.icfnote", in: $0)?.downloadingStatus == .current
         }
 
+        // A large new version comes slowly; the receiving engine is killed while it is being fetched.
+        try sync.rest(1, "/rest/config/options", method: "PATCH", body: #"{"maxRecvKbps": 2000, "limitBandwidthInLan": true}"#)
+        var generator = SystemRandomNumberGenerator()
+        let large = Data((0..<(8 << 20)).map { _ in UInt8.random(in: 0x61...0x7A, using: &generator) })
+        try large.write(to: URL(fileURLWithPath: note), options: .atomic)
+        try sync.scan(0)
+        try Self.waitFor("Plan.icfnote is being fetched on device 1", recorder, seen: &seen) {
+            Self.status("Plan.icfnote", in: $0).map { $0.isDownloading && $0.percentDownloaded > 0 } ?? false
+        }
         sync.crash(1)
         let unknown = try Self.waitFor("the state is unknown once the engine is gone", recorder, seen: &seen) {
             $0.first { $0.fsName == "Plan.icfnote" }.map { if case .unknown = $0.syncState { true } else { false } } ?? false
         }
         let reason = unknown.results.first { $0.fsName == "Plan.icfnote" }.map { "\($0.syncState)" } ?? ""
         #expect(reason.contains("not answering"), "the reason says the engine is gone: \(reason)")
+        #expect(try String(contentsOfFile: sync.devices[1].folder + "/Plan.icfnote", encoding: .utf8) == "first", "the old version stays whole")
 
         // The query goes on working on the folder while the engine is away.
         try Data("local".utf8).write(to: URL(fileURLWithPath: sync.devices[1].folder + "/Offline.icfnote"))
@@ -162,8 +172,9 @@ struct SyncedQueryStatusTests {
         }
 
         try sync.start(1)
-        try Self.waitFor("Plan.icfnote is current again once the engine is back", recorder, seen: &seen) {
-            Self.status("Plan.icfnote", in: $0)?.downloadingStatus == .current
+        try Self.waitFor("Plan.icfnote is current again once the engine is back, with the new version", recorder, seen: &seen) {
+            Self.status("Plan.icfnote", in: $0).map { $0.downloadingStatus == .current && !$0.isDownloading } ?? false
+                && (try? Data(contentsOf: URL(fileURLWithPath: sync.devices[1].folder + "/Plan.icfnote"))) == large
         }
 
         // The real engine, asked with a key that is not its own.

@@ -13,6 +13,7 @@ extension FileManager {
     /// default one), nil when none is set up — as Apple's is nil when iCloud
     /// is off, or when the configuration cannot be read. Reads the configuration.
     public func url(forUbiquityContainerIdentifier containerIdentifier: String?) -> URL? {
+        _ = Self.identityWatcher
         guard let container = try? UbiquityContainers.current.container(identifier: containerIdentifier) else { return nil }
         return URL(fileURLWithPath: container.folder, isDirectory: true)
     }
@@ -21,6 +22,7 @@ extension FileManager {
     /// syncs as (`UbiquityContainers.identityToken(of:)`), equal while it is
     /// the same; nil without a container or an engine identity here.
     public var ubiquityIdentityToken: (any NSCoding & NSCopying & NSObjectProtocol)? {
+        _ = Self.identityWatcher
         guard let container = try? UbiquityContainers.current.container(identifier: nil),
             let token = UbiquityContainers.identityToken(of: container)
         else { return nil }
@@ -73,6 +75,12 @@ extension FileManager {
         }
     }
 
+    /// The process's watcher of the default container's identity, started
+    /// by the first container call: it posts `NSUbiquityIdentityDidChange`.
+    static let identityWatcher: UbiquityIdentityWatcher? = try? UbiquityIdentityWatcher { _ in
+        NotificationCenter.default.post(name: .NSUbiquityIdentityDidChange, object: nil)
+    }
+
     /// Foundation's error for a container error.
     static func cocoaError(_ error: UbiquityContainerError) -> CocoaError {
         let code: CocoaError.Code =
@@ -91,9 +99,12 @@ extension FileManager {
 }
 
 extension NSNotification.Name {
-    /// Apple's notification of a change of `FileManager.ubiquityIdentityToken`,
-    /// for observers to compile as on Apple's platforms. Not posted yet: the
-    /// engine's identity is read when asked for, not watched.
+    /// Apple's notification of a change of `FileManager.ubiquityIdentityToken`:
+    /// posted to `NotificationCenter.default` (object nil) when the default
+    /// container's engine identity changes — its keys replaced, its folder
+    /// replaced, another default container configured, or none left —
+    /// once the process has asked for a container or the token
+    /// (`UbiquityIdentityWatcher`, on the process's file-event loop).
     public static let NSUbiquityIdentityDidChange = NSNotification.Name("NSUbiquityIdentityDidChangeNotification")
 }
 #endif

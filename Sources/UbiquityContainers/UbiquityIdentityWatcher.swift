@@ -1,0 +1,99 @@
+import Dispatch
+import SystemSupport
+
+/// Watches the identity the default container's engine syncs as
+/// (`UbiquityContainers.identityToken(of:)`) and tells `handler` each time
+/// it changes — the engine's keys replaced (another Syncthing identity),
+/// the container's folder replaced, the configuration naming another
+/// default container, or none at all (nil) — as Apple posts
+/// `NSUbiquityIdentityDidChange` when the iCloud account changes. Runs on
+/// the process's file-event loop: no thread of its own, no periodic wake-up.
+public final class UbiquityIdentityWatcher: @unchecked Sendable {
+    // @unchecked: `token`, `watches` and `stopped` are touched only on `queue`
+    // (`stopped` also under `lock`).
+
+    /// Told the new token (nil: no identity any more).
+    public typealias Handler = @Sendable (String?) -> Void
+
+    private let containers: UbiquityContainers
+    private let handler: Handler
+    private let loop: FileEventLoop
+    private let queue = DispatchQueue(label: "ICTKit identity")
+    private var client: FileEventLoop.Client!
+    private var token: String?
+    private var watches: [Int32] = []
+    private let lock = ThreadLock()
+    private var stopped = false
+
+    /// Starts watching `containers`' default container's identity; the
+    /// token now is `currentToken`.
+    ///
+    /// - Throws: `UbiquityContainerError` `.io` when the file-event loop cannot be used.
+    public init(containers: UbiquityContainers = .current, handler: @escaping Handler) throws(UbiquityContainerError) {
+        self.containers = containers
+        self.handler = handler
+        do throws(FileEventLoop.Failure) {
+            loop = try FileEventLoop.shared.get()
+            client = try loop.register(queue: queue) { [weak self] _ in self?.check() }
+        } catch {
+            throw UbiquityContainerError(.io, path: containers.configurationPath ?? "", error.description)
+        }
+        queue.sync {
+            token = Self.token(of: containers)
+            rewatch()
+        }
+    }
+
+    deinit { stop() }
+
+    /// The token as last seen.
+    public var currentToken: String? { queue.sync { token } }
+
+    /// Stops watching; nothing is told after this returns.
+    public func stop() {
+        let wasStopped = lock.withLock {
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
+        loop.unregister(client)
+        queue.sync {}
+    }
+
+    private func check() {
+        guard !lock.withLock({ stopped }) else { return }
+        let now = Self.token(of: containers)
+        rewatch()
+        guard now != token else { return }
+        token = now
+        handler(now)
+    }
+
+    /// Watches the folders the token depends on now: the configuration's,
+    /// the engine's home (its keys) or the container folder's parent.
+    private func rewatch() {
+        for watch in watches { loop.unwatch(watch, for: client) }
+        watches = []
+        var folders: [String] = []
+        if let path = containers.configurationPath { folders.append(Self.parent(of: path)) }
+        if let container = (try? containers.container(identifier: nil)) ?? nil {
+            switch container.engine {
+            case .folder: folders.append(Self.parent(of: container.folder))
+            case .syncthing(let home, _): folders += home.map { [$0] } ?? UbiquityContainers.syncthingHomes()
+            }
+        }
+        for folder in Set(folders) {
+            if let watch = try? loop.watch(folder, for: client) { watches.append(watch) }
+        }
+    }
+
+    private static func token(of containers: UbiquityContainers) -> String? {
+        guard let container = (try? containers.container(identifier: nil)) ?? nil else { return nil }
+        return UbiquityContainers.identityToken(of: container)
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

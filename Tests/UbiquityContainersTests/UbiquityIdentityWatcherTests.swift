@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import UbiquityContainers
+
+/// Issue 39, item 1: a change of the engine identity is told (what
+/// `NSUbiquityIdentityDidChange` posts): Syncthing's keys replaced, the
+/// configuration naming another default container, no container left.
+struct UbiquityIdentityWatcherTests {
+    /// The tokens told, waited for with a bound.
+    final class Told: Sendable {
+        private let tokens = Mutex<[String?]>([])
+        private let arrived = DispatchSemaphore(value: 0)
+        func add(_ token: String?) {
+            tokens.withLock { $0.append(token) }
+            arrived.signal()
+        }
+        /// The next token told, waiting at most 30 s; `.none` when none came.
+        func next() -> String?? {
+            guard arrived.wait(timeout: .now() + 30) == .success else { return .none }
+            return .some(tokens.withLock { $0.removeFirst() })
+        }
+    }
+
+    @Test func replacedKeysAnotherDefaultAndNoContainerAreEachToldOnce() throws {
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("identity-\(UUID().uuidString)").resolvingSymlinksInPath().path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for folder in ["home", "Notes", "Other"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
+        try Data("first certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem"))
+        let configurationPath = root + "/containers.plist"
+        func configure(default identifier: String) throws {
+            try UbiquityContainerConfiguration(
+                containers: [
+                    UbiquityContainer(identifier: "iCloud.test.Notes", folder: root + "/Notes", engine: .syncthing(home: root + "/home", folderID: nil)),
+                    UbiquityContainer(identifier: "iCloud.test.Other", folder: root + "/Other"),
+                ], defaultIdentifier: identifier
+            ).write(to: configurationPath)
+        }
+        try configure(default: "iCloud.test.Notes")
+        let containers = UbiquityContainers(configurationPath: configurationPath, environmentFolder: nil)
+        let told = Told()
+        let watcher = try UbiquityIdentityWatcher(containers: containers) { told.add($0) }
+        defer { watcher.stop() }
+        let first = try #require(watcher.currentToken)
+        #expect(first.hasPrefix("syncthing-"))
+
+        // Another identity: the device's keys replaced (as `syncthing generate` into the home does).
+        try Data("second certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem"), options: .atomic)
+        let second = try #require(told.next(), "no change told for new keys")
+        #expect(second != nil && second != first)
+
+        // Another default container, a plain folder.
+        try configure(default: "iCloud.test.Other")
+        let third = try #require(told.next(), "no change told for another default")
+        #expect(third?.hasPrefix("folder-") == true)
+
+        // No container at all.
+        try FileManager.default.removeItem(atPath: configurationPath)
+        let fourth = try #require(told.next(), "no change told when the configuration went")
+        #expect(fourth == nil)
+        #expect(watcher.currentToken == nil)
+    }
+}

@@ -512,25 +512,6 @@ import Testing
                 Sample(entity: "TRANSACTIONSTRING", primaryKey: 1, property: "ZNAME", column: "ZNAME", kind: "string"),
             ]),
         Store(
-            file: "NoteStore.sqlite", modelSource: .modelCache,
-            samples: [
-                // ICNote's title and dates are ZTITLE1 and ZMODIFICATIONDATE1: ICAttachment, earlier in the table, has ZTITLE.
-                Sample(entity: "ICNote", primaryKey: 11, property: "title", column: "ZTITLE1", kind: "string"),
-                Sample(entity: "ICNote", primaryKey: 11, property: "modificationDate", column: "ZMODIFICATIONDATE1", kind: "date"),
-                Sample(entity: "ICNote", primaryKey: 11, property: "noteData", column: "ZNOTEDATA", kind: "object", destination: "ICNoteData"),
-                Sample(entity: "ICFolder", primaryKey: 10, property: "title", column: "ZTITLE2", kind: "string"),
-                Sample(entity: "ICNoteData", primaryKey: 2, property: "note", column: "ZNOTE", kind: "object", destination: "ICNote"),
-            ]),
-        Store(
-            file: "FlickrSearcher-starter.sqlite", modelSource: .none,
-            samples: [
-                Sample(entity: "Photo", primaryKey: 1, property: "ZTITLE", column: "ZTITLE", kind: "string"),
-                Sample(entity: "Photo", primaryKey: 1, property: "ZOWNER", column: "ZOWNER", kind: "integer"),
-            ]),
-        Store(
-            file: "FlickrSearcher-part_1.sqlite", modelSource: .none,
-            samples: [Sample(entity: "Photo", primaryKey: 1, property: "ZPHOTOID", column: "ZPHOTOID", kind: "string")]),
-        Store(
             file: "TestMigrationStore_version_1.sqlite", modelSource: .none,
             samples: [Sample(entity: "Entity", primaryKey: 1, property: "ZDATE", column: "ZDATE", kind: "real")]),
         Store(

@@ -118,7 +118,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
             switch state {
             case .success(let folder)?: .known(folder.status(ofItemAt: path))
             case .failure(let error)?: .unknown(reason: error.description)
-            case nil: .unknown(reason: "not read yet")
+            case nil: .unknown(reason: "the engine's state is being read")
             }
         }
     }
@@ -140,7 +140,9 @@ final class MetadataQueryEngine: @unchecked Sendable {
             guard let container = (try? containers.container(containing: root)) ?? nil else { continue }
             let endpoint: SyncthingEndpoint
             do throws(UbiquityContainerError) {
-                guard let made = try UbiquityContainers.syncthingEndpoint(of: container) else { continue }
+                // The state is read off the query's updates (after the gathering, after the file events): a
+                // large folder's may take the engine seconds to give.
+                guard let made = try UbiquityContainers.syncthingEndpoint(of: container, timeout: 10) else { continue }
                 endpoint = made
             } catch {
                 unfollowed.append(MetadataQueryError(path: root, "no sync status: \(error)"))
@@ -164,7 +166,6 @@ final class MetadataQueryEngine: @unchecked Sendable {
             engines = Array(found.values)
             problems += unfollowed
         }
-        refreshEngines()
     }
 
     /// Reads again the state of each engine that told of a change (outside
@@ -177,7 +178,20 @@ final class MetadataQueryEngine: @unchecked Sendable {
             }
         }
         guard !due.isEmpty else { return }
-        let read = due.map { engine in Result { () throws(UbiquityContainerError) in try engine.endpoint.folderStatus() } }
+        let itemPaths = lock.withLock { Array(items.keys) }
+        let read = due.map { engine in
+            Result { () throws(UbiquityContainerError) in
+                var folder = try engine.endpoint.folderStatus()
+                // Only the folders the items are in are browsed, each only one level deep; many folders: the whole tree.
+                let folders = Set(itemPaths.compactMap { folder.relativeFolder(of: $0) })
+                if folders.count <= 16 {
+                    for relative in folders.sorted() { try folder.browse(relative) }
+                } else {
+                    try folder.browse("", levels: nil)
+                }
+                return folder
+            }
+        }
         lock.withLock {
             for (engine, state) in zip(due, read) { engine.state = state }
             restate()
@@ -210,6 +224,9 @@ final class MetadataQueryEngine: @unchecked Sendable {
             lock.withLock { gather() }
             for engine in lock.withLock({ engines }) { engine.watcher?.start() }
             scheduleSettling()
+            // The engines' states come in the update after the gathering: the gathering does not wait for them.
+            refreshEngines()
+            lock.withLock { flush() }
         }
         return true
     }
@@ -217,13 +234,17 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// What the loop told: file events, a settling deadline passed, or an engine's news.
     private func handle(_ delivery: FileEventLoop.Delivery) {
         guard !isStopping, status.hasGathered else { return }
-        if delivery.isWoken { refreshEngines() }
+        // The file events first, told at once; then what the engines said, which takes REST calls.
         lock.withLock {
             process(delivery.events)
             settleDue(now: monotonicNow())
             flush()
         }
         scheduleSettling()
+        if delivery.isWoken {
+            refreshEngines()
+            lock.withLock { flush() }
+        }
     }
 
     /// Asks the loop to tell the query when the next settling item is due (none: never).

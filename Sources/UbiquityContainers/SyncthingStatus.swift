@@ -114,7 +114,7 @@ public struct SyncthingFolderStatus: Sendable {
     public var connected: Set<String>
     /// Each file this device needs (relative path), true when it is being fetched now.
     var localNeed: [String: Bool] = [:]
-    /// Each peer's needed files.
+    /// Each peer's needed files, and every folder above them.
     var remoteNeed: [String: Set<String>] = [:]
     /// Each file the engine knows (relative path) with its global size and kind.
     var global: [String: (size: Int64, isDirectory: Bool)] = [:]
@@ -122,8 +122,18 @@ public struct SyncthingFolderStatus: Sendable {
     var pullErrors: [String: String] = [:]
     /// Each file being fetched: bytes done and in all.
     public var downloadProgress: [String: (done: Int64, total: Int64)] = [:]
+    /// Each folder's files this device needs (every folder above each needed file).
+    var localNeedUnder: [String: [String]] = [:]
+    /// The folders browsed.
+    var browsed: Set<String> = []
+    /// The API asked, for `browse`.
+    var client: SyncthingClient?
 
-    /// Reads the state of the folder `folderID` at `folder` (its local path).
+    /// Reads the state of the folder `folderID` at `folder` (its local
+    /// path): what each device needs, who is connected, the pull errors,
+    /// the download progress; the files the engine knows are read by
+    /// `browse(_:)` for the folders whose items are asked about (a whole
+    /// tree of 10,000 documents is megabytes of JSON the engine is slow to make).
     ///
     /// - Throws: `UbiquityContainerError` `.engine` when any call fails.
     public static func read(client: SyncthingClient, folderID: String, folder: String, peers: [String]) throws(UbiquityContainerError)
@@ -135,23 +145,71 @@ public struct SyncthingFolderStatus: Sendable {
         var status = SyncthingFolderStatus(
             folderID: folderID, folder: UbiquityContainers.resolvedFolder(folder), deviceID: me, peers: peers.filter { $0 != me },
             connected: Set(connections.filter { $0.value.connected }.keys))
+        status.client = client
         let need = try client.get("/rest/db/need?folder=\(id)&perpage=1000000", as: Need.self)
         for file in need.progress ?? [] { status.localNeed[file.name] = true }
         for file in (need.queued ?? []) + (need.rest ?? []) where status.localNeed[file.name] == nil { status.localNeed[file.name] = false }
+        for name in status.localNeed.keys {
+            for ancestor in Self.ancestors(of: name) { status.localNeedUnder[ancestor, default: []].append(name) }
+        }
         for peer in status.peers {
             let files = try client.get("/rest/db/remoteneed?folder=\(id)&device=\(Self.escape(peer))&perpage=1000000", as: FileList.self).files
-            status.remoteNeed[peer] = Set((files ?? []).map(\.name))
+            let names = Set((files ?? []).map(\.name))
+            status.remoteNeed[peer] = names.union(names.flatMap(Self.ancestors))
         }
-        let tree = try client.get("/rest/db/browse?folder=\(id)", as: [BrowseEntry].self)
-        status.flatten(tree, prefix: "")
         for error in try client.get("/rest/folder/errors?folder=\(id)&perpage=1000000", as: FolderErrors.self).errors ?? [] {
             status.pullErrors[error.path] = error.error
+            for ancestor in Self.ancestors(of: error.path) where status.pullErrors[ancestor] == nil { status.pullErrors[ancestor] = error.error }
         }
         let events = try client.get("/rest/events?since=0&limit=200&timeout=0", as: [Event].self)
         if let progress = events.last(where: { $0.type == "DownloadProgress" })?.data?.progress?[folderID] {
             for (name, file) in progress { status.downloadProgress[name] = (file.bytesDone ?? 0, file.bytesTotal ?? 0) }
         }
         return status
+    }
+
+    /// Reads which files and folders the engine knows in the folder
+    /// `relativeFolder` (relative to the Syncthing folder, "" for its top),
+    /// `levels` deep below it (0: only what is in it; nil: all the way
+    /// down). Items asked about must be in a folder browsed so.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when the call fails.
+    public mutating func browse(_ relativeFolder: String, levels: Int? = 0) throws(UbiquityContainerError) {
+        guard let client else { return }
+        var target = "/rest/db/browse?folder=\(Self.escape(folderID))"
+        if !relativeFolder.isEmpty { target += "&prefix=\(Self.escape(relativeFolder))" }
+        if let levels { target += "&levels=\(levels)" }
+        // Syncthing answers a prefix that names nothing with an empty object instead of a list.
+        let body = try client.request("GET", target)
+        guard body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "[") else {
+            browsed.insert(relativeFolder)
+            return
+        }
+        let tree = try client.decode(body, as: [BrowseEntry].self, target: target)
+        flatten(tree, prefix: relativeFolder.isEmpty ? "" : relativeFolder + "/")
+        browsed.insert(relativeFolder)
+    }
+
+    /// Whether the folder `relativeFolder` was browsed (`browse(_:levels:)`).
+    public func hasBrowsed(_ relativeFolder: String) -> Bool { browsed.contains(relativeFolder) }
+
+    /// `path`'s folder relative to the Syncthing folder ("" for its top); nil outside it.
+    public func relativeFolder(of path: String) -> String? {
+        let item = UbiquityContainers.canonical(path)
+        guard item != folder, item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
+        let relative = item.dropFirst(folder == "/" ? 1 : folder.count + 1)
+        return relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+    }
+
+    /// Every folder above `name` (`a/b/c` → `a/b`, `a`).
+    static func ancestors(of name: String) -> [String] {
+        var result: [String] = []
+        var rest = Substring(name)
+        while let slash = rest.lastIndex(of: "/") {
+            rest = rest[..<slash]
+            result.append(String(rest))
+        }
+        return result
     }
 
     private mutating func flatten(_ entries: [BrowseEntry], prefix: String) {
@@ -164,40 +222,32 @@ public struct SyncthingFolderStatus: Sendable {
     }
 
     /// The state of the item at `path` (absolute, in the folder): for a
-    /// folder or package, of every file inside combined
-    /// (`UbiquitousItemStatus.combining`). Reads only the item's status (`lstat`).
+    /// folder or package, of every file inside together — downloading
+    /// while any is needed here, uploaded once a device needs none of them.
+    /// Reads only the item's status (`lstat`); its folder must have been
+    /// browsed (`browse(_:levels:)`) for the engine to be known to have it.
     public func status(ofItemAt path: String) -> UbiquitousItemStatus {
         let item = UbiquityContainers.canonical(path)
         let relative = item == folder ? "" : String(item.dropFirst(folder == "/" ? 1 : folder.count + 1))
-        let isDirectory = global[relative]?.isDirectory ?? ((try? FileInfo.of(path: item, followingLink: false))?.kind == .directory)
-        guard isDirectory else { return fileStatus(relative, exists: (try? FileInfo.of(path: item, followingLink: false)) != nil) }
-        let prefix = relative.isEmpty ? "" : relative + "/"
-        var names = Set(global.filter { $0.key.hasPrefix(prefix) && !$0.value.isDirectory }.map(\.key))
-        names.formUnion(localNeed.keys.filter { $0.hasPrefix(prefix) })
-        let sorted = names.sorted()
-        let statuses = sorted.map { fileStatus($0, exists: (try? FileInfo.of(path: folder + "/" + $0, followingLink: false)) != nil) }
-        var combined = UbiquitousItemStatus.combining(statuses, sizes: sorted.map { global[$0]?.size ?? 0 })
-        if global[relative] == nil {  // The package itself is not indexed yet: it has not left this device.
-            combined.isUploaded = false
-        }
-        return combined
-    }
-
-    private func fileStatus(_ name: String, exists: Bool) -> UbiquitousItemStatus {
-        let known = global[name] != nil
+        let info = try? FileInfo.of(path: item, followingLink: false)
+        let isDirectory = global[relative]?.isDirectory ?? (info?.kind == .directory)
         var status = UbiquitousItemStatus(
             isUploaded: false, isUploading: false, isDownloading: false, percentDownloaded: 100, downloadingStatus: .current,
-            downloadingError: pullErrors[name])
-        if let fetching = localNeed[name] {
-            status.downloadingStatus = exists ? .downloaded : .notDownloaded
-            let progress = downloadProgress[name]
-            status.isDownloading = fetching || progress != nil
-            status.percentDownloaded = progress.map { $0.total > 0 ? min(100, Double($0.done) / Double($0.total) * 100) : 0 } ?? 0
+            downloadingError: pullErrors[relative])
+        let needed = isDirectory ? localNeedUnder[relative] ?? [] : localNeed[relative] != nil ? [relative] : []
+        if !needed.isEmpty {
+            status.downloadingStatus = info == nil ? .notDownloaded : .downloaded
+            let progress = needed.compactMap { downloadProgress[$0] }
+            status.isDownloading = needed.contains { localNeed[$0] == true } || !progress.isEmpty
+            let total = progress.reduce(Int64(0)) { $0 + $1.total }
+            let done = progress.reduce(Int64(0)) { $0 + $1.done }
+            status.percentDownloaded = total > 0 ? min(100, Double(done) / Double(total) * 100) : 0
             return status
         }
-        guard known else { return status }  // Not indexed yet: only here.
-        status.isUploaded = peers.contains { remoteNeed[$0]?.contains(name) == false }
-        status.isUploading = !status.isUploaded && peers.contains { connected.contains($0) && remoteNeed[$0]?.contains(name) == true }
+        // Not among the files the engine knows: only here (not scanned yet, or never synced, as a name that is not UTF-8).
+        guard relative.isEmpty || global[relative] != nil else { return status }
+        status.isUploaded = peers.contains { remoteNeed[$0]?.contains(relative) == false }
+        status.isUploading = !status.isUploaded && peers.contains { connected.contains($0) && remoteNeed[$0]?.contains(relative) == true }
         return status
     }
 

@@ -68,7 +68,9 @@ extension UbiquityContainers {
             guard let container = try container(containing: path), let endpoint = try Self.syncthingEndpoint(of: container, timeout: timeout) else {
                 return .notTracked
             }
-            return .known(try endpoint.folderStatus().status(ofItemAt: path))
+            var folder = try endpoint.folderStatus()
+            if let relative = folder.relativeFolder(of: path) { try folder.browse(relative) }
+            return .known(folder.status(ofItemAt: path))
         } catch {
             return .unknown(reason: error.description)
         }
@@ -113,6 +115,17 @@ public struct SyncStateReader {
                 folders[container.identifier] = try UbiquityContainers.syncthingEndpoint(of: container, timeout: timeout).map { endpoint in
                     Result { () throws(UbiquityContainerError) in try endpoint.folderStatus() }
                 }
+            } catch {
+                folders[container.identifier] = .some(.failure(error))
+            }
+        }
+        if case .some(.some(.success(var folder))) = folders[container.identifier], let relative = folder.relativeFolder(of: item),
+            !folder.hasBrowsed(relative)
+        {
+            // Each folder of the listing is browsed once, only what is in it.
+            do throws(UbiquityContainerError) {
+                try folder.browse(relative)
+                folders[container.identifier] = .some(.success(folder))
             } catch {
                 folders[container.identifier] = .some(.failure(error))
             }

@@ -213,15 +213,17 @@ struct MetadataQueryRows {
 
     /// The child of rows q3 and G2: gathers `path` with every display name
     /// read (with `containers`, following their engines: every item's sync
-    /// state), then exits with the query still watching.
+    /// state, items without one said on standard error), then exits with the
+    /// query still watching.
     static func watchAndExit(_ path: String, containers: UbiquityContainers? = nil) -> Int32 {
         do {
             let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
             if let containers { query.ubiquityContainers = containers }
             let update = try firstUpdate(of: query, seconds: containers == nil ? 60 : SyncRows.gatheringSeconds)
             if containers != nil {
+                // Row G1 says whether the states were known: told here too, for a run of this child alone.
                 let unknown = update.results.filter { $0.syncState.status == nil }
-                try expect(unknown.isEmpty, "\(unknown.count) items without a sync state from the engine: \(unknown.first.map { "\($0.syncState)" } ?? "")")
+                if let first = unknown.first { log("\(unknown.count) items without a sync state from the engine, as \(first.syncState)") }
             }
             keep(update.results.map(\.displayName))
             keep(query)

@@ -28,10 +28,17 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // Real Syncthing devices on loopback for rows P and G: the test
+        // harness's own file (a link to Tests/TestSupport/SyncthingDevices.swift),
+        // so the tests and the bench start devices with one implementation.
+        // The test target cannot be a dependency of this package; the file
+        // needs nothing else of TestSupport.
+        .target(name: "SyncthingHarness"),
         .executableTarget(
             name: "PropertyListBenchmarks",
             dependencies: [
                 "CBenchmarkLibXML2",
+                "SyncthingHarness",
                 .product(name: "PropertyList", package: rootPackage),
                 .product(name: "KeyedArchive", package: rootPackage),
                 .product(name: "NIBArchive", package: rootPackage),
@@ -40,6 +47,8 @@ let package = Package(
                 .product(name: "UniformTypes", package: rootPackage),
                 .product(name: "ICTDocument", package: rootPackage),
                 .product(name: "DocumentQuery", package: rootPackage),
+                .product(name: "FileCoordination", package: rootPackage),
+                .product(name: "UbiquityContainers", package: rootPackage),
                 .product(name: "TypedStream", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

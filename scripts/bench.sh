@@ -6,7 +6,9 @@
 # Installs what the peers need when it is missing (Debian: plistutil from
 # libplist-utils, libxml2's headers, pkg-config, python3 for the inputs,
 # Info-ZIP's zip and unzip for the package-zip rows, librust-plist-dev and cargo
-# for the Rust plist crate of rows r1-r2, built offline from Debian's registry).
+# for the Rust plist crate of rows r1-r2, built offline from Debian's registry,
+# syncthing and curl for the sync rows P and G, as `scripts/install-deps.sh test`
+# installs them for the tests: the devices are the tests' SyncthingDevices).
 # Arguments are passed to the harness, e.g. `scripts/bench.sh --repetitions 11`.
 set -euo pipefail
 
@@ -15,7 +17,7 @@ cd "$root"
 
 if command -v dpkg >/dev/null 2>&1; then
     missing=()
-    for package in libplist-utils libxml2-dev pkg-config python3 zip unzip librust-plist-dev; do
+    for package in libplist-utils libxml2-dev pkg-config python3 zip unzip librust-plist-dev syncthing curl; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     if ((${#missing[@]} > 0)); then

@@ -1,6 +1,7 @@
 import Dispatch
 import DocumentQuery
 import Foundation
+import UbiquityContainers
 
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +46,7 @@ struct MetadataQueryRows {
             let (ours, theirs) = try processRuns.compare(
                 reported: {
                     let (sample, items) = try Self.gather(folder.path)
-                    found = items
+                    found = items.count
                     return sample
                 },
                 { try runChildChecked([ict, "list", folder.path], standardOutput: "/dev/null").sample })
@@ -65,28 +66,30 @@ struct MetadataQueryRows {
 
     /// One gathering of `path` (start to the gathering update; display names
     /// are read lazily, not here): its wall time, this process's CPU time (the
-    /// query reads on a thread of its own), and how many items it found.
-    static func gather(_ path: String) throws -> (Sample, Int) {
+    /// query reads on a thread of its own), and the items it found. With
+    /// `containers`, the query follows their engines (rows G: each item's sync state).
+    static func gather(_ path: String, containers: UbiquityContainers? = nil, seconds: Int = 60) throws -> (Sample, [MetadataItem]) {
         let clock = ContinuousClock()
         let startCPU = processCPUTime()
         let start = clock.now
         let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
-        let first = try firstUpdate(of: query)
+        if let containers { query.ubiquityContainers = containers }
+        let first = try firstUpdate(of: query, seconds: seconds)
         let sample = Sample(wall: clock.now - start, cpu: processCPUTime() - startCPU)
         query.stop()
-        return (sample, first.results.count)
+        return (sample, first.results)
     }
 
-    /// The query's first update (its gathering), waited for at most a minute.
-    private static func firstUpdate(of query: MetadataQuery) throws -> MetadataQueryUpdate {
+    /// The query's first update (its gathering), waited for at most `seconds`.
+    static func firstUpdate(of query: MetadataQuery, seconds: Int = 60) throws -> MetadataQueryUpdate {
         let arrived = DispatchSemaphore(value: 0)
         let box = UpdateBox()
         try query.start(on: DispatchQueue(label: "q.gathering")) { update in
             if box.set(update) { arrived.signal() }
         }
-        guard arrived.wait(timeout: .now() + 60) == .success, let update = box.first else {
+        guard arrived.wait(timeout: .now() + .seconds(seconds)) == .success, let update = box.first else {
             query.stop()
-            throw BenchmarkFailure("no gathering update within 60 s")
+            throw BenchmarkFailure("no gathering update within \(seconds) s")
         }
         try expect(update.phase == .gatheringFinished, "the first update is not the gathering")
         return update
@@ -157,43 +160,19 @@ struct MetadataQueryRows {
     }
 
     private func inotifyLatencies() throws -> [Sample] {
-        #if os(Linux)
-        let descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { throw BenchmarkFailure("inotify_init1: errno \(errno)") }
-        defer { close(descriptor) }
-        guard inotify_add_watch(descriptor, workDirectory, UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE)) >= 0 else {
-            throw BenchmarkFailure("inotify_add_watch: errno \(errno)")
-        }
+        let watch = try InotifyWatch(folder: workDirectory)
         var samples: [Sample] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         let clock = ContinuousClock()
         for index in Self.renames..<(2 * Self.renames) {
             let (temporary, final) = try makeTemporaryPackage(index)
-            let name = (final as NSString).lastPathComponent
             // What making the temporary package queued is read first, so the wait below is for the rename alone.
-            var pending = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            while poll(&pending, 1, 0) > 0 { _ = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+            watch.drain()
             let start = clock.now
             guard rename(temporary, final) == 0 else { throw BenchmarkFailure("rename \(temporary): errno \(errno)") }
-            var seen = false
-            while !seen {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { throw BenchmarkFailure("reading inotify: errno \(errno)") }
-                var offset = 0
-                while offset + 16 <= count {
-                    let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
-                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-                    let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                    if mask & UInt32(IN_MOVED_TO) != 0, String(decoding: nameBytes, as: UTF8.self) == name { seen = true }
-                    offset += 16 + length
-                }
-            }
+            try watch.waitForMove(of: (final as NSString).lastPathComponent, seconds: 10)
             samples.append(Sample(wall: clock.now - start, cpu: .zero))
         }
         return samples
-        #else
-        throw BenchmarkFailure("inotify is Linux's")
-        #endif
     }
 
     // MARK: q3. peak memory while watching
@@ -232,11 +211,20 @@ struct MetadataQueryRows {
         return peak
     }
 
-    /// The child of row q3: gathers `path` with every display name read, then exits with the query still watching.
-    static func watchAndExit(_ path: String) -> Int32 {
+    /// The child of rows q3 and G2: gathers `path` with every display name
+    /// read (with `containers`, following their engines: every item's sync
+    /// state, items without one said on standard error), then exits with the
+    /// query still watching.
+    static func watchAndExit(_ path: String, containers: UbiquityContainers? = nil) -> Int32 {
         do {
             let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
-            let update = try firstUpdate(of: query)
+            if let containers { query.ubiquityContainers = containers }
+            let update = try firstUpdate(of: query, seconds: containers == nil ? 60 : SyncRows.gatheringSeconds)
+            if containers != nil {
+                // Row G1 says whether the states were known: told here too, for a run of this child alone.
+                let unknown = update.results.filter { $0.syncState.status == nil }
+                if let first = unknown.first { log("\(unknown.count) items without a sync state from the engine, as \(first.syncState)") }
+            }
             keep(update.results.map(\.displayName))
             keep(query)
             exit(0)

@@ -3,7 +3,7 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnopqrstuvwxyz] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnopqrstuvwxyzPGI] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v), compiled-nib (u, against Python's nibarchive), typed-stream (t, against pytypedstream),
@@ -11,7 +11,8 @@ import PropertyList
 /// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many
 /// processes against one (w), whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), and shared-object bombs refused by every
-/// `ict` command (x), all measured in this run.
+/// `ict` command (x), and documents synced by real Syncthing devices (P, G) and an idle process
+/// holding presenters and queries (I), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -66,6 +67,18 @@ struct PropertyListBenchmarks {
                     workDirectory: options.dataDirectory.appendingPathComponent("query").path
                 )
                 rows += try query.run()
+            }
+            if !options.only.isDisjoint(with: "PGI") {
+                let sync = SyncRows(
+                    stopwatch: Stopwatch(
+                        warmUpRuns: options.warmUpRuns, repetitions: max(options.repetitions, SyncRows.propagationRuns), verbose: options.verbose),
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    folder: DocumentFolder(path: options.dataDirectory.appendingPathComponent("documents").path),
+                    workDirectory: options.dataDirectory.appendingPathComponent("idle").path,
+                    only: options.only
+                )
+                rows += sync.run()
             }
             if options.only.contains("p") {
                 let packages = PackageSaving(
@@ -175,8 +188,8 @@ struct Options {
     var dataDirectory = Inputs.benchmarksDirectory.appendingPathComponent(".data")
     var repetitions = 7
     var warmUpRuns = 1
-    /// The rows to run, by letter.
-    var only = Set("abcdefghijklmnopqrstuvwxyz")
+    /// The rows to run, by letter (the capitals are the sync rows: `SyncRows`).
+    var only = Set("abcdefghijklmnopqrstuvwxyzPGI")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -225,6 +238,10 @@ enum ChildMode: String {
     case versions = "child-versions"
     /// Watches the folder named next with a metadata query, gathered, and exits (row q3).
     case watch = "child-watch"
+    /// As `watch`, the folder (named second) a container by the containers.plist named first (row G2).
+    case watchSynced = "child-watch-synced"
+    /// Holds presenters and queries in the folder named next, says ready, and blocks (rows I).
+    case idle = "child-idle"
     /// `child-read-runs binary|xml FILE RUNS`: ICTKit's side of rows r, as the peers
     /// run theirs (`ReaderPeerRows.ourRuns`).
     case readRuns = "child-read-runs"
@@ -252,6 +269,12 @@ enum ChildMode: String {
         case .watch:
             guard arguments.count == 1 else { return 64 }
             return MetadataQueryRows.watchAndExit(arguments[0])
+        case .watchSynced:
+            guard arguments.count == 2 else { return 64 }
+            return SyncRows.watchSyncedAndExit(configurationPath: arguments[0], folder: arguments[1])
+        case .idle:
+            guard arguments.count == 1 else { return 64 }
+            return SyncRows.holdIdle(in: arguments[0])
         case .readRuns:
             guard arguments.count == 3, let runs = Int(arguments[2]), runs > 0 else { return 64 }
             return ReaderPeerRows.ourRuns(format: arguments[0], path: arguments[1], runs: runs)

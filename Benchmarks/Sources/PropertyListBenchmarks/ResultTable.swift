@@ -16,6 +16,8 @@ enum Target {
     case memoryAtMostMegabytes(Double)
     /// Ours at most this many times the peer's peak memory: ours ÷ peer ≤ factor.
     case memoryAtMostTimesPeer(Double)
+    /// A count of ICTKit's (wake-ups per second, threads) at most this, whatever the peer's (shown for scale).
+    case countAtMost(Double, unit: String)
 
     var description: String {
         switch self {
@@ -26,6 +28,7 @@ enum Target {
         case .atMost(let budget): "≤ \(milliseconds(budget))"
         case .memoryAtMostMegabytes(let budget): "≤ \(format(budget, decimals: 0)) MB"
         case .memoryAtMostTimesPeer(let factor): "≤ \(format(factor))× peer's memory"
+        case .countAtMost(let limit, let unit): "≤ \(format(limit, decimals: limit == limit.rounded() ? 0 : 1)) \(unit)"
         }
     }
 }
@@ -59,7 +62,7 @@ struct Row {
         case .atMost(let budget):
             ratio = "\(format(ourTime / theirTime))× peer's time"
             met = ourTime <= budget
-        case .memoryAtMost, .shareAtMost, .memoryAtMostMegabytes, .memoryAtMostTimesPeer:
+        case .memoryAtMost, .shareAtMost, .memoryAtMostMegabytes, .memoryAtMostTimesPeer, .countAtMost:
             preconditionFailure("a timed row has a time target")
         }
         let cpuRatio =
@@ -95,6 +98,16 @@ struct Row {
             benchmark: benchmark, ours: megabytes(ours), peer: peer, peerMeasurement: megabytes(peerBytes),
             ratio: "\(format(Double(ours) / Double(peerBytes)))× peer's", target: target,
             met: Double(ours) <= budget * 1_048_576)
+    }
+
+    /// A row comparing a count of ours (wake-ups per second, threads) with
+    /// the peer's, against a limit on ours; both shown with `decimals`.
+    static func count(_ benchmark: String, ours: Double, peer: String, peerCount: Double, decimals: Int, target: Target) -> Row {
+        guard case .countAtMost(let limit, let unit) = target else { preconditionFailure("a count row has a count target") }
+        return Row(
+            benchmark: benchmark, ours: "\(format(ours, decimals: decimals)) \(unit)", peer: peer,
+            peerMeasurement: "\(format(peerCount, decimals: decimals)) \(unit)",
+            ratio: peerCount > 0 ? "\(format(ours / peerCount))× peer's" : "peer's is 0", target: target, met: ours <= limit)
     }
 
     /// A row that could not be measured, with the reason.

@@ -352,7 +352,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleCompatibilityTests",
-            dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport"]
+            dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport", "UbiquitousKeyValueStore", "UbiquityContainers"]
         ),
         // The source texts' query, conflict, container and document code, written as Swift on Apple's platforms
         // writes it, with only its import block changed; Swift 5 mode, the language that code was written in.

@@ -63,6 +63,27 @@ struct KeyValueStoreCommandTests {
         #expect(list.stdout == keys.sorted().map { "\($0)\tvalue of \($0)\n" }.joined())
     }
 
+    /// The same on a Syncthing device: the one file the processes wrote reaches the other device with every
+    /// key, and no conflict copy is made on either.
+    @Test(.enabled(if: SyncthingDevices.isInstalled, "syncthing is not installed (scripts/install-deps.sh test installs it)"))
+    func twentyProcessesOnOneSyncthingDeviceKeepEveryKeyOnTheOther() throws {
+        let devices = try SyncthingDevices(count: 2)
+        defer { devices.stop() }
+        let folder = URL(fileURLWithPath: devices.devices[0].folder).resolvingSymlinksInPath().path
+        let keys = (1...20).map { "key\($0)" }
+        let runs = try ConcurrentEditTests.runAtOnce(keys.map { ["kvstore", "set", "--folder", folder, $0, "value of \($0)"] })
+        for (run, key) in zip(runs, keys) { #expect(run.status == 0, "\(key): \(run.stderr)") }
+        try? devices.scan(0, ".ictkit-kvstore")
+        let expected = Dictionary(uniqueKeysWithValues: keys.map { ($0, "value of \($0)" as String?) })
+        try devices.waitUntil("every key in the file on device 2") {
+            (try? Self.plistlibEntries(devices.devices[1].folder))?.values.first == expected
+        }
+        let conflicts = devices.devices.flatMap { device in
+            (FileManager.default.enumerator(atPath: device.folder)?.allObjects as? [String] ?? []).filter { $0.contains(".sync-conflict-") }
+        }
+        #expect(conflicts == [])
+    }
+
     @Test func setGetRemoveAndList() throws {
         let folder = try Self.container()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -16,7 +16,7 @@ extension Ict {
                 is --folder, else the one --container names, else ICT_UBIQUITY_CONTAINER's folder \
                 or the configured default. A change past Apple's limits (1,024 keys, 64 bytes a \
                 key, 1 MB in all) is refused, exit status 1. Another device's file that cannot be \
-                read is a warning: it is skipped, and its values as last read are lost to nobody.
+                read (truncated, corrupt, mid-sync) is skipped with a warning; nothing in it is changed.
                 """,
             subcommands: [Get.self, Set.self, Remove.self, List.self, Validate.self]
         )

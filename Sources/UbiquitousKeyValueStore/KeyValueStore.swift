@@ -17,14 +17,15 @@ import UbiquityContainers
 /// describes the files.
 ///
 /// Changes made here are kept in memory and written by `synchronize()`, or
-/// soon after by the store's thread when it watches. Several processes of one
+/// soon after on the store's queue when it watches. Several processes of one
 /// device each read, merge and write the device's file under one lock
 /// (`ItemLock`), so none loses another's keys. Another device's file that is
 /// truncated, corrupt or not a file is skipped with a warning and read again
 /// when it changes; what it held when last read whole still counts.
 ///
-/// While watching (`init(…, watching: true)`), a thread waits on the store's
-/// folder (inotify: no periodic wake-up) and tells each change of the
+/// While watching (`init(…, watching: true)`), the process's one file-event
+/// loop watches the store's folder (no thread of its own, no periodic
+/// wake-up), and the store tells each change of the
 /// merged values that did not come from this store — another device's,
 /// another process's, the first sight of other devices, an identity change
 /// — to the observers (`observe(on:_:)`, `changes()`), with the keys whose
@@ -36,8 +37,8 @@ public final class KeyValueStore: Sendable {
     let core: KeyValueStoreCore
 
     /// Opens the store kept in `container`: reads every device's file and
-    /// merges them; with `watching`, starts the thread that watches the
-    /// folder and writes changes made here.
+    /// merges them; with `watching`, watches the folder on the process's
+    /// file-event loop and writes changes made here soon after they are made.
     ///
     /// `deviceToken` stands for this device in place of the container's
     /// identity token (`UbiquityContainers.identityToken(of:)`), and
@@ -60,8 +61,8 @@ public final class KeyValueStore: Sendable {
 
     deinit { core.stop() }
 
-    /// Writes what is left to write and stops watching. Later changes are
-    /// written by `synchronize()` only.
+    /// Stops watching and writes what is left to write; ends the sequences
+    /// `changes()` gave. Later changes are written by `synchronize()` only.
     public func close() { core.stop() }
 
     /// The container's store folder, `CONTAINER/.ictkit-kvstore`.
@@ -101,8 +102,8 @@ public final class KeyValueStore: Sendable {
         core.lock.withLock { core.state.merged.sorted { $0.key < $1.key }.map { (key: $0.key, entry: $0.value) } }
     }
 
-    /// Sets `key` to `value` here, to be written by `synchronize()` (or the
-    /// watching thread soon after). A change that would pass one of the
+    /// Sets `key` to `value` here, to be written by `synchronize()` (or, when
+    /// watching, soon after on the store's queue). A change that would pass one of the
     /// limits (a key over 64 bytes of UTF-8, a 1,025th key, more than 1 MB
     /// in all, a UID) is refused, and observers are told
     /// `quotaViolationChange` naming the key, as Apple's store tells it.
@@ -127,7 +128,7 @@ public final class KeyValueStore: Sendable {
             core.tell(KeyValueStoreChange(reason: .quotaViolationChange, changedKeys: [key]))
             throw error
         }
-        core.wake?.signal()
+        core.scheduleWrite()
     }
 
     /// Apple's `synchronize()`: this device's changes written now, other
@@ -183,27 +184,25 @@ public final class KeyValueStoreObservation: Sendable {
     public func cancel() { core.removeObserver(id) }
 }
 
-/// The store's state under its lock, its observers, and the thread that
-/// watches its folder and writes its changes.
+/// The store's state under its lock, its observers, and its client of the
+/// process's file-event loop, which watches its folder and writes its changes.
 final class KeyValueStoreCore: @unchecked Sendable {
-    // @unchecked: `state`, `observers`, `nextObserver`, `pendingAtLaunch` and `stopping` are touched only under `lock`.
+    // @unchecked: `state`, `observers`, `nextObserver`, `pendingAtLaunch`, `client` and `stopping` are touched only
+    // under `lock`.
     let lock = ThreadLock()
     var state: KeyValueStoreState
     private var observers: [Int: (tell: @Sendable (KeyValueStoreChange) -> Void, finish: (@Sendable () -> Void)?)] = [:]
     private var nextObserver = 0
     private var stopping = false
     private let warningHandler: (@Sendable (KeyValueStoreWarning) -> Void)?
-    /// Wakes the thread: a change to write, or stop.
-    let wake: WakeSignal?
-    /// Set before the thread starts and closed after it ended; used by the thread alone meanwhile.
-    private var watcher: DirectoryWatcher?
-    private let ended = DispatchSemaphore(value: 0)
-    private var threadRunning = false
+    /// The loop and this store's client of it, while watching.
+    private var client: (loop: FileEventLoop, client: FileEventLoop.Client)?
+    /// The queue the loop hands this store's events to: one at a time, in order.
+    private let queue = DispatchQueue(label: "ICTKit.KeyValueStore")
 
     init(state: KeyValueStoreState, warnings: (@Sendable (KeyValueStoreWarning) -> Void)?) {
         self.state = state
         warningHandler = warnings
-        wake = try? WakeSignal()
     }
 
     /// What other devices changed since this device last wrote, found by the first read and told at the
@@ -222,33 +221,40 @@ final class KeyValueStoreCore: @unchecked Sendable {
         for warning in warnings { warningHandler?(warning) }
     }
 
-    /// Starts the watching thread; without inotify or a thread, changes are seen at `synchronize()` only.
+    /// Watches the store's folder on the process's file-event loop (no thread or inotify descriptor of its
+    /// own, no periodic wake-up); without one, changes are seen at `synchronize()` only.
     func startWatching() {
-        guard let wake else { return }
+        guard case .success(let loop) = FileEventLoop.shared else { return }
         _ = try? lock.withLock { () throws(KeyValueStoreError) in try state.makeFolder() }
-        guard let made = try? DirectoryWatcher(), (try? made.watch(state.folder)) != nil else { return }
-        watcher = made
-        threadRunning = DetachedThread(name: "ICTKit kvstore") { [self] in run() }.start()
+        let registered: FileEventLoop.Client
+        do throws(FileEventLoop.Failure) {
+            registered = try loop.register(queue: queue) { [weak self] delivery in self?.handle(delivery) }
+        } catch {
+            return
+        }
+        guard (try? loop.watch(lock.withLock { state.folder }, for: registered)) != nil else {
+            loop.unregister(registered)
+            return
+        }
+        lock.withLock { client = (loop, registered) }
     }
 
-    /// The thread: waits for the folder's events or a wake, reads and tells, writes; until `stop`.
-    private func run() {
-        defer { ended.signal() }
-        guard let watcher, let wake else { return }
-        while true {
-            // No wake-up while nothing happens: the folder's events, a change to write, or a stop.
-            _ = waitForInput([watcher.descriptor, wake.descriptor], timeout: -1)
-            wake.drain()
-            let events = watcher.events()
-            if lock.withLock({ stopping }) { return }
-            if events.contains(where: { $0.change == .folderGone }) {
-                // The folder was removed or replaced (a sync engine's doing): watch the new one.
-                _ = try? lock.withLock { () throws(KeyValueStoreError) in try state.makeFolder() }
-                _ = try? watcher.watch(lock.withLock { state.folder })
-            }
-            if !events.isEmpty { refresh() }
-            write()
+    /// What the loop told: the folder's events (read what changed, and tell it), or a wake (write).
+    private func handle(_ delivery: FileEventLoop.Delivery) {
+        guard let (loop, client) = lock.withLock({ stopping ? nil : self.client }) else { return }
+        if delivery.events.contains(where: { $0.change == .folderGone }) {
+            // The folder was removed or replaced (a sync engine's doing): watch the new one.
+            _ = try? lock.withLock { () throws(KeyValueStoreError) in try state.makeFolder() }
+            _ = try? loop.watch(lock.withLock { state.folder }, for: client)
         }
+        if !delivery.events.isEmpty { refresh() }
+        write()
+    }
+
+    /// Asks the loop to have this store's changes written soon (by `handle`).
+    func scheduleWrite() {
+        guard let (loop, client) = lock.withLock({ self.client }) else { return }
+        loop.wake(client)
     }
 
     /// Reads what changed and tells it.
@@ -298,19 +304,20 @@ final class KeyValueStoreCore: @unchecked Sendable {
         _ = lock.withLock { observers.removeValue(forKey: id) }
     }
 
-    /// Writes what is left, ends the thread and waits for it, and ends the observers' sequences; once only.
+    /// Stops watching (waiting for a handler running), writes what is left, and ends the observers'
+    /// sequences; once only.
     func stop() {
         let wasStopping = lock.withLock {
             defer { stopping = true }
             return stopping
         }
         guard !wasStopping else { return }
-        write()
-        if threadRunning {
-            wake?.signal()
-            ended.wait()
+        if let (loop, client) = lock.withLock({ self.client }) {
+            // No handler starts after this; one running ends before the queue's next block.
+            loop.unregister(client)
+            if !loop.isHandling(client) { queue.sync {} }
         }
-        watcher?.close()
+        write()
         let finishing = lock.withLock {
             defer { observers = [:] }
             return observers.values.compactMap(\.finish)

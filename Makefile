@@ -90,10 +90,10 @@ lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
-# of each module it re-exports (KeyedCoding, DocumentQuery and UbiquityContainers have no catalog: their doc comments
-# only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
+# of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no
+# catalog: their doc comments only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
 # not among them.
-DOC_MODULES = ICTKit PropertyList FoundationValues KeyedArchive TypedStream CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UbiquityContainers UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
+DOC_MODULES = ICTKit PropertyList FoundationValues KeyedArchive TypedStream CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UbiquityContainers UbiquitousKeyValueStore UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \
 	  $(SWIFT) package generate-documentation --target $$module --warnings-as-errors || exit 1; \
@@ -114,6 +114,14 @@ examples:
 	! Examples/DocumentPorts/.build/debug/CTDocumentApp SampleDocs/malformed/truncated-archive.ict
 	scripts/install-deps.sh examples
 	scripts/syncthing-pair.sh Examples/DocumentPorts/.build/debug/CloudNoteApp
+	# The book's CTAppDelegate on two devices whose containers a folder sync keeps (here: cp): device two,
+	# which has a setting of its own, is told device one's at launch and copies it into UserDefaults.
+	KV=$$(mktemp -d) && mkdir "$$KV/one" "$$KV/two" && \
+	ICT_UBIQUITY_CONTAINER="$$KV/one" Examples/DocumentPorts/.build/debug/SettingsApp set highScore 42 && \
+	ICT_UBIQUITY_CONTAINER="$$KV/two" Examples/DocumentPorts/.build/debug/SettingsApp set theme dark && \
+	cp "$$KV"/one/.ictkit-kvstore/*.plist "$$KV/two/.ictkit-kvstore/" && \
+	ICT_UBIQUITY_CONTAINER="$$KV/two" Examples/DocumentPorts/.build/debug/SettingsApp | tee "$$KV/out" && \
+	grep -q '^reason 1: UserDefaults highScore = 42$$' "$$KV/out"; status=$$?; rm -rf "$$KV"; exit $$status
 
 # SwiftPM relinks only when an input it knows changes; the order file is
 # not one, so a renewed order file removes the executable to be relinked.

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
         .library(name: "FileCoordination", targets: ["FileCoordination"]),
         .library(name: "UbiquityContainers", targets: ["UbiquityContainers"]),
+        .library(name: "UbiquitousKeyValueStore", targets: ["UbiquitousKeyValueStore"]),
         .library(name: "Documents", targets: ["Documents"]),
         .library(name: "DocumentQuery", targets: ["DocumentQuery"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
@@ -156,6 +157,14 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // The iCloud key-value store's meaning over a container: a file per device, merged (NSUbiquitousKeyValueStore's meaning).
+        .target(
+            name: "UbiquitousKeyValueStore",
+            dependencies: [
+                "PropertyList", "SystemSupport", "UbiquityContainers",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "ICTDocument",
             dependencies: [
@@ -196,6 +205,7 @@ let package = Package(
                 "Documents",
                 "DocumentQuery",
                 "UbiquityContainers",
+                "UbiquitousKeyValueStore",
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -208,7 +218,7 @@ let package = Package(
             dependencies: [
                 "PropertyList", "FoundationValues", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "KeyedCoding",
                 "DocumentPackage", "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents",
-                "DocumentQuery", "UbiquityContainers", "AppleCompatibility",
+                "DocumentQuery", "UbiquityContainers", "UbiquitousKeyValueStore", "AppleCompatibility",
             ]
         ),
 
@@ -230,6 +240,7 @@ let package = Package(
                 "TypedStream",
                 "FoundationValues",
                 "UbiquityContainers",
+                "UbiquitousKeyValueStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -336,8 +347,12 @@ let package = Package(
         ),
         .testTarget(name: "UbiquityContainersTests", dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport"]),
         .testTarget(
+            name: "UbiquitousKeyValueStoreTests",
+            dependencies: ["UbiquitousKeyValueStore", "UbiquityContainers", "PropertyList", "TestSupport"]
+        ),
+        .testTarget(
             name: "AppleCompatibilityTests",
-            dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport"]
+            dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport", "UbiquitousKeyValueStore", "UbiquityContainers"]
         ),
         // The source texts' query, conflict, container and document code, written as Swift on Apple's platforms
         // writes it, with only its import block changed; Swift 5 mode, the language that code was written in.

@@ -43,6 +43,11 @@ let package = Package(
             dependencies: [.product(name: "AppleCompatibility", package: "ICTKit")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The database book's CTAppDelegate: settings in the iCloud key-value store, copied into UserDefaults.
+        .executableTarget(
+            name: "SettingsApp",
+            dependencies: [.product(name: "AppleCompatibility", package: "ICTKit")]
+        ),
         // The tutorial's `.dox` note.
         .executableTarget(
             name: "DoxApp",

@@ -20,7 +20,7 @@ struct Ict: ParsableCommand {
         subcommands: [
             Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self,
             Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self, Versions.self, Resolve.self,
-            Diff.self, Status.self, Containers.self, Move.self,
+            Diff.self, Status.self, Containers.self, Move.self, KeyValueStoreCommand.self,
         ]
     )
 

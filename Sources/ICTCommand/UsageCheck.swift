@@ -63,6 +63,7 @@ enum UsageCheck {
         ("inspect", []), ("convert", []), ("validate", []), ("types", ["lookup", "show", "conforms", "identify"]), ("list", []),
         ("thumbnail", []), ("create", []), ("set", []), ("get", []), ("type", []), ("insert", []), ("remove", []),
         ("create-plist", []), ("versions", []), ("resolve", []), ("diff", []), ("status", []), ("containers", []), ("move", []),
+        ("kvstore", ["get", "set", "remove", "list", "validate"]),
     ]
 
     /// `unknown command 'WORD'`, with the nearest of `names` when one is
@@ -142,6 +143,8 @@ enum UsageCheck {
             Ict.SetFields.self, Ict.Get.self, Ict.KeyPathType.self, Ict.Insert.self, Ict.Remove.self, Ict.CreatePlist.self,
             Ict.Types.Lookup.self, Ict.Types.Show.self, Ict.Types.Conforms.self, Ict.Types.Identify.self,
             Ict.Versions.self, Ict.Resolve.self, Ict.Diff.self, Ict.Status.self, Ict.Containers.self, Ict.Move.self,
+            Ict.KeyValueStoreCommand.Get.self, Ict.KeyValueStoreCommand.Set.self, Ict.KeyValueStoreCommand.Remove.self,
+            Ict.KeyValueStoreCommand.List.self, Ict.KeyValueStoreCommand.Validate.self,
         ]
     }
 }

@@ -18,5 +18,6 @@
 @_exported import NIBArchive
 @_exported import PropertyList
 @_exported import TypedStream
+@_exported import UbiquitousKeyValueStore
 @_exported import UbiquityContainers
 @_exported import UniformTypes

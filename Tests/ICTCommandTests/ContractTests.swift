@@ -22,6 +22,7 @@ struct ContractTests {
     static let scratch: String = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-contract-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: folder + "/docs", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: folder + "/kv", withIntermediateDirectories: true)
         try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")
         _ = FileManager.default.createFile(atPath: folder + "/good.plist", contents: Data("<plist><dict><key>a</key><integer>1</integer></dict></plist>".utf8))
         _ = FileManager.default.createFile(atPath: folder + "/bad.plist", contents: Data("<plist><dict><key>a</key><integer>x</integer></dict></plist>".utf8))
@@ -184,6 +185,14 @@ struct ContractTests {
             Case(schema: "containers", arguments: ["containers", "--json", "--timeout", "0"], status: 64),
             Case(schema: "move", arguments: ["move", "--json", s + "/V.ict", s + "/W.ict"], status: 1),
             Case(schema: "move", arguments: ["move", "--json", s + "/V.ict"], status: 64),
+            Case(schema: "kvstore", arguments: ["kvstore", "set", "--json", "--folder", s + "/kv", "a", "1"], status: 0),
+            Case(schema: "kvstore", arguments: ["kvstore", "set", "--json", "--folder", s + "/kv", String(repeating: "k", count: 65), "1"], status: 1),
+            Case(schema: "kvstore", arguments: ["kvstore", "get", "--json", "--folder", s + "/kv", "nothing"], status: 1),
+            Case(schema: "kvstore", arguments: ["kvstore", "list", "--json", "--removed", "--folder", s + "/kv"], status: 0),
+            Case(schema: "kvstore", arguments: ["kvstore", "validate", "--json", "--folder", s + "/kv"], status: 0),
+            Case(schema: "kvstore", arguments: ["kvstore", "remove", "--json", "--folder", s + "/kv", "nothing"], status: 1),
+            Case(schema: "kvstore", arguments: ["kvstore", "list", "--json", "--folder", s + "/missing"], status: 1),
+            Case(schema: "kvstore", arguments: ["kvstore", "get", "--json"], status: 64),
             Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R.ict", "--keep", "1"], status: 0),
             Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R2.ict", "--keep", "5"], status: 1),
             Case(schema: "resolve", arguments: ["resolve", "--json", s + "/R2.ict", "--keep", "1", "--expect", "0000000000000000"], status: 1),

@@ -21,6 +21,9 @@ struct ReportFieldsTests {
             ("types-conforms", Ict.Types.Conforms.self), ("list", Ict.List.self), ("validate", Ict.Validate.self),
             ("convert", Ict.Convert.self), ("create", Ict.Create.self), ("set", Ict.SetFields.self),
             ("status", Ict.Status.self), ("containers", Ict.Containers.self), ("move", Ict.Move.self),
+            ("kvstore", Ict.KeyValueStoreCommand.Get.self), ("kvstore", Ict.KeyValueStoreCommand.Set.self),
+            ("kvstore", Ict.KeyValueStoreCommand.Remove.self), ("kvstore", Ict.KeyValueStoreCommand.List.self),
+            ("kvstore", Ict.KeyValueStoreCommand.Validate.self),
         ]
     }
 

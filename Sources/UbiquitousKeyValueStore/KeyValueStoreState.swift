@@ -1,0 +1,311 @@
+import OrderedCollections
+import PropertyList
+import SystemSupport
+import UbiquityContainers
+
+/// The store's state and its reading, merging and writing; every member is
+/// used under `KeyValueStoreCore.lock`. Kept apart from the thread and the
+/// observers (`KeyValueStoreCore`) and from the public API (`KeyValueStore`).
+struct KeyValueStoreState {
+    /// The store's folder in the container, `CONTAINER/.ictkit-kvstore`.
+    let folder: String
+    let container: UbiquityContainer
+    let limits: UbiquitousKeyValueStoreLimits
+    /// A device token given in place of the container's identity token (tests), nil to ask the container.
+    let fixedToken: String?
+    var clock: HybridLogicalClock
+
+    /// This device's identity token; nil when the container has none (no engine identity here).
+    var token: String?
+    /// This device's file as this process knows it: its own changes (those not yet written among them), and
+    /// the other devices' it last wrote with them.
+    var own: KeyValueStoreFile
+    /// The stamp of this device's file when this process last read or wrote it.
+    var ownStamp: FileStamp?
+    /// Keys changed here and not yet written, and whether `own.initialSyncDone` is.
+    var dirty: Set<String> = []
+    var flagDirty = false
+    /// Other devices' files by path: the stamp last looked at, and the contents last read whole.
+    var others: [String: (stamp: FileStamp, file: KeyValueStoreFile?)] = [:]
+    /// Files skipped, by path, with the stamp they were skipped at.
+    var skipped: [String: (stamp: FileStamp, warning: KeyValueStoreWarning)] = [:]
+    /// The winning entry of each key (removals too).
+    var merged: [String: KeyValueStoreEntry] = [:]
+    /// The live keys' bytes as the limits count them (`UbiquitousKeyValueStoreValidator.size(of:)` plus the key's UTF-8).
+    var totalSize = 0
+    var liveCount = 0
+
+    init(container: UbiquityContainer, limits: UbiquitousKeyValueStoreLimits, deviceToken: String?, clock: HybridLogicalClock) {
+        self.container = container
+        self.limits = limits
+        self.fixedToken = deviceToken
+        self.clock = clock
+        folder = (container.folder.hasSuffix("/") ? String(container.folder.dropLast()) : container.folder) + "/" + KeyValueStore.folderName
+        token = deviceToken ?? UbiquityContainers.identityToken(of: container)
+        own = KeyValueStoreFile(device: token ?? "")
+    }
+
+    /// This device's file, `FOLDER/TOKEN.plist`; nil without an identity.
+    var ownPath: String? { token.map { folder + "/" + $0 + ".plist" } }
+
+    /// The live value of `key`.
+    func value(forKey key: String) -> PropertyListValue? { merged[key]?.value }
+
+    // MARK: Reading
+
+    /// Reads what changed on disk — this device's file written by another
+    /// process, other devices' files — and merges it: the change to tell
+    /// (nil when no key's value changed and the identity did not), and the
+    /// files newly skipped, to warn of.
+    ///
+    /// With `othersToo` false, only this device's file is read: the store's
+    /// state when this device last wrote, against which the first full read
+    /// tells what other devices changed since.
+    mutating func refresh(othersToo: Bool = true) -> (change: KeyValueStoreChange?, warnings: [KeyValueStoreWarning]) {
+        var accountChanged = false
+        if fixedToken == nil {
+            let current = UbiquityContainers.identityToken(of: container)
+            if current != token {
+                _ = try? flush()
+                token = current
+                own = KeyValueStoreFile(device: current ?? "")
+                ownStamp = nil
+                dirty = []
+                accountChanged = true
+            }
+        }
+        var warnings: [KeyValueStoreWarning] = []
+        let names = (try? Directory.entries(atPath: folder)) ?? []
+        var seen: Set<String> = []
+        for entry in names {
+            let name = entry.name
+            guard !name.hasPrefix("."), name.hasSuffix(".plist") else { continue }
+            let path = folder + "/" + name
+            guard othersToo || path == ownPath else { continue }
+            seen.insert(path)
+            guard let stamp = FileStamp(itemAt: path) else { continue }
+            if path == ownPath {
+                guard stamp != ownStamp else { continue }
+                switch Self.read(path) {
+                case .success(let file):
+                    absorb(file)
+                    ownStamp = stamp
+                    skipped[path] = nil
+                case .failure(let error):
+                    // Written again whole at the next write, from what this process holds.
+                    flagDirty = token != nil
+                    if skipped[path]?.stamp != stamp {
+                        let warning = KeyValueStoreWarning(path: path, message: error.keyed)
+                        skipped[path] = (stamp, warning)
+                        warnings.append(warning)
+                    }
+                }
+                continue
+            }
+            if let known = others[path], known.stamp == stamp { continue }
+            if let skip = skipped[path], skip.stamp == stamp { continue }
+            switch Self.read(path) {
+            case .success(let file):
+                others[path] = (stamp, file)
+                skipped[path] = nil
+            case .failure(let error):
+                // Skipped until it changes; what it held when last read whole still counts.
+                let warning = KeyValueStoreWarning(path: path, message: error.keyed)
+                skipped[path] = (stamp, warning)
+                warnings.append(warning)
+            }
+        }
+        if othersToo {
+            for path in others.keys where !seen.contains(path) { others[path] = nil }
+            for path in skipped.keys where !seen.contains(path) { skipped[path] = nil }
+        }
+        let changed = remerge()
+        let othersSeen = others.values.contains { $0.file != nil }
+        var reason = KeyValueStoreChange.Reason.serverChange
+        if accountChanged {
+            reason = .accountChange
+        } else if othersSeen, !own.initialSyncDone {
+            // The first sight of another device's values: the initial sync, for a device with values of its own.
+            if !own.entries.isEmpty { reason = .initialSyncChange }
+        }
+        if othersSeen, !own.initialSyncDone, token != nil {
+            own.initialSyncDone = true
+            flagDirty = true
+        }
+        guard accountChanged || !changed.isEmpty else { return (nil, warnings) }
+        return (KeyValueStoreChange(reason: reason, changedKeys: changed.sorted()), warnings)
+    }
+
+    /// Takes the entries of this device's file as another process wrote it
+    /// where they win over what this process has.
+    private mutating func absorb(_ file: KeyValueStoreFile) {
+        for (key, entry) in file.entries where own.entries[key].map({ entry.wins(over: $0) }) ?? true {
+            own.entries[key] = entry
+            dirty.remove(key)
+        }
+        if file.initialSyncDone { own.initialSyncDone = true }
+    }
+
+    /// Computes `merged` again from this device's entries and the others',
+    /// returning the keys whose live value changed. Notes every time seen on the clock.
+    private mutating func remerge() -> Set<String> {
+        var next: [String: KeyValueStoreEntry] = [:]
+        next.reserveCapacity(merged.count)
+        func consider(_ key: String, _ entry: KeyValueStoreEntry) {
+            clock.observe(entry.time)
+            if let current = next[key], !entry.wins(over: current) { return }
+            next[key] = entry
+        }
+        for (key, entry) in own.entries { consider(key, entry) }
+        for (_, known) in others {
+            guard let file = known.file else { continue }
+            for (key, entry) in file.entries { consider(key, entry) }
+        }
+        var changed: Set<String> = []
+        for (key, entry) in next where merged[key]?.value != entry.value { changed.insert(key) }
+        for (key, entry) in merged where next[key] == nil && entry.value != nil { changed.insert(key) }
+        merged = next
+        totalSize = 0
+        liveCount = 0
+        for (key, entry) in merged {
+            guard let value = entry.value else { continue }
+            liveCount += 1
+            totalSize += key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: value)
+        }
+        return changed
+    }
+
+    /// A store file read whole: a regular file (a link, folder or FIFO is
+    /// refused without opening it for long), at most `KeyValueStoreFile.maximumSize`.
+    static func read(_ path: String) -> Result<KeyValueStoreFile, KeyValueStoreError> {
+        let bytes: [UInt8]
+        do throws(SystemCallError) {
+            let file = try OpenFile(path: path, options: [.noFollow, .nonBlocking])
+            let info = try file.info()
+            guard info.kind == .regular else {
+                return .failure(KeyValueStoreError(.unreadable, path: path, "is \(info.kind.phrase), not a store file"))
+            }
+            guard let read = try file.readToEnd(limit: KeyValueStoreFile.maximumSize) else {
+                return .failure(KeyValueStoreError(.unreadable, path: path, "is larger than \(KeyValueStoreFile.maximumSize) bytes"))
+            }
+            bytes = read
+        } catch {
+            let reason = error.code == ErrorNumber.symbolicLinkLoop ? "is a symbolic link, not a store file" : "cannot be read: \(error.reason)"
+            return .failure(KeyValueStoreError(.unreadable, path: path, reason))
+        }
+        do throws(KeyValueStoreError) {
+            return .success(try KeyValueStoreFile(decoding: bytes, path: path))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Changing
+
+    /// Sets (or, for nil, removes) `key` here, to be written by `flush()`.
+    ///
+    /// - Throws: `KeyValueStoreError` `.quotaViolation` naming the limit
+    ///   when the change would pass one; nothing is changed then.
+    mutating func set(_ value: PropertyListValue?, forKey key: String) throws(KeyValueStoreError) {
+        let old = merged[key]?.value
+        if let value {
+            let single = UbiquitousKeyValueStoreValidator(limits: limits).findings(in: .dictionary([key: value]))
+            if let finding = single.first { throw KeyValueStoreError(.quotaViolation, path: folder, key: key, finding.message) }
+            let oldSize = old.map { key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: $0) } ?? 0
+            let newSize = key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: value)
+            if old == nil, liveCount + 1 > limits.maximumKeyCount {
+                throw KeyValueStoreError(
+                    .quotaViolation, path: folder, key: key,
+                    "would be key \(liveCount + 1); the iCloud key-value store holds at most \(limits.maximumKeyCount)")
+            }
+            if totalSize - oldSize + newSize > limits.maximumTotalSize {
+                throw KeyValueStoreError(
+                    .quotaViolation, path: folder, key: key,
+                    "would make \(totalSize - oldSize + newSize) bytes of keys and values; the store holds at most \(limits.maximumTotalSize)")
+            }
+            totalSize += newSize - oldSize
+            if old == nil { liveCount += 1 }
+        } else {
+            guard let old else { return }
+            totalSize -= key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: old)
+            liveCount -= 1
+        }
+        let entry = KeyValueStoreEntry(value: value, time: clock.tick(), device: own.device)
+        own.entries[key] = entry
+        merged[key] = entry
+        dirty.insert(key)
+    }
+
+    /// Writes this device's changes not yet written: under the lock of this
+    /// device's file (other processes of this device write it too), reads
+    /// it again, keeps the winner of each key, and writes the whole merged
+    /// store in one rename (`AtomicFileWriter`). Returns the keys another process of this
+    /// device had changed, whose live value changed here.
+    ///
+    /// - Throws: `KeyValueStoreError` `.noContainer` without an identity,
+    ///   `.io` when the folder cannot be made, the lock not had, or the file
+    ///   not written (the changes stay to write).
+    mutating func flush() throws(KeyValueStoreError) -> Set<String> {
+        guard !dirty.isEmpty || flagDirty else { return [] }
+        guard let path = ownPath else {
+            throw KeyValueStoreError(.noContainer, path: container.folder, "the container's sync engine has no identity on this device")
+        }
+        try makeFolder()
+        let lock: ItemLock
+        do throws(ItemLock.Failure) {
+            lock = try ItemLock.acquire(path, .exclusive, timeout: 60)
+        } catch {
+            throw KeyValueStoreError(.io, path: path, "cannot lock it: \(error.description)")
+        }
+        defer { lock.release() }
+        var changed: Set<String> = []
+        for _ in 0..<8 {
+            let stamp = FileStamp(itemAt: path)
+            if stamp != nil, stamp != ownStamp, case .success(let file) = Self.read(path) { absorb(file) }
+            changed.formUnion(remerge())
+            // The whole merged store: a device whose own file is lost gets its changes back from the others'.
+            own.entries = OrderedDictionary(uniqueKeysWithValues: merged.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            let bytes = try own.encoded(path: path)
+            do throws(AtomicFileWriter.Failure) {
+                var options = AtomicFileWriter.Options()
+                options.specialFiles = .refused
+                options.listingFolderOnce = false
+                let writer = try AtomicFileWriter(path: path, options: options)
+                let written: Result<Void, AtomicFileWriter.Failure> = bytes.withUnsafeBytes { raw in
+                    Result { () throws(AtomicFileWriter.Failure) in try writer.write(raw) }
+                }
+                try written.get()
+                try writer.commit(expecting: stamp)
+            } catch {
+                // Another writer (the sync engine bringing this device's file back) put one in place: read it and try again.
+                if error.changedSinceRead { continue }
+                throw KeyValueStoreError(.io, path: path, "cannot write it: \(error.description)")
+            }
+            ownStamp = FileStamp(itemAt: path)
+            dirty = []
+            flagDirty = false
+            return changed
+        }
+        throw KeyValueStoreError(.io, path: path, "another program kept replacing it; the changes are kept to write again")
+    }
+
+    /// Makes the store's folder when it is not there.
+    ///
+    /// - Throws: `KeyValueStoreError` `.io` when it cannot be made, or is not a folder.
+    func makeFolder() throws(KeyValueStoreError) {
+        if let info = try? FileInfo.of(path: folder, followingLink: false) {
+            guard info.kind == .directory else { throw KeyValueStoreError(.io, path: folder, "is \(info.kind.phrase), not the store's folder") }
+            return
+        }
+        do throws(SystemCallError) {
+            try Directory.make(atPath: folder, permissions: 0o755)
+        } catch {
+            guard error.isAlreadyExisting else { throw KeyValueStoreError(.io, path: folder, "cannot make the store's folder: \(error.reason)") }
+        }
+    }
+}
+
+extension KeyValueStoreError {
+    /// The message with the key path inside the file, for a warning naming the file.
+    var keyed: String { key.isEmpty ? message : "at \(key): \(message)" }
+}

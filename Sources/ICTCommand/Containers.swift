@@ -21,7 +21,7 @@ extension Ict {
         )
 
         @Option(help: "Seconds to wait for each engine's answer.")
-        var timeout: Double = 1
+        var timeout: Double = 5
 
         @Flag(help: "Print one JSON document for programs (Schemas/cli/containers.schema.json).")
         var json = false

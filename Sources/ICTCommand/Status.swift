@@ -26,7 +26,7 @@ extension Ict {
         var items: [String]
 
         @Option(help: "Seconds to wait for the engine's answer before the state is unknown.")
-        var timeout: Double = 1
+        var timeout: Double = 5
 
         @Flag(help: "Print one JSON document for programs (Schemas/cli/status.schema.json).")
         var json = false

@@ -100,8 +100,10 @@ struct KeyValueStoreSyncthingTests {
         try set(["theme": "from device 1"], on: first, index: 0, devices)
         try set(["theme": "from device 2"], on: second, index: 1, devices)
         try devices.start(1)
-        try devices.waitUntil("both devices holding the later value") {
+        // The value can be read a moment before its notification is posted (on the store's queue): wait for both.
+        try devices.waitUntil("both devices holding the later value, device 1 told") {
             first.string("theme") == "from device 2" && second.string("theme") == "from device 2"
+                && first.changes.dropFirst(toldBefore.0).contains { $0.changedKeys.contains("theme") }
         }
         let firstTold = first.changes.dropFirst(toldBefore.0)
         let secondTold = second.changes.dropFirst(toldBefore.1)

@@ -140,7 +140,11 @@ let package = Package(
         // MARK: Documents and packages — file wrappers, conflict versions, .ict documents.
         .target(
             name: "DocumentPackage",
-            dependencies: ["CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "CLibZ", "PropertyList", "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "DocumentVersions",

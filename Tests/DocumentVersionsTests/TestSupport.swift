@@ -25,8 +25,11 @@ struct TemporaryDirectory {
         String(decoding: try Data(contentsOf: URL(fileURLWithPath: appending(relative))), as: UTF8.self)
     }
 
-    /// The names in `relative` (the directory itself by default), sorted.
+    /// The names in `relative` (the directory itself by default), sorted,
+    /// but the manifest a package save writes (`.ictkit-manifest.plist`, not
+    /// an entry; `PackageConsistencyTests` check it).
     func names(_ relative: String = "") throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: relative.isEmpty ? path : appending(relative)).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: relative.isEmpty ? path : appending(relative))
+            .filter { $0 != ".ictkit-manifest.plist" }.sorted()
     }
 }

@@ -332,7 +332,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument"]
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport"]
         ),
         .testTarget(
             name: "DocumentQueryTests",

@@ -77,7 +77,13 @@ package struct SHA256Digest {
 
     /// One 64-byte block (FIPS 180-4, 6.2.2). The additions wrap modulo 2^32, as the standard says.
     private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        var schedule = [UInt32](repeating: 0, count: 64)
+        // The message schedule on the stack: no allocation per block.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            compress(block, schedule: schedule)
+        }
+    }
+
+    private mutating func compress(_ block: UnsafeRawBufferPointer, schedule: UnsafeMutableBufferPointer<UInt32>) {
         for index in 0..<16 {
             schedule[index] =
                 UInt32(block[index * 4]) << 24 | UInt32(block[index * 4 + 1]) << 16 | UInt32(block[index * 4 + 2]) << 8

@@ -141,7 +141,11 @@ let package = Package(
         // MARK: Documents and packages — file wrappers, conflict versions, .ict documents.
         .target(
             name: "DocumentPackage",
-            dependencies: ["CLibZ", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "CLibZ", "PropertyList", "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "DocumentVersions",
@@ -339,7 +343,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument"]
+            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport"]
         ),
         .testTarget(
             name: "DocumentQueryTests",

@@ -62,6 +62,7 @@ public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConve
             case limitExceeded(DocumentPackageLimit)
             case unsafePath
             case invalidArchive
+            case invalidManifest
             case io
         }
 
@@ -96,6 +97,9 @@ public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConve
         public static var unsafePath: Self { Self(.unsafePath) }
         /// The zip archive is unreadable or inconsistent.
         public static var invalidArchive: Self { Self(.invalidArchive) }
+        /// The package's manifest (`PackageManifest`) is not one: not a
+        /// binary property list, or a key missing or of the wrong type.
+        public static var invalidManifest: Self { Self(.invalidManifest) }
         /// A system call failed; `systemErrorNumber` holds its `errno`.
         public static var io: Self { Self(.io) }
 
@@ -118,6 +122,7 @@ public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConve
             case .limitExceeded(let limit): "limitExceeded(\(limit.rawValue))"
             case .unsafePath: "unsafePath"
             case .invalidArchive: "invalidArchive"
+            case .invalidManifest: "invalidManifest"
             case .io: "io"
             }
         }

@@ -47,6 +47,37 @@ extension PackageWrapper {
         childrenMatchDiskRecord = true
     }
 
+    /// Reads a package made of some entries of the package at `path`, each
+    /// under another name: `sources` maps each entry of the result (`a/b`)
+    /// to the entry of the package on disk that holds it (itself, or a
+    /// conflict copy of it: `a/b.sync-conflict-….data`). Folders on the way
+    /// are made as needed; an entry mapped to a folder is an empty folder
+    /// with that folder's permissions and time. Files are read lazily and,
+    /// saved back to `path`, hard-linked rather than copied, as for a
+    /// package read whole. Nothing else of the package is read: a FIFO or
+    /// device elsewhere in it is never met.
+    ///
+    /// - Throws: `DocumentPackageError` `.notFound` naming an entry whose
+    ///   source is gone, `.unsupportedFileType` for a source that is a
+    ///   device, FIFO or socket, `.invalidName` or `.duplicateName` for an
+    ///   entry path that cannot be one, and what `init(readingFrom:)` throws for the root.
+    public convenience init(readingEntries sources: [String: String], fromPackageAt path: String) throws(DocumentPackageError) {
+        let absolutePath = Self.absolutePath(path)
+        let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
+        let root = try FileSystem.openDirectory(absolutePath, followingLink: true, at: location)
+        let identity = try FileSystem.status(of: root, at: location)
+        let origin = PackageOrigin(path: absolutePath, shownPath: path, identity: identity)
+        self.init(kind: .directory, permissions: identity.permissions)
+        fileName = String(absolutePath.split(separator: "/").last ?? "")
+        modificationTime = identity.modificationTime
+        diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: identity)
+        var reader = PackageReader(origin: origin, mode: .lazy, limits: .default)
+        // Shorter paths first: a folder's own entry before the entries inside it.
+        for entryPath in sources.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            try reader.readEntry(entryPath, from: sources[entryPath]!, root: root, into: self, at: location)
+        }
+    }
+
     /// `path` made absolute against the current directory, so lazy reads
     /// still find it after a `chdir`.
     static func absolutePath(_ path: String) -> String {
@@ -75,6 +106,8 @@ struct PackageReader {
         depth: Int
     ) throws(DocumentPackageError) {
         for rawName in try FileSystem.entryNames(of: descriptor, at: location) {
+            // The manifest (`PackageManifest`) is the save's, not an entry: each save writes it anew.
+            if depth == 1, PackageWrapper.isManifestName(rawName) { continue }
             // A name that is not UTF-8 is carried byte for byte (`RawFileName`).
             let name = RawFileName.decoding(rawName)
             let childLocation = location.child(name)
@@ -96,7 +129,7 @@ struct PackageReader {
         }
     }
 
-    private mutating func readEntry(
+    mutating func readEntry(
         _ name: String, identity: FileIdentity, in directory: Descriptor,
         at location: EntryLocation, depth: Int
     ) throws(DocumentPackageError)
@@ -141,6 +174,54 @@ struct PackageReader {
             return finish(PackageWrapper(kind: .symbolicLink, permissions: identity.permissions, destination: destination), record)
         default:
             throw location.error(.unsupportedFileType, "not a directory, regular file or symbolic link")
+        }
+    }
+
+    /// Puts the entry `source` of the package open as `root` into `package` as `entryPath`.
+    mutating func readEntry(
+        _ entryPath: String, from source: String, root: Descriptor, into package: PackageWrapper, at rootLocation: EntryLocation
+    ) throws(DocumentPackageError) {
+        let steps = entryPath.split(separator: "/").map(String.init)
+        let sourceSteps = source.split(separator: "/").map(String.init)
+        guard let name = steps.last, let sourceName = sourceSteps.last else {
+            throw rootLocation.error(.invalidName, "an empty entry path")
+        }
+        var parent = package
+        for step in steps.dropLast() {
+            if let existing = parent.child(named: step) {
+                parent = existing
+            } else {
+                let folder = PackageWrapper(kind: .directory, permissions: 0o755)
+                try parent.addChild(folder, named: step)
+                parent = folder
+            }
+        }
+        var sourceFolder = root
+        var sourceLocation = rootLocation
+        for step in sourceSteps.dropLast() {
+            sourceLocation = sourceLocation.child(step)
+            sourceFolder = try FileSystem.openDirectory(step, in: sourceFolder.rawValue, at: sourceLocation)
+        }
+        sourceLocation = sourceLocation.child(sourceName)
+        guard let identity = try FileSystem.linkStatus(sourceName, in: sourceFolder.rawValue, at: sourceLocation) else {
+            throw sourceLocation.error(.notFound, "the entry is gone")
+        }
+        let wrapper: PackageWrapper
+        if identity.fileType == FileIdentity.directoryType {
+            if let existing = parent.child(named: name), existing.kind == .directory {
+                existing.permissions = identity.permissions
+                existing.modificationTime = identity.modificationTime
+                return
+            }
+            wrapper = PackageWrapper(kind: .directory, permissions: identity.permissions)
+            wrapper.modificationTime = identity.modificationTime
+        } else {
+            wrapper = try readEntry(sourceName, identity: identity, in: sourceFolder, at: sourceLocation, depth: steps.count)
+        }
+        do {
+            try parent.addChild(wrapper, named: name)
+        } catch {
+            throw DocumentPackageError(error.code, pathInPackage: entryPath, fileSystemPath: rootLocation.child(entryPath).fileSystemPath, error.message)
         }
     }
 

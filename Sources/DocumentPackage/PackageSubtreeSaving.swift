@@ -77,7 +77,7 @@ extension PackageWrapper {
     ///   temporary is removed and the package left as it was.
     func saveSubtree(
         _ chain: [PackageWrapper], ofPackageNamed name: String, in parent: Descriptor, parentPath: String, shownPath: String,
-        existing: FileIdentity, options: PackageSaveOptions
+        existing: FileIdentity, options: PackageSaveOptions, previousManifest: PackageManifest?
     ) throws(DocumentPackageError) -> Bool {
         let rootLocation = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
         // Walk down to the changed directory's container, checking each step is the directory read.
@@ -133,9 +133,21 @@ extension PackageWrapper {
             try? FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)
             throw error
         }
-        // The new folder is in place. Both folders get back the times a whole save gives them: some file
-        // systems stamp a folder that moved to another parent, and the holding folder's entry changed.
+        // The new folder is in place; the manifest follows it, replaced in one step. (A crash between the
+        // two leaves a package whose manifest lists the old folder's files: read as mixed, and whole again
+        // once saved.)
+        let packagePath = (parentPath == "/" ? "" : parentPath) + "/" + name
+        let manifest = try makeManifest(treePath: packagePath, written: writer.written, previous: previousManifest)
+        try Self.replaceManifest(manifest, in: root, packagePath: packagePath, flushing: options.flushingToDisk, at: rootLocation)
+        // Both folders get back the times a whole save gives them: some file systems stamp a folder that
+        // moved to another parent, and the holding folder's entry changed (as did the root's, for the manifest).
         let containerWrapper = chain[chain.count - 2]
+        if containerWrapper !== self {
+            FileSystem.setModificationTime(root, modificationTime)
+            if let identity = try? FileSystem.status(of: root, at: rootLocation) {
+                diskRecord = DiskRecord(origin: diskRecord!.origin, pathInPackage: "", identity: identity)
+            }
+        }
         FileSystem.setModificationTime(newFolder, target.modificationTime)
         FileSystem.setModificationTime(container, containerWrapper.modificationTime)
         let origin = diskRecord!.origin
@@ -167,7 +179,10 @@ extension PackageWrapper {
         _ directory: PackageWrapper, open descriptor: Descriptor, at location: EntryLocation,
         except target: PackageWrapper
     ) throws(DocumentPackageError) -> Bool {
-        let onDisk = try FileSystem.entryNames(of: descriptor, at: location)
+        // The manifest at the root is not an entry: it changes with every save.
+        let onDisk = try FileSystem.entryNames(of: descriptor, at: location).filter {
+            !location.pathInPackage.isEmpty || !isManifestName($0)
+        }
         let children = directory.children
         guard onDisk.count == children.count,
             Set(onDisk) == Set(children.map { RawFileName.bytes($0.fileName!) })

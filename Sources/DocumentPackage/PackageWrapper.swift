@@ -215,15 +215,19 @@ public final class PackageWrapper {
             "\(what), not a regular file; its bytes are not read through it")
     }
 
-    /// Replaces a regular file's bytes; the next save writes them. Only for
-    /// a regular file (a precondition): a wrapper read from disk has the
-    /// kind the disk gave it, so check `kind` first, or put a new file in
-    /// its place with `replaceChild(named:with:)`.
+    /// Replaces a regular file's bytes; the next save writes them, with the
+    /// time of that save as their modification date (unless one is set
+    /// after this call): a sync engine, which takes a file of the same size
+    /// and time as unchanged, then sees the change. Only for a regular file
+    /// (a precondition): a wrapper read from disk has the kind the disk gave
+    /// it, so check `kind` first, or put a new file in its place with
+    /// `replaceChild(named:with:)`.
     public func setContents(_ contents: Data) {
         precondition(kind == .regularFile, "setContents(_:) of a \(kind) wrapper")
         loadedContents = contents
         zipContents = nil
         contentsMatchDiskRecord = false
+        modificationTime = nil
     }
 
     /// Reads a file recorded on disk after checking it is the very file that

@@ -226,6 +226,12 @@ struct PackageWriter {
             in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
     }
 
+    /// Records a file written at `relativePath` below the directory written
+    /// into (not a wrapper's: the manifest), to be flushed with the rest.
+    mutating func noteWritten(_ relativePath: String) {
+        if flush { toFlush.append((relativePath, true)) }
+    }
+
     /// Gives the item written the replaced directory's owner and group
     /// (`replacedOwnership`), where the process may; before its permissions
     /// are set, which `chown` would clear of set-user-ID bits.
@@ -375,11 +381,14 @@ extension PackageWrapper {
             }
         }
 
+        // The manifest replaced: its counter is counted on, its digests of files left unchanged are kept.
+        let previousManifest = existing == nil ? nil : Self.manifestReplaced(atPackage: absolutePath)
+
         // Every change inside one directory below the root: that directory alone is written anew and swapped in.
         if let existing, let chain = changedSubtree(of: existing, at: absolutePath),
             try saveSubtree(
                 chain, ofPackageNamed: name, in: parent, parentPath: parentPath, shownPath: shownPath, existing: existing,
-                options: options)
+                options: options, previousManifest: previousManifest)
         {
             saved = true
             return
@@ -401,6 +410,9 @@ extension PackageWrapper {
         do {
             let root = try FileSystem.openDirectory(temporaryName, in: parent.rawValue, at: temporaryLocation)
             try writer.writeChildren(of: self, into: root, at: temporaryLocation)
+            let manifest = try makeManifest(
+                treePath: (parentPath == "/" ? "" : parentPath) + "/" + temporaryName, written: writer.written, previous: previousManifest)
+            try writer.writeManifest(manifest, into: root, at: temporaryLocation)
             try writer.keepOwnership(root, at: temporaryLocation)
             try FileSystem.finish(
                 root, permissions: permissions, modificationTime: modificationTime,

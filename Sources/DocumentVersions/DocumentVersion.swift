@@ -51,6 +51,19 @@ public final class DocumentVersion {
     /// For a version made of conflict copies inside the package: which copy
     /// stands for which entry. Empty otherwise.
     public let entrySwaps: [EntrySwap]
+    /// For a package saved with a manifest (`PackageManifest`) that a sync
+    /// engine left mixed, partial or with conflict copies: the save this
+    /// version rebuilds whole from the entries and their copies, or nil for
+    /// the package as it is (its copies left out). Nil for every other version.
+    let rebuild: PackageRebuild?
+    /// The save this version is, for a version rebuilt from a package's
+    /// entries and copies by its manifest (`PackageManifest.Generation`);
+    /// nil for any other version, and for the package as it is.
+    public var generation: PackageManifest.Generation? { rebuild?.manifest?.generation }
+    /// Whether this version is a package rebuilt by its manifest from its
+    /// entries and their conflict copies (`generation` says which save), or
+    /// the package as it is with its conflict copies left out.
+    public var isRebuiltPackage: Bool { rebuild != nil }
     /// The modification time of the version on disk (for entry conflicts, of the newest copy).
     public let modificationDate: Date?
     /// Whether the version is a directory (a package).
@@ -68,18 +81,23 @@ public final class DocumentVersion {
     /// was removed or moved in. Always false for the current version.
     public private(set) var isResolved = false
     /// The device that saved the version, where the name carries one
-    /// (Syncthing's short device ID, Dropbox's computer name, the Nextcloud user).
-    public var localizedNameOfSavingComputer: String? { conflictName?.device }
+    /// (Syncthing's short device ID, Dropbox's computer name, the Nextcloud
+    /// user) or, for a rebuilt package, the computer its manifest names.
+    public var localizedNameOfSavingComputer: String? { rebuild?.manifest?.savingComputer ?? conflictName?.device }
     /// The name the version is shown by: its file name, or for entry
     /// conflicts the document's name.
     public var localizedName: String { splitPath(path).name }
 
-    init(itemPath: String, path: String, conflictName: ConflictName?, entrySwaps: [EntrySwap] = [], status: FileStatus) {
+    init(
+        itemPath: String, path: String, conflictName: ConflictName?, entrySwaps: [EntrySwap] = [], rebuild: PackageRebuild? = nil,
+        status: FileStatus
+    ) {
         self.itemPath = itemPath
         self.path = path
         self.conflictName = conflictName
         self.entrySwaps = entrySwaps
-        self.modificationDate = status.modificationDate
+        self.rebuild = rebuild
+        self.modificationDate = rebuild?.manifest?.savedDate ?? status.modificationDate
         self.isDirectory = status.isDirectory || !entrySwaps.isEmpty
         self.isSymbolicLink = entrySwaps.isEmpty ? status.isSymbolicLink : entrySwaps.contains(where: \.isSymbolicLink)
         self.isSpecialFile = entrySwaps.isEmpty && status.isSpecialFile
@@ -191,11 +209,7 @@ public final class DocumentVersion {
             versions.append(DocumentVersion(itemPath: path, path: siblingPath, conflictName: conflict, status: status))
         }
         if current.isDirectory {
-            for group in try PackageEntryConflicts.versions(inPackageAt: path) {
-                var conflict = group.name
-                conflict.originalName = name
-                versions.append(DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
-            }
+            versions += try packageVersions(ofPackageAt: path, named: name)
         }
         return versions.sorted(by: oldestFirst)
     }
@@ -227,14 +241,43 @@ public final class DocumentVersion {
             var isPackage = isDirectory
             if isPackage == nil { isPackage = try FileStatus.of(path)?.isDirectory }
             guard isPackage == true else { continue }
-            for group in try PackageEntryConflicts.versions(inPackageAt: path) {
-                var conflict = group.name
-                conflict.originalName = name
-                versions[name, default: []].append(
-                    DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: group.swaps, status: group.newest))
-            }
+            let inside = try packageVersions(ofPackageAt: path, named: name)
+            if !inside.isEmpty { versions[name, default: []] += inside }
         }
         return versions.mapValues { $0.sorted(by: Self.oldestFirst) }
+    }
+
+    /// The versions made inside the package at `path` (named `name`): for a
+    /// package with a manifest that is not whole or holds conflict copies,
+    /// each save that can be rebuilt from its entries and their copies and
+    /// the package as it is (`PackageGenerations`), and the copies no such
+    /// version takes grouped as before; for any other package, its entry
+    /// conflict copies grouped by tool, date and device (`PackageEntryConflicts`).
+    private static func packageVersions(ofPackageAt path: String, named name: String) throws(DocumentVersionError) -> [DocumentVersion] {
+        let groups = try PackageEntryConflicts.versions(inPackageAt: path)
+        let consistency = try PackageConsistency(ofPackageAt: path)
+        func grouped(keeping keep: (EntrySwap) -> Bool) -> [DocumentVersion] {
+            groups.compactMap { group in
+                // A copy of the manifest is never swapped in as an entry: the save writes its own.
+                let swaps = group.swaps.filter { $0.entryPath != PackageManifest.fileName && keep($0) }
+                guard !swaps.isEmpty else { return nil }
+                var conflict = group.name
+                conflict.originalName = name
+                return DocumentVersion(itemPath: path, path: path, conflictName: conflict, entrySwaps: swaps, status: group.newest)
+            }
+        }
+        guard let found = try PackageGenerations.find(inPackageAt: path, consistency: consistency),
+            let status = try FileStatus.of(path)
+        else { return grouped { _ in true } }
+        let tool = groups.first?.name.tool ?? .syncthing
+        var versions = found.conflicts.map { rebuild in
+            DocumentVersion(
+                itemPath: path, path: path,
+                conflictName: PackageGenerations.conflictName(of: rebuild, itemName: name, tool: tool, newest: status.modificationDate),
+                rebuild: rebuild, status: status)
+        }
+        versions += grouped { found.unusedCopies.contains($0.conflictEntryPath) }
+        return versions
     }
 
     /// The conflict versions not yet resolved: with conflicts kept as copies
@@ -269,6 +312,16 @@ public final class DocumentVersion {
         guard isDirectory else {
             throw DocumentVersionError(.kindMismatch, path: path, "a file, not a package")
         }
+        // A rebuilt save, or the current version of a package its manifest does not find whole: rebuilt.
+        var rebuilt = rebuild
+        if rebuilt == nil, !isConflict { rebuilt = try Self.currentRebuild(ofPackageAt: path) }
+        if let rebuilt {
+            do throws(DocumentPackageError) {
+                return try PackageWrapper(readingEntries: rebuilt.sources, fromPackageAt: path)
+            } catch {
+                throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+            }
+        }
         do {
             let package = try PackageWrapper(readingFrom: path)
             for swap in entrySwaps {
@@ -278,6 +331,12 @@ public final class DocumentVersion {
         } catch {
             throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
         }
+    }
+
+    /// The version the package at `path` opens as when its manifest does
+    /// not find it whole or it holds conflict copies (`PackageGenerations`); nil otherwise.
+    static func currentRebuild(ofPackageAt path: String) throws(DocumentVersionError) -> PackageRebuild? {
+        try PackageGenerations.find(inPackageAt: path, consistency: PackageConsistency(ofPackageAt: path))?.current
     }
 
     private func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
@@ -341,7 +400,8 @@ public final class DocumentVersion {
             } catch {
                 throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
             }
-            if options.contains(.byMoving), entrySwaps.isEmpty { try Self.removeAside(self.path) }
+            // A version beside the document goes; one made inside it went with the save.
+            if options.contains(.byMoving), entrySwaps.isEmpty, rebuild == nil { try Self.removeAside(self.path) }
         } else if options.contains(.byMoving) {
             try refuseLinks()
             do throws(SystemCallError) {
@@ -362,7 +422,13 @@ public final class DocumentVersion {
     /// - Throws: `DocumentVersionError` `.io` or `.package` when removing fails.
     public func remove() throws(DocumentVersionError) {
         precondition(isConflict, "remove() of the current version")
-        if entrySwaps.isEmpty {
+        if let rebuild {
+            // Its copies, but those the version the package opens as takes.
+            var copies = rebuild.copiesUsed
+            if let manifestCopy = rebuild.manifestCopyPath { copies.insert(manifestCopy) }
+            if let current = try Self.currentRebuild(ofPackageAt: path) { copies.subtract(current.copiesUsed) }
+            if !copies.isEmpty { try Self.removeEntryCopies(copies.sorted(), inPackageAt: path) }
+        } else if entrySwaps.isEmpty {
             try Self.removeAside(path)
         } else {
             try Self.removeEntryCopies(entrySwaps.map(\.conflictEntryPath), inPackageAt: path)
@@ -377,6 +443,14 @@ public final class DocumentVersion {
         let lock = try lock(path)
         defer { lock.release() }
         removeStrays(in: splitPath(path).folder)
+        if try FileStatus.of(path)?.isDirectory == true, let current = try currentRebuild(ofPackageAt: path) {
+            // Saved as the version it opens as: one whole package with a fresh manifest, no copies inside.
+            do throws(DocumentPackageError) {
+                try PackageWrapper(readingEntries: current.sources, fromPackageAt: path).save(to: path)
+            } catch {
+                throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+            }
+        }
         let versions = try otherVersionsOfItem(at: path)
         let entryCopies = versions.flatMap { $0.entrySwaps.map(\.conflictEntryPath) }
         if !entryCopies.isEmpty { try removeEntryCopies(entryCopies, inPackageAt: path) }
@@ -503,7 +577,7 @@ public final class DocumentVersion {
 }
 
 /// `a/b/c` → (`a/b`, `c`); `c` → (``, `c`).
-private func splitEntryPath(_ path: String) -> (folder: String, name: String) {
+func splitEntryPath(_ path: String) -> (folder: String, name: String) {
     guard let slash = path.lastIndex(of: "/") else { return ("", path) }
     return (String(path[..<slash]), String(path[path.index(after: slash)...]))
 }

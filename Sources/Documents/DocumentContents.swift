@@ -1,4 +1,5 @@
 import DocumentPackage
+import DocumentVersions
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -83,17 +84,32 @@ extension Data: DocumentContents {
 
 extension PackageWrapper: DocumentContents {
     /// Reads the package at `path` lazily: its folders now, each file's
-    /// bytes on first access.
+    /// bytes on first access. A package a sync engine left mixed or partial
+    /// (its manifest says so: `PackageConsistency`) is never read as it is:
+    /// it is read as the version it opens as, rebuilt whole from its entries
+    /// and their conflict copies (`DocumentVersion.packageWrapper()` of the
+    /// current version), and the document is in conflict until resolved.
     ///
     /// - Throws: `DocumentError` `.notFound`, `.wrongKind` for a path that is
     ///   not a folder, `.package` with the entry for what the package reader
-    ///   refused. Costs one listing per folder of the package.
+    ///   refused, `.versions` when a mixed package cannot be rebuilt. Costs
+    ///   one listing per folder of the package, an `lstat` per entry and the
+    ///   manifest's read (and, for a mixed package, the reads of the entries
+    ///   that differ from it).
     public static func readDocument(at path: String) throws(DocumentError) -> (contents: PackageWrapper, identity: DocumentFileIdentity) {
         let package: PackageWrapper
-        do throws(DocumentPackageError) {
-            package = try PackageWrapper(readingFrom: path, mode: .lazy)
-        } catch {
-            throw DocumentError(packageError: error, path: path)
+        if try isMixedOrPartial(path) {
+            do throws(DocumentVersionError) {
+                package = try DocumentVersion.currentVersionOfItem(at: path).packageWrapper()
+            } catch {
+                throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+            }
+        } else {
+            do throws(DocumentPackageError) {
+                package = try PackageWrapper(readingFrom: path, mode: .lazy)
+            } catch {
+                throw DocumentError(packageError: error, path: path)
+            }
         }
         guard let identity = DocumentFileIdentity(path: path) else {
             throw DocumentError(.notFound, path: path, "the document was removed as soon as it was read")
@@ -105,10 +121,19 @@ extension PackageWrapper: DocumentContents {
     /// only the changed folder when every change lies in one, hard-linking
     /// unchanged files.
     ///
-    /// - Throws: as `DocumentContents.writeDocument`.
+    /// - Throws: as `DocumentContents.writeDocument`; `.versions` when the
+    ///   package on disk is mixed or partial (`PackageConsistency`): saving
+    ///   over it would drop the entries only it holds before the user chose
+    ///   a version, so the conflict is resolved first.
     public func writeDocument(at path: String, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
     {
+        if try Self.isMixedOrPartial(path) {
+            throw DocumentError(
+                .versions, path: path,
+                "the package on disk mixes entries of different saves or misses some (a sync engine carried it file by file); resolve its conflict before saving over it"
+            )
+        }
         do throws(DocumentPackageError) {
             try save(to: path, options: PackageSaveOptions(replacingExisting: operation == .forOverwriting))
         } catch {
@@ -118,6 +143,24 @@ extension PackageWrapper: DocumentContents {
             throw DocumentError(.notFound, path: path, "the document was removed as soon as it was saved")
         }
         return saved
+    }
+}
+
+extension PackageWrapper {
+    /// Whether the package at `path` is mixed, or partial with entries
+    /// missing, by its manifest; false when nothing (or no folder) is there
+    /// or it has no manifest.
+    ///
+    /// - Throws: `DocumentError` `.versions` when its entries cannot be listed or read.
+    static func isMixedOrPartial(_ path: String) throws(DocumentError) -> Bool {
+        do throws(DocumentVersionError) {
+            let consistency = try PackageConsistency(ofPackageAt: path)
+            return consistency.state == .mixed || (consistency.state == .partial && !consistency.missing.isEmpty)
+        } catch {
+            // Nothing there, or not a folder: the reader and the writer say so in their own words.
+            if error.code == .notFound || error.code == .kindMismatch { return false }
+            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+        }
     }
 }
 

@@ -210,6 +210,13 @@ extension Ict {
                     ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
                     : try Self.row(location, in: descriptor, readingData: false, readingCard: htmlPage != nil)
                 if let truncation = row.truncation { report.add(truncation) }
+                // A package a sync engine left mixed or partial is never listed as valid.
+                if location.kind == .ict || location.kind == .ptk,
+                    let consistency = try? PackageConsistency(ofPackageAt: location.path), !consistency.isWholeWithoutConflicts,
+                    let problem = consistency.problem
+                {
+                    report.add(Problem(path: location.path, severity: consistency.state == .whole ? .warning : .error, "the package is \(problem)"))
+                }
                 var stated = row
                 do throws(DocumentVersionError) {
                     stated.state = try states.state(of: location, lookingInside: data)

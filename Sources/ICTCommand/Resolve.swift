@@ -74,7 +74,8 @@ extension Ict {
                 try kept.version.replaceItem(at: path, options: .byMoving)
                 if !keepOthers {
                     removed = listing.entries.dropFirst().filter { $0.number != kept.number }.map { entry in
-                        entry.version.entrySwaps.isEmpty
+                        if entry.version.isRebuiltPackage { return "\(path) (\(VersionListing.sourceText(entry.version)))" }
+                        return entry.version.entrySwaps.isEmpty
                             ? entry.version.path : entry.version.entrySwaps.map { "\(path)/\($0.conflictEntryPath)" }.joined(separator: ", ")
                     }
                     try DocumentVersion.removeOtherVersionsOfItem(at: path)
@@ -97,7 +98,9 @@ extension Ict {
             if let number = Int(keep) { return listing.entries.first { $0.number == number } }
             // The same file however it is named: ./x, a/../x, an absolute path.
             guard let wanted = Self.identity(keep) else { return nil }
-            return listing.entries.first { $0.number > 0 && $0.version.entrySwaps.isEmpty && Self.identity($0.version.path) == wanted }
+            return listing.entries.first {
+                $0.number > 0 && $0.version.entrySwaps.isEmpty && !$0.version.isRebuiltPackage && Self.identity($0.version.path) == wanted
+            }
         }
 
         /// The device and inode of the item at `path` (not following a last link), or nil.

@@ -95,10 +95,14 @@ struct VersionListing {
         return names
     }
 
-    /// What a version is, in words: `current`, `Syncthing copy`, `Dropbox entry copies (ctdocument.data)`
-    /// (names escaped, `RawFileName.escaped`).
+    /// What a version is, in words: `current`, `Syncthing copy`, `Dropbox entry copies (ctdocument.data)`,
+    /// `save 3:1f0c2a9e rebuilt from its entries and copies`, `the package as it is` (names escaped, `RawFileName.escaped`).
     static func sourceText(_ version: DocumentVersion) -> String {
         guard let name = version.conflictName else { return "current" }
+        if version.isRebuiltPackage {
+            guard let generation = version.generation else { return "the package as it is (entries of different saves)" }
+            return "save \(generation) rebuilt from its entries and copies"
+        }
         guard !version.entrySwaps.isEmpty else { return "\(name.tool.displayName) copy" }
         return "\(name.tool.displayName) entry copies (\(version.entrySwaps.map { RawFileName.escaped($0.entryPath) }.joined(separator: ", ")))"
     }

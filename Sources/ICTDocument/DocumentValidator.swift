@@ -1,4 +1,5 @@
 import DocumentPackage
+import DocumentVersions
 import KeyedArchive
 import OrderedCollections
 import SystemSupport
@@ -67,15 +68,19 @@ public struct DocumentValidator {
     }
 
     /// The problems of the package at `path`; empty when it is valid. A
-    /// consistency rule not met gives a `.warning`, any other problem an `.error`.
+    /// consistency rule not met gives a `.warning`, any other problem an
+    /// `.error`. A package whose manifest says a sync engine left it mixed or
+    /// partial (`PackageConsistency`, every file's digest read) gets an error
+    /// per entry that is not the one saved, not listed, or missing; a
+    /// conflict copy inside, a warning.
     public func validate(packageAt path: String) -> [DocumentFinding] {
+        var findings = Self.consistencyFindings(path)
         let package: PackageWrapper
         do {
             package = try PackageWrapper(readingFrom: path, mode: .lazy)
         } catch {
-            return [DocumentFinding(entry: error.pathInPackage, keyPath: "", message: error.message)]
+            return findings + [DocumentFinding(entry: error.pathInPackage, keyPath: "", message: error.message)]
         }
-        var findings: [DocumentFinding] = []
         var fields: [String: OrderedDictionary<String, ArchivedValue>] = [:]
         for entry in schema.entries {
             if let root = check(entry, in: package, findings: &findings) { fields[entry.name] = root }
@@ -88,6 +93,31 @@ public struct DocumentValidator {
                 return warning
             }
         }
+        return findings
+    }
+
+    /// What the package's manifest says of it, a finding per entry; none
+    /// for a package whole without conflict copies, without a manifest, or
+    /// that cannot be listed (the package reader says why).
+    static func consistencyFindings(_ path: String) -> [DocumentFinding] {
+        guard let consistency = try? PackageConsistency(ofPackageAt: path, readingEveryFile: true), consistency.state != .unmanifested else {
+            return []
+        }
+        var findings: [DocumentFinding] = []
+        func add(_ entries: [String], _ message: String, _ severity: DocumentFinding.Severity = .error) {
+            findings += entries.map { DocumentFinding(entry: $0, keyPath: "", message: message, severity: severity) }
+        }
+        if consistency.state == .manifestUnreadable {
+            add([PackageManifest.fileName], "the package's manifest cannot be read: \(consistency.manifestError?.message ?? "")")
+        }
+        let mixed = "the package mixes entries of different saves, as a sync engine carried them file by file"
+        add(consistency.differing, "not the entry the package's manifest lists: \(mixed)")
+        add(consistency.unlisted, "not in the package's manifest: \(mixed)")
+        add(
+            consistency.missing,
+            "missing: the package's manifest lists it (what is left of a package deleted on one device and edited on another, or one still arriving)")
+        add(consistency.transfers, "a sync engine's transfer under way: the package is partial until it ends")
+        add(consistency.conflictCopies, "a sync engine's conflict copy: the package is in conflict (ict versions, ict resolve)", .warning)
         return findings
     }
 

@@ -38,12 +38,16 @@ enum TreeEntry: Hashable, CustomStringConvertible {
 }
 
 /// Every entry under `root` (not `root` itself), keyed by relative path,
-/// without following symbolic links.
+/// without following symbolic links. The manifest every save writes at the
+/// root (`.ictkit-manifest.plist`) is left out: it is not an entry, and its
+/// generation is random, so no two saves write the same bytes
+/// (`PackageManifestTests` checks it against the tree).
 func snapshot(of root: String) throws -> [String: TreeEntry] {
     var result: [String: TreeEntry] = [:]
     func walk(_ relative: String) throws {
         let directory = relative.isEmpty ? root : root + "/" + relative
         for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            if relative.isEmpty, name == PackageManifest.fileName { continue }
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             let path = root + "/" + childRelative
             var status = stat()

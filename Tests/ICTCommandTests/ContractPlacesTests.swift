@@ -341,7 +341,8 @@ struct ContractPlacesTests {
         let restored = try ICTRunner.run(["convert", folder + "/Links.zip", "--format", "package", "-o", folder + "/Restored.ict"])
         #expect(restored.status == 0, "\(restored.stderr)")
         let original = try snapshot(package), copy = try snapshot(folder + "/Restored.ict")
-        #expect(Set(copy.keys) == Set(original.keys))
+        // Beside the entries, the restored package holds the manifest its save wrote.
+        #expect(Set(copy.keys).subtracting([".ictkit-manifest.plist"]) == Set(original.keys))
         for (name, item) in original where item.hasPrefix("link ") || item.hasPrefix("file ") {
             #expect(copy[name]?.split(separator: " ").prefix(2) == item.split(separator: " ").prefix(2), "\(name)")
         }

@@ -122,7 +122,7 @@ struct SymbolicLinkCommandTests {
 
         let current = try ICTRunner.run(["resolve", document, "--keep", "current"])
         #expect(current.status == 0, "\(current.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: document).sorted() == ["ctdocument.data", "ctdocument.metadata"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: document).sorted() == [".ictkit-manifest.plist", "ctdocument.data", "ctdocument.metadata"])
         #expect(FileManager.default.contents(atPath: outside + "/data") == FileManager.default.contents(atPath: Self.samples + "/Rocket.ict/ctdocument.data"))
     }
 

@@ -49,6 +49,28 @@ struct ValidateCommandTests {
         #expect(run.stderr.hasPrefix("\(bad.path):byte "))
     }
 
+    /// Issue 39: what is left of a package deleted on one device and edited
+    /// on the other (the edited entry and the manifest): never valid, each
+    /// missing entry named, by `ict validate` and `ict list`.
+    @Test func aPackageMissingAnEntryItsManifestListsIsInvalidWithThePath() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/Friend.ict"
+        try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: path)
+        #expect(try ICTRunner.run(["set", path, "--first-name", "Edited there"]).status == 0)
+        try FileManager.default.removeItem(atPath: path + "/ctdocument.data")
+        let run = try ICTRunner.run(["validate", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(path)"), "\(run.stderr)")
+        #expect(run.stderr.contains("ctdocument.data") && run.stderr.contains("missing: the package's manifest lists it"), "\(run.stderr)")
+        let list = try ICTRunner.run(["list", folder])
+        #expect(list.status == 1, "\(list.stdout)")
+        #expect(
+            list.stderr.contains("\(path): error: the package is partial: entries are missing or still arriving; missing: \"ctdocument.data\""),
+            "\(list.stderr)")
+    }
+
     @Test func missingFileIsInvalidAndNamed() throws {
         let run = try ICTRunner.run(["validate", "/nonexistent/x.plist"])
         #expect(run.status == 1)

@@ -79,7 +79,8 @@ struct VersionsCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "\(folder)/Friend.ict: kept version 2 (Syncthing copy); removed 1 other version(s)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict", "notes.txt"])
-        #expect(try snapshot(folder + "/Friend.ict") == rocket)
+        // The kept version, saved whole: with the manifest every package save writes.
+        #expect(try snapshot(folder + "/Friend.ict").filter { $0.key != ".ictkit-manifest.plist" } == rocket)
     }
 
     @Test func resolveWithKeepOthersLeavesThem() throws {
@@ -88,7 +89,7 @@ struct VersionsCommandTests {
         let run = try ICTRunner.run(["resolve", folder + "/Friend.ict", "--keep", folder + "/./" + Self.dropboxCopy + "/", "--keep-others"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict", Self.syncthingCopy, "notes.txt"])
-        #expect(try snapshot(folder + "/Friend.ict") == (try snapshot(Self.samples + "/Astronaut.ict")))
+        #expect(try snapshot(folder + "/Friend.ict").filter { $0.key != ".ictkit-manifest.plist" } == (try snapshot(Self.samples + "/Astronaut.ict")))
     }
 
     @Test func resolveRefusesADocumentChangedSinceItWasListed() throws {
@@ -184,10 +185,66 @@ struct VersionsCommandTests {
                 """), "\(run.stdout)")
         let resolved = try ICTRunner.run(["resolve", folder + "/Friend.ict", "--keep", "1"])
         #expect(resolved.status == 0, "\(resolved.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/Friend.ict").sorted() == ["ctdocument.data", "ctdocument.metadata"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder + "/Friend.ict").sorted() == [
+                ".ictkit-manifest.plist", "ctdocument.data", "ctdocument.metadata",
+            ])
         #expect(
             FileManager.default.contents(atPath: folder + "/Friend.ict/ctdocument.data")
                 == FileManager.default.contents(atPath: Self.samples + "/Rocket.ict/ctdocument.data"))
+    }
+
+    /// `Friend.ict` saved by `ict` on two "devices" while apart, left as
+    /// Syncthing leaves it (built by hand: this side's names, the other's
+    /// differing entries and manifest as conflict copies, moved with their times).
+    private func packageSavedOnBothSides() throws -> (folder: String, path: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-versions-\(UUID().uuidString)").path
+        let other = folder + "/other device"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let path = folder + "/Friend.ict"
+        try FileManager.default.copyItem(atPath: Self.samples + "/Coffee.ict", toPath: path)
+        #expect(try ICTRunner.run(["set", path, "--first-name", "Base"]).status == 0)
+        #expect(try ProgramRunner.run("/bin/cp", ["-a", path, other + "/Friend.ict"]).status == 0)
+        #expect(try ICTRunner.run(["set", path, "--first-name", "Mine"]).status == 0)
+        #expect(try ICTRunner.run(["set", other + "/Friend.ict", "--first-name", "Theirs"]).status == 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: other + "/Friend.ict")
+        where FileManager.default.contents(atPath: other + "/Friend.ict/" + name) != FileManager.default.contents(atPath: path + "/" + name) {
+            let dot = name.lastIndex(of: ".")!
+            let copy = name[..<dot] + ".sync-conflict-20261206-101500-ABCDEF7" + name[dot...]
+            #expect(rename(other + "/Friend.ict/" + name, path + "/" + copy) == 0)
+        }
+        return (folder, path)
+    }
+
+    /// Issue 39: the two saves are the versions, each read whole; resolving
+    /// keeps one and leaves a whole package with no copies; `ict list`
+    /// marks it in conflict first.
+    @Test func aPackageSavedOnTwoDevicesListsBothSavesAndResolvesToOne() throws {
+        let (folder, path) = try packageSavedOnBothSides()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let list = try ICTRunner.run(["list", "--data", "--json", folder])
+        let documents = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["documents"] as? [[String: Any]]
+        #expect(documents?.first { $0["path"] as? String == path }?["state"] as? [String] == ["inConflict"], "\(list.stdout)")
+        let run = try ICTRunner.run(["versions", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.first?.isNumber == true }.count == 2, "the current version and one other: \(run.stdout)")
+        #expect(lines.first == "0  current")
+        #expect(lines.contains("state: inConflict"))
+        #expect(
+            lines.contains { $0.hasPrefix("1  save ") && $0.hasSuffix(" rebuilt from its entries and copies, 2026-12-06 10:15:00, device ABCDEF7") },
+            "\(run.stdout)")
+        #expect(lines.filter { $0.contains("names: Mine") }.count == 1 && lines.filter { $0.contains("names: Theirs") }.count == 1, "\(run.stdout)")
+        #expect(lines[2].contains("names: Mine"), "the current version is this side's save")
+
+        let resolved = try ICTRunner.run(["resolve", path, "--keep", "1"])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path).sorted() == [".ictkit-manifest.plist", "ctdocument.data", "ctdocument.metadata"])
+        let after = try ICTRunner.run(["versions", path])
+        #expect(after.stdout.split(separator: "\n").filter { $0.first?.isNumber == true } == ["0  current"], "\(after.stdout)")
+        #expect(after.stdout.contains("state: normal"))
+        #expect(after.stdout.contains("names: Theirs"))
+        #expect(try ICTRunner.run(["validate", path]).status == 0)
     }
 
     @Test func listMarksDocumentsWithConflicts() throws {

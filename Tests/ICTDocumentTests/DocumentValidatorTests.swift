@@ -1,3 +1,4 @@
+import DocumentPackage
 import Foundation
 import Testing
 
@@ -32,6 +33,8 @@ struct DocumentValidatorTests {
         }
         try FileManager.default.removeItem(atPath: path + "/ctdocument.metadata")
         try FileManager.default.copyItem(atPath: other + "/ctdocument.metadata", toPath: path + "/ctdocument.metadata")
+        // Saved as a program writing such a document would save it: whole, with a manifest of these entries.
+        try PackageWrapper(readingFrom: path).save(to: path)
         return path
     }
 
@@ -62,7 +65,37 @@ struct DocumentValidatorTests {
         let path = try Fixtures.savedDocument(in: folder)
         try FileManager.default.removeItem(atPath: path + "/ctdocument.data")
         let findings = DocumentValidator().validate(packageAt: path)
-        #expect(findings.map(\.severity) == [.error])
-        #expect(findings.first?.message == "required entry is missing")
+        // The manifest the save wrote lists it too: the package is partial.
+        #expect(findings.map(\.severity) == [.error, .error])
+        #expect(findings.map(\.entry) == ["ctdocument.data", "ctdocument.data"])
+        #expect(findings.first?.message.hasPrefix("missing: the package's manifest lists it") == true)
+        #expect(findings.last?.message == "required entry is missing")
+    }
+
+    /// Built by hand as a sync engine leaves a package: the other device's
+    /// metadata in place of this save's (mixed), an entry the manifest does
+    /// not list, a conflict copy (a warning), a manifest that is garbage.
+    @Test func aMixedPackageIsAnErrorPerEntryNamingIt() throws {
+        let folder = try ScratchFolder()
+        let path = try Fixtures.savedDocument(in: folder)
+        let other = folder.path + "/Other.ict"
+        let otherDocument = ICTDocumentFile()
+        try otherDocument.setDisplayName("Someone else")
+        try otherDocument.save(to: other)
+        try FileManager.default.removeItem(atPath: path + "/ctdocument.metadata")
+        try FileManager.default.copyItem(atPath: other + "/ctdocument.metadata", toPath: path + "/ctdocument.metadata")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path + "/extra.txt"))
+        try FileManager.default.copyItem(
+            atPath: other + "/ctdocument.data", toPath: path + "/ctdocument.sync-conflict-20261206-101500-ABCDEF7.data")
+        var findings = DocumentValidator().validate(packageAt: path)
+        // Then the schema's own warning: the other document's metadata names another person.
+        #expect(findings.map(\.entry) == ["ctdocument.metadata", "extra.txt", "ctdocument.sync-conflict-20261206-101500-ABCDEF7.data", "ctdocument.metadata"])
+        #expect(findings.map(\.severity) == [.error, .error, .warning, .warning])
+        #expect(findings.first?.message.hasPrefix("not the entry the package's manifest lists") == true)
+
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path + "/.ictkit-manifest.plist"))
+        findings = DocumentValidator().validate(packageAt: path)
+        #expect(findings.first?.entry == ".ictkit-manifest.plist")
+        #expect(findings.first?.message.hasPrefix("the package's manifest cannot be read: not a binary property list") == true)
     }
 }

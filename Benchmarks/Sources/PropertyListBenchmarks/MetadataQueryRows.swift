@@ -74,10 +74,26 @@ struct MetadataQueryRows {
         let start = clock.now
         let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
         if let containers { query.ubiquityContainers = containers }
-        let first = try firstUpdate(of: query, seconds: seconds)
+        // With containers, until every item carries the engine's state: the gathering comes first, the
+        // states in the update after it (the gathering does not wait for the engine).
+        let first = try (containers == nil ? firstUpdate(of: query, seconds: seconds) : updateWithStates(of: query, seconds: seconds))
         let sample = Sample(wall: clock.now - start, cpu: processCPUTime() - startCPU)
         query.stop()
         return (sample, first.results)
+    }
+
+    /// The first update (the gathering or one after it) whose every result has a known sync state, waited for at most `seconds`.
+    static func updateWithStates(of query: MetadataQuery, seconds: Int = 60) throws -> MetadataQueryUpdate {
+        let arrived = DispatchSemaphore(value: 0)
+        let box = UpdateBox()
+        try query.start(on: DispatchQueue(label: "q.states")) { update in
+            if !update.results.isEmpty, update.results.allSatisfy({ $0.syncState.status != nil }), box.set(update) { arrived.signal() }
+        }
+        guard arrived.wait(timeout: .now() + .seconds(seconds)) == .success, let update = box.first else {
+            query.stop()
+            throw BenchmarkFailure("no update with every item's sync state within \(seconds) s")
+        }
+        return update
     }
 
     /// The query's first update (its gathering), waited for at most `seconds`.
@@ -219,7 +235,8 @@ struct MetadataQueryRows {
         do {
             let query = MetadataQuery(scopes: [path], predicate: MetadataQueryPredicate(namePattern: "*.ict"))
             if let containers { query.ubiquityContainers = containers }
-            let update = try firstUpdate(of: query, seconds: containers == nil ? 60 : SyncRows.gatheringSeconds)
+            let update =
+                try containers == nil ? firstUpdate(of: query) : updateWithStates(of: query, seconds: SyncRows.gatheringSeconds)
             if containers != nil {
                 // Row G1 says whether the states were known: told here too, for a run of this child alone.
                 let unknown = update.results.filter { $0.syncState.status == nil }

@@ -217,7 +217,7 @@ struct SyncRows {
                 },
                 { try runChildChecked([ict, "list", device.folder], standardOutput: "/dev/null").sample })
             try expect(found == count, "the query gathered \(found) documents, not \(count)")
-            // What the engine's answer costs it: the whole folder's tree, which the query's status read asks for.
+            // For scale: the whole folder's tree, which the query no longer asks for (it browses the items' folders one level deep).
             let browseStart = clock.now
             let tree = try devices.rest(0, "/rest/db/browse?folder=\(SyncthingDevices.folderID)", timeout: 600)
             let browse = "Syncthing answered GET /rest/db/browse (\(megabytes(tree.count))) in \(milliseconds((clock.now - browseStart).milliseconds))"
@@ -226,8 +226,9 @@ struct SyncRows {
             timeRow.note =
                 "the documents of rows l–n, hard-linked into the folder of one `syncthing serve` device (indexed first), "
                 + "a container by a containers.plist naming that device (`MetadataQuery.ubiquityContainers`); in this process: "
-                + "a MetadataQuery (*.ict) from start() to its gathering update, the engine's folder state read over REST and every "
-                + "item given its sync state (\(states)); the peer is `ict list DIR` from spawn to exit, standard output to /dev/null; "
+                + "a MetadataQuery (*.ict) from start() to the update after which every item carries its sync state (the gathering "
+                + "first, then the engine's folder state read over REST: need, remote need, the items' folder browsed one level deep) "
+                + "(\(states)); the peer is `ict list DIR` from spawn to exit, standard output to /dev/null; "
                 + "CPU is the whole process's user + system time on both sides (Syncthing's own CPU time answering is in neither); "
                 + browse
             if let unknown = withoutState.first {

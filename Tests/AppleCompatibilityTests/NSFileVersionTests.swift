@@ -207,7 +207,11 @@ struct NSFileVersionTests {
         #expect(versions[0] != NSFileVersion.currentVersionOfItem(at: package))
         try versions[0].replaceItem(at: package, options: .byMoving)
         #expect(try Data(contentsOf: package.appendingPathComponent("ctdocument.data")) == Data("their data".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: package.path).sorted() == ["ctdocument.data", "ctdocument.metadata"])
+        // The entries, with no copy left (ICTKit's manifest of a whole package, a hidden entry, may be beside them).
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: package.path).filter { $0 != ".ictkit-manifest.plist" }.sorted() == [
+                "ctdocument.data", "ctdocument.metadata",
+            ])
         #expect(NSFileVersion.unresolvedConflictVersionsOfItem(at: package) == [])
     }
 }

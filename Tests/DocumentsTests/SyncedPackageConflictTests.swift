@@ -196,4 +196,62 @@ struct SyncedPackageConflictTests {
             #expect(try versions.map { try Self.texts($0.packageWrapper()) } == [["ctdocument.data": "device 1's data"]])
         }
     }
+
+    /// The same for a one-file note (`.icfnote`): edited on both devices
+    /// while apart, each device's document opens `inConflict` with both
+    /// texts among its versions; resolving on device 0 by keeping the other
+    /// device's text (the conflict copy, moved into place) leaves that text
+    /// and no copy on both devices, and both documents `normal`.
+    @Test func aNoteEditedOnBothDevicesWhileApartIsAConflictEverywhereAndResolvesEverywhere() throws {
+        let sync = try SyncthingDevices(count: 2)
+        defer { sync.stop() }
+        let paths = sync.devices.map { $0.folder + "/Plan.icfnote" }
+        try Data("base\n".utf8).write(to: URL(fileURLWithPath: paths[0]))
+        try sync.scan(0)
+        try sync.waitUntil("the note on device 1") { (try? String(contentsOfFile: paths[1], encoding: .utf8)) == "base\n" }
+        try sync.waitUntil("both idle") { try sync.isIdleAndComplete(0) && sync.isIdleAndComplete(1) }
+        sync.stop(0)
+        sync.stop(1)
+        let texts = ["device 0 wrote this\n", "device 1 wrote this, later and longer\n"]
+        for device in 0..<2 {
+            let document = NoteDocument(path: paths[device], scheduler: ManualScheduler())
+            try document.open()
+            document.text = texts[device]
+            document.updateChangeCount(.done)
+            try document.close()
+        }
+        func copies(_ device: Int) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: sync.devices[device].folder)) ?? []).filter { $0.contains(".sync-conflict-") }
+        }
+        try sync.start(0)
+        try sync.start(1)
+        try sync.waitUntil("a conflict copy on both devices", deadline: 120) {
+            guard copies(0).count == 1, copies(1) == copies(0) else { return false }
+            return try sync.isIdleAndComplete(0) && sync.isIdleAndComplete(1)
+        }
+        var documents: [NoteDocument] = []
+        for device in 0..<2 {
+            let document = NoteDocument(path: paths[device], scheduler: ManualScheduler())
+            try document.open()
+            #expect(document.documentState.contains(.inConflict), "device \(device): \(document.documentState)")
+            let versions = try DocumentVersion.otherVersionsOfItem(at: paths[device])
+            let versionTexts = try versions.map { try String(contentsOfFile: $0.path, encoding: .utf8) }
+            #expect(Set(versionTexts + [document.text]) == Set(texts), "device \(device): every side's text is a version that opens")
+            documents.append(document)
+        }
+        // Device 0 keeps the other side's text: the version that is not its current one.
+        let kept = try #require(try DocumentVersion.otherVersionsOfItem(at: paths[0]).first)
+        let keptText = try String(contentsOfFile: kept.path, encoding: .utf8)
+        try documents[0].resolveConflict(keeping: kept)
+        #expect(documents[0].documentState == .normal && documents[0].text == keptText)
+        try sync.scan(0)
+        try sync.waitUntil("device 1 resolved too, with the kept text", deadline: 120) {
+            copies(1).isEmpty && (try? String(contentsOfFile: paths[1], encoding: .utf8)) == keptText
+        }
+        try documents[1].updateConflictState()
+        #expect(documents[1].documentState == .normal)
+        #expect(copies(0).isEmpty)
+        #expect(try String(contentsOfFile: paths[0], encoding: .utf8) == keptText)
+        for document in documents { try document.close() }
+    }
 }

@@ -171,29 +171,92 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// Reads again the state of each engine that told of a change (outside
     /// the lock: the calls take a few milliseconds), then gives each item its state.
     private func refreshEngines() {
-        let due = lock.withLock {
-            engines.filter(\.dirty).map { engine in
-                engine.dirty = false
-                return engine
-            }
-        }
+        let due = dueEngines()
         guard !due.isEmpty else { return }
         let itemPaths = lock.withLock { Array(items.keys) }
         let read = due.map { engine in
             Result { () throws(UbiquityContainerError) in
                 var folder = try engine.endpoint.folderStatus()
-                // Only the folders the items are in are browsed, each only one level deep; many folders: the whole tree.
-                let folders = Set(itemPaths.compactMap { folder.relativeFolder(of: $0) })
-                if folders.count <= 16 {
-                    for relative in folders.sorted() { try folder.browse(relative) }
-                } else {
-                    try folder.browse("", levels: nil)
-                }
+                try Self.browseFolders(of: itemPaths, in: &folder)
                 return folder
             }
         }
         lock.withLock {
             for (engine, state) in zip(due, read) { engine.state = state }
+            restate()
+        }
+    }
+
+    /// The engines that told of a change not yet read, each marked read.
+    private func dueEngines() -> [EngineStatus] {
+        lock.withLock {
+            engines.filter(\.dirty).map { engine in
+                engine.dirty = false
+                return engine
+            }
+        }
+    }
+
+    /// Browses the folders the items at `itemPaths` are in that `folder` has
+    /// not browsed: each one level deep, or the whole tree when there are many.
+    private static func browseFolders(of itemPaths: [String], in folder: inout SyncthingFolderStatus) throws(UbiquityContainerError) {
+        let folders = Set(itemPaths.compactMap { folder.relativeFolder(of: $0) }).filter { !folder.hasBrowsed($0) }
+        if folders.count <= 16 {
+            for relative in folders.sorted() { try folder.browse(relative) }
+        } else {
+            try folder.browse("", levels: nil)
+        }
+    }
+
+    /// The engines' states being read on other threads while the roots are
+    /// scanned: each engine's folder state with the roots in it browsed.
+    private final class EngineReading: @unchecked Sendable {
+        // @unchecked: `results` is written by the reading threads before `group` is left, read after `wait`.
+        let engines: [EngineStatus]
+        let group = DispatchGroup()
+        var results: [Result<SyncthingFolderStatus, UbiquityContainerError>?]
+
+        init(engines: [EngineStatus], roots: [String]) {
+            self.engines = engines
+            results = Array(repeating: nil, count: engines.count)
+            for (index, engine) in engines.enumerated() {
+                DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
+                    results[index] = Result { () throws(UbiquityContainerError) in
+                        var folder = try engine.endpoint.folderStatus()
+                        for root in roots {
+                            if let relative = folder.relativePath(of: root), !folder.hasBrowsed(relative) { try folder.browse(relative) }
+                        }
+                        return folder
+                    }
+                }
+            }
+        }
+
+        /// Waits for every engine's answer.
+        func wait() -> [(EngineStatus, Result<SyncthingFolderStatus, UbiquityContainerError>)] {
+            group.wait()
+            return zip(engines, results).compactMap { engine, result in result.map { (engine, $0) } }
+        }
+    }
+
+    /// Ends an `EngineReading` begun before the gathering: browses the
+    /// folders of the items found that it did not, then gives each item its state.
+    private func finish(_ reading: EngineReading) {
+        let itemPaths = lock.withLock { Array(items.keys) }
+        let read = reading.wait().map { engine, result in
+            (
+                engine,
+                result.flatMap { folder in
+                    Result { () throws(UbiquityContainerError) in
+                        var folder = folder
+                        try Self.browseFolders(of: itemPaths, in: &folder)
+                        return folder
+                    }
+                }
+            )
+        }
+        lock.withLock {
+            for (engine, state) in read { engine.state = state }
             restate()
         }
     }
@@ -221,10 +284,13 @@ final class MetadataQueryEngine: @unchecked Sendable {
         watcher.queue.async { [self] in
             guard !isStopping else { return }
             startEngines()
+            // The engines are asked while the roots are scanned; their states come in the update after the
+            // gathering, which does not wait for them.
+            let reading = EngineReading(engines: dueEngines(), roots: roots)
             lock.withLock { gather() }
             for engine in lock.withLock({ engines }) { engine.watcher?.start() }
             scheduleSettling()
-            // The engines' states come in the update after the gathering: the gathering does not wait for them.
+            finish(reading)
             refreshEngines()
             lock.withLock { flush() }
         }
@@ -271,12 +337,16 @@ final class MetadataQueryEngine: @unchecked Sendable {
         for engineWatcher in engineWatchers { engineWatcher.stop() }
     }
 
-    /// Handles every file event the kernel holds now, then settles what is
-    /// due and tells what is held (for `enableUpdates()`). Not on the query's queue.
-    func catchUp() {
+    /// Handles every file event the kernel holds now with updates still
+    /// disabled, then ends the outermost `disableUpdates()`, settles what is
+    /// due and tells what is held as one update (for `enableUpdates()`).
+    /// Not on the query's queue. Updates stay disabled until then, so a
+    /// delivery handled meanwhile cannot tell part of what was held.
+    func enableCatchingUp() {
         watcher.loop.settle()
         watcher.queue.sync {
             lock.withLock {
+                disabledDepth -= 1
                 settleDue(now: monotonicNow())
                 flush()
             }

@@ -162,10 +162,30 @@ public struct SyncthingFolderStatus: Sendable {
             for ancestor in Self.ancestors(of: error.path) where status.pullErrors[ancestor] == nil { status.pullErrors[ancestor] = error.error }
         }
         let events = try client.get("/rest/events?since=0&limit=200&timeout=0", as: [Event].self)
-        if let progress = events.last(where: { $0.type == "DownloadProgress" })?.data?.progress?[folderID] {
-            for (name, file) in progress { status.downloadProgress[name] = (file.bytesDone ?? 0, file.bytesTotal ?? 0) }
-        }
+        status.downloadProgress = downloadProgress(in: events.sorted { $0.id < $1.id }, folderID: folderID)
         return status
+    }
+
+    /// Each file's download as the events (oldest first) last told it: its
+    /// counts from the latest `DownloadProgress` listing it, all of it once
+    /// `ItemFinished` without an error, forgotten when `ItemStarted` begins
+    /// it again. A file that has left the progress list but is still needed
+    /// (the engine's index not yet updated) keeps its count: a percentage never falls back.
+    static func downloadProgress(in events: [Event], folderID: String) -> [String: (done: Int64, total: Int64)] {
+        var counts: [String: (done: Int64, total: Int64)] = [:]
+        for event in events {
+            switch event.type {
+            case "DownloadProgress":
+                for (name, file) in event.data?.progress?[folderID] ?? [:] { counts[name] = (file.bytesDone ?? 0, file.bytesTotal ?? 0) }
+            case "ItemStarted" where event.data?.folder == folderID:
+                if let item = event.data?.item { counts[item] = nil }
+            case "ItemFinished" where event.data?.folder == folderID && event.data?.error == nil:
+                if let item = event.data?.item, let known = counts[item] { counts[item] = (known.total, known.total) }
+            default:
+                break
+            }
+        }
+        return counts
     }
 
     /// Reads which files and folders the engine knows in the folder
@@ -186,7 +206,7 @@ public struct SyncthingFolderStatus: Sendable {
             return
         }
         let tree = try client.decode(body, as: [BrowseEntry].self, target: target)
-        flatten(tree, prefix: relativeFolder.isEmpty ? "" : relativeFolder + "/")
+        flatten(tree, prefix: relativeFolder.isEmpty ? "" : relativeFolder + "/", browsing: levels == nil)
         browsed.insert(relativeFolder)
     }
 
@@ -201,6 +221,14 @@ public struct SyncthingFolderStatus: Sendable {
         return relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
     }
 
+    /// `path` relative to the Syncthing folder ("" for the folder itself); nil outside it.
+    public func relativePath(of path: String) -> String? {
+        let item = UbiquityContainers.canonical(path)
+        if item == folder { return "" }
+        guard item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
+        return String(item.dropFirst(folder == "/" ? 1 : folder.count + 1))
+    }
+
     /// Every folder above `name` (`a/b/c` → `a/b`, `a`).
     static func ancestors(of name: String) -> [String] {
         var result: [String] = []
@@ -212,12 +240,15 @@ public struct SyncthingFolderStatus: Sendable {
         return result
     }
 
-    private mutating func flatten(_ entries: [BrowseEntry], prefix: String) {
+    /// Records `entries` (and their children) as files the engine knows;
+    /// with `browsing`, every folder among them as browsed too (the whole tree was asked for).
+    private mutating func flatten(_ entries: [BrowseEntry], prefix: String, browsing: Bool) {
         for entry in entries {
             let name = prefix + entry.name
             let isDirectory = entry.type == "FILE_INFO_TYPE_DIRECTORY" || entry.type == "DIRECTORY"
             global[name] = (entry.size ?? 0, isDirectory)
-            if let children = entry.children { flatten(children, prefix: name + "/") }
+            if isDirectory, browsing { browsed.insert(name) }
+            if let children = entry.children { flatten(children, prefix: name + "/", browsing: browsing) }
         }
     }
 
@@ -302,11 +333,18 @@ public struct SyncthingFolderStatus: Sendable {
         struct Payload: Decodable {
             var progress: [String: [String: Progress]]?
             var folder: String?
+            /// ItemStarted's and ItemFinished's file.
+            var item: String?
+            /// ItemFinished's error; nil when it finished well.
+            var error: String?
 
             init(from decoder: any Decoder) throws {
                 // DownloadProgress's data is the progress itself (folder → file → counts); other events' are objects of their own.
                 progress = try? [String: [String: Progress]](from: decoder)
-                folder = try? decoder.container(keyedBy: Key.self).decode(String.self, forKey: Key(stringValue: "folder")!)
+                let fields = try? decoder.container(keyedBy: Key.self)
+                folder = try? fields?.decode(String.self, forKey: Key(stringValue: "folder")!)
+                item = try? fields?.decode(String.self, forKey: Key(stringValue: "item")!)
+                error = try? fields?.decode(String.self, forKey: Key(stringValue: "error")!)
             }
         }
         struct Key: CodingKey {

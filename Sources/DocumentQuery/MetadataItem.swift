@@ -140,4 +140,12 @@ struct ItemStamp: Hashable, Sendable {
     /// The package's entries' names, inodes, sizes and times, hashed (in
     /// this process): an entry replaced by another of the same size and time still changes it.
     var entriesDigest: Int
+    /// The package's entries named as conflict copies (`ConflictName`): two
+    /// devices changed one entry.
+    var conflictEntryCount = 0
+    /// Whether the package has its manifest at its top (`PackageConsistency.manifestName`).
+    var hasManifest = false
+    /// Whether the package is a conflict to resolve: entries that are
+    /// conflict copies, or a mix of saves by its manifest (`PackageConsistency`).
+    var packageInConflict = false
 }

@@ -151,8 +151,8 @@ extension MetadataQueryEngine {
         var copies = conflicts[original] ?? []
         if exists { copies.insert(name) } else { copies.remove(name) }
         conflicts[original] = copies.isEmpty ? nil : copies
-        if var item = items[original], item.hasUnresolvedConflicts == copies.isEmpty {
-            item.hasUnresolvedConflicts = !copies.isEmpty
+        if var item = items[original], item.hasUnresolvedConflicts != Self.hasConflicts(copies: copies, stamp: item.stamp) {
+            item.hasUnresolvedConflicts.toggle()
             setItem(item)
         }
     }
@@ -212,6 +212,10 @@ extension MetadataQueryEngine {
             var digest = Hasher()
             summarize(folder: path, of: path, watching: !isLink, into: &stamp, digest: &digest, depth: 0)
             stamp.entriesDigest = digest.finalize()
+            // Entries that are conflict copies, or (read only when it has a manifest) a package mixing two saves.
+            stamp.packageInConflict =
+                stamp.conflictEntryCount > 0
+                || (stamp.hasManifest && !isLink && (try? PackageConsistency(ofPackageAt: path))?.isMixedOrMissingEntries == true)
             for watch in watchesBefore.subtracting(packageWatches[path] ?? []) where watched[watch] == .package(path) {
                 watched.removeValue(forKey: watch)
                 watcher.unwatch(watch)
@@ -220,8 +224,15 @@ extension MetadataQueryEngine {
         return MetadataItem(
             path: path, fsName: name, url: URL(fileURLWithPath: path, isDirectory: isDirectory), fsSize: stamp.size,
             creationDate: stamp.birth.map(Self.date), contentChangeDate: Self.date(stamp.latestModification),
-            contentType: contentType(of: name, isDirectory: isDirectory), hasUnresolvedConflicts: conflicts[path] != nil,
+            contentType: contentType(of: name, isDirectory: isDirectory),
+            hasUnresolvedConflicts: Self.hasConflicts(copies: conflicts[path] ?? [], stamp: stamp),
             syncState: syncState(of: path), isPackage: isDirectory, stamp: stamp)
+    }
+
+    /// Whether an item has unresolved conflicts: conflict copies beside it,
+    /// or (a package) entries inside it that are conflict copies of its entries.
+    static func hasConflicts(copies: Set<String>, stamp: ItemStamp) -> Bool {
+        !copies.isEmpty || stamp.packageInConflict
     }
 
     /// Adds the package's entries under `folder` to `stamp` (sizes, latest
@@ -238,6 +249,8 @@ extension MetadataQueryEngine {
             let entryPath = Self.join(folder, entry.name)
             guard let info = try? FileInfo.of(entry.name, in: directory.descriptor, followingLink: false) else { continue }
             stamp.entryCount += 1
+            if ConflictName(parsing: entry.name) != nil { stamp.conflictEntryCount += 1 }
+            if depth == 0, entry.name == PackageConsistency.manifestName { stamp.hasManifest = true }
             stamp.latestModification = max(stamp.latestModification, Self.nanoseconds(info))
             digest.combine(entry.bytes)
             digest.combine(info.inode)

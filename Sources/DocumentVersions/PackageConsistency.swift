@@ -116,6 +116,15 @@ public struct PackageConsistency: Hashable, Sendable {
     /// one state in which it is presented as a document without a word.
     public var isWholeWithoutConflicts: Bool { state == .whole && conflictCopies.isEmpty }
 
+    /// Whether the manifest shows the package mixing saves (mixed), or
+    /// missing entries it lists (partial with `missing`): a conflict to
+    /// resolve even with no conflict copy, as a document opening it says (`inConflict`).
+    public var isMixedOrMissingEntries: Bool { state == .mixed || (state == .partial && !missing.isEmpty) }
+
+    /// The name of the manifest entry at a package's top (`.ictkit-manifest.plist`):
+    /// without it a package has no consistency to check.
+    public static let manifestName = PackageManifest.fileName
+
     /// A sentence for people saying what is wrong, naming entries; nil when
     /// the package is whole without conflicts or has no manifest.
     public var problem: String? {

@@ -155,7 +155,7 @@ extension PackageWrapper {
     static func isMixedOrPartial(_ path: String) throws(DocumentError) -> Bool {
         do throws(DocumentVersionError) {
             let consistency = try PackageConsistency(ofPackageAt: path)
-            return consistency.state == .mixed || (consistency.state == .partial && !consistency.missing.isEmpty)
+            return consistency.isMixedOrMissingEntries
         } catch {
             // Nothing there, or not a folder: the reader and the writer say so in their own words.
             if error.code == .notFound || error.code == .kindMismatch { return false }

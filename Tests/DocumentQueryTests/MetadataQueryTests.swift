@@ -1,6 +1,8 @@
 import DocumentQuery
 import Foundation
+import ICTDocument
 import SystemSupport
+import TestSupport
 import Testing
 
 /// Issue 23's acceptance 1: a query over real folders, changed by real file
@@ -180,6 +182,37 @@ import Testing
         try scratch.remove("scope/doc.sync-conflict-20261124-093015-ABCDEFG.txt")
         let cleared = recorder.next()
         #expect(names(cleared?.changed) == ["doc.txt"] && cleared?.changed.first?.hasUnresolvedConflicts == false)
+    }
+
+    /// A package ICTKit saved (with its manifest), then edited in place by
+    /// another program as a sync engine applies one device's entry over
+    /// another's: the mix of two saves is a conflict, as the document says
+    /// on opening it; saved whole again it is not; an entry's conflict copy
+    /// inside (Syncthing's name for one) is a conflict too.
+    @Test func aPackageMixingTwoSavesOrHoldingAnEntrysConflictCopyHasUnresolvedConflicts() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.makeFolder("scope")
+        let path = scratch.at("scope/Coffee.ict")
+        let sample = Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path
+        try ICTDocumentFile(contentsOf: sample).save(to: path)
+        try #require(FileManager.default.fileExists(atPath: path + "/.ictkit-manifest.plist"), "the save writes the manifest")
+        let (query, recorder, gathering) = try startedQuery(scratch.at("scope"))
+        defer { query.stop() }
+        #expect(names(gathering?.results) == ["Coffee.ict"] && gathering?.results.first?.hasUnresolvedConflicts == false)
+
+        try scratch.write("another device's metadata, written in place", to: "scope/Coffee.ict/ctdocument.metadata")
+        let mixed = recorder.next()
+        #expect(names(mixed?.changed) == ["Coffee.ict"] && mixed?.changed.first?.hasUnresolvedConflicts == true)
+        #expect(mixed?.changed.first?.value(forAttribute: .hasUnresolvedConflicts) as? Bool == true)
+
+        try ICTDocumentFile(contentsOf: path).save()
+        let whole = recorder.next()
+        #expect(names(whole?.changed) == ["Coffee.ict"] && whole?.changed.first?.hasUnresolvedConflicts == false)
+
+        try scratch.write("the losing device's data", to: "scope/Coffee.ict/ctdocument.sync-conflict-20261206-101500-ABCDEFG.data")
+        let copy = recorder.next()
+        #expect(names(copy?.changed) == ["Coffee.ict"] && copy?.changed.first?.hasUnresolvedConflicts == true)
     }
 
     /// With no settle time, a temporary taken for an item would be told

@@ -280,10 +280,13 @@ public final class MetadataQuery: @unchecked Sendable {
         guard let running else { return }
         let outermost = running.lock.withLock {
             precondition(running.disabledDepth > 0, "enableUpdates() without disableUpdates()")
-            running.disabledDepth -= 1
-            return running.disabledDepth == 0 && running.status.hasGathered
+            guard running.disabledDepth == 1, running.status.hasGathered else {
+                running.disabledDepth -= 1
+                return false
+            }
+            return true
         }
-        if outermost { running.catchUp() }
+        if outermost { running.enableCatchingUp() }
     }
 
     /// The results as of the last update told (empty before the gathering).

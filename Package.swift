@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "FoundationValues", targets: ["FoundationValues"]),
+        .library(name: "DataLayers", targets: ["DataLayers"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "CoreDataFiles", targets: ["CoreDataFiles"]),
@@ -81,9 +82,13 @@ let package = Package(
             name: "FoundationValues",
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
+        // Layers inside data values: compressed data (gzip, zlib, DEFLATE) inflated within limits, and protocol
+        // buffers read without a schema, as `protoc --decode_raw` reads them.
+        .target(name: "DataLayers", dependencies: ["CLibZ"]),
         .target(
             name: "KeyedArchive",
             dependencies: [
+                "DataLayers",
                 "PropertyList",
                 "FoundationValues",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -291,6 +296,11 @@ let package = Package(
             exclude: ["Fixtures/plist_to_json.py", "Fixtures/plistlib_roundtrip.py", "Fixtures/fuzz"]
         ),
         .testTarget(name: "FoundationValuesTests", dependencies: ["FoundationValues", "PropertyList"]),
+        .testTarget(
+            name: "DataLayersTests",
+            dependencies: ["DataLayers", "KeyedArchive", "PropertyList", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "FoundationValues", "PropertyList", "TestSupport"],

@@ -11,7 +11,7 @@ case "$purpose" in
   build) ;;
   # chromium: the contact sheet's test opens ict list --html's page in a real headless browser.
   # syncthing: the sync engine the tests run as real devices on loopback (a peer planting links in a synced folder).
-  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium syncthing curl) ;;
+  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium syncthing curl protobuf-compiler) ;;
   bench) packages+=(python3 libplist-utils) ;;
   # make examples runs CloudNoteApp on two Syncthing devices (scripts/syncthing-pair.sh).
   examples) packages+=(syncthing curl python3) ;;

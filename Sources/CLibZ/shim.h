@@ -13,4 +13,9 @@ static inline int ictkit_inflate_init_raw(z_streamp stream) {
     return inflateInit2(stream, -MAX_WBITS);
 }
 
+// window_bits as inflateInit2 takes them: -15 raw, 15 zlib, 31 gzip.
+static inline int ictkit_inflate_init_window(z_streamp stream, int window_bits) {
+    return inflateInit2(stream, window_bits);
+}
+
 #endif

@@ -1,3 +1,4 @@
+import DataLayers
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -16,22 +17,45 @@ public enum EmbeddedArchiveForm: Hashable, Sendable, CustomStringConvertible {
     case keyedArchive(PropertyListFormat)
     /// An `NSArchiver` typed stream (`\u{4}\u{B}streamtyped`), read by the `TypedStream` module.
     case typedStream
+    /// Compressed data (gzip or zlib), whose inflated bytes are a layer of their own.
+    case compressed(CompressedForm)
+    /// A protocol buffer, read without its schema (`ProtocolBufferReader`):
+    /// found only as what compressed data inflates to, where nothing else reads.
+    case protocolBuffer
 
     /// The form's stable name, for programs: `binary`, `xml`, `json`,
-    /// `openStep` (for property lists and keyed archives alike), `typedStream`.
+    /// `openStep` (for property lists and keyed archives alike),
+    /// `typedStream`, `gzip`, `zlib`, `protocolBuffer`.
     public var formatName: String {
         switch self {
         case .propertyList(let format), .keyedArchive(let format): format.rawValue
         case .typedStream: "typedStream"
+        case .compressed(let form): form.rawValue
+        case .protocolBuffer: "protocolBuffer"
         }
     }
 
-    /// For people: "binary property list", "keyed archive (XML)", "NSArchiver typed stream".
+    /// The kind's stable name, for programs: `propertyList`, `keyedArchive`,
+    /// `typedStream`, `compressed`, `protocolBuffer`.
+    public var kindName: String {
+        switch self {
+        case .propertyList: "propertyList"
+        case .keyedArchive: "keyedArchive"
+        case .typedStream: "typedStream"
+        case .compressed: "compressed"
+        case .protocolBuffer: "protocolBuffer"
+        }
+    }
+
+    /// For people: "binary property list", "keyed archive (XML)", "NSArchiver typed stream",
+    /// "gzip data", "protocol buffer (no schema)".
     public var description: String {
         switch self {
         case .propertyList(let format): "\(Self.name(format)) property list"
         case .keyedArchive(let format): "keyed archive (\(Self.name(format)))"
         case .typedStream: "NSArchiver typed stream"
+        case .compressed(let form): "\(form.rawValue) data"
+        case .protocolBuffer: "protocol buffer (no schema)"
         }
     }
 
@@ -58,8 +82,15 @@ public struct EmbeddedArchive: Hashable, Sendable {
     public var value: PropertyListValue?
     /// Why bytes that start as a binary or XML property list do not read (its location is in the embedded bytes).
     public var error: PropertyListError?
-    /// The archives inside this one's data values, found the same way.
+    /// The archives inside this one's data values, found the same way; for
+    /// compressed data, the layer its inflated bytes are (when they are one).
     public var nested: [EmbeddedArchive]
+    /// For compressed data, the inflated bytes; nil when they do not inflate (`layerError`).
+    public var inflated: Data? = nil
+    /// For a protocol buffer, its fields (`value` is them as a property list: `ProtocolBufferPropertyList`).
+    public var fields: [ProtocolBufferField]? = nil
+    /// Why compressed data does not inflate (the offset is in its bytes).
+    public var layerError: DataLayerError? = nil
 }
 
 /// Why a key path through data values (`EmbeddedKeyPath` (PropertyList)) cannot be
@@ -71,7 +102,7 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
     /// in later versions without breaking callers).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Wrapped: Hashable, Sendable {
-            case notData, unreadable, typedStream, readOnlyForm, nestingLimit, keyPath
+            case notData, unreadable, typedStream, readOnlyForm, nestingLimit, keyPath, layerLimit
         }
 
         fileprivate var wrapped: Wrapped
@@ -90,6 +121,9 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
         public static var nestingLimit: Self { Self(.nestingLimit) }
         /// A key-path error inside one segment; ``EmbeddedKeyPathError/keyPathError`` has it.
         public static var keyPath: Self { Self(.keyPath) }
+        /// Compressed data inflates past ``EmbeddedArchives/maximumInflatedSize``, or a protocol
+        /// buffer passes its reader's limits; ``EmbeddedKeyPathError/layerError`` says where in the layer.
+        public static var layerLimit: Self { Self(.layerLimit) }
 
         /// The code's name, stable across versions.
         public var description: String {
@@ -100,6 +134,7 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
             case .readOnlyForm: "readOnlyForm"
             case .nestingLimit: "nestingLimit"
             case .keyPath: "keyPath"
+            case .layerLimit: "layerLimit"
             }
         }
     }
@@ -115,6 +150,9 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
     public var propertyListError: PropertyListError?
     /// For `.keyPath`, the error inside the segment.
     public var keyPathError: PropertyListKeyPathError?
+    /// For `.layerLimit` and for compressed data that does not inflate
+    /// (`.unreadable`), the layer's error, with the offset in the layer's bytes.
+    public var layerError: DataLayerError? = nil
     /// A sentence for people, naming the data value's key path and, for data
     /// that does not read, the byte offset inside it.
     public var message: String
@@ -122,13 +160,14 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
     /// Makes an error.
     public init(
         _ code: Code, keyPath: EmbeddedKeyPath, segment: Int, propertyListError: PropertyListError? = nil,
-        keyPathError: PropertyListKeyPathError? = nil, _ message: String
+        keyPathError: PropertyListKeyPathError? = nil, layerError: DataLayerError? = nil, _ message: String
     ) {
         self.code = code
         self.keyPath = keyPath
         self.segment = segment
         self.propertyListError = propertyListError
         self.keyPathError = keyPathError
+        self.layerError = layerError
         self.message = message
     }
 
@@ -148,13 +187,23 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
 public struct EmbeddedArchives: Sendable {
     /// The limits for reading each embedded property list.
     public var limits: PropertyListLimits
-    /// How many data values deep archives may nest (a step is one level).
+    /// How many data values deep archives may nest (a step is one level;
+    /// so is each layer of compressed data).
     public var maximumNesting: Int
+    /// The most bytes compressed data may inflate to (each layer).
+    public var maximumInflatedSize: Int
+    /// The reader of protocol buffers inside compressed data, with its limits.
+    public var protocolBuffers: ProtocolBufferReader
 
-    /// Makes a reader with these limits.
-    public init(limits: PropertyListLimits = .default, maximumNesting: Int = 16) {
+    /// Makes a reader with these limits (compressed data inflates to at most 64 MB).
+    public init(
+        limits: PropertyListLimits = .default, maximumNesting: Int = 16, maximumInflatedSize: Int = 64 << 20,
+        protocolBuffers: ProtocolBufferReader = ProtocolBufferReader()
+    ) {
         self.limits = limits
         self.maximumNesting = maximumNesting
+        self.maximumInflatedSize = maximumInflatedSize
+        self.protocolBuffers = protocolBuffers
     }
 
     /// What `bytes` hold, told by their first bytes (see the type's list);
@@ -163,6 +212,7 @@ public struct EmbeddedArchives: Sendable {
     public func form(of bytes: Data) -> EmbeddedArchiveForm? {
         bytes.withUnsafeBytes { buffer -> EmbeddedArchiveForm? in
             if let (other, _) = NonPropertyListFormat.detect(buffer) { return other == .typedStream ? .typedStream : nil }
+            if let compressed = CompressedForm.detect(buffer) { return .compressed(compressed) }
             let format = PropertyListFormat.detect(buffer)
             switch format {
             case .binary:
@@ -298,6 +348,11 @@ public struct EmbeddedArchives: Sendable {
         try edit(&inner, keyPath: keyPath, segment: index + 1, followingLast: followingLast, body)
         guard inner != before else { return }
         let place = keyPath.prefix(throughSegment: index)
+        guard let format else {
+            throw EmbeddedKeyPathError(
+                .readOnlyForm, keyPath: keyPath, segment: index + 1,
+                "the data at '\(place)' is compressed: what it holds is read, not written back")
+        }
         let bytes: [UInt8]
         do throws(PropertyListError) {
             bytes = try PropertyListWriter().encode(inner, format: format)
@@ -313,28 +368,81 @@ public struct EmbeddedArchives: Sendable {
         }
     }
 
-    /// The property list in the data value `found`, reached by segment `index` of `keyPath`.
+    /// The property list in the data value `found`, reached by segment
+    /// `index` of `keyPath`, with the form to write it back in: nil when it
+    /// is reached through compressed layers (read only). Compressed data is
+    /// inflated, layer by layer; what it inflates to that is no property
+    /// list is read as a protocol buffer (`ProtocolBufferPropertyList`).
     private func open(_ found: PropertyListValue, keyPath: EmbeddedKeyPath, segment index: Int) throws(EmbeddedKeyPathError)
-        -> (value: PropertyListValue, format: PropertyListFormat)
+        -> (value: PropertyListValue, format: PropertyListFormat?)
     {
         let place = keyPath.prefix(throughSegment: index)
-        guard case .data(let bytes) = found else {
+        guard case .data(var bytes) = found else {
             throw EmbeddedKeyPathError(
                 .notData, keyPath: keyPath, segment: index,
                 "'\(place)' holds \(Self.kindName(found)), not data, so '!' cannot read a property list from it")
+        }
+        var layers = 0
+        while case .compressed(let compressed)? = form(of: bytes) {
+            layers += 1
+            guard index + layers <= maximumNesting else {
+                throw EmbeddedKeyPathError(
+                    .nestingLimit, keyPath: keyPath, segment: index,
+                    "the data at '\(place)' nests compressed layers more than \(maximumNesting) deep")
+            }
+            bytes = try inflate(bytes, compressed, place: place, keyPath: keyPath, segment: index)
         }
         if form(of: bytes) == .typedStream {
             throw EmbeddedKeyPathError(
                 .typedStream, keyPath: keyPath, segment: index,
                 "the data at '\(place)' is an NSArchiver typed stream; '!' steps into property lists and keyed archives only")
         }
+        if layers > 0, form(of: bytes) == nil {
+            let fields = try protocolBuffer(bytes, place: place, keyPath: keyPath, segment: index)
+            return (ProtocolBufferPropertyList.value(of: fields), nil)
+        }
         do throws(PropertyListError) {
-            return try read(bytes)
+            let read = try read(bytes)
+            return (read.value, layers > 0 ? nil : read.format)
         } catch {
             let whereInside = error.location == .none ? "" : " (\(error.location) of its \(bytes.count) bytes)"
+            let inflatedWord = layers > 0 ? " inflated" : ""
             throw EmbeddedKeyPathError(
                 .unreadable, keyPath: keyPath, segment: index + 1, propertyListError: error,
-                "the data at '\(place)' does not read as a property list: \(error.message)\(whereInside)")
+                "the\(inflatedWord) data at '\(place)' does not read as a property list: \(error.message)\(whereInside)")
+        }
+    }
+
+    /// `bytes` inflated from `compressed`, for the data at `place`.
+    private func inflate(_ bytes: Data, _ compressed: CompressedForm, place: EmbeddedKeyPath, keyPath: EmbeddedKeyPath, segment index: Int)
+        throws(EmbeddedKeyPathError) -> Data
+    {
+        switch inflated(bytes, compressed) {
+        case .success(let inflated): return inflated
+        case .failure(let error):
+            throw EmbeddedKeyPathError(
+                error.isLimit ? .layerLimit : .unreadable, keyPath: keyPath, segment: index, layerError: error,
+                "the \(compressed.rawValue) data at '\(place)' does not inflate: \(error.message) (at byte \(error.offset) of its \(bytes.count))")
+        }
+    }
+
+    private func inflated(_ bytes: Data, _ compressed: CompressedForm) -> Result<Data, DataLayerError> {
+        bytes.withUnsafeBytes { buffer in
+            Result { () throws(DataLayerError) in Data(try Inflate.inflate(buffer, form: compressed, limit: maximumInflatedSize)) }
+        }
+    }
+
+    /// The fields of the protocol buffer `bytes` (inflated from the data at `place`).
+    private func protocolBuffer(_ bytes: Data, place: EmbeddedKeyPath, keyPath: EmbeddedKeyPath, segment index: Int)
+        throws(EmbeddedKeyPathError) -> [ProtocolBufferField]
+    {
+        do throws(DataLayerError) {
+            return try protocolBuffers.read(bytes)
+        } catch {
+            throw EmbeddedKeyPathError(
+                error.isLimit ? .layerLimit : .unreadable, keyPath: keyPath, segment: index + 1, layerError: error,
+                "the data at '\(place)' inflates to \(bytes.count) bytes that are neither a property list nor a protocol buffer: "
+                    + "\(error.message) (at byte \(error.offset) of them)")
         }
     }
 
@@ -379,9 +487,52 @@ public struct EmbeddedArchives: Sendable {
         return found
     }
 
-    private func archive(_ bytes: Data, form: EmbeddedArchiveForm, at place: EmbeddedKeyPath) throws(EmbeddedKeyPathError) -> EmbeddedArchive {
+    private func archive(_ bytes: Data, form: EmbeddedArchiveForm, at place: EmbeddedKeyPath, layers: Int = 0) throws(EmbeddedKeyPathError)
+        -> EmbeddedArchive
+    {
         var archive = EmbeddedArchive(keyPath: place, form: form, bytes: bytes, value: nil, error: nil, nested: [])
         guard form != .typedStream else { return archive }
+        if case .compressed(let compressed) = form {
+            guard place.segments.count + layers <= maximumNesting else {
+                throw EmbeddedKeyPathError(
+                    .nestingLimit, keyPath: place, segment: place.segments.count - 1,
+                    "archives and compressed layers nest in data values more than \(maximumNesting) deep")
+            }
+            let inflated: Data
+            switch self.inflated(bytes, compressed) {
+            case .success(let data): inflated = data
+            case .failure(let error) where error.isLimit:
+                throw EmbeddedKeyPathError(
+                    .layerLimit, keyPath: place, segment: place.segments.count - 1, layerError: error,
+                    "the \(compressed.rawValue) data at '\(place)' does not inflate: \(error.message) (at byte \(error.offset) of its \(bytes.count))")
+            case .failure(let error):
+                archive.layerError = error
+                return archive
+            }
+            archive.inflated = inflated
+            if let inner = self.form(of: inflated) {
+                archive.nested = [try self.archive(inflated, form: inner, at: place, layers: layers + 1)]
+                return archive
+            }
+            let fields: [ProtocolBufferField]
+            do throws(DataLayerError) {
+                fields = try protocolBuffers.read(inflated)
+            } catch  where error.isLimit {
+                throw EmbeddedKeyPathError(
+                    .layerLimit, keyPath: place, segment: place.segments.count, layerError: error,
+                    "the protocol buffer the data at '\(place)' inflates to passes a limit: \(error.message) (at byte \(error.offset) of its \(inflated.count))"
+                )
+            } catch {
+                return archive  // Neither a property list nor a protocol buffer: the inflated bytes are shown as data.
+            }
+            var layer = EmbeddedArchive(keyPath: place, form: .protocolBuffer, bytes: inflated, value: nil, error: nil, nested: [])
+            let value = ProtocolBufferPropertyList.value(of: fields)
+            layer.fields = fields
+            layer.value = value
+            layer.nested = try find(in: value, at: place.appending(segment: PropertyListKeyPath()))
+            archive.nested = [layer]
+            return archive
+        }
         let value: PropertyListValue
         do throws(PropertyListError) {
             value = try read(bytes).value

@@ -1,3 +1,4 @@
+import DataLayers
 import KeyedArchive
 import PropertyList
 import TypedStream
@@ -26,6 +27,10 @@ struct EmbeddedArchiveView {
         output.write(TreePrinter.dataSummary(bytes) + " embedded \(form)")
         let inner = EmbeddedArchiveView(archives: archives, nesting: nesting + 1)
         let pad = String(repeating: "  ", count: indent + 1)
+        if case .compressed(let compressed) = form {
+            writeLayers(bytes, compressed, indent: indent, to: &output)
+            return true
+        }
         if form == .typedStream {
             let read = bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
             switch read {
@@ -60,6 +65,36 @@ struct EmbeddedArchiveView {
         return true
     }
 
+    /// Compressed data's layers: what it inflates to (as a data value's
+    /// contents are shown: a property list or archive expanded, or a
+    /// protocol buffer as `protoc --decode_raw` prints it), or why it does not.
+    private func writeLayers(_ bytes: Data, _ compressed: CompressedForm, indent: Int, to output: inout StandardOutput) {
+        let found: EmbeddedArchive
+        do throws(EmbeddedKeyPathError) {
+            // The layers of this one data value: found as those of a value holding only it.
+            guard let archive = try archives.find(in: .data(bytes)).first else { return }
+            found = archive
+        } catch {
+            output.write(TerminalText.escaped(" that is not shown: \(error.message)"))
+            return
+        }
+        guard let inflated = found.inflated else {
+            output.write(TerminalText.escaped(" that does not inflate: \(found.layerError?.description ?? "unknown reason")"))
+            return
+        }
+        output.write(" => inflated ")
+        if let fields = found.nested.first?.fields {
+            let pad = String(repeating: "  ", count: indent + 1)
+            output.write(TreePrinter.dataSummary(inflated) + " embedded \(EmbeddedArchiveForm.protocolBuffer) {\n")
+            for line in ProtocolBufferText.text(of: fields).split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                output.write(pad + TerminalText.escaped(String(line)) + "\n")
+            }
+            output.write(String(repeating: "  ", count: indent) + "}")
+        } else if !EmbeddedArchiveView(archives: archives, nesting: nesting + 1).write(inflated, indent: indent, to: &output) {
+            output.write(TreePrinter.dataSummary(inflated))
+        }
+    }
+
     /// The report's `"embedded"`: each archive found in a data value of
     /// `value`, decoded as `inspect` shows a file of its kind.
     ///
@@ -70,14 +105,17 @@ struct EmbeddedArchiveView {
 
     private static func json(_ archive: EmbeddedArchive) -> JSONValue {
         var members: [(String, JSONValue)] = [("keyPath", .string(archive.keyPath.description))]
-        switch archive.form {
-        case .propertyList: members.append(("kind", "propertyList"))
-        case .keyedArchive: members.append(("kind", "keyedArchive"))
-        case .typedStream: members.append(("kind", "typedStream"))
-        }
+        members.append(("kind", .string(archive.form.kindName)))
         members.append(("format", .string(archive.form.formatName)))
         members.append(("length", .integer(archive.bytes.count)))
-        if archive.form == .typedStream {
+        if case .compressed = archive.form {
+            if let inflated = archive.inflated { members.append(("inflatedLength", .integer(inflated.count))) }
+            if let error = archive.layerError {
+                members.append(("error", .object([("message", .string(error.message)), ("location", .string("byte \(error.offset)"))])))
+            }
+        } else if let fields = archive.fields {
+            members.append(("fields", json(fields)))
+        } else if archive.form == .typedStream {
             let read = archive.bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
             switch read {
             case .success(let document): members.append(("typedStream", .propertyList(TypedStreamSupport.jsonForm(document))))
@@ -99,6 +137,32 @@ struct EmbeddedArchiveView {
         }
         members.append(("embedded", .array(archive.nested.map(json))))
         return .object(members)
+    }
+
+    /// A protocol buffer's fields for programs: each one's `number`,
+    /// `wireType` (0, 1, 2, 3 or 5), `offset`, and its value: `value` (an
+    /// integer as stored; a string of digits past 2⁶³ − 1), `fields` (a
+    /// message or group), `text` (UTF-8 bytes) or `data` (other bytes, base64).
+    private static func json(_ fields: [ProtocolBufferField]) -> JSONValue {
+        .array(
+            fields.map { field in
+                var members: [(String, JSONValue)] = [
+                    ("number", .integer(field.number)), ("wireType", .integer(field.value.wireType)), ("offset", .integer(field.offset)),
+                ]
+                switch field.value {
+                case .varint(let number), .fixed64(let number):
+                    members.append(("value", number <= UInt64(Int.max) ? .integer(Int(number)) : .string(String(number))))
+                case .fixed32(let number): members.append(("value", .integer(Int(number))))
+                case .message(let inner), .group(let inner): members.append(("fields", json(inner)))
+                case .bytes(let data):
+                    if let text = field.value.text {
+                        members.append(("text", .string(text)))
+                    } else {
+                        members.append(("data", .string(data.base64EncodedString())))
+                    }
+                }
+                return .object(members)
+            })
     }
 
     private static func describe(_ error: PropertyListError) -> String {

@@ -66,7 +66,9 @@ extension Ict {
                 archive's NS.data) is shown decoded in place after its summary, marked "embedded" \
                 and its form, nested levels too (at most 16 deep: deeper is an error naming the key \
                 path); bytes that start as a property list but do not read say why and where in \
-                them. With --json the report keeps the data as it is and adds "embedded": each one's \
+                them. Compressed data (gzip, zlib) is inflated (at most 64 MB a layer) and what it \
+                holds shown the same way, or, when it is no property list, as a protocol buffer read \
+                without a schema as protoc --decode_raw prints one (Apple Notes' note data). With --json the report keeps the data as it is and adds "embedded": each one's \
                 key path (get KEYPATH! reads it), kind, format, length and decoded form.
                 """
         )
@@ -86,7 +88,10 @@ extension Ict {
         @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
         var model: String?
 
-        @Flag(help: "Show property lists, keyed archives and typed streams held in data values decoded in place, marked embedded.")
+        @Flag(
+            help:
+                "Show property lists, keyed archives, typed streams, compressed data and protocol buffers held in data values decoded in place, marked embedded."
+        )
         var expand = false
 
         @OptionGroup var inputOptions: InputOptions

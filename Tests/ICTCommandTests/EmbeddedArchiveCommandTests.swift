@@ -183,4 +183,55 @@ struct EmbeddedArchiveCommandTests {
         let shallow = try ICTRunner.run(["get", file, String(repeating: "a!.", count: 3) + "a", "--format", "json"])
         #expect(shallow.status == 0, "\(shallow.stderr)")
     }
+
+    /// A real Apple Notes note's data (gzip of a protocol buffer; Tests/DataLayersTests/Fixtures/AppleNotes)
+    /// in a property list plistlib writes: `inspect --expand` shows each
+    /// layer, the protocol buffer as `protoc --decode_raw` prints it; the
+    /// JSON form keeps the raw bytes and adds the layers; `get` reads the
+    /// note's text through them; `set` through them is refused, the file unchanged.
+    @Test(.enabled(if: ExternalTool.missing(["protoc"]).isEmpty, "protoc is not installed"))
+    func inspectExpandAndGetStepThroughGzipIntoANotesProtocolBuffer() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let blob = Repository.path("Tests/DataLayersTests/Fixtures/AppleNotes/simple_note_protobuf_gzipped.bin")
+        let file = folder + "/note.plist"
+        let protoc = try Self.python(
+            """
+            import gzip, plistlib, subprocess, sys
+            data = open(sys.argv[1], 'rb').read()
+            open(sys.argv[2], 'wb').write(plistlib.dumps({'ZTITLE': 'Title', 'ZDATA': data}, fmt=plistlib.FMT_BINARY))
+            print(subprocess.run(['protoc', '--decode_raw'], input=gzip.decompress(data), capture_output=True, check=True).stdout.decode())
+            """, [blob, file])
+        let tree = try ICTRunner.run(["inspect", "--expand", file])
+        #expect(tree.status == 0, "\(tree.stderr)")
+        #expect(tree.stdout.contains("embedded gzip data => inflated {length = 117, bytes = 0x"), "\(tree.stdout)")
+        #expect(tree.stdout.contains("embedded protocol buffer (no schema) {\n"), "\(tree.stdout)")
+        // protoc's lines, each indented one level inside "ZDATA".
+        let indented = protoc.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        #expect(tree.stdout.contains(indented), "\(tree.stdout)")
+
+        let json = try ICTRunner.run(["inspect", "--expand", "--json", file])
+        #expect(json.status == 0, "\(json.stderr)")
+        try Data(json.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/report.json"))
+        let check = """
+            import base64, gzip, json, plistlib, sys
+            report = json.load(open(sys.argv[1]))
+            data = plistlib.load(open(sys.argv[2], 'rb'))['ZDATA']
+            layer = report['embedded'][0]
+            inner = layer['embedded'][0]
+            doc = next(f for f in inner['fields'] if f['number'] == 2)
+            note = next(f for f in doc['fields'] if f['number'] == 3)
+            text = next(f for f in note['fields'] if f['number'] == 2)
+            print(layer['keyPath'], layer['kind'], layer['format'], layer['length'] == len(data),
+                  layer['inflatedLength'] == len(gzip.decompress(data)), inner['kind'], text['wireType'], text['text'])
+            """
+        #expect(try Self.python(check, [folder + "/report.json", file]) == "ZDATA compressed gzip True True protocolBuffer 2 Title")
+
+        let get = try ICTRunner.run(["get", file, "ZDATA!.2.3.2"])
+        #expect(get.status == 0 && get.stdout == "Title\n", "\(get.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let set = try ICTRunner.run(["set", file, "ZDATA!.2.3.2", "-string", "Changed"])
+        #expect(set.status == 1 && set.stderr.contains("compressed"), "\(set.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
 }

@@ -26,7 +26,7 @@ LIMITS=(-rss_limit_mb=2048 -timeout=10 -malloc_limit_mb=2048)
 ALL_TARGETS=(binary-plist xml-plist openstep-plist json-plist partial-binary-plist key-path
              keyed-archive keyed-unarchiver archive-validator ict-summary ict-document png zip
              info-plist mime-xml keyed-coder ict-json-form mime-cache text-note ptk-document typedstream
-             coredata-model-xml coredata-mom coredata-store nib-archive embedded-archive)
+             coredata-model-xml coredata-mom coredata-store nib-archive embedded-archive protocol-buffer data-layers)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/Fuzz/lsan.supp}
 
@@ -49,6 +49,7 @@ dictionary() {
         coredata-mom) echo archive ;;
         coredata-store) echo sqlite ;;
         nib-archive) echo nib ;;
+        protocol-buffer|data-layers) echo layers ;;
         *) echo "unknown target $1 (scripts/fuzz.sh list)" >&2; exit 64 ;;
     esac
 }

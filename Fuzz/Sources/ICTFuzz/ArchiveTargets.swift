@@ -129,7 +129,7 @@ func fuzzEmbeddedArchives(_ bytes: [UInt8]) {
         let format: PropertyListFormat
         switch archive.form {
         case .propertyList(let form), .keyedArchive(let form): format = form
-        case .typedStream: continue
+        case .typedStream, .compressed, .protocolBuffer: continue
         }
         guard format != .openStep else { continue }
         var edited = root

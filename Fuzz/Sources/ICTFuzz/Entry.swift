@@ -40,6 +40,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "coredata-store", run: fuzzCoreDataStore),
     FuzzTarget(name: "nib-archive", run: fuzzNibArchive),
     FuzzTarget(name: "embedded-archive", run: fuzzEmbeddedArchives),
+    FuzzTarget(name: "protocol-buffer", run: fuzzProtocolBuffer),
+    FuzzTarget(name: "data-layers", run: fuzzDataLayers),
 ]
 
 /// The target named by `ICT_FUZZ_TARGET`, chosen once.

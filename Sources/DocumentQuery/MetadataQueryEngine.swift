@@ -208,55 +208,43 @@ final class MetadataQueryEngine: @unchecked Sendable {
         }
     }
 
-    /// The engines' states being read on other threads while the roots are
-    /// scanned: each engine's folder state with the roots in it browsed.
-    private final class EngineReading: @unchecked Sendable {
-        // @unchecked: `results` is written by the reading threads before `group` is left, read after `wait`.
-        let engines: [EngineStatus]
-        let group = DispatchGroup()
-        var results: [Result<SyncthingFolderStatus, UbiquityContainerError>?]
-
-        init(engines: [EngineStatus], roots: [String]) {
-            self.engines = engines
-            results = Array(repeating: nil, count: engines.count)
-            for (index, engine) in engines.enumerated() {
-                DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
-                    results[index] = Result { () throws(UbiquityContainerError) in
-                        var folder = try engine.endpoint.folderStatus()
-                        for root in roots {
-                            if let relative = folder.relativePath(of: root), !folder.hasBrowsed(relative) { try folder.browse(relative) }
-                        }
-                        return folder
-                    }
+    /// The engines asked before the gathering scan: each one's browse of
+    /// the roots in its folder sent, which the engine makes while the
+    /// roots are scanned (the answers are read after, on the query's
+    /// thread), or why it could not be sent.
+    private func askEngines() -> [(EngineStatus, Result<[(String, SyncthingClient.PendingRequest)], UbiquityContainerError>)] {
+        dueEngines().map { engine in
+            let asked = Result { () throws(UbiquityContainerError) in
+                var requests: [(String, SyncthingClient.PendingRequest)] = []
+                for root in roots {
+                    guard let relative = SyncthingFolderStatus.relativePath(of: root, in: engine.endpoint.folderPath),
+                        !requests.contains(where: { $0.0 == relative })
+                    else { continue }
+                    requests.append((relative, try SyncthingFolderStatus.beginBrowse(relative, of: engine.endpoint)))
                 }
+                return requests
             }
-        }
-
-        /// Waits for every engine's answer.
-        func wait() -> [(EngineStatus, Result<SyncthingFolderStatus, UbiquityContainerError>)] {
-            group.wait()
-            return zip(engines, results).compactMap { engine, result in result.map { (engine, $0) } }
+            return (engine, asked)
         }
     }
 
-    /// Ends an `EngineReading` begun before the gathering: browses the
-    /// folders of the items found that it did not, then gives each item its state.
-    private func finish(_ reading: EngineReading) {
+    /// Reads what the engines asked by `askEngines()` answered, with each
+    /// one's folder state and the folders of the items found that the
+    /// roots' browses did not cover, then gives each item its state.
+    private func finish(_ asked: [(EngineStatus, Result<[(String, SyncthingClient.PendingRequest)], UbiquityContainerError>)]) {
+        guard !asked.isEmpty else { return }
         let itemPaths = lock.withLock { Array(items.keys) }
-        let read = reading.wait().map { engine, result in
-            (
-                engine,
-                result.flatMap { folder in
-                    Result { () throws(UbiquityContainerError) in
-                        var folder = folder
-                        try Self.browseFolders(of: itemPaths, in: &folder)
-                        return folder
-                    }
-                }
-            )
+        let read = asked.map { engine, requests in
+            Result { () throws(UbiquityContainerError) in
+                let requests = try requests.get()
+                var folder = try engine.endpoint.folderStatus()
+                for (relative, request) in requests { try folder.browse(relative, answering: request) }
+                try Self.browseFolders(of: itemPaths, in: &folder)
+                return folder
+            }
         }
         lock.withLock {
-            for (engine, state) in read { engine.state = state }
+            for ((engine, _), state) in zip(asked, read) { engine.state = state }
             restate()
         }
     }
@@ -284,13 +272,13 @@ final class MetadataQueryEngine: @unchecked Sendable {
         watcher.queue.async { [self] in
             guard !isStopping else { return }
             startEngines()
-            // The engines are asked while the roots are scanned; their states come in the update after the
-            // gathering, which does not wait for them.
-            let reading = EngineReading(engines: dueEngines(), roots: roots)
+            // The engines are asked before the roots are scanned and answer while they are; their states come in
+            // the update after the gathering, which does not wait for them.
+            let asked = askEngines()
             lock.withLock { gather() }
             for engine in lock.withLock({ engines }) { engine.watcher?.start() }
             scheduleSettling()
-            finish(reading)
+            finish(asked)
             refreshEngines()
             lock.withLock { flush() }
         }

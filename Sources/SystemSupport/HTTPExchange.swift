@@ -86,20 +86,9 @@ package enum HTTPExchange {
         -> HTTPResponse
     {
         let deadline = monotonicNow() + timeout
-        let endpoint = try Endpoint(request.address)
-        let connection = try Connection(to: endpoint, shown: request.address, deadline: deadline, cancel: cancel)
-        defer { closeDescriptor(connection.descriptor) }
-        try connection.send(head(of: request, host: endpoint.hostHeader) + request.body, deadline: deadline)
-        var received: [UInt8] = []
-        while true {
-            if let response = try parse(received, complete: false, shown: request.address) { return response }
-            guard try connection.receive(into: &received, deadline: deadline, limit: limit) else {
-                guard let response = try parse(received, complete: true, shown: request.address) else {
-                    throw HTTPFailure(kind: .unreachable, description: "\(request.address): the connection closed before the response was whole")
-                }
-                return response
-            }
-        }
+        let exchange = try PendingHTTPExchange(request, timeout: timeout, limit: limit, cancel: cancel)
+        defer { exchange.close() }
+        return try exchange.wait(until: deadline)
     }
 
     /// The request line and header fields of `request`, ending with the blank line.
@@ -135,6 +124,8 @@ package enum HTTPExchange {
         }
         let bodyStart = headEnd + 4
         if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            // Not taken apart until its last chunk (with no trailer) may be in: a long body arrives in many reads.
+            guard complete || bytes.count - bodyStart >= 5 && bytes.suffix(5).elementsEqual([0x30, 13, 10, 13, 10]) else { return nil }
             return try unchunked(bytes, from: bodyStart, complete: complete, shown: shown).map {
                 HTTPResponse(status: status, headers: headers, body: $0)
             }
@@ -192,7 +183,8 @@ package enum HTTPExchange {
 /// An HTTP exchange whose response is read as it arrives, for an event
 /// loop: `init` connects and sends (bounded by a deadline: on loopback a
 /// matter of microseconds), then the loop waits on `descriptor` and calls
-/// `readAvailable()` each time it is readable, until the response is whole.
+/// `readAvailable()` each time it is readable, until the response is whole;
+/// or the caller does other work while the server answers and then `wait(until:)`s.
 package final class PendingHTTPExchange {
     /// The connection's descriptor, to wait on for reading.
     package var descriptor: Int32 { connection.descriptor }
@@ -205,10 +197,10 @@ package final class PendingHTTPExchange {
     /// Connects to `request.address` and sends `request`, within `timeout` seconds.
     ///
     /// - Throws: `HTTPFailure` as `HTTPExchange.perform`.
-    package init(_ request: HTTPRequest, timeout: Double, limit: Int = 64 << 20) throws(HTTPFailure) {
+    package init(_ request: HTTPRequest, timeout: Double, limit: Int = 64 << 20, cancel: Int32? = nil) throws(HTTPFailure) {
         let deadline = monotonicNow() + timeout
         let endpoint = try Endpoint(request.address)
-        connection = try Connection(to: endpoint, shown: request.address, deadline: deadline, cancel: nil)
+        connection = try Connection(to: endpoint, shown: request.address, deadline: deadline, cancel: cancel)
         shown = request.address
         self.limit = limit
         do throws(HTTPFailure) {
@@ -236,6 +228,22 @@ package final class PendingHTTPExchange {
                 }
                 return response
             case nil: return nil
+            }
+        }
+    }
+
+    /// Waits for the whole response until `deadline` (`monotonicNow()`'s
+    /// clock), or until the `cancel` descriptor given to `init` is readable.
+    ///
+    /// - Throws: `HTTPFailure` as `HTTPExchange.perform`.
+    package func wait(until deadline: Double) throws(HTTPFailure) -> HTTPResponse {
+        while true {
+            if let response = try HTTPExchange.parse(received, complete: false, shown: shown) { return response }
+            guard try connection.receive(into: &received, deadline: deadline, limit: limit) else {
+                guard let response = try HTTPExchange.parse(received, complete: true, shown: shown) else {
+                    throw HTTPFailure(kind: .unreachable, description: "\(shown): the connection closed before the response was whole")
+                }
+                return response
             }
         }
     }
@@ -368,21 +376,8 @@ private struct Connection {
 
     /// Appends what arrives to `received`; false at the end of the stream.
     func receive(into received: inout [UInt8], deadline: Double, limit: Int) throws(HTTPFailure) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                guard received.count + count <= limit else {
-                    throw HTTPFailure(kind: .tooLarge, description: "the response is longer than \(limit) bytes")
-                }
-                received += chunk[..<count]
-                return true
-            }
-            if count == 0 { return false }
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
-                if errno == ECONNRESET { return false }
-                throw HTTPFailure(kind: .unreachable, description: "cannot read the response: \(Self.reason())")
-            }
+            if let arrived = try receiveAvailable(into: &received, limit: limit) { return arrived }
             try Self.wait(descriptor, for: Int16(POLLIN), deadline: deadline, cancel: cancel, what: "no whole response")
         }
     }

@@ -36,7 +36,12 @@ public struct SyncthingClient: Sendable {
     /// `body`, the answer to `target`, decoded as `type`.
     func decode<Value: Decodable>(_ body: [UInt8], as type: Value.Type, target: String) throws(UbiquityContainerError) -> Value {
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(body))
+            // The body is decoded where it is, not copied (an answer can be megabytes).
+            return try body.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return try JSONDecoder().decode(Value.self, from: Data()) }
+                return try JSONDecoder().decode(
+                    Value.self, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none))
+            }
         } catch {
             throw UbiquityContainerError(
                 .engine, path: address, place: target, "Syncthing's answer is not what its API gives (\(Self.describe(error))): \(Self.excerpt(body))")
@@ -53,31 +58,68 @@ public struct SyncthingClient: Sendable {
     /// The body of the answer to `method target`, when its status is 200,
     /// within `timeout` (nil: the client's) unless `cancel` is readable first.
     func request(_ method: String, _ target: String, timeout: Double? = nil, cancel: Int32? = nil) throws(UbiquityContainerError) -> [UInt8] {
+        try answer(to: begin(method, target, timeout: timeout, cancel: cancel))
+    }
+
+    /// A request sent, its answer not yet read: the engine makes it while the caller does other work.
+    package struct PendingRequest {
+        let exchange: PendingHTTPExchange
+        let target: String
+        let timeout: Double
+        let deadline: Double
+    }
+
+    /// Sends `method target` and returns at once; `answer(to:)` reads the answer.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when it cannot be sent (nothing listening, the deadline).
+    package func begin(_ method: String, _ target: String, timeout: Double? = nil, cancel: Int32? = nil) throws(UbiquityContainerError)
+        -> PendingRequest
+    {
         let timeout = timeout ?? self.timeout
+        let deadline = monotonicNow() + timeout
+        do throws(HTTPFailure) {
+            let exchange = try PendingHTTPExchange(
+                HTTPRequest(method: method, address: address, target: target, headers: [("X-API-Key", apiKey)]), timeout: timeout, cancel: cancel)
+            return PendingRequest(exchange: exchange, target: target, timeout: timeout, deadline: deadline)
+        } catch {
+            throw failure(error, target: target, timeout: timeout)
+        }
+    }
+
+    /// The body of the answer to `request`, when its status is 200, waiting until its deadline.
+    ///
+    /// - Throws: as `get(_:as:)`.
+    package func answer(to request: PendingRequest) throws(UbiquityContainerError) -> [UInt8] {
+        defer { request.exchange.close() }
         let response: HTTPResponse
         do throws(HTTPFailure) {
-            response = try HTTPExchange.perform(
-                HTTPRequest(method: method, address: address, target: target, headers: [("X-API-Key", apiKey)]), timeout: timeout, cancel: cancel)
+            response = try request.exchange.wait(until: request.deadline)
         } catch {
-            let reason =
-                switch error.kind {
-                case .timedOut: "Syncthing did not answer within \(timeout) s (\(error.description))"
-                case .unreachable: "Syncthing is not answering (\(error.description))"
-                case .address: "Syncthing's REST address cannot be used (\(error.description))"
-                case .malformed: "what answers there is not Syncthing's REST API (\(error.description))"
-                case .tooLarge: "Syncthing's answer is too long (\(error.description))"
-                case .cancelled: "stopped before Syncthing answered"
-                }
-            throw UbiquityContainerError(.engine, path: address, place: target, reason)
+            throw failure(error, target: request.target, timeout: request.timeout)
         }
         switch response.status {
         case 200: return response.body
         case 401, 403:
             throw UbiquityContainerError(
-                .engine, path: address, place: target, "Syncthing refused the API key (HTTP \(response.status)): give the key of its config.xml")
+                .engine, path: address, place: request.target,
+                "Syncthing refused the API key (HTTP \(response.status)): give the key of its config.xml")
         default:
-            throw UbiquityContainerError(.engine, path: address, place: target, "Syncthing answered HTTP \(response.status): \(Self.excerpt(response.body))")
+            throw UbiquityContainerError(
+                .engine, path: address, place: request.target, "Syncthing answered HTTP \(response.status): \(Self.excerpt(response.body))")
         }
+    }
+
+    private func failure(_ error: HTTPFailure, target: String, timeout: Double) -> UbiquityContainerError {
+        let reason =
+            switch error.kind {
+            case .timedOut: "Syncthing did not answer within \(timeout) s (\(error.description))"
+            case .unreachable: "Syncthing is not answering (\(error.description))"
+            case .address: "Syncthing's REST address cannot be used (\(error.description))"
+            case .malformed: "what answers there is not Syncthing's REST API (\(error.description))"
+            case .tooLarge: "Syncthing's answer is too long (\(error.description))"
+            case .cancelled: "stopped before Syncthing answered"
+            }
+        return UbiquityContainerError(.engine, path: address, place: target, reason)
     }
 
     private static func excerpt(_ body: [UInt8]) -> String {
@@ -196,11 +238,40 @@ public struct SyncthingFolderStatus: Sendable {
     /// - Throws: `UbiquityContainerError` `.engine` when the call fails.
     public mutating func browse(_ relativeFolder: String, levels: Int? = 0) throws(UbiquityContainerError) {
         guard let client else { return }
-        var target = "/rest/db/browse?folder=\(Self.escape(folderID))"
-        if !relativeFolder.isEmpty { target += "&prefix=\(Self.escape(relativeFolder))" }
+        try browse(relativeFolder, levels: levels, answer: client.request("GET", Self.browseTarget(folderID, relativeFolder, levels)))
+    }
+
+    /// The browse request of `browse(_:levels:)`, sent now for its answer to
+    /// be read later by `browse(_:levels:answering:)`: the engine makes it while the caller works.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when it cannot be sent.
+    package static func beginBrowse(_ relativeFolder: String, levels: Int? = 0, of endpoint: SyncthingEndpoint) throws(UbiquityContainerError)
+        -> SyncthingClient.PendingRequest
+    {
+        try endpoint.client.begin("GET", browseTarget(endpoint.folderID, relativeFolder, levels))
+    }
+
+    /// `browse(_:levels:)` with its request sent earlier by `beginBrowse`.
+    ///
+    /// - Throws: as `browse(_:levels:)`.
+    package mutating func browse(_ relativeFolder: String, levels: Int? = 0, answering request: SyncthingClient.PendingRequest)
+        throws(UbiquityContainerError)
+    {
+        guard let client else { return }
+        try browse(relativeFolder, levels: levels, answer: client.answer(to: request))
+    }
+
+    private static func browseTarget(_ folderID: String, _ relativeFolder: String, _ levels: Int?) -> String {
+        var target = "/rest/db/browse?folder=\(escape(folderID))"
+        if !relativeFolder.isEmpty { target += "&prefix=\(escape(relativeFolder))" }
         if let levels { target += "&levels=\(levels)" }
+        return target
+    }
+
+    private mutating func browse(_ relativeFolder: String, levels: Int?, answer body: [UInt8]) throws(UbiquityContainerError) {
+        guard let client else { return }
+        let target = Self.browseTarget(folderID, relativeFolder, levels)
         // Syncthing answers a prefix that names nothing with an empty object instead of a list.
-        let body = try client.request("GET", target)
         guard body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "[") else {
             browsed.insert(relativeFolder)
             return
@@ -222,7 +293,10 @@ public struct SyncthingFolderStatus: Sendable {
     }
 
     /// `path` relative to the Syncthing folder ("" for the folder itself); nil outside it.
-    public func relativePath(of path: String) -> String? {
+    public func relativePath(of path: String) -> String? { Self.relativePath(of: path, in: folder) }
+
+    /// `path` relative to `folder` (links resolved, as `SyncthingEndpoint.folderPath`): "" for the folder itself, nil outside it.
+    public static func relativePath(of path: String, in folder: String) -> String? {
         let item = UbiquityContainers.canonical(path)
         if item == folder { return "" }
         guard item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }

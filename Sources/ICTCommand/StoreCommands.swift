@@ -1,4 +1,5 @@
 import CoreDataFiles
+import KeyedArchive
 import PropertyList
 
 /// `ict inspect`, `convert`, `validate` and `get` of a Core Data SQLite store or a managed document package
@@ -196,12 +197,19 @@ enum StoreCommands {
         do throws(CoreDataError) { record = try reader.object(id) } catch { throw problem(error, input: path) }
         guard let record else { throw Problem(path: path, "the store has no object \(id.entityName)[p\(id.primaryKey)]", keyPath: address) }
         guard let property else { return record.jsonForm }
-        guard let value = record.values[property] else {
+        // `property!.key.path` steps into what the value's bytes hold, layer by layer (Notes' ZDATA!.2.3.2).
+        let name = property.firstIndex(of: "!").map { String(property[..<$0]) } ?? property
+        guard let value = record.values[name] else {
             throw Problem(
-                path: path, "\(id.entityName) has no property \(property)\(reader.model == nil ? " (without --model, properties are columns: ZNAME)" : "")",
+                path: path, "\(id.entityName) has no property \(name)\(reader.model == nil ? " (without --model, properties are columns: ZNAME)" : "")",
                 keyPath: address)
         }
         guard let form = value.jsonForm else { throw Problem(path: path, "the value is nil", keyPath: address) }
-        return form
+        guard name != property else { return form }
+        do throws(EmbeddedKeyPathError) {
+            return try EmbeddedArchives().value(in: .dictionary([name: form]), at: EmbeddedKeyPath(parsing: property))
+        } catch {
+            throw Problem(path: path, error.message, keyPath: address)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import KeyedArchive
 import OrderedCollections
 import PropertyList
 
@@ -47,7 +48,14 @@ extension PersistentStoreReader {
     ///
     /// - Throws: `CoreDataError` as ``forEachObject(_:)``, or for a value JSON cannot hold (a date beyond the year
     ///   999999), placed at its object; or what `write` throws.
-    public func writeJSON(asArray: Bool = false, to write: ([UInt8]) throws(CoreDataError) -> Void) throws(CoreDataError) {
+    ///
+    /// With `layers`, an object whose data values hold layers (property lists, archives, compressed data,
+    /// protocol buffers: `EmbeddedArchives.find(in:)`) gets `"layers"`: each such property's layers
+    /// (`EmbeddedArchive.jsonForm`) beside its raw bytes in `"values"`; a layer past the limits is an error
+    /// placed at its row and column.
+    public func writeJSON(asArray: Bool = false, layers: EmbeddedArchives? = nil, to write: ([UInt8]) throws(CoreDataError) -> Void)
+        throws(CoreDataError)
+    {
         let writer = JSONPropertyListWriter(prettyPrinted: false)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16 + 4096)
@@ -57,8 +65,10 @@ extension PersistentStoreReader {
             if asArray && !first { buffer.append(UInt8(ascii: ",")) }
             if asArray { buffer.append(UInt8(ascii: "\n")) }
             first = false
+            var form = record.jsonForm
+            if let layers { try addLayers(of: record, using: layers, to: &form) }
             do {
-                buffer.append(contentsOf: try writer.encode(record.jsonForm))
+                buffer.append(contentsOf: try writer.encode(form))
             } catch {
                 let entity = entity(named: record.objectID.entityName)
                 throw CoreDataError(
@@ -73,5 +83,26 @@ extension PersistentStoreReader {
         }
         if asArray { buffer.append(contentsOf: first ? Array("]\n".utf8) : Array("\n]\n".utf8)) }
         if !buffer.isEmpty { try write(buffer) }
+    }
+
+    /// Adds `"layers"` to the object's JSON `form`: each data value's layers, by property.
+    private func addLayers(of record: ManagedObjectRecord, using layers: EmbeddedArchives, to form: inout PropertyListValue) throws(CoreDataError) {
+        var found = OrderedDictionary<String, PropertyListValue>()
+        for (name, value) in record.values {
+            guard case .data(let bytes) = value else { continue }
+            do throws(EmbeddedKeyPathError) {
+                let archives = try layers.find(in: .dictionary([name: .data(Data(bytes))]))
+                if !archives.isEmpty { found[name] = .array(archives.map(\.jsonForm)) }
+            } catch {
+                let entityName = record.objectID.entityName
+                let column = model == nil ? name : column(of: name, in: entityName)
+                throw CoreDataError(
+                    path: path, place: .table(entity(named: entityName)?.tableName ?? "", row: record.objectID.primaryKey, column: column),
+                    message: error.message)
+            }
+        }
+        guard !found.isEmpty, case .dictionary(var object) = form else { return }
+        object["layers"] = .dictionary(found)
+        form = .dictionary(object)
     }
 }

@@ -129,6 +129,12 @@ extension Ict {
         @Option(help: "For a Core Data store: the model (.xcdatamodeld, .xcdatamodel, .momd, .mom) to type its values by.")
         var model: String?
 
+        @Flag(
+            help:
+                "With a Core Data store and --format json or jsonl, add to each object \"layers\": what its data values hold (property lists, archives, gzip, zlib, protocol buffers), decoded beside the raw bytes."
+        )
+        var expand = false
+
         @Flag(help: "With an .ict document and --format json, put the photo and thumbnail in the JSON as base64.")
         var embed = false
 
@@ -172,7 +178,7 @@ extension Ict {
         func job(input: String, output: String?) -> ConvertJob {
             ConvertJob(
                 input: input, format: format, output: output, embed: embed, force: force, json: json, sortKeys: sortKeys,
-                limits: inputOptions.limits, model: model, outputLinks: links.outputLinks)
+                limits: inputOptions.limits, model: model, expand: expand, outputLinks: links.outputLinks)
         }
     }
 
@@ -190,6 +196,8 @@ extension Ict {
         var limits = PropertyListLimits.default
         /// For a Core Data store: the model to type its values by.
         var model: String?
+        /// For a Core Data store: each object's data values' layers beside them.
+        var expand = false
         /// A symbolic link at an output path: refused unless `--follow-symlinks`.
         var outputLinks = AtomicFileWriter.LinkHandling.refused
 
@@ -209,7 +217,7 @@ extension Ict {
             report.fields.input = displayInput
             report.fields.format = format.rawValue
             if format == .json || format == .jsonl, StoreCommands.handles(input) {
-                try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, report: report)
+                try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, expand: expand, report: report)
                 report.fields.output = output ?? "-"
                 return
             }

@@ -114,7 +114,7 @@ struct EmbeddedArchiveView {
                 members.append(("error", .object([("message", .string(error.message)), ("location", .string("byte \(error.offset)"))])))
             }
         } else if let fields = archive.fields {
-            members.append(("fields", json(fields)))
+            members.append(("fields", .propertyList(ProtocolBufferPropertyList.fieldsForm(fields))))
         } else if archive.form == .typedStream {
             let read = archive.bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
             switch read {
@@ -137,32 +137,6 @@ struct EmbeddedArchiveView {
         }
         members.append(("embedded", .array(archive.nested.map(json))))
         return .object(members)
-    }
-
-    /// A protocol buffer's fields for programs: each one's `number`,
-    /// `wireType` (0, 1, 2, 3 or 5), `offset`, and its value: `value` (an
-    /// integer as stored; a string of digits past 2⁶³ − 1), `fields` (a
-    /// message or group), `text` (UTF-8 bytes) or `data` (other bytes, base64).
-    private static func json(_ fields: [ProtocolBufferField]) -> JSONValue {
-        .array(
-            fields.map { field in
-                var members: [(String, JSONValue)] = [
-                    ("number", .integer(field.number)), ("wireType", .integer(field.value.wireType)), ("offset", .integer(field.offset)),
-                ]
-                switch field.value {
-                case .varint(let number), .fixed64(let number):
-                    members.append(("value", number <= UInt64(Int.max) ? .integer(Int(number)) : .string(String(number))))
-                case .fixed32(let number): members.append(("value", .integer(Int(number))))
-                case .message(let inner), .group(let inner): members.append(("fields", json(inner)))
-                case .bytes(let data):
-                    if let text = field.value.text {
-                        members.append(("text", .string(text)))
-                    } else {
-                        members.append(("data", .string(data.base64EncodedString())))
-                    }
-                }
-                return .object(members)
-            })
     }
 
     private static func describe(_ error: PropertyListError) -> String {

@@ -132,7 +132,7 @@ enum StoreCommands {
 
     /// Every object as JSON lines (`lines`) or a JSON array, streamed to `output` (standard output for nil or
     /// `-`); a regular output file appears only once complete.
-    static func convert(_ path: String, model: String?, output destination: String?, lines: Bool, report: Report) throws {
+    static func convert(_ path: String, model: String?, output destination: String?, lines: Bool, expand: Bool = false, report: Report) throws {
         let reader: PersistentStoreReader
         do throws(Problem) { reader = try open(path, model: model).reader } catch { throw report.fail(error) }
         let output: OutputFile
@@ -141,7 +141,7 @@ enum StoreCommands {
         }
         var writeFailure: CommandFailure?
         do throws(CoreDataError) {
-            try reader.writeJSON(asArray: !lines) { bytes throws(CoreDataError) in
+            try reader.writeJSON(asArray: !lines, layers: expand ? EmbeddedArchives() : nil) { bytes throws(CoreDataError) in
                 do throws(CommandFailure) {
                     try bytes.withUnsafeBytes { buffer in Result { () throws(CommandFailure) in try output.write(buffer) } }.get()
                 } catch {

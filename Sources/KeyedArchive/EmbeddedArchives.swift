@@ -1,4 +1,5 @@
 import DataLayers
+import OrderedCollections
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -91,6 +92,35 @@ public struct EmbeddedArchive: Hashable, Sendable {
     public var fields: [ProtocolBufferField]? = nil
     /// Why compressed data does not inflate (the offset is in its bytes).
     public var layerError: DataLayerError? = nil
+}
+
+extension EmbeddedArchive {
+    /// The layer for programs, beside the raw bytes it was found in:
+    /// `kind` and `format` (``EmbeddedArchiveForm/kindName`` and
+    /// ``EmbeddedArchiveForm/formatName``), `length`; compressed data's
+    /// `inflatedLength` (or `error` with `message` and `offset`); a protocol
+    /// buffer's `fields` (``ProtocolBufferPropertyList/fieldsForm(_:)``); a
+    /// property list's or keyed archive's `value` as read (or `error` with its
+    /// `message` and `location`); then `embedded`, the layers inside.
+    public var jsonForm: PropertyListValue {
+        var form: OrderedDictionary<String, PropertyListValue> = [
+            "keyPath": .string(keyPath.description), "kind": .string(self.form.kindName), "format": .string(self.form.formatName),
+            "length": .integer(PropertyListInteger(bytes.count)),
+        ]
+        if let inflated { form["inflatedLength"] = .integer(PropertyListInteger(inflated.count)) }
+        if let layerError {
+            form["error"] = ["message": .string(layerError.message), "offset": .integer(PropertyListInteger(layerError.offset))]
+        }
+        if let fields {
+            form["fields"] = ProtocolBufferPropertyList.fieldsForm(fields)
+        } else if let value {
+            form["value"] = value
+        } else if let error {
+            form["error"] = ["message": .string(error.message), "location": .string(error.location.description)]
+        }
+        form["embedded"] = .array(nested.map(\.jsonForm))
+        return .dictionary(form)
+    }
 }
 
 /// Why a key path through data values (`EmbeddedKeyPath` (PropertyList)) cannot be

@@ -25,6 +25,28 @@ public enum ProtocolBufferPropertyList {
         return .dictionary(dictionary)
     }
 
+    /// The fields as they were on the wire, for programs: each one's
+    /// `number`, `wireType` (0, 1, 2, 3 or 5), `offset`, and its value:
+    /// `value` (an integer as stored), `fields` (a message or group), `text`
+    /// (UTF-8 bytes) or `data` (other bytes).
+    public static func fieldsForm(_ fields: [ProtocolBufferField]) -> PropertyListValue {
+        .array(
+            fields.map { field in
+                var form: OrderedDictionary<String, PropertyListValue> = [
+                    "number": .integer(PropertyListInteger(field.number)), "wireType": .integer(PropertyListInteger(field.value.wireType)),
+                    "offset": .integer(PropertyListInteger(field.offset)),
+                ]
+                switch field.value {
+                case .varint(let number), .fixed64(let number): form["value"] = .integer(PropertyListInteger(number))
+                case .fixed32(let number): form["value"] = .integer(PropertyListInteger(UInt64(number)))
+                case .message(let inner), .group(let inner): form["fields"] = fieldsForm(inner)
+                case .bytes(let data):
+                    if let text = field.value.text { form["text"] = .string(text) } else { form["data"] = .data(data) }
+                }
+                return .dictionary(form)
+            })
+    }
+
     private static func value(of value: ProtocolBufferValue) -> PropertyListValue {
         switch value {
         case .varint(let number), .fixed64(let number): .integer(PropertyListInteger(number))

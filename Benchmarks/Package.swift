@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "DocumentQuery", package: rootPackage),
                 .product(name: "FileCoordination", package: rootPackage),
                 .product(name: "UbiquityContainers", package: rootPackage),
+                .product(name: "UbiquitousKeyValueStore", package: rootPackage),
                 .product(name: "TypedStream", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

@@ -17,8 +17,16 @@ import UbiquityContainers
 /// A value that is not a property-list object is a programmer's error (a
 /// precondition), as Apple's raises an exception. Changes are posted on a
 /// queue of the store's own, as the system posts them off the main thread.
+///
+/// When the default container's identity changes — its engine's keys
+/// replaced, another default container configured, or none left — the
+/// store posts `NSUbiquitousKeyValueStoreAccountChange` with the keys whose
+/// value changed, as Apple's does when the iCloud account changes: the
+/// store then holds the new default container's values, synchronized at
+/// once (or, without one, this process's only, starting empty).
 open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
-    // @unchecked: `memory` is touched only under `lock`; `store` and `observation` are set once, in init.
+    // @unchecked: `store`, `observation` and `memory` are touched only under `lock`; `identityWatcher` is set
+    // once, in init.
 
     /// Apple's `didChangeExternallyNotification`: another device's change
     /// arrived, the first sync, a quota violation or an account change; its
@@ -32,32 +40,85 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     /// containers' configuration and the store's folder when first asked for.
     open class var `default`: NSUbiquitousKeyValueStore { shared }
 
-    private let store: KeyValueStore?
+    private var store: KeyValueStore?
     private var observation: KeyValueStoreObservation?
+    private var identityWatcher: UbiquityIdentityWatcher?
     private let lock = NSLock()
     private var memory: [String: PropertyListValue] = [:]
     private let queue = DispatchQueue(label: "ICTKit.NSUbiquitousKeyValueStore.notifications")
 
     /// A store over the default container's; prefer `default`, as Apple's
-    /// callers do. Reads every device's file in the container.
+    /// callers do. Reads every device's file in the container, and watches
+    /// the default container's identity (`UbiquityIdentityWatcher`, on the
+    /// process's file-event loop).
     public override convenience init() {
-        let container = (try? UbiquityContainers.current.container(identifier: nil)) ?? nil
-        self.init(store: container.map { KeyValueStore(container: $0) })
+        self.init(containers: .current)
+    }
+
+    /// A store over the default container of `containers`, following it as
+    /// it changes.
+    convenience init(containers: UbiquityContainers) {
+        self.init(store: NSUbiquitousKeyValueStore.makeStore(of: containers))
+        identityWatcher = try? UbiquityIdentityWatcher(containers: containers) { [weak self] _ in
+            self?.defaultContainerChanged(containers)
+        }
     }
 
     /// Apple's names over `store`; nil keeps the values in this process only.
     init(store: KeyValueStore?) {
-        self.store = store
         super.init()
-        observation = store?.observe(on: queue) { [weak self] change in
-            guard let self else { return }
-            NotificationCenter.default.post(
-                name: Self.didChangeExternallyNotification, object: self,
-                userInfo: [
-                    NSUbiquitousKeyValueStoreChangeReasonKey: NSNumber(value: change.reason.rawValue),
-                    NSUbiquitousKeyValueStoreChangedKeysKey: change.changedKeys,
-                ])
+        lock.withLock { use(store) }
+    }
+
+    /// The store of the default container of `containers`; nil when there is none.
+    private static func makeStore(of containers: UbiquityContainers) -> KeyValueStore? {
+        ((try? containers.container(identifier: nil)) ?? nil).map { KeyValueStore(container: $0) }
+    }
+
+    /// Under `lock`: makes `store` the one told and asked, posting its changes.
+    private func use(_ store: KeyValueStore?) {
+        self.store = store
+        observation = store?.observe(on: queue) { [weak self] change in self?.post(change) }
+    }
+
+    /// Posts `didChangeExternallyNotification` for `change`, with Apple's `userInfo`.
+    private func post(_ change: KeyValueStoreChange) {
+        NotificationCenter.default.post(
+            name: Self.didChangeExternallyNotification, object: self,
+            userInfo: [
+                NSUbiquitousKeyValueStoreChangeReasonKey: NSNumber(value: change.reason.rawValue),
+                NSUbiquitousKeyValueStoreChangedKeysKey: change.changedKeys,
+            ])
+    }
+
+    /// The default container's identity changed: another container, or none, replaces the store's (a change of
+    /// the same container's identity the store tells itself), and the keys whose value changed are posted as
+    /// an account change.
+    private func defaultContainerChanged(_ containers: UbiquityContainers) {
+        let container = (try? containers.container(identifier: nil)) ?? nil
+        if let current = lock.withLock({ self.store }), current.container == container { return }
+        let next = container.map { KeyValueStore(container: $0) }
+        // Synchronized before it is observed, as Apple's store syncs with the new account: what the new
+        // container's other devices hold is told once, as this account change, not again at the app's next
+        // `synchronize()` as what arrived while it was not running.
+        next?.synchronize()
+        let before = values()
+        let old = lock.withLock { () -> KeyValueStore? in
+            let old = self.store
+            memory = [:]
+            use(next)
+            return old
         }
+        old?.close()
+        let after = values()
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+        queue.async { [weak self] in self?.post(KeyValueStoreChange(reason: .accountChange, changedKeys: changed.sorted())) }
+    }
+
+    /// Every key's value now.
+    private func values() -> [String: PropertyListValue] {
+        guard let store = lock.withLock({ self.store }) else { return lock.withLock { memory } }
+        return Dictionary(uniqueKeysWithValues: store.dictionaryRepresentation.map { ($0.key, $0.value) })
     }
 
     // MARK: Reading
@@ -124,8 +185,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
 
     /// Every key's value as Foundation's objects.
     open var dictionaryRepresentation: [String: Any] {
-        let values = store.map { Dictionary(uniqueKeysWithValues: $0.dictionaryRepresentation.map { ($0.key, $0.value) }) } ?? lock.withLock { memory }
-        return values.mapValues(Self.foundationObject)
+        values().mapValues(Self.foundationObject)
     }
 
     // MARK: Changing
@@ -160,22 +220,23 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
 
     /// Removes `aKey`; the removal wins over older values on every device.
     open func removeObject(forKey aKey: String) {
-        if let store { store.removeValue(forKey: aKey) } else { _ = lock.withLock { memory.removeValue(forKey: aKey) } }
+        if let store = lock.withLock({ self.store }) { store.removeValue(forKey: aKey) } else { _ = lock.withLock { memory.removeValue(forKey: aKey) } }
     }
 
     /// Writes this device's changes and reads the other devices' now; false
     /// when there is no container, or it cannot be written.
     @discardableResult
     open func synchronize() -> Bool {
-        store?.synchronize() ?? false
+        lock.withLock { self.store }?.synchronize() ?? false
     }
 
     private func value(_ key: String) -> PropertyListValue? {
-        store.map { $0.value(forKey: key) } ?? lock.withLock { memory[key] }
+        guard let store = lock.withLock({ self.store }) else { return lock.withLock { memory[key] } }
+        return store.value(forKey: key)
     }
 
     private func put(_ value: PropertyListValue, _ key: String) {
-        if let store {
+        if let store = lock.withLock({ self.store }) {
             // A refused change is told to observers as a quota violation, as Apple's store tells it.
             try? store.set(value, forKey: key)
         } else {

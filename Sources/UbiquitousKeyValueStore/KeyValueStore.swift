@@ -27,9 +27,12 @@ import UbiquityContainers
 /// loop watches the store's folder (no thread of its own, no periodic
 /// wake-up), and the store tells each change of the
 /// merged values that did not come from this store — another device's,
-/// another process's, the first sight of other devices, an identity change
-/// — to the observers (`observe(on:_:)`, `changes()`), with the keys whose
-/// value changed.
+/// another process's, the first sight of other devices — to the observers
+/// (`observe(on:_:)`, `changes()`), with the keys whose value changed; it
+/// also watches the folder the container's identity comes from (the
+/// Syncthing home holding the keys, or the folder holding a plain
+/// container's folder), and tells a change of the identity — the keys
+/// replaced, the folder replaced — as `accountChange` when it happens.
 public final class KeyValueStore: Sendable {
     /// The folder of the store inside a container: `.ictkit-kvstore`.
     public static let folderName = ".ictkit-kvstore"
@@ -64,6 +67,9 @@ public final class KeyValueStore: Sendable {
     /// Stops watching and writes what is left to write; ends the sequences
     /// `changes()` gave. Later changes are written by `synchronize()` only.
     public func close() { core.stop() }
+
+    /// The container the store is kept in.
+    public var container: UbiquityContainer { core.lock.withLock { core.state.container } }
 
     /// The container's store folder, `CONTAINER/.ictkit-kvstore`.
     public var folder: String { core.lock.withLock { core.state.folder } }
@@ -187,8 +193,8 @@ public final class KeyValueStoreObservation: Sendable {
 /// The store's state under its lock, its observers, and its client of the
 /// process's file-event loop, which watches its folder and writes its changes.
 final class KeyValueStoreCore: @unchecked Sendable {
-    // @unchecked: `state`, `observers`, `nextObserver`, `pendingAtLaunch`, `client` and `stopping` are touched only
-    // under `lock`.
+    // @unchecked: `state`, `observers`, `nextObserver`, `pendingAtLaunch`, `client`, `identityWatch` and `stopping`
+    // are touched only under `lock`.
     let lock = ThreadLock()
     var state: KeyValueStoreState
     private var observers: [Int: (tell: @Sendable (KeyValueStoreChange) -> Void, finish: (@Sendable () -> Void)?)] = [:]
@@ -197,6 +203,9 @@ final class KeyValueStoreCore: @unchecked Sendable {
     private let warningHandler: (@Sendable (KeyValueStoreWarning) -> Void)?
     /// The loop and this store's client of it, while watching.
     private var client: (loop: FileEventLoop, client: FileEventLoop.Client)?
+    /// The watch of the folder holding the entry the identity depends on, and the entry's name: only its
+    /// events there count.
+    private var identityWatch: (watch: Int32, name: String)?
     /// The queue the loop hands this store's events to: one at a time, in order.
     private let queue = DispatchQueue(label: "ICTKit.KeyValueStore")
 
@@ -222,7 +231,9 @@ final class KeyValueStoreCore: @unchecked Sendable {
     }
 
     /// Watches the store's folder on the process's file-event loop (no thread or inotify descriptor of its
-    /// own, no periodic wake-up); without one, changes are seen at `synchronize()` only.
+    /// own, no periodic wake-up), and the folder the container's identity comes from (`identityEntry`), so
+    /// an identity change is told as `accountChange` when it happens; without a loop, changes are seen at
+    /// `synchronize()` only.
     func startWatching() {
         guard case .success(let loop) = FileEventLoop.shared else { return }
         _ = try? lock.withLock { () throws(KeyValueStoreError) in try state.makeFolder() }
@@ -236,18 +247,33 @@ final class KeyValueStoreCore: @unchecked Sendable {
             loop.unregister(registered)
             return
         }
-        lock.withLock { client = (loop, registered) }
+        // Without it an identity change is still seen, at the next change of the store or `synchronize()`.
+        let identity = lock.withLock { state.identityEntry }.flatMap { entry in
+            (try? loop.watch(entry.folder, for: registered)).map { (watch: $0, name: entry.name) }
+        }
+        lock.withLock {
+            client = (loop, registered)
+            identityWatch = identity
+        }
     }
 
     /// What the loop told: the folder's events (read what changed, and tell it), or a wake (write).
     private func handle(_ delivery: FileEventLoop.Delivery) {
         guard let (loop, client) = lock.withLock({ stopping ? nil : self.client }) else { return }
-        if delivery.events.contains(where: { $0.change == .folderGone }) {
-            // The folder was removed or replaced (a sync engine's doing): watch the new one.
+        let identity = lock.withLock { identityWatch }
+        // The identity's folder (a Syncthing home, a container's parent) has other entries: only the identity's
+        // entry counts there, and the folder itself going.
+        let events = delivery.events.filter { event in
+            guard let identity, event.watch == identity.watch else { return true }
+            return event.name == identity.name || event.change == .folderGone
+        }
+        if events.contains(where: { $0.watch == identity?.watch || $0.change == .folderGone }) {
+            // The folder was removed or replaced (a sync engine's doing), or the container's folder holding it
+            // (its identity): watch the new one.
             _ = try? lock.withLock { () throws(KeyValueStoreError) in try state.makeFolder() }
             _ = try? loop.watch(lock.withLock { state.folder }, for: client)
         }
-        if !delivery.events.isEmpty { refresh() }
+        if !events.isEmpty { refresh() }
         write()
     }
 

@@ -45,6 +45,23 @@ struct KeyValueStoreState {
         own = KeyValueStoreFile(device: token ?? "")
     }
 
+    /// The entry the container's identity depends on
+    /// (`UbiquityContainers.identityToken(of:)`), as the folder holding it
+    /// and its name there: `cert.pem` in the Syncthing home, or a plain
+    /// container's folder in its parent (its identity is the folder's device
+    /// and inode); nil with a device token given, or a Syncthing engine whose
+    /// home is not named.
+    var identityEntry: (folder: String, name: String)? {
+        guard fixedToken == nil else { return nil }
+        switch container.engine {
+        case .syncthing(let home, _): return home.map { ($0, "cert.pem") }
+        case .folder:
+            let path = container.folder.hasSuffix("/") ? String(container.folder.dropLast()) : container.folder
+            guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+            return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
+        }
+    }
+
     /// This device's file, `FOLDER/TOKEN.plist`; nil without an identity.
     var ownPath: String? { token.map { folder + "/" + $0 + ".plist" } }
 

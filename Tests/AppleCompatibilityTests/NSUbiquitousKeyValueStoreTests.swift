@@ -114,4 +114,75 @@ struct NSUbiquitousKeyValueStoreTests {
         #expect(userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] == [key])
         #expect(store.object(forKey: key) == nil)
     }
+
+    /// The notifications posted for one store, waited for with a bound.
+    final class Posted: @unchecked Sendable {
+        // @unchecked: `userInfos` is touched only under `lock`.
+        private let lock = NSLock()
+        private var userInfos: [[AnyHashable: Any]] = []
+        private let arrived = DispatchSemaphore(value: 0)
+        func add(_ notification: Notification) {
+            lock.withLock { userInfos.append(notification.userInfo ?? [:]) }
+            arrived.signal()
+        }
+        /// The next notification's reason and keys, waiting at most 60 s (as long as a loaded machine may take).
+        func next() -> (reason: Int?, keys: [String]?)? {
+            guard arrived.wait(timeout: .now() + 60) == .success else { return nil }
+            let userInfo = lock.withLock { userInfos.removeFirst() }
+            return (
+                (userInfo[NSUbiquitousKeyValueStoreChangeReasonKey] as? NSNumber)?.intValue,
+                userInfo[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String]
+            )
+        }
+    }
+
+    /// Issue 40, item 1 (`accountChange`), as `UbiquityIdentityWatcherTests`: the default container's identity
+    /// changing — another default container, then none — is posted as `NSUbiquitousKeyValueStoreAccountChange`
+    /// naming the keys whose value changed, and the store then holds the new container's values (none: this
+    /// process's, `synchronize()` false).
+    @Test func anotherDefaultContainerAndNoContainerArePostedAsAccountChanges() throws {
+        let root = URL(fileURLWithPath: try Self.folder()).resolvingSymlinksInPath().path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for folder in ["home", "Notes", "Other"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
+        try Data("certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem"))
+        let notes = UbiquityContainer(identifier: "iCloud.test.Notes", folder: root + "/Notes", engine: .syncthing(home: root + "/home", folderID: nil))
+        let other = UbiquityContainer(identifier: "iCloud.test.Other", folder: root + "/Other")
+        // The other container already holds a value of another device's.
+        let elsewhere = KeyValueStore(container: other, deviceToken: "elsewhere", watching: false)
+        try elsewhere.set(.string("large"), forKey: "size")
+        #expect(elsewhere.synchronize())
+        let configurationPath = root + "/containers.plist"
+        func configure(default identifier: String) throws {
+            try UbiquityContainerConfiguration(containers: [notes, other], defaultIdentifier: identifier).write(to: configurationPath)
+        }
+        try configure(default: notes.identifier)
+        let store = NSUbiquitousKeyValueStore(containers: UbiquityContainers(configurationPath: configurationPath, environmentFolder: nil))
+        store.set("blue", forKey: "colour")
+        #expect(store.synchronize())
+        let posted = Posted()
+        let observer = NotificationCenter.default.addObserver(
+            forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: store, queue: nil
+        ) { posted.add($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        try configure(default: other.identifier)
+        let toOther = try #require(posted.next(), "nothing posted for another default container")
+        #expect(toOther.reason == NSUbiquitousKeyValueStoreAccountChange)
+        #expect(toOther.keys == ["colour", "size"])
+        #expect(store.string(forKey: "colour") == nil && store.string(forKey: "size") == "large")
+        #expect(store.synchronize())
+
+        try FileManager.default.removeItem(atPath: configurationPath)
+        let toNone = try #require(posted.next(), "nothing posted when the configuration went")
+        #expect(toNone.reason == NSUbiquitousKeyValueStoreAccountChange)
+        #expect(toNone.keys == ["size"])
+        #expect(store.dictionaryRepresentation.isEmpty)
+        store.set("kept here", forKey: "note")
+        #expect(store.string(forKey: "note") == "kept here")
+        #expect(!store.synchronize(), "no container: false, as Apple's without an account")
+        let notesFiles = try FileManager.default.contentsOfDirectory(atPath: root + "/Notes/\(KeyValueStore.folderName)").filter { $0.hasSuffix(".plist") }
+        #expect(notesFiles.count == 1, "Notes's file kept: \(notesFiles)")
+    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PropertyList
+import Synchronization
 import Testing
 import UbiquitousKeyValueStore
 import UbiquityContainers
@@ -49,6 +50,94 @@ struct KeyValueStoreTests {
         var told: [KeyValueStoreChange] = []
         for await change in changes { told.append(change) }
         #expect(told == [KeyValueStoreChange(reason: .accountChange, changedKeys: [])])
+    }
+
+    /// The changes told to an observer, waited for with a bound.
+    final class Told: Sendable {
+        private let changes = Mutex<[KeyValueStoreChange]>([])
+        private let arrived = DispatchSemaphore(value: 0)
+        func add(_ change: KeyValueStoreChange) {
+            changes.withLock { $0.append(change) }
+            arrived.signal()
+        }
+        /// The next change told, waiting at most 60 s (as long as a loaded machine may take); nil when none came.
+        func next() -> KeyValueStoreChange? {
+            guard arrived.wait(timeout: .now() + 60) == .success else { return nil }
+            return changes.withLock { $0.removeFirst() }
+        }
+    }
+
+    /// Issue 40, item 1 (`accountChange`), as `UbiquityIdentityWatcherTests`: while watching, the engine's keys
+    /// replaced are told when it happens, with no `synchronize()`; the old identity's file is then another
+    /// device's, so no value is lost.
+    @Test func whileWatchingReplacedKeysAreToldAsAnAccountChangeAtOnce() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let home = folder + "/engine"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try Data("first certificate".utf8).write(to: URL(fileURLWithPath: home + "/cert.pem"))
+        let container = UbiquityContainer(identifier: "iCloud.a", folder: folder + "/c", engine: .syncthing(home: home, folderID: nil))
+        try FileManager.default.createDirectory(atPath: container.folder, withIntermediateDirectories: true)
+        let store = KeyValueStore(container: container)
+        defer { store.close() }
+        let first = try #require(store.deviceToken)
+        try store.set(.string("blue"), forKey: "colour")
+        #expect(store.synchronize())
+        let told = Told()
+        let observation = store.observe(on: DispatchQueue.global()) { told.add($0) }
+        defer { observation.cancel() }
+
+        // Another identity: written beside and renamed over in one step, as a key rotation does (never absent).
+        // Another file in the engine's home changing is not an identity change.
+        try Data("config".utf8).write(to: URL(fileURLWithPath: home + "/config.xml"))
+        try Data("second certificate".utf8).write(to: URL(fileURLWithPath: home + "/cert.pem.new"))
+        try #require(rename(home + "/cert.pem.new", home + "/cert.pem") == 0)
+        let change = try #require(told.next(), "no change told for new keys")
+        #expect(change == KeyValueStoreChange(reason: .accountChange, changedKeys: []))
+        let second = try #require(store.deviceToken)
+        #expect(second != first && second.hasPrefix("syncthing-"))
+        #expect(store.value(forKey: "colour") == .string("blue"), "the old identity's file counts as another device's")
+        #expect(store.synchronize())
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.folder).filter { $0.hasSuffix(".plist") }.sorted()
+        #expect(files == [first + ".plist", second + ".plist"].sorted())
+    }
+
+    /// A plain folder's identity is the folder itself: another folder put in its place is another account, whose
+    /// store is empty, told with the keys that went, when it happens.
+    @Test func whileWatchingAContainerFolderReplacedIsToldAsAnAccountChangeNamingTheKeysThatWent() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let container = UbiquityContainer(identifier: "iCloud.a", folder: folder + "/c")
+        try FileManager.default.createDirectory(atPath: container.folder, withIntermediateDirectories: true)
+        let other = KeyValueStore(container: container, deviceToken: "other", watching: false)
+        try other.set(.string("round"), forKey: "shape")
+        #expect(other.synchronize())
+        let store = KeyValueStore(container: container)
+        defer { store.close() }
+        let first = try #require(store.deviceToken)
+        try store.set(.string("blue"), forKey: "colour")
+        #expect(store.synchronize())
+        let told = Told()
+        let observation = store.observe(on: DispatchQueue.global()) { told.add($0) }
+        defer { observation.cancel() }
+        // Another device's change, told: the store has handled the events of its own write (which has nothing
+        // left to write) before the folder goes, so only the identity's watch can tell it.
+        try other.set(.string("large"), forKey: "size")
+        #expect(other.synchronize())
+        #expect(told.next() == KeyValueStoreChange(reason: .serverChange, changedKeys: ["size"]))
+
+        try FileManager.default.createDirectory(atPath: folder + "/new", withIntermediateDirectories: false)
+        try #require(rename(container.folder, folder + "/old") == 0)
+        try #require(rename(folder + "/new", container.folder) == 0)
+        // The first change told is the old folder going (a second, naming no key, may follow: the new one coming).
+        let change = try #require(told.next(), "no change told for the folder replaced")
+        #expect(change == KeyValueStoreChange(reason: .accountChange, changedKeys: ["colour", "shape", "size"]))
+        #expect(store.synchronize())
+        #expect(store.deviceToken != nil && store.deviceToken != first)
+        #expect(store.dictionaryRepresentation.isEmpty)
+        let kept = KeyValueStore(container: UbiquityContainer(identifier: "iCloud.a", folder: folder + "/old"), watching: false)
+            .dictionaryRepresentation
+        #expect(kept.keys.sorted() == ["colour", "shape", "size"], "the old folder's store is as it was")
     }
 
     @Test func withoutAnEngineIdentityValuesStayInMemoryAndSynchronizeIsFalse() throws {

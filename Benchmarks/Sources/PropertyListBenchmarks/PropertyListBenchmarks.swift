@@ -3,7 +3,7 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnopqrstuvwxyzPGI] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnopqrstuvwxyzPGIK] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v), compiled-nib (u, against Python's nibarchive), typed-stream (t, against pytypedstream),
@@ -11,8 +11,8 @@ import PropertyList
 /// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many
 /// processes against one (w), whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), and shared-object bombs refused by every
-/// `ict` command (x), and documents synced by real Syncthing devices (P, G) and an idle process
-/// holding presenters and queries (I), all measured in this run.
+/// `ict` command (x), and documents synced by real Syncthing devices (P, G), an idle process
+/// holding presenters and queries (I) and the iCloud key-value store (K), all measured in this run.
 ///
 /// The same executable is re-run in a child mode (`ChildMode`) to measure
 /// peak memory apart from this process.
@@ -79,6 +79,16 @@ struct PropertyListBenchmarks {
                     only: options.only
                 )
                 rows += sync.run()
+            }
+            if options.only.contains("K") {
+                let keyValueStore = KeyValueStoreRows(
+                    stopwatch: Stopwatch(
+                        warmUpRuns: options.warmUpRuns, repetitions: max(options.repetitions, KeyValueStoreRows.propagationRuns),
+                        verbose: options.verbose),
+                    openings: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    workDirectory: options.dataDirectory.appendingPathComponent("kvstore").path
+                )
+                rows += keyValueStore.run()
             }
             if options.only.contains("p") {
                 let packages = PackageSaving(
@@ -189,7 +199,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter (the capitals are the sync rows: `SyncRows`).
-    var only = Set("abcdefghijklmnopqrstuvwxyzPGI")
+    var only = Set("abcdefghijklmnopqrstuvwxyzPGIK")
     /// Log every timed run, not only the medians.
     var verbose = false
 
@@ -242,6 +252,8 @@ enum ChildMode: String {
     case watchSynced = "child-watch-synced"
     /// Holds presenters and queries in the folder named next, says ready, and blocks (rows I).
     case idle = "child-idle"
+    /// Opens the key-value store of the folder named next as device 1, and exits with it open (row K3b).
+    case openKeyValueStore = "child-open-kvstore"
     /// `child-read-runs binary|xml FILE RUNS`: ICTKit's side of rows r, as the peers
     /// run theirs (`ReaderPeerRows.ourRuns`).
     case readRuns = "child-read-runs"
@@ -275,6 +287,9 @@ enum ChildMode: String {
         case .idle:
             guard arguments.count == 1 else { return 64 }
             return SyncRows.holdIdle(in: arguments[0])
+        case .openKeyValueStore:
+            guard arguments.count == 1 else { return 64 }
+            return KeyValueStoreRows.openAndExit(arguments[0])
         case .readRuns:
             guard arguments.count == 3, let runs = Int(arguments[2]), runs > 0 else { return 64 }
             return ReaderPeerRows.ourRuns(format: arguments[0], path: arguments[1], runs: runs)

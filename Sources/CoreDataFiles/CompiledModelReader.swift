@@ -13,9 +13,11 @@ import PropertyList
 /// `NSAttributeType`, `NSDefaultValue`, `NSValueTransformerName` and `NSFlagsKey` (bit 4: external binary storage);
 /// NSRelationshipDescription's `NSDestinationEntity` (or `_NSDestinationEntityName`), `NSInverseRelationship` (or
 /// `_NSInverseRelationshipName`), `NSMinCount`, `NSMaxCount` (0: no limit; not 1: to-many) and `NSDeleteRule`
-/// (NSDeleteRule's values: 0 no action, 1 nullify, 2 cascade, 3 deny). Compiled models hold their dictionaries
+/// (NSDeleteRule's values: 0 no action, 1 nullify, 2 cascade, 3 deny); a property's `NSIsTransient` (MeWe's store's
+/// cache has one); a subentity's `_NSPropertyDescriptionProxy` entries (its inherited properties, as a store's cache
+/// lists them: Teams' store has 26) are skipped, the superentity's own being read. Compiled models hold their dictionaries
 /// in hash order, so entities and properties are given sorted by name, as Xcode writes them in XML. The keys for
-/// transient and ordered properties, abstract entities, fetch indexes, uniqueness constraints and configurations
+/// ordered properties, abstract entities, fetch indexes, uniqueness constraints and configurations
 /// have not been seen in a public compiled model yet, so those stay at their defaults.
 struct CompiledModelReader {
     let path: String?
@@ -38,7 +40,7 @@ struct CompiledModelReader {
         }
     }
 
-    private func fail(_ place: String, _ message: String) -> CoreDataError {
+    func fail(_ place: String, _ message: String) -> CoreDataError {
         CoreDataError(path: path, place: .keyPath(place), message: message)
     }
 
@@ -49,7 +51,7 @@ struct CompiledModelReader {
     }
 
     /// The instance at `index`, of one of `classes`, or an error at `place`.
-    private func instance(_ index: Int, at place: String, classes: Set<String>) throws(CoreDataError) -> KeyedArchiveInstance {
+    func instance(_ index: Int, at place: String, classes: Set<String>) throws(CoreDataError) -> KeyedArchiveInstance {
         guard index > 0, index < graph.objects.count else { throw fail(place, "refers to object \(index), outside $objects") }
         guard case .instance(let instance) = graph.object(at: index) else {
             throw fail(place, "object \(index) is not an archived object")
@@ -61,19 +63,19 @@ struct CompiledModelReader {
     }
 
     /// The object index a field refers to; nil for a missing field or `$null`.
-    private func reference(_ instance: KeyedArchiveInstance, _ key: String) throws(CoreDataError) -> Int? {
+    func reference(_ instance: KeyedArchiveInstance, _ key: String) throws(CoreDataError) -> Int? {
         guard let value = instance.fields[key] else { return nil }
         guard case .uid(let uid) = value else { throw fail(Self.place(instance, key), "is \(value.kindNameWithArticle), not a reference") }
         guard uid < UInt64(graph.objects.count) else { throw fail(Self.place(instance, key), "refers to object \(uid), outside $objects") }
         return uid == 0 ? nil : Int(uid)
     }
 
-    private static func place(_ instance: KeyedArchiveInstance, _ key: String) -> String {
+    static func place(_ instance: KeyedArchiveInstance, _ key: String) -> String {
         "$objects[\(instance.index)].\(key)"
     }
 
     /// A string field: a reference to a string object; nil when missing or `$null`.
-    private func string(_ instance: KeyedArchiveInstance, _ key: String) throws(CoreDataError) -> String? {
+    func string(_ instance: KeyedArchiveInstance, _ key: String) throws(CoreDataError) -> String? {
         guard let index = try reference(instance, key) else { return nil }
         switch graph.object(at: index) {
         case .value(.string(let string)): return string
@@ -85,7 +87,7 @@ struct CompiledModelReader {
     }
 
     /// An integer field stored inline; `fallback` when missing.
-    private func integer(_ instance: KeyedArchiveInstance, _ key: String, default fallback: Int) throws(CoreDataError) -> Int {
+    func integer(_ instance: KeyedArchiveInstance, _ key: String, default fallback: Int) throws(CoreDataError) -> Int {
         guard let value = instance.fields[key] else { return fallback }
         switch value {
         case .integer(let integer):
@@ -99,7 +101,7 @@ struct CompiledModelReader {
     }
 
     /// A Boolean field stored inline; false when missing.
-    private func flag(_ instance: KeyedArchiveInstance, _ key: String) throws(CoreDataError) -> Bool {
+    func flag(_ instance: KeyedArchiveInstance, _ key: String) throws(CoreDataError) -> Bool {
         guard let value = instance.fields[key] else { return false }
         switch value {
         case .bool(let flag): return flag
@@ -112,7 +114,7 @@ struct CompiledModelReader {
     /// `NSKnownKeysDictionary1` Core Data archives its model's entities in when it caches the model in a store's
     /// `Z_MODELCACHE`, the key array of its `searchMapping` (an `NSKnownKeysMappingStrategy1`) beside its
     /// `values` array, slot by slot, a slot holding `emptyToken` (a string) being empty.
-    private func dictionary(_ index: Int, at place: String) throws(CoreDataError) -> [(key: Int, value: Int)] {
+    func dictionary(_ index: Int, at place: String) throws(CoreDataError) -> [(key: Int, value: Int)] {
         let object = try instance(index, at: place, classes: ["NSDictionary"])
         let keys: [PropertyListValue]
         let values: [PropertyListValue]
@@ -212,6 +214,12 @@ struct CompiledModelReader {
         }
         if let propertiesIndex = try reference(object, "NSProperties") {
             for pair in try dictionary(propertiesIndex, at: Self.place(object, "NSProperties")) {
+                // A subentity's cache lists each inherited property as an `_NSPropertyDescriptionProxy` (its
+                // `NSUnderlyingProperty` the superentity's own, its `NSEntityDescription` the subentity): the
+                // superentity's description is the property, read there.
+                if case .instance(let proxy) = graph.object(at: pair.value), proxy.classDescription.chain.contains("_NSPropertyDescriptionProxy") {
+                    continue
+                }
                 let property = try instance(
                     pair.value, at: "$objects[\(propertiesIndex)].NS.objects",
                     classes: ["NSAttributeDescription", "NSRelationshipDescription", "NSPropertyDescription"])
@@ -237,7 +245,8 @@ struct CompiledModelReader {
             throw fail(Self.place(object, "NSAttributeType"), "attribute \(name) has an unknown type code \(code)")
         }
         return AttributeDescription(
-            name: name, type: type, isOptional: try flag(object, "NSIsOptional"), defaultValue: try defaultValue(object),
+            name: name, type: type, isOptional: try flag(object, "NSIsOptional"), isTransient: try flag(object, "NSIsTransient"),
+            defaultValue: try defaultValue(object),
             valueTransformerName: try string(object, "NSValueTransformerName"),
             allowsExternalBinaryDataStorage: try integer(object, "NSFlagsKey", default: 0) & 4 != 0)
     }
@@ -308,6 +317,7 @@ struct CompiledModelReader {
         }
         return RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: maxCount != 1,
-            isOptional: try flag(object, "NSIsOptional"), minCount: minCount, maxCount: maxCount, deleteRule: rules[ruleCode])
+            isOptional: try flag(object, "NSIsOptional"), isTransient: try flag(object, "NSIsTransient"), minCount: minCount, maxCount: maxCount,
+            deleteRule: rules[ruleCode])
     }
 }

@@ -2,7 +2,7 @@ import PropertyList
 import SystemSupport
 
 /// Reads a managed object model from any of its four forms: an `.xcdatamodeld` folder (its current version), an
-/// `.xcdatamodel` folder (its `contents` XML), a compiled `.momd` folder (its current version) or a compiled
+/// `.xcdatamodel` folder (its `contents` XML, or an Xcode 3 model's `elements` archive), a compiled `.momd` folder (its current version) or a compiled
 /// `.mom` file (a keyed archive).
 ///
 /// Every model read is checked for inheritance cycles (an entity that is its own superentity, directly or not),
@@ -36,6 +36,16 @@ public struct ManagedObjectModelReader: Sendable {
         switch form {
         case .modelSource:
             let contentsPath = Self.join(path, "contents")
+            // Xcode 3's form: `elements` (a keyed archive) and `layout`, no `contents`; Xcode reads `contents` when
+            // both are there, as it writes `contents` beside the old files when it saves.
+            let elementsPath = Self.join(path, "elements")
+            let entries = try names(in: path)
+            if !entries.contains("contents"), entries.contains("elements") {
+                let bytes = try readFile(elementsPath)
+                let model = try CompiledModelReader(bytes: bytes, path: elementsPath).xcodeThreeModel()
+                try Self.checkInheritance(model, path: elementsPath, locations: nil)
+                return ModelDocument(model: model, form: form, filePath: elementsPath, locations: ModelLocations())
+            }
             let bytes = try readFile(contentsPath)
             let (model, locations) = try ModelContentsHandler.read(bytes, path: contentsPath)
             try Self.checkInheritance(model, path: contentsPath, locations: locations)

@@ -174,7 +174,8 @@ public final class PersistentStoreReader {
     /// (the store is never held in memory).
     ///
     /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model (a date
-    ///   that is not a number, a transformable that is not a keyed archive), of a column the model needs and the
+    ///   that is not a number, a transformable that is not a keyed archive where Foundation's transformer or none is
+    ///   named; an app's own transformer's value is given as its bytes), of a column the model needs and the
     ///   table lacks, or of a corrupt page; or what `body` throws.
     public func forEachObject(_ body: (ManagedObjectRecord) throws(CoreDataError) -> Void) throws(CoreDataError) {
         var tablesDone: Set<String> = []

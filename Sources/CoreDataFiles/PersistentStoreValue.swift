@@ -21,7 +21,8 @@ public enum PersistentStoreValue: Hashable, Sendable {
     case uuid(String)
     /// A URI attribute.
     case uri(String)
-    /// Binary data: a binary attribute kept in the row, or a blob column read without a model.
+    /// Binary data: a binary attribute kept in the row, a blob column read without a model, or the stored bytes of a
+    /// transformable attribute whose value transformer is an app's own (not a keyed archive).
     case data([UInt8])
     /// Binary data kept outside the store: the file's name in the store's `.STORE_SUPPORT/_EXTERNAL_DATA/`.
     case externalData(fileName: String)

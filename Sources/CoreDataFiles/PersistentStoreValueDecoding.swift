@@ -101,6 +101,11 @@ extension PersistentStoreReader {
                 do {
                     return .transformable(try KeyedArchiveReader().read(bytes).jsonForm)
                 } catch {
+                    // An app's own value transformer (Apple's Recipes sample's ImageToDataTransformer: JPEG bytes)
+                    // stores whatever it makes; only Foundation's archiving transformers promise a keyed archive.
+                    if let transformer = attribute.valueTransformerName, !Self.archivingTransformers.contains(transformer) {
+                        return .data(Array(bytes))
+                    }
                     throw CoreDataError(
                         path: path, place: place,
                         message: "\(attribute.name) is Transformable, but its value is not a keyed archive: \(error)")
@@ -110,6 +115,13 @@ extension PersistentStoreReader {
             return columnValue(statement, index)
         }
     }
+
+    /// The value transformers whose stored value is a keyed archive: none named (Core Data's default), and
+    /// Foundation's archiving transformers by name and by the constant's name Xcode writes.
+    static let archivingTransformers: Set<String> = [
+        "NSKeyedUnarchiveFromData", "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformerName",
+        "NSKeyedUnarchiveFromDataTransformerName",
+    ]
 
     /// A binary attribute that allows external storage: its first byte says where the data is, 1 in the rest of
     /// the blob, 2 in a file whose name (a UUID, NUL-terminated) follows, in `.STORE_SUPPORT/_EXTERNAL_DATA/`.

@@ -7,7 +7,25 @@ import Testing
 @Suite struct ModelReaderTests {
     static let sources = [
         "CartStorage.xcdatamodeld/CartStorage.xcdatamodel", "GraphNext.xcdatamodeld/Model.xcdatamodel", "Library.xcdatamodel",
+        "SimpleStore.xcdatamodeld/SimpleStore.xcdatamodel", "TestMigrationStore.xcdatamodeld/TestMigrationStore.xcdatamodel",
+        "TestMigrationStore.xcdatamodeld/TestMigrationStore 2.xcdatamodel", "TestMigrationStore.xcdatamodeld/TestMigrationStore 3.xcdatamodel",
+        "DataModel.xcdatamodeld/DataModel.xcdatamodel", "DataModel.xcdatamodeld/Version 2.xcdatamodel",
+        "ECConnectorModel.xcdatamodeld/Version 1.xcdatamodel", "ECConnectorModel.xcdatamodeld/Version 2.xcdatamodel",
+        "TestModel.xcdatamodeld/TestModel.xcdatamodel",
     ]
+
+    /// Each public `.xcdatamodeld`'s current version, as its `.xccurrentversion` names it (or its only version).
+    @Test(arguments: [
+        ("SimpleStore.xcdatamodeld", "SimpleStore"), ("TestMigrationStore.xcdatamodeld", "TestMigrationStore 3"),
+        ("DataModel.xcdatamodeld", "Version 2"), ("ECConnectorModel.xcdatamodeld", "Version 2"), ("TestModel.xcdatamodeld", "TestModel"),
+    ])
+    func eachPublicXcdatamodeldReadsItsCurrentVersion(_ bundle: String, _ version: String) throws {
+        let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path(bundle))
+        #expect(document.currentVersionName == version)
+        #expect(document.filePath == ModelFixtures.path("\(bundle)/\(version).xcdatamodel/contents"))
+        let expected = try ModelFixtures.independentReading("xml", "\(bundle)/\(version).xcdatamodel/contents")
+        #expect(try ModelFixtures.canonical(ModelFixtures.scriptForm(document.model)) == (try ModelFixtures.canonical(expected)))
+    }
 
     @Test(arguments: sources)
     func anXcdatamodelReadsAsXMLEtreeReadsIt(_ folder: String) throws {

@@ -511,6 +511,70 @@ import Testing
                 Sample(entity: "CartModel", primaryKey: 1, property: "storeId", column: "ZSTOREID", kind: "string"),
                 Sample(entity: "TRANSACTIONSTRING", primaryKey: 1, property: "ZNAME", column: "ZNAME", kind: "string"),
             ]),
+        // iLEAPP's test data (Fixtures/Apple/PROVENANCE.md): stores apps wrote on iOS 15 to 17, with their -wal.
+        Store(
+            file: "NoteStore-iOS17.sqlite", modelSource: .modelCache,
+            samples: [
+                // Apple Notes keeps notes, folders and more in one table: columns of one name numbered (ZTITLE1, ZTITLE2).
+                Sample(entity: "ICNote", primaryKey: 9, property: "title", column: "ZTITLE1", kind: "string"),
+                Sample(entity: "ICNote", primaryKey: 9, property: "creationDate", column: "ZCREATIONDATE3", kind: "date"),
+                Sample(entity: "ICNote", primaryKey: 9, property: "snippet", column: "ZSNIPPET", kind: "string"),
+                Sample(entity: "ICNote", primaryKey: 9, property: "isPinned", column: "ZISPINNED", kind: "boolean"),
+                Sample(entity: "ICNote", primaryKey: 9, property: "folder", column: "ZFOLDER", kind: "object", destination: "ICFolder"),
+                Sample(entity: "ICFolder", primaryKey: 1, property: "title", column: "ZTITLE2", kind: "string"),
+                Sample(entity: "ICFolder", primaryKey: 1, property: "folderType", column: "ZFOLDERTYPE", kind: "integer"),
+            ]),
+        Store(
+            file: "NoteStore-iOS16.sqlite", modelSource: .modelCache,
+            samples: [
+                Sample(entity: "ICNote", primaryKey: 8, property: "title", column: "ZTITLE1", kind: "string"),
+                Sample(entity: "ICNote", primaryKey: 8, property: "modificationDate", column: "ZMODIFICATIONDATE1", kind: "date"),
+                Sample(entity: "ICNote", primaryKey: 8, property: "folder", column: "ZFOLDER", kind: "object", destination: "ICFolder"),
+                Sample(entity: "ICFolder", primaryKey: 5, property: "identifier", column: "ZIDENTIFIER", kind: "string"),
+            ]),
+        Store(
+            file: "Accounts3-iOS16.sqlite", modelSource: .modelCache,
+            samples: [
+                Sample(entity: "Account", primaryKey: 1, property: "username", column: "ZUSERNAME", kind: "string"),
+                Sample(entity: "Account", primaryKey: 1, property: "date", column: "ZDATE", kind: "date"),
+                Sample(entity: "Account", primaryKey: 1, property: "visible", column: "ZVISIBLE", kind: "boolean"),
+                Sample(entity: "Account", primaryKey: 1, property: "accountType", column: "ZACCOUNTTYPE", kind: "object", destination: "AccountType"),
+                Sample(entity: "AccountType", primaryKey: 1, property: "accountTypeDescription", column: "ZACCOUNTTYPEDESCRIPTION", kind: "string"),
+            ]),
+        Store(
+            file: "CallHistory.sqlite", modelSource: .modelCache,
+            samples: [
+                Sample(entity: "WACDCallEvent", primaryKey: 1, property: "date", column: "ZDATE", kind: "date"),
+                Sample(entity: "WACDCallEvent", primaryKey: 1, property: "duration", column: "ZDURATION", kind: "real"),
+                Sample(entity: "WACDCallEvent", primaryKey: 1, property: "bytesReceived", column: "ZBYTESRECEIVED", kind: "integer"),
+                Sample(
+                    entity: "WACDCallEvent", primaryKey: 1, property: "groupCallCreatorUserJIDString", column: "ZGROUPCALLCREATORUSERJIDSTRING",
+                    kind: "string"),
+            ]),
+        Store(
+            file: "ContactsV2.sqlite", modelSource: .modelCache,
+            samples: [
+                Sample(entity: "WAAddressBookContact", primaryKey: 1, property: "fullName", column: "ZFULLNAME", kind: "string"),
+                Sample(entity: "WAAddressBookContact", primaryKey: 1, property: "sort", column: "ZSORT", kind: "integer"),
+            ]),
+        Store(
+            file: "sgrouplesdb.sqlite", modelSource: .modelCache,
+            samples: [
+                // A date SQLite holds as an INTEGER (608321126): Core Data wrote whole seconds.
+                Sample(entity: "ChatMessage", primaryKey: 1, property: "date", column: "ZDATE", kind: "date"),
+                Sample(entity: "ChatMessage", primaryKey: 1, property: "messageId", column: "ZMESSAGEID", kind: "string"),
+                Sample(entity: "Group", primaryKey: 1, property: "name", column: "ZNAME", kind: "string"),
+                Sample(entity: "Group", primaryKey: 1, property: "membersCount", column: "ZMEMBERSCOUNT", kind: "integer"),
+                Sample(entity: "Group", primaryKey: 1, property: "isPublic", column: "ZISPUBLIC", kind: "boolean"),
+            ]),
+        Store(
+            file: "SkypeSpacesDogfood.sqlite", modelSource: .modelCache,
+            samples: [
+                Sample(entity: "SMessage", primaryKey: 1, property: "arrivalTime", column: "ZARRIVALTIME", kind: "date"),
+                Sample(entity: "SMessage", primaryKey: 1, property: "messageType", column: "ZMESSAGETYPE", kind: "string"),
+                Sample(entity: "SMessage", primaryKey: 1, property: "sequenceID", column: "ZSEQUENCEID", kind: "integer"),
+                Sample(entity: "Conversation", primaryKey: 1, property: "memberRole", column: "ZMEMBERROLE", kind: "string"),
+            ]),
         Store(
             file: "TestMigrationStore_version_1.sqlite", modelSource: .none,
             samples: [Sample(entity: "Entity", primaryKey: 1, property: "ZDATE", column: "ZDATE", kind: "real")]),
@@ -559,6 +623,91 @@ import Testing
         case .objectID(let id)?: .string(id.uriRepresentation)
         default: .string("not comparable: \(String(describing: value))")
         }
+    }
+
+    /// Stores without a `Z_MODELCACHE` and the model they were written with, from the same repository
+    /// (Fixtures/models/SOURCES.md): Apple's Recipes store with its sample's Xcode 3 model (`elements`), and
+    /// CTDataStoreManager's migration store with its first model version.
+    static let storesWithTheirModels: [(file: String, model: String, samples: [Sample])] = [
+        (
+            "Recipes.sqlite", "Recipes.xcdatamodel",
+            [
+                Sample(entity: "Recipe", primaryKey: 1, property: "name", column: "ZNAME", kind: "string"),
+                Sample(entity: "Recipe", primaryKey: 1, property: "prepTime", column: "ZPREPTIME", kind: "string"),
+                Sample(entity: "Recipe", primaryKey: 1, property: "type", column: "ZTYPE", kind: "object", destination: "RecipeType"),
+                Sample(entity: "Recipe", primaryKey: 1, property: "image", column: "ZIMAGE", kind: "object", destination: "Image"),
+                Sample(entity: "Ingredient", primaryKey: 1, property: "displayOrder", column: "ZDISPLAYORDER", kind: "integer"),
+                Sample(entity: "Ingredient", primaryKey: 1, property: "recipe", column: "ZRECIPE", kind: "object", destination: "Recipe"),
+            ]
+        ),
+        (
+            "TestMigrationStore_version_1.sqlite", "TestMigrationStore.xcdatamodeld/TestMigrationStore.xcdatamodel",
+            [Sample(entity: "Entity", primaryKey: 1, property: "date", column: "ZDATE", kind: "date")]
+        ),
+    ]
+
+    @Test(arguments: storesWithTheirModels.indices)
+    func appleStoreReadsWithTheModelItWasWrittenWith(_ index: Int) throws {
+        let (file, modelPath, samples) = Self.storesWithTheirModels[index]
+        let model = try ManagedObjectModelReader().read(atPath: ModelFixtures.path(modelPath))
+        let (pythonFolder, pythonCopy) = try Self.copy(file)
+        defer { try? FileManager.default.removeItem(atPath: pythonFolder) }
+        let expected = try Self.pythonReading(of: pythonCopy, samples: samples)
+        let (folder, store) = try Self.copy(file)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = try StoreReaderTests.sha256(StoreReaderTests.companions(store))
+        let reader = try PersistentStoreReader(path: store, model: model)
+        #expect(reader.modelSource == .given)
+        guard case .dictionary(let top) = expected, case .array(let values)? = top["values"] else {
+            Issue.record("read_apple_store.py printed \(expected)")
+            return
+        }
+        for (sample, value) in zip(samples, values) {
+            let id = ManagedObjectID(storeIdentifier: reader.metadata.storeIdentifier, entityName: sample.entity, primaryKey: sample.primaryKey)
+            let record = try #require(try reader.object(id), "\(sample.entity)[p\(sample.primaryKey)]")
+            #expect(Self.comparable(record.values[sample.property]) == value, "\(sample.entity)[p\(sample.primaryKey)].\(sample.property)")
+        }
+        var count = 0
+        try reader.forEachObject { _ in count += 1 }
+        #expect(count > 0)
+        #expect(reader.validate().isEmpty)
+        #expect(try StoreReaderTests.sha256(StoreReaderTests.companions(store)) == before)
+    }
+
+    /// What two caches showed (read by hand with plistlib from `Z_CONTENT` inflated): MeWe's ChatMessage.sectionIdentifier
+    /// has `NSIsTransient` (no column in ZCHATMESSAGE); Teams' ExternalDocumentLibrary (entity 31, Z_SUPER 30) lists
+    /// 30 properties, 26 of them `_NSPropertyDescriptionProxy` for SFile's 26 — its own are the other 4.
+    @Test func aCachedModelKeepsTransientsAndInheritedProperties() throws {
+        let (meweFolder, mewe) = try Self.copy("sgrouplesdb.sqlite")
+        defer { try? FileManager.default.removeItem(atPath: meweFolder) }
+        let meweModel = try #require(try PersistentStoreReader(path: mewe).model)
+        #expect(meweModel.entity(named: "ChatMessage")?.attributes.first { $0.name == "sectionIdentifier" }?.isTransient == true)
+        let (teamsFolder, teams) = try Self.copy("SkypeSpacesDogfood.sqlite")
+        defer { try? FileManager.default.removeItem(atPath: teamsFolder) }
+        let teamsModel = try #require(try PersistentStoreReader(path: teams).model)
+        let library = try #require(teamsModel.entity(named: "ExternalDocumentLibrary"))
+        #expect(library.superentityName == "SFile")
+        #expect(library.attributes.count + library.relationships.count == 4)
+        #expect(teamsModel.allAttributes(of: "ExternalDocumentLibrary").count + teamsModel.allRelationships(of: "ExternalDocumentLibrary").count == 30)
+    }
+
+    /// Recipes' thumbnails went through the sample's own ImageToDataTransformer (JPEG, not a keyed archive): the
+    /// stored bytes are the value, as Python reads the column.
+    @Test func aTransformableOfAnAppsOwnTransformerIsItsBytes() throws {
+        let model = try ManagedObjectModelReader().read(atPath: ModelFixtures.path("Recipes.xcdatamodel"))
+        let (folder, store) = try Self.copy("Recipes.sqlite")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let reader = try PersistentStoreReader(path: store, model: model)
+        let id = ManagedObjectID(storeIdentifier: reader.metadata.storeIdentifier, entityName: "Recipe", primaryKey: 1)
+        let record = try #require(try reader.object(id))
+        guard case .data(let bytes)? = record.values["thumbnailImage"] else {
+            Issue.record("thumbnailImage is \(String(describing: record.values["thumbnailImage"]))")
+            return
+        }
+        let script = "import sqlite3, sys\nprint(sqlite3.connect(sys.argv[1]).execute('SELECT hex(ZTHUMBNAILIMAGE) FROM ZRECIPE WHERE Z_PK = 1').fetchone()[0])"
+        let hex = String(decoding: try PythonScript.run(script, arguments: [store], input: Data()), as: UTF8.self)
+        #expect(bytes.map { String(format: "%02X", $0) }.joined() == hex.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(bytes.prefix(3) == [0xFF, 0xD8, 0xFF])  // JPEG's start-of-image marker
     }
 
     @Test(arguments: stores)

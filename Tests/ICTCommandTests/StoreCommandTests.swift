@@ -70,6 +70,40 @@ struct StoreCommandTests {
         #expect(convert.stdout.split(separator: "\n").count == 2)
     }
 
+    /// Every store Core Data wrote in `Fixtures/Apple` (PROVENANCE.md), through a copy with its -wal and -shm:
+    /// `ict validate` finds nothing (exit 0), `ict convert --format jsonl` writes one line per object, as many as
+    /// Python's sqlite3 counts rows of each `Z_PRIMARYKEY` entity (`read_apple_store.py`), and no file changes.
+    @Test(arguments: [
+        "NoteStore-iOS17.sqlite", "NoteStore-iOS16.sqlite", "Accounts3-iOS16.sqlite", "CallHistory.sqlite", "ContactsV2.sqlite",
+        "sgrouplesdb.sqlite", "SkypeSpacesDogfood.sqlite", "CartStorage_v1.sqlite", "CartKitSwiftData_v1.sqlite",
+        "TestMigrationStore_version_1.sqlite", "Recipes.sqlite",
+    ])
+    func everyStoreCoreDataWroteValidatesAndConverts(_ file: String) throws {
+        let apple = Repository.path("Tests/CoreDataFilesTests/Fixtures/Apple")
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pythonFolder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: pythonFolder) }
+        let store = folder + "/" + file
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: apple + "/" + file + suffix) {
+            try FileManager.default.copyItem(atPath: apple + "/" + file + suffix, toPath: store + suffix)
+            try FileManager.default.copyItem(atPath: apple + "/" + file + suffix, toPath: pythonFolder + "/" + file + suffix)
+        }
+        let script = try String(contentsOfFile: apple + "/read_apple_store.py", encoding: .utf8)
+        let reading = try PythonScript.run(script, arguments: [pythonFolder + "/" + file], input: Data("[]".utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: reading) as? [String: Any])
+        let entities = try #require(object["entities"] as? [[String: Any]])
+        let objects = entities.reduce(0) { $0 + (($1["count"] as? Int) ?? 0) }
+        let files = [store, store + "-wal", store + "-shm"]
+        let before = try Self.sha256(files)
+        let validate = try ICTRunner.run(["validate", store])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let convert = try ICTRunner.run(["convert", store, "--format", "jsonl"])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(convert.stdout.split(separator: "\n").count == objects)
+        #expect(try Self.sha256(files) == before)
+    }
+
     @Test func inspectSummarisesTheStore() throws {
         let run = try ICTRunner.run(["inspect", Self.books])
         #expect(run.status == 0, "\(run.stderr)")

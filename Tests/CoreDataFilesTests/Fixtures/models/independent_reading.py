@@ -5,7 +5,11 @@ contents, plistlib for a compiled .mom's $objects and a .momd's VersionInfo.plis
   "default", "transformer", "external"}], "relationships": [{"name", "destination", "inverse", "toMany", "ordered",
   "optional", "minCount", "maxCount", "deleteRule"}]}], "configurations": {...}, "hashes": {entity: hex}}
 
-usage: independent_reading.py xml CONTENTS | mom FILE.mom | hashes VersionInfo.plist VERSION
+usage: independent_reading.py xml CONTENTS | mom FILE.mom | elements ELEMENTS | hashes VersionInfo.plist VERSION
+
+An Xcode 3 model's `elements` (a keyed archive of Xcode's XDPMModel) is read with plistlib: entities from the root
+package's XDBucketForClassesstorage, properties from each one's XDBucketForOwnedAttributesstorage, and what Core
+Data knows of each from the `_default` of the properties its stereotypes own (XD_PAttK_attributeType, XD_PRK_...).
 """
 import json
 import plistlib
@@ -82,7 +86,7 @@ def read_mom(path):
             if class_name(prop) == "NSAttributeDescription":
                 attributes.append({
                     "name": property_name, "typeCode": prop["NSAttributeType"], "optional": prop.get("NSIsOptional", False),
-                    "transient": False, "default": default(prop), "transformer": string(prop, "NSValueTransformerName"),
+                    "transient": prop.get("NSIsTransient", False), "default": default(prop), "transformer": string(prop, "NSValueTransformerName"),
                     "external": bool(prop.get("NSFlagsKey", 0) & 4),
                 })
             elif class_name(prop) == "NSRelationshipDescription":
@@ -99,6 +103,50 @@ def read_mom(path):
     return {"entities": entities, "configurations": {}}
 
 
+def read_elements(path):
+    archive = plistlib.load(open(path, "rb"))
+    objects = archive["$objects"]
+    deref = lambda value: objects[value.data] if isinstance(value, plistlib.UID) else value
+    class_name = lambda obj: objects[obj["$class"].data]["$classname"]
+    dictionary = lambda obj: {deref(k): deref(v) for k, v in zip(obj["NS.keys"], obj["NS.objects"])}
+
+    def tags(element):
+        values = {}
+        for stereotype in dictionary(deref(element["XDBucketForStereotypesstorage"])).values():
+            for key, prop in dictionary(deref(stereotype["XDBucketForOwnedAttributesstorage"])).items():
+                value = deref(prop["_default"])
+                if value != "$null":
+                    values[key] = value
+        return values
+
+    model = deref(archive["$top"]["root"])
+    package = deref(model["_xd_rootPackage"])
+    entities = []
+    for name, entity in sorted(dictionary(deref(package["XDBucketForClassesstorage"])).items()):
+        entity_tags = tags(entity)
+        attributes, relationships = [], []
+        for property_name, prop in sorted(dictionary(deref(entity["XDBucketForOwnedAttributesstorage"])).items()):
+            t = tags(prop)
+            if class_name(prop) == "XDPMAttribute":
+                attributes.append({
+                    "name": property_name, "typeCode": t.get("XD_PAttK_attributeType", 0), "optional": t.get("XD_PPSK_isOptional", False),
+                    "transient": t.get("XD_PPSK_isTransient", False), "default": t.get("XD_PAttK_defaultValueAsString"),
+                    "transformer": t.get("XD_PAttK_valueTransformerName"), "external": False,
+                })
+            elif class_name(prop) == "XDPMRelationship":
+                to_many = t.get("XD_PRK_isToMany", False)
+                inverse = t.get("XD_PRK_inverseRelationship")
+                relationships.append({
+                    "name": property_name, "destination": deref(t["XD_PRK_destination"]["_name"]),
+                    "inverse": None if inverse is None else deref(inverse["_name"]), "toMany": to_many, "ordered": False,
+                    "optional": t.get("XD_PPSK_isOptional", False), "minCount": t.get("XD_PRK_minCount", 0),
+                    "maxCount": t.get("XD_PRK_maxCount", 0 if to_many else 1), "deleteRule": RULES[t.get("XD_PRK_deleteRule", 1)],
+                })
+        entities.append({"name": name, "superentity": None, "abstract": entity_tags.get("XD_PSK_isAbstract", False),
+                         "attributes": attributes, "relationships": relationships})
+    return {"entities": entities, "configurations": {}}
+
+
 def read_hashes(path, version):
     info = plistlib.load(open(path, "rb"))
     return {"hashes": {name: data.hex() for name, data in info["NSManagedObjectModel_VersionHashes"][version].items()}}
@@ -107,5 +155,6 @@ def read_hashes(path, version):
 if __name__ == "__main__":
     kind = sys.argv[1]
     result = {"xml": lambda: read_xml(sys.argv[2]), "mom": lambda: read_mom(sys.argv[2]),
+              "elements": lambda: read_elements(sys.argv[2]),
               "hashes": lambda: read_hashes(sys.argv[2], sys.argv[3])}[kind]()
     json.dump(result, sys.stdout, sort_keys=True)

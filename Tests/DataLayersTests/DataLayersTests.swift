@@ -9,7 +9,7 @@ import Testing
 /// Apple Notes writes it), read layer by layer and checked against
 /// Python's `gzip` and `protoc --decode_raw`; and hostile layers refused by
 /// the limits with the byte where they were hit.
-@Suite(.enabled(if: ExternalTool.missing(["protoc"]).isEmpty, "protoc is not installed (scripts/install-deps.sh test installs it)"))
+@Suite(.externalTools(["/usr/bin/protoc"]))
 struct DataLayersTests {
     static let fixtures = Repository.root.appendingPathComponent("Tests/DataLayersTests/Fixtures/AppleNotes")
     static let notes = [
@@ -142,7 +142,7 @@ struct DataLayersTests {
         arguments: [
             ([0x0A, 0x05, 0x41], DataLayerError.Code.truncated, 0, "field 1's 5 bytes run past the end"),
             ([0x08, 0x80, 0x80], .truncated, 1, "a varint runs past the end"),
-            ([0x07], .corrupt, 0, "wire type 7, which no field has"),
+            ([0x0F], .corrupt, 0, "wire type 7, which no field has"),
             ([0x00, 0x01], .corrupt, 0, "field number 0 is not one a message can have"),
             ([0x08, 0x01, 0x0C], .corrupt, 2, "the end of group 1, which was not begun"),
             ([0x0B, 0x08, 0x01], .truncated, 3, "group 1 has no end"),

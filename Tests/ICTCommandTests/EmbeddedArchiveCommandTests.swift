@@ -189,7 +189,7 @@ struct EmbeddedArchiveCommandTests {
     /// layer, the protocol buffer as `protoc --decode_raw` prints it; the
     /// JSON form keeps the raw bytes and adds the layers; `get` reads the
     /// note's text through them; `set` through them is refused, the file unchanged.
-    @Test(.enabled(if: ExternalTool.missing(["protoc"]).isEmpty, "protoc is not installed"))
+    @Test(.externalTools(["/usr/bin/protoc"]))
     func inspectExpandAndGetStepThroughGzipIntoANotesProtocolBuffer() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -236,4 +236,69 @@ struct StoreCommandTests {
         #expect(run.stdout.contains("  Book (Z_ENT 1, table ZBOOK): 12 objects, Z_MAX 24\n"))
         #expect(try ICTRunner.run(["validate", package]).status == 0)
     }
+
+    /// Issue 41 item 3 on Apple Notes' own store (iOS 17.3, iLEAPP's MIT test data): each note's text is
+    /// reached through its gzip and protocol buffer by `get` and is in `convert --expand`'s layers, as
+    /// Python's sqlite3, gzip and `protoc --decode_raw` read them; each text starts with the title Notes
+    /// keeps in its own column (`ZICCLOUDSYNCINGOBJECT.ZTITLE1`); no file of the store changes.
+    @Test(.externalTools(["/usr/bin/protoc"]))
+    func aNotesStoresNoteTextsAreReadThroughTheirLayers() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let apple = Repository.path("Tests/CoreDataFilesTests/Fixtures/Apple")
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: apple + "/NoteStore-iOS17.sqlite" + suffix, toPath: folder + "/NoteStore.sqlite" + suffix)
+        }
+        let store = folder + "/NoteStore.sqlite"
+        // Python: each gzipped ZICNOTEDATA.ZDATA's text (protoc's field 2 > 3 > 2) with its note's title.
+        let script = """
+            import gzip, json, sqlite3, subprocess, sys
+            db = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)
+            rows = db.execute("SELECT d.Z_PK, d.ZDATA, n.ZTITLE1 FROM ZICNOTEDATA d JOIN ZICCLOUDSYNCINGOBJECT n ON n.ZNOTEDATA = d.Z_PK "
+                              "WHERE substr(d.ZDATA, 1, 2) = x'1f8b' ORDER BY d.Z_PK").fetchall()
+            notes = []
+            for pk, data, title in rows:
+                decoded = subprocess.run(['protoc', '--decode_raw'], input=gzip.decompress(data), capture_output=True, check=True).stdout
+                text = None
+                for line in decoded.decode().splitlines():
+                    if line.startswith('    2: "'):
+                        text = line[len('    2: "'):-1].encode('latin-1').decode('unicode_escape').encode('latin-1').decode('utf-8')
+                        break
+                notes.append({'pk': pk, 'title': title, 'text': text, 'inflated': len(gzip.decompress(data))})
+            print(json.dumps(notes))
+            """
+        let notes = try JSONSerialization.jsonObject(with: Self.python(["-c", script, store])) as? [[String: Any]] ?? []
+        try #require(notes.count >= 5, "gzipped notes: \(notes.count)")
+        // Taken after Python's reading, which as a reader of a WAL store writes its -shm.
+        let before = try Self.sha256([store, store + "-wal", store + "-shm"])
+        for note in notes {
+            let pk = try #require(note["pk"] as? Int), text = try #require(note["text"] as? String)
+            let get = try ICTRunner.run(["get", store, "ICNoteData[p\(pk)].data!.2.3.2"])
+            #expect(get.status == 0, "\(get.stderr)")
+            #expect(get.stdout == text + "\n", "note \(pk)")
+            if let title = note["title"] as? String { #expect(text.hasPrefix(title), "note \(pk): '\(title)' begins '\(text.prefix(40))'") }
+        }
+        #expect(notes.contains { ($0["text"] as? String)?.hasPrefix("iOS 14 Note\n\nThis is a note created for iOS 14.") == true })
+
+        let converted = try ICTRunner.run(["convert", "--format", "jsonl", "--expand", store])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        var layered: [Int: (inflated: Int, text: String?)] = [:]
+        for object in try Self.objects(converted.stdout) where object["entity"] as? String == "ICNoteData" {
+            guard let id = object["id"] as? String, let pk = Int(id.split(separator: "p").last ?? ""),
+                let layers = (object["layers"] as? [String: Any])?["data"] as? [[String: Any]], let gzip = layers.first,
+                gzip["format"] as? String == "gzip", let inner = (gzip["embedded"] as? [[String: Any]])?.first
+            else { continue }
+            #expect(inner["kind"] as? String == "protocolBuffer")
+            func field(_ number: Int, in fields: Any?) -> [String: Any]? {
+                (fields as? [[String: Any]])?.first { $0["number"] as? Int == number }
+            }
+            let text = field(2, in: field(3, in: field(2, in: inner["fields"])?["fields"])?["fields"])?["text"] as? String
+            layered[pk] = (gzip["inflatedLength"] as? Int ?? -1, text)
+        }
+        for note in notes {
+            let pk = note["pk"] as! Int
+            #expect(layered[pk]?.inflated == note["inflated"] as? Int && layered[pk]?.text == note["text"] as? String, "note \(pk)")
+        }
+        #expect(try Self.sha256([store, store + "-wal", store + "-shm"]) == before)
+    }
 }

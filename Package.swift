@@ -106,7 +106,7 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 // Raw inflate of a store's Z_MODELCACHE.
-                "CLibZ",
+                "DataLayers",
                 "PropertyList",
                 "KeyedArchive",
                 "SystemSupport",

@@ -1,4 +1,4 @@
-import CLibZ
+import DataLayers
 
 extension PersistentStoreReader {
     /// Where a reader's model came from.
@@ -27,12 +27,13 @@ extension PersistentStoreReader {
         guard try statement.step(), statement.storage(0) == .blob else { return nil }
         let place = CoreDataError.Place.table(table, row: nil, column: "Z_CONTENT")
         let inflated = try statement.withBytes(0) { bytes throws(CoreDataError) in
-            guard let inflated = inflateRawDeflate(bytes, limit: maximumCachedModelSize) else {
+            do throws(DataLayerError) {
+                return try Inflate.inflate(bytes, form: .rawDeflate, limit: maximumCachedModelSize)
+            } catch {
                 throw CoreDataError(
                     path: connection.path, place: place,
-                    message: "the cached model is not raw DEFLATE data (or inflates past 64 MB); give the model with --model")
+                    message: "the cached model does not inflate as raw DEFLATE data (\(error.description)); give the model with --model")
             }
-            return inflated
         }
         do {
             return try ManagedObjectModelReader().read(compiledModel: inflated, path: connection.path)
@@ -41,31 +42,5 @@ extension PersistentStoreReader {
                 path: connection.path, place: place,
                 message: "the cached model (inflated, \(inflated.count) bytes) is not a compiled model: \(error.message)")
         }
-    }
-}
-
-/// `bytes` inflated as raw DEFLATE (no zlib header), or nil when they are not, are cut short, or inflate past
-/// `limit` bytes. The corresponding C functions are `inflateInit2` and `inflate`.
-func inflateRawDeflate(_ bytes: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
-    var stream = z_stream()
-    guard ictkit_inflate_init_raw(&stream) == Z_OK else { return nil }
-    defer { inflateEnd(&stream) }
-    guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(UInt32.max) else { return nil }
-    stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-    // Checked above: the count fits zlib's 32-bit `uInt`.
-    stream.avail_in = uInt(bytes.count)
-    var output: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while true {
-        let (result, produced) = chunk.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
-            stream.next_out = buffer.baseAddress
-            stream.avail_out = uInt(buffer.count)
-            let result = inflate(&stream, Z_NO_FLUSH)
-            return (result, buffer.count - Int(stream.avail_out))
-        }
-        guard result == Z_OK || result == Z_STREAM_END, output.count <= limit - produced else { return nil }
-        output.append(contentsOf: chunk[..<produced])
-        if result == Z_STREAM_END { return output }
-        if produced == 0 && stream.avail_in == 0 { return nil }  // Cut short: no more input, no end of stream.
     }
 }

@@ -435,7 +435,7 @@ import Testing
         #expect(reader.modelSource == .none)
         #expect(reader.model == nil)
         #expect(reader.modelCacheProblem?.place == .table("Z_MODELCACHE", row: nil, column: "Z_CONTENT"))
-        #expect(reader.modelCacheProblem?.message.contains("not raw DEFLATE") == true)
+        #expect(reader.modelCacheProblem?.message.contains("does not inflate as raw DEFLATE data") == true)
         // The Notebook store's entities, as make_store.py writes Z_PRIMARYKEY, and its 7 objects (Python's reading above).
         #expect(Set(reader.entities.map(\.name)) == ["Note", "Checklist", "Folder", "Label"])
         var objects = 0

@@ -69,6 +69,21 @@ struct DataLayersTests {
         return field(2, in: note)?.text
     }
 
+    /// zlib (as Python's zlib module writes it) of a Notes note's protocol
+    /// buffer, held in a data value: inflated, then read as the protocol buffer.
+    @Test func aZlibLayerAsPythonWritesItHoldsTheNotesProtocolBuffer() throws {
+        let note = try Self.bytes("simple_note_protobuf.bin")
+        let zlib = try PythonScript.run("import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read(), 9))", arguments: [], input: note)
+        #expect(zlib.withUnsafeBytes { CompressedForm.detect($0) } == .zlib)
+        let inflated = zlib.withUnsafeBytes { buffer in
+            Result { () throws(DataLayerError) in try Inflate.inflate(buffer, form: .zlib, limit: 1 << 20) }
+        }
+        #expect(try Data(inflated.get()) == note)
+        let found = try EmbeddedArchives().find(in: .dictionary(["ZDATA": .data(zlib)]))
+        #expect(found.first?.form == .compressed(.zlib) && found.first?.nested.first?.form == .protocolBuffer)
+        #expect(try EmbeddedArchives().value(in: .dictionary(["ZDATA": .data(zlib)]), at: EmbeddedKeyPath(parsing: "ZDATA!.2.3.2")) == .string("Title"))
+    }
+
     // MARK: Hostile layers
 
     /// 1 GiB of zeros compressed by Python's zlib into a gzip of about 1 MB.

@@ -48,35 +48,35 @@ final class ErrorBox {
 
 /// The code's stable name. The corresponding C function is `ictkit_error_code`.
 @_cdecl("ictkit_error_code")
-func ictkitErrorCode(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).code) }
+public func ictkitErrorCode(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).code) }
 
 /// The sentence with its place. The corresponding C function is `ictkit_error_description`.
 @_cdecl("ictkit_error_description")
-func ictkitErrorDescription(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).description) }
+public func ictkitErrorDescription(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).description) }
 
 /// The sentence alone. The corresponding C function is `ictkit_error_message`.
 @_cdecl("ictkit_error_message")
-func ictkitErrorMessage(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).message) }
+public func ictkitErrorMessage(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).message) }
 
 /// The byte offset, or -1. The corresponding C function is `ictkit_error_byte_offset`.
 @_cdecl("ictkit_error_byte_offset")
-func ictkitErrorByteOffset(_ error: OpaquePointer) -> Int64 { ErrorBox.from(error).byteOffset }
+public func ictkitErrorByteOffset(_ error: OpaquePointer) -> Int64 { ErrorBox.from(error).byteOffset }
 
 /// The 1-based line, or -1. The corresponding C function is `ictkit_error_line`.
 @_cdecl("ictkit_error_line")
-func ictkitErrorLine(_ error: OpaquePointer) -> Int64 { ErrorBox.from(error).line }
+public func ictkitErrorLine(_ error: OpaquePointer) -> Int64 { ErrorBox.from(error).line }
 
 /// The 1-based column, or -1. The corresponding C function is `ictkit_error_column`.
 @_cdecl("ictkit_error_column")
-func ictkitErrorColumn(_ error: OpaquePointer) -> Int64 { ErrorBox.from(error).column }
+public func ictkitErrorColumn(_ error: OpaquePointer) -> Int64 { ErrorBox.from(error).column }
 
 /// The key path, or "". The corresponding C function is `ictkit_error_key_path`.
 @_cdecl("ictkit_error_key_path")
-func ictkitErrorKeyPath(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).keyPath) }
+public func ictkitErrorKeyPath(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(ErrorBox.from(error).keyPath) }
 
 /// Frees an error. The corresponding C function is `ictkit_error_free`.
 @_cdecl("ictkit_error_free")
-func ictkitErrorFree(_ error: OpaquePointer?) {
+public func ictkitErrorFree(_ error: OpaquePointer?) {
     guard let error else { return }
     Unmanaged<ErrorBox>.fromOpaque(UnsafeRawPointer(error)).release()
 }

@@ -35,7 +35,7 @@ private func handle(_ tree: PropertyListTree) -> OpaquePointer {
 
 /// Reads a property list. The corresponding C function is `ictkit_plist_read`.
 @_cdecl("ictkit_plist_read")
-func ictkitPlistRead(
+public func ictkitPlistRead(
     _ bytes: UnsafeRawPointer?, _ length: Int, _ format: Int32, _ readFormat: UnsafeMutablePointer<Int32>?,
     _ errorOut: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OpaquePointer? {
@@ -52,26 +52,26 @@ func ictkitPlistRead(
 
 /// A new plist to build. The corresponding C function is `ictkit_plist_create`.
 @_cdecl("ictkit_plist_create")
-func ictkitPlistCreate() -> OpaquePointer { handle(PropertyListTree()) }
+public func ictkitPlistCreate() -> OpaquePointer { handle(PropertyListTree()) }
 
 /// Frees a plist. The corresponding C function is `ictkit_plist_free`.
 @_cdecl("ictkit_plist_free")
-func ictkitPlistFree(_ plist: OpaquePointer?) {
+public func ictkitPlistFree(_ plist: OpaquePointer?) {
     guard let plist else { return }
     Unmanaged<PropertyListTree>.fromOpaque(UnsafeRawPointer(plist)).release()
 }
 
 /// The root node. The corresponding C function is `ictkit_plist_root`.
 @_cdecl("ictkit_plist_root")
-func ictkitPlistRoot(_ plist: OpaquePointer) -> UInt32 { tree(plist).root }
+public func ictkitPlistRoot(_ plist: OpaquePointer) -> UInt32 { tree(plist).root }
 
 /// A node's kind. The corresponding C function is `ictkit_node_type`.
 @_cdecl("ictkit_node_type")
-func ictkitNodeType(_ plist: OpaquePointer, _ node: UInt32) -> Int32 { tree(plist)[node].kind }
+public func ictkitNodeType(_ plist: OpaquePointer, _ node: UInt32) -> Int32 { tree(plist)[node].kind }
 
 /// A string's UTF-8 bytes. The corresponding C function is `ictkit_node_string`.
 @_cdecl("ictkit_node_string")
-func ictkitNodeString(_ plist: OpaquePointer, _ node: UInt32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+public func ictkitNodeString(_ plist: OpaquePointer, _ node: UInt32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     let tree = tree(plist)
     let entry = tree[node]
     guard entry.kind == PropertyListTree.string else { return nil }
@@ -82,7 +82,7 @@ func ictkitNodeString(_ plist: OpaquePointer, _ node: UInt32, _ length: UnsafeMu
 
 /// A data node's bytes. The corresponding C function is `ictkit_node_data`.
 @_cdecl("ictkit_node_data")
-func ictkitNodeData(_ plist: OpaquePointer, _ node: UInt32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
+public func ictkitNodeData(_ plist: OpaquePointer, _ node: UInt32, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
     let tree = tree(plist)
     let entry = tree[node]
     guard entry.kind == PropertyListTree.data else { return nil }
@@ -93,45 +93,45 @@ func ictkitNodeData(_ plist: OpaquePointer, _ node: UInt32, _ length: UnsafeMuta
 
 /// An integer as int64_t. The corresponding C function is `ictkit_node_int64`.
 @_cdecl("ictkit_node_int64")
-func ictkitNodeInt64(_ plist: OpaquePointer, _ node: UInt32) -> Int64 { Int64(bitPattern: tree(plist)[node].first) }
+public func ictkitNodeInt64(_ plist: OpaquePointer, _ node: UInt32) -> Int64 { Int64(bitPattern: tree(plist)[node].first) }
 
 /// An integer as uint64_t. The corresponding C function is `ictkit_node_uint64`.
 @_cdecl("ictkit_node_uint64")
-func ictkitNodeUInt64(_ plist: OpaquePointer, _ node: UInt32) -> UInt64 { tree(plist)[node].first }
+public func ictkitNodeUInt64(_ plist: OpaquePointer, _ node: UInt32) -> UInt64 { tree(plist)[node].first }
 
 /// Whether an integer lies above INT64_MAX. The corresponding C function is `ictkit_node_integer_is_unsigned`.
 @_cdecl("ictkit_node_integer_is_unsigned")
-func ictkitNodeIntegerIsUnsigned(_ plist: OpaquePointer, _ node: UInt32) -> Int32 {
+public func ictkitNodeIntegerIsUnsigned(_ plist: OpaquePointer, _ node: UInt32) -> Int32 {
     let entry = tree(plist)[node]
     return entry.kind == PropertyListTree.integer && entry.flag ? 1 : 0
 }
 
 /// A real. The corresponding C function is `ictkit_node_real`.
 @_cdecl("ictkit_node_real")
-func ictkitNodeReal(_ plist: OpaquePointer, _ node: UInt32) -> Double { Double(bitPattern: tree(plist)[node].first) }
+public func ictkitNodeReal(_ plist: OpaquePointer, _ node: UInt32) -> Double { Double(bitPattern: tree(plist)[node].first) }
 
 /// Whether a real was a 32-bit float. The corresponding C function is `ictkit_node_real_is_float32`.
 @_cdecl("ictkit_node_real_is_float32")
-func ictkitNodeRealIsFloat32(_ plist: OpaquePointer, _ node: UInt32) -> Int32 {
+public func ictkitNodeRealIsFloat32(_ plist: OpaquePointer, _ node: UInt32) -> Int32 {
     let entry = tree(plist)[node]
     return entry.kind == PropertyListTree.real && entry.flag ? 1 : 0
 }
 
 /// A boolean. The corresponding C function is `ictkit_node_bool`.
 @_cdecl("ictkit_node_bool")
-func ictkitNodeBool(_ plist: OpaquePointer, _ node: UInt32) -> Int32 { tree(plist)[node].first != 0 ? 1 : 0 }
+public func ictkitNodeBool(_ plist: OpaquePointer, _ node: UInt32) -> Int32 { tree(plist)[node].first != 0 ? 1 : 0 }
 
 /// A date in seconds since 2001. The corresponding C function is `ictkit_node_date`.
 @_cdecl("ictkit_node_date")
-func ictkitNodeDate(_ plist: OpaquePointer, _ node: UInt32) -> Double { Double(bitPattern: tree(plist)[node].first) }
+public func ictkitNodeDate(_ plist: OpaquePointer, _ node: UInt32) -> Double { Double(bitPattern: tree(plist)[node].first) }
 
 /// A UID. The corresponding C function is `ictkit_node_uid`.
 @_cdecl("ictkit_node_uid")
-func ictkitNodeUID(_ plist: OpaquePointer, _ node: UInt32) -> UInt64 { tree(plist)[node].first }
+public func ictkitNodeUID(_ plist: OpaquePointer, _ node: UInt32) -> UInt64 { tree(plist)[node].first }
 
 /// A container's item or entry count. The corresponding C function is `ictkit_node_count`.
 @_cdecl("ictkit_node_count")
-func ictkitNodeCount(_ plist: OpaquePointer, _ node: UInt32) -> Int {
+public func ictkitNodeCount(_ plist: OpaquePointer, _ node: UInt32) -> Int {
     let entry = tree(plist)[node]
     return entry.kind == PropertyListTree.array || entry.kind == PropertyListTree.dictionary ? Int(entry.second) : 0
 }
@@ -146,25 +146,25 @@ private func member(_ plist: OpaquePointer, _ node: UInt32, _ index: Int, kind: 
 
 /// An array's item. The corresponding C function is `ictkit_node_item`.
 @_cdecl("ictkit_node_item")
-func ictkitNodeItem(_ plist: OpaquePointer, _ node: UInt32, _ index: Int) -> UInt32 {
+public func ictkitNodeItem(_ plist: OpaquePointer, _ node: UInt32, _ index: Int) -> UInt32 {
     member(plist, node, index, kind: PropertyListTree.array, stride: 1, offset: 0)
 }
 
 /// A dictionary's key. The corresponding C function is `ictkit_node_key`.
 @_cdecl("ictkit_node_key")
-func ictkitNodeKey(_ plist: OpaquePointer, _ node: UInt32, _ index: Int) -> UInt32 {
+public func ictkitNodeKey(_ plist: OpaquePointer, _ node: UInt32, _ index: Int) -> UInt32 {
     member(plist, node, index, kind: PropertyListTree.dictionary, stride: 2, offset: 0)
 }
 
 /// A dictionary's value. The corresponding C function is `ictkit_node_value`.
 @_cdecl("ictkit_node_value")
-func ictkitNodeValue(_ plist: OpaquePointer, _ node: UInt32, _ index: Int) -> UInt32 {
+public func ictkitNodeValue(_ plist: OpaquePointer, _ node: UInt32, _ index: Int) -> UInt32 {
     member(plist, node, index, kind: PropertyListTree.dictionary, stride: 2, offset: 1)
 }
 
 /// The node at a key path. The corresponding C function is `ictkit_plist_get`.
 @_cdecl("ictkit_plist_get")
-func ictkitPlistGet(_ plist: OpaquePointer, _ node: UInt32, _ keyPath: UnsafePointer<CChar>) -> UInt32 {
+public func ictkitPlistGet(_ plist: OpaquePointer, _ node: UInt32, _ keyPath: UnsafePointer<CChar>) -> UInt32 {
     tree(plist).node(at: PropertyListKeyPath(parsing: String(cString: keyPath)), from: node)
 }
 
@@ -172,7 +172,7 @@ func ictkitPlistGet(_ plist: OpaquePointer, _ node: UInt32, _ keyPath: UnsafePoi
 
 /// Adds a string. The corresponding C function is `ictkit_plist_add_string`.
 @_cdecl("ictkit_plist_add_string")
-func ictkitPlistAddString(_ plist: OpaquePointer, _ utf8: UnsafePointer<CChar>?, _ length: Int) -> UInt32 {
+public func ictkitPlistAddString(_ plist: OpaquePointer, _ utf8: UnsafePointer<CChar>?, _ length: Int) -> UInt32 {
     let bytes = UnsafeRawBufferPointer(start: length == 0 ? nil : utf8, count: length)
     guard String(validating: bytes, as: UTF8.self) != nil else { return PropertyListTree.noNode }
     return tree(plist).addString(bytes)
@@ -184,41 +184,41 @@ private func add(_ plist: OpaquePointer, _ kind: Int32, _ first: UInt64, flag: B
 
 /// Adds an integer. The corresponding C function is `ictkit_plist_add_int64`.
 @_cdecl("ictkit_plist_add_int64")
-func ictkitPlistAddInt64(_ plist: OpaquePointer, _ value: Int64) -> UInt32 {
+public func ictkitPlistAddInt64(_ plist: OpaquePointer, _ value: Int64) -> UInt32 {
     add(plist, PropertyListTree.integer, UInt64(bitPattern: value))
 }
 
 /// Adds an unsigned integer. The corresponding C function is `ictkit_plist_add_uint64`.
 @_cdecl("ictkit_plist_add_uint64")
-func ictkitPlistAddUInt64(_ plist: OpaquePointer, _ value: UInt64) -> UInt32 {
+public func ictkitPlistAddUInt64(_ plist: OpaquePointer, _ value: UInt64) -> UInt32 {
     add(plist, PropertyListTree.integer, value, flag: value > UInt64(Int64.max))
 }
 
 /// Adds a real. The corresponding C function is `ictkit_plist_add_real`.
 @_cdecl("ictkit_plist_add_real")
-func ictkitPlistAddReal(_ plist: OpaquePointer, _ value: Double) -> UInt32 { add(plist, PropertyListTree.real, value.bitPattern) }
+public func ictkitPlistAddReal(_ plist: OpaquePointer, _ value: Double) -> UInt32 { add(plist, PropertyListTree.real, value.bitPattern) }
 
 /// Adds a boolean. The corresponding C function is `ictkit_plist_add_bool`.
 @_cdecl("ictkit_plist_add_bool")
-func ictkitPlistAddBool(_ plist: OpaquePointer, _ value: Int32) -> UInt32 { add(plist, PropertyListTree.bool, value != 0 ? 1 : 0) }
+public func ictkitPlistAddBool(_ plist: OpaquePointer, _ value: Int32) -> UInt32 { add(plist, PropertyListTree.bool, value != 0 ? 1 : 0) }
 
 /// Adds a date. The corresponding C function is `ictkit_plist_add_date`.
 @_cdecl("ictkit_plist_add_date")
-func ictkitPlistAddDate(_ plist: OpaquePointer, _ seconds: Double) -> UInt32 { add(plist, PropertyListTree.date, seconds.bitPattern) }
+public func ictkitPlistAddDate(_ plist: OpaquePointer, _ seconds: Double) -> UInt32 { add(plist, PropertyListTree.date, seconds.bitPattern) }
 
 /// Adds data. The corresponding C function is `ictkit_plist_add_data`.
 @_cdecl("ictkit_plist_add_data")
-func ictkitPlistAddData(_ plist: OpaquePointer, _ bytes: UnsafeRawPointer?, _ length: Int) -> UInt32 {
+public func ictkitPlistAddData(_ plist: OpaquePointer, _ bytes: UnsafeRawPointer?, _ length: Int) -> UInt32 {
     tree(plist).addData(UnsafeRawBufferPointer(start: length == 0 ? nil : bytes, count: length))
 }
 
 /// Adds a UID. The corresponding C function is `ictkit_plist_add_uid`.
 @_cdecl("ictkit_plist_add_uid")
-func ictkitPlistAddUID(_ plist: OpaquePointer, _ value: UInt64) -> UInt32 { add(plist, PropertyListTree.uid, value) }
+public func ictkitPlistAddUID(_ plist: OpaquePointer, _ value: UInt64) -> UInt32 { add(plist, PropertyListTree.uid, value) }
 
 /// Adds an array. The corresponding C function is `ictkit_plist_add_array`.
 @_cdecl("ictkit_plist_add_array")
-func ictkitPlistAddArray(_ plist: OpaquePointer, _ items: UnsafePointer<UInt32>?, _ count: Int) -> UInt32 {
+public func ictkitPlistAddArray(_ plist: OpaquePointer, _ items: UnsafePointer<UInt32>?, _ count: Int) -> UInt32 {
     let tree = tree(plist)
     let members = UnsafeBufferPointer(start: count == 0 ? nil : items, count: count)
     guard members.allSatisfy(tree.contains) else { return PropertyListTree.noNode }
@@ -227,7 +227,7 @@ func ictkitPlistAddArray(_ plist: OpaquePointer, _ items: UnsafePointer<UInt32>?
 
 /// Adds a dictionary. The corresponding C function is `ictkit_plist_add_dict`.
 @_cdecl("ictkit_plist_add_dict")
-func ictkitPlistAddDict(_ plist: OpaquePointer, _ keys: UnsafePointer<UInt32>?, _ values: UnsafePointer<UInt32>?, _ count: Int)
+public func ictkitPlistAddDict(_ plist: OpaquePointer, _ keys: UnsafePointer<UInt32>?, _ values: UnsafePointer<UInt32>?, _ count: Int)
     -> UInt32
 {
     let tree = tree(plist)
@@ -249,7 +249,7 @@ func ictkitPlistAddDict(_ plist: OpaquePointer, _ keys: UnsafePointer<UInt32>?, 
 
 /// Writes the tree under a node. The corresponding C function is `ictkit_plist_write`.
 @_cdecl("ictkit_plist_write")
-func ictkitPlistWrite(
+public func ictkitPlistWrite(
     _ plist: OpaquePointer, _ root: UInt32, _ format: Int32, _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
     _ length: UnsafeMutablePointer<Int>, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
@@ -271,4 +271,4 @@ func ictkitPlistWrite(
 
 /// Frees written bytes. The corresponding C function is `ictkit_bytes_free`.
 @_cdecl("ictkit_bytes_free")
-func ictkitBytesFree(_ bytes: UnsafeMutablePointer<UInt8>?) { bytes?.deallocate() }
+public func ictkitBytesFree(_ bytes: UnsafeMutablePointer<UInt8>?) { bytes?.deallocate() }

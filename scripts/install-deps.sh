@@ -11,7 +11,9 @@ case "$purpose" in
   build) ;;
   # chromium: the contact sheet's test opens ict list --html's page in a real headless browser.
   # syncthing: the sync engine the tests run as real devices on loopback (a peer planting links in a synced folder).
-  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium syncthing curl) ;;
+  # python3-dev, valgrind, binutils: the Python package's C extension (Python.h), the C client run under valgrind
+  # with its library's debug sections stripped (objcopy), issue 42.
+  test) packages+=(python3 python3-venv python3-dev valgrind binutils time shared-mime-info imagemagick man-db chromium syncthing curl) ;;
   bench) packages+=(python3 libplist-utils) ;;
   # make examples runs CloudNoteApp on two Syncthing devices (scripts/syncthing-pair.sh).
   examples) packages+=(syncthing curl python3) ;;

@@ -42,7 +42,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: demo test python-test test-all check-install build static manual install bench clean fuzz fuzz-check lint docs examples
+.PHONY: demo test python-test bench-python test-all check-install build static manual install bench clean fuzz fuzz-check lint docs examples
 
 build:
 	scripts/install-deps.sh build
@@ -164,6 +164,13 @@ install: static manual
 
 bench:
 	scripts/bench.sh
+
+# Rows Y of issue 42: ictkit.plistlib against plistlib in one run (python/bench/bench_plistlib.py), on the
+# inputs Benchmarks/generate_inputs.py writes; kept apart from scripts/bench.sh's table for now.
+BENCH_PYTHON_DATA = .build-python/bench-data
+bench-python: python-test
+	test -f $(BENCH_PYTHON_DATA)/large.binary.plist || python3 Benchmarks/generate_inputs.py $(BENCH_PYTHON_DATA)
+	cd /tmp && $(CURDIR)/$(PYTHON_VENV)/bin/python $(CURDIR)/python/bench/bench_plistlib.py $(CURDIR)/$(BENCH_PYTHON_DATA) 5
 
 # Coverage-guided fuzzing of every reader (Fuzz/README.md): each target
 # FUZZ_SECONDS in turn, or only TARGETS (make fuzz TARGETS=binary-plist).

@@ -32,110 +32,139 @@ final class PropertyListTree {
     /// `ICTKIT_NO_NODE`.
     static let noNode = UInt32.max
 
-    private(set) var nodes: [Node] = []
-    /// Arrays' items, and dictionaries' keys and values interleaved (key, value, key, value, …).
-    private(set) var children: [UInt32] = []
-    /// The root of a tree that was read; `noNode` for one being built.
-    private(set) var root = noNode
-    private var pool: UnsafeMutableRawPointer
-    private var poolCount = 0
-    private var poolCapacity: Int
+    /// The nodes, children and byte pool. A struct, mutated in place by its own methods, so laying out a large
+    /// value pays no dynamic exclusivity check per node (as methods of this class touching its stored arrays did).
+    struct Layout {
+        var nodes: [Node] = []
+        /// Arrays' items, and dictionaries' keys and values interleaved (key, value, key, value, …).
+        var children: [UInt32] = []
+        var pool: UnsafeMutableRawPointer
+        var poolCount = 0
+        var poolCapacity: Int
 
-    init(poolCapacity: Int = 64) {
-        self.poolCapacity = max(poolCapacity, 64)
-        pool = UnsafeMutableRawPointer.allocate(byteCount: self.poolCapacity, alignment: 1)
+        init(poolCapacity: Int) {
+            self.poolCapacity = max(poolCapacity, 64)
+            pool = UnsafeMutableRawPointer.allocate(byteCount: self.poolCapacity, alignment: 1)
+        }
+
+        /// Appends a node and returns its number.
+        mutating func append(_ node: Node) -> UInt32 {
+            nodes.append(node)
+            return UInt32(nodes.count - 1)
+        }
+
+        /// Copies `bytes` into the pool, followed by a NUL when `terminated`; returns where they start.
+        mutating func store(_ bytes: UnsafeRawBufferPointer, terminated: Bool) -> UInt64 {
+            let needed = poolCount + bytes.count + (terminated ? 1 : 0)
+            if needed > poolCapacity {
+                let capacity = max(needed, poolCapacity * 2)
+                let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+                grown.copyMemory(from: pool, byteCount: poolCount)
+                pool.deallocate()
+                pool = grown
+                poolCapacity = capacity
+            }
+            let start = poolCount
+            if let base = bytes.baseAddress { (pool + start).copyMemory(from: base, byteCount: bytes.count) }
+            if terminated { (pool + start + bytes.count).storeBytes(of: 0, as: UInt8.self) }
+            poolCount = needed
+            return UInt64(start)
+        }
+
+        mutating func addString(_ utf8: UnsafeRawBufferPointer) -> UInt32 {
+            append(Node(kind: PropertyListTree.string, flag: false, first: store(utf8, terminated: true), second: UInt64(utf8.count)))
+        }
+
+        mutating func addData(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+            append(Node(kind: PropertyListTree.data, flag: false, first: store(bytes, terminated: false), second: UInt64(bytes.count)))
+        }
+
+        /// Adds a container over `members` (for a dictionary: key, value, key, value, …) holding `count` entries.
+        mutating func addContainer(kind: Int32, members: UnsafeBufferPointer<UInt32>, count: Int) -> UInt32 {
+            let start = UInt64(children.count)
+            children.append(contentsOf: members)
+            return append(Node(kind: kind, flag: false, first: start, second: UInt64(count)))
+        }
+
+        /// Lays out `value`: a container's slots in `children` are taken before its members are laid out, and
+        /// filled as each is, so no member list is built on the side.
+        mutating func add(_ value: PropertyListValue) -> UInt32 {
+            switch value {
+            case .string(var string): return string.withUTF8 { addString(UnsafeRawBufferPointer($0)) }
+            case .integer(let integer):
+                return append(Node(kind: PropertyListTree.integer, flag: integer.isAboveInt64Max, first: integer.bitPattern, second: 0))
+            case .real(let real): return append(Node(kind: PropertyListTree.real, flag: false, first: real.bitPattern, second: 0))
+            case .real32(let real): return append(Node(kind: PropertyListTree.real, flag: true, first: Double(real).bitPattern, second: 0))
+            case .bool(let bool): return append(Node(kind: PropertyListTree.bool, flag: false, first: bool ? 1 : 0, second: 0))
+            case .date(let date):
+                return append(
+                    Node(kind: PropertyListTree.date, flag: false, first: date.timeIntervalSinceReferenceDate.bitPattern, second: 0))
+            case .data(let data): return data.withUnsafeBytes { addData($0) }
+            case .uid(let uid): return append(Node(kind: PropertyListTree.uid, flag: false, first: uid, second: 0))
+            case .array(let items):
+                let start = children.count
+                children.append(contentsOf: repeatElement(0, count: items.count))
+                for index in items.indices { children[start + index] = add(items[index]) }
+                return append(Node(kind: PropertyListTree.array, flag: false, first: UInt64(start), second: UInt64(items.count)))
+            case .dictionary(let dictionary):
+                let start = children.count
+                children.append(contentsOf: repeatElement(0, count: dictionary.count * 2))
+                for index in dictionary.keys.indices {
+                    var key = dictionary.keys[index]
+                    children[start + 2 * index] = key.withUTF8 { addString(UnsafeRawBufferPointer($0)) }
+                    children[start + 2 * index + 1] = add(dictionary.values[index])
+                }
+                return append(Node(kind: PropertyListTree.dictionary, flag: false, first: UInt64(start), second: UInt64(dictionary.count)))
+            }
+        }
     }
 
-    deinit { pool.deallocate() }
+    private(set) var layout: Layout
+    /// The root of a tree that was read; `noNode` for one being built.
+    private(set) var root = noNode
 
-    /// Lays out `value` (read from a file, so within the reader's depth and object-count limits).
+    init(poolCapacity: Int = 64) {
+        layout = Layout(poolCapacity: poolCapacity)
+    }
+
+    deinit { layout.pool.deallocate() }
+
+    /// Lays out `value` (read from a file, so within the reader's depth and object-count limits). The node array
+    /// is reserved for one node per 12 input bytes, about what binary property lists hold, so a large file's
+    /// array is not copied on every doubling; a larger tree still grows it.
     convenience init(_ value: PropertyListValue, inputSize: Int) {
         self.init(poolCapacity: inputSize)
-        root = add(value)
+        layout.nodes.reserveCapacity(min(inputSize / 12, PropertyListLimits.default.maximumObjectCount) + 1)
+        root = layout.add(value)
     }
 
     /// Whether `node` is a node of this tree.
-    func contains(_ node: UInt32) -> Bool { Int(node) < nodes.count }
+    func contains(_ node: UInt32) -> Bool { Int(node) < layout.nodes.count }
 
     /// The node numbered `node`; a number that is not one is a caller's error.
     subscript(_ node: UInt32) -> Node {
         precondition(contains(node), "ictkit: \(node) is not a node of this plist")
-        return nodes[Int(node)]
+        return layout.nodes[Int(node)]
     }
 
     /// The bytes of a string or data node, in the pool.
     func bytes(of node: Node) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: pool + Int(node.first), count: Int(node.second))
+        UnsafeRawBufferPointer(start: layout.pool + Int(node.first), count: Int(node.second))
     }
 
     /// The child `index` of a container's children.
-    func child(_ index: UInt64) -> UInt32 { children[Int(index)] }
+    func child(_ index: UInt64) -> UInt32 { layout.children[Int(index)] }
 
-    // MARK: Adding
+    // MARK: Adding, for ictkit_plist_add_*
 
-    /// Appends a node and returns its number.
-    func append(_ node: Node) -> UInt32 {
-        nodes.append(node)
-        return UInt32(nodes.count - 1)
-    }
+    func append(_ node: Node) -> UInt32 { layout.append(node) }
 
-    /// Copies `bytes` into the pool, followed by a NUL when `terminated`; returns where they start.
-    func store(_ bytes: UnsafeRawBufferPointer, terminated: Bool) -> UInt64 {
-        let needed = poolCount + bytes.count + (terminated ? 1 : 0)
-        if needed > poolCapacity {
-            let capacity = max(needed, poolCapacity * 2)
-            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
-            grown.copyMemory(from: pool, byteCount: poolCount)
-            pool.deallocate()
-            pool = grown
-            poolCapacity = capacity
-        }
-        let start = poolCount
-        if let base = bytes.baseAddress { (pool + start).copyMemory(from: base, byteCount: bytes.count) }
-        if terminated { (pool + start + bytes.count).storeBytes(of: 0, as: UInt8.self) }
-        poolCount = needed
-        return UInt64(start)
-    }
+    func addString(_ utf8: UnsafeRawBufferPointer) -> UInt32 { layout.addString(utf8) }
 
-    func addString(_ utf8: UnsafeRawBufferPointer) -> UInt32 {
-        append(Node(kind: Self.string, flag: false, first: store(utf8, terminated: true), second: UInt64(utf8.count)))
-    }
+    func addData(_ bytes: UnsafeRawBufferPointer) -> UInt32 { layout.addData(bytes) }
 
-    func addData(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        append(Node(kind: Self.data, flag: false, first: store(bytes, terminated: false), second: UInt64(bytes.count)))
-    }
-
-    /// Adds a container over `members` (for a dictionary: key, value, key, value, …) holding `count` entries.
     func addContainer(kind: Int32, members: UnsafeBufferPointer<UInt32>, count: Int) -> UInt32 {
-        let start = UInt64(children.count)
-        children.append(contentsOf: members)
-        return append(Node(kind: kind, flag: false, first: start, second: UInt64(count)))
-    }
-
-    private func add(_ value: PropertyListValue) -> UInt32 {
-        switch value {
-        case .string(var string): return string.withUTF8 { addString(UnsafeRawBufferPointer($0)) }
-        case .integer(let integer):
-            return append(Node(kind: Self.integer, flag: integer.isAboveInt64Max, first: integer.bitPattern, second: 0))
-        case .real(let real): return append(Node(kind: Self.real, flag: false, first: real.bitPattern, second: 0))
-        case .real32(let real): return append(Node(kind: Self.real, flag: true, first: Double(real).bitPattern, second: 0))
-        case .bool(let bool): return append(Node(kind: Self.bool, flag: false, first: bool ? 1 : 0, second: 0))
-        case .date(let date):
-            return append(Node(kind: Self.date, flag: false, first: date.timeIntervalSinceReferenceDate.bitPattern, second: 0))
-        case .data(let data): return data.withUnsafeBytes { addData($0) }
-        case .uid(let uid): return append(Node(kind: Self.uid, flag: false, first: uid, second: 0))
-        case .array(let items):
-            let members = items.map { add($0) }
-            return members.withUnsafeBufferPointer { addContainer(kind: Self.array, members: $0, count: items.count) }
-        case .dictionary(let dictionary):
-            var members: [UInt32] = []
-            members.reserveCapacity(dictionary.count * 2)
-            for (key, value) in dictionary {
-                members.append(add(.string(key)))
-                members.append(add(value))
-            }
-            return members.withUnsafeBufferPointer { addContainer(kind: Self.dictionary, members: $0, count: dictionary.count) }
-        }
+        layout.addContainer(kind: kind, members: members, count: count)
     }
 
     // MARK: Back to a value

@@ -6,12 +6,11 @@ Usage: bench_plistlib.py INPUT_DIRECTORY [RUNS]
 
 Prints one line per row: its letter, what it measures, the median seconds of each side over RUNS runs (after
 one warm-up), the ratio plistlib / ictkit and the issue's target; then the peak resident memory of one binary
-loads on each side, each measured in a child process of its own (ru_maxrss after the call minus before).
+loads on each side, each measured in a child process of its own.
 """
 
 import os
 import plistlib as stdlib_plistlib
-import resource
 import statistics
 import subprocess
 import sys
@@ -45,15 +44,20 @@ def calls(module, data, value, kind):
 
 
 def peak_memory(module_name, path):
-    """Extra peak resident memory (KiB) of one loads of `path` in a fresh interpreter."""
+    """Extra peak resident memory (KiB) of one loads of `path` in a fresh interpreter: the peak (VmHWM) reset
+    after the file is read (/proc/self/clear_refs; a child's ru_maxrss starts at its parent's), minus the
+    resident size then."""
     script = (
-        "import resource, sys\n"
-        f"from {module_name} import plistlib\n" if module_name == "ictkit" else "import resource, sys, plistlib\n"
-    ) + (
+        ("from ictkit import plistlib\n" if module_name == "ictkit" else "import plistlib\n")
+        + "import sys\n"
+        "def status(field):\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith(field + ':'): return int(line.split()[1])\n"
         "data = open(sys.argv[1], 'rb').read()\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "open('/proc/self/clear_refs', 'w').write('5')\n"
+        "before = status('VmRSS')\n"
         "value = plistlib.loads(data)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
+        "print(status('VmHWM') - before)\n"
     )
     return int(subprocess.run([sys.executable, "-c", script, path], check=True, capture_output=True,
                               text=True, timeout=600).stdout)

@@ -20,6 +20,11 @@ case "$purpose" in
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test, bench or examples)" >&2; exit 64 ;;
 esac
 
+# make python-test runs CPython's own test_plistlib (issue 42), which Debian ships apart from python3.
+if [ "$purpose" = test ] && command -v python3 >/dev/null 2>&1 && ! python3 -c 'import test.test_plistlib' 2>/dev/null; then
+  packages+=("libpython3.$(python3 -c 'import sys; print(sys.version_info[1])')-testsuite")
+fi
+
 if [ "$(uname -s)" = Darwin ]; then
   # macOS: libxml2 ships with the SDK; libpng and the rest come from Homebrew (brew install libpng).
   if [ "$purpose" = bench ] && ! command -v plistutil >/dev/null 2>&1; then

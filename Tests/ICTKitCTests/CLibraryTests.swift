@@ -114,6 +114,30 @@ struct CLibraryTests {
             ])
     }
 
+    @Test func readsTheSampleDocumentsAndRefusesTheExpansionBomb() throws {
+        let client = try Client()
+        defer { try? FileManager.default.removeItem(at: client.folder) }
+        let info = Repository.path("SampleDocs/Info.plist")
+        let bomb = Repository.path("SampleDocs/malformed/expansion-bomb.plist")
+        // The node count of Info.plist as Python's plistlib reads it: each value, and each dictionary key.
+        let count = try PythonScript.run(
+            """
+            import plistlib, sys
+            def count(value):
+                if isinstance(value, dict): return 1 + sum(1 + count(item) for item in value.values())
+                if isinstance(value, list): return 1 + sum(count(item) for item in value)
+                return 1
+            print(count(plistlib.load(open(sys.argv[1], 'rb'))), end='')
+            """, arguments: [info])
+        let result = try client.run(["read", info, bomb])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(info): format 2, \(String(decoding: count, as: UTF8.self)) nodes, root 8")
+        // SampleDocs/malformed/README.md: 59 arrays each holding the one before twice expand to 2^60 - 1 values,
+        // over the object-count limit, refused with the place where the limit was hit.
+        #expect(lines.last?.hasPrefix("\(bomb): error limitExceeded(objectCount) at byte ") == true, "\(lines)")
+    }
+
     @Test func buildsWritesAndFindsByKeyPath() throws {
         let client = try Client()
         defer { try? FileManager.default.removeItem(at: client.folder) }

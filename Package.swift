@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
+        // The C interface (Sources/ICTKitC/include/ictkit.h) as a shared library, for C and the Python package.
+        .library(name: "ICTKitC", type: .dynamic, targets: ["ICTKitC"]),
     ],
     dependencies: [
         // Pinned to a minor version: Ict.swift reads the first line and the "  - " choices of its usage errors (UsageErrorTextTests).
@@ -255,6 +257,13 @@ let package = Package(
             ]
         ),
 
+        // MARK: C interface — ictkit.h over the modules, for C callers and the Python package in python/.
+        .target(
+            name: "ICTKitC",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            exclude: ["include"]
+        ),
+
         // MARK: Build tools.
         // Embeds Schemas/ in UniformTypes (type declarations, as text and as type tables) and in ICTDocument
         // (the document schema) at build time (see the plugin for why not .embedInCode).
@@ -379,6 +388,8 @@ let package = Package(
             name: "ICTKitTests",
             dependencies: ["ICTKit"]
         ),
+        // The C interface from C (a client compiled with clang, run under valgrind) and from Python (python/).
+        .testTarget(name: "ICTKitCTests", dependencies: ["ICTKitC", "TestSupport"], exclude: ["CProgram"]),
         .testTarget(
             name: "ICTCommandTests",
             dependencies: [

@@ -11,12 +11,20 @@ case "$purpose" in
   build) ;;
   # chromium: the contact sheet's test opens ict list --html's page in a real headless browser.
   # syncthing: the sync engine the tests run as real devices on loopback (a peer planting links in a synced folder).
-  test) packages+=(python3 python3-venv time shared-mime-info imagemagick man-db chromium syncthing curl protobuf-compiler) ;;
+  # python3-dev, valgrind, binutils: the Python package's C extension (Python.h), the C client run under valgrind
+  # with its library's debug sections stripped (objcopy), issue 42. protobuf-compiler: protoc --decode_raw, the
+  # oracle of the protocol-buffer reader (issue 41).
+  test) packages+=(python3 python3-venv python3-dev valgrind binutils time shared-mime-info imagemagick man-db chromium syncthing curl protobuf-compiler) ;;
   bench) packages+=(python3 libplist-utils) ;;
   # make examples runs CloudNoteApp on two Syncthing devices (scripts/syncthing-pair.sh).
   examples) packages+=(syncthing curl python3) ;;
   *) echo "install-deps.sh: unknown purpose '$purpose' (build, test, bench or examples)" >&2; exit 64 ;;
 esac
+
+# make python-test runs CPython's own test_plistlib (issue 42), which Debian ships apart from python3.
+if [ "$purpose" = test ] && command -v python3 >/dev/null 2>&1 && ! python3 -c 'import test.test_plistlib' 2>/dev/null; then
+  packages+=("libpython3.$(python3 -c 'import sys; print(sys.version_info[1])')-testsuite")
+fi
 
 if [ "$(uname -s)" = Darwin ]; then
   # macOS: libxml2 ships with the SDK; libpng and the rest come from Homebrew (brew install libpng).

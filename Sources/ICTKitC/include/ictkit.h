@@ -1,0 +1,162 @@
+/*
+ * ictkit.h: ICTKit's C interface (property lists), implemented in Swift
+ * (Sources/ICTKitC) and shipped as the shared library libICTKitC.so.
+ *
+ * Ownership, in one place:
+ *   - ictkit_plist *   made by ictkit_plist_read or ictkit_plist_create; the caller owns it and frees it
+ *                      with ictkit_plist_free (NULL is allowed). Every node, string and data pointer taken
+ *                      from it belongs to it: valid until it is freed or a node is added to it.
+ *   - ictkit_error *   set through an `ictkit_error **error` argument when a call fails (left untouched on
+ *                      success); the caller owns it and frees it with ictkit_error_free. Its strings belong to
+ *                      it. Passing NULL for `error` drops the error.
+ *   - uint8_t *        the bytes ictkit_plist_write returns; the caller frees them with ictkit_bytes_free.
+ * No call keeps a pointer the caller passed in. A plist is not locked: use one plist from one thread at a
+ * time (distinct plists on distinct threads at once are fine; reading is reentrant).
+ */
+#ifndef ICTKIT_H
+#define ICTKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A property list: a tree of nodes, read from bytes or built with the ictkit_plist_add_ calls. */
+typedef struct ictkit_plist ictkit_plist;
+/* What went wrong and where (byte offset, line and column, key path). */
+typedef struct ictkit_error ictkit_error;
+/* One value of a plist, numbered inside it. */
+typedef uint32_t ictkit_node;
+
+/* No node: what lookups return when there is nothing there, and add calls when the input is invalid. */
+#define ICTKIT_NO_NODE ((ictkit_node)0xFFFFFFFFu)
+
+/* The serialised forms. AUTO (reading only) detects the form from the bytes. OPENSTEP is read only. */
+enum {
+    ICTKIT_FORMAT_AUTO = 0,
+    ICTKIT_FORMAT_BINARY = 1,
+    ICTKIT_FORMAT_XML = 2,
+    ICTKIT_FORMAT_OPENSTEP = 3,
+    ICTKIT_FORMAT_JSON = 4
+};
+
+/* The kinds of node. */
+enum {
+    ICTKIT_TYPE_STRING = 1,
+    ICTKIT_TYPE_INTEGER = 2,
+    ICTKIT_TYPE_REAL = 3,
+    ICTKIT_TYPE_BOOL = 4,
+    ICTKIT_TYPE_DATE = 5,
+    ICTKIT_TYPE_DATA = 6,
+    ICTKIT_TYPE_ARRAY = 7,
+    ICTKIT_TYPE_DICT = 8,
+    ICTKIT_TYPE_UID = 9
+};
+
+/* ---- Reading ---------------------------------------------------------------------------------------- */
+
+/* Reads `length` bytes in `format` (or the detected one, for ICTKIT_FORMAT_AUTO). On success returns a new
+ * plist (free with ictkit_plist_free) and, when `read_format` is not NULL, stores the form it was read in.
+ * On failure returns NULL and sets *error. Cost: the whole input is decoded and copied into the plist
+ * (strings as NUL-terminated UTF-8, data as bytes); the default limits of depth, object count and size apply. */
+ictkit_plist *ictkit_plist_read(const void *bytes, size_t length, int format, int *read_format, ictkit_error **error);
+
+/* Frees a plist and everything taken from it. NULL is allowed. */
+void ictkit_plist_free(ictkit_plist *plist);
+
+/* The root node of a read plist; ICTKIT_NO_NODE for a plist made by ictkit_plist_create. */
+ictkit_node ictkit_plist_root(const ictkit_plist *plist);
+
+/* ---- Nodes (every call takes a node of `plist`; another number is a programming error and stops) ------ */
+
+/* The node's ICTKIT_TYPE_. */
+int ictkit_node_type(const ictkit_plist *plist, ictkit_node node);
+/* A string's UTF-8 bytes, NUL-terminated (the string may hold NUL itself: use *length). NULL for other kinds. */
+const char *ictkit_node_string(const ictkit_plist *plist, ictkit_node node, size_t *length);
+/* A data node's bytes (not NUL-terminated; may be NULL when *length is 0). NULL for other kinds. */
+const uint8_t *ictkit_node_data(const ictkit_plist *plist, ictkit_node node, size_t *length);
+/* An integer as int64_t; the bit pattern when ictkit_node_integer_is_unsigned says it is above INT64_MAX. */
+int64_t ictkit_node_int64(const ictkit_plist *plist, ictkit_node node);
+/* An integer as uint64_t (the bit pattern of a negative one). */
+uint64_t ictkit_node_uint64(const ictkit_plist *plist, ictkit_node node);
+/* 1 when the integer lies above INT64_MAX (read it with ictkit_node_uint64), else 0. */
+int ictkit_node_integer_is_unsigned(const ictkit_plist *plist, ictkit_node node);
+/* A real as double. */
+double ictkit_node_real(const ictkit_plist *plist, ictkit_node node);
+/* 1 when the real was stored as a 32-bit float, else 0. */
+int ictkit_node_real_is_float32(const ictkit_plist *plist, ictkit_node node);
+/* A boolean: 1 or 0. */
+int ictkit_node_bool(const ictkit_plist *plist, ictkit_node node);
+/* A date, in seconds since 2001-01-01 00:00:00 UTC (Apple's reference date). */
+double ictkit_node_date(const ictkit_plist *plist, ictkit_node node);
+/* A UID (keyed-archive object reference). */
+uint64_t ictkit_node_uid(const ictkit_plist *plist, ictkit_node node);
+/* The number of items of an array or entries of a dictionary; 0 for other kinds. */
+size_t ictkit_node_count(const ictkit_plist *plist, ictkit_node node);
+/* An array's item `index` (< count). ICTKIT_NO_NODE when out of range or not an array. */
+ictkit_node ictkit_node_item(const ictkit_plist *plist, ictkit_node node, size_t index);
+/* A dictionary's key `index` (a string node), in the order read. ICTKIT_NO_NODE when out of range. */
+ictkit_node ictkit_node_key(const ictkit_plist *plist, ictkit_node node, size_t index);
+/* A dictionary's value `index`. ICTKIT_NO_NODE when out of range. */
+ictkit_node ictkit_node_value(const ictkit_plist *plist, ictkit_node node, size_t index);
+/* The node at `key_path` below `node` (`a.b[2].c`, as `ict get` takes it; a key holding `.` cannot be named
+ * this way), or ICTKIT_NO_NODE when something on the way is absent. Cost: one step per component; a
+ * dictionary step compares keys one by one. */
+ictkit_node ictkit_plist_get(const ictkit_plist *plist, ictkit_node node, const char *key_path);
+
+/* ---- Building (nodes are added bottom up: a container takes nodes made before it) ------------------- */
+
+/* A new, empty plist to build (free with ictkit_plist_free). */
+ictkit_plist *ictkit_plist_create(void);
+/* Adds a string of `length` UTF-8 bytes; ICTKIT_NO_NODE when they are not valid UTF-8. */
+ictkit_node ictkit_plist_add_string(ictkit_plist *plist, const char *utf8, size_t length);
+ictkit_node ictkit_plist_add_int64(ictkit_plist *plist, int64_t value);
+ictkit_node ictkit_plist_add_uint64(ictkit_plist *plist, uint64_t value);
+ictkit_node ictkit_plist_add_real(ictkit_plist *plist, double value);
+ictkit_node ictkit_plist_add_bool(ictkit_plist *plist, int value);
+/* Adds a date, in seconds since 2001-01-01 00:00:00 UTC. */
+ictkit_node ictkit_plist_add_date(ictkit_plist *plist, double seconds_since_2001);
+ictkit_node ictkit_plist_add_data(ictkit_plist *plist, const void *bytes, size_t length);
+ictkit_node ictkit_plist_add_uid(ictkit_plist *plist, uint64_t value);
+/* Adds an array of `count` existing nodes (copied). ICTKIT_NO_NODE when one is not a node of `plist`. */
+ictkit_node ictkit_plist_add_array(ictkit_plist *plist, const ictkit_node *items, size_t count);
+/* Adds a dictionary of `count` entries; every key must be a string node. A key given twice keeps its
+ * first place and its last value. ICTKIT_NO_NODE when a key is not a string node or a node is unknown. */
+ictkit_node ictkit_plist_add_dict(ictkit_plist *plist, const ictkit_node *keys, const ictkit_node *values, size_t count);
+
+/* ---- Writing ---------------------------------------------------------------------------------------- */
+
+/* Writes the tree under `root` in `format` (BINARY, XML or JSON). On success returns 0 and stores new bytes in
+ * *bytes (free with ictkit_bytes_free) and their count in *length; on failure returns -1 and sets *error
+ * (OPENSTEP and AUTO cannot be written; a tree deeper than 512 levels is refused). */
+int ictkit_plist_write(const ictkit_plist *plist, ictkit_node root, int format, uint8_t **bytes, size_t *length,
+                       ictkit_error **error);
+/* Frees bytes from ictkit_plist_write. NULL is allowed. */
+void ictkit_bytes_free(uint8_t *bytes);
+
+/* ---- Errors ----------------------------------------------------------------------------------------- */
+
+/* The code's stable name: "truncated", "invalidObject", "malformedXML", "limitExceeded(depth)", ... */
+const char *ictkit_error_code(const ictkit_error *error);
+/* The whole sentence with its place: "byte 42: ... (at a.b[2])" or "3:7: ...". */
+const char *ictkit_error_description(const ictkit_error *error);
+/* The sentence alone, without the place. */
+const char *ictkit_error_message(const ictkit_error *error);
+/* The byte offset of a binary input's problem, or -1. */
+int64_t ictkit_error_byte_offset(const ictkit_error *error);
+/* The 1-based line of a text input's problem, or -1. */
+int64_t ictkit_error_line(const ictkit_error *error);
+/* The 1-based column of a text input's problem, or -1. */
+int64_t ictkit_error_column(const ictkit_error *error);
+/* The key path to the value concerned ("a.b[2]"), or "" when none is known. */
+const char *ictkit_error_key_path(const ictkit_error *error);
+/* Frees an error. NULL is allowed. */
+void ictkit_error_free(ictkit_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ICTKIT_H */

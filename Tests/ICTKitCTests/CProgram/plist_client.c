@@ -1,0 +1,210 @@
+/*
+ * A C client of ictkit.h, run by ICTKitCTests under valgrind (every allocation freed, no invalid access).
+ *
+ *   plist_client read FILE...      prints, per file, "FILE: format F, N nodes, root TYPE" or "FILE: error CODE at
+ *                                  byte B | line L column C | key path K: DESCRIPTION"; each file read is also
+ *                                  written back as binary and read again, and the node counts must agree.
+ *   plist_client build OUT.plist   builds one dictionary of every kind with the ictkit_plist_add_ calls and
+ *                                  writes it to OUT.plist as XML, then prints the values at three key paths.
+ * Exit status: 0 when every call behaved as the header says, 1 otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ictkit.h"
+
+static int failures = 0;
+
+#define CHECK(condition)                                                                                     \
+    do {                                                                                                     \
+        if (!(condition)) {                                                                                  \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition);                    \
+            failures++;                                                                                      \
+        }                                                                                                    \
+    } while (0)
+
+static unsigned char *read_file(const char *path, size_t *length) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    size_t capacity = 4096, count = 0;
+    unsigned char *bytes = malloc(capacity);
+    size_t got;
+    while ((got = fread(bytes + count, 1, capacity - count, file)) > 0) {
+        count += got;
+        if (count == capacity) bytes = realloc(bytes, capacity *= 2);
+    }
+    fclose(file);
+    *length = count;
+    return bytes;
+}
+
+/* Counts the nodes under `node`, touching every accessor of its kind. */
+static size_t walk(const ictkit_plist *plist, ictkit_node node) {
+    size_t length = 0, count = 1;
+    switch (ictkit_node_type(plist, node)) {
+    case ICTKIT_TYPE_STRING: {
+        const char *text = ictkit_node_string(plist, node, &length);
+        CHECK(text != NULL && text[length] == '\0');
+        break;
+    }
+    case ICTKIT_TYPE_DATA:
+        (void)ictkit_node_data(plist, node, &length);
+        break;
+    case ICTKIT_TYPE_INTEGER:
+        (void)ictkit_node_int64(plist, node);
+        break;
+    case ICTKIT_TYPE_ARRAY:
+        for (size_t index = 0; index < ictkit_node_count(plist, node); index++)
+            count += walk(plist, ictkit_node_item(plist, node, index));
+        CHECK(ictkit_node_item(plist, node, ictkit_node_count(plist, node)) == ICTKIT_NO_NODE);
+        break;
+    case ICTKIT_TYPE_DICT:
+        for (size_t index = 0; index < ictkit_node_count(plist, node); index++) {
+            CHECK(ictkit_node_type(plist, ictkit_node_key(plist, node, index)) == ICTKIT_TYPE_STRING);
+            count += 1 + walk(plist, ictkit_node_value(plist, node, index));
+        }
+        break;
+    default:
+        break;
+    }
+    return count;
+}
+
+static void print_error(const char *path, const ictkit_error *error) {
+    printf("%s: error %s at", path, ictkit_error_code(error));
+    if (ictkit_error_byte_offset(error) >= 0) printf(" byte %lld", (long long)ictkit_error_byte_offset(error));
+    if (ictkit_error_line(error) >= 0)
+        printf(" line %lld column %lld", (long long)ictkit_error_line(error), (long long)ictkit_error_column(error));
+    if (ictkit_error_key_path(error)[0]) printf(" key path %s", ictkit_error_key_path(error));
+    printf(": %s\n", ictkit_error_description(error));
+}
+
+static void read_one(const char *path) {
+    size_t length = 0;
+    unsigned char *bytes = read_file(path, &length);
+    if (!bytes) {
+        fprintf(stderr, "%s: cannot open\n", path);
+        failures++;
+        return;
+    }
+    ictkit_error *error = NULL;
+    int format = 0;
+    ictkit_plist *plist = ictkit_plist_read(bytes, length, ICTKIT_FORMAT_AUTO, &format, &error);
+    free(bytes);
+    if (!plist) {
+        CHECK(error != NULL);
+        if (error) print_error(path, error);
+        ictkit_error_free(error);
+        return;
+    }
+    CHECK(error == NULL);
+    ictkit_node root = ictkit_plist_root(plist);
+    size_t nodes = walk(plist, root);
+    printf("%s: format %d, %zu nodes, root %d\n", path, format, nodes, ictkit_node_type(plist, root));
+
+    uint8_t *written = NULL;
+    size_t written_length = 0;
+    if (ictkit_plist_write(plist, root, ICTKIT_FORMAT_BINARY, &written, &written_length, &error) != 0) {
+        print_error(path, error);
+        ictkit_error_free(error);
+        failures++;
+    } else {
+        ictkit_plist *again = ictkit_plist_read(written, written_length, ICTKIT_FORMAT_BINARY, NULL, NULL);
+        CHECK(again != NULL);
+        if (again) CHECK(walk(again, ictkit_plist_root(again)) == nodes);
+        ictkit_plist_free(again);
+        ictkit_bytes_free(written);
+    }
+    ictkit_plist_free(plist);
+}
+
+static int build(const char *out_path) {
+    ictkit_plist *plist = ictkit_plist_create();
+    CHECK(ictkit_plist_root(plist) == ICTKIT_NO_NODE);
+    ictkit_node keys[9], values[9];
+    const char *names[] = {"name", "count", "big", "ratio", "done", "when", "bytes", "ref", "list"};
+    for (int index = 0; index < 9; index++) keys[index] = ictkit_plist_add_string(plist, names[index], strlen(names[index]));
+    values[0] = ictkit_plist_add_string(plist, "caf\xc3\xa9", 5);
+    values[1] = ictkit_plist_add_int64(plist, -42);
+    values[2] = ictkit_plist_add_uint64(plist, UINT64_MAX);
+    values[3] = ictkit_plist_add_real(plist, 0.5);
+    values[4] = ictkit_plist_add_bool(plist, 1);
+    values[5] = ictkit_plist_add_date(plist, 86400.0); /* 2001-01-02T00:00:00Z */
+    values[6] = ictkit_plist_add_data(plist, "\x00\x01\x02", 3);
+    values[7] = ictkit_plist_add_uid(plist, 7);
+    ictkit_node items[2] = {ictkit_plist_add_int64(plist, 1), ictkit_plist_add_string(plist, "two", 3)};
+    values[8] = ictkit_plist_add_array(plist, items, 2);
+    ictkit_node root = ictkit_plist_add_dict(plist, keys, values, 9);
+    CHECK(root != ICTKIT_NO_NODE);
+
+    /* Refusals: invalid UTF-8, a key that is no string, an unknown node. */
+    CHECK(ictkit_plist_add_string(plist, "\xff", 1) == ICTKIT_NO_NODE);
+    CHECK(ictkit_plist_add_dict(plist, &values[1], &values[0], 1) == ICTKIT_NO_NODE);
+    ictkit_node unknown = 1000000;
+    CHECK(ictkit_plist_add_array(plist, &unknown, 1) == ICTKIT_NO_NODE);
+
+    /* The OpenStep form is read only: the writer refuses it, saying so. */
+    ictkit_error *error = NULL;
+    uint8_t *bytes = NULL;
+    size_t length = 0;
+    CHECK(ictkit_plist_write(plist, root, ICTKIT_FORMAT_OPENSTEP, &bytes, &length, &error) == -1);
+    CHECK(error != NULL && bytes == NULL);
+    if (error) printf("openstep: error %s: %s\n", ictkit_error_code(error), ictkit_error_description(error));
+    ictkit_error_free(error);
+    error = NULL;
+
+    /* Binary keeps the UID: read back, it is a UID again. */
+    CHECK(ictkit_plist_write(plist, root, ICTKIT_FORMAT_BINARY, &bytes, &length, &error) == 0);
+    ictkit_plist *again = ictkit_plist_read(bytes, length, ICTKIT_FORMAT_AUTO, NULL, NULL);
+    ictkit_bytes_free(bytes);
+    CHECK(again != NULL);
+    if (again) {
+        ictkit_node ref = ictkit_plist_get(again, ictkit_plist_root(again), "ref");
+        CHECK(ictkit_node_type(again, ref) == ICTKIT_TYPE_UID && ictkit_node_uid(again, ref) == 7);
+        ictkit_plist_free(again);
+    }
+
+    /* Inside an outer dictionary, as XML (where CoreFoundation writes a UID as {CF$UID = 7}). */
+    ictkit_node outer_keys[2] = {ictkit_plist_add_string(plist, "inner", 5), keys[8]};
+    ictkit_node outer_values[2] = {root, values[8]};
+    ictkit_node outer = ictkit_plist_add_dict(plist, outer_keys, outer_values, 2);
+    if (ictkit_plist_write(plist, outer, ICTKIT_FORMAT_XML, &bytes, &length, &error) != 0) {
+        print_error(out_path, error);
+        ictkit_error_free(error);
+        ictkit_plist_free(plist);
+        return 1;
+    }
+    FILE *file = fopen(out_path, "wb");
+    CHECK(file != NULL);
+    if (file) {
+        CHECK(fwrite(bytes, 1, length, file) == length);
+        fclose(file);
+    }
+    ictkit_bytes_free(bytes);
+
+    ictkit_node found = ictkit_plist_get(plist, outer, "inner.name");
+    size_t text_length = 0;
+    printf("inner.name = %s\n", found == ICTKIT_NO_NODE ? "(none)" : ictkit_node_string(plist, found, &text_length));
+    found = ictkit_plist_get(plist, outer, "list[1]");
+    printf("list[1] = %s\n", found == ICTKIT_NO_NODE ? "(none)" : ictkit_node_string(plist, found, &text_length));
+    found = ictkit_plist_get(plist, outer, "inner.big");
+    printf("inner.big = %llu unsigned %d\n", (unsigned long long)ictkit_node_uint64(plist, found),
+           ictkit_node_integer_is_unsigned(plist, found));
+    CHECK(ictkit_plist_get(plist, outer, "list[2]") == ICTKIT_NO_NODE);
+    CHECK(ictkit_plist_get(plist, outer, "inner.name.deeper") == ICTKIT_NO_NODE);
+    ictkit_plist_free(plist);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "read") == 0) {
+        for (int index = 2; index < argc; index++) read_one(argv[index]);
+    } else if (argc == 3 && strcmp(argv[1], "build") == 0) {
+        failures += build(argv[2]);
+    } else {
+        fprintf(stderr, "usage: plist_client read FILE... | plist_client build OUT.plist\n");
+        return 2;
+    }
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,3 @@
+from . import plistlib as plistlib
+
+__all__ = ["plistlib"]

@@ -1,0 +1,216 @@
+"""The ictkit package's own tests, run on the installed package (make python-test): places in errors, the
+formats plistlib lacks, key paths, differences from plistlib over the interop corpus, hostile input, threads,
+and a module that needs nothing from the Swift toolchain."""
+
+import collections
+import concurrent.futures
+import datetime
+import faulthandler
+import math
+import os
+import plistlib as stdlib_plistlib
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+import ictkit
+from ictkit import plistlib
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+INTEROP = REPOSITORY.parent / "shared" / "interop"
+HERE = Path(__file__).resolve().parent
+
+# A hang is a failure, not a wait: every test here is over long before this (a bound, not a time measurement).
+faulthandler.dump_traceback_later(900, exit=True)
+
+
+def interop_or_skip(test):
+    """The interop corpus's rule (Tests/TestSupport/InteropCorpus.swift): skipped without it, failed on CI."""
+    if INTEROP.is_dir():
+        return
+    if os.environ.get("CI") == "true":
+        test.fail(f"the interop corpus is not at {INTEROP} (../shared/interop beside the repository)")
+    test.skipTest(f"the interop corpus is not at {INTEROP}")
+
+
+def same(left, right):
+    """Equal values of equal types, NaN equal to NaN, dictionaries in the same key order."""
+    if isinstance(left, float) and isinstance(right, float):
+        return (math.isnan(left) and math.isnan(right)) or left == right
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return list(left) == list(right) and all(same(left[key], right[key]) for key in left)
+    if isinstance(left, list):
+        return len(left) == len(right) and all(same(a, b) for a, b in zip(left, right))
+    return left == right
+
+
+def corpus_files(*folders):
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                yield path
+
+
+class PlaceTests(unittest.TestCase):
+    def test_binary_error_names_its_byte(self):
+        data = stdlib_plistlib.dumps({"a": [1, 2, {"b": "x"}]}, fmt=stdlib_plistlib.FMT_BINARY)
+        with self.assertRaises(plistlib.InvalidFileException) as caught:
+            plistlib.loads(data[:-10])
+        # 58 bytes left: the trailer read is bytes 26-57, its offset-size byte is 26 + 6 = 32 (hand count).
+        self.assertEqual(caught.exception.byte_offset, 32)
+        self.assertEqual(caught.exception.code, "invalidTrailer")
+        self.assertTrue(str(caught.exception).startswith("byte 32: "))
+        self.assertIsInstance(caught.exception, stdlib_plistlib.InvalidFileException)
+        self.assertIsInstance(caught.exception, ValueError)
+
+    def test_xml_error_names_line_column_and_key_path(self):
+        data = b"<plist>\n<dict><key>a</key><integer>x1</integer></dict></plist>"
+        with self.assertRaises(plistlib.InvalidFileException) as caught:
+            plistlib.loads(data)
+        # Line 2: `<dict><key>a</key>` is 18 characters, so <integer> starts at column 19.
+        error = caught.exception
+        self.assertEqual((error.line, error.column, error.key_path, error.byte_offset), (2, 19, "a", -1))
+        self.assertEqual(str(error), '2:19: "x1" is not an integer (at a)')
+
+    def test_input_that_is_no_property_list_is_refused_at_byte_zero(self):
+        for data in (b"", b"hello", b"{a = 1;}"):
+            with self.subTest(data=data), self.assertRaises(plistlib.InvalidFileException) as caught:
+                plistlib.loads(data)
+            self.assertEqual(caught.exception.byte_offset, 0)
+
+    def test_types_and_keywords_match_plistlib(self):
+        # In sorted key order, as dumps writes them by default.
+        value = {"a": [1, "x"], "d": b"\0", "i": -3, "r": 0.25, "s": "é", "t": True, "u": 2**64 - 1,
+                 "w": datetime.datetime(2020, 1, 2, 3, 4, 5)}
+        for fmt in (plistlib.FMT_XML, plistlib.FMT_BINARY, stdlib_plistlib.FMT_XML, stdlib_plistlib.FMT_BINARY):
+            with self.subTest(fmt=fmt):
+                ours = plistlib.dumps(value, fmt=fmt)
+                self.assertTrue(same(stdlib_plistlib.loads(ours), value))
+                self.assertTrue(same(plistlib.loads(ours), value))
+        ordered = plistlib.loads(plistlib.dumps({"b": 1, "a": 2}), dict_type=collections.OrderedDict)
+        self.assertEqual(type(ordered).__name__, "OrderedDict")
+        self.assertEqual(list(ordered), ["a", "b"])  # sort_keys=True, plistlib's default
+        self.assertEqual(list(plistlib.loads(plistlib.dumps({"b": 1, "a": 2}, sort_keys=False))), ["b", "a"])
+        aware = plistlib.loads(plistlib.dumps(value), aware_datetime=True)["w"]
+        self.assertEqual(aware.utcoffset().total_seconds(), 0)
+        self.assertIs(plistlib.UID, stdlib_plistlib.UID)
+
+
+class OtherFormatTests(unittest.TestCase):
+    def test_openstep_and_json(self):
+        self.assertEqual(plistlib.loads(b'{a = (1, "two"); b = <0fff>;}', fmt=plistlib.FMT_OPENSTEP),
+                         {"a": ["1", "two"], "b": b"\x0f\xff"})
+        value = {"n": 3, "x": [True, 1.5]}
+        self.assertEqual(plistlib.loads(plistlib.dumps(value, fmt=plistlib.FMT_JSON), fmt=plistlib.FMT_JSON), value)
+        with self.assertRaises(ValueError):
+            plistlib.dumps(value, fmt=plistlib.FMT_OPENSTEP)
+
+    def test_get_by_key_path(self):
+        data = plistlib.dumps({"a": {"b": [10, {"c": "found"}]}}, fmt=plistlib.FMT_BINARY)
+        self.assertEqual(plistlib.get(data, "a.b[1].c"), "found")
+        self.assertEqual(plistlib.get(data, "a.b[0]"), 10)
+        self.assertEqual(plistlib.get(data, "a.b"), [10, {"c": "found"}])
+        self.assertIsNone(plistlib.get(data, "a.b[2]"))
+        self.assertEqual(plistlib.get(data, "a.z", default="none"), "none")
+        self.assertEqual(plistlib.get(b"{k = (x, y);}", "k[1]"), "y")
+
+
+class InteropDifferentialTests(unittest.TestCase):
+    def test_equal_to_plistlib_but_the_listed_files(self):
+        interop_or_skip(self)
+        listed = {}
+        for line in (HERE / "interop_differences.txt").read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                path, _, reason = line.partition(" -- ")
+                self.assertTrue(reason, f"{path}: no reason")
+                listed[path] = reason
+        differing, compared = set(), 0
+        for path in corpus_files(INTEROP):
+            name = path.relative_to(INTEROP).as_posix()
+            if name.endswith(".md") or name.endswith("files.tsv"):
+                continue
+            data = path.read_bytes()
+            try:
+                expected = ("value", stdlib_plistlib.loads(data))
+            except Exception:  # plistlib's refusals are of several types (ExpatError, ValueError, …)
+                expected = ("refused",)
+            try:
+                actual = ("value", plistlib.loads(data))
+            except plistlib.InvalidFileException:
+                actual = ("refused",)
+            compared += 1
+            if expected[0] != actual[0] or (expected[0] == "value" and not same(expected[1], actual[1])):
+                differing.add(name)
+        self.assertGreater(compared, 600)
+        self.assertEqual(sorted(differing - set(listed)), [], "differ from plistlib, not listed")
+        self.assertEqual(sorted(set(listed) - differing), [], "listed, but no longer differ")
+
+
+class HostileInputTests(unittest.TestCase):
+    def test_every_corpus_file_through_every_reader(self):
+        folders = [REPOSITORY / "Fuzz" / "Corpus", REPOSITORY / "SampleDocs" / "malformed",
+                   REPOSITORY / "SampleDocs" / "malformed-notes", REPOSITORY / "SampleDocs" / "malformed-ptk"]
+        if INTEROP.is_dir():
+            folders.append(INTEROP / "malformed")
+        readers = [None, plistlib.FMT_BINARY, plistlib.FMT_XML, plistlib.FMT_OPENSTEP, plistlib.FMT_JSON]
+        refusals, without_place = 0, []
+        for path in corpus_files(*folders):
+            data = path.read_bytes()
+            for fmt in readers:
+                for call in (lambda: plistlib.loads(data, fmt=fmt), lambda: plistlib.get(data, "a.b[0]", fmt=fmt)):
+                    try:
+                        call()
+                    except plistlib.InvalidFileException as error:
+                        refusals += 1
+                        if error.byte_offset < 0 and error.line < 0 and not error.key_path:
+                            without_place.append(f"{path.relative_to(REPOSITORY.parent)} {fmt}: {error}")
+        self.assertGreater(refusals, 1000)
+        # A date outside datetime's years found at the root has no key path: its message gives the value.
+        self.assertEqual([line for line in without_place if "lies outside the years 1 to 9999" not in line], [])
+
+
+class ThreadTests(unittest.TestCase):
+    def test_eight_threads_give_what_one_gives(self):
+        files = [path for path in corpus_files(REPOSITORY / "Fuzz" / "Corpus" / "binary-plist",
+                                                REPOSITORY / "Fuzz" / "Corpus" / "info-plist")]
+        self.assertGreater(len(files), 100)
+        inputs = [path.read_bytes() for path in files]
+
+        def decode(data):
+            try:
+                return ("value", plistlib.loads(data))
+            except plistlib.InvalidFileException as error:
+                return ("refused", str(error))
+
+        alone = [decode(data) for data in inputs]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+            for _ in range(3):
+                together = list(pool.map(decode, inputs))
+                self.assertEqual(len(together), len(alone))
+                for one, other in zip(alone, together):
+                    self.assertEqual(one[0], other[0])
+                    self.assertTrue(same(one[1], other[1]))
+
+
+class InstalledModuleTests(unittest.TestCase):
+    def test_needs_no_library_of_the_swift_toolchain(self):
+        folder = Path(plistlib.__file__).parent
+        libraries = sorted(folder.glob("*.so"))
+        self.assertEqual(len(libraries), 2, libraries)  # the extension and libICTKitC.so
+        for library in libraries:
+            linked = subprocess.run(["ldd", library], capture_output=True, text=True, check=True).stdout
+            self.assertNotIn("not found", linked)
+            for toolchain_library in ("libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "lib_Foundation"):
+                self.assertNotIn(toolchain_library, linked, f"{library.name} links the toolchain's libraries:\n{linked}")
+        environment = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""}
+        script = "from ictkit import plistlib; print(plistlib.loads(plistlib.dumps([1], fmt=plistlib.FMT_BINARY)))"
+        result = subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True, text=True,
+                                cwd="/", timeout=120)
+        self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "[1]\n", ""))
+
+
+if __name__ == "__main__":
+    unittest.main()

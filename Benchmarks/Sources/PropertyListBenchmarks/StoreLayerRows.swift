@@ -135,7 +135,8 @@ struct StoreLayerRows {
             total + ((try? FileManager.default.attributesOfItem(atPath: store + suffix)[.size] as? Int) ?? 0)
         }
         result.note =
-            "\(counts[0]) objects, \(counts[1]) gzip blobs, \(size / 1024) KB with the -wal; wall time from spawn to exit, "
+            "\(counts[0]) objects, \(counts[1]) gzip blobs, \(size / 1024) KB with the -wal; median of \(ourTime.runs) runs each, "
+            + "wall time from spawn to exit, "
             + "start-up on both sides: `ict convert --format jsonl --expand STORE -o /dev/null` (no --model: the store's "
             + "Z_MODELCACHE) vs `\(python) -c SCRIPT STORE` (StoreLayerRows.peerScript)"
         return result

@@ -3,11 +3,11 @@ import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
 /// [--plutil PATH] [--coordination-stress PATH] [--repetitions N] [--warm-up N]
-/// [--only abcdefghijklmnopqrstuvwxyzPGIK] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
+/// [--only abcdefghijklmnopqrstuvwxyzPGIKL] [--rust-plist PATH] [--verbose]` prints one table comparing ICTKit's
 /// property-list (rows a–f), keyed-archive (g–i), uniform-type (j–k),
 /// document (l–n, over 10,000 generated documents), metadata-query (q, over the same), document-package (p),
 /// document-version (v), compiled-nib (u, against Python's nibarchive), typed-stream (t, against pytypedstream),
-/// Core Data store (o) and package-zip (z, with Info-ZIP's zip and unzip)
+/// Core Data store (o; L: a real Apple Notes store with its layers expanded, against Python's sqlite3 and gzip) and package-zip (z, with Info-ZIP's zip and unzip)
 /// layers with their peers, reading against the Rust plist crate and Python's plistlib (r), coordinated edits by many
 /// processes against one (w), whole `ict` processes on small jobs against
 /// plistutil and Apple's plutil (s), and shared-object bombs refused by every
@@ -135,6 +135,14 @@ struct PropertyListBenchmarks {
                 )
                 rows += try stores.run()
             }
+            if options.only.contains("L") {
+                let layers = StoreLayerRows(
+                    processRuns: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose),
+                    ict: options.ict,
+                    workDirectory: options.dataDirectory.appendingPathComponent("layers").path
+                )
+                rows += try layers.run()
+            }
             if options.only.contains("u") {
                 let nibs = NibRows(
                     stopwatch: Stopwatch(warmUpRuns: options.warmUpRuns, repetitions: options.repetitions, verbose: options.verbose))
@@ -199,7 +207,7 @@ struct Options {
     var repetitions = 7
     var warmUpRuns = 1
     /// The rows to run, by letter (the capitals are the sync rows: `SyncRows`).
-    var only = Set("abcdefghijklmnopqrstuvwxyzPGIK")
+    var only = Set("abcdefghijklmnopqrstuvwxyzPGIKL")
     /// Log every timed run, not only the medians.
     var verbose = false
 

@@ -62,21 +62,43 @@ public struct UbiquitousKeyValueStoreValidator: Sendable {
         }
         var total = 0
         for (key, entry) in store {
-            let keyBytes = key.utf8.count
-            if keyBytes > limits.maximumKeyLength {
-                findings.append(.init(keyPath: [.key(key)], message: "key of \(keyBytes) bytes in UTF-8; keys are at most \(limits.maximumKeyLength)"))
-            }
-            let size = Self.size(of: entry)
-            if size > limits.maximumValueSize {
-                findings.append(.init(keyPath: [.key(key)], message: "value of \(size) bytes; a value is at most \(limits.maximumValueSize)"))
-            }
-            total += keyBytes + size
-            findings += Self.typeFindings(in: entry, at: [.key(key)])
+            let checked = self.findings(forKey: key, value: entry)
+            total += checked.size
+            findings += checked.findings
         }
         if total > limits.maximumTotalSize {
             findings.append(.init(keyPath: [], message: "\(total) bytes of keys and values; the store holds at most \(limits.maximumTotalSize)"))
         }
         return findings
+    }
+
+    /// The findings of one key and its value (its length, the value's size,
+    /// the types it holds; not the store's key count or total), and the
+    /// bytes the two count for towards the total: the key's UTF-8 and
+    /// `size(of:)` the value. Costs one walk of the value; allocates only
+    /// for a finding.
+    public func findings(forKey key: String, value: PropertyListValue) -> (findings: [UbiquitousKeyValueStoreFinding], size: Int) {
+        var findings: [UbiquitousKeyValueStoreFinding] = []
+        let keyBytes = key.utf8.count
+        if keyBytes > limits.maximumKeyLength {
+            findings.append(.init(keyPath: [.key(key)], message: "key of \(keyBytes) bytes in UTF-8; keys are at most \(limits.maximumKeyLength)"))
+        }
+        let size = Self.size(of: value)
+        if size > limits.maximumValueSize {
+            findings.append(.init(keyPath: [.key(key)], message: "value of \(size) bytes; a value is at most \(limits.maximumValueSize)"))
+        }
+        if Self.holdsUID(value) { findings += Self.typeFindings(in: value, at: [.key(key)]) }
+        return (findings, keyBytes + size)
+    }
+
+    /// Whether a UID is anywhere in `value`; allocates nothing.
+    private static func holdsUID(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .uid: true
+        case .array(let elements): elements.contains(where: holdsUID)
+        case .dictionary(let members): members.values.contains(where: holdsUID)
+        default: false
+        }
     }
 
     /// A value's size as counted here: strings in UTF-8, data by length,

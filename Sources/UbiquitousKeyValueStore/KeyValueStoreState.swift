@@ -11,19 +11,22 @@ struct KeyValueStoreState {
     let folder: String
     let container: UbiquityContainer
     let limits: UbiquitousKeyValueStoreLimits
+    /// Checks each key and value set against `limits`.
+    let validator: UbiquitousKeyValueStoreValidator
     /// A device token given in place of the container's identity token (tests), nil to ask the container.
     let fixedToken: String?
     var clock: HybridLogicalClock
 
     /// This device's identity token; nil when the container has none (no engine identity here).
     var token: String?
-    /// This device's file as this process knows it: its own changes (those not yet written among them), and
-    /// the other devices' it last wrote with them.
+    /// This device's file as this process last read or wrote it: its own changes, and the other devices' it
+    /// wrote with them. The changes made here since are in `unwritten`, which wins over it.
     var own: KeyValueStoreFile
     /// The stamp of this device's file when this process last read or wrote it.
     var ownStamp: FileStamp?
-    /// Keys changed here and not yet written, and whether `own.initialSyncDone` is.
-    var dirty: Set<String> = []
+    /// The changes made here and not yet written, by key (each also in `merged` until another wins), and
+    /// whether `own.initialSyncDone` is unwritten.
+    var unwritten: [String: KeyValueStoreEntry] = [:]
     var flagDirty = false
     /// Other devices' files by path: the stamp last looked at, and the contents last read whole.
     var others: [String: (stamp: FileStamp, file: KeyValueStoreFile?)] = [:]
@@ -38,6 +41,7 @@ struct KeyValueStoreState {
     init(container: UbiquityContainer, limits: UbiquitousKeyValueStoreLimits, deviceToken: String?, clock: HybridLogicalClock) {
         self.container = container
         self.limits = limits
+        validator = UbiquitousKeyValueStoreValidator(limits: limits)
         self.fixedToken = deviceToken
         self.clock = clock
         folder = (container.folder.hasSuffix("/") ? String(container.folder.dropLast()) : container.folder) + "/" + KeyValueStore.folderName
@@ -87,7 +91,7 @@ struct KeyValueStoreState {
                 token = current
                 own = KeyValueStoreFile(device: current ?? "")
                 ownStamp = nil
-                dirty = []
+                unwritten = [:]
                 accountChanged = true
             }
         }
@@ -143,7 +147,7 @@ struct KeyValueStoreState {
             reason = .accountChange
         } else if othersSeen, !own.initialSyncDone {
             // The first sight of another device's values: the initial sync, for a device with values of its own.
-            if !own.entries.isEmpty { reason = .initialSyncChange }
+            if !own.entries.isEmpty || !unwritten.isEmpty { reason = .initialSyncChange }
         }
         if othersSeen, !own.initialSyncDone, token != nil {
             own.initialSyncDone = true
@@ -154,17 +158,19 @@ struct KeyValueStoreState {
     }
 
     /// Takes the entries of this device's file as another process wrote it
-    /// where they win over what this process has.
+    /// where they win over what this process has (a change made here and
+    /// not yet written then has nothing left to write).
     private mutating func absorb(_ file: KeyValueStoreFile) {
-        for (key, entry) in file.entries where own.entries[key].map({ entry.wins(over: $0) }) ?? true {
+        for (key, entry) in file.entries where (unwritten[key] ?? own.entries[key]).map({ entry.wins(over: $0) }) ?? true {
             own.entries[key] = entry
-            dirty.remove(key)
+            unwritten[key] = nil
         }
         if file.initialSyncDone { own.initialSyncDone = true }
     }
 
-    /// Computes `merged` again from this device's entries and the others',
-    /// returning the keys whose live value changed. Notes every time seen on the clock.
+    /// Computes `merged` again from this device's entries, the changes made
+    /// here and the others', returning the keys whose live value changed.
+    /// Notes every time seen on the clock.
     private mutating func remerge() -> Set<String> {
         var next: [String: KeyValueStoreEntry] = [:]
         next.reserveCapacity(merged.count)
@@ -174,6 +180,7 @@ struct KeyValueStoreState {
             next[key] = entry
         }
         for (key, entry) in own.entries { consider(key, entry) }
+        for (key, entry) in unwritten { consider(key, entry) }
         for (_, known) in others {
             guard let file = known.file else { continue }
             for (key, entry) in file.entries { consider(key, entry) }
@@ -221,15 +228,25 @@ struct KeyValueStoreState {
 
     /// Sets (or, for nil, removes) `key` here, to be written by `flush()`.
     ///
+    /// Costs a walk of the value and of the one it replaces (their sizes:
+    /// the store's count and total are kept as changes are made, not
+    /// counted again), one look-up and in-place update of `merged`, and one
+    /// update of `unwritten`.
+    ///
     /// - Throws: `KeyValueStoreError` `.quotaViolation` naming the limit
     ///   when the change would pass one; nothing is changed then.
     mutating func set(_ value: PropertyListValue?, forKey key: String) throws(KeyValueStoreError) {
-        let old = merged[key]?.value
+        let index = merged.index(forKey: key)
+        let old = index.flatMap { merged.values[$0].value }
+        let oldSize = old.map { key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: $0) } ?? 0
         if let value {
-            let single = UbiquitousKeyValueStoreValidator(limits: limits).findings(in: .dictionary([key: value]))
-            if let finding = single.first { throw KeyValueStoreError(.quotaViolation, path: folder, key: key, finding.message) }
-            let oldSize = old.map { key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: $0) } ?? 0
-            let newSize = key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: value)
+            let (findings, newSize) = validator.findings(forKey: key, value: value)
+            if let finding = findings.first { throw KeyValueStoreError(.quotaViolation, path: folder, key: key, finding.message) }
+            if newSize > limits.maximumTotalSize {
+                throw KeyValueStoreError(
+                    .quotaViolation, path: folder, key: key,
+                    "\(newSize) bytes of keys and values; the store holds at most \(limits.maximumTotalSize)")
+            }
             if old == nil, liveCount + 1 > limits.maximumKeyCount {
                 throw KeyValueStoreError(
                     .quotaViolation, path: folder, key: key,
@@ -243,14 +260,17 @@ struct KeyValueStoreState {
             totalSize += newSize - oldSize
             if old == nil { liveCount += 1 }
         } else {
-            guard let old else { return }
-            totalSize -= key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: old)
+            guard old != nil else { return }
+            totalSize -= oldSize
             liveCount -= 1
         }
         let entry = KeyValueStoreEntry(value: value, time: clock.tick(), device: own.device)
-        own.entries[key] = entry
-        merged[key] = entry
-        dirty.insert(key)
+        if let index {
+            merged.values[index] = entry
+        } else {
+            merged[key] = entry
+        }
+        unwritten[key] = entry
     }
 
     /// Writes this device's changes not yet written: under the lock of this
@@ -263,7 +283,7 @@ struct KeyValueStoreState {
     ///   `.io` when the folder cannot be made, the lock not had, or the file
     ///   not written (the changes stay to write).
     mutating func flush() throws(KeyValueStoreError) -> Set<String> {
-        guard !dirty.isEmpty || flagDirty else { return [] }
+        guard !unwritten.isEmpty || flagDirty else { return [] }
         guard let path = ownPath else {
             throw KeyValueStoreError(.noContainer, path: container.folder, "the container's sync engine has no identity on this device")
         }
@@ -299,7 +319,7 @@ struct KeyValueStoreState {
                 throw KeyValueStoreError(.io, path: path, "cannot write it: \(error.description)")
             }
             ownStamp = FileStamp(itemAt: path)
-            dirty = []
+            unwritten.removeAll(keepingCapacity: true)
             flagDirty = false
             return changed
         }

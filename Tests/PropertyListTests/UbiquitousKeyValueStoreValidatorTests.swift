@@ -22,6 +22,24 @@ struct UbiquitousKeyValueStoreValidatorTests {
         #expect(limits.maximumKeyLength == 64)
     }
 
+    @Test func oneKeyAndValueGiveTheirFindingsAndTheBytesTheyCount() {
+        let validator = UbiquitousKeyValueStoreValidator()
+        // "ké" is 3 bytes of UTF-8; the array: "ab" 2 + an integer 8 + (key "u" 1 + a UID 8) = 19.
+        let value = PropertyListValue.array([.string("ab"), .integer(1), .dictionary(["u": .uid(3)])])
+        let checked = validator.findings(forKey: "ké", value: value)
+        #expect(checked.size == 22)
+        #expect(checked.findings.map { "\($0.keyPath): \($0.message)" } == messages(store([("ké", value)])))
+        #expect(checked.findings.count == 1)
+        let long = String(repeating: "k", count: 65)
+        let plain = validator.findings(forKey: long, value: .data(Data(count: 1_048_577)))
+        #expect(plain.size == 65 + 1_048_577)
+        #expect(
+            plain.findings.map(\.message) == [
+                "key of 65 bytes in UTF-8; keys are at most 64", "value of 1048577 bytes; a value is at most 1048576",
+            ])
+        #expect(validator.findings(forKey: "k", value: .bool(true)) == ([], 2))
+    }
+
     @Test func keyCountAtAndOverTheLimit() {
         let at = store((0..<1024).map { ("k\($0)", .bool(true)) })
         #expect(messages(at) == [])

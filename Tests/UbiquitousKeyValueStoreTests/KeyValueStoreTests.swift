@@ -32,6 +32,56 @@ struct KeyValueStoreTests {
         #expect(one.entries.first { $0.key == "k" }?.entry == KeyValueStoreEntry(value: nil, time: 2_000, device: "two"))
     }
 
+    @Test func twoProcessesOfOneDeviceKeepTheLaterChangeOfEachKeyAndEveryOtherKey() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let container = UbiquityContainer(identifier: folder, folder: folder)
+        // Two processes of device "one", both opened before either writes; times from their injected clocks.
+        let early = KeyValueStore(container: container, deviceToken: "one", wallClock: { 1_000 }, watching: false)
+        let middle = KeyValueStore(container: container, deviceToken: "one", wallClock: { 2_000 }, watching: false)
+        try early.set(.string("early"), forKey: "shared")  // 1000: older than middle's, so lost at early's write
+        try early.set(.string("early only"), forKey: "mine")  // 1001
+        try middle.set(.string("middle"), forKey: "shared")  // 2000
+        #expect(middle.synchronize())
+        #expect(early.synchronize())
+        #expect(early.value(forKey: "shared") == .string("middle"))
+        #expect(early.value(forKey: "mine") == .string("early only"))
+        // A change made here later than the file's stays to be written over it.
+        let late = KeyValueStore(container: container, deviceToken: "one", wallClock: { 3_000 }, watching: false)
+        try late.set(.string("late"), forKey: "shared")  // 3000
+        try middle.set(.string("middle again"), forKey: "other")  // 2001
+        #expect(middle.synchronize())
+        #expect(late.synchronize())
+        let reader = KeyValueStore(container: container, deviceToken: "two", watching: false)
+        #expect(
+            reader.dictionaryRepresentation == ["mine": .string("early only"), "other": .string("middle again"), "shared": .string("late")])
+        #expect(reader.entries.first { $0.key == "shared" }?.entry == KeyValueStoreEntry(value: .string("late"), time: 3_000, device: "one"))
+    }
+
+    @Test func aValueOfExactlyOneMegabyteWithItsKeyIsRefusedSayingTheTotal() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: folder), deviceToken: "one", watching: false)
+        // 1 byte of key + 1,048,576 of value = 1,048,577 > 1,048,576; the value alone is at its limit.
+        #expect {
+            try store.set(.data(Data(count: 1_048_576)), forKey: "k")
+        } throws: { error in
+            let error = error as? KeyValueStoreError
+            return error?.code == .quotaViolation && error?.key == "k"
+                && error?.message == "1048577 bytes of keys and values; the store holds at most 1048576"
+        }
+        #expect(store.dictionaryRepresentation.isEmpty)
+        try store.set(.data(Data(count: 1_048_575)), forKey: "k")
+        #expect(store.value(forKey: "k") == .data(Data(count: 1_048_575)))
+        // A UID deep inside a value is refused, and the value before it stays.
+        #expect {
+            try store.set(.array([.string("a"), .dictionary(["u": .uid(7)])]), forKey: "k")
+        } throws: { error in
+            (error as? KeyValueStoreError)?.message == "a UID is not a property-list type the key-value store accepts"
+        }
+        #expect(store.value(forKey: "k") == .data(Data(count: 1_048_575)))
+    }
+
     @Test func anIdentityChangeIsToldAsAnAccountChangeOnTheSequence() async throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -48,9 +48,19 @@ touch Benchmarks/Package.swift
 swift build -c release --package-path Benchmarks >&2
 harness="$(swift build -c release --package-path Benchmarks --show-bin-path)/PropertyListBenchmarks"
 
-echo "bench: building CoordinationStress (release) for row w" >&2
-swift build -c release --product CoordinationStress >&2
-coordination_stress="$(swift build -c release --show-bin-path)/CoordinationStress"
+# Row w's stress program, only when row w is run (`--only` without a w skips a long release build).
+only=""
+previous=""
+for argument in "$@"; do
+    [[ "$previous" == "--only" ]] && only="$argument"
+    previous="$argument"
+done
+stress_option=()
+if [[ -z "$only" || "$only" == *w* ]]; then
+    echo "bench: building CoordinationStress (release) for row w" >&2
+    swift build -c release --product CoordinationStress >&2
+    stress_option=(--coordination-stress "$(swift build -c release --show-bin-path)/CoordinationStress")
+fi
 
 # The Rust plist crate (rows r1-r2): Debian's librust-plist-dev puts it and its
 # dependencies in /usr/share/cargo/registry; Benchmarks/Peers/rust-plist/.cargo
@@ -65,4 +75,4 @@ else
 fi
 
 "$harness" --ict "$ict" "${rust_option[@]}" --plistutil "$(command -v plistutil)" "${plutil_option[@]}" \
-    --coordination-stress "$coordination_stress" "$@"
+    "${stress_option[@]}" "$@"

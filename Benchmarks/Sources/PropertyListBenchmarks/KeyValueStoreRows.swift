@@ -79,16 +79,13 @@ struct KeyValueStoreRows {
             let observation = receiving.observe(on: DispatchQueue(label: "K1.observer")) { told.add($0.changedKeys) }
             defer { observation.cancel() }
             let watch = try InotifyWatch(folder: receiver.folder)
-            let engine = SyncthingClient(address: sender.restAddress, apiKey: sender.apiKey, timeout: 30)
-            func scan(_ name: String) throws {
-                let sub = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
-                try engine.post("/rest/db/scan?folder=\(SyncthingDevices.folderID)&sub=\(sub)")
-            }
+            // The scan that starts propagation, asked the same way on both sides.
+            let peers = SyncPeers(sender: sender)
             // The first change makes device 1's file; device 2 then writes its own once (its first sight of another
             // device): both settle before the clock starts.
             try sending.set(.string("warming up"), forKey: "setting")
             try expect(sending.synchronize(), "device 1's store could not write its file")
-            try scan(KeyValueStore.folderName)
+            try peers.scan(KeyValueStore.folderName)
             try told.wait(for: "setting", seconds: 60) { sending.value(forKey: "setting") == receiving.value(forKey: "setting") }
             let ownFile = sender.folder + "/" + KeyValueStore.folderName + "/" + (sending.deviceToken ?? "") + ".plist"
             let clock = ContinuousClock()
@@ -102,7 +99,7 @@ struct KeyValueStoreRows {
                     let start = clock.now
                     try sending.set(.string(value), forKey: "setting")
                     try expect(sending.synchronize(), "device 1's store could not write its file")
-                    try scan(KeyValueStore.folderName)
+                    try peers.scan(KeyValueStore.folderName)
                     // Told with the value held: a late change of an earlier run is not this one.
                     try told.wait(for: "setting", seconds: 30) { receiving.value(forKey: "setting") == .string(value) }
                     let end = clock.now
@@ -114,8 +111,8 @@ struct KeyValueStoreRows {
                     let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: max(fileSize, 1))
                     watch.drain()
                     let start = clock.now
-                    try Self.writePlainly(bytes, to: sender.folder + "/" + name)
-                    try scan(name)
+                    try SyncPeers.writePlainly(bytes, to: sender.folder + "/" + name)
+                    try peers.scan(name)
                     try watch.waitForMove(of: name, seconds: 30)
                     return Sample(wall: clock.now - start, cpu: .zero)
                 })
@@ -137,14 +134,6 @@ struct KeyValueStoreRows {
 
     /// Writes `bytes` to a new file at `path` with open, write and close: no
     /// temporary name, no flush.
-    private static func writePlainly(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw BenchmarkFailure("cannot make \(path): errno \(errno)") }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw BenchmarkFailure("cannot write \(path): errno \(errno)") }
-    }
-
     // MARK: K2. 10,000 sets, then synchronize
 
     private func setsThenSynchronize() -> Row {

@@ -94,11 +94,7 @@ struct SyncRows {
             try updates.waitForGathering(seconds: 60)
             let watch = try InotifyWatch(folder: receiver.folder)
             // The scan that starts propagation, asked the same way on both sides.
-            let engine = SyncthingClient(address: sender.restAddress, apiKey: sender.apiKey, timeout: 30)
-            func scan(_ name: String) throws {
-                let sub = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
-                try engine.post("/rest/db/scan?folder=\(SyncthingDevices.folderID)&sub=\(sub)")
-            }
+            let peers = SyncPeers(sender: sender)
             let bytes = Array(Self.noteText.utf8)
             let ourCount = Counter(), peerCount = Counter()
             let ourSteps = Steps(), peerSteps = Steps()
@@ -112,7 +108,7 @@ struct SyncRows {
                         try TextNoteFile.write(Self.noteText, to: path, replacingExisting: false)
                     }
                     let saved = clock.now
-                    try scan(name)
+                    try peers.scan(name)
                     let scanned = clock.now
                     try updates.waitForItem(at: receiver.folder + "/" + name, seconds: 30)
                     let end = clock.now
@@ -123,9 +119,9 @@ struct SyncRows {
                     let name = "Plain \(peerCount.next()).icfnote"
                     watch.drain()
                     let start = clock.now
-                    try Self.writePlainly(bytes, to: sender.folder + "/" + name)
+                    try SyncPeers.writePlainly(bytes, to: sender.folder + "/" + name)
                     let saved = clock.now
-                    try scan(name)
+                    try peers.scan(name)
                     let scanned = clock.now
                     try watch.waitForMove(of: name, seconds: 30)
                     let end = clock.now
@@ -153,14 +149,6 @@ struct SyncRows {
 
     /// Writes `bytes` to a new file at `path` with open, write and close: no
     /// temporary name, no flush.
-    private static func writePlainly(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw BenchmarkFailure("cannot make \(path): errno \(errno)") }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw BenchmarkFailure("cannot write \(path): errno \(errno)") }
-    }
-
     /// `syncthing --version`'s version word, or "syncthing".
     private static func syncthingVersion() -> String {
         let output = temporaryPath("syncthing-version")

@@ -62,8 +62,9 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
 
     private func check() {
         guard !lock.withLock({ stopped }) else { return }
-        let now = Self.token(of: containers)
+        // The watches first, then the token: a change made after they are in place is an event of its own.
         rewatch()
+        let now = Self.token(of: containers)
         guard now != token else { return }
         token = now
         handler(now)
@@ -72,8 +73,6 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
     /// Watches the folders the token depends on now: the configuration's,
     /// the engine's home (its keys) or the container folder's parent.
     private func rewatch() {
-        for watch in watches { loop.unwatch(watch, for: client) }
-        watches = []
         var folders: [String] = []
         if let path = containers.configurationPath { folders.append(Self.parent(of: path)) }
         if let container = (try? containers.container(identifier: nil)) ?? nil {
@@ -82,9 +81,14 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
             case .syncthing(let home, _): folders += home.map { [$0] } ?? UbiquityContainers.syncthingHomes()
             }
         }
+        // The folders still wanted are watched again (the loop keeps one watch a client), and only the others let
+        // go: a folder is never unwatched and watched again, which would lose what happened between.
+        var kept: [Int32] = []
         for folder in Set(folders) {
-            if let watch = try? loop.watch(folder, for: client) { watches.append(watch) }
+            if let watch = try? loop.watch(folder, for: client) { kept.append(watch) }
         }
+        for watch in watches where !kept.contains(watch) { loop.unwatch(watch, for: client) }
+        watches = kept
     }
 
     private static func token(of containers: UbiquityContainers) -> String? {

@@ -50,10 +50,12 @@ func fuzzDataLayers(_ bytes: [UInt8]) {
         layer = inner
     }
     guard let value = layer.value, layer.form == .protocolBuffer else { return }
+    // What `d`'s layers hold as a whole: the key path `d!` followed by the empty path (as embedded-archive steps).
+    let step = first.keyPath.appending(segment: PropertyListKeyPath())
     do {
-        let stepped = try archives.value(in: root, at: EmbeddedKeyPath(parsing: "d!."))
-        require(sameValue(stepped, value), "d!. gave \(brief(stepped)), find(in:) read \(brief(value))")
+        let stepped = try archives.value(in: root, at: step)
+        require(sameValue(stepped, value), "\(step) gave \(brief(stepped)), find(in:) read \(brief(value))")
     } catch {
-        require(false, "d!. threw \(error) where find(in:) read \(brief(value))")
+        require(false, "\(step) threw \(error) where find(in:) read \(brief(value))")
     }
 }

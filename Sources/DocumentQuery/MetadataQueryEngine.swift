@@ -38,6 +38,10 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     let lock = ThreadLock()
     let roots: [String]
+    /// Each root with its links and `.`/`..` steps resolved, once: the
+    /// items found below a root are in folders the search never followed
+    /// a link into, so an item's resolved path is its root's and the rest.
+    private let resolvedRoots: [(root: String, resolved: String)]
     let predicate: MetadataQueryPredicate
     let registry: TypeRegistry
     let sortedBy: [MetadataAttribute]
@@ -59,6 +63,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// The type identified for a name's last two extensions, by whether it is a directory (the registry is fixed once started).
     var contentTypes: [Bool: [String: String]] = [:]
     var disabledDepth: Int
+    /// The paths of the results last told, in their order.
+    private var resultOrder: [String] = []
 
     /// The results as last told, and whether the gathering was told.
     let status = Status()
@@ -91,6 +97,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     ) {
         self.containers = containers
         self.roots = roots
+        resolvedRoots = roots.map { ($0, UbiquityContainers.resolvedFolder($0)) }
         self.predicate = predicate
         self.registry = registry
         self.sortedBy = sortedBy
@@ -113,10 +120,10 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
         init(endpoint: SyncthingEndpoint) { self.endpoint = endpoint }
 
-        /// The sync state of the item at `path` as last read.
-        func syncState(of path: String) -> UbiquitousItemSyncState {
+        /// The sync state of the item at `path` (resolved) as last read.
+        func syncState(ofResolved path: String) -> UbiquitousItemSyncState {
             switch state {
-            case .success(let folder)?: .known(folder.status(ofItemAt: path))
+            case .success(let folder)?: .known(folder.status(ofResolvedItemAt: path))
             case .failure(let error)?: .unknown(reason: error.description)
             case nil: .unknown(reason: "the engine's state is being read")
             }
@@ -126,18 +133,30 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// The sync state of the item at `path`: from the engine of the
     /// container it is in, `.notTracked` when none tells one.
     func syncState(of path: String) -> UbiquitousItemSyncState {
-        for engine in engines where engine.endpoint.folderPath == path || path.hasPrefix(engine.endpoint.folderPath + "/") {
-            return engine.syncState(of: path)
+        let resolved = resolvedPath(of: path)
+        for engine in engines where engine.endpoint.folderPath == resolved || resolved.hasPrefix(engine.endpoint.folderPath + "/") {
+            return engine.syncState(ofResolved: resolved)
         }
         return .notTracked
+    }
+
+    /// `path` with the links and `.`/`..` steps above it resolved: from its
+    /// root's resolved path when it is below a root (no system call).
+    func resolvedPath(of path: String) -> String {
+        for (root, resolved) in resolvedRoots {
+            if path == root { return resolved }
+            let prefix = root == "/" ? "/" : root + "/"
+            if path.hasPrefix(prefix) { return (resolved == "/" ? "/" : resolved + "/") + path.dropFirst(prefix.count) }
+        }
+        return UbiquityContainers.canonical(path)
     }
 
     /// Finds the engines of the roots' containers and starts following them.
     private func startEngines() {
         var found: [String: EngineStatus] = [:]
         var unfollowed: [MetadataQueryError] = []
-        for root in roots {
-            guard let container = (try? containers.container(containing: root)) ?? nil else { continue }
+        for (root, resolved) in resolvedRoots {
+            guard let container = (try? containers.container(containing: resolved)) ?? nil else { continue }
             let endpoint: SyncthingEndpoint
             do throws(UbiquityContainerError) {
                 // The state is read off the query's updates (after the gathering, after the file events): a
@@ -177,7 +196,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
         let read = due.map { engine in
             Result { () throws(UbiquityContainerError) in
                 var folder = try engine.endpoint.folderStatus()
-                try Self.browseFolders(of: itemPaths, in: &folder)
+                try self.browseFolders(of: itemPaths, in: &folder)
                 return folder
             }
         }
@@ -199,8 +218,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
 
     /// Browses the folders the items at `itemPaths` are in that `folder` has
     /// not browsed: each one level deep, or the whole tree when there are many.
-    private static func browseFolders(of itemPaths: [String], in folder: inout SyncthingFolderStatus) throws(UbiquityContainerError) {
-        let folders = Set(itemPaths.compactMap { folder.relativeFolder(of: $0) }).filter { !folder.hasBrowsed($0) }
+    private func browseFolders(of itemPaths: [String], in folder: inout SyncthingFolderStatus) throws(UbiquityContainerError) {
+        let folders = Set(itemPaths.compactMap { folder.relativeFolder(ofResolved: resolvedPath(of: $0)) }).filter { !folder.hasBrowsed($0) }
         if folders.count <= 16 {
             for relative in folders.sorted() { try folder.browse(relative) }
         } else {
@@ -208,38 +227,47 @@ final class MetadataQueryEngine: @unchecked Sendable {
         }
     }
 
-    /// The engines asked before the gathering scan: each one's browse of
-    /// the roots in its folder sent, which the engine makes while the
-    /// roots are scanned (the answers are read after, on the query's
-    /// thread), or why it could not be sent.
-    private func askEngines() -> [(EngineStatus, Result<[(String, SyncthingClient.PendingRequest)], UbiquityContainerError>)] {
+    /// What an engine was asked before the gathering scan: where its
+    /// events stood, its folder's state and the browse of each root in
+    /// it, sent for the engine to make while the roots are scanned.
+    struct EngineQuestions {
+        var eventID: Int?
+        var read: Result<(SyncthingFolderStatus.PendingRead, [(String, SyncthingClient.PendingRequest)]), UbiquityContainerError>
+    }
+
+    /// The engines asked before the gathering scan (the answers are read
+    /// after, on the query's thread, by `finish`), each with its questions.
+    private func askEngines() -> [(EngineStatus, EngineQuestions)] {
         dueEngines().map { engine in
-            let asked = Result { () throws(UbiquityContainerError) in
-                var requests: [(String, SyncthingClient.PendingRequest)] = []
-                for root in roots {
-                    guard let relative = SyncthingFolderStatus.relativePath(of: root, in: engine.endpoint.folderPath),
-                        !requests.contains(where: { $0.0 == relative })
+            // Where the events stand before the state is asked: whatever happens after is told by the engine's watcher.
+            let eventID = try? engine.endpoint.latestEventID()
+            let read = Result { () throws(UbiquityContainerError) in
+                let status = try engine.endpoint.beginFolderStatus()
+                var browses: [(String, SyncthingClient.PendingRequest)] = []
+                for (_, resolved) in resolvedRoots {
+                    guard let relative = SyncthingFolderStatus.relativePath(of: resolved, in: engine.endpoint.folderPath),
+                        !browses.contains(where: { $0.0 == relative })
                     else { continue }
-                    requests.append((relative, try SyncthingFolderStatus.beginBrowse(relative, of: engine.endpoint)))
+                    browses.append((relative, try SyncthingFolderStatus.beginBrowse(relative, of: engine.endpoint)))
                 }
-                return requests
+                return (status, browses)
             }
-            return (engine, asked)
+            return (engine, EngineQuestions(eventID: eventID, read: read))
         }
     }
 
-    /// Reads what the engines asked by `askEngines()` answered, with each
-    /// one's folder state and the folders of the items found that the
-    /// roots' browses did not cover, then gives each item its state.
-    private func finish(_ asked: [(EngineStatus, Result<[(String, SyncthingClient.PendingRequest)], UbiquityContainerError>)]) {
+    /// Reads what the engines asked by `askEngines()` answered, and the
+    /// folders of the items found that the roots' browses did not cover,
+    /// then gives each item its state.
+    private func finish(_ asked: [(EngineStatus, EngineQuestions)]) {
         guard !asked.isEmpty else { return }
         let itemPaths = lock.withLock { Array(items.keys) }
-        let read = asked.map { engine, requests in
+        let read = asked.map { engine, questions in
             Result { () throws(UbiquityContainerError) in
-                let requests = try requests.get()
-                var folder = try engine.endpoint.folderStatus()
-                for (relative, request) in requests { try folder.browse(relative, answering: request) }
-                try Self.browseFolders(of: itemPaths, in: &folder)
+                let (pending, browses) = try questions.read.get()
+                var folder = try engine.endpoint.folderStatus(answering: pending)
+                for (relative, request) in browses { try folder.browse(relative, answering: request) }
+                try self.browseFolders(of: itemPaths, in: &folder)
                 return folder
             }
         }
@@ -276,7 +304,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
             // the update after the gathering, which does not wait for them.
             let asked = askEngines()
             lock.withLock { gather() }
-            for engine in lock.withLock({ engines }) { engine.watcher?.start() }
+            let positions = Dictionary(asked.map { (ObjectIdentifier($0.0), $0.1.eventID) }, uniquingKeysWith: { first, _ in first })
+            for engine in lock.withLock({ engines }) { engine.watcher?.start(after: positions[ObjectIdentifier(engine)] ?? nil) }
             scheduleSettling()
             finish(asked)
             refreshEngines()
@@ -348,6 +377,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
         for root in roots { scanFolder(root) }
         held = HeldChanges()
         let results = sorted(items.values)
+        resultOrder = results.map(\.path)
         let update = MetadataQueryUpdate(phase: .gatheringFinished, results: results, added: results, problems: problems)
         problems = []
         status.told(update)
@@ -357,8 +387,10 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// Tells what changed since the last update, unless updates are disabled or nothing did.
     func flush() {
         guard disabledDepth == 0, !held.isEmpty || !problems.isEmpty else { return }
+        let results = currentResults()
+        resultOrder = results.map(\.path)
         let update = MetadataQueryUpdate(
-            phase: .updated, results: sorted(items.values), added: sorted(held.added.values), changed: sorted(held.changed.values),
+            phase: .updated, results: results, added: inOrder(held.added, of: results), changed: inOrder(held.changed, of: results),
             removed: sorted(held.removed.values), problems: problems)
         held = HeldChanges()
         problems = []
@@ -366,13 +398,57 @@ final class MetadataQueryEngine: @unchecked Sendable {
         deliver(update)
     }
 
+    /// Every item in the query's order: the order last told when no item
+    /// came or went and it still holds (as when only sync states changed), else sorted anew.
+    private func currentResults() -> [MetadataItem] {
+        if held.added.isEmpty, held.removed.isEmpty, resultOrder.count == items.count {
+            var results: [MetadataItem] = []
+            results.reserveCapacity(resultOrder.count)
+            for path in resultOrder {
+                guard let item = items[path] else { return sorted(items.values) }
+                if let last = results.last, !precedes(last, item) { return sorted(items.values) }
+                results.append(item)
+            }
+            return results
+        }
+        return sorted(items.values)
+    }
+
+    /// The items of `held` (each one in `results`) in `results`' order; sorted on their own when they are few.
+    private func inOrder(_ held: [String: MetadataItem], of results: [MetadataItem]) -> [MetadataItem] {
+        if held.count * 16 < results.count { return sorted(held.values) }
+        let ordered = results.compactMap { held[$0.path] }
+        return ordered.count == held.count ? ordered : sorted(held.values)
+    }
+
+    /// Whether `left` comes before `right` in the query's order.
+    private func precedes(_ left: MetadataItem, _ right: MetadataItem) -> Bool {
+        for attribute in sortedBy {
+            let leftKey = MetadataSortKey(left, attribute), rightKey = MetadataSortKey(right, attribute)
+            if leftKey != rightKey { return leftKey < rightKey }
+        }
+        return left.path < right.path
+    }
+
     /// `items` in the query's order: by each attribute of `sortedBy`, then by path.
-    func sorted(_ items: some Sequence<MetadataItem>) -> [MetadataItem] {
-        let keyed = items.map { item in (item: item, keys: sortedBy.map { MetadataSortKey(item, $0) }) }
-        return keyed.sorted { left, right in
-            for (leftKey, rightKey) in zip(left.keys, right.keys) where leftKey != rightKey { return leftKey < rightKey }
-            return left.item.path < right.item.path
-        }.map(\.item)
+    /// The keys are made once per item and indices sorted, not the items.
+    func sorted(_ items: some Collection<MetadataItem>) -> [MetadataItem] {
+        let list = Array(items)
+        let width = sortedBy.count
+        var keys: [MetadataSortKey] = []
+        keys.reserveCapacity(list.count * width)
+        for item in list {
+            for attribute in sortedBy { keys.append(MetadataSortKey(item, attribute)) }
+        }
+        var order = Array(list.indices)
+        order.sort { left, right in
+            for offset in 0..<width {
+                let leftKey = keys[left * width + offset], rightKey = keys[right * width + offset]
+                if leftKey != rightKey { return leftKey < rightKey }
+            }
+            return list[left].path < list[right].path
+        }
+        return order.map { list[$0] }
     }
 }
 

@@ -49,8 +49,18 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
 
     /// Starts following the events. Returns true.
     @discardableResult
-    public func start() -> Bool {
-        queue.async { [self] in poll() }
+    public func start() -> Bool { start(after: nil) }
+
+    /// Starts following the events after the one `eventID` names (nil:
+    /// where the stream is when it starts), as read by
+    /// `SyncthingEndpoint.latestEventID()` before the caller read the
+    /// folder's state: whatever happened since is told. Returns true.
+    @discardableResult
+    package func start(after eventID: Int?) -> Bool {
+        queue.async { [self] in
+            if since == nil { since = eventID }
+            poll()
+        }
         return true
     }
 
@@ -77,8 +87,7 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
         do throws(UbiquityContainerError) {
             if since == nil {
                 // Where the stream is now (a restarted engine counts from 1 again).
-                let latest = try client.decode(client.request("GET", "/rest/events?since=0&limit=1&timeout=0"), as: [Event].self, target: "/rest/events")
-                since = latest.last?.id ?? 0
+                since = try endpoint.latestEventID()
                 if failing {
                     failing = false
                     handler(nil)

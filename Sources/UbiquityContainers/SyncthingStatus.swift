@@ -181,30 +181,79 @@ public struct SyncthingFolderStatus: Sendable {
     public static func read(client: SyncthingClient, folderID: String, folder: String, peers: [String]) throws(UbiquityContainerError)
         -> SyncthingFolderStatus
     {
+        try read(answering: beginRead(client: client, folderID: folderID, folder: folder, peers: peers))
+    }
+
+    /// The calls of `read(client:folderID:folder:peers:)` sent, not yet answered.
+    package struct PendingRead {
+        let client: SyncthingClient
+        let folderID: String
+        let folder: String
+        let peers: [String]
+        let system: SyncthingClient.PendingRequest
+        let connections: SyncthingClient.PendingRequest
+        let need: SyncthingClient.PendingRequest
+        let errors: SyncthingClient.PendingRequest
+        let events: SyncthingClient.PendingRequest
+    }
+
+    /// Sends the calls of `read(client:folderID:folder:peers:)` at once, for
+    /// the engine to answer while the caller works (`read(answering:)`
+    /// reads the answers); each other device's needs are asked once this
+    /// device's ID is read.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when a call cannot be sent.
+    package static func beginRead(client: SyncthingClient, folderID: String, folder: String, peers: [String]) throws(UbiquityContainerError)
+        -> PendingRead
+    {
         let id = Self.escape(folderID)
-        let me = try client.get("/rest/system/status", as: SystemStatus.self).myID
-        let connections = try client.get("/rest/system/connections", as: Connections.self).connections
+        return PendingRead(
+            client: client, folderID: folderID, folder: folder, peers: peers,
+            system: try client.begin("GET", "/rest/system/status"),
+            connections: try client.begin("GET", "/rest/system/connections"),
+            need: try client.begin("GET", "/rest/db/need?folder=\(id)&perpage=1000000"),
+            errors: try client.begin("GET", "/rest/folder/errors?folder=\(id)&perpage=1000000"),
+            events: try client.begin("GET", "/rest/events?since=0&limit=200&timeout=0"))
+    }
+
+    /// The folder's state from the answers to the calls `beginRead` sent.
+    ///
+    /// - Throws: as `read(client:folderID:folder:peers:)`.
+    package static func read(answering pending: PendingRead) throws(UbiquityContainerError) -> SyncthingFolderStatus {
+        let client = pending.client
+        let id = Self.escape(pending.folderID)
+        func answer<Value: Decodable>(_ request: SyncthingClient.PendingRequest, as type: Value.Type) throws(UbiquityContainerError) -> Value {
+            try client.decode(client.answer(to: request), as: type, target: request.target)
+        }
+        let me = try answer(pending.system, as: SystemStatus.self).myID
+        let peers = pending.peers.filter { $0 != me }
+        // Each other device's needs, asked together while the rest is read.
+        var remoteNeeds: [(String, SyncthingClient.PendingRequest)] = []
+        for peer in peers {
+            remoteNeeds.append((peer, try client.begin("GET", "/rest/db/remoteneed?folder=\(id)&device=\(Self.escape(peer))&perpage=1000000")))
+        }
+        let connections = try answer(pending.connections, as: Connections.self).connections
         var status = SyncthingFolderStatus(
-            folderID: folderID, folder: UbiquityContainers.resolvedFolder(folder), deviceID: me, peers: peers.filter { $0 != me },
+            folderID: pending.folderID, folder: UbiquityContainers.resolvedFolder(pending.folder), deviceID: me, peers: peers,
             connected: Set(connections.filter { $0.value.connected }.keys))
         status.client = client
-        let need = try client.get("/rest/db/need?folder=\(id)&perpage=1000000", as: Need.self)
+        let need = try answer(pending.need, as: Need.self)
         for file in need.progress ?? [] { status.localNeed[file.name] = true }
         for file in (need.queued ?? []) + (need.rest ?? []) where status.localNeed[file.name] == nil { status.localNeed[file.name] = false }
         for name in status.localNeed.keys {
             for ancestor in Self.ancestors(of: name) { status.localNeedUnder[ancestor, default: []].append(name) }
         }
-        for peer in status.peers {
-            let files = try client.get("/rest/db/remoteneed?folder=\(id)&device=\(Self.escape(peer))&perpage=1000000", as: FileList.self).files
-            let names = Set((files ?? []).map(\.name))
-            status.remoteNeed[peer] = names.union(names.flatMap(Self.ancestors))
-        }
-        for error in try client.get("/rest/folder/errors?folder=\(id)&perpage=1000000", as: FolderErrors.self).errors ?? [] {
+        for error in try answer(pending.errors, as: FolderErrors.self).errors ?? [] {
             status.pullErrors[error.path] = error.error
             for ancestor in Self.ancestors(of: error.path) where status.pullErrors[ancestor] == nil { status.pullErrors[ancestor] = error.error }
         }
-        let events = try client.get("/rest/events?since=0&limit=200&timeout=0", as: [Event].self)
-        status.downloadProgress = downloadProgress(in: events.sorted { $0.id < $1.id }, folderID: folderID)
+        let events = try answer(pending.events, as: [Event].self)
+        status.downloadProgress = downloadProgress(in: events.sorted { $0.id < $1.id }, folderID: pending.folderID)
+        for (peer, request) in remoteNeeds {
+            let files = try answer(request, as: FileList.self).files
+            let names = Set((files ?? []).map(\.name))
+            status.remoteNeed[peer] = names.union(names.flatMap(Self.ancestors))
+        }
         return status
     }
 
@@ -285,8 +334,12 @@ public struct SyncthingFolderStatus: Sendable {
     public func hasBrowsed(_ relativeFolder: String) -> Bool { browsed.contains(relativeFolder) }
 
     /// `path`'s folder relative to the Syncthing folder ("" for its top); nil outside it.
-    public func relativeFolder(of path: String) -> String? {
-        let item = UbiquityContainers.canonical(path)
+    public func relativeFolder(of path: String) -> String? { relativeFolder(ofResolved: UbiquityContainers.canonical(path)) }
+
+    /// `relativeFolder(of:)` for a path whose folders are resolved already
+    /// (no link, no `.` or `..` above the item): what a caller that
+    /// resolved its search's root once uses for each item found below it.
+    package func relativeFolder(ofResolved item: String) -> String? {
         guard item != folder, item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
         let relative = item.dropFirst(folder == "/" ? 1 : folder.count + 1)
         return relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
@@ -331,17 +384,26 @@ public struct SyncthingFolderStatus: Sendable {
     /// while any is needed here, uploaded once a device needs none of them.
     /// Reads only the item's status (`lstat`); its folder must have been
     /// browsed (`browse(_:levels:)`) for the engine to be known to have it.
-    public func status(ofItemAt path: String) -> UbiquitousItemStatus {
-        let item = UbiquityContainers.canonical(path)
+    public func status(ofItemAt path: String) -> UbiquitousItemStatus { status(ofResolvedItemAt: UbiquityContainers.canonical(path)) }
+
+    /// `status(ofItemAt:)` for a path whose folders are resolved already
+    /// (see `relativeFolder(ofResolved:)`): the item's status is read
+    /// only when the engine does not know its kind or it is needed here.
+    package func status(ofResolvedItemAt item: String) -> UbiquitousItemStatus {
         let relative = item == folder ? "" : String(item.dropFirst(folder == "/" ? 1 : folder.count + 1))
-        let info = try? FileInfo.of(path: item, followingLink: false)
-        let isDirectory = global[relative]?.isDirectory ?? (info?.kind == .directory)
+        let known = global[relative]
+        var info: FileInfo?? = nil
+        func itemInfo() -> FileInfo? {
+            if info == nil { info = .some(try? FileInfo.of(path: item, followingLink: false)) }
+            return info!
+        }
+        let isDirectory = known?.isDirectory ?? (itemInfo()?.kind == .directory)
         var status = UbiquitousItemStatus(
             isUploaded: false, isUploading: false, isDownloading: false, percentDownloaded: 100, downloadingStatus: .current,
             downloadingError: pullErrors[relative])
         let needed = isDirectory ? localNeedUnder[relative] ?? [] : localNeed[relative] != nil ? [relative] : []
         if !needed.isEmpty {
-            status.downloadingStatus = info == nil ? .notDownloaded : .downloaded
+            status.downloadingStatus = itemInfo() == nil ? .notDownloaded : .downloaded
             let progress = needed.compactMap { downloadProgress[$0] }
             status.isDownloading = needed.contains { localNeed[$0] == true } || !progress.isEmpty
             let total = progress.reduce(Int64(0)) { $0 + $1.total }
@@ -350,7 +412,7 @@ public struct SyncthingFolderStatus: Sendable {
             return status
         }
         // Not among the files the engine knows: only here (not scanned yet, or never synced, as a name that is not UTF-8).
-        guard relative.isEmpty || global[relative] != nil else { return status }
+        guard relative.isEmpty || known != nil else { return status }
         status.isUploaded = peers.contains { remoteNeed[$0]?.contains(relative) == false }
         status.isUploading = !status.isUploaded && peers.contains { connected.contains($0) && remoteNeed[$0]?.contains(relative) == true }
         return status

@@ -19,6 +19,28 @@ public struct SyncthingEndpoint: Sendable {
     public func folderStatus() throws(UbiquityContainerError) -> SyncthingFolderStatus {
         try SyncthingFolderStatus.read(client: client, folderID: folderID, folder: folderPath, peers: devices)
     }
+
+    /// `folderStatus()`'s calls sent now, answered later by `folderStatus(answering:)`.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when a call cannot be sent.
+    package func beginFolderStatus() throws(UbiquityContainerError) -> SyncthingFolderStatus.PendingRead {
+        try SyncthingFolderStatus.beginRead(client: client, folderID: folderID, folder: folderPath, peers: devices)
+    }
+
+    /// The folder's state from the calls `beginFolderStatus()` sent.
+    ///
+    /// - Throws: as `folderStatus()`.
+    package func folderStatus(answering pending: SyncthingFolderStatus.PendingRead) throws(UbiquityContainerError) -> SyncthingFolderStatus {
+        try SyncthingFolderStatus.read(answering: pending)
+    }
+
+    /// The ID of the engine's latest event (0 before any): where a
+    /// follower of its events starts so that nothing after now is missed.
+    ///
+    /// - Throws: `UbiquityContainerError` `.engine` when the call fails.
+    package func latestEventID() throws(UbiquityContainerError) -> Int {
+        try client.get("/rest/events?since=0&limit=1&timeout=0", as: [SyncthingFolderStatus.Event].self).last?.id ?? 0
+    }
 }
 
 extension UbiquityContainers {
@@ -119,7 +141,7 @@ public struct SyncStateReader {
                 folders[container.identifier] = .some(.failure(error))
             }
         }
-        if case .some(.some(.success(var folder))) = folders[container.identifier], let relative = folder.relativeFolder(of: item),
+        if case .some(.some(.success(var folder))) = folders[container.identifier], let relative = folder.relativeFolder(ofResolved: item),
             !folder.hasBrowsed(relative)
         {
             // Each folder of the listing is browsed once, only what is in it.
@@ -131,7 +153,7 @@ public struct SyncStateReader {
             }
         }
         switch folders[container.identifier] {
-        case .some(.some(.success(let folder))): return .known(folder.status(ofItemAt: item))
+        case .some(.some(.success(let folder))): return .known(folder.status(ofResolvedItemAt: item))
         case .some(.some(.failure(let error))): return .unknown(reason: error.description)
         default: return .notTracked
         }

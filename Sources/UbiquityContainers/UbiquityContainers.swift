@@ -224,14 +224,14 @@ public struct UbiquityContainers: Sendable {
     // MARK: Paths
 
     /// A container's folder with every link resolved; `canonical` where it does not exist.
-    static func resolvedFolder(_ path: String) -> String {
+    package static func resolvedFolder(_ path: String) -> String {
         (try? SymbolicLink.resolvedPath(path)) ?? canonical(path)
     }
 
     /// `path` made absolute, with the links and `.`/`..` steps of its
     /// longest existing folder resolved (the item itself not followed):
     /// where an item is, or would be once made.
-    static func canonical(_ path: String) -> String {
+    package static func canonical(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : (CurrentDirectory.path() ?? "") + "/" + path
         let names = absolute.split(separator: "/")
         // The longest folder above the item that exists, resolved; the rest of the names after it, as given.

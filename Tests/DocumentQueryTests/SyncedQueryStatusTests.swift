@@ -133,6 +133,32 @@ struct SyncedQueryStatusTests {
         }
     }
 
+    /// The query resolves each root once and each item's path from it: a
+    /// scope given as a symbolic link to a container's folder (as
+    /// `~/Documents` linked into a synced folder) has its items' states too.
+    @Test func aScopeGivenAsALinkToTheContainerHasItsItemsStates() throws {
+        let sync = try SyncthingDevices(count: 2)
+        defer { sync.stop() }
+        let containers = try Self.containers(of: sync)
+        let link = sync.root + "/Linked Notes"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sync.devices[1].folder)
+        let query = MetadataQuery(scopes: [link], settleInterval: .milliseconds(100))
+        query.ubiquityContainers = containers
+        let recorder = Recorder()
+        try query.start(on: recorder.queue) { recorder.handle($0) }
+        defer { query.stop() }
+
+        try Data("tea\n".utf8).write(to: URL(fileURLWithPath: sync.devices[0].folder + "/Errands.icfnote"), options: .atomic)
+        try sync.scan(0)
+        var seen: [MetadataQueryUpdate] = []
+        let current = try Self.waitFor("Errands.icfnote is current through the link", recorder, seen: &seen) {
+            Self.status("Errands.icfnote", in: $0).map { $0.downloadingStatus == .current && $0.percentDownloaded == 100 } ?? false
+        }
+        #expect(current.results.map(\.path) == [link + "/Errands.icfnote"], "paths stay under the scope as given")
+        let kind = try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType
+        #expect(kind == .typeSymbolicLink, "the link is left as it was")
+    }
+
     @Test func theEngineKilledMidTransferGivesUnknownAtOnceAndTheRightStateOnceItRestarts() throws {
         let sync = try SyncthingDevices(count: 2)
         defer { sync.stop() }

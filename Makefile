@@ -102,6 +102,7 @@ test-all: test
 LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources Examples
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
+	scripts/format-article.sh --check
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
 # of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no

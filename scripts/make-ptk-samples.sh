@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds SampleDocs/Coffee.ptk, the photo app's package (raywenderlich's
-# PhotoKeeper; Sources/ICTDocument/ICTDocument.docc/DocumentFormat.md section 9),
+# PhotoKeeper; docs/ict-format.md section 9),
 # and the damaged ones of SampleDocs/malformed-ptk/, from the photo of
 # SampleDocs/Coffee.ict (made by scripts/make-sample-docs.sh).
 #

@@ -162,7 +162,7 @@ extension PackageWrapper {
         }
         if options.flushingToDisk {
             try FileSystem.flush(container, at: containerLocation)
-            try FileSystem.flush(parent, at: EntryLocation(pathInPackage: "", fileSystemPath: Self.folderShown(of: shownPath)))
+            try FileSystem.flush(parent, at: EntryLocation(pathInPackage: "", fileSystemPath: PathName.folder(of: shownPath)))
         }
         // After the exchange the temporary name holds the old folder.
         try FileSystem.removeTree(temporaryName, in: parent.rawValue, at: temporaryLocation)

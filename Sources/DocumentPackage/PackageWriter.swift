@@ -347,7 +347,7 @@ extension PackageWrapper {
         let location = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
         try PackageChildName.check(name, pathInPackage: "", fileSystemPath: shownPath)
 
-        let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: Self.folderShown(of: shownPath))
+        let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: PathName.folder(of: shownPath))
         let parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
         // Held to the end of the save: ICTKit's writers of this package take turns.
         let lock = try Self.lock(absolutePath, at: location)
@@ -446,12 +446,6 @@ extension PackageWrapper {
         } catch {
             throw location.error(.io, "cannot lock the package for saving: \(error.description)")
         }
-    }
-
-    /// The folder holding `path` as errors name it: `.` for a bare name.
-    static func folderShown(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Records that this wrapper is now the item `record` describes, as saved.

@@ -55,7 +55,7 @@ extension MetadataQueryEngine {
             case .package(let itemPath)?:
                 guard !event.name.isEmpty else { continue }
                 if items[itemPath] != nil || settling[itemPath] != nil {
-                    let (folder, name) = Self.split(itemPath)
+                    let (folder, name) = PathName.split(itemPath)
                     settling[itemPath] = Settling(deadline: now + settleSeconds, folder: folder, name: name)
                 }
             case nil:
@@ -352,12 +352,6 @@ extension MetadataQueryEngine {
     }
 
     static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
-
-    static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
-        return (folder, String(path[path.index(after: slash)...]))
-    }
 
     static func nanoseconds(_ info: FileInfo) -> Int64 {
         info.modificationSeconds &* 1_000_000_000 &+ info.modificationNanoseconds  // Wraps only past the year 2262.

@@ -86,7 +86,7 @@ public final class DocumentVersion {
     public var localizedNameOfSavingComputer: String? { rebuild?.manifest?.savingComputer ?? conflictName?.device }
     /// The name the version is shown by: its file name, or for entry
     /// conflicts the document's name.
-    public var localizedName: String { splitPath(path).name }
+    public var localizedName: String { PathName.split(path).name }
 
     init(
         itemPath: String, path: String, conflictName: ConflictName?, entrySwaps: [EntrySwap] = [], rebuild: PackageRebuild? = nil,
@@ -149,7 +149,7 @@ public final class DocumentVersion {
 
     /// `.symbolicLink` for the link at `path` (or at `entry` inside it).
     private static func linkError(path: String, entry: String, _ subject: String) -> DocumentVersionError {
-        let destination = FileStatus.linkDestination(entry.isEmpty ? path : joinPath(path, entry)).map { " (to \"\($0)\")" } ?? ""
+        let destination = FileStatus.linkDestination(entry.isEmpty ? path : PathName.join(path, entry)).map { " (to \"\($0)\")" } ?? ""
         return DocumentVersionError(
             .symbolicLink, path: path, entry: entry,
             "\(subject) is a symbolic link\(destination); a link is never moved or copied into the document's place, where later edits would write through it")
@@ -200,11 +200,11 @@ public final class DocumentVersion {
         let current = try currentVersionOfItem(at: path)
         if current.isSymbolicLink { throw documentLinkError(path) }
         if current.isSpecialFile { throw specialFileError(path, current.kind, "the document") }
-        let (folder, name) = splitPath(path)
+        let (folder, name) = PathName.split(path)
         var versions: [DocumentVersion] = []
         for sibling in try FileStatus.names(in: folder) where sibling != name {
             guard let conflict = ConflictName(parsing: sibling), conflict.originalName == name else { continue }
-            let siblingPath = joinPath(folder, sibling)
+            let siblingPath = PathName.join(folder, sibling)
             guard let status = try FileStatus.of(siblingPath) else { continue }
             versions.append(DocumentVersion(itemPath: path, path: siblingPath, conflictName: conflict, status: status))
         }
@@ -232,12 +232,14 @@ public final class DocumentVersion {
         var versions: [String: [DocumentVersion]] = [:]
         for (name, isDirectory) in entries {
             if let conflict = ConflictName(parsing: name), names.contains(conflict.originalName) {
-                guard let status = try FileStatus.of(joinPath(folder, name)) else { continue }
+                guard let status = try FileStatus.of(PathName.join(folder, name)) else { continue }
                 versions[conflict.originalName, default: []].append(
-                    DocumentVersion(itemPath: joinPath(folder, conflict.originalName), path: joinPath(folder, name), conflictName: conflict, status: status))
+                    DocumentVersion(
+                        itemPath: PathName.join(folder, conflict.originalName), path: PathName.join(folder, name), conflictName: conflict,
+                        status: status))
                 continue
             }
-            let path = joinPath(folder, name)
+            let path = PathName.join(folder, name)
             var isPackage = isDirectory
             if isPackage == nil { isPackage = try FileStatus.of(path)?.isDirectory }
             guard isPackage == true else { continue }
@@ -442,7 +444,7 @@ public final class DocumentVersion {
     public static func removeOtherVersionsOfItem(at path: String) throws(DocumentVersionError) {
         let lock = try lock(path)
         defer { lock.release() }
-        removeStrays(in: splitPath(path).folder)
+        removeStrays(in: PathName.split(path).folder)
         if try FileStatus.of(path)?.isDirectory == true, let current = try currentRebuild(ofPackageAt: path) {
             // Saved as the version it opens as: one whole package with a fresh manifest, no copies inside.
             do throws(DocumentPackageError) {
@@ -478,9 +480,9 @@ public final class DocumentVersion {
     /// is there whole or not at all), then removes it with everything in
     /// it; a signal meanwhile removes it too.
     private static func removeAside(_ path: String) throws(DocumentVersionError) {
-        let (folder, name) = splitPath(path)
+        let (folder, name) = PathName.split(path)
         let asideName = TemporaryItem.name(for: name, role: .old)
-        let aside = joinPath(folder, asideName)
+        let aside = PathName.join(folder, asideName)
         let held = InterruptCleanup.holdSignals()
         var failure: SystemCallError?
         do throws(SystemCallError) {
@@ -542,7 +544,7 @@ public final class DocumentVersion {
             try writer.commit()
         } catch {
             switch error.step {
-            case .openFolder: throw ioError(splitPath(target).folder, "cannot open the document's folder", errno: error.systemError)
+            case .openFolder: throw ioError(PathName.split(target).folder, "cannot open the document's folder", errno: error.systemError)
             case .createTemporary: throw ioError(target, "cannot write beside the document", errno: error.systemError)
             default: throw ioError(target, "cannot replace the document", errno: error.systemError)
             }

@@ -69,17 +69,3 @@ struct FileStatus: Hashable {
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 }
-
-/// A path's folder and last name: `a/b/Friend.ict` → (`a/b`, `Friend.ict`).
-func splitPath(_ path: String) -> (folder: String, name: String) {
-    var trimmed = Substring(path)
-    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-    guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
-    let folder = trimmed[..<slash]
-    return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
-}
-
-/// `folder/name`; a name alone for `.`, the folder `splitPath` gives a bare name.
-func joinPath(_ folder: String, _ name: String) -> String {
-    folder == "/" ? "/" + name : folder == "." ? name : folder + "/" + name
-}

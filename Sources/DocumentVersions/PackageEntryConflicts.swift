@@ -1,3 +1,4 @@
+import SystemSupport
 /// Conflict copies of entries inside a package.
 ///
 /// A package synced as a plain folder (Syncthing, Nextcloud, Dropbox do not
@@ -30,13 +31,13 @@ enum PackageEntryConflicts {
     )
         throws(DocumentVersionError)
     {
-        let folder = relative.isEmpty ? packagePath : joinPath(packagePath, relative)
+        let folder = relative.isEmpty ? packagePath : PathName.join(packagePath, relative)
         for (name, isDirectory) in try FileStatus.entries(in: folder) {
             let entryPath = relative.isEmpty ? name : relative + "/" + name
             // Only folders (to look into) and conflict copies need their status.
             let conflict = ConflictName(parsing: name)
             if isDirectory == false, conflict == nil { continue }
-            guard let status = try FileStatus.of(joinPath(folder, name)) else { continue }
+            guard let status = try FileStatus.of(PathName.join(folder, name)) else { continue }
             if status.isDirectory {
                 try collect(in: packagePath, below: entryPath, into: &groups)
                 continue

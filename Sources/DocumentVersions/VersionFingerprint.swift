@@ -1,3 +1,4 @@
+import SystemSupport
 /// A short text that changes whenever the document or any of its versions
 /// changes on disk, for refusing to resolve conflicts listed before a change
 /// (`ict versions` prints it, `ict resolve --expect` checks it).
@@ -36,7 +37,7 @@ public enum VersionFingerprint {
         visit(path, status)
         guard status.isDirectory else { return }
         for name in try FileStatus.names(in: path) {
-            try walk(joinPath(path, name), visit)
+            try walk(PathName.join(path, name), visit)
         }
     }
 }

@@ -377,8 +377,7 @@ open class Document<Contents: DocumentContents> {
     private func stateAfterAccess() -> DocumentState {
         var state = DocumentState.normal
         let item = (try? DocumentItemState(ofItemAt: path)) ?? []
-        let folder = FlatFile.split(path).folder
-        if item.contains(.editingDisabled) || !FileAccess.isWritable(folder.isEmpty ? "." : folder) {
+        if item.contains(.editingDisabled) || !FileAccess.isWritable(PathName.folder(of: path)) {
             state.insert(.editingDisabled)
         }
         conflictVersions = item.contains(.inConflict) ? (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? [] : []

@@ -63,8 +63,8 @@ enum FlatFile {
     static func save(_ bytes: Data, to path: String, for operation: DocumentSaveOperation, replacing expected: FileStamp?)
         throws(DocumentError) -> FileStamp
     {
-        let (folder, name) = split(path)
-        let target = TemporaryItem.path(name, in: folder)
+        let (folder, name) = PathName.split(path)
+        let target = PathName.join(folder, name)
         let existing = try? FileInfo.of(path: target, followingLink: false)
         if let existing {
             guard operation == .forOverwriting else {
@@ -107,15 +107,6 @@ enum FlatFile {
             }
             return DocumentError(.io, path: path, systemErrorNumber: code, "cannot replace the document: \(describe(code))")
         }
-    }
-
-    /// The folder (empty for the current one) and the name of `path`.
-    static func split(_ path: String) -> (folder: String, name: String) {
-        var trimmed = path
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return ("", trimmed) }
-        let folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-        return (folder, String(trimmed[trimmed.index(after: slash)...]))
     }
 
     static func ioError(_ path: String, _ what: String, errno code: Int32) -> DocumentError {

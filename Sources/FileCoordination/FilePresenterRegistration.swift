@@ -131,7 +131,7 @@ private final class PresenterLoop: @unchecked Sendable {
         self.continuation = continuation
         self.ended = ended
         self.path = path
-        (folderPath, itemName) = Self.split(path)
+        (folderPath, itemName) = PathName.split(path)
         switch FileEventLoop.shared {
         case .success(let loop): self.loop = loop
         case .failure(let error): throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
@@ -164,14 +164,6 @@ private final class PresenterLoop: @unchecked Sendable {
 
     /// Whether the calling thread runs one of this registration's presenter methods now.
     var isHandlingNow: Bool { loop.isHandling(client) }
-
-    static func split(_ path: String) -> (folder: String, name: String) {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
-        let folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-        return (folder, String(trimmed[trimmed.index(after: slash)...]))
-    }
 
     static func inbox(for path: String) throws(FileCoordinationError) -> PresenterChannel.Inbox {
         var attempts = 0
@@ -336,7 +328,7 @@ private final class PresenterLoop: @unchecked Sendable {
     func move(to newPath: String) {
         let oldFolder = folderPath
         path = newPath
-        (folderPath, itemName) = Self.split(newPath)
+        (folderPath, itemName) = PathName.split(newPath)
         gone = false
         if let fresh = try? Self.inbox(for: newPath) {
             loop.remove(inbox.descriptor, for: client)

@@ -25,7 +25,7 @@ enum ItemLockSupport {
         do throws(FileCoordinationError) {
             return .success(try FileCoordinator().access(writing: path, options: .forMerging))
         } catch {
-            if error.code == .unavailable, FileStamp(path: folder(of: path)) == nil { return .success(nil) }
+            if error.code == .unavailable, FileStamp(path: PathName.folder(of: path)) == nil { return .success(nil) }
             return .failure(error)
         }
     }
@@ -46,19 +46,12 @@ enum ItemLockSupport {
             do throws(FileCoordinationError) {
                 access = try FileCoordinator().access(reading: path, options: .withoutChanges)
             } catch {
-                if error.code != .unavailable || FileStamp(path: folder(of: path)) != nil {
+                if error.code != .unavailable || FileStamp(path: PathName.folder(of: path)) != nil {
                     throw Problem(path: path, "cannot read it coordinated: \(error.message)")
                 }
             }
         }
         defer { access?.release() }
         return try body()
-    }
-
-    private static func folder(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 }

@@ -74,10 +74,10 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
     /// the engine's home (its keys) or the container folder's parent.
     private func rewatch() {
         var folders: [String] = []
-        if let path = containers.configurationPath { folders.append(Self.parent(of: path)) }
+        if let path = containers.configurationPath { folders.append(PathName.folder(of: path)) }
         if let container = (try? containers.container(identifier: nil)) ?? nil {
             switch container.engine {
-            case .folder: folders.append(Self.parent(of: container.folder))
+            case .folder: folders.append(PathName.folder(of: container.folder))
             case .syncthing(let home, _): folders += home.map { [$0] } ?? UbiquityContainers.syncthingHomes()
             }
         }
@@ -96,8 +96,4 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
         return UbiquityContainers.identityToken(of: container)
     }
 
-    private static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
 }

@@ -7,6 +7,11 @@
 #include <Python.h>
 #include <datetime.h>
 #include <string.h>
+#ifdef __linux__
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "ictkit.h"
 
@@ -44,28 +49,36 @@ static void note_step(PyObject *key, Py_ssize_t index) {
     PyErr_Restore(type, value, traceback);
 }
 
-/* Dictionary keys repeat (every record of a file has the same few): one str object per distinct key of a
- * decode, looked up by its bytes, instead of a new str decoded for every occurrence. Values equal to plistlib's:
- * str objects are immutable, and plistlib's own keys are equal strings too. */
-#define KEY_CACHE_SIZE 4096
+/* Dictionary keys repeat (every record of a file has the same few), and so do short string values (names of
+ * kinds, tags): one str object per distinct string of a decode, looked up by its bytes, instead of a new str
+ * decoded for every occurrence, as plistlib shares the one object a binary file holds for them. Values equal
+ * to plistlib's: str objects are immutable. Keys and values have a table each, so values do not push keys out. */
+#define STRING_CACHE_SIZE 4096
+/* Longer string values are seldom repeated: they are decoded without a look-up. */
+#define CACHED_VALUE_LENGTH 16
 struct key_cache {
-    PyObject *keys[KEY_CACHE_SIZE];
+    PyObject *keys[STRING_CACHE_SIZE];
+    PyObject *values[STRING_CACHE_SIZE];
 };
 
-static PyObject *cached_key(key_cache *cache, const char *text, size_t length) {
+static PyObject *cached_string(PyObject **table, const char *text, size_t length) {
     if (length > 64) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
     uint32_t hash = 2166136261u;
     for (size_t index = 0; index < length; index++) hash = (hash ^ (unsigned char)text[index]) * 16777619u;
-    PyObject **slot = &cache->keys[hash % KEY_CACHE_SIZE];
+    PyObject **slot = &table[hash % STRING_CACHE_SIZE];
     if (*slot) {
         Py_ssize_t cached_length;
         const char *cached = PyUnicode_AsUTF8AndSize(*slot, &cached_length);
         if (cached && (size_t)cached_length == length && memcmp(cached, text, length) == 0) return Py_NewRef(*slot);
         PyErr_Clear();
     }
-    PyObject *key = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
-    if (key) Py_XSETREF(*slot, Py_NewRef(key));
-    return key;
+    PyObject *string = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
+    if (string) Py_XSETREF(*slot, Py_NewRef(string));
+    return string;
+}
+
+static PyObject *cached_key(key_cache *cache, const char *text, size_t length) {
+    return cached_string(cache->keys, text, length);
 }
 
 /* Days from 1970-01-01 to a proleptic Gregorian date, and back (H. Hinnant's algorithms, exact for any
@@ -189,10 +202,27 @@ static PyObject *to_python(const ictkit_plist *plist, ictkit_node node, const lo
     }
 }
 
-/* Where from_flat is in a flat value (ictkit.h: the flat form) and where it ends. */
+/* Where from_flat is in a flat value (ictkit.h: the flat form), where it ends, and up to where its pages have
+ * been given back. */
 typedef struct {
-    const uint8_t *next, *end;
+    const uint8_t *next, *end, *released;
 } flat_cursor;
+
+/* Every few MiB read, the whole pages of the flat value behind the cursor are given back to the system (it is
+ * read once, front to back), so the flat value and the Python objects made from it are not both held whole. */
+#define RELEASE_STEP (4u << 20)
+static void release_read_pages(flat_cursor *cursor) {
+#ifdef __linux__
+    if ((size_t)(cursor->next - cursor->released) < RELEASE_STEP) return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = ((uintptr_t)cursor->released + page - 1) / page * page;
+    uintptr_t end = (uintptr_t)cursor->next / page * page;
+    if (start < end) madvise((void *)start, end - start, MADV_DONTNEED);
+    cursor->released = cursor->next;
+#else
+    (void)cursor;
+#endif
+}
 
 /* The flat bytes come from libICTKitC, which writes them whole: running out is a bug there, not bad input. */
 static PyObject *flat_bug(void) {
@@ -228,7 +258,9 @@ static PyObject *from_flat(flat_cursor *cursor, const load_options *options) {
     switch (tag) {
     case ICTKIT_FLAT_STRING: {
         const char *text = flat_bytes(cursor, &length);
-        return text ? PyUnicode_DecodeUTF8(text, length, "surrogatepass") : flat_bug();
+        if (!text) return flat_bug();
+        if (length <= CACHED_VALUE_LENGTH) return cached_string(options->cache->values, text, length);
+        return PyUnicode_DecodeUTF8(text, length, "surrogatepass");
     }
     case ICTKIT_FLAT_DATA: {
         const char *bytes = flat_bytes(cursor, &length);
@@ -271,6 +303,7 @@ static PyObject *from_flat(flat_cursor *cursor, const load_options *options) {
         PyObject *list = PyList_New(length);
         if (!list) return NULL;
         for (uint32_t index = 0; index < length; index++) {
+            release_read_pages(cursor);
             PyObject *item = from_flat(cursor, options);
             if (!item) {
                 note_step(NULL, index);
@@ -285,6 +318,7 @@ static PyObject *from_flat(flat_cursor *cursor, const load_options *options) {
         PyObject *dict = options->dict_type ? PyObject_CallNoArgs(options->dict_type) : PyDict_New();
         if (!dict) return NULL;
         for (uint32_t index = 0; index < length; index++) {
+            release_read_pages(cursor);
             uint8_t key_tag = 0;
             uint32_t key_length = 0;
             const char *key_text = flat_take(cursor, &key_tag, 1) == 0 && key_tag == ICTKIT_FLAT_STRING
@@ -324,7 +358,10 @@ static PyObject *build(build_source source, load_options *options) {
     int was_enabled = PyGC_Disable();
     PyObject *value = source.cursor ? from_flat(source.cursor, options) : to_python(source.plist, source.node, options);
     if (was_enabled) PyGC_Enable();
-    for (size_t index = 0; index < KEY_CACHE_SIZE; index++) Py_XDECREF(cache->keys[index]);
+    for (size_t index = 0; index < STRING_CACHE_SIZE; index++) {
+        Py_XDECREF(cache->keys[index]);
+        Py_XDECREF(cache->values[index]);
+    }
     PyMem_Free(cache);
     return value;
 }
@@ -350,7 +387,7 @@ static PyObject *raise_error(ictkit_error *error) {
     return NULL;
 }
 
-/* loads(data, format, dict_type, aware) -> (value, format read) */
+/* loads(data, format, dict_type, aware) -> value */
 static PyObject *py_loads(PyObject *self, PyObject *args) {
     Py_buffer buffer;
     int format, aware;
@@ -365,13 +402,19 @@ static PyObject *py_loads(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&buffer);
     if (status != 0) return raise_error(error);
+#if defined(__linux__) && defined(__GLIBC__)
+    /* The decoded Swift value was freed on return, into malloc's free lists, where the Python objects (made by
+     * Python's own allocator) cannot reuse it: a large one is given back to the system before they are made. */
+    if (flat_length >= RELEASE_STEP) malloc_trim(0);
+#endif
     load_options options = {NULL, dict_type == (PyObject *)&PyDict_Type ? NULL : dict_type, aware,
                             read_format == ICTKIT_FORMAT_XML};
-    flat_cursor cursor = {flat, flat + flat_length};
+    flat_cursor cursor = {flat, flat + flat_length, flat};
     PyObject *value = build((build_source){NULL, ICTKIT_NO_NODE, &cursor}, &options);
     ictkit_bytes_free(flat);
-    if (!value) return NULL;
-    return Py_BuildValue("(Ni)", value, read_format);
+    /* The value alone: a result tuple made here, the first container since the collector was resumed, would
+     * start a collection over every container just built, although the caller may drop them all first. */
+    return value;
 }
 
 /* get(data, format, key_path, dict_type, aware, default) -> the value at key_path, or default */
@@ -634,7 +677,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"loads", py_loads, METH_VARARGS, "loads(data, format, dict_type, aware) -> (value, format): decode a property list."},
+    {"loads", py_loads, METH_VARARGS, "loads(data, format, dict_type, aware) -> value: decode a property list."},
     {"get", py_get, METH_VARARGS, "get(data, format, key_path, dict_type, aware, default): the value at a key path."},
     {"dumps", py_dumps, METH_VARARGS, "dumps(value, format, sort_keys, skip_keys) -> bytes: encode a property list."},
     {"configure", py_configure, METH_VARARGS, "configure(error, UID, datetime, date_from_seconds, seconds_from_date)."},

@@ -95,8 +95,12 @@ enum FlatPropertyList {
         }
 
         mutating func string(_ string: String) {
-            var string = string
-            string.withUTF8 { bytes(FlatPropertyList.string, UnsafeRawBufferPointer($0)) }
+            // A native string's UTF-8 in place, without the copy `withUTF8` on a `var` makes the optimiser keep.
+            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes(FlatPropertyList.string, UnsafeRawBufferPointer($0)) }
+            if done == nil {
+                var copy = string
+                copy.withUTF8 { bytes(FlatPropertyList.string, UnsafeRawBufferPointer($0)) }
+            }
         }
 
         mutating func write(_ value: PropertyListValue) {

@@ -56,24 +56,32 @@ static void note_step(PyObject *key, Py_ssize_t index) {
 #define STRING_CACHE_SIZE 4096
 /* Longer string values are seldom repeated: they are decoded without a look-up. */
 #define CACHED_VALUE_LENGTH 16
+/* Longer keys are decoded without a look-up too; the bytes of a cached string are kept beside it, so a look-up
+ * compares bytes without asking the str for its UTF-8. */
+#define CACHED_KEY_LENGTH 48
+typedef struct {
+    PyObject *string;
+    uint32_t length;
+    char bytes[CACHED_KEY_LENGTH];
+} cached_entry;
+
 struct key_cache {
-    PyObject *keys[STRING_CACHE_SIZE];
-    PyObject *values[STRING_CACHE_SIZE];
+    cached_entry keys[STRING_CACHE_SIZE];
+    cached_entry values[STRING_CACHE_SIZE];
 };
 
-static PyObject *cached_string(PyObject **table, const char *text, size_t length) {
-    if (length > 64) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
+static PyObject *cached_string(cached_entry *table, const char *text, size_t length) {
+    if (length > CACHED_KEY_LENGTH) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
     uint32_t hash = 2166136261u;
     for (size_t index = 0; index < length; index++) hash = (hash ^ (unsigned char)text[index]) * 16777619u;
-    PyObject **slot = &table[hash % STRING_CACHE_SIZE];
-    if (*slot) {
-        Py_ssize_t cached_length;
-        const char *cached = PyUnicode_AsUTF8AndSize(*slot, &cached_length);
-        if (cached && (size_t)cached_length == length && memcmp(cached, text, length) == 0) return Py_NewRef(*slot);
-        PyErr_Clear();
-    }
+    cached_entry *slot = &table[hash % STRING_CACHE_SIZE];
+    if (slot->string && slot->length == length && memcmp(slot->bytes, text, length) == 0) return Py_NewRef(slot->string);
     PyObject *string = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
-    if (string) Py_XSETREF(*slot, Py_NewRef(string));
+    if (string) {
+        Py_XSETREF(slot->string, Py_NewRef(string));
+        slot->length = (uint32_t)length;
+        memcpy(slot->bytes, text, length);
+    }
     return string;
 }
 
@@ -359,8 +367,8 @@ static PyObject *build(build_source source, load_options *options) {
     PyObject *value = source.cursor ? from_flat(source.cursor, options) : to_python(source.plist, source.node, options);
     if (was_enabled) PyGC_Enable();
     for (size_t index = 0; index < STRING_CACHE_SIZE; index++) {
-        Py_XDECREF(cache->keys[index]);
-        Py_XDECREF(cache->values[index]);
+        Py_XDECREF(cache->keys[index].string);
+        Py_XDECREF(cache->values[index].string);
     }
     PyMem_Free(cache);
     return value;
@@ -493,30 +501,64 @@ static int flat_run(flat_buffer *flat, uint8_t tag, const char *bytes, Py_ssize_
 
 static int flat_from_python(flat_buffer *flat, PyObject *value, const dump_options *options);
 
+/* One entry: a str key and its value (both held while they are written: converting a value may run Python
+ * code); a key of another type is skipped with skip_keys, else TypeError, as plistlib does. */
+static int entry_to_flat(flat_buffer *flat, PyObject *key, PyObject *value, const dump_options *options, uint32_t *kept) {
+    if (!PyUnicode_Check(key)) {
+        if (options->skip_keys) return 0;
+        PyErr_SetString(PyExc_TypeError, "keys must be strings");
+        return -1;
+    }
+    Py_INCREF(key);
+    Py_INCREF(value);
+    int status = flat_from_python(flat, key, options) < 0 || flat_from_python(flat, value, options) < 0 ? -1 : 0;
+    Py_DECREF(key);
+    Py_DECREF(value);
+    if (status == 0) (*kept)++;
+    return status;
+}
+
+/* A dict's entries: a dict itself walked in place, or by its keys sorted (keys that cannot be ordered, a str
+ * beside an int, raise TypeError as sorted(items) does in plistlib), with no tuple made per entry; a subclass by
+ * its items(), as plistlib calls it. */
 static int dict_to_flat(flat_buffer *flat, PyObject *dict, const dump_options *options) {
-    PyObject *items = PyMapping_Items(dict);
-    if (!items) return -1;
-    /* Keys that cannot be ordered (a str beside an int): TypeError, as sorted(items) raises in plistlib. */
-    int status = options->sort_keys && PyList_Sort(items) < 0 ? -1 : 0;
+    int exact = PyDict_CheckExact(dict);
+    PyObject *members = NULL;
+    if (!exact || options->sort_keys) {
+        members = exact ? PyDict_Keys(dict) : PyMapping_Items(dict);
+        if (!members) return -1;
+        if (options->sort_keys && PyList_Sort(members) < 0) {
+            Py_DECREF(members);
+            return -1;
+        }
+    }
     size_t count_at = flat->length + 1;
-    if (status == 0) status = flat_count(flat, ICTKIT_FLAT_DICT, PyList_GET_SIZE(items));
+    int status = flat_count(flat, ICTKIT_FLAT_DICT, members ? PyList_GET_SIZE(members) : PyDict_GET_SIZE(dict));
     uint32_t kept = 0;
-    for (Py_ssize_t index = 0; status == 0 && index < PyList_GET_SIZE(items); index++) {
-        PyObject *item = PyList_GET_ITEM(items, index);
-        PyObject *key = PyTuple_GET_ITEM(item, 0);
-        if (!PyUnicode_Check(key)) {
-            if (options->skip_keys) continue;
-            PyErr_SetString(PyExc_TypeError, "keys must be strings");
-            status = -1;
-        } else if (flat_from_python(flat, key, options) < 0 || flat_from_python(flat, PyTuple_GET_ITEM(item, 1), options) < 0) {
-            status = -1;
-        } else {
-            kept++;
+    if (!members) {
+        PyObject *key, *value;
+        Py_ssize_t position = 0;
+        while (status == 0 && PyDict_Next(dict, &position, &key, &value)) status = entry_to_flat(flat, key, value, options, &kept);
+    } else if (exact) {
+        for (Py_ssize_t index = 0; status == 0 && index < PyList_GET_SIZE(members); index++) {
+            PyObject *key = PyList_GET_ITEM(members, index);
+            PyObject *value = PyDict_GetItemWithError(dict, key);
+            if (!value) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
+                status = -1;
+            } else {
+                status = entry_to_flat(flat, key, value, options, &kept);
+            }
+        }
+    } else {
+        for (Py_ssize_t index = 0; status == 0 && index < PyList_GET_SIZE(members); index++) {
+            PyObject *item = PyList_GET_ITEM(members, index);
+            status = entry_to_flat(flat, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1), options, &kept);
         }
     }
     /* The count written first, less the keys skipped. */
     if (status == 0) memcpy(flat->bytes + count_at, &kept, sizeof kept);
-    Py_DECREF(items);
+    Py_XDECREF(members);
     return status;
 }
 
@@ -646,7 +688,12 @@ static PyObject *py_dumps(PyObject *self, PyObject *args) {
     options.allow_uid = format == ICTKIT_FORMAT_BINARY;
     options.xml = format == ICTKIT_FORMAT_XML;
     flat_buffer flat = {NULL, 0, 0};
-    if (flat_from_python(&flat, value, &options) < 0) {
+    /* The collector paused, as while loads builds: what is made meanwhile (key lists, sequences' fast copies) is
+     * freed as it is finished, and a collection would walk the whole value being written for nothing. */
+    int was_enabled = PyGC_Disable();
+    int converted = flat_from_python(&flat, value, &options);
+    if (was_enabled) PyGC_Enable();
+    if (converted < 0) {
         PyMem_Free(flat.bytes);
         return NULL;
     }

@@ -130,8 +130,8 @@ enum FlatPropertyList {
     ///
     /// - Throws: `PropertyListError` with the byte offset in `bytes`: `.truncated` where a value runs past the
     ///   end, `.invalidObject` for an unknown tag or bytes after the value, `.invalidString` for a string that
-    ///   is not UTF-8, `.invalidKey` for a dictionary key that is not a string, and `.limitExceeded(.depth)`
-    ///   past the default depth limit.
+    ///   is not UTF-8, `.invalidKey` for a dictionary key that is not a string; `.limitExceeded(.depth)`, with
+    ///   no place, past the default depth limit.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
         var reader = Reader(bytes: bytes)
         let value = try reader.value(depth: 0)
@@ -186,9 +186,11 @@ enum FlatPropertyList {
             case FlatPropertyList.data: return .data(Data(try slice()))
             case FlatPropertyList.uid: return .uid(try load(UInt64.self))
             case let tag where tag == FlatPropertyList.array || tag == FlatPropertyList.dictionary:
+                // No place: the caller's value is what nests too deep, and an offset in the flat bytes would say
+                // nothing to it (a read value cannot: the readers have the same limit).
                 guard depth < PropertyListLimits.default.maximumDepth else {
                     throw PropertyListError(
-                        .limitExceeded(.depth), at: .byteOffset(start),
+                        .limitExceeded(.depth), at: .none,
                         "the value nests deeper than \(PropertyListLimits.default.maximumDepth) levels")
                 }
                 let count = Int(try load(UInt32.self))

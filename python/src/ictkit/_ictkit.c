@@ -1,7 +1,9 @@
 /*
- * _ictkit: the C extension behind ictkit.plistlib. It turns the property-list trees of libICTKitC (ictkit.h)
- * into Python objects and back, in C, because building the objects is most of a decode's time: a ctypes call per
- * value would cost more than plistlib's whole pure-Python parse. The decode itself runs with the GIL released.
+ * _ictkit: the C extension behind ictkit.plistlib. It turns property lists from libICTKitC (ictkit.h) into
+ * Python objects and back, in C, because building the objects is most of a decode's time: a ctypes call per
+ * value would cost more than plistlib's whole pure-Python parse. loads and dumps go through the flat form (one
+ * buffer for the whole value, walked once: a call into the library per value cost a third of a large decode);
+ * get walks the tree, to build only the value found. The decode and the encode run with the GIL released.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

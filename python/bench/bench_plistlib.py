@@ -130,7 +130,8 @@ def merged(table_text, rows, notes, cpu_notes):
             their_rows.append([cell.strip() for cell in text.strip()[2:-2].split(" | ")])
         elif text == CPU_HEADING:
             section = "cpu"
-        elif text.startswith("- "):
+        elif text.strip() and not text.startswith("|"):
+            # A note, or a note's continuation line: kept as it is, in its section.
             (their_cpu_notes if section == "cpu" else their_notes).append(text)
     return render(their_rows + rows, their_notes + ["- " + note for note in notes],
                   their_cpu_notes + ["- " + note for note in cpu_notes],

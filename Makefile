@@ -166,12 +166,10 @@ install: static manual
 bench:
 	scripts/bench.sh
 
-# Rows Y of issue 42: ictkit.plistlib against plistlib in one run (python/bench/bench_plistlib.py), on the
-# inputs Benchmarks/generate_inputs.py writes; kept apart from scripts/bench.sh's table for now.
-BENCH_PYTHON_DATA = .build-python/bench-data
-bench-python: python-test
-	test -f $(BENCH_PYTHON_DATA)/large.binary.plist || python3 Benchmarks/generate_inputs.py $(BENCH_PYTHON_DATA)
-	cd /tmp && $(CURDIR)/$(PYTHON_VENV)/bin/python $(CURDIR)/python/bench/bench_plistlib.py $(CURDIR)/$(BENCH_PYTHON_DATA) 5
+# Rows Y of issue 42 alone: ictkit.plistlib against plistlib (python/bench/bench_plistlib.py), as make bench
+# runs them in its table.
+bench-python:
+	scripts/bench.sh --only Y
 
 # Coverage-guided fuzzing of every reader (Fuzz/README.md): each target
 # FUZZ_SECONDS in turn, or only TARGETS (make fuzz TARGETS=binary-plist).

@@ -272,3 +272,50 @@ public func ictkitPlistWrite(
 /// Frees written bytes. The corresponding C function is `ictkit_bytes_free`.
 @_cdecl("ictkit_bytes_free")
 public func ictkitBytesFree(_ bytes: UnsafeMutablePointer<UInt8>?) { bytes?.deallocate() }
+
+// MARK: The flat form
+
+/// Reads a property list into the flat form. The corresponding C function is `ictkit_plist_read_flat`.
+@_cdecl("ictkit_plist_read_flat")
+public func ictkitPlistReadFlat(
+    _ bytes: UnsafeRawPointer?, _ length: Int, _ format: Int32, _ readFormat: UnsafeMutablePointer<Int32>?,
+    _ flat: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, _ flatLength: UnsafeMutablePointer<Int>,
+    _ errorOut: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    do throws(PropertyListError) {
+        let input = UnsafeRawBufferPointer(start: length == 0 ? nil : bytes, count: length)
+        // The value is released when this returns, before the caller builds its objects from the flat form.
+        let (value, found) = try PropertyListReader().read(input, format: ICTKitC.format(format))
+        let encoded = try FlatPropertyList.encode(value)
+        readFormat?.pointee = number(found)
+        flat.pointee = encoded.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        flatLength.pointee = encoded.count
+        return 0
+    } catch {
+        ErrorBox.report(error, to: errorOut)
+        return -1
+    }
+}
+
+/// Writes a property list given in the flat form. The corresponding C function is `ictkit_plist_write_flat`.
+@_cdecl("ictkit_plist_write_flat")
+public func ictkitPlistWriteFlat(
+    _ flat: UnsafeRawPointer?, _ flatLength: Int, _ format: Int32, _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+    _ length: UnsafeMutablePointer<Int>, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    do throws(PropertyListError) {
+        guard let chosen = try ICTKitC.format(format) else {
+            throw PropertyListError(.unsupportedValue, at: .none, "ICTKIT_FORMAT_AUTO names no format to write")
+        }
+        let value = try FlatPropertyList.decode(UnsafeRawBufferPointer(start: flatLength == 0 ? nil : flat, count: flatLength))
+        let encoded = try PropertyListWriter().encode(value, format: chosen)
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(encoded.count, 1))
+        copy.initialize(from: encoded, count: encoded.count)
+        bytes.pointee = copy
+        length.pointee = encoded.count
+        return 0
+    } catch {
+        ErrorBox.report(error, to: errorOut)
+        return -1
+    }
+}

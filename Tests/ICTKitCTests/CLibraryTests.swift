@@ -159,4 +159,29 @@ struct CLibraryTests {
                 + "'when': datetime.datetime(2001, 1, 2, 0, 0), 'bytes': b'\\x00\\x01\\x02', 'ref': {'CF$UID': 7}, 'list': [1, 'two']}, "
                 + "'list': [1, 'two']}\n")
     }
+
+    @Test func writesTheFlatFormAndSaysWhereMalformedFlatBytesFail() throws {
+        let client = try Client()
+        defer { try? FileManager.default.removeItem(at: client.folder) }
+        let output = client.folder.appendingPathComponent("flat.plist").path
+        let result = try client.run(["flat", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.split(separator: "\n").map(String.init) == [
+                "empty: error truncated at byte 0",
+                // Tag 13 follows ICTKIT_FLAT_DICT (12): no flat value starts with it.
+                "unknown tag: error invalidObject at byte 0",
+                // The tag (byte 0) and the length 5 (bytes 1-4): the string's bytes start at byte 5, and 2 are left.
+                "short string: error truncated at byte 5",
+                // The DICT tag and its count take bytes 0-4: the key, an INT64, starts at byte 5.
+                "number key: error invalidKey at byte 5",
+                // The string's length starts at byte 1, after its tag; 0xFF is no UTF-8.
+                "not UTF-8: error invalidString at byte 1",
+                // One TRUE is the whole value: the second, at byte 1, is left over.
+                "two values: error invalidObject at byte 1",
+            ])
+        // The hand-made flat value {"a": [-1, "é"]}, written as binary, read by Python's plistlib.
+        let read = try PythonScript.run("import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb')))", arguments: [output])
+        #expect(String(decoding: read, as: UTF8.self) == "{'a': [-1, 'é']}\n")
+    }
 }

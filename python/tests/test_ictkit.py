@@ -9,6 +9,7 @@ import faulthandler
 import math
 import os
 import plistlib as stdlib_plistlib
+import struct
 import subprocess
 import sys
 import unittest
@@ -97,6 +98,73 @@ class PlaceTests(unittest.TestCase):
         aware = plistlib.loads(plistlib.dumps(value), aware_datetime=True)["w"]
         self.assertEqual(aware.utcoffset().total_seconds(), 0)
         self.assertIs(plistlib.UID, stdlib_plistlib.UID)
+
+
+class FlatFormTests(unittest.TestCase):
+    """What the one-pass conversions of loads and dumps (the flat form of ictkit.h) must keep: dates made in C
+    equal to plistlib's at and beyond their fast path's edges, and keys skipped or sorted as plistlib does."""
+
+    @staticmethod
+    def binary_date(seconds):
+        """A binary property list holding one date `seconds` from 2001: plistlib's file with its 8 bytes set."""
+        data = stdlib_plistlib.dumps([datetime.datetime(2001, 1, 1)], fmt=stdlib_plistlib.FMT_BINARY)
+        at = data.index(b"\x33")  # the date's marker, 0x33; its big-endian double follows
+        return data[:at + 1] + struct.pack(">d", seconds) + data[at + 9:]
+
+    def test_dates_equal_plistlibs_whole_fractional_and_out_of_range(self):
+        # Whole seconds on both sides of the epoch and of a day, datetime's first and last second (-63113904000 s
+        # is 0001-01-01, 252423993599 s is 9999-12-31 23:59:59: hand-counted days times 86400), fractions, and
+        # seconds past either end, which plistlib refuses with OverflowError and ictkit with its exception.
+        for seconds in (0.0, 1.0, -1.0, 86399.0, 86400.0, -86400.0, -86401.0, 631152000.0, -63113904000.0,
+                        252423993599.0, 0.5, -0.5, 1.000001, -1e-7, 86399.9999996, 252423993599.5,
+                        -63113904001.0, 252423993600.0, 1e300, float("inf"), float("nan")):
+            data = self.binary_date(seconds)
+            try:
+                naive = stdlib_plistlib.loads(data)
+            except (OverflowError, ValueError):
+                naive = None
+            for aware in (False, True):
+                with self.subTest(seconds=seconds, aware=aware):
+                    if naive is None:
+                        with self.assertRaises(plistlib.InvalidFileException) as caught:
+                            plistlib.loads(data, aware_datetime=aware)
+                        self.assertEqual(caught.exception.key_path, "[0]")
+                        continue
+                    # plistlib before 3.13 has no aware_datetime: its naive UTC date, in UTC, is what 3.13 gives.
+                    expected = [naive[0].replace(tzinfo=datetime.timezone.utc)] if aware else naive
+                    self.assertTrue(same(plistlib.loads(data, aware_datetime=aware), expected))
+
+    def test_dates_written_as_plistlib_writes_them(self):
+        utc = datetime.timezone.utc
+        dates = [datetime.datetime(2001, 1, 1), datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23, 59, 59),
+                 datetime.datetime(2000, 12, 31, 23, 59, 59, 999999), datetime.datetime(1970, 1, 1, 0, 0, 0, 1),
+                 datetime.datetime(2024, 2, 29, 12, 30, 15, 250000), datetime.datetime(2020, 5, 6, tzinfo=utc),
+                 datetime.datetime(2020, 5, 6, 7, tzinfo=datetime.timezone(datetime.timedelta(hours=2)))]
+        # plistlib before 3.13 writes naive dates only: an aware one is written as its naive UTC time.
+        naive = [date.astimezone(utc).replace(tzinfo=None) if date.tzinfo else date for date in dates]
+        for ours, theirs in ((plistlib.FMT_BINARY, stdlib_plistlib.FMT_BINARY), (plistlib.FMT_XML, stdlib_plistlib.FMT_XML)):
+            with self.subTest(fmt=ours):
+                self.assertEqual(stdlib_plistlib.loads(plistlib.dumps(dates, fmt=ours)),
+                                 stdlib_plistlib.loads(stdlib_plistlib.dumps(naive, fmt=theirs)))
+
+    def test_keys_skipped_sorted_and_refused_as_plistlib_does(self):
+        value = {"b": 1, 2: "number key", "a": {"z": [], 3: None, "y": b""}}
+        for fmt in (plistlib.FMT_BINARY, plistlib.FMT_XML):
+            with self.subTest(fmt=fmt):
+                ours = plistlib.dumps(value, fmt=fmt, skipkeys=True, sort_keys=False)
+                self.assertTrue(same(stdlib_plistlib.loads(ours), {"b": 1, "a": {"z": [], "y": b""}}))
+                self.assertEqual(list(plistlib.loads(plistlib.dumps({"b": 1, "a": 2}, fmt=fmt))), ["a", "b"])
+                with self.assertRaises(TypeError):
+                    plistlib.dumps(value, fmt=fmt)
+                with self.assertRaises(TypeError):
+                    plistlib.dumps({"a": object()}, fmt=fmt)
+
+    def test_repeated_strings_are_equal_values(self):
+        # Short values come from a cache of one str per distinct string: equal, and still independent values.
+        value = {"k": ["shape", "shape", "é", "é", "x" * 16, "x" * 17, ""], "shape": "shape"}
+        for fmt in (stdlib_plistlib.FMT_BINARY, stdlib_plistlib.FMT_XML):
+            with self.subTest(fmt=fmt):
+                self.assertTrue(same(plistlib.loads(stdlib_plistlib.dumps(value, fmt=fmt)), value))
 
 
 class OtherFormatTests(unittest.TestCase):

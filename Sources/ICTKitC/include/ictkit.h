@@ -9,7 +9,8 @@
  *   - ictkit_error *   set through an `ictkit_error **error` argument when a call fails (left untouched on
  *                      success); the caller owns it and frees it with ictkit_error_free. Its strings belong to
  *                      it. Passing NULL for `error` drops the error.
- *   - uint8_t *        the bytes ictkit_plist_write returns; the caller frees them with ictkit_bytes_free.
+ *   - uint8_t *        the bytes ictkit_plist_write, ictkit_plist_read_flat and ictkit_plist_write_flat return;
+ *                      the caller frees them with ictkit_bytes_free.
  * No call keeps a pointer the caller passed in. A plist is not locked: use one plist from one thread at a
  * time (distinct plists on distinct threads at once are fine; reading is reentrant).
  */
@@ -133,8 +134,49 @@ ictkit_node ictkit_plist_add_dict(ictkit_plist *plist, const ictkit_node *keys, 
  * (OPENSTEP and AUTO cannot be written; a tree deeper than 512 levels is refused). */
 int ictkit_plist_write(const ictkit_plist *plist, ictkit_node root, int format, uint8_t **bytes, size_t *length,
                        ictkit_error **error);
-/* Frees bytes from ictkit_plist_write. NULL is allowed. */
+/* Frees bytes from ictkit_plist_write, ictkit_plist_read_flat or ictkit_plist_write_flat. NULL is allowed. */
 void ictkit_bytes_free(uint8_t *bytes);
+
+/* ---- The flat form: a whole property list in one buffer, for callers that build their own objects ------ */
+
+/* Every value in depth-first order: a tag byte, then its payload, numbers in native byte order and unaligned
+ * (read them with memcpy); a count or length is a uint32_t.
+ *   STRING   uint32 length, then that many bytes of UTF-8 (no NUL)
+ *   INT64    int64        UINT64  uint64 (an integer above INT64_MAX)
+ *   REAL     double       REAL32  double (the value of a 32-bit float)
+ *   FALSE, TRUE  no payload
+ *   DATE     double, seconds since 2001-01-01 00:00:00 UTC
+ *   DATA     uint32 length, then the bytes
+ *   UID      uint64
+ *   ARRAY    uint32 count, then the items
+ *   DICT     uint32 count, then key, value, key, value, ... (every key a STRING) */
+enum {
+    ICTKIT_FLAT_STRING = 1,
+    ICTKIT_FLAT_INT64 = 2,
+    ICTKIT_FLAT_UINT64 = 3,
+    ICTKIT_FLAT_REAL = 4,
+    ICTKIT_FLAT_REAL32 = 5,
+    ICTKIT_FLAT_FALSE = 6,
+    ICTKIT_FLAT_TRUE = 7,
+    ICTKIT_FLAT_DATE = 8,
+    ICTKIT_FLAT_DATA = 9,
+    ICTKIT_FLAT_UID = 10,
+    ICTKIT_FLAT_ARRAY = 11,
+    ICTKIT_FLAT_DICT = 12
+};
+
+/* Reads `length` bytes as ictkit_plist_read does and gives the value in the flat form: on success returns 0,
+ * stores new bytes in *flat (free with ictkit_bytes_free) and their count in *flat_length, and the form read
+ * in *read_format when that is not NULL; on failure returns -1 and sets *error. Cost: the input is decoded
+ * and then written out once; nothing of the decoded value is kept but the flat bytes. */
+int ictkit_plist_read_flat(const void *bytes, size_t length, int format, int *read_format, uint8_t **flat,
+                           size_t *flat_length, ictkit_error **error);
+/* Writes the value that `flat_length` bytes of the flat form describe in `format` (BINARY, XML or JSON), as
+ * ictkit_plist_write does: on success returns 0 and stores new bytes in *bytes (free with ictkit_bytes_free)
+ * and their count in *length; on failure returns -1 and sets *error (the flat bytes are checked: an unknown
+ * tag, a length past the end, a string that is not UTF-8 or a non-string key is refused with its offset). */
+int ictkit_plist_write_flat(const void *flat, size_t flat_length, int format, uint8_t **bytes, size_t *length,
+                            ictkit_error **error);
 
 /* ---- Errors ----------------------------------------------------------------------------------------- */
 

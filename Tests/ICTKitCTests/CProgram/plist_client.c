@@ -4,8 +4,12 @@
  *   plist_client read FILE...      prints, per file, "FILE: format F, N nodes, root TYPE" or "FILE: error CODE at
  *                                  byte B | line L column C | key path K: DESCRIPTION"; each file read is also
  *                                  written back as binary and read again, and the node counts must agree.
+ *                                  ictkit_plist_read_flat must read the same file to as many values (or refuse it
+ *                                  with the same code), and its flat value written as binary must read back so.
  *   plist_client build OUT.plist   builds one dictionary of every kind with the ictkit_plist_add_ calls and
  *                                  writes it to OUT.plist as XML, then prints the values at three key paths.
+ *   plist_client flat OUT.plist    writes a flat value made by hand to OUT.plist as binary, then prints
+ *                                  ictkit_plist_write_flat's refusal of each malformed flat value, one a line.
  * Exit status: 0 when every call behaved as the header says, 1 otherwise.
  */
 #include <stdio.h>
@@ -71,6 +75,54 @@ static size_t walk(const ictkit_plist *plist, ictkit_node node) {
     return count;
 }
 
+/* Counts the values of the flat value at *cursor (each dictionary key one), moving past it; 0 when it is
+ * malformed (ictkit.h: the flat form). */
+static size_t flat_walk(const uint8_t **cursor, const uint8_t *end) {
+    if (*cursor >= end) return 0;
+    uint8_t tag = *(*cursor)++;
+    uint32_t count;
+    switch (tag) {
+    case ICTKIT_FLAT_FALSE:
+    case ICTKIT_FLAT_TRUE:
+        return 1;
+    case ICTKIT_FLAT_INT64:
+    case ICTKIT_FLAT_UINT64:
+    case ICTKIT_FLAT_REAL:
+    case ICTKIT_FLAT_REAL32:
+    case ICTKIT_FLAT_DATE:
+    case ICTKIT_FLAT_UID:
+        if (end - *cursor < 8) return 0;
+        *cursor += 8;
+        return 1;
+    case ICTKIT_FLAT_STRING:
+    case ICTKIT_FLAT_DATA:
+    case ICTKIT_FLAT_ARRAY:
+    case ICTKIT_FLAT_DICT:
+        if (end - *cursor < 4) return 0;
+        memcpy(&count, *cursor, 4);
+        *cursor += 4;
+        break;
+    default:
+        return 0;
+    }
+    if (tag == ICTKIT_FLAT_STRING || tag == ICTKIT_FLAT_DATA) {
+        if ((size_t)(end - *cursor) < count) return 0;
+        *cursor += count;
+        return 1;
+    }
+    size_t values = 1;
+    for (uint32_t index = 0; index < count; index++) {
+        if (tag == ICTKIT_FLAT_DICT) {
+            if (*cursor >= end || **cursor != ICTKIT_FLAT_STRING) return 0;
+            values += flat_walk(cursor, end);
+        }
+        size_t member = flat_walk(cursor, end);
+        if (member == 0) return 0;
+        values += member;
+    }
+    return values;
+}
+
 static void print_error(const char *path, const ictkit_error *error) {
     printf("%s: error %s at", path, ictkit_error_code(error));
     if (ictkit_error_byte_offset(error) >= 0) printf(" byte %lld", (long long)ictkit_error_byte_offset(error));
@@ -91,17 +143,40 @@ static void read_one(const char *path) {
     ictkit_error *error = NULL;
     int format = 0;
     ictkit_plist *plist = ictkit_plist_read(bytes, length, ICTKIT_FORMAT_AUTO, &format, &error);
+    uint8_t *flat = NULL;
+    size_t flat_length = 0;
+    int flat_format = 0;
+    ictkit_error *flat_error = NULL;
+    int flat_status = ictkit_plist_read_flat(bytes, length, ICTKIT_FORMAT_AUTO, &flat_format, &flat, &flat_length, &flat_error);
     free(bytes);
     if (!plist) {
         CHECK(error != NULL);
         if (error) print_error(path, error);
+        CHECK(flat_status == -1 && flat_error != NULL && flat == NULL);
+        if (error && flat_error) CHECK(strcmp(ictkit_error_code(error), ictkit_error_code(flat_error)) == 0);
         ictkit_error_free(error);
+        ictkit_error_free(flat_error);
         return;
     }
     CHECK(error == NULL);
     ictkit_node root = ictkit_plist_root(plist);
     size_t nodes = walk(plist, root);
     printf("%s: format %d, %zu nodes, root %d\n", path, format, nodes, ictkit_node_type(plist, root));
+
+    CHECK(flat_status == 0 && flat_error == NULL && flat_format == format);
+    if (flat_status == 0) {
+        const uint8_t *cursor = flat;
+        CHECK(flat_walk(&cursor, flat + flat_length) == nodes && cursor == flat + flat_length);
+        uint8_t *binary = NULL;
+        size_t binary_length = 0;
+        CHECK(ictkit_plist_write_flat(flat, flat_length, ICTKIT_FORMAT_BINARY, &binary, &binary_length, NULL) == 0);
+        ictkit_plist *again = ictkit_plist_read(binary, binary_length, ICTKIT_FORMAT_BINARY, NULL, NULL);
+        CHECK(again != NULL);
+        if (again) CHECK(walk(again, ictkit_plist_root(again)) == nodes);
+        ictkit_plist_free(again);
+        ictkit_bytes_free(binary);
+    }
+    ictkit_bytes_free(flat);
 
     uint8_t *written = NULL;
     size_t written_length = 0;
@@ -197,13 +272,78 @@ static int build(const char *out_path) {
     return 0;
 }
 
+/* Writes `length` flat bytes as binary: 0 when written (the bytes freed), else prints the refusal. */
+static void write_flat(const char *name, const void *flat, size_t length) {
+    uint8_t *bytes = NULL;
+    size_t written = 0;
+    ictkit_error *error = NULL;
+    if (ictkit_plist_write_flat(flat, length, ICTKIT_FORMAT_BINARY, &bytes, &written, &error) == 0) {
+        printf("%s: written, %zu bytes\n", name, written);
+        ictkit_bytes_free(bytes);
+        return;
+    }
+    CHECK(error != NULL && bytes == NULL);
+    if (error) printf("%s: error %s at byte %lld\n", name, ictkit_error_code(error), (long long)ictkit_error_byte_offset(error));
+    ictkit_error_free(error);
+}
+
+static int flat(const char *out_path) {
+    /* {"a": [-1, "é"]}: DICT 1, STRING 1 "a", ARRAY 2, INT64 -1, STRING 2 "\xc3\xa9" (native byte order). */
+    uint8_t value[64];
+    size_t length = 0;
+    uint32_t one = 1, two = 2;
+    int64_t minus_one = -1;
+    value[length++] = ICTKIT_FLAT_DICT;
+    memcpy(value + length, &one, 4), length += 4;
+    value[length++] = ICTKIT_FLAT_STRING;
+    memcpy(value + length, &one, 4), length += 4;
+    value[length++] = 'a';
+    value[length++] = ICTKIT_FLAT_ARRAY;
+    memcpy(value + length, &two, 4), length += 4;
+    value[length++] = ICTKIT_FLAT_INT64;
+    memcpy(value + length, &minus_one, 8), length += 8;
+    value[length++] = ICTKIT_FLAT_STRING;
+    memcpy(value + length, &two, 4), length += 4;
+    value[length++] = 0xc3;
+    value[length++] = 0xa9;
+    uint8_t *bytes = NULL;
+    size_t written = 0;
+    CHECK(ictkit_plist_write_flat(value, length, ICTKIT_FORMAT_BINARY, &bytes, &written, NULL) == 0);
+    FILE *file = fopen(out_path, "wb");
+    CHECK(file != NULL);
+    if (file) {
+        CHECK(fwrite(bytes, 1, written, file) == written);
+        fclose(file);
+    }
+    ictkit_bytes_free(bytes);
+
+    /* Refusals, each with the byte where the flat value goes wrong. */
+    write_flat("empty", "", 0);
+    write_flat("unknown tag", "\x0d", 1);
+    uint8_t short_string[7] = {ICTKIT_FLAT_STRING, 0, 0, 0, 0, 'a', 'b'};
+    uint32_t five = 5;
+    memcpy(short_string + 1, &five, 4);
+    write_flat("short string", short_string, sizeof short_string);
+    uint8_t number_key[14] = {ICTKIT_FLAT_DICT, 0, 0, 0, 0, ICTKIT_FLAT_INT64};
+    memcpy(number_key + 1, &one, 4);
+    write_flat("number key", number_key, sizeof number_key);
+    uint8_t not_utf8[6] = {ICTKIT_FLAT_STRING, 0, 0, 0, 0, 0xff};
+    memcpy(not_utf8 + 1, &one, 4);
+    write_flat("not UTF-8", not_utf8, sizeof not_utf8);
+    uint8_t two_values[2] = {ICTKIT_FLAT_TRUE, ICTKIT_FLAT_TRUE};
+    write_flat("two values", two_values, sizeof two_values);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "read") == 0) {
         for (int index = 2; index < argc; index++) read_one(argv[index]);
     } else if (argc == 3 && strcmp(argv[1], "build") == 0) {
         failures += build(argv[2]);
+    } else if (argc == 3 && strcmp(argv[1], "flat") == 0) {
+        failures += flat(argv[2]);
     } else {
-        fprintf(stderr, "usage: plist_client read FILE... | plist_client build OUT.plist\n");
+        fprintf(stderr, "usage: plist_client read FILE... | plist_client build OUT.plist | plist_client flat OUT.plist\n");
         return 2;
     }
     return failures == 0 ? 0 : 1;

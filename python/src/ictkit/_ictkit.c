@@ -1,10 +1,19 @@
 /*
- * _ictkit: the C extension behind ictkit.plistlib. It turns the property-list trees of libICTKitC (ictkit.h)
- * into Python objects and back, in C, because building the objects is most of a decode's time: a ctypes call per
- * value would cost more than plistlib's whole pure-Python parse. The decode itself runs with the GIL released.
+ * _ictkit: the C extension behind ictkit.plistlib. It turns property lists from libICTKitC (ictkit.h) into
+ * Python objects and back, in C, because building the objects is most of a decode's time: a ctypes call per
+ * value would cost more than plistlib's whole pure-Python parse. loads and dumps go through the flat form (one
+ * buffer for the whole value, walked once: a call into the library per value cost a third of a large decode);
+ * get walks the tree, to build only the value found. The decode and the encode run with the GIL released.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <datetime.h>
+#include <string.h>
+#ifdef __linux__
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "ictkit.h"
 
@@ -42,28 +51,91 @@ static void note_step(PyObject *key, Py_ssize_t index) {
     PyErr_Restore(type, value, traceback);
 }
 
-/* Dictionary keys repeat (every record of a file has the same few): one str object per distinct key of a
- * decode, looked up by its bytes, instead of a new str decoded for every occurrence. Values equal to plistlib's:
- * str objects are immutable, and plistlib's own keys are equal strings too. */
-#define KEY_CACHE_SIZE 4096
+/* Dictionary keys repeat (every record of a file has the same few), and so do short string values (names of
+ * kinds, tags): one str object per distinct string of a decode, looked up by its bytes, instead of a new str
+ * decoded for every occurrence, as plistlib shares the one object a binary file holds for them. Values equal
+ * to plistlib's: str objects are immutable. Keys and values have a table each, so values do not push keys out. */
+#define STRING_CACHE_SIZE 4096
+/* Longer string values are seldom repeated: they are decoded without a look-up. */
+#define CACHED_VALUE_LENGTH 16
+/* Longer keys are decoded without a look-up too; the bytes of a cached string are kept beside it, so a look-up
+ * compares bytes without asking the str for its UTF-8. */
+#define CACHED_KEY_LENGTH 48
+typedef struct {
+    PyObject *string;
+    uint32_t length;
+    char bytes[CACHED_KEY_LENGTH];
+} cached_entry;
+
 struct key_cache {
-    PyObject *keys[KEY_CACHE_SIZE];
+    cached_entry keys[STRING_CACHE_SIZE];
+    cached_entry values[STRING_CACHE_SIZE];
 };
 
-static PyObject *cached_key(key_cache *cache, const char *text, size_t length) {
-    if (length > 64) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
+static PyObject *cached_string(cached_entry *table, const char *text, size_t length) {
+    if (length > CACHED_KEY_LENGTH) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
     uint32_t hash = 2166136261u;
     for (size_t index = 0; index < length; index++) hash = (hash ^ (unsigned char)text[index]) * 16777619u;
-    PyObject **slot = &cache->keys[hash % KEY_CACHE_SIZE];
-    if (*slot) {
-        Py_ssize_t cached_length;
-        const char *cached = PyUnicode_AsUTF8AndSize(*slot, &cached_length);
-        if (cached && (size_t)cached_length == length && memcmp(cached, text, length) == 0) return Py_NewRef(*slot);
-        PyErr_Clear();
+    cached_entry *slot = &table[hash % STRING_CACHE_SIZE];
+    if (slot->string && slot->length == length && memcmp(slot->bytes, text, length) == 0) return Py_NewRef(slot->string);
+    PyObject *string = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
+    if (string) {
+        Py_XSETREF(slot->string, Py_NewRef(string));
+        slot->length = (uint32_t)length;
+        memcpy(slot->bytes, text, length);
     }
-    PyObject *key = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
-    if (key) Py_XSETREF(*slot, Py_NewRef(key));
-    return key;
+    return string;
+}
+
+static PyObject *cached_key(key_cache *cache, const char *text, size_t length) {
+    return cached_string(cache->keys, text, length);
+}
+
+/* Days from 1970-01-01 to a proleptic Gregorian date, and back (H. Hinnant's algorithms, exact for any
+ * int64 day count in datetime's years). */
+static int64_t days_from_civil(int64_t year, int month, int day) {
+    year -= month <= 2;
+    int64_t era = (year >= 0 ? year : year - 399) / 400;
+    int64_t year_of_era = year - era * 400;
+    int64_t day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+    int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    return era * 146097 + day_of_era - 719468;
+}
+
+static void civil_from_days(int64_t days, int64_t *year, int *month, int *day) {
+    days += 719468;
+    int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    int64_t day_of_era = days - era * 146097;
+    int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    int64_t shifted_month = (5 * day_of_year + 2) / 153;
+    *day = (int)(day_of_year - (153 * shifted_month + 2) / 5 + 1);
+    *month = (int)(shifted_month < 10 ? shifted_month + 3 : shifted_month - 9);
+    *year = year_of_era + era * 400 + (*month <= 2);
+}
+
+/* 2001-01-01, the property lists' epoch, in days from 1970-01-01. */
+#define EPOCH_2001_DAYS 11323
+
+/* A datetime for `seconds` from 2001-01-01 UTC, equal to plistlib's (naive, or in datetime.timezone.utc with
+ * `aware`). Whole seconds within datetime's years are made here, with no Python call; a fraction or a year
+ * outside 1 to 9999 goes to ictkit.plistlib's _date_from_seconds, which rounds as timedelta does or raises. */
+static PyObject *date_object(double seconds, int aware) {
+    if (seconds > -4e11 && seconds < 4e11 && seconds == (double)(int64_t)seconds) {
+        int64_t whole = (int64_t)seconds;
+        int64_t days = whole / 86400 - (whole % 86400 < 0);
+        int64_t in_day = whole - days * 86400;
+        int64_t year;
+        int month, day;
+        civil_from_days(days + EPOCH_2001_DAYS, &year, &month, &day);
+        if (year >= 1 && year <= 9999) {
+            int hour = (int)(in_day / 3600), minute = (int)(in_day / 60 % 60), second = (int)(in_day % 60);
+            if (!aware) return PyDateTime_FromDateAndTime((int)year, month, day, hour, minute, second, 0);
+            return PyDateTimeAPI->DateTime_FromDateAndTime((int)year, month, day, hour, minute, second, 0,
+                                                           PyDateTime_TimeZone_UTC, PyDateTimeAPI->DateTimeType);
+        }
+    }
+    return PyObject_CallFunction(date_from_seconds, "di", seconds, aware);
 }
 
 static PyObject *to_python(const ictkit_plist *plist, ictkit_node node, const load_options *options) {
@@ -82,7 +154,7 @@ static PyObject *to_python(const ictkit_plist *plist, ictkit_node node, const lo
     case ICTKIT_TYPE_BOOL:
         return PyBool_FromLong(ictkit_node_bool(plist, node));
     case ICTKIT_TYPE_DATE:
-        return PyObject_CallFunction(date_from_seconds, "di", ictkit_node_date(plist, node), options->aware);
+        return date_object(ictkit_node_date(plist, node), options->aware);
     case ICTKIT_TYPE_DATA: {
         const uint8_t *bytes = ictkit_node_data(plist, node, &length);
         return PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)length);
@@ -140,16 +212,166 @@ static PyObject *to_python(const ictkit_plist *plist, ictkit_node node, const lo
     }
 }
 
-/* to_python with the cyclic garbage collector paused: the values built are a tree (no cycle to collect), and a
- * collection every few hundred new containers took a third of a large decode's time. */
-static PyObject *build(const ictkit_plist *plist, ictkit_node node, load_options *options) {
+/* Where from_flat is in a flat value (ictkit.h: the flat form), where it ends, and up to where its pages have
+ * been given back. */
+typedef struct {
+    const uint8_t *next, *end, *released;
+} flat_cursor;
+
+/* Every few MiB read, the whole pages of the flat value behind the cursor are given back to the system (it is
+ * read once, front to back), so the flat value and the Python objects made from it are not both held whole. */
+#define RELEASE_STEP (4u << 20)
+static void release_read_pages(flat_cursor *cursor) {
+#ifdef __linux__
+    if ((size_t)(cursor->next - cursor->released) < RELEASE_STEP) return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = ((uintptr_t)cursor->released + page - 1) / page * page;
+    uintptr_t end = (uintptr_t)cursor->next / page * page;
+    if (start < end) madvise((void *)start, end - start, MADV_DONTNEED);
+    cursor->released = cursor->next;
+#else
+    (void)cursor;
+#endif
+}
+
+/* The flat bytes come from libICTKitC, which writes them whole: running out is a bug there, not bad input. */
+static PyObject *flat_bug(void) {
+    PyErr_SetString(PyExc_SystemError, "ictkit: the flat value from libICTKitC ends early or has an unknown tag");
+    return NULL;
+}
+
+static int flat_take(flat_cursor *cursor, void *payload, size_t size) {
+    if ((size_t)(cursor->end - cursor->next) < size) return -1;
+    memcpy(payload, cursor->next, size);
+    cursor->next += size;
+    return 0;
+}
+
+/* A length and the bytes it counts; NULL when they run past the end. */
+static const char *flat_bytes(flat_cursor *cursor, uint32_t *length) {
+    if (flat_take(cursor, length, sizeof *length) < 0 || (size_t)(cursor->end - cursor->next) < *length) return NULL;
+    const char *bytes = (const char *)cursor->next;
+    cursor->next += *length;
+    return bytes;
+}
+
+/* The Python value of the flat value at the cursor, which moves past it. */
+static PyObject *from_flat(flat_cursor *cursor, const load_options *options) {
+    uint8_t tag;
+    if (flat_take(cursor, &tag, 1) < 0) return flat_bug();
+    uint32_t length = 0;
+    union {
+        int64_t int64;
+        uint64_t uint64;
+        double real;
+    } payload = {0};
+    switch (tag) {
+    case ICTKIT_FLAT_STRING: {
+        const char *text = flat_bytes(cursor, &length);
+        if (!text) return flat_bug();
+        if (length <= CACHED_VALUE_LENGTH) return cached_string(options->cache->values, text, length);
+        return PyUnicode_DecodeUTF8(text, length, "surrogatepass");
+    }
+    case ICTKIT_FLAT_DATA: {
+        const char *bytes = flat_bytes(cursor, &length);
+        return bytes ? PyBytes_FromStringAndSize(bytes, length) : flat_bug();
+    }
+    case ICTKIT_FLAT_FALSE:
+        Py_RETURN_FALSE;
+    case ICTKIT_FLAT_TRUE:
+        Py_RETURN_TRUE;
+    case ICTKIT_FLAT_ARRAY:
+    case ICTKIT_FLAT_DICT:
+        if (flat_take(cursor, &length, sizeof length) < 0) return flat_bug();
+        break;
+    default:
+        if (flat_take(cursor, &payload, sizeof payload) < 0) return flat_bug();
+        break;
+    }
+    switch (tag) {
+    case ICTKIT_FLAT_INT64:
+        return PyLong_FromLongLong(payload.int64);
+    case ICTKIT_FLAT_UINT64:
+        return PyLong_FromUnsignedLongLong(payload.uint64);
+    case ICTKIT_FLAT_REAL:
+    case ICTKIT_FLAT_REAL32:
+        return PyFloat_FromDouble(payload.real);
+    case ICTKIT_FLAT_DATE:
+        return date_object(payload.real, options->aware);
+    case ICTKIT_FLAT_UID: {
+        if (!options->uid_as_dict) return PyObject_CallFunction(uid_class, "K", (unsigned long long)payload.uint64);
+        PyObject *dict = options->dict_type ? PyObject_CallNoArgs(options->dict_type) : PyDict_New();
+        PyObject *number = PyLong_FromUnsignedLongLong(payload.uint64);
+        PyObject *key = PyUnicode_FromString("CF$UID");
+        int failed = !dict || !number || !key || PyObject_SetItem(dict, key, number) < 0;
+        Py_XDECREF(number);
+        Py_XDECREF(key);
+        if (failed) Py_CLEAR(dict);
+        return dict;
+    }
+    case ICTKIT_FLAT_ARRAY: {
+        PyObject *list = PyList_New(length);
+        if (!list) return NULL;
+        for (uint32_t index = 0; index < length; index++) {
+            release_read_pages(cursor);
+            PyObject *item = from_flat(cursor, options);
+            if (!item) {
+                note_step(NULL, index);
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, index, item);
+        }
+        return list;
+    }
+    case ICTKIT_FLAT_DICT: {
+        PyObject *dict = options->dict_type ? PyObject_CallNoArgs(options->dict_type) : PyDict_New();
+        if (!dict) return NULL;
+        for (uint32_t index = 0; index < length; index++) {
+            release_read_pages(cursor);
+            uint8_t key_tag = 0;
+            uint32_t key_length = 0;
+            const char *key_text = flat_take(cursor, &key_tag, 1) == 0 && key_tag == ICTKIT_FLAT_STRING
+                                       ? flat_bytes(cursor, &key_length)
+                                       : NULL;
+            PyObject *key = key_text ? cached_key(options->cache, key_text, key_length) : flat_bug();
+            PyObject *value = key ? from_flat(cursor, options) : NULL;
+            if (key && !value) note_step(key, 0);
+            int failed = !value || (options->dict_type ? PyObject_SetItem(dict, key, value) : PyDict_SetItem(dict, key, value));
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            if (failed) {
+                Py_DECREF(dict);
+                return NULL;
+            }
+        }
+        return dict;
+    }
+    default:
+        return flat_bug();
+    }
+}
+
+/* What builds the Python value: the tree's node (for get) or the flat value (for loads). */
+typedef struct {
+    const ictkit_plist *plist;
+    ictkit_node node;
+    flat_cursor *cursor;
+} build_source;
+
+/* to_python or from_flat with the cyclic garbage collector paused: the values built are a tree (no cycle to
+ * collect), and a collection every few hundred new containers took a third of a large decode's time. */
+static PyObject *build(build_source source, load_options *options) {
     key_cache *cache = PyMem_Calloc(1, sizeof(key_cache));
     if (!cache) return PyErr_NoMemory();
     options->cache = cache;
     int was_enabled = PyGC_Disable();
-    PyObject *value = to_python(plist, node, options);
+    PyObject *value = source.cursor ? from_flat(source.cursor, options) : to_python(source.plist, source.node, options);
     if (was_enabled) PyGC_Enable();
-    for (size_t index = 0; index < KEY_CACHE_SIZE; index++) Py_XDECREF(cache->keys[index]);
+    for (size_t index = 0; index < STRING_CACHE_SIZE; index++) {
+        Py_XDECREF(cache->keys[index].string);
+        Py_XDECREF(cache->values[index].string);
+    }
     PyMem_Free(cache);
     return value;
 }
@@ -175,26 +397,34 @@ static PyObject *raise_error(ictkit_error *error) {
     return NULL;
 }
 
-/* loads(data, format, dict_type, aware) -> (value, format read) */
+/* loads(data, format, dict_type, aware) -> value */
 static PyObject *py_loads(PyObject *self, PyObject *args) {
     Py_buffer buffer;
     int format, aware;
     PyObject *dict_type;
     if (!PyArg_ParseTuple(args, "y*iOp", &buffer, &format, &dict_type, &aware)) return NULL;
     ictkit_error *error = NULL;
-    int read_format = 0;
-    ictkit_plist *plist;
+    int read_format = 0, status;
+    uint8_t *flat = NULL;
+    size_t flat_length = 0;
     Py_BEGIN_ALLOW_THREADS
-    plist = ictkit_plist_read(buffer.buf, (size_t)buffer.len, format, &read_format, &error);
+    status = ictkit_plist_read_flat(buffer.buf, (size_t)buffer.len, format, &read_format, &flat, &flat_length, &error);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&buffer);
-    if (!plist) return raise_error(error);
+    if (status != 0) return raise_error(error);
+#if defined(__linux__) && defined(__GLIBC__)
+    /* The decoded Swift value was freed on return, into malloc's free lists, where the Python objects (made by
+     * Python's own allocator) cannot reuse it: a large one is given back to the system before they are made. */
+    if (flat_length >= RELEASE_STEP) malloc_trim(0);
+#endif
     load_options options = {NULL, dict_type == (PyObject *)&PyDict_Type ? NULL : dict_type, aware,
                             read_format == ICTKIT_FORMAT_XML};
-    PyObject *value = build(plist, ictkit_plist_root(plist), &options);
-    ictkit_plist_free(plist);
-    if (!value) return NULL;
-    return Py_BuildValue("(Ni)", value, read_format);
+    flat_cursor cursor = {flat, flat + flat_length, flat};
+    PyObject *value = build((build_source){NULL, ICTKIT_NO_NODE, &cursor}, &options);
+    ictkit_bytes_free(flat);
+    /* The value alone: a result tuple made here, the first container since the collector was resumed, would
+     * start a collection over every container just built, although the caller may drop them all first. */
+    return value;
 }
 
 /* get(data, format, key_path, dict_type, aware, default) -> the value at key_path, or default */
@@ -215,7 +445,7 @@ static PyObject *py_get(PyObject *self, PyObject *args) {
     ictkit_node node = ictkit_plist_get(plist, ictkit_plist_root(plist), key_path);
     load_options options = {NULL, dict_type == (PyObject *)&PyDict_Type ? NULL : dict_type, aware,
                             read_format == ICTKIT_FORMAT_XML};
-    PyObject *value = node == ICTKIT_NO_NODE ? Py_NewRef(fallback) : build(plist, node, &options);
+    PyObject *value = node == ICTKIT_NO_NODE ? Py_NewRef(fallback) : build((build_source){plist, node, NULL}, &options);
     ictkit_plist_free(plist);
     return value;
 }
@@ -225,143 +455,230 @@ typedef struct {
     int sort_keys, skip_keys, allow_uid, xml;
 } dump_options;
 
+/* The flat form (ictkit.h) of the value being dumped, grown as it is written. */
+typedef struct {
+    uint8_t *bytes;
+    size_t length, capacity;
+} flat_buffer;
 
-static ictkit_node from_python(ictkit_plist *plist, PyObject *value, const dump_options *options);
-
-static ictkit_node dict_from_python(ictkit_plist *plist, PyObject *dict, const dump_options *options) {
-    PyObject *items = PyMapping_Items(dict);
-    if (!items) return ICTKIT_NO_NODE;
-    if (options->sort_keys && PyList_Sort(items) < 0) {
-        /* Keys that cannot be ordered (a str beside an int): TypeError, as sorted(items) raises in plistlib. */
-        Py_DECREF(items);
-        return ICTKIT_NO_NODE;
-    }
-    Py_ssize_t count = PyList_GET_SIZE(items);
-    ictkit_node *keys = PyMem_Malloc(sizeof(ictkit_node) * (size_t)(count + 1));
-    ictkit_node *values = PyMem_Malloc(sizeof(ictkit_node) * (size_t)(count + 1));
-    Py_ssize_t kept = 0;
-    ictkit_node result = ICTKIT_NO_NODE;
-    if (!keys || !values) {
+/* Room for `size` more bytes. */
+static int flat_reserve(flat_buffer *flat, size_t size) {
+    if (flat->capacity - flat->length >= size) return 0;
+    size_t capacity = flat->capacity * 2 > flat->length + size ? flat->capacity * 2 : flat->length + size;
+    uint8_t *grown = PyMem_Realloc(flat->bytes, capacity);
+    if (!grown) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    for (Py_ssize_t index = 0; index < count; index++) {
-        PyObject *item = PyList_GET_ITEM(items, index);
-        PyObject *key = PyTuple_GET_ITEM(item, 0);
-        if (!PyUnicode_Check(key)) {
-            if (options->skip_keys) continue;
-            PyErr_SetString(PyExc_TypeError, "keys must be strings");
-            goto done;
+    flat->bytes = grown;
+    flat->capacity = capacity;
+    return 0;
+}
+
+static int flat_append(flat_buffer *flat, uint8_t tag, const void *payload, size_t size) {
+    if (flat_reserve(flat, size + 1) < 0) return -1;
+    flat->bytes[flat->length] = tag;
+    if (size) memcpy(flat->bytes + flat->length + 1, payload, size);
+    flat->length += size + 1;
+    return 0;
+}
+
+/* A tag and a count (of members or bytes), which the flat form holds in 32 bits. */
+static int flat_count(flat_buffer *flat, uint8_t tag, Py_ssize_t count) {
+    if ((size_t)count > UINT32_MAX) {
+        PyErr_Format(PyExc_OverflowError, "%zd members or bytes are more than a property list value holds", count);
+        return -1;
+    }
+    uint32_t narrow = (uint32_t)count;
+    return flat_append(flat, tag, &narrow, sizeof narrow);
+}
+
+/* A string's or data's tag, length and bytes. */
+static int flat_run(flat_buffer *flat, uint8_t tag, const char *bytes, Py_ssize_t length) {
+    if (flat_count(flat, tag, length) < 0 || flat_reserve(flat, (size_t)length) < 0) return -1;
+    if (length) memcpy(flat->bytes + flat->length, bytes, (size_t)length);
+    flat->length += (size_t)length;
+    return 0;
+}
+
+static int flat_from_python(flat_buffer *flat, PyObject *value, const dump_options *options);
+
+/* One entry: a str key and its value (both held while they are written: converting a value may run Python
+ * code); a key of another type is skipped with skip_keys, else TypeError, as plistlib does. */
+static int entry_to_flat(flat_buffer *flat, PyObject *key, PyObject *value, const dump_options *options, uint32_t *kept) {
+    if (!PyUnicode_Check(key)) {
+        if (options->skip_keys) return 0;
+        PyErr_SetString(PyExc_TypeError, "keys must be strings");
+        return -1;
+    }
+    Py_INCREF(key);
+    Py_INCREF(value);
+    int status = flat_from_python(flat, key, options) < 0 || flat_from_python(flat, value, options) < 0 ? -1 : 0;
+    Py_DECREF(key);
+    Py_DECREF(value);
+    if (status == 0) (*kept)++;
+    return status;
+}
+
+/* A dict's entries: a dict itself walked in place, or by its keys sorted (keys that cannot be ordered, a str
+ * beside an int, raise TypeError as sorted(items) does in plistlib), with no tuple made per entry; a subclass by
+ * its items(), as plistlib calls it. */
+static int dict_to_flat(flat_buffer *flat, PyObject *dict, const dump_options *options) {
+    int exact = PyDict_CheckExact(dict);
+    PyObject *members = NULL;
+    if (!exact || options->sort_keys) {
+        members = exact ? PyDict_Keys(dict) : PyMapping_Items(dict);
+        if (!members) return -1;
+        if (options->sort_keys && PyList_Sort(members) < 0) {
+            Py_DECREF(members);
+            return -1;
         }
-        keys[kept] = from_python(plist, key, options);
-        if (keys[kept] == ICTKIT_NO_NODE) goto done;
-        values[kept] = from_python(plist, PyTuple_GET_ITEM(item, 1), options);
-        if (values[kept] == ICTKIT_NO_NODE) goto done;
-        kept++;
     }
-    result = ictkit_plist_add_dict(plist, keys, values, (size_t)kept);
-done:
-    PyMem_Free(keys);
-    PyMem_Free(values);
-    Py_DECREF(items);
-    return result;
+    size_t count_at = flat->length + 1;
+    int status = flat_count(flat, ICTKIT_FLAT_DICT, members ? PyList_GET_SIZE(members) : PyDict_GET_SIZE(dict));
+    uint32_t kept = 0;
+    if (!members) {
+        PyObject *key, *value;
+        Py_ssize_t position = 0;
+        while (status == 0 && PyDict_Next(dict, &position, &key, &value)) status = entry_to_flat(flat, key, value, options, &kept);
+    } else if (exact) {
+        for (Py_ssize_t index = 0; status == 0 && index < PyList_GET_SIZE(members); index++) {
+            PyObject *key = PyList_GET_ITEM(members, index);
+            PyObject *value = PyDict_GetItemWithError(dict, key);
+            if (!value) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
+                status = -1;
+            } else {
+                status = entry_to_flat(flat, key, value, options, &kept);
+            }
+        }
+    } else {
+        for (Py_ssize_t index = 0; status == 0 && index < PyList_GET_SIZE(members); index++) {
+            PyObject *item = PyList_GET_ITEM(members, index);
+            status = entry_to_flat(flat, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1), options, &kept);
+        }
+    }
+    /* The count written first, less the keys skipped. */
+    if (status == 0) memcpy(flat->bytes + count_at, &kept, sizeof kept);
+    Py_XDECREF(members);
+    return status;
 }
 
-static ictkit_node sequence_from_python(ictkit_plist *plist, PyObject *sequence, const dump_options *options) {
+static int sequence_to_flat(flat_buffer *flat, PyObject *sequence, const dump_options *options) {
     PyObject *fast = PySequence_Fast(sequence, "not a sequence");
-    if (!fast) return ICTKIT_NO_NODE;
+    if (!fast) return -1;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    ictkit_node *items = PyMem_Malloc(sizeof(ictkit_node) * (size_t)(count + 1));
-    ictkit_node result = ICTKIT_NO_NODE;
-    if (!items) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t index = 0; index < count; index++) {
-        items[index] = from_python(plist, PySequence_Fast_GET_ITEM(fast, index), options);
-        if (items[index] == ICTKIT_NO_NODE) goto done;
-    }
-    result = ictkit_plist_add_array(plist, items, (size_t)count);
-done:
-    PyMem_Free(items);
+    int status = flat_count(flat, ICTKIT_FLAT_ARRAY, count);
+    for (Py_ssize_t index = 0; status == 0 && index < count; index++)
+        status = flat_from_python(flat, PySequence_Fast_GET_ITEM(fast, index), options);
     Py_DECREF(fast);
-    return result;
+    return status;
 }
 
-static ictkit_node scalar_from_python(ictkit_plist *plist, PyObject *value, const dump_options *options) {
+/* Seconds from 2001-01-01 of a datetime, as ictkit.plistlib's _seconds_from_date gives them: a naive datetime
+ * whose microseconds from 2001 are exact in a double is done here ((date - epoch).total_seconds() divides that
+ * integer by 10**6, correctly rounded, as the double division is); any other goes to the Python function. */
+static int date_seconds(PyObject *value, double *seconds) {
+    if (PyDateTime_CheckExact(value) && PyDateTime_DATE_GET_TZINFO(value) == Py_None) {
+        int64_t days = days_from_civil(PyDateTime_GET_YEAR(value), PyDateTime_GET_MONTH(value), PyDateTime_GET_DAY(value));
+        int64_t microseconds = ((days - EPOCH_2001_DAYS) * 86400 + PyDateTime_DATE_GET_HOUR(value) * 3600 +
+                                PyDateTime_DATE_GET_MINUTE(value) * 60 + PyDateTime_DATE_GET_SECOND(value)) *
+                                   1000000 +
+                               PyDateTime_DATE_GET_MICROSECOND(value);
+        if (microseconds >= -(INT64_C(1) << 53) && microseconds <= (INT64_C(1) << 53)) {
+            *seconds = (double)microseconds / 1e6;
+            return 0;
+        }
+    }
+    PyObject *result = PyObject_CallOneArg(seconds_from_date, value);
+    if (!result) return -1;
+    *seconds = PyFloat_AsDouble(result);
+    Py_DECREF(result);
+    return *seconds == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int uid_to_flat(flat_buffer *flat, PyObject *value) {
+    PyObject *data = PyObject_GetAttrString(value, "data");
+    if (!data) return -1;
+    PyObject *zero = PyLong_FromLong(0);
+    int negative = zero ? PyObject_RichCompareBool(data, zero, Py_LT) : -1;
+    Py_XDECREF(zero);
+    if (negative != 0) {
+        Py_DECREF(data);
+        if (negative > 0) PyErr_SetString(PyExc_ValueError, "UIDs must be positive");
+        return -1;
+    }
+    unsigned long long number = PyLong_AsUnsignedLongLong(data);
+    Py_DECREF(data);
+    if (number == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    uint64_t uid = number;
+    return flat_append(flat, ICTKIT_FLAT_UID, &uid, sizeof uid);
+}
+
+static int scalar_to_flat(flat_buffer *flat, PyObject *value, const dump_options *options) {
     if (PyUnicode_Check(value)) {
         Py_ssize_t length;
         const char *text = PyUnicode_AsUTF8AndSize(value, &length);
-        if (!text) return ICTKIT_NO_NODE;
+        if (!text) return -1;
         /* XML 1.0 has no other control characters than tab, line feed and carriage return (plistlib's rule). */
         for (Py_ssize_t index = 0; options->xml && index < length; index++) {
             unsigned char byte = (unsigned char)text[index];
             if (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') {
                 PyErr_SetString(PyExc_ValueError, "strings can't contain control characters; use bytes instead");
-                return ICTKIT_NO_NODE;
+                return -1;
             }
         }
-        return ictkit_plist_add_string(plist, text, (size_t)length);
+        return flat_run(flat, ICTKIT_FLAT_STRING, text, length);
     }
-    if (PyBool_Check(value)) return ictkit_plist_add_bool(plist, value == Py_True);
+    if (PyBool_Check(value)) return flat_append(flat, value == Py_True ? ICTKIT_FLAT_TRUE : ICTKIT_FLAT_FALSE, NULL, 0);
     if (PyLong_Check(value)) {
         int overflow = 0;
         long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (number == -1 && PyErr_Occurred()) return ICTKIT_NO_NODE;
-        if (!overflow) return ictkit_plist_add_int64(plist, number);
+        if (number == -1 && PyErr_Occurred()) return -1;
+        if (!overflow) {
+            int64_t narrow = number;
+            return flat_append(flat, ICTKIT_FLAT_INT64, &narrow, sizeof narrow);
+        }
         if (overflow > 0) {
             unsigned long long big = PyLong_AsUnsignedLongLong(value);
-            if (!(big == (unsigned long long)-1 && PyErr_Occurred())) return ictkit_plist_add_uint64(plist, big);
+            if (!(big == (unsigned long long)-1 && PyErr_Occurred())) {
+                uint64_t narrow = big;
+                return flat_append(flat, ICTKIT_FLAT_UINT64, &narrow, sizeof narrow);
+            }
             PyErr_Clear();
         }
         PyErr_SetString(PyExc_OverflowError, "int out of range for a property list (-2**63 to 2**64 - 1)");
-        return ICTKIT_NO_NODE;
+        return -1;
     }
-    if (PyFloat_Check(value)) return ictkit_plist_add_real(plist, PyFloat_AS_DOUBLE(value));
-    if (PyBytes_Check(value)) return ictkit_plist_add_data(plist, PyBytes_AS_STRING(value), (size_t)PyBytes_GET_SIZE(value));
+    if (PyFloat_Check(value)) {
+        double real = PyFloat_AS_DOUBLE(value);
+        return flat_append(flat, ICTKIT_FLAT_REAL, &real, sizeof real);
+    }
+    if (PyBytes_Check(value)) return flat_run(flat, ICTKIT_FLAT_DATA, PyBytes_AS_STRING(value), PyBytes_GET_SIZE(value));
     if (PyByteArray_Check(value))
-        return ictkit_plist_add_data(plist, PyByteArray_AS_STRING(value), (size_t)PyByteArray_GET_SIZE(value));
-    int is_uid = PyObject_IsInstance(value, uid_class);
-    if (is_uid < 0) return ICTKIT_NO_NODE;
-    if (is_uid && options->allow_uid) {
-        PyObject *data = PyObject_GetAttrString(value, "data");
-        if (!data) return ICTKIT_NO_NODE;
-        PyObject *zero = PyLong_FromLong(0);
-        int negative = zero ? PyObject_RichCompareBool(data, zero, Py_LT) : -1;
-        Py_XDECREF(zero);
-        if (negative != 0) {
-            Py_DECREF(data);
-            if (negative > 0) PyErr_SetString(PyExc_ValueError, "UIDs must be positive");
-            return ICTKIT_NO_NODE;
-        }
-        unsigned long long number = PyLong_AsUnsignedLongLong(data);
-        Py_DECREF(data);
-        if (number == (unsigned long long)-1 && PyErr_Occurred()) return ICTKIT_NO_NODE;
-        return ictkit_plist_add_uid(plist, number);
-    }
-    int is_date = is_uid ? 0 : PyObject_IsInstance(value, datetime_class);
-    if (is_date < 0) return ICTKIT_NO_NODE;
+        return flat_run(flat, ICTKIT_FLAT_DATA, PyByteArray_AS_STRING(value), PyByteArray_GET_SIZE(value));
+    int is_date = PyDateTime_Check(value) ? 1 : PyObject_IsInstance(value, datetime_class);
+    if (is_date < 0) return -1;
     if (is_date) {
-        PyObject *seconds = PyObject_CallOneArg(seconds_from_date, value);
-        if (!seconds) return ICTKIT_NO_NODE;
-        double number = PyFloat_AsDouble(seconds);
-        Py_DECREF(seconds);
-        if (number == -1.0 && PyErr_Occurred()) return ICTKIT_NO_NODE;
-        return ictkit_plist_add_date(plist, number);
+        double seconds;
+        if (date_seconds(value, &seconds) < 0) return -1;
+        return flat_append(flat, ICTKIT_FLAT_DATE, &seconds, sizeof seconds);
     }
+    int is_uid = PyObject_IsInstance(value, uid_class);
+    if (is_uid < 0) return -1;
+    if (is_uid && options->allow_uid) return uid_to_flat(flat, value);
     PyErr_Format(PyExc_TypeError, "unsupported type: %R", (PyObject *)Py_TYPE(value));
-    return ICTKIT_NO_NODE;
+    return -1;
 }
 
-static ictkit_node from_python(ictkit_plist *plist, PyObject *value, const dump_options *options) {
+static int flat_from_python(flat_buffer *flat, PyObject *value, const dump_options *options) {
     if (PyDict_Check(value) || PyList_Check(value) || PyTuple_Check(value)) {
-        if (Py_EnterRecursiveCall(" while writing a property list")) return ICTKIT_NO_NODE;
-        ictkit_node node =
-            PyDict_Check(value) ? dict_from_python(plist, value, options) : sequence_from_python(plist, value, options);
+        if (Py_EnterRecursiveCall(" while writing a property list")) return -1;
+        int status = PyDict_Check(value) ? dict_to_flat(flat, value, options) : sequence_to_flat(flat, value, options);
         Py_LeaveRecursiveCall();
-        return node;
+        return status;
     }
-    return scalar_from_python(plist, value, options);
+    return scalar_to_flat(flat, value, options);
 }
 
 /* dumps(value, format, sort_keys, skip_keys) -> bytes */
@@ -372,11 +689,14 @@ static PyObject *py_dumps(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oipp", &value, &format, &options.sort_keys, &options.skip_keys)) return NULL;
     options.allow_uid = format == ICTKIT_FORMAT_BINARY;
     options.xml = format == ICTKIT_FORMAT_XML;
-    ictkit_plist *plist = ictkit_plist_create();
-    ictkit_node root = from_python(plist, value, &options);
-    if (root == ICTKIT_NO_NODE) {
-        ictkit_plist_free(plist);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ictkit: the value cannot be written");
+    flat_buffer flat = {NULL, 0, 0};
+    /* The collector paused, as while loads builds: what is made meanwhile (key lists, sequences' fast copies) is
+     * freed as it is finished, and a collection would walk the whole value being written for nothing. */
+    int was_enabled = PyGC_Disable();
+    int converted = flat_from_python(&flat, value, &options);
+    if (was_enabled) PyGC_Enable();
+    if (converted < 0) {
+        PyMem_Free(flat.bytes);
         return NULL;
     }
     uint8_t *bytes = NULL;
@@ -384,9 +704,9 @@ static PyObject *py_dumps(PyObject *self, PyObject *args) {
     ictkit_error *error = NULL;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = ictkit_plist_write(plist, root, format, &bytes, &length, &error);
+    status = ictkit_plist_write_flat(flat.bytes, flat.length, format, &bytes, &length, &error);
     Py_END_ALLOW_THREADS
-    ictkit_plist_free(plist);
+    PyMem_Free(flat.bytes);
     if (status != 0) return raise_error(error);
     PyObject *result = PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)length);
     ictkit_bytes_free(bytes);
@@ -406,7 +726,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"loads", py_loads, METH_VARARGS, "loads(data, format, dict_type, aware) -> (value, format): decode a property list."},
+    {"loads", py_loads, METH_VARARGS, "loads(data, format, dict_type, aware) -> value: decode a property list."},
     {"get", py_get, METH_VARARGS, "get(data, format, key_path, dict_type, aware, default): the value at a key path."},
     {"dumps", py_dumps, METH_VARARGS, "dumps(value, format, sort_keys, skip_keys) -> bytes: encode a property list."},
     {"configure", py_configure, METH_VARARGS, "configure(error, UID, datetime, date_from_seconds, seconds_from_date)."},
@@ -415,4 +735,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ictkit", "ICTKit's C interface for Python.", -1, methods};
 
-PyMODINIT_FUNC PyInit__ictkit(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__ictkit(void) {
+    PyDateTime_IMPORT;
+    if (!PyDateTimeAPI) return NULL;
+    return PyModule_Create(&module);
+}

@@ -118,7 +118,7 @@ def loads(value, *, fmt=None, dict_type=dict, aware_datetime=False):
     data = memoryview(value)
     number = _format_number(_detect(data[:32].tobytes()) if fmt is None else fmt)
     try:
-        result, _ = _ictkit.loads(data, number, dict_type, bool(aware_datetime))
+        result = _ictkit.loads(data, number, dict_type, bool(aware_datetime))
     except InvalidFileException as error:
         _add_key_path(error)
         raise

@@ -59,7 +59,7 @@ public struct JSONPropertyListReader: Sendable {
 }
 
 /// The state of one JSON read: a position in UTF-8 text.
-private struct JSONParser {
+private struct JSONParser: TextPropertyListParser {
     let text: UnsafeRawBufferPointer
     let limits: PropertyListLimits
     var position = 0
@@ -588,18 +588,10 @@ private struct JSONParser {
         }
     }
 
-    private func error(_ code: PropertyListError.Code, at offset: Int, _ message: String) -> PropertyListError {
-        PropertyListError(code, at: PropertyListText.location(ofByte: offset, in: text), message)
-    }
-
     private func unexpectedCharacter(expecting what: String) -> PropertyListError {
         guard position < text.count else {
             return error(.truncated, at: position, "the input ends; expected \(what)")
         }
         return error(.unexpectedElement, at: position, "unexpected \(describeCharacter(at: position)); expected \(what)")
-    }
-
-    private func describeCharacter(at offset: Int) -> String {
-        PropertyListText.describeCharacter(at: offset, in: text)
     }
 }

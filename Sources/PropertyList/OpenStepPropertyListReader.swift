@@ -184,8 +184,27 @@ enum PropertyListText {
     }
 }
 
+/// A reader of a property list written as text (JSON, OpenStep): its
+/// errors located by line and column and its characters described, one way for both.
+protocol TextPropertyListParser {
+    /// The whole text read.
+    var text: UnsafeRawBufferPointer { get }
+}
+
+extension TextPropertyListParser {
+    /// An error located at the byte `offset` of the text (its line and column).
+    func error(_ code: PropertyListError.Code, at offset: Int, _ message: String) -> PropertyListError {
+        PropertyListError(code, at: PropertyListText.location(ofByte: offset, in: text), message)
+    }
+
+    /// The character at `offset` for a message (`PropertyListText.describeCharacter`).
+    func describeCharacter(at offset: Int) -> String {
+        PropertyListText.describeCharacter(at: offset, in: text)
+    }
+}
+
 /// The state of one OpenStep read: a position in UTF-8 text.
-private struct OpenStepParser {
+private struct OpenStepParser: TextPropertyListParser {
     let text: UnsafeRawBufferPointer
     let limits: PropertyListLimits
     var position = 0
@@ -547,10 +566,6 @@ private struct OpenStepParser {
 
     // MARK: Errors
 
-    private func error(_ code: PropertyListError.Code, at offset: Int, _ message: String) -> PropertyListError {
-        PropertyListError(code, at: PropertyListText.location(ofByte: offset, in: text), message)
-    }
-
     private func missing(_ what: String) -> PropertyListError {
         guard position < text.count else {
             return error(.truncated, at: position, "expected \(what); the input ends first")
@@ -561,9 +576,5 @@ private struct OpenStepParser {
     private func unexpectedCharacter(expecting what: String) -> PropertyListError {
         guard position < text.count else { return missing(what) }
         return error(.unexpectedElement, at: position, "unexpected \(describeCharacter(at: position)); expected \(what)")
-    }
-
-    private func describeCharacter(at offset: Int) -> String {
-        PropertyListText.describeCharacter(at: offset, in: text)
     }
 }

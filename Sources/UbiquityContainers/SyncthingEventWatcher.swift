@@ -19,7 +19,7 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
     private let endpoint: SyncthingEndpoint
     private let handler: Handler
     private let loop: FileEventLoop
-    private let queue = DispatchQueue(label: "ICTKit engine events")
+    private let queue = DispatchQueue.serial(label: "ICTKit engine events")
     private var client: FileEventLoop.Client!
     private let lock = ThreadLock()
     private var stopped = false
@@ -72,7 +72,8 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
         }
         guard !wasStopped else { return }
         loop.unregister(client)
-        queue.sync {
+        // Not from one of the queue's own blocks (its last reference let go there): that would deadlock.
+        queue.syncUnlessCurrent {
             exchange?.close()
             exchange = nil
         }

@@ -18,7 +18,7 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
     private let containers: UbiquityContainers
     private let handler: Handler
     private let loop: FileEventLoop
-    private let queue = DispatchQueue(label: "ICTKit identity")
+    private let queue = DispatchQueue.serial(label: "ICTKit identity")
     private var client: FileEventLoop.Client!
     private var token: String?
     private var watches: [Int32] = []
@@ -47,7 +47,7 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
     deinit { stop() }
 
     /// The token as last seen.
-    public var currentToken: String? { queue.sync { token } }
+    public var currentToken: String? { queue.syncUnlessCurrent { token } }
 
     /// Stops watching; nothing is told after this returns.
     public func stop() {
@@ -57,7 +57,8 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
         }
         guard !wasStopped else { return }
         loop.unregister(client)
-        queue.sync {}
+        // Not from one of the queue's own blocks (its last reference let go in the handler): that would deadlock.
+        queue.syncUnlessCurrent {}
     }
 
     private func check() {

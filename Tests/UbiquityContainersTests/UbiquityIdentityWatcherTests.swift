@@ -65,4 +65,38 @@ struct UbiquityIdentityWatcherTests {
         #expect(fourth == nil)
         #expect(watcher.currentToken == nil)
     }
+
+    /// A watcher whose last reference is let go in its own handler (an app
+    /// dropping its watcher when told) ends there: its `stop()` runs on its
+    /// own queue, which it must not wait on. The handler may read
+    /// `currentToken` too. Before, libdispatch stopped the process.
+    @Test func aWatcherLetGoInItsOwnHandlerStopsThere() throws {
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("identity-\(UUID().uuidString)").resolvingSymlinksInPath().path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
+        try Data("first certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem"))
+        let configurationPath = root + "/containers.plist"
+        try UbiquityContainerConfiguration(
+            containers: [UbiquityContainer(identifier: "iCloud.test.Notes", folder: root + "/Notes", engine: .syncthing(home: root + "/home", folderID: nil))],
+            defaultIdentifier: "iCloud.test.Notes"
+        ).write(to: configurationPath)
+        final class Holder: @unchecked Sendable {
+            // @unchecked: `watcher` is set before any change is made and let go once, in the handler.
+            var watcher: UbiquityIdentityWatcher?
+        }
+        let holder = Holder()
+        let told = Told()
+        holder.watcher = try UbiquityIdentityWatcher(containers: UbiquityContainers(configurationPath: configurationPath, environmentFolder: nil)) { token in
+            let seen = holder.watcher?.currentToken
+            holder.watcher = nil
+            told.add(seen ?? token)
+        }
+        try Data("second certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem.new"))
+        try #require(rename(root + "/home/cert.pem.new", root + "/home/cert.pem") == 0)
+        let token = try #require(told.next(), "no change told for new keys")
+        #expect(token?.hasPrefix("syncthing-") == true)
+        // Another change after the watcher went is told to no one.
+        try Data("third certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem"))
+        #expect(holder.watcher == nil)
+    }
 }

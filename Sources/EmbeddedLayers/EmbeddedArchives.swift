@@ -1,6 +1,9 @@
 import DataLayers
+import KeyedArchive
+import NIBArchive
 import OrderedCollections
 import PropertyList
+import TypedStream
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -10,7 +13,9 @@ import Foundation
 
 /// What a data value holds, told by its first bytes: a property list (a
 /// keyed archive is one whose top dictionary has `$archiver` and
-/// `$objects`) or an `NSArchiver` typed stream.
+/// `$objects`), an `NSArchiver` typed stream, a compiled nib in Apple's
+/// `NIBArchive` format, compressed data or (inside compressed data) a
+/// protocol buffer.
 public enum EmbeddedArchiveForm: Hashable, Sendable, CustomStringConvertible {
     /// A property list in this form.
     case propertyList(PropertyListFormat)
@@ -18,6 +23,8 @@ public enum EmbeddedArchiveForm: Hashable, Sendable, CustomStringConvertible {
     case keyedArchive(PropertyListFormat)
     /// An `NSArchiver` typed stream (`\u{4}\u{B}streamtyped`), read by the `TypedStream` module.
     case typedStream
+    /// A compiled nib in Apple's `NIBArchive` format, read by the `NIBArchive` module.
+    case nibArchive
     /// Compressed data (gzip or zlib), whose inflated bytes are a layer of their own.
     case compressed(CompressedForm)
     /// A protocol buffer, read without its schema (`ProtocolBufferReader`):
@@ -26,35 +33,38 @@ public enum EmbeddedArchiveForm: Hashable, Sendable, CustomStringConvertible {
 
     /// The form's stable name, for programs: `binary`, `xml`, `json`,
     /// `openStep` (for property lists and keyed archives alike),
-    /// `typedStream`, `gzip`, `zlib`, `protocolBuffer`.
+    /// `typedStream`, `nibArchive`, `gzip`, `zlib`, `protocolBuffer`.
     public var formatName: String {
         switch self {
         case .propertyList(let format), .keyedArchive(let format): format.rawValue
         case .typedStream: "typedStream"
+        case .nibArchive: "nibArchive"
         case .compressed(let form): form.rawValue
         case .protocolBuffer: "protocolBuffer"
         }
     }
 
     /// The kind's stable name, for programs: `propertyList`, `keyedArchive`,
-    /// `typedStream`, `compressed`, `protocolBuffer`.
+    /// `typedStream`, `nibArchive`, `compressed`, `protocolBuffer`.
     public var kindName: String {
         switch self {
         case .propertyList: "propertyList"
         case .keyedArchive: "keyedArchive"
         case .typedStream: "typedStream"
+        case .nibArchive: "nibArchive"
         case .compressed: "compressed"
         case .protocolBuffer: "protocolBuffer"
         }
     }
 
     /// For people: "binary property list", "keyed archive (XML)", "NSArchiver typed stream",
-    /// "gzip data", "protocol buffer (no schema)".
+    /// "NIB archive", "gzip data", "protocol buffer (no schema)".
     public var description: String {
         switch self {
         case .propertyList(let format): "\(Self.name(format)) property list"
         case .keyedArchive(let format): "keyed archive (\(Self.name(format)))"
         case .typedStream: "NSArchiver typed stream"
+        case .nibArchive: "NIB archive"
         case .compressed(let form): "\(form.rawValue) data"
         case .protocolBuffer: "protocol buffer (no schema)"
         }
@@ -79,7 +89,9 @@ public struct EmbeddedArchive: Hashable, Sendable {
     public var form: EmbeddedArchiveForm
     /// The data value's bytes, as they are in the outer value.
     public var bytes: Data
-    /// The property list read from the bytes; nil for a typed stream, or when they do not read.
+    /// The property list read from the bytes; for a typed stream, its root
+    /// decoded by class (`FoundationObject.jsonForm`); for a NIB archive, its
+    /// object graph (`NibObjectGraph.jsonForm`); nil when they do not read.
     public var value: PropertyListValue?
     /// Why bytes that start as a binary or XML property list do not read (its location is in the embedded bytes).
     public var error: PropertyListError?
@@ -92,6 +104,12 @@ public struct EmbeddedArchive: Hashable, Sendable {
     public var fields: [ProtocolBufferField]? = nil
     /// Why compressed data does not inflate (the offset is in its bytes).
     public var layerError: DataLayerError? = nil
+    /// For a typed stream, the stream as read, losslessly (`value` is its root decoded).
+    public var typedStream: TypedStreamDocument? = nil
+    /// Why a typed stream does not read or decode (the offset is in its bytes).
+    public var typedStreamError: TypedStreamError? = nil
+    /// Why a NIB archive does not read (the offset is in its bytes).
+    public var nibArchiveError: NIBArchiveError? = nil
 }
 
 extension EmbeddedArchive {
@@ -100,7 +118,10 @@ extension EmbeddedArchive {
     /// ``EmbeddedArchiveForm/formatName``), `length`; compressed data's
     /// `inflatedLength` (or `error` with `message` and `offset`); a protocol
     /// buffer's `fields` (``ProtocolBufferPropertyList/fieldsForm(_:)``); a
-    /// property list's or keyed archive's `value` as read (or `error` with its
+    /// typed stream's `typedStream` (`TypedStreamDocument.jsonForm`, lossless)
+    /// and `value` (its root decoded), or `error` with `message` and `offset`;
+    /// a NIB archive's `value` (its object graph) or `error`; a property
+    /// list's or keyed archive's `value` as read (or `error` with its
     /// `message` and `location`); then `embedded`, the layers inside.
     public var jsonForm: PropertyListValue {
         var form: OrderedDictionary<String, PropertyListValue> = [
@@ -110,6 +131,15 @@ extension EmbeddedArchive {
         if let inflated { form["inflatedLength"] = .integer(PropertyListInteger(inflated.count)) }
         if let layerError {
             form["error"] = ["message": .string(layerError.message), "offset": .integer(PropertyListInteger(layerError.offset))]
+        }
+        if let typedStream { form["typedStream"] = typedStream.jsonForm }
+        if let error = typedStreamError {
+            form["error"] = ["message": .string(error.message), "offset": .integer(PropertyListInteger(error.byteOffset))]
+        }
+        if let error = nibArchiveError {
+            var entry: OrderedDictionary<String, PropertyListValue> = ["message": .string(error.message)]
+            if let offset = error.byteOffset { entry["offset"] = .integer(PropertyListInteger(offset)) }
+            form["error"] = .dictionary(entry)
         }
         if let fields {
             form["fields"] = ProtocolBufferPropertyList.fieldsForm(fields)
@@ -132,7 +162,7 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
     /// in later versions without breaking callers).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Wrapped: Hashable, Sendable {
-            case notData, unreadable, typedStream, readOnlyForm, nestingLimit, keyPath, layerLimit
+            case notData, unreadable, readOnlyForm, nestingLimit, keyPath, layerLimit
         }
 
         fileprivate var wrapped: Wrapped
@@ -143,16 +173,16 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
         public static var notData: Self { Self(.notData) }
         /// The data a step reads is not a property list; ``EmbeddedKeyPathError/propertyListError`` says where in it.
         public static var unreadable: Self { Self(.unreadable) }
-        /// The data is an `NSArchiver` typed stream, which a key path does not step into.
-        public static var typedStream: Self { Self(.typedStream) }
-        /// The embedded property list is OpenStep, which is read only: it cannot be written back.
+        /// What the step changed cannot be written back: the embedded property list is OpenStep, or
+        /// the data is read only (compressed data, a typed stream, a NIB archive).
         public static var readOnlyForm: Self { Self(.readOnlyForm) }
         /// Archives nest in data values more deeply than ``EmbeddedArchives/maximumNesting``.
         public static var nestingLimit: Self { Self(.nestingLimit) }
         /// A key-path error inside one segment; ``EmbeddedKeyPathError/keyPathError`` has it.
         public static var keyPath: Self { Self(.keyPath) }
         /// Compressed data inflates past ``EmbeddedArchives/maximumInflatedSize``, or a protocol
-        /// buffer passes its reader's limits; ``EmbeddedKeyPathError/layerError`` says where in the layer.
+        /// buffer, typed stream or NIB archive passes its reader's limits; ``EmbeddedKeyPathError/layerError``,
+        /// ``EmbeddedKeyPathError/typedStreamError`` or ``EmbeddedKeyPathError/nibArchiveError`` says where in the layer.
         public static var layerLimit: Self { Self(.layerLimit) }
 
         /// The code's name, stable across versions.
@@ -160,7 +190,6 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
             switch wrapped {
             case .notData: "notData"
             case .unreadable: "unreadable"
-            case .typedStream: "typedStream"
             case .readOnlyForm: "readOnlyForm"
             case .nestingLimit: "nestingLimit"
             case .keyPath: "keyPath"
@@ -183,6 +212,13 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
     /// For `.layerLimit` and for compressed data that does not inflate
     /// (`.unreadable`), the layer's error, with the offset in the layer's bytes.
     public var layerError: DataLayerError? = nil
+    /// For a typed stream that does not read or decode (`.unreadable`, or
+    /// `.layerLimit` past its reader's limits), the reader's error, with the
+    /// offset in the stream's bytes.
+    public var typedStreamError: TypedStreamError? = nil
+    /// For a NIB archive that does not read (`.unreadable`, or `.layerLimit`
+    /// past its reader's limits), the reader's error, with the offset in its bytes.
+    public var nibArchiveError: NIBArchiveError? = nil
     /// A sentence for people, naming the data value's key path and, for data
     /// that does not read, the byte offset inside it.
     public var message: String
@@ -209,11 +245,14 @@ public struct EmbeddedKeyPathError: Error, Hashable, Sendable, CustomStringConve
 ///
 /// Recognised (`form(of:)`, used by `find(in:)`): bytes starting
 /// `bplist` (a binary property list), XML naming a `plist` in its first
-/// 4 KB, an `NSArchiver` typed stream by its header (as
-/// `NonPropertyListFormat` tells them), and text opening a dictionary or
-/// array (`{`, `(`, `[`) that reads whole as JSON or OpenStep. A key
-/// path's `!` step (`value(in:at:)`, `edit(_:at:followingLast:_:)`) reads
-/// any data as `PropertyListReader` reads a file, and says where it fails.
+/// 4 KB, an `NSArchiver` typed stream or a `NIBArchive` nib by its header
+/// (as `NonPropertyListFormat` tells them), gzip or zlib data by theirs,
+/// and text opening a dictionary or array (`{`, `(`, `[`) that reads whole
+/// as JSON or OpenStep. A key path's `!` step (`value(in:at:)`,
+/// `edit(_:at:followingLast:_:)`) reads a typed stream as its root decoded
+/// by class, a NIB archive as its object graph, compressed data as what it
+/// inflates to, and any other data as `PropertyListReader` reads a file,
+/// and says where it fails; only property lists are written back.
 public struct EmbeddedArchives: Sendable {
     /// The limits for reading each embedded property list.
     public var limits: PropertyListLimits
@@ -224,16 +263,23 @@ public struct EmbeddedArchives: Sendable {
     public var maximumInflatedSize: Int
     /// The reader of protocol buffers inside compressed data, with its limits.
     public var protocolBuffers: ProtocolBufferReader
+    /// The reader of typed streams in data values, with its limits.
+    public var typedStreams: TypedStreamReader
+    /// The reader of NIB archives in data values, with its limits.
+    public var nibArchives: NIBArchiveReader
 
     /// Makes a reader with these limits (compressed data inflates to at most 64 MB).
     public init(
         limits: PropertyListLimits = .default, maximumNesting: Int = 16, maximumInflatedSize: Int = 64 << 20,
-        protocolBuffers: ProtocolBufferReader = ProtocolBufferReader()
+        protocolBuffers: ProtocolBufferReader = ProtocolBufferReader(), typedStreams: TypedStreamReader = TypedStreamReader(),
+        nibArchives: NIBArchiveReader = NIBArchiveReader()
     ) {
         self.limits = limits
         self.maximumNesting = maximumNesting
         self.maximumInflatedSize = maximumInflatedSize
         self.protocolBuffers = protocolBuffers
+        self.typedStreams = typedStreams
+        self.nibArchives = nibArchives
     }
 
     /// What `bytes` hold, told by their first bytes (see the type's list);
@@ -241,7 +287,13 @@ public struct EmbeddedArchives: Sendable {
     /// to tell; binary and XML only by their start.
     public func form(of bytes: Data) -> EmbeddedArchiveForm? {
         bytes.withUnsafeBytes { buffer -> EmbeddedArchiveForm? in
-            if let (other, _) = NonPropertyListFormat.detect(buffer) { return other == .typedStream ? .typedStream : nil }
+            if let (other, _) = NonPropertyListFormat.detect(buffer) {
+                switch other {
+                case .typedStream: return .typedStream
+                case .nibArchive: return .nibArchive
+                default: return nil
+                }
+            }
             if let compressed = CompressedForm.detect(buffer) { return .compressed(compressed) }
             let format = PropertyListFormat.detect(buffer)
             switch format {
@@ -283,7 +335,7 @@ public struct EmbeddedArchives: Sendable {
     ///
     /// - Throws: `EmbeddedKeyPathError`: `.keyPath` with `.missing` when
     ///   nothing is there; `.notData`, `.unreadable` (with the byte offset
-    ///   in the data), `.typedStream` or `.nestingLimit` for a step.
+    ///   in the data), `.layerLimit` or `.nestingLimit` for a step.
     public func value(in root: PropertyListValue, at keyPath: EmbeddedKeyPath, followingLast: Bool = true) throws(EmbeddedKeyPathError)
         -> PropertyListValue
     {
@@ -340,7 +392,8 @@ public struct EmbeddedArchives: Sendable {
     /// - Throws: `EmbeddedKeyPathError` as `value(in:at:followingLast:)`
     ///   does, `.keyPath` for what `body` throws, `.readOnlyForm` when an
     ///   OpenStep embedded property list changed (or cannot be written
-    ///   back); `root` is then unchanged.
+    ///   back), or what `body` changed is inside compressed data, a typed
+    ///   stream or a NIB archive (read only); `root` is then unchanged.
     public func edit(
         _ root: inout PropertyListValue, at keyPath: EmbeddedKeyPath, followingLast: Bool,
         _ body: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListKeyPathError) -> Void
@@ -373,15 +426,16 @@ public struct EmbeddedArchives: Sendable {
                 keyPathError: PropertyListKeyPathError(.missing, keyPath: resolved, depth: resolved.components.count),
                 "no value at '\(keyPath.prefix(throughSegment: index))' to step into")
         }
-        var (inner, format) = try open(found, keyPath: keyPath, segment: index)
-        let before = inner
+        let opened = try open(found, keyPath: keyPath, segment: index)
+        var inner = opened.value
         try edit(&inner, keyPath: keyPath, segment: index + 1, followingLast: followingLast, body)
-        guard inner != before else { return }
+        guard inner != opened.value else { return }
         let place = keyPath.prefix(throughSegment: index)
-        guard let format else {
+        guard let format = opened.format else {
+            let what = opened.form.map { form -> String in if case .compressed = form { "compressed" } else { "\(Self.article(form)) \(form)" } }
             throw EmbeddedKeyPathError(
                 .readOnlyForm, keyPath: keyPath, segment: index + 1,
-                "the data at '\(place)' is compressed: what it holds is read, not written back")
+                "the data at '\(place)' is \(what ?? "compressed"): what it holds is read, not written back")
         }
         let bytes: [UInt8]
         do throws(PropertyListError) {
@@ -400,11 +454,12 @@ public struct EmbeddedArchives: Sendable {
 
     /// The property list in the data value `found`, reached by segment
     /// `index` of `keyPath`, with the form to write it back in: nil when it
-    /// is reached through compressed layers (read only). Compressed data is
-    /// inflated, layer by layer; what it inflates to that is no property
-    /// list is read as a protocol buffer (`ProtocolBufferPropertyList`).
+    /// is reached through compressed layers, or is a typed stream or NIB
+    /// archive (read only; `form` is then the outermost layer's). Compressed
+    /// data is inflated, layer by layer; what it inflates to that is no
+    /// property list is read as a protocol buffer (`ProtocolBufferPropertyList`).
     private func open(_ found: PropertyListValue, keyPath: EmbeddedKeyPath, segment index: Int) throws(EmbeddedKeyPathError)
-        -> (value: PropertyListValue, format: PropertyListFormat?)
+        -> (value: PropertyListValue, format: PropertyListFormat?, form: EmbeddedArchiveForm?)
     {
         let place = keyPath.prefix(throughSegment: index)
         guard case .data(var bytes) = found else {
@@ -413,7 +468,9 @@ public struct EmbeddedArchives: Sendable {
                 "'\(place)' holds \(Self.kindName(found)), not data, so '!' cannot read a property list from it")
         }
         var layers = 0
-        while case .compressed(let compressed)? = form(of: bytes) {
+        let outer = form(of: bytes)
+        var inner = outer
+        while case .compressed(let compressed)? = inner {
             layers += 1
             guard index + layers <= maximumNesting else {
                 throw EmbeddedKeyPathError(
@@ -421,19 +478,22 @@ public struct EmbeddedArchives: Sendable {
                     "the data at '\(place)' nests compressed layers more than \(maximumNesting) deep")
             }
             bytes = try inflate(bytes, compressed, place: place, keyPath: keyPath, segment: index)
+            inner = form(of: bytes)
         }
-        if form(of: bytes) == .typedStream {
-            throw EmbeddedKeyPathError(
-                .typedStream, keyPath: keyPath, segment: index,
-                "the data at '\(place)' is an NSArchiver typed stream; '!' steps into property lists and keyed archives only")
-        }
-        if layers > 0, form(of: bytes) == nil {
+        switch inner {
+        case .typedStream?:
+            return (try typedStreamValue(bytes, place: place, keyPath: keyPath, segment: index), nil, outer)
+        case .nibArchive?:
+            return (try nibArchiveValue(bytes, place: place, keyPath: keyPath, segment: index), nil, outer)
+        case nil where layers > 0:
             let fields = try protocolBuffer(bytes, place: place, keyPath: keyPath, segment: index)
-            return (ProtocolBufferPropertyList.value(of: fields), nil)
+            return (ProtocolBufferPropertyList.value(of: fields), nil, outer)
+        default:
+            break
         }
         do throws(PropertyListError) {
             let read = try read(bytes)
-            return (read.value, layers > 0 ? nil : read.format)
+            return (read.value, layers > 0 ? nil : read.format, outer)
         } catch {
             let whereInside = error.location == .none ? "" : " (\(error.location) of its \(bytes.count) bytes)"
             let inflatedWord = layers > 0 ? " inflated" : ""
@@ -476,6 +536,74 @@ public struct EmbeddedArchives: Sendable {
         }
     }
 
+    /// The typed stream `bytes` (the data at `place`, or what it inflates
+    /// to) read and its root decoded by class, as a property list.
+    private func typedStreamValue(_ bytes: Data, place: EmbeddedKeyPath, keyPath: EmbeddedKeyPath, segment index: Int)
+        throws(EmbeddedKeyPathError) -> PropertyListValue
+    {
+        switch typedStream(bytes) {
+        case .success(let read): return read.value
+        case .failure(let error): throw Self.failure(error, length: bytes.count, place: place, keyPath: keyPath, segment: index + 1)
+        }
+    }
+
+    private static func failure(_ error: TypedStreamError, length: Int, place: EmbeddedKeyPath, keyPath: EmbeddedKeyPath, segment: Int)
+        -> EmbeddedKeyPathError
+    {
+        var failure = EmbeddedKeyPathError(
+            error.code == .limitExceeded ? .layerLimit : .unreadable, keyPath: keyPath, segment: segment,
+            "the NSArchiver typed stream at '\(place)' does not read: \(error.message) (at byte \(error.byteOffset) of its \(length))")
+        failure.typedStreamError = error
+        return failure
+    }
+
+    /// The NIB archive `bytes` (the data at `place`, or what it inflates to) read, as its object graph's property list.
+    private func nibArchiveValue(_ bytes: Data, place: EmbeddedKeyPath, keyPath: EmbeddedKeyPath, segment index: Int)
+        throws(EmbeddedKeyPathError) -> PropertyListValue
+    {
+        switch nibArchive(bytes) {
+        case .success(let graph): return graph.jsonForm
+        case .failure(let error): throw Self.failure(error, length: bytes.count, place: place, keyPath: keyPath, segment: index + 1)
+        }
+    }
+
+    private static func failure(_ error: NIBArchiveError, length: Int, place: EmbeddedKeyPath, keyPath: EmbeddedKeyPath, segment: Int)
+        -> EmbeddedKeyPathError
+    {
+        let at = error.byteOffset.map { " (at byte \($0) of its \(length))" } ?? ""
+        var failure = EmbeddedKeyPathError(
+            isLimit(error) ? .layerLimit : .unreadable, keyPath: keyPath, segment: segment,
+            "the NIB archive at '\(place)' does not read: \(error.message)\(at)")
+        failure.nibArchiveError = error
+        return failure
+    }
+
+    /// The typed stream read, and its root decoded (`FoundationObject.jsonForm`).
+    private func typedStream(_ bytes: Data) -> Result<(document: TypedStreamDocument, value: PropertyListValue), TypedStreamError> {
+        bytes.withUnsafeBytes { buffer in
+            Result { () throws(TypedStreamError) in
+                let document = try typedStreams.read(buffer)
+                var decoder = TypedStreamFoundationDecoder(document: document)
+                return (document, try decoder.decodeRoot().jsonForm)
+            }
+        }
+    }
+
+    private func nibArchive(_ bytes: Data) -> Result<NibObjectGraph, NIBArchiveError> {
+        bytes.withUnsafeBytes { buffer in
+            Result { () throws(NIBArchiveError) in NibObjectGraph(try nibArchives.read(buffer)) }
+        }
+    }
+
+    private static func isLimit(_ error: NIBArchiveError) -> Bool {
+        [NIBArchiveLimit.inputSize, .count, .depth].contains { error.code == .limitExceeded($0) }
+    }
+
+    private static func article(_ form: EmbeddedArchiveForm) -> String {
+        if case .nibArchive = form { return "a" }
+        return "an"
+    }
+
     private func checkNesting(_ keyPath: EmbeddedKeyPath) throws(EmbeddedKeyPathError) {
         let steps = keyPath.segments.count - 1
         guard steps > maximumNesting else { return }
@@ -486,12 +614,15 @@ public struct EmbeddedArchives: Sendable {
 
     /// Every archive in a data value of `root`, and the archives in those,
     /// each with its key path (a keyed archive's as its property list holds
-    /// it: `$objects.3.NS.data`). Typed streams are found, not read.
+    /// it: `$objects.3.NS.data`). A typed stream's value is its root decoded
+    /// by class, a NIB archive's its object graph; the layers inside those
+    /// are found in their data values too.
     ///
-    /// Cost: reads every data value that starts as a property list in full.
+    /// Cost: reads every data value that starts as a layer in full.
     ///
     /// - Throws: `EmbeddedKeyPathError` with `.nestingLimit` when archives
-    ///   nest more than `maximumNesting` deep, naming the data value's key path.
+    ///   nest more than `maximumNesting` deep, `.layerLimit` when a layer
+    ///   passes its reader's limits, naming the data value's key path.
     public func find(in root: PropertyListValue) throws(EmbeddedKeyPathError) -> [EmbeddedArchive] {
         try find(in: root, at: EmbeddedKeyPath([PropertyListKeyPath()]))
     }
@@ -521,7 +652,32 @@ public struct EmbeddedArchives: Sendable {
         -> EmbeddedArchive
     {
         var archive = EmbeddedArchive(keyPath: place, form: form, bytes: bytes, value: nil, error: nil, nested: [])
-        guard form != .typedStream else { return archive }
+        switch form {
+        case .typedStream:
+            switch typedStream(bytes) {
+            case .success(let read):
+                archive.typedStream = read.document
+                archive.value = read.value
+            case .failure(let error) where error.code == .limitExceeded:
+                throw Self.failure(error, length: bytes.count, place: place, keyPath: place, segment: place.segments.count - 1)
+            case .failure(let error):
+                archive.typedStreamError = error
+                return archive
+            }
+            return try nesting(archive)
+        case .nibArchive:
+            switch nibArchive(bytes) {
+            case .success(let graph): archive.value = graph.jsonForm
+            case .failure(let error) where Self.isLimit(error):
+                throw Self.failure(error, length: bytes.count, place: place, keyPath: place, segment: place.segments.count - 1)
+            case .failure(let error):
+                archive.nibArchiveError = error
+                return archive
+            }
+            return try nesting(archive)
+        default:
+            break
+        }
         if case .compressed(let compressed) = form {
             guard place.segments.count + layers <= maximumNesting else {
                 throw EmbeddedKeyPathError(
@@ -571,11 +727,19 @@ public struct EmbeddedArchives: Sendable {
             return archive
         }
         archive.value = value
+        return try nesting(archive)
+    }
+
+    /// `archive` with the layers in its value's data values, within the nesting limit.
+    private func nesting(_ archive: EmbeddedArchive) throws(EmbeddedKeyPathError) -> EmbeddedArchive {
+        guard let value = archive.value else { return archive }
+        let place = archive.keyPath
         guard place.segments.count <= maximumNesting else {
             throw EmbeddedKeyPathError(
                 .nestingLimit, keyPath: place, segment: place.segments.count - 1,
                 "archives nest in data values more than \(maximumNesting) deep")
         }
+        var archive = archive
         archive.nested = try find(in: value, at: place.appending(segment: PropertyListKeyPath()))
         return archive
     }

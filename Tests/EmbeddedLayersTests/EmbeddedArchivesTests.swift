@@ -210,6 +210,32 @@ struct EmbeddedTypedStreamAndNibLayerTests {
         #expect(form["typedStream"]?.value(at: [.key("format")]) == "typedstream")
     }
 
+    /// The Terminal profile's 16 ANSI colours, typed streams Terminal.app wrote in `<data>` values: each
+    /// `KEY!` is its `NSColor` decoded, with the components pytypedstream reads from the same bytes.
+    @Test(.externalTools(["/usr/bin/env"]))
+    func aTerminalProfilesTypedStreamColoursAreSteppedInto() throws {
+        let script = """
+            import json, plistlib, sys, typedstream
+            profile = plistlib.load(open(sys.argv[1], 'rb'))
+            colours = {}
+            for key, value in profile.items():
+                if isinstance(value, bytes) and value.startswith(b'\\x04\\x0bstreamtyped'):
+                    colour = typedstream.unarchive_from_data(value)
+                    colours[key] = [colour.value.red, colour.value.green, colour.value.blue, colour.value.alpha]
+            print(json.dumps(colours))
+            """
+        let expected = try JSONDecoder().decode(
+            [String: [Double]].self, from: try PythonScript.run(script, arguments: [EmbeddedArchivesTests.profilePath]))
+        #expect(expected.count == 16)
+        let profile = try EmbeddedArchivesTests.profile()
+        let archives = EmbeddedArchives()
+        for (key, components) in expected {
+            let colour = try archives.value(in: profile, at: EmbeddedKeyPath(parsing: "\(key)!"))
+            #expect(colour.value(at: [.key("class")]) == "NSColor", "\(key)")
+            #expect(colour.value(at: [.key("components")]) == .array(components.map { .real($0) }), "\(key)")
+        }
+    }
+
     @Test(.externalTools(["/usr/bin/env"]))
     func aNibArchiveInDataIsSteppedIntoAndFound() throws {
         let names = try Self.pythonClassNames(Self.nib)

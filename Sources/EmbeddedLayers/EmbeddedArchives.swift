@@ -432,10 +432,9 @@ public struct EmbeddedArchives: Sendable {
         guard inner != opened.value else { return }
         let place = keyPath.prefix(throughSegment: index)
         guard let format = opened.format else {
-            let what = opened.form.map { form -> String in if case .compressed = form { "compressed" } else { "\(Self.article(form)) \(form)" } }
             throw EmbeddedKeyPathError(
                 .readOnlyForm, keyPath: keyPath, segment: index + 1,
-                "the data at '\(place)' is \(what ?? "compressed"): what it holds is read, not written back")
+                "the data at '\(place)' is \(Self.readOnlyName(opened.form)): what it holds is read, not written back")
         }
         let bytes: [UInt8]
         do throws(PropertyListError) {
@@ -599,9 +598,13 @@ public struct EmbeddedArchives: Sendable {
         [NIBArchiveLimit.inputSize, .count, .depth].contains { error.code == .limitExceeded($0) }
     }
 
-    private static func article(_ form: EmbeddedArchiveForm) -> String {
-        if case .nibArchive = form { return "a" }
-        return "an"
+    /// What read-only data is, for the refusal of an edit inside it.
+    private static func readOnlyName(_ form: EmbeddedArchiveForm?) -> String {
+        switch form {
+        case .typedStream?: "an NSArchiver typed stream"
+        case .nibArchive?: "a NIB archive"
+        default: "compressed"
+        }
     }
 
     private func checkNesting(_ keyPath: EmbeddedKeyPath) throws(EmbeddedKeyPathError) {

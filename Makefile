@@ -108,7 +108,7 @@ lint:
 # of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no
 # catalog: their doc comments only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
 # not among them.
-DOC_MODULES = ICTKit PropertyList FoundationValues DataLayers KeyedArchive TypedStream CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UbiquityContainers UbiquitousKeyValueStore UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
+DOC_MODULES = ICTKit PropertyList FoundationValues DataLayers KeyedArchive TypedStream EmbeddedLayers CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UbiquityContainers UbiquitousKeyValueStore UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \
 	  $(SWIFT) package generate-documentation --target $$module --warnings-as-errors || exit 1; \

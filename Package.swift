@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CoreDataFiles", targets: ["CoreDataFiles"]),
         .library(name: "KeyedCoding", targets: ["KeyedCoding"]),
         .library(name: "NIBArchive", targets: ["NIBArchive"]),
+        .library(name: "EmbeddedLayers", targets: ["EmbeddedLayers"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
         .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
@@ -90,7 +91,6 @@ let package = Package(
         .target(
             name: "KeyedArchive",
             dependencies: [
-                "DataLayers",
                 "PropertyList",
                 "FoundationValues",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -109,6 +109,8 @@ let package = Package(
                 "CSQLite",
                 // Raw inflate of a store's Z_MODELCACHE.
                 "DataLayers",
+                // The layers inside a column's value, for the JSON form's "layers".
+                "EmbeddedLayers",
                 "PropertyList",
                 "KeyedArchive",
                 "SystemSupport",
@@ -131,6 +133,20 @@ let package = Package(
                 "KeyedArchive",
                 "PropertyList",
                 "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // Layers inside data values, stepped into by key paths and shown by `inspect --expand`: property lists,
+        // keyed archives, typed streams, NIB archives, gzip/zlib and protocol buffers. Above every reader it uses,
+        // so that each layer kind is read by its own module and none imports another's.
+        .target(
+            name: "EmbeddedLayers",
+            dependencies: [
+                "DataLayers",
+                "KeyedArchive",
+                "NIBArchive",
+                "PropertyList",
+                "TypedStream",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -182,6 +198,7 @@ let package = Package(
                 "CLibPNG",
                 "PropertyList",
                 "KeyedArchive",
+                "EmbeddedLayers",
                 "DocumentPackage",
                 "DocumentVersions",
                 "UniformTypes",
@@ -227,7 +244,7 @@ let package = Package(
         .target(
             name: "ICTKit",
             dependencies: [
-                "PropertyList", "FoundationValues", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "KeyedCoding",
+                "PropertyList", "FoundationValues", "KeyedArchive", "TypedStream", "NIBArchive", "EmbeddedLayers", "CoreDataFiles", "KeyedCoding",
                 "DocumentPackage", "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents",
                 "DocumentQuery", "UbiquityContainers", "UbiquitousKeyValueStore", "AppleCompatibility",
             ]
@@ -247,6 +264,8 @@ let package = Package(
                 "ICTDocument",
                 "DocumentQuery",
                 "NIBArchive",
+                "EmbeddedLayers",
+                "DataLayers",
                 "SystemSupport",
                 "TypedStream",
                 "FoundationValues",
@@ -307,7 +326,7 @@ let package = Package(
         .testTarget(name: "FoundationValuesTests", dependencies: ["FoundationValues", "PropertyList"]),
         .testTarget(
             name: "DataLayersTests",
-            dependencies: ["DataLayers", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: ["DataLayers", "EmbeddedLayers", "KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -334,6 +353,10 @@ let package = Package(
             name: "NIBArchiveTests",
             dependencies: ["NIBArchive", "KeyedArchive", "PropertyList", "TestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "EmbeddedLayersTests",
+            dependencies: ["EmbeddedLayers", "KeyedArchive", "PropertyList", "TestSupport"]
         ),
         .testTarget(
             name: "UniformTypesTests",

@@ -5,7 +5,7 @@ here (keyed archives of CTData/CTMetadata, tiny PNGs, zips of packages).
 scripts/fuzz.sh seed merges them, minimised, into Fuzz/Corpus/.
 
 Usage: scripts/fuzz-seeds.py OUT"""
-import base64, datetime, hashlib, io, json, math, os, plistlib, shutil, struct, subprocess, sys, tempfile, zipfile, zlib
+import base64, datetime, gzip, hashlib, io, json, math, os, plistlib, shutil, struct, subprocess, sys, tempfile, zipfile, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INTEROP = os.path.join(os.path.dirname(ROOT), "shared", "interop")
@@ -310,3 +310,16 @@ nested = {"leaf": True}
 for _ in range(3):
     nested = {"a": plistlib.dumps(nested, fmt=plistlib.FMT_BINARY)}
 add("embedded-archive", plistlib.dumps(nested, fmt=plistlib.FMT_BINARY))
+
+# embedded-archive and data-layers: typed streams and NIB archives as layers (issue 41), from bytes Apple's
+# programs wrote (an iMessage attributedBody, Tests/TypedStreamTests/Fixtures/SOURCES.md; a NIB archive Xcode
+# compiled, Tests/NIBArchiveTests/Fixtures/SOURCES.md): in a property list, bare, gzipped, zlib'd, and cut short.
+with open(os.path.join(ROOT, "Tests", "TypedStreamTests", "Fixtures", "AttributedBodyTextOnly"), "rb") as f:
+    attributed_body = f.read()
+with open(os.path.join(ROOT, "Tests", "NIBArchiveTests", "Fixtures", "UIViewController-01J-lp-oVM.nib"), "rb") as f:
+    small_nib = f.read()
+add("embedded-archive", plistlib.dumps({"attributedBody": attributed_body, "nib": small_nib, "cut": attributed_body[:40]},
+                                       fmt=plistlib.FMT_BINARY))
+add("embedded-archive", plistlib.dumps({"z": gzip.compress(attributed_body, mtime=0)}, fmt=plistlib.FMT_XML))
+for layer in (attributed_body, small_nib, gzip.compress(attributed_body, mtime=0), zlib.compress(small_nib), small_nib[:len(small_nib) // 2]):
+    add("data-layers", layer)

@@ -131,7 +131,7 @@ extension Ict {
 
         @Flag(
             help:
-                "With a Core Data store and --format json or jsonl, add to each object \"layers\": what its data values hold (property lists, archives, gzip, zlib, protocol buffers), decoded beside the raw bytes."
+                "With a Core Data store and --format json or jsonl, add to each object \"layers\": what its data values hold (property lists, keyed archives, typed streams, NIB archives, gzip, zlib, protocol buffers), decoded beside the raw bytes."
         )
         var expand = false
 

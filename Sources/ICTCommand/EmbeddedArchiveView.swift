@@ -1,5 +1,7 @@
 import DataLayers
+import EmbeddedLayers
 import KeyedArchive
+import NIBArchive
 import PropertyList
 import TypedStream
 
@@ -26,20 +28,27 @@ struct EmbeddedArchiveView {
         guard nesting < archives.maximumNesting, let form = archives.form(of: bytes) else { return false }
         output.write(TreePrinter.dataSummary(bytes) + " embedded \(form)")
         let inner = EmbeddedArchiveView(archives: archives, nesting: nesting + 1)
-        let pad = String(repeating: "  ", count: indent + 1)
         if case .compressed(let compressed) = form {
             writeLayers(bytes, compressed, indent: indent, to: &output)
             return true
         }
         if form == .typedStream {
-            let read = bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
+            let read = bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try archives.typedStreams.read(buffer) } }
             switch read {
-            case .success(let document):
-                output.write(" {\n")
-                for line in TypedStreamSupport.treeLines(document) { output.write(pad + TerminalText.escaped(line) + "\n") }
-                output.write(String(repeating: "  ", count: indent) + "}")
-            case .failure(let error):
-                output.write(TerminalText.escaped(" that does not read: \(error.description)"))
+            case .success(let document): writeLines(TypedStreamSupport.treeLines(document), indent: indent, to: &output)
+            case .failure(let error): output.write(TerminalText.escaped(" that does not read: \(error.description)"))
+            }
+            return true
+        }
+        if form == .nibArchive {
+            let limits = archives.nibArchives.limits
+            let read = bytes.withUnsafeBytes { buffer in
+                Result { () throws(NIBArchiveError) in try NibObjectGraph(archives.nibArchives.read(buffer)).treeText(limits: limits) }
+            }
+            switch read {
+            case .success(let text):
+                writeLines(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init), indent: indent, to: &output)
+            case .failure(let error): output.write(TerminalText.escaped(" that does not read: \(error.description)"))
             }
             return true
         }
@@ -63,6 +72,14 @@ struct EmbeddedArchiveView {
             output = printer.output
         }
         return true
+    }
+
+    /// `lines` in braces, one level in from `indent`.
+    private func writeLines(_ lines: [String], indent: Int, to output: inout StandardOutput) {
+        let pad = String(repeating: "  ", count: indent + 1)
+        output.write(" {\n")
+        for line in lines { output.write(pad + TerminalText.escaped(line) + "\n") }
+        output.write(String(repeating: "  ", count: indent) + "}")
     }
 
     /// Compressed data's layers: what it inflates to (as a data value's
@@ -115,13 +132,15 @@ struct EmbeddedArchiveView {
             }
         } else if let fields = archive.fields {
             members.append(("fields", .propertyList(ProtocolBufferPropertyList.fieldsForm(fields))))
-        } else if archive.form == .typedStream {
-            let read = archive.bytes.withUnsafeBytes { buffer in Result { () throws(TypedStreamError) in try TypedStreamReader().read(buffer) } }
-            switch read {
-            case .success(let document): members.append(("typedStream", .propertyList(TypedStreamSupport.jsonForm(document))))
-            case .failure(let error):
-                members.append(("error", .object([("message", .string(error.message)), ("location", .string("byte \(error.byteOffset)"))])))
-            }
+        } else if let document = archive.typedStream {
+            members.append(("typedStream", .propertyList(TypedStreamSupport.jsonForm(document))))
+        } else if let error = archive.typedStreamError {
+            members.append(("error", .object([("message", .string(error.message)), ("location", .string("byte \(error.byteOffset)"))])))
+        } else if archive.form == .nibArchive, let graph = archive.value {
+            members.append(("nibArchive", .propertyList(graph)))
+        } else if let error = archive.nibArchiveError {
+            let location = error.byteOffset.map { "byte \($0)" } ?? ""
+            members.append(("error", .object([("message", .string(error.message)), ("location", .string(location))])))
         } else if let value = archive.value {
             if KeyedArchiveObjectGraph.looksLikeArchive(value), let graph = try? KeyedArchiveObjectGraph(propertyList: value) {
                 do throws(KeyedArchiveError) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EmbeddedLayers
 import ICTDocument
 import KeyedArchive
 import NIBArchive
@@ -21,11 +22,15 @@ extension Ict {
                 list (binary, XML, JSON or OpenStep) or keyed archive, as the Go tool ply \
                 does: in a Terminal profile, Font! is the archive in Font's data and \
                 Font!.$top.root.NSName its font's name; a.b!.c!.d goes two levels down (at \
-                most 16). \\! is a ! in a key. set, insert and remove take the same steps and \
-                write each data value back in its own form (binary stays binary, XML stays \
-                XML) inside the file, which keeps its own. A step into a value that is not \
-                data, data that does not read (the message gives the byte offset inside it) \
-                or an NSArchiver typed stream fails with exit status 1.
+                most 16). An NSArchiver typed stream reads as its root decoded by class \
+                (attributedBody!.string), a NIB archive as its object graph \
+                (nib!.objects.3.className), gzip or zlib data as what it inflates to. \\! is \
+                a ! in a key. set, insert and remove take the same steps and write each data \
+                value back in its own form (binary stays binary, XML stays XML) inside the \
+                file, which keeps its own. A step into a value that is not data, or data that \
+                does not read (the message gives the byte offset inside it), and a change \
+                inside a typed stream, NIB archive or compressed data (read only) fail with \
+                exit status 1.
 
                 In an NSArchiver typed stream (a file, standard input or a FIFO) a key path is \
                 dot-separated indices from the root object: at an object an index picks one of \

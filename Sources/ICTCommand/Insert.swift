@@ -1,4 +1,5 @@
 import ArgumentParser
+import EmbeddedLayers
 import ICTDocument
 import KeyedArchive
 import PropertyList

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreDataFiles
 import DocumentPackage
+import EmbeddedLayers
 import ICTDocument
 import KeyedArchive
 import NIBArchive
@@ -61,9 +62,9 @@ extension Ict {
                 "nib" and "nib" is {"members": [{"name", "graph": {"root", "topLevelObjects", \
                 "connections", "objects"}}]}. \
                 With --expand, a data value that holds a property list (binary, XML naming a plist, \
-                or JSON or OpenStep text opening a dictionary or array), a keyed archive or an \
-                NSArchiver typed stream ("bplist inception": a Terminal profile's Font, an \
-                archive's NS.data) is shown decoded in place after its summary, marked "embedded" \
+                or JSON or OpenStep text opening a dictionary or array), a keyed archive, an \
+                NSArchiver typed stream (iMessage's attributedBody) or a NIB archive ("bplist \
+                inception": a Terminal profile's Font, an archive's NS.data) is shown decoded in place after its summary, marked "embedded" \
                 and its form, nested levels too (at most 16 deep: deeper is an error naming the key \
                 path); bytes that start as a property list but do not read say why and where in \
                 them. Compressed data (gzip, zlib) is inflated (at most 64 MB a layer) and what it \
@@ -90,7 +91,7 @@ extension Ict {
 
         @Flag(
             help:
-                "Show property lists, keyed archives, typed streams, compressed data and protocol buffers held in data values decoded in place, marked embedded."
+                "Show property lists, keyed archives, typed streams, NIB archives, compressed data and protocol buffers held in data values decoded in place, marked embedded."
         )
         var expand = false
 

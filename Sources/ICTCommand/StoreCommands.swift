@@ -1,4 +1,5 @@
 import CoreDataFiles
+import EmbeddedLayers
 import KeyedArchive
 import PropertyList
 

@@ -1,3 +1,4 @@
+import EmbeddedLayers
 import KeyedArchive
 import PropertyList
 import SystemSupport

@@ -10,6 +10,7 @@
 @_exported import DocumentQuery
 @_exported import DocumentVersions
 @_exported import Documents
+@_exported import EmbeddedLayers
 @_exported import FileCoordination
 @_exported import FoundationValues
 @_exported import ICTDocument

@@ -1,4 +1,5 @@
 import DataLayers
+import EmbeddedLayers
 import Foundation
 import KeyedArchive
 import PropertyList

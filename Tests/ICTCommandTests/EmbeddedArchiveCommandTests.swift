@@ -113,7 +113,7 @@ struct EmbeddedArchiveCommandTests {
             (["get", file, "Text!.x"], "'Text' holds a string, not data, so '!' cannot read a property list from it"),
             (["set", file, "Cut!.x", "-integer", "2"], "the data at 'Cut' does not read as a property list: "),
             (["get", file, "Junk!.x"], "the data at 'Junk' does not read as a property list: "),
-            (["set", file, "Typed!.x", "-integer", "2"], "the data at 'Typed' is an NSArchiver typed stream"),
+            (["set", file, "Typed!", "-string", "b"], "the data at 'Typed' is an NSArchiver typed stream: what it holds is read, not written back"),
             (["get", file, "Missing!.x"], "no value at this key path"),
         ]
         for (arguments, message) in cases {
@@ -232,6 +232,77 @@ struct EmbeddedArchiveCommandTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
         let set = try ICTRunner.run(["set", file, "ZDATA!.2.3.2", "-string", "Changed"])
         #expect(set.status == 1 && set.stderr.contains("compressed"), "\(set.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
+    /// Issue 41 item 3's typed stream and NIB archive layers, on real bytes Apple's programs wrote (an
+    /// iMessage `attributedBody`, Tests/TypedStreamTests/Fixtures/SOURCES.md; a NIB archive Xcode compiled,
+    /// Tests/NIBArchiveTests/Fixtures/SOURCES.md) held as data in a property list plistlib writes (the
+    /// wrapping is ours): `get` steps into each, `inspect --expand` shows each decoded in place and in its
+    /// JSON report; `set` inside is refused with the file unchanged. Expected values: pytypedstream's text
+    /// of the string, nibarchive's objects (the NIBArchive tests' peer).
+    @Test(.externalTools(["/usr/bin/env"]))
+    func typedStreamAndNibLayersAreShownAndSteppedIntoReadOnly() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/layers.plist"
+        let body = Repository.path("Tests/TypedStreamTests/Fixtures/AttributedBodyTextOnly")
+        let nib = Repository.path("Tests/NIBArchiveTests/Fixtures/UIViewController-01J-lp-oVM.nib")
+        let make = """
+            import plistlib, sys
+            body, nib = open(sys.argv[2], 'rb').read(), open(sys.argv[3], 'rb').read()
+            open(sys.argv[1], 'wb').write(plistlib.dumps({'attributedBody': body, 'nib': nib, 'cut': body[:40]}, fmt=plistlib.FMT_BINARY))
+            """
+        _ = try Self.python(make, [file, body, nib])
+        let text = try Self.python("import sys, typedstream\nprint(typedstream.unarchive_from_file(sys.argv[1]).contents[0].value.value)", [body])
+        let peer = """
+            import json, subprocess, sys
+            form = json.loads(subprocess.run([sys.executable, sys.argv[1], sys.argv[2]], capture_output=True, check=True).stdout)
+            print(len(form['file']['objects']), len(form['topLevelObjects']), len(form['connections']), form['file']['objects'][13]['className'])
+            """
+        let nibFacts = try Self.python(peer, [Repository.path("Tests/NIBArchiveTests/Fixtures/nibarchive_peer.py"), nib])
+        #expect(text == "Noter test")
+        #expect(nibFacts == "18 4 2 UIViewController")
+        let counts = nibFacts.split(separator: " ")
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+
+        #expect(try ICTRunner.run(["get", file, "attributedBody!.string"]).stdout == text + "\n")
+        #expect(try ICTRunner.run(["get", file, "nib!.objects.13.className"]).stdout == "\(counts[3])\n")
+
+        let tree = try ICTRunner.run(["inspect", "--expand", file])
+        #expect(tree.status == 0, "\(tree.stderr)")
+        #expect(tree.stdout.contains("embedded NSArchiver typed stream {"), "\(tree.stdout)")
+        #expect(tree.stdout.contains("\"\(text)\""), "\(tree.stdout)")
+        #expect(tree.stdout.contains("embedded NIB archive {"), "\(tree.stdout)")
+        #expect(tree.stdout.contains("\(counts[0]) objects, \(counts[1]) top-level, \(counts[2]) connections"), "\(tree.stdout)")
+        #expect(tree.stdout.contains("embedded NSArchiver typed stream that does not read: byte offset "), "\(tree.stdout)")
+
+        let json = try ICTRunner.run(["inspect", "--expand", "--json", file])
+        #expect(json.status == 0, "\(json.stderr)")
+        try Data(json.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/report.json"))
+        let check = """
+            import json, sys
+            report = {e['keyPath']: e for e in json.load(open(sys.argv[1]))['embedded']}
+            body, nib, cut = report['attributedBody'], report['nib'], report['cut']
+            print(body['kind'], body['typedStream']['decoded']['string'], nib['kind'], nib['format'], len(nib['nibArchive']['objects']),
+                  cut['kind'], cut['error']['location'].startswith('byte '))
+            """
+        #expect(try Self.python(check, [folder + "/report.json"]) == "typedStream \(text) nibArchive nibArchive \(counts[0]) typedStream True")
+
+        for arguments in [
+            ["set", file, "attributedBody!.string", "-string", "changed"], ["set", file, "nib!.objects.13.className", "-string", "UIView"],
+        ] {
+            let run = try ICTRunner.run(arguments)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.stderr.hasPrefix(file + ":"), "\(run.stderr)")
+            #expect(run.stderr.contains("what it holds is read, not written back"), "\(run.stderr)")
+        }
+        let cut = try ICTRunner.run(["get", file, "cut!.string"])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.hasPrefix(file + ":"), "\(cut.stderr)")
+        #expect(cut.stderr.contains("the NSArchiver typed stream at 'cut' does not read: "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("(at byte "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("cut!.string"), "\(cut.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 }

@@ -301,4 +301,85 @@ struct StoreCommandTests {
         }
         #expect(try Self.sha256([store, store + "-wal", store + "-shm"]) == before)
     }
+
+    /// Issue 41 item 3's typed stream and NIB archive layers in a store's column: Apple Notes' own store
+    /// (as above) with three `ZICNOTEDATA.ZDATA` blobs replaced by Python's sqlite3 with bytes Apple's
+    /// programs wrote (an iMessage `attributedBody`, Tests/TypedStreamTests/Fixtures/SOURCES.md; a NIB
+    /// archive Xcode compiled, Tests/NIBArchiveTests/Fixtures/SOURCES.md; the first 40 bytes of the
+    /// `attributedBody`, cut short): the store is Apple's, the blobs Apple's, their placing ours. `get`
+    /// steps into each; `convert --expand` carries each decoded layer beside the raw bytes, the cut one
+    /// with its error and byte offset; no file of the store changes. Expected values: pytypedstream and
+    /// nibarchive (the NIBArchive tests' peer).
+    @Test(.externalTools(["/usr/bin/env"]))
+    func typedStreamAndNibLayersInAStoreColumnAreReadAndCarried() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let apple = Repository.path("Tests/CoreDataFilesTests/Fixtures/Apple")
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: apple + "/NoteStore-iOS17.sqlite" + suffix, toPath: folder + "/NoteStore.sqlite" + suffix)
+        }
+        let store = folder + "/NoteStore.sqlite"
+        let body = Repository.path("Tests/TypedStreamTests/Fixtures/AttributedBodyTextOnly")
+        let nib = Repository.path("Tests/NIBArchiveTests/Fixtures/UIViewController-01J-lp-oVM.nib")
+        let place = """
+            import json, sqlite3, sys, typedstream
+            body, nib = open(sys.argv[2], 'rb').read(), open(sys.argv[3], 'rb').read()
+            db = sqlite3.connect(sys.argv[1])
+            pks = [row[0] for row in db.execute('SELECT Z_PK FROM ZICNOTEDATA ORDER BY Z_PK LIMIT 3')]
+            for pk, blob in zip(pks, [body, nib, body[:40]]):
+                db.execute('UPDATE ZICNOTEDATA SET ZDATA = ? WHERE Z_PK = ?', (blob, pk))
+            db.commit()
+            db.close()
+            print(json.dumps({'pks': pks, 'text': typedstream.unarchive_from_data(body).contents[0].value.value, 'nibLength': len(nib)}))
+            """
+        let placed = try #require(try JSONSerialization.jsonObject(with: Self.python(["-c", place, store, body, nib])) as? [String: Any])
+        let pks = try #require(placed["pks"] as? [Int])
+        try #require(pks.count == 3)
+        let text = try #require(placed["text"] as? String)
+        #expect(text == "Noter test")
+        let peer = """
+            import json, subprocess, sys
+            form = json.loads(subprocess.run([sys.executable, sys.argv[1], sys.argv[2]], capture_output=True, check=True).stdout)
+            print(json.dumps([o['className'] for o in form['file']['objects']]))
+            """
+        let classNames = try #require(
+            try JSONSerialization.jsonObject(with: Self.python(["-c", peer, Repository.path("Tests/NIBArchiveTests/Fixtures/nibarchive_peer.py"), nib]))
+                as? [String])
+        let before = try Self.sha256([store, store + "-wal", store + "-shm"])
+
+        let get = try ICTRunner.run(["get", store, "ICNoteData[p\(pks[0])].data!.string"])
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout == text + "\n")
+        let nibGet = try ICTRunner.run(["get", store, "ICNoteData[p\(pks[1])].data!.objects.13.className"])
+        #expect(nibGet.stdout == classNames[13] + "\n", "\(nibGet.stderr)")
+        let cut = try ICTRunner.run(["get", store, "ICNoteData[p\(pks[2])].data!.string"])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("the NSArchiver typed stream at 'data' does not read: "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("(at byte "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("ICNoteData[p\(pks[2])].data!.string"), "\(cut.stderr)")
+
+        let converted = try ICTRunner.run(["convert", "--format", "jsonl", "--expand", store])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        var layers: [Int: [String: Any]] = [:]
+        for object in try Self.objects(converted.stdout) where object["entity"] as? String == "ICNoteData" {
+            guard let id = object["id"] as? String, let pk = Int(id.split(separator: "p").last ?? ""),
+                let layer = ((object["layers"] as? [String: Any])?["data"] as? [[String: Any]])?.first
+            else { continue }
+            layers[pk] = layer
+        }
+        let typed = try #require(layers[pks[0]])
+        #expect(typed["kind"] as? String == "typedStream")
+        #expect((typed["value"] as? [String: Any])?["string"] as? String == text)
+        #expect((typed["typedStream"] as? [String: Any])?["format"] as? String == "typedstream")
+        let nibLayer = try #require(layers[pks[1]])
+        #expect(nibLayer["kind"] as? String == "nibArchive")
+        #expect(nibLayer["length"] as? Int == placed["nibLength"] as? Int)
+        let objects = ((nibLayer["value"] as? [String: Any])?["objects"] as? [[String: Any]]) ?? []
+        #expect(objects.map { $0["className"] as? String ?? "" } == classNames)
+        let cutLayer = try #require(layers[pks[2]])
+        #expect(cutLayer["kind"] as? String == "typedStream")
+        #expect((cutLayer["error"] as? [String: Any])?["offset"] is Int)
+        #expect(cutLayer["value"] == nil)
+        #expect(try Self.sha256([store, store + "-wal", store + "-shm"]) == before)
+    }
 }

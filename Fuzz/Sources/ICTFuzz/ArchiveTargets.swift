@@ -1,7 +1,10 @@
+import EmbeddedLayers
 import Foundation
 import ICTDocument
 import KeyedArchive
+import NIBArchive
 import PropertyList
+import TypedStream
 
 let fuzzArchiveLimits = KeyedArchiveLimits(maximumDepth: 512, propertyList: fuzzLimits)
 
@@ -103,13 +106,15 @@ func fuzzArchiveValidator(_ bytes: [UInt8]) {
 }
 
 /// Archives inside archives (`EmbeddedArchives`): a property list in any
-/// form whose data values may hold property lists, keyed archives or typed
-/// streams. Every archive `find(in:)` reads, the `!` step reads equal; an
+/// form whose data values may hold property lists, keyed archives, typed
+/// streams or NIB archives. Every archive `find(in:)` reads, the `!` step reads equal; an
 /// edit through the step writes data that reads back, in the same form,
 /// as the edit left it; and the input read as a key path's text never crashes.
 func fuzzEmbeddedArchives(_ bytes: [UInt8]) {
     _ = EmbeddedKeyPath(parsing: String(decoding: bytes.prefix(256), as: UTF8.self)).description
-    let archives = EmbeddedArchives(limits: fuzzLimits, maximumNesting: 6)
+    let archives = EmbeddedArchives(
+        limits: fuzzLimits, maximumNesting: 6, typedStreams: TypedStreamReader(limits: fuzzTypedStreamLimits),
+        nibArchives: NIBArchiveReader(limits: fuzzNibLimits))
     guard let root = try? PropertyListReader(limits: fuzzLimits).read(Data(bytes)).value,
         let found = try? archives.find(in: root)
     else { return }
@@ -129,7 +134,7 @@ func fuzzEmbeddedArchives(_ bytes: [UInt8]) {
         let format: PropertyListFormat
         switch archive.form {
         case .propertyList(let form), .keyedArchive(let form): format = form
-        case .typedStream, .compressed, .protocolBuffer: continue
+        case .typedStream, .nibArchive, .compressed, .protocolBuffer: continue
         }
         guard format != .openStep else { continue }
         var edited = root

@@ -1,7 +1,10 @@
 import DataLayers
+import EmbeddedLayers
 import Foundation
 import KeyedArchive
+import NIBArchive
 import PropertyList
+import TypedStream
 
 /// Protocol buffer read without a schema: fields within the bytes, in
 /// order, numbers in range; what reads once reads the same again; its text
@@ -27,8 +30,9 @@ func fuzzProtocolBuffer(_ bytes: [UInt8]) {
 }
 
 /// Compressed data inflated within a 1 MB limit in each form; the layers of
-/// a data value holding the bytes found, as `inspect --expand` finds them,
-/// within the limits, every failure saying where.
+/// a data value holding the bytes found, as `inspect --expand` finds them
+/// (a typed stream or NIB archive, bare or inflated, read as the `!` step
+/// reads it), within the limits, every failure saying where.
 func fuzzDataLayers(_ bytes: [UInt8]) {
     let limit = 1 << 20
     for form in CompressedForm.allCases {
@@ -42,14 +46,15 @@ func fuzzDataLayers(_ bytes: [UInt8]) {
     }
     let archives = EmbeddedArchives(
         limits: fuzzLimits, maximumNesting: 6, maximumInflatedSize: limit,
-        protocolBuffers: ProtocolBufferReader(maximumDepth: 64, maximumFields: 100_000))
+        protocolBuffers: ProtocolBufferReader(maximumDepth: 64, maximumFields: 100_000),
+        typedStreams: TypedStreamReader(limits: fuzzTypedStreamLimits), nibArchives: NIBArchiveReader(limits: fuzzNibLimits))
     let root = PropertyListValue.dictionary(["d": .data(Data(bytes))])
     guard let found = try? archives.find(in: root), let first = found.first else { return }
     var layer = first
     while let inner = layer.nested.first, layer.inflated != nil {
         layer = inner
     }
-    guard let value = layer.value, layer.form == .protocolBuffer else { return }
+    guard let value = layer.value, [.protocolBuffer, .typedStream, .nibArchive].contains(layer.form) else { return }
     // What `d`'s layers hold as a whole: the key path `d!` followed by the empty path (as embedded-archive steps).
     let step = first.keyPath.appending(segment: PropertyListKeyPath())
     do {

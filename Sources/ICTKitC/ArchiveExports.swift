@@ -153,9 +153,12 @@ struct KeyedArchiveDescriber {
 
     /// Writes a value met inside an object (or `$top`): a reference is followed, an inline container walked.
     /// Returns false, writing nothing, when the value is a reference back to an object being written.
-    private mutating func field(_ value: PropertyListValue, at path: PropertyListKeyPath) throws(ValueStreamError) -> Bool {
+    /// `tracked` false for a value nska-deserialize reaches through ccl_bplist's converting containers (an NSArray's
+    /// elements, an NSDictionary's keys and values): it does not count those objects as open, so they are written
+    /// again below themselves until a tracked reference or the depth limit stops them.
+    private mutating func field(_ value: PropertyListValue, at path: PropertyListKeyPath, tracked: Bool = true) throws(ValueStreamError) -> Bool {
         switch value {
-        case .uid(let uid): return try object(uid, at: path)
+        case .uid(let uid): return try object(uid, at: path, tracked: tracked)
         case .array(let items):
             try enter(path)
             defer { depth -= 1 }
@@ -176,14 +179,14 @@ struct KeyedArchiveDescriber {
         }
     }
 
-    private mutating func list(_ items: [PropertyListValue], at path: PropertyListKeyPath) throws(ValueStreamError) {
+    private mutating func list(_ items: [PropertyListValue], at path: PropertyListKeyPath, tracked: Bool = true) throws(ValueStreamError) {
         try stream.tag(ValueStream.list, at: path)
         let position = stream.openCount()
         var written = 0
         for (index, item) in items.enumerated() {
             let itemPath = path.appending(.index(index))
             // $null, and an object nska-deserialize reads as None, is "" in a container (its rule, for plist writing).
-            if try field(item, at: itemPath) { written += 1 }
+            if try field(item, at: itemPath, tracked: tracked) { written += 1 }
         }
         stream.patchCount(written, at: position)
     }
@@ -260,7 +263,7 @@ struct KeyedArchiveDescriber {
                 let mark = stream.output.count
                 let keyPath = path.appending(.key("NS.keys")).appending(.index(index))
                 let valuePath = path.appending(.key("NS.objects")).appending(.index(index))
-                if try field(key, at: keyPath), try field(values[index], at: valuePath) {
+                if try field(key, at: keyPath, tracked: false), try field(values[index], at: valuePath, tracked: false) {
                     written += 1
                 } else {
                     stream.truncate(to: mark)
@@ -268,7 +271,11 @@ struct KeyedArchiveDescriber {
             }
             stream.patchCount(written, at: position)
         } else if ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet"].contains(name) && fields["NS.objects"] != nil {
-            if try !field(fields["NS.objects"] ?? .array([]), at: path.appending(.key("NS.objects"))) {
+            if case .array(let items)? = fields["NS.objects"] {
+                try enter(path)
+                defer { depth -= 1 }
+                try list(items, at: path.appending(.key("NS.objects")), tracked: false)
+            } else if try !field(fields["NS.objects"] ?? .array([]), at: path.appending(.key("NS.objects"))) {
                 try stream.tag(ValueStream.list, at: path)
                 stream.count(0)
             }

@@ -76,11 +76,14 @@ test:
 # so the installed module is the one imported; with LD_LIBRARY_PATH empty and the toolchain off PATH, as a
 # machine without Swift has it.
 PYTHON_VENV = .build-python/venv
+# The peers test_archive compares ictkit.archive with, pinned as scripts/install-deps.sh pins them for the Swift tests.
+PYTHON_PEERS = nska-deserialize==1.5.1 pytypedstream==0.1.0 nibarchive==1.1.0
 python-test:
 	python3 -m venv $(PYTHON_VENV)
 	$(PYTHON_VENV)/bin/python -m pip install --quiet --force-reinstall ./python
+	$(PYTHON_VENV)/bin/python -m pip install --quiet $(PYTHON_PEERS)
 	cd python/tests && env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin ../../$(PYTHON_VENV)/bin/python run_cpython_test_plistlib.py
-	cd python/tests && env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin ../../$(PYTHON_VENV)/bin/python -m unittest -v test_ictkit
+	cd python/tests && env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin ../../$(PYTHON_VENV)/bin/python -m unittest -v test_ictkit test_archive
 
 # What make install installs, checked: the static ict runs alone, the man
 # pages and completions are made (InstallTests, StaticBinaryTests; CI runs it).

@@ -279,7 +279,7 @@ let package = Package(
         // MARK: C interface — ictkit.h over the modules, for C callers and the Python package in python/.
         .target(
             name: "ICTKitC",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: ["PropertyList", "KeyedArchive", "TypedStream", "NIBArchive", .product(name: "OrderedCollections", package: "swift-collections")],
             exclude: ["include"]
         ),
 

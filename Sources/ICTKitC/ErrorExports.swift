@@ -22,6 +22,15 @@ final class ErrorBox {
         }
     }
 
+    /// An error of another module (keyed archive, typed stream, NIB archive), already put in words.
+    init(code: String, description: String, message: String, keyPath: String, byteOffset: Int64, line: Int64 = -1, column: Int64 = -1) {
+        self.code = Self.cString(code)
+        self.description = Self.cString(description)
+        self.message = Self.cString(message)
+        self.keyPath = Self.cString(keyPath)
+        (self.byteOffset, self.line, self.column) = (byteOffset, line, column)
+    }
+
     deinit {
         for text in [code, description, message, keyPath] { text.deallocate() }
     }

@@ -24,18 +24,19 @@ struct CLibraryTests {
         let folder: URL
         let executable: URL
 
-        init() throws {
+        /// Compiles CProgram/`program`.c (plist_client, or archive_client for ArchiveExportsTests).
+        init(program: String = "plist_client") throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("ictkitc-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let library = products.appendingPathComponent("libICTKitC.so").path
             let stripped = folder.appendingPathComponent("libICTKitC.so").path
-            executable = folder.appendingPathComponent("plist_client")
+            executable = folder.appendingPathComponent(program)
             try CLibraryTests.check(try CLibraryTests.run(["/usr/bin/objcopy", "--strip-debug", library, stripped]))
             try CLibraryTests.check(
                 try CLibraryTests.run([
                     "/usr/bin/env", "clang", "-Wall", "-Wextra", "-Werror",
                     "-I", Repository.path("Sources/ICTKitC/include"),
-                    Repository.path("Tests/ICTKitCTests/CProgram/plist_client.c"),
+                    Repository.path("Tests/ICTKitCTests/CProgram/\(program).c"),
                     "-L", folder.path, "-lICTKitC", "-Wl,-rpath,\(folder.path)", "-o", executable.path,
                 ]))
         }

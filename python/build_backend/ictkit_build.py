@@ -81,6 +81,7 @@ def _build(staging):
         "-shared", "-fPIC", "-O2", "-Wall",
         "-I", sysconfig.get_paths()["include"], "-I", REPOSITORY / "Sources" / "ICTKitC" / "include",
         PYTHON_FOLDER / "src" / "ictkit" / "_ictkit.c",
+        PYTHON_FOLDER / "src" / "ictkit" / "_archive.c",
         "-L", package, "-lICTKitC", "-Wl,-rpath,$ORIGIN", "-o", extension,
     ])
 

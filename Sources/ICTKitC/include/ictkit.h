@@ -197,6 +197,71 @@ const char *ictkit_error_key_path(const ictkit_error *error);
 /* Frees an error. NULL is allowed. */
 void ictkit_error_free(ictkit_error *error);
 
+/* ---- Archives: keyed archives, typed streams, NIB archives (issue 42) ------------------------------------
+ *
+ * Each decode reads the whole input in one call and returns its values as one value stream, which the caller
+ * walks once (no call per value). Ownership:
+ *   - ictkit_values *  made by a decode call; the caller owns it and frees it with ictkit_values_free (NULL is
+ *                      allowed). The bytes ictkit_values_bytes returns belong to it, valid until it is freed.
+ *   - ictkit_error *   as above: set on failure, owned and freed by the caller.
+ * Decoding is reentrant: distinct calls may run on distinct threads at once.
+ *
+ * The value stream: one value is a tag byte, then (numbers little-endian; lengths and counts uint32):
+ *   'n' none | 't' true | 'f' false | 'i' int64 | 'u' uint64 (above INT64_MAX) | 'r' double (IEEE bits) |
+ *   'd' date: double, seconds since 2001-01-01 00:00:00 UTC | 'U' uid: uint64 (a reference into $objects) |
+ *   's' string: length, UTF-8 bytes | 'b' bytes: length, bytes |
+ *   'l' list: count, then count values | 'm' mapping: count, then count pairs of key value, value value.
+ * A mapping's key is a string but for ICTKIT_ARCHIVE_FOUNDATION's NSDictionary keys, which may be any value.
+ */
+typedef struct ictkit_values ictkit_values;
+
+/* The forms of a keyed archive's decode. */
+enum {
+    /* Foundation's classes converted by name as nska-deserialize 1.5.1 converts them: a mapping of every $top key
+     * to its object; NSDictionary -> mapping, NSArray/NSSet -> list, NSString -> string, NSDate -> date, NSUUID ->
+     * upper-case string, $null -> "" ; any other object -> a mapping of its fields ($class left out). An object
+     * met again inside itself (a cycle) is left out of its container. */
+    ICTKIT_ARCHIVE_FOUNDATION = 0,
+    /* The raw object graph: {"$top": {key: uid}, "$objects": [...]}, each instance's "$class" replaced by its
+     * class name (a string), every other reference a uid. */
+    ICTKIT_ARCHIVE_GRAPH = 1
+};
+
+/* Decodes the keyed archive (binary or XML property list) in `length` bytes in `form`. On success returns new
+ * values (free with ictkit_values_free); on failure returns NULL and sets *error (code, byte offset or line and
+ * column of a property-list problem, key path into the archive). Cost: the input is read and checked in full,
+ * then written once into the stream; an object named N times is written N times (ICTKIT_ARCHIVE_FOUNDATION), up
+ * to `maximum_values` values, or for 0 the default (128 per input byte, at least 2^20, at most 2^26), before the
+ * decode stops with "limitExceeded(values)"; objects nest 512 deep. */
+ictkit_values *ictkit_keyed_archive_decode(const void *bytes, size_t length, int form, size_t maximum_values,
+                                           ictkit_error **error);
+
+/* The forms of a typed stream's decode. */
+enum {
+    /* The document, losslessly: {"format", "byteOrder", "streamerVersion", "systemVersion", "classes", "objects",
+     * "root"} as ICTKit's TypedStreamDocument.jsonForm, byte arrays and non-UTF-8 strings as bytes. */
+    ICTKIT_TYPEDSTREAM_DOCUMENT = 0,
+    /* The root object decoded as Foundation's classes (NSAttributedString -> {"class", "string", "runs"}, NSString
+     * -> string, numbers, ...), as FoundationObject.jsonForm: an iMessage attributedBody's text under "string". */
+    ICTKIT_TYPEDSTREAM_FOUNDATION = 1
+};
+
+/* Decodes the typed stream (NSArchiver; iMessage's attributedBody) in `length` bytes in `form`. On success returns
+ * new values (free with ictkit_values_free); on failure returns NULL and sets *error with its byte offset. Cost:
+ * one pass over the input; 512 levels and ten million values at most. */
+ictkit_values *ictkit_typedstream_decode(const void *bytes, size_t length, int form, ictkit_error **error);
+
+/* Decodes the compiled NIB archive ("NIBArchive" magic) in `length` bytes: its tables, losslessly, as
+ * NIBArchiveFile.jsonForm ({"format", "formatVersion", "coderVersion", "objects", "keys", "values",
+ * "classNames"}; data values as bytes, float values as doubles). `form` must be 0. On failure returns NULL and
+ * sets *error with its byte offset. Cost: one pass over the input; 256 MiB and 4 Mi entries at most. */
+ictkit_values *ictkit_nib_archive_decode(const void *bytes, size_t length, int form, ictkit_error **error);
+
+/* The stream's bytes and their count. */
+const uint8_t *ictkit_values_bytes(const ictkit_values *values, size_t *length);
+/* Frees values. NULL is allowed. */
+void ictkit_values_free(ictkit_values *values);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 #endif
 
 #include "ictkit.h"
+#include "_archive.h"
 
 /* What ictkit.plistlib hands over once: the exception class, UID, and the date conversions. */
 static PyObject *error_class, *uid_class, *date_from_seconds, *seconds_from_date, *datetime_class;
@@ -730,6 +731,7 @@ static PyMethodDef methods[] = {
     {"get", py_get, METH_VARARGS, "get(data, format, key_path, dict_type, aware, default): the value at a key path."},
     {"dumps", py_dumps, METH_VARARGS, "dumps(value, format, sort_keys, skip_keys) -> bytes: encode a property list."},
     {"configure", py_configure, METH_VARARGS, "configure(error, UID, datetime, date_from_seconds, seconds_from_date)."},
+    ICTKIT_ARCHIVE_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,221 @@
+/*
+ * _archive.c: keyed archives, typed streams and NIB archives for ictkit.archive. One call into libICTKitC decodes
+ * the whole input with the GIL released and returns a value stream (ictkit.h, "Archives"); this file turns that
+ * stream into Python objects in one pass, without calling back into the library per value.
+ */
+#include "_archive.h"
+
+#include <string.h>
+
+#include "ictkit.h"
+
+/* What ictkit.archive hands over once: its exception class, plistlib's UID, and the date conversion. */
+static PyObject *archive_error_class, *archive_uid_class, *archive_date;
+
+typedef struct {
+    const uint8_t *bytes;
+    size_t length, position;
+} reader;
+
+static int take(reader *input, size_t count, const uint8_t **out) {
+    if (count > input->length - input->position) {
+        PyErr_SetString(PyExc_SystemError, "ictkit: a value stream ended early");
+        return -1;
+    }
+    *out = input->bytes + input->position;
+    input->position += count;
+    return 0;
+}
+
+static int take_u32(reader *input, uint32_t *value) {
+    const uint8_t *bytes;
+    if (take(input, 4, &bytes) < 0) return -1;
+    *value = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+    return 0;
+}
+
+static int take_u64(reader *input, uint64_t *value) {
+    const uint8_t *bytes;
+    if (take(input, 8, &bytes) < 0) return -1;
+    *value = 0;
+    for (int index = 7; index >= 0; index--) *value = *value << 8 | bytes[index];
+    return 0;
+}
+
+static double as_double(uint64_t bits) {
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static PyObject *value_from(reader *input);
+
+/* A mapping's entry: a key that is not a string becomes its str() and one that cannot be hashed (a list or a
+ * mapping, which an NSDictionary may hold) is dropped, and a key met again keeps its first value (nska's rules). */
+static int add_entry(PyObject *dict, reader *input) {
+    PyObject *key = value_from(input);
+    if (!key) return -1;
+    PyObject *value = value_from(input);
+    if (!value) {
+        Py_DECREF(key);
+        return -1;
+    }
+    int result = 0;
+    if (PyList_Check(key) || PyDict_Check(key)) goto done;
+    if (!PyUnicode_Check(key)) {
+        PyObject *text = PyObject_Str(key);
+        if (!text) {
+            result = -1;
+            goto done;
+        }
+        Py_SETREF(key, text);
+    }
+    result = PyDict_SetDefault(dict, key, value) ? 0 : -1;
+done:
+    Py_DECREF(key);
+    Py_DECREF(value);
+    return result;
+}
+
+static PyObject *container_from(uint8_t tag, reader *input) {
+    uint32_t count;
+    if (take_u32(input, &count) < 0) return NULL;
+    /* Each value takes at least one byte: a count above what is left is not believed. */
+    if (count > input->length - input->position) {
+        PyErr_SetString(PyExc_SystemError, "ictkit: a value stream's count exceeds its bytes");
+        return NULL;
+    }
+    if (tag == 'l') {
+        PyObject *list = PyList_New((Py_ssize_t)count);
+        if (!list) return NULL;
+        for (uint32_t index = 0; index < count; index++) {
+            PyObject *item = value_from(input);
+            if (!item) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)index, item);
+        }
+        return list;
+    }
+    PyObject *dict = PyDict_New();
+    if (!dict) return NULL;
+    for (uint32_t index = 0; index < count; index++) {
+        if (add_entry(dict, input) < 0) {
+            Py_DECREF(dict);
+            return NULL;
+        }
+    }
+    return dict;
+}
+
+static PyObject *value_from(reader *input) {
+    const uint8_t *tag, *bytes;
+    uint32_t length;
+    uint64_t word;
+    if (take(input, 1, &tag) < 0) return NULL;
+    switch (*tag) {
+    case 'n': Py_RETURN_NONE;
+    case 't': Py_RETURN_TRUE;
+    case 'f': Py_RETURN_FALSE;
+    case 'i': return take_u64(input, &word) < 0 ? NULL : PyLong_FromLongLong((long long)(int64_t)word);
+    case 'u': return take_u64(input, &word) < 0 ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)word);
+    case 'r': return take_u64(input, &word) < 0 ? NULL : PyFloat_FromDouble(as_double(word));
+    case 'd': return take_u64(input, &word) < 0 ? NULL : PyObject_CallFunction(archive_date, "d", as_double(word));
+    case 'U': return take_u64(input, &word) < 0 ? NULL : PyObject_CallFunction(archive_uid_class, "K", (unsigned long long)word);
+    case 's':
+        if (take_u32(input, &length) < 0 || take(input, length, &bytes) < 0) return NULL;
+        return PyUnicode_DecodeUTF8((const char *)bytes, (Py_ssize_t)length, "surrogatepass");
+    case 'b':
+        if (take_u32(input, &length) < 0 || take(input, length, &bytes) < 0) return NULL;
+        return PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)length);
+    case 'l':
+    case 'm': {
+        if (Py_EnterRecursiveCall(" while building an archive's values")) return NULL;
+        PyObject *result = container_from(*tag, input);
+        Py_LeaveRecursiveCall();
+        return result;
+    }
+    default:
+        PyErr_Format(PyExc_SystemError, "ictkit: unknown value-stream tag %d", (int)*tag);
+        return NULL;
+    }
+}
+
+/* Raises archive_error_class with the error's sentence and its place as attributes; frees the error. */
+static PyObject *raise_archive_error(ictkit_error *error) {
+    if (!error) {
+        PyErr_SetString(PyExc_SystemError, "ictkit: a decode failed without an error");
+        return NULL;
+    }
+    PyObject *exception = PyObject_CallFunction(archive_error_class, "s", ictkit_error_description(error));
+    if (exception) {
+        PyObject *attributes = Py_BuildValue(
+            "{s:s,s:s,s:L,s:L,s:L,s:s}", "code", ictkit_error_code(error), "reason", ictkit_error_message(error),
+            "byte_offset", (long long)ictkit_error_byte_offset(error), "line", (long long)ictkit_error_line(error),
+            "column", (long long)ictkit_error_column(error), "key_path", ictkit_error_key_path(error));
+        if (attributes) {
+            PyObject *key, *value;
+            Py_ssize_t position = 0;
+            while (PyDict_Next(attributes, &position, &key, &value)) PyObject_SetAttr(exception, key, value);
+            Py_DECREF(attributes);
+        }
+        PyErr_SetObject(archive_error_class, exception);
+        Py_DECREF(exception);
+    }
+    ictkit_error_free(error);
+    return NULL;
+}
+
+/* archive_decode(kind, data, form[, maximum_values]): kind 0 keyed archive, 1 typed stream, 2 NIB archive. */
+PyObject *ictkit_py_archive_decode(PyObject *self, PyObject *args) {
+    int kind, form;
+    Py_ssize_t maximum_values = 0;
+    Py_buffer buffer;
+    if (!PyArg_ParseTuple(args, "iy*i|n", &kind, &buffer, &form, &maximum_values)) return NULL;
+    if (maximum_values < 0) {
+        PyBuffer_Release(&buffer);
+        PyErr_SetString(PyExc_ValueError, "maximum_values must be positive (or 0 for the default)");
+        return NULL;
+    }
+    if (!archive_error_class || !archive_uid_class || !archive_date) {
+        PyBuffer_Release(&buffer);
+        PyErr_SetString(PyExc_RuntimeError, "ictkit: archive_configure was not called");
+        return NULL;
+    }
+    ictkit_error *error = NULL;
+    ictkit_values *values = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    switch (kind) {
+    case 0: values = ictkit_keyed_archive_decode(buffer.buf, (size_t)buffer.len, form, (size_t)maximum_values, &error); break;
+    case 1: values = ictkit_typedstream_decode(buffer.buf, (size_t)buffer.len, form, &error); break;
+    case 2: values = ictkit_nib_archive_decode(buffer.buf, (size_t)buffer.len, form, &error); break;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&buffer);
+    if (kind < 0 || kind > 2) {
+        PyErr_Format(PyExc_ValueError, "archive kind %d is not 0, 1 or 2", kind);
+        return NULL;
+    }
+    if (!values) return raise_archive_error(error);
+    reader input = {NULL, 0, 0};
+    input.bytes = ictkit_values_bytes(values, &input.length);
+    /* The values built are a tree (no cycle to collect): the collector paused, as plistlib's loads does. */
+    int was_enabled = PyGC_Disable();
+    PyObject *result = value_from(&input);
+    if (was_enabled) PyGC_Enable();
+    ictkit_values_free(values);
+    return result;
+}
+
+/* archive_configure(error_class, uid_class, date_from_seconds) */
+PyObject *ictkit_py_archive_configure(PyObject *self, PyObject *args) {
+    PyObject *objects[3];
+    if (!PyArg_ParseTuple(args, "OOO", &objects[0], &objects[1], &objects[2])) return NULL;
+    PyObject **slots[3] = {&archive_error_class, &archive_uid_class, &archive_date};
+    for (int index = 0; index < 3; index++) {
+        Py_INCREF(objects[index]);
+        Py_XSETREF(*slots[index], objects[index]);
+    }
+    Py_RETURN_NONE;
+}

@@ -214,8 +214,9 @@ struct SyncRows {
             timeRow.note =
                 "the documents of rows l–n, hard-linked into the folder of one `syncthing serve` device (indexed first), "
                 + "a container by a containers.plist naming that device (`MetadataQuery.ubiquityContainers`); in this process: "
-                + "a MetadataQuery (*.ict) from start() to the update after which every item carries its sync state (the gathering "
-                + "first, then the engine's folder state read over REST: need, remote need, the items' folder browsed one level deep) "
+                + "a MetadataQuery (*.ict) from start() to the update after which every item carries its sync state (the engine's "
+                + "folder state — status, need, remote need, errors, events — and the browse of the items' folder one level deep asked "
+                + "over REST before the gathering scan, their answers read after it) "
                 + "(\(states)); the peer is `ict list DIR` from spawn to exit, standard output to /dev/null; "
                 + "CPU is the whole process's user + system time on both sides (Syncthing's own CPU time answering is in neither); "
                 + browse

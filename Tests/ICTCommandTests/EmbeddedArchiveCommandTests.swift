@@ -235,6 +235,48 @@ struct EmbeddedArchiveCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 
+    /// Issue 41, acceptance 2: a cycle through keyed-archive references
+    /// inside a layer. bpylist2's `circular_archive.plist` (an object whose
+    /// "recursive" is itself; ../shared/interop/MANIFEST.md) held as data in
+    /// a property list plistlib writes, bare and gzipped (the wrapping is
+    /// ours): `inspect --expand` shows the archive in both layers with the
+    /// cycle marked once, its JSON report says `cycle`, a key path may walk
+    /// round the cycle, and nothing is written. Expected values from
+    /// plistlib reading the archive: the root's UID, its "recursive" UID
+    /// (the same), its title.
+    @Test(.interopCorpus)
+    func aKeyedArchiveCycleInsideALayerIsMarkedAndTheFileKept() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let archive = InteropCorpus.url("keyedarchive/bpylist2/circular_archive.plist").path
+        let file = folder + "/cycle.plist"
+        let expected = try Self.python(
+            """
+            import gzip, plistlib, sys
+            data = open(sys.argv[1], 'rb').read()
+            open(sys.argv[2], 'wb').write(plistlib.dumps({'bare': data, 'zipped': gzip.compress(data, mtime=0)}, fmt=plistlib.FMT_BINARY))
+            archive = plistlib.loads(data)
+            objects = archive['$objects']
+            root = archive['$top']['root'].data
+            print(root, objects[root]['recursive'].data, objects[objects[root]['title'].data])
+            """, [archive, file])
+        let parts = expected.split(separator: " ")
+        try #require(parts.count == 3 && parts[0] == parts[1], "plistlib: the root refers to itself: \(expected)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+
+        let tree = try ICTRunner.run(["inspect", "--expand", file])
+        #expect(tree.status == 0, "\(tree.stderr)")
+        #expect(tree.stdout.components(separatedBy: "\"recursive\" => crap.Foo #\(parts[0]) (cycle, shown above)").count == 3, "\(tree.stdout)")
+        #expect(tree.stdout.contains("embedded gzip data => inflated {length = 309"), "\(tree.stdout)")
+        let json = try ICTRunner.run(["inspect", "--expand", "--json", file])
+        #expect(json.status == 0 && json.stdout.components(separatedBy: "\"cycle\": \(parts[0])").count == 3, "\(json.stdout)")
+        for keyPath in ["bare!.$top.root.recursive.recursive.title", "zipped!.$top.root.recursive.title"] {
+            let get = try ICTRunner.run(["get", file, keyPath])
+            #expect(get.status == 0 && get.stdout == parts[2] + "\n", "\(keyPath): \(get.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "nothing is written")
+    }
+
     /// Issue 41 item 3's typed stream and NIB archive layers, on real bytes Apple's programs wrote (an
     /// iMessage `attributedBody`, Tests/TypedStreamTests/Fixtures/SOURCES.md; a NIB archive Xcode compiled,
     /// Tests/NIBArchiveTests/Fixtures/SOURCES.md) held as data in a property list plistlib writes (the

@@ -143,29 +143,7 @@ static PyObject *value_from(reader *input) {
 }
 
 /* Raises archive_error_class with the error's sentence and its place as attributes; frees the error. */
-static PyObject *raise_archive_error(ictkit_error *error) {
-    if (!error) {
-        PyErr_SetString(PyExc_SystemError, "ictkit: a decode failed without an error");
-        return NULL;
-    }
-    PyObject *exception = PyObject_CallFunction(archive_error_class, "s", ictkit_error_description(error));
-    if (exception) {
-        PyObject *attributes = Py_BuildValue(
-            "{s:s,s:s,s:L,s:L,s:L,s:s}", "code", ictkit_error_code(error), "reason", ictkit_error_message(error),
-            "byte_offset", (long long)ictkit_error_byte_offset(error), "line", (long long)ictkit_error_line(error),
-            "column", (long long)ictkit_error_column(error), "key_path", ictkit_error_key_path(error));
-        if (attributes) {
-            PyObject *key, *value;
-            Py_ssize_t position = 0;
-            while (PyDict_Next(attributes, &position, &key, &value)) PyObject_SetAttr(exception, key, value);
-            Py_DECREF(attributes);
-        }
-        PyErr_SetObject(archive_error_class, exception);
-        Py_DECREF(exception);
-    }
-    ictkit_error_free(error);
-    return NULL;
-}
+static PyObject *raise_archive_error(ictkit_error *error) { return ictkit_py_raise_error(archive_error_class, error); }
 
 /* archive_decode(kind, data, form[, maximum_values]): kind 0 keyed archive, 1 typed stream, 2 NIB archive. */
 PyObject *ictkit_py_archive_decode(PyObject *self, PyObject *args) {

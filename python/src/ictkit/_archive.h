@@ -8,6 +8,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "ictkit.h"
+
+/* Raises `exception_class` with `error`'s sentence and place as attributes and frees it; returns NULL (_ictkit.c). */
+PyObject *ictkit_py_raise_error(PyObject *exception_class, ictkit_error *error);
+
 PyObject *ictkit_py_archive_decode(PyObject *self, PyObject *args);
 PyObject *ictkit_py_archive_configure(PyObject *self, PyObject *args);
 

@@ -52,6 +52,16 @@ static void note_step(PyObject *key, Py_ssize_t index) {
     PyErr_Restore(type, value, traceback);
 }
 
+/* Puts key → value in dict (as dict_type's item when one is given) and lets go of both; a key whose value could
+ * not be built (NULL) is noted as the step to the failure. Either may be NULL after a failure: then -1. */
+static int put_dict_item(PyObject *dict, PyObject *key, PyObject *value, const load_options *options) {
+    if (key && !value) note_step(key, 0);
+    int failed = !value || (options->dict_type ? PyObject_SetItem(dict, key, value) : PyDict_SetItem(dict, key, value));
+    Py_XDECREF(key);
+    Py_XDECREF(value);
+    return failed ? -1 : 0;
+}
+
 /* Dictionary keys repeat (every record of a file has the same few), and so do short string values (names of
  * kinds, tags): one str object per distinct string of a decode, looked up by its bytes, instead of a new str
  * decoded for every occurrence, as plistlib shares the one object a binary file holds for them. Values equal
@@ -196,11 +206,7 @@ static PyObject *to_python(const ictkit_plist *plist, ictkit_node node, const lo
             const char *key_text = ictkit_node_string(plist, ictkit_node_key(plist, node, index), &key_length);
             PyObject *key = cached_key(options->cache, key_text, key_length);
             PyObject *value = key ? to_python(plist, ictkit_node_value(plist, node, index), options) : NULL;
-            if (key && !value) note_step(key, 0);
-            int failed = !value || (options->dict_type ? PyObject_SetItem(dict, key, value) : PyDict_SetItem(dict, key, value));
-            Py_XDECREF(key);
-            Py_XDECREF(value);
-            if (failed) {
+            if (put_dict_item(dict, key, value, options) != 0) {
                 Py_DECREF(dict);
                 return NULL;
             }
@@ -337,11 +343,7 @@ static PyObject *from_flat(flat_cursor *cursor, const load_options *options) {
                                        : NULL;
             PyObject *key = key_text ? cached_key(options->cache, key_text, key_length) : flat_bug();
             PyObject *value = key ? from_flat(cursor, options) : NULL;
-            if (key && !value) note_step(key, 0);
-            int failed = !value || (options->dict_type ? PyObject_SetItem(dict, key, value) : PyDict_SetItem(dict, key, value));
-            Py_XDECREF(key);
-            Py_XDECREF(value);
-            if (failed) {
+            if (put_dict_item(dict, key, value, options) != 0) {
                 Py_DECREF(dict);
                 return NULL;
             }
@@ -377,9 +379,14 @@ static PyObject *build(build_source source, load_options *options) {
     return value;
 }
 
-/* Raises error_class with the error's sentence and its place as attributes; frees the error. */
-static PyObject *raise_error(ictkit_error *error) {
-    PyObject *exception = PyObject_CallFunction(error_class, "s", ictkit_error_description(error));
+/* Raises `exception_class` with the error's sentence and its place as attributes (code, reason, byte_offset, line,
+ * column, key_path); frees the error. Used by the archive half too (_archive.h). */
+PyObject *ictkit_py_raise_error(PyObject *exception_class, ictkit_error *error) {
+    if (!error) {
+        PyErr_SetString(PyExc_SystemError, "ictkit: a call failed without an error");
+        return NULL;
+    }
+    PyObject *exception = PyObject_CallFunction(exception_class, "s", ictkit_error_description(error));
     if (exception) {
         PyObject *attributes = Py_BuildValue(
             "{s:s,s:s,s:L,s:L,s:L,s:s}", "code", ictkit_error_code(error), "reason", ictkit_error_message(error),
@@ -391,12 +398,14 @@ static PyObject *raise_error(ictkit_error *error) {
             while (PyDict_Next(attributes, &position, &key, &value)) PyObject_SetAttr(exception, key, value);
             Py_DECREF(attributes);
         }
-        PyErr_SetObject(error_class, exception);
+        PyErr_SetObject(exception_class, exception);
         Py_DECREF(exception);
     }
     ictkit_error_free(error);
     return NULL;
 }
+
+static PyObject *raise_error(ictkit_error *error) { return ictkit_py_raise_error(error_class, error); }
 
 /* loads(data, format, dict_type, aware) -> value */
 static PyObject *py_loads(PyObject *self, PyObject *args) {

@@ -18,30 +18,7 @@
 
 #include "ictkit.h"
 
-static int failures = 0;
-
-#define CHECK(condition)                                                                                     \
-    do {                                                                                                     \
-        if (!(condition)) {                                                                                  \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition);                    \
-            failures++;                                                                                      \
-        }                                                                                                    \
-    } while (0)
-
-static unsigned char *read_file(const char *path, size_t *length) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    size_t capacity = 4096, count = 0;
-    unsigned char *bytes = malloc(capacity);
-    size_t got;
-    while ((got = fread(bytes + count, 1, capacity - count, file)) > 0) {
-        count += got;
-        if (count == capacity) bytes = realloc(bytes, capacity *= 2);
-    }
-    fclose(file);
-    *length = count;
-    return bytes;
-}
+#include "client_support.h"
 
 /* Counts the nodes under `node`, touching every accessor of its kind. */
 static size_t walk(const ictkit_plist *plist, ictkit_node node) {

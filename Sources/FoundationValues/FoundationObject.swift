@@ -44,7 +44,9 @@ public indirect enum FoundationObject: Hashable, Sendable {
     case other(FoundationOtherObject)
     /// An object of a class not decoded by name, met again while it is being
     /// decoded: a cycle through its own fields, as a view's subview refers to
-    /// its superview. Its index in the archive's object table.
+    /// its superview. Its index in the archive's object table. A decoder asked
+    /// to reference shared objects (`TypedStreamFoundationDecoder`'s
+    /// `referencesSharedObjects`) also gives every container object this way.
     case reference(Int)
 }
 

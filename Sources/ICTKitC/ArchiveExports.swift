@@ -48,6 +48,8 @@ struct ValueStream {
     static let int64 = UInt8(ascii: "i"), uint64 = UInt8(ascii: "u"), double = UInt8(ascii: "r")
     static let string = UInt8(ascii: "s"), bytes = UInt8(ascii: "b"), date = UInt8(ascii: "d"), uid = UInt8(ascii: "U")
     static let list = UInt8(ascii: "l"), dictionary = UInt8(ascii: "m")
+    /// A shared object's first naming (its value follows; it takes the next slot) and a later one (a slot number).
+    static let definition = UInt8(ascii: "D"), reference = UInt8(ascii: "R")
 
     private(set) var output: [UInt8] = []
     private var values = 0
@@ -490,15 +492,78 @@ public func ictkitTypedStreamDecode(
         let document = try TypedStreamReader(limits: limits).read(input(bytes, length))
         if form == 1 {
             var decoder = TypedStreamFoundationDecoder(document: document)
-            result = try decoder.decodeRoot().jsonForm
-        } else {
-            result = document.jsonForm
+            decoder.referencesSharedObjects = true
+            let root = try decoder.decodeRoot()
+            var writer = SharedObjectWriter(decoder: decoder, maximumDepth: limits.maximumDepth * 4)
+            do throws(ValueStreamError) {
+                try writer.write(root.jsonForm, at: [], depth: 0)
+            } catch {
+                ErrorBox.report(error, to: errorOut)
+                return nil
+            }
+            return ValuesBox.handle(writer.stream.output)
         }
+        result = document.jsonForm
     } catch {
         ErrorBox.report(error, to: errorOut)
         return nil
     }
     return values(of: result, maximumDepth: limits.maximumDepth * 4, errorOut: errorOut)
+}
+
+/// Writes a typed stream's decoded root as a value stream that names each shared object once: the decoder gives
+/// every container object as `FoundationObject.reference`, whose JSON form is `{"objectReference": index}`. The
+/// first time an object is met its value is written after a 'D' tag (the next slot); each later time, an 'R' tag
+/// and that slot, so the reader makes one object and shares it. An object met again inside itself (a cycle) is
+/// written as its `{"objectReference": index}` mapping, as the tree form writes it.
+struct SharedObjectWriter {
+    let decoder: TypedStreamFoundationDecoder
+    let maximumDepth: Int
+    var stream = ValueStream(maximumValues: Int.max)
+    /// Each object's slot once it is written, or -1 while it is being written.
+    private var slots: [Int: Int] = [:]
+    private var nextSlot = 0
+
+    init(decoder: TypedStreamFoundationDecoder, maximumDepth: Int) {
+        self.decoder = decoder
+        self.maximumDepth = maximumDepth
+    }
+
+    mutating func write(_ value: PropertyListValue, at path: PropertyListKeyPath, depth: Int) throws(ValueStreamError) {
+        guard depth <= maximumDepth else {
+            throw ValueStreamError(code: "depthLimitExceeded", message: "values nest deeper than \(maximumDepth) levels", keyPath: path)
+        }
+        switch value {
+        case .array(let items):
+            try stream.tag(ValueStream.list, at: path)
+            stream.count(items.count)
+            for (index, item) in items.enumerated() { try write(item, at: path.appending(.index(index)), depth: depth + 1) }
+        case .dictionary(let fields):
+            if fields.count == 1, case .integer(let number)? = fields["objectReference"], let index = number.int64Value.map(Int.init),
+                slots[index] != -1, let object = decoder.decodedObject(at: index)
+            {
+                if let slot = slots[index] {
+                    try stream.tag(ValueStream.reference, at: path)
+                    stream.count(slot)
+                } else {
+                    try stream.tag(ValueStream.definition, at: path)
+                    slots[index] = -1
+                    let slot = nextSlot
+                    nextSlot += 1
+                    try write(object.jsonForm, at: path, depth: depth + 1)
+                    slots[index] = slot
+                }
+                return
+            }
+            try stream.tag(ValueStream.dictionary, at: path)
+            stream.count(fields.count)
+            for (key, item) in fields {
+                try stream.string(key, at: path)
+                try write(item, at: path.appending(.key(key)), depth: depth + 1)
+            }
+        default: try stream.scalar(value, at: path)
+        }
+    }
 }
 
 /// Decodes a NIB archive to a value stream. The corresponding C function is `ictkit_nib_archive_decode`.

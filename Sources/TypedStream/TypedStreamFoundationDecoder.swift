@@ -13,6 +13,17 @@
 public struct TypedStreamFoundationDecoder {
     /// The document decoded.
     public let document: TypedStreamDocument
+    /// When true, an object met as another object's field, as a collection's
+    /// element or as the root, whose value is itself a container (an
+    /// ``FoundationObject/other(_:)`` object, an array, a set, a dictionary or
+    /// an attributed string), is given as ``FoundationObject/reference(_:)``
+    /// with its index, and its value is read with ``decodedObject(at:)``: a
+    /// caller writing a graph writes each shared object once. False (the
+    /// default): such an object is given in full wherever it is met, which
+    /// for a nib whose views name each other can be a hundred times the
+    /// objects decoded. Strings, numbers, data, dates and URLs are given in
+    /// full either way.
+    public var referencesSharedObjects = false
     /// Each object decoded so far, by its index (an array, not a dictionary:
     /// hashing the index cost a tenth of decoding a small stream).
     private var decoded: [FoundationObject?]
@@ -63,6 +74,24 @@ public struct TypedStreamFoundationDecoder {
         }
     }
 
+    /// The value of the object at `index` once it is decoded, nil before
+    /// (or when it failed). With ``referencesSharedObjects``, this is where a
+    /// ``FoundationObject/reference(_:)`` leads.
+    public func decodedObject(at index: Int) -> FoundationObject? {
+        decoded.indices.contains(index) ? decoded[index] : nil
+    }
+
+    /// The object at `index` decoded, or with ``referencesSharedObjects`` a
+    /// reference to it when its value is a container.
+    private mutating func sharedObject(at index: Int) throws(TypedStreamError) -> FoundationObject {
+        let value = try decodeObject(at: index)
+        guard referencesSharedObjects else { return value }
+        switch value {
+        case .other, .array, .set, .dictionary, .attributedString: return .reference(index)
+        default: return value
+        }
+    }
+
     /// A value of any C type, decoded.
     public mutating func decode(_ value: TypedStreamValue, at offset: Int) throws(TypedStreamError) -> FoundationObject {
         switch value {
@@ -72,7 +101,7 @@ public struct TypedStreamFoundationDecoder {
         case .bool(let bool): return .scalar(.bool(bool))
         case .string(let bytes): return bytes.map(FoundationObject.cString) ?? .null
         case .class(let index): return index.map { .className(document.classes[$0].name) } ?? .null
-        case .object(let index): return try index.map { index throws(TypedStreamError) in try decodeObject(at: index) } ?? .null
+        case .object(let index): return try index.map { index throws(TypedStreamError) in try sharedObject(at: index) } ?? .null
         case .bytes(let bytes): return .data(bytes)
         case .array(let elements):
             var result: [FoundationObject] = []
@@ -124,14 +153,14 @@ public struct TypedStreamFoundationDecoder {
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
             let count = try fields.integer()
             var elements: [FoundationObject] = []
-            for _ in 0..<max(0, min(count, Int64(fields.remaining))) { elements.append(try objectField(&fields)) }
+            for _ in 0..<max(0, min(count, Int64(fields.remaining))) { elements.append(try objectField(&fields, shared: true)) }
             guard Int64(elements.count) == count else { throw fields.fail("it says \(count) elements but holds \(elements.count)") }
             return known!.hasSuffix("Set") ? .set(elements) : .array(elements)
         case "NSDictionary", "NSMutableDictionary":
             let count = try fields.integer()
             var entries: [FoundationDictionaryEntry] = []
             for _ in 0..<max(0, min(count, Int64(fields.remaining / 2))) {
-                entries.append(FoundationDictionaryEntry(key: try objectField(&fields), value: try objectField(&fields)))
+                entries.append(FoundationDictionaryEntry(key: try objectField(&fields, shared: true), value: try objectField(&fields, shared: true)))
             }
             guard Int64(entries.count) == count else { throw fields.fail("it says \(count) entries but holds \(entries.count)") }
             return .dictionary(entries)
@@ -179,10 +208,12 @@ public struct TypedStreamFoundationDecoder {
         "NSMutableDictionary", "NSColor", "NSFont",
     ]
 
-    private mutating func objectField(_ fields: inout FieldCursor) throws(TypedStreamError) -> FoundationObject {
+    /// The next field, an object, decoded; `shared`: a container may be given as a reference (see
+    /// ``referencesSharedObjects``), for a caller that does not look inside it.
+    private mutating func objectField(_ fields: inout FieldCursor, shared: Bool = false) throws(TypedStreamError) -> FoundationObject {
         guard case .object(let index) = try fields.next("an object") else { throw fields.fail("a field that should be an object is not") }
         guard let index else { return .null }
-        return try decodeObject(at: index)
+        return shared ? try sharedObject(at: index) : try decodeObject(at: index)
     }
 
     /// The text, then (run attribute number, run length) pairs each followed

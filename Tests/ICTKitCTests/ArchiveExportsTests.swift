@@ -72,6 +72,18 @@ struct ArchiveExportsTests {
         #expect(typedLines.first?.hasPrefix("\(body): ") == true && typedLines.first?.hasSuffix(" values, root m") == true, "\(typedLines)")
         #expect(typedLines.last?.hasPrefix("\(shortBody): error ") == true && typedLines.last?.contains(" at byte ") == true, "\(typedLines)")
 
+        // An old nib's objects name each other (a view its window and superview): decoded to Foundation values,
+        // each is given once and named again by its slot, which the client checks is already defined.
+        let oldNib = Repository.path("Tests/TypedStreamTests/Fixtures/PathDemo-MainMenu.objects.nib")
+        let values = try client.run(["typedvalue", oldNib, body])
+        #expect(values.status == 0, "\(values.stderr)")
+        let valueLines = values.stdout.split(separator: "\n").map(String.init)
+        #expect(valueLines.first?.hasPrefix("\(oldNib): ") == true && valueLines.first?.contains(" values, root D, ") == true, "\(valueLines)")
+        #expect(valueLines.first?.contains(" shared objects named again ") == true, "\(valueLines)")
+        // An attributedBody's root is an attributed string: one object, no object named twice.
+        #expect(
+            valueLines.last?.hasPrefix("\(body): ") == true && valueLines.last?.hasSuffix(", 1 shared objects named again 0 times") == true, "\(valueLines)")
+
         let nibs = try client.run(["nib", nib, shortNib])
         #expect(nibs.status == 0, "\(nibs.stderr)")
         let nibLines = nibs.stdout.split(separator: "\n").map(String.init)

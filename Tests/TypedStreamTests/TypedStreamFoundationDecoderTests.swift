@@ -134,4 +134,56 @@ import TypedStream
         #expect(throws: TypedStreamError.self) { try document.value(atKeyPath: "9") }
         #expect(throws: TypedStreamError.self) { try document.value(atKeyPath: "x") }
     }
+
+    /// With shared objects referenced, every container comes once, and putting each back where it is named gives
+    /// the value decoded without references: a nib whose views name their window and superview, and an iMessage body.
+    @Test(arguments: ["PathDemo-MainMenu.objects.nib", "TLayer-TLayerDemo.objects.nib", "AttributedBodyTextOnly"])
+    func sharedObjectsReferencedGiveTheSameValue(name: String) throws {
+        let document = try TypedStreamFixtures.document(name)
+        var full = TypedStreamFoundationDecoder(document: document)
+        var shared = TypedStreamFoundationDecoder(document: document)
+        shared.referencesSharedObjects = true
+        let root = try shared.decodeRoot()
+        guard case .reference(let index) = root else {
+            Issue.record("\(name): the root is not given as a reference: \(root)")
+            return
+        }
+        #expect(shared.decodedObject(at: index) != nil)
+        #expect(shared.decodedObject(at: -1) == nil && shared.decodedObject(at: document.objects.count) == nil)
+        // Each object is put back as it was first met: a reference to an object being put back is a cycle, kept
+        // as the full decode keeps it, and a later naming gives the same value (the full decode reuses it too).
+        var putBack: [Int: FoundationObject] = [:]
+        func expanded(_ value: FoundationObject, open: Set<Int>) -> FoundationObject {
+            switch value {
+            case .reference(let index):
+                if let done = putBack[index] { return done }
+                guard !open.contains(index), let object = shared.decodedObject(at: index) else { return value }
+                let result = expanded(object, open: open.union([index]))
+                putBack[index] = result
+                return result
+            case .array(let items): return .array(items.map { expanded($0, open: open) })
+            case .set(let items): return .set(items.map { expanded($0, open: open) })
+            case .dictionary(let entries):
+                return .dictionary(entries.map { FoundationDictionaryEntry(key: expanded($0.key, open: open), value: expanded($0.value, open: open)) })
+            case .structure(let structName, let fields): return .structure(name: structName, fields: fields.map { expanded($0, open: open) })
+            case .attributedString(let text):
+                return .attributedString(
+                    AttributedText(
+                        string: text.string,
+                        runs: text.runs.map { run in
+                            AttributedTextRun(
+                                range: run.range,
+                                attributes: run.attributes.map {
+                                    FoundationDictionaryEntry(key: expanded($0.key, open: open), value: expanded($0.value, open: open))
+                                })
+                        }))
+            case .other(let object):
+                return .other(
+                    FoundationOtherObject(classNames: object.classNames, version: object.version, fields: object.fields.map { expanded($0, open: open) }))
+            default: return value
+            }
+        }
+        #expect(expanded(root, open: []) == (try full.decodeRoot()))
+        #expect(!putBack.isEmpty)
+    }
 }

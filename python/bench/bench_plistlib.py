@@ -1,6 +1,7 @@
 """Rows Y of issue 42: ictkit.plistlib against the standard library's plistlib in the same run, whole Python
 calls including building the Python objects, on the benchmark inputs Benchmarks/generate_inputs.py writes (the
-19 MB binary and 30 MB XML property lists, made by plistlib with a fixed seed).
+19 MB binary and 30 MB XML property lists, made by plistlib with a fixed seed); then the rows of the modules in
+OTHER_ROWS (ictkit.archive against nska-deserialize and pytypedstream, ictkit.coredata against sqlite3).
 
 Usage: bench_plistlib.py INPUT_DIRECTORY [RUNS] [--merge TABLE_FILE]
 
@@ -28,6 +29,8 @@ ROWS = [
     ("Y3. ictkit.plistlib dumps to binary (19 MB file's value)", "large.binary.plist", "dumps-binary", 3),
     ("Y4. ictkit.plistlib dumps to XML (19 MB file's value)", "large.binary.plist", "dumps-xml", 3),
 ]
+# The other Python rows: modules beside this one, each with rows(directory, runs) (see bench_archive.py).
+OTHER_ROWS = ["bench_archive", "bench_coredata"]
 MEMORY_ROW = "Y5. ictkit.plistlib peak memory of binary loads, 19 MB"
 HEADER = ["benchmark", "ICTKit", "peer", "peer time", "ratio", "target", "result"]
 CPU_HEADING = ("CPU time (this thread's, or the child's user + system), medians: a cross-check, "
@@ -99,6 +102,21 @@ def measure(directory, runs):
     notes.append(f"Y1-Y5: whole Python calls (the objects built), each side in this interpreter, on "
                  f"{os.path.basename(directory.rstrip('/'))}/large.*.plist; Y5: extra VmHWM of one loads in a fresh "
                  "interpreter, after the file is read")
+    for module_name in OTHER_ROWS:
+        try:
+            module = __import__(module_name)
+        except ImportError as error:
+            notes.append(f"{module_name}: its rows are not measured ({error})")
+            continue
+        for title, ours, peer, theirs, target, note in module.rows(directory, runs):
+            if theirs is None:
+                rows.append([title, milliseconds(ours), peer, "—", "not measured", f"≥ {target:g}× faster", "FAIL"])
+            else:
+                ratio = theirs / ours
+                rows.append([title, milliseconds(ours), peer, milliseconds(theirs), f"{ratio:.1f}× faster",
+                             f"≥ {target:g}× faster", "PASS" if ratio >= target else "FAIL"])
+            cpu_notes.append(f"{title}: {note}")
+            print(f"bench: {title}: {rows[-1][4]}", file=sys.stderr, flush=True)
     return rows, notes, cpu_notes
 
 

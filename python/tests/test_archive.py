@@ -15,7 +15,7 @@ import sys
 import unittest
 import uuid
 
-from test_ictkit import HERE, INTEROP, REPOSITORY, corpus_files, interop_or_skip, same
+from test_ictkit import HERE, INTEROP, REPOSITORY, another_thread_runs_during, corpus_files, interop_or_skip, same
 
 from ictkit import archive
 
@@ -346,6 +346,48 @@ class HostileInputTests(unittest.TestCase):
         self.assertGreater(files, 1000)
         self.assertGreater(refusals, 3000)
         self.assertEqual(without_place, [])
+
+
+class SharedObjectTests(unittest.TestCase):
+    def test_a_nibs_shared_objects_are_made_once(self):
+        # An old nib's views name their window and superview: each object is one Python object wherever it is
+        # named (as pytypedstream gives it), not a copy per naming. The stream's object table (its document form,
+        # checked against pytypedstream's events above) bounds the distinct containers.
+        data = (FIXTURES / "TypedStreamTests" / "Fixtures" / "PathDemo-MainMenu.objects.nib").read_bytes()
+        value = archive.typedstream_value(data)
+        objects = len(archive.typedstream_document(data)["objects"])
+        distinct, pending = set(), [value]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, (dict, list)) and id(item) not in distinct:
+                distinct.add(id(item))
+                pending.extend(item.values() if isinstance(item, dict) else item)
+        sizes = {}
+
+        def written_out(item):
+            """The containers the value would hold with each shared object copied wherever it is named."""
+            if not isinstance(item, (dict, list)):
+                return 0
+            if id(item) not in sizes:
+                sizes[id(item)] = 1 + sum(map(written_out, item.values() if isinstance(item, dict) else item))
+            return sizes[id(item)]
+
+        containers_per_object = 8  # an object's dict, its "fields" and "superclasses" lists, a struct's lists
+        self.assertLessEqual(len(distinct), containers_per_object * objects)
+        self.assertGreater(written_out(value), 10 * len(distinct))
+
+
+class ReleasedLockTests(unittest.TestCase):
+    def test_each_decode_lets_other_threads_run(self):
+        nib = (FIXTURES / "TypedStreamTests" / "Fixtures" / "PathDemo-MainMenu.objects.nib").read_bytes()
+        compiled = (FIXTURES / "NIBArchiveTests" / "Fixtures" / "PackageListHeader.nib").read_bytes()
+        keyed = max((data for _, data in keyed_archives()), key=len)
+        for name, call in [("keyed", lambda: archive.deserialize_plist_from_string(keyed)),
+                           ("graph", lambda: archive.object_graph(keyed)),
+                           ("typedstream document", lambda: archive.typedstream_document(nib)),
+                           ("typedstream value", lambda: archive.typedstream_value(nib)),
+                           ("nib", lambda: archive.nib_archive(compiled))]:
+            self.assertTrue(another_thread_runs_during(call, attempts=500), name)
 
 
 class ThreadTests(unittest.TestCase):

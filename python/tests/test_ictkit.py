@@ -12,6 +12,8 @@ import plistlib as stdlib_plistlib
 import struct
 import subprocess
 import sys
+import threading
+import time
 import unittest
 from pathlib import Path
 
@@ -46,6 +48,37 @@ def same(left, right):
     if isinstance(left, list):
         return len(left) == len(right) and all(same(a, b) for a, b in zip(left, right))
     return left == right
+
+
+def another_thread_runs_during(call, attempts=100):
+    """Whether another Python thread runs while `call()` runs, in one of `attempts` calls. The switch interval is
+    set to an hour meanwhile, so that the interpreter never takes the GIL from this thread to give it to the other:
+    the other thread can run during the call only when the call gives the GIL up itself. The other thread gives it
+    back at once after each step (time.sleep(0)), so the call never waits for it."""
+    steps, stop, started = [0], threading.Event(), threading.Event()
+
+    def step_on():
+        started.set()
+        while not stop.is_set():
+            steps[0] += 1
+            time.sleep(0)
+
+    interval = sys.getswitchinterval()
+    other = threading.Thread(target=step_on, daemon=True)
+    other.start()
+    assert started.wait(600), "the other thread did not start"
+    sys.setswitchinterval(3600)
+    try:
+        for _ in range(attempts):
+            before = steps[0]
+            call()
+            if steps[0] != before:
+                return True
+        return False
+    finally:
+        sys.setswitchinterval(interval)
+        stop.set()
+        other.join(600)
 
 
 def corpus_files(*folders):
@@ -261,6 +294,21 @@ class ThreadTests(unittest.TestCase):
                 for one, other in zip(alone, together):
                     self.assertEqual(one[0], other[0])
                     self.assertTrue(same(one[1], other[1]))
+
+
+class ReleasedLockTests(unittest.TestCase):
+    """The GIL is given up while the bytes are decoded (the library's part of a call), so other threads run."""
+
+    def test_loads_lets_other_threads_run(self):
+        # Inputs plistlib writes: a list of 20,000 small dictionaries, in both formats.
+        value = [{"name": "entry %d" % index, "size": index, "tags": ["a", "b"]} for index in range(20000)]
+        for fmt in (stdlib_plistlib.FMT_BINARY, stdlib_plistlib.FMT_XML):
+            data = stdlib_plistlib.dumps(value, fmt=fmt)
+            self.assertTrue(another_thread_runs_during(lambda: plistlib.loads(data)), fmt)
+
+    def test_the_check_tells_a_call_that_keeps_the_lock(self):
+        # The check itself can fail: a call that never gives the GIL up (pure Python, no I/O) lets nothing run.
+        self.assertFalse(another_thread_runs_during(lambda: sum(range(200000)), attempts=5))
 
 
 class InstalledModuleTests(unittest.TestCase):

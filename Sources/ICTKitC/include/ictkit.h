@@ -210,8 +210,12 @@ void ictkit_error_free(ictkit_error *error);
  *   'n' none | 't' true | 'f' false | 'i' int64 | 'u' uint64 (above INT64_MAX) | 'r' double (IEEE bits) |
  *   'd' date: double, seconds since 2001-01-01 00:00:00 UTC | 'U' uid: uint64 (a reference into $objects) |
  *   's' string: length, UTF-8 bytes | 'b' bytes: length, bytes |
- *   'l' list: count, then count values | 'm' mapping: count, then count pairs of key value, value value.
+ *   'l' list: count, then count values | 'm' mapping: count, then count pairs of key value, value value |
+ *   'D' a shared object's first naming: its value follows, and it takes the next slot (0, 1, 2, ...) |
+ *   'R' a shared object named again: slot (uint32), always of an object whose value has been given in full.
  * A mapping's key is a string but for ICTKIT_ARCHIVE_FOUNDATION's NSDictionary keys, which may be any value.
+ * Only ICTKIT_TYPEDSTREAM_FOUNDATION shares objects ('D', 'R'): a reader makes each shared object once and gives
+ * the same one for each 'R' (as pytypedstream does), so a nib whose views name each other stays its own size.
  */
 typedef struct ictkit_values ictkit_values;
 
@@ -242,7 +246,10 @@ enum {
      * "root"} as ICTKit's TypedStreamDocument.jsonForm, byte arrays and non-UTF-8 strings as bytes. */
     ICTKIT_TYPEDSTREAM_DOCUMENT = 0,
     /* The root object decoded as Foundation's classes (NSAttributedString -> {"class", "string", "runs"}, NSString
-     * -> string, numbers, ...), as FoundationObject.jsonForm: an iMessage attributedBody's text under "string". */
+     * -> string, numbers, ...), as FoundationObject.jsonForm: an iMessage attributedBody's text under "string".
+     * Each object that is a container (an object of another class, an array, set, dictionary or attributed
+     * string) is given once after 'D' and after that by 'R'; an object met again inside itself (a cycle) is
+     * {"objectReference": its index}. */
     ICTKIT_TYPEDSTREAM_FOUNDATION = 1
 };
 

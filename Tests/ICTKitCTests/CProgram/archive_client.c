@@ -2,10 +2,12 @@
  * A C client of ictkit.h's archive calls, run by ICTKitCTests (ArchiveExportsTests) under valgrind (every
  * allocation freed, no invalid access).
  *
- *   archive_client keyed|graph|typedstream|nib FILE...
+ *   archive_client keyed|graph|typedstream|typedvalue|nib FILE...
  *       decodes each file (ictkit_keyed_archive_decode in ICTKIT_ARCHIVE_FOUNDATION or ICTKIT_ARCHIVE_GRAPH,
- *       ictkit_typedstream_decode, ictkit_nib_archive_decode), walks the value stream it returns to its end
- *       (every tag, length and count checked against the bytes), and prints "FILE: N values, root TAG" or
+ *       ictkit_typedstream_decode in ICTKIT_TYPEDSTREAM_DOCUMENT or ICTKIT_TYPEDSTREAM_FOUNDATION,
+ *       ictkit_nib_archive_decode), walks the value stream it returns to its end (every tag, length, count and
+ *       shared-object slot checked against the bytes), and prints "FILE: N values, root TAG" (followed by
+ *       ", S shared objects named again R times" when the stream shares objects) or
  *       "FILE: error CODE at byte B | line L column C | key path K: DESCRIPTION".
  * Exit status: 0 when every call behaved as the header says, 1 otherwise.
  */
@@ -22,10 +24,25 @@ static uint32_t u32(const uint8_t *bytes) {
 }
 
 /* Walks one value at *position; returns the number of values in it, or -1 when the stream is malformed. */
+/* Shared objects defined so far ('D') and named again ('R') in the stream being walked. */
+static uint32_t definitions, references;
+
 static long walk(const uint8_t *bytes, size_t length, size_t *position) {
     if (*position >= length) return -1;
     uint8_t tag = bytes[(*position)++];
     switch (tag) {
+    case 'D':
+        definitions++;
+        return walk(bytes, length, position);
+    case 'R': {
+        if (length - *position < 4) return -1;
+        uint32_t slot = u32(bytes + *position);
+        *position += 4;
+        /* A slot is named again only once it is defined. */
+        if (slot >= definitions) return -1;
+        references++;
+        return 1;
+    }
     case 'n': case 't': case 'f': return 1;
     case 'i': case 'u': case 'r': case 'd': case 'U':
         if (length - *position < 8) return -1;
@@ -68,6 +85,7 @@ static void decode_one(const char *kind, const char *path) {
     if (strcmp(kind, "keyed") == 0) values = ictkit_keyed_archive_decode(bytes, length, ICTKIT_ARCHIVE_FOUNDATION, 0, &error);
     else if (strcmp(kind, "graph") == 0) values = ictkit_keyed_archive_decode(bytes, length, ICTKIT_ARCHIVE_GRAPH, 0, &error);
     else if (strcmp(kind, "typedstream") == 0) values = ictkit_typedstream_decode(bytes, length, ICTKIT_TYPEDSTREAM_DOCUMENT, &error);
+    else if (strcmp(kind, "typedvalue") == 0) values = ictkit_typedstream_decode(bytes, length, ICTKIT_TYPEDSTREAM_FOUNDATION, &error);
     else values = ictkit_nib_archive_decode(bytes, length, 0, &error);
     free(bytes); /* no call keeps a pointer the caller passed in */
     if (!values) {
@@ -85,17 +103,21 @@ static void decode_one(const char *kind, const char *path) {
     CHECK(error == NULL);
     size_t stream_length = 0, position = 0;
     const uint8_t *stream = ictkit_values_bytes(values, &stream_length);
+    definitions = references = 0;
     long count = walk(stream, stream_length, &position);
     CHECK(count > 0);
     CHECK(position == stream_length);
-    printf("%s: %ld values, root %c\n", path, count, stream_length > 0 ? stream[0] : '?');
+    printf("%s: %ld values, root %c", path, count, stream_length > 0 ? stream[0] : '?');
+    if (definitions > 0) printf(", %u shared objects named again %u times", definitions, references);
+    printf("\n");
     ictkit_values_free(values);
 }
 
 int main(int argc, char **argv) {
     if (argc < 3 || (strcmp(argv[1], "keyed") != 0 && strcmp(argv[1], "graph") != 0 &&
-                     strcmp(argv[1], "typedstream") != 0 && strcmp(argv[1], "nib") != 0)) {
-        fprintf(stderr, "usage: archive_client keyed|graph|typedstream|nib FILE...\n");
+                     strcmp(argv[1], "typedstream") != 0 && strcmp(argv[1], "typedvalue") != 0 &&
+                     strcmp(argv[1], "nib") != 0)) {
+        fprintf(stderr, "usage: archive_client keyed|graph|typedstream|typedvalue|nib FILE...\n");
         return 2;
     }
     for (int index = 2; index < argc; index++) decode_one(argv[1], argv[index]);

@@ -15,6 +15,9 @@ static PyObject *archive_error_class, *archive_uid_class, *archive_date;
 typedef struct {
     const uint8_t *bytes;
     size_t length, position;
+    /* The shared objects made so far ('D'), each holding a reference, NULL while its value is being made. */
+    PyObject **slots;
+    size_t slot_count, slot_capacity;
 } reader;
 
 static int take(reader *input, size_t count, const uint8_t **out) {
@@ -49,6 +52,40 @@ static double as_double(uint64_t bits) {
 }
 
 static PyObject *value_from(reader *input);
+
+/* A shared object ('D', then its value): it takes the next slot, so each later 'R' of that slot gives it again. */
+static PyObject *shared_from(reader *input) {
+    if (input->slot_count == input->slot_capacity) {
+        size_t capacity = input->slot_capacity ? input->slot_capacity * 2 : 64;
+        PyObject **slots = PyMem_Realloc(input->slots, capacity * sizeof *slots);
+        if (!slots) return PyErr_NoMemory();
+        input->slots = slots;
+        input->slot_capacity = capacity;
+    }
+    size_t slot = input->slot_count++;
+    input->slots[slot] = NULL;
+    PyObject *value = value_from(input);
+    if (!value) return NULL;
+    Py_INCREF(value);
+    input->slots[slot] = value;
+    return value;
+}
+
+/* A later naming of a shared object ('R', then its slot). */
+static PyObject *reference_from(reader *input) {
+    uint32_t slot;
+    if (take_u32(input, &slot) < 0) return NULL;
+    if (slot >= input->slot_count || !input->slots[slot]) {
+        PyErr_Format(PyExc_SystemError, "ictkit: a value stream names shared object %u before it is made", (unsigned)slot);
+        return NULL;
+    }
+    return Py_NewRef(input->slots[slot]);
+}
+
+static void release_slots(reader *input) {
+    for (size_t slot = 0; slot < input->slot_count; slot++) Py_XDECREF(input->slots[slot]);
+    PyMem_Free(input->slots);
+}
 
 /* A mapping's entry: a key that is not a string becomes its str() and one that cannot be hashed (a list or a
  * mapping, which an NSDictionary may hold) is dropped, and a key met again keeps its first value (nska's rules). */
@@ -129,10 +166,12 @@ static PyObject *value_from(reader *input) {
     case 'b':
         if (take_u32(input, &length) < 0 || take(input, length, &bytes) < 0) return NULL;
         return PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)length);
+    case 'R': return reference_from(input);
     case 'l':
-    case 'm': {
+    case 'm':
+    case 'D': {
         if (Py_EnterRecursiveCall(" while building an archive's values")) return NULL;
-        PyObject *result = container_from(*tag, input);
+        PyObject *result = *tag == 'D' ? shared_from(input) : container_from(*tag, input);
         Py_LeaveRecursiveCall();
         return result;
     }
@@ -176,12 +215,14 @@ PyObject *ictkit_py_archive_decode(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!values) return raise_archive_error(error);
-    reader input = {NULL, 0, 0};
+    reader input = {NULL, 0, 0, NULL, 0, 0};
     input.bytes = ictkit_values_bytes(values, &input.length);
-    /* The values built are a tree (no cycle to collect): the collector paused, as plistlib's loads does. */
+    /* The values built have no cycle to collect (a shared object is shared, never inside itself): the collector
+     * paused, as plistlib's loads does. */
     int was_enabled = PyGC_Disable();
     PyObject *result = value_from(&input);
     if (was_enabled) PyGC_Enable();
+    release_slots(&input);
     ictkit_values_free(values);
     return result;
 }

@@ -273,6 +273,11 @@ public final class FileCoordinator: Sendable {
             } else {
                 continue
             }
+            // The caller's own presenter first records what its write left, so that the folder's events of
+            // this write are not news to it whenever they arrive.
+            if let presenter, message.kind == .changed, presenter.presentedItemPath == claim.path {
+                presenter.recordOwnWrite(of: claim.path)
+            }
             PresenterChannel.post(message, toPresentersIn: folder, excluding: excluded)
             // The caller's own presenter hears it too, marked as its own: it then ignores
             // the folder events of this write, and follows a move.

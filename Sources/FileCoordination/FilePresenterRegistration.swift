@@ -81,6 +81,25 @@ public final class FilePresenterRegistration: Sendable {
         if !loop.isHandlingNow { _ = loopEnded.wait(timeout: .now() + 10) }
     }
 
+    /// The file as this registration's own coordinated write left it: the
+    /// folder's events of that write are not news, even when the loop reads
+    /// them after the write's own note (two descriptors, read in either order).
+    private let ownWrite = Protected<(path: String, stamp: FileStamp)?>(nil)
+
+    /// Called by the coordinator as a write made with this registration
+    /// ends, before it tells anyone: what `path` is now, when it is a regular
+    /// file (a package's folder does not change when an entry does).
+    func recordOwnWrite(of path: String) {
+        let info = try? FileInfo.of(path: path, followingLink: false)
+        ownWrite.withLock { $0 = info.flatMap { $0.kind == .regular ? (path, FileStamp($0)) : nil } }
+    }
+
+    /// Whether the file at `path` is still as this registration's own last write left it.
+    func isAsOwnWriteLeft(_ path: String) -> Bool {
+        guard let recorded = ownWrite.withLock({ $0 }), recorded.path == path else { return false }
+        return FileStamp(itemAt: path) == recorded.stamp
+    }
+
     /// The registration's FIFO name: what a coordinator made with it leaves out.
     var presenterID: String { place.withLock { $0.name } }
     /// The presenter folder it is in.
@@ -281,7 +300,10 @@ private final class PresenterLoop: @unchecked Sendable {
         } else {
             let ownWrite = notes.contains { $0.sender == own }
             let othersWrote = notes.contains { $0.kind == .changed && $0.sender != own }
-            let touched = !ownWrite && events.contains(where: touchesItem)
+            // An own write's events may come before its note, in an earlier delivery: the file as that write
+            // left it is not news either.
+            let touched =
+                !ownWrite && events.contains(where: touchesItem) && registration?.object?.isAsOwnWriteLeft(path) != true
             if othersWrote || touched {
                 if FileManager.default.fileExists(atPath: path) {
                     gone = false

@@ -496,7 +496,7 @@ public func ictkitTypedStreamDecode(
             let root = try decoder.decodeRoot()
             var writer = SharedObjectWriter(decoder: decoder, maximumDepth: limits.maximumDepth * 4)
             do throws(ValueStreamError) {
-                try writer.write(root.jsonForm, at: [], depth: 0)
+                try root.writeJSONForm(to: &writer)
             } catch {
                 ErrorBox.report(error, to: errorOut)
                 return nil
@@ -512,57 +512,88 @@ public func ictkitTypedStreamDecode(
 }
 
 /// Writes a typed stream's decoded root as a value stream that names each shared object once: the decoder gives
-/// every container object as `FoundationObject.reference`, whose JSON form is `{"objectReference": index}`. The
-/// first time an object is met its value is written after a 'D' tag (the next slot); each later time, an 'R' tag
-/// and that slot, so the reader makes one object and shares it. An object met again inside itself (a cycle) is
-/// written as its `{"objectReference": index}` mapping, as the tree form writes it.
-struct SharedObjectWriter {
+/// every container object as `FoundationObject.reference`. The first time an object is met its value is written
+/// after a 'D' tag (the next slot); each later time, an 'R' tag and that slot, so the reader makes one object and
+/// shares it. An object met again inside itself (a cycle) is written as `{"objectReference": index}`, as its JSON
+/// form writes it. The values are written as `FoundationObject.writeJSONForm(to:)` gives them, with no property-list
+/// value made for each container.
+struct SharedObjectWriter: FoundationJSONFormWriter {
+    typealias Failure = ValueStreamError
     let decoder: TypedStreamFoundationDecoder
     let maximumDepth: Int
+    /// Unbounded (the decode's own limits bound it), so its calls never throw: they are given no place.
     var stream = ValueStream(maximumValues: Int.max)
-    /// Each object's slot once it is written, or -1 while it is being written.
-    private var slots: [Int: Int] = [:]
+    /// Each object's slot once it is written, -1 while it is being written, -2 before (by object index).
+    private var slots: [Int]
     private var nextSlot = 0
+    /// The key path of the value being written, for an error's place: the last component is each member's.
+    private var path: [PropertyListPathComponent] = []
 
     init(decoder: TypedStreamFoundationDecoder, maximumDepth: Int) {
         self.decoder = decoder
         self.maximumDepth = maximumDepth
+        slots = [Int](repeating: -2, count: decoder.document.objects.count)
     }
 
-    mutating func write(_ value: PropertyListValue, at path: PropertyListKeyPath, depth: Int) throws(ValueStreamError) {
-        guard depth <= maximumDepth else {
-            throw ValueStreamError(code: "depthLimitExceeded", message: "values nest deeper than \(maximumDepth) levels", keyPath: path)
-        }
+    mutating func value(_ value: PropertyListValue) throws(ValueStreamError) {
         switch value {
         case .array(let items):
-            try stream.tag(ValueStream.list, at: path)
-            stream.count(items.count)
-            for (index, item) in items.enumerated() { try write(item, at: path.appending(.index(index)), depth: depth + 1) }
+            try beginArray(count: items.count)
+            for (index, item) in items.enumerated() {
+                self.index(index)
+                try self.value(item)
+            }
+            end()
         case .dictionary(let fields):
-            if fields.count == 1, case .integer(let number)? = fields["objectReference"], let index = number.int64Value.map(Int.init),
-                slots[index] != -1, let object = decoder.decodedObject(at: index)
-            {
-                if let slot = slots[index] {
-                    try stream.tag(ValueStream.reference, at: path)
-                    stream.count(slot)
-                } else {
-                    try stream.tag(ValueStream.definition, at: path)
-                    slots[index] = -1
-                    let slot = nextSlot
-                    nextSlot += 1
-                    try write(object.jsonForm, at: path, depth: depth + 1)
-                    slots[index] = slot
-                }
-                return
-            }
-            try stream.tag(ValueStream.dictionary, at: path)
-            stream.count(fields.count)
+            try beginDictionary(count: fields.count)
             for (key, item) in fields {
-                try stream.string(key, at: path)
-                try write(item, at: path.appending(.key(key)), depth: depth + 1)
+                try self.key(key)
+                try self.value(item)
             }
-        default: try stream.scalar(value, at: path)
+            end()
+        default: try stream.scalar(value, at: [])
         }
+    }
+
+    private mutating func begin(_ tag: UInt8, count: Int) throws(ValueStreamError) {
+        guard path.count < maximumDepth else {
+            throw ValueStreamError(code: "depthLimitExceeded", message: "values nest deeper than \(maximumDepth) levels", keyPath: PropertyListKeyPath(path))
+        }
+        try stream.tag(tag, at: [])
+        stream.count(count)
+        path.append(.index(0))
+    }
+
+    mutating func beginArray(count: Int) throws(ValueStreamError) { try begin(ValueStream.list, count: count) }
+
+    mutating func beginDictionary(count: Int) throws(ValueStreamError) { try begin(ValueStream.dictionary, count: count) }
+
+    mutating func index(_ index: Int) { path[path.count - 1] = .index(index) }
+
+    mutating func key(_ key: String) throws(ValueStreamError) {
+        try stream.string(key, at: [])
+        path[path.count - 1] = .key(key)
+    }
+
+    mutating func end() { path.removeLast() }
+
+    mutating func reference(_ index: Int) throws(ValueStreamError) {
+        guard slots.indices.contains(index), slots[index] != -1, let object = decoder.decodedObject(at: index) else {
+            // A cycle (or an index the decoder never gave): written as the JSON form writes it.
+            try value(.dictionary(["objectReference": .integer(PropertyListInteger(Int64(index)))]))
+            return
+        }
+        if slots[index] >= 0 {
+            try stream.tag(ValueStream.reference, at: [])
+            stream.count(slots[index])
+            return
+        }
+        try stream.tag(ValueStream.definition, at: [])
+        slots[index] = -1
+        let slot = nextSlot
+        nextSlot += 1
+        try object.writeJSONForm(to: &self)
+        slots[index] = slot
     }
 }
 

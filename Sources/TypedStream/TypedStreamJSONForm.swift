@@ -79,53 +79,155 @@ extension TypedStreamDocument {
     }
 }
 
+/// What receives a decoded value's JSON form piece by piece, in order
+/// (``FoundationObject/writeJSONForm(to:)``): a writer that streams the form
+/// elsewhere makes no property-list value for each container on the way.
+///
+/// A container is `beginArray` or `beginDictionary`, then for each member
+/// `index` (in an array) or `key` (in a dictionary) followed by its value,
+/// then `end`. A value is `value` (a leaf, or a small form such as a
+/// colour's, whole), a container, or `reference` for
+/// ``FoundationObject/reference(_:)``.
+public protocol FoundationJSONFormWriter {
+    /// What the writer may throw.
+    associatedtype Failure: Error
+    /// A value whole.
+    mutating func value(_ value: PropertyListValue) throws(Failure)
+    /// An array of `count` members begins.
+    mutating func beginArray(count: Int) throws(Failure)
+    /// A dictionary of `count` members begins.
+    mutating func beginDictionary(count: Int) throws(Failure)
+    /// The next member of the array being written is at `index`.
+    mutating func index(_ index: Int) throws(Failure)
+    /// The next member of the dictionary being written has `key`.
+    mutating func key(_ key: String) throws(Failure)
+    /// The array or dictionary being written ends.
+    mutating func end() throws(Failure)
+    /// Object `index` of the stream, as ``FoundationObject/reference(_:)`` names it.
+    mutating func reference(_ index: Int) throws(Failure)
+}
+
 extension FoundationObject {
     /// The decoded value as JSON-ready property-list values: a string as a
     /// string, an attributed string as `{"class": "NSAttributedString",
     /// "string", "runs": [{"location", "length", "attributes": [{"key", "value"}]}]}`,
-    /// numbers as numbers, other values as `{"class", …}` objects.
+    /// numbers as numbers, other values as `{"class", …}` objects, a
+    /// reference as `{"objectReference": index}`.
     public var jsonForm: PropertyListValue {
+        var builder = JSONFormBuilder()
+        writeJSONForm(to: &builder)
+        return builder.result
+    }
+
+    /// Writes the value's JSON form (``jsonForm``) to `writer` piece by piece.
+    ///
+    /// - Throws: what `writer` throws.
+    public func writeJSONForm<Writer: FoundationJSONFormWriter>(to writer: inout Writer) throws(Writer.Failure) {
         switch self {
-        case .string(let string): return .string(string)
+        case .string(let string): try writer.value(.string(string))
         case .attributedString(let text):
-            return .dictionary([
-                "class": .string("NSAttributedString"), "string": .string(text.string),
-                "runs": .array(
-                    text.runs.map { run in
-                        .dictionary([
-                            "location": FoundationJSON.integer(run.range.location), "length": FoundationJSON.integer(run.range.length),
-                            "attributes": Self.entries(run.attributes),
-                        ])
-                    }),
-            ])
-        case .number(let number), .scalar(let number): return Self.number(number)
-        case .data(let bytes): return .data(Data(bytes))
+            try writer.beginDictionary(count: 3)
+            try writer.key("class")
+            try writer.value(.string("NSAttributedString"))
+            try writer.key("string")
+            try writer.value(.string(text.string))
+            try writer.key("runs")
+            try writer.beginArray(count: text.runs.count)
+            for (index, run) in text.runs.enumerated() {
+                try writer.index(index)
+                try writer.beginDictionary(count: 3)
+                try writer.key("location")
+                try writer.value(FoundationJSON.integer(run.range.location))
+                try writer.key("length")
+                try writer.value(FoundationJSON.integer(run.range.length))
+                try writer.key("attributes")
+                try Self.writeEntries(run.attributes, to: &writer)
+                try writer.end()
+            }
+            try writer.end()
+            try writer.end()
+        case .number(let number), .scalar(let number): try writer.value(Self.number(number))
+        case .data(let bytes): try writer.value(.data(Data(bytes)))
         case .date(let date):
-            return .dictionary(["class": .string("NSDate"), "secondsSinceReferenceDate": .real(date.secondsSinceReferenceDate)])
-        case .url(let url): return url.jsonForm
-        case .array(let elements): return .array(elements.map(\.jsonForm))
-        case .set(let elements): return .dictionary(["class": .string("NSSet"), "elements": .array(elements.map(\.jsonForm))])
-        case .dictionary(let entries): return .dictionary(["class": .string("NSDictionary"), "entries": Self.entries(entries)])
-        case .font(let font): return font.jsonForm
-        case .color(let color): return color.jsonForm
-        case .geometry(let geometry): return geometry.jsonForm
+            try writer.value(.dictionary(["class": .string("NSDate"), "secondsSinceReferenceDate": .real(date.secondsSinceReferenceDate)]))
+        case .url(let url): try writer.value(url.jsonForm)
+        case .array(let elements): try Self.writeArray(elements, to: &writer)
+        case .set(let elements):
+            try writer.beginDictionary(count: 2)
+            try writer.key("class")
+            try writer.value(.string("NSSet"))
+            try writer.key("elements")
+            try Self.writeArray(elements, to: &writer)
+            try writer.end()
+        case .dictionary(let entries):
+            try writer.beginDictionary(count: 2)
+            try writer.key("class")
+            try writer.value(.string("NSDictionary"))
+            try writer.key("entries")
+            try Self.writeEntries(entries, to: &writer)
+            try writer.end()
+        case .font(let font): try writer.value(font.jsonForm)
+        case .color(let color): try writer.value(color.jsonForm)
+        case .geometry(let geometry): try writer.value(geometry.jsonForm)
         case .structure(let name, let fields):
-            var entry: OrderedDictionary<String, PropertyListValue> = [:]
-            if let name { entry["struct"] = .string(name) }
-            entry["fields"] = .array(fields.map(\.jsonForm))
-            return .dictionary(entry)
+            try writer.beginDictionary(count: name == nil ? 1 : 2)
+            if let name {
+                try writer.key("struct")
+                try writer.value(.string(name))
+            }
+            try writer.key("fields")
+            try Self.writeArray(fields, to: &writer)
+            try writer.end()
         case .cString(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) { return .string(text) }
-            return .data(Data(bytes))
-        case .className(let name): return .dictionary(["classReference": .string(name)])
-        case .null: return .dictionary(["nil": .bool(true)])
-        case .reference(let index): return .dictionary(["objectReference": FoundationJSON.integer(index)])
+            if let text = String(validating: bytes, as: UTF8.self) { try writer.value(.string(text)) } else { try writer.value(.data(Data(bytes))) }
+        case .className(let name): try writer.value(.dictionary(["classReference": .string(name)]))
+        case .null: try writer.value(.dictionary(["nil": .bool(true)]))
+        case .reference(let index): try writer.reference(index)
         case .other(let object):
-            return .dictionary([
-                "class": .string(object.classNames.first ?? ""), "superclasses": .array(object.classNames.dropFirst().map { .string($0) }),
-                "version": FoundationJSON.integer(object.version), "fields": .array(object.fields.map(\.jsonForm)),
-            ])
+            try writer.beginDictionary(count: 4)
+            try writer.key("class")
+            try writer.value(.string(object.classNames.first ?? ""))
+            try writer.key("superclasses")
+            try writer.beginArray(count: max(0, object.classNames.count - 1))
+            for (index, name) in object.classNames.dropFirst().enumerated() {
+                try writer.index(index)
+                try writer.value(.string(name))
+            }
+            try writer.end()
+            try writer.key("version")
+            try writer.value(FoundationJSON.integer(object.version))
+            try writer.key("fields")
+            try Self.writeArray(object.fields, to: &writer)
+            try writer.end()
         }
+    }
+
+    private static func writeArray<Writer: FoundationJSONFormWriter>(
+        _ elements: [FoundationObject], to writer: inout Writer
+    ) throws(Writer.Failure) {
+        try writer.beginArray(count: elements.count)
+        for (index, element) in elements.enumerated() {
+            try writer.index(index)
+            try element.writeJSONForm(to: &writer)
+        }
+        try writer.end()
+    }
+
+    /// `[{"key", "value"}]`.
+    private static func writeEntries<Writer: FoundationJSONFormWriter>(
+        _ entries: [FoundationDictionaryEntry], to writer: inout Writer
+    ) throws(Writer.Failure) {
+        try writer.beginArray(count: entries.count)
+        for (index, entry) in entries.enumerated() {
+            try writer.index(index)
+            try writer.beginDictionary(count: 2)
+            try writer.key("key")
+            try entry.key.writeJSONForm(to: &writer)
+            try writer.key("value")
+            try entry.value.writeJSONForm(to: &writer)
+            try writer.end()
+        }
+        try writer.end()
     }
 
     private static func number(_ number: FoundationNumber) -> PropertyListValue {
@@ -136,10 +238,6 @@ extension FoundationObject {
         }
     }
 
-    private static func entries(_ entries: [FoundationDictionaryEntry]) -> PropertyListValue {
-        .array(entries.map { .dictionary(["key": $0.key.jsonForm, "value": $0.value.jsonForm]) })
-    }
-
     /// The text of a string or attributed string; nil for any other value.
     public var text: String? {
         switch self {
@@ -148,4 +246,43 @@ extension FoundationObject {
         default: nil
         }
     }
+}
+
+/// Builds ``FoundationObject/jsonForm`` from the pieces ``FoundationObject/writeJSONForm(to:)`` writes.
+private struct JSONFormBuilder: FoundationJSONFormWriter {
+    typealias Failure = Never
+
+    /// The containers being built, innermost last, each with the key of its next member.
+    private var open: [(items: [PropertyListValue], fields: OrderedDictionary<String, PropertyListValue>, isArray: Bool, key: String)] = []
+    private(set) var result: PropertyListValue = .dictionary([:])
+
+    private mutating func add(_ value: PropertyListValue) {
+        guard !open.isEmpty else {
+            result = value
+            return
+        }
+        let last = open.count - 1
+        if open[last].isArray { open[last].items.append(value) } else { open[last].fields[open[last].key] = value }
+    }
+
+    mutating func value(_ value: PropertyListValue) { add(value) }
+
+    mutating func beginArray(count: Int) {
+        var items: [PropertyListValue] = []
+        items.reserveCapacity(count)
+        open.append((items, [:], true, ""))
+    }
+
+    mutating func beginDictionary(count: Int) { open.append(([], OrderedDictionary(minimumCapacity: count), false, "")) }
+
+    mutating func index(_ index: Int) {}
+
+    mutating func key(_ key: String) { open[open.count - 1].key = key }
+
+    mutating func end() {
+        let container = open.removeLast()
+        add(container.isArray ? .array(container.items) : .dictionary(container.fields))
+    }
+
+    mutating func reference(_ index: Int) { add(.dictionary(["objectReference": FoundationJSON.integer(index)])) }
 }

@@ -18,6 +18,9 @@ typedef struct {
     /* The shared objects made so far ('D'), each holding a reference, NULL while its value is being made. */
     PyObject **slots;
     size_t slot_count, slot_capacity;
+    /* Short mapping keys made so far, by a hash of their bytes: the same few keys ("class", "fields", ...) name
+     * every object's members, and one str each is made once rather than per mapping. */
+    PyObject *keys[128];
 } reader;
 
 static int take(reader *input, size_t count, const uint8_t **out) {
@@ -85,12 +88,38 @@ static PyObject *reference_from(reader *input) {
 static void release_slots(reader *input) {
     for (size_t slot = 0; slot < input->slot_count; slot++) Py_XDECREF(input->slots[slot]);
     PyMem_Free(input->slots);
+    for (size_t index = 0; index < sizeof input->keys / sizeof *input->keys; index++) Py_XDECREF(input->keys[index]);
+}
+
+/* A mapping's key: a short string is taken from the keys made so far when it was made before. */
+static PyObject *key_from(reader *input) {
+    const uint8_t *at = input->bytes + input->position;
+    size_t left = input->length - input->position;
+    if (left < 5 || at[0] != 's') return value_from(input);
+    uint32_t length = (uint32_t)at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16 | (uint32_t)at[4] << 24;
+    if (length > 32 || length > left - 5) return value_from(input);
+    const uint8_t *bytes = at + 5;
+    uint32_t hash = 2166136261u;
+    for (uint32_t index = 0; index < length; index++) hash = (hash ^ bytes[index]) * 16777619u;
+    PyObject **cached = &input->keys[hash % (sizeof input->keys / sizeof *input->keys)];
+    if (*cached) {
+        Py_ssize_t cached_length;
+        const char *text = PyUnicode_AsUTF8AndSize(*cached, &cached_length);
+        if (text && (size_t)cached_length == length && memcmp(text, bytes, length) == 0) {
+            input->position += 5 + length;
+            return Py_NewRef(*cached);
+        }
+        PyErr_Clear();
+    }
+    PyObject *key = value_from(input);
+    if (key && PyUnicode_CheckExact(key)) Py_XSETREF(*cached, Py_NewRef(key));
+    return key;
 }
 
 /* A mapping's entry: a key that is not a string becomes its str() and one that cannot be hashed (a list or a
  * mapping, which an NSDictionary may hold) is dropped, and a key met again keeps its first value (nska's rules). */
 static int add_entry(PyObject *dict, reader *input) {
-    PyObject *key = value_from(input);
+    PyObject *key = key_from(input);
     if (!key) return -1;
     PyObject *value = value_from(input);
     if (!value) {
@@ -215,7 +244,7 @@ PyObject *ictkit_py_archive_decode(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!values) return raise_archive_error(error);
-    reader input = {NULL, 0, 0, NULL, 0, 0};
+    reader input = {0};
     input.bytes = ictkit_values_bytes(values, &input.length);
     /* The values built have no cycle to collect (a shared object is shared, never inside itself): the collector
      * paused, as plistlib's loads does. */

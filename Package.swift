@@ -316,7 +316,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // MARK: Tests, in the order of the modules they test.
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "PropertyListTests",
@@ -409,7 +409,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTKitTests",
-            dependencies: ["ICTKit"]
+            dependencies: ["ICTKit", "TestSupport"]
         ),
         // The C interface from C (a client compiled with clang, run under valgrind) and from Python (python/).
         .testTarget(name: "ICTKitCTests", dependencies: ["ICTKitC", "TestSupport"], exclude: ["CProgram"]),

@@ -29,13 +29,6 @@ func fileNumberAndLinks(_ url: URL) throws -> (fileNumber: UInt64, links: Int) {
 
 /// The first 16 hex digits of the file's SHA-256, computed by python3's hashlib.
 func sha256Prefix(of url: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest()[:16])", url.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    try PythonScript.text("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest()[:16])", arguments: [url.path])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
 }

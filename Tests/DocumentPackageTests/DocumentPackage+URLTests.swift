@@ -1,6 +1,7 @@
 import DocumentPackage
 import Foundation
 import SystemPackage
+import TestSupport
 import Testing
 
 /// The `URL` and `FilePath` forms of reading, saving and zipping packages,
@@ -162,14 +163,5 @@ struct DocumentPackageURLTests {
 
 /// What `python3 -c script argument` prints; fails the test when Python fails.
 private func runPython(_ script: String, _ argument: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, argument]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "python3 failed")
-    return text
+    try PythonScript.text(script, arguments: [argument])
 }

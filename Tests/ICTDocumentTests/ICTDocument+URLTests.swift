@@ -42,16 +42,7 @@ struct ICTDocumentURLTests {
             t = value('THUMBNAIL')
             print(value('DISPLAY NAME')); print(len(t)); print(*struct.unpack('>II', t[16:24]))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 failed")
-        return text.split(separator: "\n").map(String.init)
+        return try PythonScript.text(script, arguments: [path]).split(separator: "\n").map(String.init)
     }
 
     @Test func openingByURLAndFilePathMatchesPathAndPlistlib() throws {

@@ -233,26 +233,8 @@ struct ICTDocumentJSONFormTests {
         try JSONSchemaChecker.problems(in: String(decoding: json, as: UTF8.self), schemaPath: schemaPath).joined(separator: "; ")
     }
 
-    struct PythonFailure: Error { var status: Int32 }
-
     /// Runs python3 with `arguments` and `input` on its standard input; its standard output.
     static func python(_ arguments: [String], input: [UInt8] = []) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        // Feed standard input from another thread so a full output pipe cannot deadlock the writer.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw PythonFailure(status: process.terminationStatus) }
-        return output
+        try PythonScript.run(arguments: arguments, input: Data(input))
     }
 }

@@ -32,12 +32,7 @@ struct InputKindTests {
         #expect(InputKind(classifying: folder.path + "/Empty.ict") == .documentWithoutMetadata)
         #expect(InputKind(classifying: folder.path + "/Empty.ict").isDirectory)
         // A zip as Python's zipfile writes it, not as this package does.
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('a.txt', 'hi')", folder.path + "/a.zip"]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
+        _ = try PythonScript.run("import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('a.txt', 'hi')", arguments: [folder.path + "/a.zip"])
         #expect(InputKind(classifying: folder.path + "/a.zip") == .zipArchive)
     }
 

@@ -12,21 +12,10 @@ struct KeyPathTargetTests {
 
     /// What plistlib finds at `$top.DATA.KEY` of an entry, as text (`repr` of a str or float).
     private func plistlibField(_ entry: String, _ key: String) throws -> String {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = [
-            "python3", "-c",
+        try PythonScript.text(
             "import plistlib, sys; d = plistlib.load(open(sys.argv[1], 'rb')); o = d['$objects']; "
                 + "v = o[d['$top']['DATA']][sys.argv[2]]; v = o[v] if isinstance(v, plistlib.UID) else v; print(v, end='')",
-            Self.coffee + "/" + entry, key,
-        ]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
-        return String(decoding: output, as: UTF8.self)
+            arguments: [Self.coffee + "/" + entry, key])
     }
 
     private func target(_ path: String, _ keyPath: String) throws -> KeyPathTarget {

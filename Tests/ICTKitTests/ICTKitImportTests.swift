@@ -1,5 +1,6 @@
 import Foundation
 import ICTKit
+import TestSupport
 import Testing
 
 /// `import ICTKit` alone reaches every library module: a property list, a
@@ -20,16 +21,7 @@ struct ICTKitImportTests {
             metadata = objects[archive["$top"]["DATA"].data]
             print(objects[metadata["DISPLAY NAME"].data], end="")
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, coffee]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return String(decoding: bytes, as: UTF8.self)
+        return try PythonScript.text(script, arguments: [coffee])
     }
 
     @Test func everyModuleIsReachable() throws {

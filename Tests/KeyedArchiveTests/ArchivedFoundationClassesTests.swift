@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TestSupport
 import Testing
 
 /// Foundation's, AppKit's and UIKit's classes decoded by name from keyed
@@ -19,16 +20,9 @@ import Testing
     }
 
     static func peer(_ file: String, key: String? = nil) throws -> PropertyListValue {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", fixtures.appendingPathComponent("nska_fields.py").path, fixturePath(file)] + (key.map { [$0] } ?? [])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "nska_fields.py \(file) failed: is nska-deserialize installed (scripts/install-deps.sh test)?")
+        // nska_fields.py needs nska-deserialize (scripts/install-deps.sh test installs it).
+        let data = try PythonScript.run(
+            arguments: [fixtures.appendingPathComponent("nska_fields.py").path, fixturePath(file)] + (key.map { [$0] } ?? []))
         return try JSONPropertyListReader().read(data)
     }
 

@@ -23,16 +23,7 @@ struct KeyedArchiveDataTests {
             o = d['$objects']
             sys.stdout.write(d['$archiver'] + ' ' + repr(o[d['$top']['root'].data]))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 failed")
-        return text
+        return try PythonScript.text(script, arguments: [file.path])
     }
 
     @Test func unarchiverFromDataMatchesBytesAndManifest() throws {

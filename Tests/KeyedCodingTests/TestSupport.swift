@@ -31,33 +31,8 @@ enum Fixtures {
         Repository.root.appendingPathComponent("Tests/KeyedCodingTests/Fixtures/\(name)").path
     }
 
-    /// Runs python3 with `arguments` and returns its standard output, which
-    /// goes through a file rather than a pipe (as ICTCommandTests' runner
-    /// does: Foundation's pipe reads on Linux stop the process on EINTR).
-    static func python(_ arguments: [String]) throws -> Data {
-        let folder = try ScratchFolder()
-        let outputFile = folder.url.appendingPathComponent("stdout")
-        try Data().write(to: outputFile)
-        let output = try FileHandle(forWritingTo: outputFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        try output.close()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw PythonFailed(arguments: arguments, status: process.terminationStatus)
-        }
-        return try Data(contentsOf: outputFile)
-    }
-
-    struct PythonFailed: Error, CustomStringConvertible {
-        var arguments: [String]
-        var status: Int32
-        var description: String { "python3 \(arguments.joined(separator: " ")) exited with \(status)" }
-    }
+    /// Runs python3 with `arguments` and returns its standard output.
+    static func python(_ arguments: [String]) throws -> Data { try PythonScript.run(arguments: arguments) }
 
     /// The fields python3's plistlib reads from each document (see `Fixtures/ict_fields.py`).
     static func plistlibFields(of documents: [URL]) throws -> [String: PlistlibDocument] {

@@ -19,16 +19,7 @@ enum Fixtures {
 
     /// What python3 prints running `script` with `arguments`, parsed as ICTKit's lossless JSON.
     static func python(_ script: [String], _ arguments: [String]) throws -> PropertyListValue {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + script + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 \(script.last ?? "") failed")
-        return try JSONPropertyListReader().read(data)
+        try JSONPropertyListReader().read(try PythonScript.run(arguments: script + arguments))
     }
 
     /// nibarchive's reading of fixture `name` (Fixtures/nibarchive_peer.py).
@@ -37,15 +28,7 @@ enum Fixtures {
     }
 
     /// Whether python3 can import nibarchive (scripts/install-deps.sh test installs it).
-    static var peerIsInstalled: Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import nibarchive"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
+    static var peerIsInstalled: Bool { PythonScript.canImport("nibarchive") }
 }
 
 extension Trait where Self == ConditionTrait {

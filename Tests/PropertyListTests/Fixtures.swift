@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 
 /// Test fixtures shared by the property-list tests: CPython's `plistlib` as an
 /// independent oracle (run through the scripts in `Fixtures/`). The interop
@@ -48,33 +49,11 @@ enum Fixtures {
     /// Runs a script of `Fixtures/` with `python3` and returns its standard output.
     /// - Throws: `PythonError` with the script's standard error when it fails.
     static func runPython(_ script: String, _ arguments: [String]) throws -> Data {
-        let errorFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("python-stderr-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
-            throw PythonError(message: "cannot create \(errorFile.path)")
+        do {
+            return try PythonScript.run(arguments: [scriptsFolder.appendingPathComponent(script).path] + arguments)
+        } catch let failure as PythonScript.Failure {
+            throw PythonError(message: failure.message)
         }
-        let errorHandle = try FileHandle(forWritingTo: errorFile)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", scriptsFolder.appendingPathComponent(script).path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"  // no __pycache__ in the source tree
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errorHandle
-        try process.run()
-        // Standard error goes to a file, so reading standard output to its end cannot deadlock.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errorHandle.close()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let errorText = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-            throw PythonError(message: "python3 \(script) failed (status \(process.terminationStatus)): \(errorText)")
-        }
-        return data
     }
 
     /// The instant an ISO 8601 UTC timestamp names: `2004-10-26T10:33:33Z`,

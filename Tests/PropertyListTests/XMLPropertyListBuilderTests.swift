@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// What the XML reader's events from libxml2's SAX2 parser could get wrong
@@ -34,18 +35,7 @@ struct XMLPropertyListBuilderTests {
                 sys.exit(0)
             sys.stdout.buffer.write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY, sort_keys=False))
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        python.standardInput = input
-        python.standardOutput = output
-        try python.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        let printed = try PythonScript.run(script, arguments: [], input: Data(text.utf8))
         if printed.starts(with: Data("refused: ".utf8)) {
             return .failure(PlistlibRefusal(message: String(decoding: printed.dropFirst(9), as: UTF8.self)))
         }

@@ -433,18 +433,9 @@ struct XMLPropertyListReaderTests {
         #expect(value["a"] == "last")
         #expect(value["b"]?["c"] == .integer(2))
         // The oracle: Python's plistlib (CoreFoundation's plutil keeps the last too).
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read()), sort_keys=True))"]
-        let input = Pipe(), output = Pipe()
-        python.standardInput = input
-        python.standardOutput = output
-        try python.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        let printed = try PythonScript.run(
+            "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read()), sort_keys=True))", arguments: [],
+            input: Data(text.utf8))
         #expect(String(decoding: printed, as: UTF8.self) == "{\"a\": \"last\", \"b\": {\"c\": 2}}\n")
         let duplicates = Data(text.utf8).withUnsafeBytes { XMLPropertyListReader.duplicateKeys(in: $0) }
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -130,15 +131,8 @@ struct FileSystemCallsTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let entries = try Directory.entries(atPath: root)
         // Python lists the names as bytes, hex-encoded one a line.
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import os,sys\nfor n in os.listdir(sys.argv[1].encode()): print(n.hex())", root]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
-        let expected = String(decoding: output, as: UTF8.self).split(separator: "\n").map { hex in
+        let output = try PythonScript.text("import os,sys\nfor n in os.listdir(sys.argv[1].encode()): print(n.hex())", arguments: [root])
+        let expected = output.split(separator: "\n").map { hex in
             RawFileName.decoding(stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! })
         }
         #expect(entries.map(\.name).sorted() == expected.sorted())

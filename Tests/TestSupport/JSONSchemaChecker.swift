@@ -28,15 +28,7 @@ public enum JSONSchemaChecker {
     }
 
     /// Whether python3 can import `jsonschema`.
-    public static let isAvailable: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import jsonschema"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    public static let isAvailable: Bool = PythonScript.canImport("jsonschema")
 
     /// The checker couldn't be started, or its process ended or answered
     /// something other than a reply.

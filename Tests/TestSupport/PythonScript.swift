@@ -1,40 +1,78 @@
 import Foundation
 
-/// Runs a Python 3 script with `python3 -c` (found on `PATH`), for helpers
-/// whose expected values come from Python's own modules (`zipfile`,
-/// `plistlib`), not from ICTKit.
+/// Runs Python 3 (`python3`, found on `PATH`) for tests whose expected
+/// values come from Python's own modules (`zipfile`, `plistlib`, `hashlib`)
+/// or from a peer written in Python (nska-deserialize, pytypedstream,
+/// nibarchive), not from ICTKit: the one way the suites start `python3`.
+///
+/// Standard input, output and error go through files, not pipes, so a
+/// script that writes much to one while the test waits on another cannot
+/// stall either side.
 public enum PythonScript {
-    /// A script that exited with a status other than 0.
+    /// A script that exited with a status other than 0, or was killed.
     public struct Failure: Error, CustomStringConvertible {
-        /// The status and what the script wrote to standard error.
+        /// The command, the status and what the script wrote to standard error.
         public var message: String
         public var description: String { message }
     }
 
-    /// Runs `script` with `arguments`, `input` on its standard input, and
-    /// returns its standard output.
+    /// Runs the script text `script` (`python3 -c`) with `arguments`, `input`
+    /// on its standard input, and returns its standard output.
     ///
     /// - Throws: `Failure` when it exits with a status other than 0; what
     ///   `Process.run()` throws when `python3` cannot be started.
     public static func run(_ script: String, arguments: [String], input: Data = Data()) throws -> Data {
+        try run(arguments: ["-c", script] + arguments, input: input)
+    }
+
+    /// `run(_:arguments:input:)`'s standard output as UTF-8 text.
+    public static func text(_ script: String, arguments: [String], input: Data = Data()) throws -> String {
+        String(decoding: try run(script, arguments: arguments, input: input), as: UTF8.self)
+    }
+
+    /// Runs `python3` with `arguments` (a script file and its arguments, or
+    /// `-c` and a script's text), `input` on its standard input, and returns
+    /// its standard output.
+    ///
+    /// - Throws: `Failure` when it exits with a status other than 0 or is
+    ///   killed; what `Process.run()` throws when `python3` cannot be started.
+    public static func run(arguments: [String], input: Data = Data()) throws -> Data {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (inputFile, outputFile, errorFile) =
+            (folder.appendingPathComponent("stdin"), folder.appendingPathComponent("stdout"), folder.appendingPathComponent("stderr"))
+        try input.write(to: inputFile)
+        try Data().write(to: outputFile)
+        try Data().write(to: errorFile)
+        let (stdin, stdout, stderr) =
+            (try FileHandle(forReadingFrom: inputFile), try FileHandle(forWritingTo: outputFile), try FileHandle(forWritingTo: errorFile))
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+            try? stderr.close()
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
+        process.arguments = ["python3"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"  // no __pycache__ beside the scripts in the source tree
+        process.environment = environment
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(message: "failed (\(process.terminationStatus)): \(String(decoding: errors, as: UTF8.self))")
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let errors = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
+            let command = (["python3"] + arguments.map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }).joined(separator: " ")
+            throw Failure(message: "\(command) failed (status \(process.terminationStatus)): \(errors)")
         }
-        return output
+        return try Data(contentsOf: outputFile)
+    }
+
+    /// Whether `python3` can import `module` (a peer installed by the test set-up).
+    public static func canImport(_ module: String) -> Bool {
+        (try? run(arguments: ["-c", "import \(module)"])) != nil
     }
 }

@@ -25,18 +25,10 @@ enum TypedStreamFixtures {
 @Suite struct TypedStreamReaderTests {
     /// pytypedstream's reading of the fixture, in the JSON form's shape.
     private func pytypedstreamForm(_ name: String) throws -> PropertyListValue {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", TypedStreamFixtures.directory.appendingPathComponent("typedstream_to_json.py").path,
+        let data = try PythonScript.run(arguments: [
+            TypedStreamFixtures.directory.appendingPathComponent("typedstream_to_json.py").path,
             TypedStreamFixtures.directory.appendingPathComponent(name).path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "typedstream_to_json.py \(name) failed")
+        ])
         return try JSONPropertyListReader().read(data)
     }
 

@@ -34,16 +34,7 @@ struct UniformTypesURLTests {
 
     /// What `python3 -c script argument` prints, lines split.
     static func python(_ script: String, _ argument: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, argument]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 failed")
-        return text.split(separator: "\n").map(String.init)
+        try PythonScript.text(script, arguments: [argument]).split(separator: "\n").map(String.init)
     }
 
     @Test(.interopCorpus)

@@ -15,8 +15,8 @@ public struct TypedStreamFoundationDecoder {
     public let document: TypedStreamDocument
     /// When true, an object met as another object's field, as a collection's
     /// element or as the root, whose value is itself a container (an
-    /// ``FoundationObject/other(_:)`` object, an array, a set, a dictionary or
-    /// an attributed string), is given as ``FoundationObject/reference(_:)``
+    /// `FoundationObject.other(_:)` object, an array, a set, a dictionary or
+    /// an attributed string), is given as `FoundationObject.reference(_:)`
     /// with its index, and its value is read with ``decodedObject(at:)``: a
     /// caller writing a graph writes each shared object once. False (the
     /// default): such an object is given in full wherever it is met, which
@@ -76,7 +76,7 @@ public struct TypedStreamFoundationDecoder {
 
     /// The value of the object at `index` once it is decoded, nil before
     /// (or when it failed). With ``referencesSharedObjects``, this is where a
-    /// ``FoundationObject/reference(_:)`` leads.
+    /// `FoundationObject.reference(_:)` leads.
     public func decodedObject(at index: Int) -> FoundationObject? {
         decoded.indices.contains(index) ? decoded[index] : nil
     }

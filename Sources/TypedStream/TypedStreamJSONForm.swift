@@ -80,14 +80,14 @@ extension TypedStreamDocument {
 }
 
 /// What receives a decoded value's JSON form piece by piece, in order
-/// (``FoundationObject/writeJSONForm(to:)``): a writer that streams the form
+/// (`FoundationObject.writeJSONForm(to:)`): a writer that streams the form
 /// elsewhere makes no property-list value for each container on the way.
 ///
 /// A container is `beginArray` or `beginDictionary`, then for each member
 /// `index` (in an array) or `key` (in a dictionary) followed by its value,
 /// then `end`. A value is `value` (a leaf, or a small form such as a
 /// colour's, whole), a container, or `reference` for
-/// ``FoundationObject/reference(_:)``.
+/// `FoundationObject.reference(_:)`.
 public protocol FoundationJSONFormWriter {
     /// What the writer may throw.
     associatedtype Failure: Error
@@ -103,7 +103,7 @@ public protocol FoundationJSONFormWriter {
     mutating func key(_ key: String) throws(Failure)
     /// The array or dictionary being written ends.
     mutating func end() throws(Failure)
-    /// Object `index` of the stream, as ``FoundationObject/reference(_:)`` names it.
+    /// Object `index` of the stream, as `FoundationObject.reference(_:)` names it.
     mutating func reference(_ index: Int) throws(Failure)
 }
 
@@ -248,7 +248,7 @@ extension FoundationObject {
     }
 }
 
-/// Builds ``FoundationObject/jsonForm`` from the pieces ``FoundationObject/writeJSONForm(to:)`` writes.
+/// Builds `FoundationObject.jsonForm` from the pieces `FoundationObject.writeJSONForm(to:)` writes.
 private struct JSONFormBuilder: FoundationJSONFormWriter {
     typealias Failure = Never
 

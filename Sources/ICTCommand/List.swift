@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
+import ICTKitTooling
 import OrderedCollections
 import PropertyList
 import SystemSupport
@@ -10,6 +11,7 @@ extension Ict {
     /// `ict list`: the `.ict` documents in a folder, by display name.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the documents in a folder (.ict, .ptk, .icfnote, .dox), sorted by display name.",
             discussion: """
                 Reads only each document's metadata entry, and of it only the display \

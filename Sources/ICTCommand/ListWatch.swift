@@ -2,6 +2,7 @@ import Dispatch
 import DocumentQuery
 import DocumentVersions
 import ICTDocument
+import ICTKitTooling
 import PropertyList
 import SystemSupport
 import UbiquityContainers

@@ -31,8 +31,8 @@ let package = Package(
         .library(name: "ICTKitC", type: .dynamic, targets: ["ICTKitC"]),
     ],
     dependencies: [
-        // Pinned to a minor version: Ict.swift reads the first line and the "  - " choices of its usage errors (UsageErrorTextTests).
-        .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.0")),
+        // UsageErrorTextTests holds the usage errors' wording to what Ict.swift prints.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // FilePath, for the path overloads beside String and URL.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
@@ -251,9 +251,36 @@ let package = Package(
         ),
 
         // MARK: Command line — `ict`.
+        // The tooling layer: what `ict` does to an input (classifying it, reading it within bounds, addressing and
+        // editing by key path, converting, inspecting, listing, diffing) and its reports' forms, with `package`
+        // access for the command and its tests; not a product, and no library module imports it.
+        .target(
+            name: "ICTKitTooling",
+            dependencies: [
+                "PropertyList",
+                "KeyedArchive",
+                "CoreDataFiles",
+                "DocumentPackage",
+                "DocumentVersions",
+                "FileCoordination",
+                "UniformTypes",
+                "ICTDocument",
+                "DocumentQuery",
+                "NIBArchive",
+                "EmbeddedLayers",
+                "DataLayers",
+                "SystemSupport",
+                "TypedStream",
+                "FoundationValues",
+                "UbiquityContainers",
+                "UbiquitousKeyValueStore",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "ICTCommand",
             dependencies: [
+                "ICTKitTooling",
                 "PropertyList",
                 "KeyedArchive",
                 "CoreDataFiles",
@@ -413,10 +440,13 @@ let package = Package(
         ),
         // The C interface from C (a client compiled with clang, run under valgrind) and from Python (python/).
         .testTarget(name: "ICTKitCTests", dependencies: ["ICTKitC", "TestSupport"], exclude: ["CProgram"]),
+        // The tooling layer in process (its classifier); the command's own tests run the built `ict`.
+        .testTarget(name: "ICTKitToolingTests", dependencies: ["ICTKitTooling", "ICTDocument", "TestSupport"]),
         .testTarget(
             name: "ICTCommandTests",
             dependencies: [
                 "ICTCommand",
+                "ICTKitTooling",
                 "CoordinationStress",
                 "DocumentVersions",
                 "ICTDocument",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 import UbiquityContainers
 
@@ -6,6 +7,7 @@ extension Ict {
     /// `ict containers`: the configured ubiquity containers and their engines' state.
     struct Containers: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "containers",
             abstract: "List the ubiquity containers: identifier, folder, sync engine and whether it answers.",
             discussion: """
                 The containers configured once in containers.plist (under $XDG_CONFIG_HOME/ictkit, \

@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreDataFiles
 import DocumentPackage
 import ICTDocument
+import ICTKitTooling
 import KeyedArchive
 import NIBArchive
 import PropertyList
@@ -13,6 +14,7 @@ extension Ict {
     /// `ict convert`: one form of property list to another.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "convert",
             abstract: "Convert a property list to XML, binary or JSON, a keyed archive to and from JSON, or a package to a zip and back.",
             discussion: """
                 The input is read in whatever form it is (binary, XML, OpenStep or \
@@ -216,17 +218,19 @@ extension Ict {
         func convert(_ report: TypedReport<Convert.Fields>) throws {
             report.fields.input = displayInput
             report.fields.format = format.rawValue
-            if format == .json || format == .jsonl, StoreCommands.handles(input) {
+            // A store's objects are written as JSON or JSON lines; documents, models and nibs as JSON.
+            let readers: InputClass.Readers = format == .json ? .all : format == .jsonl ? .coreDataStores : []
+            let kind: InputKind
+            switch InputClass(classifying: input, readers: readers) {
+            case .coreDataStore:
                 try StoreCommands.convert(input, model: model, output: output, lines: format == .jsonl, expand: expand, report: report)
                 report.fields.output = output ?? "-"
                 return
+            case .document(let documentKind): return try convertDocument(of: documentKind, report)
+            case .model: return try convertModel(report)
+            case .nibArchive: return try convertNib(report)
+            case .other(let other): kind = other
             }
-            if format == .json, let documentKind = DocumentKind.of(itemAtPath: input), documentKind != .ict {
-                return try convertDocument(of: documentKind, report)
-            }
-            if format == .json, ModelSupport.form(of: input) != nil { return try convertModel(report) }
-            if format == .json, NibSupport.isNibArchive(input) { return try convertNib(report) }
-            let kind = InputKind(classifying: input)
             if let problem = inputProblem(kind) { throw report.fail(problem) }
             if (format == .json && kind == .document) || (format == .ict && kind != .standardInput) {
                 try convertDocument(report)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 import UniformTypes
 
@@ -70,7 +71,7 @@ extension Ict.Convert {
         }
         do {
             try job(input: path, output: destination).convert(fileReport)
-        } catch is ExitCode {
+        } catch is ReportFailure {
             // A problem of this input: in fileReport, and printed already.
         }
     }

@@ -1,12 +1,14 @@
 import ArgumentParser
 import FileCoordination
 import ICTDocument
+import ICTKitTooling
 import SystemSupport
 
 extension Ict {
     /// `ict create`: a new document: an `.ict` from fields and a photo, a `.ptk` from a photo, a note from its text.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a new document: .ict, .ptk, .icfnote or .dox.",
             discussion: """
                 Without a path, an .ict document named from --name (default Friend) in \

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileCoordination
+import ICTKitTooling
 import PropertyList
 import SystemSupport
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 
 /// The options of the commands that take many files at a time (`validate`,

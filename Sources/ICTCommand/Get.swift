@@ -1,6 +1,7 @@
 import ArgumentParser
 import EmbeddedLayers
 import ICTDocument
+import ICTKitTooling
 import KeyedArchive
 import NIBArchive
 import PropertyList
@@ -10,6 +11,7 @@ extension Ict {
     /// `ict get`: print the value at a key path.
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Print the value at a key path of a property list, keyed archive or .ict document.",
             discussion: """
                 raw (the default) prints a string, number, boolean or date (ISO 8601, UTC) as \
@@ -108,12 +110,13 @@ extension Ict {
             let value: PropertyListValue
             let problem: (String) -> Problem
             var rawText: String?
-            if StoreCommands.handles(file) {
+            let reader = InputClass.specialReader(of: file, among: [.coreDataStores, .nibArchives])
+            if reader == .coreDataStore {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 do throws(Problem) { value = try StoreCommands.value(in: file, model: model, at: keyPath) } catch { throw report.fail(error) }
                 problem = { [file, keyPath] message in Problem(path: file, message, keyPath: keyPath) }
-            } else if NibSupport.isNibArchive(file) {
+            } else if reader == .nibArchive {
                 report.fields.path = Problem.inputName(file)
                 report.fields.keyPath = keyPath
                 do throws(Problem) {

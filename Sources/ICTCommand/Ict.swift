@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 
 @main
@@ -53,6 +54,9 @@ struct Ict: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Self.exit(withError: exit)
+        } catch is ReportFailure {
+            // A report's problems, printed already.
+            Self.exit(withError: ExitCode.failure)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

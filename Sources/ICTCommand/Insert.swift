@@ -1,6 +1,7 @@
 import ArgumentParser
 import EmbeddedLayers
 import ICTDocument
+import ICTKitTooling
 import KeyedArchive
 import PropertyList
 import SystemSupport
@@ -9,6 +10,7 @@ extension Ict {
     /// `ict insert`: add a value at a key path.
     struct Insert: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "insert",
             abstract: "Add a value at a key path (a new key, or into an array at an index; its count appends).",
             discussion: """
                 As plutil -insert: a key that exists is an error (use set to replace it); \

@@ -3,6 +3,7 @@ import CoreDataFiles
 import DocumentPackage
 import EmbeddedLayers
 import ICTDocument
+import ICTKitTooling
 import KeyedArchive
 import NIBArchive
 import PropertyList
@@ -13,6 +14,7 @@ extension Ict {
     /// `ict inspect`: what is inside a file, as a tree for people or JSON for programs.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Show what a property list, keyed archive or document package holds, as a tree.",
             discussion: """
                 With --json, prints one JSON document (Schemas/cli/inspect.schema.json) whose "value" is \
@@ -100,14 +102,14 @@ extension Ict {
         func run() throws {
             let report = Self.report(json: json)
             report.fields.path = input == "-" ? "<stdin>" : input
-            if StoreCommands.handles(input) { return try StoreCommands.inspect(input, model: model, json: json, report: report) }
-            if let kind = DocumentKind.of(itemAtPath: input), kind != .ict { return try inspectDocument(of: kind, report) }
-            if ModelSupport.form(of: input) != nil { return try inspectModel(report) }
-            if NibSupport.isNibArchive(input) { return try inspectNib(report) }
-            switch InputKind(classifying: input) {
-            case .document: return try inspectDocument(report)
-            case .documentWithoutMetadata, .package: return try inspectPackage(report)
-            case .standardInput, .zipArchive, .file: break
+            switch InputClass(classifying: input) {
+            case .coreDataStore: return try StoreCommands.inspect(input, model: model, json: json, report: report)
+            case .document(let kind): return try inspectDocument(of: kind, report)
+            case .model: return try inspectModel(report)
+            case .nibArchive: return try inspectNib(report)
+            case .other(.document): return try inspectDocument(report)
+            case .other(.documentWithoutMetadata), .other(.package): return try inspectPackage(report)
+            case .other(.standardInput), .other(.zipArchive), .other(.file): break
             }
             let file: InputFile
             do {
@@ -325,36 +327,6 @@ extension Ict {
 extension Ict.Inspect: TypedReportingCommand {
     static let reportName = "inspect"
     /// `Schemas/cli/inspect.schema.json`: the path and kind, then the field of that kind.
-    struct Fields: ReportFields {
-        var path: String?
-        /// `propertyList`, `keyedArchive`, `nib`, `typedStream`, `document`, `package`, `model`, `coreDataStore`, ….
-        var kind: String?
-        /// A property list's format.
-        var format: String?
-        /// A property list, in its lossless JSON form.
-        var value: JSONValue?
-        /// A keyed archive's object graph (`ArchiveGraphView`).
-        var archive: JSONValue?
-        var package: PackageInspection.JSONForm?
-        var document: DocumentInspection.JSONForm?
-        /// A typed stream's lossless form and its root decoded.
-        var typedStream: JSONValue?
-        /// A Core Data model.
-        var model: JSONValue?
-        var store: StoreCommands.StoreForm?
-        var nib: NibForm?
-        /// `--expand`: the embedded archives found, with their key paths and decoded forms.
-        var embedded: JSONValue?
-    }
-
-    /// A compiled nib's graphs, one a member (a NIBArchive file is one, a `.nib` folder may hold several).
-    struct NibForm: Encodable {
-        struct Member: Encodable {
-            var name: String
-            /// `NibObjectGraph.jsonForm`.
-            var graph: JSONValue
-        }
-
-        var members: [Member]
-    }
+    typealias Fields = InspectReport.Fields
+    typealias NibForm = InspectReport.NibForm
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import PropertyList
 
 extension Ict {

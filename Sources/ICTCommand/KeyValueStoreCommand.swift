@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import PropertyList
 import SystemSupport
 import UbiquitousKeyValueStore
@@ -122,7 +123,7 @@ extension KeyValueStoreSubcommand {
 extension Ict.KeyValueStoreCommand {
     /// `ict kvstore get KEY`.
     struct Get: ParsableCommand, KeyValueStoreSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Print a key's value (a string as it is, others as JSON).")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a key's value (a string as it is, others as JSON).")
         static let reportName = "kvstore get"
 
         @Argument(help: "The key.") var key: String
@@ -144,7 +145,7 @@ extension Ict.KeyValueStoreCommand {
 
     /// `ict kvstore set KEY VALUE`.
     struct Set: ParsableCommand, KeyValueStoreSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Set a key's value and write this device's file.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a key's value and write this device's file.")
         static let reportName = "kvstore set"
 
         @Argument(help: "The key (at most 64 bytes of UTF-8).") var key: String
@@ -180,7 +181,7 @@ extension Ict.KeyValueStoreCommand {
 
     /// `ict kvstore remove KEY`.
     struct Remove: ParsableCommand, KeyValueStoreSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a key (a change that wins over older values everywhere).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a key (a change that wins over older values everywhere).")
         static let reportName = "kvstore remove"
 
         @Argument(help: "The key.") var key: String
@@ -199,7 +200,7 @@ extension Ict.KeyValueStoreCommand {
 
     /// `ict kvstore list`.
     struct List: ParsableCommand, KeyValueStoreSubcommand {
-        static let configuration = CommandConfiguration(abstract: "Print every key and its value, one a line.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Print every key and its value, one a line.")
         static let reportName = "kvstore list"
 
         @Flag(help: "Removed keys too (their removal is kept so it wins over older values).") var removed = false
@@ -224,6 +225,7 @@ extension Ict.KeyValueStoreCommand {
     /// `ict kvstore validate`.
     struct Validate: ParsableCommand, KeyValueStoreSubcommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check the merged store against Apple's limits; each finding is an error naming its key.")
         static let reportName = "kvstore validate"
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 
 /// `--follow-symlinks`, of every command that writes a document or an
@@ -13,7 +14,7 @@ struct LinkOptions: ParsableArguments {
     var followSymlinks = false
 
     /// The end of a message refusing a link: how to write through it anyway.
-    static let hint = "; name what it points to, or pass --follow-symlinks to write there"
+    static let hint = SymbolicLinkHint.text
 
     /// How `OutputFile` treats a link at an output path.
     var outputLinks: AtomicFileWriter.LinkHandling { followSymlinks ? .followed : .refused }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
+import ICTKitTooling
 import OrderedCollections
 import PropertyList
 import SystemSupport
@@ -10,6 +11,7 @@ extension Ict {
     /// `ict list`: the `.ict` documents in a folder, by display name.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the documents in a folder (.ict, .ptk, .icfnote, .dox), sorted by display name.",
             discussion: """
                 Reads only each document's metadata entry, and of it only the display \
@@ -89,27 +91,9 @@ extension Ict {
             try Self.checkHTMLOptions(htmlPage: htmlPage, json: json, jsonl: batch.jsonl, data: data)
         }
 
-        struct Row {
-            var path: String
-            var kind: DocumentKind = .ict
-            var displayName: String
-            var thumbnailSize: (width: Int, height: Int)?
-            /// With `--data`: the data's fields and the photo's size.
-            var data: (fields: CTData, photoSize: (width: Int, height: Int)?)?
-            /// How many conflict copies of the document are beside it; nil
-            /// for a document named in a list (its folder is not listed).
-            var conflicts: Int?
-            /// What its files say of its state (`inConflict`, `editingDisabled`);
-            /// nil when that could not be found (reported as a warning).
-            var state: DocumentItemState?
-            /// For a `.dox` cut inside a character: the warning saying where.
-            var truncation: Problem?
-            /// With `--html`: the document's card on the contact sheet.
-            var card: ContactSheet.Card?
-            /// Its sync state in a ubiquity container whose engine tells one
-            /// (`current`, `uploading`, `downloading 42%`, `unknown`, …); nil otherwise.
-            var sync: String?
-        }
+        typealias Row = DocumentListing.Row
+        typealias OpenFolder = DocumentListing.OpenFolder
+        typealias FolderStates = DocumentListing.FolderStates
 
         func run() throws {
             if let htmlPage, let problem = OutputPlacement.insidePackageProblem(htmlPage) {
@@ -128,10 +112,10 @@ extension Ict {
                     rows.compactMap(\.card) + unreadableCards, title: directory.map(DocumentSupport.trimmingTrailingSlashes), to: htmlPage,
                     report: report)
             } else if json {
-                report.fields.documents = rows.map { PathEntry(path: $0.path, fields: Self.lineFields($0, kind: $0.kind)) }
+                report.fields.documents = rows.map { PathEntry(path: $0.path, fields: DocumentListing.lineFields($0, kind: $0.kind)) }
             } else if !batch.jsonl {
                 var output = StandardOutput()
-                output.write(Self.table(rows, showingData: data))
+                output.write(DocumentListing.table(rows, showingData: data))
                 output.flush()
             }
             try report.finish()
@@ -153,10 +137,10 @@ extension Ict {
             if let folderPath {
                 do throws(ICTDocumentError) {
                     locations = try DocumentDiscovery.documents(in: folderPath, recursive: recursive) { error in
-                        report.add(Self.problem(folderPath, error))
+                        report.add(DocumentListing.problem(folderPath, error))
                     }
                 } catch {
-                    throw report.fail(Self.problem(folderPath, error))
+                    throw report.fail(DocumentListing.problem(folderPath, error))
                 }
             }
             var listed: InputNames
@@ -178,7 +162,7 @@ extension Ict {
                 report.add(Problem(path: error.path, severity: .warning, "no sync states: \(error.message)"))
             }
             var pending = locations.makeIterator()
-            while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(Self.listedLocation) {
+            while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(DocumentListing.listedLocation) {
                 if let row = try readRow(
                     location, folder: &folder, states: &states, syncStates: &syncStates, report: report, clearing: &progress,
                     unreadable: unreadable)
@@ -190,7 +174,7 @@ extension Ict {
             }
             folder.close()
             progress.clear()
-            return Self.sorted(rows)
+            return DocumentListing.sorted(rows)
         }
 
         /// The row of the document at `location`, nil when its metadata cannot
@@ -207,8 +191,8 @@ extension Ict {
                 // another process is never seen half done (the summary alone is one entry).
                 let row =
                     data
-                    ? try ItemLockSupport.reading(location.path) { try Self.row(location, in: descriptor, readingData: true) }
-                    : try Self.row(location, in: descriptor, readingData: false, readingCard: htmlPage != nil)
+                    ? try ItemLockSupport.reading(location.path) { try DocumentListing.row(location, in: descriptor, readingData: true) }
+                    : try DocumentListing.row(location, in: descriptor, readingData: false, readingCard: htmlPage != nil)
                 if let truncation = row.truncation { report.add(truncation) }
                 // A package a sync engine left mixed or partial is never listed as valid.
                 if location.kind == .ict || location.kind == .ptk,
@@ -225,7 +209,7 @@ extension Ict {
                     report.add(Problem(path: location.path, severity: .warning, "cannot tell its state: \(error.message)"))
                 }
                 if let state = syncStates?.state(ofItemAt: location.path), state != .notTracked { stated.sync = state.summary }
-                try report.line(path: stated.path, Self.lineFields(stated, kind: location.kind))
+                try report.line(path: stated.path, DocumentListing.lineFields(stated, kind: location.kind))
                 return stated
             } catch let error as ICTDocumentError {
                 progress.clear()
@@ -235,177 +219,8 @@ extension Ict {
                 progress.clear()
                 report.add(problem)
             }
-            try report.line(path: location.path, Self.lineFields(nil, kind: location.kind))
+            try report.line(path: location.path, DocumentListing.lineFields(nil, kind: location.kind))
             return nil
-        }
-
-        /// `rows` by display name, ignoring case, then by path: the table's and `--json`'s order.
-        static func sorted(_ rows: [Row]) -> [Row] {
-            let keys = rows.map { $0.displayName.lowercased() }
-            return rows.indices.sorted { ContactSheet.areInListOrder((keys[$0], rows[$0].path), (keys[$1], rows[$1].path)) }.map { rows[$0] }
-        }
-
-        /// A document named in the `--files-from` list: read by its path, its folder not listed.
-        static func listedLocation(_ path: String) -> DocumentLocation {
-            DocumentLocation(folder: "", name: DocumentSupport.trimmingTrailingSlashes(path), conflictCount: nil)
-        }
-
-        /// A folder that cannot be listed: at the folder the library names, else at `folder`.
-        static func problem(_ folder: String, _ error: ICTDocumentError) -> Problem {
-            error.packageError.map { Problem(path: folder, $0) } ?? Problem(path: folder, error.message)
-        }
-
-        /// The folder the documents being read are in, kept open so each
-        /// document is opened relative to it (shorter lookups than full paths).
-        struct OpenFolder {
-            private var current: (path: String, file: OpenFile)?
-
-            /// A descriptor of `path`, or the current directory's (`CurrentDirectory.descriptor`)
-            /// when it cannot be opened (full paths are used then).
-            mutating func descriptor(for path: String) -> Int32 {
-                guard !path.isEmpty else { return CurrentDirectory.descriptor }
-                if let current, current.path == path { return current.file.descriptor }
-                close()
-                guard let file = try? OpenFile(path: path, options: .directory) else { return CurrentDirectory.descriptor }
-                current = (path, file)
-                return file.descriptor
-            }
-
-            mutating func close() {
-                current = nil
-            }
-        }
-
-        /// The states of the documents of the folder being listed, from one
-        /// listing of it (`DocumentVersion.otherVersionsOfItems(inFolder:)`)
-        /// rather than a listing per document.
-        struct FolderStates {
-            private var current: (folder: String, versions: [String: [DocumentVersion]])?
-
-            /// The state of the document at `location`: a document named in a list on its own.
-            /// Without `lookingInside`, a document of a listed folder is in conflict when
-            /// conflict copies are beside it (the folder's one listing found them), and its
-            /// package is not listed for copies of its entries (which `ict versions` shows):
-            /// listing every package would double the time of a plain `ict list`.
-            mutating func state(of location: DocumentLocation, lookingInside: Bool) throws(DocumentVersionError)
-                -> DocumentItemState
-            {
-                guard let besideCount = location.conflictCount else { return try DocumentItemState(ofItemAt: location.path) }
-                if !lookingInside {
-                    var state = try DocumentItemState(ofItemAt: location.path, conflictVersions: [])
-                    if besideCount > 0 { state.insert(.inConflict) }
-                    return state
-                }
-                let folder = location.folder.isEmpty ? "." : location.folder
-                if current?.folder != folder { current = (folder, try DocumentVersion.otherVersionsOfItems(inFolder: folder)) }
-                return try DocumentItemState(ofItemAt: location.path, conflictVersions: current?.versions[location.name] ?? [])
-            }
-        }
-
-        /// The contact sheet card of a document of another kind than `.ict`.
-        private static func card(_ location: DocumentLocation, _ displayName: String, thumbnailPNG: [UInt8]?) -> ContactSheet.Card {
-            ContactSheet.Card(
-                path: location.path, displayName: displayName, kind: ContactSheet.kind(ofDocumentNamed: location.name),
-                contentChangeDate: ContactSheet.contentChangeDate(of: location, relativeTo: CurrentDirectory.descriptor),
-                conflictCount: location.conflictCount, thumbnailPNG: thumbnailPNG)
-        }
-
-        /// One document's row: from the metadata's summary, with `readingData` from the decoded data entry,
-        /// and with `readingCard` its contact sheet card (the thumbnail's bytes read too).
-        static func row(_ location: DocumentLocation, in folder: Int32, readingData: Bool, readingCard: Bool = false) throws(ICTDocumentError)
-            -> Row
-        {
-            let path = location.path
-            switch location.kind {
-            case .ict: break
-            case .ptk:
-                let inspection = try PTKInspection(path: path, readingData: false)
-                var row = Row(
-                    path: path, kind: .ptk, displayName: inspection.displayName, thumbnailSize: inspection.thumbnailSize,
-                    conflicts: location.conflictCount)
-                if readingCard { row.card = card(location, inspection.displayName, thumbnailPNG: inspection.metadata.thumbnail.map { [UInt8]($0) }) }
-                return row
-            case .icfnote, .dox:
-                let inspection = try NoteInspection(path: path, kind: location.kind)
-                var row = Row(
-                    path: path, kind: location.kind, displayName: inspection.displayName, conflicts: location.conflictCount,
-                    truncation: inspection.truncationProblem)
-                if readingCard { row.card = card(location, inspection.displayName, thumbnailPNG: nil) }
-                return row
-            }
-            let summary = try ICTDocumentSummary(
-                ofDocumentAt: folder == CurrentDirectory.descriptor ? path : location.name, relativeTo: folder,
-                readingThumbnailUpTo: readingCard ? ContactSheet.defaultThumbnailByteLimit : nil)
-            var row = Row(
-                path: path, displayName: summary.displayName, thumbnailSize: summary.thumbnailSize.map { ($0.width, $0.height) },
-                conflicts: location.conflictCount)
-            if readingCard { row.card = ContactSheet.Card(location: location, summary: summary, relativeTo: folder) }
-            if readingData {
-                let fields = try ICTDocumentFile(contentsOf: path).data()
-                row.data = (fields, try fields.photo.map { bytes throws(ICTDocumentError) in try PNGImage.size(ofPNG: bytes) })
-            }
-            return row
-        }
-
-        static func sizeText(_ size: (width: Int, height: Int)?) -> String {
-            size.map { "\($0.width)×\($0.height)" } ?? "none"
-        }
-
-        /// The table for people: names and paths with control characters escaped
-        /// (`TerminalText`); with `updates` (`--watch`), first an UPDATE column of
-        /// what each row's document went through last (`added`, `removed`, …).
-        static func table(_ rows: [Row], showingData: Bool, updates: [String]? = nil) -> String {
-            var headers = ["NAME", "THUMBNAIL"]
-            var columns = [rows.map { TerminalText.escaped($0.displayName) }, rows.map { sizeText($0.thumbnailSize) }]
-            // Shown only when other kinds than .ict are listed, so a folder of .ict documents lists as before.
-            if rows.contains(where: { $0.kind != .ict }) {
-                headers.insert("KIND", at: 1)
-                columns.insert(rows.map(\.kind.rawValue), at: 1)
-            }
-            if let updates {
-                headers.insert("UPDATE", at: 0)
-                columns.insert(updates, at: 0)
-            }
-            // Shown only when a document has conflicts, so a clean folder lists as before.
-            if rows.contains(where: { ($0.conflicts ?? 0) > 0 }) {
-                headers.append("CONFLICTS")
-                columns.append(rows.map { ($0.conflicts ?? 0) > 0 ? String($0.conflicts ?? 0) : "" })
-            }
-            // Likewise only when a document is in conflict or read-only: `inConflict, editingDisabled`.
-            if rows.contains(where: { !($0.state ?? []).isEmpty }) {
-                headers.append("STATE")
-                columns.append(rows.map { row in row.state.map { $0.isEmpty ? "" : $0.description } ?? "unknown" })
-            }
-            // Only when a document is in a container whose engine tells its state.
-            if rows.contains(where: { $0.sync != nil }) {
-                headers.append("SYNC")
-                columns.append(rows.map { $0.sync ?? "-" })
-            }
-            if showingData {
-                headers += ["FIRST NAME", "LAST NAME", "FAVORITE", "PHOTO"]
-                columns.append(rows.map { TerminalText.escaped($0.data?.fields.firstName ?? "none") })
-                columns.append(rows.map { TerminalText.escaped($0.data?.fields.lastName ?? "none") })
-                columns.append(rows.map { $0.data?.fields.favoriteNumber.map(DocumentInspection.number) ?? "none" })
-                columns.append(rows.map { sizeText($0.data?.photoSize) })
-            }
-            let widths = zip(headers, columns).map { header, cells in max(cells.map(\.count).max() ?? 0, header.count) }
-            func line(_ cells: [String], path: String) -> String {
-                zip(cells, widths).map { cell, width in cell + String(repeating: " ", count: width - cell.count) + "  " }.joined() + path + "\n"
-            }
-            var text = line(headers, path: "PATH")
-            for (index, row) in rows.enumerated() {
-                text += line(columns.map { $0[index] }, path: TerminalText.escaped(row.path))
-            }
-            return text
-        }
-
-        /// The fields after `path` of a document, which are also those of its
-        /// `--jsonl` line; but for its kind, all null for a document that could not be read.
-        static func lineFields(_ row: Row?, kind: DocumentKind) -> LineFields {
-            LineFields(
-                kind: kind.rawValue, displayName: row?.displayName, thumbnail: row?.thumbnailSize.map { Size(width: $0.width, height: $0.height) },
-                data: row?.data.map { DocumentInspection.Fields($0.fields, photoSize: $0.photoSize) }, conflicts: row?.conflicts,
-                state: row?.state.map(\.names), sync: row?.sync)
         }
     }
 }
@@ -415,31 +230,7 @@ extension Ict.List: TypedReportingCommand {
     static var lineFields: [String] { LineFields.fieldNames }
 
     /// `Schemas/cli/list.schema.json`.
-    struct Fields: ReportFields {
-        /// The folder listed, as named; null for a list from `--files-from` alone.
-        var directory: String?
-        /// Every document, sorted as the table is.
-        var documents: [PathEntry<LineFields>]?
-    }
-
-    /// A document's line with `--jsonl` (`Schemas/cli/list.jsonl.schema.json`), after `path`.
-    struct LineFields: ReportFields {
-        var kind: String?
-        var displayName: String?
-        var thumbnail: Size?
-        /// With `--data`, the data entry's fields.
-        var data: DocumentInspection.Fields?
-        /// How many conflict copies the document has.
-        var conflicts: Int?
-        /// The document's state's names (`inConflict`, `editingDisabled`).
-        var state: [String]?
-        /// Its sync state where a container's engine tells one.
-        var sync: String?
-    }
-
-    /// A thumbnail's size in pixels.
-    struct Size: Encodable {
-        var width: Int
-        var height: Int
-    }
+    typealias Fields = DocumentListing.Fields
+    typealias LineFields = DocumentListing.LineFields
+    typealias Size = DocumentListing.Size
 }

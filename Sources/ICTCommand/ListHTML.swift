@@ -1,5 +1,6 @@
 import ArgumentParser
 import ICTDocument
+import ICTKitTooling
 
 /// `ict list --html PAGE`: the documents as a contact sheet (`ContactSheet`) instead of the table.
 extension Ict.List {

@@ -2,6 +2,7 @@ import Dispatch
 import DocumentQuery
 import DocumentVersions
 import ICTDocument
+import ICTKitTooling
 import PropertyList
 import SystemSupport
 import UbiquityContainers
@@ -152,7 +153,7 @@ final class WatchPrinter: @unchecked Sendable {
         let names = (try? Directory.entries(atPath: location.folder).map(\.name)) ?? []
         location.conflictCount = DocumentVersion.conflictCounts(amongNames: names)[location.name] ?? 0
         do throws(ICTDocumentError) {
-            let row = try Ict.List.row(location, in: CurrentDirectory.descriptor, readingData: false, readingCard: true)
+            let row = try DocumentListing.row(location, in: CurrentDirectory.descriptor, readingData: false, readingCard: true)
             if let card = row.card { return card }
         } catch {
             return ContactSheet.Card(location: location, unreadable: error)
@@ -195,7 +196,7 @@ final class WatchPrinter: @unchecked Sendable {
         case .jsonLines:
             try updateReport.line(path: folder, UpdateLine(update: "listed"))
         case .lines:
-            write(Ict.List.table(listed, showingData: list.data))
+            write(DocumentListing.table(listed, showingData: list.data))
         case .terminal:
             rows = Dictionary(listed.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             draw(updates: nil)
@@ -273,9 +274,9 @@ final class WatchPrinter: @unchecked Sendable {
     /// Draws the table over the one drawn before, unless a problem was
     /// printed on standard error since (then below it, leaving the problem in view).
     private func draw(updates: [String: ListUpdateKind]?, removed: [Ict.List.Row] = []) {
-        let sorted = Ict.List.sorted(Array(rows.values) + removed)
+        let sorted = DocumentListing.sorted(Array(rows.values) + removed)
         let marks = updates.map { updates in sorted.map { updates[$0.path]?.rawValue ?? "" } }
-        let table = Ict.List.table(sorted, showingData: list.data, updates: marks)
+        let table = DocumentListing.table(sorted, showingData: list.data, updates: marks)
         let problemsPrinted = listReport.problems.count + updateReport.problems.count
         let up = drawnLines > 0 && problemsPrinted == problemsSeen ? "\u{1B}[\(drawnLines)A\r\u{1B}[J" : ""
         problemsSeen = problemsPrinted

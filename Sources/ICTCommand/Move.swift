@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 import UbiquityContainers
 
@@ -6,6 +7,7 @@ extension Ict {
     /// `ict move`: an item moved into a ubiquity container or out of one.
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move a document into a ubiquity container or out of one, as one coordinated move.",
             discussion: """
                 Apple's setUbiquitous(_:itemAt:destinationURL:): when DESTINATION is in a \

@@ -1,3 +1,4 @@
+import ICTKitTooling
 import PropertyList
 import SystemSupport
 

@@ -1,10 +1,12 @@
 import ArgumentParser
+import ICTKitTooling
 import PropertyList
 
 extension Ict {
     /// `ict remove`: remove the value at a key path.
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove the value at a key path.",
             discussion: "Nothing there is an error (exit status 1) and the file is left as it was."
         )

@@ -1,12 +1,14 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
+import ICTKitTooling
 import SystemSupport
 
 extension Ict {
     /// `ict resolve`: make one version current and remove the others.
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Make one version of a document current and remove the other conflict versions.",
             discussion: """
                 --keep names the version as 'ict versions' numbers it (0 or 'current' \

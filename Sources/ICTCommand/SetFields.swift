@@ -1,5 +1,6 @@
 import ArgumentParser
 import ICTDocument
+import ICTKitTooling
 import PropertyList
 import SystemSupport
 
@@ -68,7 +69,7 @@ extension Ict {
             // The kind by the name given; with --follow-symlinks, what a link there points to is edited.
             let path = links.documentPath(given)
             report.fields.path = path
-            if let kind = DocumentKind.of(itemAtPath: given), kind != .ict { return try edit(path, of: kind, report) }
+            if case .document(let kind) = InputClass.specialReader(of: given, among: .documents) { return try edit(path, of: kind, report) }
             if let problem = DocumentSupport.notADocumentProblem(document) { throw report.fail(problem) }
             // Held from reading to saving: concurrent edits by ict take turns, none lost.
             let lock = try ItemLockSupport.exclusive(path, report: report)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 import UbiquityContainers
 
@@ -6,6 +7,7 @@ extension Ict {
     /// `ict status`: each item's sync state as its container's engine tells it.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the sync state of items in ubiquity containers, as their sync engine tells it.",
             discussion: """
                 For each item (a file, a package, or a folder, whose state is that of \

@@ -1,10 +1,12 @@
 import ArgumentParser
 import ICTDocument
+import ICTKitTooling
 
 extension Ict {
     /// `ict thumbnail`: a document's thumbnail as a PNG file.
     struct Thumbnail: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "thumbnail",
             abstract: "Write an .ict document's thumbnail as a PNG file.",
             discussion: """
                 Without --size, the stored thumbnail is written as it is (only the \

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import PropertyList
 import UniformTypes
 
@@ -6,6 +7,7 @@ extension Ict {
     /// `ict types`: the uniform type registry.
     struct Types: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "types",
             abstract: "Look up uniform types by tag, show them, test conformance, identify files.",
             discussion: """
                 The registry holds ICTKit's system types (Schemas/system-types.plist), \

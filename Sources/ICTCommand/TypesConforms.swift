@@ -1,10 +1,12 @@
 import ArgumentParser
+import ICTKitTooling
 import UniformTypes
 
 extension Ict.Types {
     /// `ict types conforms`: does one type conform to another?
     struct Conforms: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "conforms",
             abstract: "Test whether type A conforms to type B (transitively, or by being it).",
             discussion: "Exit status: 0 yes, 1 no."
         )

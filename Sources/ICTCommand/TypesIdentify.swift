@@ -1,4 +1,5 @@
 import ArgumentParser
+import ICTKitTooling
 import PropertyList
 import UniformTypes
 
@@ -6,6 +7,7 @@ extension Ict.Types {
     /// `ict types identify`: the type of each file or directory.
     struct Identify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "identify",
             abstract: "Name the type of files and directories.",
             discussion: """
                 A directory with a package extension (.ict, .app, .rtfd…) is that package type, \

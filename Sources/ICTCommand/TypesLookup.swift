@@ -1,10 +1,12 @@
 import ArgumentParser
+import ICTKitTooling
 import UniformTypes
 
 extension Ict.Types {
     /// `ict types lookup`: the types a filename extension or MIME type names.
     struct Lookup: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lookup",
             abstract: "List the types for a filename extension or MIME type, best first.",
             discussion: """
                 Prints identifier, origin (system, exported, imported, dynamic) and description, \

@@ -1,10 +1,12 @@
 import ArgumentParser
+import ICTKitTooling
 import UniformTypes
 
 extension Ict.Types {
     /// `ict types show`: one type's declaration and supertypes.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a type: origin, tags and the tree of types it conforms to.",
             discussion: "Exit status: 0 when the type is known, 1 when not."
         )

@@ -1,3 +1,5 @@
+import ArgumentParser
+import ICTKitTooling
 import SystemSupport
 
 /// Command-line checks made before argument-parser sees the arguments, and
@@ -21,16 +23,6 @@ enum UsageCheck {
         return nil
     }
 
-    /// Why the argument `text` given to `option` cannot be text: it holds a
-    /// byte that is not UTF-8 (which `RawFileName` carries for file names),
-    /// and a string in a property list or a note is Unicode text. Nil when
-    /// it is UTF-8 (or not given).
-    static func notUTF8Problem(_ text: String?, option: String) -> String? {
-        guard let text, let (byte, offset) = RawFileName.firstByteNotUTF8(in: text) else { return nil }
-        let hex = String(byte, radix: 16, uppercase: true)
-        return "\(option) is not UTF-8 text: byte 0x\(hex) at offset \(offset) of the argument"
-    }
-
     /// A command name that is not one, first or after `help` (`ict inpsect`,
     /// `ict help nonexistent`, `ict types shw`), with the nearest command
     /// when one is near; argument-parser would take it for an argument, or
@@ -47,13 +39,13 @@ enum UsageCheck {
             if nested.contains(next) { return nil }
         }
         let commands = Ict.configuration.subcommands
-        guard let command = commands.first(where: { $0._commandName == word }) else {
-            return unknown(word, among: commands.map { $0._commandName } + (arguments.first == "help" ? [] : ["help"]))
+        guard let command = commands.first(where: { name(of: $0) == word }) else {
+            return unknown(word, among: commands.map { name(of: $0) } + (arguments.first == "help" ? [] : ["help"]))
         }
         let nested = command.configuration.subcommands
         guard !nested.isEmpty, words.count > 1, let next = words.dropFirst().first, !next.hasPrefix("-") else { return nil }
-        guard !nested.contains(where: { $0._commandName == next }), next != "help" else { return nil }
-        return unknown(next, among: nested.map { $0._commandName }, in: word)
+        guard !nested.contains(where: { name(of: $0) == next }), next != "help" else { return nil }
+        return unknown(next, among: nested.map { name(of: $0) }, in: word)
     }
 
     /// Each command's name and its commands' names, as argument-parser names
@@ -106,7 +98,7 @@ enum UsageCheck {
     /// value of the option before it (`--schema S`), the second is a file,
     /// so the parsed command has one (its `validate()` asks for one).
     static func splittingTrailingFiles(_ arguments: [String]) -> (parsed: [String], files: [String]) {
-        guard arguments.first == Ict.Validate._commandName else { return (arguments, []) }
+        guard arguments.first == name(of: Ict.Validate.self) else { return (arguments, []) }
         var runStart = arguments.endIndex
         while runStart > 1, !arguments[runStart - 1].hasPrefix("-") { runStart -= 1 }
         let kept = runStart + 2
@@ -114,15 +106,21 @@ enum UsageCheck {
         return (Array(arguments[..<kept]), Array(arguments[kept...]))
     }
 
+    /// The name a command is typed as: its configuration's `commandName`,
+    /// which every subcommand of `ict` sets (`UsageErrorTextTests` checks it).
+    static func name(of command: ParsableCommand.Type) -> String {
+        command.configuration.commandName ?? ""
+    }
+
     /// The subcommand the arguments name, `types show` for a nested one.
     static func subcommandName(in arguments: [String]) -> String? {
-        guard let first = arguments.first, let command = Ict.configuration.subcommands.first(where: { $0._commandName == first }) else {
+        guard let first = arguments.first, let command = Ict.configuration.subcommands.first(where: { name(of: $0) == first }) else {
             return nil
         }
-        guard arguments.count > 1, let nested = command.configuration.subcommands.first(where: { $0._commandName == arguments[1] }) else {
+        guard arguments.count > 1, let nested = command.configuration.subcommands.first(where: { name(of: $0) == arguments[1] }) else {
             return first
         }
-        return "\(first) \(nested._commandName)"
+        return "\(first) \(name(of: nested))"
     }
 
     /// The JSON fields of the named command's report (see `Report`).

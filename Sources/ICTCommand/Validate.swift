@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreDataFiles
 import ICTDocument
+import ICTKitTooling
 import KeyedArchive
 import OrderedCollections
 import PropertyList
@@ -11,6 +12,7 @@ extension Ict {
     /// `ict validate`: are these files well-formed and structurally valid?
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check that files are well-formed, valid property lists.",
             discussion: """
                 Binary, XML, OpenStep and JSON property lists are read in full; XML \
@@ -109,24 +111,24 @@ extension Ict {
             var output = StandardOutput()
             while let path = names.next(reportingTo: report, clearing: &progress) {
                 let result: FileResult
-                let kind = InputKind(classifying: path)
-                if let form = ModelSupport.form(of: path) {
+                switch InputClass(classifying: path) {
+                case .model(let form):
                     result = Self.checkModel(path, form: form)
-                } else if StoreCommands.handles(path) {
+                case .coreDataStore:
                     var store = FileResult(path: path)
                     store.isCoreDataStore = true
                     store.problems = StoreCommands.check(path, model: model)
                     result = store
-                } else if let documentKind = DocumentKind.of(itemAtPath: path), documentKind != .ict {
+                case .document(let documentKind):
                     result =
                         documentKind == .ptk
                         ? Self.checkDocument(path, schema: schema == nil ? .ptkDocument : documentSchema)
                         : Self.checkNote(path, kind: documentKind)
-                } else if NibSupport.isNibArchive(path) {
+                case .nibArchive:
                     result = checkNib(path)
-                } else if kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package) {
+                case .other(let kind) where kind == .document || kind == .documentWithoutMetadata || (schema != nil && kind == .package):
                     result = Self.checkDocument(path, schema: documentSchema)
-                } else {
+                case .other:
                     result = check(path)
                 }
                 progress.clear()

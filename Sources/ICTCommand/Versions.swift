@@ -1,12 +1,14 @@
 import ArgumentParser
 import DocumentVersions
 import ICTDocument
+import ICTKitTooling
 import SystemSupport
 
 extension Ict {
     /// `ict versions`: the current version of a document and its conflict versions.
     struct Versions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "versions",
             abstract: "List a document's current version and the conflict copies sync tools left of it.",
             discussion: """
                 Finds the conflict copies Syncthing, Nextcloud/ownCloud and Dropbox make, \

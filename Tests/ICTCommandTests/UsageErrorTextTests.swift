@@ -29,13 +29,19 @@ struct UsageErrorTextTests {
         #expect(missing.stderr == "ict: error: missing expected argument '<input>' (see 'ict inspect --help')\n")
     }
 
-    /// The names `UsageCheck` answers from without asking argument-parser are the ones it gives.
+    /// The names `UsageCheck` answers from without asking argument-parser are the ones it gives, and every
+    /// command sets its name in its configuration (`UsageCheck.name(of:)` reads that, argument-parser's public
+    /// API), the same as argument-parser's own (`_commandName`, which only this test reads).
     @Test func theCommandNamesUsageCheckKnowsAreArgumentParsers() {
         let commands = Ict.configuration.subcommands
         #expect(UsageCheck.commandNames.map(\.name) == commands.map { $0._commandName })
         for command in commands {
             let known = UsageCheck.commandNames.first { $0.name == command._commandName }?.commands
             #expect(known == command.configuration.subcommands.map { $0._commandName })
+            for named in [command] + command.configuration.subcommands {
+                #expect(named.configuration.commandName == named._commandName)
+                #expect(UsageCheck.name(of: named) == named._commandName)
+            }
         }
     }
 

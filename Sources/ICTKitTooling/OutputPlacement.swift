@@ -1,0 +1,102 @@
+import ICTDocument
+import SystemSupport
+
+/// Where a command may write, decided in one place for every command and
+/// checked before anything is written:
+/// - no output inside the package being read (`ict thumbnail Doc.ict -o
+///   Doc.ict/ctdocument.data`), by whatever name (links, `..`) reaches it;
+/// - no page or folder of outputs inside any package (`ict list --html
+///   Doc.ict/index.html`);
+/// - no side file (the images of a document's JSON export) beside a
+///   device, pipe or socket: `-o /dev/null` would make `/dev/null.photo.png`;
+/// - no existing side file replaced unless asked (`--force`), and none
+///   that is not a regular file even then.
+package enum OutputPlacement {
+    /// Why `output` may not be written while `input` is read: `input` is a
+    /// directory (a package) and `output` is in it, or is it; else nil.
+    /// Costs resolving both paths (`realpath`).
+    package static func insideInputProblem(_ output: String, reading input: String) -> Problem? {
+        guard output != "-", let folder = resolved(input) else { return nil }
+        guard (try? FileInfo.of(path: input))?.kind == .directory, let target = resolvedOutput(output)
+        else { return nil }
+        guard target == folder || target.starts(with: folder + [UInt8(ascii: "/")]) else { return nil }
+        return Problem(path: output, "is inside \(input), the package being read; write the output outside it")
+    }
+
+    /// Why `output` (a page, a folder of outputs) may not be written: it is
+    /// an `.ict` package or inside one (`ICTDocumentFormat.enclosingPackage(ofPath:)`),
+    /// whose contents are its document's; else nil.
+    package static func insidePackageProblem(_ output: String) -> Problem? {
+        guard output != "-", let package = ICTDocumentFormat.enclosingPackage(ofPath: output) else { return nil }
+        return Problem(path: output, "is inside the package \(package), whose contents are its document's; write the output outside it")
+    }
+
+    /// The files a document's JSON export writes beside the JSON: `BASE.photo.png`, `BASE.thumbnail.png`.
+    package struct SideFiles {
+        /// The folder they go in: ending in `/`, or empty for the current directory.
+        package let folder: String
+        /// The start of their names in `folder`: `out` for `out.json`.
+        package let base: String
+
+        /// The side files of the JSON written to `destination`: beside it, or
+        /// for standard output (`-`) beside the document `document` (`NAME.ict`, `NAME.ptk`).
+        ///
+        /// - Throws: `Problem` when `destination` exists and is not a regular
+        ///   file (a device such as `/dev/null`, a pipe, a directory): no file
+        ///   is ever made beside one.
+        package init(beside destination: String, document: String) throws(Problem) {
+            if destination == "-" {
+                folder = ""
+                base = String(document.dropLast(".ict".count))
+                return
+            }
+            if let kind = (try? FileInfo.of(path: destination))?.kind, kind != .regular {
+                throw Problem(
+                    path: destination,
+                    "is \(InputFile.kindName(kind)), not a regular file: the photo and thumbnail files "
+                        + "would go beside it, and none is made beside a device or pipe; use --embed, or -o - "
+                        + "(they then go beside the document)")
+            }
+            folder = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? ""
+            let name = String(destination.dropFirst(folder.count))
+            base = name.hasSuffix(".json") ? String(name.dropLast(".json".count)) : name
+        }
+
+        /// Checks that each of `names` (relative to `folder`) may be written
+        /// while `document` is read: not inside it, and not there already
+        /// unless `replacing` — then only over a regular file.
+        ///
+        /// - Throws: `Problem` naming the first side file that may not be written.
+        package func check(_ names: [String], replacing: Bool, reading document: String) throws(Problem) {
+            for name in names {
+                let path = folder + name
+                if let problem = OutputPlacement.insideInputProblem(path, reading: document) { throw problem }
+                guard (try? FileInfo.of(path: path, followingLink: false)) != nil else { continue }
+                guard replacing else { throw Problem(path: path, "already exists; --force replaces it") }
+                if let kind = (try? FileInfo.of(path: path))?.kind, kind != .regular {
+                    throw Problem(
+                        path: path, "is \(InputFile.kindName(kind)), not a regular file: it is not replaced, even with --force")
+                }
+            }
+        }
+    }
+
+    /// The absolute path `path` names, links and `..` resolved; nil when it does not exist.
+    private static func resolved(_ path: String) -> [UInt8]? {
+        guard let resolved = try? SymbolicLink.resolvedPath(path) else { return nil }
+        return RawFileName.bytes(resolved)
+    }
+
+    /// Where writing `output` would land: the file it resolves to when it
+    /// exists, else its resolved folder and its name; nil when neither exists.
+    private static func resolvedOutput(_ output: String) -> [UInt8]? {
+        if let existing = resolved(output) { return existing }
+        var trimmed = output
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        guard let folder = resolved(parent) else { return nil }
+        return (folder == [UInt8(ascii: "/")] ? folder : folder + [UInt8(ascii: "/")]) + RawFileName.bytes(name)
+    }
+}

@@ -97,6 +97,7 @@ extension PersistentStoreReader {
             return try externalOrInline(bytes, place: place)
         case .transformable:
             guard storage == .blob else { throw mismatch(place, attribute, storage) }
+            if transformableValuesAsBytes { return .data(statement.bytes(index)) }
             return try statement.withBytes(index) { bytes throws(CoreDataError) in
                 do {
                     return .transformable(try KeyedArchiveReader().read(bytes).jsonForm)

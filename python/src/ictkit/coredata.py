@@ -36,8 +36,9 @@ class StoreError(ValueError):
 
     Attributes: ``code`` (``"store"`` for a problem in a table, ``"notSQLite"``, ``"model"``, ``"file"``),
     ``reason`` (the sentence without its place), ``table``, ``row`` (the primary key, ``Z_PK``; or -1) and
-    ``column`` (``""`` when not known), ``byte_offset`` (0 for a file that is not SQLite, else -1), ``key_path``
-    (``"Entity.property"`` for a model problem, else ``""``).
+    ``column`` (the table's column; for a date beyond the years ``datetime`` holds, the property's name; ``""`` when
+    not known), ``byte_offset`` (0 for a file that is not SQLite, else -1), ``key_path`` (``"Entity.property"`` for a
+    model problem, else ``""``).
     """
 
     code = ""

@@ -15,6 +15,8 @@ final class StoreBox {
     let description: UnsafeMutableBufferPointer<UInt8>
     /// Each entity's position in `reader.entities` (the description's "entities"), by name: what object IDs carry.
     let entityIndex: [String: UInt32]
+    /// The same positions by entity number (`Z_ENT`).
+    let entityIndexByNumber: [Int64: UInt32]
 
     init(_ reader: PersistentStoreReader) {
         self.reader = reader
@@ -23,6 +25,12 @@ final class StoreBox {
         // Safe: a store's entities are rows of Z_PRIMARYKEY read into memory, far fewer than 2^32.
         for (position, entity) in reader.entities.enumerated() where index[entity.name] == nil { index[entity.name] = UInt32(truncatingIfNeeded: position) }
         entityIndex = index
+        var byNumber: [Int64: UInt32] = [:]
+        // Safe: as above.
+        for (position, entity) in reader.entities.enumerated() where byNumber[entity.number] == nil {
+            byNumber[entity.number] = UInt32(truncatingIfNeeded: position)
+        }
+        entityIndexByNumber = byNumber
         var json = (try? JSONPropertyListWriter(prettyPrinted: false).encode(Self.describe(reader))) ?? Array("{}".utf8)
         json.append(0)
         description = .allocate(capacity: json.count)
@@ -65,7 +73,7 @@ final class StoreBox {
 struct StoreStream {
     var output: [UInt8] = []
 
-    mutating func tag(_ tag: Character) { output.append(tag.asciiValue ?? 0) }
+    mutating func tag(_ tag: Unicode.Scalar) { output.append(UInt8(truncatingIfNeeded: tag.value)) }
 
     mutating func word(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) } }
 
@@ -74,7 +82,7 @@ struct StoreStream {
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { output.append(contentsOf: $0) }
     }
 
-    mutating func text(_ tag: Character, _ text: String) {
+    mutating func text(_ tag: Unicode.Scalar, _ text: String) {
         self.tag(tag)
         var text = text
         text.withUTF8 { utf8 in
@@ -157,7 +165,7 @@ final class StoreCursorBox {
         var read = 0
         do throws(CoreDataError) {
             while read < maximum, stream.output.count < 4 << 20, let row = try cursor.nextRow() {
-                let position = store.entityIndex[row.entity.name] ?? 0
+                let position = store.entityIndexByNumber[row.entity.number] ?? 0
                 if announced.insert(row.entity.number).inserted {
                     stream.tag("e")
                     stream.count(Int(position))

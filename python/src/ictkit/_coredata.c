@@ -237,8 +237,16 @@ static int take_entity(cursor_state *state, reader *input, uint32_t *entity) {
 
 /* The URI x-coredata://UUID/Entity/pKEY from its prefix (up to "/p") and key. */
 static PyObject *uri(cursor_state *state, const char *prefix, size_t prefix_length, int64_t key) {
-    char digits[24];
-    int count = snprintf(digits, sizeof digits, "%lld", (long long)key);
+    /* The key's decimal digits, written from the end (snprintf costs more than the rest of the object ID). */
+    char buffer[24];
+    char *end = buffer + sizeof buffer, *digits = end;
+    uint64_t magnitude = key < 0 ? (uint64_t)0 - (uint64_t)key : (uint64_t)key;
+    do {
+        *--digits = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (key < 0) *--digits = '-';
+    int count = (int)(end - digits);
     if (prefix_length + (size_t)count > state->scratch_size) {
         char *larger = PyMem_Realloc(state->scratch, prefix_length + (size_t)count);
         if (!larger) return PyErr_NoMemory();

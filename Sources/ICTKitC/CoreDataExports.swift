@@ -137,14 +137,28 @@ struct StoreStream {
     }
 }
 
-/// What `ictkit_store_cursor *` points to: an object cursor over its store, the batch last read, and an error met
+/// What `ictkit_store_cursor *` points to: an object cursor over its store, the batch last handed over, the next one
+/// being read ahead on a thread of its own (while the caller turns the last into its own objects), and an error met
 /// after some objects of a batch were read (reported by the next call).
 final class StoreCursorBox {
     let store: StoreBox
     let cursor: PersistentStoreObjectCursor
+    /// The batch handed to the caller: valid until its next call.
     var stream = StoreStream()
+    /// The batch read ahead.
+    private var spare = StoreStream()
+    private var ahead: JoinableThread<Batch>?
     var announced: Set<Int64> = []
     var pendingError: CoreDataError?
+
+    /// What one read gives: a count of objects, or an error before any.
+    struct Batch: Sendable {
+        var count: Int
+        var error: CoreDataError?
+    }
+
+    /// The least batch read ahead: smaller ones cost more in starting a thread than they save.
+    static let readAheadMinimum = 64
 
     init(_ store: StoreBox) {
         self.store = store
@@ -155,8 +169,42 @@ final class StoreCursorBox {
         Unmanaged<StoreCursorBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
     }
 
+    /// The next batch into `stream`: the one read ahead, or read now; then, when it holds objects and batches are
+    /// large, the one after it is started on a thread of its own. Returns how many objects `stream` holds.
+    ///
+    /// - Throws: `CoreDataError` of a row, when no object came before it in the batch.
+    func next(maximum: Int) throws(CoreDataError) -> Int {
+        let batch: Batch
+        if let thread = ahead {
+            ahead = nil
+            batch = thread.join()
+            swap(&stream, &spare)
+        } else {
+            batch = readLocked(into: &stream, maximum: maximum)
+        }
+        if let error = batch.error { throw error }
+        if batch.count > 0, maximum >= Self.readAheadMinimum {
+            let box = Unchecked(value: self)
+            ahead = JoinableThread.start { box.value.readLocked(into: &box.value.spare, maximum: maximum) }
+        }
+        return batch.count
+    }
+
+    /// Waits for the batch being read ahead, if any: before the cursor is freed.
+    func finish() {
+        _ = ahead?.join()
+        ahead = nil
+    }
+
+    /// Reads a batch under the store's lock (its cursors share its SQLite connection).
+    private func readLocked(into stream: inout StoreStream, maximum: Int) -> Batch {
+        store.lock.withLock {
+            do throws(CoreDataError) { return Batch(count: try read(into: &stream, maximum: maximum)) } catch { return Batch(count: 0, error: error) }
+        }
+    }
+
     /// Reads up to `maximum` objects (fewer once the batch holds 4 MiB) into `stream`; returns how many.
-    func read(maximum: Int) throws(CoreDataError) -> Int {
+    private func read(into stream: inout StoreStream, maximum: Int) throws(CoreDataError) -> Int {
         stream.output.removeAll(keepingCapacity: stream.output.count <= 8 << 20)
         if let pendingError {
             self.pendingError = nil
@@ -196,6 +244,13 @@ final class StoreCursorBox {
         }
         return read
     }
+}
+
+/// A value handed to a thread that uses it alone until it is joined.
+// @unchecked Sendable: the cursor's read-ahead thread is the only user of the box's spare stream and SQLite cursor
+// until `join`, which orders its writes before the caller's next reads.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
 }
 
 /// Where in a store an error is, for `ictkit_error_table`, `ictkit_error_row` and `ictkit_error_table_column`.
@@ -301,7 +356,7 @@ public func ictkitStoreCursorNext(
     let box = StoreCursorBox.from(cursor)
     let read: Int
     do throws(CoreDataError) {
-        read = try box.store.lock.withLock { () throws(CoreDataError) -> Int in try box.read(maximum: max(maximumObjects, 1)) }
+        read = try box.next(maximum: max(maximumObjects, 1))
     } catch {
         bytes?.pointee = nil
         length?.pointee = 0
@@ -320,7 +375,9 @@ public func ictkitStoreCursorFree(_ cursor: OpaquePointer?) {
     guard let cursor else { return }
     // Its statements are finalised on the store's connection, which another cursor may be using: under the lock, with
     // the store held here so that it outlives the lock even when this cursor held its last reference.
-    let store = StoreCursorBox.from(cursor).store
+    let box = StoreCursorBox.from(cursor)
+    box.finish()
+    let store = box.store
     store.lock.withLock { Unmanaged<StoreCursorBox>.fromOpaque(UnsafeRawPointer(cursor)).release() }
 }
 

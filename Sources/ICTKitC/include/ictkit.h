@@ -321,11 +321,12 @@ ictkit_store_cursor *ictkit_store_cursor_open(ictkit_store *store);
 /* Reads the next objects, at most `maximum_objects` (1 at least) and fewer once the batch holds 4 MiB, into an
  * object stream: *bytes and *length get it. Returns how many objects it holds, 0 after the last object, or -1 with
  * *error set when a row cannot be read (the objects before it come first, in the call before). After an error or
- * the end, every call returns 0. */
+ * the end, every call returns 0. When `maximum_objects` is 64 or more, the next batch (of the same size) is read
+ * ahead on a thread of the library's own while the caller uses this one: the call after takes it. */
 int64_t ictkit_store_cursor_next(ictkit_store_cursor *cursor, size_t maximum_objects, const uint8_t **bytes,
                                  size_t *length, ictkit_error **error);
 
-/* Frees a cursor. NULL is allowed. */
+/* Frees a cursor (after the batch it reads ahead, if any, is read). NULL is allowed. */
 void ictkit_store_cursor_free(ictkit_store_cursor *cursor);
 
 /* The table of a store's error ("ZNOTE"), or "" for another error. */

@@ -97,6 +97,8 @@ final class TableCursor {
     private(set) var primaryKey: Int64 = 0
     private(set) var propertyNames: [String] = []
     private var plan: [RowPlanStep] = []
+    /// Whether a row was stepped to: `entity` and `plan` are then its.
+    private var hasEntity = false
 
     /// Prepares the query of `table`'s rows (of the one with `primaryKey` when given), by primary key.
     ///
@@ -131,6 +133,11 @@ final class TableCursor {
         let key = statement.integer(keyIndex)
         lastKey = key
         let number = statement.integer(entityIndex)
+        // A table's rows are mostly of one entity: the last row's plan serves the next without a lookup.
+        if hasEntity, number == entity.number {
+            primaryKey = key
+            return true
+        }
         guard let entity = reader.entityByNumber[number] else {
             throw CoreDataError(
                 path: reader.path, place: .table(table, row: key, column: "Z_ENT"), message: "entity number \(number) is not in Z_PRIMARYKEY")
@@ -143,6 +150,7 @@ final class TableCursor {
             namesByEntity[number] = propertyNames
         }
         self.entity = entity
+        hasEntity = true
         primaryKey = key
         return true
     }

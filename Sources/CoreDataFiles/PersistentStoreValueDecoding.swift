@@ -9,8 +9,8 @@ extension PersistentStoreReader {
         switch step.kind {
         case .column:
             return columnValue(statement, step.index)
-        case .attribute(let attribute):
-            return try attributeValue(attribute, statement, step.index, place: .table(table, row: row, column: step.column))
+        case .attribute(let box):
+            return try attributeValue(box.attribute, statement, step.index, place: .table(table, row: row, column: step.column))
         case .toOne(let destination, let entityColumn):
             guard statement.storage(step.index) != .null else { return .null }
             let key = statement.integer(step.index)

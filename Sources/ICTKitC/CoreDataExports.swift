@@ -149,6 +149,7 @@ final class StoreCursorBox {
     private var spare = StoreStream()
     private var ahead: JoinableThread<Batch>?
     var announced: Set<Int64> = []
+    private var lastAnnounced: Int64 = -1
     var pendingError: CoreDataError?
 
     /// What one read gives: a count of objects, or an error before any.
@@ -214,7 +215,7 @@ final class StoreCursorBox {
         do throws(CoreDataError) {
             while read < maximum, stream.output.count < 4 << 20, let row = try cursor.nextRow() {
                 let position = store.entityIndexByNumber[row.entity.number] ?? 0
-                if announced.insert(row.entity.number).inserted {
+                if row.entity.number != lastAnnounced, announced.insert(row.entity.number).inserted {
                     stream.tag("e")
                     stream.count(Int(position))
                     stream.count(row.propertyNames.count)
@@ -226,6 +227,7 @@ final class StoreCursorBox {
                         }
                     }
                 }
+                lastAnnounced = row.entity.number
                 let start = stream.output.count
                 stream.tag("o")
                 stream.count(Int(position))

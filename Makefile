@@ -83,7 +83,7 @@ python-test:
 	$(PYTHON_VENV)/bin/python -m pip install --quiet --force-reinstall ./python
 	$(PYTHON_VENV)/bin/python -m pip install --quiet $(PYTHON_PEERS)
 	cd python/tests && env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin ../../$(PYTHON_VENV)/bin/python run_cpython_test_plistlib.py
-	cd python/tests && env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin ../../$(PYTHON_VENV)/bin/python -m unittest -v test_ictkit test_archive
+	cd python/tests && env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin ../../$(PYTHON_VENV)/bin/python -m unittest -v test_ictkit test_archive test_coredata
 
 # What make install installs, checked: the static ict runs alone, the man
 # pages and completions are made (InstallTests, StaticBinaryTests; CI runs it).

@@ -306,7 +306,10 @@ let package = Package(
         // MARK: C interface — ictkit.h over the modules, for C callers and the Python package in python/.
         .target(
             name: "ICTKitC",
-            dependencies: ["PropertyList", "KeyedArchive", "TypedStream", "NIBArchive", .product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: [
+                "PropertyList", "KeyedArchive", "TypedStream", "NIBArchive", "CoreDataFiles", "SystemSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             exclude: ["include"]
         ),
 

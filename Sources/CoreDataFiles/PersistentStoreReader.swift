@@ -37,7 +37,10 @@ public final class PersistentStoreReader {
     public let modelCacheProblem: CoreDataError?
 
     let connection: SQLiteConnection
-    private let entityByNumber: [Int64: PersistentStoreEntity]
+    /// Whether a transformable attribute is read as its stored bytes (`.data`) rather than decoded as a keyed archive:
+    /// for callers that decode archives themselves (the C and Python interfaces), and faster.
+    package var transformableValuesAsBytes = false
+    let entityByNumber: [Int64: PersistentStoreEntity]
     private let columns: PersistentStoreColumns?
 
     /// Opens the store at `path` read-only and reads its metadata and entities.
@@ -199,38 +202,8 @@ public final class PersistentStoreReader {
     private func forEachObject(
         inTable table: String, primaryKey: Int64?, _ body: (ManagedObjectRecord) throws(CoreDataError) -> Void
     ) throws(CoreDataError) {
-        let columns = try connection.columns(of: table)
-        guard !columns.isEmpty else {
-            throw CoreDataError(path: path, place: .table(table, row: nil, column: nil), message: "no such table")
-        }
-        for required in ["Z_PK", "Z_ENT"] where !columns.contains(required) {
-            throw CoreDataError(path: path, place: .table(table, row: nil, column: required), message: "no such column")
-        }
-        let filter = primaryKey == nil ? "" : " WHERE Z_PK = ?"
-        let statement = try connection.prepare(
-            "SELECT * FROM \(SQLiteConnection.quoted(table))\(filter) ORDER BY Z_PK", table: table)
-        if let primaryKey { statement.reset(binding: primaryKey) }
-        var indexOf: [String: Int32] = [:]
-        for index in 0..<statement.columnCount { indexOf[statement.columnName(index)] = index }
-        let plans = RowPlans(reader: self, table: table, indexOf: indexOf)
-        var lastKey: Int64?
-        while try statement.step(row: lastKey) {
-            let key = statement.integer(indexOf["Z_PK"] ?? 0)
-            lastKey = key
-            let number = statement.integer(indexOf["Z_ENT"] ?? 1)
-            guard let entity = entityByNumber[number] else {
-                throw CoreDataError(
-                    path: path, place: .table(table, row: key, column: "Z_ENT"),
-                    message: "entity number \(number) is not in Z_PRIMARYKEY")
-            }
-            let id = ManagedObjectID(storeIdentifier: metadata.storeIdentifier, entityName: entity.name, primaryKey: key)
-            let plan = try plans.plan(for: entity, row: key)
-            var values = OrderedDictionary<String, PersistentStoreValue>(minimumCapacity: plan.count)
-            for step in plan {
-                values[step.name] = try value(of: step, in: statement, table: table, row: key, entity: entity)
-            }
-            try body(ManagedObjectRecord(objectID: id, values: values))
-        }
+        let cursor = try TableCursor(reader: self, table: table, primaryKey: primaryKey)
+        while try cursor.step() { try body(try cursor.record()) }
     }
 
     func entityName(number: Int64) -> String? { entityByNumber[number]?.name }

@@ -6,8 +6,9 @@ struct RowPlanStep {
     enum Kind {
         /// A column read by its storage class (no model).
         case column
-        /// An attribute, typed by the model.
-        case attribute(AttributeDescription)
+        /// An attribute, typed by the model (in a box: binding it for each value then costs one reference, not a
+        /// copy of every string of the description).
+        case attribute(AttributeBox)
         /// A to-one relationship: the column holds the destination's primary key; `entityColumn` (`Z<N>NAME`),
         /// when the destination has subentities, its entity number.
         case toOne(destination: String, entityColumn: Int32?)
@@ -19,6 +20,13 @@ struct RowPlanStep {
     var column: String
     var index: Int32
     var kind: Kind
+}
+
+/// An attribute description held by reference, for ``RowPlanStep/Kind/attribute(_:)``.
+final class AttributeBox {
+    let attribute: AttributeDescription
+
+    init(_ attribute: AttributeDescription) { self.attribute = attribute }
 }
 
 /// The plans of one table's entities, made on first use.
@@ -56,7 +64,7 @@ final class RowPlans {
         var steps: [RowPlanStep] = []
         for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
             let column = reader.column(of: attribute.name, in: entity.name)
-            steps.append(RowPlanStep(name: attribute.name, column: column, index: try index(of: column), kind: .attribute(attribute)))
+            steps.append(RowPlanStep(name: attribute.name, column: column, index: try index(of: column), kind: .attribute(AttributeBox(attribute))))
         }
         for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
             steps.append(try relationshipStep(relationship, of: entity, in: model))

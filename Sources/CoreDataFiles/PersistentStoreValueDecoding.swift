@@ -9,8 +9,8 @@ extension PersistentStoreReader {
         switch step.kind {
         case .column:
             return columnValue(statement, step.index)
-        case .attribute(let attribute):
-            return try attributeValue(attribute, statement, step.index, place: .table(table, row: row, column: step.column))
+        case .attribute(let box):
+            return try attributeValue(box.attribute, statement, step.index, place: .table(table, row: row, column: step.column))
         case .toOne(let destination, let entityColumn):
             guard statement.storage(step.index) != .null else { return .null }
             let key = statement.integer(step.index)
@@ -97,6 +97,7 @@ extension PersistentStoreReader {
             return try externalOrInline(bytes, place: place)
         case .transformable:
             guard storage == .blob else { throw mismatch(place, attribute, storage) }
+            if transformableValuesAsBytes { return .data(statement.bytes(index)) }
             return try statement.withBytes(index) { bytes throws(CoreDataError) in
                 do {
                     return .transformable(try KeyedArchiveReader().read(bytes).jsonForm)

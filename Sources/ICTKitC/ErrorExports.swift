@@ -9,6 +9,8 @@ final class ErrorBox {
     let byteOffset: Int64
     let line: Int64
     let column: Int64
+    /// A Core Data store's table, row and column, for an error in a store (CoreDataExports.swift); nil otherwise.
+    var storePlace: StoreErrorPlace?
 
     init(_ error: PropertyListError) {
         code = Self.cString(error.code.description)

@@ -82,6 +82,7 @@ def _build(staging):
         "-I", sysconfig.get_paths()["include"], "-I", REPOSITORY / "Sources" / "ICTKitC" / "include",
         PYTHON_FOLDER / "src" / "ictkit" / "_ictkit.c",
         PYTHON_FOLDER / "src" / "ictkit" / "_archive.c",
+        PYTHON_FOLDER / "src" / "ictkit" / "_coredata.c",
         "-L", package, "-lICTKitC", "-Wl,-rpath,$ORIGIN", "-o", extension,
     ])
 

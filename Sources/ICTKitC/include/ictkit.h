@@ -269,6 +269,81 @@ const uint8_t *ictkit_values_bytes(const ictkit_values *values, size_t *length);
 /* Frees values. NULL is allowed. */
 void ictkit_values_free(ictkit_values *values);
 
+/* ---- Core Data stores, object by object (issue 42) --------------------------------------------------------
+ *
+ * A store (an SQLite file Core Data wrote) is opened read-only: neither it nor its -wal or -shm is ever written,
+ * and what is committed in its -wal is read. Its values are typed by the model the store caches (Z_MODELCACHE);
+ * without a readable one, each column as SQLite stores it. A cursor reads the objects table by table and by
+ * primary key, a batch of them per call, into one object stream (no call per value), one SQLite row at a time:
+ * memory stays constant whatever the store's size. Ownership:
+ *   - ictkit_store *         made by ictkit_store_open; the caller frees it with ictkit_store_free (NULL is
+ *                            allowed). ictkit_store_description's JSON belongs to it.
+ *   - ictkit_store_cursor *  made by ictkit_store_cursor_open; the caller frees it with ictkit_store_cursor_free
+ *                            (NULL is allowed). It keeps its store alive: the store may be freed first. The bytes
+ *                            ictkit_store_cursor_next gives belong to the cursor, valid until its next call or free.
+ *   - ictkit_error *         as above: set on failure, owned and freed by the caller. A store's error has its
+ *                            place in ictkit_error_table, ictkit_error_row and ictkit_error_table_column (a value
+ *                            that does not match the model, a missing table or column, a corrupt page), or
+ *                            ictkit_error_byte_offset 0 (not an SQLite file), or ictkit_error_key_path
+ *                            "Entity.property" (a model problem); its code is "store", "notSQLite", "model" or "file".
+ * The cursors of one store share its SQLite connection and take its lock around each batch: any thread may use
+ * them, and distinct stores run in parallel.
+ *
+ * The object stream, a sequence of records (numbers little-endian; lengths, counts and entity indexes uint32; an
+ * entity index is a position in the description's "entities"):
+ *   'e' entity index, count N, then N names (length, UTF-8): the names of the values of that entity's objects, in
+ *       the model's order; given once per entity and cursor, before its first object.
+ *   'o' entity index, primary key int64, then N values (N of the entity's 'e' record).
+ * A value is a tag byte, then:
+ *   'n' none (NULL) | 't' true | 'f' false | 'i' int64 | 'r' double (IEEE bits) |
+ *   'd' date: double, seconds since 2001-01-01 00:00:00 UTC | 's' string (also a URI): length, UTF-8 |
+ *   'b' bytes (binary data; a transformable's stored bytes, undecoded): length, bytes |
+ *   'D' decimal: length, its decimal text | 'V' UUID: length, its upper-case text |
+ *   'X' external binary data: length, the file's name in the store's .NAME_SUPPORT/_EXTERNAL_DATA/ |
+ *   'I' object ID: entity index, primary key int64 | 'J' object ID of an entity the store does not list: length,
+ *       its name, primary key int64 | 'l' to-many relationship: count, then count object IDs ('I' or 'J').
+ * An object ID prints as x-coredata://STORE-UUID/Entity/pKEY (STORE-UUID the description's "storeIdentifier").
+ */
+typedef struct ictkit_store ictkit_store;
+typedef struct ictkit_store_cursor ictkit_store_cursor;
+
+/* Opens the store at `path` (a NUL-terminated file name) read-only and reads its metadata, entities and cached
+ * model. On failure returns NULL and sets *error (not a regular file, not SQLite at byte 0, no Z_METADATA or
+ * Z_PRIMARYKEY table, a -wal without its -shm). Cost: the store's tables list and Z_MODELCACHE (inflated, at most
+ * 64 MB) are read; no object is. */
+ictkit_store *ictkit_store_open(const char *path, ictkit_error **error);
+
+/* The store as NUL-terminated JSON: {"path", "storeIdentifier", "storeType", "modelSource" ("modelCache" or
+ * "none"), "modelCacheProblem" (why the model cache could not be read, or ""), "entities": [{"name", "number",
+ * "superentityNumber", "maximumPrimaryKey", "table"}], "model": the model's JSON form ({"entities": [{"name",
+ * "attributes", "relationships", ...}], ...}; {} when there is none)}. *length, when not NULL, gets its length. */
+const char *ictkit_store_description(const ictkit_store *store, size_t *length);
+
+/* Frees a store (its cursors keep it alive until they are freed). NULL is allowed. */
+void ictkit_store_free(ictkit_store *store);
+
+/* A new cursor before the store's first object. Never NULL. Cost: nothing until ictkit_store_cursor_next. */
+ictkit_store_cursor *ictkit_store_cursor_open(ictkit_store *store);
+
+/* Reads the next objects, at most `maximum_objects` (1 at least) and fewer once the batch holds 4 MiB, into an
+ * object stream: *bytes and *length get it. Returns how many objects it holds, 0 after the last object, or -1 with
+ * *error set when a row cannot be read (the objects before it come first, in the call before). After an error or
+ * the end, every call returns 0. When `maximum_objects` is 64 or more, the next batch (of the same size) is read
+ * ahead on a thread of the library's own while the caller uses this one: the call after takes it. */
+int64_t ictkit_store_cursor_next(ictkit_store_cursor *cursor, size_t maximum_objects, const uint8_t **bytes,
+                                 size_t *length, ictkit_error **error);
+
+/* Frees a cursor (after the batch it reads ahead, if any, is read). NULL is allowed. */
+void ictkit_store_cursor_free(ictkit_store_cursor *cursor);
+
+/* The table of a store's error ("ZNOTE"), or "" for another error. */
+const char *ictkit_error_table(const ictkit_error *error);
+/* The row (its primary key, Z_PK; for Z_METADATA its Z_VERSION and for Z_PRIMARYKEY its Z_ENT) of a store's
+ * error, or -1. */
+int64_t ictkit_error_row(const ictkit_error *error);
+/* The column of a store's error ("ZDATE"), or "". */
+const char *ictkit_error_table_column(const ictkit_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 
 #include "ictkit.h"
 #include "_archive.h"
+#include "_coredata.h"
 
 /* What ictkit.plistlib hands over once: the exception class, UID, and the date conversions. */
 static PyObject *error_class, *uid_class, *date_from_seconds, *seconds_from_date, *datetime_class;
@@ -741,6 +742,7 @@ static PyMethodDef methods[] = {
     {"dumps", py_dumps, METH_VARARGS, "dumps(value, format, sort_keys, skip_keys) -> bytes: encode a property list."},
     {"configure", py_configure, METH_VARARGS, "configure(error, UID, datetime, date_from_seconds, seconds_from_date)."},
     ICTKIT_ARCHIVE_METHODS
+    ICTKIT_COREDATA_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,20 +9,21 @@ import Foundation
 
 /// The flat form of a property list that `ictkit_plist_read_flat` gives and `ictkit_plist_write_flat` takes
 /// (ictkit.h describes it): every value in depth-first order, a tag byte and then its payload in native byte
-/// order, so a C caller builds its own objects in one pass over one buffer, with no call per value.
+/// order, so a C caller builds its own objects in one pass over one buffer, with no call per value. The tags are
+/// `FlatPropertyListTag`'s, which the binary reader writes a file in directly (`PropertyListReader.readFlat`).
 enum FlatPropertyList {
-    static let string: UInt8 = 1
-    static let int64: UInt8 = 2
-    static let uint64: UInt8 = 3
-    static let real: UInt8 = 4
-    static let real32: UInt8 = 5
-    static let boolFalse: UInt8 = 6
-    static let boolTrue: UInt8 = 7
-    static let date: UInt8 = 8
-    static let data: UInt8 = 9
-    static let uid: UInt8 = 10
-    static let array: UInt8 = 11
-    static let dictionary: UInt8 = 12
+    static let string = FlatPropertyListTag.string
+    static let int64 = FlatPropertyListTag.int64
+    static let uint64 = FlatPropertyListTag.uint64
+    static let real = FlatPropertyListTag.real
+    static let real32 = FlatPropertyListTag.real32
+    static let boolFalse = FlatPropertyListTag.boolFalse
+    static let boolTrue = FlatPropertyListTag.boolTrue
+    static let date = FlatPropertyListTag.date
+    static let data = FlatPropertyListTag.data
+    static let uid = FlatPropertyListTag.uid
+    static let array = FlatPropertyListTag.array
+    static let dictionary = FlatPropertyListTag.dictionary
 
     /// The bytes `value` takes in the flat form, so the buffer is allocated once at its size.
     ///

@@ -284,6 +284,13 @@ public func ictkitPlistReadFlat(
 ) -> Int32 {
     do throws(PropertyListError) {
         let input = UnsafeRawBufferPointer(start: length == 0 ? nil : bytes, count: length)
+        // A binary property list is written into the flat form as it is read, with no tree in between.
+        if let written = try PropertyListReader().readFlat(input, format: ICTKitC.format(format)) {
+            readFormat?.pointee = number(.binary)
+            flat.pointee = written.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            flatLength.pointee = written.count
+            return 0
+        }
         // The value is released when this returns, before the caller builds its objects from the flat form.
         let (value, found) = try PropertyListReader().read(input, format: ICTKitC.format(format))
         let encoded = try FlatPropertyList.encode(value)

@@ -28,7 +28,11 @@ import Foundation
 /// per-value count against the limit (each container adds its count once),
 /// and a switch on the reference size for each reference (the walk is
 /// specialised for it).
-struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInteger & SendableMetatype>: ~Copyable {
+struct BinaryPropertyListQuickDecoder<
+    Reference: FixedWidthInteger & UnsignedInteger & SendableMetatype, Sink: BinaryPropertyListQuickSink & SendableMetatype
+>: ~Copyable {
+    /// What the walk makes of the values (`BinaryPropertyListQuickSink`).
+    private var sink: Sink
     private let scanner: BinaryPropertyListScanner
     private let base: UnsafeRawPointer
     private let limits: PropertyListLimits
@@ -60,7 +64,10 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     /// The low `offsetSize` bytes' bits.
     private let offsetMask: UInt64
 
-    private init(scanner: BinaryPropertyListScanner, limits: PropertyListLimits, pageRelease: ((Range<Int>) -> Void)?) {
+    private init(
+        scanner: BinaryPropertyListScanner, limits: PropertyListLimits, pageRelease: ((Range<Int>) -> Void)?, partCount: Int = 1
+    ) {
+        sink = Sink(objectBytes: scanner.objectsEnd, partCount: partCount)
         self.scanner = scanner
         // Safe: a scanner's bytes hold at least a header, an object and a trailer.
         base = scanner.bytes.baseAddress!
@@ -84,6 +91,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         met.deallocate()
         cachedObjects.deallocate()
         cachedValues.deinitialize().deallocate()
+        sink.release()
     }
 
     /// The whole property list of `scanner` (which checked all offsets), or
@@ -91,7 +99,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     static func read(
         _ scanner: BinaryPropertyListScanner, limits: PropertyListLimits, pageRelease: ((Range<Int>) -> Void)?,
         splitting: BinaryPropertyListSplitting
-    ) -> PropertyListValue? {
+    ) -> Sink.Output? {
         var decoder = Self(scanner: scanner, limits: limits, pageRelease: pageRelease)
         // The count is checked as each container adds its own, so a file of
         // more references than the limit is given up on before its values are made.
@@ -99,9 +107,11 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         let top = scanner.topObject, offset = decoder.offset(ofObject: top)
         // A mapped file's pages are given back as one walk passes them: read in one part.
         if pageRelease == nil, splitting.threads > 1, scanner.objectsEnd >= splitting.minimumBytes {
-            return decoder.topContainerInParts(top, at: offset, splitting: splitting)
+            guard let value = decoder.topContainerInParts(top, at: offset, splitting: splitting) else { return nil }
+            return decoder.sink.finish(value)
         }
-        return decoder.value(of: top, at: offset, depth: 0)
+        guard let value = decoder.value(of: top, at: offset, depth: 0) else { return nil }
+        return decoder.sink.finish(value)
     }
 
     /// The object number in the reference at `position`, which the caller
@@ -133,7 +143,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
     }
 
     /// The value of `object`, which starts at `offset` (its `rawOffset`).
-    private mutating func value(of object: Int, at offset: Int, depth: Int) -> PropertyListValue? {
+    private mutating func value(of object: Int, at offset: Int, depth: Int) -> Sink.Value? {
         if offset &- releasedUpTo > 2 &* Self.pageReleaseMargin, let pageRelease {
             pageRelease(releasedUpTo..<(offset &- Self.pageReleaseMargin))
             releasedUpTo = offset &- Self.pageReleaseMargin
@@ -144,32 +154,41 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
             // A string or data object met again is taken from the cache, or
             // decoded and kept there.
             guard metBefore(object) else {
-                return Self.bytesValue(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
+                return sink.bytes(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
             }
-            let slot = object & (cacheSize &- 1)
-            if cachedObjects[slot] == object &+ 1 {
-                // Counted again, as an output writes it again.
-                producedBytes &+= scanner.storedBytes(ofObjectAt: offset)  // Safe: each at most the object area.
-                guard producedBytes <= limits.maximumExpandedSize else { return nil }
-                return cachedValues[slot]
-            }
-            guard let value = Self.bytesValue(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
-            else { return nil }
-            cachedObjects[slot] = object &+ 1
-            cachedValues[slot] = value
-            return value
+            guard let value = cachedBytesValue(of: object, marker: marker, at: offset) else { return nil }
+            return sink.repeated(value)
         case 0xA, 0xB, 0xC:
             guard !metBefore(object), depth < limits.maximumDepth else { return nil }
             guard let (count, payload) = references(marker: marker, at: offset, perItem: 1) else { return nil }
-            return array(count: count, at: payload, depth: depth).map(PropertyListValue.array)
+            return array(count: count, at: payload, depth: depth)
         case 0xD:
             guard !metBefore(object), depth < limits.maximumDepth else { return nil }
             guard let (count, payload) = references(marker: marker, at: offset, perItem: 2) else { return nil }
-            return dictionary(count: count, at: payload, depth: depth).map(PropertyListValue.dictionary)
+            return dictionary(count: count, at: payload, depth: depth)
         default:
-            if let common = commonScalar(marker: marker, at: offset) { return common }
-            return try? Self.scalar(scanner, marker: marker, at: offset)
+            if let common = commonScalar(marker: marker, at: offset) { return sink.scalar(common) }
+            guard let scalar = try? Self.scalar(scanner, marker: marker, at: offset) else { return nil }
+            return sink.scalar(scalar)
         }
+    }
+
+    /// The value of the string or data `object` (marker `marker`, at
+    /// `offset`), met before: from the cache, or decoded and kept there.
+    @inline(__always)
+    private mutating func cachedBytesValue(of object: Int, marker: UInt8, at offset: Int) -> PropertyListValue? {
+        let slot = object & (cacheSize &- 1)
+        if cachedObjects[slot] == object &+ 1 {
+            // Counted again, as an output writes it again.
+            producedBytes &+= scanner.storedBytes(ofObjectAt: offset)  // Safe: each at most the object area.
+            guard producedBytes <= limits.maximumExpandedSize else { return nil }
+            return cachedValues[slot]
+        }
+        guard let value = BinaryPropertyListQuickBytes.value(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
+        else { return nil }
+        cachedObjects[slot] = object &+ 1
+        cachedValues[slot] = value
+        return value
     }
 
     /// The commonest scalars (booleans, integers of 1, 2, 4 or 8 bytes,
@@ -205,26 +224,6 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         PropertyListValue(try scanner.scalar(marker: marker, at: offset))
     }
 
-    /// A data (0x4), ASCII string (0x5) or UTF-16 string (0x6) object, its
-    /// bytes added to `producedBytes`; nil past `maximumExpandedSize`.
-    private static func bytesValue(
-        _ scanner: BinaryPropertyListScanner, marker: UInt8, at offset: Int, producedBytes: inout Int, limits: PropertyListLimits
-    ) -> PropertyListValue? {
-        let unit = marker >> 4 == 0x6 ? 2 : 1
-        guard let header = try? scanner.lengthAndPayload(marker: marker, at: offset),
-            (try? scanner.checkExtent(payload: header.payload, count: header.length, itemSize: unit, objectOffset: offset, what: "")) != nil
-        else { return nil }
-        let (count, start) = header
-        producedBytes &+= count &* unit  // Safe: checkExtent proved they lie in the object area.
-        guard producedBytes <= limits.maximumExpandedSize else { return nil }
-        switch marker >> 4 {
-        // Safe: the extent was checked above. (Data's init from a buffer takes its generic path.)
-        case 0x4: return .data(Data(bytes: scanner.bytes.baseAddress! + start, count: count))
-        case 0x5: return (try? scanner.asciiString(start, count: count, objectOffset: offset)).map(PropertyListValue.string)
-        default: return (try? scanner.utf16String(start, count: count, objectOffset: offset)).map(PropertyListValue.string)
-        }
-    }
-
     /// The count and the references' start of the container at `offset`,
     /// checked to lie in the object area: `perItem` references per item.
     @inline(__always)
@@ -235,45 +234,60 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         return (header.length, header.payload)
     }
 
-    private mutating func array(count: Int, at payload: Int, depth: Int) -> [PropertyListValue]? {
+    private mutating func array(count: Int, at payload: Int, depth: Int) -> Sink.Value? {
         producedCount &+= count  // Safe: at most the file's size in references.
-        guard producedCount <= limits.maximumObjectCount else { return nil }
-        var elements: [PropertyListValue] = []
-        elements.reserveCapacity(count)  // Bounded: references(…) checked they lie in the object area.
-        return appendValues(count: count, at: payload, depth: depth, to: &elements) ? elements : nil
+        guard producedCount <= limits.maximumObjectCount, var members = sink.beginArray(count: count) else { return nil }
+        guard appendValues(count: count, at: payload, depth: depth, to: &members) else { return nil }
+        return sink.endArray(members)
     }
 
     /// Appends the values of the `count` references at `position`; false
-    /// when one cannot be had.
+    /// when one cannot be had. For a sink that takes a dictionary's keys
+    /// before its values: `keys` (decoded), or else the key references at
+    /// `keyReferences` (a part of the top-level dictionary, whose keys were
+    /// checked on the reading thread), each key given before its value.
     @inline(__always)
-    private mutating func appendValues<Values: RangeReplaceableCollection<PropertyListValue>>(
-        count: Int, at start: Int, depth: Int, to values: inout Values
+    private mutating func appendValues(
+        count: Int, at start: Int, depth: Int, to members: inout Sink.Members, keys: ContiguousArray<String>? = nil,
+        keyReferences: Int? = nil
     ) -> Bool {
         var position = start
-        for _ in 0..<count {
+        for index in 0..<count {
+            if Sink.interleavesKeys {
+                if let keys {
+                    guard sink.key(keys[index]) else { return false }
+                } else if let keyReferences {
+                    // Safe: the caller checked the key references lie in the object area.
+                    guard let keyObject = reference(at: keyReferences &+ index &* MemoryLayout<Reference>.size),
+                        let key = partKey(keyObject), sink.key(key)
+                    else { return false }
+                }
+            }
             guard let child = reference(at: position) else { return false }
             // A common scalar is read here, sparing the call that reads any object.
             let offset = offset(ofObject: child)
             if let scalar = commonScalar(marker: base.load(fromByteOffset: offset, as: UInt8.self), at: offset) {
-                values.append(scalar)
+                sink.append(sink.scalar(scalar), to: &members)
             } else {
                 guard let value = value(of: child, at: offset, depth: depth &+ 1) else { return false }
-                values.append(value)
+                sink.append(value, to: &members)
             }
             position &+= MemoryLayout<Reference>.size  // Safe: references(…) checked all lie in the object area.
         }
         return true
     }
 
-    private mutating func dictionary(count: Int, at payload: Int, depth: Int) -> OrderedDictionary<String, PropertyListValue>? {
+    private mutating func dictionary(count: Int, at payload: Int, depth: Int) -> Sink.Value? {
         producedCount &+= 2 &* count  // Safe: at most the file's size in references.
-        guard producedCount <= limits.maximumObjectCount, let keys = uniqueKeys(count: count, at: payload, depth: depth)
+        guard producedCount <= limits.maximumObjectCount, let keys = uniqueKeys(count: count, at: payload, depth: depth),
+            var members = sink.beginDictionary(count: count)
         else { return nil }
-        var values: ContiguousArray<PropertyListValue> = []
-        values.reserveCapacity(count)  // Bounded: references(…) checked they lie in the object area.
-        guard appendValues(count: count, at: payload &+ count &* MemoryLayout<Reference>.size, depth: depth, to: &values)
+        guard
+            appendValues(
+                count: count, at: payload &+ count &* MemoryLayout<Reference>.size, depth: depth, to: &members,
+                keys: Sink.interleavesKeys ? keys : nil)
         else { return nil }
-        return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        return sink.endDictionary(keys: keys, members)
     }
 
     /// The keys of a dictionary, each a string, none given twice: those of
@@ -299,13 +313,41 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
         keys.reserveCapacity(count)  // Bounded: references(…) checked they lie in the object area.
         var position = payload
         for _ in 0..<count {
-            guard let keyObject = reference(at: position),
-                case .string(let key)? = value(of: keyObject, at: offset(ofObject: keyObject), depth: depth &+ 1)
-            else { return nil }
+            guard let keyObject = reference(at: position), let key = key(keyObject) else { return nil }
             keys.append(key)
             position &+= MemoryLayout<Reference>.size  // Safe: references(…) checked all lie in the object area.
         }
         return keys
+    }
+
+    /// The string `object`, a dictionary's key, decoded as a value is (its
+    /// bytes counted, a string met before from the cache); nil for any
+    /// other kind (the careful decoder refuses it, as a key).
+    @inline(__always)
+    private mutating func key(_ object: Int) -> String? {
+        let offset = offset(ofObject: object)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else { return nil }
+        let value =
+            metBefore(object)
+            ? cachedBytesValue(of: object, marker: marker, at: offset)
+            : BinaryPropertyListQuickBytes.value(scanner, marker: marker, at: offset, producedBytes: &producedBytes, limits: limits)
+        guard case .string(let key)? = value else { return nil }
+        return key
+    }
+
+    /// A key of the top-level dictionary given again by a part's thread,
+    /// which writes the keys with the values: decoded, not counted (the
+    /// reading thread counted and checked the keys).
+    private func partKey(_ object: Int) -> String? {
+        let offset = offset(ofObject: object)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        var uncounted = 0
+        guard marker >> 4 == 0x5 || marker >> 4 == 0x6,
+            case .string(let key)? = BinaryPropertyListQuickBytes.value(
+                scanner, marker: marker, at: offset, producedBytes: &uncounted, limits: .default)
+        else { return nil }
+        return key
     }
 
     private static var pageReleaseMargin: Int { BinaryPropertyListDecoder.pageReleaseMargin }
@@ -326,7 +368,7 @@ struct BinaryPropertyListQuickDecoder<Reference: FixedWidthInteger & UnsignedInt
 extension BinaryPropertyListQuickDecoder {
     /// What a part's thread gives back.
     private struct PartResult: Sendable {
-        var values: ContiguousArray<PropertyListValue>
+        var values: Sink.Part
         /// The part's bits for the objects met, the top object's left clear.
         var met: [UInt64]
         var producedCount: Int
@@ -343,7 +385,7 @@ extension BinaryPropertyListQuickDecoder {
     /// The top-level container at `offset`, read in up to `splitting.threads`
     /// parts; nil when the quick read gives up, and the one-thread walk's
     /// value when the container is too small to split.
-    private mutating func topContainerInParts(_ object: Int, at offset: Int, splitting: BinaryPropertyListSplitting) -> PropertyListValue? {
+    private mutating func topContainerInParts(_ object: Int, at offset: Int, splitting: BinaryPropertyListSplitting) -> Sink.Value? {
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         let isDictionary = marker >> 4 == 0xD
         guard (0xA...0xD).contains(marker >> 4),
@@ -365,27 +407,34 @@ extension BinaryPropertyListQuickDecoder {
         for part in 1..<partCount {
             let range = bounds[part]..<bounds[part &+ 1]
             let thread = JoinableThread<PartResult?>.start {
-                Self.readPartOnItsThread(range, valuesStart: valuesStart, topObject: object, scanner: shared.scanner, limits: limits)
+                Self.readPartOnItsThread(
+                    range, valuesStart: valuesStart, keyReferences: isDictionary ? payload : nil, topObject: object,
+                    scanner: shared.scanner, limits: limits, partCount: partCount)
             }
             if let thread { started.append((part, thread)) } else { partsLeftHere.append(part) }
         }
 
-        // While the other parts are read: the keys, and the dictionary's hash
-        // table (its values filled in once every part is read), then the first part.
-        var parts = [ContiguousArray<PropertyListValue>](repeating: [], count: partCount)
-        var dictionary: OrderedDictionary<String, PropertyListValue>?
+        // While the other parts are read: the keys, then the first part.
+        var parts: [Sink.Part?] = Array(repeating: nil, count: partCount)
+        var keys: ContiguousArray<String>?
         var gaveUp = false
         if isDictionary {
-            if let keys = uniqueKeys(count: count, at: payload, depth: 0) {
-                dictionary = OrderedDictionary(uncheckedUniqueKeys: keys, values: repeatElement(.bool(false), count: count))
-            } else {
-                gaveUp = true
-            }
+            keys = uniqueKeys(count: count, at: payload, depth: 0)
+            gaveUp = keys == nil
         }
-        if !gaveUp { gaveUp = !readPart(0, bounds: bounds, valuesStart: valuesStart, into: &parts) }
+        let keyReferences = isDictionary ? payload : nil
+        if !gaveUp {
+            parts[0] = readPart(0, bounds: bounds, valuesStart: valuesStart, keyReferences: keyReferences, partCount: partCount)
+            gaveUp = parts[0] == nil
+        }
         // Every thread is joined, whatever happened here: none outlives the bytes.
         for (part, thread) in started {
-            guard let result = thread.join(), !gaveUp, absorb(result) else {
+            guard let result = thread.join() else {
+                gaveUp = true
+                continue
+            }
+            guard !gaveUp, absorb(result) else {
+                Sink.discard(result.values)
                 gaveUp = true
                 continue
             }
@@ -393,65 +442,61 @@ extension BinaryPropertyListQuickDecoder {
         }
         // Parts no thread could be started for are read here, last.
         for part in partsLeftHere where !gaveUp {
-            gaveUp = !readPart(part, bounds: bounds, valuesStart: valuesStart, into: &parts)
+            parts[part] = readPart(part, bounds: bounds, valuesStart: valuesStart, keyReferences: keyReferences, partCount: partCount)
+            gaveUp = parts[part] == nil
         }
-        guard !gaveUp else { return nil }
-
-        // The values are moved into place, not copied: a copy would retain
-        // each, and reach every value's object in memory once more. The
-        // dictionary is taken out of its optional, so its values' storage is
-        // not shared (which would copy it when written).
-        guard var dictionary = dictionary.take() else {
-            var elements = [PropertyListValue](repeating: .bool(false), count: count)
-            elements.withUnsafeMutableBufferPointer { Self.move(&parts, into: $0) }
-            return .array(elements)
+        guard !gaveUp else {
+            for case let part? in parts { Sink.discard(part) }
+            return nil
         }
-        dictionary.values.withUnsafeMutableBufferPointer { Self.move(&parts, into: $0) }
-        return .dictionary(dictionary)
+        return sink.container(ofParts: parts.map { $0! }, count: count, keys: keys)
     }
 
-    /// Swaps the values of `parts`, in order, with the placeholders in `buffer`.
-    private static func move(_ parts: inout [ContiguousArray<PropertyListValue>], into buffer: UnsafeMutableBufferPointer<PropertyListValue>) {
-        var index = 0
-        for part in parts.indices {
-            parts[part].withUnsafeMutableBufferPointer { values in
-                for position in values.indices {
-                    swap(&buffer[index], &values[position])  // Safe: the parts hold as many values as the buffer.
-                    index &+= 1
-                }
-            }
-        }
-    }
-
-    /// Reads part `part` of the top-level values on this thread, with this decoder.
+    /// Reads part `part` of the top-level values on this thread, with a
+    /// sink of its own.
     private mutating func readPart(
-        _ part: Int, bounds: [Int], valuesStart: Int, into parts: inout [ContiguousArray<PropertyListValue>]
-    ) -> Bool {
+        _ part: Int, bounds: [Int], valuesStart: Int, keyReferences: Int?, partCount: Int
+    ) -> Sink.Part? {
         let count = bounds[part &+ 1] &- bounds[part]
-        // Into an array of its own, then stored: not appended to through `parts`' subscript.
-        var values: ContiguousArray<PropertyListValue> = []
-        values.reserveCapacity(count)  // Bounded: a part of the references checked above.
-        let start = valuesStart &+ bounds[part] &* MemoryLayout<Reference>.size
-        guard appendValues(count: count, at: start, depth: 0, to: &values) else { return false }
-        parts[part] = values
-        return true
+        var partSink = Sink(objectBytes: scanner.objectsEnd, partCount: partCount)
+        swap(&sink, &partSink)
+        defer {
+            swap(&sink, &partSink)
+            partSink.release()
+        }
+        var members = sink.beginPart(count: count)
+        guard appendPart(bounds[part]..<bounds[part &+ 1], count: count, valuesStart: valuesStart, keyReferences: keyReferences, to: &members)
+        else { return nil }
+        return sink.finishPart(members)
+    }
+
+    /// Appends the values (and, for the flat form, the keys) of `range` of the top-level container.
+    @inline(__always)
+    private mutating func appendPart(
+        _ range: Range<Int>, count: Int, valuesStart: Int, keyReferences: Int?, to members: inout Sink.Members
+    ) -> Bool {
+        let start = valuesStart &+ range.lowerBound &* MemoryLayout<Reference>.size
+        let keysStart = keyReferences.map { $0 &+ range.lowerBound &* MemoryLayout<Reference>.size }
+        return appendValues(count: count, at: start, depth: 0, to: &members, keyReferences: keysStart)
     }
 
     /// One part's values, read on its own thread by a decoder of its own.
     private static func readPartOnItsThread(
-        _ range: Range<Int>, valuesStart: Int, topObject: Int, scanner: BinaryPropertyListScanner, limits: PropertyListLimits
+        _ range: Range<Int>, valuesStart: Int, keyReferences: Int?, topObject: Int, scanner: BinaryPropertyListScanner,
+        limits: PropertyListLimits, partCount: Int
     ) -> PartResult? {
-        var decoder = Self(scanner: scanner, limits: limits, pageRelease: nil)
+        var decoder = Self(scanner: scanner, limits: limits, pageRelease: nil, partCount: partCount)
         decoder.producedCount = 0
         // The top object is the caller's: met here, it is a cycle.
         _ = decoder.metBefore(topObject)
-        var values: ContiguousArray<PropertyListValue> = []
-        values.reserveCapacity(range.count)  // Bounded: a part of the references the caller checked.
-        let start = valuesStart &+ range.lowerBound &* MemoryLayout<Reference>.size
-        guard decoder.appendValues(count: range.count, at: start, depth: 0, to: &values) else { return nil }
+        var members = decoder.sink.beginPart(count: range.count)
+        guard decoder.appendPart(range, count: range.count, valuesStart: valuesStart, keyReferences: keyReferences, to: &members)
+        else { return nil }
         var met = Array(decoder.met)
         met[topObject &>> 6] &= ~(UInt64(1) &<< UInt64(topObject & 63))
-        return PartResult(values: values, met: met, producedCount: decoder.producedCount, producedBytes: decoder.producedBytes)
+        return PartResult(
+            values: decoder.sink.finishPart(members), met: met, producedCount: decoder.producedCount,
+            producedBytes: decoder.producedBytes)
     }
 
     /// Adds a part's objects met and values produced to this decoder's;
@@ -513,11 +558,19 @@ enum BinaryPropertyListQuickRead {
         of scanner: BinaryPropertyListScanner, limits: PropertyListLimits, pageRelease: ((Range<Int>) -> Void)? = nil,
         splitting: BinaryPropertyListSplitting = .none
     ) -> PropertyListValue? {
+        output(of: scanner, into: BinaryPropertyListTreeSink.self, limits: limits, pageRelease: pageRelease, splitting: splitting)
+    }
+
+    /// The whole property list of `scanner` written into a `Sink`'s output, or nil when the quick read gave up.
+    static func output<Sink: BinaryPropertyListQuickSink & SendableMetatype>(
+        of scanner: BinaryPropertyListScanner, into sink: Sink.Type, limits: PropertyListLimits,
+        pageRelease: ((Range<Int>) -> Void)? = nil, splitting: BinaryPropertyListSplitting = .none
+    ) -> Sink.Output? {
         switch scanner.referenceSize {
-        case 1: BinaryPropertyListQuickDecoder<UInt8>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
-        case 2: BinaryPropertyListQuickDecoder<UInt16>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
-        case 4: BinaryPropertyListQuickDecoder<UInt32>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
-        case 8: BinaryPropertyListQuickDecoder<UInt64>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
+        case 1: BinaryPropertyListQuickDecoder<UInt8, Sink>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
+        case 2: BinaryPropertyListQuickDecoder<UInt16, Sink>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
+        case 4: BinaryPropertyListQuickDecoder<UInt32, Sink>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
+        case 8: BinaryPropertyListQuickDecoder<UInt64, Sink>.read(scanner, limits: limits, pageRelease: pageRelease, splitting: splitting)
         default: nil
         }
     }

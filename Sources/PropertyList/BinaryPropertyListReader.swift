@@ -58,6 +58,22 @@ public struct BinaryPropertyListReader: Sendable {
         return try readCarefully(scanner)
     }
 
+    /// The whole property list in `bytes` in the flat form that libICTKitC
+    /// gives C callers (`FlatPropertyListTag`), written by the quick read
+    /// straight from the object table, with no `PropertyListValue` in
+    /// between (a large file in parts, as `read(_:)` reads it); nil where
+    /// the quick read gives up (a shared container, a problem to report, a
+    /// count of members or bytes the form's 32 bits cannot hold), and the
+    /// caller then reads the file with `read(_:)`, which says where a
+    /// problem is. The caller frees the bytes with `deallocate()`.
+    ///
+    /// - Throws: `PropertyListError` for a header or trailer `read(_:)` refuses, with the same place.
+    package func readFlat(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> UnsafeMutableRawBufferPointer? {
+        let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
+        return BinaryPropertyListQuickRead.output(
+            of: scanner, into: BinaryPropertyListFlatSink.self, limits: limits, splitting: splitting(scanner))
+    }
+
     /// Decodes the whole file of `scanner` (which checked all offsets) with
     /// `BinaryPropertyListDecoder`, which says where a problem is; what the
     /// quick read gives up on comes here.

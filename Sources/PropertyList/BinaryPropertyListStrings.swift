@@ -185,7 +185,7 @@ extension BinaryPropertyListScanner {
     /// one that fits is stored as four bytes, and the count moves on by its
     /// length.
     @inline(__always)
-    private static func transcodeUTF16(
+    static func transcodeUTF16(
         _ units: UnsafeRawPointer, count: Int, into utf8: UnsafeMutablePointer<UInt8>
     ) -> (written: Int, isASCII: Bool, unpairedAt: Int) {
         let output = UnsafeMutableRawPointer(utf8)

@@ -87,6 +87,19 @@ public struct PropertyListReader: Sendable {
         }
     }
 
+    /// The property list in `bytes` in libICTKitC's flat form, when it is a
+    /// binary property list the quick read takes (`BinaryPropertyListReader.readFlat`);
+    /// nil for any other input, which the caller reads with `read(_:format:)`.
+    ///
+    /// - Throws: `PropertyListError`, as `read(_:format:)` for the same bytes.
+    package func readFlat(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil) throws(PropertyListError)
+        -> UnsafeMutableRawBufferPointer?
+    {
+        guard !bytes.isEmpty, NonPropertyListFormat.detect(bytes) == nil, (format ?? PropertyListFormat.detect(bytes)) == .binary
+        else { return nil }
+        return try BinaryPropertyListReader(limits: limits).readFlat(bytes)
+    }
+
     /// Decodes `data`, as `read(_:format:)` on bytes.
     ///
     /// - Throws: `PropertyListError` from the reader of the form.

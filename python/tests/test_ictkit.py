@@ -24,8 +24,22 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 INTEROP = REPOSITORY.parent / "shared" / "interop"
 HERE = Path(__file__).resolve().parent
 
-# A hang is a failure, not a wait: every test here is over long before this (a bound, not a time measurement).
-faulthandler.dump_traceback_later(900, exit=True)
+# A hang is a failure, not a wait: each test here is over long before this (a bound, not a time measurement).
+# The bound is set again for each test (of this file and of those importing it), so a loaded machine's slow but
+# passing run of several suites does not add up to it.
+HANG_BOUND_SECONDS = 900
+_run_test = unittest.TestCase.run
+
+
+def _run_within_bound(test, result=None):
+    faulthandler.dump_traceback_later(HANG_BOUND_SECONDS, exit=True)
+    try:
+        return _run_test(test, result)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+unittest.TestCase.run = _run_within_bound
 
 
 def interop_or_skip(test):

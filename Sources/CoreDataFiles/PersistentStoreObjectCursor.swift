@@ -159,7 +159,7 @@ final class TableCursor {
     ///
     /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model.
     func value(at index: Int) throws(CoreDataError) -> PersistentStoreValue {
-        try reader.value(of: plan[index], in: statement, table: table, row: primaryKey, entity: entity)
+        try reader.value(of: plan[index], in: statement, table: table, row: primaryKey)
     }
 
     /// The current row as a record.

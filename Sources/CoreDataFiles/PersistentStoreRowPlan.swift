@@ -2,7 +2,7 @@ import KeyedArchive
 import PropertyList
 
 /// How one value of an object is read from its row.
-struct RowPlanStep {
+final class RowPlanStep {
     enum Kind {
         /// A column read by its storage class (no model).
         case column
@@ -16,10 +16,17 @@ struct RowPlanStep {
         /// primary keys and entity numbers in order.
         case toMany(SQLiteStatement, destination: String)
     }
-    var name: String
-    var column: String
-    var index: Int32
-    var kind: Kind
+    let name: String
+    let column: String
+    let index: Int32
+    let kind: Kind
+
+    init(name: String, column: String, index: Int32, kind: Kind) {
+        self.name = name
+        self.column = column
+        self.index = index
+        self.kind = kind
+    }
 }
 
 /// An attribute description held by reference, for ``RowPlanStep/Kind/attribute(_:)``.

@@ -4,13 +4,14 @@ import PropertyList
 extension PersistentStoreReader {
     /// The value `step` reads from the current row of `statement`.
     func value(
-        of step: RowPlanStep, in statement: SQLiteStatement, table: String, row: Int64, entity: PersistentStoreEntity
+        of step: RowPlanStep, in statement: SQLiteStatement, table: String, row: Int64
     ) throws(CoreDataError) -> PersistentStoreValue {
         switch step.kind {
         case .column:
             return columnValue(statement, step.index)
         case .attribute(let box):
-            return try attributeValue(box.attribute, statement, step.index, place: .table(table, row: row, column: step.column))
+            // The place is made only for an error: making it for each value retained its strings each time.
+            return try attributeValue(box, statement, step.index, place: .table(table, row: row, column: step.column))
         case .toOne(let destination, let entityColumn):
             guard statement.storage(step.index) != .null else { return .null }
             let key = statement.integer(step.index)
@@ -54,49 +55,50 @@ extension PersistentStoreReader {
     }
 
     private func attributeValue(
-        _ attribute: AttributeDescription, _ statement: SQLiteStatement, _ index: Int32, place: CoreDataError.Place
+        _ box: AttributeBox, _ statement: SQLiteStatement, _ index: Int32, place: @autoclosure () -> CoreDataError.Place
     ) throws(CoreDataError) -> PersistentStoreValue {
         let storage = statement.storage(index)
         if storage == .null { return .null }
-        switch attribute.type {
+        // Read through the box: binding the description itself copied it, every string of it, for each value.
+        switch box.attribute.type {
         case .integer16, .integer32, .integer64:
-            guard storage == .integer else { throw mismatch(place, attribute, storage) }
+            guard storage == .integer else { throw mismatch(place(), box.attribute, storage) }
             return .integer(statement.integer(index))
         case .boolean:
-            guard storage == .integer else { throw mismatch(place, attribute, storage) }
+            guard storage == .integer else { throw mismatch(place(), box.attribute, storage) }
             return .boolean(statement.integer(index) != 0)
         case .double, .float:
-            guard storage == .real || storage == .integer else { throw mismatch(place, attribute, storage) }
+            guard storage == .real || storage == .integer else { throw mismatch(place(), box.attribute, storage) }
             return .real(statement.real(index))
         case .date:
-            guard storage == .real || storage == .integer else { throw mismatch(place, attribute, storage) }
+            guard storage == .real || storage == .integer else { throw mismatch(place(), box.attribute, storage) }
             return .date(secondsSinceReferenceDate: statement.real(index))
         case .decimal:
-            guard storage != .blob else { throw mismatch(place, attribute, storage) }
+            guard storage != .blob else { throw mismatch(place(), box.attribute, storage) }
             return .decimal(statement.string(index) ?? "")
         case .string:
-            guard storage == .text else { throw mismatch(place, attribute, storage) }
+            guard storage == .text else { throw mismatch(place(), box.attribute, storage) }
             return .string(statement.string(index) ?? "")
         case .uuid:
             guard storage == .blob else {
                 if storage == .text { return .uuid(statement.string(index)?.uppercased() ?? "") }
-                throw mismatch(place, attribute, storage)
+                throw mismatch(place(), box.attribute, storage)
             }
             let bytes = statement.bytes(index)
             guard bytes.count == 16 else {
-                throw CoreDataError(path: path, place: place, message: "a UUID is 16 bytes, this one \(bytes.count)")
+                throw CoreDataError(path: path, place: place(), message: "a UUID is 16 bytes, this one \(bytes.count)")
             }
             return .uuid(Self.uuidString(bytes))
         case .uri:
-            guard storage == .text else { throw mismatch(place, attribute, storage) }
+            guard storage == .text else { throw mismatch(place(), box.attribute, storage) }
             return .uri(statement.string(index) ?? "")
         case .binaryData:
-            guard storage == .blob || storage == .text else { throw mismatch(place, attribute, storage) }
+            guard storage == .blob || storage == .text else { throw mismatch(place(), box.attribute, storage) }
             let bytes = statement.bytes(index)
-            guard attribute.allowsExternalBinaryDataStorage else { return .data(bytes) }
-            return try externalOrInline(bytes, place: place)
+            guard box.attribute.allowsExternalBinaryDataStorage else { return .data(bytes) }
+            return try externalOrInline(bytes, place: place())
         case .transformable:
-            guard storage == .blob else { throw mismatch(place, attribute, storage) }
+            guard storage == .blob else { throw mismatch(place(), box.attribute, storage) }
             if transformableValuesAsBytes { return .data(statement.bytes(index)) }
             return try statement.withBytes(index) { bytes throws(CoreDataError) in
                 do {
@@ -104,12 +106,12 @@ extension PersistentStoreReader {
                 } catch {
                     // An app's own value transformer (Apple's Recipes sample's ImageToDataTransformer: JPEG bytes)
                     // stores whatever it makes; only Foundation's archiving transformers promise a keyed archive.
-                    if let transformer = attribute.valueTransformerName, !Self.archivingTransformers.contains(transformer) {
+                    if let transformer = box.attribute.valueTransformerName, !Self.archivingTransformers.contains(transformer) {
                         return .data(Array(bytes))
                     }
                     throw CoreDataError(
-                        path: path, place: place,
-                        message: "\(attribute.name) is Transformable, but its value is not a keyed archive: \(error)")
+                        path: path, place: place(),
+                        message: "\(box.attribute.name) is Transformable, but its value is not a keyed archive: \(error)")
                 }
             }
         case .undefined, .objectID, .composite:

@@ -77,12 +77,14 @@ def another_thread_runs_during(call, attempts=100):
             steps[0] += 1
             time.sleep(0)
 
+    # The interval is set before the other thread starts: a thread already waiting for the GIL waits with the
+    # interval it read then, and after the old 5 ms would have the interpreter take the GIL from this thread.
     interval = sys.getswitchinterval()
-    other = threading.Thread(target=step_on, daemon=True)
-    other.start()
-    assert started.wait(600), "the other thread did not start"
     sys.setswitchinterval(3600)
+    other = threading.Thread(target=step_on, daemon=True)
     try:
+        other.start()
+        assert started.wait(600), "the other thread did not start"
         for _ in range(attempts):
             before = steps[0]
             call()

@@ -11,30 +11,18 @@ including building the Python objects, on the inputs the Swift harness's rows y 
 Usage: bench_archive.py [RUNS] prints the rows; bench_plistlib.py joins them to its table through rows().
 """
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 from ictkit import archive
+
+from bench_plistlib import medians as median_seconds
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 KEYED = REPOSITORY / "Tests" / "KeyedArchiveTests" / "Fixtures" / "foundation-linux"
 TYPED = REPOSITORY / "Tests" / "TypedStreamTests" / "Fixtures"
 TYPED_NAMES = ["AttributedBodyTextOnly", "AttributedBodyTextOnly2", "Blank", "MultiPart", "URL", "WeirdText",
                "PathDemo-MainMenu.objects.nib", "TLayer-TLayerDemo.objects.nib"]
-
-
-def median_seconds(call, runs):
-    """Median wall and CPU seconds of one `call` (after a warm-up)."""
-    call()
-    walls, cpus = [], []
-    for _ in range(runs):
-        wall, cpu = time.perf_counter(), time.process_time()
-        call()
-        cpus.append(time.process_time() - cpu)
-        walls.append(time.perf_counter() - wall)
-    return statistics.median(walls), statistics.median(cpus)
 
 
 def rows(data_directory=None, runs=5):

@@ -7,14 +7,14 @@
 
 #include <string.h>
 
+#include "_stream.h"
 #include "ictkit.h"
 
 /* What ictkit.archive hands over once: its exception class, plistlib's UID, and the date conversion. */
 static PyObject *archive_error_class, *archive_uid_class, *archive_date;
 
 typedef struct {
-    const uint8_t *bytes;
-    size_t length, position;
+    ictkit_py_stream stream;
     /* The shared objects made so far ('D'), each holding a reference, NULL while its value is being made. */
     PyObject **slots;
     size_t slot_count, slot_capacity;
@@ -22,31 +22,6 @@ typedef struct {
      * every object's members, and one str each is made once rather than per mapping. */
     PyObject *keys[128];
 } reader;
-
-static int take(reader *input, size_t count, const uint8_t **out) {
-    if (count > input->length - input->position) {
-        PyErr_SetString(PyExc_SystemError, "ictkit: a value stream ended early");
-        return -1;
-    }
-    *out = input->bytes + input->position;
-    input->position += count;
-    return 0;
-}
-
-static int take_u32(reader *input, uint32_t *value) {
-    const uint8_t *bytes;
-    if (take(input, 4, &bytes) < 0) return -1;
-    *value = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
-    return 0;
-}
-
-static int take_u64(reader *input, uint64_t *value) {
-    const uint8_t *bytes;
-    if (take(input, 8, &bytes) < 0) return -1;
-    *value = 0;
-    for (int index = 7; index >= 0; index--) *value = *value << 8 | bytes[index];
-    return 0;
-}
 
 static double as_double(uint64_t bits) {
     double value;
@@ -77,7 +52,7 @@ static PyObject *shared_from(reader *input) {
 /* A later naming of a shared object ('R', then its slot). */
 static PyObject *reference_from(reader *input) {
     uint32_t slot;
-    if (take_u32(input, &slot) < 0) return NULL;
+    if (ictkit_py_take_u32(&input->stream, &slot) < 0) return NULL;
     if (slot >= input->slot_count || !input->slots[slot]) {
         PyErr_Format(PyExc_SystemError, "ictkit: a value stream names shared object %u before it is made", (unsigned)slot);
         return NULL;
@@ -93,8 +68,8 @@ static void release_slots(reader *input) {
 
 /* A mapping's key: a short string is taken from the keys made so far when it was made before. */
 static PyObject *key_from(reader *input) {
-    const uint8_t *at = input->bytes + input->position;
-    size_t left = input->length - input->position;
+    const uint8_t *at = input->stream.bytes + input->stream.position;
+    size_t left = input->stream.length - input->stream.position;
     if (left < 5 || at[0] != 's') return value_from(input);
     uint32_t length = (uint32_t)at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16 | (uint32_t)at[4] << 24;
     if (length > 32 || length > left - 5) return value_from(input);
@@ -106,7 +81,7 @@ static PyObject *key_from(reader *input) {
         Py_ssize_t cached_length;
         const char *text = PyUnicode_AsUTF8AndSize(*cached, &cached_length);
         if (text && (size_t)cached_length == length && memcmp(text, bytes, length) == 0) {
-            input->position += 5 + length;
+            input->stream.position += 5 + length;
             return Py_NewRef(*cached);
         }
         PyErr_Clear();
@@ -145,9 +120,9 @@ done:
 
 static PyObject *container_from(uint8_t tag, reader *input) {
     uint32_t count;
-    if (take_u32(input, &count) < 0) return NULL;
+    if (ictkit_py_take_u32(&input->stream, &count) < 0) return NULL;
     /* Each value takes at least one byte: a count above what is left is not believed. */
-    if (count > input->length - input->position) {
+    if (count > input->stream.length - input->stream.position) {
         PyErr_SetString(PyExc_SystemError, "ictkit: a value stream's count exceeds its bytes");
         return NULL;
     }
@@ -179,21 +154,21 @@ static PyObject *value_from(reader *input) {
     const uint8_t *tag, *bytes;
     uint32_t length;
     uint64_t word;
-    if (take(input, 1, &tag) < 0) return NULL;
+    if (ictkit_py_take(&input->stream, 1, &tag) < 0) return NULL;
     switch (*tag) {
     case 'n': Py_RETURN_NONE;
     case 't': Py_RETURN_TRUE;
     case 'f': Py_RETURN_FALSE;
-    case 'i': return take_u64(input, &word) < 0 ? NULL : PyLong_FromLongLong((long long)(int64_t)word);
-    case 'u': return take_u64(input, &word) < 0 ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)word);
-    case 'r': return take_u64(input, &word) < 0 ? NULL : PyFloat_FromDouble(as_double(word));
-    case 'd': return take_u64(input, &word) < 0 ? NULL : PyObject_CallFunction(archive_date, "d", as_double(word));
-    case 'U': return take_u64(input, &word) < 0 ? NULL : PyObject_CallFunction(archive_uid_class, "K", (unsigned long long)word);
+    case 'i': return ictkit_py_take_u64(&input->stream, &word) < 0 ? NULL : PyLong_FromLongLong((long long)(int64_t)word);
+    case 'u': return ictkit_py_take_u64(&input->stream, &word) < 0 ? NULL : PyLong_FromUnsignedLongLong((unsigned long long)word);
+    case 'r': return ictkit_py_take_u64(&input->stream, &word) < 0 ? NULL : PyFloat_FromDouble(as_double(word));
+    case 'd': return ictkit_py_take_u64(&input->stream, &word) < 0 ? NULL : PyObject_CallFunction(archive_date, "d", as_double(word));
+    case 'U': return ictkit_py_take_u64(&input->stream, &word) < 0 ? NULL : PyObject_CallFunction(archive_uid_class, "K", (unsigned long long)word);
     case 's':
-        if (take_u32(input, &length) < 0 || take(input, length, &bytes) < 0) return NULL;
+        if (ictkit_py_take_u32(&input->stream, &length) < 0 || ictkit_py_take(&input->stream, length, &bytes) < 0) return NULL;
         return PyUnicode_DecodeUTF8((const char *)bytes, (Py_ssize_t)length, "surrogatepass");
     case 'b':
-        if (take_u32(input, &length) < 0 || take(input, length, &bytes) < 0) return NULL;
+        if (ictkit_py_take_u32(&input->stream, &length) < 0 || ictkit_py_take(&input->stream, length, &bytes) < 0) return NULL;
         return PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)length);
     case 'R': return reference_from(input);
     case 'l':
@@ -245,7 +220,7 @@ PyObject *ictkit_py_archive_decode(PyObject *self, PyObject *args) {
     }
     if (!values) return raise_archive_error(error);
     reader input = {0};
-    input.bytes = ictkit_values_bytes(values, &input.length);
+    input.stream.bytes = ictkit_values_bytes(values, &input.stream.length);
     /* The values built have no cycle to collect (a shared object is shared, never inside itself): the collector
      * paused, as plistlib's loads does. */
     int was_enabled = PyGC_Disable();

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "_stream.h"
 #include "ictkit.h"
 
 /* What ictkit.coredata hands over once: its exception class and the classes of decimals, UUIDs and external data. */
@@ -189,45 +190,17 @@ fail:
     return NULL;
 }
 
-typedef struct {
-    const uint8_t *bytes;
-    size_t length, position;
-} reader;
-
-static int take(reader *input, size_t count, const uint8_t **out) {
-    if (count > input->length - input->position) {
-        PyErr_SetString(PyExc_SystemError, "ictkit: an object stream ended early");
-        return -1;
-    }
-    *out = input->bytes + input->position;
-    input->position += count;
-    return 0;
-}
-
-static int take_u32(reader *input, uint32_t *value) {
-    const uint8_t *bytes;
-    if (take(input, 4, &bytes) < 0) return -1;
-    *value = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
-    return 0;
-}
-
-static int take_u64(reader *input, uint64_t *value) {
-    const uint8_t *bytes;
-    if (take(input, 8, &bytes) < 0) return -1;
-    *value = 0;
-    for (int index = 7; index >= 0; index--) *value = *value << 8 | bytes[index];
-    return 0;
-}
+typedef ictkit_py_stream reader;
 
 static int take_text(reader *input, const char **text, uint32_t *length) {
     const uint8_t *bytes;
-    if (take_u32(input, length) < 0 || take(input, *length, &bytes) < 0) return -1;
+    if (ictkit_py_take_u32(input, length) < 0 || ictkit_py_take(input, *length, &bytes) < 0) return -1;
     *text = (const char *)bytes;
     return 0;
 }
 
 static int take_entity(cursor_state *state, reader *input, uint32_t *entity) {
-    if (take_u32(input, entity) < 0) return -1;
+    if (ictkit_py_take_u32(input, entity) < 0) return -1;
     if ((Py_ssize_t)*entity >= state->entity_count) {
         PyErr_SetString(PyExc_SystemError, "ictkit: an object stream names an entity the store does not list");
         return -1;
@@ -260,18 +233,18 @@ static PyObject *uri(cursor_state *state, const char *prefix, size_t prefix_leng
 
 static PyObject *object_id(cursor_state *state, reader *input) {
     const uint8_t *tag;
-    if (take(input, 1, &tag) < 0) return NULL;
+    if (ictkit_py_take(input, 1, &tag) < 0) return NULL;
     uint64_t key;
     if (*tag == 'I') {
         uint32_t entity;
-        if (take_entity(state, input, &entity) < 0 || take_u64(input, &key) < 0) return NULL;
+        if (take_entity(state, input, &entity) < 0 || ictkit_py_take_u64(input, &key) < 0) return NULL;
         PyObject *prefix = state->prefixes[entity];
         return uri(state, PyBytes_AS_STRING(prefix), (size_t)PyBytes_GET_SIZE(prefix), (int64_t)key);
     }
     if (*tag == 'J') {
         const char *name;
         uint32_t length;
-        if (take_text(input, &name, &length) < 0 || take_u64(input, &key) < 0) return NULL;
+        if (take_text(input, &name, &length) < 0 || ictkit_py_take_u64(input, &key) < 0) return NULL;
         PyObject *prefix = PyBytes_FromFormat("%s%.*s/p", PyBytes_AS_STRING(state->store_prefix), (int)length, name);
         if (!prefix) return NULL;
         PyObject *result = uri(state, PyBytes_AS_STRING(prefix), (size_t)PyBytes_GET_SIZE(prefix), (int64_t)key);
@@ -347,17 +320,17 @@ static PyObject *value_from(cursor_state *state, reader *input, uint32_t entity,
     uint32_t length;
     const char *text;
     double number;
-    if (take(input, 1, &tag) < 0) return NULL;
+    if (ictkit_py_take(input, 1, &tag) < 0) return NULL;
     switch (*tag) {
     case 'n': Py_RETURN_NONE;
     case 't': Py_RETURN_TRUE;
     case 'f': Py_RETURN_FALSE;
     case 'i':
-        if (take_u64(input, &word) < 0) return NULL;
+        if (ictkit_py_take_u64(input, &word) < 0) return NULL;
         return PyLong_FromLongLong((long long)(int64_t)word);
     case 'r':
     case 'd': {
-        if (take_u64(input, &word) < 0) return NULL;
+        if (ictkit_py_take_u64(input, &word) < 0) return NULL;
         memcpy(&number, &word, sizeof number);
         if (*tag == 'r') return PyFloat_FromDouble(number);
         int year, month, day, hour, minute, second, microsecond;
@@ -369,7 +342,7 @@ static PyObject *value_from(cursor_state *state, reader *input, uint32_t entity,
         if (take_text(input, &text, &length) < 0) return NULL;
         return PyUnicode_DecodeUTF8(text, length, "replace");
     case 'b':
-        if (take_u32(input, &length) < 0 || take(input, length, &bytes) < 0) return NULL;
+        if (ictkit_py_take_u32(input, &length) < 0 || ictkit_py_take(input, length, &bytes) < 0) return NULL;
         return PyBytes_FromStringAndSize((const char *)bytes, length);
     case 'D': return call_with_text(decimal_class, input);
     case 'V': return call_with_text(uuid_class, input);
@@ -379,7 +352,7 @@ static PyObject *value_from(cursor_state *state, reader *input, uint32_t entity,
         input->position -= 1;
         return object_id(state, input);
     case 'l': {
-        if (take_u32(input, &length) < 0) return NULL;
+        if (ictkit_py_take_u32(input, &length) < 0) return NULL;
         /* Each object ID is at least 13 bytes: a count the stream cannot hold is refused before the list is made. */
         if (length > (input->length - input->position) / 13) {
             PyErr_SetString(PyExc_SystemError, "ictkit: an object stream ended early");
@@ -405,7 +378,7 @@ static PyObject *value_from(cursor_state *state, reader *input, uint32_t entity,
 /* An 'e' record: the names of an entity's values, kept as a tuple and as a template dict. */
 static int announce(cursor_state *state, reader *input) {
     uint32_t entity, count;
-    if (take_entity(state, input, &entity) < 0 || take_u32(input, &count) < 0) return -1;
+    if (take_entity(state, input, &entity) < 0 || ictkit_py_take_u32(input, &count) < 0) return -1;
     if (count > (input->length - input->position) / 4) {
         PyErr_SetString(PyExc_SystemError, "ictkit: an object stream ended early");
         return -1;
@@ -437,7 +410,7 @@ fail:
 static PyObject *object_from(cursor_state *state, reader *input) {
     uint32_t entity;
     uint64_t key;
-    if (take_entity(state, input, &entity) < 0 || take_u64(input, &key) < 0) return NULL;
+    if (take_entity(state, input, &entity) < 0 || ictkit_py_take_u64(input, &key) < 0) return NULL;
     if (!state->templates[entity]) {
         PyErr_SetString(PyExc_SystemError, "ictkit: an object before its entity's names in an object stream");
         return NULL;
@@ -490,7 +463,7 @@ PyObject *ictkit_py_store_next(PyObject *self, PyObject *args) {
     int was_enabled = PyGC_Disable();
     while (input.position < input.length) {
         const uint8_t *tag;
-        if (take(&input, 1, &tag) < 0) goto fail;
+        if (ictkit_py_take(&input, 1, &tag) < 0) goto fail;
         if (*tag == 'e') {
             if (announce(state, &input) < 0) goto fail;
         } else if (*tag == 'o' && made < read) {

@@ -215,6 +215,19 @@ class FlatFormTests(unittest.TestCase):
             with self.subTest(fmt=fmt):
                 self.assertTrue(same(plistlib.loads(stdlib_plistlib.dumps(value, fmt=fmt)), value))
 
+    def test_many_distinct_short_strings_each_keep_their_text(self):
+        # More distinct keys and values than the cache has slots, of every length it caches, differing in one
+        # byte (first, middle or last), so slots are shared and replaced: each must still read as its own text.
+        texts = [""] + [base[:cut] + mark + base[cut + 1:] for base in ("abcdefghijklmnopqrstuvwxyz0123456789_" * 2,)
+                        for length in range(1, 50) for cut in {0, length // 2, length - 1}
+                        for mark in "XYZé" for base in (base[:length],)]
+        texts += [f"key{number}" for number in range(6000)]
+        value = {text: [text, text.upper(), {text: len(text)}] for text in texts}
+        for fmt in (stdlib_plistlib.FMT_BINARY, stdlib_plistlib.FMT_XML):
+            with self.subTest(fmt=fmt):
+                data = stdlib_plistlib.dumps(value, fmt=fmt, sort_keys=False)
+                self.assertTrue(same(plistlib.loads(data), value))
+
 
 class OtherFormatTests(unittest.TestCase):
     def test_openstep_and_json(self):

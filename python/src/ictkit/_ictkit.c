@@ -70,13 +70,15 @@ static int put_dict_item(PyObject *dict, PyObject *key, PyObject *value, const l
 #define STRING_CACHE_SIZE 4096
 /* Longer string values are seldom repeated: they are decoded without a look-up. */
 #define CACHED_VALUE_LENGTH 16
-/* Longer keys are decoded without a look-up too; the bytes of a cached string are kept beside it, so a look-up
- * compares bytes without asking the str for its UTF-8. */
+/* Longer keys are decoded without a look-up too. */
 #define CACHED_KEY_LENGTH 48
+/* A slot holds an ASCII str and the hash of its bytes (0 when empty): 16 bytes, so a table stays in the cache
+ * (a slot that kept the bytes beside the str was four times larger, and missing the cache on the table was the
+ * largest cost of the look-up in a profile of the 19 MB binary loads, issue 42 row Y1). The bytes are compared
+ * with the str's own, which the hit touches anyway to take a reference. */
 typedef struct {
     PyObject *string;
-    uint32_t length;
-    char bytes[CACHED_KEY_LENGTH];
+    uint64_t hash;
 } cached_entry;
 
 struct key_cache {
@@ -84,40 +86,56 @@ struct key_cache {
     cached_entry values[STRING_CACHE_SIZE];
 };
 
-/* The slot of a string's bytes: eight bytes a step (a byte-at-a-time hash was the largest cost of the extension
- * in a profile of the 19 MB binary loads, issue 42 row Y1), mixed by a multiply and a shift. */
-static size_t cached_slot(const char *text, size_t length) {
+static uint64_t load64(const char *bytes) {
+    uint64_t word;
+    memcpy(&word, bytes, 8);
+    return word;
+}
+
+static uint64_t load32(const char *bytes) {
+    uint32_t word;
+    memcpy(&word, bytes, 4);
+    return word;
+}
+
+/* The hash of a string's bytes, never 0: eight bytes a step mixed by a multiply and a shift; the last bytes are
+ * read as one word that overlaps the words before (or, under eight bytes, as two overlapping halves or three
+ * single bytes), never byte by byte and never past `length`. */
+static uint64_t string_hash(const char *text, size_t length) {
     uint64_t hash = 0x9E3779B97F4A7C15u ^ length;
     size_t index = 0;
     for (; index + 8 <= length; index += 8) {
-        uint64_t word;
-        memcpy(&word, text + index, 8);
-        hash = (hash ^ word) * 0xFF51AFD7ED558CCDu;
+        hash = (hash ^ load64(text + index)) * 0xFF51AFD7ED558CCDu;
         hash ^= hash >> 32;
     }
     if (index < length) {
-        uint64_t word = 0;
-        memcpy(&word, text + index, length - index);
+        uint64_t word;
+        if (length >= 8) word = load64(text + length - 8);
+        else if (length >= 4) word = load32(text) | load32(text + length - 4) << 32;
+        else word = (uint64_t)(uint8_t)text[0] | (uint64_t)(uint8_t)text[length / 2] << 8 | (uint64_t)(uint8_t)text[length - 1] << 16;
         hash = (hash ^ word) * 0xFF51AFD7ED558CCDu;
         hash ^= hash >> 32;
     }
-    return (size_t)((hash ^ (hash >> 29)) % STRING_CACHE_SIZE);
+    return (hash ^ (hash >> 29)) | 1;
 }
 
 static PyObject *cached_string(cached_entry *table, const char *text, size_t length) {
-    if (length > CACHED_KEY_LENGTH) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
-    cached_entry *slot = &table[cached_slot(text, length)];
-    if (slot->string && slot->length == length && memcmp(slot->bytes, text, length) == 0) return Py_NewRef(slot->string);
+    uint64_t hash = string_hash(text, length);
+    cached_entry *slot = &table[hash % STRING_CACHE_SIZE];
+    PyObject *cached = slot->string;
+    if (slot->hash == hash && (size_t)PyUnicode_GET_LENGTH(cached) == length &&
+        memcmp(PyUnicode_1BYTE_DATA(cached), text, length) == 0)
+        return Py_NewRef(cached);
     PyObject *string = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
-    if (string) {
+    if (string && PyUnicode_IS_ASCII(string)) {
         Py_XSETREF(slot->string, Py_NewRef(string));
-        slot->length = (uint32_t)length;
-        memcpy(slot->bytes, text, length);
+        slot->hash = hash;
     }
     return string;
 }
 
 static PyObject *cached_key(key_cache *cache, const char *text, size_t length) {
+    if (length > CACHED_KEY_LENGTH) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "surrogatepass");
     return cached_string(cache->keys, text, length);
 }
 

@@ -89,13 +89,7 @@ private struct JSONParser: TextPropertyListParser {
     // MARK: Values
 
     private mutating func parseValue(depth: Int) throws(PropertyListError) -> PropertyListValue {
-        guard position < text.count else {
-            throw error(.truncated, at: position, "the input ends where a value was expected")
-        }
-        producedCount += 1
-        guard producedCount <= limits.maximumObjectCount else {
-            throw error(.limitExceeded(.objectCount), at: position, "the document holds more than \(limits.maximumObjectCount) values")
-        }
+        try countValue()
         switch text[position] {
         case UInt8(ascii: "{"):
             try checkDepth(depth)
@@ -120,12 +114,6 @@ private struct JSONParser: TextPropertyListParser {
             return number.isInteger ? .integer(try integer(number.range)) : .real(try real(number.range))
         default:
             throw unexpectedCharacter(expecting: "a value")
-        }
-    }
-
-    private func checkDepth(_ depth: Int) throws(PropertyListError) {
-        guard depth < limits.maximumDepth else {
-            throw error(.limitExceeded(.depth), at: position, "containers nest more than \(limits.maximumDepth) deep")
         }
     }
 

@@ -189,6 +189,12 @@ enum PropertyListText {
 protocol TextPropertyListParser {
     /// The whole text read.
     var text: UnsafeRawBufferPointer { get }
+    /// The offset of the next byte to read.
+    var position: Int { get }
+    /// The limits of the read.
+    var limits: PropertyListLimits { get }
+    /// How many values the read has met so far.
+    var producedCount: Int { get set }
 }
 
 extension TextPropertyListParser {
@@ -200,6 +206,27 @@ extension TextPropertyListParser {
     /// The character at `offset` for a message (`PropertyListText.describeCharacter`).
     func describeCharacter(at offset: Int) -> String {
         PropertyListText.describeCharacter(at: offset, in: text)
+    }
+
+    /// Counts the value that starts at `position`: throws `truncated` when
+    /// the input ends there instead, `limitExceeded(.objectCount)` past the
+    /// limit of values.
+    mutating func countValue() throws(PropertyListError) {
+        guard position < text.count else {
+            throw error(.truncated, at: position, "the input ends where a value was expected")
+        }
+        producedCount += 1
+        guard producedCount <= limits.maximumObjectCount else {
+            throw error(.limitExceeded(.objectCount), at: position, "the property list holds more than \(limits.maximumObjectCount) values")
+        }
+    }
+
+    /// Throws `limitExceeded(.depth)` when a container at `depth` would nest
+    /// deeper than the limit.
+    func checkDepth(_ depth: Int) throws(PropertyListError) {
+        guard depth < limits.maximumDepth else {
+            throw error(.limitExceeded(.depth), at: position, "containers nest more than \(limits.maximumDepth) deep")
+        }
     }
 }
 
@@ -243,13 +270,7 @@ private struct OpenStepParser: TextPropertyListParser {
     // MARK: Values
 
     mutating func parseValue(depth: Int) throws(PropertyListError) -> PropertyListValue {
-        guard position < text.count else {
-            throw error(.truncated, at: position, "the input ends where a value was expected")
-        }
-        producedCount += 1
-        guard producedCount <= limits.maximumObjectCount else {
-            throw error(.limitExceeded(.objectCount), at: position, "the property list holds more than \(limits.maximumObjectCount) values")
-        }
+        try countValue()
         switch text[position] {
         case UInt8(ascii: "{"):
             try checkDepth(depth)
@@ -263,12 +284,6 @@ private struct OpenStepParser: TextPropertyListParser {
             return .data(try parseData())
         default:
             return .string(try parseString())
-        }
-    }
-
-    private func checkDepth(_ depth: Int) throws(PropertyListError) {
-        guard depth < limits.maximumDepth else {
-            throw error(.limitExceeded(.depth), at: position, "containers nest more than \(limits.maximumDepth) deep")
         }
     }
 

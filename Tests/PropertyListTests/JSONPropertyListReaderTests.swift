@@ -279,6 +279,7 @@ struct JSONPropertyListReaderTests {
         let count = try #require(failure("[1, 2, 3]", limits: PropertyListLimits(maximumObjectCount: 3)))
         #expect(count.code == .limitExceeded(.objectCount))
         #expect(count.location == .lineColumn(line: 1, column: 8))
+        #expect(count.message == "the property list holds more than 3 values")  // The XML and OpenStep readers' sentence.
         let size = try #require(failure("[1, 2, 3]", limits: PropertyListLimits(maximumInputSize: 8)))
         #expect(size.code == .limitExceeded(.inputSize))
     }

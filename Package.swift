@@ -123,6 +123,7 @@ let package = Package(
             dependencies: [
                 "KeyedArchive",
                 "PropertyList",
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

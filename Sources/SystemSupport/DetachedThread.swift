@@ -35,13 +35,13 @@ package final class DetachedThread: @unchecked Sendable {
         precondition(thread == nil, "a DetachedThread is started once")
         // Held until `thread` is set: the new thread waits for it before running the closure, which may ask
         // `isCurrent` (it ran before `thread` was set when the machine was busy, and answered false).
-        pthread_mutex_lock(work.started)
-        defer { pthread_mutex_unlock(work.started) }
         let work = self.work
-        guard let created = startPOSIXThread(stackSize: nil, { runDetachedWork(work) }) else { return false }
-        pthread_detach(created)
-        thread = created
-        return true
+        return work.started.withLock {
+            guard let created = startPOSIXThread(stackSize: nil, { runDetachedWork(work) }) else { return false }
+            pthread_detach(created)
+            thread = created
+            return true
+        }
     }
 
     /// Whether the thread was started.
@@ -54,21 +54,14 @@ package final class DetachedThread: @unchecked Sendable {
     }
 
     fileprivate final class Work: @unchecked Sendable {
-        // @unchecked: name and body are set in init and only read after; `started` is a mutex.
+        // @unchecked: name and body are set in init and only read after; `started` is a lock.
         let name: String
         let body: @Sendable () -> Void
         /// Held by `start` until it has set `thread`; taken and given back by the new thread before `body`.
-        let started: UnsafeMutablePointer<pthread_mutex_t>
+        let started = ThreadLock()
         init(name: String, body: @escaping @Sendable () -> Void) {
             self.name = name
             self.body = body
-            started = .allocate(capacity: 1)
-            started.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(started, nil)
-        }
-        deinit {
-            pthread_mutex_destroy(started)
-            started.deallocate()
         }
     }
 }
@@ -81,7 +74,6 @@ private func runDetachedWork(_ work: DetachedThread.Work) {
     _ = ictkit_name_this_thread(name)
     #endif
     // Until `start` has recorded this thread.
-    pthread_mutex_lock(work.started)
-    pthread_mutex_unlock(work.started)
+    work.started.withLock {}
     work.body()
 }

@@ -33,11 +33,7 @@ package enum InterruptCleanup {
     }()
     nonisolated(unsafe) private static var installed = false
     /// Serialises `register` and `unregister` between threads (the handler itself takes no lock).
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
+    private static let lock = ThreadLock()
 
     /// Installs the handlers (once); `register` calls it, holding the lock.
     private static func install() {
@@ -90,38 +86,34 @@ package enum InterruptCleanup {
     /// the path is not kept: the next write of the same target removes it.
     package static func register(_ path: String) {
         let held = holdSignals()
-        pthread_mutex_lock(lock)
-        defer {
-            pthread_mutex_unlock(lock)
-            release(held)
-        }
-        install()
-        for slot in 0..<capacity where table[slot] == nil {
-            let bytes = RawFileName.bytes(path)
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            table[slot] = copy
-            return
+        defer { release(held) }
+        lock.withLock {
+            install()
+            for slot in 0..<capacity where table[slot] == nil {
+                let bytes = RawFileName.bytes(path)
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+                copy[bytes.count] = 0
+                table[slot] = copy
+                return
+            }
         }
     }
 
     /// Forgets `path`: it was renamed into place or removed.
     package static func unregister(_ path: String) {
         let held = holdSignals()
-        pthread_mutex_lock(lock)
-        defer {
-            pthread_mutex_unlock(lock)
-            release(held)
-        }
+        defer { release(held) }
         let bytes = RawFileName.bytes(path).map { CChar(bitPattern: $0) }
-        for slot in 0..<capacity {
-            guard let entry = table[slot], strlen(entry) == bytes.count,
-                bytes.withUnsafeBufferPointer({ memcmp(entry, $0.baseAddress!, bytes.count) }) == 0
-            else { continue }
-            table[slot] = nil
-            entry.deallocate()
-            return
+        lock.withLock {
+            for slot in 0..<capacity {
+                guard let entry = table[slot], strlen(entry) == bytes.count,
+                    bytes.withUnsafeBufferPointer({ memcmp(entry, $0.baseAddress!, bytes.count) }) == 0
+                else { continue }
+                table[slot] = nil
+                entry.deallocate()
+                return
+            }
         }
     }
 

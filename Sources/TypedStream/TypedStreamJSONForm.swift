@@ -149,7 +149,12 @@ extension FoundationObject {
         case .number(let number), .scalar(let number): try writer.value(Self.number(number))
         case .data(let bytes): try writer.value(.data(Data(bytes)))
         case .date(let date):
-            try writer.value(.dictionary(["class": .string("NSDate"), "secondsSinceReferenceDate": .real(date.secondsSinceReferenceDate)]))
+            try writer.beginDictionary(count: 2)
+            try writer.key("class")
+            try writer.value(.string("NSDate"))
+            try writer.key("secondsSinceReferenceDate")
+            try writer.value(.real(date.secondsSinceReferenceDate))
+            try writer.end()
         case .url(let url): try writer.value(url.jsonForm)
         case .array(let elements): try Self.writeArray(elements, to: &writer)
         case .set(let elements):
@@ -180,8 +185,9 @@ extension FoundationObject {
             try writer.end()
         case .cString(let bytes):
             if let text = String(validating: bytes, as: UTF8.self) { try writer.value(.string(text)) } else { try writer.value(.data(Data(bytes))) }
-        case .className(let name): try writer.value(.dictionary(["classReference": .string(name)]))
-        case .null: try writer.value(.dictionary(["nil": .bool(true)]))
+        // Written piece by piece, not as a dictionary value: a nib's fields are nil by the hundred.
+        case .className(let name): try Self.writeEntry("classReference", .string(name), to: &writer)
+        case .null: try Self.writeEntry("nil", .bool(true), to: &writer)
         case .reference(let index): try writer.reference(index)
         case .other(let object):
             try writer.beginDictionary(count: 4)
@@ -200,6 +206,15 @@ extension FoundationObject {
             try Self.writeArray(object.fields, to: &writer)
             try writer.end()
         }
+    }
+
+    private static func writeEntry<Writer: FoundationJSONFormWriter>(
+        _ key: String, _ value: PropertyListValue, to writer: inout Writer
+    ) throws(Writer.Failure) {
+        try writer.beginDictionary(count: 1)
+        try writer.key(key)
+        try writer.value(value)
+        try writer.end()
     }
 
     private static func writeArray<Writer: FoundationJSONFormWriter>(

@@ -134,89 +134,58 @@ enum FlatPropertyList {
     ///   is not UTF-8, `.invalidKey` for a dictionary key that is not a string; `.limitExceeded(.depth)`, with
     ///   no place, past the default depth limit.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+        _ = try FlatPropertyListCheck(bytes, maximumDepth: PropertyListLimits.default.maximumDepth)
         var reader = Reader(bytes: bytes)
-        let value = try reader.value(depth: 0)
-        guard reader.offset == bytes.count else {
-            throw PropertyListError(.invalidObject, at: .byteOffset(reader.offset), "bytes follow the flat value")
-        }
-        return value
+        return reader.value()
     }
 
-    /// Reads values from the flat form, checking every length against the bytes left.
+    /// Builds values from flat bytes that `FlatPropertyListCheck` checked: every tag, count and length is taken
+    /// as found.
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
 
-        mutating func load<Payload: BitwiseCopyable>(_ type: Payload.Type) throws(PropertyListError) -> Payload {
-            guard bytes.count - offset >= MemoryLayout<Payload>.size else {
-                throw PropertyListError(.truncated, at: .byteOffset(offset), "the flat value ends inside a value")
-            }
+        mutating func load<Payload: BitwiseCopyable>(_ type: Payload.Type) -> Payload {
             let payload = bytes.loadUnaligned(fromByteOffset: offset, as: Payload.self)
             offset += MemoryLayout<Payload>.size
             return payload
         }
 
-        mutating func slice() throws(PropertyListError) -> UnsafeRawBufferPointer {
-            let count = Int(try load(UInt32.self))
-            guard bytes.count - offset >= count else {
-                throw PropertyListError(.truncated, at: .byteOffset(offset), "the flat value ends inside \(count) bytes")
-            }
+        mutating func slice() -> UnsafeRawBufferPointer {
+            let count = Int(load(UInt32.self))
             defer { offset += count }
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
         }
 
-        mutating func string() throws(PropertyListError) -> String {
-            let start = offset
-            guard let string = String(validating: try slice(), as: UTF8.self) else {
-                throw PropertyListError(.invalidString, at: .byteOffset(start), "a string is not UTF-8")
-            }
-            return string
-        }
+        mutating func string() -> String { String(decoding: slice(), as: UTF8.self) }
 
-        mutating func value(depth: Int) throws(PropertyListError) -> PropertyListValue {
-            let start = offset
-            switch try load(UInt8.self) {
-            case FlatPropertyList.string: return .string(try string())
-            case FlatPropertyList.int64: return .integer(PropertyListInteger(try load(Int64.self)))
-            case FlatPropertyList.uint64: return .integer(PropertyListInteger(try load(UInt64.self)))
-            case FlatPropertyList.real: return .real(try load(Double.self))
-            case FlatPropertyList.real32: return .real32(Float(try load(Double.self)))
+        mutating func value() -> PropertyListValue {
+            switch load(UInt8.self) {
+            case FlatPropertyList.string: return .string(string())
+            case FlatPropertyList.int64: return .integer(PropertyListInteger(load(Int64.self)))
+            case FlatPropertyList.uint64: return .integer(PropertyListInteger(load(UInt64.self)))
+            case FlatPropertyList.real: return .real(load(Double.self))
+            case FlatPropertyList.real32: return .real32(Float(load(Double.self)))
             case FlatPropertyList.boolFalse: return .bool(false)
             case FlatPropertyList.boolTrue: return .bool(true)
-            case FlatPropertyList.date: return .date(Date(timeIntervalSinceReferenceDate: try load(Double.self)))
-            case FlatPropertyList.data: return .data(Data(try slice()))
-            case FlatPropertyList.uid: return .uid(try load(UInt64.self))
-            case let tag where tag == FlatPropertyList.array || tag == FlatPropertyList.dictionary:
-                // No place: the caller's value is what nests too deep, and an offset in the flat bytes would say
-                // nothing to it (a read value cannot: the readers have the same limit).
-                guard depth < PropertyListLimits.default.maximumDepth else {
-                    throw PropertyListError(
-                        .limitExceeded(.depth), at: .none,
-                        "the value nests deeper than \(PropertyListLimits.default.maximumDepth) levels")
-                }
-                let count = Int(try load(UInt32.self))
-                // Each member takes at least one byte: a count beyond the bytes left is refused before reserving.
-                guard count <= bytes.count - offset else {
-                    throw PropertyListError(.truncated, at: .byteOffset(start), "the flat value ends inside \(count) members")
-                }
-                if tag == FlatPropertyList.array {
-                    var items: [PropertyListValue] = []
-                    items.reserveCapacity(count)
-                    for _ in 0..<count { items.append(try value(depth: depth + 1)) }
-                    return .array(items)
-                }
+            case FlatPropertyList.date: return .date(Date(timeIntervalSinceReferenceDate: load(Double.self)))
+            case FlatPropertyList.data: return .data(Data(slice()))
+            case FlatPropertyList.uid: return .uid(load(UInt64.self))
+            case FlatPropertyList.array:
+                let count = Int(load(UInt32.self))
+                var items: [PropertyListValue] = []
+                items.reserveCapacity(count)
+                for _ in 0..<count { items.append(value()) }
+                return .array(items)
+            default:
+                let count = Int(load(UInt32.self))
                 var dictionary = OrderedDictionary<String, PropertyListValue>(minimumCapacity: count)
                 for _ in 0..<count {
-                    let keyOffset = offset
-                    guard try load(UInt8.self) == FlatPropertyList.string else {
-                        throw PropertyListError(.invalidKey, at: .byteOffset(keyOffset), "a dictionary key is not a string")
-                    }
-                    let key = try string()
-                    dictionary[key] = try value(depth: depth + 1)
+                    offset += 1  // The key's tag, a string's.
+                    let key = string()
+                    dictionary[key] = value()
                 }
                 return .dictionary(dictionary)
-            case let tag:
-                throw PropertyListError(.invalidObject, at: .byteOffset(start), "\(tag) is not a flat value's tag")
             }
         }
     }

@@ -314,7 +314,15 @@ public func ictkitPlistWriteFlat(
         guard let chosen = try ICTKitC.format(format) else {
             throw PropertyListError(.unsupportedValue, at: .none, "ICTKIT_FORMAT_AUTO names no format to write")
         }
-        let value = try FlatPropertyList.decode(UnsafeRawBufferPointer(start: flatLength == 0 ? nil : flat, count: flatLength))
+        let flatBytes = UnsafeRawBufferPointer(start: flatLength == 0 ? nil : flat, count: flatLength)
+        if chosen == .binary {
+            // Written from the flat bytes themselves, with no value built (row Y3 of issue 42).
+            let encoded = try BinaryPropertyListWriter().encode(flat: flatBytes)
+            bytes.pointee = encoded.baseAddress!
+            length.pointee = encoded.count
+            return 0
+        }
+        let value = try FlatPropertyList.decode(flatBytes)
         let encoded = try PropertyListWriter().encode(value, format: chosen)
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(encoded.count, 1))
         copy.initialize(from: encoded, count: encoded.count)

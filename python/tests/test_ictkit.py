@@ -208,6 +208,23 @@ class FlatFormTests(unittest.TestCase):
                 with self.assertRaises(TypeError):
                     plistlib.dumps({"a": object()}, fmt=fmt)
 
+    def test_binary_dumps_writes_plistlibs_bytes(self):
+        # plistlib's binary writer, as CoreFoundation, stores a repeated string, number, date or data once and
+        # every container again, numbering a dict's keys before its values; 1, 1.0 and True stay apart, as do
+        # "é" and "e\u0301"; more than 255 objects widen the references to 2 bytes, a 70,000-byte data the
+        # offsets to 4. (plistlib merges 0.0 and -0.0, CoreFoundation's rule: left out, as ICTKit keeps them apart.)
+        when = datetime.datetime(2020, 1, 2, 3, 4, 5)
+        records = [{"name": f"record {index % 7}", "title": "Straße 🙂" if index % 3 else "café", "count": index % 5,
+                    "big": 2**40 + index, "negative": -index, "ratio": (index % 4) / 4, "when": when,
+                    "bytes": bytes([index % 2, 1, 2]), "tags": ["name", "alpha", "z" * 20], "one": [1, 1.0, True]}
+                   for index in range(120)]
+        value = {"records": records, "blob": b"a" * 70_000, "list": list(range(20)), "name": "name",
+                 "accents": ["\u00e9", "e\u0301", "\u00e9"], "u": 2**64 - 1}
+        for sort_keys in (True, False):
+            with self.subTest(sort_keys=sort_keys):
+                self.assertEqual(plistlib.dumps(value, fmt=plistlib.FMT_BINARY, sort_keys=sort_keys),
+                                 stdlib_plistlib.dumps(value, fmt=stdlib_plistlib.FMT_BINARY, sort_keys=sort_keys))
+
     def test_repeated_strings_are_equal_values(self):
         # Short values come from a cache of one str per distinct string: equal, and still independent values.
         value = {"k": ["shape", "shape", "é", "é", "x" * 16, "x" * 17, ""], "shape": "shape"}

@@ -211,8 +211,7 @@ let package = Package(
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
             name: "Documents",
-            // ICTDocument for DocumentText, the one UTF-8 reading of a text note, which Documents re-exports.
-            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "SystemSupport"]
+            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
         .target(name: "DocumentQuery", dependencies: ["ICTDocument", "DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport"]),

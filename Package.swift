@@ -175,7 +175,7 @@ let package = Package(
             dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
-        .target(name: "FileCoordination", dependencies: ["DocumentVersions", "SystemSupport"]),
+        .target(name: "FileCoordination", dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport"]),
         // Ubiquity containers: folders a sync engine keeps on several devices, configured once (FileManager's ubiquity calls' meaning).
         .target(
             name: "UbiquityContainers",
@@ -200,7 +200,7 @@ let package = Package(
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
         .target(name: "DocumentQuery", dependencies: ["DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport"]),
         // The original apps' formats: .ict and .ptk packages, .icfnote and .dox notes (above the query, to which
-        // its kinds describe themselves).
+        // its kinds describe themselves, and the coordinator, through which it saves).
         .target(
             name: "ICTDocument",
             dependencies: [
@@ -210,6 +210,8 @@ let package = Package(
                 "EmbeddedLayers",
                 "DocumentPackage",
                 "DocumentVersions",
+                // Its package saves take turns with ICTKit's other writers (PackageWrapper.coordinatedSave).
+                "FileCoordination",
                 "UniformTypes",
                 "SystemSupport",
                 // Its document kinds as a metadata query knows them (DocumentKind+MetadataQuery.swift).

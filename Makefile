@@ -101,11 +101,13 @@ SLOW_SUITES = RealWorldCorpusTests|ValidateMemoryTests|InputBoundsTests|tenConfl
 test-all: test
 	ICT_SLOW_TESTS=1 $(SWIFT_TEST) --skip-build --filter '$(SLOW_SUITES)'
 
-# The formatting .swift-format describes; CI fails on any finding.
+# The formatting .swift-format describes, the one format reference, and the layering Package.swift and the imports
+# keep (scripts/check-layers.sh); CI fails on any finding.
 LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources Examples
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 	scripts/format-article.sh --check
+	scripts/check-layers.sh
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
 # of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no

@@ -176,7 +176,7 @@ let package = Package(
             dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
-        .target(name: "FileCoordination", dependencies: ["DocumentVersions", "SystemSupport"]),
+        .target(name: "FileCoordination", dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport"]),
         // Ubiquity containers: folders a sync engine keeps on several devices, configured once (FileManager's ubiquity calls' meaning).
         .target(
             name: "UbiquityContainers",
@@ -193,6 +193,15 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
+        .target(
+            name: "Documents",
+            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
+        ),
+        // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
+        .target(name: "DocumentQuery", dependencies: ["DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport"]),
+        // The original apps' formats: .ict and .ptk packages, .icfnote and .dox notes (above the query, to which
+        // its kinds describe themselves, and the coordinator, through which it saves).
         .target(
             name: "ICTDocument",
             dependencies: [
@@ -202,21 +211,17 @@ let package = Package(
                 "EmbeddedLayers",
                 "DocumentPackage",
                 "DocumentVersions",
+                // Its package saves take turns with ICTKit's other writers (PackageWrapper.coordinatedSave).
+                "FileCoordination",
                 "UniformTypes",
                 "SystemSupport",
+                // Its document kinds as a metadata query knows them (DocumentKind+MetadataQuery.swift).
+                "DocumentQuery",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             plugins: ["EmbedSchemas"]
         ),
-        // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
-        .target(
-            name: "Documents",
-            // ICTDocument for DocumentText, the one UTF-8 reading of a text note, which Documents re-exports.
-            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "SystemSupport"]
-        ),
-        // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
-        .target(name: "DocumentQuery", dependencies: ["ICTDocument", "DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport"]),
 
         // MARK: Apple's names — for code ported from Apple platforms by changing its import.
         // Foundation's names for KeyedCoding's types.
@@ -429,7 +434,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleCompatibilityTests",
-            dependencies: ["AppleCompatibility", "DocumentPackage", "TestSupport", "UbiquitousKeyValueStore", "UbiquityContainers"]
+            dependencies: [
+                "AppleCompatibility", "DocumentPackage", "DocumentQuery", "ICTDocument", "TestSupport", "UbiquitousKeyValueStore",
+                "UbiquityContainers",
+            ]
         ),
         // The source texts' query, conflict, container and document code, written as Swift on Apple's platforms
         // writes it, with only its import block changed; Swift 5 mode, the language that code was written in.

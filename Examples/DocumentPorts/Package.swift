@@ -33,6 +33,8 @@ let package = Package(
                 "DocumentPortSupport",
                 .product(name: "AppleCompatibility", package: "ICTKit"),
                 .product(name: "Documents", package: "ICTKit"),
+                // DocumentText, the UTF-8 reading of a note (Documents does not re-export it).
+                .product(name: "ICTDocument", package: "ICTKit"),
             ]
         ),
         // The notes app's iCloud side: its container, moves in and out with setUbiquitous, a query of the
@@ -55,6 +57,8 @@ let package = Package(
                 "DocumentPortSupport",
                 .product(name: "AppleCompatibility", package: "ICTKit"),
                 .product(name: "Documents", package: "ICTKit"),
+                // DocumentText, the UTF-8 reading of a note (Documents does not re-export it).
+                .product(name: "ICTDocument", package: "ICTKit"),
             ]
         ),
     ]

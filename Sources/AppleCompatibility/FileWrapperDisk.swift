@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
 import DocumentPackage
+import FileCoordination
 import Foundation
 
 extension FileWrapper {
@@ -103,7 +104,7 @@ extension FileWrapper {
             do throws(DocumentPackageError) {
                 // Foundation's FileWrapper writes over whatever is at the URL.
                 let saving = PackageSaveOptions(originalContentsPath: originalContentsURL?.path, overwritingChangesOnDisk: true)
-                try packageNode().save(to: url.path, options: saving)
+                try packageNode().coordinatedSave(to: url.path, options: saving)
             } catch {
                 throw Self.cocoaError(error, url: url, writing: true)
             }

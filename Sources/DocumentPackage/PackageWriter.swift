@@ -315,6 +315,12 @@ extension PackageWrapper {
     /// moment is a half-written package under `path`. Temporaries left by
     /// earlier saves that crashed are removed first.
     ///
+    /// The save takes no lock and tells no one: ICTKit's other writers of
+    /// the package (other threads and processes) take turns with it, and
+    /// its presenters in other processes hear of it, when it is made by
+    /// `FileCoordination`'s `coordinatedSave(to:options:)` or inside a
+    /// coordinated write, as every ICTKit writer makes it.
+    ///
     /// Re-saving the package this wrapper was read from, when every change
     /// lies inside one directory below the root, that directory alone is
     /// written beside the package and exchanged with the old one in the same
@@ -336,29 +342,21 @@ extension PackageWrapper {
     ///   `.alreadyExists` when `options` forbids replacing.
     public func save(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
         precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")
-        var absolutePath = Self.absolutePath(path)
-        while absolutePath.count > 1, absolutePath.hasSuffix("/") { absolutePath.removeLast() }
-        let slash = absolutePath.lastIndex(of: "/")!
-        let parentPath = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
-        let name = String(absolutePath[absolutePath.index(after: slash)...])
-        // Errors name the path as given (its folder, the package), never the absolute one nor the temporary's.
-        var shownPath = path
-        while shownPath.count > 1, shownPath.hasSuffix("/") { shownPath.removeLast() }
-        let location = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
-        try PackageChildName.check(name, pathInPackage: "", fileSystemPath: shownPath)
+        var replaced = false
+        try save(to: PackageSaveDestination(checking: path), options: options, replaced: &replaced)
+    }
 
-        let parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: PathName.folder(of: shownPath))
-        let parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
-        // Held to the end of the save: ICTKit's writers of this package take turns.
-        let lock = try Self.lock(absolutePath, at: location)
-        var saved = false
-        defer {
-            // Presenters in other processes are told of the save before the lock goes, also of a change
-            // deep inside (which their folder watch does not see); a save inside a coordinated write
-            // (the lock taken again) leaves that to the write's end.
-            if saved, !lock.isReentered { PresenterChannel.postChange(ofItemAt: absolutePath) }
-            lock.release()
-        }
+    /// `save(to:options:)` to a destination already checked, setting
+    /// `replaced` once the new version is in place (also when a later step,
+    /// the flush of its folder or the removal of the old version, then
+    /// fails): what a coordinator tells the package's presenters of.
+    package func save(to checked: PackageSaveDestination, options: PackageSaveOptions, replaced saved: inout Bool)
+        throws(DocumentPackageError)
+    {
+        precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")
+        let (absolutePath, parentPath, name) = (checked.absolutePath, checked.parentPath, checked.name)
+        let (shownPath, location, parentLocation) = (checked.shownPath, checked.location, checked.parentLocation)
+        let parent = checked.parent
         Self.cleanUpStrayTemporaries(of: name, in: parent)
         let existing = try FileSystem.linkStatus(name, in: parent.rawValue, at: location)
         if let existing, existing.fileType == FileIdentity.symbolicLinkType {
@@ -439,15 +437,6 @@ extension PackageWrapper {
         }
     }
 
-    /// The exclusive `ItemLock` of the package at `path`.
-    private static func lock(_ path: String, at location: EntryLocation) throws(DocumentPackageError) -> ItemLock {
-        do throws(ItemLock.Failure) {
-            return try ItemLock.acquire(path, .exclusive)
-        } catch {
-            throw location.error(.io, "cannot lock the package for saving: \(error.description)")
-        }
-    }
-
     /// Records that this wrapper is now the item `record` describes, as saved.
     func recordSaved(_ record: DiskRecord) {
         diskRecord = record
@@ -510,4 +499,46 @@ extension PackageWrapper {
         defer { DescriptorCalls.close(parent) }
         TemporaryItem.removeStale(of: String(trimmed[trimmed.index(after: slash)...]), in: parent)
     }
+}
+
+/// Where a package save writes, once the checks it makes before writing
+/// anything have passed: the package's name is one a package may have, and
+/// its folder opens. A coordinator takes the package's turn after these
+/// checks (`FileCoordination`'s `coordinatedSave(to:options:)`), so that
+/// a save to a folder that is not there says so, not that it cannot lock.
+package struct PackageSaveDestination {
+    /// The package's absolute path, without trailing slashes: what its lock and its presenters name.
+    package let absolutePath: String
+    let parentPath: String
+    let name: String
+    /// The path as given, without trailing slashes: errors name it (its folder, the package), never the
+    /// absolute one nor the temporary's.
+    let shownPath: String
+    let location: EntryLocation
+    let parentLocation: EntryLocation
+    /// The package's folder, open.
+    let parent: Descriptor
+
+    /// Checks a save to `path`: its name, and its folder, which it opens.
+    ///
+    /// - Throws: `DocumentPackageError` as `save(to:options:)` does for a
+    ///   name a package cannot have or a folder that cannot be opened.
+    package init(checking path: String) throws(DocumentPackageError) {
+        var absolutePath = PackageWrapper.absolutePath(path)
+        while absolutePath.count > 1, absolutePath.hasSuffix("/") { absolutePath.removeLast() }
+        let slash = absolutePath.lastIndex(of: "/")!
+        parentPath = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
+        name = String(absolutePath[absolutePath.index(after: slash)...])
+        self.absolutePath = absolutePath
+        var shownPath = path
+        while shownPath.count > 1, shownPath.hasSuffix("/") { shownPath.removeLast() }
+        self.shownPath = shownPath
+        location = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
+        try PackageChildName.check(name, pathInPackage: "", fileSystemPath: shownPath)
+        parentLocation = EntryLocation(pathInPackage: "", fileSystemPath: PathName.folder(of: shownPath))
+        parent = try FileSystem.openDirectory(parentPath, followingLink: true, at: parentLocation)
+    }
+
+    /// An `.io` error about the package, as the path was given, saying `message`.
+    package func ioError(_ message: String) -> DocumentPackageError { location.error(.io, message) }
 }

@@ -1,4 +1,3 @@
-import ICTDocument
 import UbiquityContainers
 
 #if canImport(FoundationEssentials)
@@ -43,34 +42,35 @@ public struct MetadataItem: Sendable, Hashable {
     var isPackage: Bool
     /// What the item's status was when it was found: two items differ when it does.
     var stamp: ItemStamp
+    /// The registered kind its extension names, when the item has that
+    /// kind's shape (a directory for a package kind, a file for another).
+    var documentKind: (any MetadataDocumentKind)?
 
-    /// The name to show: an `.ict` document's `DISPLAY NAME` from its
-    /// metadata entry (`ICTDocumentSummary`), else the name without its
-    /// extension.
+    /// The name to show: what the item's document kind reads from it
+    /// (`MetadataDocumentKind.displayName(ofDocumentAt:)`: for `ICTDocument`'s
+    /// kinds, an `.ict` document's `DISPLAY NAME` from its metadata entry),
+    /// else the name without its extension.
     ///
-    /// Read on each use: reads an `.ict`'s metadata entry (a few kilobytes,
-    /// never its data entry); a document whose metadata cannot be read
-    /// shows its name without the extension.
+    /// Read on each use, with whatever that costs the kind (`ICTDocument`'s
+    /// reads an `.ict`'s metadata entry, a few kilobytes, never its data
+    /// entry); a document whose kind gives no name shows its name without
+    /// the extension.
     public var displayName: String {
-        if isICTDocument, let summary = try? ICTDocumentSummary(ofDocumentAt: path) {
-            return summary.displayName
-        }
+        if let name = documentKind?.displayName(ofDocumentAt: path) { return name }
         guard let dot = fsName.lastIndex(of: "."), dot != fsName.startIndex else { return fsName }
         return String(fsName[..<dot])
     }
 
-    /// The thumbnail of an `.ict` or `.ptk` document as PNG bytes, read from its
-    /// metadata entry alone; nil for other items, a document without a
-    /// thumbnail, or one whose metadata entry cannot be read.
+    /// The document's thumbnail as PNG bytes, as its document kind reads it
+    /// (`MetadataDocumentKind.thumbnailPNG(ofDocumentAt:)`: for `ICTDocument`'s
+    /// kinds, an `.ict` or `.ptk` document's, from its metadata entry alone);
+    /// nil for an item of no registered kind, a document without a
+    /// thumbnail, or one whose thumbnail cannot be read.
     ///
-    /// Reads and decodes the metadata entry on each call (never the data entry).
+    /// Reads on each call (`ICTDocument`'s kinds read and decode the metadata
+    /// entry, never the data entry).
     public func thumbnailPNG() -> Data? {
-        guard isPackage else { return nil }
-        switch DocumentKind.of(name: fsName) {
-        case .ict?: return (try? ICTDocumentFile(contentsOf: path).metadata())?.thumbnail
-        case .ptk?: return (try? PTKDocumentFile(contentsOf: path).metadata())?.thumbnail
-        default: return nil
-        }
+        documentKind?.thumbnailPNG(ofDocumentAt: path)
     }
 
     /// The value of `attribute`: a `String` (name, display name, path,
@@ -99,7 +99,6 @@ public struct MetadataItem: Sendable, Hashable {
         }
     }
 
-    /// Whether it is an `.ict` package, whose metadata entry holds a display name.
     /// Apple's value of `NSMetadataUbiquitousItemDownloadingStatusKey` for `status`.
     public static func downloadingStatusValue(_ status: UbiquitousItemStatus.DownloadingStatus) -> String {
         switch status {
@@ -108,8 +107,6 @@ public struct MetadataItem: Sendable, Hashable {
         case .notDownloaded: "NSMetadataUbiquitousItemDownloadingStatusNotDownloaded"
         }
     }
-
-    private var isICTDocument: Bool { isPackage && DocumentKind.of(name: fsName) == .ict }
 
     public static func == (lhs: MetadataItem, rhs: MetadataItem) -> Bool {
         lhs.path == rhs.path && lhs.stamp == rhs.stamp && lhs.hasUnresolvedConflicts == rhs.hasUnresolvedConflicts

@@ -16,8 +16,9 @@ import Foundation
 /// sync tool's conflict copy appearing or going — as an update, until
 /// stopped.
 ///
-/// Scopes are searched through nested folders; packages (`.ict`, `.ptk` and
-/// any type the registry says conforms to `com.apple.package`) are items and
+/// Scopes are searched through nested folders; packages (the package kinds
+/// of `documentKinds`, and any type the registry says conforms to
+/// `com.apple.package`: `.ict` and `.ptk` by default) are items and
 /// never searched as folders; links to folders are not followed (as `ict
 /// list -r`). A sync tool's conflict copy is not an item: it sets its
 /// original's `hasUnresolvedConflicts`. Sync tools' temporary files
@@ -78,6 +79,27 @@ public final class MetadataQuery: @unchecked Sendable {
         set { lock.withLock { registry = newValue } }
     }
 
+    /// The document kinds that say which directories are packages and read
+    /// items' display names and thumbnails (`MetadataItem.displayName`,
+    /// `thumbnailPNG()`): `defaultDocumentKinds` as it was when the query was
+    /// made. Set it before starting.
+    public var documentKinds: MetadataDocumentKinds {
+        get { lock.withLock { kinds } }
+        set { lock.withLock { kinds = newValue } }
+    }
+
+    /// The document kinds each query made from now on starts with
+    /// (`documentKinds`): empty until set, as an app sets it where it starts
+    /// (`MetadataQuery.defaultDocumentKinds = DocumentKind.metadataDocumentKinds`
+    /// for `ICTDocument`'s kinds). Queries already made keep theirs. Takes a lock.
+    public static var defaultDocumentKinds: MetadataDocumentKinds {
+        get { defaultKindsLock.withLock { defaultKinds } }
+        set { defaultKindsLock.withLock { defaultKinds = newValue } }
+    }
+    private static let defaultKindsLock = ThreadLock()
+    // Touched only under `defaultKindsLock`.
+    nonisolated(unsafe) private static var defaultKinds = MetadataDocumentKinds()
+
     /// The ubiquity containers whose engines give the results' sync state
     /// (`MetadataItem.syncState`): by default this process's
     /// (`UbiquityContainers.current`). Set it before starting.
@@ -88,6 +110,7 @@ public final class MetadataQuery: @unchecked Sendable {
 
     private let lock = ThreadLock()
     private var registry = MetadataQuery.defaultTypeRegistry
+    private var kinds = MetadataQuery.defaultDocumentKinds
     private var containers = UbiquityContainers.current
     private var privateLoop: FileEventLoop?
     private var phase = LifePhase.new
@@ -180,8 +203,8 @@ public final class MetadataQuery: @unchecked Sendable {
         }
         let engine: MetadataQueryEngine = lock.withLock {
             let engine = MetadataQueryEngine(
-                roots: roots, predicate: predicate, registry: registry, sortedBy: sortedBy, settleInterval: settleInterval, watcher: watcher,
-                disabledDepth: disabledDepth, containers: containers, deliver: deliver)
+                roots: roots, predicate: predicate, registry: registry, documentKinds: kinds, sortedBy: sortedBy,
+                settleInterval: settleInterval, watcher: watcher, disabledDepth: disabledDepth, containers: containers, deliver: deliver)
             self.engine = engine
             self.gate = gate
             finishStream = finish

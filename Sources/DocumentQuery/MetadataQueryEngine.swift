@@ -44,6 +44,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     private let resolvedRoots: [(root: String, resolved: String)]
     let predicate: MetadataQueryPredicate
     let registry: TypeRegistry
+    /// The document kinds that name packages and read items' display names and thumbnails.
+    let documentKinds: MetadataDocumentKinds
     let sortedBy: [MetadataAttribute]
     let settleSeconds: Double
     let watcher: QueryWatcher
@@ -91,8 +93,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     }
 
     init(
-        roots: [String], predicate: MetadataQueryPredicate, registry: TypeRegistry, sortedBy: [MetadataAttribute], settleInterval: Duration,
-        watcher: QueryWatcher, disabledDepth: Int, containers: UbiquityContainers = .current,
+        roots: [String], predicate: MetadataQueryPredicate, registry: TypeRegistry, documentKinds: MetadataDocumentKinds,
+        sortedBy: [MetadataAttribute], settleInterval: Duration, watcher: QueryWatcher, disabledDepth: Int, containers: UbiquityContainers = .current,
         deliver: @escaping @Sendable (MetadataQueryUpdate) -> Void
     ) {
         self.containers = containers
@@ -100,6 +102,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
         resolvedRoots = roots.map { ($0, UbiquityContainers.resolvedFolder($0)) }
         self.predicate = predicate
         self.registry = registry
+        self.documentKinds = documentKinds
         self.sortedBy = sortedBy
         let (seconds, attoseconds) = settleInterval.components
         settleSeconds = max(0, Double(seconds) + Double(attoseconds) / 1e18)

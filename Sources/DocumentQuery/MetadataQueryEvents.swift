@@ -1,5 +1,4 @@
 import DocumentVersions
-import ICTDocument
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -12,11 +11,6 @@ import Foundation
 /// folder, looking at one name again after an event, settling, rescanning.
 /// Every function here runs under the engine's `lock`.
 extension MetadataQueryEngine {
-    /// The extensions of the original apps' package documents, packages
-    /// whatever the registry says. (Where ICTDocument's `DocumentKind` knows
-    /// the document kinds, it should answer this.)
-    static let packageExtensions = Set(DocumentKind.allCases.filter(\.isPackage).map(\.rawValue))
-
     // MARK: Events
 
     /// Applies a batch of events: each name they touch looked at again (a
@@ -226,7 +220,8 @@ extension MetadataQueryEngine {
             creationDate: stamp.birth.map(Self.date), contentChangeDate: Self.date(stamp.latestModification),
             contentType: contentType(of: name, isDirectory: isDirectory),
             hasUnresolvedConflicts: Self.hasConflicts(copies: conflicts[path] ?? [], stamp: stamp),
-            syncState: syncState(of: path), isPackage: isDirectory, stamp: stamp)
+            syncState: syncState(of: path), isPackage: isDirectory, stamp: stamp,
+            documentKind: documentKinds.kind(ofName: name).flatMap { $0.isPackage == isDirectory ? $0 : nil })
     }
 
     /// Whether an item has unresolved conflicts: conflict copies beside it,
@@ -323,11 +318,12 @@ extension MetadataQueryEngine {
 
     // MARK: Names
 
-    /// Whether a directory named `name` is a package: an original app's
-    /// package extension, or a type the registry says conforms to `com.apple.package`.
+    /// Whether a directory named `name` is a package: the extension of a
+    /// registered package kind (`documentKinds`), or a type the registry says
+    /// conforms to `com.apple.package`.
     func isPackageName(_ name: String) -> Bool {
         if let dot = name.lastIndex(of: "."), dot != name.startIndex,
-            Self.packageExtensions.contains(name[name.index(after: dot)...].lowercased())
+            documentKinds.kind(forExtension: name[name.index(after: dot)...])?.isPackage == true
         {
             return true
         }

@@ -1,5 +1,6 @@
 import DocumentPackage
 import DocumentVersions
+import FileCoordination
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -117,9 +118,9 @@ extension PackageWrapper: DocumentContents {
         return (package, identity)
     }
 
-    /// Saves the package with `PackageWrapper.save(to:options:)`: safely,
-    /// only the changed folder when every change lies in one, hard-linking
-    /// unchanged files.
+    /// Saves the package with `PackageWrapper.coordinatedSave(to:options:)`:
+    /// safely, only the changed folder when every change lies in one,
+    /// hard-linking unchanged files, taking turns with ICTKit's other writers.
     ///
     /// - Throws: as `DocumentContents.writeDocument`; `.versions` when the
     ///   package on disk is mixed or partial (`PackageConsistency`): saving
@@ -135,7 +136,7 @@ extension PackageWrapper: DocumentContents {
             )
         }
         do throws(DocumentPackageError) {
-            try save(to: path, options: PackageSaveOptions(replacingExisting: operation == .forOverwriting))
+            try coordinatedSave(to: path, options: PackageSaveOptions(replacingExisting: operation == .forOverwriting))
         } catch {
             throw DocumentError(packageError: error, path: path)
         }

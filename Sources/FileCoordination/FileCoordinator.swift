@@ -17,8 +17,8 @@ import Foundation
 /// (`/dev/shm/ictkit-locks` on Linux, or `ICTKIT_LOCK_DIRECTORY`). Nothing
 /// is written in the item's folder; the kernel releases the lock of a
 /// process that dies; it holds across saves that replace the item by a
-/// rename. Every `ict` command that edits and every ICTKit package save takes
-/// the same lock.
+/// rename. Every `ict` command that edits and every ICTKit writer's package
+/// save (`PackageWrapper.coordinatedSave(to:options:)`) takes the same lock.
 ///
 /// A thread may coordinate an item it already coordinates (a save inside a
 /// read-modify-write), but a read cannot become a write: coordinate the

@@ -25,6 +25,8 @@ extension Ict.List {
         // Every kind `ict list` lists (.ict, .ptk, .icfnote, .dox), by its declared type.
         let kinds = MetadataQueryPredicate(contentTypes: DocumentKind.allCases.map(\.typeIdentifier))
         let query = MetadataQuery(scopes: [folder], predicate: kinds)
+        // The same kinds name its packages and read their display names.
+        query.documentKinds = DocumentKind.metadataDocumentKinds
         let queue = DispatchQueue(label: "ict.list.watch")
         do throws(MetadataQueryError) {
             try query.start(on: queue) { printer.show($0) }

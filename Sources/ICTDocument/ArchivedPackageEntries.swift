@@ -1,4 +1,5 @@
 import DocumentPackage
+import FileCoordination
 import KeyedArchive
 
 #if canImport(FoundationEssentials)
@@ -76,13 +77,14 @@ struct ArchivedPackageEntries {
         }
     }
 
-    /// Saves `package` safely at `target` (a new package written beside, then swapped in).
+    /// Saves `package` safely at `target` (a new package written beside, then
+    /// swapped in), taking turns with ICTKit's other writers (`coordinatedSave`).
     ///
     /// - Throws: `ICTDocumentError` `.alreadyExists` when `target` exists and
     ///   is not `replacing`; `.package` when writing fails (the old package stays as it was).
     static func save(_ package: PackageWrapper, to target: String, replacing: Bool) throws(ICTDocumentError) {
         do {
-            try package.save(to: target, options: PackageSaveOptions(replacingExisting: replacing))
+            try package.coordinatedSave(to: target, options: PackageSaveOptions(replacingExisting: replacing))
         } catch let error where error.code == .alreadyExists {
             throw ICTDocumentError(.alreadyExists, "\(target) already exists; not replaced")
         } catch {

@@ -7,8 +7,8 @@ import Foundation
 /// The text of a one-file text document (`.icfnote`, `.dox`): the whole
 /// file as UTF-8, checked byte by byte so that an error says where.
 ///
-/// `TextNoteFile` reads a note's file with it; `Documents` re-exports it for
-/// a `Document<Data>` that loads its text.
+/// `TextNoteFile` reads a note's file with it, and so can a `Document<Data>`
+/// (`Documents`) that loads its text (import `ICTDocument` for it).
 public struct DocumentText: Hashable, Sendable {
     /// The text.
     public var text: String

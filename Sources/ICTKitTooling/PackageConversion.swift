@@ -1,4 +1,5 @@
 import DocumentPackage
+import FileCoordination
 
 /// `ict convert` between a package directory and a zip of it.
 package enum PackageConversion {
@@ -34,7 +35,7 @@ package enum PackageConversion {
             progress.advance()
         }
         let target = output.map(DocumentSupport.trimmingTrailingSlashes) ?? defaultPackagePath(forZip: input, packageName: package.preferredFileName)
-        try package.save(to: target, options: PackageSaveOptions(replacingExisting: false))
+        try package.coordinatedSave(to: target, options: PackageSaveOptions(replacingExisting: false))
         return target
     }
 

@@ -180,7 +180,7 @@ public struct UbiquityContainers: Sendable {
             }
         }
         do throws(DocumentPackageError) {
-            try PackageWrapper(readingFrom: from).save(to: to, options: PackageSaveOptions(replacingExisting: false))
+            try PackageWrapper(readingFrom: from).coordinatedSave(to: to, options: PackageSaveOptions(replacingExisting: false))
         } catch {
             throw UbiquityContainerError(.io, path: shown.destination, "cannot copy it across file systems: \(error.message)")
         }

@@ -1,6 +1,8 @@
 #if !canImport(Darwin)
 import AppleCompatibility
+import DocumentQuery
 import Foundation
+import ICTDocument
 import Testing
 
 /// Foundation's NSMetadataQuery and NSMetadataItem off Apple platforms, used
@@ -79,6 +81,8 @@ struct NSMetadataQueryTests {
         try FileManager.default.copyItem(at: sampleDocs.appendingPathComponent("Coffee.ict"), to: folder.appendingPathComponent("A.ict"))
         try Data("not a document".utf8).write(to: folder.appendingPathComponent("notes.txt"))
 
+        // What an app of .ict documents does where it starts: the query reads their display names through them.
+        MetadataQuery.defaultDocumentKinds = DocumentKind.metadataDocumentKinds
         let query = NSMetadataQuery()
         query.searchScopes = [folder]
         query.predicate = NSPredicate(format: "%K LIKE '*.ict'", NSMetadataItemFSNameKey)

@@ -1,5 +1,6 @@
 import DocumentQuery
 import Foundation
+import ICTDocument
 
 /// A fresh folder in the temporary directory, removed by `remove()`.
 struct Scratch {
@@ -56,11 +57,15 @@ final class Recorder: @unchecked Sendable {
     }
 }
 
-/// A query of `scope` started with a recorder, and its gathering.
+/// A query of `scope` started with a recorder, and its gathering; it knows
+/// `kinds` (by default ICTDocument's, as `ict list --watch` and an app of
+/// the original documents register them).
 func startedQuery(
-    _ scope: String, predicate: MetadataQueryPredicate = .init(), settle: Duration = .milliseconds(200)
+    _ scope: String, predicate: MetadataQueryPredicate = .init(), settle: Duration = .milliseconds(200),
+    kinds: MetadataDocumentKinds = DocumentKind.metadataDocumentKinds
 ) throws -> (query: MetadataQuery, recorder: Recorder, gathering: MetadataQueryUpdate?) {
     let query = MetadataQuery(scopes: [scope], predicate: predicate, settleInterval: settle)
+    query.documentKinds = kinds
     let recorder = Recorder()
     try query.start(on: recorder.queue) { recorder.handle($0) }
     return (query, recorder, recorder.next())

@@ -2,6 +2,7 @@ import DocumentPackage
 import DocumentVersions
 import Documents
 import Foundation
+import ICTDocument
 import Testing
 
 #if canImport(Glibc)

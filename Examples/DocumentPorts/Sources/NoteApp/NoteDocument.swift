@@ -1,4 +1,5 @@
 import Documents
+import ICTDocument
 
 #if canImport(UIKit)
 import UIKit

@@ -30,7 +30,7 @@ extension DocumentVersion {
     ///   `file:` URL; `.notFound` when there is no item there, `.io` when its
     ///   status cannot be read. Costs one `lstat`.
     public static func currentVersionOfItem(at url: URL) throws(DocumentVersionError) -> DocumentVersion {
-        try currentVersionOfItem(at: try fileSystemPath(of: url))
+        try currentVersionOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// The document at `filePath` as it is now, as `currentVersionOfItem(at:)`.
@@ -48,7 +48,7 @@ extension DocumentVersion {
     ///   `file:` URL; otherwise as the `String` form. Costs the folder
     ///   listings and one `lstat` per candidate; no file is read.
     public static func otherVersionsOfItem(at url: URL) throws(DocumentVersionError) -> [DocumentVersion] {
-        try otherVersionsOfItem(at: try fileSystemPath(of: url))
+        try otherVersionsOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// Every conflict version of the document at `filePath`, oldest first,
@@ -66,7 +66,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
     ///   `file:` URL; otherwise as `otherVersionsOfItem(at:)`.
     public static func unresolvedConflictVersionsOfItem(at url: URL) throws(DocumentVersionError) -> [DocumentVersion] {
-        try unresolvedConflictVersionsOfItem(at: try fileSystemPath(of: url))
+        try unresolvedConflictVersionsOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// The conflict versions of the document at `filePath` not yet resolved,
@@ -88,7 +88,7 @@ extension DocumentVersion {
     ///   `file:` URL (nothing is touched); otherwise as the `String` form.
     @discardableResult
     public func replaceItem(at url: URL, options: ReplacingOptions = []) throws(DocumentVersionError) -> URL {
-        try replaceItem(at: try fileSystemPath(of: url), options: options)
+        try replaceItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL), options: options)
         return url
     }
 
@@ -112,7 +112,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
     ///   `file:` URL (nothing is removed); otherwise as the `String` form.
     public static func removeOtherVersionsOfItem(at url: URL) throws(DocumentVersionError) {
-        try removeOtherVersionsOfItem(at: try fileSystemPath(of: url))
+        try removeOtherVersionsOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// Removes every conflict version of the document at `filePath`, as
@@ -132,7 +132,7 @@ extension VersionFingerprint {
     ///   `file:` URL; otherwise as `ofItem(at:)`. Costs the listings that find
     ///   versions plus one `lstat` per entry.
     public static func ofItem(at url: URL) throws(DocumentVersionError) -> String {
-        try ofItem(at: try fileSystemPath(of: url))
+        try ofItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// The fingerprint of the document at `filePath` and its versions, as `ofItem(at:)`.
@@ -144,10 +144,8 @@ extension VersionFingerprint {
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `DocumentVersionError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(DocumentVersionError) -> String {
-    guard let path = FileURL.path(of: url) else { throw DocumentVersionError(.io, path: url.absoluteString, "not a file URL") }
-    return path
+extension DocumentVersionError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { DocumentVersionError(.io, path: url.absoluteString, "not a file URL") }
 }

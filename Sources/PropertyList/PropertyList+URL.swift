@@ -19,7 +19,7 @@ extension MappedFile {
     ///   `file:` URL; otherwise as `init(path:)` (`.io` naming the path when
     ///   the file cannot be opened, is not a regular file or cannot be mapped).
     public convenience init(url: URL) throws(PropertyListError) {
-        try self.init(path: try fileSystemPath(of: url))
+        try self.init(path: try FileURL.fileSystemPath(of: url, else: PropertyListError.notAFileURL))
     }
 
     /// Maps the regular file at `filePath`, as `init(path:)`.
@@ -46,7 +46,8 @@ extension PartialBinaryPropertyList {
         url: URL, followingSymbolicLinks: Bool = true,
         limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        try self.init(path: try fileSystemPath(of: url), followingSymbolicLinks: followingSymbolicLinks, limits: limits)
+        let path = try FileURL.fileSystemPath(of: url, else: PropertyListError.notAFileURL)
+        try self.init(path: path, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 
     /// Opens the binary property list at `filePath` (relative to the
@@ -67,10 +68,8 @@ extension PartialBinaryPropertyList {
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
-    guard let path = FileURL.path(of: url) else { throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL") }
-    return path
+extension PropertyListError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL") }
 }

@@ -24,7 +24,7 @@ extension TypeRegistry {
     /// - Throws: `UniformTypeError` `.io` naming `url` when it is not a
     ///   `file:` URL, or naming the path when it cannot be examined.
     public func identifyItem(at url: URL) throws(UniformTypeError) -> TypeDeclaration {
-        try identifyItem(atPath: try fileSystemPath(of: url))
+        try identifyItem(atPath: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL))
     }
 
     /// The type of the item at `filePath`, as `identifyItem(atPath:)`.
@@ -46,7 +46,7 @@ extension TypeRegistry {
     ///   `file:` URL (nothing is added); else from the first file that cannot be read.
     @discardableResult
     public mutating func addSharedMimeInfo(directory url: URL) throws(UniformTypeError) -> [URL] {
-        try addSharedMimeInfo(directory: try fileSystemPath(of: url)).map { URL(filePath: $0) }
+        try addSharedMimeInfo(directory: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL)).map { URL(filePath: $0) }
     }
 
     /// Adds every `*.xml` file of the shared-mime-info `packages` directory
@@ -82,7 +82,7 @@ extension SharedMimeInfoReader {
     ///   `file:` URL, or naming the path when the file cannot be read; else
     ///   as `read(_:file:)`.
     public static func read(contentsOf url: URL) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(contentsOf: try fileSystemPath(of: url))
+        try read(contentsOf: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL))
     }
 
     /// Reads the shared-mime-info file at `filePath`, as `read(contentsOf:)`.
@@ -106,7 +106,7 @@ extension TypeDeclarationSet {
     ///   `file:` URL, or naming the path when the file cannot be read; else
     ///   the reader's error when it is not a property list.
     public static func read(contentsOf url: URL) throws(UniformTypeError) -> TypeDeclarationSet {
-        try read(contentsOf: try fileSystemPath(of: url))
+        try read(contentsOf: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL))
     }
 
     /// Reads the Info.plist at `filePath`, in any property-list form, as `read(contentsOf:)`.
@@ -120,10 +120,8 @@ extension TypeDeclarationSet {
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `UniformTypeError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(UniformTypeError) -> String {
-    guard let path = FileURL.path(of: url) else { throw UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL") }
-    return path
+extension UniformTypeError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL") }
 }

@@ -342,8 +342,8 @@ public final class DocumentVersion {
     }
 
     private func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
-        let (conflictFolder, conflictName) = splitEntryPath(swap.conflictEntryPath)
-        let (_, entryName) = splitEntryPath(swap.entryPath)
+        let (conflictFolder, conflictName) = PathName.split(swap.conflictEntryPath, bareNameFolder: "")
+        let (_, entryName) = PathName.split(swap.entryPath, bareNameFolder: "")
         guard let parent = conflictFolder.isEmpty ? package : package.descendant(atPath: conflictFolder),
             let copy = parent.child(named: conflictName)
         else {
@@ -518,7 +518,7 @@ public final class DocumentVersion {
         do {
             let package = try PackageWrapper(readingFrom: path)
             for entry in entries {
-                let (folder, name) = splitEntryPath(entry)
+                let (folder, name) = PathName.split(entry, bareNameFolder: "")
                 (folder.isEmpty ? package : package.descendant(atPath: folder))?.removeChild(named: name)
             }
             try package.save(to: path)
@@ -576,10 +576,4 @@ public final class DocumentVersion {
     private static func ioError(_ path: String, _ action: String, errno code: Int32) -> DocumentVersionError {
         DocumentVersionError(.io, path: path, "\(action): \(SystemCallError.describe(code))")
     }
-}
-
-/// `a/b/c` → (`a/b`, `c`); `c` → (``, `c`).
-func splitEntryPath(_ path: String) -> (folder: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
 }

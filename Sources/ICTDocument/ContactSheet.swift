@@ -297,7 +297,7 @@ public struct ContactSheet: Sendable {
     /// description the type registry (ICTKit's types and the `.ict` type)
     /// gives its extension, else `EXT document`, else `document`.
     public static func kind(ofDocumentNamed name: String) -> String {
-        let fileName = name.split(separator: "/").last.map(String.init) ?? name
+        let fileName = PathName.split(name).name
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return "document" }
         let fileExtension = String(fileName[fileName.index(after: dot)...])
         let declared = kindRegistry.declaredTypes(forTag: fileExtension, tagClass: .filenameExtension)

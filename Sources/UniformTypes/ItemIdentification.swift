@@ -115,9 +115,7 @@ extension TypeRegistry {
     /// `a.tar.gz` gives `tar.gz` then `gz`; a leading dot does not start an
     /// extension (`.profile` has none).
     static func extensionCandidates(of path: String) -> [String] {
-        var name = Substring(path)
-        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
-        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        let name = PathName.split(path).name
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).dropFirst()  // The part before the first dot is the stem.
         guard let last = parts.last, !last.isEmpty else { return [] }
         var result = [last.lowercased()]

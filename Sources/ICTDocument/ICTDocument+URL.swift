@@ -77,7 +77,7 @@ extension ICTDocumentFile {
 
 extension ICTDocumentSummary {
     /// Reads the summary of the document at the file URL `url`, as
-    /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
+    /// `init(ofDocumentAt:readingThumbnailUpTo:)`: usually two 4 KB reads of the metadata entry.
     ///
     /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
     ///   `file:` URL; otherwise as the `String` form.
@@ -86,12 +86,12 @@ extension ICTDocumentSummary {
     }
 
     /// Reads the summary of the document at `filePath` (relative to the
-    /// directory open as `directory`, or to the working directory when it is nil), as
-    /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
+    /// working directory), as
+    /// `init(ofDocumentAt:readingThumbnailUpTo:)`: usually two 4 KB reads of the metadata entry.
     ///
     /// - Throws: `ICTDocumentError` as the `String` form.
-    public init(ofDocumentAt filePath: FilePath, relativeTo directory: Int32? = nil) throws(ICTDocumentError) {
-        try self.init(ofDocumentAt: filePath.string, relativeTo: directory)
+    public init(ofDocumentAt filePath: FilePath) throws(ICTDocumentError) {
+        try self.init(ofDocumentAt: filePath.string)
     }
 }
 

@@ -46,7 +46,7 @@ public final class MappedFile: @unchecked Sendable {
     /// - Throws: `PropertyListError` with code `.io` when the descriptor is not
     ///   a regular file or cannot be mapped or read,
     ///   `.limitExceeded(.inputSize)` when a file of no stated size holds more than `limit` bytes.
-    public init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
+    package init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
         self.path = path
         let info: FileInfo
         do throws(SystemCallError) {

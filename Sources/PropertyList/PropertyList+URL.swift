@@ -36,7 +36,7 @@ extension MappedFile {
 
 extension PartialBinaryPropertyList {
     /// Opens the binary property list at the file URL `url` and reads its
-    /// header and trailer, as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
+    /// header and trailer, as `init(path:followingSymbolicLinks:limits:)`.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
@@ -50,21 +50,16 @@ extension PartialBinaryPropertyList {
         try self.init(path: path, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 
-    /// Opens the binary property list at `filePath` (relative to the
-    /// directory open as `directory`, or to the working directory when it is nil), as
-    /// the `String` form.
+    /// Opens the binary property list at `filePath` (relative to the working
+    /// directory), as the `String` form.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
-    /// - Throws: `PropertyListError` as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
+    /// - Throws: `PropertyListError` as `init(path:followingSymbolicLinks:limits:)`.
     public convenience init(
-        filePath: FilePath, relativeTo directory: Int32? = nil,
-        followingSymbolicLinks: Bool = true,
-        limits: PropertyListLimits = .default
+        filePath: FilePath, followingSymbolicLinks: Bool = true, limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        try self.init(
-            path: filePath.string, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks,
-            limits: limits)
+        try self.init(path: filePath.string, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 }
 

@@ -70,7 +70,7 @@ public final class PartialBinaryPropertyList {
     /// - Throws: `PropertyListError` `.io` when the file cannot be opened or
     ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
     ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
-    public convenience init(
+    package convenience init(
         path: String, followingSymbolicLinks: Bool = true, limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
         try self.init(path: path, relativeTo: nil, followingSymbolicLinks: followingSymbolicLinks, limits: limits)

@@ -13,35 +13,37 @@ import Foundation
 // URL is refused with a thrown `.io` error naming it, never fetched.
 
 extension MappedFile {
-    /// Maps the regular file at the file URL `url`, as `init(path:)`.
+    /// Maps the regular file at the file URL `url`, as `init(filePath:)`.
     ///
     /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
-    ///   `file:` URL; otherwise as `init(path:)` (`.io` naming the path when
-    ///   the file cannot be opened, is not a regular file or cannot be mapped).
+    ///   `file:` URL; otherwise as `init(filePath:)`.
     public convenience init(url: URL) throws(PropertyListError) {
         try self.init(path: try FileURL.fileSystemPath(of: url, else: PropertyListError.notAFileURL))
     }
 
-    /// Maps the regular file at `filePath`, as `init(path:)`.
+    /// Maps the regular file at `filePath` (relative to the working
+    /// directory), byte for byte as the path names it, valid UTF-8 or not;
+    /// `path` is then its text, each byte that is not UTF-8 carried as
+    /// U+10FF00 + byte.
     ///
-    /// A path that is not valid UTF-8 is decoded with replacement characters
-    /// and so may not name the same file.
+    /// Costs an `open`, an `fstat` and an `mmap` (a read to the end for a
+    /// file whose status says 0 bytes, as `/proc` files do).
     ///
     /// - Throws: `PropertyListError` `.io` naming the path when the file
     ///   cannot be opened, is not a regular file or cannot be mapped.
     public convenience init(filePath: FilePath) throws(PropertyListError) {
-        try self.init(path: filePath.string)
+        try self.init(path: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
 extension PartialBinaryPropertyList {
     /// Opens the binary property list at the file URL `url` and reads its
-    /// header and trailer, as `init(path:followingSymbolicLinks:limits:)`.
+    /// header and trailer, as `init(filePath:followingSymbolicLinks:limits:)`.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
     /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
-    ///   `file:` URL; otherwise as the `String` form.
+    ///   `file:` URL; otherwise as `init(filePath:followingSymbolicLinks:limits:)`.
     public convenience init(
         url: URL, followingSymbolicLinks: Bool = true,
         limits: PropertyListLimits = .default
@@ -51,15 +53,20 @@ extension PartialBinaryPropertyList {
     }
 
     /// Opens the binary property list at `filePath` (relative to the working
-    /// directory), as the `String` form.
+    /// directory, byte for byte as the path names it, valid UTF-8 or not) and
+    /// reads its header and trailer. With `followingSymbolicLinks` false, a
+    /// symbolic link at `filePath` is refused (`.io`) rather than followed.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
-    /// - Throws: `PropertyListError` as `init(path:followingSymbolicLinks:limits:)`.
+    /// - Throws: `PropertyListError` `.io` when the file cannot be opened or
+    ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
+    ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
     public convenience init(
         filePath: FilePath, followingSymbolicLinks: Bool = true, limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        try self.init(path: filePath.string, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
+        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        try self.init(path: path, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 }
 

@@ -19,6 +19,8 @@ public struct Planted {
     public var fileDescriptor: Int32 { 0 }
     /// CLEAN: a name, not a path.
     public func kind(ofDocumentNamed name: String) -> String { "" }
+    /// CLEAN: a key path into a value, not a file's path.
+    public func value(atKeyPath keyPath: String) -> Int { 0 }
     /// CLEAN: an error number, not a descriptor.
     public var systemErrorNumber: Int32? { nil }
     /// CLEAN: a path that is not a `String`.

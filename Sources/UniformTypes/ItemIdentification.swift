@@ -23,7 +23,7 @@ extension TypeRegistry {
     /// Reads the item's status and, for sniffing, its first `ContentSniffer.prefixLength` bytes.
     ///
     /// - Throws: `UniformTypeError` with code `.io` when `path` cannot be examined.
-    public func identifyItem(atPath path: String) throws(UniformTypeError) -> TypeDeclaration {
+    package func identifyItem(atPath path: String) throws(UniformTypeError) -> TypeDeclaration {
         let info: FileInfo
         do throws(SystemCallError) {
             info = try FileInfo.of(path: path, followingLink: false)

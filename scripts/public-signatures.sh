@@ -141,10 +141,10 @@ self_test() {
     # Each PLANTED declaration reported, no CLEAN one.
     expected=$(grep -c '/// PLANTED' scripts/public-signatures-fixture/Planted.swift)
     actual=$(MODE=check read_graphs "$scratch/graphs" public-signatures-fixture)
-    echo "$actual"
     local reported
     reported=$(cut -f1 <<< "$actual" | sort -u | wc -l)
     if [[ "$reported" != "$expected" ]] || grep -q -e 'kind(' -e 'KeyPath' -e 'systemErrorNumber' -e 'internalSave' -e 'UInt8' <<< "$actual"; then
+        echo "$actual" >&2
         echo "self-test FAILED: expected the $expected PLANTED declarations and no CLEAN one, got $reported above" >&2
         return 1
     fi

@@ -11,8 +11,8 @@ import Foundation
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
 // schemes (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other
 // URL is refused with a thrown `.io` error whose `path` is the URL. A
-// `FilePath` that is not valid UTF-8 is decoded with replacement characters
-// and so may not name the same file.
+// `FilePath` names its item byte for byte, valid UTF-8 or not. (The `String`
+// forms are `package`: the kit's own callers hold names as text.)
 
 extension DocumentVersion {
     /// The document this is a version of, as a file URL (`itemPath`), a
@@ -38,7 +38,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.notFound` when there is no item
     ///   there, `.io` when its status cannot be read. Costs one `lstat`.
     public static func currentVersionOfItem(at filePath: FilePath) throws(DocumentVersionError) -> DocumentVersion {
-        try currentVersionOfItem(at: filePath.string)
+        try currentVersionOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// Every conflict version of the document at the file URL `url`, oldest
@@ -57,7 +57,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` as the `String` form. Costs the
     ///   folder listings and one `lstat` per candidate; no file is read.
     public static func otherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) -> [DocumentVersion] {
-        try otherVersionsOfItem(at: filePath.string)
+        try otherVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// The conflict versions of the document at the file URL `url` not yet
@@ -76,7 +76,7 @@ extension DocumentVersion {
     public static func unresolvedConflictVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError)
         -> [DocumentVersion]
     {
-        try unresolvedConflictVersionsOfItem(at: filePath.string)
+        try unresolvedConflictVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// Makes this version the contents of the document at the file URL
@@ -102,7 +102,7 @@ extension DocumentVersion {
     public func replaceItem(at filePath: FilePath, options: ReplacingOptions = []) throws(DocumentVersionError)
         -> FilePath
     {
-        try replaceItem(at: filePath.string, options: options)
+        try replaceItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)), options: options)
         return filePath
     }
 
@@ -120,7 +120,7 @@ extension DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` as the `String` form.
     public static func removeOtherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) {
-        try removeOtherVersionsOfItem(at: filePath.string)
+        try removeOtherVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
@@ -140,7 +140,7 @@ extension VersionFingerprint {
     /// - Throws: `DocumentVersionError` as `ofItem(at:)`. Costs the listings
     ///   that find versions plus one `lstat` per entry.
     public static func ofItem(at filePath: FilePath) throws(DocumentVersionError) -> String {
-        try ofItem(at: filePath.string)
+        try ofItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 

@@ -97,7 +97,8 @@ for file in sorted(os.listdir(folder)):
         if symbol.get("accessLevel") not in ("public", "open"):
             continue
         uri = symbol.get("location", {}).get("uri", "")
-        match = re.search(r"/Sources/([^/]+)/", uri) or re.search(r"/(public-signatures-fixture)/", uri)
+        # The last Sources/ on the way: the package's, wherever the clone itself lies.
+        match = re.search(r".*/Sources/([^/]+)/", uri) or re.search(r"/(public-signatures-fixture)/", uri)
         if not match or match.group(1) not in modules:
             continue
         key = match.group(1) + "." + ".".join(symbol["pathComponents"])

@@ -102,12 +102,16 @@ test-all: test
 	ICT_SLOW_TESTS=1 $(SWIFT_TEST) --skip-build --filter '$(SLOW_SUITES)'
 
 # The formatting .swift-format describes, the one format reference, and the layering Package.swift and the imports
-# keep (scripts/check-layers.sh); CI fails on any finding.
+# keep (scripts/check-layers.sh). Then no String path or Int32 descriptor in a public signature of the format and
+# document modules but those allowlisted (scripts/public-signatures.sh, which first checks itself on a planted
+# fixture; its check dumps the symbol graphs, building in debug as make test does). CI fails on any finding.
 LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources Examples
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 	scripts/format-article.sh --check
 	scripts/check-layers.sh
+	scripts/public-signatures.sh --self-test
+	scripts/public-signatures.sh --check
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
 # of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no

@@ -27,7 +27,7 @@ extension PackageWrapper {
         readingFrom url: URL, mode: PackageReadingMode = .lazy,
         limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) {
-        try self.init(readingFrom: try fileSystemPath(of: url), mode: mode, limits: limits)
+        try self.init(readingFrom: try FileURL.fileSystemPath(of: url, else: DocumentPackageError.notAFileURL), mode: mode, limits: limits)
     }
 
     /// Reads the package directory at `filePath`, as `init(readingFrom:mode:limits:)`.
@@ -50,7 +50,7 @@ extension PackageWrapper {
     /// - Throws: `DocumentPackageError` `.io` naming `url` when it is not a
     ///   `file:` URL (nothing is written); otherwise as the `String` form.
     public func save(to url: URL, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
-        try save(to: try fileSystemPath(of: url), options: options)
+        try save(to: try FileURL.fileSystemPath(of: url, else: DocumentPackageError.notAFileURL), options: options)
     }
 
     /// Saves this directory wrapper as a package at `filePath`, as `save(to:options:)`.
@@ -75,7 +75,7 @@ extension PackageZipArchive {
         _ package: PackageWrapper, to url: URL, rootName: String,
         limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) {
-        try write(package, to: try fileSystemPath(of: url), rootName: rootName, limits: limits)
+        try write(package, to: try FileURL.fileSystemPath(of: url, else: DocumentPackageError.notAFileURL), rootName: rootName, limits: limits)
     }
 
     /// Writes `package` as a zip at `filePath`, as `write(_:to:rootName:limits:)`.
@@ -99,7 +99,7 @@ extension PackageZipArchive {
     public static func read(at url: URL, limits: DocumentPackageLimits = .default) throws(DocumentPackageError)
         -> PackageWrapper
     {
-        try read(at: try fileSystemPath(of: url), limits: limits)
+        try read(at: try FileURL.fileSystemPath(of: url, else: DocumentPackageError.notAFileURL), limits: limits)
     }
 
     /// Reads the zip at `filePath` as a package, as `read(at:limits:)`.
@@ -135,10 +135,8 @@ extension PackageSaveOptions {
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `DocumentPackageError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(DocumentPackageError) -> String {
-    guard let path = FileURL.path(of: url) else { throw DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL") }
-    return path
+extension DocumentPackageError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL") }
 }

@@ -177,7 +177,7 @@ public final class DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` `.notFound` when there is no item at
     ///   `path`, `.io` when its status cannot be read. Costs one `lstat`.
-    public static func currentVersionOfItem(at path: String) throws(DocumentVersionError) -> DocumentVersion {
+    package static func currentVersionOfItem(at path: String) throws(DocumentVersionError) -> DocumentVersion {
         guard let status = try FileStatus.of(path) else {
             throw DocumentVersionError(.notFound, path: path, "no such file or folder")
         }
@@ -196,7 +196,7 @@ public final class DocumentVersion {
     ///   listed. Costs one listing of the document's folder and, for a
     ///   package, of each of its folders, and one `lstat` per candidate; no
     ///   file is read.
-    public static func otherVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
+    package static func otherVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
         let current = try currentVersionOfItem(at: path)
         if current.isSymbolicLink { throw documentLinkError(path) }
         if current.isSpecialFile { throw specialFileError(path, current.kind, "the document") }
@@ -286,7 +286,7 @@ public final class DocumentVersion {
     /// on disk, every one found (`otherVersionsOfItem(at:)`).
     ///
     /// - Throws: as `otherVersionsOfItem(at:)`.
-    public static func unresolvedConflictVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
+    package static func unresolvedConflictVersionsOfItem(at path: String) throws(DocumentVersionError) -> [DocumentVersion] {
         try otherVersionsOfItem(at: path).filter { $0.isConflict && !$0.isResolved }
     }
 
@@ -342,8 +342,8 @@ public final class DocumentVersion {
     }
 
     private func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
-        let (conflictFolder, conflictName) = splitEntryPath(swap.conflictEntryPath)
-        let (_, entryName) = splitEntryPath(swap.entryPath)
+        let (conflictFolder, conflictName) = PathName.split(swap.conflictEntryPath, bareNameFolder: "")
+        let (_, entryName) = PathName.split(swap.entryPath, bareNameFolder: "")
         guard let parent = conflictFolder.isEmpty ? package : package.descendant(atPath: conflictFolder),
             let copy = parent.child(named: conflictName)
         else {
@@ -381,7 +381,7 @@ public final class DocumentVersion {
     ///   either is a device, FIFO or socket, `.package` or `.io` when reading or writing
     ///   fails (the document is left as it was).
     @discardableResult
-    public func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
+    package func replaceItem(at path: String, options: ReplacingOptions = []) throws(DocumentVersionError) -> String {
         guard isConflict else { return path }
         try refuseLinks()
         let lock = try Self.lock(path)
@@ -441,7 +441,7 @@ public final class DocumentVersion {
     /// Removes every conflict version of the document, leaving the current one.
     ///
     /// - Throws: as `otherVersionsOfItem(at:)` and `remove()`.
-    public static func removeOtherVersionsOfItem(at path: String) throws(DocumentVersionError) {
+    package static func removeOtherVersionsOfItem(at path: String) throws(DocumentVersionError) {
         let lock = try lock(path)
         defer { lock.release() }
         removeStrays(in: PathName.split(path).folder)
@@ -518,7 +518,7 @@ public final class DocumentVersion {
         do {
             let package = try PackageWrapper(readingFrom: path)
             for entry in entries {
-                let (folder, name) = splitEntryPath(entry)
+                let (folder, name) = PathName.split(entry, bareNameFolder: "")
                 (folder.isEmpty ? package : package.descendant(atPath: folder))?.removeChild(named: name)
             }
             try package.save(to: path)
@@ -576,10 +576,4 @@ public final class DocumentVersion {
     private static func ioError(_ path: String, _ action: String, errno code: Int32) -> DocumentVersionError {
         DocumentVersionError(.io, path: path, "\(action): \(SystemCallError.describe(code))")
     }
-}
-
-/// `a/b/c` → (`a/b`, `c`); `c` → (``, `c`).
-func splitEntryPath(_ path: String) -> (folder: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
 }

@@ -11,8 +11,8 @@ import Foundation
 // A URL must be a `file:` URL: as Foundation's `FileManager` does for other
 // schemes (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other
 // URL is refused with a thrown `.io` error whose `path` is the URL. A
-// `FilePath` that is not valid UTF-8 is decoded with replacement characters
-// and so may not name the same file.
+// `FilePath` names its item byte for byte, valid UTF-8 or not. (The `String`
+// forms are `package`: the kit's own callers hold names as text.)
 
 extension DocumentVersion {
     /// The document this is a version of, as a file URL (`itemPath`), a
@@ -30,7 +30,7 @@ extension DocumentVersion {
     ///   `file:` URL; `.notFound` when there is no item there, `.io` when its
     ///   status cannot be read. Costs one `lstat`.
     public static func currentVersionOfItem(at url: URL) throws(DocumentVersionError) -> DocumentVersion {
-        try currentVersionOfItem(at: try fileSystemPath(of: url))
+        try currentVersionOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// The document at `filePath` as it is now, as `currentVersionOfItem(at:)`.
@@ -38,7 +38,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.notFound` when there is no item
     ///   there, `.io` when its status cannot be read. Costs one `lstat`.
     public static func currentVersionOfItem(at filePath: FilePath) throws(DocumentVersionError) -> DocumentVersion {
-        try currentVersionOfItem(at: filePath.string)
+        try currentVersionOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// Every conflict version of the document at the file URL `url`, oldest
@@ -48,7 +48,7 @@ extension DocumentVersion {
     ///   `file:` URL; otherwise as the `String` form. Costs the folder
     ///   listings and one `lstat` per candidate; no file is read.
     public static func otherVersionsOfItem(at url: URL) throws(DocumentVersionError) -> [DocumentVersion] {
-        try otherVersionsOfItem(at: try fileSystemPath(of: url))
+        try otherVersionsOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// Every conflict version of the document at `filePath`, oldest first,
@@ -57,7 +57,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` as the `String` form. Costs the
     ///   folder listings and one `lstat` per candidate; no file is read.
     public static func otherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) -> [DocumentVersion] {
-        try otherVersionsOfItem(at: filePath.string)
+        try otherVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// The conflict versions of the document at the file URL `url` not yet
@@ -66,7 +66,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
     ///   `file:` URL; otherwise as `otherVersionsOfItem(at:)`.
     public static func unresolvedConflictVersionsOfItem(at url: URL) throws(DocumentVersionError) -> [DocumentVersion] {
-        try unresolvedConflictVersionsOfItem(at: try fileSystemPath(of: url))
+        try unresolvedConflictVersionsOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// The conflict versions of the document at `filePath` not yet resolved,
@@ -76,7 +76,7 @@ extension DocumentVersion {
     public static func unresolvedConflictVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError)
         -> [DocumentVersion]
     {
-        try unresolvedConflictVersionsOfItem(at: filePath.string)
+        try unresolvedConflictVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// Makes this version the contents of the document at the file URL
@@ -88,7 +88,7 @@ extension DocumentVersion {
     ///   `file:` URL (nothing is touched); otherwise as the `String` form.
     @discardableResult
     public func replaceItem(at url: URL, options: ReplacingOptions = []) throws(DocumentVersionError) -> URL {
-        try replaceItem(at: try fileSystemPath(of: url), options: options)
+        try replaceItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL), options: options)
         return url
     }
 
@@ -102,7 +102,7 @@ extension DocumentVersion {
     public func replaceItem(at filePath: FilePath, options: ReplacingOptions = []) throws(DocumentVersionError)
         -> FilePath
     {
-        try replaceItem(at: filePath.string, options: options)
+        try replaceItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)), options: options)
         return filePath
     }
 
@@ -112,7 +112,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.io` naming `url` when it is not a
     ///   `file:` URL (nothing is removed); otherwise as the `String` form.
     public static func removeOtherVersionsOfItem(at url: URL) throws(DocumentVersionError) {
-        try removeOtherVersionsOfItem(at: try fileSystemPath(of: url))
+        try removeOtherVersionsOfItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// Removes every conflict version of the document at `filePath`, as
@@ -120,7 +120,7 @@ extension DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` as the `String` form.
     public static func removeOtherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) {
-        try removeOtherVersionsOfItem(at: filePath.string)
+        try removeOtherVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
@@ -132,7 +132,7 @@ extension VersionFingerprint {
     ///   `file:` URL; otherwise as `ofItem(at:)`. Costs the listings that find
     ///   versions plus one `lstat` per entry.
     public static func ofItem(at url: URL) throws(DocumentVersionError) -> String {
-        try ofItem(at: try fileSystemPath(of: url))
+        try ofItem(at: try FileURL.fileSystemPath(of: url, else: DocumentVersionError.notAFileURL))
     }
 
     /// The fingerprint of the document at `filePath` and its versions, as `ofItem(at:)`.
@@ -140,14 +140,12 @@ extension VersionFingerprint {
     /// - Throws: `DocumentVersionError` as `ofItem(at:)`. Costs the listings
     ///   that find versions plus one `lstat` per entry.
     public static func ofItem(at filePath: FilePath) throws(DocumentVersionError) -> String {
-        try ofItem(at: filePath.string)
+        try ofItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `DocumentVersionError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(DocumentVersionError) -> String {
-    guard let path = FileURL.path(of: url) else { throw DocumentVersionError(.io, path: url.absoluteString, "not a file URL") }
-    return path
+extension DocumentVersionError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { DocumentVersionError(.io, path: url.absoluteString, "not a file URL") }
 }

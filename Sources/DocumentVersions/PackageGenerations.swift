@@ -1,4 +1,5 @@
 import DocumentPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -63,7 +64,7 @@ enum PackageGenerations {
         var copiesOf: [String: [String]] = [:]
         var manifestCopies: [(String, ConflictName)] = []
         for copy in consistency.conflictCopies {
-            let (folder, name) = splitEntryPath(copy)
+            let (folder, name) = PathName.split(copy, bareNameFolder: "")
             guard let conflict = ConflictName(parsing: name) else { continue }
             let original = folder.isEmpty ? conflict.originalName : folder + "/" + conflict.originalName
             if original == PackageManifest.fileName {

@@ -13,7 +13,7 @@ public enum VersionFingerprint {
     ///
     /// - Throws: as `DocumentVersion.otherVersionsOfItem(at:)`. Costs the
     ///   listings that finds versions plus one `lstat` per entry.
-    public static func ofItem(at path: String) throws(DocumentVersionError) -> String {
+    package static func ofItem(at path: String) throws(DocumentVersionError) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ text: String) {
             for byte in text.utf8 {

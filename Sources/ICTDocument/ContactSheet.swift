@@ -63,12 +63,17 @@ public struct ContactSheet: Sendable {
         }
 
         /// The card of the document at `location`, from its `summary` (read with
-        /// `readingThumbnailUpTo:` for the thumbnail to show); `directory` is the
-        /// folder the summary was read relative to, if any.
+        /// `readingThumbnailUpTo:` for the thumbnail to show).
         ///
-        /// Looks up the package's modification time (one `fstatat`) and the kind
+        /// Looks up the package's modification time (one `stat`) and the kind
         /// its file name's extension has in the type registry; reads nothing else.
-        public init(location: DocumentLocation, summary: ICTDocumentSummary, relativeTo directory: Int32? = nil) {
+        public init(location: DocumentLocation, summary: ICTDocumentSummary) {
+            self.init(location: location, summary: summary, relativeTo: nil)
+        }
+
+        /// `init(location:summary:)`, where `directory` is the folder open as
+        /// `location`'s the summary was read relative to (one `fstatat`), if any.
+        package init(location: DocumentLocation, summary: ICTDocumentSummary, relativeTo directory: Int32?) {
             self.init(
                 path: location.path, displayName: summary.displayName, kind: ContactSheet.kind(ofDocumentNamed: location.name),
                 contentChangeDate: ContactSheet.contentChangeDate(of: location, relativeTo: directory),
@@ -80,7 +85,14 @@ public struct ContactSheet: Sendable {
 
         /// The card of a document at `location` whose metadata could not be read:
         /// named from its file name, marked with `error` (which says where).
-        public init(location: DocumentLocation, unreadable error: ICTDocumentError, relativeTo directory: Int32? = nil) {
+        /// Looks up the package's modification time (one `stat`).
+        public init(location: DocumentLocation, unreadable error: ICTDocumentError) {
+            self.init(location: location, unreadable: error, relativeTo: nil)
+        }
+
+        /// `init(location:unreadable:)`, where `directory` is the folder open as
+        /// `location`'s, if any.
+        package init(location: DocumentLocation, unreadable error: ICTDocumentError, relativeTo directory: Int32?) {
             self.init(
                 path: location.path, displayName: ICTDocumentFile.fileDisplayName(ofPath: location.name),
                 kind: ContactSheet.kind(ofDocumentNamed: location.name),
@@ -107,7 +119,7 @@ public struct ContactSheet: Sendable {
     }
 
     /// The largest thumbnail a sheet shows, in bytes (8 MiB): pass it to
-    /// `ICTDocumentSummary(ofDocumentAt:relativeTo:readingThumbnailUpTo:)`.
+    /// `ICTDocumentSummary(ofDocumentAt:readingThumbnailUpTo:)`.
     public static let defaultThumbnailByteLimit = 8 << 20
 
     // MARK: The page
@@ -297,7 +309,7 @@ public struct ContactSheet: Sendable {
     /// description the type registry (ICTKit's types and the `.ict` type)
     /// gives its extension, else `EXT document`, else `document`.
     public static func kind(ofDocumentNamed name: String) -> String {
-        let fileName = name.split(separator: "/").last.map(String.init) ?? name
+        let fileName = PathName.split(name).name
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return "document" }
         let fileExtension = String(fileName[fileName.index(after: dot)...])
         let declared = kindRegistry.declaredTypes(forTag: fileExtension, tagClass: .filenameExtension)
@@ -312,7 +324,7 @@ public struct ContactSheet: Sendable {
 
     /// The document's modification time (a package's folder's), following a link as `ict list` does; nil when it cannot be read.
     /// `directory` is the folder open as `location`'s, or nil (or the working directory's descriptor) to go by its path.
-    public static func contentChangeDate(of location: DocumentLocation, relativeTo directory: Int32?) -> Date? {
+    package static func contentChangeDate(of location: DocumentLocation, relativeTo directory: Int32?) -> Date? {
         let info =
             if let directory, directory != CurrentDirectory.descriptor {
                 try? FileInfo.of(location.name, in: directory)

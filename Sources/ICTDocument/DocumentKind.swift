@@ -64,7 +64,7 @@ public enum DocumentKind: String, Hashable, Sendable, CaseIterable {
     /// its own: the last part of `path` without the kind's extension
     /// (`Shopping List` for `notes/Shopping List.icfnote`).
     public func fileDisplayName(ofPath path: String) -> String {
-        let fileName = String(path.split(separator: "/").last ?? "")
+        let fileName = PathName.split(path).name
         let suffix = "." + rawValue
         guard fileName.count > suffix.count, fileName.lowercased().hasSuffix(suffix) else { return fileName }
         return String(fileName.dropLast(suffix.count))

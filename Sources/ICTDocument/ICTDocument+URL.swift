@@ -27,7 +27,7 @@ extension ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
     ///   `file:` URL, or when the path is not a readable package directory.
     public convenience init(contentsOf url: URL, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
-        try self.init(contentsOf: try fileSystemPath(of: url), imageLimits: imageLimits)
+        try self.init(contentsOf: try FileURL.fileSystemPath(of: url, else: ICTDocumentError.notAFileURL), imageLimits: imageLimits)
     }
 
     /// Opens the document at `filePath`, reading only its listing (names and
@@ -45,7 +45,7 @@ extension ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
     ///   `file:` URL (nothing is written); otherwise as `save(to:)`.
     public func save(to url: URL) throws(ICTDocumentError) {
-        try save(to: try fileSystemPath(of: url))
+        try save(to: try FileURL.fileSystemPath(of: url, else: ICTDocumentError.notAFileURL))
     }
 
     /// Saves the document safely to `filePath`, as `save(to:)`.
@@ -63,7 +63,7 @@ extension ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
     ///   `file:` URL, or the path when the directory cannot be listed.
     public static func freeFileName(for baseName: String, in url: URL) throws(ICTDocumentError) -> String {
-        try freeFileName(for: baseName, in: try fileSystemPath(of: url))
+        try freeFileName(for: baseName, in: try FileURL.fileSystemPath(of: url, else: ICTDocumentError.notAFileURL))
     }
 
     /// The first free document name for `baseName` in the directory at
@@ -77,21 +77,21 @@ extension ICTDocumentFile {
 
 extension ICTDocumentSummary {
     /// Reads the summary of the document at the file URL `url`, as
-    /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
+    /// `init(ofDocumentAt:readingThumbnailUpTo:)`: usually two 4 KB reads of the metadata entry.
     ///
     /// - Throws: `ICTDocumentError` `.package` naming `url` when it is not a
     ///   `file:` URL; otherwise as the `String` form.
     public init(ofDocumentAt url: URL) throws(ICTDocumentError) {
-        try self.init(ofDocumentAt: try fileSystemPath(of: url))
+        try self.init(ofDocumentAt: try FileURL.fileSystemPath(of: url, else: ICTDocumentError.notAFileURL))
     }
 
     /// Reads the summary of the document at `filePath` (relative to the
-    /// directory open as `directory`, or to the working directory when it is nil), as
-    /// `init(ofDocumentAt:relativeTo:)`: usually two 4 KB reads of the metadata entry.
+    /// working directory), as
+    /// `init(ofDocumentAt:readingThumbnailUpTo:)`: usually two 4 KB reads of the metadata entry.
     ///
     /// - Throws: `ICTDocumentError` as the `String` form.
-    public init(ofDocumentAt filePath: FilePath, relativeTo directory: Int32? = nil) throws(ICTDocumentError) {
-        try self.init(ofDocumentAt: filePath.string, relativeTo: directory)
+    public init(ofDocumentAt filePath: FilePath) throws(ICTDocumentError) {
+        try self.init(ofDocumentAt: filePath.string)
     }
 }
 
@@ -101,7 +101,7 @@ extension DocumentValidator {
     /// `.error` finding naming it. Reads and decodes every entry checked.
     public func validate(packageAt url: URL) -> [DocumentFinding] {
         do {
-            return validate(packageAt: try fileSystemPath(of: url))
+            return validate(packageAt: try FileURL.fileSystemPath(of: url, else: ICTDocumentError.notAFileURL))
         } catch {
             return [DocumentFinding(entry: "", keyPath: "", message: error.message)]
         }
@@ -114,10 +114,8 @@ extension DocumentValidator {
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `ICTDocumentError` `.package` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(ICTDocumentError) -> String {
-    guard let path = FileURL.path(of: url) else { throw ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")) }
-    return path
+extension ICTDocumentError {
+    /// `.package` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")) }
 }

@@ -1,5 +1,6 @@
 import DocumentPackage
 import KeyedArchive
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -119,7 +120,7 @@ public final class ICTDocumentFile {
     /// The name shown for a document without a display name: the last
     /// component of `path`, without `.ict`.
     static func fileDisplayName(ofPath path: String) -> String {
-        let fileName = String(path.split(separator: "/").last ?? "")
+        let fileName = PathName.split(path).name
         return fileName.hasSuffix(".\(ICTDocumentFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
     }
 

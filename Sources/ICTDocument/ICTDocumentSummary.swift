@@ -55,8 +55,14 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     ///   directory, `.missingEntry` when it has no metadata entry,
     ///   `.invalidArchive`, `.wrongClass`, `.unsupportedVersion`, `.wrongType`
     ///   or `.damagedImage` naming `ctdocument.metadata` and the key.
-    public init(
-        ofDocumentAt path: String, relativeTo directory: Int32? = nil, readingThumbnailUpTo thumbnailByteLimit: Int? = nil
+    public init(ofDocumentAt path: String, readingThumbnailUpTo thumbnailByteLimit: Int? = nil) throws(ICTDocumentError) {
+        try self.init(ofDocumentAt: path, relativeTo: nil, readingThumbnailUpTo: thumbnailByteLimit)
+    }
+
+    /// `init(ofDocumentAt:readingThumbnailUpTo:)` with `path` relative to the
+    /// directory open as `directory` (the working directory when it is nil).
+    package init(
+        ofDocumentAt path: String, relativeTo directory: Int32?, readingThumbnailUpTo thumbnailByteLimit: Int? = nil
     ) throws(ICTDocumentError) {
         let entry = ICTDocumentFormat.metadataEntryName
         let propertyList: PartialBinaryPropertyList

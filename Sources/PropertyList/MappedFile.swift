@@ -23,7 +23,7 @@ public final class MappedFile: @unchecked Sendable {
     /// - Throws: `PropertyListError` with code `.io` when the file cannot be
     ///   opened, is not a regular file, or cannot be mapped; the message names
     ///   the system's reason.
-    public convenience init(path: String) throws(PropertyListError) {
+    package convenience init(path: String) throws(PropertyListError) {
         // Without waiting: a FIFO would hold the open until a writer came; here it is refused.
         let descriptor: Int32
         do throws(SystemCallError) {
@@ -46,7 +46,7 @@ public final class MappedFile: @unchecked Sendable {
     /// - Throws: `PropertyListError` with code `.io` when the descriptor is not
     ///   a regular file or cannot be mapped or read,
     ///   `.limitExceeded(.inputSize)` when a file of no stated size holds more than `limit` bytes.
-    public init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
+    package init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
         self.path = path
         let info: FileInfo
         do throws(SystemCallError) {

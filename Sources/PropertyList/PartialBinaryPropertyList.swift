@@ -61,18 +61,25 @@ public final class PartialBinaryPropertyList {
     /// Where the offset table starts: objects lie in `8..<offsetTableOffset`.
     private let offsetTableOffset: Int
 
-    /// Opens the file at `path` (relative to the directory open as
-    /// `directory`, or to the working directory when it is nil) and reads its header
-    /// and trailer. With `followingSymbolicLinks` false, a symbolic link at
-    /// `path` is refused (`.io`) rather than followed.
+    /// Opens the file at `path` (relative to the working directory) and reads
+    /// its header and trailer. With `followingSymbolicLinks` false, a
+    /// symbolic link at `path` is refused (`.io`) rather than followed.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
     /// - Throws: `PropertyListError` `.io` when the file cannot be opened or
     ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
     ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
-    public init(
-        path: String, relativeTo directory: Int32? = nil, followingSymbolicLinks: Bool = true,
+    package convenience init(
+        path: String, followingSymbolicLinks: Bool = true, limits: PropertyListLimits = .default
+    ) throws(PropertyListError) {
+        try self.init(path: path, relativeTo: nil, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
+    }
+
+    /// `init(path:followingSymbolicLinks:limits:)` with `path` relative to the
+    /// directory open as `directory` (the working directory when it is nil).
+    package init(
+        path: String, relativeTo directory: Int32?, followingSymbolicLinks: Bool = true,
         limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
         var file = try FileWindows(

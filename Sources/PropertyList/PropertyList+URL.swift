@@ -13,64 +13,65 @@ import Foundation
 // URL is refused with a thrown `.io` error naming it, never fetched.
 
 extension MappedFile {
-    /// Maps the regular file at the file URL `url`, as `init(path:)`.
+    /// Maps the regular file at the file URL `url`, as `init(filePath:)`.
     ///
     /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
-    ///   `file:` URL; otherwise as `init(path:)` (`.io` naming the path when
-    ///   the file cannot be opened, is not a regular file or cannot be mapped).
+    ///   `file:` URL; otherwise as `init(filePath:)`.
     public convenience init(url: URL) throws(PropertyListError) {
-        try self.init(path: try fileSystemPath(of: url))
+        try self.init(path: try FileURL.fileSystemPath(of: url, else: PropertyListError.notAFileURL))
     }
 
-    /// Maps the regular file at `filePath`, as `init(path:)`.
+    /// Maps the regular file at `filePath` (relative to the working
+    /// directory), byte for byte as the path names it, valid UTF-8 or not;
+    /// `path` is then its text, each byte that is not UTF-8 carried as
+    /// U+10FF00 + byte.
     ///
-    /// A path that is not valid UTF-8 is decoded with replacement characters
-    /// and so may not name the same file.
+    /// Costs an `open`, an `fstat` and an `mmap` (a read to the end for a
+    /// file whose status says 0 bytes, as `/proc` files do).
     ///
     /// - Throws: `PropertyListError` `.io` naming the path when the file
     ///   cannot be opened, is not a regular file or cannot be mapped.
     public convenience init(filePath: FilePath) throws(PropertyListError) {
-        try self.init(path: filePath.string)
+        try self.init(path: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
 extension PartialBinaryPropertyList {
     /// Opens the binary property list at the file URL `url` and reads its
-    /// header and trailer, as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
+    /// header and trailer, as `init(filePath:followingSymbolicLinks:limits:)`.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
     /// - Throws: `PropertyListError` `.io` naming `url` when it is not a
-    ///   `file:` URL; otherwise as the `String` form.
+    ///   `file:` URL; otherwise as `init(filePath:followingSymbolicLinks:limits:)`.
     public convenience init(
         url: URL, followingSymbolicLinks: Bool = true,
         limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        try self.init(path: try fileSystemPath(of: url), followingSymbolicLinks: followingSymbolicLinks, limits: limits)
+        let path = try FileURL.fileSystemPath(of: url, else: PropertyListError.notAFileURL)
+        try self.init(path: path, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 
-    /// Opens the binary property list at `filePath` (relative to the
-    /// directory open as `directory`, or to the working directory when it is nil), as
-    /// the `String` form.
+    /// Opens the binary property list at `filePath` (relative to the working
+    /// directory, byte for byte as the path names it, valid UTF-8 or not) and
+    /// reads its header and trailer. With `followingSymbolicLinks` false, a
+    /// symbolic link at `filePath` is refused (`.io`) rather than followed.
     ///
     /// Costs an `open`, an `fstat` and one or two reads of at most 4 KB.
     ///
-    /// - Throws: `PropertyListError` as `init(path:relativeTo:followingSymbolicLinks:limits:)`.
+    /// - Throws: `PropertyListError` `.io` when the file cannot be opened or
+    ///   read or is not a regular file; `.unrecognizedFormat`, `.truncated` or
+    ///   `.invalidTrailer` as `BinaryPropertyListReader`, at the byte concerned.
     public convenience init(
-        filePath: FilePath, relativeTo directory: Int32? = nil,
-        followingSymbolicLinks: Bool = true,
-        limits: PropertyListLimits = .default
+        filePath: FilePath, followingSymbolicLinks: Bool = true, limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        try self.init(
-            path: filePath.string, relativeTo: directory, followingSymbolicLinks: followingSymbolicLinks,
-            limits: limits)
+        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        try self.init(path: path, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `PropertyListError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(PropertyListError) -> String {
-    guard let path = FileURL.path(of: url) else { throw PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL") }
-    return path
+extension PropertyListError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { PropertyListError(.io, at: .none, "\(url.absoluteString) is not a file URL") }
 }

@@ -17,4 +17,16 @@ package enum FileURL {
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
     }
+
+    /// `path(of:)`, or the error `notAFileURL` makes of `url` when it is
+    /// not a `file:` URL: the one conversion of every module's `URL` forms,
+    /// each naming its own error at the call.
+    ///
+    /// - Throws: `notAFileURL(url)` for any other scheme.
+    package static func fileSystemPath<Failure: Error>(
+        of url: URL, else notAFileURL: (URL) -> Failure
+    ) throws(Failure) -> String {
+        guard let path = path(of: url) else { throw notAFileURL(url) }
+        return path
+    }
 }

@@ -36,6 +36,12 @@ package enum RawFileName {
         return full.split(separator: "/").last.map(String.init) ?? full
     }
 
+    /// The NUL-terminated name at `cString` (a `FilePath`'s platform string,
+    /// say) as `decoding(_:)` gives its bytes: byte for byte.
+    package static func decoding(cString: UnsafePointer<CChar>) -> String {
+        decoding(UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+    }
+
     /// `bytes` as a string: valid UTF-8 as it is, every other byte as U+10FF00 + byte.
     package static func decoding<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         if let valid = String(validating: bytes, as: UTF8.self) { return valid }

@@ -59,10 +59,7 @@ struct KeyValueStoreState {
         guard fixedToken == nil else { return nil }
         switch container.engine {
         case .syncthing(let home, _): return home.map { ($0, "cert.pem") }
-        case .folder:
-            let path = container.folder.hasSuffix("/") ? String(container.folder.dropLast()) : container.folder
-            guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-            return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
+        case .folder: return PathName.split(container.folder)
         }
     }
 

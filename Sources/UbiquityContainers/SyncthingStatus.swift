@@ -342,7 +342,7 @@ public struct SyncthingFolderStatus: Sendable {
     package func relativeFolder(ofResolved item: String) -> String? {
         guard item != folder, item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
         let relative = item.dropFirst(folder == "/" ? 1 : folder.count + 1)
-        return relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        return PathName.split(String(relative), bareNameFolder: "").folder
     }
 
     /// `path` relative to the Syncthing folder ("" for the folder itself); nil outside it.

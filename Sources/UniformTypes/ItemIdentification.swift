@@ -23,7 +23,7 @@ extension TypeRegistry {
     /// Reads the item's status and, for sniffing, its first `ContentSniffer.prefixLength` bytes.
     ///
     /// - Throws: `UniformTypeError` with code `.io` when `path` cannot be examined.
-    public func identifyItem(atPath path: String) throws(UniformTypeError) -> TypeDeclaration {
+    package func identifyItem(atPath path: String) throws(UniformTypeError) -> TypeDeclaration {
         let info: FileInfo
         do throws(SystemCallError) {
             info = try FileInfo.of(path: path, followingLink: false)
@@ -115,9 +115,7 @@ extension TypeRegistry {
     /// `a.tar.gz` gives `tar.gz` then `gz`; a leading dot does not start an
     /// extension (`.profile` has none).
     static func extensionCandidates(of path: String) -> [String] {
-        var name = Substring(path)
-        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
-        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        let name = PathName.split(path).name
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).dropFirst()  // The part before the first dot is the stem.
         guard let last = parts.last, !last.isEmpty else { return [] }
         var result = [last.lowercased()]

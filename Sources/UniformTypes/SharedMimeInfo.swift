@@ -88,7 +88,7 @@ public enum SharedMimeInfoReader {
     ///
     /// - Throws: `UniformTypeError` with code `.io` when the file cannot be
     ///   read, else as `read(_:file:)`.
-    public static func read(contentsOf path: String) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+    package static func read(contentsOf path: String) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         let file = try mapFile(path, readingAs: .malformedSharedMimeInfo)
         return try read(file.bytes, file: path)
     }

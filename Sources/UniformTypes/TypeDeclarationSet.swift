@@ -64,7 +64,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     ///
     /// - Throws: `UniformTypeError` `.io` when the file cannot be read, or
     ///   `.invalidPropertyList` (with the reader's error) when it is not a property list.
-    public static func read(contentsOf path: String) throws(UniformTypeError) -> TypeDeclarationSet {
+    package static func read(contentsOf path: String) throws(UniformTypeError) -> TypeDeclarationSet {
         let file = try mapFile(path, readingAs: .invalidPropertyList)
         let value: PropertyListValue
         do {

@@ -13,8 +13,8 @@ import Foundation
 // Foundation's `FileManager` does for other schemes
 // (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other URL is
 // refused with a thrown `.io` error naming it, never fetched. A `FilePath`
-// that is not valid UTF-8 is decoded with replacement characters and so may
-// not name the same file.
+// names its file byte for byte, valid UTF-8 or not (but in
+// `addSharedMimeInfo(directory:)`, still decoded with replacement characters).
 
 extension TypeRegistry {
     /// The type of the item at the file URL `url`, as `identifyItem(atPath:)`.
@@ -24,16 +24,18 @@ extension TypeRegistry {
     /// - Throws: `UniformTypeError` `.io` naming `url` when it is not a
     ///   `file:` URL, or naming the path when it cannot be examined.
     public func identifyItem(at url: URL) throws(UniformTypeError) -> TypeDeclaration {
-        try identifyItem(atPath: try fileSystemPath(of: url))
+        try identifyItem(atPath: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL))
     }
 
-    /// The type of the item at `filePath`, as `identifyItem(atPath:)`.
+    /// The type of the item at `filePath`: a folder's (a package's by its
+    /// extension), a link's, a special file's, else a file's by its extension
+    /// and, where the extension does not say, its content.
     ///
     /// Reads the item's status and, for sniffing, its first kilobyte.
     ///
     /// - Throws: `UniformTypeError` `.io` naming the path when it cannot be examined.
     public func identifyItem(at filePath: FilePath) throws(UniformTypeError) -> TypeDeclaration {
-        try identifyItem(atPath: filePath.string)
+        try identifyItem(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 
     /// Adds every `*.xml` file of the shared-mime-info `packages` directory
@@ -46,7 +48,7 @@ extension TypeRegistry {
     ///   `file:` URL (nothing is added); else from the first file that cannot be read.
     @discardableResult
     public mutating func addSharedMimeInfo(directory url: URL) throws(UniformTypeError) -> [URL] {
-        try addSharedMimeInfo(directory: try fileSystemPath(of: url)).map { URL(filePath: $0) }
+        try addSharedMimeInfo(directory: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL)).map { URL(filePath: $0) }
     }
 
     /// Adds every `*.xml` file of the shared-mime-info `packages` directory
@@ -82,17 +84,17 @@ extension SharedMimeInfoReader {
     ///   `file:` URL, or naming the path when the file cannot be read; else
     ///   as `read(_:file:)`.
     public static func read(contentsOf url: URL) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(contentsOf: try fileSystemPath(of: url))
+        try read(contentsOf: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL))
     }
 
-    /// Reads the shared-mime-info file at `filePath`, as `read(contentsOf:)`.
+    /// Reads the `<mime-type>` elements of the shared-mime-info file at `filePath`.
     ///
     /// Maps the file and parses it in full.
     ///
     /// - Throws: `UniformTypeError` `.io` naming the path when the file
     ///   cannot be read, else as `read(_:file:)`.
     public static func read(contentsOf filePath: FilePath) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(contentsOf: filePath.string)
+        try read(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
@@ -106,24 +108,22 @@ extension TypeDeclarationSet {
     ///   `file:` URL, or naming the path when the file cannot be read; else
     ///   the reader's error when it is not a property list.
     public static func read(contentsOf url: URL) throws(UniformTypeError) -> TypeDeclarationSet {
-        try read(contentsOf: try fileSystemPath(of: url))
+        try read(contentsOf: try FileURL.fileSystemPath(of: url, else: UniformTypeError.notAFileURL))
     }
 
-    /// Reads the Info.plist at `filePath`, in any property-list form, as `read(contentsOf:)`.
+    /// Reads the type declarations of the Info.plist at `filePath`, in any property-list form.
     ///
     /// Maps the file and decodes it in full.
     ///
     /// - Throws: `UniformTypeError` `.io` naming the path when the file
     ///   cannot be read, else the reader's error when it is not a property list.
     public static func read(contentsOf filePath: FilePath) throws(UniformTypeError) -> TypeDeclarationSet {
-        try read(contentsOf: filePath.string)
+        try read(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }
 
-/// The percent-decoded path of a `file:` URL, without a trailing slash.
-///
-/// - Throws: `UniformTypeError` `.io` naming `url` for any other scheme.
-func fileSystemPath(of url: URL) throws(UniformTypeError) -> String {
-    guard let path = FileURL.path(of: url) else { throw UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL") }
-    return path
+extension UniformTypeError {
+    /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
+    /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
+    static func notAFileURL(_ url: URL) -> Self { UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL") }
 }

@@ -87,6 +87,29 @@ struct PropertyListURLTests {
         }
     }
 
+    /// A `FilePath` whose name is not UTF-8 (`bad` 0xFF `.plist`) opens that very file, not a name with U+FFFD
+    /// in its place; `path` carries the byte as U+10FF00 + 0xFF = U+10FFFF (written out by hand).
+    @Test func filePathFormsOpenANameThatIsNotUTF8ByteForByte() throws {
+        let copy = try AwkwardlyNamedCopy()
+        let nameBytes = Array("bad".utf8) + [0xFF] + Array(".plist".utf8)
+        let pathBytes = Array(copy.folder.path.utf8) + [UInt8(ascii: "/")] + nameBytes
+        let contents = try Data(contentsOf: copy.file)
+        let descriptor = (pathBytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+            open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
+        try #require(descriptor >= 0)
+        _ = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let filePath = FilePath(platformString: pathBytes.map { CChar(bitPattern: $0) } + [0])
+        let expectedPath = copy.folder.path + "/bad\u{10FFFF}.plist"
+        let mapped = try MappedFile(filePath: filePath)
+        #expect(Array(mapped.bytes) == Array(contents))
+        #expect(mapped.path == expectedPath)
+        let partial = try PartialBinaryPropertyList(filePath: filePath)
+        #expect(partial.size == contents.count)
+        #expect(partial.path == expectedPath)
+    }
+
     @Test func missingFileErrorNamesThePath() throws {
         let copy = try AwkwardlyNamedCopy()
         let missing = copy.folder.appendingPathComponent("Nöt here.plist")

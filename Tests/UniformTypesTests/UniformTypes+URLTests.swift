@@ -108,6 +108,21 @@ struct UniformTypesURLTests {
         #expect(try registry.identifyItem(at: URL(fileURLWithPath: plist)).identifier == "com.apple.binary-property-list")
     }
 
+    /// A `FilePath` whose name is not UTF-8 (`bad` 0xFF `.plist`) names that very file: its binary plist bytes
+    /// are sniffed as `bplist00` ones (the `.string` decoding put U+FFFD in the name and found no file).
+    @Test func identifyItemByFilePathOpensANameThatIsNotUTF8() throws {
+        let scratch = try Scratch()
+        let contents = try Data(contentsOf: Self.sampleDocument.appendingPathComponent("ctdocument.data"))
+        let pathBytes = Array(scratch.folder.utf8) + Array("/bad".utf8) + [0xFF] + Array(".plist".utf8)
+        let platformPath = pathBytes.map { CChar(bitPattern: $0) } + [0]
+        let descriptor = platformPath.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        try #require(descriptor >= 0)
+        _ = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let type = try TypeRegistry.builtIn.identifyItem(at: FilePath(platformString: platformPath))
+        #expect(type.identifier == "com.apple.binary-property-list")
+    }
+
     @Test func missingFileErrorNamesThePath() throws {
         let scratch = try Scratch()
         let missing = scratch.folder + "/Nöt here.plist"

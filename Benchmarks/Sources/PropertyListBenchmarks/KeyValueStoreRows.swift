@@ -212,7 +212,7 @@ struct KeyValueStoreRows {
                     return store
                 },
                 {
-                    try files.map { path in try BinaryPropertyListReader().read(try MappedFile(path: path)) }
+                    try files.map { path in try BinaryPropertyListReader().read(try MappedFile(url: URL(filePath: path))) }
                 })
             var timeRow = Row.timed(timeBenchmark, ours: ours, peer: timePeer, peerTime: theirs, target: timeTarget)
             let sizes = files.map { Self.size(of: $0) }

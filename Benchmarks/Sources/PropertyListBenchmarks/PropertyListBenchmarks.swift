@@ -273,7 +273,7 @@ enum ChildMode: String {
         case .decode:
             guard arguments.count == 1 else { return 64 }
             do {
-                let file = try MappedFile(path: arguments[0])
+                let file = try MappedFile(url: URL(filePath: arguments[0]))
                 let value = try BinaryPropertyListReader().read(file)
                 keep(value)
                 // Exits with the value alive: freeing it cannot raise the peak,

@@ -96,7 +96,7 @@ private func requireConversionAgreement(_ bytes: [UInt8]) {
     }
     let path = "\(scratchFolder)/convert.plist"
     writeFile(path, bytes)
-    guard let file = try? MappedFile(path: path) else { return }  // Refused before any conversion: too short, say.
+    guard let file = try? MappedFile(url: URL(filePath: path)) else { return }  // Refused before any conversion: too short, say.
     var output: [UInt8] = []
     let converted: Result<[UInt8], PropertyListError> = Result { () throws(PropertyListError) in
         try XMLPropertyListWriter().encode(binaryPropertyList: file, limits: fuzzLimits, chunkSize: 64) {
@@ -137,7 +137,7 @@ func requireRoundTrip(
 func fuzzPartialBinaryPropertyList(_ bytes: [UInt8]) {
     let path = "\(scratchFolder)/partial.plist"
     writeFile(path, bytes)
-    guard let partial = try? PartialBinaryPropertyList(path: path, limits: fuzzLimits) else { return }
+    guard let partial = try? PartialBinaryPropertyList(url: URL(filePath: path), limits: fuzzLimits) else { return }
     var budget = 20_000
     let rebuilt = try? rebuild(partial, partial.topObject, depth: 0, budget: &budget)
     // Touch every object too: none may crash, whatever the full reader says.

@@ -104,7 +104,8 @@ test-all: test
 # The formatting .swift-format describes, the one format reference, and the layering Package.swift and the imports
 # keep (scripts/check-layers.sh). Then no String path or Int32 descriptor in a public signature of the format and
 # document modules but those allowlisted (scripts/public-signatures.sh, which first checks itself on a planted
-# fixture; its check dumps the symbol graphs, building in debug as make test does). CI fails on any finding.
+# fixture; its check dumps the symbol graphs, building in debug as make test does); and no public signature of the
+# last release removed or changed but those listed with their reason (scripts/api-breakage.sh). CI fails on any finding.
 LINT_PATHS = Package.swift Sources Tests Plugins Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources Examples
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
@@ -112,6 +113,8 @@ lint:
 	scripts/check-layers.sh
 	scripts/public-signatures.sh --self-test
 	scripts/public-signatures.sh --check
+	scripts/api-breakage.sh --self-test
+	scripts/api-breakage.sh
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
 # of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no

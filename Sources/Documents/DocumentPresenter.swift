@@ -1,6 +1,7 @@
 import Dispatch
 import DocumentVersions
 import FileCoordination
+import SystemSupport
 
 /// What an open document hears from its presenter registration.
 enum DocumentPresenterNews: Sendable {

@@ -279,16 +279,15 @@ package enum PresenterChannel {
 
     /// Process-wide counter for unique FIFO names.
     private final class Counter: @unchecked Sendable {
-        // @unchecked: `value` is only touched under `mutex`.
+        // @unchecked: `value` is only touched under `lock`.
         static let shared = Counter()
-        private var mutex = pthread_mutex_t()
+        private let lock = ThreadLock()
         private var value = 0
-        init() { pthread_mutex_init(&mutex, nil) }
         func next() -> Int {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            value += 1
-            return value
+            lock.withLock {
+                value += 1
+                return value
+            }
         }
     }
 }

@@ -112,3 +112,27 @@ extension TypeOrigin {
         self == .exported && (current == .imported || current == .wellKnown)
     }
 }
+
+/// A set of types that takes shared-mime-info entries whole: `TypeRegistry`
+/// and `TypeConformanceGraph`, which read a `packages` directory by the one
+/// function below.
+protocol MimeTypeDeclarationTarget {
+    /// Adds the entries, merged as `mergeMimeTypes(_:)` merges them.
+    mutating func add(_ mimeTypes: [MimeTypeDeclaration])
+}
+
+extension TypeRegistry: MimeTypeDeclarationTarget {}
+extension TypeConformanceGraph: MimeTypeDeclarationTarget {}
+
+extension MimeTypeDeclarationTarget {
+    /// Adds every `*.xml` file of a shared-mime-info `packages` directory, in
+    /// name order; returns the files read.
+    ///
+    /// - Throws: `UniformTypeError` from the first file that cannot be read;
+    ///   nothing is added then.
+    mutating func addPackageFiles(directory: String) throws(UniformTypeError) -> [String] {
+        let (entries, files) = try SharedMimeInfoReader.read(packagesDirectory: directory)
+        add(entries)
+        return files
+    }
+}

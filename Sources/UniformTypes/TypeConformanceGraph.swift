@@ -79,19 +79,13 @@ public struct TypeConformanceGraph: Sendable {
         mergeMimeTypes(entries)
     }
 
-    /// Adds every `*.xml` file of a shared-mime-info `packages` directory,
-    /// in name order, as `TypeRegistry.addSharedMimeInfo(directory:)` does.
-    ///
-    /// - Returns: the files read.
-    /// - Throws: `UniformTypeError` from the first file that cannot be read.
+    /// Adds the types of a shared-mime-info `packages` directory as
+    /// `TypeRegistry.addSharedMimeInfo(directory:)` does (the same files,
+    /// read by the same code); returns the files read.
     @discardableResult
     public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
         throws(UniformTypeError) -> [String]
-    {
-        let (entries, files) = try SharedMimeInfoReader.read(packagesDirectory: directory)
-        add(entries)
-        return files
-    }
+    { try addPackageFiles(directory: directory) }
 
     /// Adds the types of the shared-mime-info cache as
     /// `TypeRegistry.addSharedMimeInfoCache(directory:)` does, without

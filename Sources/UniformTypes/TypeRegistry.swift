@@ -102,11 +102,7 @@ public struct TypeRegistry: Sendable {
     @discardableResult
     public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
         throws(UniformTypeError) -> [String]
-    {
-        let (entries, files) = try SharedMimeInfoReader.read(packagesDirectory: directory)
-        add(entries)
-        return files
-    }
+    { try addPackageFiles(directory: directory) }
 
     /// Adds the shared-mime-info types of the database's binary cache
     /// (`directory/mime.cache`, `SharedMimeInfoCacheReader`), as

@@ -1,7 +1,6 @@
-import SystemSupport
-
-/// A value shared between threads, touched only under a lock (`Mutex`
-/// would be checked by the compiler, but needs macOS 15).
+/// A value shared between threads, touched only under a lock: the kit's one
+/// lock style, `Mutex`'s shape (`Synchronization.Mutex` would be checked by
+/// the compiler, but needs macOS 15; the Linux-only Apple-named layer uses it).
 package final class Protected<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `lock`.
     private let lock = ThreadLock()

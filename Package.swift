@@ -452,8 +452,9 @@ let package = Package(
         ),
         // The C interface from C (a client compiled with clang, run under valgrind) and from Python (python/).
         .testTarget(name: "ICTKitCTests", dependencies: ["ICTKitC", "TestSupport"], exclude: ["CProgram"]),
-        // The tooling layer in process (its classifier); the command's own tests run the built `ict`.
-        .testTarget(name: "ICTKitToolingTests", dependencies: ["ICTKitTooling", "ICTDocument", "TestSupport"]),
+        // The tooling layer in process (its classifier, key paths, folders, differences and contact sheet); the command's
+        // own tests run the built `ict`.
+        .testTarget(name: "ICTKitToolingTests", dependencies: ["ICTKitTooling", "ICTDocument", "PropertyList", "TestSupport"]),
         .testTarget(
             name: "ICTCommandTests",
             dependencies: [

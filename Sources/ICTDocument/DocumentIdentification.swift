@@ -11,36 +11,6 @@ extension ICTDocumentFormat {
         return (try? FileInfo.of(path: path))?.kind == .directory
     }
 
-    /// The `.ict` package that `path` is or lies inside, as the start of
-    /// `path` naming it (or, reached through a symbolic link, its resolved
-    /// path); nil when no folder on the way is one. A writer checks an
-    /// output against it: a package's contents are its document's own, so
-    /// nothing else is written in it (`ict list --html Doc.ict/page.html`).
-    ///
-    /// Reads the status of each folder on the way whose name is a package
-    /// name, and resolves the nearest one that exists (`realpath`).
-    public static func enclosingPackage(ofPath path: String) -> String? {
-        if let package = packageOnTheWay(path) { return package }
-        // Through a link (`-o Link/x` with `Link -> Doc.ict`): the folder the path really is in.
-        var existing = trimmingTrailingSlashes(path)
-        while !existing.isEmpty, (try? FileInfo.of(path: existing)) == nil {
-            guard let slash = existing.lastIndex(of: "/") else { existing = "."; break }
-            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
-        }
-        guard let resolved = try? SymbolicLink.resolvedPath(existing.isEmpty ? "." : existing) else { return nil }
-        return packageOnTheWay(resolved)
-    }
-
-    /// The first folder on the way of `path`, by its parts as written, that is a package.
-    private static func packageOnTheWay(_ path: String) -> String? {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
-            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? part : "/" + part
-            if isPackageName(part), isPackage(atPath: prefix) { return prefix }
-        }
-        return nil
-    }
-
     /// Whether `name` (a file name, or a path's last part) is a package
     /// name: it ends in `.ict` in any case (`Coffee.ict`, `Upper.ICT`).
     /// Nothing is looked up on disk: what the name alone says, for a

@@ -128,7 +128,7 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         self.message = message
     }
 
-    init(_ error: KeyedArchiveError, entry: String) {
+    package init(_ error: KeyedArchiveError, entry: String) {
         // A disallowed class at `$top.DATA` is the root object's; deeper, a field's.
         let code: Code =
             switch error.code {
@@ -140,17 +140,17 @@ public struct ICTDocumentError: Error, Hashable, Sendable, CustomStringConvertib
         archiveError = error
     }
 
-    init(_ error: DocumentPackageError) {
+    package init(_ error: DocumentPackageError) {
         self.init(.package, entry: error.pathInPackage, error.description)
         packageError = error
     }
 
-    init(invalidJSON error: PropertyListError) {
+    package init(invalidJSON error: PropertyListError) {
         self.init(.invalidJSON, keyPath: error.keyPath.description, error.location == .none ? error.message : "\(error.location): \(error.message)")
         propertyListError = error
     }
 
-    init(unreadableFile error: PropertyListError) {
+    package init(unreadableFile error: PropertyListError) {
         self.init(.unreadableFile, error.description)
         propertyListError = error
     }

@@ -119,7 +119,7 @@ public final class ICTDocumentFile {
 
     /// The name shown for a document without a display name: the last
     /// component of `path`, without `.ict`.
-    static func fileDisplayName(ofPath path: String) -> String {
+    package static func fileDisplayName(ofPath path: String) -> String {
         let fileName = PathName.split(path).name
         return fileName.hasSuffix(".\(ICTDocumentFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
     }

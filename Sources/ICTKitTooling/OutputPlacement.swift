@@ -23,11 +23,41 @@ package enum OutputPlacement {
         return Problem(path: output, "is inside \(input), the package being read; write the output outside it")
     }
 
+    /// The `.ict` package that `path` is or lies inside, as the start of
+    /// `path` naming it (or, reached through a symbolic link, its resolved
+    /// path); nil when no folder on the way is one. A writer checks an
+    /// output against it: a package's contents are its document's own, so
+    /// nothing else is written in it (`ict list --html Doc.ict/page.html`).
+    ///
+    /// Reads the status of each folder on the way whose name is a package
+    /// name, and resolves the nearest one that exists (`realpath`).
+    package static func enclosingPackage(ofPath path: String) -> String? {
+        if let package = packageOnTheWay(path) { return package }
+        // Through a link (`-o Link/x` with `Link -> Doc.ict`): the folder the path really is in.
+        var existing = ICTDocumentFormat.trimmingTrailingSlashes(path)
+        while !existing.isEmpty, (try? FileInfo.of(path: existing)) == nil {
+            guard let slash = existing.lastIndex(of: "/") else { existing = "."; break }
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
+        guard let resolved = try? SymbolicLink.resolvedPath(existing.isEmpty ? "." : existing) else { return nil }
+        return packageOnTheWay(resolved)
+    }
+
+    /// The first folder on the way of `path`, by its parts as written, that is a package.
+    private static func packageOnTheWay(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? part : "/" + part
+            if ICTDocumentFormat.isPackageName(part), ICTDocumentFormat.isPackage(atPath: prefix) { return prefix }
+        }
+        return nil
+    }
+
     /// Why `output` (a page, a folder of outputs) may not be written: it is
-    /// an `.ict` package or inside one (`ICTDocumentFormat.enclosingPackage(ofPath:)`),
+    /// an `.ict` package or inside one (`enclosingPackage(ofPath:)`),
     /// whose contents are its document's; else nil.
     package static func insidePackageProblem(_ output: String) -> Problem? {
-        guard output != "-", let package = ICTDocumentFormat.enclosingPackage(ofPath: output) else { return nil }
+        guard output != "-", let package = enclosingPackage(ofPath: output) else { return nil }
         return Problem(path: output, "is inside the package \(package), whose contents are its document's; write the output outside it")
     }
 

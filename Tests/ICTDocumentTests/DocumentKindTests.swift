@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// `DocumentKind`: told from a name, from an item on disk (a package kind
-/// only as a folder, a text kind only as a file), and every kind found by
-/// `DocumentDiscovery` with its conflict copies counted, not listed.
+/// only as a folder, a text kind only as a file).
 struct DocumentKindTests {
     static let samples = Repository.root.appendingPathComponent("SampleDocs").path
 
@@ -49,24 +48,5 @@ struct DocumentKindTests {
         #expect(DocumentKind.of(itemAtPath: folder.path + "/link.dox") == .dox)
         #expect(DocumentKind.of(itemAtPath: Self.samples + "/Coffee.ptk") == .ptk)
         #expect(DocumentKind.of(itemAtPath: folder.path + "/missing.dox") == nil)
-    }
-
-    @Test func discoveryFindsEveryKindAndCountsConflictCopiesOfEach() throws {
-        let folder = try ScratchFolder()
-        let files = FileManager.default
-        try files.copyItem(atPath: Self.samples + "/Coffee.ict", toPath: folder.path + "/A.ict")
-        try files.copyItem(atPath: Self.samples + "/Coffee.ptk", toPath: folder.path + "/B.ptk")
-        try files.copyItem(atPath: Self.samples + "/Shopping List.icfnote", toPath: folder.path + "/C.icfnote")
-        try files.copyItem(atPath: Self.samples + "/Shopping List.icfnote", toPath: folder.path + "/C.sync-conflict-20261124-093015-ABCDEFG.icfnote")
-        try files.copyItem(atPath: Self.samples + "/Tutorial Note.dox", toPath: folder.path + "/D.dox")
-        try files.createSymbolicLink(atPath: folder.path + "/E.dox", withDestinationPath: folder.path + "/D.dox")
-        // Of the wrong shape: not documents.
-        try files.createDirectory(atPath: folder.path + "/F.dox", withIntermediateDirectories: false)
-        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path + "/G.ptk"))
-        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path + "/H.txt"))
-        let found = try DocumentDiscovery.documents(in: folder.path)
-        #expect(found.map(\.name) == ["A.ict", "B.ptk", "C.icfnote", "D.dox", "E.dox"])
-        #expect(found.map(\.kind) == [.ict, .ptk, .icfnote, .dox, .dox])
-        #expect(found.map(\.conflictCount) == [0, 0, 1, 0, 0])
     }
 }

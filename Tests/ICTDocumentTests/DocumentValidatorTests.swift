@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ICTDocument

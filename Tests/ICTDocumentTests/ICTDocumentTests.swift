@@ -1,5 +1,6 @@
 import Foundation
 import KeyedArchive
+import TestSupport
 import Testing
 
 @testable import ICTDocument

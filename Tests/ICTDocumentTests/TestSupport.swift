@@ -1,18 +1,7 @@
 import Foundation
+import TestSupport
 
 @testable import ICTDocument
-
-/// A scratch folder removed when the value goes away.
-final class ScratchFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("ictdoc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 
 enum Fixtures {
     /// A `width × height` opaque image with smooth gradients and some detail.

@@ -4,6 +4,8 @@ import PropertyList
 import TestSupport
 import Testing
 
+@testable import ICTKitTooling
+
 /// `KeyPathAddress` and `KeyPathTarget` on the sample documents, with the
 /// values Python's plistlib reads from the same entries (following the
 /// archive's UIDs by hand), and on real links and folders inside a copy.

@@ -1,8 +1,9 @@
 import Foundation
+import ICTDocument
 import TestSupport
 import Testing
 
-@testable import ICTDocument
+@testable import ICTKitTooling
 
 /// `ContactSheet`: the page `ict list --html` writes — escaped text, the
 /// policy that lets nothing load, `ict list`'s order, the thumbnail read from
@@ -121,7 +122,8 @@ struct ContactSheetTests {
     /// The date is the package's modification time, read when the card is made from a location.
     @Test func datesACardByThePackagesModificationTime() throws {
         let folder = try ScratchFolder()
-        let path = try Fixtures.savedDocument(in: folder)
+        let path = folder.path + "/Friend.ict"
+        try FileManager.default.copyItem(atPath: Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: path)
         // 2001-09-09 01:46:40 UTC, set by `touch`, not by the code under test.
         _ = try Self.run("/usr/bin/env", ["touch", "-d", "@1000000000", path])
         let location = DocumentLocation(folder: folder.path, name: "Friend.ict", conflictCount: 0)

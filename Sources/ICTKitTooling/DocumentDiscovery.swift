@@ -1,25 +1,26 @@
 import DocumentPackage
 import DocumentVersions
+import ICTDocument
 import SystemSupport
 
 /// A document of one of the `DocumentKind`s found in a folder (`DocumentDiscovery`), or named by its path.
-public struct DocumentLocation: Sendable, Hashable {
+package struct DocumentLocation: Sendable, Hashable {
     /// The folder the document was found in, as it was named; empty for a
     /// document named by its path.
-    public var folder: String
+    package var folder: String
     /// The document's name in `folder`, or its path when `folder` is empty.
-    public var name: String
+    package var name: String
     /// How many conflict copies of the document the folder's listing holds
     /// (see `DocumentVersion.conflictCounts(amongNames:)`); nil when the
     /// folder was not listed.
-    public var conflictCount: Int?
+    package var conflictCount: Int?
     /// The document's kind, from its name's extension.
-    public var kind: DocumentKind
+    package var kind: DocumentKind
 
     /// A document in `folder` named `name` (or, with `folder` empty, at the
     /// path `name`), of `kind`, or when nil of the kind its name says
     /// (`.ict` when it says none).
-    public init(folder: String, name: String, conflictCount: Int?, kind: DocumentKind? = nil) {
+    package init(folder: String, name: String, conflictCount: Int?, kind: DocumentKind? = nil) {
         self.folder = folder
         self.name = name
         self.conflictCount = conflictCount
@@ -27,7 +28,7 @@ public struct DocumentLocation: Sendable, Hashable {
     }
 
     /// The document's path: `folder/name`, or `name` for a document named by its path.
-    public var path: String { folder.isEmpty ? name : folder == "/" ? "/" + name : "\(folder)/\(name)" }
+    package var path: String { folder.isEmpty ? name : folder == "/" ? "/" + name : "\(folder)/\(name)" }
 }
 
 /// Finds the documents in a folder, as `ict list` does: each directory (or
@@ -36,7 +37,7 @@ public struct DocumentLocation: Sendable, Hashable {
 /// `DocumentKind`), with the number of conflict copies sync tools left
 /// beside it; a conflict copy of a document that is there is a version of
 /// it, not a document of its own.
-public enum DocumentDiscovery {
+package enum DocumentDiscovery {
     /// The documents in `directory`, and with `recursive` in its
     /// subfolders (not in documents, nor through links to folders, as `find`
     /// without `-L`: a link can lead back up into a loop), in name order,
@@ -51,7 +52,7 @@ public enum DocumentDiscovery {
     /// - Throws: `ICTDocumentError` with code `.package` (its
     ///   `packageError` an `.io` one at `directory`) when `directory` itself
     ///   cannot be listed.
-    public static func documents(
+    package static func documents(
         in directory: String, recursive: Bool = false, unlistedFolder: (ICTDocumentError) -> Void = { _ in }
     ) throws(ICTDocumentError) -> [DocumentLocation] {
         let listing: [DirectoryEntry]

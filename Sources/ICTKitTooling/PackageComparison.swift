@@ -1,4 +1,5 @@
 import DocumentPackage
+import ICTDocument
 import KeyedArchive
 import OrderedCollections
 import PropertyList
@@ -11,16 +12,16 @@ import Foundation
 
 /// One difference between two packages (or two `.ict` documents, or two
 /// property lists): the change, by key path, and the package entry it is in.
-public struct PackageDifference: Hashable, Sendable {
+package struct PackageDifference: Hashable, Sendable {
     /// The entry the change is in (`ctdocument.data`, `Contents/Info.plist`);
     /// nil when the two compared are files, not packages.
-    public var entry: String?
+    package var entry: String?
     /// What changed, at the key path inside the entry's value (empty when
     /// the entry as a whole was added, removed or changed).
-    public var change: PropertyListDifference
+    package var change: PropertyListDifference
 
     /// A difference at `entry`.
-    public init(entry: String?, change: PropertyListDifference) {
+    package init(entry: String?, change: PropertyListDifference) {
         self.entry = entry
         self.change = change
     }
@@ -31,7 +32,7 @@ public struct PackageDifference: Hashable, Sendable {
 /// a link or kind that differs, bytes that differ: by value when both are
 /// property lists, keyed archives by object graph, `KeyedArchiveTree`);
 /// documents field by field, each field at `ENTRY` and its key.
-public struct ComparablePackage: Sendable {
+package struct ComparablePackage: Sendable {
     private enum Entry: Equatable, Sendable {
         case file(Data)
         case folder
@@ -59,7 +60,7 @@ public struct ComparablePackage: Sendable {
     ///
     /// - Throws: `ICTDocumentError` with code `.package` when the package or
     ///   an entry cannot be read; its `packageError` names the file.
-    public init(packageAt path: String) throws(ICTDocumentError) {
+    package init(packageAt path: String) throws(ICTDocumentError) {
         self.path = path
         let package: PackageWrapper
         do {
@@ -96,7 +97,7 @@ public struct ComparablePackage: Sendable {
     /// newer app's) by its archived objects.
     ///
     /// - Throws: `ICTDocumentError` when the document cannot be read.
-    public init(documentAt path: String) throws(ICTDocumentError) {
+    package init(documentAt path: String) throws(ICTDocumentError) {
         self.path = path
         let document = try ICTDocumentFile(contentsOf: ICTDocumentFormat.trimmingTrailingSlashes(path))
         let metadata = try document.metadata(), data = try document.data()
@@ -131,7 +132,7 @@ public struct ComparablePackage: Sendable {
     ///
     /// Both must be read alike, two packages or two documents (a
     /// precondition). Decodes entries that differ as property lists.
-    public func differences(from old: ComparablePackage) -> [PackageDifference] {
+    package func differences(from old: ComparablePackage) -> [PackageDifference] {
         switch (old.contents, contents) {
         case let (.fields(first), .fields(second)):
             return PropertyListDifference.between(first, second).map(Self.splitEntry)

@@ -1,4 +1,5 @@
 import EmbeddedLayers
+import ICTDocument
 import KeyedArchive
 import PropertyList
 import SystemSupport
@@ -15,15 +16,15 @@ import SystemSupport
 /// A `!` ending a key steps into the property list or keyed archive held
 /// in that key's data value (`Font!.$top.root`; `\!` is a `!` in a key;
 /// see `EmbeddedKeyPath`).
-public struct KeyPathAddress: Sendable, Equatable {
+package struct KeyPathAddress: Sendable, Equatable {
     /// The file or document as the user named it.
-    public let path: String
+    package let path: String
     /// The key path as typed.
-    public let keyPathText: String
+    package let keyPathText: String
     /// The entry of an `.ict` document, or nil for a property-list file.
-    public let entry: String?
+    package let entry: String?
     /// The file holding the property list: `path`, or the document's entry in it.
-    public let filePath: String
+    package let filePath: String
     /// The key path's text inside the file (after `ENTRY:` in a document).
     let pathInFile: String
 
@@ -35,7 +36,7 @@ public struct KeyPathAddress: Sendable, Equatable {
     ///   is a document and `text` is not `ENTRY:PATH` with an entry's name,
     ///   `.unreadableFile` when the entry is a symbolic link (links in a
     ///   document are never followed) or a folder.
-    public init(path: String, keyPath text: String) throws(ICTDocumentError) {
+    package init(path: String, keyPath text: String) throws(ICTDocumentError) {
         self.path = path
         keyPathText = text
         guard ICTDocumentFormat.isPackage(atPath: path) else {
@@ -62,12 +63,12 @@ public struct KeyPathAddress: Sendable, Equatable {
     /// replace the whole package), else the file.
     ///
     /// Reads the item's status.
-    public static func lockPath(_ path: String) -> String {
+    package static func lockPath(_ path: String) -> String {
         path == "-" || !ICTDocumentFormat.isPackage(atPath: path) ? path : ICTDocumentFormat.trimmingTrailingSlashes(path)
     }
 
     /// An error about this address, at its entry and key path as typed.
-    public func error(_ code: ICTDocumentError.Code, _ message: String) -> ICTDocumentError {
+    package func error(_ code: ICTDocumentError.Code, _ message: String) -> ICTDocumentError {
         ICTDocumentError(code, entry: entry ?? "", keyPath: keyPathText, message)
     }
 
@@ -93,22 +94,22 @@ public struct KeyPathAddress: Sendable, Equatable {
 /// with the whole property list it is in, to read it or edit it and write
 /// the property list back in its own form (binary, XML or JSON; OpenStep is
 /// read only).
-public struct KeyPathTarget: Sendable {
+package struct KeyPathTarget: Sendable {
     /// Where the key path points.
-    public let address: KeyPathAddress
+    package let address: KeyPathAddress
     /// The key path in the file's property list, before references are
     /// followed; with `!` steps (see `EmbeddedKeyPath`), the part up to the first.
-    public let keyPath: PropertyListKeyPath
+    package let keyPath: PropertyListKeyPath
     /// The whole key path, through the data values its `!` steps read.
-    public let embeddedKeyPath: EmbeddedKeyPath
+    package let embeddedKeyPath: EmbeddedKeyPath
     /// The whole property list of the file (or entry).
-    public var propertyList: PropertyListValue
+    package var propertyList: PropertyListValue
     /// The form the file was read in, and is written back in.
-    public let format: PropertyListFormat
+    package let format: PropertyListFormat
 
     /// The target at `address` in `propertyList`, read from `address.filePath` in `format`.
     /// In a document's entry that is a keyed archive, the key path starts at the root object.
-    public init(address: KeyPathAddress, propertyList: PropertyListValue, format: PropertyListFormat) {
+    package init(address: KeyPathAddress, propertyList: PropertyListValue, format: PropertyListFormat) {
         self.address = address
         self.propertyList = propertyList
         self.format = format
@@ -123,7 +124,7 @@ public struct KeyPathTarget: Sendable {
     }
 
     /// The path in the property list itself, references followed (see `KeyedArchiveKeyPath`).
-    public func resolved(followingLast: Bool = true) -> PropertyListKeyPath {
+    package func resolved(followingLast: Bool = true) -> PropertyListKeyPath {
         KeyedArchiveKeyPath.resolve(keyPath, in: propertyList, followingLast: followingLast)
     }
 
@@ -135,7 +136,7 @@ public struct KeyPathTarget: Sendable {
     /// - Throws: `ICTDocumentError` with code `.missingValue` when nothing
     ///   is there, `.invalidKeyPath` when a `!` step cannot be taken (the
     ///   message says why and where, as `EmbeddedKeyPathError` does).
-    public func value() throws(ICTDocumentError) -> PropertyListValue {
+    package func value() throws(ICTDocumentError) -> PropertyListValue {
         guard !embeddedKeyPath.segments.contains(where: { $0.components.contains(.key("")) }) else {
             throw address.error(.missingValue, "no value at this key path")
         }
@@ -160,7 +161,7 @@ public struct KeyPathTarget: Sendable {
     ///
     /// - Throws: `EmbeddedKeyPathError` saying where the key path fails;
     ///   the property list is then unchanged.
-    public mutating func edit(
+    package mutating func edit(
         followingLast: Bool, _ body: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListKeyPathError) -> Void
     ) throws(EmbeddedKeyPathError) {
         try EmbeddedArchives().edit(&propertyList, at: embeddedKeyPath, followingLast: followingLast, body)
@@ -170,7 +171,7 @@ public struct KeyPathTarget: Sendable {
     ///
     /// - Throws: `ICTDocumentError` with code `.unwritableValue` when the
     ///   form is OpenStep (read only) or the value cannot be written in it.
-    public func encoded() throws(ICTDocumentError) -> [UInt8] {
+    package func encoded() throws(ICTDocumentError) -> [UInt8] {
         do throws(PropertyListError) {
             switch format {
             case .binary: return try BinaryPropertyListWriter().encode(propertyList)
@@ -198,7 +199,7 @@ public struct KeyPathTarget: Sendable {
     /// says what is wrong.
     ///
     /// Maps the file.
-    public static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits = .default) -> PropertyListValue? {
+    package static func valueInBinaryFile(_ path: String, keyPath text: String, limits: PropertyListLimits = .default) -> PropertyListValue? {
         let embedded = EmbeddedKeyPath(parsing: text)
         let keyPath = embedded.segments[0]
         guard path != "-", !embedded.hasSteps, keyPath.components.first != .key("$top"), !keyPath.components.contains(.key("")),

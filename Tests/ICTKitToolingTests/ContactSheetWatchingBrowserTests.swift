@@ -1,8 +1,9 @@
 import Foundation
+import ICTDocument
 import TestSupport
 import Testing
 
-@testable import ICTDocument
+@testable import ICTKitTooling
 
 /// A page written for watching, in headless chromium: its script runs under
 /// the page's policy (allowed by its hash, the stamp allowed as `'self'`),

@@ -1,4 +1,5 @@
 import DocumentPackage
+import ICTDocument
 import PropertyList
 import SystemSupport
 import UniformTypes
@@ -26,29 +27,29 @@ import Foundation
 /// cards of 200 × 300 CSS pixels in columns 216 pixels apart and rows 316
 /// pixels apart, the first at (24, 64); each thumbnail drawn in the 176 × 176
 /// pixels 12 pixels inside its card's top left corner.
-public struct ContactSheet: Sendable {
+package struct ContactSheet: Sendable {
     /// One document on the sheet.
-    public struct Card: Hashable, Sendable {
+    package struct Card: Hashable, Sendable {
         /// The document's path, as it was named or found.
-        public var path: String
+        package var path: String
         /// The name to show: the metadata's display name, else the file name without its extension.
-        public var displayName: String
+        package var displayName: String
         /// What kind of document it is, for people (`iCloudTest Document`).
-        public var kind: String
+        package var kind: String
         /// When the document's content last changed: its package's modification time
         /// (`NSMetadataItemFSContentChangeDateKey`); nil when it could not be read.
-        public var contentChangeDate: Date?
+        package var contentChangeDate: Date?
         /// How many conflict copies of it are beside it; nil when its folder was not listed.
-        public var conflictCount: Int?
+        package var conflictCount: Int?
         /// The thumbnail's PNG bytes; nil when there is none or it was not read.
-        public var thumbnailPNG: [UInt8]?
+        package var thumbnailPNG: [UInt8]?
         /// Why the thumbnail is not shown although the document has one (it is over the size limit, say).
-        public var thumbnailNote: String?
+        package var thumbnailNote: String?
         /// Why the document's metadata could not be read, saying where; nil for a readable document.
-        public var problem: String?
+        package var problem: String?
 
         /// Makes a card from its parts.
-        public init(
+        package init(
             path: String, displayName: String, kind: String, contentChangeDate: Date? = nil, conflictCount: Int? = nil,
             thumbnailPNG: [UInt8]? = nil, thumbnailNote: String? = nil, problem: String? = nil
         ) {
@@ -67,7 +68,7 @@ public struct ContactSheet: Sendable {
         ///
         /// Looks up the package's modification time (one `stat`) and the kind
         /// its file name's extension has in the type registry; reads nothing else.
-        public init(location: DocumentLocation, summary: ICTDocumentSummary) {
+        package init(location: DocumentLocation, summary: ICTDocumentSummary) {
             self.init(location: location, summary: summary, relativeTo: nil)
         }
 
@@ -86,7 +87,7 @@ public struct ContactSheet: Sendable {
         /// The card of a document at `location` whose metadata could not be read:
         /// named from its file name, marked with `error` (which says where).
         /// Looks up the package's modification time (one `stat`).
-        public init(location: DocumentLocation, unreadable error: ICTDocumentError) {
+        package init(location: DocumentLocation, unreadable error: ICTDocumentError) {
             self.init(location: location, unreadable: error, relativeTo: nil)
         }
 
@@ -102,32 +103,32 @@ public struct ContactSheet: Sendable {
     }
 
     /// The cards, in `ict list`'s order (`areInListOrder(_:_:)`).
-    public private(set) var cards: [Card]
+    package private(set) var cards: [Card]
     /// The page's title and heading (the folder listed, say).
-    public var title: String
+    package var title: String
 
     /// A sheet of `cards`, put in `ict list`'s order: by display name regardless of case, then by path.
-    public init(title: String, cards: [Card]) {
+    package init(title: String, cards: [Card]) {
         self.title = title
         let keys = cards.map { $0.displayName.lowercased() }
         self.cards = cards.indices.sorted { Self.areInListOrder((keys[$0], cards[$0].path), (keys[$1], cards[$1].path)) }.map { cards[$0] }
     }
 
     /// `ict list`'s order of documents: by lower-cased display name, then by path.
-    public static func areInListOrder(_ first: (lowercasedName: String, path: String), _ second: (lowercasedName: String, path: String)) -> Bool {
+    package static func areInListOrder(_ first: (lowercasedName: String, path: String), _ second: (lowercasedName: String, path: String)) -> Bool {
         (first.lowercasedName, first.path) < (second.lowercasedName, second.path)
     }
 
     /// The largest thumbnail a sheet shows, in bytes (8 MiB): pass it to
     /// `ICTDocumentSummary(ofDocumentAt:readingThumbnailUpTo:)`.
-    public static let defaultThumbnailByteLimit = 8 << 20
+    package static let defaultThumbnailByteLimit = 8 << 20
 
     // MARK: The page
 
     /// The whole page, as UTF-8 text. With `watching`, it carries
     /// `generation` and the script that reloads it when the stamp file beside
     /// it holds a newer one (see `write(toPage:watching:)`).
-    public func html(watching: Bool = false, generation: UInt64 = 0) -> String {
+    package func html(watching: Bool = false, generation: UInt64 = 0) -> String {
         var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         page += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy(watching: watching))\">\n"
         page += "<meta name=\"viewport\" content=\"width=device-width\">\n<meta name=\"generator\" content=\"ICTKit\">\n"
@@ -250,12 +251,12 @@ public struct ContactSheet: Sendable {
     static let reloadScriptHash = "sha256-bMKf4v20U2Fo6zHF+Js0OPE1hUr+JpKaX9+rGQOdn9E="
 
     /// The stamp file of the page at `pagePath`: `PAGE.stamp.js` beside it.
-    public static func stampPath(forPage pagePath: String) -> String {
+    package static func stampPath(forPage pagePath: String) -> String {
         pagePath + ".stamp.js"
     }
 
     /// The stamp file's text for `generation`: `window.ictStamp = "GENERATION";`.
-    public static func stampText(generation: UInt64) -> String {
+    package static func stampText(generation: UInt64) -> String {
         "window.ictStamp = \"\(generation)\";\n"
     }
 
@@ -283,7 +284,7 @@ public struct ContactSheet: Sendable {
     /// - Throws: `ICTDocumentError` `.package`, its `packageError` an `.io`
     ///   one naming the file that could not be written.
     @discardableResult
-    public func write(toPage pagePath: String, watching: Bool = false) throws(ICTDocumentError) -> UInt64 {
+    package func write(toPage pagePath: String, watching: Bool = false) throws(ICTDocumentError) -> UInt64 {
         let generation = watching ? Self.nextGeneration() : 0
         try Self.writeAtomically(html(watching: watching, generation: generation), to: pagePath)
         if watching { try Self.writeAtomically(Self.stampText(generation: generation), to: Self.stampPath(forPage: pagePath)) }
@@ -308,7 +309,7 @@ public struct ContactSheet: Sendable {
     /// The kind of document a file named `name` is, for people: the
     /// description the type registry (ICTKit's types and the `.ict` type)
     /// gives its extension, else `EXT document`, else `document`.
-    public static func kind(ofDocumentNamed name: String) -> String {
+    package static func kind(ofDocumentNamed name: String) -> String {
         let fileName = PathName.split(name).name
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return "document" }
         let fileExtension = String(fileName[fileName.index(after: dot)...])

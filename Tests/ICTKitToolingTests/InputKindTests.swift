@@ -3,6 +3,8 @@ import ICTDocument
 import TestSupport
 import Testing
 
+@testable import ICTKitTooling
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

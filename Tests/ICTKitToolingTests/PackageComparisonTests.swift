@@ -4,6 +4,8 @@ import PropertyList
 import TestSupport
 import Testing
 
+@testable import ICTKitTooling
+
 /// `ComparablePackage`: two copies of a sample document, one changed here
 /// entry by entry with FileManager and plistlib; the differences expected
 /// are the changes made.

@@ -1,9 +1,10 @@
+import ICTDocument
 import UniformTypes
 
 /// What an input named by a user is, told before it is opened, so that a
 /// tool can pick the reader for it: an `.ict` document, another package
 /// directory, a zip archive, or a file or stream to read as a property list.
-public enum InputKind: Sendable, Equatable {
+package enum InputKind: Sendable, Equatable {
     /// `-`: standard input, a stream to read as a property list.
     case standardInput
     /// An `.ict` document (`ICTDocumentFormat.isDocument(atPath:)`): a directory
@@ -26,7 +27,7 @@ public enum InputKind: Sendable, Equatable {
     /// Reads the item's status, and of a regular file its first bytes; of
     /// a directory named `.ict`, the status of its metadata entry. Nothing
     /// is read of a FIFO or device, so a classification never waits.
-    public init(classifying path: String) {
+    package init(classifying path: String) {
         if path == "-" {
             self = .standardInput
         } else if ICTDocumentFormat.isPackage(atPath: path) {
@@ -41,5 +42,5 @@ public enum InputKind: Sendable, Equatable {
     }
 
     /// Whether the input is a directory (a document or another package).
-    public var isDirectory: Bool { self == .document || self == .documentWithoutMetadata || self == .package }
+    package var isDirectory: Bool { self == .document || self == .documentWithoutMetadata || self == .package }
 }

@@ -199,7 +199,13 @@ let package = Package(
             dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
-        .target(name: "DocumentQuery", dependencies: ["DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport"]),
+        .target(
+            name: "DocumentQuery",
+            dependencies: [
+                "DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // The original apps' formats: .ict and .ptk packages, .icfnote and .dox notes (above the query, to which
         // its kinds describe themselves, and the coordinator, through which it saves).
         .target(
@@ -425,7 +431,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentQueryTests",
-            dependencies: ["DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport", "UbiquityContainers"]
+            dependencies: [
+                "DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport", "UbiquityContainers",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(name: "UbiquityContainersTests", dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport"]),
         .testTarget(

@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // FilePath, which the document calls take.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // libxml2 for the bare xmlTextReader pass. The root package's
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "UbiquitousKeyValueStore", package: rootPackage),
                 .product(name: "TypedStream", package: rootPackage),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ]

@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "ICTKit", path: ".."),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // FilePath, which the document calls take.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .executableTarget(
@@ -16,6 +18,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ICTKit", package: "ICTKit"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // The libraries are instrumented by scripts/fuzz.sh's -Xswiftc flags
             // (address sanitizer and coverage, no fuzzer main, so the build

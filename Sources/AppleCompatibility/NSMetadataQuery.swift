@@ -106,7 +106,7 @@ open class NSMetadataItem: NSObject, @unchecked Sendable {
             guard let reason = item.value(forAttribute: attribute).map({ "\($0)" }) else { return nil }
             let code: CocoaError.Code = attribute == .downloadingError ? .ubiquitousFileUnavailable : .ubiquitousFileUbiquityServerNotAvailable
             return NSError(
-                domain: NSCocoaErrorDomain, code: code.rawValue, userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSFilePathErrorKey: item.path])
+                domain: NSCocoaErrorDomain, code: code.rawValue, userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSFilePathErrorKey: item.pathString])
         default:
             switch item.value(forAttribute: attribute) {
             case let flag as Bool: return NSNumber(value: flag)
@@ -263,17 +263,17 @@ open class NSMetadataQuery: NSObject, @unchecked Sendable {
         let (results, added, changed, removed) = state.withLock { state in
             // The removed are told as they were last seen, by the objects told before.
             let removed = update.removed.map { item in
-                let known = state.items.removeValue(forKey: item.path) ?? NSMetadataItem(item)
+                let known = state.items.removeValue(forKey: item.pathString) ?? NSMetadataItem(item)
                 known.item = item
                 return known
             }
             func object(_ item: MetadataItem) -> NSMetadataItem {
-                if let known = state.items[item.path] {
+                if let known = state.items[item.pathString] {
                     known.item = item
                     return known
                 }
                 let made = NSMetadataItem(item)
-                state.items[item.path] = made
+                state.items[item.pathString] = made
                 return made
             }
             let results = update.results.map(object)

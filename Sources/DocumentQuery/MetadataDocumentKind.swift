@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -23,11 +25,11 @@ public protocol MetadataDocumentKind: Sendable {
     /// or nil to show its name without the extension. Called on each read of
     /// the attribute, only for an item of the kind's shape (a directory for a
     /// package kind, a file for another); must not throw or wait long.
-    func displayName(ofDocumentAt path: String) -> String?
+    func displayName(ofDocumentAt path: FilePath) -> String?
     /// The document's thumbnail as PNG bytes (`MetadataItem.thumbnailPNG()`),
     /// or nil when it has none or it cannot be read. Called on each call of
     /// `thumbnailPNG()`, only for an item of the kind's shape.
-    func thumbnailPNG(ofDocumentAt path: String) -> Data?
+    func thumbnailPNG(ofDocumentAt path: FilePath) -> Data?
 }
 
 /// The document kinds a metadata query knows, by file-name extension: a

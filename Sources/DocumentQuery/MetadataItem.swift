@@ -1,3 +1,5 @@
+import SystemPackage
+import SystemSupport
 import UbiquityContainers
 
 #if canImport(FoundationEssentials)
@@ -14,8 +16,9 @@ import Foundation
 /// same conflict state: an item that changed on disk is not equal to what
 /// it was.
 public struct MetadataItem: Sendable, Hashable {
-    /// The item's path as the query found it: the scope, `/`, the path under it.
-    public var path: String
+    /// The item's path as the query found it: the scope, `/`, the path under it
+    /// (`path`), with a byte that is not UTF-8 carried as `RawFileName` does.
+    package var pathString: String
     /// The item's name, the last component of `path`.
     public var fsName: String
     /// The item's file URL (a directory URL for a package).
@@ -46,6 +49,10 @@ public struct MetadataItem: Sendable, Hashable {
     /// kind's shape (a directory for a package kind, a file for another).
     var documentKind: (any MetadataDocumentKind)?
 
+    /// The item's path as the query found it: the scope, `/`, the path under
+    /// it, byte for byte. Makes a small value; reads nothing.
+    public var path: FilePath { RawFileName.withPath(pathString) { FilePath(platformString: $0) } }
+
     /// The name to show: what the item's document kind reads from it
     /// (`MetadataDocumentKind.displayName(ofDocumentAt:)`: for `ICTDocument`'s
     /// kinds, an `.ict` document's `DISPLAY NAME` from its metadata entry),
@@ -56,7 +63,7 @@ public struct MetadataItem: Sendable, Hashable {
     /// entry); a document whose kind gives no name shows its name without
     /// the extension.
     public var displayName: String {
-        if let name = documentKind?.displayName(ofDocumentAt: path) { return name }
+        if let name = documentKind?.displayName(ofDocumentAt: self.path) { return name }
         guard let dot = fsName.lastIndex(of: "."), dot != fsName.startIndex else { return fsName }
         return String(fsName[..<dot])
     }
@@ -70,7 +77,7 @@ public struct MetadataItem: Sendable, Hashable {
     /// Reads on each call (`ICTDocument`'s kinds read and decode the metadata
     /// entry, never the data entry).
     public func thumbnailPNG() -> Data? {
-        documentKind?.thumbnailPNG(ofDocumentAt: path)
+        documentKind?.thumbnailPNG(ofDocumentAt: self.path)
     }
 
     /// The value of `attribute`: a `String` (name, display name, path,
@@ -82,7 +89,7 @@ public struct MetadataItem: Sendable, Hashable {
         case .fsName: fsName
         case .displayName: displayName
         case .url: url
-        case .path: path
+        case .path: pathString
         case .fsSize: fsSize
         case .fsCreationDate: creationDate
         case .fsContentChangeDate: contentChangeDate
@@ -109,12 +116,12 @@ public struct MetadataItem: Sendable, Hashable {
     }
 
     public static func == (lhs: MetadataItem, rhs: MetadataItem) -> Bool {
-        lhs.path == rhs.path && lhs.stamp == rhs.stamp && lhs.hasUnresolvedConflicts == rhs.hasUnresolvedConflicts
+        lhs.pathString == rhs.pathString && lhs.stamp == rhs.stamp && lhs.hasUnresolvedConflicts == rhs.hasUnresolvedConflicts
             && lhs.syncState == rhs.syncState
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(path)
+        hasher.combine(pathString)
         hasher.combine(stamp)
         hasher.combine(hasUnresolvedConflicts)
         hasher.combine(syncState)

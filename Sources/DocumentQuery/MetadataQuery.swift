@@ -1,4 +1,5 @@
 import Dispatch
+import SystemPackage
 import SystemSupport
 import UbiquityContainers
 import UniformTypes
@@ -44,9 +45,12 @@ public final class MetadataQuery: @unchecked Sendable {
     /// another folder in its place for this process; setting nil goes back
     /// to the container's. Read when a query starts; reads the containers'
     /// configuration when not set.
-    public static var ubiquitousDocumentsFolder: String? {
-        get { try? ubiquitousDocumentsFolderInEffect() }
-        set { ubiquitousLock.withLock { ubiquitousFolder = newValue } }
+    public static var ubiquitousDocumentsFolder: FilePath? {
+        get { (try? ubiquitousDocumentsFolderInEffect())?.map { RawFileName.withPath($0) { FilePath(platformString: $0) } } }
+        set {
+            let folder = newValue?.withPlatformString(RawFileName.decoding(cString:))
+            ubiquitousLock.withLock { ubiquitousFolder = folder }
+        }
     }
     private static let ubiquitousLock = ThreadLock()
     // Touched only under `ubiquitousLock`.

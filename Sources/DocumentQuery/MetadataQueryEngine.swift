@@ -380,7 +380,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
         for root in roots { scanFolder(root) }
         held = HeldChanges()
         let results = sorted(items.values)
-        resultOrder = results.map(\.path)
+        resultOrder = results.map(\.pathString)
         let update = MetadataQueryUpdate(phase: .gatheringFinished, results: results, added: results, problems: problems)
         problems = []
         status.told(update)
@@ -391,7 +391,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     func flush() {
         guard disabledDepth == 0, !held.isEmpty || !problems.isEmpty else { return }
         let results = currentResults()
-        resultOrder = results.map(\.path)
+        resultOrder = results.map(\.pathString)
         let update = MetadataQueryUpdate(
             phase: .updated, results: results, added: inOrder(held.added, of: results), changed: inOrder(held.changed, of: results),
             removed: sorted(held.removed.values), problems: problems)
@@ -420,7 +420,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// The items of `held` (each one in `results`) in `results`' order; sorted on their own when they are few.
     private func inOrder(_ held: [String: MetadataItem], of results: [MetadataItem]) -> [MetadataItem] {
         if held.count * 16 < results.count { return sorted(held.values) }
-        let ordered = results.compactMap { held[$0.path] }
+        let ordered = results.compactMap { held[$0.pathString] }
         return ordered.count == held.count ? ordered : sorted(held.values)
     }
 
@@ -430,7 +430,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
             let leftKey = MetadataSortKey(left, attribute), rightKey = MetadataSortKey(right, attribute)
             if leftKey != rightKey { return leftKey < rightKey }
         }
-        return left.path < right.path
+        return left.pathString < right.pathString
     }
 
     /// `items` in the query's order: by each attribute of `sortedBy`, then by path.
@@ -449,7 +449,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
                 let leftKey = keys[left * width + offset], rightKey = keys[right * width + offset]
                 if leftKey != rightKey { return leftKey < rightKey }
             }
-            return list[left].path < list[right].path
+            return list[left].pathString < list[right].pathString
         }
         return order.map { list[$0] }
     }
@@ -466,7 +466,7 @@ enum MetadataSortKey: Comparable {
         switch attribute {
         case .fsName: self = .text(item.fsName)
         case .displayName: self = .text(item.displayName)
-        case .url, .path: self = .text(item.path)
+        case .url, .path: self = .text(item.pathString)
         case .fsSize: self = .number(item.fsSize)
         case .fsCreationDate: self = item.creationDate.map(Self.date) ?? .missing
         case .fsContentChangeDate: self = .date(item.contentChangeDate)
@@ -494,23 +494,23 @@ struct HeldChanges {
     var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
 
     mutating func add(_ item: MetadataItem) {
-        if let was = removed.removeValue(forKey: item.path) {
-            if was != item { changed[item.path] = item }
+        if let was = removed.removeValue(forKey: item.pathString) {
+            if was != item { changed[item.pathString] = item }
         } else {
-            added[item.path] = item
+            added[item.pathString] = item
         }
     }
 
     mutating func change(_ item: MetadataItem) {
-        if added[item.path] != nil {
-            added[item.path] = item
+        if added[item.pathString] != nil {
+            added[item.pathString] = item
         } else {
-            changed[item.path] = item
+            changed[item.pathString] = item
         }
     }
 
     mutating func remove(_ item: MetadataItem) {
-        changed.removeValue(forKey: item.path)
-        if added.removeValue(forKey: item.path) == nil { removed[item.path] = item }
+        changed.removeValue(forKey: item.pathString)
+        if added.removeValue(forKey: item.pathString) == nil { removed[item.pathString] = item }
     }
 }

@@ -155,12 +155,12 @@ extension MetadataQueryEngine {
 
     /// Records `item` as it is now: added, or changed when it differs from what was known.
     func setItem(_ item: MetadataItem) {
-        if let was = items[item.path] {
+        if let was = items[item.pathString] {
             guard was != item else { return }
-            items[item.path] = item
+            items[item.pathString] = item
             held.change(item)
         } else {
-            items[item.path] = item
+            items[item.pathString] = item
             held.add(item)
         }
     }
@@ -216,7 +216,7 @@ extension MetadataQueryEngine {
             }
         }
         return MetadataItem(
-            path: path, fsName: name, url: URL(fileURLWithPath: path, isDirectory: isDirectory), fsSize: stamp.size,
+            pathString: path, fsName: name, url: URL(fileURLWithPath: path, isDirectory: isDirectory), fsSize: stamp.size,
             creationDate: stamp.birth.map(Self.date), contentChangeDate: Self.date(stamp.latestModification),
             contentType: contentType(of: name, isDirectory: isDirectory),
             hasUnresolvedConflicts: Self.hasConflicts(copies: conflicts[path] ?? [], stamp: stamp),

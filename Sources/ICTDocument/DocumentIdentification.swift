@@ -6,7 +6,7 @@ extension ICTDocumentFormat {
     /// any case, trailing slashes aside.
     ///
     /// Reads the item's status only.
-    public static func isPackage(atPath path: String) -> Bool {
+    package static func isPackage(atPath path: String) -> Bool {
         guard isPackageName(trimmingTrailingSlashes(path)) else { return false }
         return (try? FileInfo.of(path: path))?.kind == .directory
     }
@@ -24,7 +24,7 @@ extension ICTDocumentFormat {
     /// Whether the entry is readable is left to opening the document.
     ///
     /// Reads the status of the package and of the entry only.
-    public static func isDocument(atPath path: String) -> Bool {
+    package static func isDocument(atPath path: String) -> Bool {
         isPackage(atPath: path) && (try? FileInfo.of(path: "\(path)/\(metadataEntryName)")) != nil
     }
 

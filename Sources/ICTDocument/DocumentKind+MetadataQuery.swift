@@ -1,4 +1,5 @@
 import DocumentQuery
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -21,7 +22,7 @@ extension DocumentKind: MetadataDocumentKind {
     /// (`ICTDocumentSummary`); nil for the other kinds and for a document
     /// whose metadata entry cannot be read. Reads the metadata entry (a few
     /// kilobytes), never the data entry.
-    public func displayName(ofDocumentAt path: String) -> String? {
+    public func displayName(ofDocumentAt path: FilePath) -> String? {
         guard self == .ict else { return nil }
         return (try? ICTDocumentSummary(ofDocumentAt: path))?.displayName
     }
@@ -29,7 +30,7 @@ extension DocumentKind: MetadataDocumentKind {
     /// An `.ict` or `.ptk` document's thumbnail from its metadata entry; nil
     /// for the notes, a document without one, or one whose metadata entry
     /// cannot be read. Reads and decodes the metadata entry, never the data entry.
-    public func thumbnailPNG(ofDocumentAt path: String) -> Data? {
+    public func thumbnailPNG(ofDocumentAt path: FilePath) -> Data? {
         switch self {
         case .ict: (try? ICTDocumentFile(contentsOf: path).metadata())?.thumbnail
         case .ptk: (try? PTKDocumentFile(contentsOf: path).metadata())?.thumbnail

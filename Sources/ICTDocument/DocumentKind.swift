@@ -28,7 +28,7 @@ public enum DocumentKind: String, Hashable, Sendable, CaseIterable {
     /// name says: a package kind only as a directory, a text kind only as a
     /// regular file (a symbolic link to either is followed, as a user's
     /// path is). Reads the item's status only.
-    public static func of(itemAtPath path: String) -> DocumentKind? {
+    package static func of(itemAtPath path: String) -> DocumentKind? {
         guard let kind = of(name: path), let info = try? FileInfo.of(path: path) else { return nil }
         return kind.accepts(info.kind) ? kind : nil
     }
@@ -63,7 +63,7 @@ public enum DocumentKind: String, Hashable, Sendable, CaseIterable {
     /// The name a document of this kind shows when it has no display name of
     /// its own: the last part of `path` without the kind's extension
     /// (`Shopping List` for `notes/Shopping List.icfnote`).
-    public func fileDisplayName(ofPath path: String) -> String {
+    package func fileDisplayName(ofPath path: String) -> String {
         let fileName = PathName.split(path).name
         let suffix = "." + rawValue
         guard fileName.count > suffix.count, fileName.lowercased().hasSuffix(suffix) else { return fileName }

@@ -6,7 +6,7 @@ extension ICTDocumentFile {
     /// case-insensitively, as the platform guidance asks.
     ///
     /// - Throws: `ICTDocumentError` `.package` when the directory cannot be listed.
-    public static func freeFileName(for baseName: String, in directory: String) throws(ICTDocumentError) -> String {
+    package static func freeFileName(for baseName: String, in directory: String) throws(ICTDocumentError) -> String {
         let entries: [DirectoryEntry]
         do throws(SystemCallError) {
             entries = try Directory.entries(atPath: directory)

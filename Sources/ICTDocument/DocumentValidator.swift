@@ -73,7 +73,7 @@ public struct DocumentValidator {
     /// partial (`PackageConsistency`, every file's digest read) gets an error
     /// per entry that is not the one saved, not listed, or missing; a
     /// conflict copy inside, a warning.
-    public func validate(packageAt path: String) -> [DocumentFinding] {
+    package func validate(packageAt path: String) -> [DocumentFinding] {
         var findings = Self.consistencyFindings(path)
         let package: PackageWrapper
         do {

@@ -28,7 +28,7 @@ public final class ICTDocumentFile {
     }
 
     /// Where the document was opened from or last saved to; nil for a new one.
-    public private(set) var path: String?
+    package private(set) var pathString: String?
     /// What has been read from disk so far.
     public private(set) var statistics = Statistics()
     /// The limits on the images read.
@@ -60,21 +60,21 @@ public final class ICTDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` `.package` when `path` is not a readable
     ///   package directory.
-    public init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
+    package init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
         do {
             package = try PackageWrapper(readingFrom: path, mode: .lazy)
         } catch {
             throw ICTDocumentError(error)
         }
-        self.path = path
+        self.pathString = path
         self.imageLimits = imageLimits
     }
 
     /// Opens a document from a package already read (lazily), such as a
-    /// version of it that is not on disk as a package of its own. Reads nothing.
-    public init(package: PackageWrapper, path: String? = nil, imageLimits: ImageLimits = .default) {
+    /// version of it that is not on disk as a package of its own, at `path`. Reads nothing.
+    package init(package: PackageWrapper, pathString path: String?, imageLimits: ImageLimits = .default) {
         self.package = package
-        self.path = path
+        self.pathString = path
         self.imageLimits = imageLimits
     }
 
@@ -114,7 +114,7 @@ public final class ICTDocumentFile {
     /// - Throws: as `metadata()`.
     public func displayName() throws(ICTDocumentError) -> String {
         if let name = try metadata().displayName { return name }
-        return path.map(Self.fileDisplayName(ofPath:)) ?? ""
+        return pathString.map(Self.fileDisplayName(ofPath:)) ?? ""
     }
 
     /// The name shown for a document without a display name: the last
@@ -253,8 +253,8 @@ public final class ICTDocumentFile {
     ///   (the old document stays as it was); `.invalidArchive` when an
     ///   object cannot be encoded.
     public func save(to destination: String? = nil) throws(ICTDocumentError) {
-        guard let target = destination ?? path else { preconditionFailure("save() of a new document needs a path") }
-        let replacing = path.map { $0 == target } ?? false
+        guard let target = destination ?? pathString else { preconditionFailure("save() of a new document needs a path") }
+        let replacing = pathString.map { $0 == target } ?? false
         if metadataChanged, let loadedMetadata {
             try write(loadedMetadata, as: ICTDocumentFormat.metadataEntryName)
         }
@@ -262,7 +262,7 @@ public final class ICTDocumentFile {
             try write(loadedData, as: ICTDocumentFormat.dataEntryName)
         }
         try ArchivedPackageEntries.save(package, to: target, replacing: replacing)
-        path = target
+        pathString = target
         metadataChanged = false
         dataChanged = false
     }

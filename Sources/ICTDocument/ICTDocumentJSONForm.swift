@@ -234,7 +234,7 @@ extension ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.unreadableFile` when the photo file
     ///   cannot be read (`propertyListError` says why); what `setPhoto(pngBytes:)`
     ///   throws for the photo. Costs decoding and resizing the photo.
-    public convenience init(jsonForm form: ICTDocumentJSONForm, imageFolder: String, imageLimits: ImageLimits = .default)
+    package convenience init(jsonForm form: ICTDocumentJSONForm, imageFolder: String, imageLimits: ImageLimits = .default)
         throws(ICTDocumentError)
     {
         self.init(imageLimits: imageLimits)
@@ -258,7 +258,7 @@ extension ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.unreadableFile` when the JSON file
     ///   cannot be read; what `ICTDocumentJSONForm(jsonBytes:)` and
     ///   `init(jsonForm:imageFolder:imageLimits:)` throw.
-    public convenience init(jsonFormAt path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
+    package convenience init(jsonFormAt path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
         let bytes = try Self.readFile(path)
         let read: Result<ICTDocumentJSONForm, ICTDocumentError> = bytes.withUnsafeBytes { buffer in
             Result { () throws(ICTDocumentError) in try ICTDocumentJSONForm(jsonBytes: buffer) }

@@ -55,7 +55,7 @@ public struct ICTDocumentSummary: Hashable, Sendable {
     ///   directory, `.missingEntry` when it has no metadata entry,
     ///   `.invalidArchive`, `.wrongClass`, `.unsupportedVersion`, `.wrongType`
     ///   or `.damagedImage` naming `ctdocument.metadata` and the key.
-    public init(ofDocumentAt path: String, readingThumbnailUpTo thumbnailByteLimit: Int? = nil) throws(ICTDocumentError) {
+    package init(ofDocumentAt path: String, readingThumbnailUpTo thumbnailByteLimit: Int? = nil) throws(ICTDocumentError) {
         try self.init(ofDocumentAt: path, relativeTo: nil, readingThumbnailUpTo: thumbnailByteLimit)
     }
 

@@ -133,7 +133,7 @@ public struct PTKData: Hashable, Sendable, KeyedArchiveCodable {
 /// know are kept on save.
 public final class PTKDocumentFile {
     /// Where the document was opened from or last saved to; nil for a new one.
-    public private(set) var path: String?
+    package private(set) var pathString: String?
     /// What has been read from disk so far.
     public private(set) var statistics = ICTDocumentFile.Statistics()
     /// The limits on the images read.
@@ -163,13 +163,13 @@ public final class PTKDocumentFile {
     /// Opens the document at `path`, reading only its listing.
     ///
     /// - Throws: `ICTDocumentError` `.package` when `path` is not a readable package directory.
-    public init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
+    package init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
         do {
             package = try PackageWrapper(readingFrom: path, mode: .lazy)
         } catch {
             throw ICTDocumentError(error)
         }
-        self.path = path
+        self.pathString = path
         self.imageLimits = imageLimits
     }
 
@@ -205,7 +205,7 @@ public final class PTKDocumentFile {
     /// The name the app shows: the file name without `.ptk` (`PTKDocument`'s
     /// `description`); empty for a new document.
     public var displayName: String {
-        path.map { DocumentKind.ptk.fileDisplayName(ofPath: $0) } ?? ""
+        pathString.map { DocumentKind.ptk.fileDisplayName(ofPath: $0) } ?? ""
     }
 
     /// Sets the photo from PNG bytes, stored as given, and makes the
@@ -245,13 +245,13 @@ public final class PTKDocumentFile {
     ///   would replace something at `path`; `.package` when writing fails
     ///   (the old document stays as it was).
     public func save(to destination: String? = nil) throws(ICTDocumentError) {
-        guard let target = destination ?? path else { preconditionFailure("save() of a new document needs a path") }
+        guard let target = destination ?? pathString else { preconditionFailure("save() of a new document needs a path") }
         if changed, let loadedMetadata, let loadedData {
             try Self.entries.write(loadedMetadata, as: PTKDocumentFormat.metadataEntryName, in: package)
             try Self.entries.write(loadedData, as: PTKDocumentFormat.dataEntryName, in: package)
         }
-        try ArchivedPackageEntries.save(package, to: target, replacing: path.map { $0 == target } ?? false)
-        path = target
+        try ArchivedPackageEntries.save(package, to: target, replacing: pathString.map { $0 == target } ?? false)
+        pathString = target
         changed = false
     }
 

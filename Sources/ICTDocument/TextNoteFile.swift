@@ -65,7 +65,7 @@ public struct TextNoteFile: Hashable, Sendable {
     /// - Throws: `ICTDocumentError` `.unreadableFile` when the file cannot be
     ///   opened or read, is not a regular file or is over `maximumByteCount`;
     ///   `.invalidText` as `init(bytes:kind:)`.
-    public init(contentsOf path: String, kind: DocumentKind? = nil) throws(ICTDocumentError) {
+    package init(contentsOf path: String, kind: DocumentKind? = nil) throws(ICTDocumentError) {
         guard let kind = kind ?? DocumentKind.of(name: path), kind.isText else {
             preconditionFailure("\(path) is not named as a text note (.icfnote or .dox)")
         }
@@ -123,7 +123,7 @@ public struct TextNoteFile: Hashable, Sendable {
     /// - Throws: `ICTDocumentError` `.alreadyExists`, or `.unreadableFile`
     ///   saying what the system said when writing fails or what refused
     ///   kind of file is at `path` (nothing is changed then).
-    public static func write(_ text: String, to path: String, replacingExisting: Bool) throws(ICTDocumentError) {
+    package static func write(_ text: String, to path: String, replacingExisting: Bool) throws(ICTDocumentError) {
         if !replacingExisting, (try? FileInfo.of(path: path, followingLink: false)) != nil {
             throw ICTDocumentError(.alreadyExists, "\(path) already exists; not replaced")
         }

@@ -44,7 +44,7 @@ package struct VersionListing {
             }
             guard isICTDocument else { continue }
             do {
-                let document = ICTDocumentFile(package: try entries[index].version.packageWrapper(), path: entries[index].version.path)
+                let document = ICTDocumentFile(package: try entries[index].version.packageWrapper(), pathString: entries[index].version.path)
                 _ = try document.metadata()
                 let fields = try document.data()
                 entries[index].fields = fields

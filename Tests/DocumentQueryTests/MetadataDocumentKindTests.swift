@@ -1,5 +1,6 @@
 import DocumentQuery
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -13,10 +14,10 @@ import Testing
     struct TripKind: MetadataDocumentKind {
         var fileExtension: String { "trip" }
         var isPackage: Bool { true }
-        func displayName(ofDocumentAt path: String) -> String? {
-            (try? String(contentsOfFile: path + "/title", encoding: .utf8))?.split(separator: "\n").first.map(String.init)
+        func displayName(ofDocumentAt path: FilePath) -> String? {
+            (try? String(contentsOfFile: path.string + "/title", encoding: .utf8))?.split(separator: "\n").first.map(String.init)
         }
-        func thumbnailPNG(ofDocumentAt path: String) -> Data? { try? Data(contentsOf: URL(fileURLWithPath: path + "/thumb.png")) }
+        func thumbnailPNG(ofDocumentAt path: FilePath) -> Data? { try? Data(contentsOf: URL(fileURLWithPath: path.string + "/thumb.png")) }
     }
 
     /// A one-file kind that would rename every `.memo` file, to show that a
@@ -24,8 +25,8 @@ import Testing
     struct MemoKind: MetadataDocumentKind {
         var fileExtension: String { "MEMO" }
         var isPackage: Bool { false }
-        func displayName(ofDocumentAt path: String) -> String? { "memo at " + URL(fileURLWithPath: path).lastPathComponent }
-        func thumbnailPNG(ofDocumentAt path: String) -> Data? { nil }
+        func displayName(ofDocumentAt path: FilePath) -> String? { "memo at " + (path.lastComponent?.string ?? "") }
+        func thumbnailPNG(ofDocumentAt path: FilePath) -> Data? { nil }
     }
 
     @Test func anAppsPackageKindIsAnItemWithTheNameItGives() throws {
@@ -68,8 +69,8 @@ import Testing
         struct PackagedMemo: MetadataDocumentKind {
             var fileExtension: String { "memo" }
             var isPackage: Bool { true }
-            func displayName(ofDocumentAt path: String) -> String? { nil }
-            func thumbnailPNG(ofDocumentAt path: String) -> Data? { nil }
+            func displayName(ofDocumentAt path: FilePath) -> String? { nil }
+            func thumbnailPNG(ofDocumentAt path: FilePath) -> Data? { nil }
         }
         kinds.register(PackagedMemo())
         #expect(kinds.kind(forExtension: "MEMO")?.isPackage == true)

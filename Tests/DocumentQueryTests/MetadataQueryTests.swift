@@ -1,6 +1,7 @@
 import DocumentQuery
 import Foundation
 import ICTDocument
+import SystemPackage
 import SystemSupport
 import TestSupport
 import Testing
@@ -39,7 +40,9 @@ import Testing
         #expect(gathering.phase == .gatheringFinished)
         // By name, code point order: upper case first.
         #expect(names(gathering.results) == ["Alpha.ict", "Beta.ict", "notes.txt", "readme.txt"])
-        #expect(gathering.results.map(\.path) == ["scope/Alpha.ict", "scope/sub/Beta.ict", "scope/notes.txt", "scope/sub/deeper/readme.txt"].map(scratch.at))
+        #expect(
+            gathering.results.map(\.path.string)
+                == ["scope/Alpha.ict", "scope/sub/Beta.ict", "scope/notes.txt", "scope/sub/deeper/readme.txt"].map(scratch.at))
         #expect(gathering.added == gathering.results)
         #expect(gathering.changed.isEmpty && gathering.removed.isEmpty && gathering.problems.isEmpty)
         #expect(query.isStarted && !query.isGathering)
@@ -55,14 +58,14 @@ import Testing
             [
                 "python3", "-c",
                 "import os,sys; print(max(os.lstat(os.path.join(d, n)).st_mtime_ns for d, ds, fs in os.walk(sys.argv[1]) for n in ['.'] + ds + fs))",
-                alpha.path,
+                alpha.path.string,
             ])
         // Within a microsecond: a Date is a Double, about 0.1 µs apart these years.
         #expect(abs(alpha.contentChangeDate.timeIntervalSince1970 * 1e9 - (Double(newest) ?? 0)) < 1000)
         let notes = gathering.results[2]
         #expect(notes.fsSize == 5 && !notes.hasUnresolvedConflicts && notes.contentType == "public.plain-text")
         // stat's %W: the birth time in seconds, 0 where the file system does not keep it.
-        let birth = try output(of: "/usr/bin/stat", ["-c", "%W", notes.path])
+        let birth = try output(of: "/usr/bin/stat", ["-c", "%W", notes.path.string])
         #expect(notes.creationDate.map { String(Int($0.timeIntervalSince1970)) } ?? "0" == birth)
 
         query.stop()
@@ -353,19 +356,19 @@ import Testing
             try MetadataQuery(scopes: [MetadataQuery.ubiquitousDocumentsScope]).start(on: .main) { _ in }
         }
         #expect(error?.path == MetadataQuery.ubiquitousDocumentsScope)
-        MetadataQuery.ubiquitousDocumentsFolder = scratch.at("docs")
+        MetadataQuery.ubiquitousDocumentsFolder = FilePath(scratch.at("docs"))
         let (query, _, gathering) = try startedQuery(MetadataQuery.ubiquitousDocumentsScope)
         defer { query.stop() }
-        #expect(gathering?.results.map(\.path) == [scratch.at("docs/One.ict")])
+        #expect(gathering?.results.map(\.path.string) == [scratch.at("docs/One.ict")])
 
         // A container with no Documents folder yet gets one when searched, as iCloud makes it; a missing container does not.
-        MetadataQuery.ubiquitousDocumentsFolder = scratch.at("container/Documents")
+        MetadataQuery.ubiquitousDocumentsFolder = FilePath(scratch.at("container/Documents"))
         try scratch.makeFolder("container")
         let (fresh, _, empty) = try startedQuery(MetadataQuery.ubiquitousDocumentsScope)
         defer { fresh.stop() }
         #expect(empty?.results.isEmpty == true)
         #expect(FileManager.default.fileExists(atPath: scratch.at("container/Documents")))
-        MetadataQuery.ubiquitousDocumentsFolder = scratch.at("nowhere/Documents")
+        MetadataQuery.ubiquitousDocumentsFolder = FilePath(scratch.at("nowhere/Documents"))
         #expect(throws: MetadataQueryError.self) {
             try MetadataQuery(scopes: [MetadataQuery.ubiquitousDocumentsScope]).start(on: .main) { _ in }
         }
@@ -397,7 +400,7 @@ import Testing
         try bySize.start(on: recorder.queue) { recorder.handle($0) }
         defer { bySize.stop() }
         // Sizes 1, 1, 2, 3; the two of size 1 by path.
-        #expect(recorder.next()?.results.map(\.path) == ["scope/b.txt", "scope/sub/b.txt", "scope/c.txt", "scope/a.txt"].map(scratch.at))
+        #expect(recorder.next()?.results.map(\.path.string) == ["scope/b.txt", "scope/sub/b.txt", "scope/c.txt", "scope/a.txt"].map(scratch.at))
         let byConflict = MetadataQuery(scopes: [scratch.at("scope")], sortedBy: [.hasUnresolvedConflicts, .fsName])
         let second = Recorder()
         try byConflict.start(on: second.queue) { second.handle($0) }

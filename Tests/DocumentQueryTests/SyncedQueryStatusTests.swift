@@ -154,7 +154,7 @@ struct SyncedQueryStatusTests {
         let current = try Self.waitFor("Errands.icfnote is current through the link", recorder, seen: &seen) {
             Self.status("Errands.icfnote", in: $0).map { $0.downloadingStatus == .current && $0.percentDownloaded == 100 } ?? false
         }
-        #expect(current.results.map(\.path) == [link + "/Errands.icfnote"], "paths stay under the scope as given")
+        #expect(current.results.map(\.path.string) == [link + "/Errands.icfnote"], "paths stay under the scope as given")
         let kind = try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType
         #expect(kind == .typeSymbolicLink, "the link is left as it was")
     }

@@ -51,7 +51,7 @@ struct ICTDocumentURLTests {
         let byPath = try ICTDocumentFile(contentsOf: scratch.document)
         #expect(try byPath.displayName() == expected[0])
         for document in [try ICTDocumentFile(contentsOf: scratch.documentURL), try ICTDocumentFile(contentsOf: FilePath(scratch.document))] {
-            #expect(document.path == scratch.document)
+            #expect(document.path == FilePath(scratch.document))
             #expect(document.fileURL == scratch.documentURL)
             #expect(try document.displayName() == expected[0])
             #expect(try document.metadata().thumbnail == (try byPath.metadata().thumbnail))
@@ -64,7 +64,7 @@ struct ICTDocumentURLTests {
         // Spelled out by hand: `%` as `%25`, spaces as `%20`, Ü and ï in UTF-8.
         let text = "file://" + scratch.root.path + "/url%20overloads%20%2520/%C3%9Cn%C3%AFcode%20copy.ict"
         let document = try ICTDocumentFile(contentsOf: try #require(URL(string: text)))
-        #expect(document.path == scratch.document)
+        #expect(document.path == FilePath(scratch.document))
         #expect(try document.displayName() == (try Self.plistlibMetadata(of: scratch.document))[0])
     }
 
@@ -75,7 +75,7 @@ struct ICTDocumentURLTests {
         let byURL = scratch.folder + "/Saved by URL ü.ict"
         try document.save(to: URL(fileURLWithPath: byURL))
         #expect(try Self.plistlibMetadata(of: byURL)[0] == "Zoë by URL")
-        #expect(document.path == byURL)
+        #expect(document.path == FilePath(byURL))
         try document.setDisplayName("Zoë by FilePath")
         let byFilePath = scratch.folder + "/Saved by FilePath ü.ict"
         try document.save(to: FilePath(byFilePath))
@@ -137,6 +137,45 @@ struct ICTDocumentURLTests {
             _ = try ICTDocumentFile.freeFileName(for: "x", in: FilePath(missing))
         }
         #expect(listingError.message.contains(missing), "\(listingError.message)")
+    }
+
+    /// The `FilePath` forms on names that are not UTF-8 (`Caf` 0xE9 `.ict`, a
+    /// Latin-1 é, made by Python's `os.rename` on bytes): each names that very
+    /// item, not one with U+FFFD in its place. What Python's plistlib reads
+    /// of the sample, and the names Python lists as bytes, are the expected values.
+    @Test func filePathFormsNameItemsThatAreNotUTF8ByteForByte() throws {
+        let scratch = try Scratch()
+        let expected = try Self.plistlibMetadata(of: scratch.document)
+        let findings = DocumentValidator().validate(packageAt: FilePath(scratch.document))
+        func rawPath(_ name: [UInt8]) -> FilePath {
+            FilePath(platformString: (Array(scratch.folder.utf8) + [UInt8(ascii: "/")] + name).map { CChar(bitPattern: $0) } + [0])
+        }
+        let listing = """
+            import os, sys
+            print(' '.join(sorted(name.hex() for name in os.listdir(os.fsencode(sys.argv[1])))))
+            """
+        _ = try PythonScript.run(
+            "import os, sys; os.rename(sys.argv[1], os.fsencode(sys.argv[2]) + b'/Caf\\xe9.ict')", arguments: [scratch.document, scratch.folder])
+        let package = rawPath(Array("Caf".utf8) + [0xE9] + Array(".ict".utf8))
+        #expect(ICTDocumentFormat.isPackage(atPath: package) && ICTDocumentFormat.isDocument(atPath: package))
+        #expect(DocumentKind.of(itemAtPath: package) == .ict)
+        #expect(DocumentKind.ict.fileDisplayName(ofPath: package) == "Caf\u{10FFE9}")
+        #expect(try ICTDocumentSummary(ofDocumentAt: package).displayName == expected[0])
+        #expect(DocumentValidator().validate(packageAt: package) == findings)
+        let document = try ICTDocumentFile(contentsOf: package)
+        #expect(document.path == package)
+        #expect(try document.displayName() == expected[0])
+        let copy = rawPath(Array("Copy ".utf8) + [0xE9] + Array(".ict".utf8))
+        try document.save(to: copy)
+        #expect(document.path == copy)
+        #expect(try ICTDocumentFile(package: try PackageWrapper(readingFrom: scratch.folder + "/Copy \u{10FFE9}.ict"), path: copy).path == copy)
+        let note = rawPath(Array("Note ".utf8) + [0xE9] + Array(".icfnote".utf8))
+        try TextNoteFile.write("tea\n", to: note, replacingExisting: false)
+        #expect(try TextNoteFile(contentsOf: note).text == "tea\n")
+        // "Caf\xe9.ict", "Copy \xe9.ict", "Note \xe9.icfnote" in hex, by hand.
+        #expect(
+            try PythonScript.text(listing, arguments: [scratch.folder]).trimmingCharacters(in: .whitespacesAndNewlines)
+                == "436166e92e696374 436f707920e92e696374 4e6f746520e92e6963666e6f7465")
     }
 
     @Test func nonFileURLIsRefusedNamingIt() throws {

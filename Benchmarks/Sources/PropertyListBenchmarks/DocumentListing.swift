@@ -1,6 +1,7 @@
 import Foundation
 import ICTDocument
 import KeyedArchive
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -168,12 +169,12 @@ struct DocumentListing {
         var rows: [(name: String, thumbnail: (width: Int, height: Int)?)] = []
         rows.reserveCapacity(paths.count)
         for path in paths {
-            let summary = try ICTDocumentSummary(ofDocumentAt: path)
+            let summary = try ICTDocumentSummary(ofDocumentAt: FilePath(path))
             switch decoding {
             case .none:
                 break
             case .archiveAndPhoto:
-                guard let photo = try ICTDocumentFile(contentsOf: path).data().photo else { throw BenchmarkFailure("\(path) has no photo") }
+                guard let photo = try ICTDocumentFile(contentsOf: FilePath(path)).data().photo else { throw BenchmarkFailure("\(path) has no photo") }
                 keep(try PNGImage(pngBytes: [UInt8](photo)))
             }
             rows.append((summary.displayName, summary.thumbnailSize.map { ($0.width, $0.height) }))
@@ -286,7 +287,7 @@ struct DocumentFolder {
         let names = try FileManager.default.contentsOfDirectory(atPath: samples).filter { $0.hasSuffix(".ict") }.sorted()
         try expect(!names.isEmpty, "no sample documents in \(samples)")
         let photos = try names.map { name in
-            guard let photo = try ICTDocumentFile(contentsOf: samples + "/" + name).data().photo else {
+            guard let photo = try ICTDocumentFile(contentsOf: FilePath(samples + "/" + name)).data().photo else {
                 throw BenchmarkFailure("\(name) has no photo")
             }
             return try PNGImage(pngBytes: [UInt8](photo)).resized(width: ICTDocumentFormat.photoSide, height: ICTDocumentFormat.photoSide)

@@ -4,6 +4,7 @@ import FileCoordination
 import Foundation
 import ICTDocument
 import SyncthingHarness
+import SystemPackage
 import UbiquityContainers
 
 #if canImport(Glibc)
@@ -105,7 +106,7 @@ struct SyncRows {
                     updates.discard()
                     let start = clock.now
                     try FileCoordinator().coordinate(writing: sender.folder + "/" + name) { path in
-                        try TextNoteFile.write(Self.noteText, to: path, replacingExisting: false)
+                        try TextNoteFile.write(Self.noteText, to: FilePath(path), replacingExisting: false)
                     }
                     let saved = clock.now
                     try peers.scan(name)
@@ -329,14 +330,14 @@ struct SyncRows {
             var registrations: [FilePresenterRegistration] = []
             for index in 0..<presenterCount {
                 let path = presented + "/Note \(index).icfnote"
-                try TextNoteFile.write("note \(index)", to: path, replacingExisting: false)
+                try TextNoteFile.write("note \(index)", to: FilePath(path), replacingExisting: false)
                 registrations.append(try FilePresenterRegistration(presenting: path, presenter: IdlePresenter()))
             }
             var queries: [MetadataQuery] = []
             for index in 0..<queryCount {
                 let folder = directory + "/folder\(index)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try TextNoteFile.write("note in folder \(index)", to: folder + "/Note.icfnote", replacingExisting: false)
+                try TextNoteFile.write("note in folder \(index)", to: FilePath(folder + "/Note.icfnote"), replacingExisting: false)
                 let query = MetadataQuery(scopes: [folder], predicate: MetadataQueryPredicate(namePattern: "*.icfnote"))
                 let update = try MetadataQueryRows.firstUpdate(of: query)
                 try expect(update.results.count == 1, "the query of \(folder) gathered \(update.results.count) items, not 1")

@@ -2,6 +2,7 @@ import Foundation
 import ICTDocument
 import KeyedArchive
 import PropertyList
+import SystemPackage
 
 let fuzzImageLimits = ImageLimits(thumbnailPixelLimit: 2048 * 2048, inputByteLimit: 4 << 20)
 
@@ -13,13 +14,13 @@ func fuzzDocumentSummary(_ bytes: [UInt8]) {
     removeItem(package)
     mkdir(package, 0o755)
     writeFile("\(package)/\(ICTDocumentFormat.metadataEntryName)", bytes)
-    let summary = try? ICTDocumentSummary(ofDocumentAt: package)
-    guard let document = try? ICTDocumentFile(contentsOf: package, imageLimits: fuzzImageLimits),
+    let summary = try? ICTDocumentSummary(ofDocumentAt: FilePath(package))
+    guard let document = try? ICTDocumentFile(contentsOf: FilePath(package), imageLimits: fuzzImageLimits),
         let metadata = try? document.metadata()
     else { return }
     if let thumbnail = metadata.thumbnail, (try? PNGImage.size(ofPNG: thumbnail)) == nil { return }
     guard let summary else {
-        let error = Result { () throws(ICTDocumentError) in try ICTDocumentSummary(ofDocumentAt: package) }
+        let error = Result { () throws(ICTDocumentError) in try ICTDocumentSummary(ofDocumentAt: FilePath(package)) }
         require(false, "metadata() reads the entry, the summary refuses it: \(error)")
         return
     }
@@ -41,7 +42,7 @@ func fuzzDocument(_ bytes: [UInt8]) {
     mkdir(package, 0o755)
     writeFile("\(package)/\(ICTDocumentFormat.metadataEntryName)", validMetadataEntry)
     writeFile("\(package)/\(ICTDocumentFormat.dataEntryName)", bytes)
-    guard let document = try? ICTDocumentFile(contentsOf: package, imageLimits: fuzzImageLimits),
+    guard let document = try? ICTDocumentFile(contentsOf: FilePath(package), imageLimits: fuzzImageLimits),
         let data = try? document.data()
     else { return }
     do {
@@ -49,7 +50,7 @@ func fuzzDocument(_ bytes: [UInt8]) {
         _ = try document.setFirstName((data.firstName ?? "") + "~")
         _ = try document.setFirstName(data.firstName)
         try document.save(to: saved)
-        let again = try ICTDocumentFile(contentsOf: saved, imageLimits: fuzzImageLimits).data()
+        let again = try ICTDocumentFile(contentsOf: FilePath(saved), imageLimits: fuzzImageLimits).data()
         var expected = data
         expected.favoriteNumber = data.favoriteNumber.map { Double(Float($0)) }
         require(sameData(again, expected), "document round trip: \(brief(data)) became \(brief(again))")

@@ -1,6 +1,7 @@
 import Foundation
 import ICTDocument
 import KeyedArchive
+import SystemPackage
 
 /// A text note's bytes, read as each text kind: an `.icfnote` reads exactly
 /// when the bytes are UTF-8 (Foundation agrees), and then as that text; a
@@ -35,14 +36,14 @@ func fuzzPTKDocument(_ bytes: [UInt8]) {
     mkdir(package, 0o755)
     writeFile("\(package)/\(PTKDocumentFormat.metadataEntryName)", bytes)
     writeFile("\(package)/\(PTKDocumentFormat.dataEntryName)", validPTKDataEntry)
-    _ = DocumentValidator(schema: .ptkDocument, imageLimits: fuzzImageLimits).validate(packageAt: package)
-    guard let document = try? PTKDocumentFile(contentsOf: package, imageLimits: fuzzImageLimits),
+    _ = DocumentValidator(schema: .ptkDocument, imageLimits: fuzzImageLimits).validate(packageAt: FilePath(package))
+    guard let document = try? PTKDocumentFile(contentsOf: FilePath(package), imageLimits: fuzzImageLimits),
         let metadata = try? document.metadata()
     else { return }
     do {
         mkdir(saved, 0o755)
         writeFile("\(saved)/\(PTKDocumentFormat.metadataEntryName)", try KeyedArchiver.archive(metadata, forKey: PTKDocumentFormat.topKey))
-        let again = try PTKDocumentFile(contentsOf: saved, imageLimits: fuzzImageLimits).metadata()
+        let again = try PTKDocumentFile(contentsOf: FilePath(saved), imageLimits: fuzzImageLimits).metadata()
         require(again == metadata, "metadata round trip: \(brief(metadata)) became \(brief(again))")
     } catch {
         require(false, "a .ptk metadata entry that reads could not be archived and read again: \(error)")

@@ -32,7 +32,7 @@ struct DocumentReport {
     }
 
     static func report(_ path: String) throws -> String {
-        let document = try ICTDocumentFile(contentsOf: path)
+        let document = try ICTDocumentFile(contentsOf: URL(fileURLWithPath: path))
         let metadata = try document.metadata()
         let data = try document.data()
         var lines = ["\(path): \(try document.displayName())"]

@@ -104,10 +104,12 @@ struct PropertyListURLTests {
         let expectedPath = copy.folder.path + "/bad\u{10FFFF}.plist"
         let mapped = try MappedFile(filePath: filePath)
         #expect(Array(mapped.bytes) == Array(contents))
-        #expect(mapped.path == expectedPath)
+        #expect(mapped.path == filePath)
+        #expect(mapped.pathText == expectedPath)
         let partial = try PartialBinaryPropertyList(filePath: filePath)
         #expect(partial.size == contents.count)
-        #expect(partial.path == expectedPath)
+        #expect(partial.path == filePath)
+        #expect(partial.pathText == expectedPath)
     }
 
     @Test func missingFileErrorNamesThePath() throws {

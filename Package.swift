@@ -94,6 +94,7 @@ let package = Package(
                 "PropertyList",
                 "FoundationValues",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // NSArchiver's typed streams (old nibs, iMessage's attributedBody), read losslessly and decoded by class name.
@@ -367,7 +368,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "FoundationValues", "PropertyList", "TestSupport"],
+            dependencies: [
+                "KeyedArchive", "FoundationValues", "PropertyList", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

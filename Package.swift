@@ -136,6 +136,7 @@ let package = Package(
                 "PropertyList",
                 "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Layers inside data values, stepped into by key paths and shown by `inspect --expand`: property lists,
@@ -391,7 +392,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NIBArchiveTests",
-            dependencies: ["NIBArchive", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: [
+                "NIBArchive", "KeyedArchive", "PropertyList", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -116,6 +116,7 @@ let package = Package(
                 "KeyedArchive",
                 "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // An NSCoder-shaped, class-based coder over KeyedArchive's typed one, for code ported from Apple platforms.
@@ -382,7 +383,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreDataFilesTests",
-            dependencies: ["CoreDataFiles", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: [
+                "CoreDataFiles", "KeyedArchive", "PropertyList", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

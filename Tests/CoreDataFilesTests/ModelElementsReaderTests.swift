@@ -1,5 +1,6 @@
 import CoreDataFiles
 import Foundation
+import SystemPackage
 import PropertyList
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
     func anXcodeThreeModelReadsAsPlistlibReadsIt(_ folder: String) throws {
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path(folder))
         #expect(document.form == .modelSource)
-        #expect(document.filePath == ModelFixtures.path(folder + "/elements"))
+        #expect(document.filePath == FilePath(ModelFixtures.path(folder + "/elements")))
         let expected = try ModelFixtures.independentReading("elements", folder + "/elements")
         #expect(try ModelFixtures.canonical(ModelFixtures.scriptForm(document.model)) == (try ModelFixtures.canonical(expected)))
         #expect(!document.model.entities.isEmpty)
@@ -44,7 +45,7 @@ import Testing
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path("Migration.xcdatamodeld"))
         #expect(document.form == .versionedModelSource)
         #expect(document.currentVersionName == "Migration_Old")
-        #expect(document.filePath == ModelFixtures.path("Migration.xcdatamodeld/Migration_Old.xcdatamodel/elements"))
+        #expect(document.filePath == FilePath(ModelFixtures.path("Migration.xcdatamodeld/Migration_Old.xcdatamodel/elements")))
         #expect(document.model.entities.map(\.name) == ["Chef", "Ingredient", "Recipe"])
     }
 
@@ -56,7 +57,7 @@ import Testing
         try FileManager.default.copyItem(
             atPath: ModelFixtures.path("CartStorage.xcdatamodeld/CartStorage.xcdatamodel/contents"), toPath: folder + "/contents")
         let document = try ManagedObjectModelReader().readDocument(atPath: folder)
-        #expect(document.filePath == folder + "/contents")
+        #expect(document.filePath == FilePath(folder + "/contents"))
         #expect(document.model.entities.map(\.name) == ["CDCart", "CDCartItem", "CDCartItemModifier"])
     }
 
@@ -67,7 +68,7 @@ import Testing
         try FileManager.default.removeItem(atPath: folder + "/elements")
         try FileManager.default.copyItem(atPath: ModelFixtures.path("CartStorage.momd/CartStorage.mom"), toPath: folder + "/elements")
         let error = try #require(throws: CoreDataError.self) { try ManagedObjectModelReader().read(atPath: folder) }
-        #expect(error.path == folder + "/elements")
+        #expect(error.path == FilePath(folder + "/elements"))
         #expect(error.place == .keyPath("$top.root"))
         #expect(error.message.hasSuffix("is NSManagedObjectModel, not XDPMModel"))
     }
@@ -81,7 +82,7 @@ import Testing
         for length in stride(from: 0, to: whole.count, by: 997) {
             try whole.prefix(length).write(to: URL(fileURLWithPath: folder + "/elements"))
             let error = try #require(throws: CoreDataError.self) { try ManagedObjectModelReader().read(atPath: folder) }
-            #expect(error.path == folder + "/elements")
+            #expect(error.path == FilePath(folder + "/elements"))
             if case .byte(let offset) = error.place { #expect(offset <= length) }
         }
     }

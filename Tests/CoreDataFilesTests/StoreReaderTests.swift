@@ -1,5 +1,6 @@
 import CoreDataFiles
 import Foundation
+import SystemPackage
 import PropertyList
 import TestSupport
 import Testing
@@ -212,8 +213,8 @@ import Testing
             return
         }
         let file = reader.externalDataPath(fileName: name)
-        #expect(file == folder + "/.Notebook_SUPPORT/_EXTERNAL_DATA/9B1D2C3E-4F50-4617-8A9B-0C1D2E3F4A5B")
-        #expect(FileManager.default.contents(atPath: file) == Data("external bytes".utf8))
+        #expect(file == FilePath(folder + "/.Notebook_SUPPORT/_EXTERNAL_DATA/9B1D2C3E-4F50-4617-8A9B-0C1D2E3F4A5B"))
+        #expect(FileManager.default.contents(atPath: file.string) == Data("external bytes".utf8))
     }
 
     // MARK: The -wal read, nothing written
@@ -261,7 +262,7 @@ import Testing
         try FileManager.default.removeItem(atPath: store + "-shm")
         let before = try Self.sha256(Self.companions(store))
         let error = try Self.error { _ = try PersistentStoreReader(path: store) }
-        #expect(error.path == store)
+        #expect(error.path == FilePath(store))
         #expect(error.message.contains("-wal but no -shm"))
         #expect(try Self.sha256(Self.companions(store)) == before)
         #expect(!FileManager.default.fileExists(atPath: store + "-shm"))
@@ -281,7 +282,7 @@ import Testing
             let reader = try PersistentStoreReader(path: store, model: Self.notebookModel)
             try reader.forEachObject { _ in }
         }
-        #expect(error.path == store)
+        #expect(error.path == FilePath(store))
         #expect(error.description.hasPrefix(store + ": "))
         #expect(error.place != .none)
         #expect(try Self.sha256(Self.companions(store)) == before)
@@ -461,13 +462,13 @@ import Testing
         #expect(ManagedDocumentPackage.isPackage(atPath: package))
         #expect(!ManagedDocumentPackage.isPackage(atPath: folder))
         let document = try ManagedDocumentPackage(path: package)
-        #expect(document.storePath == package + "/StoreContent/persistentStore")
+        #expect(document.storePath == FilePath(package + "/StoreContent/persistentStore"))
         #expect(document.documentMetadata == .dictionary(["NSPersistentStoreType": .string("SQLite")]))
         #expect(!document.hasAdditionalContent)
-        #expect(PersistentStoreFormat.isStore(atPath: try #require(document.storePath)))
+        #expect(PersistentStoreFormat.isStore(at: try #require(document.storePath)))
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: package + "/DocumentMetadata.plist"))
         let error = try Self.error { _ = try ManagedDocumentPackage(path: package) }
-        #expect(error.path == package + "/DocumentMetadata.plist")
+        #expect(error.path == FilePath(package + "/DocumentMetadata.plist"))
     }
 }
 

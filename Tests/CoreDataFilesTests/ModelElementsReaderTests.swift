@@ -1,7 +1,7 @@
 import CoreDataFiles
 import Foundation
-import SystemPackage
 import PropertyList
+import SystemPackage
 import Testing
 
 /// Xcode 3 models (an `.xcdatamodel` of `elements` and `layout`, no `contents`), from Apple's sample code

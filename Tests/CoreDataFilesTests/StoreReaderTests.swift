@@ -1,7 +1,7 @@
 import CoreDataFiles
 import Foundation
-import SystemPackage
 import PropertyList
+import SystemPackage
 import TestSupport
 import Testing
 

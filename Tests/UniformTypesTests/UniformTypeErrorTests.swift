@@ -1,6 +1,6 @@
 import Foundation
-import SystemPackage
 import PropertyList
+import SystemPackage
 import Testing
 import UniformTypes
 

@@ -2,6 +2,7 @@ import CoreDataFiles
 import Foundation
 import PropertyList
 import SystemPackage
+import TestSupport
 import Testing
 
 /// Xcode 3 models (an `.xcdatamodel` of `elements` and `layout`, no `contents`), from Apple's sample code
@@ -89,8 +90,7 @@ import Testing
 
     /// A copy of Recipes.xcdatamodel (elements and layout) in a fresh folder; its path.
     static func scratchModel() throws -> String {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ModelElementsReaderTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let parent = try ScratchFolder.make("ModelElementsReaderTests").path
         let folder = parent + "/Recipes.xcdatamodel"
         try FileManager.default.copyItem(atPath: ModelFixtures.path("Recipes.xcdatamodel"), toPath: folder)
         return folder

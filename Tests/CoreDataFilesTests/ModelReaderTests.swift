@@ -1,6 +1,7 @@
 import CoreDataFiles
 import Foundation
 import SystemPackage
+import TestSupport
 import Testing
 
 /// Reading models in their four forms, each checked against an independent reading (Python's xml.etree for XML,
@@ -84,7 +85,7 @@ import Testing
     /// An `.xccurrentversion` without `_XCCurrentVersionName` (CTDataStoreManager's, an empty dictionary), as
     /// Xcode opens it: the one version is current; with two to choose from, the file is refused at the key.
     @Test func anXccurrentversionWithoutANameTakesTheOnlyVersion() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ModelReaderTests-\(UUID().uuidString)").path
+        let folder = try ScratchFolder.make("ModelReaderTests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let bundle = folder + "/CartStorage.xcdatamodeld"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

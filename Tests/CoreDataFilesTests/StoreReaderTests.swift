@@ -62,28 +62,12 @@ import Testing
     // MARK: Helpers
 
     /// A fresh folder of its own under the system's temporary folder.
-    static func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("StoreReaderTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func temporaryFolder() throws -> String { try ScratchFolder.make("StoreReaderTests").path }
 
-    /// Runs `python3 script arguments…`, returning its standard output; fails on a non-zero exit.
+    /// Runs `python3 script arguments…` (`PythonScript`), returning its standard output; throws on a non-zero exit.
     @discardableResult
     static func python(_ script: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 \(script) failed: \(errorText)")
-        return data
+        try PythonScript.run(arguments: [script] + arguments)
     }
 
     /// Makes the Notebook store (a variant of it) at `folder/Notebook.sqlite` with `make_store.py`.
@@ -95,16 +79,12 @@ import Testing
 
     /// The SHA-256 of each file (Python's hashlib), "-" for one that is not there.
     static func sha256(_ paths: [String]) throws -> [String] {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString).py").path
-        try Data(
-            """
+        let script = """
             import hashlib, os, sys
             for p in sys.argv[1:]:
                 print(hashlib.sha256(open(p, "rb").read()).hexdigest() if os.path.exists(p) else "-")
-            """.utf8
-        ).write(to: URL(fileURLWithPath: script))
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        return String(decoding: try python(script, paths), as: UTF8.self).split(separator: "\n").map(String.init)
+            """
+        return try PythonScript.text(script, arguments: paths).split(separator: "\n").map(String.init)
     }
 
     static func companions(_ store: String) -> [String] { [store, store + "-wal", store + "-shm"] }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import SystemPackage
+import TestSupport
 import Testing
 
 /// `KeyedArchiveObjectGraph.isBinaryArchive(at:)` on archives other tools wrote (the
@@ -15,9 +16,9 @@ struct BinaryArchiveIdentificationTests {
 
     /// Writes `bytes` to a new temporary file and returns its path.
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("binary-archive-\(UUID().uuidString).plist")
-        try Data(bytes).write(to: url)
-        return url.path
+        let path = ScratchFolder.filePath("binary-archive", extension: "plist")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// The 32-byte trailer: 6 unused bytes, 1-byte offsets and references,
@@ -65,7 +66,9 @@ struct BinaryArchiveIdentificationTests {
 
     @Test func unreadableOrOtherFilesAreNotArchives() throws {
         #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath("/nonexistent/archive.plist")))
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(FileManager.default.temporaryDirectory.path)))  // a directory
+        try ScratchFolder.with("BinaryArchiveIdentificationTests") { folder in
+            #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(folder.path)))  // a directory
+        }
         let path = try Self.temporaryFile(Array("{\"$archiver\": \"NSKeyedArchiver\"}".utf8))  // JSON, not binary
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(path)))

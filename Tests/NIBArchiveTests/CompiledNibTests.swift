@@ -1,15 +1,13 @@
 import Foundation
 import NIBArchive
 import SystemPackage
+import TestSupport
 import Testing
 
 @Suite struct CompiledNibTests {
-    /// A temporary folder, removed when `body` ends.
+    /// A scratch folder, removed when `body` ends.
     private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("CompiledNibTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
+        try ScratchFolder.with("CompiledNibTests", body)
     }
 
     @Test func aFileIsOneMember() throws {

@@ -94,6 +94,7 @@ let package = Package(
                 "PropertyList",
                 "FoundationValues",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // NSArchiver's typed streams (old nibs, iMessage's attributedBody), read losslessly and decoded by class name.
@@ -115,6 +116,7 @@ let package = Package(
                 "KeyedArchive",
                 "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // An NSCoder-shaped, class-based coder over KeyedArchive's typed one, for code ported from Apple platforms.
@@ -135,6 +137,7 @@ let package = Package(
                 "PropertyList",
                 "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Layers inside data values, stepped into by key paths and shown by `inspect --expand`: property lists,
@@ -373,7 +376,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "FoundationValues", "PropertyList", "TestSupport"],
+            dependencies: [
+                "KeyedArchive", "FoundationValues", "PropertyList", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -383,7 +389,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreDataFilesTests",
-            dependencies: ["CoreDataFiles", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: [
+                "CoreDataFiles", "KeyedArchive", "PropertyList", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -393,7 +402,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NIBArchiveTests",
-            dependencies: ["NIBArchive", "KeyedArchive", "PropertyList", "TestSupport"],
+            dependencies: [
+                "NIBArchive", "KeyedArchive", "PropertyList", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

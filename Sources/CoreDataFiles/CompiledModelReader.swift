@@ -36,12 +36,12 @@ struct CompiledModelReader {
             } else {
                 place = .none
             }
-            throw CoreDataError(path: path, place: place, message: "not a compiled model: \(error.message)")
+            throw CoreDataError(pathText: path, place: place, message: "not a compiled model: \(error.message)")
         }
     }
 
     func fail(_ place: String, _ message: String) -> CoreDataError {
-        CoreDataError(path: path, place: .keyPath(place), message: message)
+        CoreDataError(pathText: path, place: .keyPath(place), message: message)
     }
 
     /// The top object's class name (`NSManagedObjectModel` for a model), or nil.

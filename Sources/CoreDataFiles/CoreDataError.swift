@@ -1,9 +1,17 @@
+import SystemPackage
+import SystemSupport
+
 /// An error reading a Core Data file — a managed object model or a store — saying what went wrong and where:
 /// a line of a model's XML, a key path in a compiled model, an entity and property, a table, row and column of
 /// a store, or a byte offset.
 public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file concerned, as the caller gave it; nil for bytes read from memory.
-    public var path: String?
+    public var path: FilePath? {
+        get { pathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
+        set { pathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `path` as text for the message (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package var pathText: String?
     /// Where in the file the problem is.
     public var place: Place
     /// What went wrong, in words.
@@ -25,9 +33,15 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
         case byte(Int)
     }
 
-    /// Makes an error at a place in a file.
-    public init(path: String?, place: Place, message: String) {
-        self.path = path
+    /// Makes an error at a place in the file at `path`.
+    public init(path: FilePath?, place: Place, message: String) {
+        self.init(pathText: path?.withPlatformString(RawFileName.decoding(cString:)), place: place, message: message)
+    }
+
+    /// Makes an error at a place in a file named by text (bytes that are not UTF-8 carried as `RawFileName`
+    /// carries them), for the kit's own readers.
+    package init(pathText: String?, place: Place, message: String) {
+        self.pathText = pathText
         self.place = place
         self.message = message
     }
@@ -51,7 +65,7 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
     /// out when there are none.
     public var description: String {
         var parts: [String] = []
-        if let path { parts.append(path) }
+        if let pathText { parts.append(pathText) }
         if let placeDescription { parts.append(placeDescription) }
         parts.append(message)
         return parts.joined(separator: ": ")

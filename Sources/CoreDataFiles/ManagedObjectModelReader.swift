@@ -1,4 +1,5 @@
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 /// Reads a managed object model from any of its four forms: an `.xcdatamodeld` folder (its current version), an
@@ -18,19 +19,36 @@ public struct ManagedObjectModelReader: Sendable {
     /// `.xcdatamodel`, `.momd` (its current version, from `VersionInfo.plist`, with the entity version hashes
     /// Apple's compiler wrote there) or `.mom`.
     ///
-    /// - Throws: ``CoreDataError`` saying where, when the files cannot be read or do not make a model.
-    public func read(atPath path: String) throws(CoreDataError) -> ManagedObjectModel {
+    /// - Throws: ``CoreDataError`` saying where, when the files cannot be read or do not make a model. A name that
+    ///   is not UTF-8 is read byte for byte.
+    public func read(at filePath: FilePath) throws(CoreDataError) -> ManagedObjectModel {
+        try read(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `read(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them), for
+    /// the kit's own callers.
+    ///
+    /// - Throws: as `read(at:)`.
+    package func read(atPath path: String) throws(CoreDataError) -> ManagedObjectModel {
         try readDocument(atPath: path).model
     }
 
-    /// Reads the model at a path as ``read(atPath:)`` does, with the form it was read from, the file read within a
+    /// Reads the model at a path as ``read(at:)`` does, with the form it was read from, the file read within a
     /// folder, and the line of each entity and property when it was read from XML.
     ///
     /// - Throws: ``CoreDataError`` saying where.
-    public func readDocument(atPath path: String) throws(CoreDataError) -> ModelDocument {
+    public func readDocument(at filePath: FilePath) throws(CoreDataError) -> ModelDocument {
+        try readDocument(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `readDocument(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries
+    /// them), for the kit's own callers.
+    ///
+    /// - Throws: as `readDocument(at:)`.
+    package func readDocument(atPath path: String) throws(CoreDataError) -> ModelDocument {
         guard let form = ModelFileForm.of(itemAtPath: path) else {
             throw CoreDataError(
-                path: path, place: .none,
+                pathText: path, place: .none,
                 message: "not a Core Data model (an .xcdatamodeld or .xcdatamodel folder, a .momd folder or a .mom file)")
         }
         switch form {
@@ -44,12 +62,12 @@ public struct ManagedObjectModelReader: Sendable {
                 let bytes = try readFile(elementsPath)
                 let model = try CompiledModelReader(bytes: bytes, path: elementsPath).xcodeThreeModel()
                 try Self.checkInheritance(model, path: elementsPath, locations: nil)
-                return ModelDocument(model: model, form: form, filePath: elementsPath, locations: ModelLocations())
+                return ModelDocument(model: model, form: form, filePathText: elementsPath, locations: ModelLocations())
             }
             let bytes = try readFile(contentsPath)
             let (model, locations) = try ModelContentsHandler.read(bytes, path: contentsPath)
             try Self.checkInheritance(model, path: contentsPath, locations: locations)
-            return ModelDocument(model: model, form: form, filePath: contentsPath, locations: locations)
+            return ModelDocument(model: model, form: form, filePathText: contentsPath, locations: locations)
         case .versionedModelSource:
             let version = try currentSourceVersion(path)
             var document = try readDocument(atPath: Self.join(path, version))
@@ -58,8 +76,8 @@ public struct ManagedObjectModelReader: Sendable {
             return document
         case .compiledModel:
             let bytes = try readFile(path)
-            let model = try read(compiledModel: bytes, path: path)
-            return ModelDocument(model: model, form: form, filePath: path, locations: ModelLocations())
+            let model = try read(compiledModel: bytes, pathText: path)
+            return ModelDocument(model: model, form: form, filePathText: path, locations: ModelLocations())
         case .versionedCompiledModel:
             return try readCompiledBundle(path)
         }
@@ -69,7 +87,15 @@ public struct ManagedObjectModelReader: Sendable {
     ///
     /// - Throws: ``CoreDataError`` with the key path of the archive's object concerned (`$objects[12].NSProperties`),
     ///   or the byte offset where the property list is broken.
-    public func read(compiledModel bytes: [UInt8], path: String?) throws(CoreDataError) -> ManagedObjectModel {
+    public func read(compiledModel bytes: [UInt8], path: FilePath?) throws(CoreDataError) -> ManagedObjectModel {
+        try read(compiledModel: bytes, pathText: path?.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `read(compiledModel:path:)` with the file named by text (bytes that are not UTF-8 carried as `RawFileName`
+    /// carries them), for the kit's own readers.
+    ///
+    /// - Throws: as `read(compiledModel:path:)`.
+    package func read(compiledModel bytes: [UInt8], pathText path: String?) throws(CoreDataError) -> ManagedObjectModel {
         let model = try CompiledModelReader(bytes: bytes, path: path).model()
         try Self.checkInheritance(model, path: path, locations: nil)
         return model
@@ -78,7 +104,15 @@ public struct ManagedObjectModelReader: Sendable {
     /// Reads an `.xcdatamodel`'s `contents` XML.
     ///
     /// - Throws: ``CoreDataError`` with the line of the XML concerned.
-    public func read(modelContents bytes: [UInt8], path: String?) throws(CoreDataError) -> ManagedObjectModel {
+    public func read(modelContents bytes: [UInt8], path: FilePath?) throws(CoreDataError) -> ManagedObjectModel {
+        try read(modelContents: bytes, pathText: path?.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `read(modelContents:path:)` with the file named by text (bytes that are not UTF-8 carried as `RawFileName`
+    /// carries them), for the kit's own readers.
+    ///
+    /// - Throws: as `read(modelContents:path:)`.
+    package func read(modelContents bytes: [UInt8], pathText path: String?) throws(CoreDataError) -> ManagedObjectModel {
         let (model, locations) = try ModelContentsHandler.read(bytes, path: path)
         try Self.checkInheritance(model, path: path, locations: locations)
         return model
@@ -102,18 +136,18 @@ public struct ManagedObjectModelReader: Sendable {
             let file = try OpenFile(path: path)
             let info = try file.info()
             guard info.kind == .regular else {
-                throw CoreDataError(path: path, place: .none, message: "not a regular file")
+                throw CoreDataError(pathText: path, place: .none, message: "not a regular file")
             }
             guard let bytes = try file.readToEnd(limit: maximumFileSize) else {
-                throw CoreDataError(path: path, place: .none, message: "larger than \(maximumFileSize) bytes, the most a model is read from")
+                throw CoreDataError(pathText: path, place: .none, message: "larger than \(maximumFileSize) bytes, the most a model is read from")
             }
             return bytes
         } catch let error as SystemCallError {
-            throw CoreDataError(path: path, place: .none, message: error.reason)
+            throw CoreDataError(pathText: path, place: .none, message: error.reason)
         } catch let error as CoreDataError {
             throw error
         } catch {
-            throw CoreDataError(path: path, place: .none, message: "\(error)")
+            throw CoreDataError(pathText: path, place: .none, message: "\(error)")
         }
     }
 
@@ -121,7 +155,7 @@ public struct ManagedObjectModelReader: Sendable {
         do {
             return try Directory.entries(atPath: folder).map(\.name).sorted()
         } catch {
-            throw CoreDataError(path: folder, place: .none, message: error.reason)
+            throw CoreDataError(pathText: folder, place: .none, message: error.reason)
         }
     }
 
@@ -139,7 +173,7 @@ public struct ManagedObjectModelReader: Sendable {
             case .lineColumn(let line, _): place = .line(line)
             case .none: place = .none
             }
-            throw CoreDataError(path: path, place: place, message: "not a property list: \(error.message)")
+            throw CoreDataError(pathText: path, place: place, message: "not a property list: \(error.message)")
         }
     }
 
@@ -151,25 +185,25 @@ public struct ManagedObjectModelReader: Sendable {
         let currentPath = Self.join(path, ".xccurrentversion")
         if (try? FileInfo.of(path: currentPath)) != nil {
             guard case .dictionary(let fields) = try propertyList(currentPath) else {
-                throw CoreDataError(path: currentPath, place: .none, message: "not a dictionary")
+                throw CoreDataError(pathText: currentPath, place: .none, message: "not a dictionary")
             }
             if fields["_XCCurrentVersionName"] == nil, versions.count == 1 { return versions[0] }
             guard case .string(let name)? = fields["_XCCurrentVersionName"] else {
                 throw CoreDataError(
-                    path: currentPath, place: .keyPath("_XCCurrentVersionName"),
+                    pathText: currentPath, place: .keyPath("_XCCurrentVersionName"),
                     message: fields["_XCCurrentVersionName"] == nil
                         ? "missing, and the .xcdatamodeld holds \(versions.count) .xcdatamodel versions to choose from"
                         : "not a string")
             }
             guard versions.contains(name) else {
                 throw CoreDataError(
-                    path: currentPath, place: .keyPath("_XCCurrentVersionName"), message: "names \(name), which the .xcdatamodeld does not hold")
+                    pathText: currentPath, place: .keyPath("_XCCurrentVersionName"), message: "names \(name), which the .xcdatamodeld does not hold")
             }
             return name
         }
         guard versions.count == 1 else {
             throw CoreDataError(
-                path: path, place: .none,
+                pathText: path, place: .none,
                 message: "no .xccurrentversion says which of its \(versions.count) .xcdatamodel versions is current")
         }
         return versions[0]
@@ -183,44 +217,44 @@ public struct ManagedObjectModelReader: Sendable {
         var versionInfo: [String: PropertyListValue] = [:]
         if (try? FileInfo.of(path: infoPath)) != nil {
             guard case .dictionary(let fields) = try propertyList(infoPath) else {
-                throw CoreDataError(path: infoPath, place: .none, message: "not a dictionary")
+                throw CoreDataError(pathText: infoPath, place: .none, message: "not a dictionary")
             }
             versionInfo = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         }
         let current: String
         if let value = versionInfo["NSManagedObjectModel_CurrentVersionName"] {
             guard case .string(let name) = value else {
-                throw CoreDataError(path: infoPath, place: .keyPath("NSManagedObjectModel_CurrentVersionName"), message: "not a string")
+                throw CoreDataError(pathText: infoPath, place: .keyPath("NSManagedObjectModel_CurrentVersionName"), message: "not a string")
             }
             current = name
         } else if moms.count == 1 {
             current = moms[0]
         } else {
             throw CoreDataError(
-                path: path, place: .none,
+                pathText: path, place: .none,
                 message: "no VersionInfo.plist NSManagedObjectModel_CurrentVersionName says which of its \(moms.count) .mom versions is current")
         }
         guard moms.contains(current) else {
-            throw CoreDataError(path: path, place: .none, message: "the current version \(current).mom is not in the .momd")
+            throw CoreDataError(pathText: path, place: .none, message: "the current version \(current).mom is not in the .momd")
         }
         let momPath = Self.join(path, current + ".mom")
-        var model = try read(compiledModel: try readFile(momPath), path: momPath)
+        var model = try read(compiledModel: try readFile(momPath), pathText: momPath)
         if case .dictionary(let versions)? = versionInfo["NSManagedObjectModel_VersionHashes"], let hashes = versions[current] {
             let keyPath = "NSManagedObjectModel_VersionHashes.\(current)"
             guard case .dictionary(let byEntity) = hashes else {
-                throw CoreDataError(path: infoPath, place: .keyPath(keyPath), message: "not a dictionary")
+                throw CoreDataError(pathText: infoPath, place: .keyPath(keyPath), message: "not a dictionary")
             }
             for index in model.entities.indices {
                 guard let value = byEntity[model.entities[index].name] else { continue }
                 guard case .data(let data) = value, data.count == 32 else {
                     throw CoreDataError(
-                        path: infoPath, place: .keyPath(keyPath + "." + model.entities[index].name), message: "not a 32-byte version hash")
+                        pathText: infoPath, place: .keyPath(keyPath + "." + model.entities[index].name), message: "not a 32-byte version hash")
                 }
                 model.entities[index].versionHash = [UInt8](data)
             }
         }
         return ModelDocument(
-            model: model, form: .versionedCompiledModel, filePath: momPath, locations: ModelLocations(), currentVersionName: current)
+            model: model, form: .versionedCompiledModel, filePathText: momPath, locations: ModelLocations(), currentVersionName: current)
     }
 
     /// Refuses an inheritance cycle, at the first entity (in the model's order) on one.
@@ -228,7 +262,7 @@ public struct ManagedObjectModelReader: Sendable {
         if let (index, chain) = ModelValidator.firstInheritanceCycle(in: model) {
             let place: CoreDataError.Place = locations?.line(ofEntityAt: index).map { .line($0) } ?? .entity(model.entities[index].name, property: nil)
             throw CoreDataError(
-                path: path, place: place, message: "entity \(model.entities[index].name) inherits from itself: \(chain.joined(separator: " → "))")
+                pathText: path, place: place, message: "entity \(model.entities[index].name) inherits from itself: \(chain.joined(separator: " → "))")
         }
     }
 }
@@ -247,7 +281,14 @@ public enum ModelFileForm: String, Hashable, Sendable, CaseIterable {
     /// The form the item at `path` has by its extension (any case, trailing slashes aside) and kind: the three
     /// folder forms only as directories, `.mom` only as a regular file. Reads the item's status only (a `.mom` is
     /// not opened: ``ManagedObjectModelReader/isCompiledModel(_:)`` tells any keyed archive that holds a model).
-    public static func of(itemAtPath path: String) -> ModelFileForm? {
+    /// A name that is not UTF-8 is examined byte for byte.
+    public static func of(itemAt filePath: FilePath) -> ModelFileForm? {
+        of(itemAtPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `of(itemAt:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them),
+    /// for the kit's own callers.
+    package static func of(itemAtPath path: String) -> ModelFileForm? {
         var name = Substring(path)
         while name.count > 1, name.hasSuffix("/") { name.removeLast() }
         guard let dot = name.lastIndex(of: "."), !name[name.index(after: dot)...].contains("/"),
@@ -276,17 +317,32 @@ public struct ModelDocument: Hashable, Sendable {
     /// The form of the path read.
     public var form: ModelFileForm
     /// The file the model was read from: the `contents` of an `.xcdatamodel`, the current `.mom` of a `.momd`.
-    public var filePath: String
+    public var filePath: FilePath {
+        get { RawFileName.withPath(filePathText, FilePath.init(platformString:)) }
+        set { filePathText = newValue.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `filePath` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package var filePathText: String
     /// The line of each entity and property, for a model read from XML; empty otherwise.
     public var locations: ModelLocations
     /// The current version's name (`Model 2`), for an `.xcdatamodeld` or `.momd`.
     public var currentVersionName: String?
 
     /// Makes a document from its parts.
-    public init(model: ManagedObjectModel, form: ModelFileForm, filePath: String, locations: ModelLocations, currentVersionName: String? = nil) {
+    public init(model: ManagedObjectModel, form: ModelFileForm, filePath: FilePath, locations: ModelLocations, currentVersionName: String? = nil) {
+        self.init(
+            model: model, form: form, filePathText: filePath.withPlatformString(RawFileName.decoding(cString:)), locations: locations,
+            currentVersionName: currentVersionName)
+    }
+
+    /// Makes a document whose file is named by text (bytes that are not UTF-8 carried as `RawFileName` carries
+    /// them), for the kit's own readers.
+    package init(
+        model: ManagedObjectModel, form: ModelFileForm, filePathText: String, locations: ModelLocations, currentVersionName: String? = nil
+    ) {
         self.model = model
         self.form = form
-        self.filePath = filePath
+        self.filePathText = filePathText
         self.locations = locations
         self.currentVersionName = currentVersionName
     }

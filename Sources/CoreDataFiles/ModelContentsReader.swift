@@ -168,7 +168,7 @@ final class ModelContentsHandler: XMLEventHandler {
 
     /// The model read, once the parse has ended.
     func model() throws(CoreDataError) -> ManagedObjectModel {
-        guard sawModel else { throw CoreDataError(path: path, place: .none, message: "the XML has no <model> element") }
+        guard sawModel else { throw CoreDataError(pathText: path, place: .none, message: "the XML has no <model> element") }
         return ManagedObjectModel(entities: entities, configurations: configurations, versionIdentifiers: versionIdentifiers)
     }
 }
@@ -221,7 +221,7 @@ extension ModelContentsHandler {
             }
             let place: CoreDataError.Place
             if case .lineColumn(let line, _) = error.location, line > 0 { place = .line(line) } else { place = .none }
-            throw CoreDataError(path: path, place: place, message: message)
+            throw CoreDataError(pathText: path, place: place, message: message)
         }
         return (try handler.model(), handler.locations)
     }

@@ -73,7 +73,7 @@ extension PersistentStoreReader {
             } catch {
                 let entity = entity(named: record.objectID.entityName)
                 throw CoreDataError(
-                    path: path, place: .table(entity?.tableName ?? "", row: record.objectID.primaryKey, column: nil),
+                    pathText: pathText, place: .table(entity?.tableName ?? "", row: record.objectID.primaryKey, column: nil),
                     message: "cannot be written as JSON: \(error)")
             }
             if !asArray { buffer.append(UInt8(ascii: "\n")) }
@@ -98,7 +98,7 @@ extension PersistentStoreReader {
                 let entityName = record.objectID.entityName
                 let column = model == nil ? name : column(of: name, in: entityName)
                 throw CoreDataError(
-                    path: path, place: .table(entity(named: entityName)?.tableName ?? "", row: record.objectID.primaryKey, column: column),
+                    pathText: pathText, place: .table(entity(named: entityName)?.tableName ?? "", row: record.objectID.primaryKey, column: column),
                     message: error.message)
             }
         }

@@ -31,15 +31,15 @@ extension PersistentStoreReader {
                 return try Inflate.inflate(bytes, form: .rawDeflate, limit: maximumCachedModelSize)
             } catch {
                 throw CoreDataError(
-                    path: connection.path, place: place,
+                    pathText: connection.path, place: place,
                     message: "the cached model does not inflate as raw DEFLATE data (\(error.description)); give the model with --model")
             }
         }
         do {
-            return try ManagedObjectModelReader().read(compiledModel: inflated, path: connection.path)
+            return try ManagedObjectModelReader().read(compiledModel: inflated, pathText: connection.path)
         } catch {
             throw CoreDataError(
-                path: connection.path, place: place,
+                pathText: connection.path, place: place,
                 message: "the cached model (inflated, \(inflated.count) bytes) is not a compiled model: \(error.message)")
         }
     }

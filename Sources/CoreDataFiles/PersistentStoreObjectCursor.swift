@@ -108,10 +108,10 @@ final class TableCursor {
         self.table = table
         let columns = try reader.connection.columns(of: table)
         guard !columns.isEmpty else {
-            throw CoreDataError(path: reader.path, place: .table(table, row: nil, column: nil), message: "no such table")
+            throw CoreDataError(pathText: reader.pathText, place: .table(table, row: nil, column: nil), message: "no such table")
         }
         for required in ["Z_PK", "Z_ENT"] where !columns.contains(required) {
-            throw CoreDataError(path: reader.path, place: .table(table, row: nil, column: required), message: "no such column")
+            throw CoreDataError(pathText: reader.pathText, place: .table(table, row: nil, column: required), message: "no such column")
         }
         let filter = primaryKey == nil ? "" : " WHERE Z_PK = ?"
         statement = try reader.connection.prepare(
@@ -140,7 +140,7 @@ final class TableCursor {
         }
         guard let entity = reader.entityByNumber[number] else {
             throw CoreDataError(
-                path: reader.path, place: .table(table, row: key, column: "Z_ENT"), message: "entity number \(number) is not in Z_PRIMARYKEY")
+                pathText: reader.pathText, place: .table(table, row: key, column: "Z_ENT"), message: "entity number \(number) is not in Z_PRIMARYKEY")
         }
         plan = try plans.plan(for: entity, row: key)
         if let names = namesByEntity[number] {

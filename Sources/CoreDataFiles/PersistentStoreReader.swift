@@ -1,6 +1,8 @@
 import KeyedArchive
 import OrderedCollections
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 /// One object of a store: its ID and its values, by property name in the model's order (inherited first), or by
 /// column name when the store is read without a model.
@@ -21,7 +23,9 @@ public struct ManagedObjectRecord: Hashable, Sendable {
 /// Not `Sendable`: one reader holds one SQLite connection; use it from one thread at a time.
 public final class PersistentStoreReader {
     /// The store's path, as given.
-    public let path: String
+    public var path: FilePath { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
+    /// `path` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package let pathText: String
     /// The store's metadata (`Z_METADATA`).
     public let metadata: PersistentStoreMetadata
     /// The store's entities (`Z_PRIMARYKEY`), by entity number.
@@ -52,9 +56,18 @@ public final class PersistentStoreReader {
     /// - Throws: `CoreDataError` at byte 0 when the file is not an SQLite database, in table `Z_METADATA` or
     ///   `Z_PRIMARYKEY` when those are missing or malformed (the file is then not a Core Data store).
     ///
-    /// Reads and inflates the whole of `Z_MODELCACHE` (at most 64 MB inflated) when no model is given.
-    public init(path: String, model: ManagedObjectModel? = nil) throws(CoreDataError) {
-        self.path = path
+    /// Reads and inflates the whole of `Z_MODELCACHE` (at most 64 MB inflated) when no model is given. A name that
+    /// is not UTF-8 is opened byte for byte.
+    public convenience init(path: FilePath, model: ManagedObjectModel? = nil) throws(CoreDataError) {
+        try self.init(path: path.withPlatformString(RawFileName.decoding(cString:)), model: model)
+    }
+
+    /// `init(path:model:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries
+    /// them), for the kit's own callers.
+    ///
+    /// - Throws: as `init(path:model:)`.
+    package init(path: String, model: ManagedObjectModel? = nil) throws(CoreDataError) {
+        self.pathText = path
         connection = try SQLiteConnection(path: path)
         let tables = try connection.tableNames()
         var cacheProblem: CoreDataError?
@@ -75,7 +88,7 @@ public final class PersistentStoreReader {
         modelCacheProblem = cacheProblem
         for table in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(table) {
             throw CoreDataError(
-                path: path, place: .table(table, row: nil, column: nil),
+                pathText: path, place: .table(table, row: nil, column: nil),
                 message: "no such table: an SQLite file without it is not a Core Data store")
         }
         metadata = try Self.readMetadata(connection)
@@ -95,12 +108,12 @@ public final class PersistentStoreReader {
         let table = "Z_METADATA"
         let statement = try connection.prepare("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA", table: table)
         guard try statement.step() else {
-            throw CoreDataError(path: connection.path, place: .table(table, row: nil, column: nil), message: "the table has no row")
+            throw CoreDataError(pathText: connection.path, place: .table(table, row: nil, column: nil), message: "the table has no row")
         }
         let version = statement.integer(0)
         guard let identifier = statement.string(1) else {
             throw CoreDataError(
-                path: connection.path, place: .table(table, row: version, column: "Z_UUID"), message: "the store has no UUID")
+                pathText: connection.path, place: .table(table, row: version, column: "Z_UUID"), message: "the store has no UUID")
         }
         let propertyList: PropertyListValue
         if statement.storage(2) == .null {
@@ -110,7 +123,7 @@ public final class PersistentStoreReader {
                 propertyList = try statement.withBytes(2) { bytes throws(CoreDataError) in
                     do { return try PropertyListReader().read(bytes).value } catch {
                         throw CoreDataError(
-                            path: connection.path, place: .table(table, row: version, column: "Z_PLIST"),
+                            pathText: connection.path, place: .table(table, row: version, column: "Z_PLIST"),
                             message: "not a property list: \(error)")
                     }
                 }
@@ -127,7 +140,7 @@ public final class PersistentStoreReader {
             let number = statement.integer(0)
             guard let name = statement.string(1), !name.isEmpty else {
                 throw CoreDataError(
-                    path: connection.path, place: .table("Z_PRIMARYKEY", row: number, column: "Z_NAME"),
+                    pathText: connection.path, place: .table("Z_PRIMARYKEY", row: number, column: "Z_NAME"),
                     message: "an entity without a name")
             }
             rows.append((number, name, statement.integer(2), statement.integer(3)))
@@ -139,7 +152,7 @@ public final class PersistentStoreReader {
             while root.superNumber != 0 {
                 guard let parent = byNumber[root.superNumber], seen.insert(parent.number).inserted else {
                     throw CoreDataError(
-                        path: connection.path, place: .table("Z_PRIMARYKEY", row: row.number, column: "Z_SUPER"),
+                        pathText: connection.path, place: .table("Z_PRIMARYKEY", row: row.number, column: "Z_SUPER"),
                         message: "superentity \(root.superNumber) of \(root.name) is not an entity of the store, or its "
                             + "superentities make a cycle")
                 }

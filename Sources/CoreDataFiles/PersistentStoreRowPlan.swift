@@ -65,7 +65,7 @@ final class RowPlans {
         }
         guard model.entity(named: entity.name) != nil else {
             throw CoreDataError(
-                path: reader.path, place: .entity(entity.name, property: nil),
+                pathText: reader.pathText, place: .entity(entity.name, property: nil),
                 message: "the store's entity \(entity.name) (Z_ENT \(entity.number)) is not in the model")
         }
         var steps: [RowPlanStep] = []
@@ -82,7 +82,7 @@ final class RowPlans {
     private func index(of column: String) throws(CoreDataError) -> Int32 {
         guard let index = indexOf[column] else {
             throw CoreDataError(
-                path: reader.path, place: .table(table, row: nil, column: column),
+                pathText: reader.pathText, place: .table(table, row: nil, column: column),
                 message: "no such column, though the model has its property")
         }
         return index
@@ -104,7 +104,7 @@ final class RowPlans {
         }
         guard let destination = reader.entity(named: relationship.destinationEntityName) else {
             throw CoreDataError(
-                path: reader.path, place: .entity(entity.name, property: relationship.name),
+                pathText: reader.pathText, place: .entity(entity.name, property: relationship.name),
                 message: "the destination \(relationship.destinationEntityName) is not an entity of the store")
         }
         let inverse = relationship.inverseName.flatMap { name in
@@ -148,7 +148,7 @@ final class RowPlans {
                     ?? inverseUpper.flatMap({ suffix in candidates.first { isJoin($0, suffix) } })
             else {
                 throw CoreDataError(
-                    path: reader.path, place: .entity(entity.name, property: relationship.name),
+                    pathText: reader.pathText, place: .entity(entity.name, property: relationship.name),
                     message: "no join table Z_<N>\(upper) for this to-many relationship")
             }
             queried = join
@@ -159,7 +159,7 @@ final class RowPlans {
             guard let destinationColumn = side(upper), let sourceColumn = inverseUpper.flatMap(side), sourceColumn != destinationColumn
             else {
                 throw CoreDataError(
-                    path: reader.path, place: .table(join, row: nil, column: nil),
+                    pathText: reader.pathText, place: .table(join, row: nil, column: nil),
                     message: "the join table of \(entity.name).\(relationship.name) lacks a column per side")
             }
             let fok = columns.first { $0.hasPrefix("Z_FOK_") && $0.hasSuffix(upper) }

@@ -17,7 +17,7 @@ extension PersistentStoreReader {
             guard tables.contains(entity.tableName) else {
                 problems.append(
                     CoreDataError(
-                        path: path, place: .table(entity.tableName, row: nil, column: nil),
+                        pathText: pathText, place: .table(entity.tableName, row: nil, column: nil),
                         message: "no such table, though Z_PRIMARYKEY has entity \(entity.name)"))
                 continue
             }
@@ -43,7 +43,7 @@ extension PersistentStoreReader {
             let key = statement.integer(0)
             problems.append(
                 CoreDataError(
-                    path: path, place: .table(table, row: key, column: "Z_PK"),
+                    pathText: pathText, place: .table(table, row: key, column: "Z_PK"),
                     message: "primary key \(key) is above Z_MAX (\(maximum)) of the table's root entity in Z_PRIMARYKEY"))
         }
     }
@@ -53,7 +53,7 @@ extension PersistentStoreReader {
         for entity in model.entities where !storeNames.contains(entity.name) {
             problems.append(
                 CoreDataError(
-                    path: path, place: .entity(entity.name, property: nil),
+                    pathText: pathText, place: .entity(entity.name, property: nil),
                     message: "the model's entity is not in the store's Z_PRIMARYKEY"))
         }
         let storeHashes = metadata.modelVersionHashes
@@ -62,7 +62,7 @@ extension PersistentStoreReader {
             for (name, hash) in modelHashes.sorted(by: { $0.key < $1.key }) where storeHashes[name] != hash {
                 problems.append(
                     CoreDataError(
-                        path: path, place: .entity(name, property: nil),
+                        pathText: pathText, place: .entity(name, property: nil),
                         message: storeHashes[name] == nil
                             ? "the store's NSStoreModelVersionHashes has no hash for this entity"
                             : "the model's version hash differs from the store's NSStoreModelVersionHashes: the store was "
@@ -81,7 +81,7 @@ extension PersistentStoreReader {
                 if !columns.contains(column), reported.insert(entity.tableName + "." + column).inserted {
                     problems.append(
                         CoreDataError(
-                            path: path, place: .table(entity.tableName, row: nil, column: column),
+                            pathText: pathText, place: .table(entity.tableName, row: nil, column: column),
                             message: "no such column for attribute \(entity.name).\(attribute.name)"))
                 }
             }
@@ -91,7 +91,7 @@ extension PersistentStoreReader {
                     guard reported.insert(entity.tableName + "." + column).inserted else { continue }
                     problems.append(
                         CoreDataError(
-                            path: path, place: .table(entity.tableName, row: nil, column: column),
+                            pathText: pathText, place: .table(entity.tableName, row: nil, column: column),
                             message: "no such column for relationship \(entity.name).\(relationship.name)"))
                     continue
                 }
@@ -120,7 +120,7 @@ extension PersistentStoreReader {
         while try statement.step() {
             problems.append(
                 CoreDataError(
-                    path: path, place: .table(entity.tableName, row: statement.integer(0), column: column),
+                    pathText: pathText, place: .table(entity.tableName, row: statement.integer(0), column: column),
                     message: "the relationship names \(destination.name) p\(statement.integer(1)), which \(destination.tableName) does not have"))
         }
     }

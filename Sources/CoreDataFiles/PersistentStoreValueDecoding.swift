@@ -1,5 +1,7 @@
 import KeyedArchive
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 extension PersistentStoreReader {
     /// The value `step` reads from the current row of `statement`.
@@ -20,7 +22,7 @@ extension PersistentStoreReader {
                 let number = statement.integer(entityColumn)
                 guard let named = entityName(number: number) else {
                     throw CoreDataError(
-                        path: path, place: .table(table, row: row, column: statement.columnName(entityColumn)),
+                        pathText: pathText, place: .table(table, row: row, column: statement.columnName(entityColumn)),
                         message: "entity number \(number) is not in Z_PRIMARYKEY")
                 }
                 name = named
@@ -50,7 +52,7 @@ extension PersistentStoreReader {
 
     private func mismatch(_ place: CoreDataError.Place, _ attribute: AttributeDescription, _ found: SQLiteStorage) -> CoreDataError {
         CoreDataError(
-            path: path, place: place,
+            pathText: pathText, place: place,
             message: "\(attribute.name) is \(attribute.type.modelName) in the model, but the column holds \(found)")
     }
 
@@ -86,7 +88,7 @@ extension PersistentStoreReader {
             }
             let bytes = statement.bytes(index)
             guard bytes.count == 16 else {
-                throw CoreDataError(path: path, place: place(), message: "a UUID is 16 bytes, this one \(bytes.count)")
+                throw CoreDataError(pathText: pathText, place: place(), message: "a UUID is 16 bytes, this one \(bytes.count)")
             }
             return .uuid(Self.uuidString(bytes))
         case .uri:
@@ -110,7 +112,7 @@ extension PersistentStoreReader {
                         return .data(Array(bytes))
                     }
                     throw CoreDataError(
-                        path: path, place: place(),
+                        pathText: pathText, place: place(),
                         message: "\(box.attribute.name) is Transformable, but its value is not a keyed archive: \(error)")
                 }
             }
@@ -134,20 +136,27 @@ extension PersistentStoreReader {
         case 2:
             let name = bytes.dropFirst().prefix { $0 != 0 }
             guard !name.isEmpty, name.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) else {
-                throw CoreDataError(path: path, place: place, message: "external binary data without a valid file name")
+                throw CoreDataError(pathText: pathText, place: place, message: "external binary data without a valid file name")
             }
             return .externalData(fileName: String(decoding: name, as: UTF8.self))
         default:
             throw CoreDataError(
-                path: path, place: place,
+                pathText: pathText, place: place,
                 message: "binary data allowing external storage begins with 1 (inline) or 2 (external), not "
                     + (bytes.first.map { String($0) } ?? "nothing"))
         }
     }
 
     /// The path of external binary data named `fileName`: `.STORE_SUPPORT/_EXTERNAL_DATA/NAME` beside the store
-    /// (`.Notes_SUPPORT` for `Notes.sqlite`).
-    public func externalDataPath(fileName: String) -> String {
+    /// (`.Notes_SUPPORT` for `Notes.sqlite`), byte for byte as the store's path names its folder.
+    public func externalDataPath(fileName: String) -> FilePath {
+        RawFileName.withPath(externalDataPathText(fileName: fileName), FilePath.init(platformString:))
+    }
+
+    /// `externalDataPath(fileName:)` as text (bytes that are not UTF-8 carried as `RawFileName` carries them), for
+    /// the kit's own readers.
+    package func externalDataPathText(fileName: String) -> String {
+        let path = pathText
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

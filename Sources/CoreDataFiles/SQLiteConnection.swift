@@ -27,10 +27,10 @@ final class SQLiteConnection {
         self.path = path
         let info: FileInfo
         do { info = try FileInfo.of(path: path) } catch {
-            throw CoreDataError(path: path, place: .none, message: "cannot read the store: \(error.reason)")
+            throw CoreDataError(pathText: path, place: .none, message: "cannot read the store: \(error.reason)")
         }
         guard info.kind == .regular else {
-            throw CoreDataError(path: path, place: .none, message: "a store is a regular file, this is not")
+            throw CoreDataError(pathText: path, place: .none, message: "a store is a regular file, this is not")
         }
         let walSize = (try? FileInfo.of(path: path + "-wal"))?.size ?? 0
         let hasSharedMemory = (try? FileInfo.of(path: path + "-shm")) != nil
@@ -41,7 +41,7 @@ final class SQLiteConnection {
             query = "mode=ro&readonly_shm=1"
         } else {
             throw CoreDataError(
-                path: path, place: .none,
+                pathText: path, place: .none,
                 message: "the store has a -wal but no -shm: SQLite cannot read the -wal's committed changes without "
                     + "creating a -shm beside the store; copy the store and its -wal to a folder of your own and read the copy")
         }
@@ -51,7 +51,7 @@ final class SQLiteConnection {
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(opened)
-            throw CoreDataError(path: path, place: .none, message: "SQLite cannot open the store: \(message)")
+            throw CoreDataError(pathText: path, place: .none, message: "SQLite cannot open the store: \(message)")
         }
         handle = opened
         // The header is read on first use: read it now, so that a file that is not a database fails here.
@@ -85,10 +85,10 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle))
         if code & 0xFF == SQLITE_NOTADB {
             return CoreDataError(
-                path: path, place: .byte(0),
+                pathText: path, place: .byte(0),
                 message: "not an SQLite database (a store begins \"SQLite format 3\\0\" and a valid header): \(message)")
         }
-        return CoreDataError(path: path, place: .table(table, row: row, column: column), message: "SQLite: \(message)")
+        return CoreDataError(pathText: path, place: .table(table, row: row, column: column), message: "SQLite: \(message)")
     }
 
     /// A prepared statement for `sql`, whose errors are placed in `table`.

@@ -72,11 +72,11 @@ struct TypeSources: ParsableArguments {
             }
         }
         if sharedMimeInfo {
-            if !describing, (try? types.addSharedMimeInfoCache(directory: SharedMimeInfoCacheReader.systemDirectory)) == true { return }
+            if !describing, (try? types.addSharedMimeInfoCache(directory: SharedMimeInfoCacheReader.systemDirectoryText)) == true { return }
             do {
-                try types.addSharedMimeInfo(directory: SharedMimeInfoReader.systemPackagesDirectory)
+                try types.addSharedMimeInfo(directory: SharedMimeInfoReader.systemPackagesDirectoryText)
             } catch {
-                throw report.fail(Problem(path: error.path ?? SharedMimeInfoReader.systemPackagesDirectory, error))
+                throw report.fail(Problem(path: error.pathText ?? SharedMimeInfoReader.systemPackagesDirectoryText, error))
             }
         }
     }

@@ -463,7 +463,7 @@ extension ErrorBox {
     /// Hands a NIB-archive error to a C caller through `out` (when it is not NULL), which then owns it.
     static func report(_ error: NIBArchiveError, to out: UnsafeMutablePointer<OpaquePointer?>?) {
         let box = ErrorBox(
-            code: error.code.description, description: error.description, message: error.message, keyPath: error.path ?? "",
+            code: error.code.description, description: error.description, message: error.message, keyPath: error.pathText ?? "",
             byteOffset: error.byteOffset.map { Int64($0) } ?? -1)
         out?.pointee = OpaquePointer(Unmanaged.passRetained(box).toOpaque())
     }

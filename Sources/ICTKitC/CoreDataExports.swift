@@ -43,7 +43,7 @@ final class StoreBox {
     /// the model's JSON form.
     private static func describe(_ reader: PersistentStoreReader) -> PropertyListValue {
         var top: OrderedDictionary<String, PropertyListValue> = [:]
-        top["path"] = .string(reader.path)
+        top["path"] = .string(reader.pathText)
         top["storeIdentifier"] = .string(reader.metadata.storeIdentifier)
         top["storeType"] = reader.metadata.storeType.map(PropertyListValue.string) ?? .string("")
         let source: String

@@ -28,7 +28,7 @@ package enum ModelSupport {
     /// A library error as a problem: a line as `FILE:LINE:1`, a key path as `(at KEY PATH)`, another place as
     /// `FILE:PLACE`.
     package static func problem(_ error: CoreDataError, path: String) -> Problem {
-        let file = error.path ?? path
+        let file = error.pathText ?? path
         switch error.place {
         case .none: return Problem(path: file, error.message)
         case .line(let line): return Problem(path: file, location: .lineColumn(line: line, column: 1), error.message)
@@ -44,8 +44,8 @@ package enum ModelSupport {
         var place = "entity \(finding.entity)"
         if let property = finding.property { place += ", property \(property)" }
         if let line = finding.line {
-            return Problem(path: document.filePath, location: .lineColumn(line: line, column: 1), severity: severity, finding.message, keyPath: place)
+            return Problem(path: document.filePathText, location: .lineColumn(line: line, column: 1), severity: severity, finding.message, keyPath: place)
         }
-        return Problem(path: document.filePath, location: .entry(place), severity: severity, finding.message)
+        return Problem(path: document.filePathText, location: .entry(place), severity: severity, finding.message)
     }
 }

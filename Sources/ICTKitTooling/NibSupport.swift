@@ -101,6 +101,6 @@ package enum NibSupport {
 extension Problem {
     /// A nib error at its member file and byte offset.
     package init(_ path: String, _ error: NIBArchiveError) {
-        self.init(path: error.path ?? path, location: error.byteOffset.map { .byte($0) } ?? .none, error.message)
+        self.init(path: error.pathText ?? path, location: error.byteOffset.map { .byte($0) } ?? .none, error.message)
     }
 }

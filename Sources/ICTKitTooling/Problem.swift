@@ -112,7 +112,7 @@ extension Problem {
     /// A uniform-type reading problem, at `path`, the file it names when it names one.
     package init(path: String, _ error: UniformTypeError) {
         self.init(
-            path: error.path ?? path, location: Location(error.location), error.message,
+            path: error.pathText ?? path, location: Location(error.location), error.message,
             keyPath: KeyPathText.abbreviated(error.keyPath))
     }
 

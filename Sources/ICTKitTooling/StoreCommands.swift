@@ -14,7 +14,7 @@ package enum StoreCommands {
 
     /// A library error as the command's problem, its place as the entry (`table ZNOTE, row 2, column ZEXTRA`).
     package static func problem(_ error: CoreDataError, input: String) -> Problem {
-        let path = error.path ?? input
+        let path = error.pathText ?? input
         switch error.place {
         case .byte(let offset): return Problem(path: path, location: .byte(offset), error.message)
         case .none: return Problem(path: path, error.message)
@@ -30,8 +30,8 @@ package enum StoreCommands {
             var storePath = path
             if ManagedDocumentPackage.isPackage(atPath: path) {
                 let package = try ManagedDocumentPackage(path: path)
-                guard let inside = package.storePath else {
-                    throw CoreDataError(path: path, place: .none, message: "the document package has no \(ManagedDocumentPackage.storeEntry)")
+                guard let inside = package.storePathText else {
+                    throw CoreDataError(pathText: path, place: .none, message: "the document package has no \(ManagedDocumentPackage.storeEntry)")
                 }
                 document = package
                 storePath = inside
@@ -147,7 +147,7 @@ package enum StoreCommands {
                     try bytes.withUnsafeBytes { buffer in Result { () throws(CommandFailure) in try output.write(buffer) } }.get()
                 } catch {
                     writeFailure = error
-                    throw CoreDataError(path: destination ?? "-", place: .none, message: error.message)
+                    throw CoreDataError(pathText: destination ?? "-", place: .none, message: error.message)
                 }
             }
             try? output.commit()

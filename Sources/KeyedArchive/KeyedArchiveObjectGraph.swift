@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
 
 /// An `NSKeyedArchiver` archive as an untyped object graph: the `$top` keys
 /// and the `$objects` table, each object a plain value, an instance of a
@@ -53,7 +54,7 @@ public struct KeyedArchiveObjectGraph: Hashable, Sendable {
         return dictionary["$archiver"] != nil || dictionary["$objects"] != nil
     }
 
-    /// True when the file at `path` is a binary property list whose top
+    /// True when the file at `filePath` is a binary property list whose top
     /// object is a dictionary with a string under `$archiver` (any archiver
     /// name, not only `NSKeyedArchiver`): how a package's entry is told to be
     /// a keyed archive without reading it. False when the file cannot be
@@ -61,10 +62,24 @@ public struct KeyedArchiveObjectGraph: Hashable, Sendable {
     ///
     /// Only the trailer, the offset table and the top dictionary's keys and
     /// that one value are read (`BinaryPropertyListDocument`), so a large
-    /// archive costs no more than a small one.
-    public static func isBinaryArchive(atPath path: String) -> Bool {
-        guard let file = try? MappedFile(path: path),
-            let document = try? BinaryPropertyListDocument(file: file),
+    /// archive costs no more than a small one. A name that is not UTF-8 is
+    /// opened byte for byte.
+    public static func isBinaryArchive(at filePath: FilePath) -> Bool {
+        guard let file = try? MappedFile(filePath: filePath) else { return false }
+        return isBinaryArchive(file)
+    }
+
+    /// `isBinaryArchive(at:)` for a path held as text (bytes that are not
+    /// UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
+    package static func isBinaryArchive(atPath path: String) -> Bool {
+        guard let file = try? MappedFile(path: path) else { return false }
+        return isBinaryArchive(file)
+    }
+
+    /// Whether the mapped `file` is a binary property list whose top object
+    /// holds a string under `$archiver`.
+    private static func isBinaryArchive(_ file: MappedFile) -> Bool {
+        guard let document = try? BinaryPropertyListDocument(file: file),
             let archiver = try? document.value(at: [.key("$archiver")])
         else { return false }
         if case .string = archiver { return true }

@@ -1,5 +1,6 @@
 import KeyedArchive
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 /// A compiled nib as it is on disk: one file, or a folder of them (an iOS
@@ -37,7 +38,8 @@ public struct CompiledNib: Sendable {
     /// `designable.nib`'s XML and typedstream `objects.nib`, are left out).
     public var members: [Member]
 
-    /// Reads the nib at `path`: a file, or a folder and the nib files in it (not its subfolders).
+    /// Reads the nib at `filePath`: a file, or a folder and the nib files in
+    /// it (not its subfolders). A name that is not UTF-8 is opened byte for byte.
     ///
     /// Reads every member whole (mapped).
     ///
@@ -45,16 +47,24 @@ public struct CompiledNib: Sendable {
     ///   when it cannot be read or a folder holds no nib file, what
     ///   `NIBArchiveReader` throws for a `NIBArchive` member,
     ///   `.invalidKeyedArchive` for a keyed archive that does not read.
-    public init(contentsOfPath path: String, limits: NIBArchiveLimits = .default) throws(NIBArchiveError) {
+    public init(contentsOf filePath: FilePath, limits: NIBArchiveLimits = .default) throws(NIBArchiveError) {
+        try self.init(contentsOfPath: filePath.withPlatformString(RawFileName.decoding(cString:)), limits: limits)
+    }
+
+    /// `init(contentsOf:limits:)` for a path held as text (bytes that are not
+    /// UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
+    ///
+    /// - Throws: as `init(contentsOf:limits:)`.
+    package init(contentsOfPath path: String, limits: NIBArchiveLimits = .default) throws(NIBArchiveError) {
         let info: FileInfo
         do {
             info = try FileInfo.of(path: path)
         } catch {
-            throw NIBArchiveError(.io, at: nil, path: path, "cannot read: \(error)")
+            throw NIBArchiveError(.io, at: nil, pathText: path, "cannot read: \(error)")
         }
         guard info.kind == .directory else {
             guard let member = try Self.member(at: path, name: path, limits: limits, required: true) else {
-                throw NIBArchiveError(.notANibArchive, at: 0, path: path, "not a NIBArchive or keyed archive nib")
+                throw NIBArchiveError(.notANibArchive, at: 0, pathText: path, "not a NIBArchive or keyed archive nib")
             }
             members = [member]
             return
@@ -63,7 +73,7 @@ public struct CompiledNib: Sendable {
         do {
             entries = try Directory.entries(atPath: path)
         } catch {
-            throw NIBArchiveError(.io, at: nil, path: path, "cannot list the folder: \(error)")
+            throw NIBArchiveError(.io, at: nil, pathText: path, "cannot list the folder: \(error)")
         }
         var members: [Member] = []
         for name in entries.map(\.name).sorted() where name.hasSuffix(".nib") {
@@ -72,7 +82,7 @@ public struct CompiledNib: Sendable {
             if let member = try Self.member(at: memberPath, name: name, limits: limits, required: false) { members.append(member) }
         }
         guard !members.isEmpty else {
-            throw NIBArchiveError(.io, at: nil, path: path, "the folder holds no NIBArchive or keyed archive .nib file")
+            throw NIBArchiveError(.io, at: nil, pathText: path, "the folder holds no NIBArchive or keyed archive .nib file")
         }
         self.members = members
     }
@@ -85,19 +95,19 @@ public struct CompiledNib: Sendable {
         do {
             file = try MappedFile(path: path)
         } catch {
-            throw NIBArchiveError(.io, at: nil, path: path, error.message)
+            throw NIBArchiveError(.io, at: nil, pathText: path, error.message)
         }
         if NIBArchiveReader.hasMagic(file.bytes) {
             do {
                 return Member(name: name, contents: .nibArchive(try NIBArchiveReader(limits: limits).read(file.bytes)))
             } catch {
                 var located = error
-                located.path = path
+                located.pathText = path
                 throw located
             }
         }
         guard file.bytes.starts(with: Array("bplist00".utf8)) else {
-            if required { throw NIBArchiveError(.notANibArchive, at: 0, path: path, "not a NIBArchive or keyed archive nib") }
+            if required { throw NIBArchiveError(.notANibArchive, at: 0, pathText: path, "not a NIBArchive or keyed archive nib") }
             return nil
         }
         do {
@@ -107,7 +117,7 @@ public struct CompiledNib: Sendable {
         } catch {
             var offset: Int?
             if case .byteOffset(let at)? = error.underlying?.location { offset = at }
-            throw NIBArchiveError(.invalidKeyedArchive, at: offset, path: path, error.description)
+            throw NIBArchiveError(.invalidKeyedArchive, at: offset, pathText: path, error.description)
         }
     }
 }

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// A limit a `NIBArchiveReader` or a `NibObjectGraph` enforces, named when it is hit.
 public enum NIBArchiveLimit: String, Hashable, Sendable {
     /// `NIBArchiveLimits.maximumInputSize`.
@@ -85,22 +88,32 @@ public struct NIBArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The byte offset in the file at which it was found; nil for an error about a whole file or folder.
     public var byteOffset: Int?
     /// The file, for a nib folder's member or a file read by path; nil for bytes read from memory.
-    public var path: String?
+    public var path: FilePath? {
+        get { pathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
+        set { pathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `path` as text for the message (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package var pathText: String?
     /// A sentence for people.
     public var message: String
 
-    /// An error with `code` at `byteOffset`.
-    public init(_ code: Code, at byteOffset: Int?, path: String? = nil, _ message: String) {
+    /// An error with `code` at `byteOffset` in the file at `path`.
+    public init(_ code: Code, at byteOffset: Int?, path: FilePath? = nil, _ message: String) {
+        self.init(code, at: byteOffset, pathText: path?.withPlatformString(RawFileName.decoding(cString:)), message)
+    }
+
+    /// An error with `code` at `byteOffset` in the file whose path, as text, is `pathText`.
+    package init(_ code: Code, at byteOffset: Int?, pathText: String?, _ message: String) {
         self.code = code
         self.byteOffset = byteOffset
-        self.path = path
+        self.pathText = pathText
         self.message = message
     }
 
     /// `path: byte 12: message`, with the parts that are known.
     public var description: String {
         var parts: [String] = []
-        if let path { parts.append(path) }
+        if let pathText { parts.append(pathText) }
         if let byteOffset { parts.append("byte \(byteOffset)") }
         parts.append(message)
         return parts.joined(separator: ": ")

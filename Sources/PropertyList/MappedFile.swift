@@ -1,3 +1,4 @@
+import SystemPackage
 import SystemSupport
 
 // @unchecked Sendable: every stored property is a `let` set once in init;
@@ -13,8 +14,11 @@ import SystemSupport
 /// The mapping is private: later writes to the file by other processes may or
 /// may not show; readers that need a stable view should copy what they keep.
 public final class MappedFile: @unchecked Sendable {
-    /// The path the file was opened at.
-    public let path: String
+    /// The path the file was opened at, byte for byte.
+    public var path: FilePath { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
+    /// The path the file was opened at as text for messages (bytes that are
+    /// not UTF-8 carried as `RawFileName` carries them).
+    package let pathText: String
     /// The file's bytes; valid while this object lives.
     public let bytes: UnsafeRawBufferPointer
 
@@ -47,7 +51,7 @@ public final class MappedFile: @unchecked Sendable {
     ///   a regular file or cannot be mapped or read,
     ///   `.limitExceeded(.inputSize)` when a file of no stated size holds more than `limit` bytes.
     package init(descriptor: Int32, path: String, limit: Int = PropertyListLimits.default.maximumInputSize) throws(PropertyListError) {
-        self.path = path
+        self.pathText = path
         let info: FileInfo
         do throws(SystemCallError) {
             info = try FileInfo.of(descriptor: descriptor, path: path)

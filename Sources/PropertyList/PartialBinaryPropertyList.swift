@@ -1,3 +1,4 @@
+import SystemPackage
 import SystemSupport
 
 /// A binary property list (`bplist00`) read from a file a few kilobytes at a
@@ -38,8 +39,11 @@ public final class PartialBinaryPropertyList {
     /// of most files, and for the small objects at either end.
     public static let windowSize = 4096
 
-    /// The path the file was opened at.
-    public let path: String
+    /// The path the file was opened at, byte for byte.
+    public var path: FilePath { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
+    /// The path the file was opened at as text for messages (bytes that are
+    /// not UTF-8 carried as `RawFileName` carries them).
+    package let pathText: String
     /// The file's size in bytes.
     public let size: Int
     /// How many objects the offset table lists.
@@ -92,7 +96,7 @@ public final class PartialBinaryPropertyList {
             throw error
         }
         self.file = file
-        self.path = path
+        self.pathText = path
         self.limits = limits
         size = file.size
         offsetSize = trailer.offsetSize

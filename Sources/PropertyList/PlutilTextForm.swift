@@ -1,4 +1,5 @@
 import OrderedCollections
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -340,7 +341,7 @@ public enum PlutilTextForm {
     ///     without the extension (`-` and spaces as `_`, symbols and controls
     ///     dropped) the variable's `NAME`.
     /// - Returns: The Swift source, ending in a newline.
-    public static func swiftLiteral(_ value: PropertyListValue, sourcePath source: String) -> String {
+    package static func swiftLiteral(_ value: PropertyListValue, sourcePath source: String) -> String {
         var output = "/// Generated from \(lastComponent(source))\nlet \(variableName(source))"
         let elements: [PropertyListValue]? =
             switch value {
@@ -444,7 +445,7 @@ public enum PlutilTextForm {
     ///   - target: The path the `.m` file goes to, whose name without the
     ///     extension the `#import` names; `-` for standard output.
     /// - Returns: The Objective-C source, ending in a newline.
-    public static func objcLiteral(_ value: PropertyListValue, sourcePath source: String, outputPath target: String) -> String {
+    package static func objcLiteral(_ value: PropertyListValue, sourcePath source: String, outputPath target: String) -> String {
         var output = target == "-" ? "" : "#import \"\(stem(of: target)).h\"\n\n"
         output += "/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
         output += "\(objcClass(value)) * const \(variableName(source)) = "
@@ -461,7 +462,7 @@ public enum PlutilTextForm {
     ///   - source: The path of the property list the value was read from,
     ///     as for ``objcLiteral(_:sourcePath:outputPath:)``.
     /// - Returns: The header's text, ending in a newline.
-    public static func objcHeader(_ value: PropertyListValue, sourcePath source: String) -> String {
+    package static func objcHeader(_ value: PropertyListValue, sourcePath source: String) -> String {
         "#import <Foundation/Foundation.h>\n\n/// Generated from \(lastComponent(source))\n__attribute__((visibility(\"hidden\")))\n"
             + "extern \(objcClass(value)) * const \(variableName(source));\n"
     }
@@ -489,5 +490,49 @@ extension String {
             }
         }
         return String(result)
+    }
+}
+
+// The `FilePath` forms: the path is text in the generated source, each byte
+// that is not UTF-8 carried as `RawFileName` carries it (the `String` forms
+// are `package`: the kit's own callers hold names as text).
+extension PlutilTextForm {
+    /// The Swift source `plutil -convert swift` writes for `value` read
+    /// from `sourcePath`: `/// Generated from FILE` and `let NAME = …`.
+    ///
+    /// - Parameters:
+    ///   - value: Any value.
+    ///   - sourcePath: The path of the property list the value was read
+    ///     from: its last component is the comment's `FILE`, and its name
+    ///     without the extension (`-` and spaces as `_`, symbols and controls
+    ///     dropped) the variable's `NAME`.
+    /// - Returns: The Swift source, ending in a newline. Costs one pass over `value`.
+    public static func swiftLiteral(_ value: PropertyListValue, sourcePath: FilePath) -> String {
+        swiftLiteral(value, sourcePath: sourcePath.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// The Objective-C source `plutil -convert objc` writes for `value`
+    /// read from `sourcePath` into `outputPath` (`-` for standard output).
+    ///
+    /// - Parameters:
+    ///   - value: A value for which ``isValidObjC(_:)`` is `true`.
+    ///   - sourcePath: The path of the property list the value was read from.
+    ///   - outputPath: The path the `.m` file goes to; `-` for standard output.
+    /// - Returns: The Objective-C source, ending in a newline. Costs one pass over `value`.
+    public static func objcLiteral(_ value: PropertyListValue, sourcePath: FilePath, outputPath: FilePath) -> String {
+        objcLiteral(
+            value, sourcePath: sourcePath.withPlatformString(RawFileName.decoding(cString:)),
+            outputPath: outputPath.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// The header `plutil -convert objc -header` writes beside the `.m`
+    /// file for `value` read from `sourcePath`.
+    ///
+    /// - Parameters:
+    ///   - value: The value ``objcLiteral(_:sourcePath:outputPath:)`` writes.
+    ///   - sourcePath: The path of the property list the value was read from.
+    /// - Returns: The header's text, ending in a newline. Costs one pass over `value`'s top.
+    public static func objcHeader(_ value: PropertyListValue, sourcePath: FilePath) -> String {
+        objcHeader(value, sourcePath: sourcePath.withPlatformString(RawFileName.decoding(cString:)))
     }
 }

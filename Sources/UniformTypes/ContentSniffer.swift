@@ -1,3 +1,4 @@
+import SystemPackage
 import SystemSupport
 
 /// Recognises what a file holds from its first bytes, the one place ICTKit
@@ -47,14 +48,21 @@ public enum ContentSniffer {
         return "public.utf8-plain-text"
     }
 
-    /// The type identifier of the item at `path` by its content, following a
+    /// The type identifier of the item at `filePath` by its content, following a
     /// symbolic link: `public.directory` for a directory (whether it is a
-    /// package depends on its name, which `TypeRegistry.identifyItem(atPath:)`
+    /// package depends on its name, which `TypeRegistry.identifyItem(at:)`
     /// judges), what `typeIdentifier(ofLeadingBytes:isWholeContent:)` says for
     /// a regular file, nil for anything else or an item that cannot be read.
+    /// A name that is not UTF-8 is opened byte for byte.
     ///
     /// Reads the item's status and at most the first `prefixLength` bytes.
-    public static func typeIdentifier(ofItemAtPath path: String) -> String? {
+    public static func typeIdentifier(ofItemAt filePath: FilePath) -> String? {
+        typeIdentifier(ofItemAtPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `typeIdentifier(ofItemAt:)` for a path held as text (bytes that are not
+    /// UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
+    package static func typeIdentifier(ofItemAtPath path: String) -> String? {
         switch (try? FileInfo.of(path: path))?.kind {
         case .directory:
             return "public.directory"

@@ -28,7 +28,7 @@ extension TypeRegistry {
         do throws(SystemCallError) {
             info = try FileInfo.of(path: path, followingLink: false)
         } catch {
-            throw UniformTypeError(.io, path: path, "cannot examine \(path): \(error.reason)")
+            throw UniformTypeError(.io, pathText: path, "cannot examine \(path): \(error.reason)")
         }
         let extensions = Self.extensionCandidates(of: path)
         switch info.kind {

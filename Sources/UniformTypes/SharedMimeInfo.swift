@@ -1,4 +1,6 @@
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 // Reading freedesktop shared-mime-info XML. Choice of parser: PropertyList's
 // public `XMLEventParser` (libxml2's SAX2 parser, no tree), not FoundationXML's
@@ -67,14 +69,24 @@ public struct MimeTypeDeclaration: Hashable, Sendable {
 /// `comment`; `magic`, `treemagic`, `root-XML` and icons are skipped.
 public enum SharedMimeInfoReader {
     /// The directory Debian's `shared-mime-info` installs its sources in.
-    public static let systemPackagesDirectory = "/usr/share/mime/packages"
+    public static let systemPackagesDirectory: FilePath = "/usr/share/mime/packages"
+    /// `systemPackagesDirectory` as text, for the kit's own callers.
+    package static let systemPackagesDirectoryText = "/usr/share/mime/packages"
 
     /// Reads the `<mime-type>` elements of `bytes`.
     ///
     /// - Throws: `UniformTypeError` `.malformedSharedMimeInfo` naming `file`,
     ///   with line and column, when the XML is not well-formed or a
     ///   `mime-type` has no `type`.
-    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+    public static func read(_ bytes: UnsafeRawBufferPointer, file: FilePath?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+        try read(bytes, fileText: file?.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `read(_:file:)` with the file named by text (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them), for the kit's own readers.
+    ///
+    /// - Throws: as `read(_:file:)`.
+    package static func read(_ bytes: UnsafeRawBufferPointer, fileText file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         let handler = SharedMimeInfoHandler(file: file)
         do {
             try XMLEventParser.parse(bytes, handler: handler)
@@ -90,7 +102,7 @@ public enum SharedMimeInfoReader {
     ///   read, else as `read(_:file:)`.
     package static func read(contentsOf path: String) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         let file = try mapFile(path, readingAs: .malformedSharedMimeInfo)
-        return try read(file.bytes, file: path)
+        return try read(file.bytes, fileText: path)
     }
 
     /// The entries of every `*.xml` file of a `packages` directory, in name
@@ -124,7 +136,7 @@ private final class SharedMimeInfoHandler: XMLEventHandler {
                     .unexpectedElement, at: .lineColumn(line: element.line, column: 1),
                     "a <mime-type> has no type attribute")
             }
-            current = MimeTypeDeclaration(mimeType: type.lowercased(), source: DeclarationSource(file: file, line: element.line))
+            current = MimeTypeDeclaration(mimeType: type.lowercased(), source: DeclarationSource(fileText: file, line: element.line))
             mimeTypeDepth = depth
         } else if current != nil, depth == mimeTypeDepth + 1 {
             if element.localNameIs("glob") {

@@ -1,4 +1,6 @@
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 // Reading freedesktop shared-mime-info's binary cache, `mime.cache`, which
 // `update-mime-database` writes from the same `packages/*.xml` that
@@ -18,7 +20,9 @@ import PropertyList
 /// declarations `SharedMimeInfoReader` gives for the XML, without comments.
 public enum SharedMimeInfoCacheReader {
     /// The directory Debian's `shared-mime-info` writes `mime.cache` and `types` in.
-    public static let systemDirectory = "/usr/share/mime"
+    public static let systemDirectory: FilePath = "/usr/share/mime"
+    /// `systemDirectory` as text, for the kit's own callers.
+    package static let systemDirectoryText = "/usr/share/mime"
 
     /// The longest glob the reverse suffix tree may spell; deeper is an error (a cycle, in practice).
     public static let maximumGlobLength = 255
@@ -35,8 +39,8 @@ public enum SharedMimeInfoCacheReader {
     ///   offset or count that reaches past the end, `.invalidString` for a
     ///   string without a NUL, `.cycle` for a suffix tree deeper than
     ///   `maximumGlobLength` or with more nodes than the file can hold.
-    public static func read(_ bytes: UnsafeRawBufferPointer, file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(bytes, file: file, includingGlobs: true)
+    public static func read(_ bytes: UnsafeRawBufferPointer, file: FilePath?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+        try read(bytes, file: file?.withPlatformString(RawFileName.decoding(cString:)), includingGlobs: true)
     }
 
     /// `read(_:file:)`, leaving out the globs when `includingGlobs` is false:
@@ -63,7 +67,7 @@ public enum SharedMimeInfoCacheReader {
             let index =
                 entryByName[name]
                 ?? {
-                    entries.append(MimeTypeDeclaration(mimeType: name, source: DeclarationSource(file: file)))
+                    entries.append(MimeTypeDeclaration(mimeType: name, source: DeclarationSource(fileText: file)))
                     entryByName[name] = entries.count - 1
                     return entries.count - 1
                 }()
@@ -106,8 +110,8 @@ public enum SharedMimeInfoCacheReader {
     ///
     /// - Throws: `UniformTypeError` as `read(_:file:)`, or `.io` when a
     ///   file cannot be read.
-    public static func read(directory: String = systemDirectory) throws(UniformTypeError) -> [MimeTypeDeclaration]? {
-        try read(directory: directory, includingGlobs: true)
+    public static func read(directory: FilePath = systemDirectory) throws(UniformTypeError) -> [MimeTypeDeclaration]? {
+        try read(directory: directory.withPlatformString(RawFileName.decoding(cString:)), includingGlobs: true)
     }
 
     /// `read(directory:)`, leaving out the globs (so the filename extensions)
@@ -130,7 +134,7 @@ public enum SharedMimeInfoCacheReader {
         withExtendedLifetime(types) {
             forEachLine(of: types.bytes) { line in
                 let type = String(decoding: line, as: UTF8.self).lowercasedIfNeeded
-                if named[type] == nil { entries.append(MimeTypeDeclaration(mimeType: type, source: DeclarationSource(file: typesPath))) }
+                if named[type] == nil { entries.append(MimeTypeDeclaration(mimeType: type, source: DeclarationSource(fileText: typesPath))) }
             }
         }
         return entries
@@ -174,12 +178,12 @@ public enum SharedMimeInfoCacheReader {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
             throw UniformTypeError(
-                .inconsistentMimeDatabase, path: directory + "/mime.cache", "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
+                .inconsistentMimeDatabase, pathText: directory + "/mime.cache", "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")
         }
         let path = directory + "/" + name + ".xml"
         let file = try SharedMimeInfoReader.read(contentsOf: path)
         guard let ordered = file.first?.aliases, Set(ordered) == Set(aliases) else {
-            throw UniformTypeError(.inconsistentMimeDatabase, path: path, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
+            throw UniformTypeError(.inconsistentMimeDatabase, pathText: path, "\(directory)/\(name).xml does not list the aliases mime.cache lists")
         }
         return ordered
     }

@@ -1,4 +1,5 @@
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 /// What the types of a `TypeRegistry` conform to, and nothing else: each
@@ -83,9 +84,22 @@ public struct TypeConformanceGraph: Sendable {
     /// `TypeRegistry.addSharedMimeInfo(directory:)` does (the same files,
     /// read by the same code); returns the files read.
     @discardableResult
-    public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
-        throws(UniformTypeError) -> [String]
-    { try addPackageFiles(directory: directory) }
+    public mutating func addSharedMimeInfo(directory: FilePath = SharedMimeInfoReader.systemPackagesDirectory)
+        throws(UniformTypeError) -> [FilePath]
+    {
+        try addSharedMimeInfo(directory: directory.withPlatformString(RawFileName.decoding(cString:))).map {
+            RawFileName.withPath($0, FilePath.init(platformString:))
+        }
+    }
+
+    /// `addSharedMimeInfo(directory:)` for a folder named by text (bytes that
+    /// are not UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
+    ///
+    /// - Throws: as `addSharedMimeInfo(directory:)`.
+    @discardableResult
+    package mutating func addSharedMimeInfo(directory: String) throws(UniformTypeError) -> [String] {
+        try addPackageFiles(directory: directory)
+    }
 
     /// Adds the types of the shared-mime-info cache as
     /// `TypeRegistry.addSharedMimeInfoCache(directory:)` does, without
@@ -94,9 +108,17 @@ public struct TypeConformanceGraph: Sendable {
     /// - Returns: false, adding nothing, when the cache is missing or stale.
     /// - Throws: `UniformTypeError` as the registry's method does, but for
     ///   a damaged suffix tree, which is not read; nothing is added.
-    public mutating func addSharedMimeInfoCache(directory: String = SharedMimeInfoCacheReader.systemDirectory)
+    public mutating func addSharedMimeInfoCache(directory: FilePath = SharedMimeInfoCacheReader.systemDirectory)
         throws(UniformTypeError) -> Bool
     {
+        try addSharedMimeInfoCache(directory: directory.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `addSharedMimeInfoCache(directory:)` for a folder named by text (bytes
+    /// that are not UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
+    ///
+    /// - Throws: as `addSharedMimeInfoCache(directory:)`.
+    package mutating func addSharedMimeInfoCache(directory: String) throws(UniformTypeError) -> Bool {
         guard let (cachePath, typesPath) = SharedMimeInfoCacheReader.freshFiles(directory: directory) else { return false }
         let cache = try mapFile(cachePath, readingAs: .malformedMimeCache)
         let types = try mapFile(typesPath, readingAs: .inconsistentMimeDatabase)

@@ -1,5 +1,7 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 /// A class of tags that map other type systems onto uniform type identifiers:
 /// filename extensions, MIME types, classic Mac OS type codes, pasteboard types.
@@ -74,7 +76,12 @@ public enum TypeOrigin: String, Sendable, Hashable, CaseIterable, Comparable {
 /// declarations), and the key path or line in it.
 public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     /// The file, or nil for built-in declarations and made-up dynamic types.
-    public var file: String?
+    public var file: FilePath? {
+        get { fileText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
+        set { fileText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `file` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package var fileText: String?
     /// The path of the declaration in a property list (`UTExportedTypeDeclarations[0]`).
     public var keyPath: PropertyListKeyPath
     /// The 1-based line, for declarations read from XML by element.
@@ -84,8 +91,16 @@ public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     public var reference: String?
 
     /// Makes a source.
-    public init(file: String?, keyPath: PropertyListKeyPath = [], line: Int? = nil, reference: String? = nil) {
-        self.file = file
+    public init(file: FilePath?, keyPath: PropertyListKeyPath = [], line: Int? = nil, reference: String? = nil) {
+        self.init(
+            fileText: file?.withPlatformString(RawFileName.decoding(cString:)), keyPath: keyPath, line: line,
+            reference: reference)
+    }
+
+    /// Makes a source whose file is named by text (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them), for the kit's own readers.
+    package init(fileText: String?, keyPath: PropertyListKeyPath = [], line: Int? = nil, reference: String? = nil) {
+        self.fileText = fileText
         self.keyPath = keyPath
         self.line = line
         self.reference = reference
@@ -94,7 +109,7 @@ public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     /// `file:line`, `file (at keyPath)`, or `built-in (at keyPath)`; with a
     /// reference, `built-in, source macos-13.3.1 (at keyPath)`.
     public var description: String {
-        var text = file ?? "built-in"
+        var text = fileText ?? "built-in"
         if let line { text += ":\(line)" }
         if let reference { text += ", source \(reference)" }
         if !keyPath.components.isEmpty { text += " (at \(keyPath))" }
@@ -232,24 +247,35 @@ public struct TypeDeclarationFinding: Hashable, Sendable, CustomStringConvertibl
     /// Which check found it.
     public var kind: Kind
     /// The file, when known.
-    public var file: String?
+    public var file: FilePath? {
+        get { fileText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
+        set { fileText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `file` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package var fileText: String?
     /// The key path of the value concerned (`UTExportedTypeDeclarations[0].UTTypeConformsTo[1]`).
     public var keyPath: PropertyListKeyPath
     /// A sentence for people.
     public var message: String
 
     /// Makes a finding.
-    public init(_ severity: Severity, _ kind: Kind, file: String?, keyPath: PropertyListKeyPath, _ message: String) {
+    public init(_ severity: Severity, _ kind: Kind, file: FilePath?, keyPath: PropertyListKeyPath, _ message: String) {
+        self.init(severity, kind, fileText: file?.withPlatformString(RawFileName.decoding(cString:)), keyPath: keyPath, message)
+    }
+
+    /// Makes a finding whose file is named by text (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them), for the kit's own checks.
+    package init(_ severity: Severity, _ kind: Kind, fileText: String?, keyPath: PropertyListKeyPath, _ message: String) {
         self.severity = severity
         self.kind = kind
-        self.file = file
+        self.fileText = fileText
         self.keyPath = keyPath
         self.message = message
     }
 
     /// `file: error: message (at keyPath)`.
     public var description: String {
-        var text = file.map { "\($0): " } ?? ""
+        var text = fileText.map { "\($0): " } ?? ""
         text += "\(severity.rawValue): \(message)"
         if !keyPath.components.isEmpty { text += " (at \(keyPath))" }
         return text

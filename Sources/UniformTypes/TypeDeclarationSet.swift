@@ -1,5 +1,7 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 /// The type declarations of one Info.plist (any property-list form):
 /// `UTExportedTypeDeclarations`, `UTImportedTypeDeclarations` and
@@ -9,7 +11,12 @@ import PropertyList
 /// bad value left out, and a finding of kind `.invalidValue` says where.
 public struct TypeDeclarationSet: Hashable, Sendable {
     /// The file read, or nil for built-in declarations.
-    public var file: String?
+    public var file: FilePath? {
+        get { fileText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
+        set { fileText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `file` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
+    package var fileText: String?
     /// `CFBundleIdentifier`, when present.
     public var bundleIdentifier: String?
     /// `UTExportedTypeDeclarations`, in file order.
@@ -41,12 +48,21 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     ///   - exportedOrigin: the origin given to `UTExportedTypeDeclarations`
     ///     entries: `.exported`, or `.system` and `.wellKnown` for ICTKit's
     ///     own declarations.
-    public init(infoPlist: PropertyListValue, file: String?, exportedOrigin: TypeOrigin = .exported) {
-        self.file = file
+    public init(infoPlist: PropertyListValue, file: FilePath?, exportedOrigin: TypeOrigin = .exported) {
+        self.init(
+            infoPlist: infoPlist, fileText: file?.withPlatformString(RawFileName.decoding(cString:)),
+            exportedOrigin: exportedOrigin)
+    }
+
+    /// `init(infoPlist:file:exportedOrigin:)` with the file named by text
+    /// (bytes that are not UTF-8 carried as `RawFileName` carries them), for
+    /// the kit's own readers.
+    package init(infoPlist: PropertyListValue, fileText file: String?, exportedOrigin: TypeOrigin = .exported) {
+        self.fileText = file
         guard let root = infoPlist.dictionaryValue else {
             findings.append(
                 TypeDeclarationFinding(
-                    .error, .invalidValue, file: file, keyPath: [],
+                    .error, .invalidValue, fileText: file, keyPath: [],
                     "the property list's root is \(infoPlist.kindNameWithArticle), not a dictionary"))
             return
         }
@@ -72,7 +88,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
         } catch {
             throw UniformTypeError(error, path: path, as: .invalidPropertyList)
         }
-        return TypeDeclarationSet(infoPlist: value, file: path)
+        return TypeDeclarationSet(infoPlist: value, fileText: path)
     }
 
     /// ICTKit's declarations of the system's types (`Schemas/system-types.plist`,
@@ -127,7 +143,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
             let reference = string(dictionary, "ICTKitSource", at: path)
             var declaration = TypeDeclaration(
                 identifier: identifier, origin: origin,
-                source: DeclarationSource(file: file, keyPath: path, reference: reference))
+                source: DeclarationSource(fileText: fileText, keyPath: path, reference: reference))
             (declaration.conformsTo, declaration.conformsToPaths) = strings(dictionary, "UTTypeConformsTo", at: path)
             declaration.typeDescription = string(dictionary, "UTTypeDescription", at: path)
             declaration.referenceURL = string(dictionary, "UTTypeReferenceURL", at: path)
@@ -162,7 +178,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
             invalid(path, "a document type is \(entry.kindNameWithArticle), not a dictionary")
             return nil
         }
-        var documentType = DocumentTypeDeclaration(source: DeclarationSource(file: file, keyPath: path))
+        var documentType = DocumentTypeDeclaration(source: DeclarationSource(fileText: fileText, keyPath: path))
         documentType.name = string(dictionary, "CFBundleTypeName", at: path)
         documentType.role = string(dictionary, "CFBundleTypeRole", at: path)
         documentType.handlerRank = string(dictionary, "LSHandlerRank", at: path)
@@ -179,7 +195,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
                 documentType.isPackage = number == 1
                 findings.append(
                     TypeDeclarationFinding(
-                        .warning, .invalidValue, file: file, keyPath: packagePath,
+                        .warning, .invalidValue, fileText: fileText, keyPath: packagePath,
                         "LSTypeIsPackage is the integer \(number); write <true/> or <false/>"))
             default: invalid(packagePath, "LSTypeIsPackage is \(value.kindNameWithArticle), not a boolean")
             }
@@ -229,6 +245,6 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     }
 
     private mutating func invalid(_ path: PropertyListKeyPath, _ message: String) {
-        findings.append(TypeDeclarationFinding(.error, .invalidValue, file: file, keyPath: path, message))
+        findings.append(TypeDeclarationFinding(.error, .invalidValue, fileText: fileText, keyPath: path, message))
     }
 }

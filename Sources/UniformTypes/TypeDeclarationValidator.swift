@@ -86,7 +86,7 @@ private struct Check {
         _ severity: TypeDeclarationFinding.Severity, _ kind: TypeDeclarationFinding.Kind,
         _ path: PropertyListKeyPath, _ message: String
     ) {
-        findings.append(TypeDeclarationFinding(severity, kind, file: declarationSet.file, keyPath: path, message))
+        findings.append(TypeDeclarationFinding(severity, kind, fileText: declarationSet.fileText, keyPath: path, message))
     }
 
     // MARK: Identifiers

@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 /// A registry of uniform types: declarations from ICTKit's system types,
@@ -100,9 +101,9 @@ public struct TypeRegistry: Sendable {
     /// - Returns: the files read.
     /// - Throws: `UniformTypeError` from the first file that cannot be read.
     @discardableResult
-    public mutating func addSharedMimeInfo(directory: String = SharedMimeInfoReader.systemPackagesDirectory)
-        throws(UniformTypeError) -> [String]
-    { try addPackageFiles(directory: directory) }
+    package mutating func addSharedMimeInfo(directory: String) throws(UniformTypeError) -> [String] {
+        try addPackageFiles(directory: directory)
+    }
 
     /// Adds the shared-mime-info types of the database's binary cache
     /// (`directory/mime.cache`, `SharedMimeInfoCacheReader`), as
@@ -121,10 +122,18 @@ public struct TypeRegistry: Sendable {
     /// - Returns: false, adding nothing, when the cache is missing or stale.
     /// - Throws: `UniformTypeError` when the cache, the `types` file or a
     ///   type's file cannot be read or is malformed; nothing is added.
-    public mutating func addSharedMimeInfoCache(directory: String = SharedMimeInfoCacheReader.systemDirectory)
+    public mutating func addSharedMimeInfoCache(directory: FilePath = SharedMimeInfoCacheReader.systemDirectory)
         throws(UniformTypeError) -> Bool
     {
-        guard var entries = try SharedMimeInfoCacheReader.read(directory: directory) else { return false }
+        try addSharedMimeInfoCache(directory: directory.withPlatformString(RawFileName.decoding(cString:)))
+    }
+
+    /// `addSharedMimeInfoCache(directory:)` for a folder named by text (bytes
+    /// that are not UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
+    ///
+    /// - Throws: as `addSharedMimeInfoCache(directory:)`.
+    package mutating func addSharedMimeInfoCache(directory: String) throws(UniformTypeError) -> Bool {
+        guard var entries = try SharedMimeInfoCacheReader.read(directory: directory, includingGlobs: true) else { return false }
         let registered = bestTypeByMIMEType()
         try SharedMimeInfoCacheReader.orderAliases(of: &entries, registered: { registered[$0] != nil }, directory: directory)
         add(entries)

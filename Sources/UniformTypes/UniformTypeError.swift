@@ -1,4 +1,6 @@
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 /// An error reading type declarations, shared-mime-info files or a
 /// `mime.cache`, or identifying an item, saying where: the file, the byte
@@ -51,7 +53,13 @@ public struct UniformTypeError: Error, Hashable, Sendable, CustomStringConvertib
     public var code: Code
     /// The file or item concerned, as the caller named it; nil when reading
     /// bytes given without a file name.
-    public var path: String?
+    public var path: FilePath? {
+        get { pathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
+        set { pathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+    }
+    /// `path` as text for the message (bytes that are not UTF-8 carried as
+    /// `RawFileName` carries them; a URL that is not a `file:` URL as it is written).
+    package var pathText: String?
     /// Where in the file: a byte offset (`mime.cache`), a line and column
     /// (XML, text property lists), or none.
     public var location: PropertyListLocation
@@ -65,10 +73,20 @@ public struct UniformTypeError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// Makes an error.
     public init(
-        _ code: Code, path: String?, at location: PropertyListLocation = .none, keyPath: PropertyListKeyPath = [], _ message: String
+        _ code: Code, path: FilePath?, at location: PropertyListLocation = .none, keyPath: PropertyListKeyPath = [], _ message: String
+    ) {
+        self.init(
+            code, pathText: path?.withPlatformString(RawFileName.decoding(cString:)), at: location, keyPath: keyPath, message)
+    }
+
+    /// Makes an error whose place is named by text (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them), for the kit's own readers.
+    package init(
+        _ code: Code, pathText: String?, at location: PropertyListLocation = .none, keyPath: PropertyListKeyPath = [],
+        _ message: String
     ) {
         self.code = code
-        self.path = path
+        self.pathText = pathText
         self.location = location
         self.keyPath = keyPath
         self.message = message
@@ -77,7 +95,7 @@ public struct UniformTypeError: Error, Hashable, Sendable, CustomStringConvertib
     /// The error for `error`, met reading `path`: `.io` when it is one (a file
     /// that cannot be read), else `code`; its location, key path and message kept.
     init(_ error: PropertyListError, path: String?, as code: Code) {
-        self.init(error.code == .io ? .io : code, path: path, at: error.location, keyPath: error.keyPath, error.message)
+        self.init(error.code == .io ? .io : code, pathText: path, at: error.location, keyPath: error.keyPath, error.message)
         propertyListError = error
     }
 
@@ -85,7 +103,7 @@ public struct UniformTypeError: Error, Hashable, Sendable, CustomStringConvertib
     ///
     /// The message of an `.io` error names its path too (as given).
     public var description: String {
-        var place = path ?? ""
+        var place = pathText ?? ""
         let location = location.description
         if !location.isEmpty { place += place.isEmpty ? location : ":" + location }
         var text = place.isEmpty ? message : place + ": " + message

@@ -13,8 +13,7 @@ import Foundation
 // Foundation's `FileManager` does for other schemes
 // (`CocoaError.fileReadUnsupportedScheme` naming the URL), any other URL is
 // refused with a thrown `.io` error naming it, never fetched. A `FilePath`
-// names its file byte for byte, valid UTF-8 or not (but in
-// `addSharedMimeInfo(directory:)`, still decoded with replacement characters).
+// names its file byte for byte, valid UTF-8 or not.
 
 extension TypeRegistry {
     /// The type of the item at the file URL `url`, as `identifyItem(atPath:)`.
@@ -59,8 +58,12 @@ extension TypeRegistry {
     /// - Returns: the files read.
     /// - Throws: `UniformTypeError` from the first file that cannot be read.
     @discardableResult
-    public mutating func addSharedMimeInfo(directory filePath: FilePath) throws(UniformTypeError) -> [FilePath] {
-        try addSharedMimeInfo(directory: filePath.string).map { FilePath($0) }
+    public mutating func addSharedMimeInfo(directory filePath: FilePath = SharedMimeInfoReader.systemPackagesDirectory)
+        throws(UniformTypeError) -> [FilePath]
+    {
+        try addSharedMimeInfo(directory: filePath.withPlatformString(RawFileName.decoding(cString:))).map {
+            RawFileName.withPath($0, FilePath.init(platformString:))
+        }
     }
 }
 
@@ -69,7 +72,7 @@ extension SharedMimeInfoReader {
     ///
     /// - Throws: `UniformTypeError` `.malformedSharedMimeInfo` with line and column when
     ///   the XML is not well-formed or a `mime-type` has no `type`.
-    public static func read(_ data: Data, file: String?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
+    public static func read(_ data: Data, file: FilePath?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
         let result: Result<[MimeTypeDeclaration], UniformTypeError> = data.withUnsafeBytes { bytes in
             Result { () throws(UniformTypeError) in try read(bytes, file: file) }
         }
@@ -125,5 +128,5 @@ extension TypeDeclarationSet {
 extension UniformTypeError {
     /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
     /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
-    static func notAFileURL(_ url: URL) -> Self { UniformTypeError(.io, path: url.absoluteString, "\(url.absoluteString) is not a file URL") }
+    static func notAFileURL(_ url: URL) -> Self { UniformTypeError(.io, pathText: url.absoluteString, "\(url.absoluteString) is not a file URL") }
 }

@@ -1,5 +1,6 @@
 import CoreDataFiles
 import Foundation
+import SystemPackage
 import Testing
 
 /// Models that cannot be read: each refused with a clear message and its place, never a crash or a loop.
@@ -36,7 +37,7 @@ import Testing
 
     @Test(arguments: cases)
     func isRefusedWithItsPlace(_ testCase: Case) {
-        #expect(throws: CoreDataError(path: ModelFixtures.path(testCase.file), place: testCase.place, message: testCase.message)) {
+        #expect(throws: CoreDataError(path: FilePath(ModelFixtures.path(testCase.file)), place: testCase.place, message: testCase.message)) {
             try ManagedObjectModelReader().read(atPath: ModelFixtures.path(testCase.fixture))
         }
     }

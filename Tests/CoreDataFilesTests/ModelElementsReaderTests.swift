@@ -1,6 +1,8 @@
 import CoreDataFiles
 import Foundation
 import PropertyList
+import SystemPackage
+import TestSupport
 import Testing
 
 /// Xcode 3 models (an `.xcdatamodel` of `elements` and `layout`, no `contents`), from Apple's sample code
@@ -17,7 +19,7 @@ import Testing
     func anXcodeThreeModelReadsAsPlistlibReadsIt(_ folder: String) throws {
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path(folder))
         #expect(document.form == .modelSource)
-        #expect(document.filePath == ModelFixtures.path(folder + "/elements"))
+        #expect(document.filePath == FilePath(ModelFixtures.path(folder + "/elements")))
         let expected = try ModelFixtures.independentReading("elements", folder + "/elements")
         #expect(try ModelFixtures.canonical(ModelFixtures.scriptForm(document.model)) == (try ModelFixtures.canonical(expected)))
         #expect(!document.model.entities.isEmpty)
@@ -44,7 +46,7 @@ import Testing
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path("Migration.xcdatamodeld"))
         #expect(document.form == .versionedModelSource)
         #expect(document.currentVersionName == "Migration_Old")
-        #expect(document.filePath == ModelFixtures.path("Migration.xcdatamodeld/Migration_Old.xcdatamodel/elements"))
+        #expect(document.filePath == FilePath(ModelFixtures.path("Migration.xcdatamodeld/Migration_Old.xcdatamodel/elements")))
         #expect(document.model.entities.map(\.name) == ["Chef", "Ingredient", "Recipe"])
     }
 
@@ -56,7 +58,7 @@ import Testing
         try FileManager.default.copyItem(
             atPath: ModelFixtures.path("CartStorage.xcdatamodeld/CartStorage.xcdatamodel/contents"), toPath: folder + "/contents")
         let document = try ManagedObjectModelReader().readDocument(atPath: folder)
-        #expect(document.filePath == folder + "/contents")
+        #expect(document.filePath == FilePath(folder + "/contents"))
         #expect(document.model.entities.map(\.name) == ["CDCart", "CDCartItem", "CDCartItemModifier"])
     }
 
@@ -67,7 +69,7 @@ import Testing
         try FileManager.default.removeItem(atPath: folder + "/elements")
         try FileManager.default.copyItem(atPath: ModelFixtures.path("CartStorage.momd/CartStorage.mom"), toPath: folder + "/elements")
         let error = try #require(throws: CoreDataError.self) { try ManagedObjectModelReader().read(atPath: folder) }
-        #expect(error.path == folder + "/elements")
+        #expect(error.path == FilePath(folder + "/elements"))
         #expect(error.place == .keyPath("$top.root"))
         #expect(error.message.hasSuffix("is NSManagedObjectModel, not XDPMModel"))
     }
@@ -81,15 +83,14 @@ import Testing
         for length in stride(from: 0, to: whole.count, by: 997) {
             try whole.prefix(length).write(to: URL(fileURLWithPath: folder + "/elements"))
             let error = try #require(throws: CoreDataError.self) { try ManagedObjectModelReader().read(atPath: folder) }
-            #expect(error.path == folder + "/elements")
+            #expect(error.path == FilePath(folder + "/elements"))
             if case .byte(let offset) = error.place { #expect(offset <= length) }
         }
     }
 
     /// A copy of Recipes.xcdatamodel (elements and layout) in a fresh folder; its path.
     static func scratchModel() throws -> String {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ModelElementsReaderTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let parent = try ScratchFolder.make("ModelElementsReaderTests").path
         let folder = parent + "/Recipes.xcdatamodel"
         try FileManager.default.copyItem(atPath: ModelFixtures.path("Recipes.xcdatamodel"), toPath: folder)
         return folder

@@ -12,20 +12,10 @@ enum ModelFixtures {
     /// The script's JSON for `arguments` (`xml CONTENTS`, `mom FILE`, `hashes PLIST VERSION`), paths relative to
     /// the fixtures.
     static func independentReading(_ kind: String, _ arguments: String...) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path("independent_reading.py"), kind] + arguments.enumerated().map { $0.offset == 0 ? path($0.element) : $0.element }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Small output (a few KB): read to the end, then wait.
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let object = try JSONSerialization.jsonObject(with: output) as? [String: Any] else {
-            throw ScriptFailure(message: "independent_reading.py \(kind) failed: \(String(decoding: errors, as: UTF8.self))")
+        let output = try PythonScript.run(
+            arguments: [path("independent_reading.py"), kind] + arguments.enumerated().map { $0.offset == 0 ? path($0.element) : $0.element })
+        guard let object = try JSONSerialization.jsonObject(with: output) as? [String: Any] else {
+            throw ScriptFailure(message: "independent_reading.py \(kind) wrote no JSON object")
         }
         return object
     }

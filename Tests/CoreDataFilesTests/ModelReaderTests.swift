@@ -1,5 +1,7 @@
 import CoreDataFiles
 import Foundation
+import SystemPackage
+import TestSupport
 import Testing
 
 /// Reading models in their four forms, each checked against an independent reading (Python's xml.etree for XML,
@@ -22,7 +24,7 @@ import Testing
     func eachPublicXcdatamodeldReadsItsCurrentVersion(_ bundle: String, _ version: String) throws {
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path(bundle))
         #expect(document.currentVersionName == version)
-        #expect(document.filePath == ModelFixtures.path("\(bundle)/\(version).xcdatamodel/contents"))
+        #expect(document.filePath == FilePath(ModelFixtures.path("\(bundle)/\(version).xcdatamodel/contents")))
         let expected = try ModelFixtures.independentReading("xml", "\(bundle)/\(version).xcdatamodel/contents")
         #expect(try ModelFixtures.canonical(ModelFixtures.scriptForm(document.model)) == (try ModelFixtures.canonical(expected)))
     }
@@ -72,7 +74,7 @@ import Testing
     @Test func anXcdatamodeldReadsItsCurrentVersion() throws {
         let document = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path("CartStorage.xcdatamodeld"))
         #expect(document.currentVersionName == "CartStorage")
-        #expect(document.filePath.hasSuffix("CartStorage.xcdatamodeld/CartStorage.xcdatamodel/contents"))
+        #expect(document.filePath.string.hasSuffix("CartStorage.xcdatamodeld/CartStorage.xcdatamodel/contents"))
         #expect(document.model.entities.map(\.name) == ["CDCart", "CDCartItem", "CDCartItemModifier"])
         // GraphNext's has no .xccurrentversion: its one version is current.
         let single = try ManagedObjectModelReader().readDocument(atPath: ModelFixtures.path("GraphNext.xcdatamodeld"))
@@ -83,7 +85,7 @@ import Testing
     /// An `.xccurrentversion` without `_XCCurrentVersionName` (CTDataStoreManager's, an empty dictionary), as
     /// Xcode opens it: the one version is current; with two to choose from, the file is refused at the key.
     @Test func anXccurrentversionWithoutANameTakesTheOnlyVersion() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ModelReaderTests-\(UUID().uuidString)").path
+        let folder = try ScratchFolder.make("ModelReaderTests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let bundle = folder + "/CartStorage.xcdatamodeld"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -99,7 +101,7 @@ import Testing
             _ = try ManagedObjectModelReader().readDocument(atPath: bundle)
             Issue.record("two versions and no name were read")
         } catch {
-            #expect(error.path == bundle + "/.xccurrentversion")
+            #expect(error.path == FilePath(bundle + "/.xccurrentversion"))
             #expect(error.place == .keyPath("_XCCurrentVersionName"))
             #expect(error.message == "missing, and the .xcdatamodeld holds 2 .xcdatamodel versions to choose from")
         }

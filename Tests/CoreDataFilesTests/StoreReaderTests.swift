@@ -1,6 +1,7 @@
 import CoreDataFiles
 import Foundation
 import PropertyList
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -61,28 +62,12 @@ import Testing
     // MARK: Helpers
 
     /// A fresh folder of its own under the system's temporary folder.
-    static func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("StoreReaderTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func temporaryFolder() throws -> String { try ScratchFolder.make("StoreReaderTests").path }
 
-    /// Runs `python3 script arguments…`, returning its standard output; fails on a non-zero exit.
+    /// Runs `python3 script arguments…` (`PythonScript`), returning its standard output; throws on a non-zero exit.
     @discardableResult
     static func python(_ script: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 \(script) failed: \(errorText)")
-        return data
+        try PythonScript.run(arguments: [script] + arguments)
     }
 
     /// Makes the Notebook store (a variant of it) at `folder/Notebook.sqlite` with `make_store.py`.
@@ -94,16 +79,12 @@ import Testing
 
     /// The SHA-256 of each file (Python's hashlib), "-" for one that is not there.
     static func sha256(_ paths: [String]) throws -> [String] {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString).py").path
-        try Data(
-            """
+        let script = """
             import hashlib, os, sys
             for p in sys.argv[1:]:
                 print(hashlib.sha256(open(p, "rb").read()).hexdigest() if os.path.exists(p) else "-")
-            """.utf8
-        ).write(to: URL(fileURLWithPath: script))
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        return String(decoding: try python(script, paths), as: UTF8.self).split(separator: "\n").map(String.init)
+            """
+        return try PythonScript.text(script, arguments: paths).split(separator: "\n").map(String.init)
     }
 
     static func companions(_ store: String) -> [String] { [store, store + "-wal", store + "-shm"] }
@@ -212,8 +193,8 @@ import Testing
             return
         }
         let file = reader.externalDataPath(fileName: name)
-        #expect(file == folder + "/.Notebook_SUPPORT/_EXTERNAL_DATA/9B1D2C3E-4F50-4617-8A9B-0C1D2E3F4A5B")
-        #expect(FileManager.default.contents(atPath: file) == Data("external bytes".utf8))
+        #expect(file == FilePath(folder + "/.Notebook_SUPPORT/_EXTERNAL_DATA/9B1D2C3E-4F50-4617-8A9B-0C1D2E3F4A5B"))
+        #expect(FileManager.default.contents(atPath: file.string) == Data("external bytes".utf8))
     }
 
     // MARK: The -wal read, nothing written
@@ -261,7 +242,7 @@ import Testing
         try FileManager.default.removeItem(atPath: store + "-shm")
         let before = try Self.sha256(Self.companions(store))
         let error = try Self.error { _ = try PersistentStoreReader(path: store) }
-        #expect(error.path == store)
+        #expect(error.path == FilePath(store))
         #expect(error.message.contains("-wal but no -shm"))
         #expect(try Self.sha256(Self.companions(store)) == before)
         #expect(!FileManager.default.fileExists(atPath: store + "-shm"))
@@ -281,7 +262,7 @@ import Testing
             let reader = try PersistentStoreReader(path: store, model: Self.notebookModel)
             try reader.forEachObject { _ in }
         }
-        #expect(error.path == store)
+        #expect(error.path == FilePath(store))
         #expect(error.description.hasPrefix(store + ": "))
         #expect(error.place != .none)
         #expect(try Self.sha256(Self.companions(store)) == before)
@@ -461,13 +442,13 @@ import Testing
         #expect(ManagedDocumentPackage.isPackage(atPath: package))
         #expect(!ManagedDocumentPackage.isPackage(atPath: folder))
         let document = try ManagedDocumentPackage(path: package)
-        #expect(document.storePath == package + "/StoreContent/persistentStore")
+        #expect(document.storePath == FilePath(package + "/StoreContent/persistentStore"))
         #expect(document.documentMetadata == .dictionary(["NSPersistentStoreType": .string("SQLite")]))
         #expect(!document.hasAdditionalContent)
-        #expect(PersistentStoreFormat.isStore(atPath: try #require(document.storePath)))
+        #expect(PersistentStoreFormat.isStore(at: try #require(document.storePath)))
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: package + "/DocumentMetadata.plist"))
         let error = try Self.error { _ = try ManagedDocumentPackage(path: package) }
-        #expect(error.path == package + "/DocumentMetadata.plist")
+        #expect(error.path == FilePath(package + "/DocumentMetadata.plist"))
     }
 }
 

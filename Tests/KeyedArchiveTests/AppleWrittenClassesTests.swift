@@ -34,7 +34,7 @@ import Testing
                 case .dictionary(let holder) = objects[14541], case .data(let archive)? = holder["NS.data"]
             else { throw CocoaError(.fileReadCorruptFile) }
             guard archive.count == bytes else { throw CocoaError(.fileReadCorruptFile) }
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("find-bar-\(UUID().uuidString).archive").path
+            let path = ScratchFolder.filePath("find-bar", extension: "archive")
             try archive.write(to: URL(fileURLWithPath: path))
             written = path
             atexit { if let written = FindBar.written { unlink(written) } }

@@ -1,8 +1,10 @@
 import Foundation
 import KeyedArchive
+import SystemPackage
+import TestSupport
 import Testing
 
-/// `KeyedArchiveObjectGraph.isBinaryArchive(atPath:)` on archives other tools wrote (the
+/// `KeyedArchiveObjectGraph.isBinaryArchive(at:)` on archives other tools wrote (the
 /// interop corpus) and on binary property lists laid out by hand from
 /// Apple's format description (CFBinaryPList.c: the `bplist00` header, the
 /// objects, a table of 1-byte offsets, the 32-byte trailer), each checked
@@ -14,9 +16,9 @@ struct BinaryArchiveIdentificationTests {
 
     /// Writes `bytes` to a new temporary file and returns its path.
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("binary-archive-\(UUID().uuidString).plist")
-        try Data(bytes).write(to: url)
-        return url.path
+        let path = ScratchFolder.filePath("binary-archive", extension: "plist")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// The 32-byte trailer: 6 unused bytes, 1-byte offsets and references,
@@ -33,12 +35,12 @@ struct BinaryArchiveIdentificationTests {
         "bpylist2/invalid_type_archive.plist",  // $archiver is "NSArchiver": still a string
     ])
     func binaryArchivesAreArchives(name: String) {
-        #expect(KeyedArchiveObjectGraph.isBinaryArchive(atPath: Self.corpusFile(name)))
+        #expect(KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(Self.corpusFile(name))))
     }
 
     @Test func anXMLArchiveIsNotABinaryOne() {
         // The same $archiver, $objects and $top, in the XML form.
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: Self.corpusFile("swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist")))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(Self.corpusFile("swift-corelibs-foundation/NSKeyedUnarchiver-ArrayTest.plist"))))
     }
 
     @Test func aNonStringArchiverIsNotAnArchive() throws {
@@ -50,7 +52,7 @@ struct BinaryArchiveIdentificationTests {
         #expect(bytes.count == 58)
         let path = try Self.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: path))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(path)))
     }
 
     @Test func aTopArrayIsNotAnArchive() throws {
@@ -59,14 +61,16 @@ struct BinaryArchiveIdentificationTests {
         #expect(bytes.count == 42)
         let path = try Self.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: path))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(path)))
     }
 
     @Test func unreadableOrOtherFilesAreNotArchives() throws {
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: "/nonexistent/archive.plist"))
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: FileManager.default.temporaryDirectory.path))  // a directory
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath("/nonexistent/archive.plist")))
+        try ScratchFolder.with("BinaryArchiveIdentificationTests") { folder in
+            #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(folder.path)))  // a directory
+        }
         let path = try Self.temporaryFile(Array("{\"$archiver\": \"NSKeyedArchiver\"}".utf8))  // JSON, not binary
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(atPath: path))
+        #expect(!KeyedArchiveObjectGraph.isBinaryArchive(at: FilePath(path)))
     }
 }

@@ -14,7 +14,7 @@ struct KeyedArchiveDataTests {
 
     /// What CPython's plistlib finds in `data`: `$archiver` and the object `$top.root` refers to, as text.
     static func plistlibRoot(of data: Data) throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("archive-data-\(UUID().uuidString).plist")
+        let file = URL(fileURLWithPath: ScratchFolder.filePath("archive-data", extension: "plist"))
         defer { try? FileManager.default.removeItem(at: file) }
         try data.write(to: file)
         let script = """

@@ -86,7 +86,7 @@ struct PartialKeyedArchiveTests {
     }
 
     @Test func refusesAPropertyListThatIsNoArchive() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString).plist").path
+        let file = ScratchFolder.filePath("partial", extension: "plist")
         try Data(BinaryPropertyListWriter().encode(["just": "a dictionary"])).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect { try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: file)) } throws: { error in
@@ -101,7 +101,7 @@ struct PartialKeyedArchiveTests {
     /// A class description with `$classname` alone (`ClassNameOnlyArchive`):
     /// the chain is the name, as the whole-archive reader has it.
     @Test func readsAClassDescriptionWithoutClasses() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString).plist").path
+        let file = ScratchFolder.filePath("partial", extension: "plist")
         try Data(ClassNameOnlyArchive.bytes).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let archive = try PartialKeyedArchive(propertyList: PartialBinaryPropertyList(path: file))

@@ -1,14 +1,13 @@
 import Foundation
 import NIBArchive
+import SystemPackage
+import TestSupport
 import Testing
 
 @Suite struct CompiledNibTests {
-    /// A temporary folder, removed when `body` ends.
+    /// A scratch folder, removed when `body` ends.
     private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("CompiledNibTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
+        try ScratchFolder.with("CompiledNibTests", body)
     }
 
     @Test func aFileIsOneMember() throws {
@@ -27,7 +26,7 @@ import Testing
             try Data(try Fixtures.bytes("UIViewController-01J-lp-oVM.nib")).write(to: nib.appendingPathComponent("runtime.nib"))
             try Data(try Fixtures.bytes("01J-lp-oVM-view-Ze5-6b-2t3.nib")).write(to: nib.appendingPathComponent("objects-13.0+.nib"))
             try Data("<?xml version=\"1.0\"?><archive/>".utf8).write(to: nib.appendingPathComponent("designable.nib"))
-            let read = try CompiledNib(contentsOfPath: nib.path)
+            let read = try CompiledNib(contentsOf: FilePath(nib.path))
             #expect(read.members.map(\.name) == ["objects-13.0+.nib", "runtime.nib"])
             #expect(try read.members.map { try $0.graph().objects.count } == [15, 18])  // nibarchive: 15 and 18 objects.
         }
@@ -38,7 +37,7 @@ import Testing
             let nib = folder.appendingPathComponent("MainMenu.nib")
             try FileManager.default.createDirectory(at: nib, withIntermediateDirectories: true)
             try Data(try Fixtures.bytes("keyedobjects.nib")).write(to: nib.appendingPathComponent("keyedobjects.nib"))
-            let read = try CompiledNib(contentsOfPath: nib.path)
+            let read = try CompiledNib(contentsOf: FilePath(nib.path))
             #expect(read.members.map(\.name) == ["keyedobjects.nib"])
             #expect(try read.members[0].graph().connections.count == 34)
         }
@@ -50,17 +49,17 @@ import Testing
             bytes[34] = 0xFF
             let path = folder.appendingPathComponent("runtime.nib").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let error = try #require(throws: NIBArchiveError.self) { try CompiledNib(contentsOfPath: folder.path) }
-            #expect(error.path == path && error.byteOffset == 34)
+            let error = try #require(throws: NIBArchiveError.self) { try CompiledNib(contentsOf: FilePath(folder.path)) }
+            #expect(error.path == FilePath(path) && error.byteOffset == 34)
             #expect(error.description.hasPrefix("\(path): byte 34: "))
         }
     }
 
     @Test func anEmptyFolderOrAMissingFile() throws {
         try withFolder { folder in
-            #expect(throws: NIBArchiveError.self) { try CompiledNib(contentsOfPath: folder.path) }
+            #expect(throws: NIBArchiveError.self) { try CompiledNib(contentsOf: FilePath(folder.path)) }
             let error = try #require(throws: NIBArchiveError.self) {
-                try CompiledNib(contentsOfPath: folder.appendingPathComponent("gone.nib").path)
+                try CompiledNib(contentsOf: FilePath(folder.appendingPathComponent("gone.nib").path))
             }
             #expect(error.code == .io)
         }

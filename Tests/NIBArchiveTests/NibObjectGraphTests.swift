@@ -2,6 +2,7 @@ import Foundation
 import KeyedArchive
 import NIBArchive
 import PropertyList
+import TestSupport
 import Testing
 
 @Suite struct NibObjectGraphTests {
@@ -160,7 +161,7 @@ import Testing
 
     @Test func anIOSNibCompiledBeforeIOS6IsAGraphRootedAtItsTop() throws {
         // Written out and read back as a file, as `ict` reads a .nib.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-uikit-\(UUID().uuidString).nib").path
+        let path = ScratchFolder.filePath("NibObjectGraphTests", extension: "nib")
         try Data(try KeyedArchiveWriter().encode(uikitKeyedNib())).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let nib = try CompiledNib(contentsOfPath: path)

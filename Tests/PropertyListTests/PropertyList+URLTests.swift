@@ -41,7 +41,7 @@ struct PropertyListURLTests {
         let copy = try AwkwardlyNamedCopy()
         let byURL = try MappedFile(url: copy.file)
         let byPath = try MappedFile(path: copy.path)
-        #expect(byURL.path == copy.path)
+        #expect(byURL.path == FilePath(copy.path))
         #expect(Array(byURL.bytes) == Array(byPath.bytes))
         #expect(byURL.bytes.count == 894)
         #expect(byURL.bytes.count == (try Self.sizeOnDisk(copy.path)))
@@ -60,7 +60,7 @@ struct PropertyListURLTests {
             + "/%C3%9Cn%C3%AFcode%20copy.plist"
         let url = try #require(URL(string: text))
         let file = try MappedFile(url: url)
-        #expect(file.path == copy.path)
+        #expect(file.path == FilePath(copy.path))
         #expect(file.bytes.count == (try Self.sizeOnDisk(copy.path)))
     }
 
@@ -68,7 +68,7 @@ struct PropertyListURLTests {
         let copy = try AwkwardlyNamedCopy()
         let byFilePath = try MappedFile(filePath: FilePath(copy.path))
         let byPath = try MappedFile(path: copy.path)
-        #expect(byFilePath.path == copy.path)
+        #expect(byFilePath.path == FilePath(copy.path))
         #expect(Array(byFilePath.bytes) == Array(byPath.bytes))
         #expect(byFilePath.bytes.count == (try Self.sizeOnDisk(copy.path)))
     }
@@ -78,7 +78,7 @@ struct PropertyListURLTests {
         let byPath = try PartialBinaryPropertyList(path: copy.path)
         let expected = try Fixtures.pythonPlistlib(copy.file)
         for plist in [try PartialBinaryPropertyList(url: copy.file), try PartialBinaryPropertyList(filePath: FilePath(copy.path))] {
-            #expect(plist.path == copy.path)
+            #expect(plist.path == FilePath(copy.path))
             #expect(plist.size == (try Self.sizeOnDisk(copy.path)))
             #expect(plist.topObject == byPath.topObject)
             let value = try PartialBinaryPropertyListTests.walk(plist, plist.topObject)
@@ -104,10 +104,12 @@ struct PropertyListURLTests {
         let expectedPath = copy.folder.path + "/bad\u{10FFFF}.plist"
         let mapped = try MappedFile(filePath: filePath)
         #expect(Array(mapped.bytes) == Array(contents))
-        #expect(mapped.path == expectedPath)
+        #expect(mapped.path == filePath)
+        #expect(mapped.pathText == expectedPath)
         let partial = try PartialBinaryPropertyList(filePath: filePath)
         #expect(partial.size == contents.count)
-        #expect(partial.path == expectedPath)
+        #expect(partial.path == filePath)
+        #expect(partial.pathText == expectedPath)
     }
 
     @Test func missingFileErrorNamesThePath() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemPackage
 import Testing
 import UniformTypes
 
@@ -147,10 +148,10 @@ struct SharedMimeInfoCacheTests {
         try Data("text/x-b\ntext/x-only-listed\n".utf8).write(to: directory.appendingPathComponent("types"))
         let old = Date(timeIntervalSinceNow: -3600)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: package.path)
-        let fresh = try #require(try SharedMimeInfoCacheReader.read(directory: directory.path))
+        let fresh = try #require(try SharedMimeInfoCacheReader.read(directory: FilePath(directory.path)))
         #expect(fresh.map(\.mimeType) == ["text/x-b", "text/plain", "text/x-only-listed"])
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: package.path)
-        #expect(try SharedMimeInfoCacheReader.read(directory: directory.path) == nil)
+        #expect(try SharedMimeInfoCacheReader.read(directory: FilePath(directory.path)) == nil)
     }
 
     /// application/x-both, aliased image/jpeg and image/png, both registered types' MIME types.
@@ -223,7 +224,7 @@ struct SharedMimeInfoCacheTests {
         let count = registry.count
         let error = try #require(throws: UniformTypeError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
         #expect(error.code == .io)
-        #expect(error.path == directory.path + "/application/x-both.xml")
+        #expect(error.path == FilePath(directory.path + "/application/x-both.xml"))
         #expect(registry.count == count)
         var graph = TypeConformanceGraph()
         graph.add(TypeDeclarationSet.system)
@@ -237,7 +238,7 @@ struct SharedMimeInfoCacheTests {
         var registry = TypeRegistry.system
         let error = try #require(throws: UniformTypeError.self) { try registry.addSharedMimeInfoCache(directory: directory.path) }
         #expect(error.code == .inconsistentMimeDatabase)
-        #expect(error.path == directory.path + "/application/x-both.xml")
+        #expect(error.path == FilePath(directory.path + "/application/x-both.xml"))
     }
 
     /// A cache of another major version in a database: the error names the cache file and byte 0.
@@ -246,10 +247,10 @@ struct SharedMimeInfoCacheTests {
         cache[1] = 2  // major version 2
         let directory = try database(cache, types: "application/x-both\n", typeFile: nil)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let error = try #require(throws: UniformTypeError.self) { try SharedMimeInfoCacheReader.read(directory: directory.path) }
+        let error = try #require(throws: UniformTypeError.self) { try SharedMimeInfoCacheReader.read(directory: FilePath(directory.path)) }
         #expect(error.code == .malformedMimeCache)
         #expect(error.propertyListError?.code == .unrecognizedFormat)
-        #expect(error.path == directory.path + "/mime.cache")
+        #expect(error.path == FilePath(directory.path + "/mime.cache"))
         #expect(error.location == .byteOffset(0))
         #expect(error.description == directory.path + "/mime.cache:byte 0: mime.cache major version 2 is not 1")
         var graph = TypeConformanceGraph()
@@ -257,7 +258,7 @@ struct SharedMimeInfoCacheTests {
     }
 
     @Test func aMissingCacheIsNotRead() throws {
-        #expect(try SharedMimeInfoCacheReader.read(directory: "/nonexistent-\(UUID())") == nil)
+        #expect(try SharedMimeInfoCacheReader.read(directory: FilePath("/nonexistent-\(UUID())")) == nil)
     }
 
     /// The machine's cache, written by update-mime-database from the

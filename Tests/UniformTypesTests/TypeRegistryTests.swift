@@ -1,12 +1,13 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
 import Testing
 import UniformTypes
 
 /// Precedence, dynamic types and cycle-safe conformance.
 struct TypeRegistryTests {
     private func set(exported: [TypeDeclaration] = [], imported: [TypeDeclaration] = [], file: String) -> TypeDeclarationSet {
-        var set = TypeDeclarationSet(infoPlist: [:], file: file)
+        var set = TypeDeclarationSet(infoPlist: [:], file: FilePath(file))
         set.exported = exported
         set.imported = imported
         return set

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemPackage
 import Testing
 import UniformTypes
 
@@ -15,7 +16,7 @@ struct UniformTypeErrorTests {
         let error = try #require(throws: UniformTypeError.self) { _ = try TypeDeclarationSet.read(contentsOf: path) }
         #expect(error.code == .invalidPropertyList)
         #expect(error.propertyListError?.code == .malformedXML)
-        #expect(error.path == path)
+        #expect(error.path == FilePath(path))
         #expect(error.location == .lineColumn(line: 3, column: 18))
         #expect(error.description == "\(path):3:18: Opening and ending tag mismatch: strin line 3 and string")
     }

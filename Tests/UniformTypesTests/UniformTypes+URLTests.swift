@@ -51,7 +51,7 @@ struct UniformTypesURLTests {
             try TypeDeclarationSet.read(contentsOf: FilePath(path)),
         ] {
             #expect(set == byPath)
-            #expect(set.file == path)
+            #expect(set.file == FilePath(path))
         }
     }
 
@@ -65,9 +65,9 @@ struct UniformTypesURLTests {
         #expect(try SharedMimeInfoReader.read(contentsOf: URL(fileURLWithPath: path)) == byPath)
         #expect(try SharedMimeInfoReader.read(contentsOf: FilePath(path)) == byPath)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let byData = try SharedMimeInfoReader.read(data, file: path)
+        let byData = try SharedMimeInfoReader.read(data, file: FilePath(path))
         #expect(byData == byPath)
-        #expect(byData == (try data.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoReader.read(buffer, file: path) }))
+        #expect(byData == (try data.withUnsafeBytes { buffer throws(UniformTypeError) in try SharedMimeInfoReader.read(buffer, file: FilePath(path)) }))
     }
 
     @Test func sharedMimeInfoDataRejectsBadXMLAsBytesDo() throws {
@@ -134,7 +134,7 @@ struct UniformTypesURLTests {
         ] as [() throws -> Void] {
             let error = try #require(throws: UniformTypeError.self, performing: attempt)
             #expect(error.code == .io)
-            #expect(error.path == missing)
+            #expect(error.path == FilePath(missing))
             #expect(error.message.contains(missing), "\(error.message)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemPackage
 import UniformTypes
 
 // Rows g and h: the UniformTypes registry (issue 6, acceptance 4).
@@ -46,7 +47,7 @@ extension Suite {
         var registry = TypeRegistry()
         registry.add(TypeDeclarationSet(infoPlist: value, file: nil, exportedOrigin: .system))
         let entries = try xml.withUnsafeBytes { bytes throws(UniformTypeError) in
-            try SharedMimeInfoReader.read(bytes, file: freedesktopXML)
+            try SharedMimeInfoReader.read(bytes, file: FilePath(freedesktopXML))
         }
         registry.add(entries)
         return registry

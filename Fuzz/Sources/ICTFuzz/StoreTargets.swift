@@ -1,5 +1,6 @@
 import CoreDataFiles
 import Foundation
+import SystemPackage
 
 /// A Core Data store over a temporary copy of the input: whatever the bytes, reading every object and
 /// validating never crashes, never changes the file and never writes a companion (`-wal`, `-shm`, `-journal`)
@@ -10,7 +11,7 @@ func fuzzCoreDataStore(_ bytes: [UInt8]) {
     mkdir(folder, 0o700)
     let path = "\(folder)/input.sqlite"
     writeFile(path, bytes)
-    if let reader = try? PersistentStoreReader(path: path) {
+    if let reader = try? PersistentStoreReader(path: FilePath(path)) {
         try? reader.forEachObject { _ in }
         _ = reader.validate()
     }

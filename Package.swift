@@ -361,7 +361,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // MARK: Tests, in the order of the modules they test.
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
+        .testTarget(
+            name: "SystemSupportTests",
+            dependencies: ["SystemSupport", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "PropertyListTests",

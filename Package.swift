@@ -67,7 +67,7 @@ let package = Package(
         // MARK: System support — internal, shared with `package` access, never a product of its own.
         // The system calls and file-system helpers more than one module needs (names as bytes, file URLs,
         // stat/open/readdir wrappers, locks, temporary files, atomic writes).
-        .target(name: "SystemSupport", dependencies: ["CFileSystem"]),
+        .target(name: "SystemSupport", dependencies: ["CFileSystem", .product(name: "SystemPackage", package: "swift-system")]),
 
         // MARK: Core formats — property lists, keyed archives, coding, uniform types.
         .target(
@@ -179,13 +179,17 @@ let package = Package(
             dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
-        .target(name: "FileCoordination", dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport"]),
+        .target(
+            name: "FileCoordination",
+            dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // Ubiquity containers: folders a sync engine keeps on several devices, configured once (FileManager's ubiquity calls' meaning).
         .target(
             name: "UbiquityContainers",
             dependencies: [
                 "DocumentPackage", "FileCoordination", "PropertyList", "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The iCloud key-value store's meaning over a container: a file per device, merged (NSUbiquitousKeyValueStore's meaning).
@@ -194,12 +198,16 @@ let package = Package(
             dependencies: [
                 "PropertyList", "SystemSupport", "UbiquityContainers",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
             name: "Documents",
-            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
+            dependencies: [
+                "DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
         .target(
@@ -252,6 +260,7 @@ let package = Package(
                 "UniformTypes",
                 "PropertyList",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -361,7 +370,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         // MARK: Tests, in the order of the modules they test.
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
+        .testTarget(
+            name: "SystemSupportTests",
+            dependencies: ["SystemSupport", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "PropertyListTests",
@@ -432,7 +444,12 @@ let package = Package(
             dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
-            name: "FileCoordinationTests", dependencies: ["FileCoordination", "DocumentVersions", "DocumentPackage", "CoordinationStress"]),
+            name: "FileCoordinationTests",
+            dependencies: [
+                "FileCoordination", "DocumentVersions", "DocumentPackage", "CoordinationStress", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .testTarget(
             name: "ICTDocumentTests",
             dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
@@ -448,7 +465,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .testTarget(name: "UbiquityContainersTests", dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport"]),
+        .testTarget(
+            name: "UbiquityContainersTests",
+            dependencies: ["UbiquityContainers", "FileCoordination", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .testTarget(
             name: "UbiquitousKeyValueStoreTests",
             dependencies: ["UbiquitousKeyValueStore", "UbiquityContainers", "PropertyList", "TestSupport"]

@@ -15,7 +15,7 @@ extension FileManager {
     public func url(forUbiquityContainerIdentifier containerIdentifier: String?) -> URL? {
         _ = Self.identityWatcher
         guard let container = try? UbiquityContainers.current.container(identifier: containerIdentifier) else { return nil }
-        return URL(fileURLWithPath: container.folder, isDirectory: true)
+        return URL(fileURLWithPath: container.folderText, isDirectory: true)
     }
 
     /// An opaque token for the identity the default container's engine

@@ -2,6 +2,7 @@
 import DocumentPackage
 import FileCoordination
 import Foundation
+import SystemPackage
 
 extension FileWrapper {
     // MARK: Reading
@@ -103,7 +104,7 @@ extension FileWrapper {
         case .directory:
             do throws(DocumentPackageError) {
                 // Foundation's FileWrapper writes over whatever is at the URL.
-                let saving = PackageSaveOptions(originalContentsPath: originalContentsURL?.path, overwritingChangesOnDisk: true)
+                let saving = PackageSaveOptions(originalContentsPath: originalContentsURL.map { FilePath($0.path) }, overwritingChangesOnDisk: true)
                 try packageNode().coordinatedSave(to: url.path, options: saving)
             } catch {
                 throw Self.cocoaError(error, url: url, writing: true)

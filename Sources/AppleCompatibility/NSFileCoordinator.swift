@@ -3,6 +3,7 @@ import DocumentVersions
 import FileCoordination
 import Foundation
 import Synchronization
+import SystemPackage
 
 /// Foundation's out-parameter for errors, which swift-corelibs-foundation
 /// lacks: callers pass `&error` as on Apple platforms.
@@ -231,8 +232,8 @@ private final class PresenterAdapter: FilePresenter, @unchecked Sendable {
         presenter.presentedItemOperationQueue.addOperation { self.presenter.presentedItemDidChange() }
     }
 
-    func presentedItemDidMove(to path: String) {
-        presenter.presentedItemOperationQueue.addOperation { self.presenter.presentedItemDidMove(to: URL(fileURLWithPath: path)) }
+    func presentedItemDidMove(to path: FilePath) {
+        presenter.presentedItemOperationQueue.addOperation { self.presenter.presentedItemDidMove(to: URL(fileURLWithPath: path.string)) }
     }
 
     func presentedItemDidGain(_ version: DocumentVersion) {

@@ -145,7 +145,7 @@ public struct PackageManifest: Hashable, Sendable {
     ///   `limits` allow, `.wrongKind` when it is not a regular file (a link,
     ///   folder or FIFO is never followed or read), `.io` when it cannot be
     ///   read. Costs one read of the manifest.
-    public static func read(fromPackageAt packagePath: String, limits: DocumentPackageLimits = .default)
+    package static func read(fromPackageAt packagePath: String, limits: DocumentPackageLimits = .default)
         throws(DocumentPackageError) -> PackageManifest?
     {
         try read(fileAt: packagePath + "/" + fileName, pathInPackage: fileName, limits: limits)
@@ -155,7 +155,7 @@ public struct PackageManifest: Hashable, Sendable {
     /// `packagePath` — the manifest, or a conflict copy of it.
     ///
     /// - Throws: as `read(fromPackageAt:limits:)`.
-    public static func read(
+    package static func read(
         fromPackageAt packagePath: String, pathInPackage: String, limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) -> PackageManifest? {
         try read(fileAt: packagePath + "/" + pathInPackage, pathInPackage: pathInPackage, limits: limits)
@@ -302,7 +302,7 @@ public struct PackageManifest: Hashable, Sendable {
     ///
     /// - Throws: `DocumentPackageError` `.io` naming `pathInPackage` when it
     ///   cannot be read, `.changedOnDisk` when it changes while read.
-    public static func entryOnDisk(_ path: String, pathInPackage: String, digesting: Bool) throws(DocumentPackageError) -> Entry? {
+    package static func entryOnDisk(_ path: String, pathInPackage: String, digesting: Bool) throws(DocumentPackageError) -> Entry? {
         let location = EntryLocation(pathInPackage: pathInPackage, fileSystemPath: path)
         guard let identity = try FileSystem.linkStatus(path, at: location) else { return nil }
         var entry = Entry(

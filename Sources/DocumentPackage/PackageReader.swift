@@ -28,7 +28,7 @@ extension PackageWrapper {
     ///   `.invalidName` for a name that is not UTF-8; `.duplicateName` for
     ///   names that differ only by case; `.unsupportedFileType` for a device,
     ///   FIFO or socket; `.limitExceeded` when the package is over a limit.
-    public convenience init(
+    package convenience init(
         readingFrom path: String, mode: PackageReadingMode = .lazy,
         limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) {
@@ -61,7 +61,7 @@ extension PackageWrapper {
     ///   source is gone, `.unsupportedFileType` for a source that is a
     ///   device, FIFO or socket, `.invalidName` or `.duplicateName` for an
     ///   entry path that cannot be one, and what `init(readingFrom:)` throws for the root.
-    public convenience init(readingEntries sources: [String: String], fromPackageAt path: String) throws(DocumentPackageError) {
+    package convenience init(readingEntries sources: [String: String], fromPackageAt path: String) throws(DocumentPackageError) {
         let absolutePath = Self.absolutePath(path)
         let location = EntryLocation(pathInPackage: "", fileSystemPath: path)
         let root = try FileSystem.openDirectory(absolutePath, followingLink: true, at: location)

@@ -261,7 +261,7 @@ public final class PackageWrapper {
 
     /// The entry at a path inside this directory, `Contents/Resources/x.nib`;
     /// nil when a step is missing or not a directory.
-    public func descendant(atPath path: String) -> PackageWrapper? {
+    package func descendant(atPath path: String) -> PackageWrapper? {
         var current = self
         for step in path.split(separator: "/", omittingEmptySubsequences: true) {
             guard current.kind == .directory, let next = current.child(named: String(step)) else { return nil }

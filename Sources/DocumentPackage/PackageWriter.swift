@@ -1,3 +1,4 @@
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -283,7 +284,7 @@ public struct PackageSaveOptions: Hashable, Sendable {
     /// use it only when the earlier version is about to be replaced or is
     /// never edited in place. Nil (the default): nothing is shared with a
     /// package that stays.
-    public var originalContentsPath: String?
+    public var originalContentsPath: FilePath?
     /// Whether re-saving the package a wrapper was read from replaces it
     /// even when another program changed it on disk since it was read
     /// (Foundation's `FileWrapper.write` does). False (the default): such a
@@ -293,7 +294,7 @@ public struct PackageSaveOptions: Hashable, Sendable {
 
     /// Makes a set of options.
     public init(
-        replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: String? = nil,
+        replacingExisting: Bool = true, flushingToDisk: Bool = true, originalContentsPath: FilePath? = nil,
         overwritingChangesOnDisk: Bool = false
     ) {
         self.replacingExisting = replacingExisting
@@ -340,7 +341,7 @@ extension PackageWrapper {
     ///   (a symbolic link there is neither replaced nor followed, even one
     ///   to a directory: the message says so and where it points),
     ///   `.alreadyExists` when `options` forbids replacing.
-    public func save(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
+    package func save(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
         precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")
         var replaced = false
         try save(to: PackageSaveDestination(checking: path), options: options, replaced: &replaced)
@@ -396,7 +397,8 @@ extension PackageWrapper {
         defer { TemporaryItem.finished(temporaryName, folder: parentPath) }
         // What goes wrong in the new version is said of the package it becomes.
         let temporaryLocation = location
-        let original = try options.originalContentsPath.flatMap { (path) throws(DocumentPackageError) in
+        let original = try options.originalContentsPath.flatMap { (filePath) throws(DocumentPackageError) in
+            let path = filePath.withPlatformString(RawFileName.decoding(cString:))
             let originalPath = Self.absolutePath(path)
             return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: path))
         }

@@ -39,7 +39,7 @@ public enum PackageZipArchive {
     ///
     /// `progress`, when given, is called on this thread after each entry is
     /// written, with the entries written and the package's entry count.
-    public static func write(
+    package static func write(
         _ package: PackageWrapper, to zipPath: String, rootName: String,
         limits: DocumentPackageLimits = .default, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DocumentPackageError) {
@@ -171,7 +171,7 @@ public enum PackageZipArchive {
     /// `progress`, when given, is called on the thread that reads or saves
     /// the files, after each file's bytes are read whole and checked, with
     /// the files read so far and the zip's file count.
-    public static func read(
+    package static func read(
         at zipPath: String, limits: DocumentPackageLimits = .default, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DocumentPackageError) -> PackageWrapper {
         // Opened once, by the path as given, which its errors name.

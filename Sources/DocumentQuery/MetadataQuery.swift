@@ -62,7 +62,7 @@ public final class MetadataQuery: @unchecked Sendable {
     private static func ubiquitousDocumentsFolderInEffect() throws(MetadataQueryError) -> String? {
         if let set = ubiquitousLock.withLock({ ubiquitousFolder }) { return set }
         do throws(UbiquityContainerError) {
-            return try UbiquityContainers.current.container(identifier: nil)?.documentsFolder
+            return try UbiquityContainers.current.container(identifier: nil)?.documentsFolderText
         } catch {
             throw MetadataQueryError(path: error.path, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)")
         }
@@ -236,7 +236,7 @@ public final class MetadataQuery: @unchecked Sendable {
                 guard let folder = try ubiquitousDocumentsFolderInEffect() else {
                     throw MetadataQueryError(
                         path: scope,
-                        "no ubiquity container is set up (ICT_UBIQUITY_CONTAINER, or a default in \(UbiquityContainerConfiguration.defaultPath ?? "containers.plist")), and no folder is set (MetadataQuery.ubiquitousDocumentsFolder)"
+                        "no ubiquity container is set up (ICT_UBIQUITY_CONTAINER, or a default in \(UbiquityContainerConfiguration.defaultPathText ?? "containers.plist")), and no folder is set (MetadataQuery.ubiquitousDocumentsFolder)"
                     )
                 }
                 path = folder

@@ -137,7 +137,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// container it is in, `.notTracked` when none tells one.
     func syncState(of path: String) -> UbiquitousItemSyncState {
         let resolved = resolvedPath(of: path)
-        for engine in engines where engine.endpoint.folderPath == resolved || resolved.hasPrefix(engine.endpoint.folderPath + "/") {
+        for engine in engines where engine.endpoint.folderPathText == resolved || resolved.hasPrefix(engine.endpoint.folderPathText + "/") {
             return engine.syncState(ofResolved: resolved)
         }
         return .notTracked
@@ -170,7 +170,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
                 unfollowed.append(MetadataQueryError(path: root, "no sync status: \(error)"))
                 continue
             }
-            let key = endpoint.folderPath
+            let key = endpoint.folderPathText
             guard found[key] == nil else { continue }
             let engine = EngineStatus(endpoint: endpoint)
             found[key] = engine
@@ -248,7 +248,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
                 let status = try engine.endpoint.beginFolderStatus()
                 var browses: [(String, SyncthingClient.PendingRequest)] = []
                 for (_, resolved) in resolvedRoots {
-                    guard let relative = SyncthingFolderStatus.relativePath(of: resolved, in: engine.endpoint.folderPath),
+                    guard let relative = SyncthingFolderStatus.relativePath(of: resolved, in: engine.endpoint.folderPathText),
                         !browses.contains(where: { $0.0 == relative })
                     else { continue }
                     browses.append((relative, try SyncthingFolderStatus.beginBrowse(relative, of: engine.endpoint)))

@@ -1,6 +1,7 @@
 import Dispatch
 import DocumentVersions
 import FileCoordination
+import SystemPackage
 import SystemSupport
 
 /// What an open document hears from its presenter registration.
@@ -36,7 +37,7 @@ final class DocumentPresenter: FilePresenter, @unchecked Sendable {
 
     func presentedItemDidChange() { tell(.changed) }
 
-    func presentedItemDidMove(to path: String) { tell(.moved(path)) }
+    func presentedItemDidMove(to path: FilePath) { tell(.moved(path.withPlatformString(RawFileName.decoding(cString:)))) }
 
     func presentedItemDidGain(_ version: DocumentVersion) { tell(.gainedVersion) }
 

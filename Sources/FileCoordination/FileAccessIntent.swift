@@ -1,4 +1,6 @@
 import Dispatch
+import SystemPackage
+import SystemSupport
 
 /// One item of an asynchronous coordination and how it is accessed, as
 /// Apple's `NSFileAccessIntent`: `.readingIntent(with:options:)` or
@@ -10,23 +12,33 @@ public struct FileAccessIntent: Sendable {
     }
 
     /// The item's path.
-    public let path: String
+    public let path: FilePath
     let kind: Kind
 
     /// Reading the item at `path` (presenters asked to save first unless `options` says otherwise).
-    public static func readingIntent(with path: String, options: FileReadingOptions = []) -> FileAccessIntent {
+    public static func readingIntent(with path: FilePath, options: FileReadingOptions = []) -> FileAccessIntent {
         FileAccessIntent(path: path, kind: .reading(options))
     }
 
     /// Writing the item at `path` (presenters asked or told as `options` says).
-    public static func writingIntent(with path: String, options: FileWritingOptions = []) -> FileAccessIntent {
+    public static func writingIntent(with path: FilePath, options: FileWritingOptions = []) -> FileAccessIntent {
         FileAccessIntent(path: path, kind: .writing(options))
+    }
+
+    /// Reading the item named by the kit's text for a path (each byte that is not UTF-8 as U+10FF00 + byte).
+    package static func readingIntent(with path: String, options: FileReadingOptions = []) -> FileAccessIntent {
+        readingIntent(with: RawFileName.filePath(path), options: options)
+    }
+
+    /// Writing the item named by the kit's text for a path (each byte that is not UTF-8 as U+10FF00 + byte).
+    package static func writingIntent(with path: String, options: FileWritingOptions = []) -> FileAccessIntent {
+        writingIntent(with: RawFileName.filePath(path), options: options)
     }
 
     var claim: FileCoordinator.Claim {
         switch kind {
-        case .reading(let options): FileCoordinator.Claim(reading: path, options)
-        case .writing(let options): FileCoordinator.Claim(writing: path, options)
+        case .reading(let options): FileCoordinator.Claim(reading: RawFileName.text(path), options)
+        case .writing(let options): FileCoordinator.Claim(writing: RawFileName.text(path), options)
         }
     }
 }
@@ -37,7 +49,8 @@ extension FileCoordinator {
     /// every coordinator takes locks, so never a deadlock) on a thread of
     /// its own — never on the caller's, so the main actor goes on while
     /// another process holds the item — then runs `body` there with the
-    /// paths, in the order of `intents`, and returns what it returns.
+    /// paths, in the order of `intents` (as the kit's text for a path: each
+    /// byte that is not UTF-8 as U+10FF00 + byte), and returns what it returns.
     ///
     /// `body` runs on that thread, outside any actor, with the accesses
     /// held: it reads or writes the files and returns what the caller needs
@@ -50,7 +63,7 @@ extension FileCoordinator {
         with intents: [FileAccessIntent], timeout: Duration = defaultTimeout, _ body: @escaping @Sendable ([String]) throws -> Result
     ) async throws -> Result {
         let claims = intents.map(\.claim)
-        let paths = intents.map(\.path)
+        let paths = intents.map { RawFileName.text($0.path) }
         return try await withCheckedThrowingContinuation { continuation in
             Self.waitingQueue.async {
                 do {

@@ -65,7 +65,7 @@ public final class FileCoordinator: Sendable {
     ///
     /// - Throws: `FileCoordinationError` when the coordination failed
     ///   (`body` did not run), or what `body` throws. Waits up to `timeout`.
-    public func coordinate<Result>(
+    package func coordinate<Result>(
         reading path: String, options: FileReadingOptions = [], timeout: Duration = defaultTimeout,
         _ body: (String) throws -> Result
     ) throws -> Result {
@@ -82,7 +82,7 @@ public final class FileCoordinator: Sendable {
     ///
     /// - Throws: `FileCoordinationError` when the coordination failed
     ///   (`body` did not run), or what `body` throws. Waits up to `timeout`.
-    public func coordinate<Result>(
+    package func coordinate<Result>(
         writing path: String, options: FileWritingOptions = [], timeout: Duration = defaultTimeout,
         _ body: (String) throws -> Result
     ) throws -> Result {
@@ -98,7 +98,7 @@ public final class FileCoordinator: Sendable {
     ///
     /// - Throws: `FileCoordinationError` (with the path it is about) when
     ///   the coordination failed, or what `body` throws.
-    public func coordinate<Result>(
+    package func coordinate<Result>(
         reading readPath: String, options readOptions: FileReadingOptions = [],
         writing writePath: String, options writeOptions: FileWritingOptions = [],
         timeout: Duration = defaultTimeout, _ body: (String, String) throws -> Result
@@ -115,7 +115,7 @@ public final class FileCoordinator: Sendable {
     ///
     /// - Throws: `FileCoordinationError` when the coordination failed, or
     ///   what `body` throws.
-    public func coordinate<Result>(
+    package func coordinate<Result>(
         writing firstPath: String, options firstOptions: FileWritingOptions = [],
         writing secondPath: String, options secondOptions: FileWritingOptions = [],
         timeout: Duration = defaultTimeout, _ body: (String, String) throws -> Result
@@ -131,7 +131,7 @@ public final class FileCoordinator: Sendable {
     /// Starts a coordinated read of `path` (as `coordinate(reading:)`), held until the access is released.
     ///
     /// - Throws: `FileCoordinationError`. Waits up to `timeout`.
-    public func access(
+    package func access(
         reading path: String, options: FileReadingOptions = [], timeout: Duration = defaultTimeout
     ) throws(FileCoordinationError) -> CoordinatedAccess {
         try begin([Claim(reading: path, options)], timeout: timeout)
@@ -141,7 +141,7 @@ public final class FileCoordinator: Sendable {
     /// held until the access is released; presenters are told then.
     ///
     /// - Throws: `FileCoordinationError`. Waits up to `timeout`.
-    public func access(
+    package func access(
         writing path: String, options: FileWritingOptions = [], timeout: Duration = defaultTimeout
     ) throws(FileCoordinationError) -> CoordinatedAccess {
         try begin([Claim(writing: path, options)], timeout: timeout)
@@ -275,7 +275,7 @@ public final class FileCoordinator: Sendable {
             }
             // The caller's own presenter first records what its write left, so that the folder's events of
             // this write are not news to it whenever they arrive.
-            if let presenter, message.kind == .changed, presenter.presentedItemPath == claim.path {
+            if let presenter, message.kind == .changed, presenter.presentedItemText == claim.path {
                 presenter.recordOwnWrite(of: claim.path)
             }
             PresenterChannel.post(message, toPresentersIn: folder, excluding: excluded)

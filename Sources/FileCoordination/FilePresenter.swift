@@ -1,4 +1,5 @@
 import DocumentVersions
+import SystemPackage
 
 /// An object that presents a file or package to the user and wants to know
 /// when others change it (Apple's `NSFilePresenter`). Register it with
@@ -11,7 +12,7 @@ public protocol FilePresenter: AnyObject, Sendable {
 
     /// The item was moved to `path` (by a coordinated writer, or renamed
     /// within its folder by anyone); the registration now presents `path`.
-    func presentedItemDidMove(to path: String)
+    func presentedItemDidMove(to path: FilePath)
 
     /// A coordinated writer is about to delete the item, and waits (up to
     /// its timeout) until this returns: let go of it. A deletion by a process
@@ -36,7 +37,7 @@ extension FilePresenter {
     /// Does nothing.
     public func presentedItemDidChange() {}
     /// Does nothing.
-    public func presentedItemDidMove(to path: String) {}
+    public func presentedItemDidMove(to path: FilePath) {}
     /// Does nothing (the deletion proceeds).
     public func accommodatePresentedItemDeletion() throws {}
     /// Does nothing.

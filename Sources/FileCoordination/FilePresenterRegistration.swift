@@ -1,5 +1,6 @@
 import Dispatch
 import DocumentVersions
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -49,7 +50,7 @@ public final class FilePresenterRegistration: Sendable {
     ///   or the lock directory cannot be used, `.watchFailed` when the folder
     ///   cannot be watched; `.unavailable` when the process's file-event
     ///   thread cannot be started.
-    public init(presenting path: String, presenter: (any FilePresenter)? = nil) throws(FileCoordinationError) {
+    package init(presenting path: String, presenter: (any FilePresenter)? = nil) throws(FileCoordinationError) {
         let (stream, continuation) = AsyncStream.makeStream(of: FilePresenterEvent.self, bufferingPolicy: .bufferingNewest(256))
         events = stream
         let ended = DispatchSemaphore(value: 0)
@@ -63,8 +64,23 @@ public final class FilePresenterRegistration: Sendable {
 
     deinit { remove() }
 
+    /// Registers `presenter` (or only `events`, when nil) for the item at
+    /// `filePath` (byte for byte, valid UTF-8 or not), which may be a file
+    /// or a package directory and need not exist yet (its folder must).
+    ///
+    /// - Throws: `FileCoordinationError` `.unavailable` when the item's folder
+    ///   or the lock directory cannot be used, `.watchFailed` when the folder
+    ///   cannot be watched; `.unavailable` when the process's file-event
+    ///   thread cannot be started.
+    public convenience init(presenting filePath: FilePath, presenter: (any FilePresenter)? = nil) throws(FileCoordinationError) {
+        try self.init(presenting: RawFileName.text(filePath), presenter: presenter)
+    }
+
     /// The item presented now (it changes when the item moves).
-    public var presentedItemPath: String { place.withLock { $0.path } }
+    public var presentedItemPath: FilePath { RawFileName.filePath(presentedItemText) }
+
+    /// `presentedItemPath` as the kit's text for a path (each byte that is not UTF-8 as U+10FF00 + byte).
+    package var presentedItemText: String { place.withLock { $0.path } }
 
     /// Stops presenting: no more questions or news; `events` ends. Once only;
     /// returns when the registration's thread has ended (or after 10 s, when
@@ -366,6 +382,6 @@ private final class PresenterLoop: @unchecked Sendable {
         knownConflicts = Set(conflictNames())
         registration?.object?.moved(to: newPath, folder: inbox.folder, name: inbox.name)
         continuation.yield(.moved(to: newPath))
-        presenter?.presentedItemDidMove(to: newPath)
+        presenter?.presentedItemDidMove(to: RawFileName.filePath(newPath))
     }
 }

@@ -1,4 +1,5 @@
 import DocumentPackage
+import SystemPackage
 import SystemSupport
 
 extension PackageWrapper {
@@ -22,7 +23,7 @@ extension PackageWrapper {
     ///   `.io` ("cannot lock the package for saving") when the lock cannot
     ///   be taken within `ItemLock`'s wait (120 seconds). Waits for other
     ///   holders of the lock.
-    public func coordinatedSave(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
+    package func coordinatedSave(to path: String, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
         precondition(kind == .directory, "save(to:) of a \(kind) wrapper: a package is a directory")
         let destination = try PackageSaveDestination(checking: path)
         let lock: ItemLock
@@ -38,5 +39,22 @@ extension PackageWrapper {
             lock.release()
         }
         try save(to: destination, options: options, replaced: &replaced)
+    }
+
+    /// Saves this directory wrapper as the package at `filePath` (byte for
+    /// byte, valid UTF-8 or not) as `save(to:options:)` does, taking turns
+    /// with ICTKit's other writers of the package and telling its presenters
+    /// in other processes: how every ICTKit writer saves a package. Holds
+    /// the package's exclusive item lock, the one `FileCoordinator` takes,
+    /// to the end of the save.
+    ///
+    /// - Throws: `DocumentPackageError` as `save(to:options:)` does, and
+    ///   `.io` ("cannot lock the package for saving") when the lock cannot
+    ///   be taken within `ItemLock`'s wait (120 seconds). Waits for other
+    ///   holders of the lock.
+    public func coordinatedSave(to filePath: FilePath, options: PackageSaveOptions = PackageSaveOptions())
+        throws(DocumentPackageError)
+    {
+        try coordinatedSave(to: RawFileName.text(filePath), options: options)
     }
 }

@@ -45,7 +45,7 @@ extension Ict {
             var entries: [Entry] = []
             for container in all {
                 var entry = Entry(
-                    identifier: container.identifier, folder: container.folder, engine: container.engine.name,
+                    identifier: container.identifier, folder: container.folderText, engine: container.engine.name,
                     isDefault: container.identifier == defaultIdentifier, state: "-")
                 do throws(UbiquityContainerError) {
                     if let endpoint = try UbiquityContainers.syncthingEndpoint(of: container, timeout: timeout) {
@@ -60,7 +60,7 @@ extension Ict {
                 } catch {
                     entry.state = "unknown"
                     entry.reason = error.description
-                    report.add(Problem(path: container.folder, severity: .warning, "\(container.identifier): the engine's state is unknown: \(error)"))
+                    report.add(Problem(path: container.folderText, severity: .warning, "\(container.identifier): the engine's state is unknown: \(error)"))
                 }
                 entries.append(entry)
             }

@@ -54,15 +54,15 @@ struct KeyValueStoreOptions: ParsableArguments {
                 ?? "no ubiquity container: set ICT_UBIQUITY_CONTAINER, configure one, or give --folder"
             throw report.fail(Problem(path: "ict", named))
         }
-        guard (try? FileInfo.of(path: found.folder))?.kind == .directory else {
-            throw report.fail(Problem(path: found.folder, "the container's folder is not there"))
+        guard (try? FileInfo.of(path: found.folderText))?.kind == .directory else {
+            throw report.fail(Problem(path: found.folderText, "the container's folder is not there"))
         }
         let store = KeyValueStore(container: found, watching: false)
         for warning in store.warnings {
-            report.add(Problem(path: warning.path, severity: .warning, "skipped: \(warning.message)"))
+            report.add(Problem(path: warning.pathText, severity: .warning, "skipped: \(warning.message)"))
         }
         report.fields.container = found.identifier
-        report.fields.store = store.folder
+        report.fields.store = store.folderText
         report.fields.device = store.deviceToken
         return store
     }
@@ -109,7 +109,7 @@ extension KeyValueStoreSubcommand {
     /// Writes the store (`synchronize`), failing the command when it cannot.
     static func write(_ store: KeyValueStore, _ report: TypedReport<KeyValueStoreReportFields>) throws {
         guard store.synchronize() else {
-            throw report.fail(Problem(path: store.folder, "cannot write this device's file (no engine identity here, or the folder is not writable)"))
+            throw report.fail(Problem(path: store.folderText, "cannot write this device's file (no engine identity here, or the folder is not writable)"))
         }
     }
 
@@ -133,7 +133,7 @@ extension Ict.KeyValueStoreCommand {
             let report = Self.report(json: options.json)
             let store = try options.open(report)
             report.fields.entries = Self.entries(store, [key])
-            guard let value = store.value(forKey: key) else { throw report.fail(Problem(path: store.folder, "no value for key \(key)")) }
+            guard let value = store.value(forKey: key) else { throw report.fail(Problem(path: store.folderText, "no value for key \(key)")) }
             if !options.json {
                 var output = StandardOutput()
                 output.write(Self.text(value) + "\n")
@@ -190,7 +190,7 @@ extension Ict.KeyValueStoreCommand {
         func run() throws {
             let report = Self.report(json: options.json)
             let store = try options.open(report)
-            guard store.value(forKey: key) != nil else { throw report.fail(Problem(path: store.folder, "no value for key \(key)")) }
+            guard store.value(forKey: key) != nil else { throw report.fail(Problem(path: store.folderText, "no value for key \(key)")) }
             store.removeValue(forKey: key)
             try Self.write(store, report)
             report.fields.entries = Self.entries(store, [key])
@@ -236,12 +236,12 @@ extension Ict.KeyValueStoreCommand {
             let store = try options.open(report)
             let findings = UbiquitousKeyValueStoreValidator().findings(in: .dictionary(store.dictionaryRepresentation))
             for finding in findings {
-                report.add(Problem(path: store.folder, finding.message, keyPath: finding.keyPath.description))
+                report.add(Problem(path: store.folderText, finding.message, keyPath: finding.keyPath.description))
             }
             report.fields.entries = []
             if !options.json, findings.isEmpty {
                 var output = StandardOutput()
-                output.write("\(RawFileName.escaped(store.folder)): \(store.dictionaryRepresentation.count) keys, within the limits\n")
+                output.write("\(RawFileName.escaped(store.folderText)): \(store.dictionaryRepresentation.count) keys, within the limits\n")
                 output.flush()
             }
             try report.finish()

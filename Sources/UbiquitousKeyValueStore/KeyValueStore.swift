@@ -1,6 +1,7 @@
 import Dispatch
 import OrderedCollections
 import PropertyList
+import SystemPackage
 import SystemSupport
 import UbiquityContainers
 
@@ -72,7 +73,10 @@ public final class KeyValueStore: Sendable {
     public var container: UbiquityContainer { core.lock.withLock { core.state.container } }
 
     /// The container's store folder, `CONTAINER/.ictkit-kvstore`.
-    public var folder: String { core.lock.withLock { core.state.folder } }
+    public var folder: FilePath { RawFileName.filePath(folderText) }
+
+    /// `folder` as the kit's text for a path (each byte that is not UTF-8 as U+10FF00 + byte).
+    package var folderText: String { core.lock.withLock { core.state.folder } }
 
     /// This device's identity token, naming its file; nil when the
     /// container's engine has no identity here (the store then keeps its
@@ -81,7 +85,7 @@ public final class KeyValueStore: Sendable {
 
     /// The files skipped now, with why (a device's file truncated, corrupt, not a file).
     public var warnings: [KeyValueStoreWarning] {
-        core.lock.withLock { core.state.skipped.values.map(\.warning).sorted { $0.path < $1.path } }
+        core.lock.withLock { core.state.skipped.values.map(\.warning).sorted { $0.pathText < $1.pathText } }
     }
 
     // MARK: Values

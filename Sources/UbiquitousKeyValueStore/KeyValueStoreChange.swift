@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// A change of the store that did not come from this store's own `set` or
 /// `remove`: what `NSUbiquitousKeyValueStore.didChangeExternallyNotification`
 /// tells, with its reason and the keys whose value changed.
@@ -44,17 +47,29 @@ public struct KeyValueStoreChange: Hashable, Sendable {
 /// A device's file the store could not read, skipped until it changes: its
 /// values as last read (if ever) still count, so nothing is lost.
 public struct KeyValueStoreWarning: Hashable, Sendable, CustomStringConvertible {
-    /// The file.
-    public var path: String
+    /// The file, as the kit's text for a path (each byte that is not UTF-8
+    /// as U+10FF00 + byte).
+    package var pathText: String
     /// What is wrong with it, and where.
     public var message: String
 
-    /// Makes a warning.
-    public init(path: String, message: String) {
-        self.path = path
+    /// Makes a warning about the file named by the kit's text for a path.
+    package init(path: String, message: String) {
+        self.pathText = path
         self.message = message
     }
 
+    /// Makes a warning.
+    public init(path: FilePath, message: String) {
+        self.init(path: RawFileName.text(path), message: message)
+    }
+
+    /// The file.
+    public var path: FilePath {
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
+    }
+
     /// `PATH: message`.
-    public var description: String { "\(path): \(message)" }
+    public var description: String { "\(pathText): \(message)" }
 }

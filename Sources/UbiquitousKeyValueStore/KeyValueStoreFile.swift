@@ -1,5 +1,7 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 /// The last change one device made to one key: a value, or its removal, at
 /// a hybrid logical time (`HybridLogicalClock`).
@@ -74,7 +76,12 @@ public struct KeyValueStoreFile: Hashable, Sendable {
     ///   where (the key path in the property list, or the property-list
     ///   reader's byte offset): not a property list, a later format, a
     ///   missing or mistyped field.
-    public init(decoding bytes: [UInt8], path: String) throws(KeyValueStoreError) {
+    public init(decoding bytes: [UInt8], path: FilePath) throws(KeyValueStoreError) {
+        try self.init(decoding: bytes, path: RawFileName.text(path))
+    }
+
+    /// `init(decoding:path:)` with the file named by the kit's text for a path.
+    package init(decoding bytes: [UInt8], path: String) throws(KeyValueStoreError) {
         let limits = PropertyListLimits(maximumDepth: 512, maximumObjectCount: 4_000_000, maximumInputSize: Self.maximumSize)
         let read: Result<PropertyListValue, PropertyListError> = bytes.withUnsafeBytes { raw in
             Result { () throws(PropertyListError) in try PropertyListReader(limits: limits).read(raw).value }
@@ -123,11 +130,17 @@ public struct KeyValueStoreFile: Hashable, Sendable {
         self.init(device: device, initialSyncDone: initialSyncDone, entries: entries)
     }
 
-    /// The file's bytes: a binary property list, the entries sorted by key.
+    /// The file's bytes: a binary property list, the entries sorted by key;
+    /// `path` names the file in errors.
     ///
     /// - Throws: `KeyValueStoreError` `.io` when a value cannot be written
     ///   (nested past the writer's depth).
-    public func encoded(path: String) throws(KeyValueStoreError) -> [UInt8] {
+    public func encoded(path: FilePath) throws(KeyValueStoreError) -> [UInt8] {
+        try encoded(path: RawFileName.text(path))
+    }
+
+    /// `encoded(path:)` with the file named by the kit's text for a path.
+    package func encoded(path: String) throws(KeyValueStoreError) -> [UInt8] {
         var stored = OrderedDictionary<String, PropertyListValue>(minimumCapacity: entries.count)
         for key in entries.keys.sorted() {
             let entry = entries[key]!

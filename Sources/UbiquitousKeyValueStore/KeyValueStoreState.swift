@@ -44,7 +44,7 @@ struct KeyValueStoreState {
         validator = UbiquitousKeyValueStoreValidator(limits: limits)
         self.fixedToken = deviceToken
         self.clock = clock
-        folder = (container.folder.hasSuffix("/") ? String(container.folder.dropLast()) : container.folder) + "/" + KeyValueStore.folderName
+        folder = (container.folderText.hasSuffix("/") ? String(container.folderText.dropLast()) : container.folderText) + "/" + KeyValueStore.folderName
         token = deviceToken ?? UbiquityContainers.identityToken(of: container)
         own = KeyValueStoreFile(device: token ?? "")
     }
@@ -59,7 +59,7 @@ struct KeyValueStoreState {
         guard fixedToken == nil else { return nil }
         switch container.engine {
         case .syncthing(let home, _): return home.map { ($0, "cert.pem") }
-        case .folder: return PathName.split(container.folder)
+        case .folder: return PathName.split(container.folderText)
         }
     }
 
@@ -282,7 +282,7 @@ struct KeyValueStoreState {
     mutating func flush() throws(KeyValueStoreError) -> Set<String> {
         guard !unwritten.isEmpty || flagDirty else { return [] }
         guard let path = ownPath else {
-            throw KeyValueStoreError(.noContainer, path: container.folder, "the container's sync engine has no identity on this device")
+            throw KeyValueStoreError(.noContainer, path: container.folderText, "the container's sync engine has no identity on this device")
         }
         try makeFolder()
         let lock: ItemLock

@@ -1,4 +1,5 @@
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 /// What ICTKit needs of a Syncthing device's `config.xml`: where its REST
@@ -12,8 +13,13 @@ public struct SyncthingConfiguration: Sendable, Equatable {
         public var id: String
         /// Its label.
         public var label: String
+        /// Its path as written (`~` expanded), as the kit's text for a path.
+        package var pathText: String
         /// Its path as written (`~` expanded).
-        public var path: String
+        public var path: FilePath {
+            get { RawFileName.filePath(pathText) }
+            set { pathText = RawFileName.text(newValue) }
+        }
         /// The IDs of the devices it is shared with, this device among them.
         public var devices: [String]
         /// Whether it is paused.
@@ -52,7 +58,12 @@ public struct SyncthingConfiguration: Sendable, Equatable {
     ///
     /// - Throws: `UbiquityContainerError` `.configuration` with the line
     ///   when the bytes are not XML or the GUI has no address.
-    public static func read(_ bytes: [UInt8], file: String) throws(UbiquityContainerError) -> SyncthingConfiguration {
+    public static func read(_ bytes: [UInt8], file: FilePath) throws(UbiquityContainerError) -> SyncthingConfiguration {
+        try read(bytes, file: RawFileName.text(file))
+    }
+
+    /// `read(_:file:)` with the file named by the kit's text for a path.
+    package static func read(_ bytes: [UInt8], file: String) throws(UbiquityContainerError) -> SyncthingConfiguration {
         let handler = Handler()
         let parsed = bytes.withUnsafeBytes { raw in Result { () throws(PropertyListError) in try XMLEventParser.parse(raw, handler: handler) } }
         if case .failure(let error) = parsed {
@@ -66,12 +77,18 @@ public struct SyncthingConfiguration: Sendable, Equatable {
     }
 
     /// The folder with ID `id`, or else the one whose path is `path` or
-    /// holds it (links resolved); nil for none.
-    public func folder(id: String?, containing path: String) -> Folder? {
+    /// holds it (links resolved); nil for none. Resolves the links of
+    /// `path`'s folders and of each folder's path.
+    public func folder(id: String?, containing path: FilePath) -> Folder? {
+        folder(id: id, containing: RawFileName.text(path))
+    }
+
+    /// `folder(id:containing:)` for the kit's text for a path.
+    package func folder(id: String?, containing path: String) -> Folder? {
         if let id { return folders.first { $0.id == id } }
         let item = UbiquityContainers.canonical(path)
         return folders.first { folder in
-            let resolved = UbiquityContainers.resolvedFolder(folder.path)
+            let resolved = UbiquityContainers.resolvedFolder(folder.pathText)
             return item == resolved || item.hasPrefix(resolved == "/" ? "/" : resolved + "/")
         }
     }
@@ -104,7 +121,7 @@ public struct SyncthingConfiguration: Sendable, Equatable {
                 if folderPath.hasPrefix("~") { folderPath = home + folderPath.dropFirst() }
                 folders.append(
                     Folder(
-                        id: element.attribute("id") ?? "", label: element.attribute("label") ?? "", path: folderPath, devices: [],
+                        id: element.attribute("id") ?? "", label: element.attribute("label") ?? "", pathText: folderPath, devices: [],
                         paused: false))
             case (3, "device") where path[1] == "folder":
                 if let id = element.attribute("id"), !folders.isEmpty { folders[folders.count - 1].devices.append(id) }

@@ -41,7 +41,7 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
             loop = try FileEventLoop.shared.get()
             client = try loop.register(queue: queue) { [weak self] delivery in self?.handle(delivery) }
         } catch {
-            throw UbiquityContainerError(.io, path: endpoint.folderPath, error.description)
+            throw UbiquityContainerError(.io, path: endpoint.folderPathText, error.description)
         }
     }
 

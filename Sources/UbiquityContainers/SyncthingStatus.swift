@@ -1,3 +1,4 @@
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -146,8 +147,9 @@ public struct SyncthingClient: Sendable {
 public struct SyncthingFolderStatus: Sendable {
     /// The folder's ID.
     public var folderID: String
-    /// The folder, with links resolved.
-    public var folder: String
+    /// The folder, with links resolved, as the kit's text for a path (each
+    /// byte that is not UTF-8 as U+10FF00 + byte).
+    package var folderText: String
     /// This device's ID.
     public var deviceID: String
     /// The other devices the folder is shared with.
@@ -178,7 +180,7 @@ public struct SyncthingFolderStatus: Sendable {
     /// tree of 10,000 documents is megabytes of JSON the engine is slow to make).
     ///
     /// - Throws: `UbiquityContainerError` `.engine` when any call fails.
-    public static func read(client: SyncthingClient, folderID: String, folder: String, peers: [String]) throws(UbiquityContainerError)
+    package static func read(client: SyncthingClient, folderID: String, folder: String, peers: [String]) throws(UbiquityContainerError)
         -> SyncthingFolderStatus
     {
         try read(answering: beginRead(client: client, folderID: folderID, folder: folder, peers: peers))
@@ -234,7 +236,7 @@ public struct SyncthingFolderStatus: Sendable {
         }
         let connections = try answer(pending.connections, as: Connections.self).connections
         var status = SyncthingFolderStatus(
-            folderID: pending.folderID, folder: UbiquityContainers.resolvedFolder(pending.folder), deviceID: me, peers: peers,
+            folderID: pending.folderID, folderText: UbiquityContainers.resolvedFolder(pending.folder), deviceID: me, peers: peers,
             connected: Set(connections.filter { $0.value.connected }.keys))
         status.client = client
         let need = try answer(pending.need, as: Need.self)
@@ -285,7 +287,7 @@ public struct SyncthingFolderStatus: Sendable {
     /// down). Items asked about must be in a folder browsed so.
     ///
     /// - Throws: `UbiquityContainerError` `.engine` when the call fails.
-    public mutating func browse(_ relativeFolder: String, levels: Int? = 0) throws(UbiquityContainerError) {
+    package mutating func browse(_ relativeFolder: String, levels: Int? = 0) throws(UbiquityContainerError) {
         guard let client else { return }
         try browse(relativeFolder, levels: levels, answer: client.request("GET", Self.browseTarget(folderID, relativeFolder, levels)))
     }
@@ -331,25 +333,25 @@ public struct SyncthingFolderStatus: Sendable {
     }
 
     /// Whether the folder `relativeFolder` was browsed (`browse(_:levels:)`).
-    public func hasBrowsed(_ relativeFolder: String) -> Bool { browsed.contains(relativeFolder) }
+    package func hasBrowsed(_ relativeFolder: String) -> Bool { browsed.contains(relativeFolder) }
 
     /// `path`'s folder relative to the Syncthing folder ("" for its top); nil outside it.
-    public func relativeFolder(of path: String) -> String? { relativeFolder(ofResolved: UbiquityContainers.canonical(path)) }
+    package func relativeFolder(of path: String) -> String? { relativeFolder(ofResolved: UbiquityContainers.canonical(path)) }
 
     /// `relativeFolder(of:)` for a path whose folders are resolved already
     /// (no link, no `.` or `..` above the item): what a caller that
     /// resolved its search's root once uses for each item found below it.
     package func relativeFolder(ofResolved item: String) -> String? {
-        guard item != folder, item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
-        let relative = item.dropFirst(folder == "/" ? 1 : folder.count + 1)
+        guard item != folderText, item.hasPrefix(folderText == "/" ? "/" : folderText + "/") else { return nil }
+        let relative = item.dropFirst(folderText == "/" ? 1 : folderText.count + 1)
         return PathName.split(String(relative), bareNameFolder: "").folder
     }
 
     /// `path` relative to the Syncthing folder ("" for the folder itself); nil outside it.
-    public func relativePath(of path: String) -> String? { Self.relativePath(of: path, in: folder) }
+    package func relativePath(of path: String) -> String? { Self.relativePath(of: path, in: folderText) }
 
     /// `path` relative to `folder` (links resolved, as `SyncthingEndpoint.folderPath`): "" for the folder itself, nil outside it.
-    public static func relativePath(of path: String, in folder: String) -> String? {
+    package static func relativePath(of path: String, in folder: String) -> String? {
         let item = UbiquityContainers.canonical(path)
         if item == folder { return "" }
         guard item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
@@ -384,13 +386,13 @@ public struct SyncthingFolderStatus: Sendable {
     /// while any is needed here, uploaded once a device needs none of them.
     /// Reads only the item's status (`lstat`); its folder must have been
     /// browsed (`browse(_:levels:)`) for the engine to be known to have it.
-    public func status(ofItemAt path: String) -> UbiquitousItemStatus { status(ofResolvedItemAt: UbiquityContainers.canonical(path)) }
+    package func status(ofItemAt path: String) -> UbiquitousItemStatus { status(ofResolvedItemAt: UbiquityContainers.canonical(path)) }
 
     /// `status(ofItemAt:)` for a path whose folders are resolved already
     /// (see `relativeFolder(ofResolved:)`): the item's status is read
     /// only when the engine does not know its kind or it is needed here.
     package func status(ofResolvedItemAt item: String) -> UbiquitousItemStatus {
-        let relative = item == folder ? "" : String(item.dropFirst(folder == "/" ? 1 : folder.count + 1))
+        let relative = item == folderText ? "" : String(item.dropFirst(folderText == "/" ? 1 : folderText.count + 1))
         let known = global[relative]
         var info: FileInfo?? = nil
         func itemInfo() -> FileInfo? {

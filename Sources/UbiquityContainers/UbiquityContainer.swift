@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// A ubiquity container: a folder a sync engine keeps the same on several
 /// devices, named by an identifier as an app names its iCloud container
 /// (`iCloud.com.example.Notes`). Documents go in its `Documents/` folder, as
@@ -28,8 +31,9 @@ public struct UbiquityContainer: Hashable, Sendable {
     /// The identifier, `iCloud.com.example.Notes`; for the folder given by
     /// `ICT_UBIQUITY_CONTAINER`, the folder's path.
     public var identifier: String
-    /// The container's folder, an absolute path.
-    public var folder: String
+    /// The container's folder, an absolute path, as the kit's text for a path
+    /// (each byte that is not UTF-8 as U+10FF00 + byte).
+    package var folderText: String
     /// The engine that keeps it.
     public var engine: Engine
     /// The engine's REST address when given (Syncthing: else read from its `config.xml`).
@@ -37,22 +41,43 @@ public struct UbiquityContainer: Hashable, Sendable {
     /// The engine's API key when given (Syncthing: else read from its `config.xml`).
     public var engineAPIKey: String?
 
-    /// Makes a container.
-    public init(identifier: String, folder: String, engine: Engine = .folder, engineAddress: String? = nil, engineAPIKey: String? = nil) {
+    /// Makes a container whose folder is named by the kit's text for a path.
+    package init(identifier: String, folder: String, engine: Engine = .folder, engineAddress: String? = nil, engineAPIKey: String? = nil) {
         self.identifier = identifier
-        self.folder = folder
+        self.folderText = folder
         self.engine = engine
         self.engineAddress = engineAddress
         self.engineAPIKey = engineAPIKey
     }
 
+    /// `documentsFolder` as the kit's text for a path.
+    package var documentsFolderText: String { folderText == "/" ? "/Documents" : folderText + "/Documents" }
+
+    /// `contains(_:)` for the kit's text for a path.
+    package func contains(_ path: String) -> Bool {
+        let folder = folderText.count > 1 && folderText.hasSuffix("/") ? String(folderText.dropLast()) : folderText
+        return path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+
+    /// Makes a container.
+    public init(identifier: String, folder: FilePath, engine: Engine = .folder, engineAddress: String? = nil, engineAPIKey: String? = nil) {
+        self.init(
+            identifier: identifier, folder: RawFileName.text(folder), engine: engine,
+            engineAddress: engineAddress, engineAPIKey: engineAPIKey)
+    }
+
+    /// The container's folder, an absolute path.
+    public var folder: FilePath {
+        get { RawFileName.filePath(folderText) }
+        set { folderText = RawFileName.text(newValue) }
+    }
+
     /// The folder documents go in, `FOLDER/Documents`.
-    public var documentsFolder: String { folder == "/" ? "/Documents" : folder + "/Documents" }
+    public var documentsFolder: FilePath { RawFileName.filePath(documentsFolderText) }
 
     /// Whether `path` (absolute, without `.` or `..` steps) is the
     /// container's folder or inside it. Reads nothing.
-    public func contains(_ path: String) -> Bool {
-        let folder = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        return path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    public func contains(_ path: FilePath) -> Bool {
+        contains(RawFileName.text(path))
     }
 }

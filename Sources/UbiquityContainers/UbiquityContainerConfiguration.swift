@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -52,7 +53,11 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
 
     /// Where the configuration is read from: `$XDG_CONFIG_HOME/ictkit/containers.plist`,
     /// else `$HOME/.config/ictkit/containers.plist`; nil without either variable.
-    public static var defaultPath: String? {
+    /// Reads the environment.
+    public static var defaultPath: FilePath? { defaultPathText.map(RawFileName.filePath) }
+
+    /// `defaultPath` as the kit's text for a path.
+    package static var defaultPathText: String? {
         if let folder = Environment.value("XDG_CONFIG_HOME"), folder.hasPrefix("/") { return folder + "/ictkit/containers.plist" }
         guard let home = Environment.value("HOME"), !home.isEmpty else { return nil }
         return home + "/.config/ictkit/containers.plist"
@@ -65,7 +70,12 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
     /// - Throws: `UbiquityContainerError` `.configuration` naming the file and
     ///   where in it: the line and column where it does not parse, or the
     ///   key path of a value that is missing or of the wrong kind. Reads the whole file.
-    public static func read(from path: String) throws(UbiquityContainerError) -> UbiquityContainerConfiguration {
+    public static func read(from path: FilePath) throws(UbiquityContainerError) -> UbiquityContainerConfiguration {
+        try read(from: RawFileName.text(path))
+    }
+
+    /// `read(from:)` for the kit's text for a path.
+    package static func read(from path: String) throws(UbiquityContainerError) -> UbiquityContainerConfiguration {
         let file: OpenFile
         let kind: FileKind
         do throws(SystemCallError) {
@@ -161,7 +171,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
         if let defaultIdentifier { root["DefaultContainer"] = .string(defaultIdentifier) }
         var entries: OrderedDictionary<String, PropertyListValue> = [:]
         for container in containers {
-            var fields: OrderedDictionary<String, PropertyListValue> = ["Path": .string(container.folder), "Engine": .string(container.engine.name)]
+            var fields: OrderedDictionary<String, PropertyListValue> = ["Path": .string(container.folderText), "Engine": .string(container.engine.name)]
             if case .syncthing(let home, let folderID) = container.engine {
                 if let home { fields["EngineHome"] = .string(home) }
                 if let folderID { fields["EngineFolderID"] = .string(folderID) }
@@ -179,7 +189,12 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
     /// its folder when missing.
     ///
     /// - Throws: `UbiquityContainerError` `.io` naming `path`.
-    public func write(to path: String) throws(UbiquityContainerError) {
+    public func write(to path: FilePath) throws(UbiquityContainerError) {
+        try write(to: RawFileName.text(path))
+    }
+
+    /// `write(to:)` for the kit's text for a path.
+    package func write(to path: String) throws(UbiquityContainerError) {
         let bytes: [UInt8]
         do throws(PropertyListError) {
             bytes = try XMLPropertyListWriter().encode(propertyList)

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// Where a container's Syncthing device answers, and which of its folders
 /// holds the container.
 public struct SyncthingEndpoint: Sendable {
@@ -5,8 +8,14 @@ public struct SyncthingEndpoint: Sendable {
     public var client: SyncthingClient
     /// The Syncthing folder holding the container.
     public var folderID: String
+    /// That folder's path, with links resolved, as the kit's text for a path
+    /// (each byte that is not UTF-8 as U+10FF00 + byte).
+    package var folderPathText: String
     /// That folder's path, with links resolved.
-    public var folderPath: String
+    public var folderPath: FilePath {
+        get { RawFileName.filePath(folderPathText) }
+        set { folderPathText = RawFileName.text(newValue) }
+    }
     /// The devices the folder is shared with.
     public var devices: [String]
     /// The device's configuration, when it was read (nil when the address
@@ -17,14 +26,14 @@ public struct SyncthingEndpoint: Sendable {
     ///
     /// - Throws: `UbiquityContainerError` `.engine` when the engine cannot be asked.
     public func folderStatus() throws(UbiquityContainerError) -> SyncthingFolderStatus {
-        try SyncthingFolderStatus.read(client: client, folderID: folderID, folder: folderPath, peers: devices)
+        try SyncthingFolderStatus.read(client: client, folderID: folderID, folder: folderPathText, peers: devices)
     }
 
     /// `folderStatus()`'s calls sent now, answered later by `folderStatus(answering:)`.
     ///
     /// - Throws: `UbiquityContainerError` `.engine` when a call cannot be sent.
     package func beginFolderStatus() throws(UbiquityContainerError) -> SyncthingFolderStatus.PendingRead {
-        try SyncthingFolderStatus.beginRead(client: client, folderID: folderID, folder: folderPath, peers: devices)
+        try SyncthingFolderStatus.beginRead(client: client, folderID: folderID, folder: folderPathText, peers: devices)
     }
 
     /// The folder's state from the calls `beginFolderStatus()` sent.
@@ -65,19 +74,20 @@ extension UbiquityContainers {
         let address = container.engineAddress ?? configuration?.address
         let key = container.engineAPIKey ?? configuration?.apiKey
         guard let address, let key else {
-            throw lastError ?? UbiquityContainerError(.notFound, path: container.folder, "no Syncthing configuration found for this container")
+            throw lastError ?? UbiquityContainerError(.notFound, path: container.folderText, "no Syncthing configuration found for this container")
         }
         if configuration?.usesTLS == true, container.engineAddress == nil {
             throw UbiquityContainerError(
                 .engine, path: address, "Syncthing serves its API over HTTPS, which ICTKit does not speak: set EngineAddress to a plain HTTP address")
         }
-        let folder = configuration?.folder(id: folderID, containing: container.folder)
+        let folder = configuration?.folder(id: folderID, containing: container.folderText)
         guard let id = folder?.id ?? folderID else {
-            throw UbiquityContainerError(.notConfigured, path: container.folder, "no Syncthing folder of \(home ?? "the default home") holds this container")
+            throw UbiquityContainerError(
+                .notConfigured, path: container.folderText, "no Syncthing folder of \(home ?? "the default home") holds this container")
         }
         return SyncthingEndpoint(
             client: SyncthingClient(address: address, apiKey: key, timeout: timeout), folderID: id,
-            folderPath: resolvedFolder(folder?.path ?? container.folder),
+            folderPathText: resolvedFolder(folder?.pathText ?? container.folderText),
             devices: folder?.devices ?? [], configuration: configuration)
     }
 
@@ -85,7 +95,7 @@ extension UbiquityContainers {
     /// engine now (a handful of REST calls): `.notTracked` outside
     /// containers and for a plain folder engine, `.unknown` with the
     /// reason when the engine cannot be asked within `timeout` seconds.
-    public func syncState(ofItemAt path: String, timeout: Double = 1) -> UbiquitousItemSyncState {
+    package func syncState(ofItemAt path: String, timeout: Double = 1) -> UbiquitousItemSyncState {
         do throws(UbiquityContainerError) {
             guard let container = try container(containing: path), let endpoint = try Self.syncthingEndpoint(of: container, timeout: timeout) else {
                 return .notTracked
@@ -102,7 +112,7 @@ extension UbiquityContainers {
     /// item at `path` names as `device` (Syncthing: the first seven
     /// characters of its ID); nil when the engine does not know it (or
     /// keeps no device list). Reads the engine's configuration.
-    public func deviceName(ofConflictDevice device: String, itemAt path: String) -> String? {
+    package func deviceName(ofConflictDevice device: String, itemAt path: String) -> String? {
         guard let container = (try? container(containing: path)) ?? nil,
             let endpoint = (try? Self.syncthingEndpoint(of: container)) ?? nil
         else { return nil }
@@ -128,7 +138,7 @@ public struct SyncStateReader {
 
     /// The state of the item at `path`: `.notTracked` outside containers
     /// and for a plain folder sync, `.unknown` when the engine cannot be asked.
-    public mutating func state(ofItemAt path: String) -> UbiquitousItemSyncState {
+    package mutating func state(ofItemAt path: String) -> UbiquitousItemSyncState {
         guard !containers.isEmpty else { return .notTracked }
         let item = UbiquityContainers.canonical(path)
         guard let container = containers.first(where: { $0.contains(item) }) else { return .notTracked }

@@ -1,5 +1,6 @@
 import DocumentPackage
 import FileCoordination
+import SystemPackage
 import SystemSupport
 
 /// The ubiquity containers of this process: those configured once for the
@@ -11,23 +12,44 @@ public struct UbiquityContainers: Sendable {
     /// The variable naming one process's default container folder.
     public static let environmentVariable = "ICT_UBIQUITY_CONTAINER"
 
-    /// Where the configuration is read; nil for none.
-    public var configurationPath: String?
-    /// The folder standing as this process's default container; nil for none.
-    public var environmentFolder: String?
+    /// Where the configuration is read, as the kit's text for a path (each
+    /// byte that is not UTF-8 as U+10FF00 + byte); nil for none.
+    package var configurationPathText: String?
+    /// The folder standing as this process's default container, as the
+    /// kit's text for a path; nil for none.
+    package var environmentFolderText: String?
 
     /// The containers the configuration at `configurationPath` and the
     /// folder `environmentFolder` make.
-    public init(configurationPath: String?, environmentFolder: String?) {
-        self.configurationPath = configurationPath
-        self.environmentFolder = environmentFolder.flatMap { $0.isEmpty ? nil : $0 }
+    public init(configurationPath: FilePath?, environmentFolder: FilePath?) {
+        self.init(
+            configurationPath: configurationPath.map { RawFileName.text($0) },
+            environmentFolder: environmentFolder.map { RawFileName.text($0) })
+    }
+
+    /// `init(configurationPath:environmentFolder:)` with the kit's text for paths.
+    package init(configurationPath: String?, environmentFolder: String?) {
+        self.configurationPathText = configurationPath
+        self.environmentFolderText = environmentFolder.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Where the configuration is read; nil for none.
+    public var configurationPath: FilePath? {
+        get { configurationPathText.map(RawFileName.filePath) }
+        set { configurationPathText = newValue.map { RawFileName.text($0) } }
+    }
+
+    /// The folder standing as this process's default container; nil for none.
+    public var environmentFolder: FilePath? {
+        get { environmentFolderText.map(RawFileName.filePath) }
+        set { environmentFolderText = newValue.map { RawFileName.text($0) }.flatMap { $0.isEmpty ? nil : $0 } }
     }
 
     /// This process's containers: the user's configuration
     /// (`UbiquityContainerConfiguration.defaultPath`) and `ICT_UBIQUITY_CONTAINER`.
     public static var current: UbiquityContainers {
         UbiquityContainers(
-            configurationPath: UbiquityContainerConfiguration.defaultPath, environmentFolder: Environment.value(environmentVariable))
+            configurationPath: UbiquityContainerConfiguration.defaultPathText, environmentFolder: Environment.value(environmentVariable))
     }
 
     /// The configured containers (none without a configuration file).
@@ -35,8 +57,8 @@ public struct UbiquityContainers: Sendable {
     /// - Throws: `UbiquityContainerError` `.configuration` as
     ///   `UbiquityContainerConfiguration.read(from:)`. Reads the file each call.
     public func configuration() throws(UbiquityContainerError) -> UbiquityContainerConfiguration {
-        guard let configurationPath else { return UbiquityContainerConfiguration() }
-        return try UbiquityContainerConfiguration.read(from: configurationPath)
+        guard let configurationPathText else { return UbiquityContainerConfiguration() }
+        return try UbiquityContainerConfiguration.read(from: configurationPathText)
     }
 
     /// The container named `identifier`; for nil, `ICT_UBIQUITY_CONTAINER`'s
@@ -46,7 +68,7 @@ public struct UbiquityContainers: Sendable {
     /// - Throws: `UbiquityContainerError` `.configuration` when the
     ///   configuration cannot be read.
     public func container(identifier: String?) throws(UbiquityContainerError) -> UbiquityContainer? {
-        if identifier == nil, let environmentFolder {
+        if identifier == nil, let environmentFolder = environmentFolderText {
             return UbiquityContainer(identifier: environmentFolder, folder: Self.resolvedFolder(environmentFolder))
         }
         return try configuration().container(identifier: identifier)
@@ -58,10 +80,10 @@ public struct UbiquityContainers: Sendable {
     public func all() throws(UbiquityContainerError) -> [UbiquityContainer] {
         let configured = try configuration().containers.map { container in
             var resolved = container
-            resolved.folder = Self.resolvedFolder(container.folder)
+            resolved.folderText = Self.resolvedFolder(container.folderText)
             return resolved
         }
-        guard let environmentFolder else { return configured }
+        guard let environmentFolder = environmentFolderText else { return configured }
         return [UbiquityContainer(identifier: environmentFolder, folder: Self.resolvedFolder(environmentFolder))] + configured
     }
 
@@ -69,14 +91,14 @@ public struct UbiquityContainers: Sendable {
     /// resolved), nil for none.
     ///
     /// - Throws: as `configuration()`.
-    public func container(containing path: String) throws(UbiquityContainerError) -> UbiquityContainer? {
+    package func container(containing path: String) throws(UbiquityContainerError) -> UbiquityContainer? {
         let item = Self.canonical(path)
         return try all().first { $0.contains(item) }
     }
 
     /// Whether `path` is in a container (Apple's `isUbiquitousItem(at:)`);
     /// false when the configuration cannot be read.
-    public func isUbiquitousItem(_ path: String) -> Bool {
+    package func isUbiquitousItem(_ path: String) -> Bool {
         ((try? container(containing: path)) ?? nil) != nil
     }
 
@@ -91,8 +113,8 @@ public struct UbiquityContainers: Sendable {
     public static func identityToken(of container: UbiquityContainer) -> String? {
         switch container.engine {
         case .folder:
-            guard let info = try? FileInfo.of(path: container.folder) else { return nil }
-            return "folder-" + hash(Array(container.folder.utf8) + Array("\(info.device)-\(info.inode)".utf8))
+            guard let info = try? FileInfo.of(path: container.folderText) else { return nil }
+            return "folder-" + hash(Array(container.folderText.utf8) + Array("\(info.device)-\(info.inode)".utf8))
         case .syncthing(let home, _):
             for folder in home.map({ [$0] }) ?? syncthingHomes() {
                 guard let file = try? OpenFile(path: folder + "/cert.pem"), let bytes = try? file.readToEnd(limit: 1 << 20) else { continue }
@@ -200,7 +222,7 @@ public struct UbiquityContainers: Sendable {
     /// - Throws: `UbiquityContainerError` `.notInContainer`, or `.notFound`
     ///   when the engine has not brought the item (it downloads everything
     ///   by itself: the item comes as soon as it syncs).
-    public func startDownloadingItem(at path: String) throws(UbiquityContainerError) {
+    package func startDownloadingItem(at path: String) throws(UbiquityContainerError) {
         guard try container(containing: path) != nil else { throw UbiquityContainerError(.notInContainer, path: path, "is in no ubiquity container") }
         guard (try? FileInfo.of(path: path, followingLink: false)) != nil else {
             throw UbiquityContainerError(.notFound, path: path, "is not here yet; the sync engine downloads every item by itself")
@@ -212,7 +234,7 @@ public struct UbiquityContainers: Sendable {
     /// - Throws: `UbiquityContainerError` `.notInContainer`, else always
     ///   `.unsupported`: the engine keeps a whole copy of every item on every
     ///   device and has no placeholder to leave in its place.
-    public func evictItem(at path: String) throws(UbiquityContainerError) {
+    package func evictItem(at path: String) throws(UbiquityContainerError) {
         guard let container = try container(containing: path) else {
             throw UbiquityContainerError(.notInContainer, path: path, "is in no ubiquity container")
         }

@@ -36,7 +36,7 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
             loop = try FileEventLoop.shared.get()
             client = try loop.register(queue: queue) { [weak self] _ in self?.check() }
         } catch {
-            throw UbiquityContainerError(.io, path: containers.configurationPath ?? "", error.description)
+            throw UbiquityContainerError(.io, path: containers.configurationPathText ?? "", error.description)
         }
         queue.sync {
             token = Self.token(of: containers)
@@ -75,10 +75,10 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
     /// the engine's home (its keys) or the container folder's parent.
     private func rewatch() {
         var folders: [String] = []
-        if let path = containers.configurationPath { folders.append(PathName.folder(of: path)) }
+        if let path = containers.configurationPathText { folders.append(PathName.folder(of: path)) }
         if let container = (try? containers.container(identifier: nil)) ?? nil {
             switch container.engine {
-            case .folder: folders.append(PathName.folder(of: container.folder))
+            case .folder: folders.append(PathName.folder(of: container.folderText))
             case .syncthing(let home, _): folders += home.map { [$0] } ?? UbiquityContainers.syncthingHomes()
             }
         }

@@ -110,8 +110,8 @@ enum CoordinationStress {
 
         func savePresentedItemChanges() throws {
             say("asked\n")
-            guard let registration, registration.presentedItemPath.hasSuffix(".txt") else { return }
-            try append("presenter", to: registration.presentedItemPath, coordinator: FileCoordinator(presenter: registration))
+            guard let registration, registration.presentedItemPath.string.hasSuffix(".txt") else { return }
+            try append("presenter", to: registration.presentedItemPath.string, coordinator: FileCoordinator(presenter: registration))
             say("saved\n")
         }
     }

@@ -109,7 +109,7 @@ struct DocumentPackageURLTests {
         let text = "file://" + scratch.folder.dropLast("/url overloads %20".count) + "/url%20overloads%20%2520/%C3%9Cn%C3%AFcode%20copy.ict"
         let url = try #require(URL(string: text))
         options.originalContentsURL = url
-        #expect(options.originalContentsPath == scratch.package)
+        #expect(options.originalContentsPath == FilePath(scratch.package))
         #expect(options.originalContentsURL == URL(fileURLWithPath: scratch.package, isDirectory: true))
         let copy = scratch.folder + "/Linked copy.ict"
         try PackageWrapper(readingFrom: scratch.packageURL).save(to: URL(fileURLWithPath: copy), options: options)
@@ -139,6 +139,54 @@ struct DocumentPackageURLTests {
             let error = try #require(packageError(attempt))
             #expect(error.fileSystemPath == missing, "\(error)")
         }
+    }
+
+    /// The `FilePath` forms name a package whose name is not UTF-8 (`bad` 0xFF `.ict`) byte for byte, not with
+    /// U+FFFD in its place: Python makes it and lists what was saved and zipped by the bytes of its names.
+    @Test func filePathFormsNameAPackageThatIsNotUTF8ByteForByte() throws {
+        let scratch = try Scratch()
+        defer { scratch.directory.remove() }
+        let folderBytes = Array(scratch.folder.utf8) + [UInt8(ascii: "/")]
+        func filePath(_ name: [UInt8]) -> FilePath {
+            FilePath(platformString: (folderBytes + name).map { CChar(bitPattern: $0) } + [0])
+        }
+        _ = try runPython(
+            "import os, shutil, sys; f = os.fsencode(sys.argv[1]); shutil.copytree(f + '/\u{00DC}n\u{00EF}code copy.ict'.encode(), f + b'/bad\\xff.ict')",
+            scratch.folder)
+        let bad = filePath(Array("bad".utf8) + [0xFF] + Array(".ict".utf8))
+        let package = try PackageWrapper(readingFrom: bad)
+        #expect(Self.listing(of: package) == (try Self.listing(of: scratch.package)))
+        #expect(try PackageManifest.read(fromPackageAt: bad) == nil)  // The sample was saved without a manifest.
+        let entry = try #require(try PackageManifest.entryOnDisk(bad.appending("ctdocument.data"), pathInPackage: "ctdocument.data", digesting: false))
+        #expect(entry.size == (try Self.listing(of: scratch.package))["ctdocument.data"])
+        let saved = filePath(Array("saved".utf8) + [0xFE] + Array(".ict".utf8))
+        try package.save(to: saved)
+        // The save writes a manifest listing the two entries; both readers find it by the package's bytes.
+        #expect(try #require(try PackageManifest.read(fromPackageAt: saved)).entries.keys.sorted() == ["ctdocument.data", "ctdocument.metadata"])
+        #expect(try PackageManifest.read(fromPackageAt: saved, pathInPackage: ".ictkit-manifest.plist") != nil)
+        try PackageZipArchive.write(package, to: filePath(Array("zipped".utf8) + [0xFD] + Array(".zip".utf8)), rootName: "x.ict")
+        let zipped = try PackageZipArchive.read(at: filePath(Array("zipped".utf8) + [0xFD] + Array(".zip".utf8)))
+        #expect(zipped.preferredFileName == "x.ict")
+        #expect(Self.listing(of: zipped) == Self.listing(of: package))
+        let listed = try runPython(
+            "import os, sys; f = os.fsencode(sys.argv[1]); print(sorted(n.hex() for n in os.listdir(f)), sorted(os.listdir(f + b'/saved\\xfe.ict')))",
+            scratch.folder)
+        // "bad" ff ".ict", "saved" fe ".ict", "zipped" fd ".zip" and the sample, in hexadecimal by hand.
+        let sample = Array("Ünïcode copy.ict".utf8).map { String(format: "%02x", $0) }.joined()
+        let names = ["626164ff2e696374", "7361766564fe2e696374", sample, "7a6970706564fd2e7a6970"]
+        let expected = "[" + names.sorted().map { "'\($0)'" }.joined(separator: ", ") + "]"
+        #expect(listed == expected + " [b'.ictkit-manifest.plist', b'ctdocument.data', b'ctdocument.metadata']\n")
+    }
+
+    /// `descendant(at:)` steps through a `FilePath`'s components, as the package's folders are.
+    @Test func descendantAtFilePathStepsThroughFolders() throws {
+        let leaf = PackageWrapper(regularFileWithContents: Data("x".utf8))
+        let resources = try PackageWrapper(directoryWithChildren: ["x.nib": leaf])
+        let package = try PackageWrapper(directoryWithChildren: ["Contents": try PackageWrapper(directoryWithChildren: ["Resources": resources])])
+        #expect(package.descendant(at: "Contents/Resources/x.nib") === leaf)
+        #expect(package.descendant(at: "Contents/Missing/x.nib") == nil)
+        #expect(package.descendant(at: "Contents/Resources/x.nib/deeper") == nil)
+        #expect(package.descendant(at: "") === package)
     }
 
     @Test func nonFileURLIsRefusedNamingIt() throws {

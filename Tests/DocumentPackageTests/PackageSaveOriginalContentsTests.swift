@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import Testing
 
 /// `PackageSaveOptions.originalContentsPath`: saving to a new place while
@@ -23,7 +24,7 @@ struct PackageSaveOriginalContentsTests {
         package.child(named: "changed.txt")!.setContents(Data("new".utf8))
 
         let saved = directory.appending("Doc-saved.ict")
-        try package.save(to: saved, options: PackageSaveOptions(originalContentsPath: original))
+        try package.save(to: saved, options: PackageSaveOptions(originalContentsPath: FilePath(original)))
 
         // Unchanged files are the very inodes of the original, now linked twice.
         for name in ["kept.txt", "Sub/deep.txt"] {
@@ -57,7 +58,7 @@ struct PackageSaveOriginalContentsTests {
         try writeFile(read + "/kept.txt", "kept")
         try writeFile(other + "/kept.txt", "kept")
         let saved = directory.appending("Saved.ict")
-        try PackageWrapper(readingFrom: read).save(to: saved, options: PackageSaveOptions(originalContentsPath: other))
+        try PackageWrapper(readingFrom: read).save(to: saved, options: PackageSaveOptions(originalContentsPath: FilePath(other)))
         #expect(try inode(read + "/kept.txt").links == 1)
         #expect(try inode(other + "/kept.txt").links == 1)
         #expect(try snapshot(of: saved)["kept.txt"] == .file(permissions: 0o644, bytes: Data("kept".utf8)))
@@ -70,7 +71,7 @@ struct PackageSaveOriginalContentsTests {
         try writeFile(read + "/kept.txt", "kept")
         let saved = directory.appending("Saved.ict")
         try PackageWrapper(readingFrom: read)
-            .save(to: saved, options: PackageSaveOptions(originalContentsPath: directory.appending("Gone.ict")))
+            .save(to: saved, options: PackageSaveOptions(originalContentsPath: FilePath(directory.appending("Gone.ict"))))
         #expect(try snapshot(of: saved)["kept.txt"] == .file(permissions: 0o644, bytes: Data("kept".utf8)))
     }
 }

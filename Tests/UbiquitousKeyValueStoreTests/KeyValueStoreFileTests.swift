@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemPackage
 import TestSupport
 import Testing
 import UbiquitousKeyValueStore
@@ -82,6 +83,22 @@ struct KeyValueStoreFileTests {
             guard let error = error as? KeyValueStoreError else { return false }
             return error.code == .unreadable && error.path == "dev.plist" && error.key == place && error.message.contains(words)
         }
+    }
+
+    /// A `FilePath` naming the file in errors is carried byte for byte: `dev` 0xFF `.plist` is named with
+    /// U+10FF00 + 0xFF = U+10FFFF in the error's place (written out by hand), not U+FFFD.
+    @Test func aFilePathThatIsNotUTF8IsNamedByItsBytes() throws {
+        let path = FilePath(platformString: (Array("dev".utf8) + [0xFF] + Array(".plist".utf8)).map { CChar(bitPattern: $0) } + [0])
+        #expect {
+            _ = try KeyValueStoreFile(decoding: Array("not a plist".utf8), path: path)
+        } throws: { error in
+            (error as? KeyValueStoreError)?.path == "dev\u{10FFFF}.plist"
+        }
+        let file = KeyValueStoreFile(device: "dev", entries: ["k": KeyValueStoreEntry(value: .string("v"), time: 1, device: "dev")])
+        #expect(try KeyValueStoreFile(decoding: try file.encoded(path: path), path: path) == file)
+        let warning = KeyValueStoreWarning(path: path, message: "unreadable")
+        #expect(warning.path == path)
+        #expect(warning.description == "dev\u{10FFFF}.plist: unreadable")
     }
 
     @Test func theLaterChangeWinsThenTheGreaterDeviceEverywhere() {

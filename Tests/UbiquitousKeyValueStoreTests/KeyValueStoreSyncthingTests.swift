@@ -206,8 +206,8 @@ struct KeyValueStoreSyncthingTests {
         try handle.close()
         try? devices.scan(0, KeyValueStore.folderName)
         let path = "\(devices.devices[1].folder)/\(KeyValueStore.folderName)/\(first.store.deviceToken!).plist"
-        try devices.waitUntil("device 2 warning of device 1's file") { second.warnings.contains { $0.path == path } }
-        let warning = try #require(second.warnings.first { $0.path == path })
+        try devices.waitUntil("device 2 warning of device 1's file") { second.warnings.contains { $0.path.string == path } }
+        let warning = try #require(second.warnings.first { $0.path.string == path })
         #expect(warning.message.contains("not a store file"), "\(warning)")
         #expect(second.string("a") == "1" && second.string("b") == "2", "what the file held when last read whole still counts")
 

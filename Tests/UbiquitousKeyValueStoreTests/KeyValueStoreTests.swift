@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import PropertyList
 import Synchronization
+import SystemPackage
+import TestSupport
 import Testing
 import UbiquitousKeyValueStore
 import UbiquityContainers
@@ -13,6 +15,23 @@ struct KeyValueStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvstore-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+    }
+
+    /// A container folder whose name is not UTF-8 (`c` 0xFF): the store's folder is inside it by its bytes, and
+    /// Python finds the device's file there by the bytes of its name.
+    @Test func aContainerFolderThatIsNotUTF8KeepsItsStoreByItsBytes() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bytes = Array(folder.utf8) + Array("/c".utf8) + [0xFF]
+        let box = FilePath(platformString: bytes.map { CChar(bitPattern: $0) } + [0])
+        _ = try PythonScript.run("import os, sys; os.mkdir(os.fsencode(sys.argv[1]) + b'/c\\xff')", arguments: [folder])
+        let store = KeyValueStore(container: UbiquityContainer(identifier: "iCloud.a", folder: box), deviceToken: "one", watching: false)
+        #expect(store.folder == FilePath(platformString: (bytes + Array("/.ictkit-kvstore".utf8)).map { CChar(bitPattern: $0) } + [0]))
+        try store.set(.string("v"), forKey: "k")
+        #expect(store.synchronize())
+        let listed = try PythonScript.text(
+            "import os, sys; print(sorted(os.listdir(os.fsencode(sys.argv[1]) + b'/c\\xff/.ictkit-kvstore')))", arguments: [folder])
+        #expect(listed == "[b'one.plist']\n")
     }
 
     @Test func aRemovalIsAChangeThatWinsOverAnOlderValueElsewhere() throws {
@@ -89,7 +108,7 @@ struct KeyValueStoreTests {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try Data("first certificate".utf8).write(to: URL(fileURLWithPath: home + "/cert.pem"))
         let container = UbiquityContainer(identifier: "iCloud.a", folder: folder + "/c", engine: .syncthing(home: home, folderID: nil))
-        try FileManager.default.createDirectory(atPath: container.folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: container.folder.string, withIntermediateDirectories: true)
         let store = KeyValueStore(container: container, watching: false)
         let first = try #require(store.deviceToken)
         let changes = store.changes()
@@ -127,7 +146,7 @@ struct KeyValueStoreTests {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try Data("first certificate".utf8).write(to: URL(fileURLWithPath: home + "/cert.pem"))
         let container = UbiquityContainer(identifier: "iCloud.a", folder: folder + "/c", engine: .syncthing(home: home, folderID: nil))
-        try FileManager.default.createDirectory(atPath: container.folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: container.folder.string, withIntermediateDirectories: true)
         let store = KeyValueStore(container: container)
         defer { store.close() }
         let first = try #require(store.deviceToken)
@@ -148,7 +167,7 @@ struct KeyValueStoreTests {
         #expect(second != first && second.hasPrefix("syncthing-"))
         #expect(store.value(forKey: "colour") == .string("blue"), "the old identity's file counts as another device's")
         #expect(store.synchronize())
-        let files = try FileManager.default.contentsOfDirectory(atPath: store.folder).filter { $0.hasSuffix(".plist") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.folder.string).filter { $0.hasSuffix(".plist") }.sorted()
         #expect(files == [first + ".plist", second + ".plist"].sorted())
     }
 
@@ -158,7 +177,7 @@ struct KeyValueStoreTests {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let container = UbiquityContainer(identifier: "iCloud.a", folder: folder + "/c")
-        try FileManager.default.createDirectory(atPath: container.folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: container.folder.string, withIntermediateDirectories: true)
         let other = KeyValueStore(container: container, deviceToken: "other", watching: false)
         try other.set(.string("round"), forKey: "shape")
         #expect(other.synchronize())
@@ -177,8 +196,8 @@ struct KeyValueStoreTests {
         #expect(told.next() == KeyValueStoreChange(reason: .serverChange, changedKeys: ["size"]))
 
         try FileManager.default.createDirectory(atPath: folder + "/new", withIntermediateDirectories: false)
-        try #require(rename(container.folder, folder + "/old") == 0)
-        try #require(rename(folder + "/new", container.folder) == 0)
+        try #require(rename(container.folder.string, folder + "/old") == 0)
+        try #require(rename(folder + "/new", container.folder.string) == 0)
         // The first change told is the old folder going (a second, naming no key, may follow: the new one coming).
         let change = try #require(told.next(), "no change told for the folder replaced")
         #expect(change == KeyValueStoreChange(reason: .accountChange, changedKeys: ["colour", "shape", "size"]))
@@ -199,7 +218,7 @@ struct KeyValueStoreTests {
         try store.set(.bool(true), forKey: "flag")
         #expect(store.value(forKey: "flag") == .bool(true))
         #expect(!store.synchronize())
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: store.folder)) ?? []).isEmpty, "nothing written")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: store.folder.string)) ?? []).isEmpty, "nothing written")
     }
 
     @Test(arguments: ["link", "folder", "fifo"])
@@ -219,7 +238,7 @@ struct KeyValueStoreTests {
         let reader = KeyValueStore(container: container, deviceToken: "two", watching: false)
         #expect(reader.value(forKey: "k") == .string("v"))
         let warning = try #require(reader.warnings.first)
-        #expect(warning.path == odd)
+        #expect(warning.path.string == odd)
         #expect(warning.message.contains(kind == "link" ? "symbolic link" : kind == "folder" ? "a folder" : "FIFO"), "\(warning)")
     }
 

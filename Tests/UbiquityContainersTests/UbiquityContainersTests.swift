@@ -1,6 +1,7 @@
 import FileCoordination
 import Foundation
 import Synchronization
+import SystemPackage
 import TestSupport
 import Testing
 import UbiquityContainers
@@ -141,9 +142,9 @@ struct UbiquityContainersTests {
         try UbiquityContainerConfiguration(containers: [UbiquityContainer(identifier: "iCloud.notes", folder: folder + "/via")]).write(
             to: folder + "/containers.plist")
         let containers = UbiquityContainers(configurationPath: folder + "/containers.plist", environmentFolder: folder + "/env")
-        #expect(try containers.container(identifier: nil)?.folder == folder + "/env")
-        #expect(try containers.container(identifier: "iCloud.notes")?.folder == folder + "/via", "as configured")
-        #expect(try containers.all().map(\.folder) == [folder + "/env", folder + "/notes"])
+        #expect(try containers.container(identifier: nil)?.folder.string == folder + "/env")
+        #expect(try containers.container(identifier: "iCloud.notes")?.folder.string == folder + "/via", "as configured")
+        #expect(try containers.all().map(\.folder.string) == [folder + "/env", folder + "/notes"])
         #expect(containers.isUbiquitousItem(folder + "/notes/Documents/a.icfnote"))
         #expect(containers.isUbiquitousItem(folder + "/via/Documents/a.icfnote"))
         #expect(containers.isUbiquitousItem(folder + "/env"))
@@ -158,7 +159,7 @@ struct UbiquityContainersTests {
     /// A presenter recording where it was told its item moved.
     final class MovePresenter: FilePresenter, @unchecked Sendable {
         let moved = Mutex<[String]>([])
-        func presentedItemDidMove(to path: String) { moved.withLock { $0.append(path) } }
+        func presentedItemDidMove(to path: FilePath) { moved.withLock { $0.append(path.string) } }
     }
 
     @Test(arguments: ["Note.icfnote", "Friend.ict"])

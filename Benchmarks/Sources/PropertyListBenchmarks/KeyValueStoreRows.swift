@@ -67,7 +67,7 @@ struct KeyValueStoreRows {
             func store(of device: SyncthingDevices.Device) -> KeyValueStore {
                 KeyValueStore(
                     container: UbiquityContainer(
-                        identifier: SyncRows.containerIdentifier, folder: device.folder,
+                        identifier: SyncRows.containerIdentifier, folder: .init(device.folder),
                         engine: .syncthing(home: device.home, folderID: SyncthingDevices.folderID)))
             }
             let sending = store(of: sender), receiving = store(of: receiver)
@@ -154,7 +154,7 @@ struct KeyValueStoreRows {
                 {
                     let folder = workDirectory + "/K2-\(runs.next())"
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-                    let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: folder), deviceToken: "bench", watching: false)
+                    let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: .init(folder)), deviceToken: "bench", watching: false)
                     for (key, value) in values { try store.set(value, forKey: key) }
                     try expect(store.synchronize(), "the store could not write its file")
                     ourFile = folder + "/" + KeyValueStore.folderName + "/bench.plist"
@@ -207,7 +207,7 @@ struct KeyValueStoreRows {
             let (files, total) = try Self.fillToQuota(folder)
             let (ours, theirs) = try openings.compare(
                 {
-                    let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: folder), deviceToken: "device 1", watching: false)
+                    let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: .init(folder)), deviceToken: "device 1", watching: false)
                     try expect(store.warnings.isEmpty, "the store skipped files: \(store.warnings)")
                     return store
                 },
@@ -254,7 +254,7 @@ struct KeyValueStoreRows {
         let keys = (0..<quotaKeyCount).map { String(format: "key %04d", $0) }
         // Every key and its data value the same size, the total as close to the quota as whole bytes allow.
         let perKey = limits.maximumTotalSize / quotaKeyCount
-        let container = UbiquityContainer(identifier: folder, folder: folder)
+        let container = UbiquityContainer(identifier: folder, folder: .init(folder))
         var files: [String] = []
         var total = 0
         for device in 1...deviceCount {
@@ -295,7 +295,7 @@ struct KeyValueStoreRows {
 
     /// The child of row K3b: opens the store in `folder` as device 1 and exits with it open.
     static func openAndExit(_ folder: String) -> Int32 {
-        let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: folder), deviceToken: "device 1", watching: false)
+        let store = KeyValueStore(container: UbiquityContainer(identifier: folder, folder: .init(folder)), deviceToken: "device 1", watching: false)
         guard store.warnings.isEmpty, store.dictionaryRepresentation.count == quotaKeyCount else {
             log("error: the store in \(folder) holds \(store.dictionaryRepresentation.count) keys, warnings \(store.warnings)")
             return 1

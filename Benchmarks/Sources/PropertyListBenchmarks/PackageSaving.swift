@@ -31,7 +31,7 @@ struct PackageSaving {
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
         log("p. building a \(megabytes(Self.totalSize)) package in memory")
         let source = workDirectory + "/Source.pkg"
-        try Self.makePackage().save(to: source)
+        try Self.makePackage().save(to: URL(filePath: source))
         let target = workDirectory + "/Saved.pkg"
         let copy = workDirectory + "/Copied.pkg"
 
@@ -40,7 +40,7 @@ struct PackageSaving {
             try? FileManager.default.removeItem(atPath: target)
             let fresh = try Self.makePackage()
             sync()  // each run starts with no dirty pages of the runs before, on both sides
-            return try Stopwatch.time { try fresh.save(to: target, options: PackageSaveOptions(flushingToDisk: flushing)) }
+            return try Stopwatch.time { try fresh.save(to: URL(filePath: target), options: PackageSaveOptions(flushingToDisk: flushing)) }
         }
 
         var rows: [Row] = []
@@ -76,17 +76,17 @@ struct PackageSaving {
 
         log("p2/p3. re-save after one 4 KB change vs full save")
         let edited = workDirectory + "/Edited.pkg"
-        try Self.makePackage().save(to: edited)
+        try Self.makePackage().save(to: URL(filePath: edited))
         var written: [Int] = []
         var round = 0
         let (resave, full) = try stopwatch.compare(
             reported: {
-                let package = try PackageWrapper(readingFrom: edited)
+                let package = try PackageWrapper(readingFrom: URL(filePath: edited))
                 round += 1
-                package.descendant(atPath: "Pages/07/page-0.bin")!.setContents(Self.bytes(count: Self.smallFileSize, seed: 1000 + round))
+                package.descendant(at: "Pages/07/page-0.bin")!.setContents(Self.bytes(count: Self.smallFileSize, seed: 1000 + round))
                 sync()
                 let before = try bytesWrittenByThisThread()
-                let sample = try Stopwatch.time { try package.save(to: edited) }
+                let sample = try Stopwatch.time { try package.save(to: URL(filePath: edited)) }
                 written.append(try bytesWrittenByThisThread() - before)
                 return sample
             }, { try fullSave(flushing: true) })

@@ -63,10 +63,10 @@ struct SyncRows {
     private static func containers(keptBy device: SyncthingDevices.Device, in directory: String) throws -> (UbiquityContainers, String) {
         let path = directory + "/containers.plist"
         let container = UbiquityContainer(
-            identifier: containerIdentifier, folder: device.folder,
+            identifier: containerIdentifier, folder: .init(device.folder),
             engine: .syncthing(home: device.home, folderID: SyncthingDevices.folderID))
-        try UbiquityContainerConfiguration(containers: [container], defaultIdentifier: containerIdentifier).write(to: path)
-        return (UbiquityContainers(configurationPath: path, environmentFolder: nil), path)
+        try UbiquityContainerConfiguration(containers: [container], defaultIdentifier: containerIdentifier).write(to: .init(path))
+        return (UbiquityContainers(configurationPath: .init(path), environmentFolder: nil), path)
     }
 
     // MARK: P. coordinated save → update on the other device
@@ -105,8 +105,8 @@ struct SyncRows {
                     let name = "Note \(ourCount.next()).icfnote"
                     updates.discard()
                     let start = clock.now
-                    try FileCoordinator().coordinate(writing: sender.folder + "/" + name) { path in
-                        try TextNoteFile.write(Self.noteText, to: FilePath(path), replacingExisting: false)
+                    try FileCoordinator().coordinate(writing: .init(sender.folder + "/" + name)) { path in
+                        try TextNoteFile.write(Self.noteText, to: path, replacingExisting: false)
                     }
                     let saved = clock.now
                     try peers.scan(name)
@@ -262,7 +262,7 @@ struct SyncRows {
     /// The child of row G2: `watchAndExit` with the containers of the
     /// configuration at `configurationPath`.
     static func watchSyncedAndExit(configurationPath: String, folder: String) -> Int32 {
-        MetadataQueryRows.watchAndExit(folder, containers: UbiquityContainers(configurationPath: configurationPath, environmentFolder: nil))
+        MetadataQueryRows.watchAndExit(folder, containers: UbiquityContainers(configurationPath: .init(configurationPath), environmentFolder: nil))
     }
 
     // MARK: I. an idle process holding presenters and queries
@@ -331,7 +331,7 @@ struct SyncRows {
             for index in 0..<presenterCount {
                 let path = presented + "/Note \(index).icfnote"
                 try TextNoteFile.write("note \(index)", to: FilePath(path), replacingExisting: false)
-                registrations.append(try FilePresenterRegistration(presenting: path, presenter: IdlePresenter()))
+                registrations.append(try FilePresenterRegistration(presenting: .init(path), presenter: IdlePresenter()))
             }
             var queries: [MetadataQuery] = []
             for index in 0..<queryCount {

@@ -76,9 +76,9 @@ struct VersionFinding {
                     PackageWrapper(regularFileWithContents: Data("other data".utf8)),
                     named: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data")
             }
-            try package.save(to: "\(folder)/\(name).ict", options: options)
+            try package.save(to: URL(filePath: "\(folder)/\(name).ict"), options: options)
             if index % 20 == 0 {
-                try package.save(to: "\(folder)/\(name).sync-conflict-20261123-101500-ABCDEF7.ict", options: options)
+                try package.save(to: URL(filePath: "\(folder)/\(name).sync-conflict-20261123-101500-ABCDEF7.ict"), options: options)
             }
         }
         FileManager.default.createFile(atPath: complete, contents: Data())

@@ -20,11 +20,11 @@ func fuzzZipRestore(_ bytes: [UInt8]) {
     let restored = "\(root)/out/Package"
     writeFile(zipPath, bytes)
     mkdir("\(root)/out", 0o700)
-    guard let package = try? PackageZipArchive.read(at: zipPath, limits: fuzzPackageLimits),
+    guard let package = try? PackageZipArchive.read(at: URL(filePath: zipPath), limits: fuzzPackageLimits),
         package.kind == .directory
     else { return }
     do {
-        try package.save(to: restored, options: PackageSaveOptions(flushingToDisk: false))
+        try package.save(to: URL(filePath: restored), options: PackageSaveOptions(flushingToDisk: false))
     } catch {
         return
     }
@@ -34,7 +34,7 @@ func fuzzZipRestore(_ bytes: [UInt8]) {
     require(outside == ["Package"], "restoring wrote beside the package: \(outside)")
     requireLinksInside(restored, relativeFolder: [])
     do {
-        let again = try PackageWrapper(readingFrom: restored, mode: .eager, limits: fuzzPackageLimits)
+        let again = try PackageWrapper(readingFrom: URL(filePath: restored), mode: .eager, limits: fuzzPackageLimits)
         require(sameTree(package, again), "the restored package differs from the zip's tree")
     } catch {
         require(false, "the restored package cannot be read: \(error)")

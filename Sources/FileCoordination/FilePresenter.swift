@@ -1,5 +1,6 @@
 import DocumentVersions
 import SystemPackage
+import SystemSupport
 
 /// An object that presents a file or package to the user and wants to know
 /// when others change it (Apple's `NSFilePresenter`). Register it with
@@ -13,6 +14,15 @@ public protocol FilePresenter: AnyObject, Sendable {
     /// The item was moved to `path` (by a coordinated writer, or renamed
     /// within its folder by anyone); the registration now presents `path`.
     func presentedItemDidMove(to path: FilePath)
+
+    /// The `String` form of `presentedItemDidMove(to:)`, as presenters
+    /// written for 0.12 implement it. The `FilePath` form's default calls
+    /// it (with the path as text, a byte that is not UTF-8 as U+10FF00 +
+    /// byte), so such a presenter is still told of a move rather than
+    /// silently never called. Deprecated in documentation only (an
+    /// attribute would warn at that one call): implement the `FilePath`
+    /// form; this requirement goes in 0.14.
+    func presentedItemDidMove(to path: String)
 
     /// A coordinated writer is about to delete the item, and waits (up to
     /// its timeout) until this returns: let go of it. A deletion by a process
@@ -36,8 +46,11 @@ public protocol FilePresenter: AnyObject, Sendable {
 extension FilePresenter {
     /// Does nothing.
     public func presentedItemDidChange() {}
+    /// Calls the `String` form (which does nothing unless a presenter
+    /// written for 0.12 implements it).
+    public func presentedItemDidMove(to path: FilePath) { presentedItemDidMove(to: RawFileName.text(path)) }
     /// Does nothing.
-    public func presentedItemDidMove(to path: FilePath) {}
+    public func presentedItemDidMove(to path: String) {}
     /// Does nothing (the deletion proceeds).
     public func accommodatePresentedItemDeletion() throws {}
     /// Does nothing.

@@ -1,6 +1,7 @@
 import DocumentVersions
 import FileCoordination
 import Foundation
+import SystemPackage
 import Testing
 
 /// Acceptance 2: a presenter in a child process is told of a coordinated
@@ -115,6 +116,36 @@ struct FilePresenterRegistrationTests {
         // It presents the new place now: a change there is told.
         #expect(try Child(["append", destination, "more"]).waitForExit() == 0)
         #expect(presenter.waitForLine { $0 == "changed" } != nil, "\(presenter.said)")
+    }
+
+    /// A presenter written for 0.12: it implements the `String` form of
+    /// `presentedItemDidMove(to:)` only.
+    final class StringPathPresenter: FilePresenter, @unchecked Sendable {
+        let moved = DispatchSemaphore(value: 0)
+        let lock = NSLock()
+        var paths: [String] = []
+        func presentedItemDidMove(to path: String) {
+            lock.withLock { paths.append(path) }
+            moved.signal()
+        }
+    }
+
+    /// A presenter that still implements `presentedItemDidMove(to: String)`,
+    /// the form before `FilePath`, is told of a move by another process,
+    /// with the new place.
+    @Test func aPresenterOfTheStringFormIsStillToldOfAMove() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.appending("elsewhere"), withIntermediateDirectories: false)
+        let path = folder.appending("doc.txt")
+        let destination = folder.appending("elsewhere/renamed.txt")
+        try folder.write("old\n", to: "doc.txt")
+        let presenter = StringPathPresenter()
+        let registration = try FilePresenterRegistration(presenting: FilePath(path), presenter: presenter)
+        defer { registration.remove() }
+        #expect(try Child(["move", path, destination]).waitForExit() == 0)
+        #expect(presenter.moved.wait(timeout: .now() + 60) == .success, "not told within 60 s")
+        #expect(presenter.lock.withLock { presenter.paths } == [destination])
     }
 
     final class RefusingPresenter: FilePresenter {

@@ -196,7 +196,10 @@ let package = Package(
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
             name: "Documents",
-            dependencies: ["DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport"]
+            dependencies: [
+                "DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
         .target(
@@ -248,7 +251,10 @@ let package = Package(
                 "UbiquitousKeyValueStore",
                 "UniformTypes",
                 "PropertyList",
+                // A UIDocument's contents are named by FilePath, as Documents reads and saves them.
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -427,7 +433,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport"]
+            dependencies: [
+                "Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "DocumentQueryTests",

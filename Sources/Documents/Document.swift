@@ -169,7 +169,8 @@ open class Document<Contents: DocumentContents> {
             let contents = try contents()
             let replacing = destination == pathString ? identity : nil
             let saved = try coordination.writing(destination) { () throws(DocumentError) in
-                try contents.writeDocument(at: destination, for: operation, replacing: replacing)
+                try contents.writeDocument(
+                    at: RawFileName.withPath(destination) { FilePath(platformString: $0) }, for: operation, replacing: replacing)
             }
             let moved = destination != pathString
             pathString = destination

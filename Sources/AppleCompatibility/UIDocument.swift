@@ -228,7 +228,7 @@ final class UIDocumentEngine: Document<UIDocumentContents> {
 
     init(path: String, owner: UIDocument) {
         self.owner = owner
-        super.init(pathString: path)
+        super.init(path: RawFileName.withPath(path) { FilePath(platformString: $0) })
     }
 
     override func contents() throws -> UIDocumentContents {

@@ -82,14 +82,6 @@ open class Document<Contents: DocumentContents> {
         self.scheduler = scheduler
     }
 
-    /// `init(path:autosaveDelay:scheduler:)` for a path held as text.
-    package init(
-        pathString: String, autosaveDelay: Duration = .seconds(15), scheduler: any DocumentAutosaveScheduler = ClockAutosaveScheduler()
-    ) {
-        self.pathString = pathString
-        self.autosaveDelay = autosaveDelay
-        self.scheduler = scheduler
-    }
 
     // MARK: What a subclass provides
 

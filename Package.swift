@@ -259,6 +259,8 @@ let package = Package(
                 "UbiquitousKeyValueStore",
                 "UniformTypes",
                 "PropertyList",
+                // A UIDocument's contents are named by FilePath, as Documents reads and saves them.
+                "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -456,7 +458,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport"]
+            dependencies: [
+                "Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "DocumentQueryTests",

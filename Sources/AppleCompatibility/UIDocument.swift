@@ -3,6 +3,8 @@ import DocumentPackage
 import DocumentVersions
 import Documents
 import Foundation
+import SystemPackage
+import SystemSupport
 
 /// UIKit's `UIDocument` where UIKit is missing, built on Documents'
 /// `Document`: a subclass overrides `contents(forType:)` (returning `Data`
@@ -38,7 +40,7 @@ open class UIDocument: NSObject {
     }
 
     /// The document's location; changed by a save to another URL.
-    open var fileURL: URL { URL(fileURLWithPath: engine.path) }
+    open var fileURL: URL { URL(fileURLWithPath: engine.pathString) }
     /// The file name without its extension.
     open var localizedName: String { fileURL.deletingPathExtension().lastPathComponent }
     /// The uniform type identifier of the document's file name extension, if declared.
@@ -197,9 +199,10 @@ enum UIDocumentContents: DocumentContents {
     case bytes(Data)
     case package(PackageWrapper)
 
-    static func readDocument(at path: String) throws(DocumentError) -> (contents: UIDocumentContents, identity: DocumentFileIdentity) {
+    static func readDocument(at path: FilePath) throws(DocumentError) -> (contents: UIDocumentContents, identity: DocumentFileIdentity) {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        let text = path.withPlatformString(RawFileName.decoding(cString:))
+        if FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory), isDirectory.boolValue {
             let (package, identity) = try PackageWrapper.readDocument(at: path)
             return (.package(package), identity)
         }
@@ -207,7 +210,7 @@ enum UIDocumentContents: DocumentContents {
         return (.bytes(bytes), identity)
     }
 
-    func writeDocument(at path: String, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
+    func writeDocument(at path: FilePath, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
     {
         switch self {
@@ -225,7 +228,7 @@ final class UIDocumentEngine: Document<UIDocumentContents> {
 
     init(path: String, owner: UIDocument) {
         self.owner = owner
-        super.init(path: path)
+        super.init(path: RawFileName.withPath(path) { FilePath(platformString: $0) })
     }
 
     override func contents() throws -> UIDocumentContents {

@@ -1,5 +1,6 @@
 import DocumentVersions
 import FileCoordination
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -34,8 +35,12 @@ import Foundation
 /// and on `updateConflictState()`.
 @MainActor
 open class Document<Contents: DocumentContents> {
-    /// Where the document is, as the caller gave it; changed by a save to another path.
-    public private(set) var path: String
+    /// Where the document is, as the caller gave it, byte for byte; changed
+    /// by a save to another path (or when another program moves the item).
+    public var path: FilePath { RawFileName.withPath(pathString) { FilePath(platformString: $0) } }
+    /// `path` as text, as the kit's own callers hold names (a byte that is
+    /// not UTF-8 as `RawFileName` carries it).
+    package private(set) var pathString: String
     /// The document's state: `.closed` until opened, then `normal` or the
     /// flags that say what is wrong.
     public private(set) var documentState: DocumentState = .closed {
@@ -66,15 +71,17 @@ open class Document<Contents: DocumentContents> {
     private var coordination = DocumentCoordination(coordinator: FileCoordinator())
     private var nextObserver = 0
 
-    /// Makes a closed document for the item at `path`; nothing is read until `open()`.
+    /// Makes a closed document for the item at `path` (byte for byte, a name
+    /// that is not UTF-8 included); nothing is read until `open()`.
     ///
     /// `scheduler` runs the autosaves (`ClockAutosaveScheduler` on the
     /// continuous clock by default; tests pass one they fire by hand).
-    public init(path: String, autosaveDelay: Duration = .seconds(15), scheduler: any DocumentAutosaveScheduler = ClockAutosaveScheduler()) {
-        self.path = path
+    public init(path: FilePath, autosaveDelay: Duration = .seconds(15), scheduler: any DocumentAutosaveScheduler = ClockAutosaveScheduler()) {
+        self.pathString = path.withPlatformString(RawFileName.decoding(cString:))
         self.autosaveDelay = autosaveDelay
         self.scheduler = scheduler
     }
+
 
     // MARK: What a subclass provides
 
@@ -109,7 +116,7 @@ open class Document<Contents: DocumentContents> {
     ///   the document stays closed. A coordinated read: other presenters of the
     ///   item are asked to save first.
     public func open() throws {
-        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is already open") }
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: pathString, "the document is already open") }
         try readAndLoad()
         changeCount = 0
         lastSavingError = nil
@@ -130,8 +137,8 @@ open class Document<Contents: DocumentContents> {
         documentState = .closed
     }
 
-    /// Saves the document's `contents()` to `path` (the document's own when
-    /// nil), safely; afterwards the document is open at that path, with no
+    /// Saves the document's `contents()` to `path` (byte for byte; the
+    /// document's own when nil), safely; afterwards the document is open at that path, with no
     /// unsaved change. A save `.forCreating` makes a new document (nothing
     /// may be at `path`); `.forOverwriting` replaces the item — when it is
     /// the document's own, only the version the document read or last saved.
@@ -140,18 +147,25 @@ open class Document<Contents: DocumentContents> {
     ///   `.changedOnDisk`, `.locked`, `.io`, `.package`. The document is then
     ///   in `savingError` and keeps its changes. A coordinated write: other
     ///   presenters of the item are told of it.
-    public func save(to path: String? = nil, for operation: DocumentSaveOperation = .forOverwriting) throws {
-        let destination = path ?? self.path
+    public func save(to path: FilePath? = nil, for operation: DocumentSaveOperation = .forOverwriting) throws {
+        try save(to: path?.withPlatformString(RawFileName.decoding(cString:)) ?? pathString, for: operation)
+    }
+
+    /// `save(to:for:)` to a path held as text.
+    ///
+    /// - Throws: as `save(to:for:)`.
+    package func save(to destination: String, for operation: DocumentSaveOperation = .forOverwriting) throws {
         pendingAutosave?.cancel()
         pendingAutosave = nil
         do {
             let contents = try contents()
-            let replacing = destination == self.path ? identity : nil
+            let replacing = destination == pathString ? identity : nil
             let saved = try coordination.writing(destination) { () throws(DocumentError) in
-                try contents.writeDocument(at: destination, for: operation, replacing: replacing)
+                try contents.writeDocument(
+                    at: RawFileName.withPath(destination) { FilePath(platformString: $0) }, for: operation, replacing: replacing)
             }
-            let moved = destination != self.path
-            self.path = destination
+            let moved = destination != pathString
+            pathString = destination
             if moved || registration == nil { startPresenting() }
             identity = saved
             fileModificationDate = saved.modificationDate
@@ -172,10 +186,10 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: as `open()`.
     public func openWithoutBlocking() async throws {
-        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is already open") }
-        let path = path
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: pathString, "the document is already open") }
+        let path = pathString
         let read = try await coordination.coordinator.coordinate(with: [.readingIntent(with: path)]) { paths in
-            Handover(try Contents.readDocument(at: paths[0]))
+            Handover(try Contents.readDocument(at: RawFileName.withPath(paths[0]) { FilePath(platformString: $0) }))
         }
         let (contents, identity) = read.value
         try load(contents)
@@ -193,18 +207,25 @@ open class Document<Contents: DocumentContents> {
     /// the document's state set here after.
     ///
     /// - Throws: as `save(to:for:)`; the document is then in `savingError` and keeps its changes.
-    public func saveWithoutBlocking(to path: String? = nil, for operation: DocumentSaveOperation = .forOverwriting) async throws {
-        let destination = path ?? self.path
+    public func saveWithoutBlocking(to path: FilePath? = nil, for operation: DocumentSaveOperation = .forOverwriting) async throws {
+        try await saveWithoutBlocking(to: path?.withPlatformString(RawFileName.decoding(cString:)) ?? pathString, for: operation)
+    }
+
+    /// `saveWithoutBlocking(to:for:)` to a path held as text.
+    ///
+    /// - Throws: as `saveWithoutBlocking(to:for:)`.
+    package func saveWithoutBlocking(to destination: String, for operation: DocumentSaveOperation = .forOverwriting) async throws {
         pendingAutosave?.cancel()
         pendingAutosave = nil
         do {
             let contents = Handover(try contents())
-            let replacing = destination == self.path ? identity : nil
+            let replacing = destination == pathString ? identity : nil
             let saved = try await coordination.coordinator.coordinate(with: [.writingIntent(with: destination)]) { paths in
-                try contents.value.writeDocument(at: paths[0], for: operation, replacing: replacing)
+                try contents.value.writeDocument(
+                    at: RawFileName.withPath(paths[0]) { FilePath(platformString: $0) }, for: operation, replacing: replacing)
             }
-            let moved = destination != self.path
-            self.path = destination
+            let moved = destination != pathString
+            pathString = destination
             if moved || registration == nil { startPresenting() }
             identity = saved
             fileModificationDate = saved.modificationDate
@@ -244,7 +265,7 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: as `open()`; the document keeps its model and changes then.
     public func revert() throws {
-        guard !documentState.contains(.closed) else { throw DocumentError(.notOpen, path: path, "the document is not open") }
+        guard !documentState.contains(.closed) else { throw DocumentError(.notOpen, path: pathString, "the document is not open") }
         let before = documentState
         documentState.insert(.editingDisabled)
         do {
@@ -291,9 +312,9 @@ open class Document<Contents: DocumentContents> {
     /// - Throws: `DocumentError` `.versions` when the folder cannot be listed.
     public func updateConflictState() throws(DocumentError) {
         do throws(DocumentVersionError) {
-            conflictVersions = try DocumentVersion.unresolvedConflictVersionsOfItem(at: path)
+            conflictVersions = try DocumentVersion.unresolvedConflictVersionsOfItem(at: pathString)
         } catch {
-            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+            throw DocumentError(.versions, path: pathString, entry: error.entry, error.message)
         }
         guard !documentState.contains(.closed) else { return }
         if conflictVersions.isEmpty { documentState.remove(.inConflict) } else { documentState.insert(.inConflict) }
@@ -308,10 +329,10 @@ open class Document<Contents: DocumentContents> {
     ///   in or removed, or what `revert()` throws.
     public func resolveConflict(keeping version: DocumentVersion? = nil) throws {
         do throws(DocumentVersionError) {
-            if let version { _ = try version.replaceItem(at: path, options: .byMoving) }
-            try DocumentVersion.removeOtherVersionsOfItem(at: path)
+            if let version { _ = try version.replaceItem(at: pathString, options: .byMoving) }
+            try DocumentVersion.removeOtherVersionsOfItem(at: pathString)
         } catch {
-            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+            throw DocumentError(.versions, path: pathString, entry: error.entry, error.message)
         }
         if version != nil { try revert() }
         try updateConflictState()
@@ -345,7 +366,7 @@ open class Document<Contents: DocumentContents> {
         stopPresenting()
         let presenter = DocumentPresenter(self)
         presenter.hasUnsavedChanges.withLock { $0 = hasUnsavedChanges }
-        registration = try? FilePresenterRegistration(presenting: path, presenter: presenter)
+        registration = try? FilePresenterRegistration(presenting: pathString, presenter: presenter)
         self.presenter = registration == nil ? nil : presenter
         coordination = DocumentCoordination(coordinator: FileCoordinator(presenter: registration))
     }
@@ -360,9 +381,9 @@ open class Document<Contents: DocumentContents> {
     // MARK: Disk
 
     private func readAndLoad() throws {
-        let path = path
+        let path = pathString
         let (contents, identity) = try coordination.reading(path) { () throws(DocumentError) in
-            try Contents.readDocument(at: path)
+            try Contents.readDocument(at: RawFileName.withPath(path) { FilePath(platformString: $0) })
         }
         try load(contents)
         self.identity = identity
@@ -376,11 +397,11 @@ open class Document<Contents: DocumentContents> {
     /// cannot be listed shows no conflict.
     private func stateAfterAccess() -> DocumentState {
         var state = DocumentState.normal
-        let item = (try? DocumentItemState(ofItemAt: path)) ?? []
-        if item.contains(.editingDisabled) || !FileAccess.isWritable(PathName.folder(of: path)) {
+        let item = (try? DocumentItemState(ofItemAt: pathString)) ?? []
+        if item.contains(.editingDisabled) || !FileAccess.isWritable(PathName.folder(of: pathString)) {
             state.insert(.editingDisabled)
         }
-        conflictVersions = item.contains(.inConflict) ? (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: path)) ?? [] : []
+        conflictVersions = item.contains(.inConflict) ? (try? DocumentVersion.unresolvedConflictVersionsOfItem(at: pathString)) ?? [] : []
         if !conflictVersions.isEmpty { state.insert(.inConflict) }
         return state
     }
@@ -392,10 +413,10 @@ extension Document: PresentedDocument {
         switch news {
         case .changed:
             // Another writer's version: read it, unless changes made here would be lost.
-            if !hasUnsavedChanges, let onDisk = DocumentFileIdentity(path: path), onDisk != identity { try? revert() }
+            if !hasUnsavedChanges, let onDisk = DocumentFileIdentity(path: pathString), onDisk != identity { try? revert() }
             try? updateConflictState()
         case .moved(let newPath):
-            path = newPath
+            pathString = newPath
         case .gainedVersion:
             try? updateConflictState()
         }

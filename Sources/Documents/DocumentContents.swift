@@ -1,6 +1,7 @@
 import DocumentPackage
 import DocumentVersions
 import FileCoordination
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -12,13 +13,15 @@ import Foundation
 /// What a document holds on disk and how it is read and saved: `Data` for a
 /// one-file document, `PackageWrapper` for a package (a folder shown as one
 /// file). `Document` calls these inside a coordinated read or write of the
-/// document, so an implementation never coordinates on its own.
+/// document, so an implementation never coordinates on its own. A `FilePath`
+/// names its item byte for byte, a name that is not UTF-8 included (an
+/// error's `path` carries such a byte as `RawFileName` does).
 public protocol DocumentContents: SendableMetatype {
     /// Reads the document at `path` (as the caller gave it).
     ///
     /// - Throws: `DocumentError` `.notFound`, `.wrongKind`, `.io` or
     ///   `.package`, naming `path`.
-    static func readDocument(at path: String) throws(DocumentError) -> (contents: Self, identity: DocumentFileIdentity)
+    static func readDocument(at path: FilePath) throws(DocumentError) -> (contents: Self, identity: DocumentFileIdentity)
 
     /// Saves these contents as the document at `path`, safely: at every
     /// moment the item at `path` is the old version or the new one. With
@@ -28,7 +31,7 @@ public protocol DocumentContents: SendableMetatype {
     ///
     /// - Throws: `DocumentError` `.alreadyExists` (`.forCreating`),
     ///   `.changedOnDisk`, `.wrongKind`, `.io` or `.package`, naming `path`.
-    func writeDocument(at path: String, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
+    func writeDocument(at path: FilePath, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
 }
 
@@ -66,8 +69,8 @@ extension Data: DocumentContents {
     ///
     /// - Throws: `DocumentError` `.notFound`, `.wrongKind` for anything but
     ///   a regular file, `.io`. Costs one read of the file.
-    public static func readDocument(at path: String) throws(DocumentError) -> (contents: Data, identity: DocumentFileIdentity) {
-        let (bytes, stamp) = try FlatFile.contents(at: path)
+    public static func readDocument(at filePath: FilePath) throws(DocumentError) -> (contents: Data, identity: DocumentFileIdentity) {
+        let (bytes, stamp) = try FlatFile.contents(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
         return (bytes, DocumentFileIdentity(stamp))
     }
 
@@ -76,10 +79,11 @@ extension Data: DocumentContents {
     /// replace a file another program put there since it was read).
     ///
     /// - Throws: as `DocumentContents.writeDocument`.
-    public func writeDocument(at path: String, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
+    public func writeDocument(at filePath: FilePath, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
     {
-        DocumentFileIdentity(try FlatFile.save(self, to: path, for: operation, replacing: identity?.stamp))
+        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        return DocumentFileIdentity(try FlatFile.save(self, to: path, for: operation, replacing: identity?.stamp))
     }
 }
 
@@ -97,7 +101,8 @@ extension PackageWrapper: DocumentContents {
     ///   one listing per folder of the package, an `lstat` per entry and the
     ///   manifest's read (and, for a mixed package, the reads of the entries
     ///   that differ from it).
-    public static func readDocument(at path: String) throws(DocumentError) -> (contents: PackageWrapper, identity: DocumentFileIdentity) {
+    public static func readDocument(at filePath: FilePath) throws(DocumentError) -> (contents: PackageWrapper, identity: DocumentFileIdentity) {
+        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
         let package: PackageWrapper
         if try isMixedOrPartial(path) {
             do throws(DocumentVersionError) {
@@ -126,9 +131,10 @@ extension PackageWrapper: DocumentContents {
     ///   package on disk is mixed or partial (`PackageConsistency`): saving
     ///   over it would drop the entries only it holds before the user chose
     ///   a version, so the conflict is resolved first.
-    public func writeDocument(at path: String, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
+    public func writeDocument(at filePath: FilePath, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
     {
+        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
         if try Self.isMixedOrPartial(path) {
             throw DocumentError(
                 .versions, path: path,

@@ -28,31 +28,20 @@ public final class ICTDocumentFile {
     }
 
     /// Where the document was opened from or last saved to; nil for a new one.
-    package private(set) var pathString: String?
+    package var pathString: String? { document.pathString }
     /// What has been read from disk so far.
-    public private(set) var statistics = Statistics()
+    public var statistics: Statistics { document.statistics }
     /// The limits on the images read.
     public let imageLimits: ImageLimits
     /// True when an edit has not been saved.
-    public var hasUnsavedChanges: Bool { metadataChanged || dataChanged }
+    public var hasUnsavedChanges: Bool { document.hasUnsavedChanges }
 
-    private let package: PackageWrapper
-    private var loadedMetadata: CTMetadata?
-    private var loadedData: CTData?
-    private var metadataChanged = false
-    private var dataChanged = false
+    /// The package, its objects and where it is: the skeleton shared with `PTKDocumentFile`.
+    private var document: ArchivedPackageDocument<CTMetadata, CTData>
 
     /// A new, empty document (version 1, no fields), not yet on disk.
     public init(imageLimits: ImageLimits = .default) {
-        do {
-            package = try PackageWrapper(directoryWithChildren: [:])
-        } catch {
-            preconditionFailure("an empty package cannot fail: \(error)")
-        }
-        loadedMetadata = CTMetadata()
-        loadedData = CTData()
-        metadataChanged = true
-        dataChanged = true
+        document = ArchivedPackageDocument(.ict, metadata: CTMetadata(), data: CTData())
         self.imageLimits = imageLimits
     }
 
@@ -61,27 +50,19 @@ public final class ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.package` when `path` is not a readable
     ///   package directory.
     package init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
-        do {
-            package = try PackageWrapper(readingFrom: path, mode: .lazy)
-        } catch {
-            throw ICTDocumentError(error)
-        }
-        self.pathString = path
+        document = try ArchivedPackageDocument(.ict, contentsOf: path)
         self.imageLimits = imageLimits
     }
 
     /// Opens a document from a package already read (lazily), such as a
     /// version of it that is not on disk as a package of its own, at `path`. Reads nothing.
     package init(package: PackageWrapper, pathString path: String?, imageLimits: ImageLimits = .default) {
-        self.package = package
-        self.pathString = path
+        document = ArchivedPackageDocument(.ict, package: package, pathString: path)
         self.imageLimits = imageLimits
     }
 
     /// The names and sizes of the package's entries, from the listing (reads nothing).
-    public var entrySizes: [(name: String, size: Int64?)] {
-        package.children.map { ($0.fileName ?? "", $0.fileSize) }
-    }
+    public var entrySizes: [(name: String, size: Int64?)] { document.entrySizes }
 
     // MARK: Reading
 
@@ -90,23 +71,13 @@ public final class ICTDocumentFile {
     /// - Throws: `ICTDocumentError` `.missingEntry`, `.invalidArchive`,
     ///   `.wrongClass`, `.wrongType` or `.unsupportedVersion`, naming the
     ///   entry and key. Costs one read of the metadata entry, once.
-    public func metadata() throws(ICTDocumentError) -> CTMetadata {
-        if let loadedMetadata { return loadedMetadata }
-        let metadata = try decodeEntry(ICTDocumentFormat.metadataEntryName, as: CTMetadata.self, version: \.version)
-        loadedMetadata = metadata
-        return metadata
-    }
+    public func metadata() throws(ICTDocumentError) -> CTMetadata { try document.metadata() }
 
     /// The data, read and decoded on the first call.
     ///
     /// - Throws: as `metadata()`, for `ctdocument.data`. Costs one read of
     ///   the data entry (with the photo), once.
-    public func data() throws(ICTDocumentError) -> CTData {
-        if let loadedData { return loadedData }
-        let data = try decodeEntry(ICTDocumentFormat.dataEntryName, as: CTData.self, version: \.version)
-        loadedData = data
-        return data
-    }
+    public func data() throws(ICTDocumentError) -> CTData { try document.data() }
 
     /// The name to show: the metadata's display name, else the file name
     /// without its extension. Reads only the metadata.
@@ -122,14 +93,6 @@ public final class ICTDocumentFile {
     package static func fileDisplayName(ofPath path: String) -> String {
         let fileName = PathName.split(path).name
         return fileName.hasSuffix(".\(ICTDocumentFormat.packageExtension)") ? String(fileName.dropLast(4)) : fileName
-    }
-
-    /// How the `.ict` entries are archived.
-    private static let entries = ArchivedPackageEntries(
-        topKey: ICTDocumentFormat.topKey, versionKey: ICTDocumentFormat.versionKey, version: ICTDocumentFormat.version)
-
-    private func decodeEntry<T: KeyedArchiveDecodable>(_ name: String, as type: T.Type, version: KeyPath<T, Int>) throws(ICTDocumentError) -> T {
-        try Self.entries.decode(name, in: package, as: type, version: version, statistics: &statistics)
     }
 
     // MARK: Editing
@@ -229,15 +192,9 @@ public final class ICTDocumentFile {
         return true
     }
 
-    private func store(_ data: CTData) {
-        loadedData = data
-        dataChanged = true
-    }
+    private func store(_ data: CTData) { document.store(data) }
 
-    private func store(_ metadata: CTMetadata) {
-        loadedMetadata = metadata
-        metadataChanged = true
-    }
+    private func store(_ metadata: CTMetadata) { document.store(metadata) }
 
     // MARK: Saving
 
@@ -252,24 +209,7 @@ public final class ICTDocumentFile {
     ///   would replace something at `path`; `.package` when writing fails
     ///   (the old document stays as it was); `.invalidArchive` when an
     ///   object cannot be encoded.
-    public func save(to destination: String? = nil) throws(ICTDocumentError) {
-        guard let target = destination ?? pathString else { preconditionFailure("save() of a new document needs a path") }
-        let replacing = pathString.map { $0 == target } ?? false
-        if metadataChanged, let loadedMetadata {
-            try write(loadedMetadata, as: ICTDocumentFormat.metadataEntryName)
-        }
-        if dataChanged, let loadedData {
-            try write(loadedData, as: ICTDocumentFormat.dataEntryName)
-        }
-        try ArchivedPackageEntries.save(package, to: target, replacing: replacing)
-        pathString = target
-        metadataChanged = false
-        dataChanged = false
-    }
-
-    private func write<T: KeyedArchiveEncodable>(_ object: T, as name: String) throws(ICTDocumentError) {
-        try Self.entries.write(object, as: name, in: package)
-    }
+    public func save(to destination: String? = nil) throws(ICTDocumentError) { try document.save(to: destination) }
 }
 
 /// The name of ``ICTDocumentFile`` before 1.0.

@@ -133,30 +133,18 @@ public struct PTKData: Hashable, Sendable, KeyedArchiveCodable {
 /// know are kept on save.
 public final class PTKDocumentFile {
     /// Where the document was opened from or last saved to; nil for a new one.
-    package private(set) var pathString: String?
+    package var pathString: String? { document.pathString }
     /// What has been read from disk so far.
-    public private(set) var statistics = ICTDocumentFile.Statistics()
+    public var statistics: ICTDocumentFile.Statistics { document.statistics }
     /// The limits on the images read.
     public let imageLimits: ImageLimits
 
-    private let package: PackageWrapper
-    private var loadedMetadata: PTKMetadata?
-    private var loadedData: PTKData?
-    private var changed = false
-
-    private static let entries = ArchivedPackageEntries(
-        topKey: PTKDocumentFormat.topKey, versionKey: PTKDocumentFormat.versionKey, version: PTKDocumentFormat.version)
+    /// The package, its objects and where it is: the skeleton shared with `ICTDocumentFile`.
+    private var document: ArchivedPackageDocument<PTKMetadata, PTKData>
 
     /// A new document without a photo, not yet on disk.
     public init(imageLimits: ImageLimits = .default) {
-        do {
-            package = try PackageWrapper(directoryWithChildren: [:])
-        } catch {
-            preconditionFailure("an empty package cannot fail: \(error)")
-        }
-        loadedMetadata = PTKMetadata()
-        loadedData = PTKData()
-        changed = true
+        document = ArchivedPackageDocument(.ptk, metadata: PTKMetadata(), data: PTKData())
         self.imageLimits = imageLimits
     }
 
@@ -164,43 +152,25 @@ public final class PTKDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` `.package` when `path` is not a readable package directory.
     package init(contentsOf path: String, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
-        do {
-            package = try PackageWrapper(readingFrom: path, mode: .lazy)
-        } catch {
-            throw ICTDocumentError(error)
-        }
-        self.pathString = path
+        document = try ArchivedPackageDocument(.ptk, contentsOf: path)
         self.imageLimits = imageLimits
     }
 
     /// The names and sizes of the package's entries, from the listing (reads nothing).
-    public var entrySizes: [(name: String, size: Int64?)] {
-        package.children.map { ($0.fileName ?? "", $0.fileSize) }
-    }
+    public var entrySizes: [(name: String, size: Int64?)] { document.entrySizes }
 
     /// The metadata, read and decoded on the first call.
     ///
     /// - Throws: `ICTDocumentError` `.missingEntry`, `.invalidArchive`,
     ///   `.wrongClass`, `.wrongType` or `.unsupportedVersion`, naming
     ///   `photo.metadata` and the key. Costs one read of the entry, once.
-    public func metadata() throws(ICTDocumentError) -> PTKMetadata {
-        if let loadedMetadata { return loadedMetadata }
-        let metadata = try Self.entries.decode(
-            PTKDocumentFormat.metadataEntryName, in: package, as: PTKMetadata.self, version: \.version, statistics: &statistics)
-        loadedMetadata = metadata
-        return metadata
-    }
+    public func metadata() throws(ICTDocumentError) -> PTKMetadata { try document.metadata() }
 
     /// The data, read and decoded on the first call.
     ///
     /// - Throws: as `metadata()`, for `photo.data`. Costs one read of the
     ///   entry (with the photo), once.
-    public func data() throws(ICTDocumentError) -> PTKData {
-        if let loadedData { return loadedData }
-        let data = try Self.entries.decode(PTKDocumentFormat.dataEntryName, in: package, as: PTKData.self, version: \.version, statistics: &statistics)
-        loadedData = data
-        return data
-    }
+    public func data() throws(ICTDocumentError) -> PTKData { try document.data() }
 
     /// The name the app shows: the file name without `.ptk` (`PTKDocument`'s
     /// `description`); empty for a new document.
@@ -229,9 +199,8 @@ public final class PTKDocumentFile {
             data.photo = nil
             metadata.thumbnail = nil
         }
-        loadedData = data
-        loadedMetadata = metadata
-        changed = true
+        document.store(data)
+        document.store(metadata)
         return true
     }
 
@@ -244,16 +213,7 @@ public final class PTKDocumentFile {
     /// - Throws: `ICTDocumentError` `.alreadyExists` when a new document
     ///   would replace something at `path`; `.package` when writing fails
     ///   (the old document stays as it was).
-    public func save(to destination: String? = nil) throws(ICTDocumentError) {
-        guard let target = destination ?? pathString else { preconditionFailure("save() of a new document needs a path") }
-        if changed, let loadedMetadata, let loadedData {
-            try Self.entries.write(loadedMetadata, as: PTKDocumentFormat.metadataEntryName, in: package)
-            try Self.entries.write(loadedData, as: PTKDocumentFormat.dataEntryName, in: package)
-        }
-        try ArchivedPackageEntries.save(package, to: target, replacing: pathString.map { $0 == target } ?? false)
-        pathString = target
-        changed = false
-    }
+    public func save(to destination: String? = nil) throws(ICTDocumentError) { try document.save(to: destination) }
 
     /// The document as the JSON form of `.ict` documents, with only its
     /// `version`, `photo` and `thumbnail` (`Schemas/ict-document.json-form.schema.json`):

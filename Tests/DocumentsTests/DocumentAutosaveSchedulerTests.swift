@@ -1,5 +1,6 @@
 import Documents
 import Foundation
+import SystemPackage
 import Testing
 
 /// A clock that moves only when the test says; a sleeper wakes when the
@@ -84,7 +85,7 @@ struct SignallingScheduler: DocumentAutosaveScheduler {
         let clock = ManualClock()
         let (fired, firing) = AsyncStream.makeStream(of: Void.self)
         let scheduler = SignallingScheduler(base: ClockAutosaveScheduler(clock: clock), fired: firing)
-        let document = NoteDocument(path: try folder.file("Note.icfnote", "before"), autosaveDelay: .seconds(15), scheduler: scheduler)
+        let document = NoteDocument(path: FilePath(try folder.file("Note.icfnote", "before")), autosaveDelay: .seconds(15), scheduler: scheduler)
         try document.open()
         document.text = "after"
         document.updateChangeCount(.done)

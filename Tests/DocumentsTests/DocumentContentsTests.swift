@@ -2,6 +2,7 @@ import DocumentPackage
 import DocumentVersions
 import Documents
 import Foundation
+import SystemPackage
 import Testing
 
 /// A package document over a package a sync engine left mixed: it opens as
@@ -37,7 +38,7 @@ struct DocumentContentsTests {
         try Data("theirs, in place".utf8).write(to: URL(fileURLWithPath: path + "/ctdocument.metadata"))
         #expect(try PackageConsistency(ofPackageAt: path).state == .mixed)
 
-        let document = PackageDocument(path: path, scheduler: ManualScheduler())
+        let document = PackageDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         #expect(document.documentState == .inConflict)
         #expect(document.package?.child(named: PackageManifest.fileName) == nil)

@@ -1,6 +1,7 @@
 import Documents
 import FileCoordination
 import Foundation
+import SystemPackage
 import Testing
 
 /// An open document presents its item: what other coordinated readers and
@@ -30,7 +31,7 @@ import Testing
 
     @Test func aConflictCopyAppearingBesideAnOpenDocumentGivesInConflict() async throws {
         let folder = try ScratchFolder()
-        let document = NoteDocument(path: try folder.file("Note.icfnote", "mine"), scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(try folder.file("Note.icfnote", "mine")), scheduler: ManualScheduler())
         try document.open()
         let states = document.stateChanges()
         // Syncthing writes its conflict copy under a temporary name and renames it into place.
@@ -49,7 +50,7 @@ import Testing
     @Test func anotherCoordinatedReaderGetsTheUnsavedChangeSavedFirst() async throws {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "old")
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         document.text = "unsaved here"
         document.updateChangeCount(.done)
@@ -68,7 +69,7 @@ import Testing
     @Test func anotherWritersChangeIsReadWhenNothingIsUnsavedHere() async throws {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "old")
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         let states = document.stateChanges()
 

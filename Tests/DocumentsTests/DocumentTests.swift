@@ -3,6 +3,8 @@ import DocumentVersions
 import Documents
 import Foundation
 import ICTDocument
+import SystemPackage
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -118,7 +120,7 @@ final class ScratchFolder {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "hello")
         let scheduler = ManualScheduler()
-        let document = NoteDocument(path: path, autosaveDelay: .seconds(7), scheduler: scheduler)
+        let document = NoteDocument(path: FilePath(path), autosaveDelay: .seconds(7), scheduler: scheduler)
         let changes = document.stateChanges()
         #expect(document.documentState == .closed)
 
@@ -160,7 +162,7 @@ final class ScratchFolder {
     @Test func openingAndSavingWithoutBlockingDoWhatTheBlockingFormsDo() async throws {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "hello")
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try await document.openWithoutBlocking()
         #expect(document.documentState == .normal && document.text == "hello")
         await #expect(throws: DocumentError.self) { try await document.openWithoutBlocking() }
@@ -172,12 +174,12 @@ final class ScratchFolder {
         #expect(!document.hasUnsavedChanges && document.documentState == .normal)
 
         let copy = folder.path + "/Copy.icfnote"
-        try await document.saveWithoutBlocking(to: copy, for: .forCreating)
-        #expect(document.path == copy)
+        try await document.saveWithoutBlocking(to: FilePath(copy), for: .forCreating)
+        #expect(document.path == FilePath(copy))
         #expect(try folder.text("Copy.icfnote") == "hello, world")
         document.text = "again"
         document.updateChangeCount(.done)
-        await #expect(throws: DocumentError.self) { try await document.saveWithoutBlocking(to: path, for: .forCreating) }
+        await #expect(throws: DocumentError.self) { try await document.saveWithoutBlocking(to: FilePath(path), for: .forCreating) }
         #expect(document.documentState.contains(.savingError) && document.hasUnsavedChanges)
         #expect(try folder.text("Note.icfnote") == "hello, world", "the existing note is not replaced")
         try document.close()
@@ -187,7 +189,7 @@ final class ScratchFolder {
     @Test func undoingEveryChangeCancelsTheAutosave() throws {
         let folder = try ScratchFolder()
         let scheduler = ManualScheduler()
-        let document = NoteDocument(path: try folder.file("Note.icfnote", "a"), scheduler: scheduler)
+        let document = NoteDocument(path: FilePath(try folder.file("Note.icfnote", "a")), scheduler: scheduler)
         try document.open()
         document.updateChangeCount(.done)
         document.updateChangeCount(.undone)
@@ -201,7 +203,7 @@ final class ScratchFolder {
     @Test func aSaveFailingInAReadOnlyFolderGivesSavingErrorAndKeepsTheChange() async throws {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "before")
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         document.text = "after"
         document.updateChangeCount(.done)
@@ -250,7 +252,7 @@ final class ScratchFolder {
     @Test func aConflictCopyAppearingGivesInConflictAndResolvingClearsIt() throws {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "mine")
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         #expect(document.documentState == .normal)
 
@@ -273,7 +275,7 @@ final class ScratchFolder {
 
     @Test func resolvingByKeepingTheConflictCopyReadsIt() throws {
         let folder = try ScratchFolder()
-        let document = NoteDocument(path: try folder.file("Note.icfnote", "mine"), scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(try folder.file("Note.icfnote", "mine")), scheduler: ManualScheduler())
         _ = try folder.file("Note.sync-conflict-20261125-013000-ABCDEFG.icfnote", "theirs")
         _ = try folder.file("Note.sync-conflict-20261125-014500-HIJKLMN.icfnote", "third")
         try document.open()
@@ -291,7 +293,7 @@ final class ScratchFolder {
     @Test func aSaveNeverReplacesAVersionAnotherProgramPutInPlace() throws {
         let folder = try ScratchFolder()
         let path = try folder.file("Note.icfnote", "read")
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         document.text = "edited here"
         document.updateChangeCount(.done)
@@ -315,12 +317,12 @@ final class ScratchFolder {
     @Test func savingForCreatingRefusesAnExistingItemAndMakesANewDocument() throws {
         let folder = try ScratchFolder()
         let existing = try folder.file("Taken.icfnote", "keep me")
-        let document = NoteDocument(path: folder.path + "/New.icfnote", scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(folder.path + "/New.icfnote"), scheduler: ManualScheduler())
         document.text = "new"
-        #expect { try document.save(to: existing, for: .forCreating) } throws: { ($0 as? DocumentError)?.code == .alreadyExists }
+        #expect { try document.save(to: FilePath(existing), for: .forCreating) } throws: { ($0 as? DocumentError)?.code == .alreadyExists }
         #expect(try folder.text("Taken.icfnote") == "keep me")
 
-        try document.save(to: folder.path + "/New.icfnote", for: .forCreating)
+        try document.save(to: FilePath(folder.path + "/New.icfnote"), for: .forCreating)
         #expect(document.documentState == .normal, "a document saved for creating is open")
         #expect(try folder.text("New.icfnote") == "new")
         let permissions = try FileManager.default.attributesOfItem(atPath: folder.path + "/New.icfnote")[.posixPermissions] as? Int
@@ -337,7 +339,7 @@ final class ScratchFolder {
         let inode = { (name: String) in try FileManager.default.attributesOfItem(atPath: path + "/" + name)[.systemFileNumber] as? Int }
         let dataInode = try inode("ctdocument.data")
 
-        let document = PackageDocument(path: path, scheduler: ManualScheduler())
+        let document = PackageDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         try document.package!.replaceChild(named: "ctdocument.metadata", with: PackageWrapper(regularFileWithContents: Data("renamed".utf8)))
         document.updateChangeCount(.done)
@@ -352,10 +354,10 @@ final class ScratchFolder {
 
     @Test func openingWhatIsNotTheDocumentsKindFailsAndStaysClosed() throws {
         let folder = try ScratchFolder()
-        let document = NoteDocument(path: folder.path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(folder.path), scheduler: ManualScheduler())
         #expect { try document.open() } throws: { ($0 as? DocumentError)?.code == .wrongKind }
         #expect(document.documentState == .closed)
-        let missing = NoteDocument(path: folder.path + "/Missing.icfnote", scheduler: ManualScheduler())
+        let missing = NoteDocument(path: FilePath(folder.path + "/Missing.icfnote"), scheduler: ManualScheduler())
         #expect { try missing.open() } throws: { ($0 as? DocumentError)?.code == .notFound }
     }
 
@@ -364,7 +366,7 @@ final class ScratchFolder {
         let path = try folder.file("Note.icfnote", "read only")
         // No write permission for anyone: read-only even for root, who may write anyway.
         #expect(chmod(path, 0o444) == 0)
-        let document = NoteDocument(path: path, scheduler: ManualScheduler())
+        let document = NoteDocument(path: FilePath(path), scheduler: ManualScheduler())
         try document.open()
         #expect(document.documentState == .editingDisabled)
 
@@ -373,5 +375,45 @@ final class ScratchFolder {
         #expect(document.documentState == .normal)
         #expect(document.states == [.editingDisabled, .normal])
         try document.close()
+    }
+
+    /// Issue 43, item 3: a document named by a `FilePath` that is not UTF-8
+    /// (`Caf` 0xE9 `.icfnote`, a Latin-1 é, made by Python on bytes) opens,
+    /// saves and saves under another such name byte for byte, not as a name
+    /// with U+FFFD in its place. The names and bytes Python lists are the
+    /// expected values, written out by hand.
+    @Test func aPathThatIsNotUTF8NamesItsItemByteForByte() async throws {
+        let folder = try ScratchFolder()
+        func rawPath(_ name: [UInt8]) -> FilePath {
+            FilePath(platformString: (Array(folder.path.utf8) + [UInt8(ascii: "/")] + name).map { CChar(bitPattern: $0) } + [0])
+        }
+        _ = try PythonScript.run(
+            "import os, sys; open(os.fsencode(sys.argv[1]) + b'/Caf\\xe9.icfnote', 'wb').write(b'caf')", arguments: [folder.path])
+        let original = rawPath(Array("Caf".utf8) + [0xE9] + Array(".icfnote".utf8))
+        let document = NoteDocument(path: original, scheduler: ManualScheduler())
+        #expect(document.path == original)
+        try document.open()
+        #expect(document.text == "caf" && document.documentState == .normal)
+        document.text = "cafe"
+        document.updateChangeCount(.done)
+        try document.save()
+        let copy = rawPath(Array("Copy ".utf8) + [0xE9] + Array(".icfnote".utf8))
+        try document.save(to: copy, for: .forCreating)
+        #expect(document.path == copy)
+        document.text = "cafes"
+        document.updateChangeCount(.done)
+        let other = rawPath(Array("Other ".utf8) + [0xE9] + Array(".icfnote".utf8))
+        try await document.saveWithoutBlocking(to: other, for: .forCreating)
+        #expect(document.path == other)
+        try document.close()
+        let listing = """
+            import os, sys
+            folder = os.fsencode(sys.argv[1])
+            print(' '.join(name.hex() + '=' + open(folder + b'/' + name, 'rb').read().decode() for name in sorted(os.listdir(folder))))
+            """
+        // "Caf\xe9.icfnote", "Copy \xe9.icfnote", "Other \xe9.icfnote" in hex, by hand, each with its text.
+        #expect(
+            try PythonScript.text(listing, arguments: [folder.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+                == "436166e92e6963666e6f7465=cafe 436f707920e92e6963666e6f7465=cafe 4f7468657220e92e6963666e6f7465=cafes")
     }
 }

@@ -3,6 +3,7 @@ import DocumentVersions
 import Documents
 import Foundation
 import ICTDocument
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -103,7 +104,7 @@ struct SyncedPackageConflictTests {
             #expect(try Self.texts(versions[0].packageWrapper()) == saved[1 - currentSide], "device \(device)")
             #expect(try DocumentItemState(ofItemAt: path).contains(.inConflict))
 
-            let document = PackageDocument(path: path, scheduler: ManualScheduler())
+            let document = PackageDocument(path: FilePath(path), scheduler: ManualScheduler())
             try document.open()
             #expect(document.documentState == .inConflict, "device \(device)")
             documents.append(document)
@@ -158,7 +159,7 @@ struct SyncedPackageConflictTests {
             let versions = try DocumentVersion.otherVersionsOfItem(at: paths[device])
             try #require(versions.count == 1)
             #expect(try Self.texts(versions[0].packageWrapper()) == mixed)
-            let document = PackageDocument(path: paths[device], scheduler: ManualScheduler())
+            let document = PackageDocument(path: FilePath(paths[device]), scheduler: ManualScheduler())
             try document.open()
             #expect(document.documentState == .inConflict, "device \(device)")
             try document.close()
@@ -214,7 +215,7 @@ struct SyncedPackageConflictTests {
         sync.stop(1)
         let texts = ["device 0 wrote this\n", "device 1 wrote this, later and longer\n"]
         for device in 0..<2 {
-            let document = NoteDocument(path: paths[device], scheduler: ManualScheduler())
+            let document = NoteDocument(path: FilePath(paths[device]), scheduler: ManualScheduler())
             try document.open()
             document.text = texts[device]
             document.updateChangeCount(.done)
@@ -231,7 +232,7 @@ struct SyncedPackageConflictTests {
         }
         var documents: [NoteDocument] = []
         for device in 0..<2 {
-            let document = NoteDocument(path: paths[device], scheduler: ManualScheduler())
+            let document = NoteDocument(path: FilePath(paths[device]), scheduler: ManualScheduler())
             try document.open()
             #expect(document.documentState.contains(.inConflict), "device \(device): \(document.documentState)")
             let versions = try DocumentVersion.otherVersionsOfItem(at: paths[device])

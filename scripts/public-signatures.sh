@@ -17,7 +17,8 @@
 #
 # The rule (issue 43, item 3: public API takes FilePath; no raw descriptor in a public signature):
 #   - a String path: a parameter, a property or a function's result of type String, String? or [String] whose
-#     name's last camel-case word is path(s), folder(s), directory/directories, dir or file(s) — for a parameter,
+#     name's last camel-case word is path(s), folder(s), directory/directories, dir, file(s), destination or source
+#     (a move's, a save's, a link's) — for a parameter,
 #     its label or its internal name (`save(to path: String)`, `init(folderPath: String)`); for a result, the
 #     function's base name (`externalDataPath(fileName:) -> String`);
 #   - an Int32 descriptor: a parameter, property or result of type Int32, Int32?, CInt or CInt? whose name's last
@@ -42,7 +43,8 @@ import json, os, re, sys
 folder, modules = sys.argv[1], set(sys.argv[2:])
 mode = os.environ["MODE"]
 
-PATH_WORDS = {"path", "paths", "folder", "folders", "directory", "directories", "dir", "file", "files"}
+PATH_WORDS = {"path", "paths", "folder", "folders", "directory", "directories", "dir", "file", "files",
+              "destination", "source"}
 DESCRIPTOR_WORDS = {"descriptor", "fd", "directory", "folder", "file"}
 STRING_TYPES = {"String", "String?", "[String]"}
 DESCRIPTOR_TYPES = {"Int32", "Int32?", "CInt", "CInt?"}

@@ -1,5 +1,6 @@
 import DocumentPackage
 import KeyedArchive
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -199,7 +200,7 @@ public final class ICTDocumentFile {
     // MARK: Saving
 
     /// Saves the document safely (a new package written beside, then swapped
-    /// in): to `path` when given, else where it was opened. Only the entries
+    /// in) where it was opened; `save(to:)` saves it elsewhere. Only the entries
     /// edited are encoded and written, with the keys their objects hold that
     /// this type does not know as they were read (`unknownFields`); the other
     /// entries, and entries this type does not know, are hard-linked or
@@ -209,7 +210,11 @@ public final class ICTDocumentFile {
     ///   would replace something at `path`; `.package` when writing fails
     ///   (the old document stays as it was); `.invalidArchive` when an
     ///   object cannot be encoded.
-    public func save(to destination: String? = nil) throws(ICTDocumentError) { try document.save(to: destination) }
+    public func save() throws(ICTDocumentError) { try document.save(to: nil) }
+
+    /// `save(to:)` with the destination as text (a byte that is not UTF-8 as
+    /// U+10FF00 + byte), for the kit's own callers.
+    package func save(to destination: String?) throws(ICTDocumentError) { try document.save(to: destination) }
 }
 
 /// The name of ``ICTDocumentFile`` before 1.0.

@@ -1,5 +1,7 @@
 import DocumentPackage
 import KeyedArchive
+import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -205,15 +207,25 @@ public final class PTKDocumentFile {
     }
 
     /// Saves the document safely (a new package written beside, then
-    /// swapped in): to `path` when given, else where it was opened. Both
+    /// swapped in) where it was opened; `save(to:)` saves it elsewhere. Both
     /// entries are written when edited, with the keys their objects hold
     /// that this type does not know as they were read (`unknownFields`);
     /// entries this type does not know are kept.
     ///
     /// - Throws: `ICTDocumentError` `.alreadyExists` when a new document
-    ///   would replace something at `path`; `.package` when writing fails
-    ///   (the old document stays as it was).
-    public func save(to destination: String? = nil) throws(ICTDocumentError) { try document.save(to: destination) }
+    ///   would replace something at the destination; `.package` when writing
+    ///   fails (the old document stays as it was).
+    public func save() throws(ICTDocumentError) { try document.save(to: nil) }
+
+    /// Saves the document safely to `filePath`, a name that is not UTF-8
+    /// byte for byte, as `save()` saves it in place.
+    ///
+    /// - Throws: `ICTDocumentError` as `save()`.
+    public func save(to filePath: FilePath) throws(ICTDocumentError) { try document.save(to: RawFileName.text(filePath)) }
+
+    /// `save(to:)` with the destination as text (a byte that is not UTF-8 as
+    /// U+10FF00 + byte), for the kit's own callers.
+    package func save(to destination: String?) throws(ICTDocumentError) { try document.save(to: destination) }
 
     /// The document as the JSON form of `.ict` documents, with only its
     /// `version`, `photo` and `thumbnail` (`Schemas/ict-document.json-form.schema.json`):

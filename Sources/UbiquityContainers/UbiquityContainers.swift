@@ -158,7 +158,13 @@ public struct UbiquityContainers: Sendable {
     ///   move out, is in no container), `.alreadyInContainer` (the other way
     ///   round), `.alreadyExists` (something at the destination), `.io`;
     ///   nothing is moved then.
-    public func setUbiquitous(_ ubiquitous: Bool, itemAt source: String, destination: String) throws(UbiquityContainerError) {
+    public func setUbiquitous(_ ubiquitous: Bool, itemAt source: FilePath, destination: FilePath) throws(UbiquityContainerError) {
+        try setUbiquitous(ubiquitous, itemAt: RawFileName.text(source), destination: RawFileName.text(destination))
+    }
+
+    /// `setUbiquitous(_:itemAt:destination:)` with the paths as text (a byte
+    /// that is not UTF-8 as U+10FF00 + byte), for the kit's own callers.
+    package func setUbiquitous(_ ubiquitous: Bool, itemAt source: String, destination: String) throws(UbiquityContainerError) {
         let from = Self.canonical(source)
         let to = Self.canonical(destination)
         guard (try? FileInfo.of(path: from, followingLink: false)) != nil else {

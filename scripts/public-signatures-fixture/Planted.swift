@@ -17,6 +17,12 @@ public struct Planted {
     public func open(name: Int, relativeTo directory: Int32?) {}
     /// PLANTED: a raw descriptor property.
     public var fileDescriptor: Int32 { 0 }
+    /// PLANTED: a `String` destination, by its internal name (a save's, a move's).
+    public func write(to destination: String?) {}
+    /// PLANTED: a `String` source, by its internal name.
+    public func move(itemAt source: String, into place: Int) {}
+    /// CLEAN: a name that ends in another word (an entity's name).
+    public var destinationEntityName: String { "" }
     /// CLEAN: a name, not a path.
     public func kind(ofDocumentNamed name: String) -> String { "" }
     /// CLEAN: a key path into a value, not a file's path.

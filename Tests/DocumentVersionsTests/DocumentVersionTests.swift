@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import Testing
 
 @testable import DocumentVersions
@@ -49,9 +50,9 @@ struct DocumentVersionTests {
         let document = folder.appending("Zoë.ict")
         let versions = try DocumentVersion.otherVersionsOfItem(at: document)
         #expect(versions.count == 3)
-        #expect(versions[0].path == folder.appending("Zoë.sync-conflict-20261122-090000-QRSTUV2.ict"))
+        #expect(versions[0].path == FilePath(folder.appending("Zoë.sync-conflict-20261122-090000-QRSTUV2.ict")))
         #expect(versions[0].isDirectory && versions[0].entrySwaps.isEmpty)
-        #expect(versions[1].path == document)
+        #expect(versions[1].path == FilePath(document))
         #expect(versions[1].localizedNameOfSavingComputer == "ABCDEF7")
         #expect(
             versions[1].entrySwaps == [

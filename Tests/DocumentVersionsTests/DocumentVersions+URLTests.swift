@@ -123,7 +123,7 @@ struct DocumentVersionsURLTests {
         ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
             #expect(error.code == .notFound)
-            #expect(error.path == missing)
+            #expect(error.path == FilePath(missing))
         }
     }
 
@@ -142,7 +142,7 @@ struct DocumentVersionsURLTests {
         ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
             #expect(error.code == .io)
-            #expect(error.path == url.absoluteString)
+            #expect(error.pathText == url.absoluteString)
             #expect(error.message == "not a file URL")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.folder).count == 2)

@@ -61,7 +61,7 @@ struct DocumentVersionTests {
             ])
         #expect(versions[2].conflictName?.tool == .nextcloud)
         #expect(versions[2].conflictName?.date.description == "2026-11-24 12:00:00")
-        #expect(versions[2].entrySwaps.map(\.entryPath) == ["ctdocument.data"])
+        #expect(versions[2].entrySwaps.map(\.entryPath) == [FilePath("ctdocument.data")])
 
         // The entry version as a package: the copies in place of the entries, the other copies still there.
         let package = try versions[1].packageWrapper()

@@ -113,7 +113,7 @@ public final class DocumentVersion {
         status: FileStatus
     ) {
         self.itemPathText = itemPath
-        self.pathTextText = path
+        self.pathText = path
         self.conflictName = conflictName
         self.entrySwaps = entrySwaps
         self.rebuild = rebuild
@@ -341,16 +341,16 @@ public final class DocumentVersion {
     public func packageWrapper(movingEntries: Bool = false) throws(DocumentVersionError) -> PackageWrapper {
         try refuseLinks()
         guard isDirectory else {
-            throw DocumentVersionError(.kindMismatch, pathText: path, "a file, not a package")
+            throw DocumentVersionError(.kindMismatch, pathText: pathText, "a file, not a package")
         }
         // A rebuilt save, or the current version of a package its manifest does not find whole: rebuilt.
         var rebuilt = rebuild
-        if rebuilt == nil, !isConflict { rebuilt = try Self.currentRebuild(ofPackageAt: path) }
+        if rebuilt == nil, !isConflict { rebuilt = try Self.currentRebuild(ofPackageAt: pathText) }
         if let rebuilt {
             do throws(DocumentPackageError) {
                 return try PackageWrapper(readingEntries: rebuilt.sources, fromPackageAt: path)
             } catch {
-                throw DocumentVersionError(.package, pathText: path, entry: error.pathInPackage, error.message)
+                throw DocumentVersionError(.package, pathText: pathText, entry: error.pathInPackage, error.message)
             }
         }
         do {
@@ -360,7 +360,7 @@ public final class DocumentVersion {
             }
             return package
         } catch {
-            throw DocumentVersionError(.package, pathText: path, entry: error.pathInPackage, error.message)
+            throw DocumentVersionError(.package, pathText: pathText, entry: error.pathInPackage, error.message)
         }
     }
 
@@ -383,7 +383,7 @@ public final class DocumentVersion {
             throw DocumentPackageError(
                 .wrongKind, pathInPackage: swap.conflictEntryPathText,
                 copy.kind == .symbolicLink
-                    ? Self.linkError(path: path, entry: swap.conflictEntryPathText, "the entry copy").message
+                    ? Self.linkError(path: pathText, entry: swap.conflictEntryPathText, "the entry copy").message
                     : "the entry copy is a folder, not a file; it cannot replace an entry")
         }
         if moving {
@@ -457,12 +457,12 @@ public final class DocumentVersion {
             // Its copies, but those the version the package opens as takes.
             var copies = rebuild.copiesUsed
             if let manifestCopy = rebuild.manifestCopyPath { copies.insert(manifestCopy) }
-            if let current = try Self.currentRebuild(ofPackageAt: path) { copies.subtract(current.copiesUsed) }
-            if !copies.isEmpty { try Self.removeEntryCopies(copies.sorted(), inPackageAt: path) }
+            if let current = try Self.currentRebuild(ofPackageAt: pathText) { copies.subtract(current.copiesUsed) }
+            if !copies.isEmpty { try Self.removeEntryCopies(copies.sorted(), inPackageAt: pathText) }
         } else if entrySwaps.isEmpty {
-            try Self.removeAside(path)
+            try Self.removeAside(pathText)
         } else {
-            try Self.removeEntryCopies(entrySwaps.map(\.conflictEntryPathText), inPackageAt: path)
+            try Self.removeEntryCopies(entrySwaps.map(\.conflictEntryPathText), inPackageAt: pathText)
         }
         isResolved = true
     }

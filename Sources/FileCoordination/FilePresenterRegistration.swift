@@ -340,7 +340,7 @@ private final class PresenterLoop: @unchecked Sendable {
             knownConflicts.insert(event.name)
             let versionPath = folderPath == "." ? event.name : folderPath + "/" + event.name
             continuation.yield(.gainedVersion(path: versionPath, conflictName: conflict))
-            if let presenter, let version = try? DocumentVersion.otherVersionsOfItem(at: path).first(where: { $0.path == versionPath }) {
+            if let presenter, let version = try? DocumentVersion.otherVersionsOfItem(at: path).first(where: { $0.pathText == versionPath }) {
                 presenter.presentedItemDidGain(version)
             }
         }

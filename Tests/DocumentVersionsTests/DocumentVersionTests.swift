@@ -56,8 +56,8 @@ struct DocumentVersionTests {
         #expect(versions[1].localizedNameOfSavingComputer == "ABCDEF7")
         #expect(
             versions[1].entrySwaps == [
-                .init(entryPath: "ctdocument.data", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"),
-                .init(entryPath: "ctdocument.metadata", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.metadata"),
+                .init(entryPathText: "ctdocument.data", conflictEntryPathText: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"),
+                .init(entryPathText: "ctdocument.metadata", conflictEntryPathText: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.metadata"),
             ])
         #expect(versions[2].conflictName?.tool == .nextcloud)
         #expect(versions[2].conflictName?.date.description == "2026-11-24 12:00:00")

@@ -165,7 +165,7 @@ struct FileCoordinatorTests {
         waiting.cancel()
         #expect(done.wait(timeout: .now() + 60) == .success, "the cancelled wait did not end")
         #expect(outcome.withLock { $0?.code } == .cancelled)
-        #expect(outcome.withLock { $0?.path } == path)
+        #expect(outcome.withLock { $0?.path } == FilePath(path))
         held.release()
     }
 

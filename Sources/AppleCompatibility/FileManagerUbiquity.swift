@@ -94,7 +94,7 @@ extension FileManager {
             }
         return CocoaError(
             code,
-            userInfo: [NSFilePathErrorKey: error.path, NSUnderlyingErrorKey: error, NSLocalizedFailureReasonErrorKey: error.description])
+            userInfo: [NSFilePathErrorKey: error.pathText, NSUnderlyingErrorKey: error, NSLocalizedFailureReasonErrorKey: error.description])
     }
 }
 

@@ -135,7 +135,7 @@ open class NSFileCoordinator: NSObject {
             let code = error.code == .cancelled ? CocoaError.userCancelled.rawValue : CocoaError.fileLocking.rawValue
             outError?.pointee = NSError(
                 domain: NSCocoaErrorDomain, code: code,
-                userInfo: [NSFilePathErrorKey: error.path, NSLocalizedDescriptionKey: error.description])
+                userInfo: [NSFilePathErrorKey: error.pathText, NSLocalizedDescriptionKey: error.description])
         } catch {
             outError?.pointee = error as NSError
         }

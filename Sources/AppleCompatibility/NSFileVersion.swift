@@ -85,7 +85,7 @@ open class NSFileVersion: NSObject {
     ///   (the path and entry in the underlying `DocumentVersionError`).
     open class func removeOtherVersionsOfItem(at url: URL) throws {
         do throws(DocumentVersionError) {
-            let itemPath = try DocumentVersion.currentVersionOfItem(at: url).itemPath
+            let itemPath = try DocumentVersion.currentVersionOfItem(at: url).itemPathText
             try DocumentVersion.removeOtherVersionsOfItem(at: url)
             ResolvedMarks.forget(item: itemPath)
         } catch {
@@ -112,7 +112,7 @@ open class NSFileVersion: NSObject {
     /// engine's on each call.
     open var localizedNameOfSavingComputer: String? {
         guard let device = documentVersion.localizedNameOfSavingComputer else { return nil }
-        return UbiquityContainers.current.deviceName(ofConflictDevice: device, itemAt: documentVersion.itemPath) ?? device
+        return UbiquityContainers.current.deviceName(ofConflictDevice: device, itemAt: documentVersion.itemPathText) ?? device
     }
 
     /// When the version was last modified on disk (for entry copies, the newest of them), as it was listed.
@@ -143,7 +143,7 @@ open class NSFileVersion: NSObject {
     open var isDiscardable: Bool {
         get { discardable.withLock { $0 } }
         set {
-            precondition(!newValue || isConflict, "isDiscardable set on the current version of \(documentVersion.itemPath)")
+            precondition(!newValue || isConflict, "isDiscardable set on the current version of \(documentVersion.itemPathText)")
             discardable.withLock { $0 = newValue }
         }
     }
@@ -189,8 +189,8 @@ open class NSFileVersion: NSObject {
             throw CocoaError(
                 .fileWriteNoPermission,
                 userInfo: [
-                    NSFilePathErrorKey: documentVersion.itemPath,
-                    NSLocalizedFailureReasonErrorKey: "\(documentVersion.itemPath): the current version is the document; it cannot be removed",
+                    NSFilePathErrorKey: documentVersion.itemPathText,
+                    NSLocalizedFailureReasonErrorKey: "\(documentVersion.itemPathText): the current version is the document; it cannot be removed",
                 ])
         }
         do throws(DocumentVersionError) {
@@ -215,7 +215,7 @@ open class NSFileVersion: NSObject {
 
     /// The version's place, `Note.sync-conflict-…icfnote of /folder/Note.icfnote`.
     override open var description: String {
-        isConflict ? "\(documentVersion.path) (a conflict version of \(documentVersion.itemPath))" : "\(documentVersion.itemPath) (current)"
+        isConflict ? "\(documentVersion.pathText) (a conflict version of \(documentVersion.itemPathText))" : "\(documentVersion.itemPathText) (current)"
     }
 
     /// Foundation's error for a version error.
@@ -229,7 +229,7 @@ open class NSFileVersion: NSObject {
             }
         return CocoaError(
             code,
-            userInfo: [NSFilePathErrorKey: error.path, NSUnderlyingErrorKey: error, NSLocalizedFailureReasonErrorKey: error.description])
+            userInfo: [NSFilePathErrorKey: error.pathText, NSUnderlyingErrorKey: error, NSLocalizedFailureReasonErrorKey: error.description])
     }
 }
 
@@ -241,10 +241,10 @@ private struct VersionIdentity: Hashable {
     var entryCopies: [String]
 
     init(_ version: DocumentVersion) {
-        itemPath = version.itemPath
-        path = version.path
+        itemPath = version.itemPathText
+        path = version.pathText
         conflictName = version.conflictName
-        entryCopies = version.entrySwaps.map(\.conflictEntryPath)
+        entryCopies = version.entrySwaps.map(\.conflictEntryPathText)
     }
 }
 

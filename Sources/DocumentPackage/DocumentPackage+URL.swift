@@ -243,5 +243,5 @@ extension PackageSaveOptions {
 extension DocumentPackageError {
     /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
     /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
-    static func notAFileURL(_ url: URL) -> Self { DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL") }
+    static func notAFileURL(_ url: URL) -> Self { DocumentPackageError(.io, fileSystemPathText: url.absoluteString, "not a file URL") }
 }

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// A limit that protects package readers from hostile input.
 public enum DocumentPackageLimit: String, Hashable, Sendable {
     /// `DocumentPackageLimits.maximumEntryCount`.
@@ -133,28 +136,47 @@ public struct DocumentPackageError: Error, Hashable, Sendable, CustomStringConve
     /// The path inside the package, `Contents/Resources/x.nib`; empty for the
     /// package itself.
     public var pathInPackage: String
-    /// The file-system path concerned; empty when none is (an in-memory tree).
-    public var fileSystemPath: String
+    /// The file-system path concerned, byte for byte; empty when none is
+    /// (an in-memory tree).
+    public var fileSystemPath: FilePath {
+        get { RawFileName.filePath(fileSystemPathText) }
+        set { fileSystemPathText = RawFileName.text(newValue) }
+    }
+    /// `fileSystemPath` as the text the message shows (bytes that are not
+    /// UTF-8 carried as `RawFileName` carries them; a URL that is not a
+    /// `file:` URL as it was given); empty when none is.
+    package var fileSystemPathText: String
     /// The `errno` of the failed system call, for `.io`.
     public var systemErrorNumber: Int32?
     /// A sentence for people.
     public var message: String
 
-    /// Makes an error.
+    /// Makes an error about the item at `fileSystemPath` (empty for none).
     public init(
-        _ code: Code, pathInPackage: String = "", fileSystemPath: String = "",
+        _ code: Code, pathInPackage: String = "", fileSystemPath: FilePath = FilePath(),
+        systemErrorNumber: Int32? = nil, _ message: String
+    ) {
+        self.init(
+            code, pathInPackage: pathInPackage, fileSystemPathText: RawFileName.text(fileSystemPath),
+            systemErrorNumber: systemErrorNumber, message)
+    }
+
+    /// Makes an error about the item at `fileSystemPathText`, a path held as
+    /// the kit's text (empty for none), for the kit's own callers.
+    package init(
+        _ code: Code, pathInPackage: String = "", fileSystemPathText: String,
         systemErrorNumber: Int32? = nil, _ message: String
     ) {
         self.code = code
         self.pathInPackage = pathInPackage
-        self.fileSystemPath = fileSystemPath
+        self.fileSystemPathText = fileSystemPathText
         self.systemErrorNumber = systemErrorNumber
         self.message = message
     }
 
     /// `/path/on/disk: message (at Contents/x.nib)`.
     public var description: String {
-        var text = fileSystemPath.isEmpty ? message : fileSystemPath + ": " + message
+        var text = fileSystemPathText.isEmpty ? message : fileSystemPathText + ": " + message
         if !pathInPackage.isEmpty { text += " (at \(pathInPackage))" }
         return text
     }

@@ -25,12 +25,12 @@ struct EntryLocation {
     func error(_ action: String, errno code: Int32 = ErrorNumber.current) -> DocumentPackageError {
         let reason = SystemCallError.describe(code)
         return DocumentPackageError(
-            .io, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
+            .io, pathInPackage: pathInPackage, fileSystemPathText: fileSystemPath,
             systemErrorNumber: code, "cannot \(action): \(reason)")
     }
 
     func error(_ code: DocumentPackageError.Code, _ message: String) -> DocumentPackageError {
-        DocumentPackageError(code, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath, message)
+        DocumentPackageError(code, pathInPackage: pathInPackage, fileSystemPathText: fileSystemPath, message)
     }
 }
 

@@ -25,7 +25,7 @@ enum PackageChildName {
     {
         if let problem = problem(with: name) {
             throw DocumentPackageError(
-                .invalidName, pathInPackage: pathInPackage, fileSystemPath: fileSystemPath,
+                .invalidName, pathInPackage: pathInPackage, fileSystemPathText: fileSystemPath,
                 "invalid name \(quoted(name)): \(problem)")
         }
     }

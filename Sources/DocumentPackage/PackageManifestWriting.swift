@@ -73,7 +73,7 @@ extension PackageWrapper {
                 } else {
                     entry.digest = try PackageManifest.entryOnDisk(treePath + "/" + path, pathInPackage: path, digesting: true)?.digest
                     guard entry.digest != nil else {
-                        throw DocumentPackageError(.changedOnDisk, pathInPackage: path, fileSystemPath: treePath + "/" + path, "the file written is gone")
+                        throw DocumentPackageError(.changedOnDisk, pathInPackage: path, fileSystemPathText: treePath + "/" + path, "the file written is gone")
                     }
                 }
             }

@@ -221,7 +221,7 @@ struct PackageReader {
         do {
             try parent.addChild(wrapper, named: name)
         } catch {
-            throw DocumentPackageError(error.code, pathInPackage: entryPath, fileSystemPath: rootLocation.child(entryPath).fileSystemPath, error.message)
+            throw DocumentPackageError(error.code, pathInPackage: entryPath, fileSystemPathText: rootLocation.child(entryPath).fileSystemPath, error.message)
         }
     }
 

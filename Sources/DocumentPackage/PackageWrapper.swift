@@ -199,7 +199,7 @@ public final class PackageWrapper {
     private func requireDirectory() throws(DocumentPackageError) {
         guard kind != .directory else { return }
         throw DocumentPackageError(
-            .wrongKind, pathInPackage: diskRecord?.pathInPackage ?? "", fileSystemPath: diskRecord?.fileSystemPath ?? "",
+            .wrongKind, pathInPackage: diskRecord?.pathInPackage ?? "", fileSystemPathText: diskRecord?.fileSystemPath ?? "",
             "\(kind == .regularFile ? "a regular file" : "a symbolic link"), not a folder; it has no children")
     }
 
@@ -211,7 +211,7 @@ public final class PackageWrapper {
             kind == .directory
             ? "a folder" : "a symbolic link (to \(PackageChildName.quoted(destination ?? "")))"
         throw DocumentPackageError(
-            .wrongKind, pathInPackage: diskRecord?.pathInPackage ?? "", fileSystemPath: diskRecord?.fileSystemPath ?? "",
+            .wrongKind, pathInPackage: diskRecord?.pathInPackage ?? "", fileSystemPathText: diskRecord?.fileSystemPath ?? "",
             "\(what), not a regular file; its bytes are not read through it")
     }
 

@@ -254,7 +254,7 @@ private struct PackageLimitTally {
 
     private func error(_ limit: DocumentPackageLimit, _ path: String, _ message: String) -> DocumentPackageError {
         DocumentPackageError(
-            .limitExceeded(limit), pathInPackage: path, fileSystemPath: fileSystemPath,
+            .limitExceeded(limit), pathInPackage: path, fileSystemPathText: fileSystemPath,
             message + "; a zip of it could not be read back")
     }
 
@@ -284,7 +284,7 @@ private struct PackageLimitTally {
                 let destination = child.symbolicLinkDestination ?? ""
                 if let reason = PackageLinkRule.refusal(of: destination, directoryDepth: depth - 1) {
                     throw DocumentPackageError(
-                        .unsafePath, pathInPackage: childPath, fileSystemPath: fileSystemPath,
+                        .unsafePath, pathInPackage: childPath, fileSystemPathText: fileSystemPath,
                         reason + "; a zip of it could not be restored, so none is written")
                 }
             }
@@ -357,7 +357,7 @@ private struct PackageZipTreeBuilder {
     }
 
     private func error(_ code: DocumentPackageError.Code, _ path: String, _ message: String) -> DocumentPackageError {
-        DocumentPackageError(code, pathInPackage: path, fileSystemPath: archive.path, message)
+        DocumentPackageError(code, pathInPackage: path, fileSystemPathText: archive.path, message)
     }
 
     /// The entry's path as checked steps: no absolute path, drive letter,

@@ -337,7 +337,7 @@ final class ZipArchiveReader {
                 guard !ended else { throw location.error(.invalidArchive, "the zip entry's deflate stream ends before its bytes do") }
                 do {
                     ended = try inflater.inflate(piece, into: take)
-                } catch  where error.fileSystemPath.isEmpty {
+                } catch  where error.fileSystemPathText.isEmpty {
                     // The inflater's own error: say which entry.
                     throw location.error(error.code, error.message)
                 }

@@ -163,7 +163,7 @@ final class ZipArchiveWriter {
         let name = RawFileName.bytes(path)
         guard name.count <= Int(UInt16.max) else {
             throw DocumentPackageError(
-                .invalidName, pathInPackage: path, fileSystemPath: location.fileSystemPath,
+                .invalidName, pathInPackage: path, fileSystemPathText: location.fileSystemPath,
                 "the path is longer than the 65,535 bytes a zip entry's name can hold")
         }
         return name

@@ -64,7 +64,7 @@ public final class MetadataQuery: @unchecked Sendable {
         do throws(UbiquityContainerError) {
             return try UbiquityContainers.current.container(identifier: nil)?.documentsFolderText
         } catch {
-            throw MetadataQueryError(path: error.path, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)")
+            throw MetadataQueryError(pathText: error.pathText, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)")
         }
     }
 
@@ -197,13 +197,13 @@ public final class MetadataQuery: @unchecked Sendable {
         do throws(FileEventLoop.Failure) {
             watcher = try QueryWatcher(loop: lock.withLock { privateLoop })
         } catch {
-            throw MetadataQueryError(path: roots.first ?? "", error.description)
+            throw MetadataQueryError(pathText: roots.first ?? "", error.description)
         }
         do throws(DirectoryWatcher.Failure) {
             for root in roots { _ = try watcher.watch(root) }
         } catch {
             watcher.close()
-            throw MetadataQueryError(path: roots.first ?? "", error.description)
+            throw MetadataQueryError(pathText: roots.first ?? "", error.description)
         }
         let engine: MetadataQueryEngine = lock.withLock {
             let engine = MetadataQueryEngine(
@@ -223,7 +223,7 @@ public final class MetadataQuery: @unchecked Sendable {
                 phase = .new
             }
             watcher.close()
-            throw MetadataQueryError(path: roots.first ?? "", "cannot start the query")
+            throw MetadataQueryError(pathText: roots.first ?? "", "cannot start the query")
         }
     }
 
@@ -235,7 +235,7 @@ public final class MetadataQuery: @unchecked Sendable {
             if scope == ubiquitousDocumentsScope {
                 guard let folder = try ubiquitousDocumentsFolderInEffect() else {
                     throw MetadataQueryError(
-                        path: scope,
+                        pathText: scope,
                         "no ubiquity container is set up (ICT_UBIQUITY_CONTAINER, or a default in \(UbiquityContainerConfiguration.defaultPathText ?? "containers.plist")), and no folder is set (MetadataQuery.ubiquitousDocumentsFolder)"
                     )
                 }
@@ -253,9 +253,9 @@ public final class MetadataQuery: @unchecked Sendable {
             do throws(SystemCallError) {
                 info = try FileInfo.of(path: path)
             } catch {
-                throw MetadataQueryError(path: path, "cannot search it: \(error.reason)")
+                throw MetadataQueryError(pathText: path, "cannot search it: \(error.reason)")
             }
-            guard info.kind == .directory else { throw MetadataQueryError(path: path, "cannot search it: not a folder") }
+            guard info.kind == .directory else { throw MetadataQueryError(pathText: path, "cannot search it: not a folder") }
             if !roots.contains(path) { roots.append(path) }
         }
         return roots

@@ -167,7 +167,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
                 guard let made = try UbiquityContainers.syncthingEndpoint(of: container, timeout: 10) else { continue }
                 endpoint = made
             } catch {
-                unfollowed.append(MetadataQueryError(path: root, "no sync status: \(error)"))
+                unfollowed.append(MetadataQueryError(pathText: root, "no sync status: \(error)"))
                 continue
             }
             let key = endpoint.folderPathText

@@ -34,7 +34,7 @@ extension MetadataQueryEngine {
                         removeFolder(folder)
                         problems.append(
                             MetadataQueryError(
-                                path: folder, "the folder was removed or renamed away; nothing in it is watched any more", isScopeGone: true))
+                                pathText: folder, "the folder was removed or renamed away; nothing in it is watched any more", isScopeGone: true))
                     }
                     continue
                 }
@@ -237,7 +237,7 @@ extension MetadataQueryEngine {
         guard let directory = try? OpenFile(path: folder, options: .directory),
             let entries = try? Directory.entries(of: directory.descriptor, path: folder)
         else {
-            problems.append(MetadataQueryError(path: folder, "cannot list the package's entries"))
+            problems.append(MetadataQueryError(pathText: folder, "cannot list the package's entries"))
             return
         }
         for entry in entries {
@@ -268,7 +268,7 @@ extension MetadataQueryEngine {
         } catch  where error.isGone {
             return  // Gone since it was seen: its own event tells that.
         } catch {
-            problems.append(MetadataQueryError(path: folder, "cannot watch the package for changes: \(error.description)"))
+            problems.append(MetadataQueryError(pathText: folder, "cannot watch the package for changes: \(error.description)"))
         }
     }
 
@@ -293,13 +293,13 @@ extension MetadataQueryEngine {
         } catch  where error.isGone {
             return  // Gone since it was seen (renamed away, removed): its own event tells that.
         } catch {
-            problems.append(MetadataQueryError(path: path, error.description))
+            problems.append(MetadataQueryError(pathText: path, error.description))
         }
         let entries: [DirectoryEntry]
         do throws(SystemCallError) {
             entries = try Directory.entries(atPath: path)
         } catch {
-            problems.append(MetadataQueryError(path: path, "cannot list the folder: \(error.reason)"))
+            problems.append(MetadataQueryError(pathText: path, "cannot list the folder: \(error.reason)"))
             return
         }
         var others: [String] = []

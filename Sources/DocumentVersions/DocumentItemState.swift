@@ -1,3 +1,4 @@
+import SystemPackage
 import SystemSupport
 
 /// What a document's files say of its state, in the terms of a document
@@ -23,7 +24,15 @@ public struct DocumentItemState: OptionSet, Hashable, Sendable, CustomStringConv
     ///   `DocumentVersion.otherVersionsOfItem(at:)` does (`.notFound` when it
     ///   is not there). Costs one listing of its folder (and of a package's
     ///   folders) and an `access(2)`; no file is read.
-    public init(ofItemAt path: String) throws(DocumentVersionError) {
+    public init(ofItemAt path: FilePath) throws(DocumentVersionError) {
+        try self.init(ofItemAt: RawFileName.text(path))
+    }
+
+    /// `init(ofItemAt:)` for a path held as text (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them), for the kit's own callers.
+    ///
+    /// - Throws: as `init(ofItemAt:)`.
+    package init(ofItemAt path: String) throws(DocumentVersionError) {
         try self.init(ofItemAt: path, conflictVersions: DocumentVersion.unresolvedConflictVersionsOfItem(at: path))
     }
 
@@ -34,11 +43,19 @@ public struct DocumentItemState: OptionSet, Hashable, Sendable, CustomStringConv
     ///
     /// - Throws: `DocumentVersionError` `.notFound` when it is not there.
     ///   Costs a status look-up and an `access(2)`; no folder is listed.
-    public init(ofItemAt path: String, conflictVersions: [DocumentVersion]) throws(DocumentVersionError) {
+    public init(ofItemAt path: FilePath, conflictVersions: [DocumentVersion]) throws(DocumentVersionError) {
+        try self.init(ofItemAt: RawFileName.text(path), conflictVersions: conflictVersions)
+    }
+
+    /// `init(ofItemAt:conflictVersions:)` for a path held as text, for the
+    /// kit's own callers.
+    ///
+    /// - Throws: as `init(ofItemAt:conflictVersions:)`.
+    package init(ofItemAt path: String, conflictVersions: [DocumentVersion]) throws(DocumentVersionError) {
         self = []
         if conflictVersions.contains(where: { $0.isConflict && !$0.isResolved }) { insert(.inConflict) }
         guard let status = try FileStatus.of(path) else {
-            throw DocumentVersionError(.notFound, path: path, "no such file or folder")
+            throw DocumentVersionError(.notFound, pathText: path, "no such file or folder")
         }
         if status.mode & 0o222 == 0 || !FileAccess.isWritable(path) { insert(.editingDisabled) }
     }

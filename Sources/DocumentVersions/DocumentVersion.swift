@@ -1,4 +1,5 @@
 import DocumentPackage
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -21,10 +22,23 @@ public final class DocumentVersion {
     /// One entry of a whole-package version: the conflict copy that is swapped
     /// in for an entry of the package.
     public struct EntrySwap: Hashable, Sendable {
-        /// The entry the copy stands for, `ctdocument.data`.
-        public var entryPath: String
-        /// The conflict copy inside the package, `ctdocument.sync-conflict-…data`.
-        public var conflictEntryPath: String
+        /// The entry the copy stands for, `ctdocument.data`, relative to the
+        /// package. Reads nothing.
+        public var entryPath: FilePath {
+            get { RawFileName.filePath(entryPathText) }
+            set { entryPathText = RawFileName.text(newValue) }
+        }
+        /// The conflict copy inside the package, `ctdocument.sync-conflict-…data`,
+        /// relative to the package. Reads nothing.
+        public var conflictEntryPath: FilePath {
+            get { RawFileName.filePath(conflictEntryPathText) }
+            set { conflictEntryPathText = RawFileName.text(newValue) }
+        }
+        /// `entryPath` as the kit's text (bytes that are not UTF-8 carried as
+        /// `RawFileName` carries them).
+        package var entryPathText: String
+        /// `conflictEntryPath` as the kit's text.
+        package var conflictEntryPathText: String
         /// Whether the copy is a symbolic link (then the version is refused:
         /// see `DocumentVersion.symbolicLinkError`).
         public var isSymbolicLink = false
@@ -41,11 +55,17 @@ public final class DocumentVersion {
         public static let byMoving = ReplacingOptions(rawValue: 1)
     }
 
-    /// The document this is a version of.
-    public let itemPath: String
+    /// The document this is a version of, byte for byte. Reads nothing.
+    public var itemPath: FilePath { RawFileName.filePath(itemPathText) }
     /// Where the version is: the document itself for the current version and
-    /// for a version made of entry conflicts (`entrySwaps`), the conflict copy otherwise.
-    public let path: String
+    /// for a version made of entry conflicts (`entrySwaps`), the conflict
+    /// copy otherwise; byte for byte. Reads nothing.
+    public var path: FilePath { RawFileName.filePath(pathText) }
+    /// `itemPath` as the kit's text (bytes that are not UTF-8 carried as
+    /// `RawFileName` carries them), for the kit's own callers.
+    package let itemPathText: String
+    /// `path` as the kit's text, for the kit's own callers.
+    package let pathText: String
     /// What the conflict copy's name says (tool, date, device); nil for the current version.
     public let conflictName: ConflictName?
     /// For a version made of conflict copies inside the package: which copy
@@ -86,14 +106,14 @@ public final class DocumentVersion {
     public var localizedNameOfSavingComputer: String? { rebuild?.manifest?.savingComputer ?? conflictName?.device }
     /// The name the version is shown by: its file name, or for entry
     /// conflicts the document's name.
-    public var localizedName: String { PathName.split(path).name }
+    public var localizedName: String { PathName.split(pathText).name }
 
     init(
         itemPath: String, path: String, conflictName: ConflictName?, entrySwaps: [EntrySwap] = [], rebuild: PackageRebuild? = nil,
         status: FileStatus
     ) {
-        self.itemPath = itemPath
-        self.path = path
+        self.itemPathText = itemPath
+        self.pathText = path
         self.conflictName = conflictName
         self.entrySwaps = entrySwaps
         self.rebuild = rebuild
@@ -114,13 +134,13 @@ public final class DocumentVersion {
     /// this error (code `.specialFile`) and changes nothing. Costs nothing.
     public var specialFileError: DocumentVersionError? {
         guard isConflict, isSpecialFile else { return nil }
-        return Self.specialFileError(path, kind, "the version")
+        return Self.specialFileError(pathText, kind, "the version")
     }
 
     /// `.specialFile` for the device, FIFO or socket at `path`.
     private static func specialFileError(_ path: String, _ kind: FileKind, _ subject: String) -> DocumentVersionError {
         DocumentVersionError(
-            .specialFile, path: path,
+            .specialFile, pathText: path,
             "\(subject) is \(kind.phrase), not a document; it is never read, moved or copied into the document's place")
     }
 
@@ -133,17 +153,17 @@ public final class DocumentVersion {
     /// `readlink` for such a version, nothing for any other.
     public var symbolicLinkError: DocumentVersionError? {
         if let swap = entrySwaps.first(where: \.isSymbolicLink) {
-            return Self.linkError(path: path, entry: swap.conflictEntryPath, "the entry copy")
+            return Self.linkError(path: pathText, entry: swap.conflictEntryPathText, "the entry copy")
         }
         guard isConflict, isSymbolicLink, entrySwaps.isEmpty else { return nil }
-        return Self.linkError(path: path, entry: "", "the version")
+        return Self.linkError(path: pathText, entry: "", "the version")
     }
 
     /// `.symbolicLink` for a document that is itself a link.
     private static func documentLinkError(_ path: String) -> DocumentVersionError {
         let destination = FileStatus.linkDestination(path).map { " (to \"\($0)\")" } ?? ""
         return DocumentVersionError(
-            .symbolicLink, path: path,
+            .symbolicLink, pathText: path,
             "the document is a symbolic link\(destination); its versions are beside the item it points to, named after it: name that item instead")
     }
 
@@ -151,7 +171,7 @@ public final class DocumentVersion {
     private static func linkError(path: String, entry: String, _ subject: String) -> DocumentVersionError {
         let destination = FileStatus.linkDestination(entry.isEmpty ? path : PathName.join(path, entry)).map { " (to \"\($0)\")" } ?? ""
         return DocumentVersionError(
-            .symbolicLink, path: path, entry: entry,
+            .symbolicLink, pathText: path, entry: entry,
             "\(subject) is a symbolic link\(destination); a link is never moved or copied into the document's place, where later edits would write through it")
     }
 
@@ -159,9 +179,9 @@ public final class DocumentVersion {
     /// when the version's path has become a link or special file since it was listed.
     private func refuseLinks() throws(DocumentVersionError) {
         if let error = symbolicLinkError ?? specialFileError { throw error }
-        guard entrySwaps.isEmpty, isConflict, let now = try FileStatus.of(path) else { return }
-        if now.isSymbolicLink { throw Self.linkError(path: path, entry: "", "the version") }
-        if now.isSpecialFile { throw Self.specialFileError(path, now.kind, "the version") }
+        guard entrySwaps.isEmpty, isConflict, let now = try FileStatus.of(pathText) else { return }
+        if now.isSymbolicLink { throw Self.linkError(path: pathText, entry: "", "the version") }
+        if now.isSpecialFile { throw Self.specialFileError(pathText, now.kind, "the version") }
     }
 
     /// Throws when the document at `path` (as `status` describes it) is a
@@ -179,7 +199,7 @@ public final class DocumentVersion {
     ///   `path`, `.io` when its status cannot be read. Costs one `lstat`.
     package static func currentVersionOfItem(at path: String) throws(DocumentVersionError) -> DocumentVersion {
         guard let status = try FileStatus.of(path) else {
-            throw DocumentVersionError(.notFound, path: path, "no such file or folder")
+            throw DocumentVersionError(.notFound, pathText: path, "no such file or folder")
         }
         return DocumentVersion(itemPath: path, path: path, conflictName: nil, status: status)
     }
@@ -216,7 +236,7 @@ public final class DocumentVersion {
 
     /// By the date in the name, then path, copies beside before entry copies.
     private static func oldestFirst(_ a: DocumentVersion, _ b: DocumentVersion) -> Bool {
-        (a.conflictName!.date, a.path, a.entrySwaps.isEmpty ? 0 : 1) < (b.conflictName!.date, b.path, b.entrySwaps.isEmpty ? 0 : 1)
+        (a.conflictName!.date, a.pathText, a.entrySwaps.isEmpty ? 0 : 1) < (b.conflictName!.date, b.pathText, b.entrySwaps.isEmpty ? 0 : 1)
     }
 
     /// The conflict versions of every item in a folder, keyed by the item's
@@ -226,7 +246,16 @@ public final class DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` `.io` when the folder or a package
     ///   in it cannot be listed.
-    public static func otherVersionsOfItems(inFolder folder: String) throws(DocumentVersionError) -> [String: [DocumentVersion]] {
+    public static func otherVersionsOfItems(inFolder folder: FilePath) throws(DocumentVersionError) -> [String: [DocumentVersion]] {
+        try otherVersionsOfItems(inFolder: RawFileName.text(folder))
+    }
+
+    /// `otherVersionsOfItems(inFolder:)` for a folder held as text (bytes
+    /// that are not UTF-8 carried as `RawFileName` carries them), for the
+    /// kit's own callers.
+    ///
+    /// - Throws: as `otherVersionsOfItems(inFolder:)`.
+    package static func otherVersionsOfItems(inFolder folder: String) throws(DocumentVersionError) -> [String: [DocumentVersion]] {
         let entries = try FileStatus.entries(in: folder)
         let names = Set(entries.map(\.name))
         var versions: [String: [DocumentVersion]] = [:]
@@ -261,7 +290,7 @@ public final class DocumentVersion {
         func grouped(keeping keep: (EntrySwap) -> Bool) -> [DocumentVersion] {
             groups.compactMap { group in
                 // A copy of the manifest is never swapped in as an entry: the save writes its own.
-                let swaps = group.swaps.filter { $0.entryPath != PackageManifest.fileName && keep($0) }
+                let swaps = group.swaps.filter { $0.entryPathText != PackageManifest.fileName && keep($0) }
                 guard !swaps.isEmpty else { return nil }
                 var conflict = group.name
                 conflict.originalName = name
@@ -278,7 +307,7 @@ public final class DocumentVersion {
                 conflictName: PackageGenerations.conflictName(of: rebuild, itemName: name, tool: tool, newest: status.modificationDate),
                 rebuild: rebuild, status: status)
         }
-        versions += grouped { found.unusedCopies.contains($0.conflictEntryPath) }
+        versions += grouped { found.unusedCopies.contains($0.conflictEntryPathText) }
         return versions
     }
 
@@ -312,16 +341,16 @@ public final class DocumentVersion {
     public func packageWrapper(movingEntries: Bool = false) throws(DocumentVersionError) -> PackageWrapper {
         try refuseLinks()
         guard isDirectory else {
-            throw DocumentVersionError(.kindMismatch, path: path, "a file, not a package")
+            throw DocumentVersionError(.kindMismatch, pathText: pathText, "a file, not a package")
         }
         // A rebuilt save, or the current version of a package its manifest does not find whole: rebuilt.
         var rebuilt = rebuild
-        if rebuilt == nil, !isConflict { rebuilt = try Self.currentRebuild(ofPackageAt: path) }
+        if rebuilt == nil, !isConflict { rebuilt = try Self.currentRebuild(ofPackageAt: pathText) }
         if let rebuilt {
             do throws(DocumentPackageError) {
                 return try PackageWrapper(readingEntries: rebuilt.sources, fromPackageAt: path)
             } catch {
-                throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+                throw DocumentVersionError(.package, pathText: pathText, entry: error.pathInPackage, error.message)
             }
         }
         do {
@@ -331,7 +360,7 @@ public final class DocumentVersion {
             }
             return package
         } catch {
-            throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+            throw DocumentVersionError(.package, pathText: pathText, entry: error.pathInPackage, error.message)
         }
     }
 
@@ -342,19 +371,19 @@ public final class DocumentVersion {
     }
 
     private func swapIn(_ swap: EntrySwap, in package: PackageWrapper, moving: Bool) throws(DocumentPackageError) {
-        let (conflictFolder, conflictName) = PathName.split(swap.conflictEntryPath, bareNameFolder: "")
-        let (_, entryName) = PathName.split(swap.entryPath, bareNameFolder: "")
+        let (conflictFolder, conflictName) = PathName.split(swap.conflictEntryPathText, bareNameFolder: "")
+        let (_, entryName) = PathName.split(swap.entryPathText, bareNameFolder: "")
         guard let parent = conflictFolder.isEmpty ? package : package.descendant(atPath: conflictFolder),
             let copy = parent.child(named: conflictName)
         else {
-            throw DocumentPackageError(.notFound, pathInPackage: swap.conflictEntryPath, "the conflict copy is gone")
+            throw DocumentPackageError(.notFound, pathInPackage: swap.conflictEntryPathText, "the conflict copy is gone")
         }
         // As read now, not as listed: a copy that became a link or a folder since is refused too.
         guard copy.kind == .regularFile else {
             throw DocumentPackageError(
-                .wrongKind, pathInPackage: swap.conflictEntryPath,
+                .wrongKind, pathInPackage: swap.conflictEntryPathText,
                 copy.kind == .symbolicLink
-                    ? Self.linkError(path: path, entry: swap.conflictEntryPath, "the entry copy").message
+                    ? Self.linkError(path: pathText, entry: swap.conflictEntryPathText, "the entry copy").message
                     : "the entry copy is a folder, not a file; it cannot replace an entry")
         }
         if moving {
@@ -387,12 +416,12 @@ public final class DocumentVersion {
         let lock = try Self.lock(path)
         defer { lock.release() }
         guard let target = try FileStatus.of(path) else {
-            throw DocumentVersionError(.notFound, path: path, "no such file or folder")
+            throw DocumentVersionError(.notFound, pathText: path, "no such file or folder")
         }
         try Self.refuseDocument(path, target)
         guard target.isDirectory == isDirectory else {
             throw DocumentVersionError(
-                .kindMismatch, path: self.path,
+                .kindMismatch, pathText: self.pathText,
                 isDirectory ? "a folder, but the document is a file" : "a file, but the document is a package (a folder)")
         }
         if isDirectory {
@@ -400,19 +429,19 @@ public final class DocumentVersion {
             do {
                 try package.save(to: path)
             } catch {
-                throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+                throw DocumentVersionError(.package, pathText: path, entry: error.pathInPackage, error.message)
             }
             // A version beside the document goes; one made inside it went with the save.
-            if options.contains(.byMoving), entrySwaps.isEmpty, rebuild == nil { try Self.removeAside(self.path) }
+            if options.contains(.byMoving), entrySwaps.isEmpty, rebuild == nil { try Self.removeAside(self.pathText) }
         } else if options.contains(.byMoving) {
             try refuseLinks()
             do throws(SystemCallError) {
-                try Directory.rename(self.path, in: CurrentDirectory.descriptor, to: path, in: CurrentDirectory.descriptor)
+                try Directory.rename(self.pathText, in: CurrentDirectory.descriptor, to: path, in: CurrentDirectory.descriptor)
             } catch {
-                throw Self.ioError(self.path, "cannot move the version in", errno: error.code)
+                throw Self.ioError(self.pathText, "cannot move the version in", errno: error.code)
             }
         } else {
-            try Self.copyFileAtomically(from: self.path, over: path)
+            try Self.copyFileAtomically(from: self.pathText, over: path)
         }
         if options.contains(.byMoving) { isResolved = true }
         return path
@@ -428,12 +457,12 @@ public final class DocumentVersion {
             // Its copies, but those the version the package opens as takes.
             var copies = rebuild.copiesUsed
             if let manifestCopy = rebuild.manifestCopyPath { copies.insert(manifestCopy) }
-            if let current = try Self.currentRebuild(ofPackageAt: path) { copies.subtract(current.copiesUsed) }
-            if !copies.isEmpty { try Self.removeEntryCopies(copies.sorted(), inPackageAt: path) }
+            if let current = try Self.currentRebuild(ofPackageAt: pathText) { copies.subtract(current.copiesUsed) }
+            if !copies.isEmpty { try Self.removeEntryCopies(copies.sorted(), inPackageAt: pathText) }
         } else if entrySwaps.isEmpty {
-            try Self.removeAside(path)
+            try Self.removeAside(pathText)
         } else {
-            try Self.removeEntryCopies(entrySwaps.map(\.conflictEntryPath), inPackageAt: path)
+            try Self.removeEntryCopies(entrySwaps.map(\.conflictEntryPathText), inPackageAt: pathText)
         }
         isResolved = true
     }
@@ -450,11 +479,11 @@ public final class DocumentVersion {
             do throws(DocumentPackageError) {
                 try PackageWrapper(readingEntries: current.sources, fromPackageAt: path).save(to: path)
             } catch {
-                throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+                throw DocumentVersionError(.package, pathText: path, entry: error.pathInPackage, error.message)
             }
         }
         let versions = try otherVersionsOfItem(at: path)
-        let entryCopies = versions.flatMap { $0.entrySwaps.map(\.conflictEntryPath) }
+        let entryCopies = versions.flatMap { $0.entrySwaps.map(\.conflictEntryPathText) }
         if !entryCopies.isEmpty { try removeEntryCopies(entryCopies, inPackageAt: path) }
         for version in versions where version.entrySwaps.isEmpty {
             try version.remove()
@@ -468,7 +497,7 @@ public final class DocumentVersion {
         do throws(ItemLock.Failure) {
             return try ItemLock.acquire(path, .exclusive)
         } catch {
-            throw DocumentVersionError(.io, path: path, "cannot lock the document: \(error.description)")
+            throw DocumentVersionError(.io, pathText: path, "cannot lock the document: \(error.description)")
         }
     }
 
@@ -523,7 +552,7 @@ public final class DocumentVersion {
             }
             try package.save(to: path)
         } catch {
-            throw DocumentVersionError(.package, path: path, entry: error.pathInPackage, error.message)
+            throw DocumentVersionError(.package, pathText: path, entry: error.pathInPackage, error.message)
         }
     }
 
@@ -574,6 +603,6 @@ public final class DocumentVersion {
     }
 
     private static func ioError(_ path: String, _ action: String, errno code: Int32) -> DocumentVersionError {
-        DocumentVersionError(.io, path: path, "\(action): \(SystemCallError.describe(code))")
+        DocumentVersionError(.io, pathText: path, "\(action): \(SystemCallError.describe(code))")
     }
 }

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// An error finding, replacing or removing versions, saying where.
 public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong: one of the static members, compared with `==` or
@@ -54,21 +57,34 @@ public struct DocumentVersionError: Error, Hashable, Sendable, CustomStringConve
 
     /// What went wrong.
     public var code: Code
-    /// The file-system path the error is about.
-    public var path: String
+    /// The file-system path the error is about, byte for byte.
+    public var path: FilePath {
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
+    }
+    /// `path` as the text the message shows (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them; a URL that is not a `file:`
+    /// URL as it was given).
+    package var pathText: String
     /// The entry inside a package, when the error is about one.
     public var entry: String
     /// What happened, for people.
     public var message: String
 
-    /// Makes an error.
-    public init(_ code: Code, path: String, entry: String = "", _ message: String) {
+    /// Makes an error about the item at `path`.
+    public init(_ code: Code, path: FilePath, entry: String = "", _ message: String) {
+        self.init(code, pathText: RawFileName.text(path), entry: entry, message)
+    }
+
+    /// Makes an error about the item at `pathText`, a path held as the
+    /// kit's text, for the kit's own callers.
+    package init(_ code: Code, pathText: String, entry: String = "", _ message: String) {
         self.code = code
-        self.path = path
+        self.pathText = pathText
         self.entry = entry
         self.message = message
     }
 
     /// `PATH[:ENTRY]: message`.
-    public var description: String { "\(path)\(entry.isEmpty ? "" : ":" + entry): \(message)" }
+    public var description: String { "\(pathText)\(entry.isEmpty ? "" : ":" + entry): \(message)" }
 }

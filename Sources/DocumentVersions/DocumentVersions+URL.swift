@@ -18,11 +18,11 @@ extension DocumentVersion {
     /// The document this is a version of, as a file URL (`itemPath`), a
     /// directory's when `isDirectory` (a version is of its document's kind:
     /// `replaceItem` refuses any other). Reads nothing.
-    public var itemURL: URL { URL(filePath: itemPath, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
+    public var itemURL: URL { URL(filePath: itemPathText, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
 
     /// Where the version is, as a file URL (`path`), a directory's when
     /// `isDirectory`. Reads nothing.
-    public var url: URL { URL(filePath: path, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
+    public var url: URL { URL(filePath: pathText, directoryHint: isDirectory ? .isDirectory : .notDirectory) }
 
     /// The document at the file URL `url` as it is now, as `currentVersionOfItem(at:)`.
     ///
@@ -147,5 +147,5 @@ extension VersionFingerprint {
 extension DocumentVersionError {
     /// `.io` naming `url`, which is not a `file:` URL: what the `URL` forms
     /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
-    static func notAFileURL(_ url: URL) -> Self { DocumentVersionError(.io, path: url.absoluteString, "not a file URL") }
+    static func notAFileURL(_ url: URL) -> Self { DocumentVersionError(.io, pathText: url.absoluteString, "not a file URL") }
 }

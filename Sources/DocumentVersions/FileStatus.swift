@@ -31,7 +31,7 @@ struct FileStatus: Hashable {
             info = try FileInfo.of(path: path, followingLink: false)
         } catch {
             if error.isMissing { return nil }
-            throw DocumentVersionError(.io, path: path, "cannot read the item's status: \(error.reason)")
+            throw DocumentVersionError(.io, pathText: path, "cannot read the item's status: \(error.reason)")
         }
         return FileStatus(
             device: info.device, inode: info.inode, size: info.size, mode: info.mode, seconds: info.modificationSeconds,
@@ -61,7 +61,7 @@ struct FileStatus: Hashable {
         do throws(SystemCallError) {
             listed = try Directory.entries(atPath: directory)
         } catch {
-            throw DocumentVersionError(.io, path: directory, "cannot list the folder: \(error.reason)")
+            throw DocumentVersionError(.io, pathText: directory, "cannot list the folder: \(error.reason)")
         }
         let entries = listed.map { entry in
             (name: entry.name, isDirectory: entry.kind == .directory ? true : entry.kind == .regular ? false : nil)

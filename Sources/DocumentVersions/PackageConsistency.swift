@@ -1,4 +1,6 @@
 import DocumentPackage
+import SystemPackage
+import SystemSupport
 
 /// Whether a package on disk is the one its manifest says ICTKit saved —
 /// whole, mixed or partial — after a sync engine carried it file by file.
@@ -69,14 +71,25 @@ public struct PackageConsistency: Hashable, Sendable {
     ///   the entry that cannot be read or the limit hit (more entries or
     ///   deeper folders than `limits` allow). Costs one listing per folder,
     ///   one `lstat` per entry, the manifest's read, and the reads above.
-    public init(ofPackageAt path: String, readingEveryFile: Bool = false, limits: DocumentPackageLimits = .default)
+    public init(ofPackageAt path: FilePath, readingEveryFile: Bool = false, limits: DocumentPackageLimits = .default)
+        throws(DocumentVersionError)
+    {
+        try self.init(ofPackageAt: RawFileName.text(path), readingEveryFile: readingEveryFile, limits: limits)
+    }
+
+    /// `init(ofPackageAt:readingEveryFile:limits:)` for a path held as text
+    /// (bytes that are not UTF-8 carried as `RawFileName` carries them), for
+    /// the kit's own callers.
+    ///
+    /// - Throws: as `init(ofPackageAt:readingEveryFile:limits:)`.
+    package init(ofPackageAt path: String, readingEveryFile: Bool = false, limits: DocumentPackageLimits = .default)
         throws(DocumentVersionError)
     {
         guard let status = try FileStatus.of(path) else {
-            throw DocumentVersionError(.notFound, path: path, "no such file or folder")
+            throw DocumentVersionError(.notFound, pathText: path, "no such file or folder")
         }
         guard status.isDirectory, !status.isSymbolicLink else {
-            throw DocumentVersionError(.kindMismatch, path: path, "not a package (a folder)")
+            throw DocumentVersionError(.kindMismatch, pathText: path, "not a package (a folder)")
         }
         do throws(DocumentPackageError) {
             manifest = try PackageManifest.read(fromPackageAt: path, limits: limits)
@@ -153,7 +166,7 @@ public struct PackageConsistency: Hashable, Sendable {
         do throws(DocumentPackageError) {
             return try PackageManifest.entryOnDisk(path + "/" + entryPath, pathInPackage: entryPath, digesting: true)?.digest
         } catch {
-            throw DocumentVersionError(.package, path: path, entry: entryPath, error.message)
+            throw DocumentVersionError(.package, pathText: path, entry: entryPath, error.message)
         }
     }
 
@@ -186,7 +199,7 @@ public struct PackageConsistency: Hashable, Sendable {
                 count += 1
                 guard count <= limits.maximumEntryCount else {
                     throw DocumentVersionError(
-                        .package, path: packagePath, entry: entryPath, "the package has more than \(limits.maximumEntryCount) entries")
+                        .package, pathText: packagePath, entry: entryPath, "the package has more than \(limits.maximumEntryCount) entries")
                 }
                 if PackageConsistency.isTransferTemporary(name) {
                     transfers.append(entryPath)
@@ -200,14 +213,14 @@ public struct PackageConsistency: Hashable, Sendable {
                 do throws(DocumentPackageError) {
                     entry = try PackageManifest.entryOnDisk(folder + "/" + name, pathInPackage: entryPath, digesting: false)
                 } catch {
-                    throw DocumentVersionError(.package, path: packagePath, entry: entryPath, error.message)
+                    throw DocumentVersionError(.package, pathText: packagePath, entry: entryPath, error.message)
                 }
                 guard let entry else { continue }  // Gone since listed.
                 present[entryPath] = entry
                 if entry.kind == .folder {
                     guard depth < limits.maximumDepth else {
                         throw DocumentVersionError(
-                            .package, path: packagePath, entry: entryPath, "folders nest deeper than \(limits.maximumDepth) levels")
+                            .package, pathText: packagePath, entry: entryPath, "folders nest deeper than \(limits.maximumDepth) levels")
                     }
                     try collect(below: entryPath, depth: depth + 1, into: &present, copies: &copies, transfers: &transfers)
                 }

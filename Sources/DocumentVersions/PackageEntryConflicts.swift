@@ -21,7 +21,7 @@ enum PackageEntryConflicts {
         return groups.map { key, value in
             var group = key
             group.originalName = ""
-            return (group, value.0.sorted { $0.entryPath < $1.entryPath }, value.1)
+            return (group, value.0.sorted { $0.entryPathText < $1.entryPathText }, value.1)
         }.sorted { ($0.name.date, $0.name.device ?? "") < ($1.name.date, $1.name.device ?? "") }
     }
 
@@ -47,7 +47,7 @@ enum PackageEntryConflicts {
             key.originalName = ""
             let original = relative.isEmpty ? conflict.originalName : relative + "/" + conflict.originalName
             var group = groups[key] ?? ([], status)
-            group.0.append(DocumentVersion.EntrySwap(entryPath: original, conflictEntryPath: entryPath, isSymbolicLink: status.isSymbolicLink))
+            group.0.append(DocumentVersion.EntrySwap(entryPathText: original, conflictEntryPathText: entryPath, isSymbolicLink: status.isSymbolicLink))
             if (status.seconds, status.nanoseconds) > (group.1.seconds, group.1.nanoseconds) { group.1 = status }
             groups[key] = group
         }

@@ -151,7 +151,7 @@ enum PackageGenerations {
             do throws(DocumentPackageError) {
                 entry = try PackageManifest.entryOnDisk(packagePath + "/" + entryPath, pathInPackage: entryPath, digesting: false)
             } catch {
-                throw DocumentVersionError(.package, path: packagePath, entry: entryPath, error.message)
+                throw DocumentVersionError(.package, pathText: packagePath, entry: entryPath, error.message)
             }
             found[entryPath] = entry
             return entry

@@ -23,8 +23,8 @@ public enum VersionFingerprint {
         }
         var seen = Set<String>()
         for version in [try DocumentVersion.currentVersionOfItem(at: path)] + (try DocumentVersion.otherVersionsOfItem(at: path)) {
-            guard seen.insert(version.path).inserted else { continue }
-            try walk(version.path) { path, status in
+            guard seen.insert(version.pathText).inserted else { continue }
+            try walk(version.pathText) { path, status in
                 mix("\(path) \(status.device) \(status.inode) \(status.size) \(status.mode) \(status.seconds).\(status.nanoseconds)")
             }
         }

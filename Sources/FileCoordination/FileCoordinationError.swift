@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// Why a coordinated access did not happen, saying which item.
 public struct FileCoordinationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong: one of the static members, compared with `==` or
@@ -43,18 +46,30 @@ public struct FileCoordinationError: Error, Hashable, Sendable, CustomStringConv
 
     /// What went wrong.
     public var code: Code
-    /// The item's path, as the caller gave it.
-    public var path: String
+    /// The item's path, as the caller gave it, byte for byte.
+    public var path: FilePath {
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
+    }
+    /// `path` as the text the message shows (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them).
+    package var pathText: String
     /// What happened, for people.
     public var message: String
 
-    /// Makes an error.
-    public init(_ code: Code, path: String, _ message: String) {
+    /// Makes an error about the item at `path`.
+    public init(_ code: Code, path: FilePath, _ message: String) {
+        self.init(code, pathText: RawFileName.text(path), message)
+    }
+
+    /// Makes an error about the item at `pathText`, a path held as the
+    /// kit's text, for the kit's own callers.
+    package init(_ code: Code, pathText: String, _ message: String) {
         self.code = code
-        self.path = path
+        self.pathText = pathText
         self.message = message
     }
 
     /// `PATH: message`.
-    public var description: String { "\(path): \(message)" }
+    public var description: String { "\(pathText): \(message)" }
 }

@@ -183,7 +183,7 @@ public final class FileCoordinator: Sendable {
                 let lockName = try Self.lockName(claim.path)
                 held.append((claim, folder, lockName))
             } catch {
-                throw FileCoordinationError(.unavailable, path: claim.path, "cannot coordinate it: \(error.description)")
+                throw FileCoordinationError(.unavailable, pathText: claim.path, "cannot coordinate it: \(error.description)")
             }
         }
         let excluded = presenter?.presenterID ?? ""
@@ -226,32 +226,32 @@ public final class FileCoordinator: Sendable {
             answers = try PresenterChannel.ask(
                 kind, presentersIn: folder, excluding: excluding, deadline: deadline, isCancelled: { isCancelled })
         } catch {
-            throw FileCoordinationError(.unavailable, path: path, "cannot ask its presenters: \(error.description)")
+            throw FileCoordinationError(.unavailable, pathText: path, "cannot ask its presenters: \(error.description)")
         }
-        if isCancelled { throw FileCoordinationError(.cancelled, path: path, "the coordination was cancelled") }
+        if isCancelled { throw FileCoordinationError(.cancelled, pathText: path, "the coordination was cancelled") }
         let what = kind == .save ? "save" : "let go of it"
         if let refusal = answers.refusals.first {
-            throw FileCoordinationError(.presenterRefused, path: path, "a presenter failed to \(what): \(refusal)")
+            throw FileCoordinationError(.presenterRefused, pathText: path, "a presenter failed to \(what): \(refusal)")
         }
         if answers.unanswered > 0 {
-            throw FileCoordinationError(.timedOut, path: path, "\(answers.unanswered) presenter(s) did not \(what) in time")
+            throw FileCoordinationError(.timedOut, pathText: path, "\(answers.unanswered) presenter(s) did not \(what) in time")
         }
     }
 
     /// Takes the lock in short waits, so a cancel ends the wait.
     private func lock(_ path: String, _ mode: ItemLock.Mode, deadline: Double) throws(FileCoordinationError) -> ItemLock {
         while true {
-            if isCancelled { throw FileCoordinationError(.cancelled, path: path, "the coordination was cancelled") }
+            if isCancelled { throw FileCoordinationError(.cancelled, pathText: path, "the coordination was cancelled") }
             let remaining = deadline - monotonicNow()
             do throws(ItemLock.Failure) {
                 return try ItemLock.acquire(path, mode, timeout: max(0, min(remaining, 0.05)))
             } catch {
                 guard error.timedOut else {
-                    throw FileCoordinationError(.unavailable, path: path, error.description)
+                    throw FileCoordinationError(.unavailable, pathText: path, error.description)
                 }
                 guard remaining > 0 else {
                     throw FileCoordinationError(
-                        .timedOut, path: path, "another reader or writer kept it past the timeout; nothing was done")
+                        .timedOut, pathText: path, "another reader or writer kept it past the timeout; nothing was done")
                 }
             }
         }

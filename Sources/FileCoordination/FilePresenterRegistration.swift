@@ -169,7 +169,7 @@ private final class PresenterLoop: @unchecked Sendable {
         (folderPath, itemName) = PathName.split(path)
         switch FileEventLoop.shared {
         case .success(let loop): self.loop = loop
-        case .failure(let error): throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
+        case .failure(let error): throw FileCoordinationError(.unavailable, pathText: path, "cannot present it: \(error.description)")
         }
         inbox = try Self.inbox(for: path)
         let queue = self.queue
@@ -177,7 +177,7 @@ private final class PresenterLoop: @unchecked Sendable {
             client = try loop.register(queue: queue) { [weak self] delivery in self?.handle(delivery) }
         } catch {
             inbox.close()
-            throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
+            throw FileCoordinationError(.unavailable, pathText: path, "cannot present it: \(error.description)")
         }
         #if os(Linux)
         do throws(FileCoordinationError) {
@@ -210,7 +210,7 @@ private final class PresenterLoop: @unchecked Sendable {
                 // The folder may go with the item's last other presenter between making it and using it: make it again.
                 attempts += 1
                 guard attempts < 5 else {
-                    throw FileCoordinationError(.unavailable, path: path, "cannot present it: \(error.description)")
+                    throw FileCoordinationError(.unavailable, pathText: path, "cannot present it: \(error.description)")
                 }
             }
         }
@@ -221,7 +221,7 @@ private final class PresenterLoop: @unchecked Sendable {
         do throws(DirectoryWatcher.Failure) {
             folderWatch = try loop.watch(folderPath, for: client)
         } catch {
-            throw FileCoordinationError(.watchFailed, path: path, error.description)
+            throw FileCoordinationError(.watchFailed, pathText: path, error.description)
         }
         watchPackage()
     }
@@ -340,7 +340,7 @@ private final class PresenterLoop: @unchecked Sendable {
             knownConflicts.insert(event.name)
             let versionPath = folderPath == "." ? event.name : folderPath + "/" + event.name
             continuation.yield(.gainedVersion(path: versionPath, conflictName: conflict))
-            if let presenter, let version = try? DocumentVersion.otherVersionsOfItem(at: path).first(where: { $0.path == versionPath }) {
+            if let presenter, let version = try? DocumentVersion.otherVersionsOfItem(at: path).first(where: { $0.pathText == versionPath }) {
                 presenter.presentedItemDidGain(version)
             }
         }

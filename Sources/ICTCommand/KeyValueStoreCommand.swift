@@ -46,7 +46,7 @@ struct KeyValueStoreOptions: ParsableArguments {
         do throws(UbiquityContainerError) {
             found = try containers.container(identifier: folder == nil ? container : nil)
         } catch {
-            throw report.fail(Problem(path: error.path, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)"))
+            throw report.fail(Problem(path: error.pathText, error.place.isEmpty ? error.message : "at \(error.place): \(error.message)"))
         }
         guard let found else {
             let named =
@@ -171,7 +171,7 @@ extension Ict.KeyValueStoreCommand {
             do throws(KeyValueStoreError) {
                 try store.set(parsed, forKey: key)
             } catch {
-                throw report.fail(Problem(path: error.path, "refused: \(error.message)", keyPath: error.key))
+                throw report.fail(Problem(path: error.pathText, "refused: \(error.message)", keyPath: error.key))
             }
             try Self.write(store, report)
             report.fields.entries = Self.entries(store, [key])

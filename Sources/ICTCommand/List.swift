@@ -159,7 +159,7 @@ extension Ict {
             do throws(UbiquityContainerError) {
                 syncStates = try SyncStateReader(timeout: 5)
             } catch {
-                report.add(Problem(path: error.path, severity: .warning, "no sync states: \(error.message)"))
+                report.add(Problem(path: error.pathText, severity: .warning, "no sync states: \(error.message)"))
             }
             var pending = locations.makeIterator()
             while let location = pending.next() ?? listed.next(reportingTo: report, clearing: &progress).map(DocumentListing.listedLocation) {

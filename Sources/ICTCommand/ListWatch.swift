@@ -299,8 +299,8 @@ final class WatchPrinter: @unchecked Sendable {
 extension Problem {
     /// A problem of a metadata query: at the path it names.
     init(_ error: MetadataQueryError, severity: Severity = .error) {
-        let prefix = error.path + ": "
+        let prefix = error.pathText + ": "
         let reason = error.description.hasPrefix(prefix) ? String(error.description.dropFirst(prefix.count)) : error.description
-        self.init(path: error.path, severity: severity, reason)
+        self.init(path: error.pathText, severity: severity, reason)
     }
 }

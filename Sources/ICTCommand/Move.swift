@@ -43,9 +43,9 @@ extension Ict {
                 case (false, true): report.fields.ubiquitous = true
                 case (true, false): report.fields.ubiquitous = false
                 case (true, true):
-                    throw UbiquityContainerError(.alreadyInContainer, path: source, "both it and \(target) are in ubiquity containers: use mv")
+                    throw UbiquityContainerError(.alreadyInContainer, pathText: source, "both it and \(target) are in ubiquity containers: use mv")
                 case (false, false):
-                    throw UbiquityContainerError(.notInContainer, path: source, "neither it nor \(target) is in a ubiquity container: use mv")
+                    throw UbiquityContainerError(.notInContainer, pathText: source, "neither it nor \(target) is in a ubiquity container: use mv")
                 }
                 try containers.setUbiquitous(report.fields.ubiquitous ?? false, itemAt: source, destination: target)
             } catch {

@@ -78,7 +78,7 @@ extension Ict {
                     removed = listing.entries.dropFirst().filter { $0.number != kept.number }.map { entry in
                         if entry.version.isRebuiltPackage { return "\(path) (\(VersionListing.sourceText(entry.version)))" }
                         return entry.version.entrySwaps.isEmpty
-                            ? entry.version.path : entry.version.entrySwaps.map { "\(path)/\($0.conflictEntryPath)" }.joined(separator: ", ")
+                            ? entry.version.pathText : entry.version.entrySwaps.map { "\(path)/\($0.conflictEntryPathText)" }.joined(separator: ", ")
                     }
                     try DocumentVersion.removeOtherVersionsOfItem(at: path)
                 }
@@ -89,7 +89,7 @@ extension Ict {
                             + (removed.isEmpty ? "" : "; removed \(removed.count) other version(s)"))
                 }
             } catch let error as DocumentVersionError {
-                throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))
+                throw report.fail(Problem(path: error.pathText, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))
             }
             try report.finish()
         }
@@ -101,7 +101,7 @@ extension Ict {
             // The same file however it is named: ./x, a/../x, an absolute path.
             guard let wanted = Self.identity(keep) else { return nil }
             return listing.entries.first {
-                $0.number > 0 && $0.version.entrySwaps.isEmpty && !$0.version.isRebuiltPackage && Self.identity($0.version.path) == wanted
+                $0.number > 0 && $0.version.entrySwaps.isEmpty && !$0.version.isRebuiltPackage && Self.identity($0.version.pathText) == wanted
             }
         }
 

@@ -127,11 +127,11 @@ extension Problem {
         let place = error.place
         let numbers = place.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         if place.hasPrefix("line "), numbers.count == 2 {
-            self.init(path: error.path, location: .lineColumn(line: numbers[0], column: numbers[1]), error.message)
+            self.init(path: error.pathText, location: .lineColumn(line: numbers[0], column: numbers[1]), error.message)
         } else if place.hasPrefix("byte "), numbers.count == 1 {
-            self.init(path: error.path, location: .byte(numbers[0]), error.message)
+            self.init(path: error.pathText, location: .byte(numbers[0]), error.message)
         } else {
-            self.init(path: error.path, error.message, keyPath: place.isEmpty ? nil : place)
+            self.init(path: error.pathText, error.message, keyPath: place.isEmpty ? nil : place)
         }
     }
 }

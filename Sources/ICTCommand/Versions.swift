@@ -49,7 +49,7 @@ extension Ict {
                     throw report.fail(Problem(path: path, "the document or a version changed while it was listed; list it again"))
                 }
             } catch let error as DocumentVersionError {
-                throw report.fail(Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))
+                throw report.fail(Problem(path: error.pathText, location: error.entry.isEmpty ? .none : .entry(error.entry), error.message))
             }
             for problem in listing.problems { report.add(problem) }
             report.fields.fingerprint = fingerprint
@@ -73,7 +73,7 @@ extension Ict {
                     line += ", \(name.date)"
                     if let device = name.device { line += ", device \(device)" }
                 }
-                lines += [line, "    \(RawFileName.escaped(version.path))"]
+                lines += [line, "    \(RawFileName.escaped(version.pathText))"]
                 if let fields = entry.fields {
                     lines.append(
                         "    display name: \(fields.displayName ?? "none"); names: \(fields.firstName ?? "none") \(fields.lastName ?? "none"); "

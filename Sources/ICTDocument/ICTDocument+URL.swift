@@ -229,5 +229,5 @@ extension DocumentKind {
 extension ICTDocumentError {
     /// `.package` naming `url`, which is not a `file:` URL: what the `URL` forms
     /// throw for any other scheme (through `FileURL.fileSystemPath(of:else:)`).
-    static func notAFileURL(_ url: URL) -> Self { ICTDocumentError(DocumentPackageError(.io, fileSystemPath: url.absoluteString, "not a file URL")) }
+    static func notAFileURL(_ url: URL) -> Self { ICTDocumentError(DocumentPackageError(.io, fileSystemPathText: url.absoluteString, "not a file URL")) }
 }

@@ -300,7 +300,7 @@ package struct ContactSheet: Sendable {
             try written.get()
             try writer.commit()
         } catch {
-            throw ICTDocumentError(DocumentPackageError(.io, fileSystemPath: path, "cannot write the contact sheet: \(error.description)"))
+            throw ICTDocumentError(DocumentPackageError(.io, fileSystemPathText: path, "cannot write the contact sheet: \(error.description)"))
         }
     }
 

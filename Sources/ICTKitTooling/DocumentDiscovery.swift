@@ -60,7 +60,7 @@ package enum DocumentDiscovery {
             listing = try Directory.entries(atPath: directory)
         } catch {
             throw ICTDocumentError(
-                DocumentPackageError(.io, fileSystemPath: directory, systemErrorNumber: error.code, "cannot list the folder: \(error.reason)"))
+                DocumentPackageError(.io, fileSystemPathText: directory, systemErrorNumber: error.code, "cannot list the folder: \(error.reason)"))
         }
         // The entry's type when the file system gives it; links and unknowns are looked up.
         let entries = listing.map { (name: $0.name, kind: FolderEntryKind(listed: $0.kind)) }

@@ -206,7 +206,7 @@ package struct ComparablePackage: Sendable {
     /// A package's error, naming the package as given when it names no file.
     private static func packageError(_ error: DocumentPackageError, at path: String) -> ICTDocumentError {
         var error = error
-        if error.fileSystemPath.isEmpty { error.fileSystemPath = path }
+        if error.fileSystemPathText.isEmpty { error.fileSystemPathText = path }
         return ICTDocumentError(error)
     }
 }

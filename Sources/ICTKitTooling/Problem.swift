@@ -188,7 +188,7 @@ extension Problem {
     /// A package's problem: the package's or zip's path as the user named
     /// it (the library's errors keep it), and the entry inside as the location.
     package init(path: String, _ error: DocumentPackageError) {
-        var file = error.fileSystemPath.isEmpty ? path : error.fileSystemPath
+        var file = error.fileSystemPathText.isEmpty ? path : error.fileSystemPathText
         // An entry on disk is the package's path and the entry: the entry is said once, as the location.
         if !error.pathInPackage.isEmpty, file.hasSuffix("/" + error.pathInPackage) {
             file.removeLast(error.pathInPackage.count + 1)

@@ -44,7 +44,7 @@ package struct VersionListing {
             }
             guard isICTDocument else { continue }
             do {
-                let document = ICTDocumentFile(package: try entries[index].version.packageWrapper(), pathString: entries[index].version.path)
+                let document = ICTDocumentFile(package: try entries[index].version.packageWrapper(), pathString: entries[index].version.pathText)
                 _ = try document.metadata()
                 let fields = try document.data()
                 entries[index].fields = fields
@@ -69,7 +69,7 @@ package struct VersionListing {
     /// or socket, which the library never reads or moves in.
     package static func linkProblem(_ entry: Entry) -> Problem? {
         guard let error = entry.version.symbolicLinkError ?? entry.version.specialFileError else { return nil }
-        return Problem(path: error.path, location: error.entry.isEmpty ? .none : .entry(error.entry), "version \(entry.number): \(error.message)")
+        return Problem(path: error.pathText, location: error.entry.isEmpty ? .none : .entry(error.entry), "version \(entry.number): \(error.message)")
     }
 
     /// A version of another kind than the document: a file beside a package or the other way round.
@@ -77,13 +77,13 @@ package struct VersionListing {
         let version = entry.version
         guard version.isDirectory != current.isDirectory else { return nil }
         return Problem(
-            path: version.path,
+            path: version.pathText,
             "version \(entry.number) is \(version.isDirectory ? "a folder" : "a file"), but the document is \(current.isDirectory ? "a package (a folder)" : "a file"); it cannot replace it"
         )
     }
 
     package static func problem(_ entry: Entry, _ message: String, entry inside: String) -> Problem {
-        Problem(path: entry.version.path, location: inside.isEmpty ? .none : .entry(inside), "version \(entry.number) cannot be read: \(message)")
+        Problem(path: entry.version.pathText, location: inside.isEmpty ? .none : .entry(inside), "version \(entry.number) cannot be read: \(message)")
     }
 
     package static func differences(_ fields: CTData, from base: CTData) -> [String] {
@@ -104,7 +104,7 @@ package struct VersionListing {
             return "save \(generation) rebuilt from its entries and copies"
         }
         guard !version.entrySwaps.isEmpty else { return "\(name.tool.displayName) copy" }
-        return "\(name.tool.displayName) entry copies (\(version.entrySwaps.map { RawFileName.escaped($0.entryPath) }.joined(separator: ", ")))"
+        return "\(name.tool.displayName) entry copies (\(version.entrySwaps.map { RawFileName.escaped($0.entryPathText) }.joined(separator: ", ")))"
     }
 
     /// One version of `ict versions --json` (`Schemas/cli/versions.schema.json`).
@@ -129,13 +129,13 @@ package struct VersionListing {
         package init(_ entry: Entry) {
             let version = entry.version
             number = entry.number
-            path = version.path
+            path = version.pathText
             isConflict = version.isConflict
             tool = version.conflictName?.tool.rawValue
             nameDate = version.conflictName?.date.description
             device = version.localizedNameOfSavingComputer
             modificationDate = version.modificationDate.map { PropertyListDateFormat.format($0) }
-            entrySwaps = version.entrySwaps.map { EntrySwap(entry: $0.entryPath, copy: $0.conflictEntryPath) }
+            entrySwaps = version.entrySwaps.map { EntrySwap(entry: $0.entryPathText, copy: $0.conflictEntryPathText) }
             fields = entry.fields.map { DocumentInspection.Fields($0, photoSize: entry.photoSize) }
             differences = entry.differences
         }

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// An error of the key-value store, saying where: the store's file or folder,
 /// and the key when one is concerned.
 public struct KeyValueStoreError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -38,21 +41,33 @@ public struct KeyValueStoreError: Error, Hashable, Sendable, CustomStringConvert
 
     /// What went wrong.
     public var code: Code
-    /// The file or folder the error is about.
-    public var path: String
+    /// The file or folder the error is about, byte for byte.
+    public var path: FilePath {
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
+    }
+    /// `path` as the text the message shows (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them).
+    package var pathText: String
     /// The key concerned; empty for none.
     public var key: String
     /// What happened, for people.
     public var message: String
 
-    /// Makes an error.
-    public init(_ code: Code, path: String, key: String = "", _ message: String) {
+    /// Makes an error about the file or folder at `path`.
+    public init(_ code: Code, path: FilePath, key: String = "", _ message: String) {
+        self.init(code, pathText: RawFileName.text(path), key: key, message)
+    }
+
+    /// Makes an error about the file or folder at `pathText`, a path held
+    /// as the kit's text, for the kit's own callers.
+    package init(_ code: Code, pathText: String, key: String = "", _ message: String) {
         self.code = code
-        self.path = path
+        self.pathText = pathText
         self.key = key
         self.message = message
     }
 
     /// `PATH[ (at KEY)]: message`.
-    public var description: String { "\(path)\(key.isEmpty ? "" : " (at \(key))"): \(message)" }
+    public var description: String { "\(pathText)\(key.isEmpty ? "" : " (at \(key))"): \(message)" }
 }

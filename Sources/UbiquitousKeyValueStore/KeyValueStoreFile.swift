@@ -89,10 +89,10 @@ public struct KeyValueStoreFile: Hashable, Sendable {
         let root: PropertyListValue
         switch read {
         case .success(let value): root = value
-        case .failure(let error): throw KeyValueStoreError(.unreadable, path: path, "not a store file: \(error)")
+        case .failure(let error): throw KeyValueStoreError(.unreadable, pathText: path, "not a store file: \(error)")
         }
         func bad(_ place: String, _ message: String) -> KeyValueStoreError {
-            KeyValueStoreError(.unreadable, path: path, key: place, message)
+            KeyValueStoreError(.unreadable, pathText: path, key: place, message)
         }
         guard case .dictionary(let top) = root else { throw bad("", "not a store file: the top is not a dictionary") }
         guard case .integer(let format)? = top["Format"], let version = format.int64Value else {
@@ -156,7 +156,7 @@ public struct KeyValueStoreFile: Hashable, Sendable {
         do throws(PropertyListError) {
             return try BinaryPropertyListWriter().encode(.dictionary(top))
         } catch {
-            throw KeyValueStoreError(.io, path: path, "cannot encode the store: \(error)")
+            throw KeyValueStoreError(.io, pathText: path, "cannot encode the store: \(error)")
         }
     }
 }

@@ -204,15 +204,15 @@ struct KeyValueStoreState {
             let file = try OpenFile(path: path, options: [.noFollow, .nonBlocking])
             let info = try file.info()
             guard info.kind == .regular else {
-                return .failure(KeyValueStoreError(.unreadable, path: path, "is \(info.kind.phrase), not a store file"))
+                return .failure(KeyValueStoreError(.unreadable, pathText: path, "is \(info.kind.phrase), not a store file"))
             }
             guard let read = try file.readToEnd(limit: KeyValueStoreFile.maximumSize) else {
-                return .failure(KeyValueStoreError(.unreadable, path: path, "is larger than \(KeyValueStoreFile.maximumSize) bytes"))
+                return .failure(KeyValueStoreError(.unreadable, pathText: path, "is larger than \(KeyValueStoreFile.maximumSize) bytes"))
             }
             bytes = read
         } catch {
             let reason = error.code == ErrorNumber.symbolicLinkLoop ? "is a symbolic link, not a store file" : "cannot be read: \(error.reason)"
-            return .failure(KeyValueStoreError(.unreadable, path: path, reason))
+            return .failure(KeyValueStoreError(.unreadable, pathText: path, reason))
         }
         do throws(KeyValueStoreError) {
             return .success(try KeyValueStoreFile(decoding: bytes, path: path))
@@ -238,20 +238,20 @@ struct KeyValueStoreState {
         let oldSize = old.map { key.utf8.count + UbiquitousKeyValueStoreValidator.size(of: $0) } ?? 0
         if let value {
             let (findings, newSize) = validator.findings(forKey: key, value: value)
-            if let finding = findings.first { throw KeyValueStoreError(.quotaViolation, path: folder, key: key, finding.message) }
+            if let finding = findings.first { throw KeyValueStoreError(.quotaViolation, pathText: folder, key: key, finding.message) }
             if newSize > limits.maximumTotalSize {
                 throw KeyValueStoreError(
-                    .quotaViolation, path: folder, key: key,
+                    .quotaViolation, pathText: folder, key: key,
                     "\(newSize) bytes of keys and values; the store holds at most \(limits.maximumTotalSize)")
             }
             if old == nil, liveCount + 1 > limits.maximumKeyCount {
                 throw KeyValueStoreError(
-                    .quotaViolation, path: folder, key: key,
+                    .quotaViolation, pathText: folder, key: key,
                     "would be key \(liveCount + 1); the iCloud key-value store holds at most \(limits.maximumKeyCount)")
             }
             if totalSize - oldSize + newSize > limits.maximumTotalSize {
                 throw KeyValueStoreError(
-                    .quotaViolation, path: folder, key: key,
+                    .quotaViolation, pathText: folder, key: key,
                     "would make \(totalSize - oldSize + newSize) bytes of keys and values; the store holds at most \(limits.maximumTotalSize)")
             }
             totalSize += newSize - oldSize
@@ -282,14 +282,14 @@ struct KeyValueStoreState {
     mutating func flush() throws(KeyValueStoreError) -> Set<String> {
         guard !unwritten.isEmpty || flagDirty else { return [] }
         guard let path = ownPath else {
-            throw KeyValueStoreError(.noContainer, path: container.folderText, "the container's sync engine has no identity on this device")
+            throw KeyValueStoreError(.noContainer, pathText: container.folderText, "the container's sync engine has no identity on this device")
         }
         try makeFolder()
         let lock: ItemLock
         do throws(ItemLock.Failure) {
             lock = try ItemLock.acquire(path, .exclusive, timeout: 60)
         } catch {
-            throw KeyValueStoreError(.io, path: path, "cannot lock it: \(error.description)")
+            throw KeyValueStoreError(.io, pathText: path, "cannot lock it: \(error.description)")
         }
         defer { lock.release() }
         var changed: Set<String> = []
@@ -313,14 +313,14 @@ struct KeyValueStoreState {
             } catch {
                 // Another writer (the sync engine bringing this device's file back) put one in place: read it and try again.
                 if error.changedSinceRead { continue }
-                throw KeyValueStoreError(.io, path: path, "cannot write it: \(error.description)")
+                throw KeyValueStoreError(.io, pathText: path, "cannot write it: \(error.description)")
             }
             ownStamp = FileStamp(itemAt: path)
             unwritten.removeAll(keepingCapacity: true)
             flagDirty = false
             return changed
         }
-        throw KeyValueStoreError(.io, path: path, "another program kept replacing it; the changes are kept to write again")
+        throw KeyValueStoreError(.io, pathText: path, "another program kept replacing it; the changes are kept to write again")
     }
 
     /// Makes the store's folder when it is not there.
@@ -328,13 +328,13 @@ struct KeyValueStoreState {
     /// - Throws: `KeyValueStoreError` `.io` when it cannot be made, or is not a folder.
     func makeFolder() throws(KeyValueStoreError) {
         if let info = try? FileInfo.of(path: folder, followingLink: false) {
-            guard info.kind == .directory else { throw KeyValueStoreError(.io, path: folder, "is \(info.kind.phrase), not the store's folder") }
+            guard info.kind == .directory else { throw KeyValueStoreError(.io, pathText: folder, "is \(info.kind.phrase), not the store's folder") }
             return
         }
         do throws(SystemCallError) {
             try Directory.make(atPath: folder, permissions: 0o755)
         } catch {
-            guard error.isAlreadyExisting else { throw KeyValueStoreError(.io, path: folder, "cannot make the store's folder: \(error.reason)") }
+            guard error.isAlreadyExisting else { throw KeyValueStoreError(.io, pathText: folder, "cannot make the store's folder: \(error.reason)") }
         }
     }
 }

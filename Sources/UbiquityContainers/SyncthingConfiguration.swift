@@ -48,9 +48,9 @@ public struct SyncthingConfiguration: Sendable, Equatable {
         do throws(SystemCallError) {
             read = try OpenFile(path: path).readToEnd(limit: 64 << 20)
         } catch {
-            throw UbiquityContainerError(.notFound, path: path, "cannot read Syncthing's configuration: \(error.reason)")
+            throw UbiquityContainerError(.notFound, pathText: path, "cannot read Syncthing's configuration: \(error.reason)")
         }
-        guard let bytes = read else { throw UbiquityContainerError(.configuration, path: path, "is longer than 64 MiB: not Syncthing's configuration") }
+        guard let bytes = read else { throw UbiquityContainerError(.configuration, pathText: path, "is longer than 64 MiB: not Syncthing's configuration") }
         return try Self.read(bytes, file: path)
     }
 
@@ -67,10 +67,10 @@ public struct SyncthingConfiguration: Sendable, Equatable {
         let handler = Handler()
         let parsed = bytes.withUnsafeBytes { raw in Result { () throws(PropertyListError) in try XMLEventParser.parse(raw, handler: handler) } }
         if case .failure(let error) = parsed {
-            throw UbiquityContainerError(.configuration, path: file, place: error.location.description, "not Syncthing's configuration: \(error.message)")
+            throw UbiquityContainerError(.configuration, pathText: file, place: error.location.description, "not Syncthing's configuration: \(error.message)")
         }
         guard let address = handler.address, !address.isEmpty else {
-            throw UbiquityContainerError(.configuration, path: file, place: "gui.address", "Syncthing's configuration gives no address for its REST API")
+            throw UbiquityContainerError(.configuration, pathText: file, place: "gui.address", "Syncthing's configuration gives no address for its REST API")
         }
         return SyncthingConfiguration(
             address: address, apiKey: handler.apiKey ?? "", usesTLS: handler.usesTLS, folders: handler.folders, deviceNames: handler.deviceNames)

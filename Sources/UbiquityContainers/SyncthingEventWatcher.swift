@@ -41,7 +41,7 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
             loop = try FileEventLoop.shared.get()
             client = try loop.register(queue: queue) { [weak self] delivery in self?.handle(delivery) }
         } catch {
-            throw UbiquityContainerError(.io, path: endpoint.folderPathText, error.description)
+            throw UbiquityContainerError(.io, pathText: endpoint.folderPathText, error.description)
         }
     }
 
@@ -99,7 +99,7 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
                 exchange = try PendingHTTPExchange(
                     HTTPRequest(address: client.address, target: target, headers: [("X-API-Key", client.apiKey)]), timeout: client.timeout)
             } catch {
-                throw UbiquityContainerError(.engine, path: client.address, place: target, "Syncthing is not answering (\(error.description))")
+                throw UbiquityContainerError(.engine, pathText: client.address, place: target, "Syncthing is not answering (\(error.description))")
             }
             loop.add(exchange!.descriptor, for: self.client)
             loop.schedule(monotonicNow() + Double(Self.pollSeconds) + 10, for: self.client)
@@ -121,19 +121,19 @@ public final class SyncthingEventWatcher: @unchecked Sendable {
             do throws(HTTPFailure) {
                 response = try exchange.readAvailable()
             } catch {
-                throw UbiquityContainerError(.engine, path: client.address, place: target, "Syncthing is not answering (\(error.description))")
+                throw UbiquityContainerError(.engine, pathText: client.address, place: target, "Syncthing is not answering (\(error.description))")
             }
             guard let response else {
                 if delivery.isDue {
                     throw UbiquityContainerError(
-                        .engine, path: client.address, place: target, "Syncthing did not answer within \(Self.pollSeconds + 10) s")
+                        .engine, pathText: client.address, place: target, "Syncthing did not answer within \(Self.pollSeconds + 10) s")
                 }
                 loop.rearm(exchange.descriptor, for: self.client)
                 return
             }
             finishExchange()
             guard response.status == 200 else {
-                throw UbiquityContainerError(.engine, path: client.address, place: target, "Syncthing answered HTTP \(response.status)")
+                throw UbiquityContainerError(.engine, pathText: client.address, place: target, "Syncthing answered HTTP \(response.status)")
             }
             let events = try client.decode(response.body, as: [Event].self, target: target)
             if let last = events.last?.id {

@@ -45,7 +45,7 @@ public struct SyncthingClient: Sendable {
             }
         } catch {
             throw UbiquityContainerError(
-                .engine, path: address, place: target, "Syncthing's answer is not what its API gives (\(Self.describe(error))): \(Self.excerpt(body))")
+                .engine, pathText: address, place: target, "Syncthing's answer is not what its API gives (\(Self.describe(error))): \(Self.excerpt(body))")
         }
     }
 
@@ -102,11 +102,11 @@ public struct SyncthingClient: Sendable {
         case 200: return response.body
         case 401, 403:
             throw UbiquityContainerError(
-                .engine, path: address, place: request.target,
+                .engine, pathText: address, place: request.target,
                 "Syncthing refused the API key (HTTP \(response.status)): give the key of its config.xml")
         default:
             throw UbiquityContainerError(
-                .engine, path: address, place: request.target, "Syncthing answered HTTP \(response.status): \(Self.excerpt(response.body))")
+                .engine, pathText: address, place: request.target, "Syncthing answered HTTP \(response.status): \(Self.excerpt(response.body))")
         }
     }
 
@@ -120,7 +120,7 @@ public struct SyncthingClient: Sendable {
             case .tooLarge: "Syncthing's answer is too long (\(error.description))"
             case .cancelled: "stopped before Syncthing answered"
             }
-        return UbiquityContainerError(.engine, path: address, place: target, reason)
+        return UbiquityContainerError(.engine, pathText: address, place: target, reason)
     }
 
     private static func excerpt(_ body: [UInt8]) -> String {

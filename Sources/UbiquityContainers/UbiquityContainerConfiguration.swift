@@ -83,17 +83,17 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
             kind = try file.info().kind
         } catch {
             if error.isNoSuchEntry { return UbiquityContainerConfiguration() }
-            throw UbiquityContainerError(.configuration, path: path, "cannot read: \(error.reason)")
+            throw UbiquityContainerError(.configuration, pathText: path, "cannot read: \(error.reason)")
         }
-        guard kind == .regular else { throw UbiquityContainerError(.configuration, path: path, "is \(kind.phrase), not a file") }
+        guard kind == .regular else { throw UbiquityContainerError(.configuration, pathText: path, "is \(kind.phrase), not a file") }
         let read: [UInt8]?
         do throws(SystemCallError) {
             // A configuration is a few lines; 16 MiB is past any of them.
             read = try file.readToEnd(limit: 16 << 20)
         } catch {
-            throw UbiquityContainerError(.configuration, path: path, "cannot read: \(error.reason)")
+            throw UbiquityContainerError(.configuration, pathText: path, "cannot read: \(error.reason)")
         }
-        guard let bytes = read else { throw UbiquityContainerError(.configuration, path: path, "is larger than 16 MiB; not a containers configuration") }
+        guard let bytes = read else { throw UbiquityContainerError(.configuration, pathText: path, "is larger than 16 MiB; not a containers configuration") }
         let value: PropertyListValue
         do throws(PropertyListError) {
             value = try PropertyListReader().read(Data(bytes)).value
@@ -104,7 +104,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
             case .byteOffset(let offset): place = "byte \(offset)"
             case .none: place = ""
             }
-            throw UbiquityContainerError(.configuration, path: path, place: place, error.message)
+            throw UbiquityContainerError(.configuration, pathText: path, place: place, error.message)
         }
         return try parse(value, path: path)
     }
@@ -112,7 +112,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
     /// The configuration a property list holds.
     static func parse(_ value: PropertyListValue, path: String) throws(UbiquityContainerError) -> UbiquityContainerConfiguration {
         func fail(_ place: String, _ message: String) -> UbiquityContainerError {
-            UbiquityContainerError(.configuration, path: path, place: place, message)
+            UbiquityContainerError(.configuration, pathText: path, place: place, message)
         }
         guard let root = value.dictionaryValue else { throw fail("the top", "is \(value.kindNameWithArticle), not a dictionary") }
         var configuration = UbiquityContainerConfiguration()
@@ -209,7 +209,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
                     made += "/" + part
                     do throws(SystemCallError) { try Directory.make(atPath: made, permissions: 0o700) } catch {
                         guard error.code == ErrorNumber.alreadyExists else {
-                            throw UbiquityContainerError(.io, path: path, "cannot make the folder \(made): \(error.reason)")
+                            throw UbiquityContainerError(.io, pathText: path, "cannot make the folder \(made): \(error.reason)")
                         }
                     }
                 }
@@ -220,7 +220,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
             try bytes.withUnsafeBytes { raw in Result { () throws(AtomicFileWriter.Failure) in try writer.write(raw) } }.get()
             try writer.commit()
         } catch {
-            throw UbiquityContainerError(.io, path: path, "cannot write: \(error.description)")
+            throw UbiquityContainerError(.io, pathText: path, "cannot write: \(error.description)")
         }
     }
 }

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// An error finding, configuring or moving into or out of a ubiquity
 /// container, saying where: the configuration file and the place in it, or
 /// the item's path.
@@ -54,22 +57,35 @@ public struct UbiquityContainerError: Error, Hashable, Sendable, CustomStringCon
 
     /// What went wrong.
     public var code: Code
-    /// The file the error is about: the configuration file, or the item.
-    public var path: String
+    /// The file the error is about: the configuration file, or the item;
+    /// byte for byte.
+    public var path: FilePath {
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
+    }
+    /// `path` as the text the message shows (bytes that are not UTF-8
+    /// carried as `RawFileName` carries them).
+    package var pathText: String
     /// Where in the configuration file (`Containers.ID.Path`, or a line and
     /// column for a file that does not parse); empty for an item.
     public var place: String
     /// What happened, for people.
     public var message: String
 
-    /// Makes an error.
-    public init(_ code: Code, path: String, place: String = "", _ message: String) {
+    /// Makes an error about the file at `path`.
+    public init(_ code: Code, path: FilePath, place: String = "", _ message: String) {
+        self.init(code, pathText: RawFileName.text(path), place: place, message)
+    }
+
+    /// Makes an error about the file at `pathText`, a path held as the
+    /// kit's text, for the kit's own callers.
+    package init(_ code: Code, pathText: String, place: String = "", _ message: String) {
         self.code = code
-        self.path = path
+        self.pathText = pathText
         self.place = place
         self.message = message
     }
 
     /// `PATH[ (at PLACE)]: message`.
-    public var description: String { "\(path)\(place.isEmpty ? "" : " (at \(place))"): \(message)" }
+    public var description: String { "\(pathText)\(place.isEmpty ? "" : " (at \(place))"): \(message)" }
 }

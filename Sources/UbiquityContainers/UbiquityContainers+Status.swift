@@ -74,16 +74,16 @@ extension UbiquityContainers {
         let address = container.engineAddress ?? configuration?.address
         let key = container.engineAPIKey ?? configuration?.apiKey
         guard let address, let key else {
-            throw lastError ?? UbiquityContainerError(.notFound, path: container.folderText, "no Syncthing configuration found for this container")
+            throw lastError ?? UbiquityContainerError(.notFound, pathText: container.folderText, "no Syncthing configuration found for this container")
         }
         if configuration?.usesTLS == true, container.engineAddress == nil {
             throw UbiquityContainerError(
-                .engine, path: address, "Syncthing serves its API over HTTPS, which ICTKit does not speak: set EngineAddress to a plain HTTP address")
+                .engine, pathText: address, "Syncthing serves its API over HTTPS, which ICTKit does not speak: set EngineAddress to a plain HTTP address")
         }
         let folder = configuration?.folder(id: folderID, containing: container.folderText)
         guard let id = folder?.id ?? folderID else {
             throw UbiquityContainerError(
-                .notConfigured, path: container.folderText, "no Syncthing folder of \(home ?? "the default home") holds this container")
+                .notConfigured, pathText: container.folderText, "no Syncthing folder of \(home ?? "the default home") holds this container")
         }
         return SyncthingEndpoint(
             client: SyncthingClient(address: address, apiKey: key, timeout: timeout), folderID: id,

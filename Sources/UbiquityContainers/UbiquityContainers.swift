@@ -168,18 +168,18 @@ public struct UbiquityContainers: Sendable {
         let from = Self.canonical(source)
         let to = Self.canonical(destination)
         guard (try? FileInfo.of(path: from, followingLink: false)) != nil else {
-            throw UbiquityContainerError(.notFound, path: source, "no such file or folder")
+            throw UbiquityContainerError(.notFound, pathText: source, "no such file or folder")
         }
         let inside = try (container(containing: from) != nil, container(containing: to) != nil)
         switch (ubiquitous, inside) {
-        case (true, (true, _)): throw UbiquityContainerError(.alreadyInContainer, path: source, "is already in a ubiquity container")
-        case (true, (_, false)): throw UbiquityContainerError(.notInContainer, path: destination, "is in no ubiquity container")
-        case (false, (false, _)): throw UbiquityContainerError(.notInContainer, path: source, "is in no ubiquity container")
-        case (false, (_, true)): throw UbiquityContainerError(.alreadyInContainer, path: destination, "is in a ubiquity container")
+        case (true, (true, _)): throw UbiquityContainerError(.alreadyInContainer, pathText: source, "is already in a ubiquity container")
+        case (true, (_, false)): throw UbiquityContainerError(.notInContainer, pathText: destination, "is in no ubiquity container")
+        case (false, (false, _)): throw UbiquityContainerError(.notInContainer, pathText: source, "is in no ubiquity container")
+        case (false, (_, true)): throw UbiquityContainerError(.alreadyInContainer, pathText: destination, "is in a ubiquity container")
         default: break
         }
         guard (try? FileInfo.of(path: to, followingLink: false)) == nil else {
-            throw UbiquityContainerError(.alreadyExists, path: destination, "already exists; not replaced")
+            throw UbiquityContainerError(.alreadyExists, pathText: destination, "already exists; not replaced")
         }
         let coordinator = FileCoordinator()
         do {
@@ -190,7 +190,7 @@ public struct UbiquityContainers: Sendable {
         } catch let error as UbiquityContainerError {
             throw error
         } catch {
-            throw UbiquityContainerError(.io, path: source, "cannot move it: \(error)")
+            throw UbiquityContainerError(.io, pathText: source, "cannot move it: \(error)")
         }
     }
 
@@ -201,21 +201,21 @@ public struct UbiquityContainers: Sendable {
             return
         } catch {
             if error.code == ErrorNumber.alreadyExists {
-                throw UbiquityContainerError(.alreadyExists, path: shown.destination, "already exists; not replaced")
+                throw UbiquityContainerError(.alreadyExists, pathText: shown.destination, "already exists; not replaced")
             }
             guard error.code == ErrorNumber.crossDevice else {
-                throw UbiquityContainerError(.io, path: shown.source, "cannot move it: \(error.reason)")
+                throw UbiquityContainerError(.io, pathText: shown.source, "cannot move it: \(error.reason)")
             }
         }
         do throws(DocumentPackageError) {
             try PackageWrapper(readingFrom: from).coordinatedSave(to: to, options: PackageSaveOptions(replacingExisting: false))
         } catch {
-            throw UbiquityContainerError(.io, path: shown.destination, "cannot copy it across file systems: \(error.message)")
+            throw UbiquityContainerError(.io, pathText: shown.destination, "cannot copy it across file systems: \(error.message)")
         }
         do throws(SystemCallError) {
             try Directory.removeTree(from, in: CurrentDirectory.descriptor)
         } catch {
-            throw UbiquityContainerError(.io, path: shown.source, "copied, but cannot remove the original: \(error.reason)")
+            throw UbiquityContainerError(.io, pathText: shown.source, "copied, but cannot remove the original: \(error.reason)")
         }
     }
 
@@ -229,9 +229,9 @@ public struct UbiquityContainers: Sendable {
     ///   when the engine has not brought the item (it downloads everything
     ///   by itself: the item comes as soon as it syncs).
     package func startDownloadingItem(at path: String) throws(UbiquityContainerError) {
-        guard try container(containing: path) != nil else { throw UbiquityContainerError(.notInContainer, path: path, "is in no ubiquity container") }
+        guard try container(containing: path) != nil else { throw UbiquityContainerError(.notInContainer, pathText: path, "is in no ubiquity container") }
         guard (try? FileInfo.of(path: path, followingLink: false)) != nil else {
-            throw UbiquityContainerError(.notFound, path: path, "is not here yet; the sync engine downloads every item by itself")
+            throw UbiquityContainerError(.notFound, pathText: path, "is not here yet; the sync engine downloads every item by itself")
         }
     }
 
@@ -242,11 +242,11 @@ public struct UbiquityContainers: Sendable {
     ///   device and has no placeholder to leave in its place.
     package func evictItem(at path: String) throws(UbiquityContainerError) {
         guard let container = try container(containing: path) else {
-            throw UbiquityContainerError(.notInContainer, path: path, "is in no ubiquity container")
+            throw UbiquityContainerError(.notInContainer, pathText: path, "is in no ubiquity container")
         }
         let engine = container.engine == .folder ? "the folder sync" : "Syncthing"
         throw UbiquityContainerError(
-            .unsupported, path: path, "\(engine) keeps a whole copy of every item on every device; it cannot evict one and leave a placeholder")
+            .unsupported, pathText: path, "\(engine) keeps a whole copy of every item on every device; it cannot evict one and leave a placeholder")
     }
 
     // MARK: Paths

@@ -36,7 +36,7 @@ public final class UbiquityIdentityWatcher: @unchecked Sendable {
             loop = try FileEventLoop.shared.get()
             client = try loop.register(queue: queue) { [weak self] _ in self?.check() }
         } catch {
-            throw UbiquityContainerError(.io, path: containers.configurationPathText ?? "", error.description)
+            throw UbiquityContainerError(.io, pathText: containers.configurationPathText ?? "", error.description)
         }
         queue.sync {
             token = Self.token(of: containers)

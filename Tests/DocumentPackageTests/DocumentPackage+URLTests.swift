@@ -137,7 +137,7 @@ struct DocumentPackageURLTests {
             { _ = try PackageZipArchive.read(at: FilePath(missing)) },
         ] as [() throws -> Void] {
             let error = try #require(packageError(attempt))
-            #expect(error.fileSystemPath == missing, "\(error)")
+            #expect(error.fileSystemPath == FilePath(missing), "\(error)")
         }
     }
 

@@ -17,7 +17,7 @@ struct ErrorCodeTests {
         #expect(error?.code == .unsupportedFileType)
         #expect(error?.code.limit == nil)
         #expect(error?.pathInPackage == "Contents/pipe")
-        #expect(error?.fileSystemPath.hasSuffix("Friend.ict/Contents/pipe") == true)
+        #expect(error?.fileSystemPathText.hasSuffix("Friend.ict/Contents/pipe") == true)
     }
 
     @Test func tooManyEntriesNamesTheLimit() throws {
@@ -29,7 +29,7 @@ struct ErrorCodeTests {
         #expect(error?.code == .limitExceeded(.entryCount))
         #expect(error?.code != .limitExceeded(.depth))
         #expect(error?.code.limit == .entryCount)
-        #expect(error?.fileSystemPath.hasPrefix(path) == true)
+        #expect(error?.fileSystemPathText.hasPrefix(path) == true)
     }
 
     @Test func anInvalidChildNameIsInvalidName() throws {

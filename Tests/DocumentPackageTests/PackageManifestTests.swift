@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -128,7 +129,7 @@ struct PackageManifestTests {
         var error = try #require(throws: DocumentPackageError.self) { try PackageManifest.read(fromPackageAt: path) }
         #expect(error.code == .invalidManifest)
         #expect(error.pathInPackage == PackageManifest.fileName)
-        #expect(error.fileSystemPath == manifestPath)
+        #expect(error.fileSystemPath == FilePath(manifestPath))
 
         // A property list, but the wrong one: the key is named.
         try PropertyListSerialization.data(fromPropertyList: ["Format": 1, "Generation": Data(count: 3)], format: .binary, options: 0)

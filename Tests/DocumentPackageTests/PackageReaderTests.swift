@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import Testing
 
 struct PackageReaderTests {
@@ -45,7 +46,7 @@ struct PackageReaderTests {
         let error = packageError { _ = try lazy.child(named: "ctdocument.data")!.contents() }
         #expect(error?.code == .changedOnDisk)
         #expect(error?.pathInPackage == "ctdocument.data")
-        #expect(error?.fileSystemPath == path + "/ctdocument.data")
+        #expect(error?.fileSystemPath == FilePath(path + "/ctdocument.data"))
     }
 
     @Test func aLinkToEtcPasswdIsReadAsALinkAndNeverFollowed() throws {
@@ -71,11 +72,11 @@ struct PackageReaderTests {
         try writeFile(path, "not a package")
         let error = packageError { _ = try PackageWrapper(readingFrom: path) }
         #expect(error?.code == .notADirectory)
-        #expect(error?.fileSystemPath == path)
+        #expect(error?.fileSystemPath == FilePath(path))
         #expect(error?.description.hasPrefix(path + ":") == true)
         let missing = packageError { _ = try PackageWrapper(readingFrom: directory.appending("Missing.ict")) }
         #expect(missing?.code == .notFound)
-        #expect(missing?.fileSystemPath == directory.appending("Missing.ict"))
+        #expect(missing?.fileSystemPath == FilePath(directory.appending("Missing.ict")))
     }
 
     @Test(.enabled(if: geteuid() != 0, "root reads every directory, so none is unreadable"))
@@ -87,7 +88,7 @@ struct PackageReaderTests {
         let error = packageError { _ = try PackageWrapper(readingFrom: directory.appending("P.ict")) }
         #expect(error?.code == .io)
         #expect(error?.pathInPackage == "Locked")
-        #expect(error?.fileSystemPath == directory.appending("P.ict/Locked"))
+        #expect(error?.fileSystemPath == FilePath(directory.appending("P.ict/Locked")))
     }
 
     @Test func refusesDevicesFifosAndSockets() throws {

@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -189,7 +190,7 @@ struct PackageWriterTests {
         try writeFile(path, "a flat file")
         let error = packageError { try PackageWrapper(directoryWithChildren: [:]).save(to: path) }
         #expect(error?.code == .notADirectory)
-        #expect(error?.fileSystemPath == path)
+        #expect(error?.fileSystemPath == FilePath(path))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "a flat file")
     }
 

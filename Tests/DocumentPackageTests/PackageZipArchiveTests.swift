@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -138,7 +139,7 @@ struct PackageZipArchiveTests {
         let error = packageError { try PackageZipArchive.write(try PackageWrapper(readingFrom: source), to: zip, rootName: "P.ict") }
         #expect(error?.code == .unsafePath)
         #expect(error?.pathInPackage == name)
-        #expect(error?.fileSystemPath == source)
+        #expect(error?.fileSystemPath == FilePath(source))
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["P.ict"])
     }
@@ -177,7 +178,7 @@ struct PackageZipArchiveTests {
         try writeFile(directory.appending("not.zip"), "plain text")
         let error = packageError { _ = try PackageZipArchive.read(at: directory.appending("not.zip")) }
         #expect(error?.code == .invalidArchive)
-        #expect(error?.fileSystemPath == directory.appending("not.zip"))
+        #expect(error?.fileSystemPath == FilePath(directory.appending("not.zip")))
     }
 
     /// A zip whose entry declares more than the per-entry limit: refused
@@ -200,7 +201,7 @@ struct PackageZipArchiveTests {
         let error = packageError { try PackageZipArchive.read(at: zip, limits: limits).save(to: target) }
         #expect(error?.code == .limitExceeded(.entrySize))
         #expect(error?.pathInPackage == "Bomb.ict/zeros")
-        #expect(error?.fileSystemPath == zip)
+        #expect(error?.fileSystemPath == FilePath(zip))
         #expect(error?.message == "the zip entry declares 1048576 bytes, over the limit of 65536 per entry", "\(error?.message ?? "")")
         #expect(try snapshot(of: directory.path) == before)
         // Within the limit, the same zip restores.
@@ -277,7 +278,7 @@ struct PackageZipArchiveTests {
         let bigZip = directory.appending("Over.zip")
         let error = packageError { try PackageZipArchive.write(package, to: bigZip, rootName: "Full.ict", limits: limits) }
         #expect(error?.code == .limitExceeded(.entryCount))
-        #expect(error?.fileSystemPath == source)
+        #expect(error?.fileSystemPath == FilePath(source))
         #expect(error?.message == "the package has more than 40 entries; a zip of it could not be read back", "\(error?.message ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Full.ict", "Full.zip", "Restored.ict"])
     }
@@ -323,7 +324,7 @@ struct PackageZipArchiveTests {
         try Data(bytes).write(to: URL(fileURLWithPath: zip))
         let error = packageError { _ = try PackageZipArchive.read(at: zip) }
         #expect(error?.code == .invalidArchive)
-        #expect(error?.fileSystemPath == zip)
+        #expect(error?.fileSystemPath == FilePath(zip))
         #expect(error?.message.hasPrefix("not a readable zip archive") == true, "\(error?.message ?? "")")
     }
 }

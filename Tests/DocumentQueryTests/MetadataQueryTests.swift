@@ -355,7 +355,7 @@ import Testing
         let error = #expect(throws: MetadataQueryError.self) {
             try MetadataQuery(scopes: [MetadataQuery.ubiquitousDocumentsScope]).start(on: .main) { _ in }
         }
-        #expect(error?.path == MetadataQuery.ubiquitousDocumentsScope)
+        #expect(error?.path == FilePath(MetadataQuery.ubiquitousDocumentsScope))
         MetadataQuery.ubiquitousDocumentsFolder = FilePath(scratch.at("docs"))
         let (query, _, gathering) = try startedQuery(MetadataQuery.ubiquitousDocumentsScope)
         defer { query.stop() }
@@ -383,7 +383,7 @@ import Testing
             let error = #expect(throws: MetadataQueryError.self) {
                 try MetadataQuery(scopes: [scope]).start(on: .main) { _ in }
             }
-            #expect(error?.path == scope)
+            #expect(error?.path == FilePath(scope))
             #expect(error?.description.hasPrefix(scope + ": cannot search it: ") == true, "\(String(describing: error))")
         }
     }

@@ -1,5 +1,6 @@
 import DocumentVersions
 import Foundation
+import SystemPackage
 import Testing
 
 /// A document's state from its files: normal; in conflict while a sync
@@ -45,7 +46,7 @@ struct DocumentItemStateTests {
         #expect {
             try DocumentItemState(ofItemAt: directory.appending("gone.txt"))
         } throws: { error in
-            (error as? DocumentVersionError)?.code == .notFound && (error as? DocumentVersionError)?.path == directory.appending("gone.txt")
+            (error as? DocumentVersionError)?.code == .notFound && (error as? DocumentVersionError)?.path == FilePath(directory.appending("gone.txt"))
         }
     }
 }

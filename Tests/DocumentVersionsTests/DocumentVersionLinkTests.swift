@@ -1,5 +1,6 @@
 import DocumentVersions
 import Foundation
+import SystemPackage
 import Testing
 
 /// Issue 20, links: a conflict version that is a symbolic link — a copy
@@ -23,7 +24,7 @@ struct DocumentVersionLinkTests {
         #expect(!version.isDirectory)
         #expect(version.symbolicLinkError?.code == .symbolicLink)
         #expect(version.symbolicLinkError?.code.description == "symbolicLink")
-        #expect(version.symbolicLinkError?.path == copy)
+        #expect(version.symbolicLinkError?.path == FilePath(copy))
         #expect(try DocumentVersion.currentVersionOfItem(at: document).symbolicLinkError == nil)
 
         for options: DocumentVersion.ReplacingOptions in [[], .byMoving] {
@@ -122,7 +123,7 @@ struct DocumentVersionLinkTests {
         #expect(version.isSymbolicLink)
         let listed = try #require(version.symbolicLinkError)
         #expect(listed.code == .symbolicLink)
-        #expect(listed.path == document)
+        #expect(listed.path == FilePath(document))
         #expect(listed.entry == entry)
         #expect(listed.message.hasPrefix("the entry copy is a symbolic link (to \"../outside.data\"); "))
         for moving in [false, true] {

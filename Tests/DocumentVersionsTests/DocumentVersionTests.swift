@@ -1,5 +1,6 @@
 import DocumentPackage
 import Foundation
+import SystemPackage
 import Testing
 
 @testable import DocumentVersions
@@ -49,18 +50,18 @@ struct DocumentVersionTests {
         let document = folder.appending("Zoë.ict")
         let versions = try DocumentVersion.otherVersionsOfItem(at: document)
         #expect(versions.count == 3)
-        #expect(versions[0].path == folder.appending("Zoë.sync-conflict-20261122-090000-QRSTUV2.ict"))
+        #expect(versions[0].path == FilePath(folder.appending("Zoë.sync-conflict-20261122-090000-QRSTUV2.ict")))
         #expect(versions[0].isDirectory && versions[0].entrySwaps.isEmpty)
-        #expect(versions[1].path == document)
+        #expect(versions[1].path == FilePath(document))
         #expect(versions[1].localizedNameOfSavingComputer == "ABCDEF7")
         #expect(
             versions[1].entrySwaps == [
-                .init(entryPath: "ctdocument.data", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"),
-                .init(entryPath: "ctdocument.metadata", conflictEntryPath: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.metadata"),
+                .init(entryPathText: "ctdocument.data", conflictEntryPathText: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"),
+                .init(entryPathText: "ctdocument.metadata", conflictEntryPathText: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.metadata"),
             ])
         #expect(versions[2].conflictName?.tool == .nextcloud)
         #expect(versions[2].conflictName?.date.description == "2026-11-24 12:00:00")
-        #expect(versions[2].entrySwaps.map(\.entryPath) == ["ctdocument.data"])
+        #expect(versions[2].entrySwaps.map(\.entryPath) == [FilePath("ctdocument.data")])
 
         // The entry version as a package: the copies in place of the entries, the other copies still there.
         let package = try versions[1].packageWrapper()

@@ -46,7 +46,7 @@ struct DocumentVersionsURLTests {
             try DocumentVersion.currentVersionOfItem(at: scratch.documentURL),
             try DocumentVersion.currentVersionOfItem(at: FilePath(scratch.document)),
         ] {
-            #expect(version.path == byPath.path && version.path == scratch.document)
+            #expect(version.path == byPath.path && version.path == FilePath(scratch.document))
             #expect(version.url == scratch.documentURL && version.itemURL == scratch.documentURL)
             #expect(version.url.hasDirectoryPath)
             #expect(version.isDirectory == (attributes[.type] as? FileAttributeType == .typeDirectory))
@@ -59,7 +59,7 @@ struct DocumentVersionsURLTests {
         let scratch = try Scratch()
         defer { scratch.directory.remove() }
         let byPath = try DocumentVersion.otherVersionsOfItem(at: scratch.document)
-        #expect(byPath.map(\.path) == [scratch.conflict])
+        #expect(byPath.map(\.path) == [FilePath(scratch.conflict)])
         for versions in [
             try DocumentVersion.otherVersionsOfItem(at: scratch.documentURL),
             try DocumentVersion.otherVersionsOfItem(at: FilePath(scratch.document)),
@@ -81,7 +81,7 @@ struct DocumentVersionsURLTests {
         // Spelled out by hand: `%` as `%25`, spaces as `%20`, Ü and ï in UTF-8.
         let text = "file://" + scratch.folder.dropLast("/url overloads %20".count) + "/url%20overloads%20%2520/%C3%9Cn%C3%AFcode%20copy.ict"
         let url = try #require(URL(string: text))
-        #expect(try DocumentVersion.otherVersionsOfItem(at: url).map(\.path) == [scratch.conflict])
+        #expect(try DocumentVersion.otherVersionsOfItem(at: url).map(\.path) == [FilePath(scratch.conflict)])
         #expect(try VersionFingerprint.ofItem(at: url) == (try VersionFingerprint.ofItem(at: scratch.document)))
     }
 
@@ -123,7 +123,7 @@ struct DocumentVersionsURLTests {
         ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
             #expect(error.code == .notFound)
-            #expect(error.path == missing)
+            #expect(error.path == FilePath(missing))
         }
     }
 
@@ -142,7 +142,7 @@ struct DocumentVersionsURLTests {
         ] as [() throws -> Void] {
             let error = try #require(throws: DocumentVersionError.self, performing: attempt)
             #expect(error.code == .io)
-            #expect(error.path == url.absoluteString)
+            #expect(error.pathText == url.absoluteString)
             #expect(error.message == "not a file URL")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.folder).count == 2)

@@ -1,5 +1,6 @@
 import DocumentVersions
 import Foundation
+import SystemPackage
 import Testing
 
 /// `DocumentVersionError.Code`: the code a missing document gets (and that
@@ -12,7 +13,7 @@ struct ErrorCodeTests {
         let error = #expect(throws: DocumentVersionError.self) { _ = try DocumentVersion.otherVersionsOfItem(at: missing) }
         #expect(error?.code == .notFound)
         #expect(error?.code != .io)
-        #expect(error?.path == missing)
+        #expect(error?.path == FilePath(missing))
     }
 
     @Test func codesAreNamedByTheirMember() {

@@ -1,6 +1,7 @@
 import DocumentPackage
 import DocumentVersions
 import Foundation
+import SystemPackage
 import Testing
 
 /// Each branch of the reader, on packages built by hand from real saves
@@ -138,6 +139,6 @@ struct PackageConsistencyTests {
         limits.maximumEntryCount = 2
         let error = try #require(throws: DocumentVersionError.self) { try PackageConsistency(ofPackageAt: path, limits: limits) }
         #expect(error.code == .package)
-        #expect(error.path == path)
+        #expect(error.path == FilePath(path))
     }
 }

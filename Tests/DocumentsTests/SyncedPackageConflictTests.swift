@@ -236,13 +236,13 @@ struct SyncedPackageConflictTests {
             try document.open()
             #expect(document.documentState.contains(.inConflict), "device \(device): \(document.documentState)")
             let versions = try DocumentVersion.otherVersionsOfItem(at: paths[device])
-            let versionTexts = try versions.map { try String(contentsOfFile: $0.path, encoding: .utf8) }
+            let versionTexts = try versions.map { try String(contentsOfFile: $0.pathText, encoding: .utf8) }
             #expect(Set(versionTexts + [document.text]) == Set(texts), "device \(device): every side's text is a version that opens")
             documents.append(document)
         }
         // Device 0 keeps the other side's text: the version that is not its current one.
         let kept = try #require(try DocumentVersion.otherVersionsOfItem(at: paths[0]).first)
-        let keptText = try String(contentsOfFile: kept.path, encoding: .utf8)
+        let keptText = try String(contentsOfFile: kept.pathText, encoding: .utf8)
         try documents[0].resolveConflict(keeping: kept)
         #expect(documents[0].documentState == .normal && documents[0].text == keptText)
         try sync.scan(0)

@@ -1,5 +1,6 @@
 import FileCoordination
 import Foundation
+import SystemPackage
 import Testing
 
 /// Acceptance 1: coordinated writers in real processes apply every change,
@@ -89,7 +90,7 @@ struct FileCoordinatorTests {
             Issue.record("no timeout while another process held the item")
         } catch let error as FileCoordinationError {
             #expect(error.code == .timedOut)
-            #expect(error.path == path)
+            #expect(error.path == FilePath(path))
         }
         kill(holder.process.processIdentifier, SIGKILL)
         #expect(holder.waitForExit() != nil)
@@ -164,7 +165,7 @@ struct FileCoordinatorTests {
         waiting.cancel()
         #expect(done.wait(timeout: .now() + 60) == .success, "the cancelled wait did not end")
         #expect(outcome.withLock { $0?.code } == .cancelled)
-        #expect(outcome.withLock { $0?.path } == path)
+        #expect(outcome.withLock { $0?.path } == FilePath(path))
         held.release()
     }
 
@@ -174,7 +175,7 @@ struct FileCoordinatorTests {
         #expect {
             try FileCoordinator().coordinate(reading: path) { _ in }
         } throws: { error in
-            (error as? FileCoordinationError)?.code == .unavailable && (error as? FileCoordinationError)?.path == path
+            (error as? FileCoordinationError)?.code == .unavailable && (error as? FileCoordinationError)?.path == FilePath(path)
         }
     }
 }
@@ -229,7 +230,7 @@ struct AsynchronousCoordinationTests {
             }
             Issue.record("no timeout while another process held the item")
         } catch let error as FileCoordinationError {
-            #expect(error.code == .timedOut && error.path == destination)
+            #expect(error.code == .timedOut && error.path == FilePath(destination))
         }
     }
 }

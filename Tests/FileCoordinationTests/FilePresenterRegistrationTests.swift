@@ -169,7 +169,7 @@ struct FilePresenterRegistrationTests {
             try FileCoordinator().coordinate(reading: path) { _ in }
         } throws: { error in
             let error = error as? FileCoordinationError
-            return error?.code == .presenterRefused && error?.path == path && error?.message.contains("the disk is full") == true
+            return error?.code == .presenterRefused && error?.path == FilePath(path) && error?.message.contains("the disk is full") == true
         }
         var read = false
         try FileCoordinator().coordinate(reading: path, options: .withoutChanges) { _ in read = true }

@@ -1,6 +1,7 @@
 import DocumentPackage
 import FileCoordination
 import Foundation
+import SystemPackage
 import Testing
 
 /// `PackageWrapper.coordinatedSave`: the package writer's save with ICTKit's
@@ -81,7 +82,7 @@ struct PackageWrapperCoordinatedSaveTests {
         let plain = #expect(throws: DocumentPackageError.self) { try wrapper.save(to: target) }
         let coordinated = #expect(throws: DocumentPackageError.self) { try wrapper.coordinatedSave(to: target) }
         #expect(coordinated?.code.description == plain?.code.description && coordinated?.message == plain?.message)
-        #expect(coordinated?.fileSystemPath == folder.appending("missing"))
+        #expect(coordinated?.fileSystemPath == FilePath(folder.appending("missing")))
         #expect(coordinated?.message.contains("lock") == false)
         #expect(!FileManager.default.fileExists(atPath: folder.appending("missing")))
     }

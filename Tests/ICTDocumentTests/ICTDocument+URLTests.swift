@@ -127,7 +127,7 @@ struct ICTDocumentURLTests {
         ] as [() throws -> Void] {
             let error = try #require(throws: ICTDocumentError.self, performing: attempt)
             #expect(error.code == .package)
-            #expect(error.packageError?.fileSystemPath == missing)
+            #expect(error.packageError?.fileSystemPath == FilePath(missing))
         }
         let summaryError = try #require(throws: ICTDocumentError.self) {
             _ = try ICTDocumentSummary(ofDocumentAt: URL(fileURLWithPath: missing))

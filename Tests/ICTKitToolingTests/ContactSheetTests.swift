@@ -184,7 +184,7 @@ struct ContactSheetTests {
         let missing = folder.path + "/no/such/folder/sheet.html"
         let error = #expect(throws: ICTDocumentError.self) { try ContactSheet(title: "t", cards: []).write(toPage: missing) }
         #expect(error?.code == .package)
-        #expect(error?.packageError?.fileSystemPath == missing)
+        #expect(error?.packageError?.fileSystemPathText == missing)
         #expect(error?.message.contains("cannot write the contact sheet") == true)
         try FileManager.default.createDirectory(atPath: folder.path + "/taken.html", withIntermediateDirectories: false)
         #expect(throws: ICTDocumentError.self) { try ContactSheet(title: "t", cards: []).write(toPage: folder.path + "/taken.html") }

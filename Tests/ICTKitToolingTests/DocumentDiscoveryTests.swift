@@ -43,14 +43,14 @@ struct DocumentDiscoveryTests {
         let folder = try makeFolder()
         #expect { try DocumentDiscovery.documents(in: folder.path + "/missing") } throws: { error in
             let error = error as? ICTDocumentError
-            return error?.code == .package && error?.packageError?.fileSystemPath == folder.path + "/missing"
+            return error?.code == .package && error?.packageError?.fileSystemPathText == folder.path + "/missing"
                 && error?.packageError?.systemErrorNumber == ENOENT
         }
         guard getuid() != 0 else { return }  // root lists any folder
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: folder.path + "/sub")
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path + "/sub") }
         var unlisted: [String] = []
-        let found = try DocumentDiscovery.documents(in: folder.path, recursive: true) { unlisted.append($0.packageError?.fileSystemPath ?? "") }
+        let found = try DocumentDiscovery.documents(in: folder.path, recursive: true) { unlisted.append($0.packageError?.fileSystemPathText ?? "") }
         #expect(found.map(\.name) == ["A.ict", "B.ict"])
         #expect(unlisted == [folder.path + "/sub"])
     }

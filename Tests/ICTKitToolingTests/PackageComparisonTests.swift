@@ -49,7 +49,7 @@ struct PackageComparisonTests {
 
     @Test func aPackageThatCannotBeReadIsNamed() {
         #expect { try ComparablePackage(packageAt: "/nonexistent/folder") } throws: { error in
-            (error as? ICTDocumentError)?.packageError?.fileSystemPath.hasPrefix("/nonexistent") == true
+            (error as? ICTDocumentError)?.packageError?.fileSystemPathText.hasPrefix("/nonexistent") == true
         }
     }
 

@@ -92,7 +92,7 @@ struct KeyValueStoreFileTests {
         #expect {
             _ = try KeyValueStoreFile(decoding: Array("not a plist".utf8), path: path)
         } throws: { error in
-            (error as? KeyValueStoreError)?.path == "dev\u{10FFFF}.plist"
+            (error as? KeyValueStoreError)?.pathText == "dev\u{10FFFF}.plist"
         }
         let file = KeyValueStoreFile(device: "dev", entries: ["k": KeyValueStoreEntry(value: .string("v"), time: 1, device: "dev")])
         #expect(try KeyValueStoreFile(decoding: try file.encoded(path: path), path: path) == file)

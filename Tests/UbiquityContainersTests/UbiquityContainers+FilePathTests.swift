@@ -47,7 +47,8 @@ struct UbiquityContainersFilePathTests {
         } catch {
             #expect(error.code == .unsupported)
             // The error's place is the kit's text for the name: 0xFF as U+10FF00 + 0xFF.
-            #expect(error.path == folder + "/box\u{10FFFF}/Documents/a.txt")
+            #expect(error.pathText == folder + "/box\u{10FFFF}/Documents/a.txt")
+            #expect(error.path == filePath(folder, Array("box".utf8) + [0xFF] + Array("/Documents/a.txt".utf8)))  // And its FilePath the bytes.
         }
         #expect(containers.syncState(ofItemAt: item) == .notTracked)  // A plain folder engine keeps no per-item state.
     }

@@ -114,7 +114,7 @@ struct UbiquityContainersTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: UbiquityContainerError.self) { try UbiquityContainerConfiguration.read(from: path) }
         #expect(error.code == .configuration)
-        #expect(error.path == path)
+        #expect(error.path == FilePath(path))
         #expect(error.place.hasPrefix(place), "\(error)")
         if !message.isEmpty { #expect(error.message == message) }
         // Through the containers and a query's scope, the same error: never taken for "no container".
@@ -188,21 +188,21 @@ struct UbiquityContainersTests {
 
         // Wrong ways round, and over something: refused, nothing moved.
         let again = try #require(throws: UbiquityContainerError.self) { try containers.setUbiquitous(true, itemAt: inside, destination: local) }
-        #expect(again.code == .alreadyInContainer && again.path == inside)
+        #expect(again.code == .alreadyInContainer && again.path == FilePath(inside))
         try Data("other".utf8).write(to: URL(fileURLWithPath: folder + "/local/taken"))
         let taken = try #require(throws: UbiquityContainerError.self) {
             try containers.setUbiquitous(false, itemAt: inside, destination: folder + "/local/taken")
         }
-        #expect(taken.code == .alreadyExists && taken.path == folder + "/local/taken")
+        #expect(taken.code == .alreadyExists && taken.path == FilePath(folder + "/local/taken"))
         let missing = try #require(throws: UbiquityContainerError.self) { try containers.setUbiquitous(true, itemAt: local, destination: inside) }
-        #expect(missing.code == .notFound && missing.path == local)
+        #expect(missing.code == .notFound && missing.path == FilePath(local))
         #expect(try FolderSnapshot.take(inside) == before)
 
         try containers.setUbiquitous(false, itemAt: inside, destination: local)
         #expect(try FolderSnapshot.take(local) == before)
         #expect(!FileManager.default.fileExists(atPath: inside))
         let outside = try #require(throws: UbiquityContainerError.self) { try containers.setUbiquitous(false, itemAt: local, destination: inside) }
-        #expect(outside.code == .notInContainer && outside.path == local)
+        #expect(outside.code == .notInContainer && outside.path == FilePath(local))
     }
 
     @Test func downloadingIsNothingToDoAndEvictingIsUnsupported() throws {

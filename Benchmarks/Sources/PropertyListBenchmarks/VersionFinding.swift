@@ -1,6 +1,7 @@
 import DocumentPackage
 import DocumentVersions
 import Foundation
+import SystemPackage
 
 /// Row v (issue 14, acceptance 5): finding the conflict versions of 10,000
 /// documents in one folder holding 1,000 conflicts — 500 Syncthing copies
@@ -42,7 +43,7 @@ struct VersionFinding {
     /// The child's work: 0 when exactly the generated conflicts are found.
     static func findAll(in folder: String) -> Int32 {
         do {
-            let versions = try DocumentVersion.otherVersionsOfItems(inFolder: folder)
+            let versions = try DocumentVersion.otherVersionsOfItems(inFolder: FilePath(folder))
             let found = versions.values.reduce(0) { $0 + $1.count }
             guard found == conflictCount else {
                 log("error: found \(found) versions, expected \(conflictCount)")

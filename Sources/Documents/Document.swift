@@ -116,7 +116,7 @@ open class Document<Contents: DocumentContents> {
     ///   the document stays closed. A coordinated read: other presenters of the
     ///   item are asked to save first.
     public func open() throws {
-        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: pathString, "the document is already open") }
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, pathText: pathString, "the document is already open") }
         try readAndLoad()
         changeCount = 0
         lastSavingError = nil
@@ -186,7 +186,7 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: as `open()`.
     public func openWithoutBlocking() async throws {
-        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, path: pathString, "the document is already open") }
+        guard documentState.contains(.closed) else { throw DocumentError(.notOpen, pathText: pathString, "the document is already open") }
         let path = pathString
         let read = try await coordination.coordinator.coordinate(with: [.readingIntent(with: path)]) { paths in
             Handover(try Contents.readDocument(at: RawFileName.withPath(paths[0]) { FilePath(platformString: $0) }))
@@ -265,7 +265,7 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: as `open()`; the document keeps its model and changes then.
     public func revert() throws {
-        guard !documentState.contains(.closed) else { throw DocumentError(.notOpen, path: pathString, "the document is not open") }
+        guard !documentState.contains(.closed) else { throw DocumentError(.notOpen, pathText: pathString, "the document is not open") }
         let before = documentState
         documentState.insert(.editingDisabled)
         do {
@@ -314,7 +314,7 @@ open class Document<Contents: DocumentContents> {
         do throws(DocumentVersionError) {
             conflictVersions = try DocumentVersion.unresolvedConflictVersionsOfItem(at: pathString)
         } catch {
-            throw DocumentError(.versions, path: pathString, entry: error.entry, error.message)
+            throw DocumentError(.versions, pathText: pathString, entry: error.entry, error.message)
         }
         guard !documentState.contains(.closed) else { return }
         if conflictVersions.isEmpty { documentState.remove(.inConflict) } else { documentState.insert(.inConflict) }
@@ -332,7 +332,7 @@ open class Document<Contents: DocumentContents> {
             if let version { _ = try version.replaceItem(at: pathString, options: .byMoving) }
             try DocumentVersion.removeOtherVersionsOfItem(at: pathString)
         } catch {
-            throw DocumentError(.versions, path: pathString, entry: error.entry, error.message)
+            throw DocumentError(.versions, pathText: pathString, entry: error.entry, error.message)
         }
         if version != nil { try revert() }
         try updateConflictState()

@@ -108,7 +108,7 @@ extension PackageWrapper: DocumentContents {
             do throws(DocumentVersionError) {
                 package = try DocumentVersion.currentVersionOfItem(at: path).packageWrapper()
             } catch {
-                throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+                throw DocumentError(.versions, pathText: path, entry: error.entry, error.message)
             }
         } else {
             do throws(DocumentPackageError) {
@@ -118,7 +118,7 @@ extension PackageWrapper: DocumentContents {
             }
         }
         guard let identity = DocumentFileIdentity(path: path) else {
-            throw DocumentError(.notFound, path: path, "the document was removed as soon as it was read")
+            throw DocumentError(.notFound, pathText: path, "the document was removed as soon as it was read")
         }
         return (package, identity)
     }
@@ -137,7 +137,7 @@ extension PackageWrapper: DocumentContents {
         let path = filePath.withPlatformString(RawFileName.decoding(cString:))
         if try Self.isMixedOrPartial(path) {
             throw DocumentError(
-                .versions, path: path,
+                .versions, pathText: path,
                 "the package on disk mixes entries of different saves or misses some (a sync engine carried it file by file); resolve its conflict before saving over it"
             )
         }
@@ -147,7 +147,7 @@ extension PackageWrapper: DocumentContents {
             throw DocumentError(packageError: error, path: path)
         }
         guard let saved = DocumentFileIdentity(path: path) else {
-            throw DocumentError(.notFound, path: path, "the document was removed as soon as it was saved")
+            throw DocumentError(.notFound, pathText: path, "the document was removed as soon as it was saved")
         }
         return saved
     }
@@ -166,7 +166,7 @@ extension PackageWrapper {
         } catch {
             // Nothing there, or not a folder: the reader and the writer say so in their own words.
             if error.code == .notFound || error.code == .kindMismatch { return false }
-            throw DocumentError(.versions, path: path, entry: error.entry, error.message)
+            throw DocumentError(.versions, pathText: path, entry: error.entry, error.message)
         }
     }
 }
@@ -182,6 +182,6 @@ extension DocumentError {
             case .changedOnDisk: .changedOnDisk
             default: .package
             }
-        self.init(code, path: path, entry: error.pathInPackage, systemErrorNumber: error.systemErrorNumber, error.message)
+        self.init(code, pathText: path, entry: error.pathInPackage, systemErrorNumber: error.systemErrorNumber, error.message)
     }
 }

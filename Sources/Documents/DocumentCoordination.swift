@@ -44,6 +44,6 @@ struct DocumentCoordination {
 extension DocumentError {
     /// A failed coordination said of the item it is about.
     init(coordinationError error: FileCoordinationError) {
-        self.init(error.code == .timedOut ? .locked : .coordination, path: error.pathText, error.message)
+        self.init(error.code == .timedOut ? .locked : .coordination, pathText: error.pathText, error.message)
     }
 }

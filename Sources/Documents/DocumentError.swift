@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 /// An error opening, saving, reverting or closing a document, saying where:
 /// the document's path as the caller gave it, and the byte offset or the
 /// entry inside a package when the error is about one.
@@ -72,8 +75,14 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// What went wrong.
     public var code: Code
-    /// The document's path as the caller gave it.
-    public var path: String
+    /// The document's path as the caller gave it, byte for byte.
+    public var path: FilePath {
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
+    }
+    /// `path` as the text the message shows (a byte that is not UTF-8 as
+    /// U+10FF00 + byte).
+    package var pathText: String
     /// The entry inside a package the error is about; empty for the document.
     public var entry: String
     /// The byte offset in the file the error is about, for text.
@@ -83,12 +92,23 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What happened, for people.
     public var message: String
 
-    /// Makes an error.
+    /// Makes an error about the document at `path`.
     public init(
-        _ code: Code, path: String, entry: String = "", byteOffset: Int? = nil, systemErrorNumber: Int32? = nil, _ message: String
+        _ code: Code, path: FilePath, entry: String = "", byteOffset: Int? = nil, systemErrorNumber: Int32? = nil, _ message: String
+    ) {
+        self.init(
+            code, pathText: RawFileName.text(path), entry: entry, byteOffset: byteOffset, systemErrorNumber: systemErrorNumber,
+            message)
+    }
+
+    /// Makes an error about the document at `pathText`, a path held as the
+    /// text the message shows.
+    package init(
+        _ code: Code, pathText: String, entry: String = "", byteOffset: Int? = nil, systemErrorNumber: Int32? = nil,
+        _ message: String
     ) {
         self.code = code
-        self.path = path
+        self.pathText = pathText
         self.entry = entry
         self.byteOffset = byteOffset
         self.systemErrorNumber = systemErrorNumber
@@ -97,7 +117,7 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// `PATH[:ENTRY][:OFFSET]: message`.
     public var description: String {
-        var location = path
+        var location = pathText
         if !entry.isEmpty { location += ":" + entry }
         if let byteOffset { location += ":\(byteOffset)" }
         return "\(location): \(message)"

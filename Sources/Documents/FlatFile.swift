@@ -20,7 +20,7 @@ enum FlatFile {
             file = try OpenFile(path: path, options: [.nonBlocking])
         } catch {
             throw DocumentError(
-                error.isNoSuchEntry ? .notFound : .io, path: path, systemErrorNumber: error.code, "cannot open the document: \(error.reason)")
+                error.isNoSuchEntry ? .notFound : .io, pathText: path, systemErrorNumber: error.code, "cannot open the document: \(error.reason)")
         }
         let status: FileInfo
         do throws(SystemCallError) {
@@ -29,10 +29,10 @@ enum FlatFile {
             throw ioError(path, "cannot read the document's status", errno: error.code)
         }
         guard status.kind == .regular else {
-            throw DocumentError(.wrongKind, path: path, "not a regular file (a one-file document is read as bytes)")
+            throw DocumentError(.wrongKind, pathText: path, "not a regular file (a one-file document is read as bytes)")
         }
         guard status.size <= maximumSize else {
-            throw DocumentError(.io, path: path, "the document is \(status.size) bytes, over the \(maximumSize)-byte limit")
+            throw DocumentError(.io, pathText: path, "the document is \(status.size) bytes, over the \(maximumSize)-byte limit")
         }
         var bytes = Data(capacity: Int(status.size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -45,7 +45,7 @@ enum FlatFile {
             }
             if count == 0 { break }
             guard Int64(bytes.count + count) <= maximumSize else {
-                throw DocumentError(.io, path: path, "the document grew past the \(maximumSize)-byte limit while read")
+                throw DocumentError(.io, pathText: path, "the document grew past the \(maximumSize)-byte limit while read")
             }
             bytes.append(contentsOf: chunk[..<count])
         }
@@ -68,10 +68,10 @@ enum FlatFile {
         let existing = try? FileInfo.of(path: target, followingLink: false)
         if let existing {
             guard operation == .forOverwriting else {
-                throw DocumentError(.alreadyExists, path: path, "already exists; a new document is not saved over it")
+                throw DocumentError(.alreadyExists, pathText: path, "already exists; a new document is not saved over it")
             }
             guard existing.kind == .regular else {
-                throw DocumentError(.wrongKind, path: path, "is \(existing.kind.phrase), not a regular file; not replaced or written through")
+                throw DocumentError(.wrongKind, pathText: path, "is \(existing.kind.phrase), not a regular file; not replaced or written through")
             }
         }
         var options = AtomicFileWriter.Options()
@@ -96,21 +96,21 @@ enum FlatFile {
     private static func saveError(_ failure: AtomicFileWriter.Failure, path: String) -> DocumentError {
         let code = failure.systemError
         switch failure.step {
-        case .symbolicLink, .specialFile: return DocumentError(.wrongKind, path: path, failure.description)
+        case .symbolicLink, .specialFile: return DocumentError(.wrongKind, pathText: path, failure.description)
         case .open, .openFolder: return ioError(path, "cannot open the document's folder", errno: code)
         case .createTemporary: return ioError(path, "cannot write beside the document", errno: code)
         case .write: return ioError(path, "cannot write the new version", errno: code)
         case .keepOwner, .setPermissions, .flush: return ioError(path, "cannot flush the new version", errno: code)
         case .replace:
             if failure.changedSinceRead {
-                return DocumentError(.changedOnDisk, path: path, "another program replaced the document since it was read; nothing was saved")
+                return DocumentError(.changedOnDisk, pathText: path, "another program replaced the document since it was read; nothing was saved")
             }
-            return DocumentError(.io, path: path, systemErrorNumber: code, "cannot replace the document: \(describe(code))")
+            return DocumentError(.io, pathText: path, systemErrorNumber: code, "cannot replace the document: \(describe(code))")
         }
     }
 
     static func ioError(_ path: String, _ what: String, errno code: Int32) -> DocumentError {
-        DocumentError(.io, path: path, systemErrorNumber: code, "\(what): \(describe(code))")
+        DocumentError(.io, pathText: path, systemErrorNumber: code, "\(what): \(describe(code))")
     }
 
     static func describe(_ code: Int32) -> String { SystemCallError.describe(code) }

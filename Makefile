@@ -117,10 +117,10 @@ lint:
 	scripts/api-breakage.sh
 
 # The DocC documentation (swift-docc-plugin), warnings as errors, of ICTKit and
-# of each module it re-exports (KeyedCoding, DocumentQuery, UbiquityContainers and UbiquitousKeyValueStore have no
+# of each module it re-exports (KeyedCoding, LiveQuery, UbiquityContainers and UbiquitousKeyValueStore have no
 # catalog: their doc comments only). KeyedCodingAppleNames, Foundation's names for KeyedCoding's types, is
 # not among them.
-DOC_MODULES = ICTKit PropertyList FoundationValues DataLayers KeyedArchive TypedStream EmbeddedLayers CoreDataFiles KeyedCoding DocumentPackage DocumentVersions FileCoordination UbiquityContainers UbiquitousKeyValueStore UniformTypes ICTDocument Documents DocumentQuery AppleCompatibility
+DOC_MODULES = ICTKit PropertyList FoundationValues DataLayers KeyedArchive TypedStream EmbeddedLayers CoreDataFiles KeyedCoding PackageFormat ConflictVersions FileCoordination UbiquityContainers UbiquitousKeyValueStore UniformTypes DocumentFormats DocumentObject LiveQuery AppleCompatibility
 docs:
 	for module in $(DOC_MODULES); do \
 	  $(SWIFT) package generate-documentation --target $$module --warnings-as-errors || exit 1; \

@@ -15,15 +15,15 @@ let package = Package(
         .library(name: "NIBArchive", targets: ["NIBArchive"]),
         .library(name: "EmbeddedLayers", targets: ["EmbeddedLayers"]),
         .library(name: "KeyedCodingAppleNames", targets: ["KeyedCodingAppleNames"]),
-        .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
+        .library(name: "PackageFormat", targets: ["PackageFormat"]),
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
-        .library(name: "ICTDocument", targets: ["ICTDocument"]),
-        .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "DocumentFormats", targets: ["DocumentFormats"]),
+        .library(name: "ConflictVersions", targets: ["ConflictVersions"]),
         .library(name: "FileCoordination", targets: ["FileCoordination"]),
         .library(name: "UbiquityContainers", targets: ["UbiquityContainers"]),
         .library(name: "UbiquitousKeyValueStore", targets: ["UbiquitousKeyValueStore"]),
-        .library(name: "Documents", targets: ["Documents"]),
-        .library(name: "DocumentQuery", targets: ["DocumentQuery"]),
+        .library(name: "DocumentObject", targets: ["DocumentObject"]),
+        .library(name: "LiveQuery", targets: ["LiveQuery"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
@@ -41,7 +41,7 @@ let package = Package(
     ],
     targets: [
         // MARK: C shims — libxml2, libpng and zlib each behind one module; CFileSystem (the system calls Swift
-        // cannot import) called by SystemSupport, DocumentPackage and DocumentVersions.
+        // cannot import) called by SystemSupport, PackageFormat and ConflictVersions.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -167,7 +167,7 @@ let package = Package(
 
         // MARK: Documents and packages — file wrappers, conflict versions, .ict documents.
         .target(
-            name: "DocumentPackage",
+            name: "PackageFormat",
             dependencies: [
                 "CLibZ", "PropertyList", "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -175,19 +175,19 @@ let package = Package(
             ]
         ),
         .target(
-            name: "DocumentVersions",
-            dependencies: ["DocumentPackage", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            name: "ConflictVersions",
+            dependencies: ["PackageFormat", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Coordinated reading and writing across threads and processes, and presenters (NSFileCoordinator's meaning).
         .target(
             name: "FileCoordination",
-            dependencies: ["DocumentPackage", "DocumentVersions", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["PackageFormat", "ConflictVersions", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Ubiquity containers: folders a sync engine keeps on several devices, configured once (FileManager's ubiquity calls' meaning).
         .target(
             name: "UbiquityContainers",
             dependencies: [
-                "DocumentPackage", "FileCoordination", "PropertyList", "SystemSupport",
+                "PackageFormat", "FileCoordination", "PropertyList", "SystemSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -203,37 +203,37 @@ let package = Package(
         ),
         // Documents with a life: open, edit, autosave, save, revert, close, conflict state (UIDocument's meaning).
         .target(
-            name: "Documents",
+            name: "DocumentObject",
             dependencies: [
-                "DocumentPackage", "DocumentVersions", "FileCoordination", "SystemSupport",
+                "PackageFormat", "ConflictVersions", "FileCoordination", "SystemSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // A live search of folders of documents: gathering, then added/changed/removed from inotify (NSMetadataQuery's meaning).
         .target(
-            name: "DocumentQuery",
+            name: "LiveQuery",
             dependencies: [
-                "DocumentVersions", "UbiquityContainers", "UniformTypes", "SystemSupport",
+                "ConflictVersions", "UbiquityContainers", "UniformTypes", "SystemSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The original apps' formats: .ict and .ptk packages, .icfnote and .dox notes (above the query, to which
         // its kinds describe themselves, and the coordinator, through which it saves).
         .target(
-            name: "ICTDocument",
+            name: "DocumentFormats",
             dependencies: [
                 "CLibPNG",
                 "PropertyList",
                 "KeyedArchive",
                 "EmbeddedLayers",
-                "DocumentPackage",
-                "DocumentVersions",
+                "PackageFormat",
+                "ConflictVersions",
                 // Its package saves take turns with ICTKit's other writers (PackageWrapper.coordinatedSave).
                 "FileCoordination",
                 "UniformTypes",
                 "SystemSupport",
                 // Its document kinds as a metadata query knows them (DocumentKind+MetadataQuery.swift).
-                "DocumentQuery",
+                "LiveQuery",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -250,11 +250,11 @@ let package = Package(
         .target(
             name: "AppleCompatibility",
             dependencies: [
-                "DocumentPackage",
-                "DocumentVersions",
+                "PackageFormat",
+                "ConflictVersions",
                 "FileCoordination",
-                "Documents",
-                "DocumentQuery",
+                "DocumentObject",
+                "LiveQuery",
                 "UbiquityContainers",
                 "UbiquitousKeyValueStore",
                 "UniformTypes",
@@ -271,8 +271,8 @@ let package = Package(
             name: "ICTKit",
             dependencies: [
                 "PropertyList", "FoundationValues", "KeyedArchive", "TypedStream", "NIBArchive", "EmbeddedLayers", "CoreDataFiles", "KeyedCoding",
-                "DocumentPackage", "DocumentVersions", "FileCoordination", "UniformTypes", "ICTDocument", "Documents",
-                "DocumentQuery", "UbiquityContainers", "UbiquitousKeyValueStore", "AppleCompatibility",
+                "PackageFormat", "ConflictVersions", "FileCoordination", "UniformTypes", "DocumentFormats", "DocumentObject",
+                "LiveQuery", "UbiquityContainers", "UbiquitousKeyValueStore", "AppleCompatibility",
             ]
         ),
 
@@ -286,12 +286,12 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "CoreDataFiles",
-                "DocumentPackage",
-                "DocumentVersions",
+                "PackageFormat",
+                "ConflictVersions",
                 "FileCoordination",
                 "UniformTypes",
-                "ICTDocument",
-                "DocumentQuery",
+                "DocumentFormats",
+                "LiveQuery",
                 "NIBArchive",
                 "EmbeddedLayers",
                 "DataLayers",
@@ -310,12 +310,12 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "CoreDataFiles",
-                "DocumentPackage",
-                "DocumentVersions",
+                "PackageFormat",
+                "ConflictVersions",
                 "FileCoordination",
                 "UniformTypes",
-                "ICTDocument",
-                "DocumentQuery",
+                "DocumentFormats",
+                "LiveQuery",
                 "NIBArchive",
                 "EmbeddedLayers",
                 "DataLayers",
@@ -340,7 +340,7 @@ let package = Package(
         ),
 
         // MARK: Build tools.
-        // Embeds Schemas/ in UniformTypes (type declarations, as text and as type tables) and in ICTDocument
+        // Embeds Schemas/ in UniformTypes (type declarations, as text and as type tables) and in DocumentFormats
         // (the document schema) at build time (see the plugin for why not .embedInCode).
         .plugin(name: "EmbedSchemas", capability: .buildTool(), dependencies: ["SchemaEmbedder"]),
         .executableTarget(name: "SchemaEmbedder", dependencies: ["PropertyList"], path: "Plugins/SchemaEmbedder"),
@@ -358,9 +358,9 @@ let package = Package(
 
         // MARK: Test support — children the tests run, and an independent zip.
         // Children the crash tests kill with SIGKILL while they save a package or resolve a version.
-        .executableTarget(name: "PackageSaveStress", dependencies: ["DocumentPackage"], path: "Tests/PackageSaveStress"),
+        .executableTarget(name: "PackageSaveStress", dependencies: ["PackageFormat"], path: "Tests/PackageSaveStress"),
         .executableTarget(
-            name: "VersionResolveStress", dependencies: ["DocumentVersions", "DocumentPackage"], path: "Tests/VersionResolveStress"),
+            name: "VersionResolveStress", dependencies: ["ConflictVersions", "PackageFormat"], path: "Tests/VersionResolveStress"),
         // A child making coordinated reads, writes, moves and presenting, for FileCoordinationTests (and a bench row).
         .executableTarget(name: "CoordinationStress", dependencies: ["FileCoordination"], path: "Tests/CoordinationStress"),
         // A child that holds an ItemLock until killed, for the lock tests of ICTCommandTests.
@@ -411,7 +411,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedCodingTests",
-            dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "ICTDocument", "TestSupport"],
+            dependencies: ["KeyedCoding", "KeyedArchive", "PropertyList", "CTDocumentPort", "DocumentFormats", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -432,9 +432,9 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "DocumentPackageTests",
+            name: "PackageFormatTests",
             dependencies: [
-                "DocumentPackage",
+                "PackageFormat",
                 "PackageSaveStress",
                 "TestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -442,31 +442,31 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "DocumentVersionsTests",
-            dependencies: ["DocumentVersions", "DocumentPackage", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
+            name: "ConflictVersionsTests",
+            dependencies: ["ConflictVersions", "PackageFormat", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "FileCoordinationTests",
             dependencies: [
-                "FileCoordination", "DocumentVersions", "DocumentPackage", "CoordinationStress", "TestSupport",
+                "FileCoordination", "ConflictVersions", "PackageFormat", "CoordinationStress", "TestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
-            name: "ICTDocumentTests",
-            dependencies: ["ICTDocument", "KeyedArchive", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+            name: "DocumentFormatsTests",
+            dependencies: ["DocumentFormats", "KeyedArchive", "PropertyList", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
-            name: "DocumentsTests",
+            name: "DocumentObjectTests",
             dependencies: [
-                "Documents", "DocumentPackage", "DocumentVersions", "FileCoordination", "ICTDocument", "TestSupport",
+                "DocumentObject", "PackageFormat", "ConflictVersions", "FileCoordination", "DocumentFormats", "TestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
-            name: "DocumentQueryTests",
+            name: "LiveQueryTests",
             dependencies: [
-                "DocumentQuery", "ICTDocument", "SystemSupport", "TestSupport", "UbiquityContainers",
+                "LiveQuery", "DocumentFormats", "SystemSupport", "TestSupport", "UbiquityContainers",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -481,7 +481,7 @@ let package = Package(
         .testTarget(
             name: "AppleCompatibilityTests",
             dependencies: [
-                "AppleCompatibility", "DocumentPackage", "DocumentQuery", "ICTDocument", "TestSupport", "UbiquitousKeyValueStore",
+                "AppleCompatibility", "PackageFormat", "LiveQuery", "DocumentFormats", "TestSupport", "UbiquitousKeyValueStore",
                 "UbiquityContainers",
             ]
         ),
@@ -500,15 +500,15 @@ let package = Package(
         .testTarget(name: "ICTKitCTests", dependencies: ["ICTKitC", "TestSupport"], exclude: ["CProgram"]),
         // The tooling layer in process (its classifier, key paths, folders, differences and contact sheet); the command's
         // own tests run the built `ict`.
-        .testTarget(name: "ICTKitToolingTests", dependencies: ["ICTKitTooling", "ICTDocument", "PropertyList", "TestSupport"]),
+        .testTarget(name: "ICTKitToolingTests", dependencies: ["ICTKitTooling", "DocumentFormats", "PropertyList", "TestSupport"]),
         .testTarget(
             name: "ICTCommandTests",
             dependencies: [
                 "ICTCommand",
                 "ICTKitTooling",
                 "CoordinationStress",
-                "DocumentVersions",
-                "ICTDocument",
+                "ConflictVersions",
+                "DocumentFormats",
                 "LockHolder",
                 "PropertyList",
                 "TestSupport",

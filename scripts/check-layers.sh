@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The layering rules of issue 43 (item 2) that Package.swift and the import
 # lines must keep, checked by make lint:
-#   - Documents and DocumentQuery do not depend on ICTDocument: not in their
+#   - Documents and LiveQuery do not depend on DocumentFormats: not in their
 #     targets' dependencies, and no Swift file of theirs imports it (document
-#     kinds reach the query through DocumentQuery's MetadataDocumentKinds);
-#   - DocumentPackage does not use the coordination protocol: no Swift file of
+#     kinds reach the query through LiveQuery's MetadataDocumentKinds);
+#   - PackageFormat does not use the coordination protocol: no Swift file of
 #     it names ItemLock or PresenterChannel (FileCoordination's
 #     coordinatedSave takes the lock and tells the presenters around its save).
 #   scripts/check-layers.sh [ROOT]   ROOT: the repository (by default this one); exits 1 naming each breach
@@ -33,14 +33,14 @@ def dependencies(manifest, target):
     return []
 
 manifest = (root / "Package.swift").read_text()
-for target in ("Documents", "DocumentQuery"):
-    if "ICTDocument" in dependencies(manifest, target):
-        breaches.append(f"Package.swift: target {target} depends on ICTDocument")
+for target in ("DocumentObject", "LiveQuery"):
+    if "DocumentFormats" in dependencies(manifest, target):
+        breaches.append(f"Package.swift: target {target} depends on DocumentFormats")
     for source in sorted((root / "Sources" / target).rglob("*.swift")):
         for number, line in enumerate(source.read_text().splitlines(), 1):
-            if re.match(r"\s*(@\w+\s+)*import\s+(\w+\s+)?ICTDocument\b", line):
-                breaches.append(f"{source.relative_to(root)}:{number}: imports ICTDocument")
-for source in sorted((root / "Sources" / "DocumentPackage").rglob("*.swift")):
+            if re.match(r"\s*(@\w+\s+)*import\s+(\w+\s+)?DocumentFormats\b", line):
+                breaches.append(f"{source.relative_to(root)}:{number}: imports DocumentFormats")
+for source in sorted((root / "Sources" / "PackageFormat").rglob("*.swift")):
     for number, line in enumerate(source.read_text().splitlines(), 1):
         if re.search(r"\b(ItemLock|PresenterChannel)\b", line):
             breaches.append(f"{source.relative_to(root)}:{number}: uses the coordination protocol ({line.strip()})")

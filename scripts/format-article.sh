@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The .ict format has one reference, docs/ict-format.md. ICTDocument's DocC
+# The .ict format has one reference, docs/ict-format.md. DocumentFormats's DocC
 # article DocumentFormat.md is made from it by this script (its title and
 # abstract, then the reference's text after its own title), never edited by hand.
 #   scripts/format-article.sh          writes the article
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=docs/ict-format.md
-article=Sources/ICTDocument/ICTDocument.docc/DocumentFormat.md
+article=Sources/DocumentFormats/DocumentFormats.docc/DocumentFormat.md
 made=$(mktemp)
 trap 'rm -f "$made"' EXIT
 {

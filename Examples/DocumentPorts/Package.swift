@@ -23,7 +23,7 @@ let package = Package(
                 "DocumentPortSupport",
                 .product(name: "AppleCompatibility", package: "ICTKit"),
                 .product(name: "KeyedCodingAppleNames", package: "ICTKit"),
-                .product(name: "ICTDocument", package: "ICTKit"),
+                .product(name: "DocumentFormats", package: "ICTKit"),
             ]
         ),
         // The notes app's one-file `.icfnote` text document.
@@ -32,9 +32,9 @@ let package = Package(
             dependencies: [
                 "DocumentPortSupport",
                 .product(name: "AppleCompatibility", package: "ICTKit"),
-                .product(name: "Documents", package: "ICTKit"),
-                // DocumentText, the UTF-8 reading of a note (Documents does not re-export it).
-                .product(name: "ICTDocument", package: "ICTKit"),
+                .product(name: "DocumentObject", package: "ICTKit"),
+                // DocumentText, the UTF-8 reading of a note (DocumentObject does not re-export it).
+                .product(name: "DocumentFormats", package: "ICTKit"),
             ]
         ),
         // The notes app's iCloud side: its container, moves in and out with setUbiquitous, a query of the
@@ -56,9 +56,9 @@ let package = Package(
             dependencies: [
                 "DocumentPortSupport",
                 .product(name: "AppleCompatibility", package: "ICTKit"),
-                .product(name: "Documents", package: "ICTKit"),
-                // DocumentText, the UTF-8 reading of a note (Documents does not re-export it).
-                .product(name: "ICTDocument", package: "ICTKit"),
+                .product(name: "DocumentObject", package: "ICTKit"),
+                // DocumentText, the UTF-8 reading of a note (DocumentObject does not re-export it).
+                .product(name: "DocumentFormats", package: "ICTKit"),
             ]
         ),
     ]

@@ -7,7 +7,7 @@ import PackagePlugin
 /// well-known-app types also a type table, the form the registry is built
 /// from on first use (reading the table costs a few percent of parsing the
 /// XML, which was most of the time `ict types conforms` took); in
-/// `ICTDocument`, the `.ict` and `.ptk` document schemas. One tool, SchemaEmbedder,
+/// `DocumentFormats`, the `.ict` and `.ptk` document schemas. One tool, SchemaEmbedder,
 /// writes them all.
 ///
 /// A string literal rather than `resources: [.embedInCode(…)]`: SwiftPM
@@ -44,7 +44,7 @@ struct EmbedSchemas: BuildToolPlugin {
                 mode: "table", schema: "well-known-app-types.plist", constant: "wellKnownAppTypeTable",
                 swiftFile: "WellKnownAppTypeTable.swift"),
         ],
-        "ICTDocument": [
+        "DocumentFormats": [
             Embedding(
                 mode: "text", schema: "ict-document.schema.plist", constant: "ictDocumentSchemaText",
                 swiftFile: "ICTDocumentSchemaText.swift", container: "-"),

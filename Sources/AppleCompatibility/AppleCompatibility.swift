@@ -1,7 +1,7 @@
 // Apple's names on every platform, the pattern of OpenCombine's shim: on
 // Apple platforms this module re-exports Foundation (`FileWrapper`) and
 // UniformTypeIdentifiers (`UTType`); elsewhere it declares both itself, built
-// on DocumentPackage and UniformTypes. Code written against Apple's API
+// on PackageFormat and UniformTypes. Code written against Apple's API
 // imports this module instead of UniformTypeIdentifiers and is otherwise
 // unchanged. `AppleCompatibility.docc/Compatibility.md` lists what behaves
 // differently off Apple platforms.

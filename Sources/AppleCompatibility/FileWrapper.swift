@@ -1,10 +1,10 @@
 #if !canImport(Darwin)
-import DocumentPackage
+import PackageFormat
 import Foundation
 
 /// A representation of a node (a file, directory, or symbolic link) in the
 /// file system: Foundation's `FileWrapper`, which swift-corelibs-foundation
-/// lacks, built on DocumentPackage's `PackageWrapper`.
+/// lacks, built on PackageFormat's `PackageWrapper`.
 ///
 /// A regular file read from disk without `.immediate` reads its bytes on the
 /// first `regularFileContents`; writing a directory saves it as a package,

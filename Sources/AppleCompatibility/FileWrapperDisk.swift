@@ -1,5 +1,5 @@
 #if !canImport(Darwin)
-import DocumentPackage
+import PackageFormat
 import FileCoordination
 import Foundation
 import SystemPackage
@@ -64,7 +64,7 @@ extension FileWrapper {
         return result
     }
 
-    /// The `fileAttributes` of a node read by DocumentPackage.
+    /// The `fileAttributes` of a node read by PackageFormat.
     static func attributes(of node: PackageWrapper) -> [String: Any] {
         var attributes: [String: Any] = [FileAttributeKey.posixPermissions.rawValue: NSNumber(value: node.permissions)]
         attributes[FileAttributeKey.modificationDate.rawValue] = node.modificationDate
@@ -123,7 +123,7 @@ extension FileWrapper {
         if options.contains(.withNameUpdating) { updateNames(to: url.lastPathComponent) }
     }
 
-    /// This wrapper as a DocumentPackage node, with its attributes applied:
+    /// This wrapper as a PackageFormat node, with its attributes applied:
     /// a regular file's own node (which remembers the file it was read from),
     /// a new node for a directory or a link.
     func packageNode() throws(DocumentPackageError) -> PackageWrapper {
@@ -146,7 +146,7 @@ extension FileWrapper {
         for (key, child) in fileWrappers ?? [:] { child.updateNames(to: key) }
     }
 
-    /// Foundation's error for a DocumentPackage error, which it carries
+    /// Foundation's error for a PackageFormat error, which it carries
     /// under `NSUnderlyingErrorKey`.
     static func cocoaError(_ error: DocumentPackageError, url: URL, writing: Bool) -> CocoaError {
         let code: CocoaError.Code =

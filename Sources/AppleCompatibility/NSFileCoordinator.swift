@@ -1,5 +1,5 @@
 #if !canImport(Darwin)
-import DocumentVersions
+import ConflictVersions
 import FileCoordination
 import Foundation
 import Synchronization

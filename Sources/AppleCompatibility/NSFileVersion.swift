@@ -1,11 +1,11 @@
 #if !canImport(Darwin)
-import DocumentVersions
+import ConflictVersions
 import Foundation
 import Synchronization
 import UbiquityContainers
 
 /// Foundation's `NSFileVersion`, which swift-corelibs-foundation lacks, with
-/// Apple's Swift signatures, over DocumentVersions' `DocumentVersion`: the
+/// Apple's Swift signatures, over ConflictVersions' `DocumentVersion`: the
 /// current version is the document itself, the others are the conflict
 /// copies a sync engine (Syncthing, Nextcloud, Dropbox) leaves beside it, or
 /// inside a package beside its entries.
@@ -42,7 +42,7 @@ open class NSFileVersion: NSObject {
         public static let byMoving = ReplacingOptions(rawValue: 1 << 0)
     }
 
-    /// The version, as DocumentVersions found it.
+    /// The version, as ConflictVersions found it.
     public let documentVersion: DocumentVersion
     private let discardable = Mutex(false)
 

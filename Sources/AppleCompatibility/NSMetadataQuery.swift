@@ -1,6 +1,6 @@
 #if !canImport(Darwin)
 import Foundation
-import DocumentQuery
+import LiveQuery
 import Synchronization
 
 // MARK: Attribute keys, scopes and notifications, as Foundation names them

@@ -1,5 +1,5 @@
 #if !canImport(Darwin)
-import DocumentQuery
+import LiveQuery
 import Foundation
 
 // swift-corelibs-foundation declares `NSPredicate(format:)` and

@@ -1,7 +1,7 @@
 #if !canImport(UIKit)
-import DocumentPackage
-import DocumentVersions
-import Documents
+import PackageFormat
+import ConflictVersions
+import DocumentObject
 import Foundation
 import SystemPackage
 import SystemSupport
@@ -194,7 +194,7 @@ open class UIDocument: NSObject {
 }
 
 /// A `UIDocument`'s contents on disk: bytes, or a package read by
-/// DocumentPackage, chosen by what the item is.
+/// PackageFormat, chosen by what the item is.
 enum UIDocumentContents: DocumentContents {
     case bytes(Data)
     case package(PackageWrapper)

@@ -1,4 +1,4 @@
-import DocumentVersions
+import ConflictVersions
 import SystemPackage
 import SystemSupport
 

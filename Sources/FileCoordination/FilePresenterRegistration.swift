@@ -1,5 +1,5 @@
 import Dispatch
-import DocumentVersions
+import ConflictVersions
 import SystemPackage
 import SystemSupport
 

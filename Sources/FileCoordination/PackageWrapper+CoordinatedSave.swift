@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import SystemPackage
 import SystemSupport
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CoreDataFiles
-import DocumentPackage
-import ICTDocument
+import PackageFormat
+import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import NIBArchive

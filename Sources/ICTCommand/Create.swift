@@ -1,6 +1,6 @@
 import ArgumentParser
 import FileCoordination
-import ICTDocument
+import DocumentFormats
 import ICTKitTooling
 import SystemSupport
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import DocumentPackage
-import ICTDocument
+import PackageFormat
+import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import OrderedCollections

@@ -1,6 +1,6 @@
 import ArgumentParser
 import EmbeddedLayers
-import ICTDocument
+import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import NIBArchive

@@ -17,7 +17,7 @@ struct Ict: ParsableCommand {
             characters in names and values are shown as escapes (\\n, \\t, \\r, \\u{1B}); \
             --json shows them exactly.
             """,
-        version: ICTVersion.current,
+        version: ICTKitVersion.current,
         subcommands: [
             Inspect.self, Convert.self, Validate.self, Types.self, List.self, Thumbnail.self, Create.self, SetFields.self,
             Get.self, KeyPathType.self, Insert.self, Remove.self, CreatePlist.self, Versions.self, Resolve.self,

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CoreDataFiles
-import DocumentPackage
+import PackageFormat
 import EmbeddedLayers
-import ICTDocument
+import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import NIBArchive

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ICTDocument
+import DocumentFormats
 import ICTKitTooling
 
 /// `ict list --html PAGE`: the documents as a contact sheet (`ContactSheet`) instead of the table.

@@ -1,7 +1,7 @@
 import Dispatch
-import DocumentQuery
-import DocumentVersions
-import ICTDocument
+import LiveQuery
+import ConflictVersions
+import DocumentFormats
 import ICTKitTooling
 import PropertyList
 import SystemSupport

@@ -1,6 +1,6 @@
 import ArgumentParser
-import DocumentVersions
-import ICTDocument
+import ConflictVersions
+import DocumentFormats
 import ICTKitTooling
 import SystemSupport
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ICTDocument
+import DocumentFormats
 import ICTKitTooling
 
 extension Ict {

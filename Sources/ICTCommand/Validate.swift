@@ -1,6 +1,6 @@
 import ArgumentParser
 import CoreDataFiles
-import ICTDocument
+import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import OrderedCollections

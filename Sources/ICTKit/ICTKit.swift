@@ -6,14 +6,14 @@
 // dependency (`import PropertyList`).
 @_exported import AppleCompatibility
 @_exported import CoreDataFiles
-@_exported import DocumentPackage
-@_exported import DocumentQuery
-@_exported import DocumentVersions
-@_exported import Documents
+@_exported import PackageFormat
+@_exported import LiveQuery
+@_exported import ConflictVersions
+@_exported import DocumentObject
 @_exported import EmbeddedLayers
 @_exported import FileCoordination
 @_exported import FoundationValues
-@_exported import ICTDocument
+@_exported import DocumentFormats
 @_exported import KeyedArchive
 @_exported import KeyedCoding
 @_exported import NIBArchive

@@ -1,6 +1,6 @@
-import DocumentPackage
-import DocumentVersions
-import ICTDocument
+import PackageFormat
+import ConflictVersions
+import DocumentFormats
 import SystemSupport
 
 /// A document of one of the `DocumentKind`s found in a folder (`DocumentDiscovery`), or named by its path.

@@ -1,4 +1,4 @@
-import ICTDocument
+import DocumentFormats
 import OrderedCollections
 import PropertyList
 import SystemSupport

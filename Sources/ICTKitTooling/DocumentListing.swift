@@ -1,5 +1,5 @@
-import DocumentVersions
-import ICTDocument
+import ConflictVersions
+import DocumentFormats
 import PropertyList
 import SystemSupport
 

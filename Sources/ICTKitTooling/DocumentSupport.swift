@@ -1,4 +1,4 @@
-import ICTDocument
+import DocumentFormats
 import PropertyList
 import SystemSupport
 

@@ -1,5 +1,5 @@
 import CoreDataFiles
-import ICTDocument
+import DocumentFormats
 
 /// What kind of input a path names, decided in one place for every command
 /// (`convert`, `get`, `inspect`, `validate`, `set`, `diff`): the reader it

@@ -1,4 +1,4 @@
-import ICTDocument
+import DocumentFormats
 import UniformTypes
 
 /// What an input named by a user is, told before it is opened, so that a

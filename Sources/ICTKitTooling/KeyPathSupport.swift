@@ -1,5 +1,5 @@
-import DocumentPackage
-import ICTDocument
+import PackageFormat
+import DocumentFormats
 import KeyedArchive
 import PropertyList
 import SystemSupport

@@ -1,5 +1,5 @@
 import EmbeddedLayers
-import ICTDocument
+import DocumentFormats
 import KeyedArchive
 import PropertyList
 import SystemSupport
@@ -74,7 +74,7 @@ package struct KeyPathAddress: Sendable, Equatable {
 
     /// Why an `.ict` document's entry cannot be read or edited in place: it
     /// is a symbolic link (links in a document are never followed, as
-    /// `ICTDocument` reads entries: an edit would write through it, maybe
+    /// `DocumentFormats` reads entries: an edit would write through it, maybe
     /// outside the document) or a folder; nil for a file or nothing there.
     private static func entryProblem(_ file: String) -> String? {
         guard let info = try? FileInfo.of(path: file, followingLink: false) else { return nil }

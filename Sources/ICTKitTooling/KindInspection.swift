@@ -1,4 +1,4 @@
-import ICTDocument
+import DocumentFormats
 import SystemSupport
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,4 @@
-import ICTDocument
+import DocumentFormats
 import SystemSupport
 
 /// Where a command may write, decided in one place for every command and

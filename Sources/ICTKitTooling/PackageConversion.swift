@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import FileCoordination
 
 /// `ict convert` between a package directory and a zip of it.

@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import KeyedArchive
 import OrderedCollections
 import PropertyList

@@ -1,6 +1,6 @@
-import DocumentPackage
-import DocumentVersions
-import ICTDocument
+import PackageFormat
+import ConflictVersions
+import DocumentFormats
 import PropertyList
 import SystemSupport
 

@@ -13,7 +13,7 @@ final class ClassNameMapping: @unchecked Sendable {
     /// Guards the tables (written from any thread).
     private let lock = ThreadLock()
     private var namesByClass: [ObjectIdentifier: String] = [:]
-    private var classesByName: [String: any ICTCoding.Type] = [:]
+    private var classesByName: [String: any ArchiveCoding.Type] = [:]
 
     func setName(_ name: String?, for type: AnyClass) {
         lock.withLock { namesByClass[ObjectIdentifier(type)] = name }
@@ -23,18 +23,18 @@ final class ClassNameMapping: @unchecked Sendable {
         lock.withLock { namesByClass[ObjectIdentifier(type)] }
     }
 
-    func setClass(_ type: (any ICTCoding.Type)?, forName name: String) {
+    func setClass(_ type: (any ArchiveCoding.Type)?, forName name: String) {
         lock.withLock { classesByName[name] = type }
     }
 
-    func `class`(forName name: String) -> (any ICTCoding.Type)? {
+    func `class`(forName name: String) -> (any ArchiveCoding.Type)? {
         lock.withLock { classesByName[name] }
     }
 
     /// The name a class is archived under when nothing maps it: `NSObject`
-    /// for `ICTObject`, otherwise the module-qualified name
+    /// for `ArchivableObject`, otherwise the module-qualified name
     /// (`MyApp.CTData`), as Foundation names a Swift class without `@objc(Name)`.
     static func defaultName(for type: AnyClass) -> String {
-        type == ICTObject.self ? "NSObject" : String(reflecting: type)
+        type == ArchivableObject.self ? "NSObject" : String(reflecting: type)
     }
 }

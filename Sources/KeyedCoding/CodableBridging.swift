@@ -16,7 +16,7 @@ import Foundation
 // graph and hands it to `PropertyListDecoder`. The property list passes
 // through its binary form on the way, which changes no value.
 
-extension ICTKeyedArchiver {
+extension KeyedObjectArchiver {
     /// Encodes `value` under `key` as the property-list objects
     /// `PropertyListEncoder` makes of it (`encodeEncodable(_:forKey:)`).
     ///
@@ -31,7 +31,7 @@ extension ICTKeyedArchiver {
     }
 }
 
-extension ICTKeyedUnarchiver {
+extension KeyedObjectUnarchiver {
     /// The property-list classes a Codable value's objects may be of.
     static let propertyListClassNames: Set<String> = [
         "NSString", "NSMutableString", "NSNumber", "NSData", "NSMutableData", "NSDate",

@@ -26,19 +26,19 @@
 #endif
 
 /// `NSObject`: the root of archivable classes.
-public typealias NSObject = ICTObject
+public typealias NSObject = ArchivableObject
 /// `NSCoding`.
-public typealias NSCoding = ICTCoding
+public typealias NSCoding = ArchiveCoding
 /// `NSSecureCoding`.
-public typealias NSSecureCoding = ICTSecureCoding
+public typealias NSSecureCoding = ArchiveSecureCoding
 /// `NSCoder`.
-public typealias NSCoder = ICTCoder
+public typealias NSCoder = ArchiveCoder
 /// `NSKeyedArchiver`.
-public typealias NSKeyedArchiver = ICTKeyedArchiver
+public typealias NSKeyedArchiver = KeyedObjectArchiver
 /// `NSKeyedUnarchiver`.
-public typealias NSKeyedUnarchiver = ICTKeyedUnarchiver
+public typealias NSKeyedUnarchiver = KeyedObjectUnarchiver
 /// `NSNumber`.
-public typealias NSNumber = ICTNumber
+public typealias NSNumber = ArchivedNumber
 /// `NSString`, decoded as a Swift string.
 public typealias NSString = String
 /// `NSData`, decoded as `Data`.
@@ -50,7 +50,7 @@ public typealias NSUUID = UUID
 /// `NSURL`, decoded as `URL`.
 public typealias NSURL = URL
 /// `NSNull`.
-public typealias NSNull = ICTNull
+public typealias NSNull = ArchivedNull
 /// `NSArray`, decoded as `[Any]`.
 public typealias NSArray = [Any]
 /// `NSDictionary`, decoded as `[AnyHashable: Any]`.

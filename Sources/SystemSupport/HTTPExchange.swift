@@ -9,7 +9,7 @@ import Darwin
 // A sync engine's REST API (Syncthing's, on 127.0.0.1) is read with one
 // HTTP/1.1 request per connection, `Connection: close`, every step bounded
 // by one deadline. Written here rather than taken from FoundationNetworking
-// because the layers below Documents do not link Foundation's networking
+// because the layers below DocumentObject do not link Foundation's networking
 // (libcurl and the thread URLSession runs), because a status request must
 // give up at a deadline that covers connecting, sending and reading alike,
 // and because the event loop waits on the connection's descriptor itself.

@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import FileCoordination
 import SystemPackage
 import SystemSupport

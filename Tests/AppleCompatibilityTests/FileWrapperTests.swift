@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if !canImport(Darwin)
-import DocumentPackage
+import PackageFormat
 #endif
 
 /// `FileWrapper` against Apple's documentation of each member.

@@ -1,8 +1,8 @@
 #if !canImport(Darwin)
 import AppleCompatibility
-import DocumentQuery
+import LiveQuery
 import Foundation
-import ICTDocument
+import DocumentFormats
 import Testing
 
 /// Foundation's NSMetadataQuery and NSMetadataItem off Apple platforms, used

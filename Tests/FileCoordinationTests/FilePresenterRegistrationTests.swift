@@ -1,4 +1,4 @@
-import DocumentVersions
+import ConflictVersions
 import FileCoordination
 import Foundation
 import SystemPackage

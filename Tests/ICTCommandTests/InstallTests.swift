@@ -45,7 +45,7 @@ struct InstallTests {
         let ict = prefix.appendingPathComponent("bin/ict")
         #expect(FileManager.default.isExecutableFile(atPath: ict.path))
         let run = try ProgramRunner.run(ict.path, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
-        #expect(run.stdout == ICTVersion.current + "\n")
+        #expect(run.stdout == ICTKitVersion.current + "\n")
 
         let manuals = prefix.appendingPathComponent("share/man/man1")
         let pages = try FileManager.default.contentsOfDirectory(atPath: manuals.path).sorted()
@@ -56,7 +56,7 @@ struct InstallTests {
         for page in pages {
             let text = try render(manuals.appendingPathComponent(page))
             #expect(text.contains("NAME"), "\(page): \(text)")
-            #expect(text.contains("ICTKit \(ICTVersion.current)"), "\(page): the version is in the footer")
+            #expect(text.contains("ICTKit \(ICTKitVersion.current)"), "\(page): the version is in the footer")
         }
         let main = try render(manuals.appendingPathComponent("ict.1"))
         for subcommand in Self.subcommands {

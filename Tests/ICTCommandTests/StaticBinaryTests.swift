@@ -52,7 +52,7 @@ struct StaticBinaryTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try ProgramRunner.run(folder.appendingPathComponent("ict").path, ["--version"], environment: Self.bareEnvironment, in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == ICTVersion.current + "\n")
+        #expect(run.stdout == ICTKitVersion.current + "\n")
     }
 
     @Test func convertsXMLToTheBytesPlistlibWrites() throws {

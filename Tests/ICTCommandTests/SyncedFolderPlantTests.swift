@@ -1,6 +1,6 @@
-import DocumentVersions
+import ConflictVersions
 import Foundation
-import ICTDocument
+import DocumentFormats
 import TestSupport
 import Testing
 

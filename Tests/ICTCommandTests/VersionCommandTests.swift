@@ -2,12 +2,12 @@ import Testing
 
 @testable import ICTCommand
 
-/// `ict --version`: the version defined once, in `ICTVersion`.
+/// `ict --version`: the version defined once, in `ICTKitVersion`.
 struct VersionCommandTests {
     @Test func versionFlagPrintsTheVersionFromTheSource() throws {
         let run = try ICTRunner.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.stdout == ICTVersion.current + "\n")
+        #expect(run.stdout == ICTKitVersion.current + "\n")
         #expect(run.stderr.isEmpty)
     }
 }

@@ -25,7 +25,7 @@ struct ICTKitImportTests {
     }
 
     @Test func everyModuleIsReachable() throws {
-        // ICTDocument: the document's display name.
+        // DocumentFormats: the document's display name.
         let document = try ICTDocumentFile(contentsOf: Self.coffee)
         #expect(try document.displayName() == Self.displayNameByPlistlib())
         // PropertyList and KeyedArchive: the metadata entry is a binary keyed archive.

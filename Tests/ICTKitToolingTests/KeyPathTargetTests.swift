@@ -1,5 +1,5 @@
 import Foundation
-import ICTDocument
+import DocumentFormats
 import PropertyList
 import TestSupport
 import Testing

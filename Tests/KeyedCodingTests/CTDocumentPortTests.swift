@@ -1,5 +1,5 @@
 import Foundation
-import ICTDocument
+import DocumentFormats
 import KeyedArchive
 import TestSupport
 import Testing
@@ -41,7 +41,7 @@ final class FoundationEntry: NSObject, NSSecureCoding {
 /// Apple-platform code with only its import changed) on the real documents
 /// in SampleDocs/. Expected values are what python3's plistlib reads from the
 /// same files; the documents the port writes are checked by plistlib, by the
-/// ICTDocument module's validator and by its reader.
+/// DocumentFormats module's validator and by its reader.
 @Suite struct CTDocumentPortTests {
     @Test func readsEverySampleDocumentAsPlistlibDoes() throws {
         let documents = Fixtures.sampleDocuments

@@ -44,13 +44,13 @@ struct Expedition: Codable, Equatable {
         archiver.encode(propertyList, forKey: "expedition")
         archiver.finishEncoding()
 
-        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        let unarchiver = try KeyedObjectUnarchiver(forReadingFrom: archiver.encodedData)
         #expect(unarchiver.decodeDecodable(Expedition.self, forKey: "expedition") == Self.expedition)
         #expect(unarchiver.error == nil)
     }
 
     @Test func foundationDecodesWhatWeArchive() throws {
-        let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
+        let archiver = KeyedObjectArchiver(requiringSecureCoding: true)
         try archiver.encodeEncodable(Self.expedition, forKey: "expedition")
         let data = archiver.encodedData
 
@@ -64,7 +64,7 @@ struct Expedition: Codable, Equatable {
     @Test func containersAreTheMutableClassesOfThePropertyListEncoder() throws {
         // Apple's __PlistDictionaryEncoder (swift-foundation, FOUNDATION_FRAMEWORK)
         // builds NSMutableDictionary and NSMutableArray containers.
-        let archiver = ICTKeyedArchiver(requiringSecureCoding: true)
+        let archiver = KeyedObjectArchiver(requiringSecureCoding: true)
         try archiver.encodeEncodable(Self.expedition, forKey: "root")
         let root = try Fixtures.plistlibRoot(ofArchive: archiver.encodedData)
         #expect(root.classes == ["NSMutableDictionary", "NSDictionary", "NSObject"])
@@ -73,10 +73,10 @@ struct Expedition: Codable, Equatable {
     }
 
     @Test func roundTripsThroughOurArchiver() throws {
-        let archiver = ICTKeyedArchiver()
+        let archiver = KeyedObjectArchiver()
         try archiver.encodeEncodable(Self.expedition, forKey: "expedition")
         try archiver.encodeEncodable([1, 2, 3], forKey: "numbers")
-        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        let unarchiver = try KeyedObjectUnarchiver(forReadingFrom: archiver.encodedData)
         #expect(unarchiver.decodeDecodable(Expedition.self, forKey: "expedition") == Self.expedition)
         #expect(unarchiver.decodeDecodable([Int].self, forKey: "numbers") == [1, 2, 3])
         #expect(unarchiver.decodeDecodable(Expedition.self, forKey: "absent") == nil)
@@ -84,9 +84,9 @@ struct Expedition: Codable, Equatable {
     }
 
     @Test func valueOfAnotherShapeRecordsTheDecodingError() throws {
-        let archiver = ICTKeyedArchiver()
+        let archiver = KeyedObjectArchiver()
         try archiver.encodeEncodable(["name": "only a name"], forKey: "expedition")
-        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        let unarchiver = try KeyedObjectUnarchiver(forReadingFrom: archiver.encodedData)
         #expect(unarchiver.decodeDecodable(Expedition.self, forKey: "expedition") == nil)
         #expect(unarchiver.error is DecodingError)
         #expect(throws: DecodingError.self) { _ = try unarchiver.decodeTopLevelDecodable(Expedition.self, forKey: "expedition") }
@@ -94,7 +94,7 @@ struct Expedition: Codable, Equatable {
 
     @Test func objectThatIsNotAPropertyListIsRefusedAtItsKeyPath() throws {
         // bpylist2's simple_archive: root is a crap.Foo (MANIFEST).
-        let unarchiver = try ICTKeyedUnarchiver(forReadingFrom: try Fixtures.interop("keyedarchive/bpylist2/simple_archive.plist"))
+        let unarchiver = try KeyedObjectUnarchiver(forReadingFrom: try Fixtures.interop("keyedarchive/bpylist2/simple_archive.plist"))
         let error = try #require(throws: KeyedArchiveError.self) { _ = try unarchiver.decodeTopLevelDecodable(Expedition.self, forKey: "root") }
         #expect(error.code == .disallowedClass)
         #expect("\(error.keyPath)" == "$top.root")

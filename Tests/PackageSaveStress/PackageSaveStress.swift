@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import Foundation
 
 /// Saves one package over and over, each save the next version of a known

@@ -1,5 +1,5 @@
-import DocumentPackage
-import DocumentVersions
+import PackageFormat
+import ConflictVersions
 import Foundation
 
 /// Resolves a document's conflicts over and over, until killed. Each round

@@ -1,5 +1,5 @@
 import Foundation
-import ICTDocument
+import DocumentFormats
 import KeyedArchive
 import SystemPackage
 
@@ -17,7 +17,7 @@ import Darwin
 /// - n1. `ict list` against `ict list --data` (each document's data archive
 ///   decoded too), whole processes;
 /// - n2. the same listing against one that also decodes each photo, in this
-///   process with the ICTDocument API.
+///   process with the DocumentFormats API.
 struct DocumentListing {
     let stopwatch: Stopwatch
     let processRuns: Stopwatch
@@ -157,7 +157,7 @@ struct DocumentListing {
             "n2. list \(documents.count) documents (every 10th), in process", ours: ours,
             peer: "the same, data archive + photo PNG decoded", peerTime: peer, target: .faster(by: 20))
         row.note =
-            "in this process with the ICTDocument API: ICTDocumentSummary(ofDocumentAt:) per document, as `ict list`, "
+            "in this process with the DocumentFormats API: ICTDocumentSummary(ofDocumentAt:) per document, as `ict list`, "
             + "then a sort by name; the peer also calls ICTDocumentFile(contentsOf:).data() and decodes the photo to RGBA "
             + "pixels with PNGImage(pngBytes:), as a program showing the documents' photos must. Page cache warm"
         rows.append(row)
@@ -187,7 +187,7 @@ struct DocumentListing {
 /// The folder of generated documents: `documentCount` documents whose data
 /// entries hold a photo of about 500 KB (560 × 560 PNG) and whose metadata
 /// entries hold its 280 × 280 thumbnail, both real archives written with the
-/// ICTDocument types and `KeyedArchiver`, every entry a file of its own.
+/// DocumentFormats types and `KeyedArchiver`, every entry a file of its own.
 ///
 /// The photos are the six sample documents' photos (`SampleDocs/`) scaled to
 /// 560 × 560 with seeded noise added (so they compress as a busy photograph

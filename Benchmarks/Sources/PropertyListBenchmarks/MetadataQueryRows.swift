@@ -1,5 +1,5 @@
 import Dispatch
-import DocumentQuery
+import LiveQuery
 import Foundation
 import UbiquityContainers
 

@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import Foundation
 
 #if canImport(Glibc)
@@ -50,7 +50,7 @@ struct PackageSaving {
                 flushing
                 ? ["sh", "-c", "cp -r \"$0\" \"$1\" && sync -f \"$1\"", source, copy]
                 : ["cp", "-r", source, copy]
-            log("p1. safe save, \(flushing ? "flushed" : "not flushed"): DocumentPackage vs \(peerName)")
+            log("p1. safe save, \(flushing ? "flushed" : "not flushed"): PackageFormat vs \(peerName)")
             let (ours, peer) = try stopwatch.compare(
                 reported: { try fullSave(flushing: flushing) },
                 {

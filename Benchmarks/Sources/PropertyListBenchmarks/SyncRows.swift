@@ -1,8 +1,8 @@
 import Dispatch
-import DocumentQuery
+import LiveQuery
 import FileCoordination
 import Foundation
-import ICTDocument
+import DocumentFormats
 import SyncthingHarness
 import SystemPackage
 import UbiquityContainers

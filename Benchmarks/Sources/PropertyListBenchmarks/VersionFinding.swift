@@ -1,5 +1,5 @@
-import DocumentPackage
-import DocumentVersions
+import PackageFormat
+import ConflictVersions
 import Foundation
 import SystemPackage
 

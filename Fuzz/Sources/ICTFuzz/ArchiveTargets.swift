@@ -1,6 +1,6 @@
 import EmbeddedLayers
 import Foundation
-import ICTDocument
+import DocumentFormats
 import KeyedArchive
 import NIBArchive
 import PropertyList

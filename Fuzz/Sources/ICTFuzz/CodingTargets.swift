@@ -1,40 +1,40 @@
 import Foundation
-import ICTDocument
+import DocumentFormats
 import KeyedArchive
 import KeyedCoding
 
 // Targets for the readers issue 13 added: the NSCoder-shaped unarchiver
 // and the .ict JSON form.
 
-/// Every class `ICTKeyedUnarchiver` decodes without an app's own types.
+/// Every class `KeyedObjectUnarchiver` decodes without an app's own types.
 private let foundationStandIns: [Any.Type] = [
-    String.self, Data.self, Date.self, UUID.self, URL.self, ICTNumber.self, ICTNull.self,
+    String.self, Data.self, Date.self, UUID.self, URL.self, ArchivedNumber.self, ArchivedNull.self,
     [Any].self, [AnyHashable: Any].self, Set<AnyHashable>.self,
 ]
 
-/// `ICTKeyedUnarchiver`: the root object (`root`, then `DATA`) with every
+/// `KeyedObjectUnarchiver`: the root object (`root`, then `DATA`) with every
 /// Foundation class allowed; what decodes without an error archives again
-/// with `ICTKeyedArchiver`, and that archive decodes without an error.
+/// with `KeyedObjectArchiver`, and that archive decodes without an error.
 func fuzzKeyedCoder(_ bytes: [UInt8]) {
     let data = Data(bytes)
     for key in ["root", ICTDocumentFormat.topKey] {
-        guard let unarchiver = try? ICTKeyedUnarchiver(forReadingFrom: data, limits: fuzzArchiveLimits) else { return }
+        guard let unarchiver = try? KeyedObjectUnarchiver(forReadingFrom: data, limits: fuzzArchiveLimits) else { return }
         guard let object = unarchiver.decodeObject(of: foundationStandIns, forKey: key), unarchiver.error == nil else { continue }
         let archived: Data
         do {
-            archived = try ICTKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
+            archived = try KeyedObjectArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
         } catch {
             // A value the archiver refuses must say so by a thrown error, as here; nothing more to check.
             continue
         }
         do {
-            let again = try ICTKeyedUnarchiver(forReadingFrom: archived, limits: fuzzArchiveLimits)
+            let again = try KeyedObjectUnarchiver(forReadingFrom: archived, limits: fuzzArchiveLimits)
             let decoded = again.decodeObject(of: foundationStandIns, forKey: "root")
             require(
                 decoded != nil && again.error == nil,
-                "what ICTKeyedArchiver wrote of \(brief(object)) does not decode: \(again.error.map { "\($0)" } ?? "nil")")
+                "what KeyedObjectArchiver wrote of \(brief(object)) does not decode: \(again.error.map { "\($0)" } ?? "nil")")
         } catch {
-            require(false, "ICTKeyedArchiver wrote an archive ICTKeyedUnarchiver cannot read: \(error)")
+            require(false, "KeyedObjectArchiver wrote an archive KeyedObjectUnarchiver cannot read: \(error)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import DocumentPackage
+import PackageFormat
 import Foundation
 
 #if canImport(Glibc)

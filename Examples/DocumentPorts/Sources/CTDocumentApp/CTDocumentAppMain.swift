@@ -1,6 +1,6 @@
 import AppleCompatibility
 import DocumentPortSupport
-import ICTDocument
+import DocumentFormats
 import KeyedCodingAppleNames
 
 extension CTDocument: PortedDocument {

@@ -1,5 +1,5 @@
-import Documents
-import ICTDocument
+import DocumentObject
+import DocumentFormats
 
 #if canImport(UIKit)
 import UIKit

@@ -26,6 +26,13 @@ let package = Package(
         .library(name: "LiveQuery", targets: ["LiveQuery"]),
         .library(name: "AppleCompatibility", targets: ["AppleCompatibility"]),
         .library(name: "ICTKit", targets: ["ICTKit"]),
+        // The five modules' names before 0.13, each re-exporting its module under its new name; deprecated, removed
+        // in 0.14 (CHANGELOG, "Renamed").
+        .library(name: "Documents", targets: ["Documents"]),
+        .library(name: "ICTDocument", targets: ["ICTDocument"]),
+        .library(name: "DocumentPackage", targets: ["DocumentPackage"]),
+        .library(name: "DocumentVersions", targets: ["DocumentVersions"]),
+        .library(name: "DocumentQuery", targets: ["DocumentQuery"]),
         .executable(name: "ict", targets: ["ICTCommand"]),
         // The C interface (Sources/ICTKitC/include/ictkit.h) as a shared library, for C and the Python package.
         .library(name: "ICTKitC", type: .dynamic, targets: ["ICTKitC"]),
@@ -164,6 +171,13 @@ let package = Package(
             ],
             plugins: ["EmbedSchemas"]
         ),
+
+        // MARK: The old module names (deprecated): one file each, `@_exported import` of the new name.
+        .target(name: "Documents", dependencies: ["DocumentObject"], path: "Sources/Deprecated/Documents"),
+        .target(name: "ICTDocument", dependencies: ["DocumentFormats"], path: "Sources/Deprecated/ICTDocument"),
+        .target(name: "DocumentPackage", dependencies: ["PackageFormat"], path: "Sources/Deprecated/DocumentPackage"),
+        .target(name: "DocumentVersions", dependencies: ["ConflictVersions"], path: "Sources/Deprecated/DocumentVersions"),
+        .target(name: "DocumentQuery", dependencies: ["LiveQuery"], path: "Sources/Deprecated/DocumentQuery"),
 
         // MARK: Documents and packages — file wrappers, conflict versions, .ict documents.
         .target(
@@ -494,7 +508,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ICTKitTests",
-            dependencies: ["ICTKit", "TestSupport"]
+            dependencies: [
+                "ICTKit", "TestSupport",
+                // The old module names, imported by OldModuleNamesTests.
+                "Documents", "ICTDocument", "DocumentPackage", "DocumentVersions", "DocumentQuery",
+            ]
         ),
         // The C interface from C (a client compiled with clang, run under valgrind) and from Python (python/).
         .testTarget(name: "ICTKitCTests", dependencies: ["ICTKitC", "TestSupport"], exclude: ["CProgram"]),

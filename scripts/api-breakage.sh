@@ -19,19 +19,41 @@ cd "$(dirname "$0")/.."
 
 RELEASE=0.12.0
 
-# compare BASELINE CURRENT CHANGES: the baseline's lines missing from CURRENT (removed, or declared otherwise)
-# must be listed in CHANGES, and every symbol CHANGES lists must be such a line; prints what fails, exit 1 then.
+# compare BASELINE CURRENT CHANGES RENAMES: the baseline's lines missing from CURRENT (removed, or declared
+# otherwise) must be listed in CHANGES, and every symbol CHANGES lists must be such a line; prints what fails,
+# exit 1 then. RENAMES lists the modules and types renamed since the release (old name, tab, new name, tab, the
+# deprecated alias that keeps the old name compiling): the baseline's and CHANGES' lines are read with the new
+# names (a module's as a symbol's first part, a type's as a word anywhere), so a renamed symbol declared the same
+# is kept, not broken.
 compare() {
-    python3 - "$1" "$2" "$3" <<'PYTHON'
-import sys
+    python3 - "$1" "$2" "$3" "$4" <<'PYTHON'
+import re, sys
 
 def lines(path):
     return [line for line in open(path, encoding="utf-8").read().splitlines() if line.strip()]
 
-baseline, current, changes = sys.argv[1:4]
+baseline, current, changes, renames_file = sys.argv[1:5]
+modules, types = {}, {}
+for number, line in enumerate(lines(renames_file), 1):
+    if line.startswith("#"):
+        continue
+    fields = line.split("\t")
+    if len(fields) != 4 or fields[0] not in ("module", "type") or not fields[3].strip():
+        print(f"{renames_file}:{number}: not 'module|type<TAB>old<TAB>new<TAB>alias'")
+        sys.exit(1)
+    (modules if fields[0] == "module" else types)[fields[1]] = fields[2]
+
+def renamed(line):
+    module, dot, rest = line.partition(".")
+    line = modules.get(module, module) + dot + rest
+    for old, new in types.items():
+        line = re.sub(rf"\b{re.escape(old)}\b", new, line)
+    return line
+
 now = set(lines(current))
 broken = {}
 for line in lines(baseline):
+    line = renamed(line)
     if line not in now:
         broken.setdefault(line.split("\t", 1)[0], line)
 listed = {}
@@ -42,7 +64,7 @@ for number, line in enumerate(open(changes, encoding="utf-8").read().splitlines(
     if not reason.strip():
         print(f"{changes}:{number}: {key}: no reason given after a tab")
         sys.exit(1)
-    listed[key] = reason
+    listed[renamed(key)] = reason
 failed = False
 for key in sorted(set(broken) - set(listed)):
     print(f"api-breakage: removed or changed since the release, not listed in {changes}: {broken[key]}")
@@ -63,24 +85,39 @@ self_test() {
     printf 'M.a()\tfunc a()\nM.b(x:)\tfunc b(x: Int)\nM.c\tvar c: Int\n' > "$scratch/release.txt"
     printf 'M.a()\tfunc a()\nM.b(x:)\tfunc b(x: String)\nM.d\tvar d: Int\n' > "$scratch/now.txt"
     printf '# comment\nM.b(x:)\ttakes String now\n' > "$scratch/changes.txt"
-    if compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" > "$scratch/out" 2>&1; then
+    printf '# none\n' > "$scratch/renames.txt"
+    if compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" "$scratch/renames.txt" > "$scratch/out" 2>&1; then
         echo "self-test FAILED: a removed signature (M.c) not listed passed" >&2
         return 1
     fi
     grep -q 'not listed.*M\.c' "$scratch/out" || { echo "self-test FAILED: M.c not named" >&2; return 1; }
     ! grep -q 'M\.b\|M\.d\|M\.a' "$scratch/out" || { echo "self-test FAILED: a listed, added or kept signature was reported" >&2; return 1; }
     printf 'M.b(x:)\ttakes String now\nM.c\tremoved\nM.a()\tnot really changed\n' > "$scratch/changes.txt"
-    if compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" > "$scratch/out" 2>&1; then
+    if compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" "$scratch/renames.txt" > "$scratch/out" 2>&1; then
         echo "self-test FAILED: an unchanged signature listed as changed passed" >&2
         return 1
     fi
     grep -q 'as the release declared it: M\.a()' "$scratch/out" || { echo "self-test FAILED: stale M.a() not named" >&2; return 1; }
     printf 'M.b(x:)\ttakes String now\nM.c\tremoved\n' > "$scratch/changes.txt"
-    compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" > /dev/null 2>&1 || {
+    compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" "$scratch/renames.txt" > /dev/null 2>&1 || {
         echo "self-test FAILED: every change listed, yet it failed" >&2
         return 1
     }
-    echo "self-test passed: an unlisted removal and a stale entry fail, a listed change and an addition pass"
+    # A module and a type renamed: their symbols, declared the same under the new names, are kept.
+    printf 'M.T.f(x:)\tfunc f(x: T) -> T\nM.c\tvar c: Int\n' > "$scratch/release.txt"
+    printf 'N.U.f(x:)\tfunc f(x: U) -> U\nN.c\tvar c: Int\n' > "$scratch/now.txt"
+    printf '' > "$scratch/changes.txt"
+    printf 'module\tM\tN\tthe module M\ntype\tT\tU\ttypealias T = U\n' > "$scratch/renames.txt"
+    compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" "$scratch/renames.txt" > "$scratch/out" 2>&1 || {
+        echo "self-test FAILED: a renamed module and type, declared the same, were reported" >&2
+        return 1
+    }
+    printf 'module\tM\tN\tthe module M\n' > "$scratch/renames.txt"
+    if compare "$scratch/release.txt" "$scratch/now.txt" "$scratch/changes.txt" "$scratch/renames.txt" > "$scratch/out" 2>&1; then
+        echo "self-test FAILED: a type renamed without its renames line passed" >&2
+        return 1
+    fi
+    echo "self-test passed: an unlisted removal and a stale entry fail, a listed change, an addition and a listed rename pass"
 }
 
 case "${1:-}" in
@@ -89,7 +126,7 @@ case "${1:-}" in
     current=$(mktemp)
     trap 'rm -f "$current"' EXIT
     scripts/public-signatures.sh > "$current"
-    compare "scripts/api/$RELEASE.txt" "$current" "scripts/api/changes-since-$RELEASE.txt"
+    compare "scripts/api/$RELEASE.txt" "$current" "scripts/api/changes-since-$RELEASE.txt" "scripts/api/renames-since-$RELEASE.txt"
     ;;
 *) echo "usage: $0 [--self-test]" >&2; exit 64 ;;
 esac

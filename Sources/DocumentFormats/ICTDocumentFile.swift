@@ -219,8 +219,9 @@ public final class ICTDocumentFile {
 
 /// The name of ``ICTDocumentFile`` before 1.0.
 ///
-/// A type named as its module breaks qualification: `ICTDocument.ICTDocument`
-/// does not compile where another module declares an `DocumentFormats`. So long
-/// as this alias exists, that remains so.
+/// A type named as a module breaks qualification: the deprecated module
+/// `ICTDocument` (this module's name before 0.13) shares this alias's name, so
+/// `ICTDocument.ICTDocument` does not compile where another module declares an
+/// `ICTDocument`. So long as the two exist, that remains so.
 @available(*, deprecated, renamed: "ICTDocumentFile")
 public typealias ICTDocument = ICTDocumentFile

@@ -172,8 +172,10 @@ struct KeyValueStoreSyncthingTests {
         }
         _ = first.store.synchronize()
         try set(["level": "second, later"], on: behind, index: 1, devices)
-        try devices.waitUntil("the later value on both devices") {
+        // The change is told on another queue after the value is there to read: wait for both.
+        try devices.waitUntil("the later value on both devices, and device 1 told of it") {
             first.string("level") == "second, later" && behind.string("level") == "second, later"
+                && first.changes.last == KeyValueStoreChange(reason: .serverChange, changedKeys: ["level"])
         }
         let times = [first, behind].map { $0.store.entries.first { $0.key == "level" }?.entry.time }
         #expect(times[0] == times[1])

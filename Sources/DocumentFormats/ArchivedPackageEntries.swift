@@ -1,6 +1,6 @@
-import PackageFormat
 import FileCoordination
 import KeyedArchive
+import PackageFormat
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,5 @@
-import PackageFormat
 import KeyedArchive
+import PackageFormat
 import PropertyList
 
 #if canImport(FoundationEssentials)

@@ -1,7 +1,7 @@
-import PackageFormat
 import ConflictVersions
 import KeyedArchive
 import OrderedCollections
+import PackageFormat
 import SystemSupport
 
 #if canImport(FoundationEssentials)

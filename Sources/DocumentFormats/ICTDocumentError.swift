@@ -1,5 +1,5 @@
-import PackageFormat
 import KeyedArchive
+import PackageFormat
 import PropertyList
 
 /// An error opening, decoding, editing or saving an `.ict` document, saying

@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import FileCoordination
+import PackageFormat
 import SystemPackage
 import SystemSupport
 

@@ -1,5 +1,5 @@
-import Dispatch
 import ConflictVersions
+import Dispatch
 import FileCoordination
 import SystemPackage
 import SystemSupport

@@ -1,10 +1,10 @@
 import ArgumentParser
 import CoreDataFiles
-import PackageFormat
 import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import NIBArchive
+import PackageFormat
 import PropertyList
 import SystemSupport
 import TypedStream

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FileCoordination
 import DocumentFormats
+import FileCoordination
 import ICTKitTooling
 import SystemSupport
 

@@ -1,9 +1,9 @@
 import ArgumentParser
-import PackageFormat
 import DocumentFormats
 import ICTKitTooling
 import KeyedArchive
 import OrderedCollections
+import PackageFormat
 import PropertyList
 import UniformTypes
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import EmbeddedLayers
 import DocumentFormats
+import EmbeddedLayers
 import ICTKitTooling
 import KeyedArchive
 import PropertyList

@@ -1,11 +1,11 @@
 import ArgumentParser
 import CoreDataFiles
-import PackageFormat
-import EmbeddedLayers
 import DocumentFormats
+import EmbeddedLayers
 import ICTKitTooling
 import KeyedArchive
 import NIBArchive
+import PackageFormat
 import PropertyList
 import TypedStream
 import UniformTypes

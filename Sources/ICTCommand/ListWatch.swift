@@ -1,8 +1,8 @@
-import Dispatch
-import LiveQuery
 import ConflictVersions
+import Dispatch
 import DocumentFormats
 import ICTKitTooling
+import LiveQuery
 import PropertyList
 import SystemSupport
 import UbiquityContainers

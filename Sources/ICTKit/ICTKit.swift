@@ -5,18 +5,18 @@
 // (AppleCompatibility; on Apple platforms, Apple's own). Each module can also be imported alone, for a smaller
 // dependency (`import PropertyList`).
 @_exported import AppleCompatibility
-@_exported import CoreDataFiles
-@_exported import PackageFormat
-@_exported import LiveQuery
 @_exported import ConflictVersions
+@_exported import CoreDataFiles
+@_exported import DocumentFormats
 @_exported import DocumentObject
 @_exported import EmbeddedLayers
 @_exported import FileCoordination
 @_exported import FoundationValues
-@_exported import DocumentFormats
 @_exported import KeyedArchive
 @_exported import KeyedCoding
+@_exported import LiveQuery
 @_exported import NIBArchive
+@_exported import PackageFormat
 @_exported import PropertyList
 @_exported import TypedStream
 @_exported import UbiquitousKeyValueStore

@@ -1,5 +1,5 @@
-import PackageFormat
 import DocumentFormats
+import PackageFormat
 import PropertyList
 import SystemSupport
 import UniformTypes

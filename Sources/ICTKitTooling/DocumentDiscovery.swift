@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import DocumentFormats
+import PackageFormat
 import SystemSupport
 
 /// A document of one of the `DocumentKind`s found in a folder (`DocumentDiscovery`), or named by its path.

@@ -1,6 +1,6 @@
-import PackageFormat
 import DocumentFormats
 import KeyedArchive
+import PackageFormat
 import PropertyList
 import SystemSupport
 

@@ -1,5 +1,5 @@
-import EmbeddedLayers
 import DocumentFormats
+import EmbeddedLayers
 import KeyedArchive
 import PropertyList
 import SystemSupport

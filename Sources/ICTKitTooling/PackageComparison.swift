@@ -1,7 +1,7 @@
-import PackageFormat
 import DocumentFormats
 import KeyedArchive
 import OrderedCollections
+import PackageFormat
 import PropertyList
 
 #if canImport(FoundationEssentials)

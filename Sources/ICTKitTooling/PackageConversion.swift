@@ -1,5 +1,5 @@
-import PackageFormat
 import FileCoordination
+import PackageFormat
 
 /// `ict convert` between a package directory and a zip of it.
 package enum PackageConversion {

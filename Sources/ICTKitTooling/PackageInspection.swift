@@ -1,6 +1,6 @@
-import PackageFormat
 import KeyedArchive
 import OrderedCollections
+import PackageFormat
 import PropertyList
 import SystemSupport
 import UniformTypes

@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import DocumentFormats
+import PackageFormat
 import PropertyList
 import SystemSupport
 

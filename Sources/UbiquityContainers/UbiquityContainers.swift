@@ -1,5 +1,5 @@
-import PackageFormat
 import FileCoordination
+import PackageFormat
 import SystemPackage
 import SystemSupport
 

@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import Foundation
+import PackageFormat
 import SystemPackage
 import Testing
 

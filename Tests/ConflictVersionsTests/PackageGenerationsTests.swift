@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import Foundation
+import PackageFormat
 import Testing
 
 /// The versions of packages a sync engine left mixed, partial or with

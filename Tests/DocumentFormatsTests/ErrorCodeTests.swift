@@ -1,5 +1,5 @@
-import Foundation
 import DocumentFormats
+import Foundation
 import KeyedArchive
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
-import PackageFormat
-import Foundation
 import DocumentFormats
+import Foundation
+import PackageFormat
 import SystemPackage
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
-import PackageFormat
 import ConflictVersions
 import DocumentObject
 import Foundation
+import PackageFormat
 import SystemPackage
 import Testing
 

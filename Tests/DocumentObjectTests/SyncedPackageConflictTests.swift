@@ -1,8 +1,8 @@
-import PackageFormat
 import ConflictVersions
+import DocumentFormats
 import DocumentObject
 import Foundation
-import DocumentFormats
+import PackageFormat
 import SystemPackage
 import TestSupport
 import Testing

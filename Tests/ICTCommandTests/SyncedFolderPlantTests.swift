@@ -1,6 +1,6 @@
 import ConflictVersions
-import Foundation
 import DocumentFormats
+import Foundation
 import TestSupport
 import Testing
 

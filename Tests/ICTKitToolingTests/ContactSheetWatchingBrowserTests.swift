@@ -1,5 +1,5 @@
-import Foundation
 import DocumentFormats
+import Foundation
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
-import Foundation
 import DocumentFormats
+import Foundation
 import PropertyList
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
-import LiveQuery
 import Foundation
+import LiveQuery
 import SystemPackage
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
-import LiveQuery
-import Foundation
 import DocumentFormats
+import Foundation
+import LiveQuery
 import SystemPackage
 import SystemSupport
 import TestSupport

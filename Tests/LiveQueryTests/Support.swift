@@ -1,6 +1,6 @@
-import LiveQuery
-import Foundation
 import DocumentFormats
+import Foundation
+import LiveQuery
 
 /// A fresh folder in the temporary directory, removed by `remove()`.
 struct Scratch {

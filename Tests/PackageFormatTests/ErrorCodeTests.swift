@@ -1,5 +1,5 @@
-import PackageFormat
 import Foundation
+import PackageFormat
 import Testing
 
 /// `DocumentPackageError.Code`: the code a bad package gets (and that the

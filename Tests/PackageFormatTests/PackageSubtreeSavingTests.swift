@@ -1,5 +1,5 @@
-import PackageFormat
 import Foundation
+import PackageFormat
 import Testing
 
 /// Re-saving a package whose changes all lie in one folder below the root:

@@ -1,5 +1,5 @@
-import PackageFormat
 import Foundation
+import PackageFormat
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
-import PackageFormat
 import Foundation
+import PackageFormat
 import Testing
 
 /// A new empty directory under the system's temporary directory, removed by `remove()`.

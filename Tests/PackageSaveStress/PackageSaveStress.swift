@@ -1,5 +1,5 @@
-import PackageFormat
 import Foundation
+import PackageFormat
 
 /// Saves one package over and over, each save the next version of a known
 /// sequence, until killed. The crash-safety test (`CrashSafetyTests`) kills

@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import Foundation
+import PackageFormat
 
 /// Resolves a document's conflicts over and over, until killed. Each round
 /// makes a fresh conflict set — a Syncthing copy of the package beside it and

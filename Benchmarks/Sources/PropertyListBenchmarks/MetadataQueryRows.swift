@@ -1,6 +1,6 @@
 import Dispatch
-import LiveQuery
 import Foundation
+import LiveQuery
 import UbiquityContainers
 
 #if canImport(Glibc)

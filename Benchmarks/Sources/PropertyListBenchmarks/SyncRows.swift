@@ -1,8 +1,8 @@
 import Dispatch
-import LiveQuery
+import DocumentFormats
 import FileCoordination
 import Foundation
-import DocumentFormats
+import LiveQuery
 import SyncthingHarness
 import SystemPackage
 import UbiquityContainers

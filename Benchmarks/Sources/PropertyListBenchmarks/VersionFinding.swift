@@ -1,6 +1,6 @@
-import PackageFormat
 import ConflictVersions
 import Foundation
+import PackageFormat
 import SystemPackage
 
 /// Row v (issue 14, acceptance 5): finding the conflict versions of 10,000

@@ -1,6 +1,6 @@
+import DocumentFormats
 import EmbeddedLayers
 import Foundation
-import DocumentFormats
 import KeyedArchive
 import NIBArchive
 import PropertyList

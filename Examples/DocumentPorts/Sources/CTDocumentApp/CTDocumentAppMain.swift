@@ -1,6 +1,6 @@
 import AppleCompatibility
-import DocumentPortSupport
 import DocumentFormats
+import DocumentPortSupport
 import KeyedCodingAppleNames
 
 extension CTDocument: PortedDocument {

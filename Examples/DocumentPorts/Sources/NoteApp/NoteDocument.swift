@@ -1,5 +1,5 @@
-import DocumentObject
 import DocumentFormats
+import DocumentObject
 
 #if canImport(UIKit)
 import UIKit

@@ -1,3 +1,4 @@
+import Foundation
 import ICTKit
 
 #if canImport(Glibc)

@@ -49,7 +49,7 @@ func fuzzDocument(_ bytes: [UInt8]) {
         // Edit and restore a field, so the save encodes the data entry again.
         _ = try document.setFirstName((data.firstName ?? "") + "~")
         _ = try document.setFirstName(data.firstName)
-        try document.save(to: saved)
+        try document.save(to: FilePath(saved))
         let again = try ICTDocumentFile(contentsOf: FilePath(saved), imageLimits: fuzzImageLimits).data()
         var expected = data
         expected.favoriteNumber = data.favoriteNumber.map { Double(Float($0)) }

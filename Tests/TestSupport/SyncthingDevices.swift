@@ -135,7 +135,8 @@ public final class SyncthingDevices {
 
     /// Starts device `index` (one process: `STMONITORED`), waiting until its REST API answers.
     ///
-    /// - Throws: `Failure` when it cannot start or does not answer within 30 seconds.
+    /// - Throws: `Failure` when it cannot start, exits before answering
+    ///   (with the end of its log), or does not answer within 90 seconds.
     public func start(_ index: Int) throws {
         let device = devices[index]
         let process = Process()
@@ -157,9 +158,21 @@ public final class SyncthingDevices {
         try process.run()
         processes[index] = process
         lastEventID[index] = 0
-        try waitUntil("device \(index) answering on \(device.restAddress)", deadline: 30, polling: true) {
-            (try? self.rest(index, "/rest/system/ping")) != nil
+        // Bounded: 90 s is far past a start on an idle machine (under a second)
+        // and leaves room for one beside every other suite on two cores. A
+        // device that exits (its port taken, say) is reported at once, with its log.
+        let end = Date().addingTimeInterval(90)
+        while Date() < end {
+            if (try? rest(index, "/rest/system/ping", timeout: 5)) != nil { return }
+            guard process.isRunning else {
+                processes[index] = nil
+                let text = (try? String(contentsOfFile: device.home + "/log", encoding: .utf8)) ?? ""
+                let tail = text.split(separator: "\n").suffix(8).joined(separator: "\n")
+                throw Failure(description: "device \(index) exited with status \(process.terminationStatus) before answering on \(device.restAddress):\n\(tail)")
+            }
+            usleep(20_000)
         }
+        throw Failure(description: "waited 90 s for device \(index) answering on \(device.restAddress)")
     }
 
     /// Stops device `index` (SIGTERM, then SIGKILL after 10 seconds), waiting for its process.
@@ -254,21 +267,31 @@ public final class SyncthingDevices {
 
     // MARK: Helpers
 
-    /// A TCP port on loopback free now (bound to port 0 and closed).
+    /// A TCP port on loopback free now, below the ephemeral range (Linux
+    /// 32768–60999, macOS 49152–65535): a port the kernel hands out for port 0
+    /// can be taken as the source port of any client connection (another
+    /// test's `curl`) before the device binds it, or while it is stopped.
     static func freePort() throws -> Int {
+        for _ in 0..<500 {
+            let port = Int.random(in: 20_000..<32_000)
+            if try canBind(port) { return port }
+        }
+        throw Failure(description: "no free port on 127.0.0.1 in 20000–31999 after 500 tries")
+    }
+
+    /// Whether `port` on loopback can be bound now (bound and closed at once).
+    static func canBind(_ port: Int) throws -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
         }
-        guard bound else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs `tool` with `arguments`, returning its standard output.

@@ -168,7 +168,8 @@ public final class SyncthingDevices {
                 processes[index] = nil
                 let text = (try? String(contentsOfFile: device.home + "/log", encoding: .utf8)) ?? ""
                 let tail = text.split(separator: "\n").suffix(8).joined(separator: "\n")
-                throw Failure(description: "device \(index) exited with status \(process.terminationStatus) before answering on \(device.restAddress):\n\(tail)")
+                let status = process.terminationStatus
+                throw Failure(description: "device \(index) exited with status \(status) before answering on \(device.restAddress):\n\(tail)")
             }
             usleep(20_000)
         }

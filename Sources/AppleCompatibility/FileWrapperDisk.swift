@@ -53,7 +53,7 @@ extension FileWrapper {
                 switch node.kind {
                 case .directory: .directory(DirectoryChildren(children(of: node)))
                 case .regularFile: .regularFile(node)
-                case .symbolicLink: .symbolicLink(node.symbolicLinkDestination ?? "")
+                case .symbolicLink: .symbolicLink(node.symbolicLinkDestinationText ?? "")
                 }
             let child = FileWrapper(contents: contents, fileAttributes: attributes(of: node))
             child.adoptChildren()
@@ -133,7 +133,7 @@ extension FileWrapper {
             node = try PackageWrapper(directoryWithChildren: [:])
             for (key, child) in children.byKey { try node.addChild(child.packageNode(), named: key) }
         case .regularFile(let file): node = file
-        case .symbolicLink(let destination): return PackageWrapper(symbolicLinkWithDestination: destination)
+        case .symbolicLink(let destination): return PackageWrapper(symbolicLinkWithDestinationText: destination)
         }
         if let posixPermissions { node.permissions = posixPermissions }
         // Set only when changed: a date's Double loses the nanoseconds an unchanged file is matched by.

@@ -49,7 +49,7 @@ public enum ICTDocumentFormat {
         case .regularFile: return nil
         case .directory: return "the entry is a folder, not a file"
         case .symbolicLink:
-            return "the entry is a symbolic link (to \(wrapper.symbolicLinkDestination ?? "?")), not a file; links in a document are not followed"
+            return "the entry is a symbolic link (to \(wrapper.symbolicLinkDestinationText ?? "?")), not a file; links in a document are not followed"
         }
     }
 

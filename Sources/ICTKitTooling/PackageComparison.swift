@@ -78,7 +78,7 @@ package struct ComparablePackage: Sendable {
                     result[entryPath] = .folder
                     try walk(child, prefix: entryPath)
                 case .symbolicLink:
-                    result[entryPath] = .link(child.symbolicLinkDestination ?? "")
+                    result[entryPath] = .link(child.symbolicLinkDestinationText ?? "")
                 case .regularFile:
                     do {
                         result[entryPath] = .file(try child.contents())

@@ -72,7 +72,7 @@ package struct PackageInspection {
                 summary.size = child.fileSize ?? 0
                 summary.contentKind = try Self.contentKind(of: child, at: packagePath + "/" + childPath)
             case .symbolicLink:
-                summary.linkDestination = child.symbolicLinkDestination
+                summary.linkDestination = child.symbolicLinkDestinationText
             }
             total += summary.size
             entries.append(summary)

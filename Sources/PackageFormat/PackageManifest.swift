@@ -1,5 +1,6 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
 import SystemSupport
 
 #if canImport(FoundationEssentials)
@@ -79,20 +80,27 @@ public struct PackageManifest: Hashable, Sendable {
         /// A file's SHA-256 digest (32 bytes); nil for the other kinds, and
         /// for a file found on disk whose bytes were not read.
         public var digest: [UInt8]?
-        /// A link's destination; nil for the other kinds.
-        public var destination: String?
+        /// A link's destination as text, a byte that is not UTF-8 carried
+        /// as `RawFileName` carries it; nil for the other kinds.
+        package var destinationText: String?
+
+        /// A link's destination, byte for byte; nil for the other kinds.
+        public var destination: FilePath? {
+            get { destinationText.map(RawFileName.filePath) }
+            set { destinationText = newValue.map(RawFileName.text) }
+        }
 
         /// Makes an entry.
         public init(
             kind: EntryKind, size: Int64 = 0, modificationSeconds: Int64 = 0, modificationNanoseconds: Int64 = 0,
-            digest: [UInt8]? = nil, destination: String? = nil
+            digest: [UInt8]? = nil, destination: FilePath? = nil
         ) {
             self.kind = kind
             self.size = size
             self.modificationSeconds = modificationSeconds
             self.modificationNanoseconds = modificationNanoseconds
             self.digest = digest
-            self.destination = destination
+            self.destinationText = destination.map(RawFileName.text)
         }
 
         /// Whether the two are the same content: kind, and a file's size and
@@ -101,7 +109,7 @@ public struct PackageManifest: Hashable, Sendable {
             guard kind == other.kind else { return false }
             switch kind {
             case .file: return size == other.size && digest != nil && digest == other.digest
-            case .link: return destination == other.destination
+            case .link: return destinationText == other.destinationText
             case .folder: return true
             case .special: return false
             }
@@ -245,7 +253,7 @@ public struct PackageManifest: Hashable, Sendable {
                 entry.digest = Array(digest)
             case .link:
                 guard case .string(let destination)? = fields["Destination"] else { throw invalid("\(keyPath)/Destination: not a string") }
-                entry.destination = destination
+                entry.destinationText = destination
             case .folder, .special: break
             }
             entries[path] = entry
@@ -277,7 +285,7 @@ public struct PackageManifest: Hashable, Sendable {
                 fields["Size"] = .integer(PropertyListInteger(entry.size))
                 fields["SHA256"] = .data(Data(entry.digest ?? []))
             }
-            if let destination = entry.destination { fields["Destination"] = .string(destination) }
+            if let destination = entry.destinationText { fields["Destination"] = .string(destination) }
             listed[path] = .dictionary(fields)
         }
         let root: OrderedDictionary<String, PropertyListValue> = [
@@ -313,7 +321,7 @@ public struct PackageManifest: Hashable, Sendable {
             entry.kind = .folder
         case FileIdentity.symbolicLinkType:
             entry.kind = .link
-            entry.destination = RawFileName.decoding(
+            entry.destinationText = RawFileName.decoding(
                 try FileSystem.linkDestination(path, in: CurrentDirectory.descriptor, size: identity.size, at: location))
         case FileIdentity.regularFileType:
             entry.kind = .file

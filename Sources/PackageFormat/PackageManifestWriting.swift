@@ -61,7 +61,7 @@ extension PackageWrapper {
                 continue
             case .symbolicLink:
                 entry.kind = .link
-                entry.destination = child.destination
+                entry.destinationText = child.destination
             case .regularFile:
                 entry.kind = .file
                 entry.size = identity.size

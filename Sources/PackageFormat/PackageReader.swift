@@ -168,9 +168,8 @@ struct PackageReader {
             return finish(wrapper, record)
         case FileIdentity.symbolicLinkType:
             let bytes = try FileSystem.linkDestination(name, in: directory.rawValue, size: identity.size, at: location)
-            guard let destination = String(validating: bytes, as: UTF8.self) else {
-                throw location.error(.invalidName, "the link's destination is not valid UTF-8")
-            }
+            // Bytes, as names are: one that is not UTF-8 is carried as `RawFileName` carries it.
+            let destination = RawFileName.decoding(bytes)
             return finish(PackageWrapper(kind: .symbolicLink, permissions: identity.permissions, destination: destination), record)
         default:
             throw location.error(.unsupportedFileType, "not a directory, regular file or symbolic link")

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -101,9 +104,16 @@ public final class PackageWrapper {
         loadedContents = contents
     }
 
-    /// Makes a symbolic-link wrapper. The destination is stored as given and
-    /// written only as a link, never resolved.
-    public convenience init(symbolicLinkWithDestination destination: String) {
+    /// Makes a symbolic-link wrapper. The destination is stored byte for
+    /// byte as given (a destination that is not UTF-8 included) and written
+    /// only as a link, never resolved.
+    public convenience init(symbolicLinkWithDestination destination: FilePath) {
+        self.init(kind: .symbolicLink, permissions: 0o755, destination: RawFileName.text(destination))
+    }
+
+    /// Makes a symbolic-link wrapper from a destination as text, a byte that
+    /// is not UTF-8 carried as `RawFileName` carries it.
+    package convenience init(symbolicLinkWithDestinationText destination: String) {
         self.init(kind: .symbolicLink, permissions: 0o755, destination: destination)
     }
 
@@ -143,8 +153,13 @@ public final class PackageWrapper {
         }
     }
 
-    /// A symbolic link's destination, as stored in the link; nil for the other kinds.
-    public var symbolicLinkDestination: String? { destination }
+    /// A symbolic link's destination, byte for byte as stored in the link;
+    /// nil for the other kinds.
+    public var symbolicLinkDestination: FilePath? { destination.map(RawFileName.filePath) }
+
+    /// A symbolic link's destination as text (a byte that is not UTF-8
+    /// carried as `RawFileName` carries it); nil for the other kinds.
+    package var symbolicLinkDestinationText: String? { destination }
 
     /// A regular file's size in bytes, known without reading it; nil for
     /// directories and links.

@@ -143,7 +143,7 @@ public enum PackageZipArchive {
                 path: path, permissions: wrapper.permissions, modificationTime: time, size: stream.size,
                 read: stream.read)
         case .symbolicLink:
-            try writer.addSymbolicLink(path: path, destination: wrapper.symbolicLinkDestination!, modificationTime: time)
+            try writer.addSymbolicLink(path: path, destination: wrapper.symbolicLinkDestinationText!, modificationTime: time)
         }
         added()
     }
@@ -281,7 +281,7 @@ private struct PackageLimitTally {
                     throw error(.totalSize, childPath, "the package's files hold more than \(limits.maximumTotalSize) bytes")
                 }
             case .symbolicLink:
-                let destination = child.symbolicLinkDestination ?? ""
+                let destination = child.symbolicLinkDestinationText ?? ""
                 if let reason = PackageLinkRule.refusal(of: destination, directoryDepth: depth - 1) {
                     throw DocumentPackageError(
                         .unsafePath, pathInPackage: childPath, fileSystemPathText: fileSystemPath,
@@ -463,12 +463,14 @@ private struct PackageZipTreeBuilder {
             guard record.uncompressedSize <= UInt64(RawFileName.maximumPathLength) else {
                 throw error(.unsafePath, path, "the link's destination is longer than \(RawFileName.maximumPathLength) bytes")
             }
+            // Bytes, as names are: one that is not UTF-8 is carried as `RawFileName` carries it.
             let bytes = try ZipContents(archive: archive, record: record).read()
-            guard let destination = String(data: bytes, encoding: .utf8), !destination.isEmpty,
-                !destination.utf8.contains(0)
-            else { throw error(.unsafePath, path, "the link's destination is not a UTF-8 path") }
+            guard !bytes.isEmpty, !bytes.contains(0) else {
+                throw error(.unsafePath, path, "the link's destination is \(bytes.isEmpty ? "empty" : "not a path (it holds a NUL byte)")")
+            }
+            let destination = RawFileName.decoding(bytes)
             links.append((steps, destination))
-            wrapper = PackageWrapper(symbolicLinkWithDestination: destination)
+            wrapper = PackageWrapper(symbolicLinkWithDestinationText: destination)
         }
         // Set-user-ID, set-group-ID and sticky bits are not taken from a zip.
         wrapper.permissions &= 0o777

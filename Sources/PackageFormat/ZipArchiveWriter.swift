@@ -48,9 +48,10 @@ final class ZipArchiveWriter {
             deflating: false)
     }
 
-    /// A symbolic link entry holding its destination, stored.
+    /// A symbolic link entry holding its destination's bytes (as
+    /// `RawFileName` carries them), stored.
     func addSymbolicLink(path: String, destination: String, modificationTime: FileTimestamp) throws(DocumentPackageError) {
-        try Array(destination.utf8).withBytes { (raw) throws(DocumentPackageError) in
+        try RawFileName.bytes(destination).withBytes { (raw) throws(DocumentPackageError) in
             try addWhole(path: path, mode: 0o120777, modificationTime: modificationTime, bytes: raw, deflating: false)
         }
     }

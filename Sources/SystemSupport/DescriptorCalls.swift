@@ -230,11 +230,13 @@ extension Directory {
 
 extension SymbolicLink {
     /// Makes the symbolic link `name` in `directory`, pointing to
-    /// `destination`. The corresponding C function is `symlinkat`.
+    /// `destination` (its bytes as `RawFileName` carries them, as the name's
+    /// are). The corresponding C function is `symlinkat`.
     ///
     /// - Throws: `SystemCallError` naming `name`.
     package static func make(_ name: String, in directory: Int32, destination: String) throws(SystemCallError) {
-        guard RawFileName.withPath(name, { symlinkat(destination, directory, $0) }) == 0 else { throw SystemCallError(path: name) }
+        let made = RawFileName.withPath(destination) { target in RawFileName.withPath(name) { symlinkat(target, directory, $0) } }
+        guard made == 0 else { throw SystemCallError(path: name) }
     }
 
     /// Sets the modification time of the link `name` in `directory` itself

@@ -85,7 +85,7 @@ enum HandSynced {
             switch child.kind {
             case .regularFile: texts[path] = String(decoding: try child.contents(), as: UTF8.self)
             case .directory: texts.merge(try Self.texts(of: child, below: path)) { $1 }
-            case .symbolicLink: texts[path] = "-> " + (child.symbolicLinkDestination ?? "")
+            case .symbolicLink: texts[path] = "-> " + (child.symbolicLinkDestination?.string ?? "")
             }
         }
         return texts

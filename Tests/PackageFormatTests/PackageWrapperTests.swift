@@ -1,5 +1,7 @@
 import Foundation
 import PackageFormat
+import SystemPackage
+import TestSupport
 import Testing
 
 struct PackageWrapperTests {
@@ -85,6 +87,33 @@ struct PackageWrapperTests {
         changed.setContents(Data("eight!!!".utf8))
         #expect(changed.fileSize == 8)
         #expect(try changed.contentsPrefix(maximumCount: 5) == Data("eight".utf8))
+    }
+
+    /// A link's destination is bytes: Python makes a link to `Caf` 0xE9 `.txt`
+    /// (not UTF-8), the reader gives it byte for byte as a `FilePath`, the
+    /// manifest records it, and a new link made from that `FilePath`, saved,
+    /// zipped and restored, points at the same bytes, as Python reads them.
+    @Test func aLinkDestinationThatIsNotUTF8IsKeptByteForByte() throws {
+        let scratch = try ScratchFolder("link-bytes")
+        let package = scratch.path + "/Links.ict"
+        _ = try PythonScript.run(
+            "import os, sys; os.makedirs(sys.argv[1]); os.symlink(b'Caf\\xe9.txt', os.fsencode(sys.argv[1]) + b'/link')", arguments: [package])
+        let raw: [UInt8] = Array("Caf".utf8) + [0xE9] + Array(".txt".utf8)
+        let expected = FilePath(platformString: raw.map { CChar(bitPattern: $0) } + [0])
+        let read = try PackageWrapper(readingFrom: FilePath(package))
+        #expect(read.child(named: "link")?.symbolicLinkDestination == expected)
+        try read.save(to: FilePath(scratch.path + "/Copy.ict"))
+        #expect(try PackageManifest.read(fromPackageAt: FilePath(scratch.path + "/Copy.ict"))?.entries["link"]?.destination == expected)
+
+        let made = try PackageWrapper(directoryWithChildren: ["again": PackageWrapper(symbolicLinkWithDestination: expected)])
+        try made.save(to: FilePath(scratch.path + "/Made.ict"))
+        try PackageZipArchive.write(made, to: FilePath(scratch.path + "/Made.zip"), rootName: "Made.ict")
+        try PackageZipArchive.read(at: FilePath(scratch.path + "/Made.zip")).save(to: FilePath(scratch.path + "/Back.ict"))
+        let hex = try PythonScript.run(
+            "import os, sys; print(' '.join(os.readlink(os.fsencode(p) + b'/again').hex() for p in sys.argv[1:]))",
+            arguments: [scratch.path + "/Made.ict", scratch.path + "/Back.ict"])
+        // "Caf\xe9.txt" in hex, by hand: 43 61 66 e9 2e 74 78 74.
+        #expect(String(decoding: hex, as: UTF8.self) == "436166e92e747874 436166e92e747874\n")
     }
 
     @Test func describesErrorsWithBothPaths() {

@@ -201,7 +201,7 @@ enum UIDocumentContents: DocumentContents {
 
     static func readDocument(at path: FilePath) throws(DocumentError) -> (contents: UIDocumentContents, identity: DocumentFileIdentity) {
         var isDirectory: ObjCBool = false
-        let text = path.withPlatformString(RawFileName.decoding(cString:))
+        let text = RawFileName.text(path)
         if FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory), isDirectory.boolValue {
             let (package, identity) = try PackageWrapper.readDocument(at: path)
             return (.package(package), identity)

@@ -38,7 +38,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` `.notFound` when there is no item
     ///   there, `.io` when its status cannot be read. Costs one `lstat`.
     public static func currentVersionOfItem(at filePath: FilePath) throws(DocumentVersionError) -> DocumentVersion {
-        try currentVersionOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try currentVersionOfItem(at: RawFileName.text(filePath))
     }
 
     /// Every conflict version of the document at the file URL `url`, oldest
@@ -57,7 +57,7 @@ extension DocumentVersion {
     /// - Throws: `DocumentVersionError` as the `String` form. Costs the
     ///   folder listings and one `lstat` per candidate; no file is read.
     public static func otherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) -> [DocumentVersion] {
-        try otherVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try otherVersionsOfItem(at: RawFileName.text(filePath))
     }
 
     /// The conflict versions of the document at the file URL `url` not yet
@@ -76,7 +76,7 @@ extension DocumentVersion {
     public static func unresolvedConflictVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError)
         -> [DocumentVersion]
     {
-        try unresolvedConflictVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try unresolvedConflictVersionsOfItem(at: RawFileName.text(filePath))
     }
 
     /// Makes this version the contents of the document at the file URL
@@ -102,7 +102,7 @@ extension DocumentVersion {
     public func replaceItem(at filePath: FilePath, options: ReplacingOptions = []) throws(DocumentVersionError)
         -> FilePath
     {
-        try replaceItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)), options: options)
+        try replaceItem(at: RawFileName.text(filePath), options: options)
         return filePath
     }
 
@@ -120,7 +120,7 @@ extension DocumentVersion {
     ///
     /// - Throws: `DocumentVersionError` as the `String` form.
     public static func removeOtherVersionsOfItem(at filePath: FilePath) throws(DocumentVersionError) {
-        try removeOtherVersionsOfItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try removeOtherVersionsOfItem(at: RawFileName.text(filePath))
     }
 }
 
@@ -140,7 +140,7 @@ extension VersionFingerprint {
     /// - Throws: `DocumentVersionError` as `ofItem(at:)`. Costs the listings
     ///   that find versions plus one `lstat` per entry.
     public static func ofItem(at filePath: FilePath) throws(DocumentVersionError) -> String {
-        try ofItem(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try ofItem(at: RawFileName.text(filePath))
     }
 }
 

@@ -7,8 +7,8 @@ import SystemSupport
 public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file concerned, as the caller gave it; nil for bytes read from memory.
     public var path: FilePath? {
-        get { pathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { pathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { pathText.map { RawFileName.filePath($0) } }
+        set { pathText = newValue.map(RawFileName.text) }
     }
     /// `path` as text for the message (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var pathText: String?
@@ -35,7 +35,7 @@ public struct CoreDataError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Makes an error at a place in the file at `path`.
     public init(path: FilePath?, place: Place, message: String) {
-        self.init(pathText: path?.withPlatformString(RawFileName.decoding(cString:)), place: place, message: message)
+        self.init(pathText: path.map(RawFileName.text), place: place, message: message)
     }
 
     /// Makes an error at a place in a file named by text (bytes that are not UTF-8 carried as `RawFileName`

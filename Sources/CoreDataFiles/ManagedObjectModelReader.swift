@@ -22,7 +22,7 @@ public struct ManagedObjectModelReader: Sendable {
     /// - Throws: ``CoreDataError`` saying where, when the files cannot be read or do not make a model. A name that
     ///   is not UTF-8 is read byte for byte.
     public func read(at filePath: FilePath) throws(CoreDataError) -> ManagedObjectModel {
-        try read(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try read(atPath: RawFileName.text(filePath))
     }
 
     /// `read(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them), for
@@ -38,7 +38,7 @@ public struct ManagedObjectModelReader: Sendable {
     ///
     /// - Throws: ``CoreDataError`` saying where.
     public func readDocument(at filePath: FilePath) throws(CoreDataError) -> ModelDocument {
-        try readDocument(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try readDocument(atPath: RawFileName.text(filePath))
     }
 
     /// `readDocument(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries
@@ -88,7 +88,7 @@ public struct ManagedObjectModelReader: Sendable {
     /// - Throws: ``CoreDataError`` with the key path of the archive's object concerned (`$objects[12].NSProperties`),
     ///   or the byte offset where the property list is broken.
     public func read(compiledModel bytes: [UInt8], path: FilePath?) throws(CoreDataError) -> ManagedObjectModel {
-        try read(compiledModel: bytes, pathText: path?.withPlatformString(RawFileName.decoding(cString:)))
+        try read(compiledModel: bytes, pathText: path.map(RawFileName.text))
     }
 
     /// `read(compiledModel:path:)` with the file named by text (bytes that are not UTF-8 carried as `RawFileName`
@@ -105,7 +105,7 @@ public struct ManagedObjectModelReader: Sendable {
     ///
     /// - Throws: ``CoreDataError`` with the line of the XML concerned.
     public func read(modelContents bytes: [UInt8], path: FilePath?) throws(CoreDataError) -> ManagedObjectModel {
-        try read(modelContents: bytes, pathText: path?.withPlatformString(RawFileName.decoding(cString:)))
+        try read(modelContents: bytes, pathText: path.map(RawFileName.text))
     }
 
     /// `read(modelContents:path:)` with the file named by text (bytes that are not UTF-8 carried as `RawFileName`
@@ -283,7 +283,7 @@ public enum ModelFileForm: String, Hashable, Sendable, CaseIterable {
     /// not opened: ``ManagedObjectModelReader/isCompiledModel(_:)`` tells any keyed archive that holds a model).
     /// A name that is not UTF-8 is examined byte for byte.
     public static func of(itemAt filePath: FilePath) -> ModelFileForm? {
-        of(itemAtPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        of(itemAtPath: RawFileName.text(filePath))
     }
 
     /// `of(itemAt:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them),
@@ -318,8 +318,8 @@ public struct ModelDocument: Hashable, Sendable {
     public var form: ModelFileForm
     /// The file the model was read from: the `contents` of an `.xcdatamodel`, the current `.mom` of a `.momd`.
     public var filePath: FilePath {
-        get { RawFileName.withPath(filePathText, FilePath.init(platformString:)) }
-        set { filePathText = newValue.withPlatformString(RawFileName.decoding(cString:)) }
+        get { RawFileName.filePath(filePathText) }
+        set { filePathText = RawFileName.text(newValue) }
     }
     /// `filePath` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var filePathText: String
@@ -331,7 +331,7 @@ public struct ModelDocument: Hashable, Sendable {
     /// Makes a document from its parts.
     public init(model: ManagedObjectModel, form: ModelFileForm, filePath: FilePath, locations: ModelLocations, currentVersionName: String? = nil) {
         self.init(
-            model: model, form: form, filePathText: filePath.withPlatformString(RawFileName.decoding(cString:)), locations: locations,
+            model: model, form: form, filePathText: RawFileName.text(filePath), locations: locations,
             currentVersionName: currentVersionName)
     }
 

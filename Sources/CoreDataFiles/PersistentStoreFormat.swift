@@ -13,7 +13,7 @@ public enum PersistentStoreFormat {
     /// Reads the file's first 16 bytes, and of an SQLite file its schema (read-only, writing nothing). A name that
     /// is not UTF-8 is opened byte for byte.
     public static func isStore(at filePath: FilePath) -> Bool {
-        isStore(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        isStore(atPath: RawFileName.text(filePath))
     }
 
     /// `isStore(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them),
@@ -29,7 +29,7 @@ public enum PersistentStoreFormat {
     ///
     /// Reads the file's status and first 16 bytes. A name that is not UTF-8 is opened byte for byte.
     public static func isSQLiteFile(at filePath: FilePath) -> Bool {
-        isSQLiteFile(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        isSQLiteFile(atPath: RawFileName.text(filePath))
     }
 
     /// `isSQLiteFile(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries
@@ -49,8 +49,8 @@ public enum PersistentStoreFormat {
 public struct ManagedDocumentPackage: Sendable {
     /// The package's path, as given.
     public var path: FilePath {
-        get { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
-        set { pathText = newValue.withPlatformString(RawFileName.decoding(cString:)) }
+        get { RawFileName.filePath(pathText) }
+        set { pathText = RawFileName.text(newValue) }
     }
     /// `path` as text (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var pathText: String
@@ -58,8 +58,8 @@ public struct ManagedDocumentPackage: Sendable {
     public var documentMetadata: PropertyListValue?
     /// The store's path, `PATH/StoreContent/persistentStore`; nil when the package has no store.
     public var storePath: FilePath? {
-        get { storePathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { storePathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { storePathText.map { RawFileName.filePath($0) } }
+        set { storePathText = newValue.map(RawFileName.text) }
     }
     /// `storePath` as text (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var storePathText: String?
@@ -75,7 +75,7 @@ public struct ManagedDocumentPackage: Sendable {
     ///
     /// Reads the status of the directory and of those two entries. A name that is not UTF-8 is read byte for byte.
     public static func isPackage(at filePath: FilePath) -> Bool {
-        isPackage(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        isPackage(atPath: RawFileName.text(filePath))
     }
 
     /// `isPackage(at:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries
@@ -90,7 +90,7 @@ public struct ManagedDocumentPackage: Sendable {
     /// - Throws: `CoreDataError` when `path` is not such a package, or at the key path of a metadata file that is
     ///   not a property list. A name that is not UTF-8 is read byte for byte.
     public init(path: FilePath) throws(CoreDataError) {
-        try self.init(path: path.withPlatformString(RawFileName.decoding(cString:)))
+        try self.init(path: RawFileName.text(path))
     }
 
     /// `init(path:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them),

@@ -23,7 +23,7 @@ public struct ManagedObjectRecord: Hashable, Sendable {
 /// Not `Sendable`: one reader holds one SQLite connection; use it from one thread at a time.
 public final class PersistentStoreReader {
     /// The store's path, as given.
-    public var path: FilePath { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
+    public var path: FilePath { RawFileName.filePath(pathText) }
     /// `path` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package let pathText: String
     /// The store's metadata (`Z_METADATA`).
@@ -59,7 +59,7 @@ public final class PersistentStoreReader {
     /// Reads and inflates the whole of `Z_MODELCACHE` (at most 64 MB inflated) when no model is given. A name that
     /// is not UTF-8 is opened byte for byte.
     public convenience init(path: FilePath, model: ManagedObjectModel? = nil) throws(CoreDataError) {
-        try self.init(path: path.withPlatformString(RawFileName.decoding(cString:)), model: model)
+        try self.init(path: RawFileName.text(path), model: model)
     }
 
     /// `init(path:model:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries

@@ -150,7 +150,7 @@ extension PersistentStoreReader {
     /// The path of external binary data named `fileName`: `.STORE_SUPPORT/_EXTERNAL_DATA/NAME` beside the store
     /// (`.Notes_SUPPORT` for `Notes.sqlite`), byte for byte as the store's path names its folder.
     public func externalDataPath(fileName: String) -> FilePath {
-        RawFileName.withPath(externalDataPathText(fileName: fileName), FilePath.init(platformString:))
+        RawFileName.filePath(externalDataPathText(fileName: fileName))
     }
 
     /// `externalDataPath(fileName:)` as text (bytes that are not UTF-8 carried as `RawFileName` carries them), for

@@ -31,7 +31,7 @@ extension ICTDocumentFile {
     /// writes). Reads nothing.
     public convenience init(package: PackageWrapper, path: FilePath? = nil, imageLimits: ImageLimits = .default) {
         self.init(
-            package: package, pathString: path?.withPlatformString(RawFileName.decoding(cString:)), imageLimits: imageLimits)
+            package: package, pathString: path.map(RawFileName.text), imageLimits: imageLimits)
     }
 
     /// A new document (not yet on disk) with the form's fields, as
@@ -45,7 +45,7 @@ extension ICTDocumentFile {
     public convenience init(jsonForm form: ICTDocumentJSONForm, imageFolder: FilePath, imageLimits: ImageLimits = .default)
         throws(ICTDocumentError)
     {
-        var folder = imageFolder.withPlatformString(RawFileName.decoding(cString:))
+        var folder = RawFileName.text(imageFolder)
         if !folder.isEmpty, !folder.hasSuffix("/") { folder += "/" }
         try self.init(jsonForm: form, imageFolder: folder, imageLimits: imageLimits)
     }
@@ -57,7 +57,7 @@ extension ICTDocumentFile {
     ///   cannot be read; what `ICTDocumentJSONForm(jsonBytes:)` and
     ///   `init(jsonForm:imageFolder:imageLimits:)` throw. Costs reading the file.
     public convenience init(jsonFormAt filePath: FilePath, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
-        try self.init(jsonFormAt: filePath.withPlatformString(RawFileName.decoding(cString:)), imageLimits: imageLimits)
+        try self.init(jsonFormAt: RawFileName.text(filePath), imageLimits: imageLimits)
     }
 
     /// Opens the document at the file URL `url`, reading only its listing
@@ -74,7 +74,7 @@ extension ICTDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` `.package` when the path is not a readable package directory.
     public convenience init(contentsOf filePath: FilePath, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
-        try self.init(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)), imageLimits: imageLimits)
+        try self.init(contentsOf: RawFileName.text(filePath), imageLimits: imageLimits)
     }
 
     /// Saves the document safely to the file URL `url`, as `save(to:)`.
@@ -93,7 +93,7 @@ extension ICTDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` as `save(to:)`.
     public func save(to filePath: FilePath) throws(ICTDocumentError) {
-        try save(to: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try save(to: RawFileName.text(filePath))
     }
 
     /// The first free document name for `baseName` in the directory at the
@@ -110,7 +110,7 @@ extension ICTDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` `.package` naming the path when the directory cannot be listed.
     public static func freeFileName(for baseName: String, in filePath: FilePath) throws(ICTDocumentError) -> String {
-        try freeFileName(for: baseName, in: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try freeFileName(for: baseName, in: RawFileName.text(filePath))
     }
 }
 
@@ -136,7 +136,7 @@ extension ICTDocumentSummary {
     ///   decoding the metadata entry throws, naming the entry and key.
     public init(ofDocumentAt filePath: FilePath, readingThumbnailUpTo thumbnailByteLimit: Int? = nil) throws(ICTDocumentError) {
         try self.init(
-            ofDocumentAt: filePath.withPlatformString(RawFileName.decoding(cString:)), readingThumbnailUpTo: thumbnailByteLimit)
+            ofDocumentAt: RawFileName.text(filePath), readingThumbnailUpTo: thumbnailByteLimit)
     }
 }
 
@@ -155,7 +155,7 @@ extension DocumentValidator {
     /// The problems of the package at `filePath`, as `validate(packageAt:)`.
     /// Reads and decodes every entry checked.
     public func validate(packageAt filePath: FilePath) -> [DocumentFinding] {
-        validate(packageAt: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        validate(packageAt: RawFileName.text(filePath))
     }
 }
 
@@ -167,7 +167,7 @@ extension PTKDocumentFile {
     ///
     /// - Throws: `ICTDocumentError` `.package` when the path is not a readable package directory.
     public convenience init(contentsOf filePath: FilePath, imageLimits: ImageLimits = .default) throws(ICTDocumentError) {
-        try self.init(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)), imageLimits: imageLimits)
+        try self.init(contentsOf: RawFileName.text(filePath), imageLimits: imageLimits)
     }
 }
 
@@ -180,7 +180,7 @@ extension TextNoteFile {
     ///   opened or read, is not a regular file or is over `maximumByteCount`;
     ///   `.invalidText` as `init(bytes:kind:)`.
     public init(contentsOf filePath: FilePath, kind: DocumentKind? = nil) throws(ICTDocumentError) {
-        try self.init(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)), kind: kind)
+        try self.init(contentsOf: RawFileName.text(filePath), kind: kind)
     }
 
     /// Writes `text` as a note at `filePath`, as the `String` form: atomically,
@@ -190,7 +190,7 @@ extension TextNoteFile {
     /// - Throws: `ICTDocumentError` `.alreadyExists`, or `.unreadableFile`
     ///   saying what refused the write (nothing is changed then).
     public static func write(_ text: String, to filePath: FilePath, replacingExisting: Bool) throws(ICTDocumentError) {
-        try write(text, to: filePath.withPlatformString(RawFileName.decoding(cString:)), replacingExisting: replacingExisting)
+        try write(text, to: RawFileName.text(filePath), replacingExisting: replacingExisting)
     }
 }
 
@@ -199,14 +199,14 @@ extension ICTDocumentFormat {
     /// link to one is followed) whose name ends in `.ict` in any case,
     /// trailing slashes aside. Reads the item's status only.
     public static func isPackage(atPath filePath: FilePath) -> Bool {
-        isPackage(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        isPackage(atPath: RawFileName.text(filePath))
     }
 
     /// Whether `filePath` names an `.ict` document: an `.ict` package with an
     /// item named `ctdocument.metadata` in it. Reads the status of the
     /// package and of the entry only.
     public static func isDocument(atPath filePath: FilePath) -> Bool {
-        isDocument(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        isDocument(atPath: RawFileName.text(filePath))
     }
 }
 
@@ -215,14 +215,14 @@ extension DocumentKind {
     /// name says: a package kind only as a directory, a text kind only as a
     /// regular file (a symbolic link to either is followed). Reads the item's status only.
     public static func of(itemAtPath filePath: FilePath) -> DocumentKind? {
-        of(itemAtPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        of(itemAtPath: RawFileName.text(filePath))
     }
 
     /// The name a document of this kind shows when it has no display name of
     /// its own: the last part of `filePath` without the kind's extension
     /// (`Shopping List` for `notes/Shopping List.icfnote`). Reads nothing.
     public func fileDisplayName(ofPath filePath: FilePath) -> String {
-        fileDisplayName(ofPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        fileDisplayName(ofPath: RawFileName.text(filePath))
     }
 }
 

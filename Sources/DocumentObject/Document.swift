@@ -77,7 +77,7 @@ open class Document<Contents: DocumentContents> {
     /// `scheduler` runs the autosaves (`ClockAutosaveScheduler` on the
     /// continuous clock by default; tests pass one they fire by hand).
     public init(path: FilePath, autosaveDelay: Duration = .seconds(15), scheduler: any DocumentAutosaveScheduler = ClockAutosaveScheduler()) {
-        self.pathString = path.withPlatformString(RawFileName.decoding(cString:))
+        self.pathString = RawFileName.text(path)
         self.autosaveDelay = autosaveDelay
         self.scheduler = scheduler
     }
@@ -148,7 +148,7 @@ open class Document<Contents: DocumentContents> {
     ///   in `savingError` and keeps its changes. A coordinated write: other
     ///   presenters of the item are told of it.
     public func save(to path: FilePath? = nil, for operation: DocumentSaveOperation = .forOverwriting) throws {
-        try save(to: path?.withPlatformString(RawFileName.decoding(cString:)) ?? pathString, for: operation)
+        try save(to: path.map(RawFileName.text) ?? pathString, for: operation)
     }
 
     /// `save(to:for:)` to a path held as text.
@@ -208,7 +208,7 @@ open class Document<Contents: DocumentContents> {
     ///
     /// - Throws: as `save(to:for:)`; the document is then in `savingError` and keeps its changes.
     public func saveWithoutBlocking(to path: FilePath? = nil, for operation: DocumentSaveOperation = .forOverwriting) async throws {
-        try await saveWithoutBlocking(to: path?.withPlatformString(RawFileName.decoding(cString:)) ?? pathString, for: operation)
+        try await saveWithoutBlocking(to: path.map(RawFileName.text) ?? pathString, for: operation)
     }
 
     /// `saveWithoutBlocking(to:for:)` to a path held as text.

@@ -70,7 +70,7 @@ extension Data: DocumentContents {
     /// - Throws: `DocumentError` `.notFound`, `.wrongKind` for anything but
     ///   a regular file, `.io`. Costs one read of the file.
     public static func readDocument(at filePath: FilePath) throws(DocumentError) -> (contents: Data, identity: DocumentFileIdentity) {
-        let (bytes, stamp) = try FlatFile.contents(at: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        let (bytes, stamp) = try FlatFile.contents(at: RawFileName.text(filePath))
         return (bytes, DocumentFileIdentity(stamp))
     }
 
@@ -82,7 +82,7 @@ extension Data: DocumentContents {
     public func writeDocument(at filePath: FilePath, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
     {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         return DocumentFileIdentity(try FlatFile.save(self, to: path, for: operation, replacing: identity?.stamp))
     }
 }
@@ -102,7 +102,7 @@ extension PackageWrapper: DocumentContents {
     ///   manifest's read (and, for a mixed package, the reads of the entries
     ///   that differ from it).
     public static func readDocument(at filePath: FilePath) throws(DocumentError) -> (contents: PackageWrapper, identity: DocumentFileIdentity) {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         let package: PackageWrapper
         if try isMixedOrPartial(path) {
             do throws(DocumentVersionError) {
@@ -134,7 +134,7 @@ extension PackageWrapper: DocumentContents {
     public func writeDocument(at filePath: FilePath, for operation: DocumentSaveOperation, replacing identity: DocumentFileIdentity?)
         throws(DocumentError) -> DocumentFileIdentity
     {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         if try Self.isMixedOrPartial(path) {
             throw DocumentError(
                 .versions, pathText: path,

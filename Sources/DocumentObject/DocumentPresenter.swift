@@ -37,7 +37,7 @@ final class DocumentPresenter: FilePresenter, @unchecked Sendable {
 
     func presentedItemDidChange() { tell(.changed) }
 
-    func presentedItemDidMove(to path: FilePath) { tell(.moved(path.withPlatformString(RawFileName.decoding(cString:)))) }
+    func presentedItemDidMove(to path: FilePath) { tell(.moved(RawFileName.text(path))) }
 
     func presentedItemDidGain(_ version: DocumentVersion) { tell(.gainedVersion) }
 

@@ -48,7 +48,7 @@ public final class MetadataQuery: @unchecked Sendable {
     public static var ubiquitousDocumentsFolder: FilePath? {
         get { (try? ubiquitousDocumentsFolderInEffect())?.map { RawFileName.withPath($0) { FilePath(platformString: $0) } } }
         set {
-            let folder = newValue?.withPlatformString(RawFileName.decoding(cString:))
+            let folder = newValue.map(RawFileName.text)
             ubiquitousLock.withLock { ubiquitousFolder = folder }
         }
     }

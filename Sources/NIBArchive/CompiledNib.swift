@@ -48,7 +48,7 @@ public struct CompiledNib: Sendable {
     ///   `NIBArchiveReader` throws for a `NIBArchive` member,
     ///   `.invalidKeyedArchive` for a keyed archive that does not read.
     public init(contentsOf filePath: FilePath, limits: NIBArchiveLimits = .default) throws(NIBArchiveError) {
-        try self.init(contentsOfPath: filePath.withPlatformString(RawFileName.decoding(cString:)), limits: limits)
+        try self.init(contentsOfPath: RawFileName.text(filePath), limits: limits)
     }
 
     /// `init(contentsOf:limits:)` for a path held as text (bytes that are not

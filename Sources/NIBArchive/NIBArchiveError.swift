@@ -89,8 +89,8 @@ public struct NIBArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
     public var byteOffset: Int?
     /// The file, for a nib folder's member or a file read by path; nil for bytes read from memory.
     public var path: FilePath? {
-        get { pathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { pathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { pathText.map { RawFileName.filePath($0) } }
+        set { pathText = newValue.map(RawFileName.text) }
     }
     /// `path` as text for the message (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var pathText: String?
@@ -99,7 +99,7 @@ public struct NIBArchiveError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// An error with `code` at `byteOffset` in the file at `path`.
     public init(_ code: Code, at byteOffset: Int?, path: FilePath? = nil, _ message: String) {
-        self.init(code, at: byteOffset, pathText: path?.withPlatformString(RawFileName.decoding(cString:)), message)
+        self.init(code, at: byteOffset, pathText: path.map(RawFileName.text), message)
     }
 
     /// An error with `code` at `byteOffset` in the file whose path, as text, is `pathText`.

@@ -49,7 +49,7 @@ extension PackageWrapper {
         readingFrom filePath: FilePath, mode: PackageReadingMode = .lazy,
         limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) {
-        try self.init(readingFrom: filePath.withPlatformString(RawFileName.decoding(cString:)), mode: mode, limits: limits)
+        try self.init(readingFrom: RawFileName.text(filePath), mode: mode, limits: limits)
     }
 
     /// Reads a package made of some entries of the package at `filePath`,
@@ -66,7 +66,7 @@ extension PackageWrapper {
     public convenience init(readingEntries sources: [String: String], fromPackageAt filePath: FilePath)
         throws(DocumentPackageError)
     {
-        try self.init(readingEntries: sources, fromPackageAt: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try self.init(readingEntries: sources, fromPackageAt: RawFileName.text(filePath))
     }
 
     /// The entry at a path inside this directory, `Contents/Resources/x.nib`;
@@ -110,7 +110,7 @@ extension PackageWrapper {
     ///   (a symbolic link there is neither replaced nor followed),
     ///   `.alreadyExists` when `options` forbids replacing.
     public func save(to filePath: FilePath, options: PackageSaveOptions = PackageSaveOptions()) throws(DocumentPackageError) {
-        try save(to: filePath.withPlatformString(RawFileName.decoding(cString:)), options: options)
+        try save(to: RawFileName.text(filePath), options: options)
     }
 }
 
@@ -144,7 +144,7 @@ extension PackageZipArchive {
         _ package: PackageWrapper, to filePath: FilePath, rootName: String,
         limits: DocumentPackageLimits = .default, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DocumentPackageError) {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         try write(package, to: path, rootName: rootName, limits: limits, progress: progress)
     }
 
@@ -175,7 +175,7 @@ extension PackageZipArchive {
         at filePath: FilePath, limits: DocumentPackageLimits = .default,
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DocumentPackageError) -> PackageWrapper {
-        try read(at: filePath.withPlatformString(RawFileName.decoding(cString:)), limits: limits, progress: progress)
+        try read(at: RawFileName.text(filePath), limits: limits, progress: progress)
     }
 }
 
@@ -189,7 +189,7 @@ extension PackageManifest {
     public static func read(fromPackageAt filePath: FilePath, limits: DocumentPackageLimits = .default)
         throws(DocumentPackageError) -> PackageManifest?
     {
-        try read(fromPackageAt: filePath.withPlatformString(RawFileName.decoding(cString:)), limits: limits)
+        try read(fromPackageAt: RawFileName.text(filePath), limits: limits)
     }
 
     /// The manifest in the file `pathInPackage` of the package at
@@ -199,7 +199,7 @@ extension PackageManifest {
     public static func read(
         fromPackageAt filePath: FilePath, pathInPackage: String, limits: DocumentPackageLimits = .default
     ) throws(DocumentPackageError) -> PackageManifest? {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         return try read(fromPackageAt: path, pathInPackage: pathInPackage, limits: limits)
     }
 
@@ -214,7 +214,7 @@ extension PackageManifest {
     public static func entryOnDisk(_ filePath: FilePath, pathInPackage: String, digesting: Bool)
         throws(DocumentPackageError) -> Entry?
     {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         return try entryOnDisk(path, pathInPackage: pathInPackage, digesting: digesting)
     }
 }

@@ -398,7 +398,7 @@ extension PackageWrapper {
         // What goes wrong in the new version is said of the package it becomes.
         let temporaryLocation = location
         let original = try options.originalContentsPath.flatMap { (filePath) throws(DocumentPackageError) in
-            let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+            let path = RawFileName.text(filePath)
             let originalPath = Self.absolutePath(path)
             return try FileSystem.linkStatus(originalPath, at: EntryLocation(pathInPackage: "", fileSystemPath: path))
         }

@@ -15,7 +15,7 @@ import SystemSupport
 /// may not show; readers that need a stable view should copy what they keep.
 public final class MappedFile: @unchecked Sendable {
     /// The path the file was opened at, byte for byte.
-    public var path: FilePath { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
+    public var path: FilePath { RawFileName.filePath(pathText) }
     /// The path the file was opened at as text for messages (bytes that are
     /// not UTF-8 carried as `RawFileName` carries them).
     package let pathText: String

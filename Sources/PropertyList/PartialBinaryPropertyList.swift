@@ -40,7 +40,7 @@ public final class PartialBinaryPropertyList {
     public static let windowSize = 4096
 
     /// The path the file was opened at, byte for byte.
-    public var path: FilePath { RawFileName.withPath(pathText, FilePath.init(platformString:)) }
+    public var path: FilePath { RawFileName.filePath(pathText) }
     /// The path the file was opened at as text for messages (bytes that are
     /// not UTF-8 carried as `RawFileName` carries them).
     package let pathText: String

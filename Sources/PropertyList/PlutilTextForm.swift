@@ -508,7 +508,7 @@ extension PlutilTextForm {
     ///     dropped) the variable's `NAME`.
     /// - Returns: The Swift source, ending in a newline. Costs one pass over `value`.
     public static func swiftLiteral(_ value: PropertyListValue, sourcePath: FilePath) -> String {
-        swiftLiteral(value, sourcePath: sourcePath.withPlatformString(RawFileName.decoding(cString:)))
+        swiftLiteral(value, sourcePath: RawFileName.text(sourcePath))
     }
 
     /// The Objective-C source `plutil -convert objc` writes for `value`
@@ -521,8 +521,8 @@ extension PlutilTextForm {
     /// - Returns: The Objective-C source, ending in a newline. Costs one pass over `value`.
     public static func objcLiteral(_ value: PropertyListValue, sourcePath: FilePath, outputPath: FilePath) -> String {
         objcLiteral(
-            value, sourcePath: sourcePath.withPlatformString(RawFileName.decoding(cString:)),
-            outputPath: outputPath.withPlatformString(RawFileName.decoding(cString:)))
+            value, sourcePath: RawFileName.text(sourcePath),
+            outputPath: RawFileName.text(outputPath))
     }
 
     /// The header `plutil -convert objc -header` writes beside the `.m`
@@ -533,6 +533,6 @@ extension PlutilTextForm {
     ///   - sourcePath: The path of the property list the value was read from.
     /// - Returns: The header's text, ending in a newline. Costs one pass over `value`'s top.
     public static func objcHeader(_ value: PropertyListValue, sourcePath: FilePath) -> String {
-        objcHeader(value, sourcePath: sourcePath.withPlatformString(RawFileName.decoding(cString:)))
+        objcHeader(value, sourcePath: RawFileName.text(sourcePath))
     }
 }

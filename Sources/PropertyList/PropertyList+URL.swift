@@ -32,7 +32,7 @@ extension MappedFile {
     /// - Throws: `PropertyListError` `.io` naming the path when the file
     ///   cannot be opened, is not a regular file or cannot be mapped.
     public convenience init(filePath: FilePath) throws(PropertyListError) {
-        try self.init(path: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try self.init(path: RawFileName.text(filePath))
     }
 }
 
@@ -65,7 +65,7 @@ extension PartialBinaryPropertyList {
     public convenience init(
         filePath: FilePath, followingSymbolicLinks: Bool = true, limits: PropertyListLimits = .default
     ) throws(PropertyListError) {
-        let path = filePath.withPlatformString(RawFileName.decoding(cString:))
+        let path = RawFileName.text(filePath)
         try self.init(path: path, followingSymbolicLinks: followingSymbolicLinks, limits: limits)
     }
 }

@@ -57,7 +57,7 @@ public enum ContentSniffer {
     ///
     /// Reads the item's status and at most the first `prefixLength` bytes.
     public static func typeIdentifier(ofItemAt filePath: FilePath) -> String? {
-        typeIdentifier(ofItemAtPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        typeIdentifier(ofItemAtPath: RawFileName.text(filePath))
     }
 
     /// `typeIdentifier(ofItemAt:)` for a path held as text (bytes that are not

@@ -79,7 +79,7 @@ public enum SharedMimeInfoReader {
     ///   with line and column, when the XML is not well-formed or a
     ///   `mime-type` has no `type`.
     public static func read(_ bytes: UnsafeRawBufferPointer, file: FilePath?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(bytes, fileText: file?.withPlatformString(RawFileName.decoding(cString:)))
+        try read(bytes, fileText: file.map(RawFileName.text))
     }
 
     /// `read(_:file:)` with the file named by text (bytes that are not UTF-8

@@ -40,7 +40,7 @@ public enum SharedMimeInfoCacheReader {
     ///   string without a NUL, `.cycle` for a suffix tree deeper than
     ///   `maximumGlobLength` or with more nodes than the file can hold.
     public static func read(_ bytes: UnsafeRawBufferPointer, file: FilePath?) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(bytes, file: file?.withPlatformString(RawFileName.decoding(cString:)), includingGlobs: true)
+        try read(bytes, file: file.map(RawFileName.text), includingGlobs: true)
     }
 
     /// `read(_:file:)`, leaving out the globs when `includingGlobs` is false:
@@ -111,7 +111,7 @@ public enum SharedMimeInfoCacheReader {
     /// - Throws: `UniformTypeError` as `read(_:file:)`, or `.io` when a
     ///   file cannot be read.
     public static func read(directory: FilePath = systemDirectory) throws(UniformTypeError) -> [MimeTypeDeclaration]? {
-        try read(directory: directory.withPlatformString(RawFileName.decoding(cString:)), includingGlobs: true)
+        try read(directory: RawFileName.text(directory), includingGlobs: true)
     }
 
     /// `read(directory:)`, leaving out the globs (so the filename extensions)

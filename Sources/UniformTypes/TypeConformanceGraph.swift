@@ -87,15 +87,10 @@ public struct TypeConformanceGraph: Sendable {
     public mutating func addSharedMimeInfo(directory: FilePath = SharedMimeInfoReader.systemPackagesDirectory)
         throws(UniformTypeError) -> [FilePath]
     {
-        try addSharedMimeInfo(directory: directory.withPlatformString(RawFileName.decoding(cString:))).map {
-            RawFileName.withPath($0, FilePath.init(platformString:))
-        }
+        try addSharedMimeInfo(directory: RawFileName.text(directory)).map(RawFileName.filePath)
     }
 
-    /// `addSharedMimeInfo(directory:)` for a folder named by text (bytes that
-    /// are not UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
-    ///
-    /// - Throws: as `addSharedMimeInfo(directory:)`.
+    /// The text form of `addSharedMimeInfo(directory:)`, as the registry's.
     @discardableResult
     package mutating func addSharedMimeInfo(directory: String) throws(UniformTypeError) -> [String] {
         try addPackageFiles(directory: directory)
@@ -103,21 +98,16 @@ public struct TypeConformanceGraph: Sendable {
 
     /// Adds the types of the shared-mime-info cache as
     /// `TypeRegistry.addSharedMimeInfoCache(directory:)` does, without
-    /// reading its globs.
-    ///
-    /// - Returns: false, adding nothing, when the cache is missing or stale.
-    /// - Throws: `UniformTypeError` as the registry's method does, but for
-    ///   a damaged suffix tree, which is not read; nothing is added.
+    /// reading its globs: false, adding nothing, when the cache is missing or
+    /// stale; throws as the registry's method does, but for a damaged suffix
+    /// tree, which is not read (nothing is added).
     public mutating func addSharedMimeInfoCache(directory: FilePath = SharedMimeInfoCacheReader.systemDirectory)
         throws(UniformTypeError) -> Bool
     {
-        try addSharedMimeInfoCache(directory: directory.withPlatformString(RawFileName.decoding(cString:)))
+        try addSharedMimeInfoCache(directory: RawFileName.text(directory))
     }
 
-    /// `addSharedMimeInfoCache(directory:)` for a folder named by text (bytes
-    /// that are not UTF-8 carried as `RawFileName` carries them), for the kit's own callers.
-    ///
-    /// - Throws: as `addSharedMimeInfoCache(directory:)`.
+    /// The text form of `addSharedMimeInfoCache(directory:)`, as the registry's.
     package mutating func addSharedMimeInfoCache(directory: String) throws(UniformTypeError) -> Bool {
         guard let (cachePath, typesPath) = SharedMimeInfoCacheReader.freshFiles(directory: directory) else { return false }
         let cache = try mapFile(cachePath, readingAs: .malformedMimeCache)

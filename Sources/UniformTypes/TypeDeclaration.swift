@@ -77,8 +77,8 @@ public enum TypeOrigin: String, Sendable, Hashable, CaseIterable, Comparable {
 public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     /// The file, or nil for built-in declarations and made-up dynamic types.
     public var file: FilePath? {
-        get { fileText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { fileText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { fileText.map { RawFileName.filePath($0) } }
+        set { fileText = newValue.map(RawFileName.text) }
     }
     /// `file` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var fileText: String?
@@ -93,7 +93,7 @@ public struct DeclarationSource: Hashable, Sendable, CustomStringConvertible {
     /// Makes a source.
     public init(file: FilePath?, keyPath: PropertyListKeyPath = [], line: Int? = nil, reference: String? = nil) {
         self.init(
-            fileText: file?.withPlatformString(RawFileName.decoding(cString:)), keyPath: keyPath, line: line,
+            fileText: file.map(RawFileName.text), keyPath: keyPath, line: line,
             reference: reference)
     }
 
@@ -248,8 +248,8 @@ public struct TypeDeclarationFinding: Hashable, Sendable, CustomStringConvertibl
     public var kind: Kind
     /// The file, when known.
     public var file: FilePath? {
-        get { fileText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { fileText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { fileText.map { RawFileName.filePath($0) } }
+        set { fileText = newValue.map(RawFileName.text) }
     }
     /// `file` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var fileText: String?
@@ -260,7 +260,7 @@ public struct TypeDeclarationFinding: Hashable, Sendable, CustomStringConvertibl
 
     /// Makes a finding.
     public init(_ severity: Severity, _ kind: Kind, file: FilePath?, keyPath: PropertyListKeyPath, _ message: String) {
-        self.init(severity, kind, fileText: file?.withPlatformString(RawFileName.decoding(cString:)), keyPath: keyPath, message)
+        self.init(severity, kind, fileText: file.map(RawFileName.text), keyPath: keyPath, message)
     }
 
     /// Makes a finding whose file is named by text (bytes that are not UTF-8

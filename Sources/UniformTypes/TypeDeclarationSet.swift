@@ -12,8 +12,8 @@ import SystemSupport
 public struct TypeDeclarationSet: Hashable, Sendable {
     /// The file read, or nil for built-in declarations.
     public var file: FilePath? {
-        get { fileText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { fileText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { fileText.map { RawFileName.filePath($0) } }
+        set { fileText = newValue.map(RawFileName.text) }
     }
     /// `file` as text for messages (bytes that are not UTF-8 carried as `RawFileName` carries them).
     package var fileText: String?
@@ -50,7 +50,7 @@ public struct TypeDeclarationSet: Hashable, Sendable {
     ///     own declarations.
     public init(infoPlist: PropertyListValue, file: FilePath?, exportedOrigin: TypeOrigin = .exported) {
         self.init(
-            infoPlist: infoPlist, fileText: file?.withPlatformString(RawFileName.decoding(cString:)),
+            infoPlist: infoPlist, fileText: file.map(RawFileName.text),
             exportedOrigin: exportedOrigin)
     }
 

@@ -125,7 +125,7 @@ public struct TypeRegistry: Sendable {
     public mutating func addSharedMimeInfoCache(directory: FilePath = SharedMimeInfoCacheReader.systemDirectory)
         throws(UniformTypeError) -> Bool
     {
-        try addSharedMimeInfoCache(directory: directory.withPlatformString(RawFileName.decoding(cString:)))
+        try addSharedMimeInfoCache(directory: RawFileName.text(directory))
     }
 
     /// `addSharedMimeInfoCache(directory:)` for a folder named by text (bytes

@@ -54,8 +54,8 @@ public struct UniformTypeError: Error, Hashable, Sendable, CustomStringConvertib
     /// The file or item concerned, as the caller named it; nil when reading
     /// bytes given without a file name.
     public var path: FilePath? {
-        get { pathText.map { RawFileName.withPath($0, FilePath.init(platformString:)) } }
-        set { pathText = newValue?.withPlatformString(RawFileName.decoding(cString:)) }
+        get { pathText.map { RawFileName.filePath($0) } }
+        set { pathText = newValue.map(RawFileName.text) }
     }
     /// `path` as text for the message (bytes that are not UTF-8 carried as
     /// `RawFileName` carries them; a URL that is not a `file:` URL as it is written).
@@ -76,7 +76,7 @@ public struct UniformTypeError: Error, Hashable, Sendable, CustomStringConvertib
         _ code: Code, path: FilePath?, at location: PropertyListLocation = .none, keyPath: PropertyListKeyPath = [], _ message: String
     ) {
         self.init(
-            code, pathText: path?.withPlatformString(RawFileName.decoding(cString:)), at: location, keyPath: keyPath, message)
+            code, pathText: path.map(RawFileName.text), at: location, keyPath: keyPath, message)
     }
 
     /// Makes an error whose place is named by text (bytes that are not UTF-8

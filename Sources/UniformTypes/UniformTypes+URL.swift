@@ -34,7 +34,7 @@ extension TypeRegistry {
     ///
     /// - Throws: `UniformTypeError` `.io` naming the path when it cannot be examined.
     public func identifyItem(at filePath: FilePath) throws(UniformTypeError) -> TypeDeclaration {
-        try identifyItem(atPath: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try identifyItem(atPath: RawFileName.text(filePath))
     }
 
     /// Adds every `*.xml` file of the shared-mime-info `packages` directory
@@ -61,9 +61,7 @@ extension TypeRegistry {
     public mutating func addSharedMimeInfo(directory filePath: FilePath = SharedMimeInfoReader.systemPackagesDirectory)
         throws(UniformTypeError) -> [FilePath]
     {
-        try addSharedMimeInfo(directory: filePath.withPlatformString(RawFileName.decoding(cString:))).map {
-            RawFileName.withPath($0, FilePath.init(platformString:))
-        }
+        try addSharedMimeInfo(directory: RawFileName.text(filePath)).map(RawFileName.filePath)
     }
 }
 
@@ -97,7 +95,7 @@ extension SharedMimeInfoReader {
     /// - Throws: `UniformTypeError` `.io` naming the path when the file
     ///   cannot be read, else as `read(_:file:)`.
     public static func read(contentsOf filePath: FilePath) throws(UniformTypeError) -> [MimeTypeDeclaration] {
-        try read(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try read(contentsOf: RawFileName.text(filePath))
     }
 }
 
@@ -121,7 +119,7 @@ extension TypeDeclarationSet {
     /// - Throws: `UniformTypeError` `.io` naming the path when the file
     ///   cannot be read, else the reader's error when it is not a property list.
     public static func read(contentsOf filePath: FilePath) throws(UniformTypeError) -> TypeDeclarationSet {
-        try read(contentsOf: filePath.withPlatformString(RawFileName.decoding(cString:)))
+        try read(contentsOf: RawFileName.text(filePath))
     }
 }
 

@@ -42,7 +42,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: demo test python-test bench-python test-all check-install build static manual install bench clean fuzz fuzz-check lint docs examples
+.PHONY: demo test python-test bench-python test-all check-install build static manual install bench bench-check clean fuzz fuzz-check lint docs examples
 
 build:
 	scripts/install-deps.sh build
@@ -174,6 +174,12 @@ install: static manual
 	$(ICT_STATIC) --generate-completion-script bash > $(BASH_COMPLETIONS)/ict
 	$(ICT_STATIC) --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_ict
 	$(ICT_STATIC) --generate-completion-script fish > $(FISH_COMPLETIONS)/ict.fish
+
+# The benchmark harness compiles (a debug build, nothing measured): CI runs it, so a
+# change of public API that breaks `make bench` is seen when it is made.
+bench-check:
+	touch Benchmarks/Package.swift
+	$(SWIFT) build --package-path Benchmarks
 
 bench:
 	scripts/bench.sh

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LiveQuery
+import SystemPackage
 import UbiquityContainers
 
 #if canImport(Glibc)
@@ -166,7 +167,7 @@ struct MetadataQueryRows {
                 guard arrived.wait(timeout: .now() + 10) == .success else {
                     throw BenchmarkFailure("no update adding \(final) within 10 s")
                 }
-                if box.takeAll().contains(where: { $0.added.contains { $0.path == final } || $0.changed.contains { $0.path == final } }) {
+                if box.takeAll().contains(where: { $0.added.contains { $0.path == FilePath(final) } || $0.changed.contains { $0.path == FilePath(final) } }) {
                     break
                 }
             }

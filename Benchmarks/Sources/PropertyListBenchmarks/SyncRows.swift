@@ -426,7 +426,7 @@ private final class QueryUpdates: @unchecked Sendable {
     /// Waits for the update adding (or changing) the item at `path`.
     func waitForItem(at path: String, seconds: Double) throws {
         try wait(for: "adding \(path)", seconds: seconds) { update in
-            update.added.contains { $0.path == path } || update.changed.contains { $0.path == path }
+            update.added.contains { $0.path == FilePath(path) } || update.changed.contains { $0.path == FilePath(path) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PackageFormat
+import TestSupport
 
 /// A new empty directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
@@ -64,12 +65,8 @@ enum HandSynced {
 
     /// A copy of the package with every time kept (`cp -a`), as the other device's.
     static func copy(_ from: String, to: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/cp")
-        process.arguments = ["-a", from, to]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
+        let run = try ProgramRunner.run("/bin/cp", ["-a", from, to])
+        guard run.status == 0 else { throw POSIXError(.EIO, userInfo: [NSLocalizedDescriptionKey: "cp -a \(from) \(to): \(run.stderr)"]) }
     }
 
     /// `rename(2)`, keeping the item's times.

@@ -193,17 +193,10 @@ struct BatchCommandTests {
         #expect(results.map { $0["ok"] as? Bool } == [true, true, false, false])
         #expect(results.map { $0["inputFormat"] as? String } == ["xml", "json", nil, nil])
         // The outputs as python's plistlib reads them, not as ict does.
-        let read = Process()
-        read.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        read.arguments = [
-            "python3", "-c", "import plistlib, sys; print([plistlib.load(open(p, 'rb')) for p in sys.argv[1:]])",
-            out + f + "/good.plist", out + f + "/sub/x.plist",
-        ]
-        let said = Pipe()
-        read.standardOutput = said
-        try read.run()
-        read.waitUntilExit()
-        #expect(String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "[{'n': 7}, {'a': True}]\n")
+        let said = try PythonScript.text(
+            "import plistlib, sys; print([plistlib.load(open(p, 'rb')) for p in sys.argv[1:]])",
+            arguments: [out + f + "/good.plist", out + f + "/sub/x.plist"])
+        #expect(said == "[{'n': 7}, {'a': True}]\n")
         #expect(!FileManager.default.fileExists(atPath: out + f + "/bad.plist"))
         #expect(run.stderr.hasSuffix("\(f)/../escape.plist: error: a name with .. would be written outside the folder -o names; name the input without ..\n"))
     }

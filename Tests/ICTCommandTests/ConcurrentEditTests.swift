@@ -58,8 +58,7 @@ struct ConcurrentEditTests {
             }
             process.waitUntilExit()
             return ProgramRun(
-                status: process.terminationStatus,
-                stdout: try String(contentsOf: out, encoding: .utf8),
+                status: process.terminationStatus, output: try Data(contentsOf: out),
                 stderr: try String(contentsOf: err, encoding: .utf8))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -64,14 +65,6 @@ struct CoordinatedReadTests {
 
     /// The entry `name` of the zip at `path`, as `unzip -p` gives it.
     static func entry(_ name: String, of path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unzip ?? "/usr/bin/unzip")
-        process.arguments = ["-p", path, name]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ProgramRunner.run(unzip ?? "/usr/bin/unzip", ["-p", path, name]).stdout
     }
 }

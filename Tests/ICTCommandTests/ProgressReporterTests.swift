@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The progress line of long `ict validate` runs: on a terminal only, after a second, cleared at the end.

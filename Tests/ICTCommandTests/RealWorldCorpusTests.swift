@@ -60,14 +60,7 @@ struct RealWorldCorpusTests {
 
     /// Apple's answer: does `plutil -lint` read it?
     static func plutilReads(_ path: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: plutil)
-        process.arguments = ["-lint", "-s", path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        try ProgramRunner.run(plutil, ["-lint", "-s", path]).status == 0
     }
 
     @Test(.interopCorpus, .enabled(if: plutilExists, "needs Apple's plutil (/opt/swift/usr/bin/plutil)"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Acceptance 3: each sample's stored thumbnail against ImageMagick's
@@ -31,14 +32,6 @@ struct ThumbnailQualityTests {
 
     @discardableResult
     static func tool(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
+        try ProgramRunner.run(path, arguments).stderr
     }
 }

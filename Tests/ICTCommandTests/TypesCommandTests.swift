@@ -200,15 +200,7 @@ struct TypesCommandTests {
     }
 
     private static func python(_ script: String, _ argument: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, argument]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try PythonScript.text(script, arguments: [argument]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test(.interopCorpus)

@@ -152,20 +152,13 @@ struct ValidateMemoryTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-large-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("large.plist")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
+        _ = try PythonScript.run(
             """
             import plistlib, sys
             text = "lorem ipsum dolor sit amet " * 38
             with open(sys.argv[1], "wb") as f:
                 plistlib.dump({"entry%06d" % i: [text, i] for i in range(40000)}, f)
-            """, file.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 could not write the plist")
+            """, arguments: [file.path])
         return file
     }
 

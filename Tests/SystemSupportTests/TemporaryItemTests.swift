@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -118,15 +119,8 @@ struct TemporaryItemTests {
         let started = try #require(ProcessStart.seconds(of: sleeper.processIdentifier))
         let now = Date().timeIntervalSince1970
         #expect(started <= now + 0.02 && started > now - 30, "started \(now - started) s ago")
-        let ps = Process()
-        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
-        ps.arguments = ["-o", "etimes=", "-p", String(getpid())]
-        let output = Pipe()
-        ps.standardOutput = output
-        try ps.run()
-        let elapsed = try #require(
-            Double(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
-        ps.waitUntilExit()
+        let ps = try ProgramRunner.run("/bin/ps", ["-o", "etimes=", "-p", String(getpid())])
+        let elapsed = try #require(Double(ps.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let ownStart = try #require(ProcessStart.seconds(of: getpid()))
         #expect(abs((Date().timeIntervalSince1970 - ownStart) - elapsed) < 2, "ps says this process has run \(elapsed) s")
 

@@ -2,15 +2,11 @@ import Foundation
 import PackageFormat
 import TestSupport
 
-/// A new empty directory under the system's temporary directory, removed by `remove()`.
+/// A scratch folder (`ScratchFolder.make`) with this suite's helpers; `remove()` removes it.
 struct TemporaryDirectory {
     let path: String
 
-    init() throws {
-        var bytes = Array((NSTemporaryDirectory() + "/ConflictVersionsTests.XXXXXX").utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw POSIXError(.EIO) }
-        path = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    init() throws { path = try ScratchFolder.make("ConflictVersionsTests").path }
 
     func remove() { _ = try? FileManager.default.removeItem(atPath: path) }
 

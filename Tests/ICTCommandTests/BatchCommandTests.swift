@@ -17,8 +17,7 @@ struct BatchCommandTests {
 
     /// A fresh folder holding good.plist and bad.plist (`n` = 7, and `n` = "x" in an <integer>, at line 1 column 26).
     private func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-batch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("batch").path
         try Data(Self.good.utf8).write(to: URL(fileURLWithPath: folder + "/good.plist"))
         try Data(Self.bad.utf8).write(to: URL(fileURLWithPath: folder + "/bad.plist"))
         return folder
@@ -213,8 +212,7 @@ struct BatchCommandTests {
 /// in quadratic time, so `validate` takes the trailing ones itself).
 struct ManyArgumentsCommandTests {
     @Test func namesAfterOptionsAndOptionValuesKeepTheirOrder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-many-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("many").path
         let names = (0..<5).map { "\(folder)/f\($0).plist" }
         for (index, name) in names.enumerated() {
             try Data("<plist><integer>\(index)</integer></plist>".utf8).write(to: URL(fileURLWithPath: name))

@@ -17,8 +17,7 @@ import Darwin
 @Suite(.serialized)
 struct ConcurrentEditTests {
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-concurrent-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("concurrent").path
         return folder
     }
 

@@ -22,8 +22,7 @@ struct CoordinatedReadTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: stressTool.path), "CoordinationStress is not built beside ict"),
         .enabled(if: unzip != nil, "unzip is not installed"))
     func convertNeverSeesAPackageMidSave() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-coordinated-read-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("coordinated-read").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let package = folder + "/Doc.pkg"
         try FileManager.default.createDirectory(atPath: package, withIntermediateDirectories: false)

@@ -65,8 +65,7 @@ struct RealWorldCorpusTests {
 
     @Test(.interopCorpus, .enabled(if: plutilExists, "needs Apple's plutil (/opt/swift/usr/bin/plutil)"))
     func everyPropertyListReadsConvertsAndRoundTrips() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-realworld-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let scratch = try ScratchFolder.make("realworld").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var propertyLists: [String] = [], others: [String] = []
         for file in try Self.files() {

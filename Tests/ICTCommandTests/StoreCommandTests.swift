@@ -9,8 +9,7 @@ struct StoreCommandTests {
     static let books = fixtures + "/CoreDataBooks.sqlite"
 
     static func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-store-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let path = try ScratchFolder.make("store").path
         return path
     }
 

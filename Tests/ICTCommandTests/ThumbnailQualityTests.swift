@@ -11,8 +11,7 @@ struct ThumbnailQualityTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: convert), "ImageMagick (scripts/install-deps.sh test) is needed"))
     func thumbnailsMatchImageMagickWithin30dB() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-psnr-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("psnr").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let samples = try DocumentCommandTests.samplePaths(in: DocumentCommandTests.sampleDocs)
         #expect(samples.count >= 6)

@@ -6,8 +6,7 @@ import Testing
 /// `ict types …` and `ict validate` on Info.plists, end to end.
 struct TypesCommandTests {
     private func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-types-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("types")
         return folder
     }
 

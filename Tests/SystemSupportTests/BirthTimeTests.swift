@@ -15,8 +15,7 @@ struct BirthTimeTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/stat"), "needs coreutils' stat"))
     func theBirthTimeIsTheFileSystemsOrNil() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-birth-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("birth").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/file")

@@ -48,8 +48,7 @@ struct TemporaryItemTests {
     /// old version aside is put back where the target is missing, and the
     /// temporaries of live processes and of another target stay.
     @Test func staleTemporariesAreRemovedAndAnOldVersionPutBack() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TemporaryItemTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("TemporaryItemTests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A process that has ended, waited for: its id is gone.
         let child = Process()
@@ -81,8 +80,7 @@ struct TemporaryItemTests {
     /// `makeFile` and `makeFolder` make items under fresh names beside a
     /// 255-byte target, which `finished` lets go of.
     @Test func itemsAreMadeBesideA255ByteTarget() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TemporaryItemTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("TemporaryItemTests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let directory = open(folder, O_RDONLY | O_DIRECTORY)
         defer { close(directory) }

@@ -457,7 +457,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ConflictVersionsTests",
-            dependencies: ["ConflictVersions", "PackageFormat", "VersionResolveStress", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "ConflictVersions", "PackageFormat", "VersionResolveStress", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "FileCoordinationTests",

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 import UbiquitousKeyValueStore
 import UbiquityContainers
@@ -12,8 +13,7 @@ import UbiquityContainers
 @Suite(.serialized)
 struct NSUbiquitousKeyValueStoreTests {
     private static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nskvstore-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("nskvstore").path
         return folder
     }
 

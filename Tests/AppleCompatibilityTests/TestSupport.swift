@@ -2,14 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A new empty directory under the system's temporary directory, removed by `remove()`.
+/// A scratch folder (`ScratchFolder.make`) with this suite's helpers; `remove()` removes it.
 struct TemporaryDirectory {
     let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("AppleCompatibilityTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    }
+    init() throws { url = try ScratchFolder.make("AppleCompatibilityTests") }
 
     func remove() {
         _ = try? FileManager.default.removeItem(at: url)

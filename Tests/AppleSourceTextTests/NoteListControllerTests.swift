@@ -42,8 +42,7 @@ struct NoteListControllerTests {
 
     /// Without a container (iCloud off), the query does not start, as Apple's does not.
     @Test func withoutAContainerTheQueryDoesNotStart() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = try ScratchFolder.make("AppleSourceTextTests")
         defer { try? FileManager.default.removeItem(at: home) }
         let child = try ChildTestRun.run(
             suite: "NoteListControllerTests", test: "queryWithoutAContainer", role: "notes-query-off",

@@ -1,5 +1,6 @@
 import AppleCompatibility
 import Foundation
+import TestSupport
 import Testing
 
 /// The notes app's document (`Note`) in conflict and out of it, as its
@@ -7,8 +8,7 @@ import Testing
 @MainActor
 @Suite struct NoteTests {
     @Test func aNoteWithAConflictCopyIsInConflictUntilResolved() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("AppleSourceTextTests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("Note.icfnote")
         try Data("mine".utf8).write(to: url)

@@ -1,15 +1,12 @@
 import Foundation
 import PackageFormat
+import TestSupport
 
-/// A new empty directory under the system's temporary directory, removed by `remove()`.
+/// A scratch folder (`ScratchFolder.make`) with this suite's helpers; `remove()` removes it.
 struct TemporaryDirectory {
     let path: String
 
-    init() throws {
-        var bytes = Array((NSTemporaryDirectory() + "/ConflictVersionsTests.XXXXXX").utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw POSIXError(.EIO) }
-        path = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    init() throws { path = try ScratchFolder.make("ConflictVersionsTests").path }
 
     func remove() { _ = try? FileManager.default.removeItem(atPath: path) }
 
@@ -64,12 +61,8 @@ enum HandSynced {
 
     /// A copy of the package with every time kept (`cp -a`), as the other device's.
     static func copy(_ from: String, to: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/cp")
-        process.arguments = ["-a", from, to]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
+        let run = try ProgramRunner.run("/bin/cp", ["-a", from, to])
+        guard run.status == 0 else { throw POSIXError(.EIO, userInfo: [NSLocalizedDescriptionKey: "cp -a \(from) \(to): \(run.stderr)"]) }
     }
 
     /// `rename(2)`, keeping the item's times.

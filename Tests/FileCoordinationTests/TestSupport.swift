@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A `CoordinationStress` child (built beside the test bundle): its
 /// standard output read line by line as it comes, waited for with bounds.
@@ -119,12 +120,7 @@ struct ScratchFolder {
 /// Runs a program (`mv`, `rm`) to its end.
 @discardableResult
 func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    try ProgramRunner.run(path, arguments).status
 }
 
 /// A value shared between threads, touched only under a lock (`Mutex` needs macOS 15).

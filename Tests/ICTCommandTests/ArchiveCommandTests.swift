@@ -7,8 +7,7 @@ import Testing
     static let keyed = InteropCorpus.root.appendingPathComponent("keyedarchive")
 
     static func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("archive")
         return folder
     }
 

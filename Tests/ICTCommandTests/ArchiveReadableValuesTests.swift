@@ -50,8 +50,7 @@ import Testing
 
     @Test func terminalProfileColourAndFont() throws {
         let profile = Self.fixtures.appendingPathComponent("terminal/Solarized Dark ansi.terminal").path
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-readable-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("readable")
         defer { try? FileManager.default.removeItem(at: folder) }
         // The profile's <data> values, each a keyed archive, as Foundation reads them.
         let values = try #require(

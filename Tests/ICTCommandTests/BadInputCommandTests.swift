@@ -33,22 +33,10 @@ struct BadInputCommandTests {
 
     /// Runs a shell command line in the scratch folder, with the built `ict` as `$ICT`.
     private func shell(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         var environment = ProcessInfo.processInfo.environment
         environment["ICT"] = ICTRunner.executable.path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let run = try ProgramRunner.run("/bin/bash", ["-c", script], environment: environment, in: URL(fileURLWithPath: folder))
+        return (run.status, run.stdout, run.stderr)
     }
 
     // MARK: Data loss

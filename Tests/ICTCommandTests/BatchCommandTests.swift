@@ -17,8 +17,7 @@ struct BatchCommandTests {
 
     /// A fresh folder holding good.plist and bad.plist (`n` = 7, and `n` = "x" in an <integer>, at line 1 column 26).
     private func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-batch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("batch").path
         try Data(Self.good.utf8).write(to: URL(fileURLWithPath: folder + "/good.plist"))
         try Data(Self.bad.utf8).write(to: URL(fileURLWithPath: folder + "/bad.plist"))
         return folder
@@ -193,17 +192,10 @@ struct BatchCommandTests {
         #expect(results.map { $0["ok"] as? Bool } == [true, true, false, false])
         #expect(results.map { $0["inputFormat"] as? String } == ["xml", "json", nil, nil])
         // The outputs as python's plistlib reads them, not as ict does.
-        let read = Process()
-        read.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        read.arguments = [
-            "python3", "-c", "import plistlib, sys; print([plistlib.load(open(p, 'rb')) for p in sys.argv[1:]])",
-            out + f + "/good.plist", out + f + "/sub/x.plist",
-        ]
-        let said = Pipe()
-        read.standardOutput = said
-        try read.run()
-        read.waitUntilExit()
-        #expect(String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "[{'n': 7}, {'a': True}]\n")
+        let said = try PythonScript.text(
+            "import plistlib, sys; print([plistlib.load(open(p, 'rb')) for p in sys.argv[1:]])",
+            arguments: [out + f + "/good.plist", out + f + "/sub/x.plist"])
+        #expect(said == "[{'n': 7}, {'a': True}]\n")
         #expect(!FileManager.default.fileExists(atPath: out + f + "/bad.plist"))
         #expect(run.stderr.hasSuffix("\(f)/../escape.plist: error: a name with .. would be written outside the folder -o names; name the input without ..\n"))
     }
@@ -220,8 +212,7 @@ struct BatchCommandTests {
 /// in quadratic time, so `validate` takes the trailing ones itself).
 struct ManyArgumentsCommandTests {
     @Test func namesAfterOptionsAndOptionValuesKeepTheirOrder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-many-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("many").path
         let names = (0..<5).map { "\(folder)/f\($0).plist" }
         for (index, name) in names.enumerated() {
             try Data("<plist><integer>\(index)</integer></plist>".utf8).write(to: URL(fileURLWithPath: name))

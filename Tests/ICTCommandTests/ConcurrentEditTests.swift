@@ -17,8 +17,7 @@ import Darwin
 @Suite(.serialized)
 struct ConcurrentEditTests {
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-concurrent-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("concurrent").path
         return folder
     }
 
@@ -58,8 +57,7 @@ struct ConcurrentEditTests {
             }
             process.waitUntilExit()
             return ProgramRun(
-                status: process.terminationStatus,
-                stdout: try String(contentsOf: out, encoding: .utf8),
+                status: process.terminationStatus, output: try Data(contentsOf: out),
                 stderr: try String(contentsOf: err, encoding: .utf8))
         }
     }

@@ -30,8 +30,7 @@ struct ContactSheetBrowserTests {
     /// name (a copy of Coffee), one unreadable with a hostile file name, and a
     /// Syncthing conflict copy of Rocket.
     static func makeFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-sheet-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("sheet").path
         for sample in samples {
             try FileManager.default.copyItem(atPath: "\(sampleDocs)/\(sample).ict", toPath: "\(folder)/\(sample).ict")
         }

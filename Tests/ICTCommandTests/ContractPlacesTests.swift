@@ -19,8 +19,7 @@ struct ContractPlacesTests {
     static let problemLine = #"^.+?(:(\d+:\d+|byte \d+|[^:]+))?: (error|warning): .+$"#
 
     private func scratchFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-places-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("places").path
         return folder
     }
 

@@ -5,8 +5,7 @@ import Testing
 /// `ict convert` end to end: formats, atomic replacement, devices, stdin/stdout, errors.
 struct ConvertCommandTests {
     private func scratchFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-convert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("convert")
         return folder
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,8 +14,7 @@ import Darwin
 /// reports the document's state.
 struct CoordinatedCommandTests {
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-coordinated-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("coordinated").path
         return folder
     }
 

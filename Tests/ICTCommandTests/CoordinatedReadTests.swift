@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,8 +22,7 @@ struct CoordinatedReadTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: stressTool.path), "CoordinationStress is not built beside ict"),
         .enabled(if: unzip != nil, "unzip is not installed"))
     func convertNeverSeesAPackageMidSave() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-coordinated-read-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("coordinated-read").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let package = folder + "/Doc.pkg"
         try FileManager.default.createDirectory(atPath: package, withIntermediateDirectories: false)
@@ -64,14 +64,6 @@ struct CoordinatedReadTests {
 
     /// The entry `name` of the zip at `path`, as `unzip -p` gives it.
     static func entry(_ name: String, of path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unzip ?? "/usr/bin/unzip")
-        process.arguments = ["-p", path, name]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ProgramRunner.run(unzip ?? "/usr/bin/unzip", ["-p", path, name]).stdout
     }
 }

@@ -47,8 +47,7 @@ struct DocumentCommandTests {
     }
 
     @Test func createSetInspectAndListRoundTrip() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-doc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("doc").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let photo = folder + "/photo.png"
         let thumbnailRun = try ICTRunner.run(["thumbnail", Self.sampleDocs.appendingPathComponent("Chelsea.ict").path, "-o", photo, "--size", "600"])
@@ -119,8 +118,7 @@ struct DocumentCommandTests {
     }
 
     @Test func convertsToJSONAndBack() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-conv-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("conv").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = Self.sampleDocs.appendingPathComponent("Coffee.ict").path
         let export = try ICTRunner.run(["convert", source, "--format", "json", "-o", folder + "/coffee.json"])
@@ -144,8 +142,7 @@ struct DocumentCommandTests {
     /// 3e38 still fits and is stored.
     @Test(arguments: ["1e40", "inf", "nan"])
     func aFavoriteNumberNoFloatHoldsIsRefused(_ number: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-favorite-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("favorite").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: Self.sampleDocs.appendingPathComponent("Coffee.ict").path, toPath: folder + "/Doc.ict")
         let before = try FolderSnapshot.take(folder)

@@ -12,8 +12,7 @@ struct DocumentKindsCommandTests {
     static let samples = Repository.root.appendingPathComponent("SampleDocs").path
 
     static func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-kinds-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("kinds").path
         return folder
     }
 

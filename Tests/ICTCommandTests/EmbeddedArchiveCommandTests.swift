@@ -13,8 +13,7 @@ struct EmbeddedArchiveCommandTests {
     static let profile = Repository.path("Tests/KeyedArchiveTests/Fixtures/embedded/Solarized Dark ansi.terminal")
 
     static func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-embedded-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("embedded").path
         return folder
     }
 

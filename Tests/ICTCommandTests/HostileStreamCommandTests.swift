@@ -39,8 +39,7 @@ struct HostileStreamCommandTests {
     }
 
     @Test func theBombLeavesAnOutputFileAsItWas() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-bomb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("bomb").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let existing = folder + "/existing.xml", absent = folder + "/absent.xml"
         let before = Data("<plist version=\"1.0\"><true/></plist>\n".utf8)

@@ -53,8 +53,7 @@ enum ICTRunner {
         rawArguments arguments: [[UInt8]], stdin: Data? = nil, stdinPath: String? = nil, stdoutPath: String? = nil,
         killedAfter seconds: Int? = nil, environment: [String: String] = [:]
     ) throws -> ICTRun {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try ScratchFolder.make("run")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let inPath = scratch.appendingPathComponent("in").path
         let outPath = scratch.appendingPathComponent("out").path

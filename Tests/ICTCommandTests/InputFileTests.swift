@@ -26,8 +26,7 @@ enum BoundedRunner {
 
     /// Runs `program` with `arguments` in `folder`, the built `ict` as `$ICT`, standard input empty.
     static func run(_ program: String, _ arguments: [String], in folder: String) throws -> BoundedRun {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-bounded-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try ScratchFolder.make("bounded")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outFile = scratch.appendingPathComponent("out"), errFile = scratch.appendingPathComponent("err")
         try Data().write(to: outFile)

@@ -21,8 +21,7 @@ struct InstallTests {
         try #require(
             InstallArtifacts.staticBinaryIsBuilt && InstallArtifacts.manPagesAreBuilt,
             "ICT_INSTALL_TESTS=1: \(InstallArtifacts.notBuilt)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-install-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("install")
         // Under make test, the outer make's flags and variables must not reach this one.
         let environment = ProcessInfo.processInfo.environment.filter { !["MAKEFLAGS", "MFLAGS", "MAKELEVEL"].contains($0.key) }
         let run = try ProgramRunner.run(

@@ -16,8 +16,7 @@ struct KeyPathCommandTests {
 
     /// A folder with `f.plist` (XML), `f.bplist` (binary), `f.json`, `o.txt` (OpenStep), an archive and Coffee.ict.
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-keypath-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("keypath").path
         let value = try PropertyListReader().read(Data(xml.utf8)).value
         try Data(xml.utf8).write(to: URL(fileURLWithPath: folder + "/f.plist"))
         try Data(BinaryPropertyListWriter().encode(value)).write(to: URL(fileURLWithPath: folder + "/f.bplist"))

@@ -9,8 +9,7 @@ import Testing
 @Suite(.serialized)
 struct KeyValueStoreCommandTests {
     private static func container() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-kvstore-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("kvstore").path
         // Resolved, as the store names its files by the container's real folder (`/tmp` may be a link).
         return URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
     }

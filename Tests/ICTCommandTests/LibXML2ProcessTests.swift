@@ -30,8 +30,7 @@ import Testing
 /// error : input conversion failed…", "xmlParseChunk: encoder error"). The
 /// only line `ict` prints is its own, saying where.
 @Test func bytesLibXML2CannotConvertGetOneLineOfOurs() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-utf7-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try ScratchFolder.make("utf7")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("bad.plist").path
     let bytes =

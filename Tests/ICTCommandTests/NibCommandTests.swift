@@ -11,8 +11,7 @@ struct NibCommandTests {
 
     /// A temporary folder, removed when `body` ends.
     private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-nib-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("nib")
         defer { try? FileManager.default.removeItem(at: folder) }
         try body(folder)
     }

@@ -6,8 +6,7 @@ import Testing
 /// `ict inspect PACKAGE` and `ict convert` between packages and zips, end to end.
 struct PackageCommandTests {
     private func scratchFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-package-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("package").path
         return folder
     }
 

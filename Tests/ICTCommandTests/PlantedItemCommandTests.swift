@@ -39,12 +39,7 @@ struct PlantedItemCommandTests {
             case .fifo:
                 guard mkfifo(path, 0o644) == 0 else { throw POSIXError(.EIO) }
             case .socket:
-                let made = Process()
-                made.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                made.arguments = ["python3", "-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path]
-                try made.run()
-                made.waitUntilExit()
-                guard made.terminationStatus == 0 else { throw POSIXError(.EIO) }
+                _ = try PythonScript.run("import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", arguments: [path])
             case .device:
                 guard mknod(path, S_IFCHR | 0o644, dev_t(1 << 8 | 3)) == 0 else { throw POSIXError(.EPERM) }
             }
@@ -314,16 +309,6 @@ struct PlantedItemCommandTests {
     }
 
     private func sha256(_ data: Data) -> String {
-        let hasher = Process()
-        hasher.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe(), output = Pipe()
-        hasher.standardInput = input
-        hasher.standardOutput = output
-        try? hasher.run()
-        input.fileHandleForWriting.write(data)
-        try? input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        hasher.waitUntilExit()
-        return String(text.prefix(64))
+        String(((try? ProgramRunner.run("/usr/bin/sha256sum", [], input: data).stdout) ?? "").prefix(64))
     }
 }

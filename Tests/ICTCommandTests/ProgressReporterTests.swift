@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The progress line of long `ict validate` runs: on a terminal only, after a second, cleared at the end.
@@ -11,8 +12,7 @@ struct ProgressReporterTests {
 
     /// A fresh folder of `count` valid XML property lists, each an array of 3000 integers (67 KB).
     private func files(_ count: Int) throws -> (folder: URL, paths: [String]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("progress")
         let body = Data(
             ("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>"
                 + (0..<3000).map { "<integer>\($0)</integer>" }.joined() + "</array></plist>\n").utf8)

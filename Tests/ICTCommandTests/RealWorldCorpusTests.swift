@@ -60,20 +60,12 @@ struct RealWorldCorpusTests {
 
     /// Apple's answer: does `plutil -lint` read it?
     static func plutilReads(_ path: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: plutil)
-        process.arguments = ["-lint", "-s", path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        try ProgramRunner.run(plutil, ["-lint", "-s", path]).status == 0
     }
 
     @Test(.interopCorpus, .enabled(if: plutilExists, "needs Apple's plutil (/opt/swift/usr/bin/plutil)"))
     func everyPropertyListReadsConvertsAndRoundTrips() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-realworld-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let scratch = try ScratchFolder.make("realworld").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var propertyLists: [String] = [], others: [String] = []
         for file in try Self.files() {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ICTCommand
@@ -22,8 +23,7 @@ struct StaticBinaryTests {
     /// A fresh folder holding only a copy of the static `ict`.
     private func copyAlone() throws -> URL {
         try #require(InstallArtifacts.staticBinaryIsBuilt, "ICT_INSTALL_TESTS=1: \(InstallArtifacts.staticBinaryNotBuilt)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-static-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("static")
         try Self.copyClosingOnExec(InstallArtifacts.staticBinary, to: folder.appendingPathComponent("ict"))
         return folder
     }

@@ -9,24 +9,12 @@ struct StoreCommandTests {
     static let books = fixtures + "/CoreDataBooks.sqlite"
 
     static func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-store-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let path = try ScratchFolder.make("store").path
         return path
     }
 
     @discardableResult
-    static func python(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 \(arguments) failed")
-        return data
-    }
+    static func python(_ arguments: [String]) throws -> Data { try PythonScript.run(arguments: arguments) }
 
     /// Python's reading of a copy of `store`, one parsed JSON object a line.
     static func pythonObjects(_ store: String, model: String) throws -> [NSDictionary] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Acceptance 3: each sample's stored thumbnail against ImageMagick's
@@ -10,8 +11,7 @@ struct ThumbnailQualityTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: convert), "ImageMagick (scripts/install-deps.sh test) is needed"))
     func thumbnailsMatchImageMagickWithin30dB() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-psnr-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("psnr").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let samples = try DocumentCommandTests.samplePaths(in: DocumentCommandTests.sampleDocs)
         #expect(samples.count >= 6)
@@ -31,14 +31,6 @@ struct ThumbnailQualityTests {
 
     @discardableResult
     static func tool(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
+        try ProgramRunner.run(path, arguments).stderr
     }
 }

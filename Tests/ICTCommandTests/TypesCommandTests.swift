@@ -6,8 +6,7 @@ import Testing
 /// `ict types …` and `ict validate` on Info.plists, end to end.
 struct TypesCommandTests {
     private func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-types-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("types")
         return folder
     }
 
@@ -200,15 +199,7 @@ struct TypesCommandTests {
     }
 
     private static func python(_ script: String, _ argument: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, argument]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try PythonScript.text(script, arguments: [argument]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test(.interopCorpus)

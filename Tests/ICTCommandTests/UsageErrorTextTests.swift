@@ -50,8 +50,7 @@ struct UsageErrorTextTests {
     /// the option and the byte, rather than stored as U+10FFFF; nothing is
     /// made or changed.
     @Test func textThatIsNotUTF8IsRefusedByEveryOptionTakingText() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-utf8-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("utf8").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("<plist><dict><key>a</key><string>x</string></dict></plist>".utf8).write(to: URL(fileURLWithPath: folder + "/a.plist"))
         try Data("Milk\n".utf8).write(to: URL(fileURLWithPath: folder + "/Note.icfnote"))

@@ -5,8 +5,7 @@ import Testing
 /// `ict validate` end to end: exit status, messages with locations, limits.
 struct ValidateCommandTests {
     private func write(_ text: String, named name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("validate")
         let file = folder.appendingPathComponent(name)
         try Data(text.utf8).write(to: file)
         return file
@@ -53,8 +52,7 @@ struct ValidateCommandTests {
     /// on the other (the edited entry and the manifest): never valid, each
     /// missing entry named, by `ict validate` and `ict list`.
     @Test func aPackageMissingAnEntryItsManifestListsIsInvalidWithThePath() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("validate").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/Friend.ict"
         try FileManager.default.copyItem(atPath: Repository.root.path + "/SampleDocs/Coffee.ict", toPath: path)
@@ -149,23 +147,15 @@ struct ValidateMemoryTests {
     /// Writes an XML plist of about 40 MB with python3's plistlib: a
     /// dictionary of 40,000 entries, each an array of a 1 KB string and an integer.
     private func writeLargeXMLPlist() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-validate-large-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("validate-large")
         let file = folder.appendingPathComponent("large.plist")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
+        _ = try PythonScript.run(
             """
             import plistlib, sys
             text = "lorem ipsum dolor sit amet " * 38
             with open(sys.argv[1], "wb") as f:
                 plistlib.dump({"entry%06d" % i: [text, i] for i in range(40000)}, f)
-            """, file.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 could not write the plist")
+            """, arguments: [file.path])
         return file
     }
 

@@ -22,8 +22,7 @@ struct VersionsCommandTests {
     /// A folder holding `Friend.ict` (Coffee), a Syncthing copy (Rocket), a
     /// Dropbox copy (Astronaut) and an unrelated file.
     private func conflictFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-versions-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("versions").path
         try FileManager.default.copyItem(atPath: Self.samples + "/Coffee.ict", toPath: folder + "/Friend.ict")
         try FileManager.default.copyItem(atPath: Self.samples + "/Rocket.ict", toPath: folder + "/" + Self.syncthingCopy)
         try FileManager.default.copyItem(atPath: Self.samples + "/Astronaut.ict", toPath: folder + "/" + Self.dropboxCopy)
@@ -271,8 +270,7 @@ struct VersionsCommandTests {
     /// write (mode 555, which root too sees as read-only) `editingDisabled`;
     /// from the folder's listing, and for documents named in a list.
     @Test func listReportsEachDocumentsState() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-list-state-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("list-state").path
         try FileManager.default.copyItem(atPath: Self.samples + "/Coffee.ict", toPath: folder + "/Friend.ict")
         try FileManager.default.copyItem(atPath: Self.samples + "/Rocket.ict", toPath: folder + "/" + Self.syncthingCopy)
         try FileManager.default.copyItem(atPath: Self.samples + "/Chelsea.ict", toPath: folder + "/Chelsea.ict")
@@ -305,8 +303,7 @@ struct VersionsCommandTests {
     }
 
     @Test func validateKVSReportsEachFindingWithItsKey() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-kvs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("kvs").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let longKey = String(repeating: "k", count: 65)
         let plist = "<plist><dict><key>\(longKey)</key><string>x</string><key>fine</key><integer>1</integer></dict></plist>"

@@ -54,22 +54,8 @@ struct CLibraryTests {
 
     /// Runs a program with its output in files (no pipe can fill up).
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ictkitc-out-\(UUID().uuidString)")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("ictkitc-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+        let run = try ProgramRunner.run(arguments[0], Array(arguments.dropFirst()))
+        return (run.status, run.stdout, run.stderr)
     }
 
     /// A build step (objcopy, clang) that failed, with its status and standard error.

@@ -193,15 +193,8 @@ struct ContactSheetTests {
 
     /// Runs a program and returns its standard output; fails when it exits non-zero.
     static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments)")
-        return text
+        let run = try ProgramRunner.run(program, arguments)
+        #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        return run.stdout
     }
 }

@@ -1,6 +1,7 @@
 import DocumentFormats
 import Foundation
 import LiveQuery
+import TestSupport
 
 /// A fresh folder in the temporary directory, removed by `remove()`.
 struct Scratch {
@@ -76,13 +77,5 @@ func names(_ items: [MetadataItem]?) -> [String] { items?.map(\.fsName) ?? ["(no
 
 /// Runs `executable` with `arguments`; its standard output.
 func output(of executable: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    try ProgramRunner.run(executable, arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }

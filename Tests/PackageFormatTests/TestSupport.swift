@@ -1,17 +1,13 @@
 import Foundation
 import PackageFormat
+import TestSupport
 import Testing
 
-/// A new empty directory under the system's temporary directory, removed by `remove()`.
+/// A scratch folder (`ScratchFolder.make`) with this suite's helpers; `remove()` removes it.
 struct TemporaryDirectory {
     let path: String
 
-    init() throws {
-        let template = NSTemporaryDirectory() + "/PackageFormatTests.XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw POSIXError(.EIO) }
-        path = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    init() throws { path = try ScratchFolder.make("PackageFormatTests").path }
 
     func remove() {
         _ = try? FileManager.default.removeItem(atPath: path)

@@ -118,8 +118,7 @@ struct BinaryPropertyListReadInPartsTests {
     /// strings across the parts, read through the public reader with up to 4
     /// threads and with one, and compared with plistlib's own reading.
     @Test func aLargeFilePlistlibWroteReadsAsPlistlibReadsIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("read-in-parts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("read-in-parts")
         defer { try? FileManager.default.removeItem(at: folder) }
         let words = ["alpha", "bravo", "café", "東京", "delta", "🙂 echo"]
         let records = (0..<7_000).map { index -> PropertyListValue in

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Where the toolchain's `plutil` is, apart from the suite (its trait cannot name the suite's own members).
@@ -74,18 +75,8 @@ struct PlutilTextFormTests {
 
     /// Apple's `plutil` with `arguments`, in `folder`.
     static func plutil(_ arguments: [String], in folder: URL) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ApplePlutil.path)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self), status: process.terminationStatus)
+        let run = try ProgramRunner.run(ApplePlutil.path, arguments, in: folder)
+        return Run(stdout: run.stdout, stderr: run.stderr, status: run.status)
     }
 
     @Test func keyOrderIsPlutilsOrder() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -18,8 +19,7 @@ import Darwin
 /// behind. Checked with `FileManager`.
 struct AtomicFileWriterTests {
     private static func makeFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AtomicFileWriterTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("AtomicFileWriterTests").path
         return folder
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -8,21 +9,13 @@ import Testing
 /// with and without following it.
 struct BirthTimeTests {
     static func statBirth(_ path: String, followingLink: Bool) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/stat")
-        process.arguments = (followingLink ? ["-L"] : []) + ["-c", "%W", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try ProgramRunner.run("/usr/bin/stat", (followingLink ? ["-L"] : []) + ["-c", "%W", path]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/stat"), "needs coreutils' stat"))
     func theBirthTimeIsTheFileSystemsOrNil() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-birth-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("birth").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/file")

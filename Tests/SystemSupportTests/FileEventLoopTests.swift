@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -28,8 +29,7 @@ struct FileEventLoopTests {
     }
 
     private func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("loop-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let path = try ScratchFolder.make("loop").path
         return path
     }
 

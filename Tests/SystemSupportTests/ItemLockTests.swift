@@ -1,5 +1,6 @@
 import Foundation
 import SystemSupport
+import TestSupport
 import Testing
 
 /// `ItemLock` within one process: threads exclude each other as processes
@@ -8,8 +9,7 @@ import Testing
 /// the file (a new inode) and leaves nothing in the item's folder.
 struct ItemLockTests {
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-lock-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("lock").path
         return folder
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -47,8 +48,7 @@ struct TemporaryItemTests {
     /// old version aside is put back where the target is missing, and the
     /// temporaries of live processes and of another target stay.
     @Test func staleTemporariesAreRemovedAndAnOldVersionPutBack() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TemporaryItemTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("TemporaryItemTests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A process that has ended, waited for: its id is gone.
         let child = Process()
@@ -80,8 +80,7 @@ struct TemporaryItemTests {
     /// `makeFile` and `makeFolder` make items under fresh names beside a
     /// 255-byte target, which `finished` lets go of.
     @Test func itemsAreMadeBesideA255ByteTarget() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TemporaryItemTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("TemporaryItemTests").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let directory = open(folder, O_RDONLY | O_DIRECTORY)
         defer { close(directory) }
@@ -118,15 +117,8 @@ struct TemporaryItemTests {
         let started = try #require(ProcessStart.seconds(of: sleeper.processIdentifier))
         let now = Date().timeIntervalSince1970
         #expect(started <= now + 0.02 && started > now - 30, "started \(now - started) s ago")
-        let ps = Process()
-        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
-        ps.arguments = ["-o", "etimes=", "-p", String(getpid())]
-        let output = Pipe()
-        ps.standardOutput = output
-        try ps.run()
-        let elapsed = try #require(
-            Double(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
-        ps.waitUntilExit()
+        let ps = try ProgramRunner.run("/bin/ps", ["-o", "etimes=", "-p", String(getpid())])
+        let elapsed = try #require(Double(ps.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let ownStart = try #require(ProcessStart.seconds(of: getpid()))
         #expect(abs((Date().timeIntervalSince1970 - ownStart) - elapsed) < 2, "ps says this process has run \(elapsed) s")
 

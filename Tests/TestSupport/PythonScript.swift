@@ -5,9 +5,9 @@ import Foundation
 /// or from a peer written in Python (nska-deserialize, pytypedstream,
 /// nibarchive), not from ICTKit: the one way the suites start `python3`.
 ///
-/// Standard input, output and error go through files, not pipes, so a
-/// script that writes much to one while the test waits on another cannot
-/// stall either side.
+/// It runs through `ProgramRunner`: standard input, output and error go
+/// through files, not pipes, so a script that writes much to one while the
+/// test waits on another cannot stall either side.
 public enum PythonScript {
     /// A script that exited with a status other than 0, or was killed.
     public struct Failure: Error, CustomStringConvertible {
@@ -37,38 +37,14 @@ public enum PythonScript {
     /// - Throws: `Failure` when it exits with a status other than 0 or is
     ///   killed; what `Process.run()` throws when `python3` cannot be started.
     public static func run(arguments: [String], input: Data = Data()) throws -> Data {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (inputFile, outputFile, errorFile) =
-            (folder.appendingPathComponent("stdin"), folder.appendingPathComponent("stdout"), folder.appendingPathComponent("stderr"))
-        try input.write(to: inputFile)
-        try Data().write(to: outputFile)
-        try Data().write(to: errorFile)
-        let (stdin, stdout, stderr) =
-            (try FileHandle(forReadingFrom: inputFile), try FileHandle(forWritingTo: outputFile), try FileHandle(forWritingTo: errorFile))
-        defer {
-            try? stdin.close()
-            try? stdout.close()
-            try? stderr.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONDONTWRITEBYTECODE"] = "1"  // no __pycache__ beside the scripts in the source tree
-        process.environment = environment
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let errors = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
+        let run = try ProgramRunner.run("python3", arguments, environment: environment, input: input)
+        guard run.status == 0 else {
             let command = (["python3"] + arguments.map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }).joined(separator: " ")
-            throw Failure(message: "\(command) failed (status \(process.terminationStatus)): \(errors)")
+            throw Failure(message: "\(command) failed (status \(run.status)): \(run.stderr)")
         }
-        return try Data(contentsOf: outputFile)
+        return run.output
     }
 
     /// Whether `python3` can import `module` (a peer installed by the test set-up).

@@ -299,19 +299,8 @@ public final class SyncthingDevices {
     ///
     /// - Throws: `Failure` with its standard error when it exits non-zero.
     static func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: errData, as: UTF8.self))")
-        }
-        return String(decoding: outData + errData, as: UTF8.self)
+        let run = try ProgramRunner.run(tool, arguments)
+        guard run.status == 0 else { throw Failure(description: "\(tool) \(arguments.joined(separator: " ")): \(run.stderr)") }
+        return run.stdout + run.stderr
     }
 }

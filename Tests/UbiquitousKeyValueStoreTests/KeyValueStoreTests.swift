@@ -12,8 +12,7 @@ import UbiquityContainers
 /// device tokens over one folder (as a sync engine would make it look).
 struct KeyValueStoreTests {
     private static func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kvstore-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("kvstore").path
         return URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
     }
 

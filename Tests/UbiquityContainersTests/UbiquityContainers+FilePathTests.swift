@@ -11,8 +11,7 @@ import UbiquityContainers
 struct UbiquityContainersFilePathTests {
     /// A scratch folder (its links resolved, as the containers resolve theirs), removed by the caller.
     private func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("containers-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("containers").path
         return try FileManager.default.destinationOfSymbolicLinkOrSelf(folder)
     }
 

@@ -16,8 +16,7 @@ import UbiquityContainers
 struct UbiquityContainersTests {
     /// A scratch folder, removed by the caller.
     private func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("containers-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("containers").path
         return try FileManager.default.destinationOfSymbolicLinkOrSelf(folder)
     }
 
@@ -228,14 +227,8 @@ struct UbiquityContainersTests {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for home in ["one", "two"] {
-            let generate = Process()
-            generate.executableURL = URL(fileURLWithPath: "/usr/bin/syncthing")
-            generate.arguments = ["generate", "--home=\(folder)/\(home)", "--no-default-folder"]
-            generate.standardOutput = FileHandle.nullDevice
-            generate.standardError = FileHandle.nullDevice
-            try generate.run()
-            generate.waitUntilExit()
-            #expect(generate.terminationStatus == 0)
+            let generate = try ProgramRunner.run("/usr/bin/syncthing", ["generate", "--home=\(folder)/\(home)", "--no-default-folder"])
+            #expect(generate.status == 0, "\(generate.stderr)")
         }
         let one = UbiquityContainer(identifier: "iCloud.a", folder: folder, engine: .syncthing(home: folder + "/one", folderID: nil))
         let two = UbiquityContainer(identifier: "iCloud.a", folder: folder, engine: .syncthing(home: folder + "/two", folderID: nil))

@@ -123,6 +123,23 @@ struct PackageZipArchiveTests {
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
 
+    /// A link entry whose destination is empty, or holds a NUL byte (no
+    /// path can), is refused naming the entry, and nothing is written.
+    @Test(arguments: [("", "the link's destination is empty"), ("a\u{0}b", "the link's destination is not a path (it holds a NUL byte)")])
+    func refusesALinkWhoseDestinationIsNoPath(_ destination: String, _ message: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let zip = directory.appending("bad-link.zip")
+        try craftZip(zip, [CraftedEntry(path: "P.ict/data"), CraftedEntry(path: "P.ict/bad", type: .symlink, contents: destination)])
+        let before = try Data(contentsOf: URL(fileURLWithPath: zip))
+        let error = packageError { _ = try PackageZipArchive.read(at: zip) }
+        #expect(error?.code == .unsafePath)
+        #expect(error?.pathInPackage == "P.ict/bad", "\(error?.pathInPackage ?? "")")
+        #expect(error?.message == message, "\(error?.message ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad-link.zip"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: zip)) == before)
+    }
+
     /// Writing refuses, naming the entry and before anything is written,
     /// every link that reading would refuse: each zip written reads back.
     @Test(arguments: [

@@ -22,6 +22,7 @@
 #     (a move's, a save's, a link's) — for a parameter,
 #     its label or its internal name (`save(to path: String)`, `init(folderPath: String)`); for a result, the
 #     function's base name (`externalDataPath(fileName:) -> String`);
+#   - the same in an enum case's associated value, by its label (or, unlabelled, by the case's name);
 #   - an Int32 descriptor: a parameter, property or result of type Int32, Int32?, CInt or CInt? whose name's last
 #     camel-case word is descriptor, fd, directory, folder or file, or whose label is relativeTo.
 # A name (`ofDocumentNamed name: String`), a key path (`value(atKeyPath keyPath: String)`) or an error number
@@ -89,6 +90,22 @@ def findings(symbol):
     elif kind in ("swift.property", "swift.type.property"):
         check(f"property '{spelled(symbol['declarationFragments'])}'",
               type_of(symbol["declarationFragments"]), [name])
+    elif kind == "swift.enum.case":
+        # `case gained(path: String, count: Int)`: each associated value by its label, or by the case's name.
+        match = re.match(r"case (\w+)\((.*)\)$", spelled(symbol["declarationFragments"]))
+        if match:
+            depth, part, parts = 0, "", []
+            for character in match.group(2) + ",":
+                depth += 1 if character in "([<" else -1 if character in ")]>" else 0
+                if character == "," and depth == 0:
+                    parts.append(part.strip())
+                    part = ""
+                else:
+                    part += character
+            for value in parts:
+                labelled = re.match(r"(\w+): (.*)$", value)
+                label, type_ = labelled.groups() if labelled else ("", value)
+                check(f"associated value '{value}'", re.sub(r"\s*=.*$", "", type_).strip(), [label or match.group(1)])
     return found
 
 lines, violations = set(), set()
@@ -126,6 +143,11 @@ in_scope_modules() {
 # The package's symbol graphs: the folder SwiftPM writes them to.
 dump_graphs() {
     local output
+    # The dump reads every module the package builds, the test targets' too (a clean clone has none yet).
+    output=$(swift build --build-tests 2>&1) || {
+        echo "$output" >&2
+        return 1
+    }
     output=$(swift package dump-symbol-graph --skip-synthesized-members --minimum-access-level public 2>&1) || {
         echo "$output" >&2
         return 1
@@ -147,12 +169,14 @@ self_test() {
     actual=$(MODE=check read_graphs "$scratch/graphs" public-signatures-fixture)
     local reported
     reported=$(cut -f1 <<< "$actual" | sort -u | wc -l)
-    if [[ "$reported" != "$expected" ]] || grep -q -e 'kind(' -e 'KeyPath' -e 'systemErrorNumber' -e 'internalSave' -e 'UInt8' <<< "$actual"; then
+    if [[ "$reported" != "$expected" ]] || grep -q -e 'kind(' -e 'KeyPath' -e 'systemErrorNumber' -e 'internalSave' -e 'UInt8' -e 'renamed' <<< "$actual"; then
         echo "$actual" >&2
         echo "self-test FAILED: expected the $expected PLANTED declarations and no CLEAN one, got $reported above" >&2
         return 1
     fi
-    MODE=list read_graphs "$scratch/graphs" public-signatures-fixture | grep -q 'Planted.kind(ofDocumentNamed:)' || {
+    local listed
+    listed=$(MODE=list read_graphs "$scratch/graphs" public-signatures-fixture)
+    grep -q 'Planted.kind(ofDocumentNamed:)' <<< "$listed" || {
         echo "self-test FAILED: the list lacks a public function" >&2
         return 1
     }

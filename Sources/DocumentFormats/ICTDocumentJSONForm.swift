@@ -1,5 +1,7 @@
 import OrderedCollections
 import PropertyList
+import SystemPackage
+import SystemSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -34,8 +36,9 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
     public enum Image: Hashable, Sendable {
         /// In the JSON, base64 under `$data`.
         case embedded([UInt8])
-        /// In a file, named relative to the JSON's folder unless it starts with `/`.
-        case file(String)
+        /// In a file, named relative to the JSON's folder unless it is absolute
+        /// (in the JSON, the path as text: a byte that is not UTF-8 as U+10FF00 + byte).
+        case file(FilePath)
     }
 
     /// `version`: the document's `VERSION`.
@@ -86,7 +89,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
             guard let imageFileBase else { return .embedded([UInt8](bytes)) }
             let name = imageFileName(base: imageFileBase, key: key)
             files.append((name, [UInt8](bytes)))
-            return .file(name)
+            return .file(RawFileName.filePath(name))
         }
         let photoImage = image(photo, key: "photo")
         let thumbnailImage = image(thumbnail, key: "thumbnail")
@@ -115,7 +118,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
     private static func jsonValue(_ image: Image) -> PropertyListValue {
         switch image {
         case .embedded(let bytes): .data(Data(bytes))
-        case .file(let name): .dictionary(["file": .string(name)])
+        case .file(let path): .dictionary(["file": .string(RawFileName.text(path))])
         }
     }
 
@@ -184,7 +187,7 @@ public struct ICTDocumentJSONForm: Hashable, Sendable {
                 throw ICTDocumentError(.missingKey, keyPath: "\(key).file", "the image has neither \"file\" nor \"$data\"")
             }
             guard case .string(let name) = file else { throw wrongType(file, at: "\(key).file", expected: "a string") }
-            return .file(name)
+            return .file(RawFileName.filePath(name))
         case let other?:
             throw wrongType(other, at: key, expected: "{\"file\": NAME} or {\"$data\": BASE64}")
         }
@@ -245,8 +248,9 @@ extension ICTDocumentFile {
         switch form.photo {
         case .embedded(let bytes)?:
             try setPhoto(pngBytes: bytes)
-        case .file(let name)?:
-            try setPhoto(pngBytes: try Self.readFile(name.hasPrefix("/") ? name : imageFolder + name))
+        case .file(let path)?:
+            let name = RawFileName.text(path)
+            try setPhoto(pngBytes: try Self.readFile(path.isAbsolute ? name : imageFolder + name))
         case nil:
             break
         }

@@ -63,13 +63,13 @@ extension FilePresenter {
 public enum FilePresenterEvent: Hashable, Sendable {
     /// The item changed (`presentedItemDidChange`).
     case changed
-    /// The item moved to this path (`presentedItemDidMove(to:)`).
-    case moved(to: String)
+    /// The item moved to this path (`presentedItemDidMove(to:)`), byte for byte.
+    case moved(to: FilePath)
     /// The item was deleted, or is about to be by a coordinated writer
     /// (`accommodatePresentedItemDeletion`).
     case deleted
     /// A conflict version appeared beside the item, at this path (`presentedItemDidGain(_:)`).
-    case gainedVersion(path: String, conflictName: ConflictName)
+    case gainedVersion(path: FilePath, conflictName: ConflictName)
     /// A reader or merging writer asked for unsaved changes to be saved
     /// (`savePresentedItemChanges`); told after the presenter returned.
     case saveRequested

@@ -339,7 +339,7 @@ private final class PresenterLoop: @unchecked Sendable {
             else { continue }
             knownConflicts.insert(event.name)
             let versionPath = folderPath == "." ? event.name : folderPath + "/" + event.name
-            continuation.yield(.gainedVersion(path: versionPath, conflictName: conflict))
+            continuation.yield(.gainedVersion(path: RawFileName.filePath(versionPath), conflictName: conflict))
             if let presenter, let version = try? DocumentVersion.otherVersionsOfItem(at: path).first(where: { $0.pathText == versionPath }) {
                 presenter.presentedItemDidGain(version)
             }
@@ -381,7 +381,8 @@ private final class PresenterLoop: @unchecked Sendable {
         watchPackage()
         knownConflicts = Set(conflictNames())
         registration?.object?.moved(to: newPath, folder: inbox.folder, name: inbox.name)
-        continuation.yield(.moved(to: newPath))
-        presenter?.presentedItemDidMove(to: RawFileName.filePath(newPath))
+        let movedTo = RawFileName.filePath(newPath)
+        continuation.yield(.moved(to: movedTo))
+        presenter?.presentedItemDidMove(to: movedTo)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -123,7 +124,7 @@ struct ICTDocumentJSONFormTests {
 
         // An absolute name is used as it is, whatever the folder.
         var absolute = export.form
-        absolute.photo = .file(folder.path + "/cup.photo.png")
+        absolute.photo = .file(FilePath(folder.path + "/cup.photo.png"))
         #expect(try ICTDocumentFile(jsonForm: absolute, imageFolder: "/nonexistent/").data().photo == original.data().photo)
     }
 

@@ -228,7 +228,7 @@ struct FilePresenterRegistrationTests {
         try folder.write("theirs\n", to: "doc.sync-conflict-20261125-101500-ABCDEF7.txt")
         let copyName = "doc.sync-conflict-20261125-101500-ABCDEF7.txt"
         let conflictName = try #require(ConflictName(parsing: copyName))
-        #expect(await events.next() == .gainedVersion(path: folder.appending(copyName), conflictName: conflictName))
+        #expect(await events.next() == .gainedVersion(path: FilePath(folder.appending(copyName)), conflictName: conflictName))
         // A merging write: asked to save first, then told of the change.
         #expect(try Child(["increment", path, "1"]).waitForExit() == 0)
         #expect(await events.next() == .saveRequested)

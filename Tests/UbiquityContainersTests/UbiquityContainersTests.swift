@@ -179,7 +179,7 @@ struct UbiquityContainersTests {
         let registration = try FilePresenterRegistration(presenting: local)
         var events = registration.events.makeAsyncIterator()
         try containers.setUbiquitous(true, itemAt: local, destination: inside)
-        #expect(await events.next() == .moved(to: inside))
+        #expect(await events.next() == .moved(to: FilePath(inside)))
         registration.remove()
         #expect(!FileManager.default.fileExists(atPath: local))
         #expect(try FolderSnapshot.take(inside) == before, "moved whole")

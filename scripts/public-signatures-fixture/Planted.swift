@@ -34,3 +34,13 @@ public struct Planted {
     /// CLEAN: not public.
     func internalSave(to path: String) {}
 }
+
+/// A fixture enum.
+public enum PlantedEvent {
+    /// PLANTED: a `String` path in a case's associated value, by its label.
+    case gained(path: String, count: Int)
+    /// PLANTED: a `String` path in an unlabelled associated value, by the case's name.
+    case movedToFolder(String)
+    /// CLEAN: a case whose value is a name.
+    case renamed(name: String, [String: Int])
+}

@@ -97,7 +97,11 @@ extension Ict {
         /// The input: the argument, or with --files-from each name in turn.
         private var input: String { inputArgument ?? "-" }
 
-        @Option(help: "The form to write.")
+        /// Parsed by `OutputFormat.parse`, so an unknown value is refused with the choices on one line in the
+        /// command's own words; the help and completions list the values as argument-parser lists an enum's.
+        @Option(
+            help: ArgumentHelp("The form to write. (values: \(OutputFormat.allValueStrings.joined(separator: ", ")))"),
+            completion: .list(OutputFormat.allValueStrings), transform: OutputFormat.parse)
         var format: OutputFormat
 
         @Option(
@@ -115,6 +119,13 @@ extension Ict {
             case jsonl
 
             var isBinary: Bool { self == .binary1 || self == .keyedArchive }
+
+            /// The format named `text`, or an error listing the choices ("one of: xml1, binary1, …"), which
+            /// argument-parser puts after its "The value 'TEXT' is invalid for '--format <format>'".
+            @Sendable static func parse(_ text: String) throws -> OutputFormat {
+                guard let format = OutputFormat(rawValue: text) else { throw InvalidChoice(choices: allValueStrings) }
+                return format
+            }
 
             /// The library's form for a property-list conversion (`.xml` for a package's or document's, which are not).
             var propertyListForm: PropertyListConversion.Form {

@@ -73,16 +73,13 @@ struct Ict: ParsableCommand {
     }
 
     /// `ict: error: MESSAGE (see 'ict SUB --help')`, and with `--json` the
-    /// command's report saying the same (with `--jsonl`, a line); exit status 64.
+    /// command's report saying the same (with `--jsonl`, a line); exit status 64. MESSAGE is the error's
+    /// first line, begun in lower case, without a closing full stop: its words are not read (an option whose
+    /// choices are too many for one line of argument-parser's, `convert --format`, lists them itself).
     private static func usageFailure(_ message: String, arguments: [String]) -> Never {
         let subcommand = UsageCheck.subcommandName(in: arguments)
         var text = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
         text = text.prefix(1).lowercased() + text.dropFirst()
-        if let cut = text.firstRange(of: ". Please provide one of the following:") {
-            // argument-parser lists the choices one a line; keep them on this line.
-            let choices = message.split(separator: "\n").filter { $0.hasPrefix("  - ") }.map { $0.dropFirst(4) }
-            text = text[..<cut.lowerBound] + "; one of: " + choices.joined(separator: ", ")
-        }
         if text.hasSuffix(".") { text.removeLast() }
         let problem = Problem(path: "ict", "\(text) (see 'ict \(subcommand.map { $0 + " " } ?? "")--help')")
         if arguments.contains("--jsonl") {

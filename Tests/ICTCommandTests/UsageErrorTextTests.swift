@@ -4,20 +4,38 @@ import Testing
 
 @testable import ICTCommand
 
-/// `ict` rewrites swift-argument-parser's usage errors into one line
-/// (`Ict.usageFailure`): it keeps the message's first line and folds the
-/// "Please provide one of the following:" list of choices into it. That
-/// reads argument-parser's own wording, so the dependency is pinned to a
-/// minor version (Package.swift) and these tests say when a new version
-/// words it otherwise.
+/// `ict` prints swift-argument-parser's usage errors on one line
+/// (`Ict.usageFailure`): the message's first line, without reading its words.
+/// `convert --format`, whose ten choices argument-parser would list one a
+/// line, parses its value itself and names the choices on that line.
 struct UsageErrorTextTests {
     @Test func anInvalidChoiceListsTheChoicesOnOneLine() throws {
         let run = try ICTRunner.run(["convert", "SampleDocs/Coffee.ict", "--format", "nope"])
         #expect(run.status == 64)
         #expect(
             run.stderr
-                == "ict: error: the value 'nope' is invalid for '--format <format>'; one of: xml1, binary1, json, keyed-archive, keyed-archive-xml, zip, package, ict, text, jsonl (see 'ict convert --help')\n"
+                == "ict: error: the value 'nope' is invalid for '--format <format>': one of: xml1, binary1, json, keyed-archive, keyed-archive-xml, zip, package, ict, text, jsonl (see 'ict convert --help')\n"
         )
+        // Four choices fit argument-parser's own line.
+        let get = try ICTRunner.run(["get", "SampleDocs/Coffee.ict", "x", "--format", "nope"])
+        #expect(get.status == 64)
+        #expect(
+            get.stderr
+                == "ict: error: the value 'nope' is invalid for '--format <format>'. Please provide one of 'raw', 'xml1', 'binary1' or 'json' (see 'ict get --help')\n"
+        )
+    }
+
+    /// The help and the completions still list `convert --format`'s values as argument-parser lists an enum's.
+    @Test func convertsFormatValuesAreListedInHelpAndCompletions() throws {
+        let help = try ICTRunner.run(["convert", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("The form to write. (values: xml1, binary1, json,\n"))
+        #expect(help.stdout.contains("keyed-archive, keyed-archive-xml, zip, package, ict,\n"))
+        let completions = try ICTRunner.run(["--generate-completion-script", "bash"])
+        #expect(
+            completions.stdout.contains(
+                #"-W 'xml1'$'\n''binary1'$'\n''json'$'\n''keyed-archive'$'\n''keyed-archive-xml'$'\n''zip'$'\n''package'$'\n''ict'$'\n''text'$'\n''jsonl'"#
+            ))
     }
 
     @Test func anUnknownOptionAndAMissingArgumentAreOneLineEach() throws {

@@ -1,6 +1,7 @@
 #if !canImport(Darwin)
 import LiveQuery
 import Foundation
+import Synchronization
 
 // swift-corelibs-foundation declares `NSPredicate(format:)` and
 // `NSSortDescriptor(key:ascending:)` but marks them unavailable (it has no
@@ -74,24 +75,23 @@ extension NSPredicate {
 /// weak reference no longer matches, even where a new object takes its
 /// address) and is dropped when the next one is recorded.
 private enum FormatPredicates {
-    private struct Entry {
+    // @unchecked: the predicate is only compared by identity here, never called or changed.
+    private struct Entry: @unchecked Sendable {
         weak var predicate: NSPredicate?
         var parsed: Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>
     }
 
-    private static let lock = NSLock()
-    // Touched only under `lock`.
-    nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
+    private static let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
     static func record(_ predicate: NSPredicate, _ parsed: Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>) {
-        lock.withLock {
+        entries.withLock { entries in
             entries = entries.filter { $0.value.predicate != nil }
             entries[ObjectIdentifier(predicate)] = Entry(predicate: predicate, parsed: parsed)
         }
     }
 
     static func parsed(of predicate: NSPredicate) -> Result<NSMetadataQuery.Predicate, NSMetadataQuery.PredicateError>? {
-        lock.withLock {
+        entries.withLock { entries in
             guard let entry = entries[ObjectIdentifier(predicate)], entry.predicate === predicate else { return nil }
             return entry.parsed
         }

@@ -1,6 +1,7 @@
 #if !canImport(Darwin)
 import Dispatch
 import Foundation
+import Synchronization
 import OrderedCollections
 import PropertyList
 import UbiquitousKeyValueStore
@@ -25,8 +26,7 @@ import UbiquityContainers
 /// store then holds the new default container's values, synchronized at
 /// once (or, without one, this process's only, starting empty).
 open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
-    // @unchecked: `store`, `observation` and `memory` are touched only under `lock`; `identityWatcher` is set
-    // once, in init.
+    // @unchecked: `identityWatcher` is set once, in init; the rest is in `state`, a `Mutex`.
 
     /// Apple's `didChangeExternallyNotification`: another device's change
     /// arrived, the first sync, a quota violation or an account change; its
@@ -40,11 +40,15 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     /// containers' configuration and the store's folder when first asked for.
     open class var `default`: NSUbiquitousKeyValueStore { shared }
 
-    private var store: KeyValueStore?
-    private var observation: KeyValueStoreObservation?
+    /// The store told and asked (nil: `memory`, this process's values only) and its observation.
+    private struct State {
+        var store: KeyValueStore?
+        var observation: KeyValueStoreObservation?
+        var memory: [String: PropertyListValue] = [:]
+    }
+
+    private let state = Mutex(State())
     private var identityWatcher: UbiquityIdentityWatcher?
-    private let lock = NSLock()
-    private var memory: [String: PropertyListValue] = [:]
     private let queue = DispatchQueue(label: "ICTKit.NSUbiquitousKeyValueStore.notifications")
 
     /// A store over the default container's; prefer `default`, as Apple's
@@ -67,7 +71,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     /// Apple's names over `store`; nil keeps the values in this process only.
     init(store: KeyValueStore?) {
         super.init()
-        lock.withLock { use(store) }
+        state.withLock { use(store, in: &$0) }
     }
 
     /// The store of the default container of `containers`; nil when there is none.
@@ -75,10 +79,10 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
         ((try? containers.container(identifier: nil)) ?? nil).map { KeyValueStore(container: $0) }
     }
 
-    /// Under `lock`: makes `store` the one told and asked, posting its changes.
-    private func use(_ store: KeyValueStore?) {
-        self.store = store
-        observation = store?.observe(on: queue) { [weak self] change in self?.post(change) }
+    /// Makes `store` the one told and asked in `state`, posting its changes.
+    private func use(_ store: KeyValueStore?, in state: inout State) {
+        state.store = store
+        state.observation = store?.observe(on: queue) { [weak self] change in self?.post(change) }
     }
 
     /// Posts `didChangeExternallyNotification` for `change`, with Apple's `userInfo`.
@@ -96,17 +100,17 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
     /// an account change.
     private func defaultContainerChanged(_ containers: UbiquityContainers) {
         let container = (try? containers.container(identifier: nil)) ?? nil
-        if let current = lock.withLock({ self.store }), current.container == container { return }
+        if let current = state.withLock({ $0.store }), current.container == container { return }
         let next = container.map { KeyValueStore(container: $0) }
         // Synchronized before it is observed, as Apple's store syncs with the new account: what the new
         // container's other devices hold is told once, as this account change, not again at the app's next
         // `synchronize()` as what arrived while it was not running.
         next?.synchronize()
         let before = values()
-        let old = lock.withLock { () -> KeyValueStore? in
-            let old = self.store
-            memory = [:]
-            use(next)
+        let old = state.withLock { state -> KeyValueStore? in
+            let old = state.store
+            state.memory = [:]
+            use(next, in: &state)
             return old
         }
         old?.close()
@@ -117,7 +121,7 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
 
     /// Every key's value now.
     private func values() -> [String: PropertyListValue] {
-        guard let store = lock.withLock({ self.store }) else { return lock.withLock { memory } }
+        guard let store = state.withLock({ $0.store }) else { return state.withLock { $0.memory } }
         return Dictionary(uniqueKeysWithValues: store.dictionaryRepresentation.map { ($0.key, $0.value) })
     }
 
@@ -220,27 +224,31 @@ open class NSUbiquitousKeyValueStore: NSObject, @unchecked Sendable {
 
     /// Removes `aKey`; the removal wins over older values on every device.
     open func removeObject(forKey aKey: String) {
-        if let store = lock.withLock({ self.store }) { store.removeValue(forKey: aKey) } else { _ = lock.withLock { memory.removeValue(forKey: aKey) } }
+        if let store = state.withLock({ $0.store }) {
+            store.removeValue(forKey: aKey)
+        } else {
+            _ = state.withLock { $0.memory.removeValue(forKey: aKey) }
+        }
     }
 
     /// Writes this device's changes and reads the other devices' now; false
     /// when there is no container, or it cannot be written.
     @discardableResult
     open func synchronize() -> Bool {
-        lock.withLock { self.store }?.synchronize() ?? false
+        state.withLock { $0.store }?.synchronize() ?? false
     }
 
     private func value(_ key: String) -> PropertyListValue? {
-        guard let store = lock.withLock({ self.store }) else { return lock.withLock { memory[key] } }
+        guard let store = state.withLock({ $0.store }) else { return state.withLock { $0.memory[key] } }
         return store.value(forKey: key)
     }
 
     private func put(_ value: PropertyListValue, _ key: String) {
-        if let store = lock.withLock({ self.store }) {
+        if let store = state.withLock({ $0.store }) {
             // A refused change is told to observers as a quota violation, as Apple's store tells it.
             try? store.set(value, forKey: key)
         } else {
-            lock.withLock { memory[key] = value }
+            state.withLock { $0.memory[key] = value }
         }
     }
 

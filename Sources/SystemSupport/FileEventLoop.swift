@@ -318,20 +318,28 @@ package final class FileEventLoop: @unchecked Sendable {
     }
 }
 
-/// A condition variable with its mutex (pthread's), for `FileEventLoop.settle()`.
+/// A condition variable with its mutex (pthread's), for `FileEventLoop.settle()`: each at a fixed address, as
+/// `ThreadLock`'s mutex (`&` on a stored property promises none).
 private final class ConditionVariable: @unchecked Sendable {
-    // @unchecked: the pthread mutex and condition are made for threads.
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    // @unchecked: the pthread mutex and condition are made for threads, allocated in init, destroyed in deinit.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
     }
 
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
-    func wait() { pthread_cond_wait(&condition, &mutex) }
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
 
-    func broadcast() { pthread_cond_broadcast(&condition) }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -14,7 +14,7 @@ struct CloudDocumentsTests {
         var note: URL { device.appendingPathComponent("Trip.icfnote") }
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
+            root = try ScratchFolder.make("AppleSourceTextTests")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("container"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: root.appendingPathComponent("device"), withIntermediateDirectories: true)
             try Data("pack the tent\n".utf8).write(to: root.appendingPathComponent("device/Trip.icfnote"))

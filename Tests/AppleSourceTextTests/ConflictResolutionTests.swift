@@ -21,8 +21,7 @@ struct ConflictResolutionTests {
         var url: URL { folder.appendingPathComponent("Note.icfnote") }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            folder = try ScratchFolder.make("AppleSourceTextTests")
             try Data("mine".utf8).write(to: folder.appendingPathComponent("Note.icfnote"))
             try Data("from the laptop".utf8).write(to: folder.appendingPathComponent("Note.sync-conflict-20261206-101010-ABCDEFG.icfnote"))
             try Data("from the phone".utf8).write(to: folder.appendingPathComponent("Note.sync-conflict-20261206-111111-HIJKLMN.icfnote"))
@@ -71,7 +70,7 @@ struct ConflictResolutionTests {
 
     /// A package edited on two devices: Syncthing's copies of its entries make one version, kept whole.
     @Test func keepingAPackagesVersionSwapsEachEntryCopyIn() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
+        let folder = try ScratchFolder.make("AppleSourceTextTests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = folder.appendingPathComponent("Friend.ict")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
@@ -96,7 +95,7 @@ struct ConflictResolutionTests {
     /// In a container Syncthing keeps, the chooser names each device as
     /// Syncthing's device list does; a device it does not list keeps its short ID.
     @Test func inASyncthingContainerTheChooserNamesTheDevices() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
+        let root = try ScratchFolder.make("AppleSourceTextTests")
         defer { try? FileManager.default.removeItem(at: root) }
         let container = root.appendingPathComponent("container")
         let documents = container.appendingPathComponent("Documents")

@@ -11,7 +11,7 @@ import Testing
 struct NoteListControllerTests {
     /// The app's container, as a second device would have synced it.
     private static func container() throws -> URL {
-        let container = FileManager.default.temporaryDirectory.appendingPathComponent("AppleSourceTextTests-\(UUID().uuidString)")
+        let container = try ScratchFolder.make("AppleSourceTextTests")
         let documents = container.appendingPathComponent("Documents")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
         try Data("milk\n".utf8).write(to: documents.appendingPathComponent("Groceries.icfnote"))

@@ -80,8 +80,7 @@ final class ScratchFolder {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("DocumentObjectTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try TestSupport.ScratchFolder.make("DocumentObjectTests").path
     }
 
     /// Removed when the test process exits, not when the test ends: a folder

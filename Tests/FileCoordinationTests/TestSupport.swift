@@ -97,8 +97,7 @@ struct ScratchFolder {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-coordination-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try TestSupport.ScratchFolder.make("ict-coordination").path
     }
 
     func appending(_ name: String) -> String { path + "/" + name }

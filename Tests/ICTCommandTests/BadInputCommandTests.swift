@@ -17,8 +17,7 @@ struct BadInputCommandTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-bad-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-bad").path
     }
 
     private func write(_ text: String, to name: String) throws -> String {

@@ -11,7 +11,7 @@ struct ContainerCommandTests {
     struct Place {
         let root: String
         init() throws {
-            root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("containers-\(UUID().uuidString)").resolvingSymlinksInPath().path
+            root = try ScratchFolder.make("containers").resolvingSymlinksInPath().path
             try FileManager.default.createDirectory(atPath: root + "/config/ictkit", withIntermediateDirectories: true)
         }
         func folder(_ name: String) throws -> String {

@@ -20,7 +20,8 @@ struct ContractTests {
 
     static let root = Repository.root.path
     static let scratch: String = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-contract-\(UUID().uuidString)").path
+        // Without a folder, every test here fails, saying which file it could not read.
+        let folder = (try? ScratchFolder.make("ict-contract").path) ?? FileManager.default.temporaryDirectory.path + "/ict-contract"
         try? FileManager.default.createDirectory(atPath: folder + "/docs", withIntermediateDirectories: true)
         try? FileManager.default.createDirectory(atPath: folder + "/kv", withIntermediateDirectories: true)
         try? FileManager.default.copyItem(atPath: root + "/SampleDocs/Coffee.ict", toPath: folder + "/Coffee.ict")

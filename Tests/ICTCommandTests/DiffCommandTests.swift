@@ -9,8 +9,7 @@ struct DiffCommandTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-diff-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-diff").path
     }
 
     private func write(_ text: String, _ name: String) throws -> String {

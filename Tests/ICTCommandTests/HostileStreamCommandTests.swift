@@ -101,7 +101,7 @@ struct HostileStreamCommandTests {
         (Array(#"<?xml version="1.0"?>"#.utf8), "<stdin>:byte 21: error: byte 0x00 (NUL) before the root element: XML allows no NUL there"),
     ])
     func aStreamNoReaderCanReadIsRefusedAtItsFirstBytes(_ start: [UInt8], message: String) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-start-\(UUID().uuidString)").path
+        let path = ScratchFolder.filePath("ict-start", extension: "bin")
         #expect(FileManager.default.createFile(atPath: path, contents: Data(start)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -117,7 +117,7 @@ struct HostileStreamCommandTests {
     }
 
     @Test func aSparseFileOfZerosIsRefusedAtByteZero() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-sparse-\(UUID().uuidString).plist").path
+        let path = ScratchFolder.filePath("ict-sparse", extension: "plist")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -182,10 +182,9 @@ struct InputBoundsTests {
         // `convert` of a document writes its photo and thumbnail beside it:
         // a copy keeps the corpora as they are.
         var input = path
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ict-bounds-\(UUID().uuidString)")
+        let scratch = try ScratchFolder.make("ict-bounds")
         defer { try? FileManager.default.removeItem(at: scratch) }
         if path.hasSuffix(".ict") {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             input = scratch.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
             try FileManager.default.copyItem(atPath: path, toPath: input)
         }

@@ -79,8 +79,7 @@ enum BoundedRunner {
     private static let propertyList = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>a</key><string>x</string></dict></plist>"#
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-input-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-input").path
         try Data(Self.propertyList.utf8).write(to: URL(fileURLWithPath: folder + "/a.plist"))
     }
 

@@ -16,8 +16,7 @@ final class LeftoverAndNameCommandTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-leftover-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-leftover").path
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }

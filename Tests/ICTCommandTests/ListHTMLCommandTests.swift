@@ -8,7 +8,7 @@ struct ListHTMLCommandTests {
     static let sampleDocs = Repository.path("SampleDocs")
 
     static func makeFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-list-html-\(UUID().uuidString)").path
+        let folder = try ScratchFolder.make("ict-list-html").path
         try FileManager.default.createDirectory(atPath: folder + "/nested/deeper", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "\(sampleDocs)/Coffee.ict", toPath: "\(folder)/Coffee.ict")
         try FileManager.default.copyItem(atPath: "\(sampleDocs)/Rocket.ict", toPath: "\(folder)/nested/deeper/Rocket.ict")

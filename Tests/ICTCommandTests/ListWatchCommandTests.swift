@@ -89,7 +89,7 @@ import Darwin
     /// A new scratch folder holding `Docs` (watched) and `staging` (beside
     /// it on the same file system, for renames into and out of `Docs`).
     private func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-watch-\(UUID().uuidString)").path
+        let path = try ScratchFolder.make("ict-watch").path
         try FileManager.default.createDirectory(atPath: path + "/Docs", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: path + "/staging", withIntermediateDirectories: true)
         return path

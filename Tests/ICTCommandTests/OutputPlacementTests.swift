@@ -19,8 +19,7 @@ import Darwin
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-placement-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-placement").path
         document = folder + "/Doc.ict"
         try FileManager.default.copyItem(atPath: Repository.root.appendingPathComponent("SampleDocs/Coffee.ict").path, toPath: document)
     }

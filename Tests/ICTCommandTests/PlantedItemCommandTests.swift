@@ -23,7 +23,8 @@ struct PlantedItemCommandTests {
     /// A new folder holding `work/` (where the commands run) and `outside/`
     /// (what links point to), removed by the caller.
     private func scratch() throws -> (root: String, work: String, outside: String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ict-planted-\(UUID().uuidString)").path
+        // A short label: a socket's path (made here) holds at most 107 bytes.
+        let root = try ScratchFolder.make("p").path
         try FileManager.default.createDirectory(atPath: root + "/work", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/outside", withIntermediateDirectories: true)
         return (root, root + "/work", root + "/outside")

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -322,7 +323,7 @@ struct PlutilDifferentialTests {
 
     /// A fresh folder holding the input files.
     static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-diff-\(UUID().uuidString)")
+        let folder = try ScratchFolder.make("plutil-diff")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("dir"), withIntermediateDirectories: true)
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
         for (name, bytes) in binaryFiles { try Data(bytes).write(to: folder.appendingPathComponent(name)) }
@@ -331,8 +332,8 @@ struct PlutilDifferentialTests {
 
     /// `ict` through a link named `plutil`.
     static let linkedPlutil: String = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-link-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Without a folder, the link and every test through it fail, each saying it cannot run plutil.
+        let folder = (try? ScratchFolder.make("plutil-link")) ?? FileManager.default.temporaryDirectory
         let link = folder.appendingPathComponent("plutil").path
         try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: ICTRunner.executable.path)
         return link

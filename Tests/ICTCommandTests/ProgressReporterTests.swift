@@ -29,7 +29,7 @@ struct ProgressReporterTests {
     private func runOnTerminal(_ arguments: [String], environment: [String: String]) throws -> (
         status: Int32, terminal: String, stdout: String
     ) {
-        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-out-\(UUID().uuidString)")
+        let outFile = URL(fileURLWithPath: ScratchFolder.filePath("ict-progress-out", extension: "txt"))
         defer { try? FileManager.default.removeItem(at: outFile) }
         let script = """
             import os, pty, sys
@@ -99,7 +99,7 @@ struct ProgressReporterTests {
 
     /// Zipping a package and restoring it each show their count, and clear the line.
     @Test func zipAndRestoreShowProgressOnATerminalAndClearIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-progress-zip-\(UUID().uuidString)")
+        let folder = try ScratchFolder.make("ict-progress-zip")
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = folder.appendingPathComponent("Many.pkg")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)

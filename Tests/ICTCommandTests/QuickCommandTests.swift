@@ -98,7 +98,7 @@ struct QuickCommandTests {
 
     @Test(arguments: cases)
     func givesWhatArgumentParsersPathGives(_ testCase: Case) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ict-quick-\(UUID().uuidString)")
+        let root = try ScratchFolder.make("ict-quick")
         defer { try? FileManager.default.removeItem(at: root) }
         let quick = root.appendingPathComponent("quick")
         let parsed = root.appendingPathComponent("parsed")

@@ -86,8 +86,7 @@ struct SharedObjectBombCommandTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-bombs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-bombs").path
     }
 
     /// Every item in the folder (`FolderSnapshot`).

@@ -21,7 +21,7 @@ import Darwin
     private static let fullMessage = "ict: error: cannot write to standard output: \(String(cString: strerror(ENOSPC)))\n"
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-stdout-\(UUID().uuidString)").path
+        folder = try ScratchFolder.make("ict-stdout").path
         try FileManager.default.createDirectory(atPath: folder + "/Docs", withIntermediateDirectories: true)
         try Data("<plist><dict><key>a</key><string>x</string></dict></plist>".utf8).write(to: URL(fileURLWithPath: folder + "/a.plist"))
         try Data("<plist><dict><key>a</key><string>y</string></dict></plist>".utf8).write(to: URL(fileURLWithPath: folder + "/b.plist"))

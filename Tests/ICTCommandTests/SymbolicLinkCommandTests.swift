@@ -23,7 +23,7 @@ struct SymbolicLinkCommandTests {
     /// A new folder holding `work/` (where the commands run) and `outside/`
     /// (what links point to), removed by the caller.
     private func scratch() throws -> (root: String, work: String, outside: String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ict-links-\(UUID().uuidString)").path
+        let root = try ScratchFolder.make("ict-links").path
         try FileManager.default.createDirectory(atPath: root + "/work", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/outside", withIntermediateDirectories: true)
         return (root, root + "/work", root + "/outside")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Names and values holding escape sequences, newlines and carriage returns
@@ -16,8 +17,7 @@ struct TerminalOutputTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-terminal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-terminal").path
     }
 
     /// The control characters in `text` other than the line feeds that end lines.

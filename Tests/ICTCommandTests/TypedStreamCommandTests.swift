@@ -26,7 +26,7 @@ struct TypedStreamCommandTests {
         #expect(nib.status == 1)
         #expect(nib.stdout.isEmpty)
         #expect(nib.stderr.contains("the root is of class NSIBObjectData (version 224)"), "\(nib.stderr)")
-        let plist = FileManager.default.temporaryDirectory.appendingPathComponent("ict-ts-\(UUID().uuidString).plist")
+        let plist = URL(fileURLWithPath: ScratchFolder.filePath("ict-ts", extension: "plist"))
         try Data("{ a = b; }".utf8).write(to: plist)
         defer { try? FileManager.default.removeItem(at: plist) }
         let other = try ICTRunner.run(["convert", plist.path, "--format", "text"])

@@ -12,8 +12,7 @@ struct UnknownKeysCommandTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-unknown-keys-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-unknown-keys").path
     }
 
     /// A copy of the sample `name` in the scratch folder, its path.

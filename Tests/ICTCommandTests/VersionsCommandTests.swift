@@ -197,7 +197,7 @@ struct VersionsCommandTests {
     /// Syncthing leaves it (built by hand: this side's names, the other's
     /// differing entries and manifest as conflict copies, moved with their times).
     private func packageSavedOnBothSides() throws -> (folder: String, path: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-versions-\(UUID().uuidString)").path
+        let folder = try ScratchFolder.make("ict-versions").path
         let other = folder + "/other device"
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         let path = folder + "/Friend.ict"

@@ -10,8 +10,7 @@ struct WordingCommandTests {
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-wording-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-wording").path
     }
 
     private func write(_ text: String, _ name: String) throws -> String {

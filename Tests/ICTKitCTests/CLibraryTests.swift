@@ -26,8 +26,7 @@ struct CLibraryTests {
 
         /// Compiles CProgram/`program`.c (plist_client, or archive_client for ArchiveExportsTests).
         init(program: String = "plist_client") throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("ictkitc-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            folder = try ScratchFolder.make("ictkitc")
             let library = products.appendingPathComponent("libICTKitC.so").path
             let stripped = folder.appendingPathComponent("libICTKitC.so").path
             executable = folder.appendingPathComponent(program)

@@ -15,8 +15,7 @@ import Testing
     private let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-input-class-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("ict-input-class").path
     }
 
     private static func sample(_ name: String) -> String { Repository.root.appendingPathComponent("SampleDocs/\(name)").path }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ICTKitTooling
@@ -9,7 +10,7 @@ struct OutputPlacementTests {
     /// parts as written or through a link; nil outside any (a folder named
     /// `.ict` that is a file is no package).
     @Test func theEnclosingPackageIsFoundByNameAndThroughALink() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ict-enclosing-\(UUID().uuidString)").path
+        let folder = try ScratchFolder.make("ict-enclosing").path
         try FileManager.default.createDirectory(atPath: folder + "/Doc.ict/sub", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data().write(to: URL(fileURLWithPath: folder + "/File.ict"))

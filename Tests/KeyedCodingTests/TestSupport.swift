@@ -70,8 +70,7 @@ final class ScratchFolder {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("keyedcoding-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TestSupport.ScratchFolder.make("keyedcoding")
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

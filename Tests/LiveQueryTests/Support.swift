@@ -8,8 +8,7 @@ struct Scratch {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-query-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try ScratchFolder.make("ict-query").path
     }
 
     func at(_ relative: String) -> String { path + "/" + relative }

@@ -355,7 +355,7 @@ struct PackageZipArchiveTests {
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz/oom-symlink-local-header-size.zip")
     let error = #expect(throws: DocumentPackageError.self) {
-        try PackageZipArchive.read(at: fixture.path).save(to: NSTemporaryDirectory() + "/oom-\(UUID().uuidString)")
+        try PackageZipArchive.read(at: fixture.path).save(to: ScratchFolder.filePath("oom", extension: "pkg"))
     }
     #expect(error?.message == "the link's destination is longer than 4096 bytes", "\(String(describing: error))")
 }

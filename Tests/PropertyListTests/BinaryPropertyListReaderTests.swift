@@ -202,7 +202,7 @@ struct BinaryPropertyListReaderTests {
         }
         let bytes = try BinaryPropertyListWriter().encode(.array(records))
         #expect(bytes.count > 3 << 20)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ict-mapped-\(UUID().uuidString).plist")
+        let url = URL(fileURLWithPath: ScratchFolder.filePath("ict-mapped", extension: "plist"))
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let file = try MappedFile(path: url.path)

@@ -37,7 +37,7 @@ func expansionBomb(levels: Int = 60) -> Data {
 /// and read one under it with each shared object decoded once.
 struct BinaryPropertyListSharedObjectsTests {
     private func mapped(_ bytes: Data) throws -> MappedFile {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ict-shared-\(UUID().uuidString).plist")
+        let url = URL(fileURLWithPath: ScratchFolder.filePath("ict-shared", extension: "plist"))
         try bytes.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         return try MappedFile(path: url.path)  // The mapping outlives the removed name.

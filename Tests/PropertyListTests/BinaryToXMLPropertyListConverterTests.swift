@@ -7,7 +7,7 @@ import Testing
 /// writing the value does, and reports problems as the reader does.
 struct BinaryToXMLPropertyListConverterTests {
     private func mapped(_ bytes: Data) throws -> MappedFile {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ict-stream-\(UUID().uuidString).plist")
+        let url = URL(fileURLWithPath: ScratchFolder.filePath("ict-stream", extension: "plist"))
         try bytes.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         return try MappedFile(path: url.path)  // The mapping outlives the removed name.

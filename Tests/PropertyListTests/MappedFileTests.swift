@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// `MappedFile` of files whose status says 0 bytes but which have content,
@@ -31,7 +32,7 @@ struct MappedFileTests {
     }
 
     @Test func anEmptyFileIsStillEmpty() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)").path
+        let path = ScratchFolder.filePath("empty", extension: "bin")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try MappedFile(path: path).bytes.isEmpty)

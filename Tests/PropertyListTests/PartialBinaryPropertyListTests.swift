@@ -12,7 +12,7 @@ struct PartialBinaryPropertyListTests {
         let path: String
 
         init(_ bytes: some DataProtocol, name: String = "plist") throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString).\(name)").path
+            path = ScratchFolder.filePath("partial", extension: name)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
 

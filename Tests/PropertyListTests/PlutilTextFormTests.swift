@@ -56,8 +56,7 @@ struct PlutilTextFormTests {
         let value: PropertyListValue
 
         init(_ text: String, name: String) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-text-form-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            folder = try ScratchFolder.make("plutil-text-form")
             let url = folder.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)
             path = url.path

@@ -14,7 +14,7 @@ struct PropertyListDataTests {
 
     /// A scratch file holding `data`, for plistlib to read; removed afterwards.
     static func plistlibValue(of data: Data) throws -> PropertyListValue {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("data-overloads-\(UUID().uuidString).plist")
+        let file = URL(fileURLWithPath: ScratchFolder.filePath("data-overloads", extension: "plist"))
         defer { try? FileManager.default.removeItem(at: file) }
         try data.write(to: file)
         return try Fixtures.pythonPlistlib(file)

@@ -21,7 +21,7 @@ struct FileSystemCallsTests {
     /// `link` → `file`, `dangling` → `missing`, and a file named by the bytes
     /// `6E 6F FF 6E` ("no", 0xFF, "n": not UTF-8).
     private static func makeTree() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("FileSystemCallsTests-\(UUID().uuidString)").path
+        let root = try ScratchFolder.make("FileSystemCallsTests").path
         try FileManager.default.createDirectory(atPath: root + "/folder", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data("hello".utf8), attributes: [.posixPermissions: 0o640]))
         #expect(mkfifo(root + "/fifo", 0o600) == 0)

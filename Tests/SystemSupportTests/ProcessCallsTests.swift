@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -39,7 +40,7 @@ struct ProcessCallsTests {
     }
 
     @Test func aFileAndAPathThatCannotBeOpenedAreNotTerminals() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ProcessCallsTests-\(UUID().uuidString)").path
+        let file = ScratchFolder.filePath("ProcessCallsTests", extension: "txt")
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(!Terminal.isTerminal(path: file))
@@ -48,7 +49,7 @@ struct ProcessCallsTests {
     }
 
     @Test func effectiveUserIDIsTheOwnerOfANewFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ProcessCallsTests-\(UUID().uuidString)").path
+        let file = ScratchFolder.filePath("ProcessCallsTests", extension: "txt")
         #expect(FileManager.default.createFile(atPath: file, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let owner = try FileManager.default.attributesOfItem(atPath: file)[.ownerAccountID] as? NSNumber

@@ -11,7 +11,7 @@ struct FolderSnapshotTests {
     }
 
     @Test func aChangeOfOneByteOrANewItemShows() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID().uuidString)").path
+        let root = try ScratchFolder.make("snapshot").path
         try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("abc".utf8).write(to: URL(fileURLWithPath: root + "/sub/f"))

@@ -8,7 +8,7 @@ import Testing
 struct JSONSchemaCheckerTests {
     /// A schema written here: an object with an integer "a", required.
     private func schema() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ict-schema-\(UUID().uuidString).json").path
+        let path = ScratchFolder.filePath("ict-schema", extension: "json")
         let text =
             #"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "#
             + #""properties": {"a": {"type": "integer"}}, "required": ["a"]}"#

@@ -67,7 +67,7 @@ struct SyncStatusFaultTests {
     /// A folder kept by a Syncthing whose API is at `address`, with a note in it.
     private func container(address: String, key: String = "key") throws -> (UbiquityContainers, String) {
         let folder = try FileManager.default.destinationOfSymbolicLinkOrSelf(
-            FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path)
+            try ScratchFolder.make("status").path)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("a note".utf8).write(to: URL(fileURLWithPath: folder + "/Note.icfnote"))
         let configuration = UbiquityContainerConfiguration(containers: [
@@ -122,7 +122,7 @@ struct SyncStatusFaultTests {
 
     @Test func aSyncthingHomeWithoutItsConfigurationOrWithABrokenOneSaysWhichFile() throws {
         let folder = try FileManager.default.destinationOfSymbolicLinkOrSelf(
-            FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString)").path)
+            try ScratchFolder.make("status").path)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/home", withIntermediateDirectories: true)
         try Data("a note".utf8).write(to: URL(fileURLWithPath: folder + "/Note.icfnote"))

@@ -24,7 +24,7 @@ struct UbiquityIdentityWatcherTests {
     }
 
     @Test func replacedKeysAnotherDefaultAndNoContainerAreEachToldOnce() throws {
-        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("identity-\(UUID().uuidString)").resolvingSymlinksInPath().path
+        let root = try ScratchFolder.make("identity").resolvingSymlinksInPath().path
         defer { try? FileManager.default.removeItem(atPath: root) }
         for folder in ["home", "Notes", "Other"] {
             try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
@@ -71,7 +71,7 @@ struct UbiquityIdentityWatcherTests {
     /// own queue, which it must not wait on. The handler may read
     /// `currentToken` too. Before, libdispatch stopped the process.
     @Test func aWatcherLetGoInItsOwnHandlerStopsThere() throws {
-        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("identity-\(UUID().uuidString)").resolvingSymlinksInPath().path
+        let root = try ScratchFolder.make("identity").resolvingSymlinksInPath().path
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
         try Data("first certificate".utf8).write(to: URL(fileURLWithPath: root + "/home/cert.pem"))

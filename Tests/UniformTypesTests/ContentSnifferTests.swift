@@ -106,8 +106,8 @@ struct ContentSnifferTests {
 
     /// A scratch folder removed when the value goes away.
     final class Scratch {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sniff-\(UUID().uuidString)").path
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        let path: String
+        init() throws { path = try ScratchFolder.make("sniff").path }
         deinit { try? FileManager.default.removeItem(atPath: path) }
     }
 }

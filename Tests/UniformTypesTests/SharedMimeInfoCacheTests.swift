@@ -1,6 +1,7 @@
 import Foundation
 import PropertyList
 import SystemPackage
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -139,7 +140,7 @@ struct SharedMimeInfoCacheTests {
 
     /// A cache older than a package file is not read: it would miss what the file says.
     @Test func aStaleCacheIsNotRead() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mime-cache-\(UUID())")
+        let directory = try ScratchFolder.make("mime-cache")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("packages"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("packages/x.xml")
@@ -171,7 +172,7 @@ struct SharedMimeInfoCacheTests {
 
     /// A database directory made of `cache`, a `types` file, an old package file and, when given, the type's own file.
     private func database(_ cache: [UInt8], types: String, typeFile: (name: String, text: String)?) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mime-cache-\(UUID())")
+        let directory = try ScratchFolder.make("mime-cache")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("packages"), withIntermediateDirectories: true)
         let package = directory.appendingPathComponent("packages/x.xml")
         try Data("<mime-info/>".utf8).write(to: package)

@@ -160,7 +160,7 @@ struct TypeConformanceGraphTests {
     /// The graph does not read the globs, so a damaged suffix tree that
     /// stops the registry does not stop it; a damaged alias list stops both.
     @Test func aDamagedSuffixTreeIsNotRead() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graph-cache-\(UUID())")
+        let directory = try ScratchFolder.make("graph-cache")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("packages"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("packages/x.xml")

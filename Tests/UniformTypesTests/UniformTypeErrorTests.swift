@@ -1,6 +1,7 @@
 import Foundation
 import PropertyList
 import SystemPackage
+import TestSupport
 import Testing
 import UniformTypes
 
@@ -10,7 +11,7 @@ struct UniformTypeErrorTests {
     /// naming the file, at libxml2's line and column (line 3, the mismatched
     /// end tag; `ict types` printed the same place before this error type).
     @Test func aDeclarationFileThatIsNotAPropertyListNamesTheFileAndPlace() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("uti-\(UUID().uuidString).plist").path
+        let path = ScratchFolder.filePath("uti", extension: "plist")
         try Data("<plist version=\"1.0\">\n<dict><key>a</key>\n<strin>x</string></dict></plist>\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let error = try #require(throws: UniformTypeError.self) { _ = try TypeDeclarationSet.read(contentsOf: path) }

@@ -159,10 +159,15 @@ struct PackageSaving {
         return value
     }
 
+    /// The same entries with the same bytes, leaving out the manifest a package save writes beside them
+    /// (`.ictkit-manifest.plist`), which `cp -r` of the source does not.
     private func snapshotsEqual(_ first: String, _ second: String) throws -> Bool {
         let manager = FileManager.default
-        let firstNames = try manager.subpathsOfDirectory(atPath: first).sorted()
-        guard firstNames == (try manager.subpathsOfDirectory(atPath: second).sorted()) else { return false }
+        func names(_ folder: String) throws -> [String] {
+            try manager.subpathsOfDirectory(atPath: folder).filter { $0 != ".ictkit-manifest.plist" }.sorted()
+        }
+        let firstNames = try names(first)
+        guard firstNames == (try names(second)) else { return false }
         return firstNames.allSatisfy { manager.contentsEqual(atPath: first + "/" + $0, andPath: second + "/" + $0) }
     }
 }

@@ -72,12 +72,14 @@ struct VersionFinding {
                 "ctdocument.data": PackageWrapper(regularFileWithContents: Data("data \(index)".utf8)),
                 "ctdocument.metadata": PackageWrapper(regularFileWithContents: Data("metadata \(index)".utf8)),
             ])
-            if index % 20 == 10 {
-                try package.addChild(
-                    PackageWrapper(regularFileWithContents: Data("other data".utf8)),
-                    named: "ctdocument.sync-conflict-20261123-101500-ABCDEF7.data")
-            }
             try package.save(to: URL(filePath: "\(folder)/\(name).ict"), options: options)
+            if index % 20 == 10 {
+                // Written beside the entries after the save, as Syncthing writes a copy: the package's manifest does
+                // not list it (a copy saved as one of the package's own entries is a different case: the versions
+                // rebuilt from the manifest's saves are found besides it).
+                try Data("other data".utf8).write(
+                    to: URL(filePath: "\(folder)/\(name).ict/ctdocument.sync-conflict-20261123-101500-ABCDEF7.data"))
+            }
             if index % 20 == 0 {
                 try package.save(to: URL(filePath: "\(folder)/\(name).sync-conflict-20261123-101500-ABCDEF7.ict"), options: options)
             }

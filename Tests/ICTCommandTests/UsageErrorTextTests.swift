@@ -10,6 +10,15 @@ import Testing
 /// line, parses its value itself and names the choices on that line.
 struct UsageErrorTextTests {
     @Test func anInvalidChoiceListsTheChoicesOnOneLine() throws {
+        // Refused before anything is read or written: the document and the folder around it stay as they were.
+        let folder = try ScratchFolder()
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ict"), toPath: folder.path + "/Coffee.ict")
+        let before = try FolderSnapshot.take(folder.path)
+        let refused = try ICTRunner.run(["convert", folder.path + "/Coffee.ict", "--format", "nope", "-o", folder.path + "/out.json"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("ict: error: the value 'nope' is invalid for '--format <format>': one of: xml1,"))
+        #expect(try FolderSnapshot.take(folder.path) == before)
+
         let run = try ICTRunner.run(["convert", "SampleDocs/Coffee.ict", "--format", "nope"])
         #expect(run.status == 64)
         #expect(

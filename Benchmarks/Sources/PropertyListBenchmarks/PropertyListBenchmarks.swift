@@ -1,4 +1,6 @@
+import DocumentFormats
 import Foundation
+import LiveQuery
 import PropertyList
 
 /// `PropertyListBenchmarks [--ict PATH] [--plistutil PATH] [--data DIRECTORY]
@@ -19,6 +21,9 @@ import PropertyList
 @main
 struct PropertyListBenchmarks {
     static func main() {
+        // What an app of `.ict` documents does where it starts (`ict list` does it for its query): the metadata
+        // queries of rows q, G and I know `.ict` as a package kind and read its display names from its metadata entry.
+        MetadataQuery.defaultDocumentKinds = DocumentKind.metadataDocumentKinds
         var arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, let mode = ChildMode(rawValue: first) {
             arguments.removeFirst()

@@ -39,7 +39,7 @@ public protocol MetadataDocumentKind: Sendable {
 /// Empty by default: a query then names its items' kinds by its type
 /// registry alone and shows every item's name without its extension.
 public struct MetadataDocumentKinds: Sendable {
-    private var byExtension: [String: any MetadataDocumentKind] = [:]
+    private var byExtension: [String: RegisteredDocumentKind] = [:]
 
     /// The registry of `kinds`; of two with the same extension, the later.
     public init(_ kinds: [any MetadataDocumentKind] = []) {
@@ -48,18 +48,26 @@ public struct MetadataDocumentKinds: Sendable {
 
     /// Adds `kind`, in place of any kind registered with its extension.
     public mutating func register(_ kind: any MetadataDocumentKind) {
-        byExtension[kind.fileExtension.lowercased()] = kind
+        byExtension[kind.fileExtension.lowercased()] = RegisteredDocumentKind(kind)
     }
 
     /// The kind registered for `fileExtension` (in any case, without the dot); nil for none.
     public func kind(forExtension fileExtension: some StringProtocol) -> (any MetadataDocumentKind)? {
-        byExtension[fileExtension.lowercased()]
+        byExtension[fileExtension.lowercased()]?.kind
     }
 
     /// The kind a file name names by its last extension (`Coffee.ict`,
     /// `Note.ICFNOTE`); nil for a name without one or of no registered kind.
-    func kind(ofName name: String) -> (any MetadataDocumentKind)? {
+    func kind(ofName name: String) -> RegisteredDocumentKind? {
         guard let dot = name.lastIndex(of: ".") else { return nil }
-        return kind(forExtension: name[name.index(after: dot)...])
+        return byExtension[name[name.index(after: dot)...].lowercased()]
     }
+}
+
+/// A kind as a registry of kinds holds it: one object, which each item of
+/// the kind refers to.
+final class RegisteredDocumentKind: Sendable {
+    let kind: any MetadataDocumentKind
+
+    init(_ kind: any MetadataDocumentKind) { self.kind = kind }
 }

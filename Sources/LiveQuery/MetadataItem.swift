@@ -37,17 +37,20 @@ public struct MetadataItem: Sendable, Hashable {
     /// Whether a sync tool's conflict copy of the item is beside it
     /// (`ConflictVersions`' `ConflictName`: Syncthing, Nextcloud, Dropbox).
     public var hasUnresolvedConflicts: Bool
+    /// Whether the item is a package (a directory shown as one document).
+    /// (Beside the other `Bool`: the two share the padding before `syncState`.)
+    var isPackage: Bool
     /// The item's sync state as its container's engine last told it
     /// (`.notTracked` outside containers and for a plain folder sync;
     /// `.unknown` while the engine cannot be asked).
     public var syncState: UbiquitousItemSyncState = .notTracked
-    /// Whether the item is a package (a directory shown as one document).
-    var isPackage: Bool
     /// What the item's status was when it was found: two items differ when it does.
     var stamp: ItemStamp
     /// The registered kind its extension names, when the item has that
-    /// kind's shape (a directory for a package kind, a file for another).
-    var documentKind: (any MetadataDocumentKind)?
+    /// kind's shape (a directory for a package kind, a file for another):
+    /// one reference, where the kind itself would be an existential of 40
+    /// bytes in each of the 10,000 items a query holds several copies of.
+    var documentKind: RegisteredDocumentKind?
 
     /// The item's path as the query found it: the scope, `/`, the path under
     /// it, byte for byte. Makes a small value; reads nothing.
@@ -63,7 +66,7 @@ public struct MetadataItem: Sendable, Hashable {
     /// entry); a document whose kind gives no name shows its name without
     /// the extension.
     public var displayName: String {
-        if let name = documentKind?.displayName(ofDocumentAt: self.path) { return name }
+        if let name = documentKind?.kind.displayName(ofDocumentAt: self.path) { return name }
         guard let dot = fsName.lastIndex(of: "."), dot != fsName.startIndex else { return fsName }
         return String(fsName[..<dot])
     }
@@ -77,7 +80,7 @@ public struct MetadataItem: Sendable, Hashable {
     /// Reads on each call (`DocumentFormats`'s kinds read and decode the metadata
     /// entry, never the data entry).
     public func thumbnailPNG() -> Data? {
-        documentKind?.thumbnailPNG(ofDocumentAt: self.path)
+        documentKind?.kind.thumbnailPNG(ofDocumentAt: self.path)
     }
 
     /// The value of `attribute`: a `String` (name, display name, path,

@@ -220,8 +220,8 @@ extension MetadataQueryEngine {
             creationDate: stamp.birth.map(Self.date), contentChangeDate: Self.date(stamp.latestModification),
             contentType: contentType(of: name, isDirectory: isDirectory),
             hasUnresolvedConflicts: Self.hasConflicts(copies: conflicts[path] ?? [], stamp: stamp),
-            syncState: syncState(of: path), isPackage: isDirectory, stamp: stamp,
-            documentKind: documentKinds.kind(ofName: name).flatMap { $0.isPackage == isDirectory ? $0 : nil })
+            isPackage: isDirectory, syncState: syncState(of: path), stamp: stamp,
+            documentKind: documentKinds.kind(ofName: name).flatMap { $0.kind.isPackage == isDirectory ? $0 : nil })
     }
 
     /// Whether an item has unresolved conflicts: conflict copies beside it,

@@ -111,6 +111,8 @@ lint:
 	$(SWIFT) format lint --strict --recursive $(LINT_PATHS)
 	scripts/format-article.sh --check
 	scripts/check-layers.sh
+	scripts/check-paths.sh --self-test
+	scripts/check-paths.sh
 	scripts/public-signatures.sh --self-test
 	scripts/public-signatures.sh --check
 	scripts/api-breakage.sh --self-test

@@ -19,7 +19,7 @@ public struct ManagedObjectID: Hashable, Sendable, Comparable, CustomStringConve
     public init?(uriRepresentation uri: String) {
         let prefix = "x-coredata://"
         guard uri.hasPrefix(prefix) else { return nil }
-        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)  // A URI, not a path.
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, parts[2].first == "p",
             let key = Int64(parts[2].dropFirst()), key > 0
         else { return nil }

@@ -289,9 +289,8 @@ public enum ModelFileForm: String, Hashable, Sendable, CaseIterable {
     /// `of(itemAt:)` for a path held as text (bytes that are not UTF-8 carried as `RawFileName` carries them),
     /// for the kit's own callers.
     package static func of(itemAtPath path: String) -> ModelFileForm? {
-        var name = Substring(path)
-        while name.count > 1, name.hasSuffix("/") { name.removeLast() }
-        guard let dot = name.lastIndex(of: "."), !name[name.index(after: dot)...].contains("/"),
+        let name = PathName.split(path).name
+        guard let dot = name.lastIndex(of: "."),
             let form = ModelFileForm(rawValue: name[name.index(after: dot)...].lowercased()),
             let info = try? FileInfo.of(path: path)
         else { return nil }

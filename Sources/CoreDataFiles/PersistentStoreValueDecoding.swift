@@ -156,12 +156,9 @@ extension PersistentStoreReader {
     /// `externalDataPath(fileName:)` as text (bytes that are not UTF-8 carried as `RawFileName` carries them), for
     /// the kit's own readers.
     package func externalDataPathText(fileName: String) -> String {
-        let path = pathText
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let name = PathName.split(pathText).name
         let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
-        return folder + "." + stem + "_SUPPORT/_EXTERNAL_DATA/" + fileName
+        return PathName.folderPrefix(of: pathText) + "." + stem + "_SUPPORT/_EXTERNAL_DATA/" + fileName
     }
 
     static func uuidString(_ bytes: [UInt8]) -> String {

@@ -31,8 +31,6 @@ extension ICTDocumentFormat {
     /// `path` without slashes at its end (`/` stays `/`): a folder named with
     /// one (`Coffee.ict/`, as shells complete it) as it is named without.
     package static func trimmingTrailingSlashes(_ path: String) -> String {
-        var result = path
-        while result.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
+        PathName.trimmingTrailingSlashes(path)
     }
 }

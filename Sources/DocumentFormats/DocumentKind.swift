@@ -18,9 +18,8 @@ public enum DocumentKind: String, Hashable, Sendable, CaseIterable {
     /// in any case, trailing slashes aside: `Coffee.ict`, `Note.ICFNOTE`;
     /// nil for any other name. Nothing is looked up on disk.
     public static func of(name: some StringProtocol) -> DocumentKind? {
-        var name = Substring(name)
-        while name.count > 1, name.hasSuffix("/") { name.removeLast() }
-        guard let dot = name.lastIndex(of: "."), !name[name.index(after: dot)...].contains("/") else { return nil }
+        let name = PathName.split(String(name)).name
+        guard let dot = name.lastIndex(of: ".") else { return nil }
         return DocumentKind(rawValue: name[name.index(after: dot)...].lowercased())
     }
 

@@ -268,7 +268,7 @@ extension ICTDocumentFile {
             Result { () throws(ICTDocumentError) in try ICTDocumentJSONForm(jsonBytes: buffer) }
         }
         let form = try read.get()
-        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let folder = PathName.folderPrefix(of: path)
         try self.init(jsonForm: form, imageFolder: folder, imageLimits: imageLimits)
     }
 

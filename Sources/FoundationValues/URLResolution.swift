@@ -18,7 +18,7 @@ enum URLResolution {
                 target.path = base.path
                 target.query = ref.query ?? base.query
             } else {
-                target.path = removingDotSegments(ref.path.hasPrefix("/") ? ref.path : merge(base, ref.path))
+                target.path = removingDotSegments(ref.path.hasPrefix("/") ? ref.path : merge(base, ref.path))  // A URL's path (RFC 3986), not a path.
                 target.query = ref.query
             }
         }

@@ -81,7 +81,7 @@ extension Ict.Convert {
     /// extension `.json` for json; else the name kept, but `.plist` for a
     /// `.json` one. Nil for a name with `..`, which could lead out of `folder`.
     static func batchDestination(for input: String, format: OutputFormat, in folder: String) -> String? {
-        var components = input.split(separator: "/").filter { $0 != "." }.map(String.init)
+        var components = PathName.components(input).filter { $0 != "." }.map(String.init)
         guard let name = components.popLast(), !components.contains(".."), name != ".." else { return nil }
         let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? $0 : nil }
         let stem = dot.map { String(name[..<$0]) } ?? name
@@ -101,12 +101,11 @@ extension Ict.Convert {
         }
 
         mutating func makeParent(of path: String) throws(CommandFailure) {
-            guard let slash = path.lastIndex(of: "/") else { return }
-            let parent = String(path[..<slash])
-            guard parent != made else { return }
+            let parent = PathName.folder(of: path)
+            guard !PathName.same(parent, made), let below = PathName.relative(parent, to: root) else { return }
             // Each level below the root in turn; a folder that exists already is fine.
             var level = root
-            for component in parent.dropFirst(root.count).split(separator: "/") {
+            for component in PathName.components(String(below)) {
                 level += "/" + component
                 do throws(SystemCallError) {
                     try Directory.make(atPath: level)

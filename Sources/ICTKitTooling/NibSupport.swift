@@ -47,7 +47,7 @@ package enum NibSupport {
         let graphs = try graphs(try read(path, maxInputSize: maxInputSize), path: path)
         var chosen = graphs[0].graph
         var memberKeyPath = keyPath
-        if let slash = keyPath.firstIndex(of: "/") {
+        if let slash = keyPath.firstIndex(of: "/") {  // A key path, not a path.
             let name = String(keyPath[..<slash])
             guard let member = graphs.first(where: { $0.name == name }) else {
                 throw Problem(path: path, "no member \(name) (members: \(graphs.map(\.name).joined(separator: ", ")))", keyPath: keyPath)

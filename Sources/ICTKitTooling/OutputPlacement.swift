@@ -34,10 +34,11 @@ package enum OutputPlacement {
     package static func enclosingPackage(ofPath path: String) -> String? {
         if let package = packageOnTheWay(path) { return package }
         // Through a link (`-o Link/x` with `Link -> Doc.ict`): the folder the path really is in.
-        var existing = ICTDocumentFormat.trimmingTrailingSlashes(path)
+        var existing = PathName.trimmingTrailingSlashes(path)
         while !existing.isEmpty, (try? FileInfo.of(path: existing)) == nil {
-            guard let slash = existing.lastIndex(of: "/") else { existing = "."; break }
-            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+            let folder = PathName.folder(of: existing)
+            guard !PathName.same(folder, existing) else { break }  // `.` or `/`, which is as far as it goes.
+            existing = folder
         }
         guard let resolved = try? SymbolicLink.resolvedPath(existing.isEmpty ? "." : existing) else { return nil }
         return packageOnTheWay(resolved)
@@ -45,9 +46,9 @@ package enum OutputPlacement {
 
     /// The first folder on the way of `path`, by its parts as written, that is a package.
     private static func packageOnTheWay(_ path: String) -> String? {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
-            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? part : "/" + part
+        var prefix = path.utf8.first == UInt8(ascii: "/") ? "/" : ""
+        for part in PathName.components(path) {
+            prefix += prefix.isEmpty || prefix == "/" ? part : "/" + part
             if ICTDocumentFormat.isPackageName(part), ICTDocumentFormat.isPackage(atPath: prefix) { return prefix }
         }
         return nil
@@ -87,8 +88,8 @@ package enum OutputPlacement {
                         + "would go beside it, and none is made beside a device or pipe; use --embed, or -o - "
                         + "(they then go beside the document)")
             }
-            folder = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? ""
-            let name = String(destination.dropFirst(folder.count))
+            folder = PathName.folderPrefix(of: destination)
+            let name = PathName.split(destination).name
             base = name.hasSuffix(".json") ? String(name.dropLast(".json".count)) : name
         }
 
@@ -121,11 +122,7 @@ package enum OutputPlacement {
     /// exists, else its resolved folder and its name; nil when neither exists.
     private static func resolvedOutput(_ output: String) -> [UInt8]? {
         if let existing = resolved(output) { return existing }
-        var trimmed = output
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let slash = trimmed.lastIndex(of: "/")
-        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
-        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        let (parent, name) = PathName.split(output)
         guard let folder = resolved(parent) else { return nil }
         return (folder == [UInt8(ascii: "/")] ? folder : folder + [UInt8(ascii: "/")]) + RawFileName.bytes(name)
     }

@@ -1,5 +1,6 @@
 import FileCoordination
 import PackageFormat
+import SystemSupport
 
 /// `ict convert` between a package directory and a zip of it.
 package enum PackageConversion {
@@ -40,10 +41,8 @@ package enum PackageConversion {
     }
 
     private static func defaultPackagePath(forZip zip: String, packageName: String?) -> String {
-        let slash = zip.lastIndex(of: "/")
-        let directory = slash.map { String(zip[...$0]) } ?? ""
-        let zipName = slash.map { String(zip[zip.index(after: $0)...]) } ?? zip
+        let zipName = PathName.split(zip).name
         let baseName = zipName.hasSuffix(".zip") && zipName.count > 4 ? String(zipName.dropLast(4)) : zipName + ".package"
-        return directory + (packageName ?? baseName)
+        return PathName.folderPrefix(of: zip) + (packageName ?? baseName)
     }
 }

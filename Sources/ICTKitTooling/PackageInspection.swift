@@ -104,7 +104,7 @@ package struct PackageInspection {
         var lines = ["\(package.fileName ?? packagePath)/  package, \(entries.count) entries, \(fileCount) files, \(Self.sizeText(total))"]
         for entry in entries {
             let indent = String(repeating: "  ", count: entry.depth + 1)
-            let name = RawFileName.escaped(entry.path.split(separator: "/").last.map(String.init) ?? entry.path)
+            let name = RawFileName.escaped(PathName.split(entry.path).name)
             switch entry.wrapperKind {
             case .directory:
                 lines.append("\(indent)\(name)/  \(Self.sizeText(entry.size))")

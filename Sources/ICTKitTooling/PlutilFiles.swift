@@ -179,10 +179,8 @@ extension Plutil {
     /// refuse a link unless `--follow-symlinks`).
     package static func writeFile(_ bytes: [UInt8], to path: String, expecting expected: FileStamp? = nil) throws(CommandFailure) {
         let name = path == "-" ? "./-" : path
-        let slash = name.lastIndex(of: "/")
-        let folder = slash.map { String(name[..<$0]) } ?? "."
         do throws(SystemCallError) {
-            _ = try FileInfo.of(path: folder.isEmpty ? "/" : folder)
+            _ = try FileInfo.of(path: PathName.folder(of: name))
         } catch {
             throw CommandFailure(systemMessage(error))
         }

@@ -242,13 +242,11 @@ public final class MetadataQuery: @unchecked Sendable {
                 path = folder
                 // The container's Documents folder is made when first searched, as iCloud makes it: a
                 // container whose devices have no document yet has none.
-                if (try? FileInfo.of(path: path)) == nil, let slash = path.lastIndex(of: "/"),
-                    (try? FileInfo.of(path: String(path[..<slash])))?.kind == .directory
-                {
+                if (try? FileInfo.of(path: path)) == nil, (try? FileInfo.of(path: PathName.folder(of: path)))?.kind == .directory {
                     try? Directory.make(atPath: path, permissions: 0o755)
                 }
             }
-            while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+            path = PathName.trimmingTrailingSlashes(path)
             let info: FileInfo
             do throws(SystemCallError) {
                 info = try FileInfo.of(path: path)

@@ -137,7 +137,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// container it is in, `.notTracked` when none tells one.
     func syncState(of path: String) -> UbiquitousItemSyncState {
         let resolved = resolvedPath(of: path)
-        for engine in engines where engine.endpoint.folderPathText == resolved || resolved.hasPrefix(engine.endpoint.folderPathText + "/") {
+        for engine in engines where PathName.isInside(resolved, folder: engine.endpoint.folderPathText) {
             return engine.syncState(ofResolved: resolved)
         }
         return .notTracked
@@ -147,9 +147,8 @@ final class MetadataQueryEngine: @unchecked Sendable {
     /// root's resolved path when it is below a root (no system call).
     func resolvedPath(of path: String) -> String {
         for (root, resolved) in resolvedRoots {
-            if path == root { return resolved }
-            let prefix = root == "/" ? "/" : root + "/"
-            if path.hasPrefix(prefix) { return (resolved == "/" ? "/" : resolved + "/") + path.dropFirst(prefix.count) }
+            guard let relative = PathName.relative(path, to: root) else { continue }
+            return relative.isEmpty ? resolved : PathName.join(resolved, String(relative))
         }
         return UbiquityContainers.canonical(path)
     }

@@ -175,16 +175,19 @@ extension MetadataQueryEngine {
 
     /// Forgets the folder at `path` and everything found under it: its items removed, its watches ended.
     func removeFolder(_ path: String) {
-        let prefix = path == "/" ? "/" : path + "/"
-        for itemPath in Array(items.keys) + Array(settling.keys) where itemPath.hasPrefix(prefix) { removeItem(at: itemPath) }
-        for (folder, watch) in folderWatches where folder == path || folder.hasPrefix(prefix) {
+        for itemPath in Array(items.keys) + Array(settling.keys) where PathName.isInside(itemPath, folder: path) && !PathName.same(itemPath, path) {
+            removeItem(at: itemPath)
+        }
+        for (folder, watch) in folderWatches where PathName.isInside(folder, folder: path) {
             folderWatches.removeValue(forKey: folder)
             if watched[watch] == .folder(folder) {
                 watched.removeValue(forKey: watch)
                 watcher.unwatch(watch)
             }
         }
-        for original in conflicts.keys where original.hasPrefix(prefix) { conflicts.removeValue(forKey: original) }
+        for original in conflicts.keys where PathName.isInside(original, folder: path) && !PathName.same(original, path) {
+            conflicts.removeValue(forKey: original)
+        }
     }
 
     /// The item at `path` as it is now (a package watched, its entries

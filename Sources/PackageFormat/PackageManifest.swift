@@ -266,7 +266,7 @@ public struct PackageManifest: Hashable, Sendable {
     /// Whether `path` can name an entry: steps that are names (not empty, `.`, `..`), no NUL.
     private static func isEntryPath(_ path: String) -> Bool {
         !path.isEmpty && !path.utf8.contains(0)
-            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+            && PathName.components(path, keepingEmpty: true).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
     // MARK: Writing

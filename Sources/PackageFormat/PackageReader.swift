@@ -39,7 +39,7 @@ extension PackageWrapper {
         let identity = try FileSystem.status(of: root, at: location)
         let origin = PackageOrigin(path: absolutePath, shownPath: path, identity: identity)
         self.init(kind: .directory, permissions: identity.permissions)
-        fileName = String(absolutePath.split(separator: "/").last ?? "")
+        fileName = PathName.split(absolutePath).name
         modificationTime = identity.modificationTime
         diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: identity)
         var reader = PackageReader(origin: origin, mode: mode, limits: limits)
@@ -68,7 +68,7 @@ extension PackageWrapper {
         let identity = try FileSystem.status(of: root, at: location)
         let origin = PackageOrigin(path: absolutePath, shownPath: path, identity: identity)
         self.init(kind: .directory, permissions: identity.permissions)
-        fileName = String(absolutePath.split(separator: "/").last ?? "")
+        fileName = PathName.split(absolutePath).name
         modificationTime = identity.modificationTime
         diskRecord = DiskRecord(origin: origin, pathInPackage: "", identity: identity)
         var reader = PackageReader(origin: origin, mode: .lazy, limits: .default)
@@ -81,7 +81,7 @@ extension PackageWrapper {
     /// `path` made absolute against the current directory, so lazy reads
     /// still find it after a `chdir`.
     static func absolutePath(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
+        if PathName.isAbsolute(path) { return path }
         guard let base = CurrentDirectory.path() else { return path }
         return base == "/" ? "/" + path : base + "/" + path
     }
@@ -180,8 +180,8 @@ struct PackageReader {
     mutating func readEntry(
         _ entryPath: String, from source: String, root: Descriptor, into package: PackageWrapper, at rootLocation: EntryLocation
     ) throws(DocumentPackageError) {
-        let steps = entryPath.split(separator: "/").map(String.init)
-        let sourceSteps = source.split(separator: "/").map(String.init)
+        let steps = PathName.components(entryPath).map(String.init)
+        let sourceSteps = PathName.components(source).map(String.init)
         guard let name = steps.last, let sourceName = sourceSteps.last else {
             throw rootLocation.error(.invalidName, "an empty entry path")
         }

@@ -278,7 +278,7 @@ public final class PackageWrapper {
     /// nil when a step is missing or not a directory.
     package func descendant(atPath path: String) -> PackageWrapper? {
         var current = self
-        for step in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for step in PathName.components(path) {
             guard current.kind == .directory, let next = current.child(named: String(step)) else { return nil }
             current = next
         }

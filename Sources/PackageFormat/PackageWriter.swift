@@ -33,7 +33,7 @@ struct PackageWriter {
     /// came from, kept open: the files of one directory are linked one after
     /// another, and a link relative to an open directory does not walk the
     /// whole path again.
-    private var linkSource: (path: Substring, descriptor: Descriptor)?
+    private var linkSource: (path: String, descriptor: Descriptor)?
 
     /// The path inside the package of the directory written into: empty
     /// for a whole package, the directory's path when only it is written.
@@ -206,25 +206,15 @@ struct PackageWriter {
         at location: EntryLocation
     ) throws(DocumentPackageError) -> Bool {
         let sourcePath = record.fileSystemPath
-        // An absolute path of an entry below the package root: there is a slash before its name.
-        let slash = sourcePath.lastIndex(of: "/")!
-        let sourceDirectoryPath = sourcePath[..<slash]
-        if linkSource?.path != sourceDirectoryPath {
+        // An absolute path of an entry below the package root: there is a folder before its name.
+        let (sourceDirectoryPath, sourceName) = PathName.split(sourcePath)
+        if linkSource.map({ !PathName.same($0.path, sourceDirectoryPath) }) ?? true {
             linkSource = nil
-            let inPackage = record.pathInPackage
             let sourceDirectoryLocation = EntryLocation(
-                pathInPackage: String(inPackage[..<(inPackage.lastIndex(of: "/") ?? inPackage.startIndex)]),
-                fileSystemPath: String(sourceDirectoryPath))
-            linkSource = (
-                sourceDirectoryPath,
-                try FileSystem.openDirectory(
-                    String(sourceDirectoryPath), followingLink: true,
-                    at: sourceDirectoryLocation)
-            )
+                pathInPackage: PathName.split(record.pathInPackage, bareNameFolder: "").folder, fileSystemPath: sourceDirectoryPath)
+            linkSource = (sourceDirectoryPath, try FileSystem.openDirectory(sourceDirectoryPath, followingLink: true, at: sourceDirectoryLocation))
         }
-        return try FileSystem.hardLink(
-            String(sourcePath[sourcePath.index(after: slash)...]),
-            in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
+        return try FileSystem.hardLink(sourceName, in: linkSource!.descriptor.rawValue, named: name, in: directory.rawValue, at: location)
     }
 
     /// Records a file written at `relativePath` below the directory written
@@ -493,13 +483,10 @@ extension PackageWrapper {
     /// that changes an entry in place without saving the whole package.
     /// Best effort: lists the package's folder; what cannot be removed stays.
     package static func removeStaleTemporaries(ofPackageAt path: String) {
-        var trimmed = absolutePath(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return }
-        let folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        let (folder, name) = PathName.split(absolutePath(path))
         guard let parent = try? Directory.openDescriptor(atPath: folder) else { return }
         defer { DescriptorCalls.close(parent) }
-        TemporaryItem.removeStale(of: String(trimmed[trimmed.index(after: slash)...]), in: parent)
+        TemporaryItem.removeStale(of: name, in: parent)
     }
 }
 
@@ -526,14 +513,10 @@ package struct PackageSaveDestination {
     /// - Throws: `DocumentPackageError` as `save(to:options:)` does for a
     ///   name a package cannot have or a folder that cannot be opened.
     package init(checking path: String) throws(DocumentPackageError) {
-        var absolutePath = PackageWrapper.absolutePath(path)
-        while absolutePath.count > 1, absolutePath.hasSuffix("/") { absolutePath.removeLast() }
-        let slash = absolutePath.lastIndex(of: "/")!
-        parentPath = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
-        name = String(absolutePath[absolutePath.index(after: slash)...])
+        let absolutePath = PathName.trimmingTrailingSlashes(PackageWrapper.absolutePath(path))
+        (parentPath, name) = PathName.split(absolutePath)
         self.absolutePath = absolutePath
-        var shownPath = path
-        while shownPath.count > 1, shownPath.hasSuffix("/") { shownPath.removeLast() }
+        let shownPath = PathName.trimmingTrailingSlashes(path)
         self.shownPath = shownPath
         location = EntryLocation(pathInPackage: "", fileSystemPath: shownPath)
         try PackageChildName.check(name, pathInPackage: "", fileSystemPath: shownPath)

@@ -51,9 +51,7 @@ public enum PackageZipArchive {
         try tally.count(childrenOf: package, path: "", depth: 1)
         // Errors name the zip as given; the folder is opened by its absolute path.
         let location = EntryLocation(pathInPackage: "", fileSystemPath: zipPath)
-        let slash = absolutePath.lastIndex(of: "/")!  // An absolute path has one.
-        let folder = slash == absolutePath.startIndex ? "/" : String(absolutePath[..<slash])
-        let name = String(absolutePath[absolutePath.index(after: slash)...])
+        let (folder, name) = PathName.split(absolutePath)
         if let existing = try FileSystem.linkStatus(zipPath, at: location) {
             switch FileKind(mode: existing.mode) {
             case .symbolicLink where (try? FileInfo.of(path: zipPath))?.kind.isSpecial == true:
@@ -205,10 +203,10 @@ enum PackageLinkRule {
     /// Why a link `directoryDepth` directories below the package's root
     /// pointing to `destination` is refused, or nil when it is accepted.
     static func refusal(of destination: String, directoryDepth: Int) -> String? {
-        if destination.hasPrefix("/") { return "the link points to an absolute path, outside the package" }
+        if PathName.isAbsolute(destination) { return "the link points to an absolute path, outside the package" }
         var depth = directoryDepth
         var sawName = false
-        for step in destination.split(separator: "/", omittingEmptySubsequences: true) where step != "." {
+        for step in PathName.components(destination) where step != "." {
             if step != ".." {
                 sawName = true
                 continue
@@ -363,13 +361,13 @@ private struct PackageZipTreeBuilder {
     /// The entry's path as checked steps: no absolute path, drive letter,
     /// backslash, `..`, or name a package cannot hold.
     private func steps(of path: String) throws(DocumentPackageError) -> [String] {
-        if path.hasPrefix("/") { throw error(.unsafePath, path, "the zip entry has an absolute path") }
+        if PathName.isAbsolute(path) { throw error(.unsafePath, path, "the zip entry has an absolute path") }
         if path.contains("\\") { throw error(.unsafePath, path, "the zip entry's path holds a backslash") }
         if path.count >= 2, path.dropFirst().first == ":" {
             throw error(.unsafePath, path, "the zip entry's path starts with a drive letter")
         }
         var steps: [String] = []
-        for step in path.split(separator: "/", omittingEmptySubsequences: true) where step != "." {
+        for step in PathName.components(path) where step != "." {
             if step == ".." { throw error(.unsafePath, path, "the zip entry's path leaves the package with \"..\"") }
             try PackageChildName.check(String(step), pathInPackage: path, fileSystemPath: archive.path)
             steps.append(String(step))

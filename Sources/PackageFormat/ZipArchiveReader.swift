@@ -269,7 +269,7 @@ final class ZipArchiveReader {
         switch UInt32(mode) & FileIdentity.typeMask {
         case FileIdentity.symbolicLinkType: kind = .symbolicLink
         case FileIdentity.directoryType: kind = .directory
-        default: kind = path.hasSuffix("/") || external & ZipFormat.dosDirectoryAttribute != 0 ? .directory : .regularFile
+        default: kind = path.utf8.last == UInt8(ascii: "/") || external & ZipFormat.dosDirectoryAttribute != 0 ? .directory : .regularFile
         }
         let dosDateTime = UInt32(field16(14)) << 16 | UInt32(field16(12))
         if timestamps[dosDateTime] == nil {

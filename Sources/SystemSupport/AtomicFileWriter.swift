@@ -163,10 +163,12 @@ package final class AtomicFileWriter {
             return
         }
         let target = options.links == .followed ? try Self.resolvedPath(path) : path
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { String(target[..<$0]) } ?? "."
-        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        let folder = directory.isEmpty ? "/" : directory
+        if target.utf8.count > 1, target.utf8.last == UInt8(ascii: "/") {
+            // `x/` names a folder, never a file to write (the file system says so to `open`, too).
+            errno = ENOTDIR
+            throw Self.systemFailure("cannot write a file at a path that ends with \"/\"", .open)
+        }
+        let (folder, name) = PathName.split(target)
         let folderDescriptor = RawFileName.withPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard folderDescriptor >= 0 else { throw Self.systemFailure("cannot open the folder to write into", .openFolder) }
         defer { close(folderDescriptor) }

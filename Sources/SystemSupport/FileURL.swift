@@ -13,9 +13,7 @@ package enum FileURL {
     /// `file:` URL.
     package static func path(of url: URL) -> String? {
         guard url.isFileURL else { return nil }
-        var path = url.path(percentEncoded: false)
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
+        return PathName.trimmingTrailingSlashes(url.path(percentEncoded: false))
     }
 
     /// `path(of:)`, or the error `notAFileURL` makes of `url` when it is

@@ -208,9 +208,9 @@ package enum PresenterChannel {
     private static func send(_ bytes: [UInt8], to path: String, removingWhenDead: Bool) -> Bool {
         let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENXIO, removingWhenDead, unlink(path) == 0, let slash = path.lastIndex(of: "/") {
+            if errno == ENXIO, removingWhenDead, unlink(path) == 0, case let folder = PathName.folder(of: path), folder != "." {
                 // Its folder goes with its last FIFO.
-                rmdir(String(path[..<slash]))
+                RawFileName.withPath(folder) { _ = rmdir($0) }
             }
             return false
         }

@@ -33,7 +33,7 @@ package enum RawFileName {
     package static func programName() -> String {
         guard CommandLine.argc > 0, let name = CommandLine.unsafeArgv[0] else { return "" }
         let full = decoding(UnsafeRawBufferPointer(start: name, count: Int(strlen(name))))
-        return full.split(separator: "/").last.map(String.init) ?? full
+        return PathName.split(full).name
     }
 
     /// The NUL-terminated name at `cString` (a `FilePath`'s platform string,

@@ -44,7 +44,7 @@ struct KeyValueStoreState {
         validator = UbiquitousKeyValueStoreValidator(limits: limits)
         self.fixedToken = deviceToken
         self.clock = clock
-        folder = (container.folderText.hasSuffix("/") ? String(container.folderText.dropLast()) : container.folderText) + "/" + KeyValueStore.folderName
+        folder = PathName.join(PathName.trimmingTrailingSlashes(container.folderText), KeyValueStore.folderName)
         token = deviceToken ?? UbiquityContainers.identityToken(of: container)
         own = KeyValueStoreFile(device: token ?? "")
     }

@@ -89,7 +89,7 @@ public struct SyncthingConfiguration: Sendable, Equatable {
         let item = UbiquityContainers.canonical(path)
         return folders.first { folder in
             let resolved = UbiquityContainers.resolvedFolder(folder.pathText)
-            return item == resolved || item.hasPrefix(resolved == "/" ? "/" : resolved + "/")
+            return PathName.isInside(item, folder: resolved)
         }
     }
 

@@ -342,8 +342,7 @@ public struct SyncthingFolderStatus: Sendable {
     /// (no link, no `.` or `..` above the item): what a caller that
     /// resolved its search's root once uses for each item found below it.
     package func relativeFolder(ofResolved item: String) -> String? {
-        guard item != folderText, item.hasPrefix(folderText == "/" ? "/" : folderText + "/") else { return nil }
-        let relative = item.dropFirst(folderText == "/" ? 1 : folderText.count + 1)
+        guard let relative = PathName.relative(item, to: folderText), !relative.isEmpty else { return nil }
         return PathName.split(String(relative), bareNameFolder: "").folder
     }
 
@@ -352,19 +351,16 @@ public struct SyncthingFolderStatus: Sendable {
 
     /// `path` relative to `folder` (links resolved, as `SyncthingEndpoint.folderPath`): "" for the folder itself, nil outside it.
     package static func relativePath(of path: String, in folder: String) -> String? {
-        let item = UbiquityContainers.canonical(path)
-        if item == folder { return "" }
-        guard item.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
-        return String(item.dropFirst(folder == "/" ? 1 : folder.count + 1))
+        PathName.relative(UbiquityContainers.canonical(path), to: folder).map(String.init)
     }
 
     /// Every folder above `name` (`a/b/c` → `a/b`, `a`).
     static func ancestors(of name: String) -> [String] {
         var result: [String] = []
-        var rest = Substring(name)
-        while let slash = rest.lastIndex(of: "/") {
-            rest = rest[..<slash]
-            result.append(String(rest))
+        var rest = name
+        while case let folder = PathName.split(rest, bareNameFolder: "").folder, !folder.isEmpty, !PathName.same(folder, rest) {
+            result.append(folder)
+            rest = folder
         }
         return result
     }
@@ -392,7 +388,7 @@ public struct SyncthingFolderStatus: Sendable {
     /// (see `relativeFolder(ofResolved:)`): the item's status is read
     /// only when the engine does not know its kind or it is needed here.
     package func status(ofResolvedItemAt item: String) -> UbiquitousItemStatus {
-        let relative = item == folderText ? "" : String(item.dropFirst(folderText == "/" ? 1 : folderText.count + 1))
+        let relative = PathName.relative(item, to: folderText).map(String.init) ?? ""
         let known = global[relative]
         var info: FileInfo?? = nil
         func itemInfo() -> FileInfo? {

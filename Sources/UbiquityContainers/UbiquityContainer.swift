@@ -55,8 +55,7 @@ public struct UbiquityContainer: Hashable, Sendable {
 
     /// `contains(_:)` for the kit's text for a path.
     package func contains(_ path: String) -> Bool {
-        let folder = folderText.count > 1 && folderText.hasSuffix("/") ? String(folderText.dropLast()) : folderText
-        return path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+        PathName.isInside(path, folder: folderText)
     }
 
     /// Makes a container.

@@ -58,7 +58,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
 
     /// `defaultPath` as the kit's text for a path.
     package static var defaultPathText: String? {
-        if let folder = Environment.value("XDG_CONFIG_HOME"), folder.hasPrefix("/") { return folder + "/ictkit/containers.plist" }
+        if let folder = Environment.value("XDG_CONFIG_HOME"), PathName.isAbsolute(folder) { return folder + "/ictkit/containers.plist" }
         guard let home = Environment.value("HOME"), !home.isEmpty else { return nil }
         return home + "/.config/ictkit/containers.plist"
     }
@@ -144,7 +144,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
             return text
         }
         guard let folder = try string("Path") else { throw fail(place, "has no Path (the container's folder)") }
-        guard folder.hasPrefix("/") else { throw fail("\(place).Path", "'\(folder)' is not an absolute path") }
+        guard PathName.isAbsolute(folder) else { throw fail("\(place).Path", "'\(folder)' is not an absolute path") }
         let engine: UbiquityContainer.Engine
         switch try string("Engine") ?? "folder" {
         case "folder": engine = .folder
@@ -158,9 +158,7 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
 
     /// `path` without a trailing slash (`/` stays `/`).
     static func normalized(_ path: String) -> String {
-        var path = path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
+        PathName.trimmingTrailingSlashes(path)
     }
 
     // MARK: Writing
@@ -201,11 +199,10 @@ public struct UbiquityContainerConfiguration: Hashable, Sendable {
         } catch {
             preconditionFailure("a dictionary of strings always encodes: \(error)")
         }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            let folder = String(path[..<slash])
+        if case let folder = PathName.folder(of: path), folder != "/", folder != "." {
             if (try? FileInfo.of(path: folder)) == nil {
                 var made = ""
-                for part in folder.split(separator: "/") {
+                for part in PathName.components(folder) {
                     made += "/" + part
                     do throws(SystemCallError) { try Directory.make(atPath: made, permissions: 0o700) } catch {
                         guard error.code == ErrorNumber.alreadyExists else {

@@ -260,12 +260,12 @@ public struct UbiquityContainers: Sendable {
     /// longest existing folder resolved (the item itself not followed):
     /// where an item is, or would be once made.
     package static func canonical(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : (CurrentDirectory.path() ?? "") + "/" + path
-        let names = absolute.split(separator: "/")
+        let absolute = PathName.isAbsolute(path) ? path : (CurrentDirectory.path() ?? "") + "/" + path
+        let names = PathName.components(absolute)
         // The longest folder above the item that exists, resolved; the rest of the names after it, as given.
         for count in stride(from: names.count - 1, through: 0, by: -1) {
             guard let resolved = try? SymbolicLink.resolvedPath("/" + names[..<count].joined(separator: "/")) else { continue }
-            var parts = resolved.split(separator: "/")
+            var parts = PathName.components(resolved)
             for name in names[count...] {
                 switch name {
                 case ".": continue

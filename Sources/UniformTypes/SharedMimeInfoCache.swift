@@ -175,7 +175,7 @@ public enum SharedMimeInfoCacheReader {
     ///   not MEDIA/SUBTYPE or the file lists other aliases, or as
     ///   `SharedMimeInfoReader.read(contentsOf:)` when it cannot be read.
     static func orderedAliases(ofType name: String, _ aliases: [String], directory: String) throws(UniformTypeError) -> [String] {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)  // A MIME type, not a path.
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
             throw UniformTypeError(
                 .inconsistentMimeDatabase, pathText: directory + "/mime.cache", "the MIME type \(name) in \(directory)/mime.cache is not MEDIA/SUBTYPE")

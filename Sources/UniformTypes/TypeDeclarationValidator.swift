@@ -241,7 +241,7 @@ private struct Check {
                 add(.warning, .malformedTag, path, "extension \"\(tag)\" has upper case; extensions match without case, write \"\(tag.lowercased())\"")
             }
         } else if tagClass == .mimeType {
-            let parts = tag.split(separator: "/", omittingEmptySubsequences: false)
+            let parts = tag.split(separator: "/", omittingEmptySubsequences: false)  // A MIME type, not a path.
             if parts.count != 2 || parts.contains(where: \.isEmpty) || tag.contains(" ") {
                 add(.error, .malformedTag, path, "\"\(tag)\" is not a MIME type (type/subtype)")
                 return false

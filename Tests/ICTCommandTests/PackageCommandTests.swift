@@ -217,6 +217,24 @@ struct PackageCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Friend.ict", "out.zip"])
     }
 
+    /// A slash that Unicode joins to the next character (`/` + U+0301 is one Swift `Character`) is still a
+    /// slash to the file system: a link to `/\u{301}etc` is absolute and one to `../\u{301}x` climbs out of the
+    /// package, and restoring refuses both, as it refuses `/etc` and `../x`. (Split by characters, both were
+    /// restored as links, and the package then pointed outside itself.)
+    @Test(arguments: ["/\u{301}etc", "../\u{301}x"])
+    func aLinkWhoseSlashIsJoinedToACombiningMarkIsStillRefused(destination: String) throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let zip = folder + "/Evil.zip"
+        try PythonZip.create(zip, entries: [("Evil.ict/ctdocument.data", .file, "x"), ("Evil.ict/link", .symlink, destination)])
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+        let run = try ICTRunner.run(["convert", zip, "--format", "package", "-o", folder + "/Restored.ict"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("\(zip):Evil.ict/link: error: the link points"), "\(run.stderr)")
+        #expect(run.stderr.contains("outside the package"), "\(run.stderr)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() == before)
+    }
+
     @Test func aZipCarryingDotDotEscapeWritesNothingOutsideTheTarget() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -27,6 +27,22 @@ struct PathNameTests {
         #expect(PathName.folder(of: path) == folder)
     }
 
+    /// A slash that Unicode joins to its neighbour into one character still splits the path, as it does
+    /// for the file system: a name that starts with a combining mark (`/` + U+0301 is one character), a
+    /// folder that ends with a prepended mark (U+0600 + `/` is one character), and trailing slashes after it.
+    /// Split by characters, as before, neither had a slash, and the whole path came back as a bare name.
+    /// (GNU `dirname` and `basename` give these pairs, checked on this machine.)
+    @Test(arguments: [
+        ("a/\u{301}b", "a", "\u{301}b"),
+        ("\u{600}/x", "\u{600}", "x"),
+        ("\u{600}//", ".", "\u{600}"),
+    ])
+    func aSlashInOneCharacterWithItsNeighbourStillSplits(path: String, folder: String, name: String) {
+        let split = PathName.split(path)
+        #expect(Array(split.folder.utf8) == Array(folder.utf8))
+        #expect(Array(split.name.utf8) == Array(name.utf8))
+    }
+
     /// Inside a package a bare name is at its root, the folder `""`; nothing else changes.
     @Test(arguments: [
         ("Data.plist", "", "Data.plist"),
@@ -60,5 +76,50 @@ struct PathNameTests {
         #expect(PathName.join(folder, name) == path)
         let split = PathName.split(path)
         #expect(split.folder == folder && split.name == name)
+    }
+
+    /// Below a folder or not, by bytes: the relative path (`""` for the folder itself), nil outside,
+    /// whatever character follows the slash. The pairs follow `realpath --relative-base` for paths that
+    /// exist (checked on this machine), which prints `.` where this gives `""`, and the path unchanged
+    /// where this gives nil.
+    @Test(
+        arguments: [
+            ("/a/b/c", "/a", "b/c"),
+            ("/a/b/c", "/a/", "b/c"),
+            ("/a", "/a", ""),
+            ("/a/", "/a", ""),
+            ("/ab", "/a", nil),  // A longer name is not below.
+            ("/a/b", "/", "a/b"),
+            ("/", "/", ""),
+            ("/a/\u{301}x", "/a", "\u{301}x"),  // `/` + U+0301 is one Character, and still a slash.
+            ("/a\u{301}/x", "/a", nil),  // `a` + U+0301 is another name than `a`.
+            ("/e\u{301}/x", "/\u{e9}", nil),  // Canonically equivalent to Swift's `==`, another folder to the file system.
+        ] as [(String, String, String?)])
+    func relativeIsByBytes(path: String, folder: String, relative: String?) {
+        let found = PathName.relative(path, to: folder).map { Array($0.utf8) }
+        #expect(found == relative.map { Array($0.utf8) })
+        #expect(PathName.isInside(path, folder: folder) == (relative != nil))
+    }
+
+    /// Names between slashes, by bytes, the empty ones dropped unless asked for; `.` and `..` as written.
+    @Test func componentsAreTheNamesBetweenSlashes() {
+        #expect(PathName.components("/a//b/").map(String.init) == ["a", "b"])
+        #expect(PathName.components("/a//b/", keepingEmpty: true).map(String.init) == ["", "a", "", "b", ""])
+        #expect(PathName.components("../\u{301}x").map { Array($0.utf8) } == [Array("..".utf8), Array("\u{301}x".utf8)])
+        #expect(PathName.components("").isEmpty)
+        #expect(PathName.components("", keepingEmpty: true).map(String.init) == [""])
+        #expect(PathName.isAbsolute("/\u{301}etc"))
+        #expect(!PathName.isAbsolute("\u{301}etc"))
+    }
+
+    /// Trailing slashes go, a lone root stays; the folder prefix is what to put before a sibling's name.
+    @Test func trimmingAndTheFolderPrefix() {
+        #expect(PathName.trimmingTrailingSlashes("a/b//") == "a/b")
+        #expect(PathName.trimmingTrailingSlashes("//") == "/")
+        #expect(PathName.trimmingTrailingSlashes("") == "")
+        #expect(PathName.folderPrefix(of: "a/b/Friend.ict") == "a/b/")
+        #expect(PathName.folderPrefix(of: "/Friend.ict") == "/")
+        #expect(PathName.folderPrefix(of: "Friend.ict") == "")
+        #expect(Array(PathName.folderPrefix(of: "a/\u{301}x").utf8) == Array("a/".utf8))
     }
 }

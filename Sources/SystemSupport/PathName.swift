@@ -20,10 +20,12 @@ package enum PathName {
     /// `Friend.ict`), or (`bareNameFolder`, `Friend.ict`); `/Friend.ict` →
     /// (`/`, `Friend.ict`); `a/b/` → (`a`, `b`); `/` → (`/`, ``).
     package static func split(_ path: String, bareNameFolder: String = ".") -> (folder: String, name: String) {
-        let trimmed = trimmedSlice(path)
-        guard let slash = trimmed.utf8.lastIndex(of: slash) else { return (bareNameFolder, String(trimmed)) }
-        let folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-        return (folder, String(trimmed[trimmed.utf8.index(after: slash)...]))
+        let (end, lastSlash) = withBytes(path) { bytes in
+            let end = trimmedCount(bytes)
+            return (end, bytes[..<end].lastIndex(of: slash))
+        }
+        guard let lastSlash else { return (bareNameFolder, String(slice(path, 0, end))) }
+        return (lastSlash == 0 ? "/" : String(slice(path, 0, lastSlash)), String(slice(path, lastSlash + 1, end)))
     }
 
     /// The folder holding `path`, as `split(_:)` gives it.
@@ -45,22 +47,25 @@ package enum PathName {
     /// `path` without its trailing slashes: `a/b//` → `a/b`; `/` and `//`
     /// → `/`; `""` stays `""`.
     package static func trimmingTrailingSlashes(_ path: String) -> String {
-        let trimmed = trimmedSlice(path)
-        return trimmed.endIndex == path.endIndex ? path : String(trimmed)
+        let end = withBytes(path, trimmedCount)
+        return end == path.utf8.count ? path : String(slice(path, 0, end))
     }
 
     /// `path`'s names between its slashes: `/a//b/` → `a`, `b` (`.` and
     /// `..` kept as written). With `keepingEmpty`, every stretch between two
     /// slashes, the empty ones too: `/a//b/` → ``, `a`, ``, `b`, ``.
     package static func components(_ path: String, keepingEmpty: Bool = false) -> [Substring] {
-        var names: [Substring] = []
-        var start = path.startIndex
-        for index in path.utf8.indices where path.utf8[index] == slash {
-            if keepingEmpty || index != start { names.append(path[start..<index]) }
-            start = path.utf8.index(after: index)
+        let ranges = withBytes(path) { bytes in
+            var ranges: [Range<Int>] = []
+            var start = 0
+            for offset in bytes.indices where bytes[offset] == slash {
+                if keepingEmpty || offset != start { ranges.append(start..<offset) }
+                start = offset + 1
+            }
+            if keepingEmpty || start != bytes.count { ranges.append(start..<bytes.count) }
+            return ranges
         }
-        if keepingEmpty || start != path.endIndex { names.append(path[start...]) }
-        return names
+        return ranges.map { slice(path, $0.lowerBound, $0.upperBound) }
     }
 
     /// Whether `path` starts at the root (its first byte is `/`).
@@ -71,17 +76,17 @@ package enum PathName {
     /// (or `/a/`), nil for a path neither the folder nor below it (`/a/bc`
     /// is not below `/a/b`).
     package static func relative(_ path: String, to folder: String) -> Substring? {
-        let folder = trimmedSlice(folder)
-        var rest = path.utf8[...]
-        guard rest.starts(with: folder.utf8) else { return nil }
-        rest = rest.dropFirst(folder.utf8.count)
-        if rest.isEmpty { return path[path.endIndex...] }
-        // Below the root, every absolute path is; below another folder, a slash must come next.
-        if folder.utf8.last != slash {
-            guard rest.first == slash else { return nil }
-            rest = rest.dropFirst()
+        let start: Int? = withBytes(path) { pathBytes in
+            withBytes(folder) { folderBytes in
+                let count = trimmedCount(folderBytes)
+                guard pathBytes.count >= count, pathBytes[..<count].elementsEqual(folderBytes[..<count]) else { return nil }
+                if pathBytes.count == count { return count }
+                // Below the root, every absolute path is; below another folder, a slash must come next.
+                if count > 0, folderBytes[count - 1] == slash { return count }
+                return pathBytes[count] == slash ? count + 1 : nil
+            }
         }
-        return path[rest.startIndex...]
+        return start.map { slice(path, $0, path.utf8.count) }
     }
 
     /// Whether `path` is `folder` itself or below it, as `relative(_:to:)` tells.
@@ -89,12 +94,30 @@ package enum PathName {
 
     /// Whether two paths are the same bytes (not Swift's `==`, which takes
     /// canonically equivalent names for one).
-    package static func same(_ left: String, _ right: String) -> Bool { left.utf8.elementsEqual(right.utf8) }
+    package static func same(_ left: String, _ right: String) -> Bool {
+        withBytes(left) { leftBytes in withBytes(right) { leftBytes.elementsEqual($0) } }
+    }
 
-    /// `path` without its trailing slashes, as a slice of it.
-    private static func trimmedSlice(_ path: String) -> Substring {
-        var trimmed = path[...]
-        while trimmed.utf8.count > 1, trimmed.utf8.last == slash { trimmed = trimmed[..<trimmed.utf8.index(before: trimmed.endIndex)] }
-        return trimmed
+    /// How many of `bytes` are left without the trailing slashes (a lone `/` stays).
+    private static func trimmedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = bytes.count
+        while count > 1, bytes[count - 1] == slash { count -= 1 }
+        return count
+    }
+
+    /// `body` over `text`'s UTF-8 bytes, in place when the string is stored
+    /// as UTF-8 (a Swift string always is; one bridged from elsewhere is copied).
+    /// Reading bytes from a buffer, not through `String.UTF8View`'s generic
+    /// indices, is what keeps a query's per-item path checks cheap.
+    private static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// The bytes `start..<end` of `text` (offsets that fall on a slash or an end, so between characters' scalars).
+    private static func slice(_ text: String, _ start: Int, _ end: Int) -> Substring {
+        let utf8 = text.utf8
+        let from = utf8.index(utf8.startIndex, offsetBy: start)
+        return text[from..<utf8.index(from, offsetBy: end - start)]
     }
 }

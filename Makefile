@@ -102,7 +102,8 @@ test-all: test
 	ICT_SLOW_TESTS=1 $(SWIFT_TEST) --skip-build --filter '$(SLOW_SUITES)'
 
 # The formatting .swift-format describes, the one format reference, and the layering Package.swift and the imports
-# keep (scripts/check-layers.sh). Then no String path or Int32 descriptor in a public signature of the format and
+# keep (scripts/check-layers.sh), and every path split by its bytes in SystemSupport's PathName alone
+# (scripts/check-paths.sh, which first checks itself on planted splits). Then no String path or Int32 descriptor in a public signature of the format and
 # document modules but those allowlisted (scripts/public-signatures.sh, which first checks itself on a planted
 # fixture; its check dumps the symbol graphs, building in debug as make test does); and no public signature of the
 # last release removed or changed but those listed with their reason (scripts/api-breakage.sh). CI fails on any finding.

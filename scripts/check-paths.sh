@@ -7,8 +7,8 @@
 # ".." step not seen, a file written beside the folder it should be in). PathName reads the bytes.
 #
 # Refused, outside PathName.swift: lastIndex(of: "/"), firstIndex(of: "/"), split(separator: "/"...),
-# hasPrefix("/") and hasPrefix(... + "/"). A line that handles text that is not a path (a MIME type, a key
-# path, a URI) says so with the words "not a path" in a comment on it.
+# hasPrefix("/"), hasPrefix(... + "/") and dropFirst/dropLast(x.count + 1). A line that handles text that is not
+# a path (a MIME type, a key path, a URI) says so with the words "not a path" in a comment on it.
 #   scripts/check-paths.sh [ROOT]    ROOT: the repository (by default this one); exits 1 naming each line
 #   scripts/check-paths.sh --self-test   plants each refused form, and one marked line, in a scratch tree
 set -euo pipefail
@@ -24,21 +24,22 @@ let b = path.firstIndex(of: "/")
 let c = path.split(separator: "/")
 let d = path.hasPrefix("/")
 let e = path.hasPrefix(folder + "/")
-let f = mime.split(separator: "/")  // A MIME type, not a path.
+let f = path.dropLast(name.count + 1)
+let g = mime.split(separator: "/")  // A MIME type, not a path.
 SWIFT
     # PathName itself may.
-    echo 'let g = path.lastIndex(of: "/")' > "$scratch/Sources/SystemSupport/PathName.swift"
+    echo 'let h = path.lastIndex(of: "/")' > "$scratch/Sources/SystemSupport/PathName.swift"
     if output="$("$0" "$scratch" 2>&1)"; then
         echo "check-paths self-test: the planted tree passed" >&2
         exit 1
     fi
     found="$(grep -c '^check-paths: ' <<< "$output" || true)"
-    if [[ "$found" != 5 ]] || grep -q 'Planted.swift:6:\|SystemSupport/PathName.swift' <<< "$output"; then
-        echo "check-paths self-test: expected lines 1-5 of Planted.swift alone, got:" >&2
+    if [[ "$found" != 6 ]] || grep -q 'Planted.swift:7:\|SystemSupport/PathName.swift' <<< "$output"; then
+        echo "check-paths self-test: expected lines 1-6 of Planted.swift alone, got:" >&2
         echo "$output" >&2
         exit 1
     fi
-    echo "check-paths self-test: 5 of 5 planted splits found, the marked line and PathName.swift let be"
+    echo "check-paths self-test: 6 of 6 planted splits found, the marked line and PathName.swift let be"
     exit 0
 fi
 
@@ -52,6 +53,7 @@ refused = re.compile(
     r'|split\(separator: "/"'
     r'|hasPrefix\("/"\)'
     r'|hasPrefix\([^)]*\+ "/"\)'
+    r'|(dropFirst|dropLast)\([a-zA-Z.]+\.count \+ 1\)'
 )
 breaches = []
 for source in sorted((root / "Sources").rglob("*.swift")):

@@ -136,7 +136,7 @@ final class WatchPrinter: @unchecked Sendable {
     /// Whether `item` is one of the documents watched: with `-r` any under
     /// the folder (the query searches nested folders), else the folder's own.
     private func isWatched(_ item: MetadataItem) -> Bool {
-        list.recursive || item.pathString == folder + "/" + item.fsName
+        list.recursive || PathName.same(PathName.folder(of: item.pathString), folder)
     }
 
     /// The document's path as the list names it (`DocumentLocation.path`).
@@ -145,7 +145,7 @@ final class WatchPrinter: @unchecked Sendable {
     }
 
     private func location(of item: MetadataItem) -> DocumentLocation {
-        DocumentLocation(folder: String(item.pathString.dropLast(item.fsName.count + 1)), name: item.fsName, conflictCount: nil)
+        DocumentLocation(folder: PathName.folder(of: item.pathString), name: item.fsName, conflictCount: nil)
     }
 
     /// With `--html`: the card of `item` read anew (from its metadata alone),

@@ -200,6 +200,24 @@ struct BatchCommandTests {
         #expect(run.stderr.hasSuffix("\(f)/../escape.plist: error: a name with .. would be written outside the folder -o names; name the input without ..\n"))
     }
 
+    /// A relative input whose `..` is followed by a name that starts with a combining mark (`/` + U+0301
+    /// is one Swift `Character`) is refused like any `..`: its output would land outside the folder -o names.
+    /// (Split by characters, `../\u{301}escape.plist` was one name, and its output was written beside `out`.)
+    @Test func aDotDotBeforeACombiningMarkIsStillRefused() throws {
+        let f = try folder()
+        defer { try? FileManager.default.removeItem(atPath: f) }
+        let name = "\u{301}escape.plist"
+        try Data(Self.good.utf8).write(to: URL(fileURLWithPath: f + "/" + name))
+        try FileManager.default.createDirectory(atPath: f + "/work/out", withIntermediateDirectories: true)
+        let before = try FolderSnapshot.take(f)
+        let run = try ProgramRunner.run(
+            ICTRunner.executable.path, ["convert", "--format", "xml1", "-o", "out", "--files-from", "-"],
+            in: URL(fileURLWithPath: f + "/work"), input: Data("../\(name)\n".utf8))
+        #expect(run.status == 1)
+        #expect(run.stderr.hasSuffix("../\(name): error: a name with .. would be written outside the folder -o names; name the input without ..\n"))
+        #expect(try FolderSnapshot.take(f) == before, "nothing written, beside out or in it")
+    }
+
     @Test func convertNeedsAnExistingFolder() throws {
         let f = try folder()
         let run = try ICTRunner.run(["convert", "--format", "json", "-o", f + "/good.plist", "--files-from", "-"], stdin: Data())

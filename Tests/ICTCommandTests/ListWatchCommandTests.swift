@@ -291,6 +291,32 @@ import Darwin
         #expect(watch.standardError == "")
     }
 
+    /// A document whose name starts with a combining mark (`/` + U+0301 is one Swift `Character`),
+    /// renamed into the folder, is told as added under the path `ict list` gives it, in its folder.
+    /// (The watch cut the name off the item's path by characters and took one too many, since the slash
+    /// and the mark are one: the line named `…/Doc/\u{301}Accent.ict`, a folder that is not there.)
+    @Test func aDocumentWhoseNameStartsWithACombiningMarkIsTold() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        let watch = try Watch(["--jsonl", folder], scratch: scratch)
+        _ = try #require(watch.nextLine(), "no listed line; standard error: \(watch.standardError)")
+        let name = "\u{301}Accent.ict"
+        try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/Coffee.ict"), toPath: scratch + "/staging/" + name)
+        #expect(rename(scratch + "/staging/" + name, folder + "/" + name) == 0)
+        let line = try object(try #require(watch.nextLine(), "the document was never told; standard error: \(watch.standardError)"))
+        #expect(line["update"] as? String == "added")
+        let listed = try ICTRunner.run(["list", "--jsonl", folder])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let listedPath = try object(try #require(listed.stdout.split(separator: "\n").first.map(String.init)))["path"] as? String
+        #expect((line["path"] as? String).map { Array($0.utf8) } == listedPath.map { Array($0.utf8) })
+        #expect(listedPath.map { Array($0.utf8) } == Array((folder + "/" + name).utf8))
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 0)
+        #expect(rest == [])
+        #expect(watch.standardError == "")
+    }
+
     /// The watched folder removed, then made again: its document is told as
     /// removed, then the watch stops with an error naming the folder and exit
     /// status 1, rather than going on deaf to the new folder.

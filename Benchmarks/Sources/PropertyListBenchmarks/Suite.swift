@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemPackage
 
 /// The rows of the table, each measured against its peer in this one run,
 /// on the same input bytes.
@@ -184,16 +185,16 @@ struct Suite {
         let path = inputs.binaryPath
         let keyPath = inputs.deepKeyPath
         let expected = try walk(reference, keyPath)
-        let found = try BinaryPropertyListDocument(file: MappedFile(url: URL(filePath: path))).value(at: keyPath)
+        let found = try BinaryPropertyListDocument(file: MappedFile(filePath: FilePath(path))).value(at: keyPath)
         try expect(found == expected, "value(at: \(keyPath)) differs from the same value in the decoded file")
         log("e. value by key path vs whole decode")
         let (ours, whole) = try stopwatch.compare(
             { () throws -> (BinaryPropertyListDocument, PropertyListValue?) in
-                let document = try BinaryPropertyListDocument(file: MappedFile(url: URL(filePath: path)))
+                let document = try BinaryPropertyListDocument(file: MappedFile(filePath: FilePath(path)))
                 return (document, try document.value(at: keyPath))
             },
             { () throws -> (MappedFile, PropertyListValue?) in
-                let file = try MappedFile(url: URL(filePath: path))
+                let file = try MappedFile(filePath: FilePath(path))
                 let value = try BinaryPropertyListReader().read(file.bytes)
                 return (file, try walk(value, keyPath))
             })

@@ -113,6 +113,27 @@ struct AtomicFileWriterTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/to-null") == "/dev/null")
     }
 
+    /// A path ending in `/` names a folder, never a file to write: refused (ENOTDIR, at opening) whether a
+    /// file of that name exists or not, and nothing is made or changed in the folder. A name that starts with
+    /// a combining mark (`/` + U+0301 is one Swift `Character`) is written in its folder like any other.
+    @Test func aTrailingSlashIsRefusedAndACombiningMarkNameIsWrittenInItsFolder() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(FileManager.default.createFile(atPath: folder + "/old.plist", contents: Data("old".utf8)))
+        let before = try FolderSnapshot.take(folder)
+        for path in [folder + "/new.plist/", folder + "/old.plist/"] {
+            let failure = try #require(throws: AtomicFileWriter.Failure.self) { try AtomicFileWriter(path: path) }
+            #expect(failure.systemError == ENOTDIR, "\(path): \(failure.description)")
+        }
+        #expect(try FolderSnapshot.take(folder) == before)
+
+        try FileManager.default.createDirectory(atPath: folder + "/d", withIntermediateDirectories: false)
+        let name = "\u{301}x.plist"
+        try Self.write("marked", to: folder + "/d/" + name)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/d").map { Array($0.utf8) } == [Array(name.utf8)])
+        #expect(try String(contentsOfFile: folder + "/d/" + name, encoding: .utf8) == "marked")
+    }
+
     @Test func aFileChangedSinceItWasReadIsNotReplaced() throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -2,6 +2,7 @@
 import Foundation
 import LiveQuery
 import Synchronization
+import SystemSupport
 
 // MARK: Attribute keys, scopes and notifications, as Foundation names them
 
@@ -163,7 +164,8 @@ open class NSMetadataQuery: NSObject, @unchecked Sendable {
         var isStopped = false
         var results: [NSMetadataItem] = []
         /// Every item told so far and not removed, by path, so a file keeps its object.
-        var items: [String: NSMetadataItem] = [:]
+        /// (By bytes: two names that differ only by Unicode normalization are two files.)
+        var items = PathDictionary<NSMetadataItem>()
     }
 
     private let state = Mutex(State())

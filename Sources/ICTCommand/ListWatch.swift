@@ -73,7 +73,7 @@ final class WatchPrinter: @unchecked Sendable {
     /// The report of the update lines: a JSON line's problems are those found since the last line.
     private let updateReport: Report
     /// Whether each watched document had conflict copies at the last update, by path.
-    private var conflicts: [String: Bool] = [:]
+    private var conflicts = PathDictionary<Bool>()
     /// With `--jsonl`, each document's display name as last read, by path: a removed one can no longer be read.
     private var displayNames: [String: String] = [:]
     /// On a terminal: the table's rows by path, and how many lines the table last drawn has.
@@ -126,7 +126,8 @@ final class WatchPrinter: @unchecked Sendable {
             // A line that cannot be written (JSON cannot hold it) is a problem of the run, not its end.
             listReport.add(Problem(path: folder, "\(error)"))
         }
-        conflicts = Dictionary(watched.map { (key($0), $0.hasUnresolvedConflicts) }, uniquingKeysWith: { $1 })
+        conflicts = [:]
+        for item in watched { conflicts[key(item)] = item.hasUnresolvedConflicts }
         if let gone = update.problems.first(where: \.isScopeGone) {
             updateReport.add(Problem(gone))
             CurrentProcess.exit(1)

@@ -54,12 +54,14 @@ final class MetadataQueryEngine: @unchecked Sendable {
     let containers: UbiquityContainers
 
     var watched: [Int32: Watched] = [:]
-    var folderWatches: [String: Int32] = [:]
-    var packageWatches: [String: Set<Int32>] = [:]
-    var items: [String: MetadataItem] = [:]
+    // Keyed by paths compared byte for byte (PathDictionary): two names that differ only by Unicode
+    // normalization are two items, as the file system keeps them.
+    var folderWatches = PathDictionary<Int32>()
+    var packageWatches = PathDictionary<Set<Int32>>()
+    var items = PathDictionary<MetadataItem>()
     /// The conflict copies' names beside each original's path.
-    var conflicts: [String: Set<String>] = [:]
-    var settling: [String: Settling] = [:]
+    var conflicts = PathDictionary<Set<String>>()
+    var settling = PathDictionary<Settling>()
     var held = HeldChanges()
     var problems: [MetadataQueryError] = []
     /// The type identified for a name's last two extensions, by whether it is a directory (the registry is fixed once started).
@@ -417,7 +419,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
     }
 
     /// The items of `held` (each one in `results`) in `results`' order; sorted on their own when they are few.
-    private func inOrder(_ held: [String: MetadataItem], of results: [MetadataItem]) -> [MetadataItem] {
+    private func inOrder(_ held: PathDictionary<MetadataItem>, of results: [MetadataItem]) -> [MetadataItem] {
         if held.count * 16 < results.count { return sorted(held.values) }
         let ordered = results.compactMap { held[$0.pathString] }
         return ordered.count == held.count ? ordered : sorted(held.values)
@@ -429,7 +431,15 @@ final class MetadataQueryEngine: @unchecked Sendable {
             let leftKey = MetadataSortKey(left, attribute), rightKey = MetadataSortKey(right, attribute)
             if leftKey != rightKey { return leftKey < rightKey }
         }
-        return left.pathString < right.pathString
+        return Self.pathPrecedes(left.pathString, right.pathString)
+    }
+
+    /// Whether the path `left` comes before `right`: as Swift orders text, and two paths that text
+    /// takes for one (`é`, and `e` + U+0301) by their bytes, so that two such files keep one order.
+    static func pathPrecedes(_ left: String, _ right: String) -> Bool {
+        if left < right { return true }
+        if right < left { return false }
+        return left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     /// `items` in the query's order: by each attribute of `sortedBy`, then by path.
@@ -448,7 +458,7 @@ final class MetadataQueryEngine: @unchecked Sendable {
                 let leftKey = keys[left * width + offset], rightKey = keys[right * width + offset]
                 if leftKey != rightKey { return leftKey < rightKey }
             }
-            return list[left].pathString < list[right].pathString
+            return Self.pathPrecedes(list[left].pathString, list[right].pathString)
         }
         return order.map { list[$0] }
     }
@@ -486,9 +496,9 @@ enum MetadataSortKey: Comparable {
 /// changed is added (as it is now); added then removed is nothing; removed
 /// then added back is changed (or nothing when it is as it was).
 struct HeldChanges {
-    var added: [String: MetadataItem] = [:]
-    var changed: [String: MetadataItem] = [:]
-    var removed: [String: MetadataItem] = [:]
+    var added = PathDictionary<MetadataItem>()
+    var changed = PathDictionary<MetadataItem>()
+    var removed = PathDictionary<MetadataItem>()
 
     var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
 

@@ -23,7 +23,7 @@ extension MetadataQueryEngine {
         }
         let now = monotonicNow()
         var touched: [(folder: String, name: String, movedIn: Bool)] = []
-        var touchedIndex: [String: Int] = [:]
+        var touchedIndex = PathDictionary<Int>()
         for event in events {
             switch watched[event.watch] {
             case .folder(let folder)?:

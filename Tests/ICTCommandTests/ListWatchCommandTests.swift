@@ -317,6 +317,36 @@ import Darwin
         #expect(watch.standardError == "")
     }
 
+    /// Two documents whose names differ only by Unicode normalization (`café.ict` with U+00E9, and with
+    /// `e` + U+0301) are two files to a Linux file system, and two documents to the watch: each told as
+    /// added, with its own display name and its own path, byte for byte. (The query keyed its items by
+    /// `String`, whose `==` takes the two names for one: the second was told as a change of the first.)
+    @Test func twoNamesThatDifferOnlyByNormalizationAreTwoDocuments() throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let folder = scratch + "/Docs"
+        let watch = try Watch(["--jsonl", folder], scratch: scratch)
+        _ = try #require(watch.nextLine(), "no listed line; standard error: \(watch.standardError)")
+        let composed = "caf\u{e9}.ict", decomposed = "cafe\u{301}.ict"
+        for (name, sample) in [(composed, "Coffee"), (decomposed, "Rocket")] {
+            try FileManager.default.copyItem(atPath: Repository.path("SampleDocs/\(sample).ict"), toPath: scratch + "/staging/" + name)
+            #expect(rename(scratch + "/staging/" + name, folder + "/" + name) == 0)
+        }
+        var lines: [[String: Any]] = []
+        for _ in 0..<2 {
+            lines.append(try object(try #require(watch.nextLine(), "a document was not told; standard error: \(watch.standardError)")))
+        }
+        #expect(lines.map { $0["update"] as? String } == ["added", "added"])
+        // Each path with its own document, whichever the watch told first.
+        let told = Set(lines.map { "\($0["displayName"] as? String ?? "?") \((($0["path"] as? String) ?? "").utf8.map { String($0, radix: 16) })" })
+        let expected = Set([("Coffee", composed), ("Rocket", decomposed)].map { "\($0.0) \(Array((folder + "/" + $0.1).utf8).map { String($0, radix: 16) })" })
+        #expect(told == expected)
+        let (status, rest) = watch.end(with: SIGTERM)
+        #expect(status == 0)
+        #expect(rest == [])
+        #expect(watch.standardError == "")
+    }
+
     /// The watched folder removed, then made again: its document is told as
     /// removed, then the watch stops with an error naming the folder and exit
     /// status 1, rather than going on deaf to the new folder.

@@ -122,4 +122,20 @@ struct PathNameTests {
         #expect(PathName.folderPrefix(of: "Friend.ict") == "")
         #expect(Array(PathName.folderPrefix(of: "a/\u{301}x").utf8) == Array("a/".utf8))
     }
+
+    /// A path key is its bytes: `é` and `e` + U+0301, one to Swift's `==`, are two keys, as they are two names
+    /// to a Linux file system; the same bytes are one key.
+    @Test func pathKeysCompareBytes() {
+        let composed = "/d/caf\u{e9}.ict", decomposed = "/d/cafe\u{301}.ict"
+        #expect(composed == decomposed)  // Swift's view, which the key does not take.
+        #expect(PathKey(composed) != PathKey(decomposed))
+        var dictionary = PathDictionary<Int>()
+        dictionary[composed] = 1
+        dictionary[decomposed] = 2
+        dictionary[String(decoding: Array(composed.utf8), as: UTF8.self)] = 3  // The same bytes again.
+        #expect(dictionary.count == 2)
+        #expect(dictionary[composed] == 3 && dictionary[decomposed] == 2)
+        #expect(Set(dictionary.keys.map { Array($0.utf8) }) == [Array(composed.utf8), Array(decomposed.utf8)])
+        #expect(dictionary.removeValue(forKey: decomposed) == 2 && dictionary.count == 1)
+    }
 }

@@ -304,6 +304,25 @@ public func ictkitPlistReadFlat(
     }
 }
 
+/// Reads a binary property list into the flat form in chunks, each handed to `handler` as it is written. The
+/// corresponding C function is `ictkit_plist_read_flat_chunks`.
+@_cdecl("ictkit_plist_read_flat_chunks")
+public func ictkitPlistReadFlatChunks(
+    _ bytes: UnsafeRawPointer?, _ length: Int, _ format: Int32, _ chunkCount: Int,
+    _ handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int) -> Int32,
+    _ context: UnsafeMutableRawPointer?
+) -> Int32 {
+    // An unknown format number is left to ictkit_plist_read_flat to refuse.
+    let chosen: PropertyListFormat?
+    do { chosen = try ICTKitC.format(format) } catch { return 1 }
+    guard length > 0, let bytes, chosen == nil || chosen == .binary else { return 1 }
+    let input = UnsafeRawBufferPointer(start: bytes, count: length)
+    let whole = PropertyListReader().readFlat(input, format: chosen, chunkCount: max(chunkCount, 1)) { chunk in
+        handler(context, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count) == 0
+    }
+    return whole ? 0 : 1
+}
+
 /// Writes a property list given in the flat form. The corresponding C function is `ictkit_plist_write_flat`.
 @_cdecl("ictkit_plist_write_flat")
 public func ictkitPlistWriteFlat(

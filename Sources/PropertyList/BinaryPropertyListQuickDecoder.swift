@@ -575,3 +575,68 @@ enum BinaryPropertyListQuickRead {
         }
     }
 }
+
+// MARK: The flat form in chunks
+
+extension BinaryPropertyListQuickDecoder where Sink == BinaryPropertyListFlatSink {
+    /// The whole property list of `scanner` in the flat form, handed to
+    /// `deliver` in chunks as the walk writes them, on this thread, so the
+    /// caller can read each while the next is written (libICTKitC's
+    /// `ictkit_plist_read_flat_chunks`): a top-level container of
+    /// `chunkCount` members or more comes as its tag and count, then its
+    /// members in up to `chunkCount` chunks that each end between two
+    /// members; any other value comes whole in one chunk. Each chunk is
+    /// the caller's, to free with `deallocate()`. The bytes put end to end
+    /// are what `read` writes.
+    ///
+    /// - Returns: false when the quick read gave up (after handing over
+    ///   chunks, perhaps) or `deliver` returned false: the caller drops what
+    ///   it made of the chunks and reads the file as a whole.
+    static func readInChunks(
+        _ scanner: BinaryPropertyListScanner, limits: PropertyListLimits, chunkCount: Int,
+        deliver: (UnsafeMutableRawBufferPointer) -> Bool
+    ) -> Bool {
+        var decoder = Self(scanner: scanner, limits: limits, pageRelease: nil, partCount: max(chunkCount, 1))
+        guard limits.maximumObjectCount >= 1 else { return false }
+        let top = scanner.topObject, offset = decoder.offset(ofObject: top)
+        return decoder.topContainerInChunks(top, at: offset, chunkCount: chunkCount, deliver: deliver)
+    }
+
+    private mutating func topContainerInChunks(
+        _ object: Int, at offset: Int, chunkCount: Int, deliver: (UnsafeMutableRawBufferPointer) -> Bool
+    ) -> Bool {
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        let isDictionary = marker >> 4 == 0xD
+        guard chunkCount > 1, (0xA...0xD).contains(marker >> 4),
+            let (count, payload) = references(marker: marker, at: offset, perItem: isDictionary ? 2 : 1), count >= chunkCount
+        else {
+            guard let value = value(of: object, at: offset, depth: 0) else { return false }
+            return deliver(sink.finish(value))
+        }
+        // What `value(of:at:depth:)` checks of a container before its members.
+        guard !metBefore(object), limits.maximumDepth > 0 else { return false }
+        producedCount &+= isDictionary ? 2 &* count : count  // Safe: at most the file's size in references.
+        guard producedCount <= limits.maximumObjectCount else { return false }
+        let valuesStart = isDictionary ? payload &+ count &* MemoryLayout<Reference>.size : payload
+        if isDictionary {
+            guard uniqueKeys(count: count, at: payload, depth: 0) != nil, sink.beginDictionary(count: count) != nil else { return false }
+        } else {
+            guard sink.beginArray(count: count) != nil else { return false }
+        }
+        guard deliver(sink.finish(())) else { return false }
+        // Chunk i holds the members from count·i/chunkCount up to count·(i+1)/chunkCount, read by this one
+        // decoder in order, so a container met in an earlier chunk is met again here, as in one walk.
+        let bounds = (0...chunkCount).map { count &* $0 / chunkCount }  // Safe: count ≤ the file's size.
+        let keyReferences = isDictionary ? payload : nil
+        for chunk in 0..<chunkCount {
+            guard let part = readPart(chunk, bounds: bounds, valuesStart: valuesStart, keyReferences: keyReferences, partCount: chunkCount)
+            else { return false }
+            if part.start == nil {
+                // No bytes to hand over: an empty range of members writes nothing.
+                continue
+            }
+            guard deliver(UnsafeMutableRawBufferPointer(start: part.start, count: part.count)) else { return false }
+        }
+        return true
+    }
+}

@@ -74,6 +74,36 @@ public struct BinaryPropertyListReader: Sendable {
             of: scanner, into: BinaryPropertyListFlatSink.self, limits: limits, splitting: splitting(scanner))
     }
 
+    /// The whole property list in `bytes` in the flat form, as `readFlat(_:)`
+    /// writes it, handed to `deliver` in chunks as they are written, on the
+    /// calling thread: a top-level container of `chunkCount` members or more
+    /// as its tag and count, then its members in up to `chunkCount` chunks
+    /// that each end between two members; any other value in one chunk.
+    /// `deliver` owns each chunk (freed with `deallocate()`) and returns false
+    /// to stop the read.
+    ///
+    /// - Returns: false when the quick read gave up, perhaps after chunks
+    ///   were handed over, or `deliver` stopped it: the caller drops what it
+    ///   made of them and reads the file with `read(_:)` or `readFlat(_:)`,
+    ///   which say where a problem is.
+    /// - Throws: `PropertyListError` for a header or trailer `read(_:)` refuses, before any chunk.
+    package func readFlat(
+        _ bytes: UnsafeRawBufferPointer, chunkCount: Int, deliver: (UnsafeMutableRawBufferPointer) -> Bool
+    ) throws(PropertyListError) -> Bool {
+        let scanner = try BinaryPropertyListScanner(bytes, limits: limits)
+        func read<Reference: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_: Reference.Type) -> Bool {
+            BinaryPropertyListQuickDecoder<Reference, BinaryPropertyListFlatSink>.readInChunks(
+                scanner, limits: limits, chunkCount: chunkCount, deliver: deliver)
+        }
+        switch scanner.referenceSize {
+        case 1: return read(UInt8.self)
+        case 2: return read(UInt16.self)
+        case 4: return read(UInt32.self)
+        case 8: return read(UInt64.self)
+        default: return false
+        }
+    }
+
     /// Decodes the whole file of `scanner` (which checked all offsets) with
     /// `BinaryPropertyListDecoder`, which says where a problem is; what the
     /// quick read gives up on comes here.

@@ -100,6 +100,21 @@ public struct PropertyListReader: Sendable {
         return try BinaryPropertyListReader(limits: limits).readFlat(bytes)
     }
 
+    /// The property list in `bytes` in libICTKitC's flat form, handed to
+    /// `deliver` in chunks as they are written, when it is a binary property
+    /// list the quick read takes (`BinaryPropertyListReader.readFlat(_:chunkCount:deliver:)`);
+    /// false for any other input, or when the read gave up or `deliver`
+    /// stopped it: the caller then reads it with `readFlat(_:format:)` or
+    /// `read(_:format:)`, which say where a problem is.
+    package func readFlat(
+        _ bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil, chunkCount: Int,
+        deliver: (UnsafeMutableRawBufferPointer) -> Bool
+    ) -> Bool {
+        guard !bytes.isEmpty, NonPropertyListFormat.detect(bytes) == nil, (format ?? PropertyListFormat.detect(bytes)) == .binary
+        else { return false }
+        return (try? BinaryPropertyListReader(limits: limits).readFlat(bytes, chunkCount: chunkCount, deliver: deliver)) ?? false
+    }
+
     /// Decodes `data`, as `read(_:format:)` on bytes.
     ///
     /// - Throws: `PropertyListError` from the reader of the form.

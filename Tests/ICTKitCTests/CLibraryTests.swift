@@ -78,12 +78,17 @@ struct CLibraryTests {
             assert len(data) == 68, len(data)
             open(sys.argv[1] + '/good.bplist', 'wb').write(data)
             open(sys.argv[1] + '/truncated.bplist', 'wb').write(data[:-10])
+            # Three members or more: the client reads it in chunks too (ictkit_plist_read_flat_chunks).
+            open(sys.argv[1] + '/array.bplist', 'wb').write(plistlib.dumps([1, 'x', [2], {'y': 3.5}], fmt=plistlib.FMT_BINARY))
             """, arguments: [client.folder.path])
         try Data("<plist><dict><key>a</key><integer>x1</integer></dict></plist>".utf8).write(to: URL(fileURLWithPath: path("bad.xml")))
         try Data(#"{a = (1, 2); b = "c";}"#.utf8).write(to: URL(fileURLWithPath: path("openstep.plist")))
         try Data().write(to: URL(fileURLWithPath: path("empty.plist")))
 
-        let result = try client.run(["read", path("good.bplist"), path("truncated.bplist"), path("bad.xml"), path("openstep.plist"), path("empty.plist")])
+        let result = try client.run([
+            "read", path("good.bplist"), path("truncated.bplist"), path("bad.xml"), path("openstep.plist"), path("empty.plist"),
+            path("array.bplist"),
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.split(separator: "\n").map(String.init) == [
@@ -97,6 +102,8 @@ struct CLibraryTests {
                 // The dictionary, key a, the array, 1, 2, key b, "c" = 7 nodes; format 3 = ICTKIT_FORMAT_OPENSTEP.
                 "\(path("openstep.plist")): format 3, 7 nodes, root 8",
                 "\(path("empty.plist")): error truncated at byte 0: byte 0: the input is empty (0 bytes); an empty file is not a property list",
+                // The array, 1, "x", the inner array, 2, the dictionary, key y, 3.5 = 8 nodes; root 7 = ICTKIT_TYPE_ARRAY.
+                "\(path("array.bplist")): format 1, 8 nodes, root 7",
             ])
     }
 

@@ -78,6 +78,29 @@ struct BinaryPropertyListSinkTests {
         }
     }
 
+    /// The chunks the quick read hands over for `bytes` in up to `chunkCount` chunks (libICTKitC's
+    /// `ictkit_plist_read_flat_chunks`), each copied; nil when it gave up or the header is refused.
+    private func chunks(_ bytes: Data, chunkCount: Int, stopAfter: Int = .max) -> [[UInt8]]? {
+        bytes.withUnsafeBytes { raw in
+            var chunks: [[UInt8]] = []
+            let whole = try? BinaryPropertyListReader().readFlat(raw, chunkCount: chunkCount) { chunk in
+                chunks.append(Array(UnsafeRawBufferPointer(chunk)))
+                chunk.deallocate()
+                return chunks.count < stopAfter
+            }
+            return whole == true ? chunks : nil
+        }
+    }
+
+    /// The bytes of the one-walk flat form of `bytes`; nil when the quick read gives up.
+    private func flatBytes(_ bytes: Data) -> [UInt8]? {
+        bytes.withUnsafeBytes { raw in
+            guard let flat = try? BinaryPropertyListReader().readFlat(raw) else { return nil }
+            defer { flat.deallocate() }
+            return Array(UnsafeRawBufferPointer(flat))
+        }
+    }
+
     /// The careful decoder's outcome for `bytes` (nil when the scanner refuses them).
     private func careful(_ bytes: Data) -> Result<PropertyListValue, PropertyListError>? {
         bytes.withUnsafeBytes { raw in
@@ -113,6 +136,9 @@ struct BinaryPropertyListSinkTests {
                         Issue.record("\(url.path): the scanner refused the file on its second read")
                     }
                 }
+                // In chunks, end to end, the same bytes, given up on where the one walk gives up.
+                let inChunks = chunks(data, chunkCount: 3)
+                #expect(inChunks.map { Array($0.joined()) } == flatBytes(data), "\(url.path): the chunks differ from the one walk")
                 if whole != nil { written += 1 }
             }
         }
@@ -147,6 +173,27 @@ struct BinaryPropertyListSinkTests {
             return Array(UnsafeRawBufferPointer(written))
         }
         #expect(flat == expected)
+
+        // In three chunks: the array's tag and count, then its members 0-1, 2-3 and 4-6 (7·i/3 for i = 0...3).
+        let members: [[UInt8]] = [
+            [1, 1, 0, 0, 0, 0x61], [1, 3, 0, 0, 0, 0xC3, 0xA9, 0x74],
+            [12, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0x61, 2, 1, 0, 0, 0, 0, 0, 0, 0], [1, 3, 0, 0, 0, 0xC3, 0xA9, 0x74],
+            [7], [4, 0, 0, 0, 0, 0, 0, 0x04, 0x40], [10, 7, 0, 0, 0, 0, 0, 0, 0],
+        ]
+        let expectedChunks = [[11, 7, 0, 0, 0], members[0] + members[1], members[2] + members[3], members[4] + members[5] + members[6]]
+        #expect(chunks(file, chunkCount: 3) == expectedChunks)
+        // More chunks than members: the whole value in one.
+        #expect(chunks(file, chunkCount: 8) == [expected])
+        // The handler stops the read after the first chunk: no other is handed over, and the read is not whole.
+        var handed = 0
+        let whole = try file.withUnsafeBytes { raw in
+            try BinaryPropertyListReader().readFlat(raw, chunkCount: 3) { chunk in
+                handed += 1
+                chunk.deallocate()
+                return false
+            }
+        }
+        #expect(!whole && handed == 1)
     }
 
     @Test(
@@ -167,6 +214,7 @@ struct BinaryPropertyListSinkTests {
         let flat = try file.withUnsafeBytes { raw in try BinaryPropertyListReader().readFlat(raw) }
         #expect(flat == nil, "\(name)")
         flat?.deallocate()
+        for chunkCount in [1, 2] { #expect(chunks(file, chunkCount: chunkCount) == nil, "\(name): handed over whole in chunks") }
     }
 
     @Test func aHeaderTheReaderRefusesIsRefusedAtTheSamePlace() throws {

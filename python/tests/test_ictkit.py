@@ -246,6 +246,88 @@ class FlatFormTests(unittest.TestCase):
                 self.assertTrue(same(plistlib.loads(data), value))
 
 
+class LargeBinaryTests(unittest.TestCase):
+    """Binary files of 1 MiB and more, which loads reads in chunks on a thread of its own while it builds the
+    objects: equal to plistlib's values, and, where the quick read gives up part way, to the whole read's."""
+
+    @staticmethod
+    def record(rng, index):
+        return {"name": "record %d %s" % (index, "x" * rng.randint(0, 40)), "size": rng.randint(-2**40, 2**40),
+                "ratio": rng.random(), "seen": datetime.datetime(2001, 1, 1) + datetime.timedelta(seconds=index),
+                "thumbnail": rng.randbytes(rng.randint(0, 300)), "tags": ["a", "é", str(index % 7)],
+                "nested": {"flag": index % 2 == 0, "list": [index, [index], {}]}}
+
+    @classmethod
+    def setUpClass(cls):
+        import random
+        rng = random.Random(42)
+        cls.records = [cls.record(rng, index) for index in range(4000)]
+        cls.files = {
+            "array of 4000": stdlib_plistlib.dumps(cls.records, fmt=stdlib_plistlib.FMT_BINARY),
+            "dictionary of 4000": stdlib_plistlib.dumps({"k%05d" % index: record for index, record in
+                                                         enumerate(cls.records)}, fmt=stdlib_plistlib.FMT_BINARY,
+                                                        sort_keys=False),
+            # Fewer members than chunks: the whole value comes in one chunk.
+            "array of 5": stdlib_plistlib.dumps([rng.randbytes(300000) for _ in range(5)],
+                                                fmt=stdlib_plistlib.FMT_BINARY),
+            "one string": stdlib_plistlib.dumps("é" * 600000, fmt=stdlib_plistlib.FMT_BINARY),
+        }
+
+    def test_files_of_a_mebibyte_and_more_equal_plistlibs(self):
+        for name, data in self.files.items():
+            with self.subTest(name):
+                self.assertGreaterEqual(len(data), 1 << 20)
+                self.assertTrue(same(plistlib.loads(data), stdlib_plistlib.loads(data)))
+        data = self.files["dictionary of 4000"]
+        ordered = plistlib.loads(data, dict_type=collections.OrderedDict, aware_datetime=True)
+        self.assertIs(type(ordered), collections.OrderedDict)
+        self.assertEqual(list(ordered), ["k%05d" % index for index in range(4000)])
+        self.assertIs(type(ordered["k03999"]["nested"]), collections.OrderedDict)
+        self.assertEqual(ordered["k03999"]["seen"], datetime.datetime(2001, 1, 1, 1, 6, 39, tzinfo=datetime.timezone.utc))
+
+    def test_a_container_given_twice_late_in_the_file_equals_plistlibs(self):
+        # plistlib writes one object for a list it meets twice: the quick read takes the first chunks, then meets
+        # the list again in the last one and gives up; the whole read shares it.
+        shared = ["shared", 1]
+        value = [shared] + self.records + [shared]
+        data = stdlib_plistlib.dumps(value, fmt=stdlib_plistlib.FMT_BINARY)
+        self.assertGreaterEqual(len(data), 1 << 20)
+        ours = plistlib.loads(data)
+        self.assertTrue(same(ours, stdlib_plistlib.loads(data)))
+        self.assertEqual(ours[-1], ["shared", 1])
+
+    def test_a_malformed_object_late_in_the_file_is_refused_where_it_lies(self):
+        # The first record's date lies outside datetime's years, the last record's name has a marker no object
+        # kind uses (0x7_): the date is built before the read meets the marker, but the refusal is the marker's,
+        # at its byte, as a whole read of the file gives it.
+        value = [dict(record) for record in self.records]
+        value[0]["seen"] = datetime.datetime(9999, 12, 31)
+        value[-1]["name"] = "last name, one of a kind"
+        data = bytearray(stdlib_plistlib.dumps(value, fmt=stdlib_plistlib.FMT_BINARY))
+        date_at = data.index(struct.pack(">d", (datetime.datetime(9999, 12, 31) - datetime.datetime(2001, 1, 1))
+                                         .total_seconds())) - 1
+        self.assertEqual(data[date_at], 0x33)
+        data[date_at + 1:date_at + 9] = struct.pack(">d", 1e300)
+        name_at = data.index(b"last name, one of a kind") - 3  # its marker, then its length (0x10 0x18: 24)
+        self.assertEqual(data[name_at:name_at + 3], b"\x5f\x10\x18")
+        data[name_at] = 0x7F
+        with self.assertRaises(plistlib.InvalidFileException) as caught:
+            plistlib.loads(bytes(data))
+        self.assertEqual(caught.exception.byte_offset, name_at)
+        # The date alone, in a file the read takes whole, is refused at its place in the value.
+        data[name_at] = 0x5F
+        with self.assertRaises(plistlib.InvalidFileException) as caught:
+            plistlib.loads(bytes(data))
+        self.assertEqual(caught.exception.key_path, "[0].seen")
+
+    def test_four_threads_at_once_give_what_one_gives(self):
+        data = self.files["dictionary of 4000"]
+        alone = plistlib.loads(data)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            for together in pool.map(lambda _: plistlib.loads(data), range(8)):
+                self.assertTrue(same(together, alone))
+
+
 class OtherFormatTests(unittest.TestCase):
     def test_openstep_and_json(self):
         self.assertEqual(plistlib.loads(b'{a = (1, "two"); b = <0fff>;}', fmt=plistlib.FMT_OPENSTEP),

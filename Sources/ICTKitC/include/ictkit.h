@@ -9,7 +9,8 @@
  *   - ictkit_error *   set through an `ictkit_error **error` argument when a call fails (left untouched on
  *                      success); the caller owns it and frees it with ictkit_error_free. Its strings belong to
  *                      it. Passing NULL for `error` drops the error.
- *   - uint8_t *        the bytes ictkit_plist_write, ictkit_plist_read_flat and ictkit_plist_write_flat return;
+ *   - uint8_t *        the bytes ictkit_plist_write, ictkit_plist_read_flat and ictkit_plist_write_flat return,
+ *                      and the chunks ictkit_plist_read_flat_chunks hands to its handler;
  *                      the caller frees them with ictkit_bytes_free.
  * No call keeps a pointer the caller passed in. A plist is not locked: use one plist from one thread at a
  * time (distinct plists on distinct threads at once are fine; reading is reentrant).
@@ -134,7 +135,8 @@ ictkit_node ictkit_plist_add_dict(ictkit_plist *plist, const ictkit_node *keys, 
  * (OPENSTEP and AUTO cannot be written; a tree deeper than 512 levels is refused). */
 int ictkit_plist_write(const ictkit_plist *plist, ictkit_node root, int format, uint8_t **bytes, size_t *length,
                        ictkit_error **error);
-/* Frees bytes from ictkit_plist_write, ictkit_plist_read_flat or ictkit_plist_write_flat. NULL is allowed. */
+/* Frees bytes from ictkit_plist_write, ictkit_plist_read_flat, ictkit_plist_write_flat or a chunk of
+ * ictkit_plist_read_flat_chunks. NULL is allowed. */
 void ictkit_bytes_free(uint8_t *bytes);
 
 /* ---- The flat form: a whole property list in one buffer, for callers that build their own objects ------ */
@@ -171,6 +173,21 @@ enum {
  * and then written out once; nothing of the decoded value is kept but the flat bytes. */
 int ictkit_plist_read_flat(const void *bytes, size_t length, int format, int *read_format, uint8_t **flat,
                            size_t *flat_length, ictkit_error **error);
+/* Called by ictkit_plist_read_flat_chunks with each chunk of the flat form, on the calling thread: the chunk's
+ * `length` bytes are the handler's, to free with ictkit_bytes_free (even when it returns non-zero). Returns 0 to
+ * go on, anything else to stop the read. */
+typedef int (*ictkit_flat_chunk_handler)(void *context, uint8_t *chunk, size_t length);
+/* Reads a binary property list (`format` AUTO or BINARY) into the flat form, as ictkit_plist_read_flat does,
+ * handing it to `handler` in chunks as they are written, so a caller on another thread can build its objects
+ * from one chunk while the next is read: a top-level array or dictionary of `chunk_count` members or more comes
+ * as its tag and count, then its members in up to `chunk_count` chunks, each ending between two members; any
+ * other value comes whole, in one chunk. The chunks put end to end are ictkit_plist_read_flat's bytes.
+ * Returns 0 when the whole value was handed over. Returns 1, perhaps after handing over chunks, for any input
+ * the quick path does not take (not binary, malformed, a container referenced twice, over a limit) or when
+ * the handler stopped it: the caller drops what it made of the chunks and calls ictkit_plist_read_flat, which
+ * reads every input and says where a problem is. Costs one pass; nothing is kept after it returns. */
+int ictkit_plist_read_flat_chunks(const void *bytes, size_t length, int format, size_t chunk_count,
+                                  ictkit_flat_chunk_handler handler, void *context);
 /* Writes the value that `flat_length` bytes of the flat form describe in `format` (BINARY, XML or JSON), as
  * ictkit_plist_write does: on success returns 0 and stores new bytes in *bytes (free with ictkit_bytes_free)
  * and their count in *length; on failure returns -1 and sets *error (the flat bytes are checked: an unknown

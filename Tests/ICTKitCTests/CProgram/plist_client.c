@@ -109,6 +109,29 @@ static void print_error(const char *path, const ictkit_error *error) {
     printf(": %s\n", ictkit_error_description(error));
 }
 
+/* The chunks ictkit_plist_read_flat_chunks hands over, put end to end (each freed as it comes). */
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+    size_t chunks;
+} joined_chunks;
+
+static int join_chunk(void *context, uint8_t *chunk, size_t length) {
+    joined_chunks *joined = context;
+    uint8_t *grown = realloc(joined->bytes, joined->length + length + 1);
+    if (grown) {
+        memcpy(grown + joined->length, chunk, length);
+        joined->bytes = grown;
+        joined->length += length;
+        joined->chunks++;
+    }
+    ictkit_bytes_free(chunk);
+    return grown ? 0 : 1;
+}
+
+/* Files read as binary, and files ictkit_plist_read_flat_chunks handed over whole in more than one chunk. */
+static size_t binary_files, files_in_chunks;
+
 static void read_one(const char *path) {
     size_t length = 0;
     unsigned char *bytes = read_file(path, &length);
@@ -125,6 +148,18 @@ static void read_one(const char *path) {
     int flat_format = 0;
     ictkit_error *flat_error = NULL;
     int flat_status = ictkit_plist_read_flat(bytes, length, ICTKIT_FORMAT_AUTO, &flat_format, &flat, &flat_length, &flat_error);
+    /* In chunks (a container of three members or more in three): when the whole value is handed over, the
+     * chunks end to end are the flat bytes; it is, for every binary file the quick read takes. */
+    joined_chunks joined = {NULL, 0, 0};
+    int chunks_status = ictkit_plist_read_flat_chunks(bytes, length, ICTKIT_FORMAT_AUTO, 3, join_chunk, &joined);
+    CHECK(chunks_status == 0 || chunks_status == 1);
+    if (flat_status == 0 && flat_format == ICTKIT_FORMAT_BINARY) binary_files++;
+    if (chunks_status == 0 && joined.chunks > 1) files_in_chunks++;
+    if (chunks_status == 0)
+        CHECK(flat_status == 0 && flat_format == ICTKIT_FORMAT_BINARY && joined.length == flat_length &&
+              memcmp(joined.bytes, flat, flat_length) == 0 && joined.chunks >= 1 && joined.chunks <= 4);
+    if (flat_status == 0 && flat_format != ICTKIT_FORMAT_BINARY) CHECK(chunks_status == 1 && joined.chunks == 0);
+    free(joined.bytes);
     free(bytes);
     if (!plist) {
         CHECK(error != NULL);
@@ -315,6 +350,8 @@ static int flat(const char *out_path) {
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "read") == 0) {
         for (int index = 2; index < argc; index++) read_one(argv[index]);
+        /* A binary file of a container of three members or more, read quickly, was handed over in chunks. */
+        CHECK(binary_files == 0 || files_in_chunks > 0);
     } else if (argc == 3 && strcmp(argv[1], "build") == 0) {
         failures += build(argv[2]);
     } else if (argc == 3 && strcmp(argv[1], "flat") == 0) {

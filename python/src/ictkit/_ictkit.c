@@ -3,11 +3,14 @@
  * Python objects and back, in C, because building the objects is most of a decode's time: a ctypes call per
  * value would cost more than plistlib's whole pure-Python parse. loads and dumps go through the flat form (one
  * buffer for the whole value, walked once: a call into the library per value cost a third of a large decode);
- * get walks the tree, to build only the value found. The decode and the encode run with the GIL released.
+ * get walks the tree, to build only the value found. The decode and the encode run with the GIL released. A
+ * large binary file is read in chunks on a thread of its own while this thread builds the objects from the
+ * chunks already read (see "Large binary files" below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <datetime.h>
+#include <pthread.h>
 #include <string.h>
 #ifdef __linux__
 #include <malloc.h>
@@ -256,11 +259,16 @@ static PyObject *to_python(const ictkit_plist *plist, ictkit_node node, const lo
     }
 }
 
+typedef struct chunk_queue chunk_queue;
+
 /* Where from_flat is in a flat value (ictkit.h: the flat form), where it ends, and up to where its pages have
- * been given back. */
+ * been given back; for a value read in chunks, the queue they come from (else NULL). */
 typedef struct {
     const uint8_t *next, *end, *released;
+    chunk_queue *queue;
 } flat_cursor;
+
+static int next_chunk(flat_cursor *cursor);
 
 /* Every few MiB read, the whole pages of the flat value behind the cursor are given back to the system (it is
  * read once, front to back), so the flat value and the Python objects made from it are not both held whole. */
@@ -285,7 +293,10 @@ static PyObject *flat_bug(void) {
 }
 
 static int flat_take(flat_cursor *cursor, void *payload, size_t size) {
-    if ((size_t)(cursor->end - cursor->next) < size) return -1;
+    /* A chunk ends between two values: at its end, the next chunk. */
+    if ((size_t)(cursor->end - cursor->next) < size &&
+        (cursor->next != cursor->end || !cursor->queue || next_chunk(cursor) < 0 || (size_t)(cursor->end - cursor->next) < size))
+        return -1;
     memcpy(payload, cursor->next, size);
     cursor->next += size;
     return 0;
@@ -399,6 +410,70 @@ typedef struct {
     flat_cursor *cursor;
 } build_source;
 
+static void free_cache(key_cache *cache) {
+    for (size_t index = 0; index < STRING_CACHE_SIZE; index++) {
+        Py_XDECREF(cache->keys[index].string);
+        Py_XDECREF(cache->values[index].string);
+    }
+    PyMem_Free(cache);
+}
+
+/* Huge pages for the objects of a large build (Linux, with the GIL). Python's allocator takes its memory from
+ * the system an arena (1 MiB) at a time, and a large loads fills a hundred of them at once: each of their 4 KiB
+ * pages, touched for the first time, stops the build for the kernel to map and zero it (a quarter of the 19 MB
+ * file's loads in a profile, row Y1 of issue 42). While a large build runs, new arenas are the halves of 2 MiB
+ * regions that the kernel is asked to back with huge pages (madvise, as transparent huge pages allow; where they
+ * are off, the pages are as before). The arenas are Python's as any other: mapped as its own allocator maps them,
+ * and given back with munmap by whichever allocator is set then. Nested builds (another thread's loads, run
+ * while this one waits for a chunk) keep the one setting, counted. */
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(Py_GIL_DISABLED)
+#define HUGE_ARENAS 1
+#define HUGE_REGION ((size_t)2 << 20)
+static PyObjectArenaAllocator arenas_before;
+static int large_builds;
+/* The second half of the last region, not yet handed out. */
+static char *spare_arena;
+
+static void *huge_arena(void *context, size_t size) {
+    (void)context;
+    if (size != HUGE_REGION / 2) return arenas_before.alloc(arenas_before.ctx, size);
+    if (spare_arena) {
+        void *arena = spare_arena;
+        spare_arena = NULL;
+        return arena;
+    }
+    /* Twice the region, so an aligned region lies inside; the rest is given back at once. */
+    char *mapped = mmap(NULL, 2 * HUGE_REGION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) return NULL;
+    char *region = (char *)(((uintptr_t)mapped + HUGE_REGION - 1) & ~(uintptr_t)(HUGE_REGION - 1));
+    if (region > mapped) munmap(mapped, (size_t)(region - mapped));
+    if (mapped + 2 * HUGE_REGION > region + HUGE_REGION)
+        munmap(region + HUGE_REGION, (size_t)(mapped + 2 * HUGE_REGION - (region + HUGE_REGION)));
+    madvise(region, HUGE_REGION, MADV_HUGEPAGE);
+    spare_arena = region + HUGE_REGION / 2;
+    return region;
+}
+
+static void free_arena(void *context, void *arena, size_t size) {
+    (void)context;
+    munmap(arena, size);
+}
+
+static void begin_large_build(void) {
+    if (large_builds++ > 0) return;
+    PyObject_GetArenaAllocator(&arenas_before);
+    PyObjectArenaAllocator huge = {NULL, huge_arena, free_arena};
+    PyObject_SetArenaAllocator(&huge);
+}
+
+static void end_large_build(void) {
+    if (--large_builds > 0) return;
+    PyObject_SetArenaAllocator(&arenas_before);
+    if (spare_arena) munmap(spare_arena, HUGE_REGION / 2);
+    spare_arena = NULL;
+}
+#endif
+
 /* to_python or from_flat with the cyclic garbage collector paused: the values built are a tree (no cycle to
  * collect), and a collection every few hundred new containers took a third of a large decode's time. */
 static PyObject *build(build_source source, load_options *options) {
@@ -408,11 +483,7 @@ static PyObject *build(build_source source, load_options *options) {
     int was_enabled = PyGC_Disable();
     PyObject *value = source.cursor ? from_flat(source.cursor, options) : to_python(source.plist, source.node, options);
     if (was_enabled) PyGC_Enable();
-    for (size_t index = 0; index < STRING_CACHE_SIZE; index++) {
-        Py_XDECREF(cache->keys[index].string);
-        Py_XDECREF(cache->values[index].string);
-    }
-    PyMem_Free(cache);
+    free_cache(cache);
     return value;
 }
 
@@ -444,12 +515,163 @@ PyObject *ictkit_py_raise_error(PyObject *exception_class, ictkit_error *error) 
 
 static PyObject *raise_error(ictkit_error *error) { return ictkit_py_raise_error(error_class, error); }
 
+/* ---- Large binary files ----
+ * From 1 MiB on, a binary file is read on a thread of its own (ictkit_plist_read_flat_chunks), in chunks, while
+ * this thread builds the objects from the chunks already read: the read (a quarter of a large loads' time, row
+ * Y1 of issue 42) is then hidden behind the build, but for its first chunk. When the read gives up (an input the
+ * quick read does not take: malformed, a container referenced twice), what was built is dropped and the file is
+ * read whole, as a smaller one is, which says where a problem is; an object that could not be built is told
+ * only once the read is known to have taken the whole file, so the outcome is the whole read's. */
+#define CHUNKED_LOADS_BYTES ((Py_ssize_t)1 << 20)
+/* The top-level container's members come in up to this many chunks: the build waits for the first alone. */
+#define CHUNK_COUNT 64
+
+struct chunk_queue {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    /* The chunks handed over (the container's start, then its members), in order. */
+    struct {
+        uint8_t *bytes;
+        size_t length;
+    } chunks[CHUNK_COUNT + 1];
+    size_t count;
+    /* The chunks the build has moved to; the one before the last taken is freed. */
+    size_t taken;
+    /* The read returned; it handed over the whole value. */
+    int finished, whole;
+    const void *bytes;
+    size_t length;
+    int format;
+};
+
+/* The reader's handler (ictkit_flat_chunk_handler), on the reader's thread. */
+static int queue_chunk(void *context, uint8_t *bytes, size_t length) {
+    chunk_queue *queue = context;
+    pthread_mutex_lock(&queue->lock);
+    int full = queue->count == CHUNK_COUNT + 1;
+    if (!full) {
+        queue->chunks[queue->count].bytes = bytes;
+        queue->chunks[queue->count].length = length;
+        queue->count++;
+        pthread_cond_signal(&queue->changed);
+    }
+    pthread_mutex_unlock(&queue->lock);
+    if (full) ictkit_bytes_free(bytes);
+    return full;
+}
+
+static void *read_chunks(void *context) {
+    chunk_queue *queue = context;
+    int status = ictkit_plist_read_flat_chunks(queue->bytes, queue->length, queue->format, CHUNK_COUNT, queue_chunk, queue);
+    pthread_mutex_lock(&queue->lock);
+    queue->finished = 1;
+    queue->whole = status == 0;
+    pthread_cond_broadcast(&queue->changed);
+    pthread_mutex_unlock(&queue->lock);
+    return NULL;
+}
+
+/* Waits, with the GIL given up, until `ready` holds for the queue; called and returning with the lock held. */
+static void wait_for(chunk_queue *queue, int (*ready)(const chunk_queue *)) {
+    if (ready(queue)) return;
+    pthread_mutex_unlock(&queue->lock);
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&queue->lock);
+    while (!ready(queue)) pthread_cond_wait(&queue->changed, &queue->lock);
+    pthread_mutex_unlock(&queue->lock);
+    Py_END_ALLOW_THREADS
+    pthread_mutex_lock(&queue->lock);
+}
+
+static int chunk_or_end(const chunk_queue *queue) { return queue->taken < queue->count || queue->finished; }
+static int finished(const chunk_queue *queue) { return queue->finished; }
+
+/* Moves the cursor, at the end of its chunk, to the start of the next, freeing the one it leaves; -1 when the
+ * read ended without another. */
+static int next_chunk(flat_cursor *cursor) {
+    chunk_queue *queue = cursor->queue;
+    pthread_mutex_lock(&queue->lock);
+    wait_for(queue, chunk_or_end);
+    int found = queue->taken < queue->count;
+    if (found) {
+        if (queue->taken > 0) {
+            ictkit_bytes_free(queue->chunks[queue->taken - 1].bytes);
+            queue->chunks[queue->taken - 1].bytes = NULL;
+        }
+        cursor->next = cursor->released = queue->chunks[queue->taken].bytes;
+        cursor->end = cursor->next + queue->chunks[queue->taken].length;
+        queue->taken++;
+    }
+    pthread_mutex_unlock(&queue->lock);
+    return found ? 0 : -1;
+}
+
+/* The value of a large binary file read in chunks, or NULL with an exception; *whole is 0 when the read gave up
+ * (nothing is returned or raised then: the caller reads the file whole) or no thread could be started. */
+static PyObject *loads_in_chunks(const Py_buffer *buffer, int format, load_options *options, int *whole) {
+    *whole = 0;
+    chunk_queue *queue = PyMem_Calloc(1, sizeof(chunk_queue));
+    if (!queue) return PyErr_NoMemory();
+    queue->bytes = buffer->buf;
+    queue->length = (size_t)buffer->len;
+    queue->format = format;
+    pthread_t reader;
+    if (pthread_mutex_init(&queue->lock, NULL) != 0) {
+        PyMem_Free(queue);
+        return NULL;
+    }
+    if (pthread_cond_init(&queue->changed, NULL) != 0 || pthread_create(&reader, NULL, read_chunks, queue) != 0) {
+        pthread_mutex_destroy(&queue->lock);
+        PyMem_Free(queue);
+        return NULL;
+    }
+    flat_cursor cursor = {NULL, NULL, NULL, queue};
+#ifdef HUGE_ARENAS
+    begin_large_build();
+#endif
+    PyObject *value = build((build_source){NULL, ICTKIT_NO_NODE, &cursor}, options);
+#ifdef HUGE_ARENAS
+    end_large_build();
+#endif
+    pthread_mutex_lock(&queue->lock);
+    wait_for(queue, finished);
+    pthread_mutex_unlock(&queue->lock);
+    Py_BEGIN_ALLOW_THREADS
+    pthread_join(reader, NULL);
+    Py_END_ALLOW_THREADS
+    *whole = queue->whole;
+    /* The whole value was handed over and built: every chunk was taken and read to its end. */
+    if (*whole && value && (cursor.next != cursor.end || queue->taken != queue->count)) {
+        Py_CLEAR(value);
+        flat_bug();
+    }
+    if (!*whole) {
+        Py_CLEAR(value);
+        PyErr_Clear();
+    }
+    for (size_t index = 0; index < queue->count; index++) ictkit_bytes_free(queue->chunks[index].bytes);
+    pthread_cond_destroy(&queue->changed);
+    pthread_mutex_destroy(&queue->lock);
+    PyMem_Free(queue);
+    return value;
+}
+
 /* loads(data, format, dict_type, aware) -> value */
 static PyObject *py_loads(PyObject *self, PyObject *args) {
     Py_buffer buffer;
     int format, aware;
     PyObject *dict_type;
     if (!PyArg_ParseTuple(args, "y*iOp", &buffer, &format, &dict_type, &aware)) return NULL;
+    if (buffer.len >= CHUNKED_LOADS_BYTES && (format == ICTKIT_FORMAT_AUTO || format == ICTKIT_FORMAT_BINARY) &&
+        memcmp(buffer.buf, "bplist", 6) == 0) {
+        load_options options = {NULL, dict_type == (PyObject *)&PyDict_Type ? NULL : dict_type, aware, 0};
+        int whole;
+        PyObject *value = loads_in_chunks(&buffer, format, &options, &whole);
+        if (whole || PyErr_Occurred()) {
+            PyBuffer_Release(&buffer);
+            return value;
+        }
+    }
     ictkit_error *error = NULL;
     int read_format = 0, status;
     uint8_t *flat = NULL;
@@ -466,7 +688,7 @@ static PyObject *py_loads(PyObject *self, PyObject *args) {
 #endif
     load_options options = {NULL, dict_type == (PyObject *)&PyDict_Type ? NULL : dict_type, aware,
                             read_format == ICTKIT_FORMAT_XML};
-    flat_cursor cursor = {flat, flat + flat_length, flat};
+    flat_cursor cursor = {flat, flat + flat_length, flat, NULL};
     PyObject *value = build((build_source){NULL, ICTKIT_NO_NODE, &cursor}, &options);
     ictkit_bytes_free(flat);
     /* The value alone: a result tuple made here, the first container since the collector was resumed, would

@@ -68,6 +68,20 @@ public final class PersistentStoreObjectCursor {
         }
     }
 
+    /// Each value of the object ``nextRow()`` last stepped to, in the order of ``Row/propertyNames``: what
+    /// ``value(at:)`` gives for each index, read in one loop (a call per value retained the cursor's table, plan,
+    /// statement and reader for each, a fifth of a large store's read).
+    ///
+    /// - Throws: `CoreDataError` as ``value(at:)``, or what `body` throws; the cursor is then at its end.
+    package func forEachValue(_ body: (PersistentStoreValue) throws(CoreDataError) -> Void) throws(CoreDataError) {
+        guard let current else { return }
+        do throws(CoreDataError) { try current.forEachValue(body) } catch {
+            finished = true
+            self.current = nil
+            throw error
+        }
+    }
+
     /// The value numbered `index` in ``Row/propertyNames`` of the object ``nextRow()`` last stepped to.
     ///
     /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model; the cursor
@@ -121,7 +135,7 @@ final class TableCursor {
         for index in 0..<statement.columnCount { indexOf[statement.columnName(index)] = index }
         keyIndex = indexOf["Z_PK"] ?? 0
         entityIndex = indexOf["Z_ENT"] ?? 1
-        plans = RowPlans(reader: reader, table: table, indexOf: indexOf)
+        plans = RowPlans(reader: reader, table: table, indexOf: indexOf, scansEveryRow: primaryKey == nil)
     }
 
     /// Steps to the next row: false after the last.
@@ -160,6 +174,16 @@ final class TableCursor {
     /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model.
     func value(at index: Int) throws(CoreDataError) -> PersistentStoreValue {
         try reader.value(of: plan[index], in: statement, table: table, row: primaryKey)
+    }
+
+    /// Each value of the current row, in the order of ``propertyNames``.
+    ///
+    /// - Throws: `CoreDataError` as ``value(at:)``, or what `body` throws.
+    func forEachValue(_ body: (PersistentStoreValue) throws(CoreDataError) -> Void) throws(CoreDataError) {
+        let reader = self.reader, statement = self.statement, table = self.table, row = primaryKey
+        try plan.withUnsafeBufferPointer { (steps) throws(CoreDataError) in
+            for step in steps { try body(try reader.value(of: step, in: statement, table: table, row: row)) }
+        }
     }
 
     /// The current row as a record.

@@ -28,7 +28,8 @@ extension PersistentStoreReader {
                 name = named
             }
             return .objectID(ManagedObjectID(storeIdentifier: metadata.storeIdentifier, entityName: name, primaryKey: key))
-        case .toMany(let query, let destination):
+        case .toMany(let query, let destination, let sources):
+            if let sources, !(try sources.mayHave(row)) { return .objectIDs([]) }
             query.reset(binding: row)
             var ids: [ManagedObjectID] = []
             while try query.step() {

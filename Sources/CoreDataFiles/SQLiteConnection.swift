@@ -148,6 +148,9 @@ final class SQLiteStatement {
         throw connection.error(code, table: table, row: row)
     }
 
+    /// Resets the statement, to step through its rows again from the first.
+    func reset() { sqlite3_reset(handle) }
+
     /// Resets the statement and binds `value` to its first parameter.
     func reset(binding value: Int64) {
         sqlite3_reset(handle)

@@ -212,6 +212,7 @@ final class StoreCursorBox {
             throw pendingError
         }
         var read = 0
+        let entityIndex = store.entityIndex
         do throws(CoreDataError) {
             while read < maximum, stream.output.count < 4 << 20, let row = try cursor.nextRow() {
                 let position = store.entityIndexByNumber[row.entity.number] ?? 0
@@ -233,7 +234,7 @@ final class StoreCursorBox {
                 stream.count(Int(position))
                 stream.word(UInt64(bitPattern: row.primaryKey))
                 do throws(CoreDataError) {
-                    for index in row.propertyNames.indices { stream.value(try cursor.value(at: index), index: store.entityIndex) }
+                    try cursor.forEachValue { value in stream.value(value, index: entityIndex) }
                 } catch {
                     stream.output.removeSubrange(start...)
                     throw error

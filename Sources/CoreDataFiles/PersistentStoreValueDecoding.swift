@@ -29,14 +29,14 @@ extension PersistentStoreReader {
             }
             return .objectID(ManagedObjectID(storeIdentifier: metadata.storeIdentifier, entityName: name, primaryKey: key))
         case .toMany(let query, let destination, let sources):
-            if let sources, !(try sources.mayHave(row)) { return .objectIDs([]) }
-            query.reset(binding: row)
             var ids: [ManagedObjectID] = []
-            while try query.step() {
-                let key = query.integer(0)
-                let name = query.storage(1) == .integer ? entityName(number: query.integer(1)) ?? destination : destination
+            func add(_ key: Int64, _ entity: Int64?) {
+                let name = entity.flatMap { entityName(number: $0) } ?? destination
                 ids.append(ManagedObjectID(storeIdentifier: metadata.storeIdentifier, entityName: name, primaryKey: key))
             }
+            if let sources, try sources.destinations(of: row, add) { return .objectIDs(ids) }
+            query.reset(binding: row)
+            while try query.step() { add(query.integer(0), query.storage(1) == .integer ? query.integer(1) : nil) }
             return .objectIDs(ids)
         }
     }

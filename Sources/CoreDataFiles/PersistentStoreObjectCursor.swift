@@ -33,7 +33,7 @@ public final class PersistentStoreObjectCursor {
     }
 
     /// What ``nextRow()`` stepped to: the object's entity and primary key, and the names of the values
-    /// ``value(at:)`` reads (the same array for every object of an entity).
+    /// ``forEachValue(_:)`` reads (the same array for every object of an entity).
     package struct Row {
         /// The object's entity.
         package let entity: PersistentStoreEntity
@@ -43,7 +43,7 @@ public final class PersistentStoreObjectCursor {
         package let propertyNames: [String]
     }
 
-    /// Steps to the next object without building its values (read them with ``value(at:)``); nil after the last.
+    /// Steps to the next object without building its values (read them with ``forEachValue(_:)``); nil after the last.
     ///
     /// - Throws: `CoreDataError` as ``next()``.
     package func nextRow() throws(CoreDataError) -> Row? {
@@ -68,27 +68,15 @@ public final class PersistentStoreObjectCursor {
         }
     }
 
-    /// Each value of the object ``nextRow()`` last stepped to, in the order of ``Row/propertyNames``: what
-    /// ``value(at:)`` gives for each index, read in one loop (a call per value retained the cursor's table, plan,
-    /// statement and reader for each, a fifth of a large store's read).
+    /// Each value of the object ``nextRow()`` last stepped to, in the order of ``Row/propertyNames``, read in one
+    /// loop (a call per value retained the cursor's table, plan, statement and reader for each, a fifth of a large
+    /// store's read).
     ///
-    /// - Throws: `CoreDataError` as ``value(at:)``, or what `body` throws; the cursor is then at its end.
+    /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model, or what
+    ///   `body` throws; the cursor is then at its end.
     package func forEachValue(_ body: (PersistentStoreValue) throws(CoreDataError) -> Void) throws(CoreDataError) {
         guard let current else { return }
         do throws(CoreDataError) { try current.forEachValue(body) } catch {
-            finished = true
-            self.current = nil
-            throw error
-        }
-    }
-
-    /// The value numbered `index` in ``Row/propertyNames`` of the object ``nextRow()`` last stepped to.
-    ///
-    /// - Throws: `CoreDataError` with the table, row and column of a value that does not match the model; the cursor
-    ///   is then at its end.
-    package func value(at index: Int) throws(CoreDataError) -> PersistentStoreValue {
-        guard let current else { return .null }
-        do throws(CoreDataError) { return try current.value(at: index) } catch {
             finished = true
             self.current = nil
             throw error

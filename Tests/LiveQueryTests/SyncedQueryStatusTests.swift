@@ -203,7 +203,8 @@ struct SyncedQueryStatusTests {
                 && (try? Data(contentsOf: URL(fileURLWithPath: sync.devices[1].folder + "/Plan.icfnote"))) == large
         }
 
-        // The real engine, asked with a key that is not its own.
+        // The real engine, asked with a key that is not its own. The engine has just restarted and
+        // may still be hashing the new version, so its answer is waited for longer than the default.
         let wrongKey = UbiquityContainerConfiguration(containers: [
             UbiquityContainer(
                 identifier: "iCloud.test.wrong-key", folder: sync.devices[1].folder,
@@ -211,7 +212,7 @@ struct SyncedQueryStatusTests {
         ])
         try wrongKey.write(to: sync.root + "/wrong-key.plist")
         let state = UbiquityContainers(configurationPath: sync.root + "/wrong-key.plist", environmentFolder: nil)
-            .syncState(ofItemAt: sync.devices[1].folder + "/Plan.icfnote")
+            .syncState(ofItemAt: sync.devices[1].folder + "/Plan.icfnote", timeout: 30)
         #expect("\(state)".contains("refused the API key"), "\(state)")
     }
 }

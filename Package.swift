@@ -412,7 +412,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TypedStreamTests",
-            dependencies: ["TypedStream", "FoundationValues", "PropertyList", "TestSupport"],
+            dependencies: [
+                "TypedStream", "FoundationValues", "PropertyList", "TestSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -57,7 +57,10 @@ struct ValueStream {
     /// many times (each naming written out in full, as the peers do); this bounds what such an input can make.
     let maximumValues: Int
 
-    init(maximumValues: Int) { self.maximumValues = maximumValues }
+    init(maximumValues: Int, expectedBytes: Int = 0) {
+        self.maximumValues = maximumValues
+        output.reserveCapacity(expectedBytes)
+    }
 
     mutating func tag(_ tag: UInt8, at path: @autoclosure () -> PropertyListKeyPath) throws(ValueStreamError) {
         values += 1
@@ -492,13 +495,15 @@ public func ictkitTypedStreamDecode(
         let document = try TypedStreamReader(limits: limits).read(input(bytes, length))
         if form == 1 {
             var decoder = TypedStreamFoundationDecoder(document: document)
-            decoder.referencesSharedObjects = true
-            let root = try decoder.decodeRoot()
-            var writer = SharedObjectWriter(decoder: decoder, maximumDepth: limits.maximumDepth * 4)
-            do throws(ValueStreamError) {
-                try root.writeJSONForm(to: &writer)
+            // A nib's value stream is some four times its typed stream: room for that is made once.
+            var writer = SharedObjectWriter(objectCount: document.objects.count, maximumDepth: limits.maximumDepth * 4, expectedBytes: length * 4)
+            do throws(SharedObjectWriter.Failure) {
+                try decoder.writeRoot(to: &writer)
             } catch {
-                ErrorBox.report(error, to: errorOut)
+                switch error {
+                case .decoding(let error): ErrorBox.report(error, to: errorOut)
+                case .stream(let error): ErrorBox.report(error, to: errorOut)
+                }
                 return nil
             }
             return ValuesBox.handle(writer.stream.output)
@@ -511,31 +516,33 @@ public func ictkitTypedStreamDecode(
     return values(of: result, maximumDepth: limits.maximumDepth * 4, errorOut: errorOut)
 }
 
-/// Writes a typed stream's decoded root as a value stream that names each shared object once: the decoder gives
-/// every container object as `FoundationObject.reference`. The first time an object is met its value is written
-/// after a 'D' tag (the next slot); each later time, an 'R' tag and that slot, so the reader makes one object and
-/// shares it. An object met again inside itself (a cycle) is written as `{"objectReference": index}`, as its JSON
-/// form writes it. The values are written as `FoundationObject.writeJSONForm(to:)` gives them, with no property-list
-/// value made for each container.
-struct SharedObjectWriter: FoundationJSONFormWriter {
-    typealias Failure = ValueStreamError
-    let decoder: TypedStreamFoundationDecoder
+/// Writes a typed stream's decoded root (`TypedStreamFoundationDecoder.writeRoot(to:)`) as a value stream that
+/// names each shared object once. The first time an object is met its value is written after a 'D' tag (the next
+/// slot); each later time, an 'R' tag and that slot, so the reader makes one object and shares it. An object met
+/// again inside itself (a cycle) is written as `{"objectReference": index}`, as its JSON form writes it.
+struct SharedObjectWriter: FoundationGraphWriter {
+    enum Failure: Error {
+        case decoding(TypedStreamError)
+        case stream(ValueStreamError)
+    }
+
     let maximumDepth: Int
     /// Unbounded (the decode's own limits bound it), so its calls never throw: they are given no place.
-    var stream = ValueStream(maximumValues: Int.max)
-    /// Each object's slot once it is written, -1 while it is being written, -2 before (by object index).
+    var stream: ValueStream
+    /// Each object's slot (the reader numbers definitions in the order their tags come) once it is written,
+    /// -3 - slot while it is being written, -2 before (by object index).
     private var slots: [Int]
     private var nextSlot = 0
     /// The key path of the value being written, for an error's place: the last component is each member's.
     private var path: [PropertyListPathComponent] = []
 
-    init(decoder: TypedStreamFoundationDecoder, maximumDepth: Int) {
-        self.decoder = decoder
+    init(objectCount: Int, maximumDepth: Int, expectedBytes: Int) {
         self.maximumDepth = maximumDepth
-        slots = [Int](repeating: -2, count: decoder.document.objects.count)
+        stream = ValueStream(maximumValues: Int.max, expectedBytes: expectedBytes)
+        slots = [Int](repeating: -2, count: objectCount)
     }
 
-    mutating func value(_ value: PropertyListValue) throws(ValueStreamError) {
+    mutating func value(_ value: PropertyListValue) throws(Failure) {
         switch value {
         case .array(let items):
             try beginArray(count: items.count)
@@ -551,50 +558,54 @@ struct SharedObjectWriter: FoundationJSONFormWriter {
                 try self.value(item)
             }
             end()
-        default: try stream.scalar(value, at: [])
+        default:
+            do { try stream.scalar(value, at: []) } catch { throw .stream(error) }
         }
     }
 
-    private mutating func begin(_ tag: UInt8, count: Int) throws(ValueStreamError) {
+    private mutating func begin(_ tag: UInt8, count: Int) throws(Failure) {
         guard path.count < maximumDepth else {
-            throw ValueStreamError(code: "depthLimitExceeded", message: "values nest deeper than \(maximumDepth) levels", keyPath: PropertyListKeyPath(path))
+            throw .stream(
+                ValueStreamError(code: "depthLimitExceeded", message: "values nest deeper than \(maximumDepth) levels", keyPath: PropertyListKeyPath(path)))
         }
-        try stream.tag(tag, at: [])
+        do { try stream.tag(tag, at: []) } catch { throw .stream(error) }
         stream.count(count)
         path.append(.index(0))
     }
 
-    mutating func beginArray(count: Int) throws(ValueStreamError) { try begin(ValueStream.list, count: count) }
+    mutating func beginArray(count: Int) throws(Failure) { try begin(ValueStream.list, count: count) }
 
-    mutating func beginDictionary(count: Int) throws(ValueStreamError) { try begin(ValueStream.dictionary, count: count) }
+    mutating func beginDictionary(count: Int) throws(Failure) { try begin(ValueStream.dictionary, count: count) }
 
     mutating func index(_ index: Int) { path[path.count - 1] = .index(index) }
 
-    mutating func key(_ key: String) throws(ValueStreamError) {
-        try stream.string(key, at: [])
+    mutating func key(_ key: String) throws(Failure) {
+        do { try stream.string(key, at: []) } catch { throw .stream(error) }
         path[path.count - 1] = .key(key)
     }
 
     mutating func end() { path.removeLast() }
 
-    mutating func reference(_ index: Int) throws(ValueStreamError) {
-        guard slots.indices.contains(index), slots[index] != -1, let object = decoder.decodedObject(at: index) else {
-            // A cycle (or an index the decoder never gave): written as the JSON form writes it.
-            try value(.dictionary(["objectReference": .integer(PropertyListInteger(Int64(index)))]))
-            return
-        }
-        if slots[index] >= 0 {
-            try stream.tag(ValueStream.reference, at: [])
-            stream.count(slots[index])
-            return
-        }
-        try stream.tag(ValueStream.definition, at: [])
-        slots[index] = -1
-        let slot = nextSlot
-        nextSlot += 1
-        try object.writeJSONForm(to: &self)
-        slots[index] = slot
+    /// A cycle: written as the JSON form writes it.
+    mutating func reference(_ index: Int) throws(Failure) {
+        try value(.dictionary(["objectReference": .integer(PropertyListInteger(Int64(index)))]))
     }
+
+    mutating func beginShared(_ index: Int) throws(Failure) -> Bool {
+        if slots[index] >= 0 {
+            do { try stream.tag(ValueStream.reference, at: []) } catch { throw .stream(error) }
+            stream.count(slots[index])
+            return false
+        }
+        do { try stream.tag(ValueStream.definition, at: []) } catch { throw .stream(error) }
+        slots[index] = -3 - nextSlot
+        nextSlot += 1
+        return true
+    }
+
+    mutating func endShared(_ index: Int) { slots[index] = -3 - slots[index] }
+
+    mutating func failure(_ error: TypedStreamError) -> Failure { .decoding(error) }
 }
 
 /// Decodes a NIB archive to a value stream. The corresponding C function is `ictkit_nib_archive_decode`.

@@ -34,6 +34,13 @@ public struct TypedStreamFoundationDecoder {
     /// has been looked for (`.some(nil)`: none is), so that each class's
     /// chain is walked once, not once per object.
     private var knownClassNames: [String??]
+    /// While ``writeRoot(to:)`` writes: an object of a class not decoded by name is given as a reference
+    /// and written from the stream's values, never made into a `FoundationObject`.
+    @usableFromInline var writesOthersFromFields = false
+    /// The shared objects ``writeRoot(to:)`` is writing, by index.
+    @usableFromInline var writing: [Bool] = []
+    /// Each class's name and its superclasses' names, once ``writeRoot(to:)`` has needed them.
+    @usableFromInline var classNameChains: [[String]?] = []
 
     /// Makes a decoder for `document`.
     public init(document: TypedStreamDocument) {
@@ -84,6 +91,7 @@ public struct TypedStreamFoundationDecoder {
     /// The object at `index` decoded, or with ``referencesSharedObjects`` a
     /// reference to it when its value is a container.
     private mutating func sharedObject(at index: Int) throws(TypedStreamError) -> FoundationObject {
+        if writesOthersFromFields, knownClassName(of: document.objects[index]) == nil { return .reference(index) }
         let value = try decodeObject(at: index)
         guard referencesSharedObjects else { return value }
         switch value {
@@ -114,6 +122,134 @@ public struct TypedStreamFoundationDecoder {
             return .structure(name: name, fields: result)
         case .none: return .null
         }
+    }
+
+    // MARK: Writing the graph
+
+    /// Writes the root's JSON form (`FoundationObject.jsonForm` of ``decodeRoot()``) to `writer`, each object
+    /// whose value is a container (an object of a class not decoded by name, an array, a set, a dictionary or
+    /// an attributed string) offered to the writer as shared: its value is written the first time the writer
+    /// takes it, and a later meeting is the writer's to write (a reference to the first). An object of a class
+    /// not decoded by name met again inside itself is written as `{"objectReference": index}`, as its JSON form
+    /// has it; a string, collection or other object of a class decoded by name that holds itself is refused
+    /// as ``decodeRoot()`` refuses it. Objects of classes not decoded by name, a nib's many, are written from
+    /// the stream's values: no `FoundationObject` is made for them or their fields.
+    ///
+    /// - Throws: what `writer` throws, and a decoding error as `writer` makes it its own.
+    @inlinable public mutating func writeRoot<Writer: FoundationGraphWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        let (wasReferencing, wasWriting) = (referencesSharedObjects, writesOthersFromFields)
+        (referencesSharedObjects, writesOthersFromFields) = (true, true)
+        defer { (referencesSharedObjects, writesOthersFromFields) = (wasReferencing, wasWriting) }
+        if writing.count != document.objects.count {
+            writing = [Bool](repeating: false, count: document.objects.count)
+            classNameChains = [[String]?](repeating: nil, count: document.classes.count)
+        }
+        guard let root = document.root.first, let value = root.values.first?.value else {
+            try FoundationObject.writeNull(to: &writer)
+            return
+        }
+        try write(value, at: root.byteOffset, to: &writer)
+    }
+
+    /// One value of the stream, written as `decode(_:at:)` then `writeJSONForm` would write it.
+    @inlinable mutating func write<Writer: FoundationGraphWriter>(
+        _ value: borrowing TypedStreamValue, at offset: Int, to writer: inout Writer
+    ) throws(Writer.Failure) {
+        switch value {
+        case .integer(let integer): try FoundationObject.writeNumber(.integer(integer), to: &writer)
+        case .float(let float): try FoundationObject.writeNumber(.real(Double(float)), to: &writer)
+        case .double(let double): try FoundationObject.writeNumber(.real(double), to: &writer)
+        case .bool(let bool): try FoundationObject.writeNumber(.bool(bool), to: &writer)
+        case .string(let bytes?): try FoundationObject.writeCString(bytes, to: &writer)
+        case .class(let index?): try FoundationObject.writeClassReference(document.classes[index].name, to: &writer)
+        case .object(let index?): try writeObject(at: index, to: &writer)
+        case .string(nil), .class(nil), .object(nil), .none: try FoundationObject.writeNull(to: &writer)
+        case .bytes(let bytes): try FoundationObject.writeData(bytes, to: &writer)
+        case .array(let elements):
+            try writer.beginArray(count: elements.count)
+            for (index, element) in elements.enumerated() {
+                try writer.index(index)
+                try write(element, at: offset, to: &writer)
+            }
+            try writer.end()
+        case .structure(let name, let fields):
+            if let geometry = Self.geometry(name: name, fields: fields) {
+                try writer.value(geometry.jsonForm)
+                return
+            }
+            try FoundationObject.writeStructure(name: name, fieldCount: fields.count, to: &writer) { writer throws(Writer.Failure) in
+                for (index, field) in fields.enumerated() {
+                    try writer.index(index)
+                    try write(field, at: offset, to: &writer)
+                }
+            }
+        }
+    }
+
+    /// Object `index`: a value of a class decoded by name that is not a container in full, a container offered
+    /// to the writer as shared.
+    @inlinable mutating func writeObject<Writer: FoundationGraphWriter>(at index: Int, to writer: inout Writer) throws(Writer.Failure) {
+        let object = document.objects[index]
+        var value: FoundationObject?
+        if knownClassName(of: object) != nil {
+            let decodedValue: FoundationObject
+            do {
+                decodedValue = try decodeObject(at: index)
+            } catch {
+                throw writer.failure(error)
+            }
+            switch decodedValue {
+            case .array, .set, .dictionary, .attributedString: value = decodedValue
+            default:
+                // An NSValue's struct may hold objects: they are written as any object is.
+                try decodedValue.writeJSONForm(to: &writer) { member, writer throws(Writer.Failure) in try writeObject(at: member, to: &writer) }
+                return
+            }
+        }
+        if writing[index] {
+            // Met again inside itself: an object of another class is a reference; one decoded by name is a cycle.
+            guard value == nil else { throw writer.failure(TypedStreamError(.cycle, at: object.byteOffset, "object \(index) holds itself")) }
+            try writer.reference(index)
+            return
+        }
+        guard try writer.beginShared(index) else { return }
+        writing[index] = true
+        defer { writing[index] = false }
+        if let value {
+            try value.writeJSONForm(to: &writer) { member, writer throws(Writer.Failure) in try writeObject(at: member, to: &writer) }
+        } else {
+            let names = classNames(object.classIndex)
+            // The groups' values in order, not flattened into one array (`fields(of:)`): a nib's objects write several groups.
+            var fieldCount = 0
+            for group in object.groups { fieldCount += group.values.count }
+            try FoundationObject.writeOther(
+                className: names.first ?? "", superclasses: names.dropFirst(), version: names.isEmpty ? 0 : document.classes[object.classIndex].version,
+                fieldCount: fieldCount, to: &writer
+            ) { writer throws(Writer.Failure) in
+                var position = 0
+                for group in object.groups {
+                    for field in group.values.indices {
+                        try writer.index(position)
+                        try write(group.values[field].value, at: object.byteOffset, to: &writer)
+                        position += 1
+                    }
+                }
+            }
+        }
+        writer.endShared(index)
+    }
+
+    /// The names of the class at `index` and its superclasses, most derived first (`classChain(of:)`'s), made once per class.
+    @inlinable mutating func classNames(_ index: Int) -> [String] {
+        if let names = classNameChains[index] { return names }
+        var names: [String] = []
+        var next: Int? = index
+        while let at = next, names.count < document.classes.count {
+            names.append(document.classes[at].name)
+            next = document.classes[at].superclass
+        }
+        classNameChains[index] = names
+        return names
     }
 
     // MARK: Classes by name
@@ -177,7 +313,7 @@ public struct TypedStreamFoundationDecoder {
     }
 
     /// The first class of the object's chain that is decoded by name, nil when none is.
-    private mutating func knownClassName(of object: TypedStreamObject) -> String? {
+    @usableFromInline mutating func knownClassName(of object: TypedStreamObject) -> String? {
         let classes = document.classes
         guard classes.indices.contains(object.classIndex) else { return nil }
         if let known = knownClassNames[object.classIndex] { return known }
@@ -306,7 +442,7 @@ public struct TypedStreamFoundationDecoder {
         }
     }
 
-    private static func geometry(name: String?, fields: [TypedStreamValue]) -> FoundationGeometry? {
+    @usableFromInline static func geometry(name: String?, fields: [TypedStreamValue]) -> FoundationGeometry? {
         func real(_ value: TypedStreamValue) -> Double? {
             switch value {
             case .float(let float): Double(float)
@@ -337,6 +473,18 @@ public struct TypedStreamFoundationDecoder {
     private static func fields(_ value: TypedStreamValue) -> [TypedStreamValue] {
         if case .structure(_, let fields) = value { fields } else { [] }
     }
+}
+
+/// What ``TypedStreamFoundationDecoder/writeRoot(to:)`` writes a typed stream's object graph to: the pieces
+/// of the JSON form, with each shared object offered once.
+public protocol FoundationGraphWriter: FoundationJSONFormWriter {
+    /// Object `index`, whose value is a container, is met: true when its value is to be written now (then
+    /// ``endShared(_:)`` follows it); false when the writer has written what stands for it instead.
+    mutating func beginShared(_ index: Int) throws(Failure) -> Bool
+    /// The value of the shared object `index` is written.
+    mutating func endShared(_ index: Int)
+    /// A decoding error met while writing, as the writer's own failure.
+    mutating func failure(_ error: TypedStreamError) -> Failure
 }
 
 /// Walks an object's fields in order, failing at the object's byte offset.

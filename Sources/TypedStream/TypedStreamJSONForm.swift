@@ -122,7 +122,15 @@ extension FoundationObject {
     /// Writes the value's JSON form (``jsonForm``) to `writer` piece by piece.
     ///
     /// - Throws: what `writer` throws.
-    public func writeJSONForm<Writer: FoundationJSONFormWriter>(to writer: inout Writer) throws(Writer.Failure) {
+    @inlinable public func writeJSONForm<Writer: FoundationJSONFormWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        try writeJSONForm(to: &writer) { index, writer throws(Writer.Failure) in try writer.reference(index) }
+    }
+
+    /// Writes the value's JSON form with each `.reference(index)` in it written by `references`
+    /// (``TypedStreamFoundationDecoder/writeRoot(to:)`` writes the object there).
+    @inlinable func writeJSONForm<Writer: FoundationJSONFormWriter>(
+        to writer: inout Writer, references: (Int, inout Writer) throws(Writer.Failure) -> Void
+    ) throws(Writer.Failure) {
         switch self {
         case .string(let string): try writer.value(.string(string))
         case .attributedString(let text):
@@ -141,13 +149,13 @@ extension FoundationObject {
                 try writer.key("length")
                 try writer.value(FoundationJSON.integer(run.range.length))
                 try writer.key("attributes")
-                try Self.writeEntries(run.attributes, to: &writer)
+                try Self.writeEntries(run.attributes, to: &writer, references: references)
                 try writer.end()
             }
             try writer.end()
             try writer.end()
-        case .number(let number), .scalar(let number): try writer.value(Self.number(number))
-        case .data(let bytes): try writer.value(.data(Data(bytes)))
+        case .number(let number), .scalar(let number): try Self.writeNumber(number, to: &writer)
+        case .data(let bytes): try Self.writeData(bytes, to: &writer)
         case .date(let date):
             try writer.beginDictionary(count: 2)
             try writer.key("class")
@@ -156,59 +164,117 @@ extension FoundationObject {
             try writer.value(.real(date.secondsSinceReferenceDate))
             try writer.end()
         case .url(let url): try writer.value(url.jsonForm)
-        case .array(let elements): try Self.writeArray(elements, to: &writer)
+        case .array(let elements): try Self.writeArray(elements, to: &writer, references: references)
         case .set(let elements):
             try writer.beginDictionary(count: 2)
             try writer.key("class")
             try writer.value(.string("NSSet"))
             try writer.key("elements")
-            try Self.writeArray(elements, to: &writer)
+            try Self.writeArray(elements, to: &writer, references: references)
             try writer.end()
         case .dictionary(let entries):
             try writer.beginDictionary(count: 2)
             try writer.key("class")
             try writer.value(.string("NSDictionary"))
             try writer.key("entries")
-            try Self.writeEntries(entries, to: &writer)
+            try Self.writeEntries(entries, to: &writer, references: references)
             try writer.end()
         case .font(let font): try writer.value(font.jsonForm)
         case .color(let color): try writer.value(color.jsonForm)
         case .geometry(let geometry): try writer.value(geometry.jsonForm)
         case .structure(let name, let fields):
-            try writer.beginDictionary(count: name == nil ? 1 : 2)
-            if let name {
-                try writer.key("struct")
-                try writer.value(.string(name))
+            try Self.writeStructure(name: name, fieldCount: fields.count, to: &writer) { writer throws(Writer.Failure) in
+                for (index, field) in fields.enumerated() {
+                    try writer.index(index)
+                    try field.writeJSONForm(to: &writer, references: references)
+                }
             }
-            try writer.key("fields")
-            try Self.writeArray(fields, to: &writer)
-            try writer.end()
-        case .cString(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) { try writer.value(.string(text)) } else { try writer.value(.data(Data(bytes))) }
-        // Written piece by piece, not as a dictionary value: a nib's fields are nil by the hundred.
-        case .className(let name): try Self.writeEntry("classReference", .string(name), to: &writer)
-        case .null: try Self.writeEntry("nil", .bool(true), to: &writer)
-        case .reference(let index): try writer.reference(index)
+        case .cString(let bytes): try Self.writeCString(bytes, to: &writer)
+        case .className(let name): try Self.writeClassReference(name, to: &writer)
+        case .null: try Self.writeNull(to: &writer)
+        case .reference(let index): try references(index, &writer)
         case .other(let object):
-            try writer.beginDictionary(count: 4)
-            try writer.key("class")
-            try writer.value(.string(object.classNames.first ?? ""))
-            try writer.key("superclasses")
-            try writer.beginArray(count: max(0, object.classNames.count - 1))
-            for (index, name) in object.classNames.dropFirst().enumerated() {
-                try writer.index(index)
-                try writer.value(.string(name))
+            try Self.writeOther(
+                className: object.classNames.first ?? "", superclasses: object.classNames.dropFirst(), version: object.version,
+                fieldCount: object.fields.count, to: &writer
+            ) { writer throws(Writer.Failure) in
+                for (index, field) in object.fields.enumerated() {
+                    try writer.index(index)
+                    try field.writeJSONForm(to: &writer, references: references)
+                }
             }
-            try writer.end()
-            try writer.key("version")
-            try writer.value(FoundationJSON.integer(object.version))
-            try writer.key("fields")
-            try Self.writeArray(object.fields, to: &writer)
-            try writer.end()
         }
     }
 
-    private static func writeEntry<Writer: FoundationJSONFormWriter>(
+    // The forms of the values a typed stream's fields hold, for `writeJSONForm` and for the decoder's
+    // `writeRoot(to:)`, which writes an object's fields from the stream's values with no `FoundationObject` made.
+
+    /// A number: an integer, a real (`FoundationJSON.real`) or a bool.
+    @inlinable static func writeNumber<Writer: FoundationJSONFormWriter>(_ number: FoundationNumber, to writer: inout Writer) throws(Writer.Failure) {
+        try writer.value(Self.number(number))
+    }
+
+    /// Bytes, as data.
+    @inlinable static func writeData<Writer: FoundationJSONFormWriter>(_ bytes: [UInt8], to writer: inout Writer) throws(Writer.Failure) {
+        try writer.value(.data(Data(bytes)))
+    }
+
+    /// A C string, atom or selector: a string when its bytes are UTF-8, else its bytes.
+    @inlinable static func writeCString<Writer: FoundationJSONFormWriter>(_ bytes: [UInt8], to writer: inout Writer) throws(Writer.Failure) {
+        if let text = String(validating: bytes, as: UTF8.self) { try writer.value(.string(text)) } else { try writer.value(.data(Data(bytes))) }
+    }
+
+    /// `{"classReference": name}`. Written piece by piece, not as a dictionary value (as `nil` is).
+    @inlinable static func writeClassReference<Writer: FoundationJSONFormWriter>(_ name: String, to writer: inout Writer) throws(Writer.Failure) {
+        try writeEntry("classReference", .string(name), to: &writer)
+    }
+
+    /// `{"nil": true}`. Written piece by piece, not as a dictionary value: a nib's fields are nil by the hundred.
+    @inlinable static func writeNull<Writer: FoundationJSONFormWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        try writeEntry("nil", .bool(true), to: &writer)
+    }
+
+    /// `{"struct": name, "fields": [...]}` (no `struct` when unnamed); `fields` writes each member after its index.
+    @inlinable static func writeStructure<Writer: FoundationJSONFormWriter>(
+        name: String?, fieldCount: Int, to writer: inout Writer, fields: (inout Writer) throws(Writer.Failure) -> Void
+    ) throws(Writer.Failure) {
+        try writer.beginDictionary(count: name == nil ? 1 : 2)
+        if let name {
+            try writer.key("struct")
+            try writer.value(.string(name))
+        }
+        try writer.key("fields")
+        try writer.beginArray(count: fieldCount)
+        try fields(&writer)
+        try writer.end()
+        try writer.end()
+    }
+
+    /// `{"class", "superclasses", "version", "fields": [...]}`; `fields` writes each member after its index.
+    @inlinable static func writeOther<Writer: FoundationJSONFormWriter>(
+        className: String, superclasses: ArraySlice<String>, version: Int, fieldCount: Int, to writer: inout Writer,
+        fields: (inout Writer) throws(Writer.Failure) -> Void
+    ) throws(Writer.Failure) {
+        try writer.beginDictionary(count: 4)
+        try writer.key("class")
+        try writer.value(.string(className))
+        try writer.key("superclasses")
+        try writer.beginArray(count: superclasses.count)
+        for (index, name) in superclasses.enumerated() {
+            try writer.index(index)
+            try writer.value(.string(name))
+        }
+        try writer.end()
+        try writer.key("version")
+        try writer.value(FoundationJSON.integer(version))
+        try writer.key("fields")
+        try writer.beginArray(count: fieldCount)
+        try fields(&writer)
+        try writer.end()
+        try writer.end()
+    }
+
+    @inlinable static func writeEntry<Writer: FoundationJSONFormWriter>(
         _ key: String, _ value: PropertyListValue, to writer: inout Writer
     ) throws(Writer.Failure) {
         try writer.beginDictionary(count: 1)
@@ -217,35 +283,35 @@ extension FoundationObject {
         try writer.end()
     }
 
-    private static func writeArray<Writer: FoundationJSONFormWriter>(
-        _ elements: [FoundationObject], to writer: inout Writer
+    @inlinable static func writeArray<Writer: FoundationJSONFormWriter>(
+        _ elements: [FoundationObject], to writer: inout Writer, references: (Int, inout Writer) throws(Writer.Failure) -> Void
     ) throws(Writer.Failure) {
         try writer.beginArray(count: elements.count)
         for (index, element) in elements.enumerated() {
             try writer.index(index)
-            try element.writeJSONForm(to: &writer)
+            try element.writeJSONForm(to: &writer, references: references)
         }
         try writer.end()
     }
 
     /// `[{"key", "value"}]`.
-    private static func writeEntries<Writer: FoundationJSONFormWriter>(
-        _ entries: [FoundationDictionaryEntry], to writer: inout Writer
+    @inlinable static func writeEntries<Writer: FoundationJSONFormWriter>(
+        _ entries: [FoundationDictionaryEntry], to writer: inout Writer, references: (Int, inout Writer) throws(Writer.Failure) -> Void
     ) throws(Writer.Failure) {
         try writer.beginArray(count: entries.count)
         for (index, entry) in entries.enumerated() {
             try writer.index(index)
             try writer.beginDictionary(count: 2)
             try writer.key("key")
-            try entry.key.writeJSONForm(to: &writer)
+            try entry.key.writeJSONForm(to: &writer, references: references)
             try writer.key("value")
-            try entry.value.writeJSONForm(to: &writer)
+            try entry.value.writeJSONForm(to: &writer, references: references)
             try writer.end()
         }
         try writer.end()
     }
 
-    private static func number(_ number: FoundationNumber) -> PropertyListValue {
+    @inlinable static func number(_ number: FoundationNumber) -> PropertyListValue {
         switch number {
         case .integer(let value): return .integer(PropertyListInteger(value))
         case .real(let value): return FoundationJSON.real(value)

@@ -84,8 +84,9 @@ private struct TypedStreamScanner {
     var classes: [TypedStreamClass] = []
     var objects: [TypedStreamObject] = []
     var valueCount = 0
-    /// Parsed group encodings by the index of their string in `strings`.
-    var encodings: [Int: [(text: String, encoding: TypeEncoding)]] = [:]
+    /// Parsed group encodings by the index of their string in `strings` (an array beside it: hashing the index
+    /// cost more than the lookup it saved).
+    var encodings: [[(text: String, encoding: TypeEncoding)]?] = []
 
     init(bytes: UnsafeRawBufferPointer, limits: TypedStreamLimits) {
         self.bytes = bytes
@@ -212,6 +213,7 @@ private struct TypedStreamScanner {
             }
             try count(at: start)
             strings.append(string)
+            encodings.append(nil)
             return (string, strings.count - 1)
         default:
             let index = try readReference(head: head)
@@ -258,8 +260,8 @@ private struct TypedStreamScanner {
         }
         var values: [TypedStreamField] = []
         values.reserveCapacity(parsed.count)
-        for (text, encoding) in parsed {
-            values.append(TypedStreamField(encoding: text, value: try readValue(encoding, depth: depth)))
+        for index in parsed.indices {
+            values.append(TypedStreamField(encoding: parsed[index].text, value: try readValue(parsed[index].encoding, depth: depth)))
         }
         return TypedStreamGroup(values: values, byteOffset: start)
     }

@@ -1,4 +1,7 @@
+import Foundation
+import OrderedCollections
 import PropertyList
+import TestSupport
 import Testing
 import TypedStream
 
@@ -185,5 +188,123 @@ import TypedStream
         }
         #expect(expanded(root, open: []) == (try full.decodeRoot()))
         #expect(!putBack.isEmpty)
+    }
+}
+
+/// `writeRoot(to:)`, which the C library and Python's `ictkit.archive.typedstream_value` use, against the
+/// decode it stands in for: each shared object put back where it is named again gives the full decode's JSON form.
+@Suite struct TypedStreamGraphWritingTests {
+    /// Builds the JSON form from `writeRoot(to:)`'s pieces; a shared object named again is its first value again.
+    struct PuttingBackWriter: FoundationGraphWriter {
+        typealias Failure = TypedStreamError
+        private var open: [(items: [PropertyListValue], fields: OrderedDictionary<String, PropertyListValue>, isArray: Bool, key: String)] = []
+        private(set) var result: PropertyListValue?
+        private(set) var written: [Int: PropertyListValue] = [:]
+        private(set) var namedAgain = 0
+
+        private mutating func add(_ value: PropertyListValue) {
+            guard !open.isEmpty else {
+                result = value
+                return
+            }
+            let last = open.count - 1
+            if open[last].isArray { open[last].items.append(value) } else { open[last].fields[open[last].key] = value }
+        }
+
+        private var lastAdded: PropertyListValue? {
+            guard let last = open.last else { return result }
+            return last.isArray ? last.items.last : last.fields[last.key]
+        }
+
+        mutating func value(_ value: PropertyListValue) { add(value) }
+        mutating func beginArray(count: Int) { open.append(([], [:], true, "")) }
+        mutating func beginDictionary(count: Int) { open.append(([], [:], false, "")) }
+        mutating func index(_ index: Int) {}
+        mutating func key(_ key: String) { open[open.count - 1].key = key }
+        mutating func end() {
+            let container = open.removeLast()
+            add(container.isArray ? .array(container.items) : .dictionary(container.fields))
+        }
+        mutating func reference(_ index: Int) { add(.dictionary(["objectReference": .integer(PropertyListInteger(Int64(index)))])) }
+        mutating func beginShared(_ index: Int) -> Bool {
+            guard let value = written[index] else { return true }
+            namedAgain += 1
+            add(value)
+            return false
+        }
+        mutating func endShared(_ index: Int) { written[index] = lastAdded }
+        mutating func failure(_ error: TypedStreamError) -> TypedStreamError { error }
+    }
+
+    static func inputs() throws -> [(name: String, bytes: [UInt8])] {
+        let fixtures = TypedStreamFixtures.iMessage + TypedStreamFixtures.nibs + ["ExtraData", "NumberInt64"]
+        var inputs = try fixtures.map { ($0, try TypedStreamFixtures.bytes($0)) }
+        let corpus = Repository.root.appendingPathComponent("Fuzz/Corpus/typedstream")
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted() {
+            inputs.append(("Fuzz/Corpus/typedstream/" + name, Array(try Data(contentsOf: corpus.appendingPathComponent(name)))))
+        }
+        return inputs
+    }
+
+    @Test func everyFixtureAndCorpusFileGivesTheFullDecodesFormOrItsError() throws {
+        var decoded = 0
+        var refused = 0
+        for (name, bytes) in try Self.inputs() {
+            guard let document = try? TypedStreamReader().read(bytes) else { continue }
+            var full = TypedStreamFoundationDecoder(document: document)
+            let expected = Result { () throws(TypedStreamError) in try full.decodeRoot().jsonForm }
+            var decoder = TypedStreamFoundationDecoder(document: document)
+            var writer = PuttingBackWriter()
+            let written = Result { () throws(TypedStreamError) in
+                try decoder.writeRoot(to: &writer)
+                return writer.result ?? .string("nothing written")
+            }
+            switch (expected, written) {
+            case (.success(let value), .success(let result)):
+                #expect(result == value, "\(name)")
+                decoded += 1
+            case (.failure(let error), .failure(let failure)):
+                #expect(failure == error, "\(name)")
+                refused += 1
+            default:
+                Issue.record("\(name): the full decode gives \(expected), writeRoot \(written)")
+            }
+        }
+        // Both kinds are met: the fixtures decode, and the corpus holds streams a decoder refuses.
+        #expect(decoded >= 12 && refused >= 1, "\(decoded) decoded, \(refused) refused")
+    }
+
+    @Test func aNibsSharedObjectsAreOfferedOnceEach() throws {
+        var decoder = TypedStreamFoundationDecoder(document: try TypedStreamFixtures.document("PathDemo-MainMenu.objects.nib"))
+        var writer = PuttingBackWriter()
+        try decoder.writeRoot(to: &writer)
+        // 53 menu items name their menu, and their menus each other: the names after the first are not written again.
+        #expect(writer.written.count > 50 && writer.namedAgain > 50, "\(writer.written.count) objects, \(writer.namedAgain) named again")
+    }
+
+    @Test("an object of another class met inside itself is an objectReference; an NSArray met inside itself through one is refused")
+    func cycles() throws {
+        // Object 0 of class A whose one field "@" refers to object 0 (0x92).
+        let header: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
+        var other = TypedStreamFoundationDecoder(
+            document: try TypedStreamReader().read(header + [0x84, 0x01, 0x40, 0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85, 0x92, 0x92, 0x86]))
+        var writer = PuttingBackWriter()
+        try other.writeRoot(to: &writer)
+        #expect(
+            writer.result
+                == .dictionary([
+                    "class": .string("A"), "superclasses": .array([]), "version": .integer(0),
+                    "fields": .array([.dictionary(["objectReference": .integer(0)])]),
+                ]))
+        // NSArray object 0 (count 1) whose element is object 1 of class A, whose field is object 0 again.
+        let array =
+            header + [0x84, 0x01, 0x40, 0x84, 0x84, 0x84, 0x07] + Array("NSArray".utf8)
+            + [0x00, 0x85, 0x84, 0x01, 0x69, 0x01, 0x92, 0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85, 0x92, 0x92, 0x86, 0x86]
+        let document = try TypedStreamReader().read(array)
+        var full = TypedStreamFoundationDecoder(document: document)
+        #expect(throws: TypedStreamError(.cycle, at: 19, "object 0 holds itself")) { try full.decodeRoot() }
+        var decoder = TypedStreamFoundationDecoder(document: document)
+        var arrayWriter = PuttingBackWriter()
+        #expect(throws: TypedStreamError(.cycle, at: 19, "object 0 holds itself")) { try decoder.writeRoot(to: &arrayWriter) }
     }
 }

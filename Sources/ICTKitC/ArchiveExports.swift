@@ -72,17 +72,28 @@ struct ValueStream {
         output.append(tag)
     }
 
-    mutating func word(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) } }
+    /// Eight bytes, little-endian, one by one: a few appends of a byte cost less than one of a buffer.
+    mutating func word(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
 
     mutating func count(_ value: Int) {
         // Safe: every count is of values or bytes held in memory, and the input's own size is below 4 GiB (checked).
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { output.append(contentsOf: $0) }
+        let count = UInt32(truncatingIfNeeded: value)
+        for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
     }
 
     /// Starts a container whose count is known only at its end; returns where to patch it.
     mutating func openCount() -> Int {
         output.append(contentsOf: [0, 0, 0, 0])
         return output.count - 4
+    }
+
+    /// Values already in the stream's form (`count` of them, each counted as a tag is), appended at once.
+    mutating func encoded(_ bytes: [UInt8], count: Int, at path: @autoclosure () -> PropertyListKeyPath) throws(ValueStreamError) {
+        values += count - 1
+        try tag(bytes[0], at: path())
+        output.append(contentsOf: bytes[1...])
     }
 
     mutating func patchCount(_ value: Int, at position: Int) {
@@ -563,11 +574,16 @@ struct SharedObjectWriter: FoundationGraphWriter {
         }
     }
 
-    private mutating func begin(_ tag: UInt8, count: Int) throws(Failure) {
+    /// A container may begin at the current depth.
+    private func checkDepth() throws(Failure) {
         guard path.count < maximumDepth else {
             throw .stream(
                 ValueStreamError(code: "depthLimitExceeded", message: "values nest deeper than \(maximumDepth) levels", keyPath: PropertyListKeyPath(path)))
         }
+    }
+
+    private mutating func begin(_ tag: UInt8, count: Int) throws(Failure) {
+        try checkDepth()
         do { try stream.tag(tag, at: []) } catch { throw .stream(error) }
         stream.count(count)
         path.append(.index(0))
@@ -606,6 +622,14 @@ struct SharedObjectWriter: FoundationGraphWriter {
     mutating func endShared(_ index: Int) { slots[index] = -3 - slots[index] }
 
     mutating func failure(_ error: TypedStreamError) -> Failure { .decoding(error) }
+
+    /// `{"nil": true}` as the stream has it: a one-entry dictionary, key "nil", true.
+    private static let null: [UInt8] = [ValueStream.dictionary, 1, 0, 0, 0, ValueStream.string, 3, 0, 0, 0] + Array("nil".utf8) + [ValueStream.true_]
+
+    mutating func null() throws(Failure) {
+        try checkDepth()
+        do { try stream.encoded(Self.null, count: 3, at: []) } catch { throw .stream(error) }
+    }
 }
 
 /// Decodes a NIB archive to a value stream. The corresponding C function is `ictkit_nib_archive_decode`.

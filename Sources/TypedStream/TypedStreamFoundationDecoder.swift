@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Decodes the objects of a ``TypedStreamDocument`` into
 /// `FoundationObject` values, by class name: `NSString`,
 /// `NSAttributedString` (text and runs), `NSNumber`, `NSValue`, `NSData`,
@@ -33,7 +35,7 @@ public struct TypedStreamFoundationDecoder {
     /// For each class, the first class of its chain decoded by name once it
     /// has been looked for (`.some(nil)`: none is), so that each class's
     /// chain is walked once, not once per object.
-    private var knownClassNames: [String??]
+    @usableFromInline var knownClassNames: [KnownClass??]
     /// While ``writeRoot(to:)`` writes: an object of a class not decoded by name is given as a reference
     /// and written from the stream's values, never made into a `FoundationObject`.
     @usableFromInline var writesOthersFromFields = false
@@ -47,7 +49,7 @@ public struct TypedStreamFoundationDecoder {
         self.document = document
         decoded = [FoundationObject?](repeating: nil, count: document.objects.count)
         inProgress = [Bool](repeating: false, count: document.objects.count)
-        knownClassNames = [String??](repeating: nil, count: document.classes.count)
+        knownClassNames = [KnownClass??](repeating: nil, count: document.classes.count)
     }
 
     /// The document's root value (its first top-level value) decoded;
@@ -189,9 +191,21 @@ public struct TypedStreamFoundationDecoder {
     /// Object `index`: a value of a class decoded by name that is not a container in full, a container offered
     /// to the writer as shared.
     @inlinable mutating func writeObject<Writer: FoundationGraphWriter>(at index: Int, to writer: inout Writer) throws(Writer.Failure) {
-        let object = document.objects[index]
+        let classIndex = document.objects[index].classIndex
         var value: FoundationObject?
-        if knownClassName(of: object) != nil {
+        let known = knownClass(classIndex)
+        if known == .string {
+            // A nib's many strings: written from their bytes, as `decodeObject(at:)` would give them, with no value kept.
+            let text: String
+            do {
+                text = try stringText(at: index)
+            } catch {
+                throw writer.failure(error)
+            }
+            try writer.value(.string(text))
+            return
+        }
+        if known != nil {
             let decodedValue: FoundationObject
             do {
                 decodedValue = try decodeObject(at: index)
@@ -208,7 +222,9 @@ public struct TypedStreamFoundationDecoder {
         }
         if writing[index] {
             // Met again inside itself: an object of another class is a reference; one decoded by name is a cycle.
-            guard value == nil else { throw writer.failure(TypedStreamError(.cycle, at: object.byteOffset, "object \(index) holds itself")) }
+            guard value == nil else {
+                throw writer.failure(TypedStreamError(.cycle, at: document.objects[index].byteOffset, "object \(index) holds itself"))
+            }
             try writer.reference(index)
             return
         }
@@ -218,25 +234,46 @@ public struct TypedStreamFoundationDecoder {
         if let value {
             try value.writeJSONForm(to: &writer) { member, writer throws(Writer.Failure) in try writeObject(at: member, to: &writer) }
         } else {
-            let names = classNames(object.classIndex)
-            // The groups' values in order, not flattened into one array (`fields(of:)`): a nib's objects write several groups.
-            var fieldCount = 0
-            for group in object.groups { fieldCount += group.values.count }
-            try FoundationObject.writeOther(
-                className: names.first ?? "", superclasses: names.dropFirst(), version: names.isEmpty ? 0 : document.classes[object.classIndex].version,
-                fieldCount: fieldCount, to: &writer
-            ) { writer throws(Writer.Failure) in
-                var position = 0
-                for group in object.groups {
-                    for field in group.values.indices {
-                        try writer.index(position)
-                        try write(group.values[field].value, at: object.byteOffset, to: &writer)
-                        position += 1
-                    }
+            try writeOther(at: index, classIndex: classIndex, to: &writer)
+        }
+        writer.endShared(index)
+    }
+
+    /// Object `index`, of a class not decoded by name, from the stream's values: the groups' values in order, not
+    /// flattened into one array (`fields(of:)`), since a nib's objects write several groups.
+    @inlinable mutating func writeOther<Writer: FoundationGraphWriter>(at index: Int, classIndex: Int, to writer: inout Writer) throws(Writer.Failure) {
+        let names = classNames(classIndex)
+        let groups = document.objects[index].groups
+        let byteOffset = document.objects[index].byteOffset
+        var fieldCount = 0
+        for group in groups.indices { fieldCount += groups[group].values.count }
+        try FoundationObject.writeOther(
+            className: names.first ?? "", superclasses: names.dropFirst(), version: names.isEmpty ? 0 : document.classes[classIndex].version,
+            fieldCount: fieldCount, to: &writer
+        ) { writer throws(Writer.Failure) in
+            var position = 0
+            for group in groups.indices {
+                for field in groups[group].values.indices {
+                    try writer.index(position)
+                    try write(groups[group].values[field].value, at: byteOffset, to: &writer)
+                    position += 1
                 }
             }
         }
-        writer.endShared(index)
+    }
+
+    /// The class decoded by name that the class at `index` is or descends from (`knownClassName(ofClass:)`), from
+    /// what is known once asked.
+    @inlinable mutating func knownClass(_ index: Int) -> KnownClass? {
+        if index >= 0, index < knownClassNames.count, let known = knownClassNames[index] { return known }
+        return knownClassName(ofClass: index)
+    }
+
+    /// The text of the NSString at `index`, as `decodeObject(at:)` decodes it.
+    @usableFromInline func stringText(at index: Int) throws(TypedStreamError) -> String {
+        let object = document.objects[index]
+        var fields = FieldCursor(document.fields(of: object), object: object, index: index)
+        return try fields.text()
     }
 
     /// The names of the class at `index` and its superclasses, most derived first (`classChain(of:)`'s), made once per class.
@@ -258,27 +295,27 @@ public struct TypedStreamFoundationDecoder {
         var fields = FieldCursor(document.fields(of: object), object: object, index: index)
         let known = knownClassName(of: object)
         switch known {
-        case "NSString", "NSMutableString":
+        case .string:
             return .string(try fields.text())
-        case "NSAttributedString", "NSMutableAttributedString":
+        case .attributedString:
             return .attributedString(try attributedText(object, index: index))
-        case "NSNumber":
+        case .number:
             _ = try fields.cString()
             return .number(try fields.number())
-        case "NSValue":
+        case .value:
             _ = try fields.cString()
             let value = try fields.next("a value")
             return try decode(value, at: object.byteOffset)
-        case "NSData", "NSMutableData":
+        case .data:
             _ = try fields.integer()
             guard case .bytes(let bytes) = try fields.next("the bytes") else { throw fields.fail("its bytes are not an array of char") }
             return .data(bytes)
-        case "NSDate":
+        case .date:
             guard case .scalar(.real(let seconds)) = try decode(try fields.next("the time"), at: object.byteOffset) else {
                 throw fields.fail("its time is not a double")
             }
             return .date(FoundationDate(secondsSinceReferenceDate: seconds))
-        case "NSURL":
+        case .url:
             var base: String?
             if try fields.integer() != 0 {
                 guard case .url(let baseURL) = try objectField(&fields) else { throw fields.fail("its base is not a URL") }
@@ -286,13 +323,13 @@ public struct TypedStreamFoundationDecoder {
             }
             guard case .string(let string) = try objectField(&fields) else { throw fields.fail("its string is not an NSString") }
             return .url(FoundationURL(string: string, base: base))
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+        case .array, .set:
             let count = try fields.integer()
             var elements: [FoundationObject] = []
             for _ in 0..<max(0, min(count, Int64(fields.remaining))) { elements.append(try objectField(&fields, shared: true)) }
             guard Int64(elements.count) == count else { throw fields.fail("it says \(count) elements but holds \(elements.count)") }
-            return known!.hasSuffix("Set") ? .set(elements) : .array(elements)
-        case "NSDictionary", "NSMutableDictionary":
+            return known == .set ? .set(elements) : .array(elements)
+        case .dictionary:
             let count = try fields.integer()
             var entries: [FoundationDictionaryEntry] = []
             for _ in 0..<max(0, min(count, Int64(fields.remaining / 2))) {
@@ -300,9 +337,9 @@ public struct TypedStreamFoundationDecoder {
             }
             guard Int64(entries.count) == count else { throw fields.fail("it says \(count) entries but holds \(entries.count)") }
             return .dictionary(entries)
-        case "NSColor":
+        case .color:
             return .color(try color(&fields))
-        case "NSFont":
+        case .font:
             return .font(try font(&fields))
         default:
             var values: [FoundationObject] = []
@@ -313,23 +350,26 @@ public struct TypedStreamFoundationDecoder {
     }
 
     /// The first class of the object's chain that is decoded by name, nil when none is.
-    @usableFromInline mutating func knownClassName(of object: TypedStreamObject) -> String? {
+    private mutating func knownClassName(of object: TypedStreamObject) -> KnownClass? { knownClassName(ofClass: object.classIndex) }
+
+    /// The first class of the chain of the class at `classIndex` that is decoded by name, nil when none is.
+    @usableFromInline mutating func knownClassName(ofClass classIndex: Int) -> KnownClass? {
         let classes = document.classes
-        guard classes.indices.contains(object.classIndex) else { return nil }
-        if let known = knownClassNames[object.classIndex] { return known }
+        guard classes.indices.contains(classIndex) else { return nil }
+        if let known = knownClassNames[classIndex] { return known }
         // Up the chain as `classChain(of:)` goes (at most one step per class, so a crafted cycle ends), to
         // the first class decoded by name or one whose answer is known; every class passed has that answer.
         var passed: [Int] = []
-        var next: Int? = object.classIndex
-        var found: String?
+        var next: Int? = classIndex
+        var found: KnownClass?
         while let index = next, passed.count < classes.count {
             if let known = knownClassNames[index] {
                 found = known
                 break
             }
             passed.append(index)
-            if Self.knownClasses.contains(classes[index].name) {
-                found = classes[index].name
+            if let known = Self.knownClasses[classes[index].name] {
+                found = known
                 break
             }
             next = classes[index].superclass
@@ -338,10 +378,16 @@ public struct TypedStreamFoundationDecoder {
         return found
     }
 
-    private static let knownClasses: Set<String> = [
-        "NSString", "NSMutableString", "NSAttributedString", "NSMutableAttributedString", "NSNumber", "NSValue", "NSData",
-        "NSMutableData", "NSDate", "NSURL", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSDictionary",
-        "NSMutableDictionary", "NSColor", "NSFont",
+    /// The classes decoded by name, their mutable subclasses with them.
+    @usableFromInline enum KnownClass: Sendable {
+        case string, attributedString, number, value, data, date, url, array, set, dictionary, color, font
+    }
+
+    private static let knownClasses: [String: KnownClass] = [
+        "NSString": .string, "NSMutableString": .string, "NSAttributedString": .attributedString,
+        "NSMutableAttributedString": .attributedString, "NSNumber": .number, "NSValue": .value, "NSData": .data,
+        "NSMutableData": .data, "NSDate": .date, "NSURL": .url, "NSArray": .array, "NSMutableArray": .array, "NSSet": .set,
+        "NSMutableSet": .set, "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary, "NSColor": .color, "NSFont": .font,
     ]
 
     /// The next field, an object, decoded; `shared`: a container may be given as a reference (see

@@ -105,6 +105,19 @@ public protocol FoundationJSONFormWriter {
     mutating func end() throws(Failure)
     /// Object `index` of the stream, as `FoundationObject.reference(_:)` names it.
     mutating func reference(_ index: Int) throws(Failure)
+    /// `{"nil": true}`, the form of nil, NULL and Nil, which a nib's fields hold by the hundred. The default
+    /// writes it piece by piece; a writer may write it at once.
+    mutating func null() throws(Failure)
+}
+
+extension FoundationJSONFormWriter {
+    /// `{"nil": true}`, piece by piece.
+    @inlinable public mutating func null() throws(Failure) {
+        try beginDictionary(count: 1)
+        try key("nil")
+        try value(.bool(true))
+        try end()
+    }
 }
 
 extension FoundationObject {
@@ -229,9 +242,9 @@ extension FoundationObject {
         try writeEntry("classReference", .string(name), to: &writer)
     }
 
-    /// `{"nil": true}`. Written piece by piece, not as a dictionary value: a nib's fields are nil by the hundred.
+    /// `{"nil": true}` (the writer's `null()`).
     @inlinable static func writeNull<Writer: FoundationJSONFormWriter>(to writer: inout Writer) throws(Writer.Failure) {
-        try writeEntry("nil", .bool(true), to: &writer)
+        try writer.null()
     }
 
     /// `{"struct": name, "fields": [...]}` (no `struct` when unnamed); `fields` writes each member after its index.

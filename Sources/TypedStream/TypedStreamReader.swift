@@ -202,6 +202,13 @@ private struct TypedStreamScanner {
 
     /// A shared string and its index in `strings`; nil for a nil string.
     private mutating func readSharedString(head: Int8) throws(TypedStreamError) -> (bytes: [UInt8], index: Int)? {
+        guard let index = try readSharedStringIndex(head: head) else { return nil }
+        return (strings[index], index)
+    }
+
+    /// A shared string's index in `strings`, nil for a nil string: a new string is read into `strings`, and a
+    /// reference to one is taken with no copy of its bytes made.
+    private mutating func readSharedStringIndex(head: Int8) throws(TypedStreamError) -> Int? {
         let start = position - 1
         switch head {
         case Tag.nil:
@@ -214,13 +221,13 @@ private struct TypedStreamScanner {
             try count(at: start)
             strings.append(string)
             encodings.append(nil)
-            return (string, strings.count - 1)
+            return strings.count - 1
         default:
             let index = try readReference(head: head)
             guard strings.indices.contains(index) else {
                 throw TypedStreamError(.danglingReference, at: start, "string reference \(index), but only \(strings.count) strings are read")
             }
-            return (strings[index], index)
+            return index
         }
     }
 
@@ -248,15 +255,15 @@ private struct TypedStreamScanner {
     // MARK: Groups, objects and classes
 
     private mutating func readGroup(head: Int8, at start: Int, depth: Int) throws(TypedStreamError) -> TypedStreamGroup {
-        guard let string = try readSharedString(head: head) else {
+        guard let stringIndex = try readSharedStringIndex(head: head) else {
             throw TypedStreamError(.invalidTypeEncoding, at: start, "a nil type encoding")
         }
         let parsed: [(text: String, encoding: TypeEncoding)]
-        if let cached = encodings[string.index] {
+        if let cached = encodings[stringIndex] {
             parsed = cached
         } else {
-            parsed = try TypeEncoding.parseGroup(string.bytes, at: start, maximumDepth: limits.maximumDepth)
-            encodings[string.index] = parsed
+            parsed = try TypeEncoding.parseGroup(strings[stringIndex], at: start, maximumDepth: limits.maximumDepth)
+            encodings[stringIndex] = parsed
         }
         var values: [TypedStreamField] = []
         values.reserveCapacity(parsed.count)
@@ -266,7 +273,7 @@ private struct TypedStreamScanner {
         return TypedStreamGroup(values: values, byteOffset: start)
     }
 
-    private mutating func readValue(_ encoding: TypeEncoding, depth: Int) throws(TypedStreamError) -> TypedStreamValue {
+    private mutating func readValue(_ encoding: borrowing TypeEncoding, depth: Int) throws(TypedStreamError) -> TypedStreamValue {
         let start = position
         try count(at: start)
         switch encoding {
@@ -391,6 +398,7 @@ private struct TypedStreamScanner {
                 throw TypedStreamError(.invalidValue, at: start, "an object whose class is Nil")
             }
             var groups: [TypedStreamGroup] = []
+            groups.reserveCapacity(4)  // A nib's objects write a few groups each: room once, not regrown group by group.
             while true {
                 let groupStart = position
                 let next = try readHead()

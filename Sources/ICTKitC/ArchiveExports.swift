@@ -604,7 +604,12 @@ struct SharedObjectWriter: FoundationGraphWriter {
 
     /// A cycle: written as the JSON form writes it.
     mutating func reference(_ index: Int) throws(Failure) {
-        try value(.dictionary(["objectReference": .integer(PropertyListInteger(Int64(index)))]))
+        // Piece by piece: a nib's views name their window and superview by the hundred, and a dictionary value
+        // made for each cost more than the rest of the naming.
+        try beginDictionary(count: 1)
+        try key("objectReference")
+        try value(.integer(PropertyListInteger(Int64(index))))
+        end()
     }
 
     mutating func beginShared(_ index: Int) throws(Failure) -> Bool {

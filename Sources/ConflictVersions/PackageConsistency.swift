@@ -7,8 +7,9 @@ import SystemSupport
 ///
 /// The entries compared are every file, folder and link below the root but
 /// the manifest itself, conflict copies (`ConflictName`: kept apart, in
-/// `conflictCopies`) and a sync engine's transfer temporaries (`.syncthing.NAME.tmp`,
-/// `~syncthing~NAME.tmp`: in `transfers`).
+/// `conflictCopies`, unless the manifest lists them, when they are entries
+/// of that save as well) and a sync engine's transfer temporaries
+/// (`.syncthing.NAME.tmp`, `~syncthing~NAME.tmp`: in `transfers`).
 ///
 /// - **whole**: the manifest is read, every entry it lists is there with its
 ///   kind, size and digest (a link: its destination), and no other entry is.
@@ -101,6 +102,17 @@ public struct PackageConsistency: Hashable, Sendable {
         var present: [String: PackageManifest.Entry] = [:]
         var walk = Walk(packagePath: path, limits: limits)
         try walk.collect(below: "", depth: 1, into: &present, copies: &conflictCopies, transfers: &transfers)
+        if let manifest {
+            // A conflict copy the manifest lists was saved with the package (a save of the folder as it was, its
+            // copies in it): an entry of that save as well as a copy, so the save is not taken as missing it.
+            for copy in conflictCopies where manifest.entries[copy] != nil {
+                do throws(DocumentPackageError) {
+                    present[copy] = try PackageManifest.entryOnDisk(path + "/" + copy, pathInPackage: copy, digesting: false)
+                } catch {
+                    throw DocumentVersionError(.package, pathText: path, entry: copy, error.message)
+                }
+            }
+        }
         presentEntries = present.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard let manifest else { return }
         for (entryPath, listed) in manifest.entries {

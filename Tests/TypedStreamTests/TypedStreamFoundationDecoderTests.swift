@@ -274,6 +274,24 @@ import TypedStream
         #expect(decoded >= 12 && refused >= 1, "\(decoded) decoded, \(refused) refused")
     }
 
+    /// Every typed stream of the interop corpus (found by its signature: Interface Builder's old nibs), likewise.
+    @Test(.interopCorpus) func everyTypedStreamOfTheInteropCorpusGivesTheFullDecodesForm() throws {
+        var checked = 0
+        for path in InteropCorpus.files(under: "realworld") {
+            let bytes = [UInt8](try InteropCorpus.bytes(path))
+            guard bytes.withUnsafeBytes({ TypedStreamReader.isTypedStream($0) }) else { continue }
+            let document = try TypedStreamReader().read(bytes)
+            var full = TypedStreamFoundationDecoder(document: document)
+            let expected = try full.decodeRoot().jsonForm
+            var decoder = TypedStreamFoundationDecoder(document: document)
+            var writer = PuttingBackWriter()
+            try decoder.writeRoot(to: &writer)
+            #expect(writer.result == expected, "\(path)")
+            checked += 1
+        }
+        #expect(checked >= 1)
+    }
+
     @Test func aNibsSharedObjectsAreOfferedOnceEach() throws {
         var decoder = TypedStreamFoundationDecoder(document: try TypedStreamFixtures.document("PathDemo-MainMenu.objects.nib"))
         var writer = PuttingBackWriter()

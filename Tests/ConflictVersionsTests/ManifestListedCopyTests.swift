@@ -66,3 +66,28 @@ struct ManifestListedCopyTests {
         #expect(consistency.state == .mixed && consistency.differing == [Self.copy], "\(consistency.problem ?? "")")
     }
 }
+
+extension ManifestListedCopyTests {
+    /// The listed copy replaced by a link (to its bytes outside the package) or a FIFO: the package is no longer
+    /// that save, the copy is never followed or opened, and no version takes it in.
+    @Test(.timeLimit(.minutes(1)), arguments: ["link", "fifo"])
+    func aListedCopyThatIsALinkOrAFIFOIsNeverFollowedOrOpened(plant: String) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = try Self.savedWithItsCopy(in: folder)
+        let copy = path + "/" + Self.copy
+        try HandSynced.move(copy, to: folder.appending("outside.data"))
+        if plant == "link" {
+            try FileManager.default.createSymbolicLink(atPath: copy, withDestinationPath: folder.appending("outside.data"))
+        } else {
+            #expect(mkfifo(copy, 0o644) == 0)
+        }
+        let consistency = try PackageConsistency(ofPackageAt: path, readingEveryFile: true)
+        #expect(consistency.state == .mixed && consistency.differing == [Self.copy], "\(plant): \(consistency.problem ?? "")")
+        for version in try DocumentVersion.otherVersionsOfItem(at: path) where !version.entrySwaps.isEmpty {
+            #expect(throws: DocumentVersionError.self, "\(plant)") { try version.replaceItem(at: path, options: .byMoving) }
+        }
+        #expect(try folder.read("Doc.ict/ctdocument.data") == "base data", "\(plant)")
+        #expect(try folder.read("outside.data") == "their data")
+    }
+}
